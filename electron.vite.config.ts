@@ -1,0 +1,19 @@
+import { resolve } from 'node:path';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'electron-vite';
+
+export default defineConfig({
+  main: {
+    build: {
+      rollupOptions: { input: { index: resolve(__dirname, 'src/main/index.ts') }, external: ['better-sqlite3'] },
+    },
+  },
+  preload: {
+    build: { rollupOptions: { input: { index: resolve(__dirname, 'src/preload/index.ts') } } },
+  },
+  renderer: {
+    root: resolve(__dirname, 'src/renderer'),
+    build: { rollupOptions: { input: { index: resolve(__dirname, 'src/renderer/index.html') } } },
+    plugins: [react()],
+  },
+});

@@ -1,0 +1,63 @@
+// ESLint flat config. The layering rules turn every row of DESIGN.md §1's folder table into a lint
+// error (test/lint-boundaries.test.ts proves each one fires).
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+const LAYERS = 'cli|main|preload|renderer|engine';
+const intoFolder = (names) => `^\\.{1,2}/(?:\\.\\./)*(?:src/)?(?:${names})/`;
+const NODE_BUILTINS =
+  '^(?:node:.*|fs|fs/promises|path|os|child_process|crypto|net|http|https|url|worker_threads|stream|util|events|zlib|tls|dgram|dns|cluster|module|process|vm)$';
+
+const rule = (patterns) => ['error', { patterns }];
+const forbid = (regex, message) => ({ regex, message });
+
+/** DESIGN.md §1: what each folder may import. */
+export const boundaryRules = {
+  'src/shared/**': rule([
+    forbid('^(?!zod$|zod/|\\./)', 'src/shared is the contract: it may import nothing but zod and its own files.'),
+  ]),
+  'src/engine/**': rule([
+    forbid('^electron(/|$)', 'src/engine is plain Node: it must never import electron.'),
+    forbid('^(react|react-dom|zustand)(/|$)', 'src/engine must not import UI libraries.'),
+    forbid(intoFolder('cli|main|preload|renderer'), 'src/engine may import only src/shared, Node and npm packages.'),
+  ]),
+  'src/cli/**': rule([
+    forbid('^electron(/|$)', 'src/cli runs in plain Node: it must never import electron.'),
+    forbid('^(react|react-dom|zustand)(/|$)', 'src/cli must not import UI libraries.'),
+    forbid(intoFolder('main|preload|renderer'), 'src/cli may import only src/engine and src/shared.'),
+  ]),
+  'src/main/**': rule([
+    forbid('^(react|react-dom|zustand)(/|$)', 'src/main must not import UI libraries.'),
+    forbid(intoFolder('cli|preload|renderer'), 'src/main may import src/shared, electron and the engine entry only.'),
+    forbid('^\\.{1,2}/(?:\\.\\./)*engine/(?!index(\\.ts)?$)', 'src/main may use the engine only through src/engine/index.ts.'),
+  ]),
+  'src/preload/**': rule([
+    forbid(intoFolder(LAYERS.replace('|preload', '')), 'src/preload may import only src/shared and electron.'),
+    forbid(NODE_BUILTINS, 'src/preload is sandboxed: no Node built-ins.'),
+  ]),
+  'src/renderer/**': rule([
+    forbid('^electron(/|$)', 'src/renderer must not import electron: use window.synapsis.'),
+    forbid(intoFolder('cli|main|preload|engine'), 'src/renderer may import only src/shared and browser APIs: go through the contract.'),
+    forbid(NODE_BUILTINS, 'src/renderer runs in the browser: no Node built-ins.'),
+    forbid('^(better-sqlite3|node-llama-cpp|chokidar|faiss-node|usearch)(/|$)', 'src/renderer must not load native engine modules.'),
+  ]),
+};
+
+export default tseslint.config(
+  { ignores: ['node_modules/**', 'out/**', 'dist/**', 'test/lint-fixtures/**', 'resources/**', '.tmp/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { ecmaVersion: 2023, sourceType: 'module', globals: { process: 'readonly', console: 'readonly' } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      'no-control-regex': 'off',
+    },
+  },
+  // Tests may import their runner and helpers; the layering applies to shipped code.
+  ...Object.entries(boundaryRules).map(([glob, value]) => ({
+    files: [glob],
+    ignores: ['**/*.test.ts', '**/*.test.tsx'],
+    rules: { 'no-restricted-imports': value },
+  })),
+);

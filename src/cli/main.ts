@@ -1,0 +1,287 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { createEngine, type Engine } from '../engine/index.ts';
+import type { HealthReport, IndexReport, RetrievalResult } from '../shared/contract.ts';
+import { createError, isSynapsisError, serializeError } from '../shared/errors.ts';
+import { createProgressReporter } from './progress.ts';
+
+export const EXIT_OK = 0;
+export const EXIT_FAILURE = 1;
+export const EXIT_USAGE = 2;
+
+const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const SAMPLE_VAULT = path.join(REPO_ROOT, 'resources', 'sample-vault');
+export const SAMPLE_QUESTIONS = path.join(REPO_ROOT, 'resources', 'sample-vault.questions.json');
+
+interface GlobalOptions {
+  dataDir?: string;
+  json?: boolean;
+}
+
+interface Io {
+  out: (text: string) => void;
+  err: (text: string) => void;
+}
+
+function positiveInt(value: string): number {
+  if (!/^\d+$/.test(value) || Number(value) < 1) throw new InvalidArgumentError('expected a positive integer');
+  return Number(value);
+}
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
+async function withEngine<T>(opts: GlobalOptions, fn: (engine: Engine) => Promise<T>): Promise<T> {
+  const engine = createEngine(opts.dataDir ? { dataDir: opts.dataDir } : {});
+  try {
+    return await fn(engine);
+  } finally {
+    await engine.dispose();
+  }
+}
+
+function formatIndexReport(r: IndexReport): string {
+  const lines = [
+    `indexed ${r.indexed}, unchanged ${r.unchanged}, removed ${r.removed}, skipped ${r.skipped}, failed ${r.failed} ` +
+      `of ${r.files_seen} files in ${(r.duration_ms / 1000).toFixed(2)} s; ${r.chunks_total} chunks in the index`,
+  ];
+  for (const issue of r.issues.slice(0, 20)) lines.push(`  ${issue.status}: ${issue.path} — ${issue.reason}`);
+  if (r.issues.length > 20) lines.push(`  … and ${r.issues.length - 20} more (synapsis health lists them all)`);
+  return lines.join('\n');
+}
+
+export function formatResults(result: RetrievalResult): string {
+  if (result.chunks.length === 0) return `no results for ${JSON.stringify(result.query)}`;
+  return result.chunks
+    .map((c, i) => {
+      const snippet = c.snippet.replace(/\s+/g, ' ').trim();
+      return `${i + 1}. ${c.locator}  (score ${c.score.toFixed(3)})\n   ${snippet}`;
+    })
+    .join('\n');
+}
+
+function formatHealth(h: HealthReport): string {
+  const types = Object.entries(h.documents.by_type)
+    .map(([t, n]) => `${t} ${n}`)
+    .join(', ');
+  const lines = [
+    `status: ${h.status}${h.degradations.length ? ` (${h.degradations.join('; ')})` : ''}`,
+    `data dir: ${h.data_dir} (schema v${h.schema_version}, index ${h.index_version})`,
+    `roots: ${h.roots.length === 0 ? 'none' : h.roots.map((r) => r.path).join(', ')}`,
+    `documents: ${h.documents.indexed} indexed${types ? ` (${types})` : ''}, ${h.documents.skipped} skipped, ${h.documents.failed} failed`,
+    `chunks: ${h.chunks}`,
+  ];
+  if (h.issues.length > 0) {
+    lines.push('skipped or failed files:');
+    for (const i of h.issues) lines.push(`  ${i.status}: ${i.path} — ${i.reason}`);
+  }
+  return lines.join('\n');
+}
+
+export function buildProgram(io: Io): Command {
+  const program = new Command();
+  program
+    .name('synapsis')
+    .description('Synapsis: an air-gapped second brain. Index your folders, search them, ask with citations.')
+    .option('--data-dir <dir>', 'workspace data directory (default: $SYNAPSIS_DATA_DIR or the OS app-data folder)')
+    .option('--json', 'print machine-readable JSON on stdout')
+    .showHelpAfterError('(run synapsis --help for usage)')
+    .configureOutput({ writeOut: io.out, writeErr: io.err })
+    .exitOverride()
+    .addHelpText(
+      'after',
+      `
+Examples:
+  synapsis index ~/notes --data-dir ~/.synapsis-work     index a folder (incremental on re-run)
+  synapsis search "storage decision" --k 5              ranked passages with file:line locators
+  synapsis search "quarterly budget" --json             the same as JSON
+  synapsis health                                       what is indexed, skipped or failed, and why
+  synapsis demo                                         index the sample vault and run its questions
+
+Exit codes: 0 success, 1 failure, 2 bad usage or input.`,
+    );
+
+  const globals = (cmd: Command): GlobalOptions => cmd.optsWithGlobals() as GlobalOptions;
+  const print = (opts: GlobalOptions, value: unknown, human: string) => io.out(opts.json ? `${JSON.stringify(value, null, 2)}\n` : `${human}\n`);
+
+  program
+    .command('index')
+    .description('index folders (each becomes a root of this workspace); no folder: re-index every root')
+    .argument('[paths...]', 'folders to index')
+    .option('--include <glob>', 'only index files matching this glob (repeatable)', collect, [])
+    .option('--exclude <glob>', 'skip files matching this glob (repeatable)', collect, [])
+    .option('--quiet', 'no progress output')
+    .action(async (paths: string[], cmdOpts: { include: string[]; exclude: string[]; quiet?: boolean }, cmd: Command) => {
+      const opts = globals(cmd);
+      await withEngine(opts, async (engine) => {
+        if (cmdOpts.include.length > 0 || cmdOpts.exclude.length > 0) {
+          if (paths.length === 0) throw createError('E_SYN_BAD_REQUEST', '--include and --exclude need at least one folder');
+          for (const p of paths) engine.addRoot(p, { include: cmdOpts.include, exclude: cmdOpts.exclude });
+        }
+        const progress = createProgressReporter(process.stderr, cmdOpts.quiet === true);
+        const sub = engine.on('index/progress', (e) => progress.update(e));
+        try {
+          const report = await engine.index(paths);
+          progress.stop();
+          print(opts, report, formatIndexReport(report));
+        } finally {
+          progress.stop();
+          sub.dispose();
+        }
+      });
+    });
+
+  program
+    .command('search')
+    .description('lexical (BM25) search over the indexed chunks')
+    .argument('<query>', 'what to look for; "quoted phrases" and prefix* work')
+    .option('-k, --k <n>', 'number of results', positiveInt)
+    .option('--include <glob>', 'only results whose path matches (repeatable)', collect, [])
+    .option('--exclude <glob>', 'drop results whose path matches (repeatable)', collect, [])
+    .option('--allow <sensitivity>', 'also show chunks with this sensitivity, e.g. restricted (repeatable)', collect, [])
+    .addOption(new Option('--mode <mode>', 'retrieval mode').choices(['bm25']).default('bm25'))
+    .action(async (query: string, cmdOpts: { k?: number; include: string[]; exclude: string[]; allow: string[] }, cmd: Command) => {
+      const opts = globals(cmd);
+      await withEngine(opts, async (engine) => {
+        const result = await engine.call('search/query', {
+          query,
+          ...(cmdOpts.k ? { k: cmdOpts.k } : {}),
+          context: { include_globs: cmdOpts.include, exclude_globs: cmdOpts.exclude, allow_sensitivity: cmdOpts.allow },
+        });
+        print(opts, result, formatResults(result));
+      });
+    });
+
+  program
+    .command('health')
+    .description('what is indexed, what was skipped or failed and why, and what is degraded')
+    .action(async (_o: unknown, cmd: Command) => {
+      const opts = globals(cmd);
+      await withEngine(opts, async (engine) => {
+        const report = await engine.health();
+        print(opts, report, formatHealth(report));
+      });
+    });
+
+  const roots = program.command('roots').description('list, add or remove the folders of this workspace');
+  roots
+    .command('list')
+    .description('list the roots')
+    .action(async (_o: unknown, cmd: Command) => {
+      const opts = globals(cmd);
+      await withEngine(opts, async (engine) => {
+        const list = engine.listRoots();
+        print(opts, list, list.length ? list.map((r) => r.path).join('\n') : 'no roots');
+      });
+    });
+  roots
+    .command('add')
+    .argument('<path>', 'folder to add')
+    .option('--include <glob>', 'only index files matching this glob (repeatable)', collect, [])
+    .option('--exclude <glob>', 'skip files matching this glob (repeatable)', collect, [])
+    .action(async (p: string, cmdOpts: { include: string[]; exclude: string[] }, cmd: Command) => {
+      const opts = globals(cmd);
+      await withEngine(opts, async (engine) => {
+        const root = engine.addRoot(p, cmdOpts);
+        print(opts, root, `added ${root.path} (run synapsis index to index it)`);
+      });
+    });
+  roots
+    .command('remove')
+    .argument('<path>', 'folder to remove, with everything indexed from it')
+    .action(async (p: string, _o: unknown, cmd: Command) => {
+      const opts = globals(cmd);
+      await withEngine(opts, async (engine) => {
+        const result = engine.removeRoot(p);
+        if (!result.removed) throw createError('E_SYN_BAD_REQUEST', `Not a root of this workspace: ${path.resolve(p)}`);
+        print(opts, result, `removed ${path.resolve(p)} and its ${result.documents_removed} documents`);
+      });
+    });
+
+  program
+    .command('demo')
+    .description('index the sample vault into a throwaway data dir and print cited results for its questions')
+    .option('--vault <dir>', 'folder to use instead of the sample vault', SAMPLE_VAULT)
+    .option('--questions <file>', 'questions fixture (JSON)', SAMPLE_QUESTIONS)
+    .option('-k, --k <n>', 'passages per question', positiveInt, 3)
+    .action(async (cmdOpts: { vault: string; questions: string; k: number }, cmd: Command) => {
+      const opts = globals(cmd);
+      const questions = readQuestions(cmdOpts.questions);
+      const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'synapsis-demo-'));
+      try {
+        await withEngine({ dataDir }, async (engine) => {
+          const report = await engine.index([cmdOpts.vault]);
+          const answers = [];
+          for (const q of questions) answers.push({ ...q, result: await engine.retrieve(q.question, {}, cmdOpts.k) });
+          if (opts.json) {
+            print(opts, { index: report, answers }, '');
+            return;
+          }
+          io.out(`Sample vault: ${formatIndexReport(report)}\n\n`);
+          for (const a of answers) {
+            io.out(`Q ${a.id} [${a.kind}] ${a.question}\n${indent(formatResults(a.result))}\n\n`);
+          }
+          io.out('Answers with synthesis and a critic arrive with the cited-answers capability; these are the retrieved, cited passages.\n');
+        });
+      } finally {
+        if (!opts.dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+      }
+    });
+
+  return program;
+}
+
+function indent(text: string): string {
+  return text
+    .split('\n')
+    .map((l) => `   ${l}`)
+    .join('\n');
+}
+
+export interface FixtureQuestion {
+  id: string;
+  question: string;
+  kind: string;
+  sources: string[];
+  answer_contains: string[];
+}
+
+export function readQuestions(file: string): FixtureQuestion[] {
+  let raw: string;
+  try {
+    raw = fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    throw createError('E_SYN_BAD_REQUEST', `Cannot read questions file ${file}: ${(error as Error).message}`);
+  }
+  try {
+    const parsed: unknown = JSON.parse(raw);
+    if (!Array.isArray(parsed)) throw new Error('expected a JSON array');
+    return parsed as FixtureQuestion[];
+  } catch (error) {
+    throw createError('E_SYN_BAD_REQUEST', `Questions file ${file} is not valid: ${(error as Error).message}`);
+  }
+}
+
+/** Runs the CLI and returns the exit code instead of exiting, so tests can call it in process. */
+export async function runCli(argv: string[], io: Io = { out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t) }): Promise<number> {
+  const program = buildProgram(io);
+  const json = argv.includes('--json');
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return EXIT_OK;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') return EXIT_OK;
+      return EXIT_USAGE;
+    }
+    const serialized = serializeError(error);
+    if (json) io.out(`${JSON.stringify({ error: serialized }, null, 2)}\n`);
+    else io.err(`error [${serialized.code}]: ${serialized.message}\n`);
+    if (!isSynapsisError(error)) io.err(`${(error as Error).stack ?? ''}\n`);
+    return serialized.code === 'E_SYN_BAD_REQUEST' ? EXIT_USAGE : EXIT_FAILURE;
+  }
+}

@@ -1,0 +1,113 @@
+/**
+ * Configuration with the defaults of DESIGN.md §4 and the specification's SYN_* environment names.
+ * Precedence: defaults < environment < explicit overrides passed to createEngine.
+ */
+import { z } from 'zod';
+import { createError } from '../shared/errors.ts';
+import { describeIssues } from '../shared/validate.ts';
+
+export const ConfigSchema = z
+  .object({
+    sourceRoots: z.array(z.string().min(1)).default([]),
+    chunkSize: z.number().int().min(200).max(20_000).default(1200),
+    chunkOverlap: z.number().int().min(0).default(200),
+    maxChunksPerFile: z.number().int().min(1).default(2000),
+    topK: z.number().int().min(1).max(1000).default(8),
+    minScore: z.number().min(0).max(1).default(0.2),
+    sensitivityEnable: z.boolean().default(true),
+    indexPath: z.string().min(1).optional(),
+    keepIndexVersions: z.number().int().min(1).default(3),
+    rrfK: z.number().positive().default(60),
+    maxFileBytes: z.number().int().positive().default(20 * 1024 * 1024),
+  })
+  .strict()
+  .refine((c) => c.chunkOverlap < c.chunkSize / 2, {
+    message: 'chunkOverlap must be less than half of chunkSize',
+    path: ['chunkOverlap'],
+  });
+
+export type Config = z.output<typeof ConfigSchema>;
+export type ConfigInput = z.input<typeof ConfigSchema>;
+
+type EnvKind = 'int' | 'float' | 'bool' | 'list' | 'string';
+const ENV_KEYS: Record<string, { key: keyof Config; kind: EnvKind }> = {
+  SYN_SOURCE_ROOTS: { key: 'sourceRoots', kind: 'list' },
+  SYN_CHUNK_SIZE: { key: 'chunkSize', kind: 'int' },
+  SYN_CHUNK_OVERLAP: { key: 'chunkOverlap', kind: 'int' },
+  SYN_TOP_K: { key: 'topK', kind: 'int' },
+  SYN_MIN_SCORE: { key: 'minScore', kind: 'float' },
+  SYN_INDEX_PATH: { key: 'indexPath', kind: 'string' },
+  SYN_SENSITIVITY_ENABLE: { key: 'sensitivityEnable', kind: 'bool' },
+};
+
+function parseEnvValue(name: string, raw: string, kind: EnvKind): unknown {
+  const value = raw.trim();
+  switch (kind) {
+    case 'int': {
+      if (!/^-?\d+$/.test(value)) throw badEnv(name, raw, 'an integer');
+      return Number.parseInt(value, 10);
+    }
+    case 'float': {
+      const n = Number(value);
+      if (value === '' || !Number.isFinite(n)) throw badEnv(name, raw, 'a number');
+      return n;
+    }
+    case 'bool': {
+      if (/^(1|true|yes|on)$/i.test(value)) return true;
+      if (/^(0|false|no|off)$/i.test(value)) return false;
+      throw badEnv(name, raw, 'true or false');
+    }
+    case 'list': {
+      // Accept a JSON array or a path-delimiter / comma separated list.
+      if (value.startsWith('[')) {
+        try {
+          const parsed: unknown = JSON.parse(value);
+          if (Array.isArray(parsed)) return parsed.map(String);
+        } catch {
+          /* fall through to the error below */
+        }
+        throw badEnv(name, raw, 'a JSON array of paths or a comma-separated list');
+      }
+      return value
+        .split(/[,:;]/)
+        .map((s) => s.trim())
+        .filter((s) => s.length > 0);
+    }
+    case 'string':
+      return value;
+  }
+}
+
+function badEnv(name: string, raw: string, expected: string) {
+  return createError('E_SYN_BAD_REQUEST', `Environment variable ${name}=${JSON.stringify(raw)} must be ${expected}`, {
+    variable: name,
+  });
+}
+
+export function configFromEnv(env: NodeJS.ProcessEnv): Partial<ConfigInput> {
+  const out: Record<string, unknown> = {};
+  for (const [name, { key, kind }] of Object.entries(ENV_KEYS)) {
+    const raw = env[name];
+    if (raw === undefined || raw === '') continue;
+    out[key] = parseEnvValue(name, raw, kind);
+  }
+  return out as Partial<ConfigInput>;
+}
+
+export function loadConfig(overrides: Partial<ConfigInput> = {}, env: NodeJS.ProcessEnv = process.env): Config {
+  const merged = { ...configFromEnv(env), ...stripUndefined(overrides) };
+  const result = ConfigSchema.safeParse(merged);
+  if (!result.success) {
+    throw createError('E_SYN_BAD_REQUEST', `Invalid configuration: ${describeIssues(result.error)}`);
+  }
+  return result.data;
+}
+
+function stripUndefined<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+/** The parameters that change chunk boundaries; any change gives a new index_version. */
+export function chunkingParams(config: Config) {
+  return { chunker: 'lines-v1', size: config.chunkSize, overlap: config.chunkOverlap, max_chunks: config.maxChunksPerFile };
+}

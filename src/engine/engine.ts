@@ -1,0 +1,201 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import {
+  type EventMap,
+  type EventName,
+  type HealthReport,
+  type IndexReport,
+  type Method,
+  type RequestOf,
+  type ResponseOf,
+  type RetrievalResult,
+  type RetrieveContext,
+  type Root,
+  RetrieveContextSchema,
+} from '../shared/contract.ts';
+import { createError } from '../shared/errors.ts';
+import { parseRequest } from '../shared/validate.ts';
+import { chunkingParams, loadConfig, type Config, type ConfigInput } from './config.ts';
+import { EventBus, type Listener } from './events.ts';
+import { sha256, stableStringify } from './hash.ts';
+import { indexRoots, paramsHashOf } from './ingest/indexer.ts';
+import { DisposableStore, type Disposable } from './lifecycle.ts';
+import { defaultDataDir } from './paths.ts';
+import { searchLexical } from './search/lexical.ts';
+import { Store } from './store/store.ts';
+
+export interface EngineOptions {
+  /** One data dir per workspace; default: SYNAPSIS_DATA_DIR or the OS app-data folder. */
+  dataDir?: string;
+  /** Where imported GGUF models live; default: <dataDir>/models. */
+  modelsDir?: string;
+  config?: Partial<ConfigInput>;
+  env?: NodeJS.ProcessEnv;
+}
+
+/** The Synapse API of DESIGN.md §4 (index, retrieve, health) plus root management and typed events. */
+export interface Engine extends Disposable {
+  readonly dataDir: string;
+  readonly modelsDir: string;
+  readonly config: Config;
+  readonly indexVersion: string;
+  index(sources?: string[]): Promise<IndexReport>;
+  retrieve(query: string, context?: RetrieveContext, k?: number): Promise<RetrievalResult>;
+  health(): Promise<HealthReport>;
+  addRoot(rootPath: string, options?: { include?: string[]; exclude?: string[] }): Root;
+  removeRoot(rootPath: string): { removed: boolean; documents_removed: number };
+  listRoots(): Root[];
+  /** The transport entry point: validates a request against the contract and dispatches it. */
+  call<M extends Method>(method: M, request: RequestOf<M>): Promise<ResponseOf<M>>;
+  on<E extends EventName>(event: E, listener: Listener<E>): Disposable;
+  dispose(): Promise<void>;
+}
+
+/** The composition root: builds the store, config and event bus, and disposes them together. */
+export function createEngine(options: EngineOptions = {}): Engine {
+  const env = options.env ?? process.env;
+  const config = loadConfig(options.config, env);
+  const dataDir = path.resolve(options.dataDir ?? (env.SYNAPSIS_DATA_DIR || config.indexPath || defaultDataDir(env)));
+  const modelsDir = path.resolve(options.modelsDir ?? path.join(dataDir, 'models'));
+  const disposables = new DisposableStore();
+  const events = disposables.add(new EventBus());
+  const store = disposables.add(new Store(dataDir));
+  const params = chunkingParams(config);
+  const paramsHash = paramsHashOf(params);
+  const embedModelId = 'none';
+  const indexVersion = sha256(stableStringify({ embed_model_id: embedModelId, chunking_params: params })).slice(0, 16);
+  let indexing: Promise<IndexReport> | null = null;
+
+  const assertLive = () => {
+    if (disposables.isDisposed) throw createError('E_SYN_BAD_REQUEST', 'The engine has been disposed');
+  };
+
+  const resolveFolder = (p: string): string => {
+    const abs = path.resolve(p);
+    let st: fs.Stats;
+    try {
+      st = fs.statSync(abs);
+    } catch {
+      throw createError('E_SYN_BAD_REQUEST', `No such folder: ${abs}`, { path: abs });
+    }
+    if (!st.isDirectory()) throw createError('E_SYN_BAD_REQUEST', `Not a folder: ${abs} (pass the folder that holds it)`, { path: abs });
+    return fs.realpathSync(abs);
+  };
+
+  const engine: Engine = {
+    dataDir,
+    modelsDir,
+    config,
+    indexVersion,
+
+    addRoot(rootPath, opts = {}) {
+      assertLive();
+      return store.addRoot(resolveFolder(rootPath), opts.include ?? [], opts.exclude ?? []);
+    },
+
+    removeRoot(rootPath) {
+      assertLive();
+      const abs = path.resolve(rootPath);
+      const root = store.rootByPath(abs) ?? (fs.existsSync(abs) ? store.rootByPath(fs.realpathSync(abs)) : null);
+      if (!root) return { removed: false, documents_removed: 0 };
+      return { removed: true, documents_removed: store.removeRoot(root.id) };
+    },
+
+    listRoots() {
+      assertLive();
+      return store.listRoots();
+    },
+
+    async index(sources = []) {
+      assertLive();
+      const requested = sources.length > 0 ? sources : config.sourceRoots;
+      // Validate every source before touching the store: one bad path changes nothing.
+      const folders = requested.map(resolveFolder);
+      for (const folder of folders) if (!store.rootByPath(folder)) store.addRoot(folder, [], []);
+      const roots = folders.length > 0 ? folders.map((f) => store.rootByPath(f)!) : store.listRoots();
+      if (roots.length === 0) {
+        throw createError('E_SYN_BAD_REQUEST', 'Nothing to index: pass a folder, or add a root first (SYN_SOURCE_ROOTS or index/addRoot)');
+      }
+      if (indexing) await indexing.catch(() => undefined);
+      events.emit('syn.index.requested', { sources: roots.map((r) => r.path) });
+      indexing = indexRoots({ store, config, events, paramsHash }, roots);
+      try {
+        const report = await indexing;
+        events.emit('syn.index.completed', report);
+        return report;
+      } catch (error) {
+        throw createError('E_SYN_INDEX_FAILED', `Indexing failed: ${(error as Error).message}`, undefined, error);
+      } finally {
+        indexing = null;
+      }
+    },
+
+    async retrieve(query, context = {}, k) {
+      assertLive();
+      const started = performance.now();
+      const ctx = RetrieveContextSchema.parse(context);
+      const topK = k ?? config.topK;
+      const lexical = searchLexical(store.db, query, {
+        k: topK,
+        allowSensitivity: ctx.allow_sensitivity,
+        sensitivityEnable: config.sensitivityEnable,
+        includeGlobs: ctx.include_globs,
+        excludeGlobs: ctx.exclude_globs,
+      });
+      const latency = Math.round((performance.now() - started) * 100) / 100;
+      events.emit('syn.retrieve.completed', { query, results: lexical.chunks.length, latency_ms: latency });
+      return {
+        query,
+        chunks: lexical.chunks,
+        latency_ms: latency,
+        index_version: indexVersion,
+        meta: { mode: 'bm25', candidates: lexical.candidates, filtered: lexical.filtered },
+      };
+    },
+
+    async health() {
+      assertLive();
+      const degradations = ['no embedding model: lexical retrieval only'];
+      return {
+        status: degradations.length > 0 ? 'degraded' : 'ok',
+        degradations,
+        data_dir: dataDir,
+        schema_version: store.schemaVersion,
+        index_version: indexVersion,
+        roots: store.listRoots(),
+        documents: store.documentCounts(),
+        chunks: store.chunkCount(),
+        issues: store.fileIssues(),
+        config: { ...config },
+      };
+    },
+
+    async call(method, request) {
+      assertLive();
+      const handler = handlers[method] as (req: unknown) => Promise<unknown>;
+      return (await handler(parseRequest(method, request))) as ResponseOf<typeof method>;
+    },
+
+    on(event, listener) {
+      return events.on(event, listener);
+    },
+
+    async dispose() {
+      if (indexing) await indexing.catch(() => undefined);
+      await disposables.dispose();
+    },
+  };
+
+  const handlers: { [M in Method]: (req: ReturnType<typeof parseRequest<M>>) => Promise<ResponseOf<M>> } = {
+    'index/run': (req) => engine.index(req.sources),
+    'index/addRoot': async (req) => engine.addRoot(req.path, { include: req.include, exclude: req.exclude }),
+    'index/removeRoot': async (req) => engine.removeRoot(req.path),
+    'index/roots': async () => engine.listRoots(),
+    'search/query': (req) => engine.retrieve(req.query, req.context, req.k),
+    'health/get': () => engine.health(),
+  };
+
+  return engine;
+}
+
+export type { EventMap };

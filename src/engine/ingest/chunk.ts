@@ -1,0 +1,109 @@
+/**
+ * Deterministic line-based chunking (spec 001): chunks of at most `size` characters made of whole
+ * lines, consecutive chunks sharing up to `overlap` characters of whole lines, never crossing a hard
+ * break (a markdown heading), preferring to end before a soft break (a function or class). A line
+ * longer than `size` is cut into pieces that keep that line's number.
+ */
+export interface ChunkParams {
+  size: number;
+  overlap: number;
+  maxChunks: number;
+}
+
+export interface LineChunk {
+  /** 1-based, inclusive line numbers of the original file. */
+  startLine: number;
+  endLine: number;
+  text: string;
+}
+
+export interface ChunkInput {
+  lines: string[];
+  /** 0-based first line to chunk (e.g. after frontmatter). */
+  from?: number;
+  /** 0-based line indexes where a new chunk must start. */
+  hardBreaks?: Iterable<number>;
+  /** 0-based line indexes where a new chunk should preferably start. */
+  softBreaks?: Iterable<number>;
+}
+
+export interface ChunkOutput {
+  chunks: LineChunk[];
+  truncated: boolean;
+}
+
+export function chunkLines(input: ChunkInput, params: ChunkParams): ChunkOutput {
+  const { lines } = input;
+  const { size, overlap, maxChunks } = params;
+  if (size <= 0 || overlap < 0 || overlap >= size) throw new RangeError(`invalid chunk params size=${size} overlap=${overlap}`);
+  const from = Math.max(0, input.from ?? 0);
+  const hard = [...new Set(input.hardBreaks ?? [])].filter((i) => i > from && i < lines.length).sort((a, b) => a - b);
+  const soft = new Set(input.softBreaks ?? []);
+  const chunks: LineChunk[] = [];
+  let truncated = false;
+
+  const emit = (chunk: LineChunk): boolean => {
+    if (chunks.length >= maxChunks) {
+      truncated = true;
+      return false;
+    }
+    chunks.push(chunk);
+    return true;
+  };
+
+  const bounds = [from, ...hard, lines.length];
+  outer: for (let s = 0; s < bounds.length - 1; s++) {
+    const segEnd = bounds[s + 1]!;
+    let a = bounds[s]!;
+    while (a < segEnd) {
+      while (a < segEnd && lines[a] === '') a++;
+      if (a >= segEnd) break;
+      const first = lines[a]!;
+      if (first.length > size) {
+        for (const piece of splitLongLine(first, size, overlap)) {
+          if (!emit({ startLine: a + 1, endLine: a + 1, text: piece })) break outer;
+        }
+        a++;
+        continue;
+      }
+      let b = a;
+      let length = 0;
+      let lastSoft = -1;
+      while (b < segEnd) {
+        const add = lines[b]!.length + (b > a ? 1 : 0);
+        if (length + add > size) break;
+        length += add;
+        b++;
+        if (b < segEnd && soft.has(b)) lastSoft = b;
+      }
+      if (b < segEnd && lastSoft > a && lastSoft - a >= (b - a) / 2) b = lastSoft;
+      let end = b;
+      while (end > a && lines[end - 1] === '') end--;
+      if (!emit({ startLine: a + 1, endLine: end, text: lines.slice(a, end).join('\n') })) break outer;
+      if (b >= segEnd) break;
+      let c = b;
+      let shared = 0;
+      while (c - 1 > a && shared + lines[c - 1]!.length + 1 <= overlap && lines[c - 1]!.length <= size) {
+        c--;
+        shared += lines[c]!.length + 1;
+      }
+      a = c;
+    }
+  }
+  return { chunks, truncated };
+}
+
+function splitLongLine(line: string, size: number, overlap: number): string[] {
+  const pieces: string[] = [];
+  const step = size - overlap;
+  for (let start = 0; start < line.length; start += step) {
+    pieces.push(line.slice(start, start + size));
+    if (start + size >= line.length) break;
+  }
+  return pieces;
+}
+
+/** A rough token estimate (about four characters a token) until a model's tokenizer is loaded. */
+export function estimateTokens(text: string): number {
+  return Math.ceil(text.length / 4);
+}

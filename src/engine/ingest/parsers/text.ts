@@ -1,0 +1,42 @@
+import { decodeUtf8, normalizeLines } from '../normalize.ts';
+import type { ParseInput, ParsedDocument, Parser } from './types.ts';
+
+/** Definitions that start a new unit in most languages, at the left margin or one indent level in. */
+const CODE_UNIT = /^(?:\s{0,4})(?:export\s+)?(?:default\s+)?(?:pub(?:\([^)]*\))?\s+)?(?:async\s+)?(?:abstract\s+)?(?:def|class|function|func|fn|interface|struct|impl|enum|trait|type|module|namespace|public|private|protected|static)\b|^@\w+/;
+
+export function baseName(relPath: string): string {
+  const name = relPath.slice(relPath.lastIndexOf('/') + 1);
+  const dot = name.lastIndexOf('.');
+  return dot > 0 ? name.slice(0, dot) : name;
+}
+
+export function decodeToLines(bytes: Uint8Array): { lines: string[]; warnings: string[] } {
+  const { text, invalid } = decodeUtf8(bytes);
+  return { lines: normalizeLines(text), warnings: invalid ? ['invalid UTF-8 replaced with U+FFFD'] : [] };
+}
+
+export const textParser: Parser = {
+  types: ['text', 'code'],
+  parse(input: ParseInput): ParsedDocument {
+    const { lines, warnings } = decodeToLines(input.bytes);
+    const softBreaks: number[] = [];
+    if (input.type === 'code') {
+      lines.forEach((line, i) => {
+        if (i > 0 && CODE_UNIT.test(line)) softBreaks.push(i);
+      });
+    }
+    const tags: Record<string, string> = { type: input.type };
+    if (input.language) tags.language = input.language;
+    return {
+      title: baseName(input.relPath),
+      lines,
+      from: 0,
+      hardBreaks: [],
+      softBreaks,
+      sectionAt: () => null,
+      tags,
+      meta: {},
+      warnings,
+    };
+  },
+};

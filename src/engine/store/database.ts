@@ -1,0 +1,76 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import BetterSqlite3, { type Database } from 'better-sqlite3';
+import { createError } from '../../shared/errors.ts';
+import { MIGRATIONS } from './migrations/index.ts';
+import type { Migration } from './migrations/types.ts';
+
+export const DB_FILE = 'synapsis.db';
+
+/** Opens (creating if needed) the store in WAL mode and applies pending migrations. */
+export function openDatabase(file: string, migrations: readonly Migration[] = MIGRATIONS): Database {
+  if (file !== ':memory:') {
+    try {
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+    } catch (error) {
+      throw createError('E_SYN_STORE_FAILED', `Cannot create the data directory ${path.dirname(file)}: ${(error as Error).message}`, undefined, error);
+    }
+  }
+  let db: Database;
+  try {
+    db = new BetterSqlite3(file);
+  } catch (error) {
+    throw createError('E_SYN_STORE_FAILED', `Cannot open the store ${file}: ${(error as Error).message}`, { file }, error);
+  }
+  try {
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    db.pragma('foreign_keys = ON');
+    db.pragma('busy_timeout = 5000');
+    migrate(db, migrations);
+  } catch (error) {
+    db.close();
+    const message = (error as Error).message;
+    if (/not a database|malformed/i.test(message)) {
+      throw createError('E_SYN_STORE_FAILED', `The store ${file} is not a valid Synapsis database (${message}). Move it aside or choose another --data-dir.`, { file }, error);
+    }
+    if (/locked|busy/i.test(message)) {
+      throw createError('E_SYN_STORE_FAILED', `The store ${file} is locked by another process: close the other Synapsis instance and retry.`, { file }, error);
+    }
+    throw error;
+  }
+  return db;
+}
+
+export function schemaVersion(db: Database): number {
+  const table = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'migrations'").get();
+  if (!table) return 0;
+  const row = db.prepare('SELECT MAX(version) AS v FROM migrations').get() as { v: number | null };
+  return row.v ?? 0;
+}
+
+/** Applies each pending migration in its own transaction, recording it in the migrations table. */
+export function migrate(db: Database, migrations: readonly Migration[] = MIGRATIONS): number {
+  db.exec(`CREATE TABLE IF NOT EXISTS migrations (
+    version INTEGER PRIMARY KEY,
+    name TEXT NOT NULL,
+    applied_at TEXT NOT NULL
+  )`);
+  const current = schemaVersion(db);
+  const known = migrations.reduce((max, m) => Math.max(max, m.version), 0);
+  if (current > known) {
+    throw createError(
+      'E_SYN_STORE_FAILED',
+      `The store has schema version ${current}, newer than this Synapsis understands (${known}). Upgrade Synapsis or use another --data-dir.`,
+    );
+  }
+  const record = db.prepare('INSERT INTO migrations (version, name, applied_at) VALUES (?, ?, ?)');
+  for (const migration of [...migrations].sort((a, b) => a.version - b.version)) {
+    if (migration.version <= current) continue;
+    db.transaction(() => {
+      migration.up(db);
+      record.run(migration.version, migration.name, new Date().toISOString());
+    })();
+  }
+  return schemaVersion(db);
+}

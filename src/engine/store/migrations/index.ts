@@ -1,0 +1,5 @@
+import { migration001 } from './001-initial.ts';
+import type { Migration } from './types.ts';
+
+/** All migrations in order; a new schema change appends one numbered file here. */
+export const MIGRATIONS: readonly Migration[] = [migration001];

@@ -1,0 +1,8 @@
+import type { Database } from 'better-sqlite3';
+
+/** One numbered schema change (DESIGN.md §6, Signal's ts/sql/migrations); never edited once shipped. */
+export interface Migration {
+  version: number;
+  name: string;
+  up(db: Database): void;
+}

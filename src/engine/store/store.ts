@@ -1,0 +1,265 @@
+import path from 'node:path';
+import type { Database, Statement } from 'better-sqlite3';
+import type { FileIssue, Root } from '../../shared/contract.ts';
+import type { Disposable } from '../lifecycle.ts';
+import { DB_FILE, openDatabase, schemaVersion } from './database.ts';
+
+export interface DocumentRow {
+  id: number;
+  root_id: number;
+  path: string;
+  doc_id: string;
+  type: string;
+  language: string | null;
+  title: string | null;
+  content_hash: string | null;
+  mtime_ms: number;
+  size: number;
+  status: 'indexed' | 'skipped' | 'failed';
+  error_code: string | null;
+  error: string | null;
+  sensitivity: string | null;
+}
+
+export interface DocumentWrite {
+  rootId: number;
+  path: string;
+  docId: string;
+  type: string;
+  language: string | null;
+  title: string | null;
+  contentHash: string | null;
+  mtimeMs: number;
+  size: number;
+  status: DocumentRow['status'];
+  errorCode?: string | null;
+  error?: string | null;
+  sensitivity?: string | null;
+  tags?: Record<string, string>;
+  meta?: Record<string, unknown>;
+}
+
+export interface ChunkWrite {
+  ordinal: number;
+  locator: string;
+  sectionId: string | null;
+  heading: string | null;
+  startLine: number;
+  endLine: number;
+  text: string;
+  chunkHash: string;
+  textHash: string;
+  tags: Record<string, string>;
+  tokenCount: number;
+  /** What the lexical index sees; defaults to the stored fields. */
+  fts: { title: string; heading: string; body: string };
+}
+
+interface RootRow {
+  id: number;
+  path: string;
+  include_json: string;
+  exclude_json: string;
+  added_at: string;
+}
+
+function toRoot(row: RootRow): Root {
+  return {
+    id: row.id,
+    path: row.path,
+    include: JSON.parse(row.include_json) as string[],
+    exclude: JSON.parse(row.exclude_json) as string[],
+    added_at: row.added_at,
+  };
+}
+
+/** The SQLite store: the source of truth (DESIGN.md §3). All SQL is parameterised. */
+export class Store implements Disposable {
+  readonly db: Database;
+  readonly file: string;
+  private readonly stmts: {
+    upsertDoc: Statement;
+    docByPath: Statement;
+    deleteChunksOfDoc: Statement;
+    insertChunk: Statement;
+    insertFts: Statement;
+  };
+
+  constructor(dataDir: string) {
+    this.file = path.join(dataDir, DB_FILE);
+    this.db = openDatabase(this.file);
+    this.stmts = {
+      upsertDoc: this.db.prepare(`
+        INSERT INTO documents (root_id, path, doc_id, type, language, title, content_hash, mtime_ms, size, status,
+                               error_code, error, sensitivity, tags_json, meta_json, indexed_at)
+        VALUES (@rootId, @path, @docId, @type, @language, @title, @contentHash, @mtimeMs, @size, @status,
+                @errorCode, @error, @sensitivity, @tags, @meta, @indexedAt)
+        ON CONFLICT (root_id, path) DO UPDATE SET
+          doc_id = excluded.doc_id, type = excluded.type, language = excluded.language, title = excluded.title,
+          content_hash = excluded.content_hash, mtime_ms = excluded.mtime_ms, size = excluded.size,
+          status = excluded.status, error_code = excluded.error_code, error = excluded.error,
+          sensitivity = excluded.sensitivity, tags_json = excluded.tags_json, meta_json = excluded.meta_json,
+          indexed_at = excluded.indexed_at
+        RETURNING id`),
+      docByPath: this.db.prepare('SELECT * FROM documents WHERE root_id = ? AND path = ?'),
+      deleteChunksOfDoc: this.db.prepare('DELETE FROM chunks WHERE document_id = ?'),
+      insertChunk: this.db.prepare(`
+        INSERT INTO chunks (document_id, ordinal, locator, section_id, heading, start_line, end_line, text,
+                            chunk_hash, text_hash, tags_json, token_count)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+      insertFts: this.db.prepare('INSERT INTO chunks_fts (rowid, title, heading, body) VALUES (?, ?, ?, ?)'),
+    };
+  }
+
+  get schemaVersion(): number {
+    return schemaVersion(this.db);
+  }
+
+  // Roots -------------------------------------------------------------------------------------
+
+  addRoot(rootPath: string, include: string[], exclude: string[]): Root {
+    const row = this.db
+      .prepare(
+        `INSERT INTO roots (path, include_json, exclude_json, added_at) VALUES (?, ?, ?, ?)
+         ON CONFLICT (path) DO UPDATE SET include_json = excluded.include_json, exclude_json = excluded.exclude_json
+         RETURNING *`,
+      )
+      .get(rootPath, JSON.stringify(include), JSON.stringify(exclude), new Date().toISOString()) as RootRow;
+    return toRoot(row);
+  }
+
+  rootByPath(rootPath: string): Root | null {
+    const row = this.db.prepare('SELECT * FROM roots WHERE path = ?').get(rootPath) as RootRow | undefined;
+    return row ? toRoot(row) : null;
+  }
+
+  listRoots(): Root[] {
+    return (this.db.prepare('SELECT * FROM roots ORDER BY path').all() as RootRow[]).map(toRoot);
+  }
+
+  /** Removes a root with all its documents and chunks (cascade); returns how many documents went. */
+  removeRoot(rootId: number): number {
+    return this.db.transaction(() => {
+      const { n } = this.db.prepare('SELECT COUNT(*) AS n FROM documents WHERE root_id = ?').get(rootId) as { n: number };
+      this.db.prepare('DELETE FROM roots WHERE id = ?').run(rootId);
+      this.db.prepare('DELETE FROM settings WHERE key = ?').run(`walk_issues:${rootId}`);
+      return n;
+    })();
+  }
+
+  // Documents and chunks ------------------------------------------------------------------------
+
+  documentsOfRoot(rootId: number): Map<string, DocumentRow> {
+    const rows = this.db.prepare('SELECT * FROM documents WHERE root_id = ?').all(rootId) as DocumentRow[];
+    return new Map(rows.map((r) => [r.path, r]));
+  }
+
+  documentByPath(rootId: number, relPath: string): DocumentRow | null {
+    return (this.stmts.docByPath.get(rootId, relPath) as DocumentRow | undefined) ?? null;
+  }
+
+  /** Replaces a document and all its chunks atomically: a crash leaves the old version or the new one. */
+  writeDocument(doc: DocumentWrite, chunks: readonly ChunkWrite[]): number {
+    return this.db.transaction(() => {
+      const { id } = this.stmts.upsertDoc.get({
+        rootId: doc.rootId,
+        path: doc.path,
+        docId: doc.docId,
+        type: doc.type,
+        language: doc.language,
+        title: doc.title,
+        contentHash: doc.contentHash,
+        mtimeMs: doc.mtimeMs,
+        size: doc.size,
+        status: doc.status,
+        errorCode: doc.errorCode ?? null,
+        error: doc.error ?? null,
+        sensitivity: doc.sensitivity ?? null,
+        tags: JSON.stringify(doc.tags ?? {}),
+        meta: JSON.stringify(doc.meta ?? {}),
+        indexedAt: new Date().toISOString(),
+      }) as { id: number };
+      this.stmts.deleteChunksOfDoc.run(id);
+      for (const c of chunks) {
+        const info = this.stmts.insertChunk.run(
+          id, c.ordinal, c.locator, c.sectionId, c.heading, c.startLine, c.endLine, c.text,
+          c.chunkHash, c.textHash, JSON.stringify(c.tags), c.tokenCount,
+        );
+        this.stmts.insertFts.run(info.lastInsertRowid, c.fts.title, c.fts.heading, c.fts.body);
+      }
+      return id;
+    })();
+  }
+
+  /** Records that an unchanged file was seen again with a new mtime (a touch), without re-chunking. */
+  touchDocument(id: number, mtimeMs: number, size: number): void {
+    this.db.prepare('UPDATE documents SET mtime_ms = ?, size = ? WHERE id = ?').run(mtimeMs, size, id);
+  }
+
+  deleteDocuments(ids: readonly number[]): void {
+    if (ids.length === 0) return;
+    const del = this.db.prepare('DELETE FROM documents WHERE id = ?');
+    this.db.transaction(() => {
+      for (const id of ids) del.run(id);
+    })();
+  }
+
+  // Health ----------------------------------------------------------------------------------------
+
+  documentCounts() {
+    const rows = this.db.prepare('SELECT status, type, COUNT(*) AS n FROM documents GROUP BY status, type').all() as {
+      status: DocumentRow['status'];
+      type: string;
+      n: number;
+    }[];
+    const counts = { total: 0, indexed: 0, skipped: 0, failed: 0, by_type: {} as Record<string, number> };
+    for (const r of rows) {
+      counts.total += r.n;
+      counts[r.status] += r.n;
+      if (r.status === 'indexed') counts.by_type[r.type] = (counts.by_type[r.type] ?? 0) + r.n;
+    }
+    return counts;
+  }
+
+  chunkCount(): number {
+    return (this.db.prepare('SELECT COUNT(*) AS n FROM chunks').get() as { n: number }).n;
+  }
+
+  fileIssues(limit = 500): FileIssue[] {
+    const rows = this.db
+      .prepare(
+        `SELECT r.path AS root, d.path, d.status, d.error, d.error_code FROM documents d JOIN roots r ON r.id = d.root_id
+         WHERE d.status != 'indexed' ORDER BY r.path, d.path LIMIT ?`,
+      )
+      .all(limit) as { root: string; path: string; status: 'skipped' | 'failed'; error: string | null; error_code: string | null }[];
+    const issues: FileIssue[] = rows.map((r) => ({
+      path: path.join(r.root, r.path),
+      status: r.status,
+      reason: r.error ?? 'unknown',
+      ...(r.error_code ? { code: r.error_code } : {}),
+    }));
+    for (const root of this.listRoots()) {
+      for (const w of this.getSetting<{ relPath: string; reason: string }[]>(`walk_issues:${root.id}`) ?? []) {
+        issues.push({ path: path.join(root.path, w.relPath), status: 'skipped', reason: w.reason });
+      }
+    }
+    return issues;
+  }
+
+  // Settings --------------------------------------------------------------------------------------
+
+  getSetting<T>(key: string): T | undefined {
+    const row = this.db.prepare('SELECT value_json FROM settings WHERE key = ?').get(key) as { value_json: string } | undefined;
+    return row ? (JSON.parse(row.value_json) as T) : undefined;
+  }
+
+  setSetting(key: string, value: unknown): void {
+    this.db
+      .prepare('INSERT INTO settings (key, value_json) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value_json = excluded.value_json')
+      .run(key, JSON.stringify(value));
+  }
+
+  dispose(): void {
+    if (this.db.open) this.db.close();
+  }
+}

@@ -1,0 +1,157 @@
+/**
+ * The one RPC contract (DESIGN.md §2): method name -> request and response schemas, plus typed
+ * events. Every transport (CLI, IPC over MessagePort, WebSocket, MCP) is a thin adapter over
+ * this map; requests are validated with these schemas at the engine boundary.
+ */
+import { z } from 'zod';
+
+export const RetrievedChunkSchema = z.object({
+  doc_id: z.string(),
+  locator: z.string(),
+  path: z.string(),
+  start_line: z.number().int(),
+  end_line: z.number().int(),
+  text: z.string(),
+  snippet: z.string(),
+  score: z.number(),
+  tags: z.record(z.string(), z.string()),
+});
+export type RetrievedChunk = z.infer<typeof RetrievedChunkSchema>;
+
+export const RetrievalResultSchema = z.object({
+  query: z.string(),
+  chunks: z.array(RetrievedChunkSchema),
+  latency_ms: z.number(),
+  index_version: z.string(),
+  meta: z.object({ mode: z.string(), candidates: z.number().int(), filtered: z.number().int() }),
+});
+export type RetrievalResult = z.infer<typeof RetrievalResultSchema>;
+
+export const RetrieveContextSchema = z
+  .object({
+    /** Sensitivity values the caller may see (e.g. ["restricted"]); restricted is hidden otherwise. */
+    allow_sensitivity: z.array(z.string().min(1)).default([]),
+    include_globs: z.array(z.string().min(1)).default([]),
+    exclude_globs: z.array(z.string().min(1)).default([]),
+  })
+  .strict();
+export type RetrieveContext = z.input<typeof RetrieveContextSchema>;
+
+export const SearchRequestSchema = z
+  .object({
+    query: z.string().max(10_000, 'query is longer than 10,000 characters'),
+    k: z.number().int().min(1).max(1000).optional(),
+    context: RetrieveContextSchema.optional(),
+  })
+  .strict();
+
+export const RootSchema = z.object({
+  id: z.number().int(),
+  path: z.string(),
+  include: z.array(z.string()),
+  exclude: z.array(z.string()),
+  added_at: z.string(),
+});
+export type Root = z.infer<typeof RootSchema>;
+
+export const IndexRequestSchema = z
+  .object({
+    /** Folders or files to index; folders become roots. Empty: re-index every registered root. */
+    sources: z.array(z.string().min(1)).default([]),
+  })
+  .strict();
+
+export const FileIssueSchema = z.object({
+  path: z.string(),
+  status: z.enum(['skipped', 'failed']),
+  reason: z.string(),
+  code: z.string().optional(),
+});
+export type FileIssue = z.infer<typeof FileIssueSchema>;
+
+export const IndexReportSchema = z.object({
+  roots: z.array(z.string()),
+  files_seen: z.number().int(),
+  indexed: z.number().int(),
+  unchanged: z.number().int(),
+  removed: z.number().int(),
+  skipped: z.number().int(),
+  failed: z.number().int(),
+  chunks_added: z.number().int(),
+  chunks_total: z.number().int(),
+  duration_ms: z.number(),
+  issues: z.array(FileIssueSchema),
+});
+export type IndexReport = z.infer<typeof IndexReportSchema>;
+
+export const HealthReportSchema = z.object({
+  status: z.enum(['ok', 'degraded']),
+  degradations: z.array(z.string()),
+  data_dir: z.string(),
+  schema_version: z.number().int(),
+  index_version: z.string(),
+  roots: z.array(RootSchema),
+  documents: z.object({
+    total: z.number().int(),
+    indexed: z.number().int(),
+    skipped: z.number().int(),
+    failed: z.number().int(),
+    by_type: z.record(z.string(), z.number().int()),
+  }),
+  chunks: z.number().int(),
+  issues: z.array(FileIssueSchema),
+  config: z.record(z.string(), z.unknown()),
+});
+export type HealthReport = z.infer<typeof HealthReportSchema>;
+
+const Empty = z.object({}).strict();
+
+export const contract = {
+  'index/run': { request: IndexRequestSchema, response: IndexReportSchema },
+  'index/addRoot': {
+    request: z
+      .object({
+        path: z.string().min(1),
+        include: z.array(z.string().min(1)).default([]),
+        exclude: z.array(z.string().min(1)).default([]),
+      })
+      .strict(),
+    response: RootSchema,
+  },
+  'index/removeRoot': {
+    request: z.object({ path: z.string().min(1) }).strict(),
+    response: z.object({ removed: z.boolean(), documents_removed: z.number().int() }),
+  },
+  'index/roots': { request: Empty, response: z.array(RootSchema) },
+  'search/query': { request: SearchRequestSchema, response: RetrievalResultSchema },
+  'health/get': { request: Empty, response: HealthReportSchema },
+} as const;
+
+export type Contract = typeof contract;
+export type Method = keyof Contract;
+export type RequestOf<M extends Method> = z.input<Contract[M]['request']>;
+export type ParsedRequestOf<M extends Method> = z.output<Contract[M]['request']>;
+export type ResponseOf<M extends Method> = z.output<Contract[M]['response']>;
+
+/** Typed events; names are the specification's (`syn.*`) plus UI progress streams. */
+export interface EventMap {
+  'index/progress': {
+    stage: 'scan' | 'parse' | 'lexical' | 'done';
+    files_done: number;
+    files_total: number;
+    path?: string;
+    rate_per_s: number;
+    eta_s: number | null;
+  };
+  'syn.index.requested': { sources: string[] };
+  'syn.index.completed': IndexReport;
+  'syn.retrieve.completed': { query: string; results: number; latency_ms: number };
+  'syn.retrieve.denied': { query: string; reason: string };
+}
+export type EventName = keyof EventMap;
+
+export const METHODS = Object.keys(contract) as Method[];
+
+export function isMethod(name: string): name is Method {
+  return Object.prototype.hasOwnProperty.call(contract, name);
+}

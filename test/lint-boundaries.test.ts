@@ -1,0 +1,51 @@
+import path from 'node:path';
+import { ESLint } from 'eslint';
+import { describe, expect, it } from 'vitest';
+
+const repo = path.resolve(import.meta.dirname, '..');
+const eslint = new ESLint({ cwd: repo });
+
+async function restrictedImports(file: string, source: string): Promise<string[]> {
+  const [result] = await eslint.lintText(source, { filePath: path.join(repo, file) });
+  return (result?.messages ?? []).filter((m) => m.ruleId === 'no-restricted-imports').map((m) => m.message);
+}
+
+/** Each row of DESIGN.md §1's folder table, as (file, import, allowed?). */
+const CASES: [string, string, boolean][] = [
+  ['src/shared/x.ts', "import { z } from 'zod';", true],
+  ['src/shared/x.ts', "import { a } from './contract.ts';", true],
+  ['src/shared/x.ts', "import fs from 'node:fs';", false],
+  ['src/shared/x.ts', "import { createEngine } from '../engine/index.ts';", false],
+  ['src/engine/x.ts', "import { app } from 'electron';", false],
+  ['src/engine/store/x.ts', "import { runCli } from '../../cli/main.ts';", false],
+  ['src/engine/x.ts', "import { App } from '../renderer/src/App.tsx';", false],
+  ['src/engine/x.ts', "import fs from 'node:fs'; import { z } from 'zod'; import { a } from '../shared/contract.ts';", true],
+  ['src/cli/x.ts', "import { createEngine } from '../engine/index.ts';", true],
+  ['src/cli/x.ts', "import { BrowserWindow } from 'electron';", false],
+  ['src/cli/x.ts', "import '../main/index.ts';", false],
+  ['src/main/x.ts', "import { app } from 'electron'; import { createEngine } from '../engine/index.ts';", true],
+  ['src/main/x.ts', "import { Store } from '../engine/store/store.ts';", false],
+  ['src/main/x.ts', "import { App } from '../renderer/src/App.tsx';", false],
+  ['src/preload/x.ts', "import { contextBridge } from 'electron'; import { METHODS } from '../shared/contract.ts';", true],
+  ['src/preload/x.ts', "import fs from 'node:fs';", false],
+  ['src/preload/x.ts', "import { createEngine } from '../engine/index.ts';", false],
+  ['src/renderer/src/x.tsx', "import { useState } from 'react'; import { METHODS } from '../../shared/contract.ts';", true],
+  ['src/renderer/src/x.tsx', "import { ipcRenderer } from 'electron';", false],
+  ['src/renderer/src/x.tsx', "import { createEngine } from '../../engine/index.ts';", false],
+  ['src/renderer/src/x.tsx', "import fs from 'fs';", false],
+  ['src/renderer/src/x.tsx', "import Database from 'better-sqlite3';", false],
+];
+
+describe('import boundaries (DESIGN.md §1)', () => {
+  it.each(CASES)('%s: %s -> allowed=%s', async (file, source, allowed) => {
+    const errors = await restrictedImports(file, `${source}\nexport {};\n`);
+    if (allowed) expect(errors).toEqual([]);
+    else expect(errors.length).toBeGreaterThan(0);
+  });
+
+  it('the real source tree has no boundary violation', async () => {
+    const results = await eslint.lintFiles(['src']);
+    const violations = results.flatMap((r) => r.messages.filter((m) => m.ruleId === 'no-restricted-imports').map((m) => `${r.filePath}: ${m.message}`));
+    expect(violations).toEqual([]);
+  });
+});
