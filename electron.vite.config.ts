@@ -9,7 +9,14 @@ export default defineConfig({
     },
   },
   preload: {
-    build: { rollupOptions: { input: { index: resolve(__dirname, 'src/preload/index.ts') } } },
+    // A sandboxed preload can require nothing but electron: bundle everything into one CommonJS file.
+    build: {
+      externalizeDeps: false,
+      rollupOptions: {
+        input: { index: resolve(__dirname, 'src/preload/index.ts') },
+        output: { format: 'cjs', entryFileNames: '[name].cjs' },
+      },
+    },
   },
   renderer: {
     root: resolve(__dirname, 'src/renderer'),

@@ -4,8 +4,10 @@
  * utilityProcess with the desktop-app issue; this shell holds the security baseline from day one.
  */
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { app, BrowserWindow, session } from 'electron';
 
+const here = path.dirname(fileURLToPath(import.meta.url));
 const isAppUrl = (url: string) => url.startsWith('file://') || url.startsWith('devtools://') || (process.env.ELECTRON_RENDERER_URL !== undefined && url.startsWith(process.env.ELECTRON_RENDERER_URL));
 
 function createWindow(): BrowserWindow {
@@ -14,7 +16,7 @@ function createWindow(): BrowserWindow {
     height: 800,
     title: 'Synapsis',
     webPreferences: {
-      preload: path.join(__dirname, '../preload/index.js'),
+      preload: path.join(here, '../preload/index.cjs'),
       contextIsolation: true,
       nodeIntegration: false,
       sandbox: true,
@@ -26,7 +28,7 @@ function createWindow(): BrowserWindow {
     if (!isAppUrl(url)) event.preventDefault();
   });
   if (process.env.ELECTRON_RENDERER_URL) void win.loadURL(process.env.ELECTRON_RENDERER_URL);
-  else void win.loadFile(path.join(__dirname, '../renderer/index.html'));
+  else void win.loadFile(path.join(here, '../renderer/index.html'));
   return win;
 }
 

@@ -157,15 +157,16 @@ async function indexFile(
     );
     const tags = parsed.tags;
     const rows: ChunkWrite[] = chunks.map((c, ordinal) => {
-      const locator = `${entry.relPath}#L${c.startLine}-L${c.endLine}`;
+      const place = parsed.locate?.(c.startLine, c.endLine) ?? { fragment: `L${c.startLine}-L${c.endLine}`, startLine: c.startLine, endLine: c.endLine };
+      const locator = `${entry.relPath}#${place.fragment}`;
       const section = parsed.sectionAt(c.startLine - 1);
       return {
         ordinal,
         locator,
         sectionId: section?.id ?? null,
         heading: section?.heading ?? null,
-        startLine: c.startLine,
-        endLine: c.endLine,
+        startLine: place.startLine,
+        endLine: place.endLine,
         text: c.text,
         chunkHash: chunkHash(entry.relPath, locator, c.text, tags, deps.paramsHash),
         textHash: sha256(c.text),

@@ -14,6 +14,12 @@ export interface ParsedDocument {
   tags: Record<string, string>;
   meta: Record<string, unknown>;
   warnings: string[];
+  /**
+   * Maps a chunk's 1-based line range in `lines` to its locator fragment and the line numbers the
+   * citation shows. Absent: `L<start>-L<end>` of the file itself (text, markdown, code). PDFs answer
+   * `page=<n>&L<a>-L<b>` with lines counted within that page's extracted text.
+   */
+  locate?(startLine: number, endLine: number): { fragment: string; startLine: number; endLine: number };
 }
 
 export interface ParseInput {
