@@ -75,6 +75,7 @@ function formatHealth(h: HealthReport): string {
     `documents: ${h.documents.indexed} indexed${types ? ` (${types})` : ''}, ${h.documents.skipped} skipped, ${h.documents.failed} failed`,
     `chunks: ${h.chunks}`,
   ];
+  if (h.pending_jobs > 0) lines.push(`pending: ${h.pending_jobs} files from an interrupted run (synapsis index finishes them)`);
   if (h.issues.length > 0) {
     lines.push('skipped or failed files:');
     for (const i of h.issues) lines.push(`  ${i.status}: ${i.path} — ${i.reason}`);

@@ -13,12 +13,15 @@ import {
   type Root,
   RetrieveContextSchema,
 } from '../shared/contract.ts';
-import { createError } from '../shared/errors.ts';
+import { createError, isSynapsisError } from '../shared/errors.ts';
 import { parseRequest } from '../shared/validate.ts';
 import { chunkingParams, loadConfig, type Config, type ConfigInput } from './config.ts';
 import { EventBus, type Listener } from './events.ts';
 import { sha256, stableStringify } from './hash.ts';
-import { indexRoots, paramsHashOf } from './ingest/indexer.ts';
+import { indexPaths, indexRoots, paramsHashOf } from './ingest/indexer.ts';
+import { createPathFilter } from './ingest/walk.ts';
+import { watchRoots, type RootChange } from './ingest/watcher.ts';
+import { buildManifest, readManifest, writeManifest, type IndexManifest } from './manifest.ts';
 import { DisposableStore, type Disposable } from './lifecycle.ts';
 import { defaultDataDir } from './paths.ts';
 import { searchLexical } from './search/lexical.ts';
@@ -45,6 +48,13 @@ export interface Engine extends Disposable {
   addRoot(rootPath: string, options?: { include?: string[]; exclude?: string[] }): Root;
   removeRoot(rootPath: string): { removed: boolean; documents_removed: number };
   listRoots(): Root[];
+  /** The manifest of the current index version, as written after the last indexing run. */
+  manifest(): IndexManifest | null;
+  /**
+   * Watches every root and keeps the index current (debounced, awaitWriteFinish). Pending jobs of an
+   * interrupted run are finished first. Dispose the returned handle to stop watching.
+   */
+  watch(options?: { debounceMs?: number; onError?: (error: unknown) => void }): Promise<Disposable>;
   /** The transport entry point: validates a request against the contract and dispatches it. */
   call<M extends Method>(method: M, request: RequestOf<M>): Promise<ResponseOf<M>>;
   on<E extends EventName>(event: E, listener: Listener<E>): Disposable;
@@ -64,7 +74,43 @@ export function createEngine(options: EngineOptions = {}): Engine {
   const paramsHash = paramsHashOf(params);
   const embedModelId = 'none';
   const indexVersion = sha256(stableStringify({ embed_model_id: embedModelId, chunking_params: params })).slice(0, 16);
-  let indexing: Promise<IndexReport> | null = null;
+  let stopping = false;
+  const indexerDeps = { store, config, events, paramsHash, shouldStop: () => stopping };
+  // One indexing run at a time; each run ends by writing the manifest of the resulting state.
+  let queue: Promise<unknown> = Promise.resolve();
+  const exclusive = (run: () => Promise<IndexReport>): Promise<IndexReport> => {
+    const next = queue.then(async () => {
+      try {
+        const report = await run();
+        const inputs = store.manifestInputs();
+        writeManifest(
+          dataDir,
+          buildManifest({ indexVersion, embedModelId, chunkingParams: params, chunkHashes: inputs.chunkHashes, documents: inputs.documents }),
+          config.keepIndexVersions,
+        );
+        events.emit('syn.index.completed', report);
+        return report;
+      } catch (error) {
+        if (isSynapsisError(error)) throw error;
+        throw createError('E_SYN_INDEX_FAILED', `Indexing failed: ${(error as Error).message}`, undefined, error);
+      }
+    });
+    queue = next.catch(() => undefined);
+    return next;
+  };
+
+  const applyChange = (change: RootChange): Promise<IndexReport> => {
+    const root = store.rootByPath(change.root.path) ?? change.root;
+    const allowed = createPathFilter(root.path, { include: root.include, exclude: root.exclude });
+    const known = store.documentsOfRoot(root.id);
+    const jobs = new Map<string, 'upsert' | 'delete'>();
+    for (const p of change.paths) {
+      if (fs.existsSync(path.join(root.path, p)) && allowed(p)) jobs.set(p, 'upsert');
+      else if (known.has(p)) jobs.set(p, 'delete');
+    }
+    for (const dir of change.removedDirs) for (const p of known.keys()) if (p.startsWith(`${dir}/`)) jobs.set(p, 'delete');
+    return exclusive(() => indexPaths(indexerDeps, root, [...jobs].map(([p, kind]) => ({ path: p, kind }))));
+  };
 
   const assertLive = () => {
     if (disposables.isDisposed) throw createError('E_SYN_BAD_REQUEST', 'The engine has been disposed');
@@ -106,6 +152,26 @@ export function createEngine(options: EngineOptions = {}): Engine {
       return store.listRoots();
     },
 
+    manifest() {
+      return readManifest(dataDir, indexVersion);
+    },
+
+    async watch(options = {}) {
+      assertLive();
+      const roots = store.listRoots();
+      if (roots.length === 0) throw createError('E_SYN_BAD_REQUEST', 'Nothing to watch: add a folder first (synapsis index <folder>)');
+      const watcher = watchRoots(roots, {
+        ...(options.debounceMs !== undefined ? { debounceMs: options.debounceMs } : {}),
+        onChange: async (change) => void (await applyChange(change)),
+        onError: options.onError ?? ((error) => console.error('[synapsis] watch:', error)),
+      });
+      await watcher.ready;
+      // Catch up with whatever changed while nobody was watching, and finish interrupted jobs.
+      await exclusive(() => indexRoots(indexerDeps, roots));
+      const handle = disposables.add(watcher);
+      return handle;
+    },
+
     async index(sources = []) {
       assertLive();
       const requested = sources.length > 0 ? sources : config.sourceRoots;
@@ -116,18 +182,8 @@ export function createEngine(options: EngineOptions = {}): Engine {
       if (roots.length === 0) {
         throw createError('E_SYN_BAD_REQUEST', 'Nothing to index: pass a folder, or add a root first (SYN_SOURCE_ROOTS or index/addRoot)');
       }
-      if (indexing) await indexing.catch(() => undefined);
       events.emit('syn.index.requested', { sources: roots.map((r) => r.path) });
-      indexing = indexRoots({ store, config, events, paramsHash }, roots);
-      try {
-        const report = await indexing;
-        events.emit('syn.index.completed', report);
-        return report;
-      } catch (error) {
-        throw createError('E_SYN_INDEX_FAILED', `Indexing failed: ${(error as Error).message}`, undefined, error);
-      } finally {
-        indexing = null;
-      }
+      return exclusive(() => indexRoots(indexerDeps, roots));
     },
 
     async retrieve(query, context = {}, k) {
@@ -165,6 +221,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
         roots: store.listRoots(),
         documents: store.documentCounts(),
         chunks: store.chunkCount(),
+        pending_jobs: store.countPendingJobs(),
         issues: store.fileIssues(),
         config: { ...config },
       };
@@ -181,7 +238,8 @@ export function createEngine(options: EngineOptions = {}): Engine {
     },
 
     async dispose() {
-      if (indexing) await indexing.catch(() => undefined);
+      stopping = true;
+      await queue;
       await disposables.dispose();
     },
   };

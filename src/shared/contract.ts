@@ -99,6 +99,8 @@ export const HealthReportSchema = z.object({
     by_type: z.record(z.string(), z.number().int()),
   }),
   chunks: z.number().int(),
+  /** Files queued by an interrupted run; the next index or watch finishes them. */
+  pending_jobs: z.number().int(),
   issues: z.array(FileIssueSchema),
   config: z.record(z.string(), z.unknown()),
 });
@@ -136,7 +138,7 @@ export type ResponseOf<M extends Method> = z.output<Contract[M]['response']>;
 /** Typed events; names are the specification's (`syn.*`) plus UI progress streams. */
 export interface EventMap {
   'index/progress': {
-    stage: 'scan' | 'parse' | 'lexical' | 'done';
+    stage: 'scan' | 'lexical' | 'embed' | 'graph' | 'done';
     files_done: number;
     files_total: number;
     path?: string;

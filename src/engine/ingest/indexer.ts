@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { FileIssue, IndexReport, Root } from '../../shared/contract.ts';
+import type { EventMap, FileIssue, IndexReport, Root } from '../../shared/contract.ts';
 import { isSynapsisError } from '../../shared/errors.ts';
 import type { Config } from '../config.ts';
 import type { EventBus } from '../events.ts';
 import { chunkHash, sha256, stableStringify } from '../hash.ts';
-import type { ChunkWrite, DocumentRow, Store } from '../store/store.ts';
+import type { ChunkWrite, DocumentRow, IndexJob, Store } from '../store/store.ts';
 import { chunkLines, estimateTokens, type ChunkParams } from './chunk.ts';
 import { detectFileKind, looksBinary, type FileKind } from './file-types.ts';
 import { parseDocument } from './parsers/index.ts';
@@ -16,18 +16,18 @@ export interface IndexerDeps {
   config: Config;
   events: EventBus;
   paramsHash: string;
+  /** Checked between files: pausing or disposing stops a run cleanly, the queue keeps the rest. */
+  shouldStop?: () => boolean;
 }
 
-type FileOutcome = 'indexed' | 'unchanged' | 'skipped' | 'failed' | 'vanished';
+type FileOutcome = 'indexed' | 'unchanged' | 'moved' | 'removed' | 'skipped' | 'failed';
 
 function formatBytes(n: number): string {
   return n >= 1024 * 1024 ? `${(n / (1024 * 1024)).toFixed(1)} MB` : `${Math.ceil(n / 1024)} KB`;
 }
 
-/** Indexes the given roots incrementally: an unchanged file costs a stat, a deleted one leaves every index. */
-export async function indexRoots(deps: IndexerDeps, roots: readonly Root[]): Promise<IndexReport> {
-  const started = performance.now();
-  const report: IndexReport = {
+function emptyReport(roots: readonly Root[]): IndexReport {
+  return {
     roots: roots.map((r) => r.path),
     files_seen: 0,
     indexed: 0,
@@ -40,13 +40,54 @@ export async function indexRoots(deps: IndexerDeps, roots: readonly Root[]): Pro
     duration_ms: 0,
     issues: [],
   };
-  const walks = roots.map((root) => ({ root, ...walkRoot(root.path, { include: root.include, exclude: root.exclude }) }));
-  const total = walks.reduce((n, w) => n + w.files.length, 0);
+}
+
+/**
+ * Full scan of the given roots: finds what changed (an unchanged file costs a stat), persists the
+ * work as jobs, then processes the queue, including jobs left by an interrupted earlier run.
+ */
+export async function indexRoots(deps: IndexerDeps, roots: readonly Root[]): Promise<IndexReport> {
+  const started = performance.now();
+  const report = emptyReport(roots);
+  const jobs: { rootId: number; path: string; kind: 'upsert' | 'delete' }[] = [];
+  for (const root of roots) {
+    const { files, issues } = walkRoot(root.path, { include: root.include, exclude: root.exclude });
+    deps.store.setSetting(`walk_issues:${root.id}`, issues);
+    for (const w of issues) report.issues.push({ path: path.join(root.path, w.relPath), status: 'skipped', reason: w.reason });
+    const known = deps.store.documentsOfRoot(root.id);
+    const seen = new Set<string>();
+    for (const entry of files) {
+      seen.add(entry.relPath);
+      report.files_seen++;
+      const existing = known.get(entry.relPath);
+      if (existing && existing.mtime_ms === entry.mtimeMs && existing.size === entry.size) report.unchanged++;
+      else jobs.push({ rootId: root.id, path: entry.relPath, kind: 'upsert' });
+    }
+    for (const doc of known.values()) if (!seen.has(doc.path)) jobs.push({ rootId: root.id, path: doc.path, kind: 'delete' });
+  }
+  deps.store.enqueueJobs(jobs);
+  await processQueue(deps, roots, report, started);
+  return report;
+}
+
+/** Targeted update of some files of one root (from the watcher), with the work already decided. */
+export async function indexPaths(deps: IndexerDeps, root: Root, jobs: readonly { path: string; kind: 'upsert' | 'delete' }[]): Promise<IndexReport> {
+  const started = performance.now();
+  const report = emptyReport([root]);
+  deps.store.enqueueJobs(jobs.map((j) => ({ rootId: root.id, ...j })));
+  await processQueue(deps, [root], report, started);
+  return report;
+}
+
+async function processQueue(deps: IndexerDeps, roots: readonly Root[], report: IndexReport, started: number): Promise<void> {
+  const byId = new Map(roots.map((r) => [r.id, r]));
+  const queue = deps.store.pendingJobs(roots.map((r) => r.id));
+  const total = queue.length;
   let done = 0;
   let lastEmit = 0;
-  const progress = (stage: 'scan' | 'parse' | 'done', current?: string) => {
+  const progress = (stage: EventMap['index/progress']['stage'], current?: string) => {
     const now = performance.now();
-    if (stage === 'parse' && now - lastEmit < 100 && done < total) return;
+    if (stage === 'lexical' && now - lastEmit < 100 && done < total) return;
     lastEmit = now;
     const elapsed = (now - started) / 1000;
     const rate = elapsed > 0 ? done / elapsed : 0;
@@ -61,35 +102,71 @@ export async function indexRoots(deps: IndexerDeps, roots: readonly Root[]): Pro
   };
   progress('scan');
 
-  for (const { root, files, issues } of walks) {
-    deps.store.setSetting(`walk_issues:${root.id}`, issues);
-    for (const w of issues) report.issues.push({ path: path.join(root.path, w.relPath), status: 'skipped', reason: w.reason });
-    const known = deps.store.documentsOfRoot(root.id);
-    const seen = new Set<string>();
-    for (const entry of files) {
-      seen.add(entry.relPath);
-      report.files_seen++;
-      const { outcome, chunks, issue } = await indexFile(deps, root, entry, known.get(entry.relPath));
-      if (outcome === 'vanished') seen.delete(entry.relPath);
-      else if (outcome === 'indexed') report.indexed++;
-      else if (outcome === 'unchanged') report.unchanged++;
-      else if (outcome === 'skipped') report.skipped++;
-      else report.failed++;
-      report.chunks_added += chunks;
-      if (issue) report.issues.push(issue);
+  // Documents that will be deleted in this run, by content hash, so a renamed file can take one over.
+  const pendingDeletes = new Map<string, { doc: DocumentRow; job: IndexJob }>();
+  for (const job of queue) {
+    if (job.kind !== 'delete') continue;
+    const doc = deps.store.documentByPath(job.root_id, job.path);
+    if (doc?.content_hash && doc.status === 'indexed') pendingDeletes.set(`${job.root_id}:${doc.content_hash}`, { doc, job });
+  }
+
+  // Delete jobs taken over by a move; they were completed in the move's transaction.
+  const claimed = new Set<number>();
+  for (const job of queue) {
+    if (deps.shouldStop?.()) break;
+    if (claimed.has(job.id)) {
       done++;
-      progress('parse', entry.relPath);
-      // Yield to the event loop so queries interleave with a long indexing run.
-      if (done % 25 === 0) await new Promise<void>((resolve) => setImmediate(resolve));
+      continue;
     }
-    const gone = [...known.values()].filter((d) => !seen.has(d.path)).map((d) => d.id);
-    deps.store.deleteDocuments(gone);
-    report.removed += gone.length;
+    const root = byId.get(job.root_id)!;
+    const { outcome, chunks, issue } = await processJob(deps, root, job, pendingDeletes, claimed);
+    if (outcome === 'moved' || outcome === 'indexed') report.indexed++;
+    else if (outcome === 'unchanged') report.unchanged++;
+    else if (outcome === 'removed') report.removed++;
+    else if (outcome === 'skipped') report.skipped++;
+    else report.failed++;
+    report.chunks_added += chunks;
+    if (issue) report.issues.push(issue);
+    done++;
+    progress('lexical', job.path);
+    // Yield to the event loop so queries interleave with a long indexing run.
+    if (done % 25 === 0) await new Promise<void>((resolve) => setImmediate(resolve));
   }
   report.chunks_total = deps.store.chunkCount();
   report.duration_ms = Math.round(performance.now() - started);
   progress('done');
-  return report;
+}
+
+async function processJob(
+  deps: IndexerDeps,
+  root: Root,
+  job: IndexJob,
+  pendingDeletes: Map<string, { doc: DocumentRow; job: IndexJob }>,
+  claimed: Set<number>,
+): Promise<{ outcome: FileOutcome; chunks: number; issue?: FileIssue }> {
+  const { store } = deps;
+  const existing = store.documentByPath(root.id, job.path) ?? undefined;
+  if (job.kind === 'delete') {
+    if (existing) {
+      store.deleteDocuments([existing.id], job.id);
+      return { outcome: 'removed', chunks: 0 };
+    }
+    store.completeJob(job.id);
+    return { outcome: 'unchanged', chunks: 0 };
+  }
+  const absPath = path.join(root.path, job.path);
+  let st: fs.Stats;
+  try {
+    st = fs.statSync(absPath);
+  } catch {
+    // Deleted between the scan and now: it is simply gone.
+    if (existing) store.deleteDocuments([existing.id], job.id);
+    else store.completeJob(job.id);
+    return { outcome: existing ? 'removed' : 'unchanged', chunks: 0 };
+  }
+  const entry: WalkEntry = { relPath: job.path, absPath, size: st.size, mtimeMs: Math.trunc(st.mtimeMs) };
+  store.noteJobAttempt(job.id);
+  return indexFile(deps, root, entry, existing, job, pendingDeletes, claimed);
 }
 
 async function indexFile(
@@ -97,12 +174,12 @@ async function indexFile(
   root: Root,
   entry: WalkEntry,
   existing: DocumentRow | undefined,
+  job: IndexJob,
+  pendingDeletes: Map<string, { doc: DocumentRow; job: IndexJob }>,
+  claimed: Set<number>,
 ): Promise<{ outcome: FileOutcome; chunks: number; issue?: FileIssue }> {
   const { store, config } = deps;
-  const absPath = path.join(root.path, entry.relPath);
-  if (existing && existing.mtime_ms === entry.mtimeMs && existing.size === entry.size) {
-    return { outcome: 'unchanged', chunks: 0 };
-  }
+  const absPath = entry.absPath;
   const kind: FileKind = detectFileKind(entry.relPath) ?? { type: 'text', language: null };
   const base = {
     rootId: root.id,
@@ -115,7 +192,7 @@ async function indexFile(
     size: entry.size,
   };
   const skip = (reason: string, contentHash: string | null = null) => {
-    store.writeDocument({ ...base, contentHash, status: 'skipped', error: reason }, []);
+    store.writeDocument({ ...base, contentHash, status: 'skipped', error: reason }, [], job.id);
     return { outcome: 'skipped' as const, chunks: 0, issue: { path: absPath, status: 'skipped' as const, reason } };
   };
 
@@ -128,24 +205,36 @@ async function indexFile(
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') {
-      // Deleted between the scan and the read: it is simply gone.
-      if (existing) store.deleteDocuments([existing.id]);
-      return { outcome: 'vanished', chunks: 0 };
+      if (existing) store.deleteDocuments([existing.id], job.id);
+      else store.completeJob(job.id);
+      return { outcome: existing ? 'removed' : 'unchanged', chunks: 0 };
     }
     const reason = `cannot read file: ${(error as Error).message}`;
-    store.writeDocument({ ...base, contentHash: null, status: 'failed', errorCode: 'E_SYN_INDEX_FAILED', error: reason }, []);
+    store.writeDocument({ ...base, contentHash: null, status: 'failed', errorCode: 'E_SYN_INDEX_FAILED', error: reason }, [], job.id);
     return { outcome: 'failed', chunks: 0, issue: { path: absPath, status: 'failed', reason, code: 'E_SYN_INDEX_FAILED' } };
   }
   const contentHash = sha256(bytes);
   if (existing && existing.content_hash === contentHash && existing.status === 'indexed') {
     store.touchDocument(existing.id, entry.mtimeMs, entry.size);
+    store.completeJob(job.id);
     return { outcome: 'unchanged', chunks: 0 };
+  }
+  if (!existing) {
+    const moved = pendingDeletes.get(`${root.id}:${contentHash}`);
+    if (moved && !claimed.has(moved.job.id)) {
+      claimed.add(moved.job.id);
+      store.moveDocument(
+        moved.doc.id,
+        entry.relPath,
+        entry.mtimeMs,
+        (locator, text, tags) => chunkHash(entry.relPath, locator, text, tags, deps.paramsHash),
+        [job.id, moved.job.id],
+      );
+      return { outcome: 'moved', chunks: 0 };
+    }
   }
   if (kind.type !== 'pdf' && kind.type !== 'docx' && looksBinary(bytes.subarray(0, 8192))) {
     return skip('binary content', contentHash);
-  }
-  if (kind.type === 'pdf' || kind.type === 'docx' || kind.type === 'html') {
-    return skip(`${kind.type.toUpperCase()} parsing is not available yet`, contentHash);
   }
 
   try {
@@ -189,12 +278,13 @@ async function indexFile(
         error: warnings.length ? warnings.join('; ') : null,
       },
       rows,
+      job.id,
     );
     return { outcome: 'indexed', chunks: rows.length };
   } catch (error) {
     const code = isSynapsisError(error) ? error.code : 'E_SYN_CHUNK_PARSE_FAILED';
     const reason = (error as Error).message;
-    store.writeDocument({ ...base, contentHash, status: 'failed', errorCode: code, error: reason }, []);
+    store.writeDocument({ ...base, contentHash, status: 'failed', errorCode: code, error: reason }, [], job.id);
     return { outcome: 'failed', chunks: 0, issue: { path: absPath, status: 'failed', reason, code } };
   }
 }

@@ -1,9 +1,42 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import ignore, { type Ignore } from 'ignore';
 import picomatch from 'picomatch';
 
+/** Ignore files honoured in every folder, with .gitignore semantics (nested files, negation). */
+export const IGNORE_FILES = ['.gitignore', '.synapsisignore'] as const;
+
+interface IgnoreScope {
+  /** Folder of the ignore file, relative to the root ('' for the root itself). */
+  base: string;
+  matcher: Ignore;
+}
+
+function loadIgnoreScope(absDir: string, relDir: string, issues: WalkIssue[]): IgnoreScope | null {
+  let matcher: Ignore | null = null;
+  for (const name of IGNORE_FILES) {
+    let text: string;
+    try {
+      text = fs.readFileSync(path.join(absDir, name), 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') issues.push({ relPath: relDir ? `${relDir}/${name}` : name, reason: `cannot read ignore file: ${(error as Error).message}` });
+      continue;
+    }
+    matcher = (matcher ?? ignore()).add(text);
+  }
+  return matcher ? { base: relDir, matcher } : null;
+}
+
+function isIgnored(scopes: readonly IgnoreScope[], relPath: string, isDir: boolean): boolean {
+  for (const scope of scopes) {
+    const local = scope.base ? relPath.slice(scope.base.length + 1) : relPath;
+    if (local && scope.matcher.ignores(isDir ? `${local}/` : local)) return true;
+  }
+  return false;
+}
+
 /** Folders never worth indexing; a user's own globs add to these. */
-export const DEFAULT_EXCLUDES = ['**/node_modules/**', '**/.git/**', '**/.hg/**', '**/.svn/**', '**/.obsidian/**', '**/.trash/**', '**/.DS_Store'];
+export const DEFAULT_EXCLUDES = ['**/node_modules/**', '**/.git/**', '**/.hg/**', '**/.svn/**', '**/.obsidian/**', '**/.trash/**', '**/.DS_Store', '**/.gitignore', '**/.synapsisignore'];
 
 export interface WalkEntry {
   /** Path relative to the root, with forward slashes. */
@@ -34,7 +67,7 @@ export function walkRoot(root: string, options: WalkOptions): { files: WalkEntry
   const isIncluded = options.include.length > 0 ? picomatch(options.include, { dot: true }) : () => true;
   const seenDirs = new Set<string>();
 
-  const visit = (absDir: string, relDir: string) => {
+  const visit = (absDir: string, relDir: string, inherited: readonly IgnoreScope[]) => {
     let real: string;
     try {
       real = fs.realpathSync(absDir);
@@ -55,6 +88,8 @@ export function walkRoot(root: string, options: WalkOptions): { files: WalkEntry
       return;
     }
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const own = loadIgnoreScope(absDir, relDir, issues);
+    const scopes = own ? [...inherited, own] : inherited;
     for (const entry of entries) {
       const relPath = relDir ? `${relDir}/${entry.name}` : entry.name;
       const absPath = path.join(absDir, entry.name);
@@ -71,10 +106,10 @@ export function walkRoot(root: string, options: WalkOptions): { files: WalkEntry
         }
       }
       if (isDir) {
-        if (isExcluded(`${relPath}/`) || isExcluded(`${relPath}/x`)) continue;
-        visit(absPath, relPath);
+        if (isExcluded(`${relPath}/`) || isExcluded(`${relPath}/x`) || isIgnored(scopes, relPath, true)) continue;
+        visit(absPath, relPath, scopes);
       } else if (isFile) {
-        if (isExcluded(relPath) || !isIncluded(relPath)) continue;
+        if (isExcluded(relPath) || !isIncluded(relPath) || isIgnored(scopes, relPath, false)) continue;
         try {
           const st = fs.statSync(absPath);
           files.push({ relPath, absPath, size: st.size, mtimeMs: Math.trunc(st.mtimeMs) });
@@ -85,6 +120,36 @@ export function walkRoot(root: string, options: WalkOptions): { files: WalkEntry
     }
   };
 
-  visit(root, '');
+  visit(root, '', []);
   return { files, issues };
+}
+
+/**
+ * The same rules as walkRoot for single paths (used by the watcher): default and user excludes,
+ * includes, and every .gitignore / .synapsisignore on the way from the root to the file.
+ */
+export function createPathFilter(root: string, options: WalkOptions): (relPath: string) => boolean {
+  const isExcluded = picomatch([...DEFAULT_EXCLUDES, ...options.exclude], { dot: true });
+  const isIncluded = options.include.length > 0 ? picomatch(options.include, { dot: true }) : () => true;
+  const scopeCache = new Map<string, IgnoreScope | null>();
+  const scopeOf = (relDir: string) => {
+    if (!scopeCache.has(relDir)) scopeCache.set(relDir, loadIgnoreScope(path.join(root, relDir), relDir, []));
+    return scopeCache.get(relDir)!;
+  };
+  return (relPath: string) => {
+    if (relPath.startsWith('..') || path.isAbsolute(relPath)) return false;
+    if (isExcluded(relPath) || !isIncluded(relPath)) return false;
+    const parts = relPath.split('/');
+    const scopes: IgnoreScope[] = [];
+    for (let i = 0; i < parts.length - 1; i++) {
+      const dir = parts.slice(0, i).join('/');
+      const scope = scopeOf(dir);
+      if (scope) scopes.push(scope);
+      const sub = parts.slice(0, i + 1).join('/');
+      if (isExcluded(`${sub}/`) || isIgnored(scopes, sub, true)) return false;
+    }
+    const dirScope = scopeOf(parts.slice(0, -1).join('/'));
+    if (dirScope && !scopes.includes(dirScope)) scopes.push(dirScope);
+    return !isIgnored(scopes, relPath, false);
+  };
 }

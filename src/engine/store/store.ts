@@ -55,6 +55,14 @@ export interface ChunkWrite {
   fts: { title: string; heading: string; body: string };
 }
 
+export interface IndexJob {
+  id: number;
+  root_id: number;
+  path: string;
+  kind: 'upsert' | 'delete';
+  attempts: number;
+}
+
 interface RootRow {
   id: number;
   path: string;
@@ -159,8 +167,9 @@ export class Store implements Disposable {
   }
 
   /** Replaces a document and all its chunks atomically: a crash leaves the old version or the new one. */
-  writeDocument(doc: DocumentWrite, chunks: readonly ChunkWrite[]): number {
+  writeDocument(doc: DocumentWrite, chunks: readonly ChunkWrite[], completeJobId?: number): number {
     return this.db.transaction(() => {
+      if (completeJobId !== undefined) this.db.prepare('DELETE FROM index_jobs WHERE id = ?').run(completeJobId);
       const { id } = this.stmts.upsertDoc.get({
         rootId: doc.rootId,
         path: doc.path,
@@ -196,12 +205,79 @@ export class Store implements Disposable {
     this.db.prepare('UPDATE documents SET mtime_ms = ?, size = ? WHERE id = ?').run(mtimeMs, size, id);
   }
 
-  deleteDocuments(ids: readonly number[]): void {
-    if (ids.length === 0) return;
+  deleteDocuments(ids: readonly number[], completeJobId?: number): void {
     const del = this.db.prepare('DELETE FROM documents WHERE id = ?');
     this.db.transaction(() => {
+      if (completeJobId !== undefined) this.db.prepare('DELETE FROM index_jobs WHERE id = ?').run(completeJobId);
       for (const id of ids) del.run(id);
     })();
+  }
+
+  /**
+   * A file moved or renamed with identical content: re-point the document and its chunks without
+   * re-parsing (embeddings are keyed by text hash, so they are reused as they are).
+   */
+  moveDocument(docId: number, newPath: string, mtimeMs: number, chunkHashOf: (locator: string, text: string, tags: Record<string, string>) => string, jobIds: readonly number[]): void {
+    this.db.transaction(() => {
+      const old = this.db.prepare('SELECT path FROM documents WHERE id = ?').get(docId) as { path: string };
+      this.db.prepare('UPDATE documents SET path = ?, doc_id = ?, mtime_ms = ?, indexed_at = ? WHERE id = ?').run(newPath, newPath, mtimeMs, new Date().toISOString(), docId);
+      const chunks = this.db.prepare('SELECT id, locator, text, tags_json FROM chunks WHERE document_id = ?').all(docId) as { id: number; locator: string; text: string; tags_json: string }[];
+      const update = this.db.prepare('UPDATE chunks SET locator = ?, chunk_hash = ? WHERE id = ?');
+      for (const c of chunks) {
+        const locator = newPath + c.locator.slice(old.path.length);
+        update.run(locator, chunkHashOf(locator, c.text, JSON.parse(c.tags_json) as Record<string, string>), c.id);
+      }
+      const delJob = this.db.prepare('DELETE FROM index_jobs WHERE id = ?');
+      for (const id of jobIds) delJob.run(id);
+    })();
+  }
+
+  // Index jobs --------------------------------------------------------------------------------------
+
+  /** Persists work to do in one transaction; an existing job for the same file is replaced. */
+  enqueueJobs(jobs: readonly { rootId: number; path: string; kind: 'upsert' | 'delete' }[]): void {
+    if (jobs.length === 0) return;
+    const insert = this.db.prepare(
+      `INSERT INTO index_jobs (root_id, path, kind, enqueued_at) VALUES (?, ?, ?, ?)
+       ON CONFLICT (root_id, path) DO UPDATE SET kind = excluded.kind, enqueued_at = excluded.enqueued_at`,
+    );
+    const now = new Date().toISOString();
+    this.db.transaction(() => {
+      for (const j of jobs) insert.run(j.rootId, j.path, j.kind, now);
+    })();
+  }
+
+  /** Pending jobs of the given roots: upserts first (so a move is seen before its delete), oldest first. */
+  pendingJobs(rootIds: readonly number[]): IndexJob[] {
+    if (rootIds.length === 0) return [];
+    return this.db
+      .prepare(
+        `SELECT id, root_id, path, kind, attempts FROM index_jobs
+          WHERE root_id IN (SELECT value FROM json_each(?)) ORDER BY kind = 'delete', id`,
+      )
+      .all(JSON.stringify(rootIds)) as IndexJob[];
+  }
+
+  countPendingJobs(): number {
+    return (this.db.prepare('SELECT COUNT(*) AS n FROM index_jobs').get() as { n: number }).n;
+  }
+
+  completeJob(id: number): void {
+    this.db.prepare('DELETE FROM index_jobs WHERE id = ?').run(id);
+  }
+
+  noteJobAttempt(id: number): void {
+    this.db.prepare('UPDATE index_jobs SET attempts = attempts + 1 WHERE id = ?').run(id);
+  }
+
+  /** Ordered hashes for the manifest: chunk hashes, and each indexed document's path and content hash. */
+  manifestInputs(): { chunkHashes: string[]; documents: string[] } {
+    const chunkHashes = (this.db.prepare('SELECT chunk_hash FROM chunks ORDER BY chunk_hash').pluck().all() as string[]);
+    const documents = (this.db
+      .prepare("SELECT d.doc_id || ':' || d.content_hash FROM documents d WHERE d.status = 'indexed' ORDER BY d.doc_id, d.content_hash")
+      .pluck()
+      .all() as string[]);
+    return { chunkHashes, documents };
   }
 
   // Health ----------------------------------------------------------------------------------------

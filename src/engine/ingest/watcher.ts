@@ -1,0 +1,90 @@
+import path from 'node:path';
+import { watch, type FSWatcher } from 'chokidar';
+import type { Root } from '../../shared/contract.ts';
+import type { Disposable } from '../lifecycle.ts';
+import { DEFAULT_EXCLUDES } from './walk.ts';
+import picomatch from 'picomatch';
+
+export interface RootChange {
+  root: Root;
+  /** Paths relative to the root that were added, changed or removed. */
+  paths: string[];
+  /** Folders relative to the root that were removed (everything under them is gone). */
+  removedDirs: string[];
+}
+
+export interface WatcherOptions {
+  /** Quiet time before a batch of changes is handed over. */
+  debounceMs?: number;
+  /** How long a file's size must stay still before it counts as written (awaitWriteFinish). */
+  stabilityMs?: number;
+  onChange(change: RootChange): Promise<void>;
+  onError?(error: unknown): void;
+}
+
+export interface RootWatcher extends Disposable {
+  /** Resolves once the initial scan of every root is done and changes are being reported. */
+  ready: Promise<void>;
+}
+
+/** Watches the roots with chokidar and reports debounced batches of changed paths per root. */
+export function watchRoots(roots: readonly Root[], options: WatcherOptions): RootWatcher {
+  const debounceMs = options.debounceMs ?? 100;
+  const excluded = picomatch(DEFAULT_EXCLUDES, { dot: true });
+  const watchers: FSWatcher[] = [];
+  const timers = new Set<NodeJS.Timeout>();
+  let running: Promise<void> = Promise.resolve();
+  let disposed = false;
+
+  for (const root of roots) {
+    const pending = { paths: new Set<string>(), removedDirs: new Set<string>() };
+    let timer: NodeJS.Timeout | null = null;
+    const flush = () => {
+      timer = null;
+      const change: RootChange = { root, paths: [...pending.paths].sort(), removedDirs: [...pending.removedDirs].sort() };
+      pending.paths.clear();
+      pending.removedDirs.clear();
+      // Batches run one after another, never concurrently.
+      running = running.then(() => (disposed ? undefined : options.onChange(change))).catch((error) => options.onError?.(error));
+    };
+    const schedule = () => {
+      if (timer) {
+        clearTimeout(timer);
+        timers.delete(timer);
+      }
+      timer = setTimeout(flush, debounceMs);
+      timers.add(timer);
+    };
+    const rel = (abs: string) => path.relative(root.path, abs).split(path.sep).join('/');
+    const watcher = watch(root.path, {
+      ignoreInitial: true,
+      followSymlinks: true,
+      awaitWriteFinish: { stabilityThreshold: options.stabilityMs ?? 150, pollInterval: 30 },
+      ignored: (p: string) => {
+        const r = rel(p);
+        return r !== '' && (excluded(r) || excluded(`${r}/`));
+      },
+    });
+    watcher
+      .on('add', (p) => (pending.paths.add(rel(p)), schedule()))
+      .on('change', (p) => (pending.paths.add(rel(p)), schedule()))
+      .on('unlink', (p) => (pending.paths.add(rel(p)), schedule()))
+      .on('unlinkDir', (p) => (pending.removedDirs.add(rel(p)), schedule()))
+      .on('error', (error) => options.onError?.(error));
+    watchers.push(watcher);
+  }
+
+  const ready = Promise.all(watchers.map((w) => new Promise<void>((resolve) => w.once('ready', () => resolve())))).then(() => undefined);
+
+  return {
+    ready,
+    async dispose() {
+      if (disposed) return;
+      disposed = true;
+      for (const t of timers) clearTimeout(t);
+      timers.clear();
+      await Promise.all(watchers.map((w) => w.close()));
+      await running;
+    },
+  };
+}
