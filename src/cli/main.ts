@@ -6,6 +6,7 @@ import { Command, CommanderError, InvalidArgumentError, Option } from 'commander
 import { createEngine, type Engine } from '../engine/index.ts';
 import type { HealthReport, IndexReport, RetrievalResult } from '../shared/contract.ts';
 import { createError, isSynapsisError, serializeError } from '../shared/errors.ts';
+import { benchIngest } from './bench/ingest.ts';
 import { createProgressReporter } from './progress.ts';
 
 export const EXIT_OK = 0;
@@ -201,6 +202,44 @@ Exit codes: 0 success, 1 failure, 2 bad usage or input.`,
         if (!result.removed) throw createError('E_SYN_BAD_REQUEST', `Not a root of this workspace: ${path.resolve(p)}`);
         print(opts, result, `removed ${path.resolve(p)} and its ${result.documents_removed} documents`);
       });
+    });
+
+  program
+    .command('watch')
+    .description('keep the index current: finish interrupted work, then re-index files as they change (Ctrl+C stops)')
+    .argument('[paths...]', 'folders to add before watching (default: every root)')
+    .action(async (paths: string[], _o: unknown, cmd: Command) => {
+      const opts = globals(cmd);
+      await withEngine(opts, async (engine) => {
+        for (const p of paths) engine.addRoot(p);
+        const sub = engine.on('syn.index.completed', (r) => {
+          if (r.indexed + r.removed + r.failed + r.skipped === 0) return;
+          print(opts, r, `updated: ${formatIndexReport(r)}`);
+        });
+        const watcher = await engine.watch();
+        io.err(`watching ${engine.listRoots().map((r) => r.path).join(', ')} (Ctrl+C to stop)\n`);
+        await new Promise<void>((resolve) => {
+          const stop = () => resolve();
+          process.once('SIGINT', stop);
+          process.once('SIGTERM', stop);
+        });
+        await watcher.dispose();
+        sub.dispose();
+      });
+    });
+
+  const bench = program.command('bench').description('benchmarks that print reproducible numbers');
+  bench
+    .command('ingest')
+    .description('first index, no-change re-index, watcher edit latency and manifest determinism on a generated markdown folder')
+    .option('--files <n>', 'number of generated notes', positiveInt, 5000)
+    .action(async (cmdOpts: { files: number }, cmd: Command) => {
+      const opts = globals(cmd);
+      const result = await benchIngest(cmdOpts.files, (line) => io.err(`${line}\n`));
+      const table = Object.entries(result)
+        .map(([k, v]) => `| ${k} | ${v} |`)
+        .join('\n');
+      print(opts, result, `| metric | value |\n|---|---|\n${table}`);
     });
 
   program

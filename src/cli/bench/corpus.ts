@@ -1,0 +1,45 @@
+import fs from 'node:fs';
+import path from 'node:path';
+
+/** A small deterministic PRNG (mulberry32) so generated corpora are identical on every run. */
+export function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const WORDS = (
+  'sync relay device merge conflict clock storage sqlite index query vector note meeting decision budget release ' +
+  'project team person review incident outage certificate latency throughput partition replica snapshot schema ' +
+  'migration offline online cache tombstone operation journal roadmap customer pilot tablet driver warehouse ' +
+  'encryption key rotation telemetry dashboard alert runbook handover deploy rollback feature flag beta launch'
+).split(' ');
+
+/**
+ * Writes `files` markdown notes (headings, paragraphs, tags, wikilinks) into `dir`, spread over
+ * folders of 100. Each note is about `paragraphs` paragraphs long.
+ */
+export function generateMarkdownCorpus(dir: string, files: number, seed = 42, paragraphs = 6): void {
+  const rand = prng(seed);
+  const word = () => WORDS[Math.floor(rand() * WORDS.length)]!;
+  const sentence = (n: number) => {
+    const w = Array.from({ length: n }, word);
+    w[0] = w[0]!.charAt(0).toUpperCase() + w[0]!.slice(1);
+    return `${w.join(' ')}.`;
+  };
+  for (let i = 0; i < files; i++) {
+    const folder = path.join(dir, `f${String(Math.floor(i / 100)).padStart(3, '0')}`);
+    fs.mkdirSync(folder, { recursive: true });
+    const parts = [`---\ntitle: Note ${i}\ntags: [${word()}, ${word()}]\n---\n# Note ${i} about ${word()} ${word()}\n`];
+    for (let p = 0; p < paragraphs; p++) {
+      if (p % 3 === 0) parts.push(`## ${sentence(3).slice(0, -1)}\n`);
+      parts.push(`${Array.from({ length: 4 }, () => sentence(8 + Math.floor(rand() * 8))).join(' ')} See [[Note ${Math.floor(rand() * files)}]] #${word()}\n`);
+    }
+    fs.writeFileSync(path.join(folder, `note-${i}.md`), parts.join('\n'));
+  }
+}

@@ -1,0 +1,102 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { TempDirs, writeFiles } from '../../../test/helpers/tmp.ts';
+import { chunkingParams, loadConfig } from '../config.ts';
+import { createEngine, type Engine } from '../engine.ts';
+import { EventBus } from '../events.ts';
+import { Store } from '../store/store.ts';
+import { indexRoots, paramsHashOf } from './indexer.ts';
+
+const temp = new TempDirs();
+const engines: Engine[] = [];
+afterEach(async () => {
+  for (const e of engines.splice(0)) await e.dispose();
+  temp.cleanup();
+});
+const engineAt = (dataDir: string) => {
+  const e = createEngine({ dataDir, env: {} });
+  engines.push(e);
+  return e;
+};
+
+function folder(n = 30) {
+  const files: Record<string, string> = {};
+  for (let i = 0; i < n; i++) files[`n${String(i).padStart(2, '0')}.md`] = `# Note ${i}\n\nUnique word w${i}x and shared text about relays.\n`;
+  return temp.make('syn-idx-', files);
+}
+
+describe('indexer', () => {
+  it('writes a manifest that is identical for the same folder in another data dir', async () => {
+    const root = folder();
+    const a = engineAt(temp.make('syn-a-'));
+    const b = engineAt(temp.make('syn-b-'));
+    await a.index([root]);
+    await b.index([root]);
+    const ma = fs.readFileSync(path.join(a.dataDir, 'index', a.indexVersion, 'manifest.json'), 'utf8');
+    const mb = fs.readFileSync(path.join(b.dataDir, 'index', b.indexVersion, 'manifest.json'), 'utf8');
+    expect(ma).toBe(mb);
+    expect(JSON.parse(ma)).toMatchObject({ index_version: a.indexVersion, embed_model_id: 'none', chunk_count: 30, document_count: 30 });
+  });
+
+  it('resumes an interrupted run from the persisted queue and ends where a clean run ends', async () => {
+    const root = folder();
+    const clean = engineAt(temp.make('syn-clean-'));
+    await clean.index([root]);
+
+    const dataDir = temp.make('syn-int-');
+    const store = new Store(dataDir);
+    const config = loadConfig({}, {});
+    const r = store.addRoot(fs.realpathSync(root), [], []);
+    let calls = 0;
+    const partial = await indexRoots({ store, config, events: new EventBus(), paramsHash: paramsHashOf(chunkingParams(config)), shouldStop: () => ++calls > 12 }, [r]);
+    expect(partial.indexed).toBe(12);
+    expect(store.countPendingJobs()).toBe(18);
+    store.dispose();
+
+    const resumed = engineAt(dataDir);
+    expect((await resumed.health()).pending_jobs).toBe(18);
+    const report = await resumed.index([]);
+    expect(report.indexed).toBe(18);
+    expect((await resumed.health()).pending_jobs).toBe(0);
+    expect(resumed.manifest()).toEqual(clean.manifest());
+    expect(resumed.manifest()?.chunk_count).toBe(30);
+  });
+
+  it('takes over a renamed or moved file without re-parsing it', async () => {
+    const root = folder(3);
+    const engine = engineAt(temp.make('syn-mv-'));
+    await engine.index([root]);
+    fs.mkdirSync(path.join(root, 'archive'));
+    fs.renameSync(path.join(root, 'n01.md'), path.join(root, 'archive', 'renamed.md'));
+    const report = await engine.index([]);
+    expect(report).toMatchObject({ indexed: 1, removed: 0, chunks_added: 0 });
+    const hit = (await engine.retrieve('w1x')).chunks;
+    expect(hit.map((c) => c.locator)).toEqual(['archive/renamed.md#L1-L3']);
+    expect((await engine.health()).documents.total).toBe(3);
+  });
+
+  it('records an empty file as indexed with no chunks, and invalid UTF-8 with a note', async () => {
+    const root = temp.make('syn-odd-', { 'empty.md': '', 'bad.txt': Buffer.from([0x66, 0x6f, 0xff, 0xfe, 0x6f, 0x0a]) });
+    const engine = engineAt(temp.make('syn-odd-data-'));
+    const report = await engine.index([root]);
+    expect(report).toMatchObject({ indexed: 2, failed: 0, chunks_total: 1 });
+    const health = await engine.health();
+    expect(health.issues).toEqual([]);
+    expect((await engine.retrieve('fo')).chunks[0]?.text).toBe('fo\uFFFD\uFFFDo');
+  });
+
+  it('drops a file deleted between the scan and its turn in the queue', async () => {
+    const root = folder(5);
+    const engine = engineAt(temp.make('syn-del-'));
+    await engine.index([root]);
+    writeFiles(root, { 'late.md': '# Late\n\ncontent' });
+    const sub = engine.on('index/progress', (e) => {
+      if (e.stage === 'scan') fs.rmSync(path.join(root, 'late.md'), { force: true });
+    });
+    const report = await engine.index([]);
+    sub.dispose();
+    expect(report.failed).toBe(0);
+    expect((await engine.health()).documents.total).toBe(5);
+  });
+});

@@ -1,0 +1,55 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { TempDirs } from '../../../test/helpers/tmp.ts';
+import { createEngine, type Engine } from '../engine.ts';
+
+const temp = new TempDirs();
+const engines: Engine[] = [];
+afterEach(async () => {
+  for (const e of engines.splice(0)) await e.dispose();
+  temp.cleanup();
+});
+
+async function eventually(check: () => Promise<boolean>, what: string, timeoutMs = 8000) {
+  const start = Date.now();
+  while (Date.now() - start < timeoutMs) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error(`timed out waiting until ${what}`);
+}
+
+describe('engine.watch', () => {
+  it('keeps the index current as files are edited, added, renamed, ignored and deleted', async () => {
+    const root = temp.make('syn-watch-', { 'a.md': '# A\n\nalpha content\n', '.gitignore': 'secret/\n' });
+    const engine = createEngine({ dataDir: temp.make('syn-watch-data-'), env: {} });
+    engines.push(engine);
+    await engine.index([root]);
+    const watcher = await engine.watch({ debounceMs: 30 });
+    const found = async (q: string) => (await engine.retrieve(q)).chunks.map((c) => c.locator);
+
+    fs.appendFileSync(path.join(root, 'a.md'), '\nbrandnewword here\n');
+    await eventually(async () => (await found('brandnewword')).length === 1, 'an edit is searchable');
+
+    fs.writeFileSync(path.join(root, 'b.md'), '# B\n\nbetaword\n');
+    await eventually(async () => (await found('betaword')).length === 1, 'a new file is searchable');
+
+    fs.mkdirSync(path.join(root, 'secret'));
+    fs.writeFileSync(path.join(root, 'secret', 'c.md'), 'hiddenword\n');
+    fs.renameSync(path.join(root, 'b.md'), path.join(root, 'b2.md'));
+    await eventually(async () => (await found('betaword'))[0] === 'b2.md#L1-L3', 'a rename is followed');
+    expect(await found('hiddenword')).toEqual([]);
+
+    fs.rmSync(path.join(root, 'a.md'));
+    await eventually(async () => (await found('alpha')).length === 0, 'a deleted file leaves the index');
+    await watcher.dispose();
+    expect((await engine.health()).documents.total).toBe(1);
+  });
+
+  it('refuses to watch a workspace with no folder', async () => {
+    const engine = createEngine({ dataDir: temp.make('syn-watch-empty-'), env: {} });
+    engines.push(engine);
+    await expect(engine.watch()).rejects.toMatchObject({ code: 'E_SYN_BAD_REQUEST' });
+  });
+});
