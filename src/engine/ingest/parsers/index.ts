@@ -1,10 +1,13 @@
 import { createError } from '../../../shared/errors.ts';
 import type { DocumentType } from '../file-types.ts';
+import { docxParser } from './docx.ts';
+import { htmlParser } from './html.ts';
 import { markdownParser } from './markdown.ts';
+import { pdfParser } from './pdf.ts';
 import { textParser } from './text.ts';
 import type { ParseInput, ParsedDocument, Parser } from './types.ts';
 
-const PARSERS: readonly Parser[] = [markdownParser, textParser];
+const PARSERS: readonly Parser[] = [markdownParser, textParser, pdfParser, docxParser, htmlParser];
 
 export function parserFor(type: DocumentType): Parser | null {
   return PARSERS.find((p) => p.types.includes(type)) ?? null;
