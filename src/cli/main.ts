@@ -4,9 +4,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { createEngine, type Engine } from '../engine/index.ts';
-import type { HealthReport, IndexReport, RetrievalResult } from '../shared/contract.ts';
+import type { HealthReport, IndexReport, MatchExplanation, RetrievalResult } from '../shared/contract.ts';
 import { createError, isSynapsisError, serializeError } from '../shared/errors.ts';
 import { benchIngest } from './bench/ingest.ts';
+import { benchSearch } from './bench/search.ts';
+import { EVAL_MODES, runEval, type EvalMode } from './eval/run.ts';
 import { createProgressReporter } from './progress.ts';
 
 export const EXIT_OK = 0;
@@ -30,6 +32,25 @@ interface Io {
 function positiveInt(value: string): number {
   if (!/^\d+$/.test(value) || Number(value) < 1) throw new InvalidArgumentError('expected a positive integer');
   return Number(value);
+}
+
+function nonNegativeNumber(value: string): number {
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || n < 0) throw new InvalidArgumentError('expected a number >= 0');
+  return n;
+}
+
+interface SearchOptions {
+  k?: number;
+  include: string[];
+  exclude: string[];
+  type: string[];
+  lang: string[];
+  tag: string[];
+  root: string[];
+  allow: string[];
+  minScore?: number;
+  explain?: boolean;
 }
 
 function collect(value: string, previous: string[]): string[] {
@@ -60,9 +81,20 @@ export function formatResults(result: RetrievalResult): string {
   return result.chunks
     .map((c, i) => {
       const snippet = c.snippet.replace(/\s+/g, ' ').trim();
-      return `${i + 1}. ${c.locator}  (score ${c.score.toFixed(3)})\n   ${snippet}`;
+      const lines = [`${i + 1}. ${c.locator}  (score ${c.score.toFixed(3)})`, `   ${snippet}`];
+      if (c.explain) lines.push(`   why: ${formatExplanation(c.explain)}`);
+      return lines.join('\n');
     })
     .join('\n');
+}
+
+function formatExplanation(e: MatchExplanation): string {
+  const parts = [e.via === 'bm25' ? 'BM25 on stemmed terms' : 'trigram substring fallback (BM25 found too few)'];
+  for (const field of ['title', 'heading', 'body'] as const) {
+    if (e.fields[field].length > 0) parts.push(`${field}: ${e.fields[field].join(' ')}`);
+  }
+  if (e.missing.length > 0) parts.push(`missing: ${e.missing.join(' ')}`);
+  return parts.join('; ');
 }
 
 function formatHealth(h: HealthReport): string {
@@ -144,18 +176,52 @@ Exit codes: 0 success, 1 failure, 2 bad usage or input.`,
     .option('-k, --k <n>', 'number of results', positiveInt)
     .option('--include <glob>', 'only results whose path matches (repeatable)', collect, [])
     .option('--exclude <glob>', 'drop results whose path matches (repeatable)', collect, [])
+    .option('--type <type>', 'only these document types: markdown, text, code, pdf, docx, html (repeatable)', collect, [])
+    .option('--lang <language>', 'only this language: a code language (python) or a note\'s lang (ru) (repeatable)', collect, [])
+    .option('--tag <tag>', 'only documents carrying this tag (repeatable)', collect, [])
+    .option('--root <folder>', 'only this root folder (repeatable)', collect, [])
     .option('--allow <sensitivity>', 'also show chunks with this sensitivity, e.g. restricted (repeatable)', collect, [])
+    .option('--min-score <score>', 'drop results scoring below this', nonNegativeNumber)
+    .option('--explain', 'say why each result matched: fields, missing terms, BM25 or trigram')
     .addOption(new Option('--mode <mode>', 'retrieval mode').choices(['bm25']).default('bm25'))
-    .action(async (query: string, cmdOpts: { k?: number; include: string[]; exclude: string[]; allow: string[] }, cmd: Command) => {
+    .action(async (query: string, cmdOpts: SearchOptions, cmd: Command) => {
       const opts = globals(cmd);
       await withEngine(opts, async (engine) => {
         const result = await engine.call('search/query', {
           query,
           ...(cmdOpts.k ? { k: cmdOpts.k } : {}),
-          context: { include_globs: cmdOpts.include, exclude_globs: cmdOpts.exclude, allow_sensitivity: cmdOpts.allow },
+          context: {
+            include_globs: cmdOpts.include,
+            exclude_globs: cmdOpts.exclude,
+            types: cmdOpts.type,
+            languages: cmdOpts.lang,
+            tags: cmdOpts.tag,
+            roots: cmdOpts.root.map((r) => path.resolve(r)),
+            allow_sensitivity: cmdOpts.allow,
+            ...(cmdOpts.minScore !== undefined ? { min_score: cmdOpts.minScore } : {}),
+            explain: cmdOpts.explain === true,
+          },
         });
         print(opts, result, formatResults(result));
       });
+    });
+
+  program
+    .command('eval')
+    .description('retrieval quality on a dataset in BEIR layout: nDCG@10, Recall@1/5/10/100, MRR@10, latency, indexing time')
+    .requiredOption('--dataset <dir>', 'folder with corpus.jsonl, queries.jsonl and qrels/<split>.tsv')
+    .option('--split <name>', 'qrels split to evaluate', 'test')
+    .addOption(new Option('--mode <mode>', 'retrieval mode').choices([...EVAL_MODES]).default('bm25'))
+    .option('--limit <n>', 'evaluate only the first N judged queries', positiveInt)
+    .option('--depth <n>', 'chunks retrieved per query (default 150; 10 measures the interactive case)', positiveInt)
+    .option('--work-dir <dir>', 'keep the generated corpus and index here (re-runs re-index incrementally)')
+    .action(async (cmdOpts: { dataset: string; split: string; mode: EvalMode; limit?: number; depth?: number; workDir?: string }, cmd: Command) => {
+      const opts = globals(cmd);
+      const report = await runEval({ ...cmdOpts, log: (line) => io.err(`${line}\n`) });
+      const rows = Object.entries(report)
+        .map(([key, value]) => `| ${key} | ${value} |`)
+        .join('\n');
+      print(opts, report, `| metric | value |\n|---|---|\n${rows}`);
     });
 
   program
@@ -236,6 +302,21 @@ Exit codes: 0 success, 1 failure, 2 bad usage or input.`,
     .action(async (cmdOpts: { files: number }, cmd: Command) => {
       const opts = globals(cmd);
       const result = await benchIngest(cmdOpts.files, (line) => io.err(`${line}\n`));
+      const table = Object.entries(result)
+        .map(([k, v]) => `| ${k} | ${v} |`)
+        .join('\n');
+      print(opts, result, `| metric | value |\n|---|---|\n${table}`);
+    });
+
+  bench
+    .command('search')
+    .description('lexical search latency (p50/p95 at k = 10 and 100) over a generated Zipf-distributed index')
+    .option('--chunks <n>', 'approximate number of chunks to index', positiveInt, 100_000)
+    .option('--queries <n>', 'number of queries', positiveInt, 300)
+    .option('--work-dir <dir>', 'keep the generated notes and index here (re-runs re-index incrementally)')
+    .action(async (cmdOpts: { chunks: number; queries: number; workDir?: string }, cmd: Command) => {
+      const opts = globals(cmd);
+      const result = await benchSearch(cmdOpts.chunks, cmdOpts.queries, (line) => io.err(`${line}\n`), cmdOpts.workDir);
       const table = Object.entries(result)
         .map(([k, v]) => `| ${k} | ${v} |`)
         .join('\n');

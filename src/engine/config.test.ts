@@ -11,9 +11,10 @@ describe('loadConfig', () => {
   it('reads the specification environment names', () => {
     const c = loadConfig({}, {
       SYN_CHUNK_SIZE: '800', SYN_CHUNK_OVERLAP: '100', SYN_TOP_K: '5', SYN_MIN_SCORE: '0.5',
-      SYN_SENSITIVITY_ENABLE: 'false', SYN_SOURCE_ROOTS: '/a,/b', SYN_INDEX_PATH: '/tmp/idx',
+      SYN_SENSITIVITY_ENABLE: 'false', SYN_SOURCE_ROOTS: '/a,/b', SYN_INDEX_PATH: '/tmp/idx', SYN_LEXICAL_PRUNING: 'off',
     });
-    expect(c).toMatchObject({ chunkSize: 800, chunkOverlap: 100, topK: 5, minScore: 0.5, sensitivityEnable: false, sourceRoots: ['/a', '/b'], indexPath: '/tmp/idx' });
+    expect(c).toMatchObject({ chunkSize: 800, chunkOverlap: 100, topK: 5, minScore: 0.5, sensitivityEnable: false, sourceRoots: ['/a', '/b'], indexPath: '/tmp/idx', lexicalPruning: false });
+    expect(loadConfig({}, {}).lexicalPruning).toBe(true);
     expect(loadConfig({}, { SYN_SOURCE_ROOTS: '["/x y"]' }).sourceRoots).toEqual(['/x y']);
   });
 

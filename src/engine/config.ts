@@ -19,6 +19,8 @@ export const ConfigSchema = z
     keepIndexVersions: z.number().int().min(1).default(3),
     rrfK: z.number().positive().default(60),
     maxFileBytes: z.number().int().positive().default(20 * 1024 * 1024),
+    /** Keep common terms out of large OR-ed lexical queries (see search/lexical.ts); false: always the full query. */
+    lexicalPruning: z.boolean().default(true),
   })
   .strict()
   .refine((c) => c.chunkOverlap < c.chunkSize / 2, {
@@ -38,6 +40,7 @@ const ENV_KEYS: Record<string, { key: keyof Config; kind: EnvKind }> = {
   SYN_MIN_SCORE: { key: 'minScore', kind: 'float' },
   SYN_INDEX_PATH: { key: 'indexPath', kind: 'string' },
   SYN_SENSITIVITY_ENABLE: { key: 'sensitivityEnable', kind: 'bool' },
+  SYN_LEXICAL_PRUNING: { key: 'lexicalPruning', kind: 'bool' },
 };
 
 function parseEnvValue(name: string, raw: string, kind: EnvKind): unknown {

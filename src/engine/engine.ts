@@ -24,7 +24,8 @@ import { watchRoots, type RootChange } from './ingest/watcher.ts';
 import { buildManifest, readManifest, writeManifest, type IndexManifest } from './manifest.ts';
 import { DisposableStore, type Disposable } from './lifecycle.ts';
 import { defaultDataDir } from './paths.ts';
-import { searchLexical } from './search/lexical.ts';
+import { ANALYZER_VERSION, analyzeForIndex } from './search/analyzer.ts';
+import { assertNotOnlyDenied, searchLexical } from './search/lexical.ts';
 import { Store } from './store/store.ts';
 
 export interface EngineOptions {
@@ -70,10 +71,16 @@ export function createEngine(options: EngineOptions = {}): Engine {
   const disposables = new DisposableStore();
   const events = disposables.add(new EventBus());
   const store = disposables.add(new Store(dataDir));
+  // The lexical index is derived data: refill it from stored chunks when the analyzer changed.
+  if (store.getSetting<string>('lexical_analyzer') !== ANALYZER_VERSION) {
+    store.rebuildLexicalIndex(analyzeForIndex);
+    store.setSetting('lexical_analyzer', ANALYZER_VERSION);
+  }
   const params = chunkingParams(config);
   const paramsHash = paramsHashOf(params);
   const embedModelId = 'none';
-  const indexVersion = sha256(stableStringify({ embed_model_id: embedModelId, chunking_params: params })).slice(0, 16);
+  // The analyzer is part of the version (it changes what the lexical index holds), not of chunk hashes.
+  const indexVersion = sha256(stableStringify({ embed_model_id: embedModelId, chunking_params: params, analyzer: ANALYZER_VERSION })).slice(0, 16);
   let stopping = false;
   const indexerDeps = { store, config, events, paramsHash, shouldStop: () => stopping };
   // One indexing run at a time; each run ends by writing the manifest of the resulting state.
@@ -191,12 +198,23 @@ export function createEngine(options: EngineOptions = {}): Engine {
       const started = performance.now();
       const ctx = RetrieveContextSchema.parse(context);
       const topK = k ?? config.topK;
-      const lexical = searchLexical(store.db, query, {
-        k: topK,
+      const filters = {
         allowSensitivity: ctx.allow_sensitivity,
         sensitivityEnable: config.sensitivityEnable,
         includeGlobs: ctx.include_globs,
         excludeGlobs: ctx.exclude_globs,
+        types: ctx.types,
+        languages: ctx.languages,
+        tags: ctx.tags,
+        roots: ctx.roots.map((r) => path.resolve(r)),
+      };
+      assertNotOnlyDenied(store.db, query, filters, (reason) => events.emit('syn.retrieve.denied', { query, reason }));
+      const lexical = searchLexical(store.db, query, {
+        ...filters,
+        k: topK,
+        ...(ctx.min_score !== undefined ? { minScore: ctx.min_score } : {}),
+        explain: ctx.explain,
+        prune: config.lexicalPruning,
       });
       const latency = Math.round((performance.now() - started) * 100) / 100;
       events.emit('syn.retrieve.completed', { query, results: lexical.chunks.length, latency_ms: latency });
@@ -205,7 +223,14 @@ export function createEngine(options: EngineOptions = {}): Engine {
         chunks: lexical.chunks,
         latency_ms: latency,
         index_version: indexVersion,
-        meta: { mode: 'bm25', candidates: lexical.candidates, filtered: lexical.filtered },
+        meta: {
+          mode: 'bm25',
+          terms: lexical.query.terms,
+          candidates: lexical.candidates,
+          filtered: lexical.filtered,
+          trigram_used: lexical.trigramUsed,
+          pruned: lexical.pruned,
+        },
       };
     },
 

@@ -5,16 +5,33 @@
  */
 import { z } from 'zod';
 
+export const MatchExplanationSchema = z.object({
+  /** Which list found the chunk: the stemmed BM25 index or the trigram (substring) fallback. */
+  via: z.enum(['bm25', 'trigram']),
+  /** Query terms found in each field of the chunk. */
+  fields: z.object({ title: z.array(z.string()), heading: z.array(z.string()), body: z.array(z.string()) }),
+  /** Query terms the chunk does not contain. */
+  missing: z.array(z.string()),
+  rank: z.number().int(),
+});
+export type MatchExplanation = z.infer<typeof MatchExplanationSchema>;
+
 export const RetrievedChunkSchema = z.object({
   doc_id: z.string(),
   locator: z.string(),
   path: z.string(),
+  /** The root folder the path is relative to. */
+  root: z.string(),
+  title: z.string(),
+  heading: z.string().nullable(),
   start_line: z.number().int(),
   end_line: z.number().int(),
   text: z.string(),
+  /** The passage around the best matches, matches wrapped in « ». */
   snippet: z.string(),
   score: z.number(),
   tags: z.record(z.string(), z.string()),
+  explain: MatchExplanationSchema.optional(),
 });
 export type RetrievedChunk = z.infer<typeof RetrievedChunkSchema>;
 
@@ -23,7 +40,16 @@ export const RetrievalResultSchema = z.object({
   chunks: z.array(RetrievedChunkSchema),
   latency_ms: z.number(),
   index_version: z.string(),
-  meta: z.object({ mode: z.string(), candidates: z.number().int(), filtered: z.number().int() }),
+  meta: z.object({
+    mode: z.string(),
+    /** The analyzed query terms that were searched. */
+    terms: z.array(z.string()),
+    candidates: z.number().int(),
+    filtered: z.number().int(),
+    trigram_used: z.boolean(),
+    /** Common terms were left out of the MATCH and scored on the candidates (large indexes, small k). */
+    pruned: z.boolean().default(false),
+  }),
 });
 export type RetrievalResult = z.infer<typeof RetrievalResultSchema>;
 
@@ -33,6 +59,18 @@ export const RetrieveContextSchema = z
     allow_sensitivity: z.array(z.string().min(1)).default([]),
     include_globs: z.array(z.string().min(1)).default([]),
     exclude_globs: z.array(z.string().min(1)).default([]),
+    /** Document types: markdown, text, code, pdf, docx, html. */
+    types: z.array(z.string().min(1)).default([]),
+    /** Languages: a code language (typescript, python, ...) or a note's `lang` (ru, en). */
+    languages: z.array(z.string().min(1)).default([]),
+    /** Tags a chunk's document must carry (any of them). */
+    tags: z.array(z.string().min(1)).default([]),
+    /** Root folders to search (absolute paths as registered). */
+    roots: z.array(z.string().min(1)).default([]),
+    /** Drop results scoring below this (BM25 score for lexical search). */
+    min_score: z.number().min(0).optional(),
+    /** Attach a per-result explanation of what matched. */
+    explain: z.boolean().default(false),
   })
   .strict();
 export type RetrieveContext = z.input<typeof RetrieveContextSchema>;
@@ -41,6 +79,7 @@ export const SearchRequestSchema = z
   .object({
     query: z.string().max(10_000, 'query is longer than 10,000 characters'),
     k: z.number().int().min(1).max(1000).optional(),
+    mode: z.enum(['bm25']).default('bm25'),
     context: RetrieveContextSchema.optional(),
   })
   .strict();

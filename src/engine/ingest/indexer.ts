@@ -9,6 +9,7 @@ import type { ChunkWrite, DocumentRow, IndexJob, Store } from '../store/store.ts
 import { chunkLines, estimateTokens, type ChunkParams } from './chunk.ts';
 import { detectFileKind, looksBinary, type FileKind } from './file-types.ts';
 import { parseDocument } from './parsers/index.ts';
+import { analyzeForIndex } from '../search/analyzer.ts';
 import { walkRoot, type WalkEntry } from './walk.ts';
 
 export interface IndexerDeps {
@@ -270,6 +271,7 @@ async function indexFile(
       params,
     );
     const tags = parsed.tags;
+    const analyzedTitle = analyzeForIndex(parsed.title);
     const rows: ChunkWrite[] = chunks.map((c, ordinal) => {
       const place = parsed.locate?.(c.startLine, c.endLine) ?? { fragment: `L${c.startLine}-L${c.endLine}`, startLine: c.startLine, endLine: c.endLine };
       const locator = `${entry.relPath}#${place.fragment}`;
@@ -286,7 +288,7 @@ async function indexFile(
         textHash: sha256(c.text),
         tags,
         tokenCount: estimateTokens(c.text),
-        fts: { title: parsed.title, heading: section?.heading ?? '', body: c.text },
+        fts: { title: analyzedTitle, heading: analyzeForIndex(section?.heading ?? ''), body: analyzeForIndex(c.text) },
       };
     });
     const warnings = [...parsed.warnings];

@@ -4,30 +4,39 @@ import { describe, expect, it } from 'vitest';
 import { buildFtsQuery } from './fts-query.ts';
 
 describe('buildFtsQuery', () => {
-  it('ORs quoted terms and keeps phrases and prefixes', () => {
-    expect(buildFtsQuery('storage decision').match).toBe('"storage" OR "decision"');
-    expect(buildFtsQuery('"offline sync" engine').match).toBe('"offline sync" OR "engine"');
+  it('ORs quoted stemmed terms, drops stopwords, keeps phrases and prefixes', () => {
+    expect(buildFtsQuery('the storage decisions').match).toBe('"storag" OR "decis"');
+    expect(buildFtsQuery('"offline sync" engine').match).toBe('"offlin sync" OR "engin"');
     expect(buildFtsQuery('synap*').match).toBe('"synap"*');
   });
 
-  it('neutralises FTS5 syntax and drops duplicates', () => {
-    expect(buildFtsQuery('title:x AND (y OR NOT z) NEAR/3 x').match).toBe('"title" OR "x" OR "and" OR "y" OR "or" OR "not" OR "z" OR "near" OR "3"');
-    expect(buildFtsQuery('"unbalanced quote').match).toBe('"unbalanced" OR "quote"');
+  it('stems Russian so different forms meet, and folds ё to е', () => {
+    expect(buildFtsQuery('настроить').terms).toEqual(buildFtsQuery('настройка').terms);
+    expect(buildFtsQuery('ёлка').terms).toEqual(buildFtsQuery('елка').terms);
   });
 
-  it('folds ё to е and returns null when nothing is searchable', () => {
-    expect(buildFtsQuery('ёлка').terms).toEqual(['елка']);
+  it('splits identifiers into parts and keeps literals for the trigram index', () => {
+    const q = buildFtsQuery('retrySync AUR-1102');
+    expect(q.terms).toEqual(expect.arrayContaining(['retrysync', 'retri', 'sync', 'aur', '1102']));
+    expect(q.literals).toEqual(expect.arrayContaining(['retrySync', 'AUR-1102']));
+  });
+
+  it('neutralises FTS5 syntax and keeps all-stopword queries searchable', () => {
+    expect(buildFtsQuery('title:x AND (y OR NOT z) NEAR/3 x').match).toBe('"titl" OR "x" OR "y" OR "not" OR "z" OR "near" OR "3"');
+    expect(buildFtsQuery('"unbalanced quote').match).toBe('"unbalanc" OR "quot"');
+    expect(buildFtsQuery('to be or').match).toBe('"to" OR "be" OR "or"');
     expect(buildFtsQuery('  ?!"" -- ').match).toBeNull();
   });
 
   it('never produces an expression FTS5 rejects, whatever the input', () => {
     const db = new BetterSqlite3(':memory:');
-    db.exec("CREATE VIRTUAL TABLE t USING fts5(body, tokenize = 'porter unicode61 remove_diacritics 2')");
+    db.exec("CREATE VIRTUAL TABLE t USING fts5(body, tokenize = 'unicode61 remove_diacritics 2')");
+    db.exec("CREATE VIRTUAL TABLE tri USING fts5(body, tokenize = 'trigram')");
     db.prepare('INSERT INTO t (body) VALUES (?)').run('some text to match against');
     const stmt = db.prepare('SELECT COUNT(*) FROM t WHERE t MATCH ?');
     const syntax = fc.constantFrom('"', '*', '(', ')', ':', '^', '-', '+', 'AND', 'OR', 'NOT', 'NEAR', '{', '}', '\u0000', 'ё', '🙂', '\u202e');
     fc.assert(
-      fc.property(fc.array(fc.oneof(fc.string(), syntax, fc.string({ unit: "binary" })), { maxLength: 12 }), (parts) => {
+      fc.property(fc.array(fc.oneof(fc.string(), syntax, fc.string({ unit: 'binary' })), { maxLength: 12 }), (parts) => {
         const q = buildFtsQuery(parts.join(' '));
         if (q.match !== null) expect(() => stmt.get(q.match)).not.toThrow();
       }),

@@ -1,16 +1,25 @@
 /**
- * Turns user input into a safe FTS5 MATCH expression. It never throws and never passes FTS5 syntax
- * through: every term is a quoted string, so quotes, operators, parentheses, colons and stars in the
- * input are plain text. "double-quoted phrases" stay phrases; a trailing * on a word makes a prefix.
+ * Turns user input into a safe FTS5 MATCH expression over analyzed terms. It never throws and
+ * never passes FTS5 syntax through: every term is a quoted string, so quotes, operators, parentheses,
+ * colons and stars in the input are plain text. "double-quoted phrases" stay phrases; a trailing *
+ * on a word makes a prefix query. Stopwords are dropped unless the query has nothing else.
  */
-export interface FtsQuery {
-  /** The MATCH expression, or null when the input holds no searchable term. */
-  match: string | null;
-  terms: string[];
-  phrases: string[];
-}
+import { foldText, isStopword, stemWord, tokenize } from './analyzer.ts';
 
-const TERM = /[\p{L}\p{N}_]+/gu;
+export interface FtsQuery {
+  /** The MATCH expression over the stemmed columns, or null when nothing is searchable. */
+  match: string | null;
+  /** Index terms (and prefix* terms) searched for, in query order. */
+  terms: string[];
+  /** Phrases as space-joined index terms. */
+  phrases: string[];
+  /** Literal fragments for the trigram index (identifiers, numbers, substrings; 3+ characters). */
+  literals: string[];
+  /** Words outside phrases (3+ characters, stopwords dropped) for the trigram fallback's substring search. */
+  fragments: string[];
+  /** The OR-ed clauses of `match`; `term` is set for a plain single term (not a phrase or prefix). */
+  clauses: { expr: string; term: string | null }[];
+}
 
 function quote(term: string): string {
   return `"${term.replace(/"/g, '""')}"`;
@@ -19,36 +28,64 @@ function quote(term: string): string {
 export function buildFtsQuery(input: string): FtsQuery {
   const terms: string[] = [];
   const phrases: string[] = [];
-  const parts: string[] = [];
+  const parts: { expr: string; term: string | null }[] = [];
+  const literals = new Set<string>();
   const seen = new Set<string>();
-  const text = input.normalize('NFC').replace(/ё/g, 'е').replace(/Ё/g, 'Е');
+  const text = foldText(input);
+
+  const push = (key: string, expr: string, term: string | null = null) => {
+    if (seen.has(key)) return;
+    seen.add(key);
+    parts.push({ expr, term });
+  };
 
   // Complete "phrases" first; an unbalanced quote is treated as plain text.
   const rest = text.replace(/"([^"]*)"/g, (_m, inner: string) => {
-    const words = inner.match(TERM)?.map((w) => w.toLowerCase()) ?? [];
+    const words = tokenize(inner).filter((t) => !isStopword(t.raw));
     if (words.length > 1) {
-      const phrase = words.join(' ');
-      if (!seen.has(`"${phrase}`)) {
-        seen.add(`"${phrase}`);
-        phrases.push(phrase);
-        parts.push(quote(phrase));
-      }
+      const phrase = words.map((w) => w.term).join(' ');
+      if (!seen.has(`"${phrase}`)) phrases.push(phrase);
+      push(`"${phrase}`, quote(phrase));
     } else if (words.length === 1) {
-      pushTerm(words[0]!, false);
+      addWord(words[0]!.raw, false);
     }
+    if (inner.trim().length >= 3) literals.add(inner.trim());
     return ' ';
   });
 
-  function pushTerm(word: string, prefix: boolean) {
-    const key = prefix ? `${word}*` : word;
-    if (seen.has(key)) return;
-    seen.add(key);
-    terms.push(key);
-    parts.push(prefix ? `${quote(word)}*` : quote(word));
+  const pending: { raw: string; prefix: boolean }[] = [];
+  for (const m of rest.matchAll(/([\p{L}\p{N}_]+)(\*)?/gu)) pending.push({ raw: m[1]!, prefix: m[2] === '*' });
+  const content = pending.filter((w) => !isStopword(w.raw));
+  for (const w of content.length > 0 ? content : pending) addWord(w.raw, w.prefix);
+  const fragments = [...new Set((content.length > 0 ? content : pending).map((w) => w.raw).filter((w) => w.length >= 3))];
+  // Identifier-like chunks of the raw input (AUR-1102, retry_sync, v2.3.1) also go to the trigram index.
+  for (const m of rest.matchAll(/[\p{L}\p{N}_][\p{L}\p{N}_.\-/:]*[\p{L}\p{N}_]/gu)) {
+    if (m[0].length >= 3 && /[\d_.\-/:]|[a-z][A-Z]/u.test(m[0])) literals.add(m[0]);
   }
 
-  for (const m of rest.matchAll(/([\p{L}\p{N}_]+)(\*)?/gu)) {
-    pushTerm(m[1]!.toLowerCase(), m[2] === '*');
+  function addWord(raw: string, prefix: boolean) {
+    const lower = raw.toLowerCase();
+    if (prefix) {
+      terms.push(`${lower}*`);
+      push(`${lower}*`, `${quote(lower)}*`);
+      return;
+    }
+    const [token] = tokenize(raw);
+    const term = token?.term ?? stemWord(lower);
+    terms.push(term);
+    push(term, quote(term), term);
+    for (const p of token?.parts ?? []) {
+      terms.push(p);
+      push(p, quote(p), p);
+    }
   }
-  return { match: parts.length > 0 ? parts.join(' OR ') : null, terms, phrases };
+
+  return {
+    match: parts.length > 0 ? parts.map((p) => p.expr).join(' OR ') : null,
+    clauses: parts,
+    terms: [...new Set(terms)],
+    phrases,
+    literals: [...literals],
+    fragments,
+  };
 }

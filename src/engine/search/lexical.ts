@@ -1,24 +1,45 @@
 import type { Database } from 'better-sqlite3';
 import picomatch from 'picomatch';
-import type { RetrievedChunk } from '../../shared/contract.ts';
-import { buildFtsQuery } from './fts-query.ts';
+import type { MatchExplanation, RetrievedChunk } from '../../shared/contract.ts';
+import { createError } from '../../shared/errors.ts';
+import { analyzeForIndex, tokenize } from './analyzer.ts';
+import { documentFrequencies, ftsTokens, idf, rowLengths, tableStats, termScore } from './bm25.ts';
+import { buildFtsQuery, type FtsQuery } from './fts-query.ts';
+import { highlightSnippet } from './snippet.ts';
 
-export interface LexicalOptions {
-  k: number;
+export interface LexicalFilters {
   allowSensitivity: readonly string[];
   sensitivityEnable: boolean;
   includeGlobs: readonly string[];
   excludeGlobs: readonly string[];
+  types: readonly string[];
+  languages: readonly string[];
+  tags: readonly string[];
+  roots: readonly string[];
+}
+
+export interface LexicalOptions extends LexicalFilters {
+  k: number;
+  minScore?: number;
+  explain?: boolean;
+  /** Allow exact MaxScore pruning of common terms (default true; false runs the plain OR query). */
+  prune?: boolean;
+  /** Prune only over at least this many chunks (default PRUNE_MIN_ROWS; tests lower it). */
+  pruneMinRows?: number;
 }
 
 export interface LexicalResult {
   chunks: RetrievedChunk[];
+  query: FtsQuery;
   candidates: number;
   filtered: number;
+  trigramUsed: boolean;
+  /** Whether common terms were kept out of the MATCH and scored on the candidates (exact top-k). */
+  pruned: boolean;
 }
 
-/** Column weights for bm25(): the note's title counts most, then its heading, then the body. */
-const BM25_WEIGHTS = [2.0, 1.5, 1.0] as const;
+/** Column weights for bm25(): the document's title counts most, then the section heading, then the text. */
+export const BM25_WEIGHTS = { title: 2.0, heading: 1.5, body: 1.0 } as const;
 
 interface Row {
   id: number;
@@ -26,63 +47,227 @@ interface Row {
   start_line: number;
   end_line: number;
   text: string;
+  heading: string | null;
   tags_json: string;
   doc_id: string;
   path: string;
+  title: string | null;
   root: string;
-  sensitivity: string | null;
   rank: number;
-  snippet: string;
+}
+
+const SELECT = `SELECT c.id, c.locator, c.start_line, c.end_line, c.text, c.heading, c.tags_json, d.doc_id, d.path, d.title,
+                       r.path AS root`;
+
+/** Below this many chunks the full OR query is fast (SciFact's 8.6k: p95 15 ms); pruning would only cost recall. */
+const PRUNE_MIN_ROWS = 50_000;
+/** Pruning serves interactive top-k; deeper requests (evaluation, fusion pools) run the full query. */
+const PRUNE_MAX_K = 50;
+/** The clauses kept in the MATCH may together hit at most this share of chunks (at least two are kept). */
+const PRUNE_BUDGET_SHARE = 0.1;
+const vocabReady = new WeakSet<Database>();
+
+/**
+ * OR-ed queries with common terms are the slow case of FTS5: it scores every row that holds any
+ * term. For interactive k this keeps the common plain terms out of the MATCH: the selective clauses
+ * (rarest first, within a posting budget) find k + margin candidates, then the left-out terms' BM25
+ * contributions are added to each candidate with FTS5's own formula, so candidate scores equal the
+ * full query's. Approximate only in recall: a row that holds none of the kept clauses cannot be a
+ * candidate. `synapsis bench search` prints how often the top 10 equals the full query's, and
+ * `synapsis eval` measures quality with it on or off. Returns null when pruning does not apply.
+ */
+function searchPruned(db: Database, fts: FtsQuery, k: number, minRows: number, run: (match: string, limit: number) => Row[]): Row[] | null {
+  if (k > PRUNE_MAX_K || fts.clauses.length < 3) return null;
+  const stats = tableStats(db, 'chunks_fts');
+  if (stats.rows < minRows) return null;
+  if (!vocabReady.has(db)) {
+    db.exec('CREATE VIRTUAL TABLE IF NOT EXISTS temp.chunks_vocab USING fts5vocab(main, chunks_fts, row)');
+    vocabReady.add(db);
+  }
+  const plain = fts.clauses.filter((c) => c.term !== null && /^[a-z0-9]+$/.test(c.term));
+  const df = documentFrequencies(db, 'temp.chunks_vocab', plain.map((c) => c.term!));
+  // Phrases, prefixes and non-ASCII terms always stay; plain terms join rarest first within the budget.
+  const kept = new Set(fts.clauses.filter((c) => !plain.includes(c)));
+  let hits = 0;
+  for (const c of [...plain].sort((a, b) => df.get(a.term!)! - df.get(b.term!)!)) {
+    const n = df.get(c.term!)!;
+    if (kept.size >= 2 && hits + n > stats.rows * PRUNE_BUDGET_SHARE) break;
+    kept.add(c);
+    hits += n;
+  }
+  const left = plain.filter((c) => !kept.has(c));
+  if (left.length === 0) return null;
+  const match = fts.clauses.filter((c) => kept.has(c)).map((c) => c.expr).join(' OR ');
+  const candidates = run(match, k + Math.max(6 * k, 30));
+  if (candidates.length < k) return null;
+  const out = left.map((c) => ({ term: c.term!, idf: idf(stats.rows, df.get(c.term!)!) }));
+  const lengths = rowLengths(db, 'chunks_fts', candidates.map((r) => r.id));
+  const wanted = new Set(out.map((t) => t.term));
+  const rescored = candidates.map((r) => {
+    const title = countTerms(r.title ?? '', wanted);
+    const heading = countTerms(r.heading ?? '', wanted);
+    const body = countTerms(r.text, wanted);
+    let extra = 0;
+    for (const t of out) {
+      const f = BM25_WEIGHTS.title * (title.get(t.term) ?? 0) + BM25_WEIGHTS.heading * (heading.get(t.term) ?? 0) + BM25_WEIGHTS.body * (body.get(t.term) ?? 0);
+      extra += termScore(t.idf, f, lengths.get(r.id) ?? stats.avgdl, stats.avgdl);
+    }
+    return { ...r, rank: r.rank - extra };
+  });
+  rescored.sort((a, b) => a.rank - b.rank || a.id - b.id);
+  return rescored.slice(0, k);
+}
+
+/** Occurrences of the wanted index terms in a text, as the indexer analyzed it into FTS5 tokens. */
+function countTerms(text: string, wanted: ReadonlySet<string>): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const t of ftsTokens(analyzeForIndex(text))) if (wanted.has(t)) counts.set(t, (counts.get(t) ?? 0) + 1);
+  return counts;
+}
+
+/** The JS side of the filters that SQL cannot express (globs, tag lists); null when none is set. */
+function buildFilter(f: LexicalFilters) {
+  const include = f.includeGlobs.length > 0 ? picomatch([...f.includeGlobs], { dot: true }) : null;
+  const exclude = f.excludeGlobs.length > 0 ? picomatch([...f.excludeGlobs], { dot: true }) : null;
+  const types = f.types.length > 0 ? new Set(f.types.map((t) => t.toLowerCase())) : null;
+  const languages = f.languages.length > 0 ? new Set(f.languages.map((t) => t.toLowerCase())) : null;
+  const tags = f.tags.length > 0 ? new Set(f.tags.map((t) => t.toLowerCase().replace(/^#/, ''))) : null;
+  const roots = f.roots.length > 0 ? new Set(f.roots) : null;
+  if (!include && !exclude && !types && !languages && !tags && !roots) return null;
+  return (p: string, type: string, language: string | null, tagsJson: string, root: string): boolean => {
+    if (include && !include(p)) return false;
+    if (exclude && exclude(p)) return false;
+    if (types && !types.has(type)) return false;
+    if (roots && !roots.has(root)) return false;
+    if (languages || tags) {
+      const t = JSON.parse(tagsJson) as Record<string, string>;
+      if (languages && !languages.has((language ?? '').toLowerCase()) && !languages.has((t.lang ?? '').toLowerCase())) return false;
+      if (tags && !(t.tags ?? '').split(',').some((x) => tags.has(x.toLowerCase()))) return false;
+    }
+    return true;
+  };
 }
 
 /**
- * BM25 over chunks_fts. Sensitivity and path filters are applied inside the query, before ranking
- * and limiting, so a filtered-out chunk never takes a slot of the top k.
+ * A request that names only sources the policy hides (say --include hr/** where every note is
+ * restricted) is denied outright rather than answered with an empty list.
+ */
+export function assertNotOnlyDenied(db: Database, query: string, f: LexicalFilters, onDenied: (reason: string) => void): void {
+  if (!f.sensitivityEnable || f.includeGlobs.length === 0) return;
+  const include = picomatch([...f.includeGlobs], { dot: true });
+  const allowed = new Set(f.allowSensitivity.map((s) => s.toLowerCase()));
+  let visible = 0;
+  let hidden = 0;
+  for (const d of db.prepare('SELECT path, sensitivity FROM documents').iterate() as IterableIterator<{ path: string; sensitivity: string | null }>) {
+    if (!include(d.path)) continue;
+    if (d.sensitivity && d.sensitivity !== 'public' && !allowed.has(d.sensitivity)) hidden++;
+    else visible++;
+  }
+  if (hidden > 0 && visible === 0) {
+    const reason = `every document matching ${f.includeGlobs.join(', ')} is restricted`;
+    onDenied(reason);
+    throw createError('E_SYN_RETRIEVE_DENIED', `Retrieval denied: ${reason}; allow its sensitivity explicitly to search it`, {
+      include_globs: [...f.includeGlobs],
+    });
+  }
+}
+
+/**
+ * BM25 over the analyzed chunks_fts, with a trigram fallback for identifiers and substrings when
+ * BM25 finds fewer than k. Filters run inside the query, before ranking and limiting, so a hidden
+ * chunk never takes a slot of the top k.
  */
 export function searchLexical(db: Database, query: string, options: LexicalOptions): LexicalResult {
   const fts = buildFtsQuery(query);
-  if (!fts.match) return { chunks: [], candidates: 0, filtered: 0 };
-  const include = options.includeGlobs.length > 0 ? picomatch([...options.includeGlobs], { dot: true }) : null;
-  const exclude = options.excludeGlobs.length > 0 ? picomatch([...options.excludeGlobs], { dot: true }) : null;
-  const allowed = new Set(options.allowSensitivity.map((s) => s.toLowerCase()));
+  const result: LexicalResult = { chunks: [], query: fts, candidates: 0, filtered: 0, trigramUsed: false, pruned: false };
+  const filter = buildFilter(options);
+  const allowed = options.allowSensitivity.map((s) => s.toLowerCase());
   let filtered = 0;
-  // A per-call SQL function keeps the filter in the query plan; its name is fixed, its logic is JS.
-  db.function('syn_allowed', { deterministic: true }, (relPath: unknown, sensitivity: unknown) => {
-    const p = String(relPath);
-    let ok = true;
-    if (options.sensitivityEnable && typeof sensitivity === 'string' && sensitivity !== 'public' && !allowed.has(sensitivity)) ok = false;
-    if (ok && include && !include(p)) ok = false;
-    if (ok && exclude && exclude(p)) ok = false;
+  db.function('syn_filter', { deterministic: true }, (p: unknown, type: unknown, language: unknown, tagsJson: unknown, root: unknown) => {
+    const ok = filter!(String(p), String(type), language === null ? null : String(language), String(tagsJson), String(root));
     if (!ok) filtered++;
     return ok ? 1 : 0;
   });
-  const rows = db
-    .prepare(
-      `SELECT c.id, c.locator, c.start_line, c.end_line, c.text, c.tags_json, d.doc_id, d.path, r.path AS root,
-              d.sensitivity, bm25(chunks_fts, ?, ?, ?) AS rank,
-              snippet(chunks_fts, 2, '«', '»', '…', 24) AS snippet
-         FROM chunks_fts
-         JOIN chunks c ON c.id = chunks_fts.rowid
-         JOIN documents d ON d.id = c.document_id
-         JOIN roots r ON r.id = d.root_id
-        WHERE chunks_fts MATCH ? AND syn_allowed(d.path, d.sensitivity) = 1
-        ORDER BY rank
-        LIMIT ?`,
-    )
-    .all(...BM25_WEIGHTS, fts.match, options.k) as Row[];
-  return {
-    chunks: rows.map((r) => ({
-      doc_id: r.doc_id,
-      locator: r.locator,
-      path: r.path,
-      start_line: r.start_line,
-      end_line: r.end_line,
-      text: r.text,
-      snippet: r.snippet,
-      score: Math.round(-r.rank * 1e4) / 1e4,
-      tags: JSON.parse(r.tags_json) as Record<string, string>,
-    })),
-    candidates: rows.length + filtered,
-    filtered,
-  };
+  const where = [
+    options.sensitivityEnable ? `(d.sensitivity IS NULL OR d.sensitivity = 'public' OR d.sensitivity IN (SELECT value FROM json_each(@allowed)))` : '1',
+    filter ? 'syn_filter(d.path, d.type, d.language, d.tags_json, r.path) = 1' : '1',
+  ].join(' AND ');
+  const params = { allowed: JSON.stringify(allowed), k: options.k };
+  const seen = new Set<number>();
+  const rows: (Row & { via: 'bm25' | 'trigram' })[] = [];
+
+  if (fts.match) {
+    const stmt = db.prepare(
+      `${SELECT}, bm25(chunks_fts, ${BM25_WEIGHTS.title}, ${BM25_WEIGHTS.heading}, ${BM25_WEIGHTS.body}) AS rank
+         FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid JOIN documents d ON d.id = c.document_id JOIN roots r ON r.id = d.root_id
+        WHERE chunks_fts MATCH @match AND ${where}
+        ORDER BY rank LIMIT @k`,
+    );
+    const run = (match: string, limit: number) => stmt.all({ ...params, match, k: limit }) as Row[];
+    const pruned = options.prune === false ? null : searchPruned(db, fts, options.k, options.pruneMinRows ?? PRUNE_MIN_ROWS, run);
+    result.pruned = pruned !== null;
+    for (const r of pruned ?? run(fts.match, options.k)) {
+      seen.add(r.id);
+      rows.push({ ...r, via: 'bm25' });
+    }
+  }
+  const trigramTerms = [...new Set([...fts.literals, ...fts.fragments])];
+  if (rows.length < options.k && trigramTerms.length > 0) {
+    result.trigramUsed = true;
+    const match = trigramTerms.map((t) => `"${t.replace(/"/g, '""')}"`).join(' OR ');
+    const stmt = db.prepare(
+      `${SELECT}, bm25(chunks_tri) AS rank
+         FROM chunks_tri JOIN chunks c ON c.id = chunks_tri.rowid JOIN documents d ON d.id = c.document_id JOIN roots r ON r.id = d.root_id
+        WHERE chunks_tri MATCH @match AND ${where}
+        ORDER BY rank LIMIT @k`,
+    );
+    for (const r of stmt.all({ ...params, match, k: options.k + seen.size }) as Row[]) {
+      if (seen.has(r.id) || rows.length >= options.k) continue;
+      seen.add(r.id);
+      rows.push({ ...r, via: 'trigram' });
+    }
+  }
+
+  const terms = fts.terms;
+  result.chunks = rows
+    .map((r, i) => {
+      const chunk: RetrievedChunk = {
+        doc_id: r.doc_id,
+        locator: r.locator,
+        path: r.path,
+        root: r.root,
+        title: r.title ?? r.path,
+        heading: r.heading,
+        start_line: r.start_line,
+        end_line: r.end_line,
+        text: r.text,
+        snippet: highlightSnippet(r.text, r.via === 'trigram' ? [...terms, ...trigramTerms.map((t) => `${t.toLowerCase()}*`)] : terms),
+        score: Math.round(-r.rank * 1e4) / 1e4,
+        tags: JSON.parse(r.tags_json) as Record<string, string>,
+      };
+      if (options.explain) chunk.explain = explainMatch(chunk, terms, r.via, i + 1);
+      return chunk;
+    })
+    .filter((c) => options.minScore === undefined || c.score >= options.minScore);
+  result.candidates = rows.length + filtered;
+  result.filtered = filtered;
+  return result;
+}
+
+function termsIn(text: string): Set<string> {
+  const out = new Set<string>();
+  for (const t of tokenize(text)) {
+    out.add(t.term);
+    for (const p of t.parts) out.add(p);
+  }
+  return out;
+}
+
+export function explainMatch(chunk: RetrievedChunk, terms: readonly string[], via: 'bm25' | 'trigram', rank: number): MatchExplanation {
+  const fields = { title: termsIn(chunk.title), heading: termsIn(chunk.heading ?? ''), body: termsIn(chunk.text) };
+  const has = (set: Set<string>, term: string) => (term.endsWith('*') ? [...set].some((x) => x.startsWith(term.slice(0, -1))) : set.has(term));
+  const pick = (set: Set<string>) => terms.filter((t) => has(set, t));
+  const found = { title: pick(fields.title), heading: pick(fields.heading), body: pick(fields.body) };
+  const any = new Set([...found.title, ...found.heading, ...found.body]);
+  return { via, fields: found, missing: terms.filter((t) => !any.has(t)), rank };
 }

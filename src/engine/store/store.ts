@@ -51,7 +51,7 @@ export interface ChunkWrite {
   textHash: string;
   tags: Record<string, string>;
   tokenCount: number;
-  /** What the lexical index sees; defaults to the stored fields. */
+  /** What the lexical index sees: analyzed terms of the title, heading and text. */
   fts: { title: string; heading: string; body: string };
 }
 
@@ -91,6 +91,7 @@ export class Store implements Disposable {
     deleteChunksOfDoc: Statement;
     insertChunk: Statement;
     insertFts: Statement;
+    insertTri: Statement;
   };
 
   constructor(dataDir: string) {
@@ -116,6 +117,7 @@ export class Store implements Disposable {
                             chunk_hash, text_hash, tags_json, token_count)
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
       insertFts: this.db.prepare('INSERT INTO chunks_fts (rowid, title, heading, body) VALUES (?, ?, ?, ?)'),
+      insertTri: this.db.prepare('INSERT INTO chunks_tri (rowid, body) VALUES (?, ?)'),
     };
   }
 
@@ -195,6 +197,7 @@ export class Store implements Disposable {
           c.chunkHash, c.textHash, JSON.stringify(c.tags), c.tokenCount,
         );
         this.stmts.insertFts.run(info.lastInsertRowid, c.fts.title, c.fts.heading, c.fts.body);
+        this.stmts.insertTri.run(info.lastInsertRowid, c.text);
       }
       return id;
     })();
@@ -320,6 +323,37 @@ export class Store implements Disposable {
       }
     }
     return issues;
+  }
+
+  /**
+   * Refills both lexical indexes from the chunks table with `analyze` (after an analyzer change);
+   * nothing is re-read from disk.
+   */
+  rebuildLexicalIndex(analyze: (text: string) => string): number {
+    return this.db.transaction(() => {
+      this.db.exec("INSERT INTO chunks_fts (chunks_fts) VALUES ('delete-all'); INSERT INTO chunks_tri (chunks_tri) VALUES ('delete-all');");
+      // Paged by id: a statement that is being iterated cannot share the connection with writes.
+      const page = this.db.prepare(
+        'SELECT c.id, c.text, c.heading, d.title FROM chunks c JOIN documents d ON d.id = c.document_id WHERE c.id > ? ORDER BY c.id LIMIT 2000',
+      );
+      let n = 0;
+      let last = 0;
+      const titles = new Map<string, string>();
+      for (;;) {
+        const rows = page.all(last) as { id: number; text: string; heading: string | null; title: string | null }[];
+        if (rows.length === 0) break;
+        for (const r of rows) {
+          const title = r.title ?? '';
+          let t = titles.get(title);
+          if (t === undefined) titles.set(title, (t = analyze(title)));
+          this.stmts.insertFts.run(r.id, t, analyze(r.heading ?? ''), analyze(r.text));
+          this.stmts.insertTri.run(r.id, r.text);
+          n++;
+        }
+        last = rows[rows.length - 1]!.id;
+      }
+      return n;
+    })();
   }
 
   // Settings --------------------------------------------------------------------------------------

@@ -1,0 +1,79 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { TempDirs } from '../../../test/helpers/tmp.ts';
+import { runCli } from '../main.ts';
+import { loadBeir } from './beir.ts';
+
+const temp = new TempDirs();
+afterAll(() => temp.cleanup());
+
+async function cli(args: string[]) {
+  let out = '';
+  let err = '';
+  const code = await runCli(args, { out: (t) => void (out += t), err: (t) => void (err += t) });
+  return { code, out, err };
+}
+
+const jsonl = (rows: object[]) => rows.map((r) => JSON.stringify(r)).join('\n') + '\n';
+
+/** Three documents, two judged queries: q1's answer ranks first, q2's answer second of two relevant. */
+function tinyBeir() {
+  return temp.make('syn-beir-', {
+    'corpus.jsonl': jsonl([
+      { _id: 'd1', title: 'Zebra migration', text: 'Zebras cross the river every year.' },
+      { _id: 'd/2', title: 'Lion prides', text: 'Lions hunt zebras at the river at night.' },
+      { _id: 'd3', title: 'Tea', text: 'Green tea is brewed at 80 degrees.' },
+    ]),
+    'queries.jsonl': jsonl([
+      { _id: 'q1', text: 'how is green tea brewed' },
+      { _id: 'q2', text: 'zebra river' },
+      { _id: 'q3', text: 'unjudged query' },
+    ]),
+    'qrels/test.tsv': 'query-id\tcorpus-id\tscore\nq1\td3\t1\nq2\td1\t1\nq2\td/2\t1\n',
+  });
+}
+
+describe('synapsis eval', () => {
+  it('loads only judged queries and rejects what is not BEIR with a clear message', () => {
+    const ds = loadBeir(tinyBeir(), 'test');
+    expect(ds.queries.map((q) => q.id)).toEqual(['q1', 'q2']);
+    expect(ds.qrels.get('q2')).toEqual(new Map([['d1', 1], ['d/2', 1]]));
+    expect(() => loadBeir(tinyBeir(), 'dev')).toThrow(/qrels of split "dev"/);
+    expect(() => loadBeir(temp.make('syn-empty-'), 'test')).toThrow(/Not a BEIR dataset/);
+    const bad = temp.make('syn-badbeir-', { 'corpus.jsonl': '{"_id": "a"}\nnot json\n', 'queries.jsonl': '', 'qrels/test.tsv': 'q\ta\t1\n' });
+    expect(() => loadBeir(bad, 'test')).toThrow(/corpus\.jsonl line 2 is not valid JSON/);
+  });
+
+  it('indexes the corpus as files and prints the metrics', async () => {
+    const r = await cli(['eval', '--dataset', tinyBeir(), '--json']);
+    expect(r.code).toBe(0);
+    const report = JSON.parse(r.out);
+    expect(report).toMatchObject({ documents: 3, queries: 2, mode: 'bm25', split: 'test', recall_at_100: 1 });
+    // Both queries find every relevant document in the top 5, so Recall@5 and MRR@10 are 1.
+    expect(report.recall_at_5).toBe(1);
+    expect(report.mrr_at_10).toBe(1);
+    expect(report.ndcg_at_10).toBe(1);
+    expect(report.latency_p95_ms).toBeGreaterThan(0);
+    const missing = await cli(['eval', '--dataset', '/nonexistent/beir']);
+    expect(missing.code).toBe(2);
+    expect(missing.err).toMatch(/E_SYN_BAD_REQUEST.*not a folder/);
+    expect((await cli(['eval', '--dataset', tinyBeir(), '--mode', 'telepathy'])).code).toBe(2);
+  });
+});
+
+describe('synapsis search flags', () => {
+  it('filters by type and tag, explains matches and rejects a bad --min-score', async () => {
+    const vault = temp.make('syn-cli-search-', {
+      'notes/Plan.md': '---\ntags: [roadmap]\n---\n# Launch plan\n\nThe launch is in May.\n',
+      'code/launch.py': 'def launch():\n    return "launch"\n',
+    });
+    const dataDir = temp.make('syn-cli-data-');
+    expect((await cli(['index', vault, '--data-dir', dataDir, '--quiet'])).code).toBe(0);
+    const code = await cli(['search', 'launch', '--data-dir', dataDir, '--type', 'code', '--json']);
+    expect(JSON.parse(code.out).chunks.map((c: { path: string }) => c.path)).toEqual(['code/launch.py']);
+    const tagged = await cli(['search', 'launch', '--data-dir', dataDir, '--tag', 'roadmap', '--explain']);
+    expect(tagged.out).toMatch(/^1\. notes\/Plan\.md#L4-L6/);
+    expect(tagged.out).toMatch(/why: BM25 on stemmed terms; title: launch; heading: launch; body: launch/);
+    expect(tagged.out).not.toContain('launch.py');
+    expect((await cli(['search', 'launch', '--data-dir', dataDir, '--min-score', '-1'])).code).toBe(2);
+  });
+});

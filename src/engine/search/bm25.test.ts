@@ -1,0 +1,88 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TempDirs } from '../../../test/helpers/tmp.ts';
+import { createEngine } from '../engine.ts';
+import { documentFrequencies, ftsTokens, idf, readVarint, rowLengths, tableStats, termScore } from './bm25.ts';
+import { searchLexical, type LexicalOptions } from './lexical.ts';
+
+describe('BM25 as FTS5 computes it', () => {
+  it('reads SQLite varints', () => {
+    expect(readVarint(Uint8Array.from([0x05]), 0)).toEqual([5, 1]);
+    expect(readVarint(Uint8Array.from([0x81, 0x00]), 0)).toEqual([128, 2]);
+    expect(readVarint(Uint8Array.from([0x82, 0x83, 0x04]), 0)).toEqual([2 * 128 * 128 + 3 * 128 + 4, 3]);
+  });
+
+  it('reproduces bm25() with column weights from the shadow tables', () => {
+    const db = new BetterSqlite3(':memory:');
+    db.exec("CREATE VIRTUAL TABLE t USING fts5(title, heading, body, tokenize = 'unicode61 remove_diacritics 2', content = '', contentless_delete = 1)");
+    db.exec('CREATE VIRTUAL TABLE temp.v USING fts5vocab(main, t, row)');
+    const rows = [
+      ['cache', 'offline', 'the cache keeps notes offline cache cache'],
+      ['sync', '', 'sync relay and cache'],
+      ['notes', 'index', 'nothing about it here at all, really nothing'],
+      ['café', 'menu', 'coffee and cafe notes'],
+    ];
+    const ins = db.prepare('INSERT INTO t (rowid, title, heading, body) VALUES (?, ?, ?, ?)');
+    rows.forEach((r, i) => ins.run(i + 1, ...r));
+    const stats = tableStats(db, 't');
+    expect(stats.rows).toBe(4);
+    const all = rows.map((r) => r.flatMap((c) => ftsTokens(c)));
+    expect(stats.avgdl).toBeCloseTo(all.reduce((a, r) => a + r.length, 0) / 4, 10);
+    const lengths = rowLengths(db, 't', [1, 2, 3, 4]);
+    expect([...lengths.values()]).toEqual(all.map((r) => r.length));
+    const w = [2, 1.5, 1];
+    for (const term of ['cache', 'cafe', 'notes']) {
+      const df = documentFrequencies(db, 'temp.v', [term]).get(term)!;
+      const expected = db.prepare('SELECT rowid, -bm25(t, 2, 1.5, 1) AS s FROM t WHERE t MATCH ? ORDER BY rowid').all(`"${term}"`) as { rowid: number; s: number }[];
+      expect(expected.length).toBe(df);
+      for (const { rowid, s } of expected) {
+        const f = rows[rowid - 1]!.reduce((sum, col, c) => sum + w[c]! * ftsTokens(col).filter((x) => x === term).length, 0);
+        expect(termScore(idf(stats.rows, df), f, lengths.get(rowid)!, stats.avgdl)).toBeCloseTo(s, 9);
+      }
+    }
+    db.close();
+  });
+});
+
+describe('pruned lexical search', () => {
+  const temp = new TempDirs();
+  let db: BetterSqlite3.Database;
+  const base: LexicalOptions = { allowSensitivity: [], sensitivityEnable: true, includeGlobs: [], excludeGlobs: [], types: [], languages: [], tags: [], roots: [], k: 5 };
+
+  beforeAll(async () => {
+    // 400 notes: "common" words in most of them, "rare" words in a few.
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 400; i++) {
+      const words = [i % 2 ? 'harbor' : 'meadow', i % 3 ? 'lantern' : 'pebble', 'orchard'];
+      if (i % 50 === 0) words.push('zeppelin');
+      if (i % 80 === 0) words.push('quokka');
+      files[`n${i}.md`] = `# Note ${i}\n\n${words.join(' ')} ${'filler '.repeat(i % 7)}\n`;
+    }
+    const dataDir = temp.make('syn-prune-data-');
+    const engine = createEngine({ dataDir, env: {} });
+    await engine.index([temp.make('syn-prune-', files)]);
+    await engine.dispose();
+    db = new BetterSqlite3(path.join(dataDir, 'synapsis.db'));
+    expect(fs.existsSync(path.join(dataDir, 'synapsis.db'))).toBe(true);
+  });
+  afterAll(() => {
+    db.close();
+    temp.cleanup();
+  });
+
+  it('leaves common terms out of the MATCH and gives candidates their full-query scores', () => {
+    const q = 'orchard harbor lantern zeppelin quokka';
+    const full = searchLexical(db, q, { ...base, prune: false });
+    const pruned = searchLexical(db, q, { ...base, pruneMinRows: 0 });
+    expect(full.pruned).toBe(false);
+    expect(pruned.pruned).toBe(true);
+    const fullScores = new Map(full.chunks.map((c) => [c.locator, c.score]));
+    expect(pruned.chunks.map((c) => c.locator)).toEqual(full.chunks.map((c) => c.locator));
+    for (const c of pruned.chunks) expect(c.score).toBeCloseTo(fullScores.get(c.locator)!, 3);
+    // Too few clauses, or a small index under the default threshold: the full query runs.
+    expect(searchLexical(db, 'orchard zeppelin', { ...base, pruneMinRows: 0 }).pruned).toBe(false);
+    expect(searchLexical(db, q, base).pruned).toBe(false);
+  });
+});

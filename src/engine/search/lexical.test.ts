@@ -1,0 +1,100 @@
+import fs from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TempDirs } from '../../../test/helpers/tmp.ts';
+import { createEngine, type Engine } from '../engine.ts';
+
+const temp = new TempDirs();
+let engine: Engine;
+let rootA: string;
+let rootB: string;
+
+beforeAll(async () => {
+  rootA = fs.realpathSync(
+    temp.make('syn-lex-a-', {
+      'ru/Настройка.md': '---\nlang: ru\ntags: [sync]\n---\n# Настройка синхронизации\n\nНастройка сервера занимает пять минут. Ёлка стоит в зале.\n',
+      'en/Indexing.md': '---\ntags: [search, howto]\n---\n# Index notes\n\nThe vault was indexed overnight; the café notes too.\n',
+      'en/Cache.md': '# Offline cache\n\nWe keep an offline cache of every note. Migrations are numbered.\n',
+      'en/Words.md': '# Scattered\n\nThe cache was offline for a day, then back online.\n',
+      'code/sync.ts': 'export class SyncEngine {\n  retryBackoffMillis = 250;\n}\n',
+      'code/util.py': 'def parse_config(path):\n    return open(path).read()\n',
+      'hr/Pay.md': '---\nsensitivity: restricted\n---\n# Pay bands\n\nThe salary review codeword is BLUEHERON.\n',
+    }),
+  );
+  rootB = fs.realpathSync(temp.make('syn-lex-b-', { 'other/Cache.md': '# Cache elsewhere\n\nAnother offline cache lives in root B.\n' }));
+  engine = createEngine({ dataDir: temp.make('syn-lex-data-'), env: {} });
+  await engine.index([rootA, rootB]);
+});
+
+afterAll(async () => {
+  await engine.dispose();
+  temp.cleanup();
+});
+
+const paths = async (q: string, ctx = {}, k?: number) => (await engine.retrieve(q, ctx, k)).chunks.map((c) => c.path);
+
+describe('lexical search', () => {
+  it('stems Russian and English so other word forms match, and folds ё and diacritics', async () => {
+    expect(await paths('настроить')).toContain('ru/Настройка.md');
+    expect(await paths('синхронизация')).toContain('ru/Настройка.md');
+    expect(await paths('indexing')).toEqual(['en/Indexing.md']);
+    expect(await paths('елка')).toEqual(['ru/Настройка.md']);
+    expect(await paths('cafe')).toEqual(['en/Indexing.md']);
+  });
+
+  it('ranks a title match first, honours phrases and prefixes, and highlights matches', async () => {
+    const cache = await engine.retrieve('offline cache');
+    expect(cache.chunks[0]!.path).toMatch(/Cache\.md$/);
+    expect(cache.chunks[0]!.snippet).toMatch(/«offline» «cache»/);
+    expect(await paths('"offline cache"', { roots: [rootA] })).toEqual(['en/Cache.md']);
+    expect(await paths('migrat*')).toEqual(['en/Cache.md']);
+  });
+
+  it('falls back to the trigram index for identifier fragments and substrings', async () => {
+    const r = await engine.retrieve('BackoffMil');
+    expect(r.chunks.map((c) => c.path)).toEqual(['code/sync.ts']);
+    expect(r.meta?.trigram_used).toBe(true);
+    expect(await paths('retryBackoffMillis')).toEqual(['code/sync.ts']);
+    expect(await paths('backoff')).toEqual(['code/sync.ts']);
+  });
+
+  it('filters by type, language, tag, root and path globs before ranking', async () => {
+    expect(await paths('cache', { roots: [rootB] })).toEqual(['other/Cache.md']);
+    expect(await paths('sync', { types: ['code'] })).toEqual(['code/sync.ts']);
+    expect(await paths('parse config', { languages: ['python'] })).toEqual(['code/util.py']);
+    expect(await paths('настройка', { languages: ['ru'] })).toEqual(['ru/Настройка.md']);
+    expect(await paths('настройка', { languages: ['en'] })).toEqual([]);
+    expect(await paths('notes', { tags: ['howto'] })).toEqual(['en/Indexing.md']);
+    expect(await paths('cache', { include_globs: ['en/**'], exclude_globs: ['**/Words.md'] })).toEqual(['en/Cache.md']);
+    // A filter applied before ranking: k = 1 still finds the one allowed chunk behind better ones.
+    expect(await paths('offline cache', { include_globs: ['en/Words.md'] }, 1)).toEqual(['en/Words.md']);
+  });
+
+  it('hides restricted notes unless allowed, and denies a request for only restricted sources', async () => {
+    expect(await paths('BLUEHERON salary')).toEqual([]);
+    expect(await paths('BLUEHERON salary', { allow_sensitivity: ['restricted'] })).toEqual(['hr/Pay.md']);
+    const denied: string[] = [];
+    const sub = engine.on('syn.retrieve.denied', (e) => denied.push(e.reason));
+    await expect(engine.retrieve('salary', { include_globs: ['hr/**'] })).rejects.toMatchObject({ code: 'E_SYN_RETRIEVE_DENIED' });
+    sub.dispose();
+    expect(denied).toHaveLength(1);
+    expect(denied[0]).toMatch(/restricted/);
+  });
+
+  it('applies a minimum score and explains each match', async () => {
+    const all = await engine.retrieve('offline cache', { explain: true });
+    expect(all.chunks.length).toBeGreaterThan(1);
+    const top = all.chunks[0]!;
+    expect(top.explain).toMatchObject({ via: 'bm25', rank: 1 });
+    expect(top.explain!.fields.title).toEqual(expect.arrayContaining(['offlin', 'cach']));
+    const threshold = top.score - 1e-6;
+    const high = await engine.retrieve('offline cache', { min_score: threshold });
+    expect(high.chunks.map((c) => c.locator)).toEqual(all.chunks.filter((c) => c.score >= threshold).map((c) => c.locator));
+    expect(high.chunks.length).toBeLessThan(all.chunks.length);
+  });
+
+  it('never throws on hostile query syntax', async () => {
+    for (const q of ['"unbalanced', 'AND OR NOT', '(((', '*', 'title:cache', 'NEAR(a b)', '^', '""', '-cache', '🙂', 'a\u0000b']) {
+      await expect(engine.retrieve(q)).resolves.toMatchObject({ query: q });
+    }
+  });
+});

@@ -1,0 +1,64 @@
+import { foldText, stemWord } from './analyzer.ts';
+
+const WORD = /[\p{L}\p{N}_]+/gu;
+
+/** Does this written word match one of the query terms (exact term, or prefix* term)? */
+export function wordMatches(word: string, terms: ReadonlySet<string>, prefixes: readonly string[]): boolean {
+  const lower = ASCII.test(word) ? word.toLowerCase() : foldText(word).toLowerCase();
+  if (terms.has(lower)) return true;
+  const stem = stemWord(lower);
+  if (terms.has(stem)) return true;
+  return prefixes.some((p) => lower.startsWith(p) || stem.startsWith(p));
+}
+
+const ASCII = /^[\x00-\x7f]*$/;
+
+/**
+ * A highlighted excerpt of the original text around the densest run of matching words; matches are
+ * wrapped in «». Pure: it only looks at the text and the terms.
+ */
+export function highlightSnippet(text: string, queryTerms: readonly string[], maxChars = 240): string {
+  const terms = new Set(queryTerms.filter((t) => !t.endsWith('*')));
+  const prefixes = queryTerms.filter((t) => t.endsWith('*')).map((t) => t.slice(0, -1));
+  // Stemming keeps a word's first letter, so only words starting like a term can match (cheap test first).
+  const initials = new Set([...terms, ...prefixes].map((t) => t.charAt(0)));
+  const memo = new Map<string, boolean>();
+  const hit = (w: string) => {
+    const c = w.charAt(0);
+    if (!initials.has(c.toLowerCase()) && !initials.has(foldText(c).toLowerCase())) return false;
+    let v = memo.get(w);
+    if (v === undefined) memo.set(w, (v = wordMatches(w, terms, prefixes)));
+    return v;
+  };
+  const words = [...text.matchAll(WORD)].map((m) => ({ start: m.index, end: m.index + m[0].length, hit: hit(m[0]) }));
+  if (words.length === 0) return text.slice(0, maxChars).replace(/\s+/g, ' ').trim();
+  // Best window start: the word index whose following maxChars hold the most hits.
+  let best = 0;
+  let bestHits = -1;
+  let hits = 0;
+  let j = 0;
+  for (let i = 0; i < words.length; i++) {
+    while (j < words.length && words[j]!.end - words[i]!.start <= maxChars) {
+      if (words[j]!.hit) hits++;
+      j++;
+    }
+    if (hits > bestHits) {
+      bestHits = hits;
+      best = i;
+    }
+    if (words[i]!.hit) hits--;
+  }
+  const from = best > 0 ? words[best]!.start : 0;
+  let to = Math.min(text.length, from + maxChars);
+  const last = words.findLast((w) => w.end <= to);
+  if (last && to < text.length) to = last.end;
+  let out = '';
+  let cursor = from;
+  for (const w of words) {
+    if (w.start < from || w.end > to || !w.hit) continue;
+    out += `${text.slice(cursor, w.start)}«${text.slice(w.start, w.end)}»`;
+    cursor = w.end;
+  }
+  out += text.slice(cursor, to);
+  return `${from > 0 ? '…' : ''}${out.replace(/\s+/g, ' ').trim()}${to < text.length ? '…' : ''}`;
+}

@@ -1,0 +1,5 @@
+declare module 'stopword' {
+  export const eng: string[];
+  export const rus: string[];
+  export function removeStopwords(tokens: string[], stopwords?: string[]): string[];
+}
