@@ -52,4 +52,5 @@ else
   node -e 'require("better-sqlite3")(":memory:")' || { echo "setup: error: better-sqlite3 did not build (see npm output above)" >&2; exit 1; }
   printf '%s' "$want" > "$stamp"
 fi
+node scripts/build-faiss.mjs
 echo "setup: done"

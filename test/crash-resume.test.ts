@@ -11,6 +11,8 @@ const TRIALS = Number(process.env.SYNAPSIS_FAULT_TRIALS ?? 3);
 const temp = new TempDirs();
 let corpus: string;
 let cleanManifest: IndexManifest | null;
+/** How long a clean run of the corpus takes here: kill delays are drawn below it, so they land mid-run on fast and slow machines alike. */
+let cleanRunMs = 1500;
 
 async function indexAndManifest(dataDir: string) {
   const engine = createEngine({ dataDir, env: {} });
@@ -46,7 +48,9 @@ describe('crash safety', () => {
   beforeAll(async () => {
     corpus = temp.make('syn-crash-corpus-');
     generateMarkdownCorpus(corpus, 800, 7);
+    const started = performance.now();
     cleanManifest = (await indexAndManifest(temp.make('syn-crash-clean-'))).manifest;
+    cleanRunMs = performance.now() - started;
   });
   afterAll(() => temp.cleanup());
 
@@ -55,7 +59,7 @@ describe('crash safety', () => {
     let midRun = 0;
     for (let trial = 0; trial < TRIALS; trial++) {
       const dataDir = temp.make('syn-crash-');
-      const { killedMidRun } = await indexThenKill(dataDir, Math.floor(rand() * 1500));
+      const { killedMidRun } = await indexThenKill(dataDir, Math.floor(rand() * 0.6 * cleanRunMs));
       const probe = createEngine({ dataDir, env: {} });
       const health = await probe.health();
       await probe.dispose();
