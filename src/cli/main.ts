@@ -8,6 +8,8 @@ import type { HealthReport, IndexReport, MatchExplanation, RetrievalResult } fro
 import { createError, isSynapsisError, serializeError } from '../shared/errors.ts';
 import { benchIngest } from './bench/ingest.ts';
 import { benchSearch } from './bench/search.ts';
+import { benchVectors } from './bench/vectors.ts';
+import { buildContext, type BuiltContext } from '../engine/retrieve/context.ts';
 import { EVAL_MODES, runEval, type EvalMode } from './eval/run.ts';
 import { createProgressReporter } from './progress.ts';
 
@@ -21,6 +23,7 @@ export const SAMPLE_QUESTIONS = path.join(REPO_ROOT, 'resources', 'sample-vault.
 
 interface GlobalOptions {
   dataDir?: string;
+  modelsDir?: string;
   json?: boolean;
 }
 
@@ -51,6 +54,10 @@ interface SearchOptions {
   allow: string[];
   minScore?: number;
   explain?: boolean;
+  mode?: 'bm25' | 'dense' | 'hybrid';
+  retrievalMode: 'doc_first' | 'section_first' | 'chunk_priority' | 'hybrid_only';
+  rerank?: boolean;
+  context?: number;
 }
 
 function collect(value: string, previous: string[]): string[] {
@@ -58,7 +65,7 @@ function collect(value: string, previous: string[]): string[] {
 }
 
 async function withEngine<T>(opts: GlobalOptions, fn: (engine: Engine) => Promise<T>): Promise<T> {
-  const engine = createEngine(opts.dataDir ? { dataDir: opts.dataDir } : {});
+  const engine = createEngine({ ...(opts.dataDir ? { dataDir: opts.dataDir } : {}), ...(opts.modelsDir ? { modelsDir: opts.modelsDir } : {}) });
   try {
     return await fn(engine);
   } finally {
@@ -74,6 +81,15 @@ function formatIndexReport(r: IndexReport): string {
   for (const issue of r.issues.slice(0, 20)) lines.push(`  ${issue.status}: ${issue.path} — ${issue.reason}`);
   if (r.issues.length > 20) lines.push(`  … and ${r.issues.length - 20} more (synapsis health lists them all)`);
   return lines.join('\n');
+}
+
+export function formatContext(built: BuiltContext): string {
+  if (built.blocks.length === 0) return `No context fits ${built.budget} tokens.`;
+  const blocks = built.blocks.map(
+    (b) => `── ${b.path}:${b.start_line}-${b.end_line}${b.trimmed ? ' (trimmed)' : ''}  [${b.tokens} tokens, ${b.locators.length} chunk${b.locators.length === 1 ? '' : 's'}]\n${b.text}`,
+  );
+  const dropped = built.dropped.length > 0 ? `\n${built.dropped.length} more results did not fit.` : '';
+  return `${blocks.join('\n\n')}\n\n${built.tokens}/${built.budget} tokens in ${built.blocks.length} blocks.${dropped}`;
 }
 
 export function formatResults(result: RetrievalResult): string {
@@ -122,6 +138,7 @@ export function buildProgram(io: Io): Command {
     .name('synapsis')
     .description('Synapsis: an air-gapped second brain. Index your folders, search them, ask with citations.')
     .option('--data-dir <dir>', 'workspace data directory (default: $SYNAPSIS_DATA_DIR or the OS app-data folder)')
+    .option('--models-dir <dir>', 'where imported GGUF models live (default: <data-dir>/models)')
     .option('--json', 'print machine-readable JSON on stdout')
     .showHelpAfterError('(run synapsis --help for usage)')
     .configureOutput({ writeOut: io.out, writeErr: io.err })
@@ -171,7 +188,7 @@ Exit codes: 0 success, 1 failure, 2 bad usage or input.`,
 
   program
     .command('search')
-    .description('lexical (BM25) search over the indexed chunks')
+    .description('hybrid search (BM25 + embeddings, fused) over the indexed chunks, with file:line locators')
     .argument('<query>', 'what to look for; "quoted phrases" and prefix* work')
     .option('-k, --k <n>', 'number of results', positiveInt)
     .option('--include <glob>', 'only results whose path matches (repeatable)', collect, [])
@@ -183,7 +200,10 @@ Exit codes: 0 success, 1 failure, 2 bad usage or input.`,
     .option('--allow <sensitivity>', 'also show chunks with this sensitivity, e.g. restricted (repeatable)', collect, [])
     .option('--min-score <score>', 'drop results scoring below this', nonNegativeNumber)
     .option('--explain', 'say why each result matched: fields, missing terms, BM25 or trigram')
-    .addOption(new Option('--mode <mode>', 'retrieval mode').choices(['bm25']).default('bm25'))
+    .addOption(new Option('--mode <mode>', 'lists to use (default: hybrid with an embedding model, else bm25)').choices(['bm25', 'dense', 'hybrid']))
+    .addOption(new Option('--retrieval-mode <mode>', 'group results by document, section or chunk').choices(['doc_first', 'section_first', 'chunk_priority', 'hybrid_only']).default('hybrid_only'))
+    .option('--no-rerank', 'skip reranking even when a rerank model is configured')
+    .option('--context <tokens>', 'print the context an answer would get: the results packed into this many tokens (merged, diverse, in file order)', positiveInt)
     .action(async (query: string, cmdOpts: SearchOptions, cmd: Command) => {
       const opts = globals(cmd);
       await withEngine(opts, async (engine) => {
@@ -200,8 +220,16 @@ Exit codes: 0 success, 1 failure, 2 bad usage or input.`,
             allow_sensitivity: cmdOpts.allow,
             ...(cmdOpts.minScore !== undefined ? { min_score: cmdOpts.minScore } : {}),
             explain: cmdOpts.explain === true,
+            retrieval_mode: cmdOpts.retrievalMode,
+            enable_rerank: cmdOpts.rerank !== false,
           },
+          ...(cmdOpts.mode ? { mode: cmdOpts.mode } : {}),
         });
+        if (cmdOpts.context) {
+          const built = buildContext(result.chunks, { budgetTokens: cmdOpts.context });
+          print(opts, { ...result, context: built }, formatContext(built));
+          return;
+        }
         print(opts, result, formatResults(result));
       });
     });
@@ -214,10 +242,12 @@ Exit codes: 0 success, 1 failure, 2 bad usage or input.`,
     .addOption(new Option('--mode <mode>', 'retrieval mode').choices([...EVAL_MODES]).default('bm25'))
     .option('--limit <n>', 'evaluate only the first N judged queries', positiveInt)
     .option('--depth <n>', 'chunks retrieved per query (default 150; 10 measures the interactive case)', positiveInt)
+    .option('--embed-model <file>', 'GGUF embedding model for dense and hybrid modes (or a registry id with --models-dir)')
+    .option('--rerank-model <file>', 'GGUF rerank model for hybrid+rerank')
     .option('--work-dir <dir>', 'keep the generated corpus and index here (re-runs re-index incrementally)')
-    .action(async (cmdOpts: { dataset: string; split: string; mode: EvalMode; limit?: number; depth?: number; workDir?: string }, cmd: Command) => {
+    .action(async (cmdOpts: { dataset: string; split: string; mode: EvalMode; limit?: number; depth?: number; workDir?: string; embedModel?: string; rerankModel?: string }, cmd: Command) => {
       const opts = globals(cmd);
-      const report = await runEval({ ...cmdOpts, log: (line) => io.err(`${line}\n`) });
+      const report = await runEval({ ...cmdOpts, ...(opts.modelsDir ? { modelsDir: opts.modelsDir } : {}), log: (line) => io.err(`${line}\n`) });
       const rows = Object.entries(report)
         .map(([key, value]) => `| ${key} | ${value} |`)
         .join('\n');
@@ -267,6 +297,45 @@ Exit codes: 0 success, 1 failure, 2 bad usage or input.`,
         const result = engine.removeRoot(p);
         if (!result.removed) throw createError('E_SYN_BAD_REQUEST', `Not a root of this workspace: ${path.resolve(p)}`);
         print(opts, result, `removed ${path.resolve(p)} and its ${result.documents_removed} documents`);
+      });
+    });
+
+  const models = program.command('models').description('the GGUF models this workspace uses (embedding, chat, rerank)');
+  models
+    .command('list')
+    .description('list imported models with their role, architecture and dimension')
+    .action(async (_o: unknown, cmd: Command) => {
+      const opts = globals(cmd);
+      await withEngine(opts, async (engine) => {
+        const list = engine.listModels();
+        const human = list.length
+          ? list.map((m) => `${m.id}  ${m.role.padEnd(6)}  ${m.architecture}  dim ${m.dimension}  ctx ${m.context_length}  ${m.file}  (${m.name})`).join('\n')
+          : `no models in ${engine.modelsDir} (synapsis models add <file.gguf>)`;
+        print(opts, list, human);
+      });
+    });
+  models
+    .command('add')
+    .description('import a GGUF file into the models dir (copied; its id is the hash of its content)')
+    .argument('<file>', 'path to a .gguf file')
+    .addOption(new Option('--role <role>', 'what the model is for (default: guessed from its header)').choices(['embed', 'chat', 'rerank']))
+    .action(async (file: string, cmdOpts: { role?: 'embed' | 'chat' | 'rerank' }, cmd: Command) => {
+      const opts = globals(cmd);
+      await withEngine(opts, async (engine) => {
+        const info = await engine.addModel(file, cmdOpts.role ? { role: cmdOpts.role } : {});
+        print(opts, info, `added ${info.file} as ${info.role} model ${info.id} (${info.architecture}, dim ${info.dimension}); the next synapsis index embeds your notes with it`);
+      });
+    });
+  models
+    .command('remove')
+    .description('forget a model (its file stays in the models dir)')
+    .argument('<ref>', 'model id, file name or name')
+    .action(async (ref: string, _o: unknown, cmd: Command) => {
+      const opts = globals(cmd);
+      await withEngine(opts, async (engine) => {
+        const removed = engine.removeModel(ref);
+        if (!removed) throw createError('E_SYN_BAD_REQUEST', `No model "${ref}"; synapsis models list shows them`);
+        print(opts, removed, `removed ${removed.file} (${removed.id})`);
       });
     });
 
@@ -321,6 +390,34 @@ Exit codes: 0 success, 1 failure, 2 bad usage or input.`,
         .map(([k, v]) => `| ${k} | ${v} |`)
         .join('\n');
       print(opts, result, `| metric | value |\n|---|---|\n${table}`);
+    });
+
+  bench
+    .command('vectors')
+    .description('vector backends: build time, memory, p50/p95 query latency and recall@10 against exact search')
+    .option('--sizes <list>', 'corpus sizes, comma-separated', '10000,100000,1000000')
+    .option('--dims <list>', 'vector dimensions, comma-separated', '384,768')
+    .option('--backends <list>', 'usearch, faiss, usearch-exact (usearch forced to exact search)', 'usearch,faiss')
+    .option('--queries <n>', 'queries per configuration', positiveInt, 200)
+    .action(async (cmdOpts: { sizes: string; dims: string; backends: string; queries: number }, cmd: Command) => {
+      const opts = globals(cmd);
+      const list = (value: string, what: string) =>
+        value.split(',').map((v) => {
+          const n = Number(v.trim());
+          if (!Number.isInteger(n) || n < 1) throw createError('E_SYN_BAD_REQUEST', `--${what} expects positive integers separated by commas, got "${v}"`);
+          return n;
+        });
+      const backends = cmdOpts.backends.split(',').map((b) => b.trim());
+      for (const b of backends) {
+        if (!['usearch', 'faiss', 'usearch-exact'].includes(b)) throw createError('E_SYN_BAD_REQUEST', `--backends: unknown backend "${b}" (usearch, faiss, usearch-exact)`);
+      }
+      const rows = await benchVectors(
+        { sizes: list(cmdOpts.sizes, 'sizes'), dimensions: list(cmdOpts.dims, 'dims'), backends: backends as ('usearch' | 'faiss' | 'usearch-exact')[], queries: cmdOpts.queries },
+        (line) => io.err(`${line}\n`),
+      );
+      const header = '| backend | kind | dim | vectors | build s | memory MiB | p50 ms | p95 ms | recall@10 |\n|---|---|---|---|---|---|---|---|---|';
+      const table = rows.map((r) => `| ${r.backend} | ${r.kind} | ${r.dimension} | ${r.vectors} | ${r.build_s} | ${r.memory_mib} | ${r.p50_ms} | ${r.p95_ms} | ${r.recall_at_10} |`).join('\n');
+      print(opts, rows, `${header}\n${table}`);
     });
 
   program

@@ -13,16 +13,22 @@ export function createProgressReporter(stream: NodeJS.WriteStream = process.stde
     const bar = new cliProgress.SingleBar(
       {
         stream,
-        format: 'indexing |{bar}| {value}/{total} files | {rate}/s | ETA {eta_s}s | {file}',
+        format: '{stage} |{bar}| {value}/{total} {unit} | {rate}/s | ETA {eta_s}s | {file}',
         hideCursor: true,
         clearOnComplete: true,
       },
       cliProgress.Presets.shades_classic,
     );
     let started = false;
+    let stage = '';
     return {
       update(e) {
-        const payload = { rate: e.rate_per_s, eta_s: e.eta_s ?? '?', file: (e.path ?? '').slice(-40) };
+        const payload = { stage: e.stage === 'embed' ? 'embedding' : 'indexing', unit: unitOf(e.stage), rate: e.rate_per_s, eta_s: e.eta_s ?? '?', file: (e.path ?? '').slice(-40) };
+        if (started && stage !== e.stage && e.stage === 'embed') {
+          bar.stop();
+          started = false;
+        }
+        stage = e.stage;
         if (!started) {
           bar.start(Math.max(e.files_total, 1), e.files_done, payload);
           started = true;
@@ -42,8 +48,12 @@ export function createProgressReporter(stream: NodeJS.WriteStream = process.stde
       if (e.stage !== 'done' && e.files_done !== 0 && now - last < 1000) return;
       last = now;
       const eta = e.eta_s === null ? '' : `, ETA ${e.eta_s}s`;
-      stream.write(`indexing: ${e.stage} ${e.files_done}/${e.files_total} files (${e.rate_per_s}/s${eta})\n`);
+      stream.write(`indexing: ${e.stage} ${e.files_done}/${e.files_total} ${unitOf(e.stage)} (${e.rate_per_s}/s${eta})\n`);
     },
     stop() {},
   };
+}
+
+function unitOf(stage: EventMap['index/progress']['stage']): string {
+  return stage === 'embed' ? 'chunks' : 'files';
 }

@@ -21,6 +21,22 @@ export const ConfigSchema = z
     maxFileBytes: z.number().int().positive().default(20 * 1024 * 1024),
     /** Keep common terms out of large OR-ed lexical queries (see search/lexical.ts); false: always the full query. */
     lexicalPruning: z.boolean().default(true),
+    /** Embedding model: a registry id, file or name, or a path to a .gguf file; default the latest added embed model. */
+    embedModel: z.string().min(1).optional(),
+    /** Rerank model (a GGUF ranking model), same forms; none: reranking is skipped and named in limits. */
+    rerankModel: z.string().min(1).optional(),
+    /** Ask node-llama-cpp for a GPU (falls back to CPU on any failure), or never. */
+    gpu: z.enum(['auto', 'off']).default('auto'),
+    /** Threads per model context; default the machine's cores. */
+    llmThreads: z.number().int().min(1).max(256).optional(),
+    vectorBackend: z.enum(['auto', 'faiss', 'usearch']).default('auto'),
+    /** Fusion of the lexical and dense lists: reciprocal rank (k = rrfK) or 0.7 dense / 0.3 sparse on normalised scores. */
+    fusion: z.enum(['rrf', 'weighted']).default('rrf'),
+    denseTimeoutMs: z.number().int().positive().default(10_000),
+    rerankTopN: z.number().int().min(1).max(1000).default(50),
+    rerankTimeoutMs: z.number().int().positive().default(15_000),
+    /** Unload models after this long unused (ms); 0 keeps them loaded. */
+    modelIdleMs: z.number().int().min(0).default(5 * 60_000),
   })
   .strict()
   .refine((c) => c.chunkOverlap < c.chunkSize / 2, {
@@ -41,6 +57,12 @@ const ENV_KEYS: Record<string, { key: keyof Config; kind: EnvKind }> = {
   SYN_INDEX_PATH: { key: 'indexPath', kind: 'string' },
   SYN_SENSITIVITY_ENABLE: { key: 'sensitivityEnable', kind: 'bool' },
   SYN_LEXICAL_PRUNING: { key: 'lexicalPruning', kind: 'bool' },
+  SYN_EMBED_MODEL: { key: 'embedModel', kind: 'string' },
+  SYN_RERANK_MODEL: { key: 'rerankModel', kind: 'string' },
+  SYN_GPU: { key: 'gpu', kind: 'string' },
+  SYN_LLM_THREADS: { key: 'llmThreads', kind: 'int' },
+  SYN_VECTOR_BACKEND: { key: 'vectorBackend', kind: 'string' },
+  SYN_FUSION: { key: 'fusion', kind: 'string' },
 };
 
 function parseEnvValue(name: string, raw: string, kind: EnvKind): unknown {

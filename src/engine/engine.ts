@@ -25,7 +25,14 @@ import { buildManifest, readManifest, writeManifest, type IndexManifest } from '
 import { DisposableStore, type Disposable } from './lifecycle.ts';
 import { defaultDataDir } from './paths.ts';
 import { ANALYZER_VERSION, analyzeForIndex } from './search/analyzer.ts';
-import { assertNotOnlyDenied, searchLexical } from './search/lexical.ts';
+import { assertNotOnlyDenied } from './search/lexical.ts';
+import { runPipeline } from './hybrid.ts';
+import { LlamaReranker } from './llm/reranker.ts';
+import { embeddingInput } from './llm/embedding-input.ts';
+import { ModelRegistry, type ModelInfo, type ModelRole } from './llm/registry.ts';
+import { resolveModel, type ResolvedModel } from './llm/resolve.ts';
+import { Embedder, LlamaRuntime } from './llm/runtime.ts';
+import { SemanticIndex } from './semantic.ts';
 import { Store } from './store/store.ts';
 
 export interface EngineOptions {
@@ -49,6 +56,10 @@ export interface Engine extends Disposable {
   addRoot(rootPath: string, options?: { include?: string[]; exclude?: string[] }): Root;
   removeRoot(rootPath: string): { removed: boolean; documents_removed: number };
   listRoots(): Root[];
+  /** GGUF models imported into the models dir (synapsis models add). */
+  listModels(): ModelInfo[];
+  addModel(file: string, options?: { role?: ModelRole }): Promise<ModelInfo>;
+  removeModel(ref: string): ModelInfo | null;
   /** The manifest of the current index version, as written after the last indexing run. */
   manifest(): IndexManifest | null;
   /**
@@ -76,19 +87,65 @@ export function createEngine(options: EngineOptions = {}): Engine {
     store.rebuildLexicalIndex(analyzeForIndex);
     store.setSetting('lexical_analyzer', ANALYZER_VERSION);
   }
+  if (store.getSetting<boolean>('embed_hash_filled') !== true) {
+    store.backfillEmbedHashes((title, heading, text) => sha256(embeddingInput(title, heading, text)));
+    store.setSetting('embed_hash_filled', true);
+  }
   const params = chunkingParams(config);
   const paramsHash = paramsHashOf(params);
-  const embedModelId = 'none';
+  const registry = new ModelRegistry(modelsDir);
+  const runtime = new LlamaRuntime({ gpu: config.gpu === 'auto' ? 'auto' : false, ...(config.llmThreads ? { threads: config.llmThreads } : {}) });
+  // A model that is configured but missing is an error at start (the user named it); none at all is a degraded mode.
+  const embedModel: ResolvedModel | null = resolveModel(config.embedModel, 'embed', registry, store);
+  const rerankModel: ResolvedModel | null = resolveModel(config.rerankModel, 'rerank', registry, store);
+  const embedModelId = embedModel?.id ?? 'none';
   // The analyzer is part of the version (it changes what the lexical index holds), not of chunk hashes.
   const indexVersion = sha256(stableStringify({ embed_model_id: embedModelId, chunking_params: params, analyzer: ANALYZER_VERSION })).slice(0, 16);
+  const semantic = embedModel
+    ? new SemanticIndex({
+        store,
+        embedder: new Embedder(runtime, { modelPath: embedModel.path, modelId: embedModel.id, modelName: embedModel.name, idleMs: config.modelIdleMs }),
+        indexDir: path.join(dataDir, 'index', indexVersion),
+        backend: config.vectorBackend,
+      })
+    : null;
+  const reranker = rerankModel ? new LlamaReranker(runtime, rerankModel.path, rerankModel.name) : null;
+  disposables.add({ dispose: async () => {
+    await reranker?.unload();
+    await semantic?.dispose();
+    await runtime.dispose();
+  } });
   let stopping = false;
+  /** The embedding stage after the lexical one: embed what is new, then match the vector index to the chunks. */
+  const embedStage = async (report: IndexReport): Promise<IndexReport> => {
+    if (!semantic) return report;
+    const started = performance.now();
+    try {
+      const { embedded, failed } = await semantic.embedPending(
+        ({ done, total }) => {
+          const elapsed = (performance.now() - started) / 1000;
+          const rate = elapsed > 0 ? done / elapsed : 0;
+          events.emit('index/progress', { stage: 'embed', files_done: done, files_total: total, rate_per_s: Math.round(rate * 10) / 10, eta_s: rate > 0 ? Math.round((total - done) / rate) : null });
+        },
+        () => stopping,
+      );
+      await semantic.syncIndex();
+      semantic.unavailable = null;
+      return { ...report, embedded, embed_failed: failed, embed_pending: store.countPendingEmbeddings(semantic.modelId) };
+    } catch (error) {
+      if (isSynapsisError(error) && error.code === 'E_SYN_INDEX_VERSION_MISMATCH') throw error;
+      // The lexical index is complete; dense retrieval waits for a model that loads.
+      semantic.unavailable = (error as Error).message;
+      return { ...report, embed_pending: store.countPendingEmbeddings(semantic.modelId) };
+    }
+  };
   const indexerDeps = { store, config, events, paramsHash, shouldStop: () => stopping };
   // One indexing run at a time; each run ends by writing the manifest of the resulting state.
   let queue: Promise<unknown> = Promise.resolve();
   const exclusive = (run: () => Promise<IndexReport>): Promise<IndexReport> => {
     const next = queue.then(async () => {
       try {
-        const report = await run();
+        const report = await embedStage(await run());
         const inputs = store.manifestInputs();
         writeManifest(
           dataDir,
@@ -163,6 +220,20 @@ export function createEngine(options: EngineOptions = {}): Engine {
       return readManifest(dataDir, indexVersion);
     },
 
+    listModels() {
+      return registry.list();
+    },
+
+    addModel(file, opts = {}) {
+      assertLive();
+      return registry.add(file, opts);
+    },
+
+    removeModel(ref) {
+      assertLive();
+      return registry.remove(ref);
+    },
+
     async watch(options = {}) {
       assertLive();
       const roots = store.listRoots();
@@ -209,34 +280,44 @@ export function createEngine(options: EngineOptions = {}): Engine {
         roots: ctx.roots.map((r) => path.resolve(r)),
       };
       assertNotOnlyDenied(store.db, query, filters, (reason) => events.emit('syn.retrieve.denied', { query, reason }));
-      const lexical = searchLexical(store.db, query, {
-        ...filters,
-        k: topK,
-        ...(ctx.min_score !== undefined ? { minScore: ctx.min_score } : {}),
-        explain: ctx.explain,
-        prune: config.lexicalPruning,
-      });
-      const latency = Math.round((performance.now() - started) * 100) / 100;
-      events.emit('syn.retrieve.completed', { query, results: lexical.chunks.length, latency_ms: latency });
-      return {
-        query,
-        chunks: lexical.chunks,
-        latency_ms: latency,
-        index_version: indexVersion,
-        meta: {
-          mode: 'bm25',
-          terms: lexical.query.terms,
-          candidates: lexical.candidates,
-          filtered: lexical.filtered,
-          trigram_used: lexical.trigramUsed,
-          pruned: lexical.pruned,
+      const denseReady = semantic !== null && semantic.unavailable === null;
+      if (ctx.mode === 'dense' && !semantic) {
+        throw createError('E_SYN_MODEL_UNAVAILABLE', 'Dense retrieval needs an embedding model: synapsis models add <file.gguf> --role embed');
+      }
+      const mode = ctx.mode ?? (denseReady ? 'hybrid' : 'bm25');
+      const result = await runPipeline(
+        { db: store.db, config, semantic, reranker },
+        {
+          query,
+          k: topK,
+          filters,
+          mode: mode === 'hybrid' && !semantic ? 'bm25' : mode,
+          retrievalMode: ctx.retrieval_mode,
+          ...(ctx.max_docs !== undefined ? { maxDocs: ctx.max_docs } : {}),
+          ...(ctx.max_sections !== undefined ? { maxSections: ctx.max_sections } : {}),
+          ...(ctx.max_chunks !== undefined ? { maxChunks: ctx.max_chunks } : {}),
+          ...(ctx.min_score !== undefined ? { minScore: ctx.min_score } : {}),
+          explain: ctx.explain,
+          enableRerank: ctx.enable_rerank,
+          fusion: ctx.fusion ?? config.fusion,
         },
-      };
+      );
+      if (mode === 'hybrid' && !semantic) result.meta.limits.unshift('no embedding model: lexical retrieval only');
+      const latency = Math.round((performance.now() - started) * 100) / 100;
+      events.emit('syn.retrieve.completed', { query, results: result.chunks.length, latency_ms: latency });
+      return { query, chunks: result.chunks, used_docs: result.used_docs, used_sections: result.used_sections, latency_ms: latency, index_version: indexVersion, meta: result.meta };
     },
 
     async health() {
       assertLive();
-      const degradations = ['no embedding model: lexical retrieval only'];
+      const degradations: string[] = [];
+      if (!semantic) degradations.push('no embedding model: lexical retrieval only (synapsis models add <file.gguf>)');
+      else if (semantic.unavailable) degradations.push(`embedding model unavailable, lexical retrieval only: ${semantic.unavailable}`);
+      const pendingVectors = semantic ? store.countPendingEmbeddings(semantic.modelId) : 0;
+      if (pendingVectors > 0) degradations.push(`${pendingVectors} chunks wait for embeddings (dense retrieval covers the rest)`);
+      if (semantic?.lastRebuildReason) degradations.push(semantic.lastRebuildReason);
+      const rt = runtime.status();
+      if (rt.gpuFallbackReason) degradations.push(rt.gpuFallbackReason);
       return {
         status: degradations.length > 0 ? 'degraded' : 'ok',
         degradations,
@@ -248,6 +329,8 @@ export function createEngine(options: EngineOptions = {}): Engine {
         chunks: store.chunkCount(),
         pending_jobs: store.countPendingJobs(),
         issues: store.fileIssues(),
+        models: { embed: embedModel, rerank: rerankModel, gpu: rt.gpu, threads: rt.threads },
+        vectors: { count: semantic?.stats().vectors ?? 0, dimension: semantic?.stats().dimension ?? 0, backend: semantic?.stats().backend ?? null, pending: pendingVectors },
         config: { ...config },
       };
     },
@@ -274,7 +357,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
     'index/addRoot': async (req) => engine.addRoot(req.path, { include: req.include, exclude: req.exclude }),
     'index/removeRoot': async (req) => engine.removeRoot(req.path),
     'index/roots': async () => engine.listRoots(),
-    'search/query': (req) => engine.retrieve(req.query, req.context, req.k),
+    'search/query': (req) => engine.retrieve(req.query, { ...req.context, ...(req.mode ? { mode: req.mode } : {}) }, req.k),
     'health/get': () => engine.health(),
   };
 

@@ -32,6 +32,10 @@ export const RetrievedChunkSchema = z.object({
   score: z.number(),
   tags: z.record(z.string(), z.string()),
   explain: MatchExplanationSchema.optional(),
+  /** Section id (heading anchor) within the document, when the chunk lies under a heading. */
+  section_id: z.string().nullable().optional(),
+  /** Where each list ranked the chunk (1-based) before fusion and reranking. */
+  ranks: z.object({ lexical: z.number().int().optional(), dense: z.number().int().optional(), rerank: z.number().int().optional() }).optional(),
 });
 export type RetrievedChunk = z.infer<typeof RetrievedChunkSchema>;
 
@@ -40,8 +44,11 @@ export const RetrievalResultSchema = z.object({
   chunks: z.array(RetrievedChunkSchema),
   latency_ms: z.number(),
   index_version: z.string(),
+  used_docs: z.array(z.object({ doc_id: z.string(), score: z.number() })).default([]),
+  used_sections: z.array(z.object({ section_id: z.string(), score: z.number() })).default([]),
   meta: z.object({
     mode: z.string(),
+    retrieval_mode: z.string().default('hybrid_only'),
     /** The analyzed query terms that were searched. */
     terms: z.array(z.string()),
     candidates: z.number().int(),
@@ -49,6 +56,12 @@ export const RetrievalResultSchema = z.object({
     trigram_used: z.boolean(),
     /** Common terms were left out of the MATCH and scored on the candidates (large indexes, small k). */
     pruned: z.boolean().default(false),
+    hybrid_used: z.boolean().default(false),
+    rerank_used: z.boolean().default(false),
+    /** Milliseconds per stage: lexical, dense, fusion, rerank. */
+    timings: z.record(z.string(), z.number()).default({}),
+    /** What was skipped or degraded for this request (no model, timeout), in words. */
+    limits: z.array(z.string()).default([]),
   }),
 });
 export type RetrievalResult = z.infer<typeof RetrievalResultSchema>;
@@ -71,6 +84,16 @@ export const RetrieveContextSchema = z
     min_score: z.number().min(0).optional(),
     /** Attach a per-result explanation of what matched. */
     explain: z.boolean().default(false),
+    /** Which lists to use: lexical only, dense only, or both fused. Default: hybrid when an embedding model works, else bm25. */
+    mode: z.enum(['bm25', 'dense', 'hybrid']).optional(),
+    /** How results are grouped before the cut: by document, by section, by chunk, or the plain fused list. */
+    retrieval_mode: z.enum(['doc_first', 'section_first', 'chunk_priority', 'hybrid_only']).default('hybrid_only'),
+    max_docs: z.number().int().min(1).max(1000).optional(),
+    max_sections: z.number().int().min(1).max(1000).optional(),
+    max_chunks: z.number().int().min(1).max(1000).optional(),
+    /** Rerank the top candidates when a rerank model is configured. */
+    enable_rerank: z.boolean().default(true),
+    fusion: z.enum(['rrf', 'weighted']).optional(),
   })
   .strict();
 export type RetrieveContext = z.input<typeof RetrieveContextSchema>;
@@ -79,7 +102,7 @@ export const SearchRequestSchema = z
   .object({
     query: z.string().max(10_000, 'query is longer than 10,000 characters'),
     k: z.number().int().min(1).max(1000).optional(),
-    mode: z.enum(['bm25']).default('bm25'),
+    mode: z.enum(['bm25', 'dense', 'hybrid']).optional(),
     context: RetrieveContextSchema.optional(),
   })
   .strict();
@@ -120,6 +143,10 @@ export const IndexReportSchema = z.object({
   chunks_total: z.number().int(),
   duration_ms: z.number(),
   issues: z.array(FileIssueSchema),
+  /** Chunk inputs embedded in this run, failed, and still waiting (0 without an embedding model). */
+  embedded: z.number().int().default(0),
+  embed_failed: z.number().int().default(0),
+  embed_pending: z.number().int().default(0),
 });
 export type IndexReport = z.infer<typeof IndexReportSchema>;
 
@@ -141,6 +168,13 @@ export const HealthReportSchema = z.object({
   /** Files queued by an interrupted run; the next index or watch finishes them. */
   pending_jobs: z.number().int(),
   issues: z.array(FileIssueSchema),
+  models: z.object({
+    embed: z.object({ id: z.string(), name: z.string(), path: z.string() }).nullable(),
+    rerank: z.object({ id: z.string(), name: z.string(), path: z.string() }).nullable(),
+    gpu: z.union([z.string(), z.literal(false)]),
+    threads: z.number().int(),
+  }),
+  vectors: z.object({ count: z.number().int(), dimension: z.number().int(), backend: z.string().nullable(), pending: z.number().int() }),
   config: z.record(z.string(), z.unknown()),
 });
 export type HealthReport = z.infer<typeof HealthReportSchema>;

@@ -4,7 +4,7 @@ import { parseRequest } from './validate.ts';
 describe('parseRequest', () => {
   it('applies defaults and returns typed requests', () => {
     expect(parseRequest('index/run', {})).toEqual({ sources: [] });
-    expect(parseRequest('search/query', { query: 'x', k: 3 })).toEqual({ query: 'x', k: 3, mode: 'bm25' });
+    expect(parseRequest('search/query', { query: 'x', k: 3 })).toEqual({ query: 'x', k: 3 });
   });
 
   it('rejects bad input with E_SYN_BAD_REQUEST naming the field', () => {

@@ -7,7 +7,7 @@ import { createError } from '../../shared/errors.ts';
 import { loadBeir, type BeirDataset } from './beir.ts';
 import { mean, mrrAt, ndcgAt, percentile, recallAt } from './metrics.ts';
 
-export const EVAL_MODES = ['bm25'] as const;
+export const EVAL_MODES = ['bm25', 'dense', 'hybrid', 'hybrid+rerank'] as const;
 export type EvalMode = (typeof EVAL_MODES)[number];
 
 export interface EvalOptions {
@@ -20,6 +20,10 @@ export interface EvalOptions {
   workDir?: string;
   /** Chunks retrieved per query (default 150, enough for Recall@100 over multi-chunk documents). */
   depth?: number;
+  /** GGUF embedding model (path or registry reference) for dense and hybrid modes. */
+  embedModel?: string;
+  rerankModel?: string;
+  modelsDir?: string;
   log?: (line: string) => void;
 }
 
@@ -91,6 +95,12 @@ export async function runEval(options: EvalOptions): Promise<EvalReport> {
     throw createError('E_SYN_BAD_REQUEST', `Unknown eval mode ${options.mode}; available: ${EVAL_MODES.join(', ')}`);
   }
   const depth = options.depth ?? CHUNK_DEPTH;
+  if (options.mode !== 'bm25' && !options.embedModel) {
+    throw createError('E_SYN_BAD_REQUEST', `Mode ${options.mode} needs --embed-model <file.gguf>`);
+  }
+  if (options.mode === 'hybrid+rerank' && !options.rerankModel) {
+    throw createError('E_SYN_BAD_REQUEST', 'Mode hybrid+rerank needs --rerank-model <file.gguf>');
+  }
   const ds = loadBeir(options.dataset, options.split);
   const queries = options.limit ? ds.queries.slice(0, options.limit) : ds.queries;
   log(`${ds.name}: ${ds.corpus.length} documents, ${queries.length} judged queries (split ${options.split})`);
@@ -99,12 +109,22 @@ export async function runEval(options: EvalOptions): Promise<EvalReport> {
   try {
     const corpusDir = path.join(work, 'corpus');
     const byPath = writeCorpus(ds, corpusDir);
-    const engine = createEngine({ dataDir: path.join(work, 'data'), env: {} });
+    const engine = createEngine({
+      dataDir: path.join(work, 'data'),
+      env: {},
+      ...(options.modelsDir ? { modelsDir: options.modelsDir } : {}),
+      config: {
+        ...(options.embedModel ? { embedModel: options.embedModel } : {}),
+        ...(options.rerankModel && options.mode === 'hybrid+rerank' ? { rerankModel: options.rerankModel } : {}),
+      },
+    });
     try {
       const t0 = performance.now();
       const report = await engine.index([corpusDir]);
       const indexS = (performance.now() - t0) / 1000;
-      log(`indexed ${report.indexed} (unchanged ${report.unchanged}) files, ${report.chunks_total} chunks in ${indexS.toFixed(1)} s`);
+      log(`indexed ${report.indexed} (unchanged ${report.unchanged}) files, ${report.chunks_total} chunks, ${report.embedded} embedded in ${indexS.toFixed(1)} s`);
+      if (options.mode !== 'bm25' && report.embed_pending > 0) log(`warning: ${report.embed_pending} chunks have no embedding`);
+      const searchMode = options.mode === 'bm25' ? 'bm25' : options.mode === 'dense' ? 'dense' : 'hybrid';
       if (report.failed > 0) log(`warning: ${report.failed} documents failed to index`);
 
       const ndcg: number[] = [];
@@ -116,7 +136,7 @@ export async function runEval(options: EvalOptions): Promise<EvalReport> {
       const latencies: number[] = [];
       for (const q of queries) {
         const t = performance.now();
-        const result = await engine.retrieve(q.text, {}, depth);
+        const result = await engine.retrieve(q.text, { mode: searchMode, enable_rerank: options.mode === 'hybrid+rerank' }, depth);
         latencies.push(performance.now() - t);
         const ranked: string[] = [];
         const seen = new Set<string>();

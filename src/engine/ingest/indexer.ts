@@ -1,3 +1,4 @@
+import { embeddingInput } from '../llm/embedding-input.ts';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { EventMap, FileIssue, IndexReport, Root } from '../../shared/contract.ts';
@@ -38,6 +39,9 @@ function formatBytes(n: number): string {
 function emptyReport(roots: readonly Root[]): IndexReport {
   return {
     roots: roots.map((r) => r.path),
+    embedded: 0,
+    embed_failed: 0,
+    embed_pending: 0,
     files_seen: 0,
     indexed: 0,
     unchanged: 0,
@@ -286,6 +290,7 @@ async function indexFile(
         text: c.text,
         chunkHash: chunkHash(entry.relPath, locator, c.text, tags, deps.paramsHash),
         textHash: sha256(c.text),
+        embedHash: sha256(embeddingInput(parsed.title, section?.heading ?? null, c.text)),
         tags,
         tokenCount: estimateTokens(c.text),
         fts: { title: analyzedTitle, heading: analyzeForIndex(section?.heading ?? ''), body: analyzeForIndex(c.text) },

@@ -41,7 +41,7 @@ export interface LexicalResult {
 /** Column weights for bm25(): the document's title counts most, then the section heading, then the text. */
 export const BM25_WEIGHTS = { title: 2.0, heading: 1.5, body: 1.0 } as const;
 
-interface Row {
+export interface Row {
   id: number;
   locator: string;
   start_line: number;
@@ -148,6 +148,63 @@ function buildFilter(f: LexicalFilters) {
   };
 }
 
+/** The WHERE clause (over c, d, r) for sensitivity and the JS-side filters, and a count of rows the filters dropped. */
+export function filterSql(db: Database, f: LexicalFilters): { where: string; params: { allowed: string }; filtered: () => number } {
+  const filter = buildFilter(f);
+  let filtered = 0;
+  if (filter) {
+    db.function('syn_filter', { deterministic: true }, (p: unknown, type: unknown, language: unknown, tagsJson: unknown, root: unknown) => {
+      const ok = filter(String(p), String(type), language === null ? null : String(language), String(tagsJson), String(root));
+      if (!ok) filtered++;
+      return ok ? 1 : 0;
+    });
+  }
+  const where = [
+    f.sensitivityEnable ? `(d.sensitivity IS NULL OR d.sensitivity = 'public' OR d.sensitivity IN (SELECT value FROM json_each(@allowed)))` : '1',
+    filter ? 'syn_filter(d.path, d.type, d.language, d.tags_json, r.path) = 1' : '1',
+  ].join(' AND ');
+  return { where, params: { allowed: JSON.stringify(f.allowSensitivity.map((s) => s.toLowerCase())) }, filtered: () => filtered };
+}
+
+export function toRetrievedChunk(r: Row, highlightTerms: readonly string[], score: number): RetrievedChunk {
+  return {
+    doc_id: r.doc_id,
+    locator: r.locator,
+    path: r.path,
+    root: r.root,
+    title: r.title ?? r.path,
+    heading: r.heading,
+    start_line: r.start_line,
+    end_line: r.end_line,
+    text: r.text,
+    snippet: highlightSnippet(r.text, highlightTerms),
+    score,
+    tags: JSON.parse(r.tags_json) as Record<string, string>,
+  };
+}
+
+/** The chunks with these ids that pass the filters, in the order given (for the dense list). */
+export function loadFilteredChunks(db: Database, ids: readonly number[], f: LexicalFilters): Map<number, Row> {
+  const { where, params } = filterSql(db, f);
+  const rows = db
+    .prepare(
+      `${SELECT}, 0 AS rank FROM chunks c JOIN documents d ON d.id = c.document_id JOIN roots r ON r.id = d.root_id
+        WHERE c.id IN (SELECT value FROM json_each(@ids)) AND ${where}`,
+    )
+    .all({ ...params, ids: JSON.stringify(ids) }) as Row[];
+  return new Map(rows.map((r) => [r.id, r]));
+}
+
+/** Ids of every chunk the filters allow (for an exact vector search when over-fetching was not enough). */
+export function allowedChunkIds(db: Database, f: LexicalFilters): Set<number> {
+  const { where, params } = filterSql(db, f);
+  const ids = db
+    .prepare(`SELECT c.id FROM chunks c JOIN documents d ON d.id = c.document_id JOIN roots r ON r.id = d.root_id WHERE ${where}`)
+    .pluck()
+    .all(params) as number[];
+  return new Set(ids);
+}
+
 /**
  * A request that names only sources the policy hides (say --include hr/** where every note is
  * restricted) is denied outright rather than answered with an empty list.
@@ -180,19 +237,8 @@ export function assertNotOnlyDenied(db: Database, query: string, f: LexicalFilte
 export function searchLexical(db: Database, query: string, options: LexicalOptions): LexicalResult {
   const fts = buildFtsQuery(query);
   const result: LexicalResult = { chunks: [], query: fts, candidates: 0, filtered: 0, trigramUsed: false, pruned: false };
-  const filter = buildFilter(options);
-  const allowed = options.allowSensitivity.map((s) => s.toLowerCase());
-  let filtered = 0;
-  db.function('syn_filter', { deterministic: true }, (p: unknown, type: unknown, language: unknown, tagsJson: unknown, root: unknown) => {
-    const ok = filter!(String(p), String(type), language === null ? null : String(language), String(tagsJson), String(root));
-    if (!ok) filtered++;
-    return ok ? 1 : 0;
-  });
-  const where = [
-    options.sensitivityEnable ? `(d.sensitivity IS NULL OR d.sensitivity = 'public' OR d.sensitivity IN (SELECT value FROM json_each(@allowed)))` : '1',
-    filter ? 'syn_filter(d.path, d.type, d.language, d.tags_json, r.path) = 1' : '1',
-  ].join(' AND ');
-  const params = { allowed: JSON.stringify(allowed), k: options.k };
+  const { where, params: filterParams, filtered: countFiltered } = filterSql(db, options);
+  const params = { ...filterParams, k: options.k };
   const seen = new Set<number>();
   const rows: (Row & { via: 'bm25' | 'trigram' })[] = [];
 
@@ -231,26 +277,13 @@ export function searchLexical(db: Database, query: string, options: LexicalOptio
   const terms = fts.terms;
   result.chunks = rows
     .map((r, i) => {
-      const chunk: RetrievedChunk = {
-        doc_id: r.doc_id,
-        locator: r.locator,
-        path: r.path,
-        root: r.root,
-        title: r.title ?? r.path,
-        heading: r.heading,
-        start_line: r.start_line,
-        end_line: r.end_line,
-        text: r.text,
-        snippet: highlightSnippet(r.text, r.via === 'trigram' ? [...terms, ...trigramTerms.map((t) => `${t.toLowerCase()}*`)] : terms),
-        score: Math.round(-r.rank * 1e4) / 1e4,
-        tags: JSON.parse(r.tags_json) as Record<string, string>,
-      };
+      const chunk = toRetrievedChunk(r, r.via === 'trigram' ? [...terms, ...trigramTerms.map((t) => `${t.toLowerCase()}*`)] : terms, Math.round(-r.rank * 1e4) / 1e4);
       if (options.explain) chunk.explain = explainMatch(chunk, terms, r.via, i + 1);
       return chunk;
     })
     .filter((c) => options.minScore === undefined || c.score >= options.minScore);
-  result.candidates = rows.length + filtered;
-  result.filtered = filtered;
+  result.candidates = rows.length + countFiltered();
+  result.filtered = countFiltered();
   return result;
 }
 

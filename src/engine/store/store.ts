@@ -49,6 +49,8 @@ export interface ChunkWrite {
   text: string;
   chunkHash: string;
   textHash: string;
+  /** Hash of what the embedding is made from (see embeddingInput). */
+  embedHash: string;
   tags: Record<string, string>;
   tokenCount: number;
   /** What the lexical index sees: analyzed terms of the title, heading and text. */
@@ -114,8 +116,8 @@ export class Store implements Disposable {
       deleteChunksOfDoc: this.db.prepare('DELETE FROM chunks WHERE document_id = ?'),
       insertChunk: this.db.prepare(`
         INSERT INTO chunks (document_id, ordinal, locator, section_id, heading, start_line, end_line, text,
-                            chunk_hash, text_hash, tags_json, token_count)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+                            chunk_hash, text_hash, tags_json, token_count, embed_hash)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
       insertFts: this.db.prepare('INSERT INTO chunks_fts (rowid, title, heading, body) VALUES (?, ?, ?, ?)'),
       insertTri: this.db.prepare('INSERT INTO chunks_tri (rowid, body) VALUES (?, ?)'),
     };
@@ -194,7 +196,7 @@ export class Store implements Disposable {
       for (const c of chunks) {
         const info = this.stmts.insertChunk.run(
           id, c.ordinal, c.locator, c.sectionId, c.heading, c.startLine, c.endLine, c.text,
-          c.chunkHash, c.textHash, JSON.stringify(c.tags), c.tokenCount,
+          c.chunkHash, c.textHash, JSON.stringify(c.tags), c.tokenCount, c.embedHash,
         );
         this.stmts.insertFts.run(info.lastInsertRowid, c.fts.title, c.fts.heading, c.fts.body);
         this.stmts.insertTri.run(info.lastInsertRowid, c.text);
@@ -354,6 +356,99 @@ export class Store implements Disposable {
       }
       return n;
     })();
+  }
+
+  // Embeddings ------------------------------------------------------------------------------------
+
+  /** Fills embed_hash for chunks written before migration 004 (paged; nothing is re-read from disk). */
+  backfillEmbedHashes(hashOf: (title: string | null, heading: string | null, text: string) => string): number {
+    const page = this.db.prepare(
+      'SELECT c.id, c.text, c.heading, d.title FROM chunks c JOIN documents d ON d.id = c.document_id WHERE c.embed_hash IS NULL ORDER BY c.id LIMIT 2000',
+    );
+    const update = this.db.prepare('UPDATE chunks SET embed_hash = ? WHERE id = ?');
+    let n = 0;
+    for (;;) {
+      const rows = page.all() as { id: number; text: string; heading: string | null; title: string | null }[];
+      if (rows.length === 0) return n;
+      this.db.transaction(() => {
+        for (const r of rows) update.run(hashOf(r.title, r.heading, r.text), r.id);
+      })();
+      n += rows.length;
+    }
+  }
+
+  /** Distinct embedding inputs that have no vector for this model yet, oldest chunks first. */
+  pendingEmbeddings(modelId: string, limit: number): { hash: string; title: string | null; heading: string | null; text: string }[] {
+    return this.db
+      .prepare(
+        `SELECT c.embed_hash AS hash, d.title, c.heading, c.text
+           FROM chunks c JOIN documents d ON d.id = c.document_id
+          WHERE c.embed_hash IS NOT NULL
+            AND NOT EXISTS (SELECT 1 FROM embeddings e WHERE e.model_id = @model AND e.text_hash = c.embed_hash)
+          GROUP BY c.embed_hash ORDER BY MIN(c.id) LIMIT @limit`,
+      )
+      .all({ model: modelId, limit }) as { hash: string; title: string | null; heading: string | null; text: string }[];
+  }
+
+  countPendingEmbeddings(modelId: string): number {
+    return (
+      this.db
+        .prepare(
+          `SELECT COUNT(DISTINCT c.embed_hash) AS n FROM chunks c
+            WHERE c.embed_hash IS NOT NULL
+              AND NOT EXISTS (SELECT 1 FROM embeddings e WHERE e.model_id = ? AND e.text_hash = c.embed_hash)`,
+        )
+        .get(modelId) as { n: number }
+    ).n;
+  }
+
+  writeEmbeddings(modelId: string, rows: readonly { hash: string; vector: Float32Array }[]): void {
+    const insert = this.db.prepare(
+      'INSERT OR REPLACE INTO embeddings (model_id, text_hash, dim, vector, created_at) VALUES (?, ?, ?, ?, ?)',
+    );
+    const now = new Date().toISOString();
+    this.db.transaction(() => {
+      for (const r of rows) insert.run(modelId, r.hash, r.vector.length, Buffer.from(r.vector.buffer, r.vector.byteOffset, r.vector.byteLength), now);
+    })();
+  }
+
+  /** Vector dimensions stored for a model (more than one means the store is inconsistent). */
+  embeddingDimensions(modelId: string): number[] {
+    return (this.db.prepare('SELECT DISTINCT dim FROM embeddings WHERE model_id = ?').all(modelId) as { dim: number }[]).map((r) => r.dim);
+  }
+
+  /** Ids of chunks that have a vector for this model. */
+  embeddedChunkIds(modelId: string): Set<number> {
+    const rows = this.db
+      .prepare('SELECT c.id FROM chunks c JOIN embeddings e ON e.model_id = ? AND e.text_hash = c.embed_hash')
+      .pluck()
+      .all(modelId) as number[];
+    return new Set(rows);
+  }
+
+  /** (chunk id, vector) for the given chunks, or for every embedded chunk, in pages. */
+  *chunkVectors(modelId: string, ids?: readonly number[]): Generator<{ id: number; vector: Float32Array }[]> {
+    const toVector = (b: Buffer) => new Float32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength));
+    if (ids) {
+      const stmt = this.db.prepare(
+        'SELECT c.id, e.vector FROM chunks c JOIN embeddings e ON e.model_id = ? AND e.text_hash = c.embed_hash WHERE c.id IN (SELECT value FROM json_each(?))',
+      );
+      for (let i = 0; i < ids.length; i += 5000) {
+        const rows = stmt.all(modelId, JSON.stringify(ids.slice(i, i + 5000))) as { id: number; vector: Buffer }[];
+        yield rows.map((r) => ({ id: r.id, vector: toVector(r.vector) }));
+      }
+      return;
+    }
+    const page = this.db.prepare(
+      'SELECT c.id, e.vector FROM chunks c JOIN embeddings e ON e.model_id = ? AND e.text_hash = c.embed_hash WHERE c.id > ? ORDER BY c.id LIMIT 5000',
+    );
+    let last = 0;
+    for (;;) {
+      const rows = page.all(modelId, last) as { id: number; vector: Buffer }[];
+      if (rows.length === 0) return;
+      yield rows.map((r) => ({ id: r.id, vector: toVector(r.vector) }));
+      last = rows[rows.length - 1]!.id;
+    }
   }
 
   // Settings --------------------------------------------------------------------------------------

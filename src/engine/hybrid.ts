@@ -1,0 +1,161 @@
+/**
+ * The retrieval pipeline: lexical ∥ dense → fusion → retrieval mode → rerank. The dense list is
+ * started first (embedding the query runs off the main thread) and awaited with its own timeout
+ * while the lexical list is computed; a list that fails or times out is named in `limits` and the
+ * other one answers alone.
+ */
+import type { Database } from 'better-sqlite3';
+import type { RetrievalResult, RetrievedChunk } from '../shared/contract.ts';
+import type { Config } from './config.ts';
+import type { Reranker } from './llm/reranker.ts';
+import { withTimeout } from './llm/reranker.ts';
+import { fuseReciprocalRank, fuseWeighted } from './retrieve/fusion.ts';
+import { applyRetrievalMode } from './retrieve/modes.ts';
+import type { SemanticIndex } from './semantic.ts';
+import { allowedChunkIds, loadFilteredChunks, searchLexical, toRetrievedChunk, type LexicalFilters } from './search/lexical.ts';
+import { buildFtsQuery } from './search/fts-query.ts';
+
+export interface PipelineRequest {
+  query: string;
+  k: number;
+  filters: LexicalFilters;
+  mode: 'bm25' | 'dense' | 'hybrid';
+  retrievalMode: 'doc_first' | 'section_first' | 'chunk_priority' | 'hybrid_only';
+  maxDocs?: number;
+  maxSections?: number;
+  maxChunks?: number;
+  minScore?: number;
+  explain: boolean;
+  enableRerank: boolean;
+  fusion: 'rrf' | 'weighted';
+}
+
+export interface PipelineDeps {
+  db: Database;
+  config: Config;
+  semantic: SemanticIndex | null;
+  reranker: Reranker | null;
+}
+
+type Meta = RetrievalResult['meta'];
+
+const ms = (t: number) => Math.round((performance.now() - t) * 100) / 100;
+
+/** Candidates each list contributes to fusion: enough for the grouping modes and reranking to choose from. */
+function poolSize(req: PipelineRequest, config: Config): number {
+  return Math.min(1000, Math.max(req.k * 4, req.maxChunks ?? 0, config.rerankTopN, 50));
+}
+
+async function denseList(deps: PipelineDeps, req: PipelineRequest, pool: number): Promise<RetrievedChunk[]> {
+  const semantic = deps.semantic!;
+  const hits = await semantic.search(req.query, pool * 2);
+  let rows = loadFilteredChunks(deps.db, hits.map((h) => h.id), req.filters);
+  let ranked = hits.filter((h) => rows.has(h.id));
+  // Filters hid too many of the nearest: search again among the allowed chunks only.
+  if (ranked.length < Math.min(pool, hits.length) && hits.length >= pool * 2) {
+    const allowed = allowedChunkIds(deps.db, req.filters);
+    const again = await semantic.search(req.query, pool, allowed);
+    rows = loadFilteredChunks(deps.db, again.map((h) => h.id), req.filters);
+    ranked = again.filter((h) => rows.has(h.id));
+  }
+  const terms = buildFtsQuery(req.query).terms;
+  return ranked.slice(0, pool).map((h) => toRetrievedChunk(rows.get(h.id)!, terms, Math.round(h.score * 1e4) / 1e4));
+}
+
+export async function runPipeline(deps: PipelineDeps, req: PipelineRequest): Promise<{ chunks: RetrievedChunk[]; meta: Meta; used_docs: RetrievalResult['used_docs']; used_sections: RetrievalResult['used_sections'] }> {
+  const limits: string[] = [];
+  const timings: Record<string, number> = {};
+  const useDense = req.mode !== 'bm25';
+  const useLexical = req.mode !== 'dense';
+  const pool = req.mode === 'bm25' && !deps.reranker ? req.k : poolSize(req, deps.config);
+
+  const t0 = performance.now();
+  const densePromise = useDense
+    ? withTimeout(denseList(deps, req, pool), deps.config.denseTimeoutMs).catch((error: unknown) => ({ error: error as Error }))
+    : null;
+  const tl = performance.now();
+  const lexical = useLexical
+    ? searchLexical(deps.db, req.query, { ...req.filters, k: pool, explain: req.explain, prune: deps.config.lexicalPruning })
+    : null;
+  if (lexical) timings.lexical_ms = ms(tl);
+  let dense: RetrievedChunk[] | null = null;
+  if (densePromise) {
+    const outcome = await densePromise;
+    timings.dense_ms = ms(t0);
+    if ('value' in outcome) dense = outcome.value;
+    else if ('timedOut' in outcome) limits.push(`dense retrieval timed out after ${deps.config.denseTimeoutMs} ms: lexical results only`);
+    else limits.push(`dense retrieval failed: ${outcome.error.message}`);
+  }
+
+  const tf = performance.now();
+  const byKey = new Map<string, RetrievedChunk>();
+  const lexicalRanks = new Map<string, number>();
+  const denseRanks = new Map<string, number>();
+  lexical?.chunks.forEach((c, i) => {
+    byKey.set(c.locator, c);
+    lexicalRanks.set(c.locator, i + 1);
+  });
+  dense?.forEach((c, i) => {
+    if (!byKey.has(c.locator)) byKey.set(c.locator, c);
+    denseRanks.set(c.locator, i + 1);
+  });
+  const lists = [
+    ...(lexical ? [{ name: 'lexical', items: lexical.chunks.map((c) => ({ id: c.locator, score: c.score })) }] : []),
+    ...(dense ? [{ name: 'dense', items: dense.map((c) => ({ id: c.locator, score: c.score })) }] : []),
+  ];
+  const hybridUsed = lists.length > 1;
+  let fused: { id: string; score: number }[];
+  if (!hybridUsed) fused = lists[0]?.items ?? [];
+  else if (req.fusion === 'weighted') fused = fuseWeighted(lists.find((l) => l.name === 'dense')!.items, lists.find((l) => l.name === 'lexical')!.items);
+  else fused = fuseReciprocalRank(lists, deps.config.rrfK);
+  let chunks = fused.map((f) => {
+    const c = byKey.get(String(f.id))!;
+    const ranks: NonNullable<RetrievedChunk['ranks']> = {};
+    if (lexicalRanks.has(c.locator)) ranks.lexical = lexicalRanks.get(c.locator)!;
+    if (denseRanks.has(c.locator)) ranks.dense = denseRanks.get(c.locator)!;
+    return { ...c, score: hybridUsed ? Math.round(f.score * 1e6) / 1e6 : c.score, ranks };
+  });
+  if (hybridUsed) timings.fusion_ms = ms(tf);
+
+  let rerankUsed = false;
+  if (req.enableRerank && deps.reranker && chunks.length > 1) {
+    const tr = performance.now();
+    const top = chunks.slice(0, deps.config.rerankTopN);
+    const outcome = await withTimeout(deps.reranker.rank(req.query, top.map((c) => c.text)), deps.config.rerankTimeoutMs).catch((error: unknown) => ({ error: error as Error }));
+    timings.rerank_ms = ms(tr);
+    if ('value' in outcome) {
+      const order = top.map((c, i) => ({ c, s: outcome.value[i] ?? 0, i })).sort((a, b) => b.s - a.s || a.i - b.i);
+      chunks = [...order.map(({ c, s }, i) => ({ ...c, score: Math.round(s * 1e6) / 1e6, ranks: { ...c.ranks, rerank: i + 1 } })), ...chunks.slice(top.length)];
+      rerankUsed = true;
+    } else if ('timedOut' in outcome) limits.push(`rerank timed out after ${deps.config.rerankTimeoutMs} ms: fused order kept`);
+    else limits.push(`rerank failed: ${outcome.error.message}`);
+  } else if (req.enableRerank && !deps.reranker && req.mode !== 'bm25') {
+    limits.push('rerank: no rerank model configured');
+  }
+
+  if (req.minScore !== undefined) chunks = chunks.filter((c) => c.score >= req.minScore!);
+  const shaped = applyRetrievalMode(chunks, {
+    mode: req.retrievalMode,
+    max_docs: req.maxDocs ?? Math.max(req.k, 20),
+    max_sections: req.maxSections ?? Math.max(req.k, 50),
+    max_chunks: Math.min(req.k, req.maxChunks ?? req.k),
+  });
+  return {
+    chunks: shaped.chunks,
+    used_docs: shaped.used_docs,
+    used_sections: shaped.used_sections,
+    meta: {
+      mode: req.mode,
+      retrieval_mode: req.retrievalMode,
+      terms: lexical?.query.terms ?? buildFtsQuery(req.query).terms,
+      candidates: lexical?.candidates ?? dense?.length ?? 0,
+      filtered: lexical?.filtered ?? 0,
+      trigram_used: lexical?.trigramUsed ?? false,
+      pruned: lexical?.pruned ?? false,
+      hybrid_used: hybridUsed,
+      rerank_used: rerankUsed,
+      timings,
+      limits,
+    },
+  };
+}

@@ -1,0 +1,164 @@
+/**
+ * The models registry: GGUF files imported into the models dir, each described once (role,
+ * architecture, dimension, context) and named by a stable id, the hash of its content, so the same
+ * file gives the same id on every machine and embeddings made with it stay valid.
+ */
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { createError } from '../../shared/errors.ts';
+import { modelFamily } from './families.ts';
+
+export const MODEL_ROLES = ['embed', 'chat', 'rerank'] as const;
+export type ModelRole = (typeof MODEL_ROLES)[number];
+
+export const ModelInfoSchema = z.object({
+  id: z.string(),
+  file: z.string(),
+  name: z.string(),
+  role: z.enum(MODEL_ROLES),
+  architecture: z.string(),
+  dimension: z.number().int(),
+  context_length: z.number().int(),
+  family: z.string(),
+  size_bytes: z.number().int(),
+  added_at: z.string(),
+});
+export type ModelInfo = z.infer<typeof ModelInfoSchema>;
+
+const EMBED_ARCHITECTURES = new Set(['bert', 'nomic-bert', 'jina-bert-v2', 'xlm-roberta', 'modern-bert', 'gte', 't5encoder']);
+
+async function hashFile(file: string): Promise<string> {
+  const hash = crypto.createHash('sha256');
+  for await (const chunk of fs.createReadStream(file, { highWaterMark: 4 << 20 })) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
+function assertGguf(file: string): fs.Stats {
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(file);
+  } catch {
+    throw createError('E_SYN_BAD_REQUEST', `No such model file: ${file}`);
+  }
+  if (!stat.isFile()) throw createError('E_SYN_BAD_REQUEST', `Not a file: ${file}`);
+  const fd = fs.openSync(file, 'r');
+  const magic = Buffer.alloc(4);
+  try {
+    fs.readSync(fd, magic, 0, 4, 0);
+  } finally {
+    fs.closeSync(fd);
+  }
+  if (magic.toString('latin1') !== 'GGUF') throw createError('E_SYN_BAD_REQUEST', `Not a GGUF model file (bad magic bytes): ${file}`);
+  return stat;
+}
+
+/** Reads what the registry needs from a GGUF header (no tensors are loaded). */
+export async function inspectGguf(file: string, role?: ModelRole): Promise<Omit<ModelInfo, 'id' | 'added_at' | 'file'>> {
+  const stat = assertGguf(file);
+  const { readGgufFileInfo } = await import('node-llama-cpp');
+  let info: Awaited<ReturnType<typeof readGgufFileInfo>>;
+  try {
+    info = await readGgufFileInfo(file, { readTensorInfo: false, logWarnings: false });
+  } catch (error) {
+    throw createError('E_SYN_BAD_REQUEST', `Cannot read the GGUF header of ${file}: ${(error as Error).message}`);
+  }
+  const meta = info.metadata as unknown as Record<string, Record<string, unknown> | undefined>;
+  if (typeof meta.general?.architecture !== 'string') {
+    throw createError('E_SYN_BAD_REQUEST', `Cannot read the GGUF header of ${file}: it names no architecture (truncated or not a model)`);
+  }
+  const architecture = meta.general.architecture;
+  const arch = meta[architecture] ?? {};
+  const name = String(meta.general?.name ?? path.basename(file, '.gguf'));
+  const guessed: ModelRole = /rerank/i.test(`${name} ${path.basename(file)}`)
+    ? 'rerank'
+    : arch.pooling_type !== undefined || EMBED_ARCHITECTURES.has(architecture)
+      ? 'embed'
+      : 'chat';
+  return {
+    name,
+    role: role ?? guessed,
+    architecture,
+    dimension: Number(arch.embedding_length ?? 0),
+    context_length: Number(arch.context_length ?? 0),
+    family: modelFamily(name, path.basename(file)).family,
+    size_bytes: stat.size,
+  };
+}
+
+export class ModelRegistry {
+  private readonly file: string;
+
+  constructor(readonly modelsDir: string) {
+    this.file = path.join(modelsDir, 'registry.json');
+  }
+
+  list(): ModelInfo[] {
+    if (!fs.existsSync(this.file)) return [];
+    try {
+      return z.array(ModelInfoSchema).parse(JSON.parse(fs.readFileSync(this.file, 'utf8')));
+    } catch (error) {
+      throw createError('E_SYN_MODEL_UNAVAILABLE', `The models registry ${this.file} is unreadable: ${(error as Error).message}; remove it and add the models again`);
+    }
+  }
+
+  private save(models: ModelInfo[]): void {
+    fs.mkdirSync(this.modelsDir, { recursive: true });
+    const tmp = `${this.file}.tmp`;
+    fs.writeFileSync(tmp, `${JSON.stringify(models, null, 2)}\n`);
+    fs.renameSync(tmp, this.file);
+  }
+
+  /** Imports a GGUF file: copies it into the models dir (unless it is there) and records it. */
+  async add(source: string, options: { role?: ModelRole } = {}): Promise<ModelInfo> {
+    const abs = path.resolve(source);
+    const described = await inspectGguf(abs, options.role);
+    const id = (await hashFile(abs)).slice(0, 16);
+    const existing = this.list();
+    const same = existing.find((m) => m.id === id);
+    if (same && same.role === described.role) return same;
+    fs.mkdirSync(this.modelsDir, { recursive: true });
+    let target = path.join(this.modelsDir, path.basename(abs));
+    if (path.resolve(target) !== abs) {
+      if (fs.existsSync(target) && !existing.some((m) => m.file === path.basename(target) && m.id === id)) {
+        target = path.join(this.modelsDir, `${id}-${path.basename(abs)}`);
+      }
+      if (!fs.existsSync(target)) {
+        const tmp = `${target}.partial`;
+        fs.copyFileSync(abs, tmp);
+        fs.renameSync(tmp, target);
+      }
+    }
+    const info: ModelInfo = { id, file: path.basename(target), ...described, added_at: new Date().toISOString() };
+    this.save([...existing.filter((m) => m.id !== id), info]);
+    return info;
+  }
+
+  remove(ref: string): ModelInfo | null {
+    const models = this.list();
+    const found = this.find(ref, models);
+    if (!found) return null;
+    this.save(models.filter((m) => m.id !== found.id));
+    return found;
+  }
+
+  find(ref: string, models = this.list()): ModelInfo | null {
+    return models.find((m) => m.id === ref || m.file === ref || m.name === ref || m.id.startsWith(ref)) ?? null;
+  }
+
+  pathOf(model: ModelInfo): string {
+    return path.join(this.modelsDir, model.file);
+  }
+
+  /** The model to use for a role: the configured reference, else the most recently added of that role. */
+  pick(role: ModelRole, ref?: string): ModelInfo | null {
+    const models = this.list();
+    if (ref) {
+      const found = this.find(ref, models);
+      if (!found) throw createError('E_SYN_MODEL_UNAVAILABLE', `No model "${ref}" in ${this.modelsDir}; run synapsis models list`);
+      return found;
+    }
+    return models.filter((m) => m.role === role).sort((a, b) => b.added_at.localeCompare(a.added_at))[0] ?? null;
+  }
+}

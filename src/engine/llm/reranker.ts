@@ -1,0 +1,74 @@
+/**
+ * Reranking: a cross-encoder scores (query, passage) pairs; the engine reorders its top N by that
+ * score. node-llama-cpp's ranking context runs GGUF rerankers (bge-reranker, jina-reranker). Any
+ * scorer with the same shape can stand in (tests use a deterministic one).
+ */
+import type { LlamaModel, LlamaRankingContext } from 'node-llama-cpp';
+import { createError } from '../../shared/errors.ts';
+import type { LlamaRuntime } from './runtime.ts';
+
+export interface Reranker {
+  readonly name: string;
+  /** A relevance score in [0, 1] for each passage, in input order. */
+  rank(query: string, passages: readonly string[], signal?: AbortSignal): Promise<number[]>;
+  unload(): Promise<void>;
+}
+
+export class LlamaReranker implements Reranker {
+  private loaded: Promise<{ model: LlamaModel; context: LlamaRankingContext }> | null = null;
+
+  constructor(
+    private readonly runtime: LlamaRuntime,
+    private readonly modelPath: string,
+    readonly name: string,
+  ) {}
+
+  private ensure() {
+    this.loaded ??= (async () => {
+      const llama = await this.runtime.get();
+      try {
+        const model = await llama.loadModel({ modelPath: this.modelPath });
+        const context = await model.createRankingContext({ threads: this.runtime.threads });
+        return { model, context };
+      } catch (error) {
+        this.loaded = null;
+        throw createError('E_SYN_MODEL_UNAVAILABLE', `Cannot load rerank model ${this.modelPath}: ${(error as Error).message}`);
+      }
+    })();
+    return this.loaded;
+  }
+
+  async rank(query: string, passages: readonly string[]): Promise<number[]> {
+    const { model, context } = await this.ensure();
+    // Inputs longer than the context make node-llama-cpp throw: cut each passage to what fits.
+    const budget = Math.max(32, Math.floor(context.model.trainContextSize / 2) - 16);
+    const fit = (text: string) => {
+      const tokens = model.tokenize(text);
+      return tokens.length > budget ? model.detokenize(tokens.slice(0, budget)) : text;
+    };
+    return context.rankAll(fit(query), passages.map(fit));
+  }
+
+  async unload(): Promise<void> {
+    const pending = this.loaded;
+    this.loaded = null;
+    const loaded = await pending?.catch(() => null);
+    if (loaded) {
+      await loaded.context.dispose();
+      await loaded.model.dispose();
+    }
+  }
+}
+
+/** Resolves with the value, or with `timedOut` when `ms` pass first (the work itself is not cancelled). */
+export async function withTimeout<T>(work: Promise<T>, ms: number): Promise<{ value: T } | { timedOut: true }> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<{ timedOut: true }>((resolve) => {
+    timer = setTimeout(() => resolve({ timedOut: true }), ms);
+  });
+  try {
+    return await Promise.race([work.then((value) => ({ value })), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

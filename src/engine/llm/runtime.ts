@@ -1,0 +1,204 @@
+/**
+ * The one shared node-llama-cpp instance of an engine, and the embedder built on it. The Llama
+ * binding is loaded lazily (an engine without models never touches it), asks for a GPU and falls
+ * back to CPU on any GPU failure, keeping the reason for health. Threads are set explicitly:
+ * node-llama-cpp's default of 4 on a 2-core machine made embedding 300x slower (DESIGN.md §7).
+ * Models are loaded on first use and disposed after an idle period and on shutdown.
+ */
+import os from 'node:os';
+import path from 'node:path';
+import type { Llama, LlamaEmbeddingContext, LlamaModel } from 'node-llama-cpp';
+import { createError } from '../../shared/errors.ts';
+import { modelFamily, type ModelFamily } from './families.ts';
+
+export interface RuntimeStatus {
+  loaded: boolean;
+  gpu: string | false;
+  /** Why the GPU is not used, when one was asked for and failed. */
+  gpuFallbackReason: string | null;
+  threads: number;
+}
+
+export class LlamaRuntime {
+  private llama: Promise<Llama> | null = null;
+  private gpu: string | false = false;
+  private fallbackReason: string | null = null;
+  readonly threads: number;
+
+  constructor(private readonly options: { gpu: 'auto' | false; threads?: number }) {
+    this.threads = Math.max(1, options.threads ?? os.availableParallelism());
+  }
+
+  get(): Promise<Llama> {
+    this.llama ??= this.load();
+    return this.llama;
+  }
+
+  private async load(): Promise<Llama> {
+    const { getLlama, LlamaLogLevel } = await import('node-llama-cpp');
+    const common = {
+      build: 'never' as const,
+      logLevel: LlamaLogLevel.error,
+      // llama.cpp's warnings about tokenizer metadata are noise for users; errors still surface.
+      logger: () => {},
+    };
+    if (this.options.gpu === 'auto') {
+      try {
+        const llama = await getLlama({ ...common, gpu: 'auto' });
+        this.gpu = llama.gpu;
+        return llama;
+      } catch (error) {
+        this.fallbackReason = `GPU backend failed, using CPU: ${(error as Error).message}`;
+      }
+    }
+    try {
+      return await getLlama({ ...common, gpu: false });
+    } catch (error) {
+      throw createError('E_SYN_MODEL_UNAVAILABLE', `node-llama-cpp could not start on this machine: ${(error as Error).message}`);
+    }
+  }
+
+  status(): RuntimeStatus {
+    return { loaded: this.llama !== null, gpu: this.gpu, gpuFallbackReason: this.fallbackReason, threads: this.threads };
+  }
+
+  async dispose(): Promise<void> {
+    const pending = this.llama;
+    this.llama = null;
+    if (pending) await (await pending.catch(() => null))?.dispose();
+  }
+}
+
+export interface EmbedderOptions {
+  modelPath: string;
+  modelId: string;
+  modelName: string;
+  /** Dispose the loaded model after this long without use (ms); 0 keeps it. */
+  idleMs?: number;
+}
+
+/**
+ * Embeds queries and documents with one GGUF model: the family's prefixes, inputs truncated to the
+ * model's context (node-llama-cpp throws on longer inputs), vectors L2-normalised for cosine search.
+ */
+export class Embedder {
+  private loaded: Promise<{ model: LlamaModel; contexts: LlamaEmbeddingContext[] }> | null = null;
+  /** Contexts not in use now, and callers waiting for one. */
+  private idle: LlamaEmbeddingContext[] = [];
+  private waiting: ((context: LlamaEmbeddingContext) => void)[] = [];
+  private idleTimer: NodeJS.Timeout | null = null;
+  readonly family: ModelFamily;
+  private maxTokens = 0;
+  dimension = 0;
+
+  constructor(
+    private readonly runtime: LlamaRuntime,
+    readonly options: EmbedderOptions,
+  ) {
+    this.family = modelFamily(options.modelName, path.basename(options.modelPath));
+  }
+
+  get modelId(): string {
+    return this.options.modelId;
+  }
+
+  private ensure() {
+    this.loaded ??= (async () => {
+      const llama = await this.runtime.get();
+      try {
+        const model = await llama.loadModel({ modelPath: this.options.modelPath });
+        const contextSize = Math.min(model.trainContextSize || 512, 8192);
+        // getEmbeddingFor embeds one text per call, and a small model cannot keep several CPU
+        // threads busy on one text: one single-threaded context per core embeds texts side by side
+        // (measured on 2 cores with MiniLM: about twice the rate of one context with 2 threads).
+        // A GPU gets one context.
+        const workers = this.runtime.status().gpu ? 1 : Math.max(1, Math.min(this.runtime.threads, 4));
+        const threads = Math.max(1, Math.floor(this.runtime.threads / workers));
+        const contexts: LlamaEmbeddingContext[] = [];
+        for (let i = 0; i < workers; i++) contexts.push(await model.createEmbeddingContext({ contextSize, threads }));
+        this.idle = [...contexts];
+        this.maxTokens = Math.min(contextSize, this.family.maxTokens ?? contextSize);
+        this.dimension = model.embeddingVectorSize;
+        return { model, contexts };
+      } catch (error) {
+        this.loaded = null;
+        throw createError('E_SYN_MODEL_UNAVAILABLE', `Cannot load embedding model ${this.options.modelPath}: ${(error as Error).message}`);
+      }
+    })();
+    return this.loaded;
+  }
+
+  private touch(): void {
+    if (!this.options.idleMs) return;
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = setTimeout(() => void this.unload(), this.options.idleMs);
+    this.idleTimer.unref();
+  }
+
+  /** Loads the model (if needed) and returns its vector dimension. */
+  async load(): Promise<number> {
+    await this.ensure();
+    this.touch();
+    return this.dimension;
+  }
+
+  private acquire(): Promise<LlamaEmbeddingContext> {
+    const context = this.idle.pop();
+    if (context) return Promise.resolve(context);
+    return new Promise((resolve) => this.waiting.push(resolve));
+  }
+
+  private release(context: LlamaEmbeddingContext): void {
+    const next = this.waiting.shift();
+    if (next) next(context);
+    else this.idle.push(context);
+  }
+
+  /** Embeds several texts at once, one per context, in input order. */
+  async embedMany(texts: readonly string[], kind: 'query' | 'document'): Promise<PromiseSettledResult<Float32Array>[]> {
+    return Promise.allSettled(texts.map((t) => this.embed(t, kind)));
+  }
+
+  async embed(text: string, kind: 'query' | 'document'): Promise<Float32Array> {
+    const { model } = await this.ensure();
+    this.touch();
+    const prefix = kind === 'query' ? this.family.queryPrefix : this.family.documentPrefix;
+    const prefixTokens = prefix ? model.tokenize(prefix).length : 0;
+    // Special tokens ([CLS], [SEP], BOS) take a few places of the context.
+    const budget = Math.max(8, this.maxTokens - prefixTokens - 4);
+    let body = text.trim() || '.';
+    const tokens = model.tokenize(body);
+    if (tokens.length > budget) body = model.detokenize(tokens.slice(0, budget));
+    const context = await this.acquire();
+    try {
+      const { vector } = await context.getEmbeddingFor(prefix + body);
+      return normalize(vector);
+    } catch (error) {
+      throw createError('E_SYN_EMBED_FAILED', `Embedding failed: ${(error as Error).message}`);
+    } finally {
+      this.release(context);
+    }
+  }
+
+  async unload(): Promise<void> {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = null;
+    const pending = this.loaded;
+    this.loaded = null;
+    const loaded = await pending?.catch(() => null);
+    if (loaded) {
+      this.idle = [];
+      for (const context of loaded.contexts) await context.dispose();
+      await loaded.model.dispose();
+    }
+  }
+}
+
+export function normalize(vector: ArrayLike<number>): Float32Array {
+  const out = Float32Array.from(vector);
+  let norm = 0;
+  for (const v of out) norm += v * v;
+  norm = Math.sqrt(norm);
+  if (norm > 0) for (let i = 0; i < out.length; i++) out[i]! /= norm;
+  return out;
+}

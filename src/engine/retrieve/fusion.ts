@@ -1,0 +1,139 @@
+/**
+ * Rank fusion for hybrid retrieval (DESIGN.md §4, RRF k = 60; spec 003 §5.3-5.4, score = 0.7·dense
+ * + 0.3·sparse). Pure functions over lists: no store, no index, so they are tested on their own.
+ */
+
+export type ItemId = string | number;
+
+export interface ScoredItem<Id extends ItemId = ItemId> {
+  id: Id;
+  score: number;
+}
+
+/** One retriever's answer: items best first. The array order is the ranking. */
+export interface RankedList<Id extends ItemId = ItemId> {
+  name: string;
+  items: readonly ScoredItem<Id>[];
+}
+
+export interface ReciprocalRankItem<Id extends ItemId = ItemId> {
+  id: Id;
+  /** Sum over the lists that hold the item of 1 / (k + rank). */
+  score: number;
+  /** 1-based rank of the item in each list that holds it, by list name (for explain). */
+  ranks: Record<string, number>;
+  /** The score each list gave the item, by list name (for explain). */
+  scores: Record<string, number>;
+}
+
+export interface WeightedItem<Id extends ItemId = ItemId> {
+  id: Id;
+  /** weights.dense · dense + weights.sparse · sparse, a missing side counting 0. */
+  score: number;
+  /** Min-max normalised dense score in [0, 1]; null when the dense list does not hold the item. */
+  dense: number | null;
+  /** Min-max normalised sparse score in [0, 1]; null when the sparse list does not hold the item. */
+  sparse: number | null;
+}
+
+export interface FusionWeights {
+  dense: number;
+  sparse: number;
+}
+
+export const DEFAULT_RRF_K = 60;
+export const DEFAULT_FUSION_WEIGHTS: Readonly<FusionWeights> = Object.freeze({ dense: 0.7, sparse: 0.3 });
+
+/**
+ * Total order on ids so equal scores always come out the same way, whatever order the retrievers
+ * answered in: numbers before strings, numbers numerically, strings by code unit.
+ */
+export function compareIds(a: ItemId, b: ItemId): number {
+  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  if (typeof a === 'number') return -1;
+  if (typeof b === 'number') return 1;
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * Reciprocal rank fusion (Cormack et al. 2009). Ranks, not scores, are fused, because BM25 and
+ * cosine scores live on unrelated scales. An id repeated within one list counts at its best rank.
+ */
+export function fuseReciprocalRank<Id extends ItemId>(
+  lists: readonly RankedList<Id>[],
+  k: number = DEFAULT_RRF_K,
+): ReciprocalRankItem<Id>[] {
+  if (!Number.isFinite(k) || k < 0) throw new RangeError(`RRF k must be a finite number >= 0, got ${k}`);
+  const names = new Set<string>();
+  for (const list of lists) {
+    // Explain output is keyed by list name, so two lists with one name would overwrite each other.
+    if (names.has(list.name)) throw new RangeError(`duplicate list name "${list.name}"`);
+    names.add(list.name);
+  }
+
+  const fused = new Map<Id, ReciprocalRankItem<Id>>();
+  for (const list of lists) {
+    list.items.forEach((item, index) => {
+      let entry = fused.get(item.id);
+      if (!entry) {
+        entry = { id: item.id, score: 0, ranks: {}, scores: {} };
+        fused.set(item.id, entry);
+      }
+      if (list.name in entry.ranks) return;
+      const rank = index + 1;
+      entry.ranks[list.name] = rank;
+      entry.scores[list.name] = item.score;
+      entry.score += 1 / (k + rank);
+    });
+  }
+  return [...fused.values()].sort((a, b) => b.score - a.score || compareIds(a.id, b.id));
+}
+
+/**
+ * Min-max normalisation to [0, 1], keeping the best score per id. A list whose scores are all
+ * equal maps to 1: every item in it was found, and nothing distinguishes them, so none should lose
+ * to an item the list did not find at all (which counts 0).
+ */
+export function normalizeMinMax<Id extends ItemId>(items: readonly ScoredItem<Id>[]): Map<Id, number> {
+  const best = new Map<Id, number>();
+  for (const { id, score } of items) {
+    if (!Number.isFinite(score)) throw new RangeError(`score of ${String(id)} is not a finite number: ${score}`);
+    const seen = best.get(id);
+    if (seen === undefined || score > seen) best.set(id, score);
+  }
+  let min = Infinity;
+  let max = -Infinity;
+  for (const s of best.values()) {
+    if (s < min) min = s;
+    if (s > max) max = s;
+  }
+  const range = max - min;
+  const out = new Map<Id, number>();
+  for (const [id, s] of best) out.set(id, range > 0 ? (s - min) / range : 1);
+  return out;
+}
+
+/**
+ * Weighted score fusion (spec 003 §5.3): each list min-max normalised on its own, then
+ * weights.dense · dense + weights.sparse · sparse. Unlike RRF it keeps how far apart the scores are,
+ * which is what the specification's hybrid score asks for.
+ */
+export function fuseWeighted<Id extends ItemId>(
+  dense: readonly ScoredItem<Id>[],
+  sparse: readonly ScoredItem<Id>[],
+  weights: FusionWeights = DEFAULT_FUSION_WEIGHTS,
+): WeightedItem<Id>[] {
+  for (const [side, w] of Object.entries(weights)) {
+    if (!Number.isFinite(w) || w < 0) throw new RangeError(`weight ${side} must be a finite number >= 0, got ${w}`);
+  }
+  const d = normalizeMinMax(dense);
+  const s = normalizeMinMax(sparse);
+  const ids = new Set<Id>([...d.keys(), ...s.keys()]);
+  const out: WeightedItem<Id>[] = [];
+  for (const id of ids) {
+    const dn = d.get(id) ?? null;
+    const sn = s.get(id) ?? null;
+    out.push({ id, score: weights.dense * (dn ?? 0) + weights.sparse * (sn ?? 0), dense: dn, sparse: sn });
+  }
+  return out.sort((a, b) => b.score - a.score || compareIds(a.id, b.id));
+}

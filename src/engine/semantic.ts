@@ -1,0 +1,203 @@
+/**
+ * The dense side of the engine: the embedding stage of indexing and the vector index it feeds.
+ * SQLite is the source of truth: vectors live in the embeddings table keyed by (model id, embed
+ * hash); the vector index under index/<index_version>/ is a cache rebuilt from them when missing or
+ * corrupt, and kept in step with the chunks table by id after every indexing run.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { createError, isSynapsisError } from '../shared/errors.ts';
+import { embeddingInput } from './llm/embedding-input.ts';
+import type { Embedder } from './llm/runtime.ts';
+import type { Store } from './store/store.ts';
+import { META_FILE, topK } from './vector/common.ts';
+import { createVectorIndex, loadVectorIndex, resolveBackend, type VectorBackendChoice } from './vector/index.ts';
+import type { VectorHit, VectorIndex } from './vector/types.ts';
+
+export interface SemanticOptions {
+  store: Store;
+  embedder: Embedder;
+  /** index/<index_version>/ of the current version. */
+  indexDir: string;
+  backend: VectorBackendChoice;
+}
+
+export interface EmbedProgress {
+  done: number;
+  total: number;
+}
+
+const BATCH = 32;
+/**
+ * A filter that leaves at most this many chunks is answered exactly from the stored vectors when
+ * the index is an HNSW graph: a graph search would have to widen to most of the corpus to find
+ * them, while scoring a few thousand stored vectors takes milliseconds.
+ */
+const EXACT_FILTER_MAX = 5000;
+
+export class SemanticIndex {
+  private index: VectorIndex | null = null;
+  private dimension = 0;
+  /** Why dense retrieval is unavailable (model failed to load, ...); null when it works. */
+  unavailable: string | null = null;
+  lastRebuildReason: string | null = null;
+
+  constructor(private readonly options: SemanticOptions) {}
+
+  get modelId(): string {
+    return this.options.embedder.modelId;
+  }
+
+  get ready(): boolean {
+    return this.index !== null && this.unavailable === null;
+  }
+
+  stats() {
+    const stats = this.index?.stats();
+    return { vectors: stats?.count ?? 0, dimension: this.dimension, backend: stats?.backend ?? null, kind: stats?.kind ?? null };
+  }
+
+  private async modelDimension(): Promise<number> {
+    if (this.dimension) return this.dimension;
+    const dim = await this.options.embedder.load();
+    const stored = this.options.store.embeddingDimensions(this.modelId);
+    if (stored.some((d) => d !== dim)) {
+      throw createError(
+        'E_SYN_INDEX_VERSION_MISMATCH',
+        `Stored vectors of model ${this.modelId} have dimension ${stored.join(', ')} but the model produces ${dim}: ` +
+          'the embeddings table does not match this model file. Remove the model and add it again (synapsis models remove/add), ' +
+          'or use a fresh data dir.',
+      );
+    }
+    this.dimension = dim;
+    return dim;
+  }
+
+  /** Embeds every chunk input that has no vector for this model yet, in batches, reporting progress. */
+  async embedPending(onProgress?: (p: EmbedProgress) => void, shouldStop?: () => boolean): Promise<{ embedded: number; failed: number }> {
+    const { store, embedder } = this.options;
+    const total = store.countPendingEmbeddings(this.modelId);
+    if (total === 0) return { embedded: 0, failed: 0 };
+    await this.modelDimension();
+    const failed = new Set<string>();
+    let embedded = 0;
+    onProgress?.({ done: 0, total });
+    while (!shouldStop?.()) {
+      const batch = store.pendingEmbeddings(this.modelId, BATCH + failed.size).filter((r) => !failed.has(r.hash)).slice(0, BATCH);
+      if (batch.length === 0) break;
+      const rows: { hash: string; vector: Float32Array }[] = [];
+      const outcomes = await embedder.embedMany(
+        batch.map((r) => embeddingInput(r.title, r.heading, r.text)),
+        'document',
+      );
+      outcomes.forEach((outcome, i) => {
+        const { hash } = batch[i]!;
+        if (outcome.status === 'fulfilled') {
+          rows.push({ hash, vector: outcome.value });
+          return;
+        }
+        const error = outcome.reason as unknown;
+        if (isSynapsisError(error) && error.code === 'E_SYN_MODEL_UNAVAILABLE') throw error;
+        failed.add(hash);
+      });
+      store.writeEmbeddings(this.modelId, rows);
+      embedded += rows.length;
+      onProgress?.({ done: embedded + failed.size, total });
+    }
+    return { embedded, failed: failed.size };
+  }
+
+  /** Loads the vector index of this version, or rebuilds it from stored vectors, then matches it to the chunks. */
+  async syncIndex(): Promise<{ added: number; removed: number }> {
+    const { store, indexDir, backend } = this.options;
+    const wanted = store.embeddedChunkIds(this.modelId);
+    if (!this.index) {
+      if (wanted.size === 0 && !fs.existsSync(path.join(indexDir, META_FILE))) {
+        // Nothing embedded yet: no model load needed until there is.
+        return { added: 0, removed: 0 };
+      }
+      const dim = await this.modelDimension();
+      this.index = this.tryLoad(dim) ?? createVectorIndex({ backend, dimension: dim, expectedCount: wanted.size });
+    }
+    const index = this.index;
+    const held = index.ids();
+    const toRemove = held.filter((id) => !wanted.has(id));
+    const heldSet = new Set(held);
+    const toAdd = [...wanted].filter((id) => !heldSet.has(id));
+    if (toRemove.length > 0) index.remove(toRemove);
+    for (const page of store.chunkVectors(this.modelId, toAdd)) {
+      if (page.length === 0) continue;
+      index.add(
+        page.map((p) => p.id),
+        page.map((p) => p.vector),
+      );
+    }
+    if (toAdd.length + toRemove.length > 0 || !fs.existsSync(path.join(indexDir, META_FILE))) index.save(indexDir);
+    return { added: toAdd.length, removed: toRemove.length };
+  }
+
+  private tryLoad(dim: number): VectorIndex | null {
+    const { indexDir, backend } = this.options;
+    if (!fs.existsSync(path.join(indexDir, META_FILE))) return null;
+    try {
+      const index = loadVectorIndex(indexDir);
+      if (index.dimension !== dim) {
+        index.dispose();
+        throw createError(
+          'E_SYN_INDEX_VERSION_MISMATCH',
+          `The vector index in ${indexDir} has dimension ${index.dimension}, the embedding model ${dim}; ` +
+            `delete that folder and Synapsis rebuilds it from stored embeddings.`,
+        );
+      }
+      if (index.backend !== resolveBackend(backend)) {
+        this.lastRebuildReason = `vector index rebuilt: the ${backend} backend is configured, the saved index is ${index.backend}`;
+        index.dispose();
+        return null;
+      }
+      return index;
+    } catch (error) {
+      if (isSynapsisError(error) && error.code === 'E_SYN_INDEX_VERSION_MISMATCH') throw error;
+      // Missing or corrupt: the store has every vector, so rebuild instead of failing.
+      this.lastRebuildReason = `vector index rebuilt from stored embeddings: ${(error as Error).message}`;
+      return null;
+    }
+  }
+
+  /** Nearest chunks to the query; `allow` restricts them (filters and sensitivity). */
+  async search(query: string, k: number, allow?: ReadonlySet<number>): Promise<VectorHit[]> {
+    if (!this.index) await this.syncIndex();
+    const index = this.index;
+    if (!index || index.stats().count === 0) return [];
+    const vector = await this.options.embedder.embed(query, 'query');
+    if (allow && allow.size <= EXACT_FILTER_MAX && index.stats().kind === 'hnsw') return this.searchStored(vector, k, allow);
+    return index.search(vector, k, allow);
+  }
+
+  /** Exact scores of the allowed chunks from their stored vectors. */
+  private searchStored(query: Float32Array, k: number, allow: ReadonlySet<number>): VectorHit[] {
+    let norm = 0;
+    for (const x of query) norm += x * x;
+    norm = Math.sqrt(norm) || 1;
+    const ids: number[] = [];
+    const scores: number[] = [];
+    for (const page of this.options.store.chunkVectors(this.modelId, [...allow])) {
+      for (const { id, vector } of page) {
+        let dot = 0;
+        let vnorm = 0;
+        for (let i = 0; i < vector.length; i++) {
+          dot += query[i]! * vector[i]!;
+          vnorm += vector[i]! * vector[i]!;
+        }
+        ids.push(id);
+        scores.push(dot / (norm * (Math.sqrt(vnorm) || 1)));
+      }
+    }
+    return topK(scores, ids, k, null);
+  }
+
+  async dispose(): Promise<void> {
+    this.index?.dispose();
+    this.index = null;
+    await this.options.embedder.unload();
+  }
+}
