@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { createEngine, type Engine } from '../engine/index.ts';
-import type { HealthReport, IndexReport, MatchExplanation, RetrievalResult } from '../shared/contract.ts';
+import type { AnswerEnvelope, HealthReport, IndexReport, MatchExplanation, RetrievalResult } from '../shared/contract.ts';
 import { createError, isSynapsisError, serializeError } from '../shared/errors.ts';
 import { benchIngest } from './bench/ingest.ts';
 import { benchSearch } from './bench/search.ts';
@@ -83,6 +83,23 @@ function formatIndexReport(r: IndexReport): string {
   return lines.join('\n');
 }
 
+export function formatAnswer(a: AnswerEnvelope): string {
+  const lines = [a.answer, ''];
+  if (a.citations.length > 0) {
+    lines.push('Sources:');
+    for (const c of a.citations) lines.push(`  [${c.n}] ${c.path}:${c.start_line}-${c.end_line}${c.stale ? '  (changed since indexing)' : ''}`);
+  }
+  if (a.answer_mode === 'abstained') {
+    lines.push(`Searched for: ${a.searched.terms.join(' ') || a.query} (${a.searched.results} passages)`);
+    for (const l of a.searched.top) lines.push(`  ${l}`);
+  }
+  const kind = a.answer_mode === 'extractive' ? 'extractive (no chat model: sentences quoted from your files)' : a.answer_mode;
+  lines.push(`${kind}; verdict ${a.verdict ?? 'none'} (${a.critic.decided_by}${a.critic.retried ? ', revised once' : ''}); confidence ${a.confidence.toFixed(2)}${a.low_confidence ? ' LOW' : ''}`);
+  if (a.cancelled) lines.push('cancelled');
+  for (const l of a.limits) lines.push(`note: ${l}`);
+  return lines.join('\n');
+}
+
 export function formatContext(built: BuiltContext): string {
   if (built.blocks.length === 0) return `No context fits ${built.budget} tokens.`;
   const blocks = built.blocks.map(
@@ -124,6 +141,16 @@ function formatHealth(h: HealthReport): string {
     `documents: ${h.documents.indexed} indexed${types ? ` (${types})` : ''}, ${h.documents.skipped} skipped, ${h.documents.failed} failed`,
     `chunks: ${h.chunks}`,
   ];
+  const embed = h.models?.embed;
+  const vectors = h.vectors;
+  lines.push(
+    `embedding model: ${embed ? `${embed.name} (${embed.id})` : 'none (lexical retrieval only; synapsis models add <file.gguf>)'}`,
+    `rerank model: ${h.models?.rerank ? `${h.models.rerank.name} (${h.models.rerank.id})` : 'none (results are not reranked)'}`,
+  );
+  if (embed && vectors) {
+    lines.push(`vectors: ${vectors.count}${vectors.backend ? ` in ${vectors.backend}` : ''}${vectors.dimension ? `, dim ${vectors.dimension}` : ''}${vectors.pending ? `, ${vectors.pending} waiting` : ''}`);
+  }
+  if (h.models) lines.push(`llm runtime: ${h.models.gpu ? `GPU (${h.models.gpu})` : 'CPU'}, ${h.models.threads} threads`);
   if (h.pending_jobs > 0) lines.push(`pending: ${h.pending_jobs} files from an interrupted run (synapsis index finishes them)`);
   if (h.issues.length > 0) {
     lines.push('skipped or failed files:');
@@ -235,6 +262,62 @@ Exit codes: 0 success, 1 failure, 2 bad usage or input.`,
     });
 
   program
+    .command('ask')
+    .description('answer a question from your files, streamed, with file:line citations checked by a critic')
+    .argument('<question>', 'what you want to know')
+    .option('-k, --k <n>', 'passages to retrieve before packing the context', positiveInt)
+    .option('--include <glob>', 'only sources whose path matches (repeatable)', collect, [])
+    .option('--exclude <glob>', 'leave out sources whose path matches (repeatable)', collect, [])
+    .option('--allow <sensitivity>', 'also use chunks with this sensitivity, e.g. restricted (repeatable)', collect, [])
+    .addOption(new Option('--mode <mode>', 'retrieval lists to use').choices(['bm25', 'dense', 'hybrid']))
+    .option('--no-critic', 'skip the model critic (deterministic citation checks still run)')
+    .action(async (question: string, cmdOpts: { k?: number; include: string[]; exclude: string[]; allow: string[]; mode?: 'bm25' | 'dense' | 'hybrid'; critic: boolean }, cmd: Command) => {
+      const opts = globals(cmd);
+      await withEngine(opts, async (engine) => {
+        const controller = new AbortController();
+        const cancel = () => controller.abort();
+        process.once('SIGINT', cancel);
+        let attemptShown = 0;
+        try {
+          const envelope = await engine.answer(question, {
+            ...(cmdOpts.k ? { k: cmdOpts.k } : {}),
+            ...(cmdOpts.mode ? { mode: cmdOpts.mode } : {}),
+            context: { include_globs: cmdOpts.include, exclude_globs: cmdOpts.exclude, allow_sensitivity: cmdOpts.allow },
+            critic: cmdOpts.critic !== false,
+            signal: controller.signal,
+            onToken: (text, attempt) => {
+              if (opts.json) return;
+              if (attempt !== attemptShown) {
+                if (attemptShown > 0) io.err('\n(the critic asked for a revision)\n');
+                attemptShown = attempt;
+              }
+              io.err(text);
+            },
+          });
+          if (!opts.json && attemptShown > 0) io.err('\n\n');
+          print(opts, envelope, formatAnswer(envelope));
+        } finally {
+          process.off('SIGINT', cancel);
+        }
+      });
+    });
+
+  program
+    .command('traces')
+    .description('one row per answer: latencies, retrieved passages, tokens, verdict, confidence, limits')
+    .option('--limit <n>', 'newest N traces', positiveInt, 100)
+    .action(async (cmdOpts: { limit: number }, cmd: Command) => {
+      const opts = globals(cmd);
+      await withEngine(opts, async (engine) => {
+        const traces = engine.traces(cmdOpts.limit);
+        const text = traces
+          .map((t) => `${t.started_at}  ${t.answer_mode.padEnd(10)} ${(t.verdict ?? '-').padEnd(7)} conf ${t.confidence.toFixed(2)}  ${Math.round(t.latencies_ms.total_ms ?? 0)} ms  ${t.query}`)
+          .join('\n');
+        print(opts, traces, text || 'No answers yet (synapsis ask "<question>").');
+      });
+    });
+
+  program
     .command('eval')
     .description('retrieval quality on a dataset in BEIR layout: nDCG@10, Recall@1/5/10/100, MRR@10, latency, indexing time')
     .requiredOption('--dataset <dir>', 'folder with corpus.jsonl, queries.jsonl and qrels/<split>.tsv')
@@ -257,9 +340,14 @@ Exit codes: 0 success, 1 failure, 2 bad usage or input.`,
   program
     .command('health')
     .description('what is indexed, what was skipped or failed and why, and what is degraded')
-    .action(async (_o: unknown, cmd: Command) => {
+    .option('--metrics', 'print answer counters and per-stage latency histograms in Prometheus text format')
+    .action(async (cmdOpts: { metrics?: boolean }, cmd: Command) => {
       const opts = globals(cmd);
       await withEngine(opts, async (engine) => {
+        if (cmdOpts.metrics) {
+          io.out(engine.metrics());
+          return;
+        }
         const report = await engine.health();
         print(opts, report, formatHealth(report));
       });

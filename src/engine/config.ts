@@ -37,6 +37,19 @@ export const ConfigSchema = z
     rerankTimeoutMs: z.number().int().positive().default(15_000),
     /** Unload models after this long unused (ms); 0 keeps them loaded. */
     modelIdleMs: z.number().int().min(0).default(5 * 60_000),
+    /** Chat model for answers and the critic, same forms as embedModel; default the latest added chat model; none: extractive answers. */
+    chatModel: z.string().min(1).optional(),
+    /** The system message of answers. */
+    systemPrompt: z.string().min(1).max(20_000).optional(),
+    /** Passages retrieved for an answer before the context is packed. */
+    answerK: z.number().int().min(1).max(100).default(8),
+    /** Most tokens of sources in an answer prompt (also cut to the chat model's window). */
+    contextTokens: z.number().int().min(64).max(131_072).default(4096),
+    /** Most tokens an answer may have. */
+    synthTokens: z.number().int().min(16).max(8192).default(512),
+    answerRetrievalTimeoutMs: z.number().int().positive().default(20_000),
+    synthTimeoutMs: z.number().int().positive().default(120_000),
+    criticTimeoutMs: z.number().int().positive().default(60_000),
   })
   .strict()
   .refine((c) => c.chunkOverlap < c.chunkSize / 2, {
@@ -63,6 +76,9 @@ const ENV_KEYS: Record<string, { key: keyof Config; kind: EnvKind }> = {
   SYN_LLM_THREADS: { key: 'llmThreads', kind: 'int' },
   SYN_VECTOR_BACKEND: { key: 'vectorBackend', kind: 'string' },
   SYN_FUSION: { key: 'fusion', kind: 'string' },
+  SYN_CHAT_MODEL: { key: 'chatModel', kind: 'string' },
+  SYN_CONTEXT_TOKENS: { key: 'contextTokens', kind: 'int' },
+  SYN_SYNTH_TOKENS: { key: 'synthTokens', kind: 'int' },
 };
 
 function parseEnvValue(name: string, raw: string, kind: EnvKind): unknown {

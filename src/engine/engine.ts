@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import {
+  type AnswerEnvelope,
   type EventMap,
   type EventName,
   type HealthReport,
@@ -25,15 +26,19 @@ import { buildManifest, readManifest, writeManifest, type IndexManifest } from '
 import { DisposableStore, type Disposable } from './lifecycle.ts';
 import { defaultDataDir } from './paths.ts';
 import { ANALYZER_VERSION, analyzeForIndex } from './search/analyzer.ts';
-import { assertNotOnlyDenied } from './search/lexical.ts';
+import { assertNotOnlyDenied, termStats } from './search/lexical.ts';
 import { runPipeline } from './hybrid.ts';
-import { LlamaReranker } from './llm/reranker.ts';
+import { LlamaReranker, type Reranker } from './llm/reranker.ts';
+import { LlamaChatModel, type ChatModel } from './llm/chat.ts';
+import { answerQuestion, type AnswerOptions } from './answer/answer.ts';
+import { DEFAULT_SYSTEM_PROMPT } from './answer/prompt.ts';
+import { metricsFromTraces } from './answer/metrics.ts';
 import { embeddingInput } from './llm/embedding-input.ts';
 import { ModelRegistry, type ModelInfo, type ModelRole } from './llm/registry.ts';
 import { resolveModel, type ResolvedModel } from './llm/resolve.ts';
 import { Embedder, LlamaRuntime } from './llm/runtime.ts';
 import { SemanticIndex } from './semantic.ts';
-import { Store } from './store/store.ts';
+import { Store, type TraceRow } from './store/store.ts';
 
 export interface EngineOptions {
   /** One data dir per workspace; default: SYNAPSIS_DATA_DIR or the OS app-data folder. */
@@ -42,6 +47,10 @@ export interface EngineOptions {
   modelsDir?: string;
   config?: Partial<ConfigInput>;
   env?: NodeJS.ProcessEnv;
+  /** A scorer to rerank with instead of a GGUF rerank model (any cross-encoder with this shape). */
+  reranker?: Reranker;
+  /** A chat model to answer with instead of a GGUF chat model (any model with this shape). */
+  chat?: ChatModel;
 }
 
 /** The Synapse API of DESIGN.md §4 (index, retrieve, health) plus root management and typed events. */
@@ -52,6 +61,16 @@ export interface Engine extends Disposable {
   readonly indexVersion: string;
   index(sources?: string[]): Promise<IndexReport>;
   retrieve(query: string, context?: RetrieveContext, k?: number): Promise<RetrievalResult>;
+  /**
+   * A cited answer: retrieval, synthesis with the chat model (extractive without one), citation
+   * mapping, critic, one revision or an abstention. Tokens stream to `onToken` and as answer/token
+   * events; `signal` cancels.
+   */
+  answer(query: string, options?: AnswerOptions): Promise<AnswerEnvelope>;
+  /** Answer traces, newest first. */
+  traces(limit?: number): TraceRow[];
+  /** Counters and latency histograms of answers in Prometheus text format. */
+  metrics(): string;
   health(): Promise<HealthReport>;
   addRoot(rootPath: string, options?: { include?: string[]; exclude?: string[] }): Root;
   removeRoot(rootPath: string): { removed: boolean; documents_removed: number };
@@ -109,8 +128,11 @@ export function createEngine(options: EngineOptions = {}): Engine {
         backend: config.vectorBackend,
       })
     : null;
-  const reranker = rerankModel ? new LlamaReranker(runtime, rerankModel.path, rerankModel.name) : null;
+  const reranker: Reranker | null = options.reranker ?? (rerankModel ? new LlamaReranker(runtime, rerankModel.path, rerankModel.name) : null);
+  const chatModel: ResolvedModel | null = resolveModel(config.chatModel, 'chat', registry, store);
+  const chat: ChatModel | null = options.chat ?? (chatModel ? new LlamaChatModel(runtime, chatModel.path, chatModel.name, { contextSize: config.contextTokens + config.synthTokens + 512, idleMs: config.modelIdleMs }) : null);
   disposables.add({ dispose: async () => {
+    await chat?.unload();
     await reranker?.unload();
     await semantic?.dispose();
     await runtime.dispose();
@@ -308,6 +330,52 @@ export function createEngine(options: EngineOptions = {}): Engine {
       return { query, chunks: result.chunks, used_docs: result.used_docs, used_sections: result.used_sections, latency_ms: latency, index_version: indexVersion, meta: result.meta };
     },
 
+    async answer(query, opts = {}) {
+      assertLive();
+      if (!query.trim()) throw createError('E_SYN_BAD_REQUEST', 'The question is empty.');
+      return answerQuestion(
+        {
+          retrieve: (q, ctx, k) => engine.retrieve(q, ctx, k),
+          chat,
+          settings: {
+            systemPrompt: config.systemPrompt ?? DEFAULT_SYSTEM_PROMPT,
+            answerK: config.answerK,
+            contextTokens: config.contextTokens,
+            synthTokens: config.synthTokens,
+            retrievalTimeoutMs: config.answerRetrievalTimeoutMs,
+            synthTimeoutMs: config.synthTimeoutMs,
+            criticTimeoutMs: config.criticTimeoutMs,
+            rerankTopN: config.rerankTopN,
+          },
+          documentSource: (docId) => store.documentSource(docId),
+          termStats: (terms) => termStats(store.db, terms),
+          saveTrace: (trace) => store.insertTrace(trace),
+          onStage: (trace_id, stage) => events.emit('answer/stage', { trace_id, stage }),
+        },
+        query,
+        {
+          ...opts,
+          onToken: (text, attempt, trace_id) => {
+            events.emit('answer/token', { trace_id, text, attempt });
+            opts.onToken?.(text, attempt, trace_id);
+          },
+        },
+      ).then((envelope) => {
+        events.emit('syn.answer.completed', { trace_id: envelope.trace_id, verdict: envelope.verdict, confidence: envelope.confidence, latency_ms: envelope.timings.total_ms ?? 0 });
+        return envelope;
+      });
+    },
+
+    traces(limit) {
+      assertLive();
+      return store.listTraces(limit);
+    },
+
+    metrics() {
+      assertLive();
+      return metricsFromTraces(store.listTraces(100_000));
+    },
+
     async health() {
       assertLive();
       const degradations: string[] = [];
@@ -329,7 +397,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
         chunks: store.chunkCount(),
         pending_jobs: store.countPendingJobs(),
         issues: store.fileIssues(),
-        models: { embed: embedModel, rerank: rerankModel, gpu: rt.gpu, threads: rt.threads },
+        models: { embed: embedModel, chat: chatModel ?? (options.chat ? { id: 'custom', name: options.chat.name, path: '' } : null), rerank: rerankModel ?? (options.reranker ? { id: 'custom', name: options.reranker.name, path: '' } : null), gpu: rt.gpu, threads: rt.threads },
         vectors: { count: semantic?.stats().vectors ?? 0, dimension: semantic?.stats().dimension ?? 0, backend: semantic?.stats().backend ?? null, pending: pendingVectors },
         config: { ...config },
       };
@@ -359,6 +427,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
     'index/roots': async () => engine.listRoots(),
     'search/query': (req) => engine.retrieve(req.query, { ...req.context, ...(req.mode ? { mode: req.mode } : {}) }, req.k),
     'health/get': () => engine.health(),
+    'answer/ask': (req) => engine.answer(req.query, { ...(req.k ? { k: req.k } : {}), ...(req.mode ? { mode: req.mode } : {}), ...(req.context ? { context: req.context } : {}), critic: req.critic }),
   };
 
   return engine;

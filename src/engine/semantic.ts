@@ -54,7 +54,10 @@ export class SemanticIndex {
 
   stats() {
     const stats = this.index?.stats();
-    return { vectors: stats?.count ?? 0, dimension: this.dimension, backend: stats?.backend ?? null, kind: stats?.kind ?? null };
+    // Before the first search the index is not loaded (no model load just for health): count the stored vectors.
+    const vectors = stats?.count ?? this.options.store.embeddedChunkIds(this.modelId).size;
+    const dimension = stats?.dimension ?? (this.dimension || (this.options.store.embeddingDimensions(this.modelId)[0] ?? 0));
+    return { vectors, dimension, backend: stats?.backend ?? resolveBackend(this.options.backend), kind: stats?.kind ?? null };
   }
 
   private async modelDimension(): Promise<number> {

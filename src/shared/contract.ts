@@ -170,6 +170,7 @@ export const HealthReportSchema = z.object({
   issues: z.array(FileIssueSchema),
   models: z.object({
     embed: z.object({ id: z.string(), name: z.string(), path: z.string() }).nullable(),
+    chat: z.object({ id: z.string(), name: z.string(), path: z.string() }).nullable(),
     rerank: z.object({ id: z.string(), name: z.string(), path: z.string() }).nullable(),
     gpu: z.union([z.string(), z.literal(false)]),
     threads: z.number().int(),
@@ -178,6 +179,81 @@ export const HealthReportSchema = z.object({
   config: z.record(z.string(), z.unknown()),
 });
 export type HealthReport = z.infer<typeof HealthReportSchema>;
+
+export const AnswerRequestSchema = z
+  .object({
+    query: z.string().min(1, 'question is empty').max(10_000, 'question is longer than 10,000 characters'),
+    /** Passages retrieved before the context is packed. */
+    k: z.number().int().min(1).max(100).optional(),
+    mode: z.enum(['bm25', 'dense', 'hybrid']).optional(),
+    context: RetrieveContextSchema.optional(),
+    /** Run the critic (deterministic checks always run). */
+    critic: z.boolean().default(true),
+  })
+  .strict();
+export type AnswerRequest = z.input<typeof AnswerRequestSchema>;
+
+const VerdictSchema = z.enum(['APPROVE', 'REVISE', 'REJECT']);
+
+export const AnswerEnvelopeSchema = z.object({
+  trace_id: z.string(),
+  query: z.string(),
+  answer: z.string(),
+  /** generative: written by the chat model; extractive: best sentences of the sources (no chat model); abstained: not found. */
+  answer_mode: z.enum(['generative', 'extractive', 'abstained']),
+  snippets: z.array(
+    z.object({
+      n: z.number().int(),
+      locator: z.string(),
+      path: z.string(),
+      start_line: z.number().int(),
+      end_line: z.number().int(),
+      doc_id: z.string(),
+      title: z.string(),
+      heading: z.string().nullable(),
+      text: z.string(),
+      score: z.number(),
+    }),
+  ),
+  citations: z.array(
+    z.object({
+      n: z.number().int(),
+      locator: z.string(),
+      path: z.string(),
+      start_line: z.number().int(),
+      end_line: z.number().int(),
+      doc_id: z.string(),
+      /** The file changed (or is gone) since it was indexed: the lines may have moved. */
+      stale: z.boolean(),
+    }),
+  ),
+  plan: z.object({
+    mode: z.string(),
+    k_lexical: z.number().int(),
+    k_dense: z.number().int(),
+    rerank_k: z.number().int(),
+    context_tokens: z.number().int(),
+    synth_tokens: z.number().int(),
+  }),
+  limits: z.array(z.string()),
+  confidence: z.number().min(0).max(1),
+  low_confidence: z.boolean(),
+  verdict: VerdictSchema.nullable(),
+  critic: z.object({
+    decided_by: z.enum(['deterministic', 'model', 'skipped']),
+    retried: z.boolean(),
+    feedback: z.string(),
+    sentences: z.array(z.object({ sentence: z.string(), citations: z.array(z.number().int()), supported: z.boolean(), reason: z.string().nullable() })),
+  }),
+  /** What was searched, shown with an abstention too. */
+  searched: z.object({ query: z.string(), terms: z.array(z.string()), results: z.number().int(), top: z.array(z.string()) }),
+  /** Citation numbers the model wrote that match no snippet; removed from the answer. */
+  removed_citations: z.array(z.number().int()),
+  cancelled: z.boolean(),
+  timings: z.record(z.string(), z.number()),
+  tokens: z.object({ in: z.number().int(), out: z.number().int(), first_token_ms: z.number().nullable(), per_s: z.number() }),
+});
+export type AnswerEnvelope = z.infer<typeof AnswerEnvelopeSchema>;
 
 const Empty = z.object({}).strict();
 
@@ -200,6 +276,7 @@ export const contract = {
   'index/roots': { request: Empty, response: z.array(RootSchema) },
   'search/query': { request: SearchRequestSchema, response: RetrievalResultSchema },
   'health/get': { request: Empty, response: HealthReportSchema },
+  'answer/ask': { request: AnswerRequestSchema, response: AnswerEnvelopeSchema },
 } as const;
 
 export type Contract = typeof contract;
@@ -222,6 +299,10 @@ export interface EventMap {
   'syn.index.completed': IndexReport;
   'syn.retrieve.completed': { query: string; results: number; latency_ms: number };
   'syn.retrieve.denied': { query: string; reason: string };
+  /** A piece of answer text as the model writes it (a retry starts again with attempt 2). */
+  'answer/token': { trace_id: string; text: string; attempt: number };
+  'answer/stage': { trace_id: string; stage: 'retrieve' | 'context' | 'synthesize' | 'critic' | 'revise' | 'done' };
+  'syn.answer.completed': { trace_id: string; verdict: string | null; confidence: number; latency_ms: number };
 }
 export type EventName = keyof EventMap;
 

@@ -55,6 +55,17 @@ function clusteredVectors(count: number, dim: number, clusters: number, rand: ()
   return out;
 }
 
+/**
+ * Collects garbage and waits: V8 frees large ArrayBuffers (the previous configuration's vectors)
+ * on a background thread after the collection, and until then they still count in RSS.
+ */
+async function settle(): Promise<void> {
+  for (let i = 0; i < 3; i++) {
+    gc();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 function rssMiB(): number {
   return process.memoryUsage().rss / 2 ** 20;
 }
@@ -103,12 +114,12 @@ export async function benchVectors(options: VectorBenchOptions, log: (line: stri
       const queries = all.subarray(size * dim);
       const truth = groundTruth(data, queries, dim, 10);
       for (const backend of options.backends) {
-        gc();
+        await settle();
         const before = rssMiB();
         const started = performance.now();
         const index = build(backend, dim, data, size);
         const buildS = (performance.now() - started) / 1000;
-        gc();
+        await settle();
         const memory = rssMiB() - before;
         const latencies: number[] = [];
         let found = 0;

@@ -67,6 +67,36 @@ const PRUNE_MAX_K = 50;
 const PRUNE_BUDGET_SHARE = 0.1;
 const vocabReady = new WeakSet<Database>();
 
+function ensureVocab(db: Database): void {
+  if (!vocabReady.has(db)) {
+    db.exec('CREATE VIRTUAL TABLE IF NOT EXISTS temp.chunks_vocab USING fts5vocab(main, chunks_fts, row)');
+    vocabReady.add(db);
+  }
+}
+
+/**
+ * How rare each analyzed term is in the index (BM25's idf; a term no chunk holds gets the highest
+ * value). Cited answers use it to tell whether the sources mention what a question is about.
+ */
+export function termStats(db: Database, terms: readonly string[]): Map<string, { idf: number; df: number }> {
+  ensureVocab(db);
+  const { rows } = tableStats(db, 'chunks_fts');
+  const tokens = [...new Set(terms.flatMap((t) => ftsTokens(t)))];
+  const df = documentFrequencies(db, 'temp.chunks_vocab', tokens);
+  const out = new Map<string, { idf: number; df: number }>();
+  for (const t of terms) {
+    const parts = ftsTokens(t);
+    if (parts.length === 0) {
+      out.set(t, { idf: 0, df: 0 });
+      continue;
+    }
+    // A term the analyzer splits (rare) counts as its rarest part.
+    const rarest = Math.min(...parts.map((p) => df.get(p) ?? 0));
+    out.set(t, { idf: idf(Math.max(rows, 1), rarest), df: rarest });
+  }
+  return out;
+}
+
 /**
  * OR-ed queries with common terms are the slow case of FTS5: it scores every row that holds any
  * term. For interactive k this keeps the common plain terms out of the MATCH: the selective clauses
@@ -80,10 +110,7 @@ function searchPruned(db: Database, fts: FtsQuery, k: number, minRows: number, r
   if (k > PRUNE_MAX_K || fts.clauses.length < 3) return null;
   const stats = tableStats(db, 'chunks_fts');
   if (stats.rows < minRows) return null;
-  if (!vocabReady.has(db)) {
-    db.exec('CREATE VIRTUAL TABLE IF NOT EXISTS temp.chunks_vocab USING fts5vocab(main, chunks_fts, row)');
-    vocabReady.add(db);
-  }
+  ensureVocab(db);
   const plain = fts.clauses.filter((c) => c.term !== null && /^[a-z0-9]+$/.test(c.term));
   const df = documentFrequencies(db, 'temp.chunks_vocab', plain.map((c) => c.term!));
   // Phrases, prefixes and non-ASCII terms always stay; plain terms join rarest first within the budget.

@@ -84,6 +84,25 @@ function toRoot(row: RootRow): Root {
 }
 
 /** The SQLite store: the source of truth (DESIGN.md §3). All SQL is parameterised. */
+export interface TraceRow {
+  trace_id: string;
+  started_at: string;
+  finished_at: string;
+  query: string;
+  answer_mode: string;
+  verdict: string | null;
+  confidence: number;
+  latencies_ms: Record<string, number>;
+  /** Locators retrieved, and after reranking, in order. */
+  retrieved: string[];
+  reranked: string[];
+  tokens_in: number;
+  tokens_out: number;
+  first_token_ms: number | null;
+  tokens_per_s: number | null;
+  limits: string[];
+}
+
 export class Store implements Disposable {
   readonly db: Database;
   readonly file: string;
@@ -449,6 +468,59 @@ export class Store implements Disposable {
       yield rows.map((r) => ({ id: r.id, vector: toVector(r.vector) }));
       last = rows[rows.length - 1]!.id;
     }
+  }
+
+  // Answers ---------------------------------------------------------------------------------------
+
+  /** Where a document lives now and the hash it was indexed with (stale-citation checks). */
+  documentSource(docId: string): { absPath: string; contentHash: string | null } | null {
+    const row = this.db
+      .prepare("SELECT r.path AS root, d.path, d.content_hash FROM documents d JOIN roots r ON r.id = d.root_id WHERE d.doc_id = ? AND d.status = 'indexed' LIMIT 1")
+      .get(docId) as { root: string; path: string; content_hash: string | null } | undefined;
+    return row ? { absPath: path.join(row.root, row.path), contentHash: row.content_hash } : null;
+  }
+
+  insertTrace(trace: TraceRow): void {
+    this.db
+      .prepare(
+        `INSERT INTO traces (trace_id, started_at, finished_at, query, answer_mode, verdict, confidence, latencies_json, retrieved_json, reranked_json,
+           tokens_in, tokens_out, first_token_ms, tokens_per_s, limits_json)
+         VALUES (@trace_id, @started_at, @finished_at, @query, @answer_mode, @verdict, @confidence, @latencies_json, @retrieved_json, @reranked_json,
+           @tokens_in, @tokens_out, @first_token_ms, @tokens_per_s, @limits_json)`,
+      )
+      .run({
+        ...trace,
+        latencies_json: JSON.stringify(trace.latencies_ms),
+        retrieved_json: JSON.stringify(trace.retrieved),
+        reranked_json: JSON.stringify(trace.reranked),
+        limits_json: JSON.stringify(trace.limits),
+        latencies_ms: undefined,
+        retrieved: undefined,
+        reranked: undefined,
+        limits: undefined,
+      });
+  }
+
+  /** The newest traces first. */
+  listTraces(limit = 1000): TraceRow[] {
+    const rows = this.db.prepare('SELECT * FROM traces ORDER BY started_at DESC, rowid DESC LIMIT ?').all(limit) as Record<string, unknown>[];
+    return rows.map((r) => ({
+      trace_id: r.trace_id as string,
+      started_at: r.started_at as string,
+      finished_at: r.finished_at as string,
+      query: r.query as string,
+      answer_mode: r.answer_mode as string,
+      verdict: (r.verdict as string | null) ?? null,
+      confidence: r.confidence as number,
+      latencies_ms: JSON.parse(r.latencies_json as string) as Record<string, number>,
+      retrieved: JSON.parse(r.retrieved_json as string) as string[],
+      reranked: JSON.parse(r.reranked_json as string) as string[],
+      tokens_in: r.tokens_in as number,
+      tokens_out: r.tokens_out as number,
+      first_token_ms: (r.first_token_ms as number | null) ?? null,
+      tokens_per_s: (r.tokens_per_s as number | null) ?? null,
+      limits: JSON.parse(r.limits_json as string) as string[],
+    }));
   }
 
   // Settings --------------------------------------------------------------------------------------

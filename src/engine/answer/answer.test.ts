@@ -1,0 +1,263 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SAMPLE_QUESTIONS, SAMPLE_VAULT, SHARED_DIR, TempDirs } from '../../../test/helpers/tmp.ts';
+import type { AnswerEnvelope } from '../../shared/contract.ts';
+import { createEngine, type Engine, type EngineOptions } from '../engine.ts';
+import type { ChatModel, GenerateOptions, Generation } from '../llm/chat.ts';
+
+const temp = new TempDirs();
+let dataDir: string;
+const questions = JSON.parse(fs.readFileSync(SAMPLE_QUESTIONS, 'utf8')) as { id: string; question: string }[];
+const question = (id: string) => questions.find((q) => q.id === id)!.question;
+
+/** The number of the snippet in a prompt whose text contains `needle`. */
+function snippetWith(prompt: string, needle: string): number {
+  const blocks = prompt.split(/\n(?=\[\d+\] )/);
+  const block = blocks.find((b) => b.includes(needle));
+  if (!block) throw new Error(`no snippet holds "${needle}" in:\n${prompt.slice(0, 400)}`);
+  return Number(/^\[(\d+)\]/.exec(block.trim())![1]);
+}
+
+type Script = (user: string) => string;
+
+/** A chat model that answers from a script and streams word by word: control flow without model judgement. */
+class ScriptedChat implements ChatModel {
+  readonly name = 'scripted';
+  readonly prompts: { system: string; user: string; critic: boolean }[] = [];
+  constructor(
+    private readonly answers: Script[],
+    private readonly critic: { verdict: string; unsupported: number[]; feedback: string } | null = null,
+    private readonly delayMs = 0,
+  ) {}
+  async contextSize() {
+    return 4096;
+  }
+  async countTokens(text: string) {
+    return Math.ceil(text.length / 4);
+  }
+  async generate(options: GenerateOptions): Promise<Generation> {
+    this.prompts.push({ system: options.system, user: options.user, critic: Boolean(options.jsonSchema) });
+    const base = { tokensIn: 10, firstTokenMs: 1, tokensPerS: 100 };
+    if (options.jsonSchema) {
+      const json = this.critic ?? { verdict: 'APPROVE', unsupported: [], feedback: '' };
+      return { ...base, text: JSON.stringify(json), json, tokensOut: 5, aborted: false };
+    }
+    const script = this.answers.shift();
+    const text = script ? script(options.user) : '';
+    let written = '';
+    for (const piece of text.split(/(?<= )/)) {
+      if (options.signal?.aborted) break;
+      if (this.delayMs) await new Promise((r) => setTimeout(r, this.delayMs));
+      written += piece;
+      options.onText?.(piece);
+    }
+    return { ...base, text: written, tokensOut: written.split(' ').length, aborted: options.signal?.aborted ?? false };
+  }
+  async unload() {}
+}
+
+const engines: Engine[] = [];
+function open(options: Omit<EngineOptions, 'dataDir' | 'env'> = {}, dir = dataDir): Engine {
+  const engine = createEngine({ dataDir: dir, env: {}, ...options, config: { gpu: 'off', llmThreads: 1, ...(options.config ?? {}) } });
+  engines.push(engine);
+  return engine;
+}
+
+beforeAll(async () => {
+  dataDir = temp.make('syn-answer-data-');
+  const engine = createEngine({ dataDir, env: {} });
+  await engine.index([SAMPLE_VAULT]);
+  await engine.dispose();
+});
+afterAll(async () => {
+  for (const e of engines) await e.dispose();
+  temp.cleanup();
+});
+
+const TRANSPORT_Q = 'Which transport did the team choose for traffic between devices and the relay?';
+
+describe('answer (scripted chat model)', () => {
+  it('streams the answer, maps each [n] to the exact lines of its file, and removes numbers that match no snippet', async () => {
+    const chat = new ScriptedChat([(u) => `Devices talk to the relay server over WebSockets on TLS 1.3 [${snippetWith(u, 'WebSockets on TLS 1.3')}][42].`]);
+    const engine = open({ chat });
+    const streamed: string[] = [];
+    const events: string[] = [];
+    engine.on('answer/token', (e) => events.push(e.text));
+    const a = await engine.answer(TRANSPORT_Q, { onToken: (t) => streamed.push(t) });
+    expect(a.answer_mode).toBe('generative');
+    expect(streamed.join('')).toContain('[42]');
+    expect(events.join('')).toBe(streamed.join(''));
+    expect(a.answer).not.toContain('[42]');
+    expect(a.removed_citations).toEqual([42]);
+    expect(a.limits.join()).toMatch(/removed citations to snippets that do not exist: \[42\]/);
+    expect(a.citations).toHaveLength(1);
+    const c = a.citations[0]!;
+    expect(c.path).toBe('decisions/2026-04-02 Transport protocol.md');
+    expect(c.locator).toBe(`${c.path}#L${c.start_line}-L${c.end_line}`);
+    const lines = fs.readFileSync(path.join(SAMPLE_VAULT, c.path), 'utf8').split('\n').slice(c.start_line - 1, c.end_line).join('\n');
+    expect(lines).toContain('WebSockets on TLS 1.3');
+    expect(c.stale).toBe(false);
+    expect(a.verdict).toBe('APPROVE');
+    expect(a.critic).toMatchObject({ retried: false });
+    expect(a.confidence).toBeGreaterThan(0.3);
+    expect(a.plan).toMatchObject({ mode: 'bm25', synth_tokens: 512 });
+    // The prompt numbers snippets with path, line range and a fence, and asks for [n] citations.
+    const prompt = chat.prompts[0]!;
+    expect(prompt.user).toMatch(/\[1\] \S.* lines \d+-\d+/);
+    expect(prompt.user).toMatch(/```markdown\n/);
+    expect(prompt.system).toMatch(/square brackets/);
+    expect(chat.prompts.some((p) => p.critic)).toBe(true);
+    // One trace row per answer.
+    expect(engine.traces(5)[0]).toMatchObject({ trace_id: a.trace_id, verdict: 'APPROVE', answer_mode: 'generative' });
+    expect(engine.metrics()).toContain('synapsis_answers_total{answer_mode="generative",verdict="APPROVE"}');
+  });
+
+  it('retries once with the critic feedback in the prompt when a sentence is unsupported (REVISE)', async () => {
+    const good = (u: string) => `Devices talk to the relay server over WebSockets on TLS 1.3 [${snippetWith(u, 'WebSockets on TLS 1.3')}].`;
+    const chat = new ScriptedChat([(u) => `${good(u)} The switch cost two million dollars in licence fees [${snippetWith(u, 'WebSockets on TLS 1.3')}].`, good]);
+    const engine = open({ chat });
+    const attempts = new Set<number>();
+    const a = await engine.answer(TRANSPORT_Q, { onToken: (_t, attempt) => attempts.add(attempt) });
+    expect(a.critic.retried).toBe(true);
+    expect([...attempts]).toEqual([1, 2]);
+    const answerPrompts = chat.prompts.filter((p) => !p.critic);
+    expect(answerPrompts).toHaveLength(2);
+    expect(answerPrompts[1]!.user).toMatch(/A reviewer found problems/);
+    expect(answerPrompts[1]!.user).toContain('two million dollars');
+    expect(a.verdict).toBe('APPROVE');
+    expect(a.answer).not.toContain('million');
+  });
+
+  it('abstains on an out-of-scope fixture question when the answer stays unsupported (REJECT), and shows what was searched', async () => {
+    const invented = () => 'Aurora costs 40 euros per seat each month for every customer.';
+    const chat = new ScriptedChat([invented, invented]);
+    const engine = open({ chat });
+    const a = await engine.answer(question('q15'));
+    expect(a.answer_mode).toBe('abstained');
+    expect(a.answer).toBe('Not found in your files.');
+    expect(a.verdict).toBe('REJECT');
+    expect(a.critic.retried).toBe(true);
+    expect(a.citations).toEqual([]);
+    expect(a.searched.results).toBeGreaterThan(0);
+    expect(a.searched.terms.length).toBeGreaterThan(0);
+    expect(a.low_confidence).toBe(true);
+    expect(a.limits.join()).toMatch(/never mention: seat/);
+  });
+
+  it('lets a stricter model critic overrule the deterministic checks', async () => {
+    const good = (u: string) => `Devices talk to the relay server over WebSockets on TLS 1.3 [${snippetWith(u, 'WebSockets on TLS 1.3')}].`;
+    const chat = new ScriptedChat([good, good], { verdict: 'REVISE', unsupported: [1], feedback: 'Say which TLS version.' });
+    const a = await open({ chat }).answer(TRANSPORT_Q);
+    expect(a.critic.retried).toBe(true);
+    expect(a.verdict).toBe('REVISE');
+    expect(a.critic.decided_by).toBe('model');
+    expect(a.critic.feedback).toMatch(/Say which TLS version/);
+  });
+
+  it('never puts a restricted note into the prompt unless the request allows it', async () => {
+    const chat = new ScriptedChat([() => 'Not found in your files.', () => 'Not found in your files.', (u) => `The pool is €240,000 [${snippetWith(u, '240')}].`]);
+    const engine = open({ chat });
+    const denied = await engine.answer('retention bonus pool Bluefin code word');
+    const everything = chat.prompts.map((p) => p.user).join('\n');
+    expect(everything).not.toMatch(/240,000|Compensation review|hr\//);
+    expect(denied.snippets.some((s) => s.path.startsWith('hr/'))).toBe(false);
+    chat.prompts.length = 0;
+    await engine.answer('retention bonus pool Bluefin code word', { context: { allow_sensitivity: ['restricted'] } });
+    expect(chat.prompts.map((p) => p.user).join('\n')).toMatch(/Compensation review/);
+  });
+
+  it('degrades instead of failing: a synthesis timeout falls back to an extractive answer, a critic timeout to the checks', async () => {
+    const hanging: ChatModel = {
+      name: 'hangs',
+      contextSize: async () => 4096,
+      countTokens: async (t) => Math.ceil(t.length / 4),
+      generate: (o) =>
+        new Promise((resolve) => {
+          o.signal?.addEventListener('abort', () => resolve({ text: '', tokensIn: 0, tokensOut: 0, firstTokenMs: null, tokensPerS: 0, aborted: true }));
+        }),
+      unload: async () => {},
+    };
+    const a = await open({ chat: hanging, config: { synthTimeoutMs: 100 } }).answer(TRANSPORT_Q);
+    expect(a.limits.join()).toMatch(/synthesis timed out after 100 ms/);
+    expect(a.answer_mode).toBe('extractive');
+    expect(a.citations.length).toBeGreaterThan(0);
+
+    class SlowCritic extends ScriptedChat {
+      override generate(o: GenerateOptions): Promise<Generation> {
+        return o.jsonSchema ? new Promise(() => {}) : super.generate(o);
+      }
+    }
+    const good = (u: string) => `Devices talk to the relay server over WebSockets on TLS 1.3 [${snippetWith(u, 'WebSockets on TLS 1.3')}].`;
+    const b = await open({ chat: new SlowCritic([good]), config: { criticTimeoutMs: 100 } }).answer(TRANSPORT_Q);
+    expect(b.limits.join()).toMatch(/critic timed out after 100 ms: deterministic checks decided/);
+    expect(b).toMatchObject({ verdict: 'APPROVE', answer_mode: 'generative' });
+    expect(b.critic.decided_by).toBe('deterministic');
+  });
+
+  it('marks a citation stale when its file changed after indexing', async () => {
+    const vault = temp.make('syn-answer-stale-', { 'relay.md': '# Relay\n\nThe relay listens on port 7443 for device traffic.\n' });
+    const dir = temp.make('syn-answer-stale-data-');
+    const engine = open({ chat: new ScriptedChat([(u) => `The relay listens on port 7443 [${snippetWith(u, '7443')}].`]) }, dir);
+    await engine.index([vault]);
+    fs.appendFileSync(path.join(vault, 'relay.md'), '\nEdited later.\n');
+    const a = await engine.answer('Which port does the relay listen on?');
+    expect(a.citations).toEqual([expect.objectContaining({ path: 'relay.md', stale: true })]);
+    expect(a.limits.join()).toMatch(/citation \[1\] points to relay.md, which changed since it was indexed/);
+  });
+});
+
+describe('answer without a chat model', () => {
+  it('gives an extractive answer from the sources, each sentence cited, labelled as such', async () => {
+    const a = await open().answer(question('q22'));
+    expect(a.answer_mode).toBe('extractive');
+    expect(a.limits.join()).toMatch(/no chat model: extractive answer/);
+    expect(a.answer).toMatch(/\[\d+\]/);
+    expect(a.answer).toContain('SEC-101');
+    expect(a.citations.some((c) => c.path.endsWith('.docx'))).toBe(true);
+    for (const c of a.citations) expect(a.snippets.map((s) => s.n)).toContain(c.n);
+    expect(a.critic.decided_by).toBe('deterministic');
+    expect(a.plan.synth_tokens).toBe(0);
+  });
+
+  it('rejects an empty question with E_SYN_BAD_REQUEST', async () => {
+    await expect(open().answer('   ')).rejects.toMatchObject({ code: 'E_SYN_BAD_REQUEST' });
+    await expect(open().call('answer/ask', { query: '' })).rejects.toMatchObject({ code: 'E_SYN_BAD_REQUEST' });
+  });
+});
+
+describe('answer with a real GGUF chat model (stories260K: real tokens, grammar and cancellation; no meaning)', () => {
+  const model = path.join(SHARED_DIR, 'models', 'stories260K.gguf');
+
+  it('streams tokens, runs a grammar-constrained critic, and records a trace', async () => {
+    const engine = open({ config: { chatModel: model, synthTokens: 48, contextTokens: 600 } });
+    const tokens: string[] = [];
+    const a: AnswerEnvelope = await engine.answer(TRANSPORT_Q, { onToken: (t) => tokens.push(t) });
+    expect(tokens.length).toBeGreaterThan(3);
+    expect(a.tokens.out).toBeGreaterThan(3);
+    expect(a.tokens.first_token_ms).not.toBeNull();
+    expect(['APPROVE', 'REVISE', 'REJECT']).toContain(a.verdict);
+    // Its stories cite nothing, so the checks send it back once and then abstain.
+    expect(a.critic.retried).toBe(true);
+    expect(a.answer_mode).toBe('abstained');
+    expect(a.timings).toHaveProperty('critic_ms');
+    expect((await engine.health()).models.chat?.name).toBe('stories260K');
+    expect(engine.traces(1)[0]!.tokens_out).toBe(a.tokens.out);
+  });
+
+  it('stops generating when cancelled and returns what was written', async () => {
+    const engine = open({ config: { chatModel: model, synthTokens: 400, contextTokens: 600 } });
+    const controller = new AbortController();
+    let n = 0;
+    const a = await engine.answer(TRANSPORT_Q, {
+      signal: controller.signal,
+      onToken: () => {
+        if (++n === 3) controller.abort();
+      },
+    });
+    expect(a.cancelled).toBe(true);
+    expect(a.verdict).toBeNull();
+    expect(a.limits).toContain('cancelled');
+    expect(a.tokens.out).toBeLessThan(50);
+  });
+});

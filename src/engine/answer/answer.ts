@@ -1,0 +1,378 @@
+/**
+ * Cited answers (spec 004, decision 2): retrieve → pack the context → synthesize (streamed,
+ * cancellable) → map citations → critic → one revision on REVISE → abstain on REJECT. Each stage has
+ * its own timeout and degrades instead of failing: no chat model gives an extractive answer, a
+ * synthesis timeout keeps what was written (or falls back to extractive), a critic timeout leaves
+ * the deterministic checks to decide. Deterministic checks always run first, because small local
+ * models approve unsupported claims (../shared/models/README.md); the verdict is the stricter of
+ * the checks and the model critic. Every answer leaves a trace row.
+ */
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import type { AnswerEnvelope, RetrievalResult, RetrieveContext } from '../../shared/contract.ts';
+import { sha256 } from '../hash.ts';
+import type { ChatModel, Generation } from '../llm/chat.ts';
+import { withTimeout } from '../llm/reranker.ts';
+import { buildContext, estimateTokens } from '../retrieve/context.ts';
+import type { TraceRow } from '../store/store.ts';
+import { checkAnswer, contentTerms, supportedShare } from './checks.ts';
+import { citationsFor, extractCitations, splitSentences } from './citations.ts';
+import { answerConfidence } from './confidence.ts';
+import { questionCoverage } from './coverage.ts';
+import { extractiveAnswer } from './extractive.ts';
+import { ABSTAIN_TEXT, answerPrompt, CRITIC_SCHEMA, CRITIC_SYSTEM_PROMPT, criticPrompt, snippetsFromBlocks } from './prompt.ts';
+import type { CriticResult, Snippet, Verdict } from './types.ts';
+
+export interface AnswerSettings {
+  systemPrompt: string;
+  /** Passages retrieved before packing. */
+  answerK: number;
+  /** Most tokens of sources in the prompt. */
+  contextTokens: number;
+  /** Most tokens the model may write. */
+  synthTokens: number;
+  retrievalTimeoutMs: number;
+  synthTimeoutMs: number;
+  criticTimeoutMs: number;
+  rerankTopN: number;
+}
+
+export interface AnswerDeps {
+  retrieve: (query: string, context: RetrieveContext, k: number) => Promise<RetrievalResult>;
+  chat: ChatModel | null;
+  settings: AnswerSettings;
+  documentSource: (docId: string) => { absPath: string; contentHash: string | null } | null;
+  /** idf and document frequency of analyzed terms in the whole index. */
+  termStats: (terms: readonly string[]) => Map<string, { idf: number; df: number }>;
+  saveTrace: (trace: TraceRow) => void;
+  onStage?: (traceId: string, stage: 'retrieve' | 'context' | 'synthesize' | 'critic' | 'revise' | 'done') => void;
+}
+
+export interface AnswerOptions {
+  k?: number;
+  mode?: 'bm25' | 'dense' | 'hybrid';
+  context?: RetrieveContext;
+  /** Run the model critic (deterministic checks always run). Default true. */
+  critic?: boolean;
+  signal?: AbortSignal;
+  onToken?: (text: string, attempt: number, traceId: string) => void;
+  /** Sees each prompt sent to the chat model (tests prove what enters it). */
+  onPrompt?: (prompt: { system: string; user: string; purpose: 'answer' | 'critic' }) => void;
+}
+
+const STRICTNESS: Record<Verdict, number> = { APPROVE: 0, REVISE: 1, REJECT: 2 };
+const stricter = (a: Verdict, b: Verdict): Verdict => (STRICTNESS[a] >= STRICTNESS[b] ? a : b);
+const ms = (t: number) => Math.round((performance.now() - t) * 10) / 10;
+
+/** A top-hit score in [0, 1] whatever list produced it (BM25 is unbounded, RRF tiny, cosine in [-1, 1]). */
+function topScoreOf(result: RetrievalResult): number | null {
+  const top = result.chunks[0];
+  if (!top) return null;
+  if (result.meta.rerank_used) return Math.min(1, Math.max(0, top.score));
+  if (result.meta.hybrid_used) return Math.min(1, (top.score * 61) / 2); // 1 = first in both lists with RRF k = 60
+  if (result.meta.mode === 'dense') return Math.max(0, top.score);
+  return top.score / (top.score + 5);
+}
+
+/** Marks citations whose file changed or vanished since it was indexed. */
+function staleCitations(citations: ReturnType<typeof citationsFor>, deps: AnswerDeps): Map<number, boolean> {
+  const stale = new Map<number, boolean>();
+  const byDoc = new Map<string, boolean>();
+  for (const c of citations) {
+    if (!byDoc.has(c.doc_id)) {
+      const source = deps.documentSource(c.doc_id);
+      let changed = true;
+      if (source?.contentHash) {
+        try {
+          changed = sha256(fs.readFileSync(source.absPath)) !== source.contentHash;
+        } catch {
+          changed = true;
+        }
+      }
+      byDoc.set(c.doc_id, changed);
+    }
+    stale.set(c.n, byDoc.get(c.doc_id)!);
+  }
+  return stale;
+}
+
+interface Attempt {
+  text: string;
+  generation: Generation | null;
+}
+
+export async function answerQuestion(deps: AnswerDeps, query: string, options: AnswerOptions = {}): Promise<AnswerEnvelope> {
+  const traceId = randomUUID();
+  const startedAt = new Date().toISOString();
+  const t0 = performance.now();
+  const { settings, chat } = deps;
+  const limits: string[] = [];
+  const timings: Record<string, number> = {};
+  const signal = options.signal;
+  const stage = (s: Parameters<NonNullable<AnswerDeps['onStage']>>[1]) => deps.onStage?.(traceId, s);
+  const k = options.k ?? settings.answerK;
+  let tokensIn = 0;
+  let tokensOut = 0;
+  let firstTokenMs: number | null = null;
+  let perS = 0;
+
+  // 1. Retrieve.
+  stage('retrieve');
+  const tr = performance.now();
+  const retrieval = await withTimeout(
+    deps.retrieve(query, { ...(options.context ?? {}), ...(options.mode ? { mode: options.mode } : {}) }, k),
+    settings.retrievalTimeoutMs,
+  );
+  timings.retrieve_ms = ms(tr);
+  const result: RetrievalResult | null = 'value' in retrieval ? retrieval.value : null;
+  if (!result) limits.push(`retrieval timed out after ${settings.retrievalTimeoutMs} ms`);
+  else limits.push(...result.meta.limits);
+  const searched = {
+    query,
+    terms: result?.meta.terms ?? [],
+    results: result?.chunks.length ?? 0,
+    top: (result?.chunks ?? []).slice(0, 5).map((c) => c.locator),
+  };
+
+  // 2. Pack the context: the model's window minus the answer, the system prompt and the question.
+  stage('context');
+  let contextTokens = settings.contextTokens;
+  if (chat) {
+    try {
+      const window = await chat.contextSize();
+      const overhead = (await chat.countTokens(settings.systemPrompt + query)) + 96;
+      contextTokens = Math.max(64, Math.min(settings.contextTokens, window - settings.synthTokens - overhead));
+    } catch (error) {
+      limits.push(`chat model unavailable, extractive answer: ${(error as Error).message}`);
+    }
+  }
+  let snippets: Snippet[] = [];
+  if (result && result.chunks.length > 0) {
+    snippets = snippetsFromBlocks(buildContext(result.chunks, { budgetTokens: contextTokens, countTokens: estimateTokens }).blocks);
+  }
+
+  const coverage = questionCoverage(query, snippets, deps.termStats);
+  if (snippets.length > 0 && coverage.unknown.length > 0) limits.push(`your files never mention: ${coverage.unknown.join(', ')}`);
+
+  const useChat = chat !== null && !limits.some((l) => l.startsWith('chat model unavailable'));
+  const synthesize = async (feedback: string | undefined, attempt: number): Promise<Attempt | null> => {
+    if (!chat) return null;
+    let user = answerPrompt(query, snippets, feedback);
+    // The token estimate is approximate: if the real prompt overflows the window, drop the last snippets.
+    const window = await chat.contextSize();
+    let fit = snippets;
+    while (fit.length > 1 && (await chat.countTokens(settings.systemPrompt + user)) + settings.synthTokens + 32 > window) {
+      fit = fit.slice(0, -1);
+      user = answerPrompt(query, fit, feedback);
+    }
+    if (fit.length < snippets.length) {
+      limits.push(`${snippets.length - fit.length} snippets did not fit the model's context`);
+      snippets = fit;
+    }
+    options.onPrompt?.({ system: settings.systemPrompt, user, purpose: 'answer' });
+    const controller = new AbortController();
+    const onAbort = () => controller.abort();
+    signal?.addEventListener('abort', onAbort);
+    let written = '';
+    const timer = setTimeout(() => controller.abort(), settings.synthTimeoutMs);
+    try {
+      const generation = await chat.generate({
+        system: settings.systemPrompt,
+        user,
+        maxTokens: settings.synthTokens,
+        signal: controller.signal,
+        onText: (text) => {
+          written += text;
+          options.onToken?.(text, attempt, traceId);
+        },
+      });
+      tokensIn += generation.tokensIn;
+      tokensOut += generation.tokensOut;
+      firstTokenMs ??= generation.firstTokenMs;
+      perS = generation.tokensPerS;
+      if (generation.aborted && !signal?.aborted) limits.push(`synthesis timed out after ${settings.synthTimeoutMs} ms: the answer was cut short`);
+      return { text: generation.text || written, generation };
+    } catch (error) {
+      limits.push(`synthesis failed: ${(error as Error).message}`);
+      return null;
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+    }
+  };
+
+  const modelCritic = async (text: string): Promise<{ verdict: Verdict; unsupported: number[]; feedback: string } | null> => {
+    if (!chat || options.critic === false || signal?.aborted) return null;
+    const sentences = splitSentences(text);
+    if (sentences.length === 0) return null;
+    const user = criticPrompt(query, snippets, sentences);
+    options.onPrompt?.({ system: CRITIC_SYSTEM_PROMPT, user, purpose: 'critic' });
+    const controller = new AbortController();
+    const outcome = await withTimeout(
+      chat.generate({ system: CRITIC_SYSTEM_PROMPT, user, maxTokens: 200, jsonSchema: CRITIC_SCHEMA as unknown as Record<string, unknown>, signal: controller.signal }),
+      settings.criticTimeoutMs,
+    ).catch((error: unknown) => ({ error: error as Error }));
+    if ('timedOut' in outcome) {
+      controller.abort();
+      limits.push(`critic timed out after ${settings.criticTimeoutMs} ms: deterministic checks decided`);
+      return null;
+    }
+    if ('error' in outcome) {
+      limits.push(`critic failed: ${outcome.error.message}: deterministic checks decided`);
+      return null;
+    }
+    tokensIn += outcome.value.tokensIn;
+    tokensOut += outcome.value.tokensOut;
+    const json = outcome.value.json as { verdict?: Verdict; unsupported?: number[]; feedback?: string } | undefined;
+    if (!json?.verdict) {
+      limits.push('critic returned no verdict: deterministic checks decided');
+      return null;
+    }
+    return { verdict: json.verdict, unsupported: json.unsupported ?? [], feedback: json.feedback ?? '' };
+  };
+
+  /** Deterministic checks, then the model critic; the stricter verdict wins. */
+  const judge = async (text: string): Promise<{ critic: CriticResult; decidedBy: 'deterministic' | 'model' | 'skipped' }> => {
+    const tc = performance.now();
+    stage('critic');
+    const checks = checkAnswer(text, snippets);
+    const model = await modelCritic(text);
+    timings.critic_ms = (timings.critic_ms ?? 0) + ms(tc);
+    if (!model) return { critic: checks, decidedBy: 'deterministic' };
+    const verdict = stricter(checks.verdict, model.verdict);
+    const modelNotes = model.unsupported.length > 0 ? `The reviewer model found sentences ${model.unsupported.join(', ')} unsupported. ${model.feedback}` : model.feedback;
+    return {
+      critic: { ...checks, verdict, feedback: [checks.feedback, verdict !== checks.verdict ? modelNotes : ''].filter(Boolean).join('\n') },
+      decidedBy: verdict === checks.verdict ? 'deterministic' : 'model',
+    };
+  };
+
+  // 3. Synthesize (or extract), 4. judge, 5. revise once.
+  let answerMode: AnswerEnvelope['answer_mode'] = 'abstained';
+  let text = '';
+  let removed: number[] = [];
+  let verdictInfo: { critic: CriticResult; decidedBy: 'deterministic' | 'model' | 'skipped' } | null = null;
+  let retried = false;
+  const cancelled = () => signal?.aborted === true;
+
+  if (snippets.length > 0 && !cancelled()) {
+    let attempt: Attempt | null = null;
+    if (useChat) {
+      stage('synthesize');
+      const ts = performance.now();
+      attempt = await synthesize(undefined, 1);
+      timings.synthesize_ms = ms(ts);
+    } else if (!chat) {
+      limits.push('no chat model: extractive answer (the best sentences of your files)');
+    }
+    if (attempt && attempt.text.trim() && !cancelled()) {
+      answerMode = 'generative';
+      const extracted = extractCitations(attempt.text.trim(), snippets);
+      text = extracted.text;
+      removed = extracted.unknown;
+      verdictInfo = await judge(text);
+      // A first draft that fails the checks gets one retry with the feedback (REJECT too, when it
+      // made claims: a small model often forgets to cite; a second REJECT abstains).
+      const claims = verdictInfo.critic.sentences.some((s) => s.claim);
+      if (!cancelled() && (verdictInfo.critic.verdict === 'REVISE' || (verdictInfo.critic.verdict === 'REJECT' && claims))) {
+        stage('revise');
+        retried = true;
+        const tv = performance.now();
+        const second = await synthesize(verdictInfo.critic.feedback || 'Cite the snippet number after every sentence.', 2);
+        timings.revise_ms = ms(tv);
+        if (second && second.text.trim() && !cancelled()) {
+          const again = extractCitations(second.text.trim(), snippets);
+          text = again.text;
+          removed = [...new Set([...removed, ...again.unknown])].sort((a, b) => a - b);
+          verdictInfo = await judge(text);
+        }
+      }
+    } else if (!cancelled()) {
+      if (useChat) limits.push('synthesis produced no text: extractive answer');
+      const idf = deps.termStats(contentTerms(query));
+      const extractive = extractiveAnswer(query, snippets, { termWeight: (t) => Math.max(idf.get(t)?.idf ?? 1, 0.1) });
+      if (extractive.answer) {
+        answerMode = 'extractive';
+        text = extractive.answer;
+        verdictInfo = { critic: checkAnswer(text, snippets), decidedBy: 'deterministic' };
+      }
+    }
+  }
+  if (removed.length > 0) limits.push(`removed citations to snippets that do not exist: [${removed.join(', ')}]`);
+
+  const isCancelled = cancelled();
+  if (isCancelled) limits.push('cancelled');
+  let verdict: Verdict | null = verdictInfo?.critic.verdict ?? null;
+  if (!isCancelled && (verdict === 'REJECT' || !text)) {
+    answerMode = 'abstained';
+    text = ABSTAIN_TEXT;
+    verdict = 'REJECT';
+  }
+
+  const cited = answerMode === 'abstained' ? [] : extractCitations(text, snippets).cited;
+  const citations = citationsFor(cited, snippets);
+  const stale = staleCitations(citations, deps);
+  for (const c of citations) if (stale.get(c.n)) limits.push(`citation [${c.n}] points to ${c.path}, which changed since it was indexed: its lines may have moved`);
+
+  const sentences = verdictInfo?.critic.sentences ?? [];
+  const { confidence, low } = answerConfidence({
+    synthesized: answerMode === 'generative',
+    degradations: limits.filter((l) => !l.startsWith('rerank: no rerank model')).length,
+    verdict: isCancelled ? null : verdict,
+    topScore: result ? topScoreOf(result) : null,
+    // Claims the checks found supported, scaled by how much of the question the sources cover.
+    supportedShare: supportedShare(sentences) * (0.5 + 0.5 * coverage.share),
+  });
+
+  stage('done');
+  timings.total_ms = ms(t0);
+  const envelope: AnswerEnvelope = {
+    trace_id: traceId,
+    query,
+    answer: text,
+    answer_mode: answerMode,
+    snippets: snippets.map(({ language: _language, ...s }) => s),
+    citations: citations.map((c) => ({ ...c, stale: stale.get(c.n) ?? false })),
+    plan: {
+      mode: result?.meta.mode ?? options.mode ?? 'bm25',
+      k_lexical: result?.meta.mode === 'dense' ? 0 : k,
+      k_dense: result?.meta.mode === 'bm25' ? 0 : k,
+      rerank_k: result?.meta.rerank_used ? settings.rerankTopN : 0,
+      context_tokens: contextTokens,
+      synth_tokens: useChat ? settings.synthTokens : 0,
+    },
+    limits,
+    confidence,
+    low_confidence: low,
+    verdict: isCancelled ? null : verdict,
+    critic: {
+      decided_by: verdictInfo?.decidedBy ?? 'skipped',
+      retried,
+      feedback: verdictInfo?.critic.feedback ?? '',
+      sentences: sentences.map((s) => ({ sentence: s.sentence, citations: s.citations, supported: s.supported, reason: s.reason })),
+    },
+    searched,
+    removed_citations: removed,
+    cancelled: isCancelled,
+    timings,
+    tokens: { in: tokensIn, out: tokensOut, first_token_ms: firstTokenMs, per_s: perS },
+  };
+  deps.saveTrace({
+    trace_id: traceId,
+    started_at: startedAt,
+    finished_at: new Date().toISOString(),
+    query,
+    answer_mode: answerMode,
+    verdict: envelope.verdict,
+    confidence,
+    latencies_ms: timings,
+    retrieved: (result?.chunks ?? []).map((c) => c.locator),
+    reranked: result?.meta.rerank_used ? result.chunks.map((c) => c.locator) : [],
+    tokens_in: tokensIn,
+    tokens_out: tokensOut,
+    first_token_ms: firstTokenMs,
+    tokens_per_s: perS || null,
+    limits,
+  });
+  return envelope;
+}

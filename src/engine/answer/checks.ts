@@ -1,0 +1,186 @@
+/**
+ * The deterministic critic: checks each sentence of an answer against the snippets it cites,
+ * without a model. It runs on every answer, first, because it is instant and cannot hallucinate:
+ * a claim with no citation, or one whose cited snippet shares almost no words with it, is caught
+ * here; only what passes may go on to a model critic (spec 004, decision 2).
+ *
+ * Word overlap is a weak test of support (it cannot see negation or paraphrase), so the threshold
+ * is low and the verdict is a signal for a retry, not a proof. Words are compared through the
+ * project's lexical analyzer, so "restarted" meets "restart" and настройка meets настроить, the way
+ * they meet in search; numbers (dates, counts) must match as written.
+ */
+import { isStopword, stemWord, tokenize } from '../search/analyzer.ts';
+import { citationNumbers, splitSentences, stripCitationMarkers } from './citations.ts';
+import type { CriticResult, SentenceSupport, Snippet, Verdict } from './types.ts';
+
+export interface CheckOptions {
+  /** Least share of a claim's content words that its cited snippets must contain. Default 0.3. */
+  minOverlap?: number;
+}
+
+const DEFAULT_MIN_OVERLAP = 0.3;
+/** A sentence needs this many content words to state something worth checking. */
+const MIN_CLAIM_WORDS = 3;
+
+/**
+ * Words a grounded answer adds around what the sources say ("according to the sources, ...").
+ * They are not stopwords for search, but a snippet never contains them, so counting them would
+ * make a faithful sentence look unsupported.
+ */
+const FRAMING_TERMS = new Set(
+  [
+    'according', 'based', 'source', 'sources', 'snippet', 'snippets', 'passage', 'passages', 'excerpt', 'excerpts',
+    'also', 'however', 'therefore', 'mentioned', 'mentions', 'states', 'stated', 'says', 'said',
+    'согласно', 'источник', 'источники', 'источниках', 'фрагмент', 'фрагменте', 'фрагментах', 'также', 'однако', 'поэтому', 'указано', 'сказано', 'говорится',
+  ].map(stemWord),
+);
+
+/**
+ * The stemmed content words of a text, in order, repeats kept: citation markers removed,
+ * stopwords and framing words dropped, single letters dropped but single digits kept.
+ */
+export function contentTerms(text: string): string[] {
+  const out: string[] = [];
+  for (const t of tokenize(stripCitationMarkers(text))) {
+    if (isStopword(t.raw) || FRAMING_TERMS.has(t.term)) continue;
+    if (t.raw.length < 2 && !/\d/.test(t.raw)) continue;
+    out.push(t.term);
+  }
+  return out;
+}
+
+/** Every term of a passage, identifier parts included, so "retrySync" in a note supports "retry". */
+function passageTerms(text: string): Set<string> {
+  const out = new Set<string>();
+  for (const t of tokenize(text)) {
+    out.add(t.term);
+    for (const p of t.parts) out.add(p);
+  }
+  return out;
+}
+
+/**
+ * The material the answer was given, in English: words that always mean it (sources, snippets),
+ * and words that mean it only with a determiner ("your notes", not "the backup files"), so that a
+ * claim such as "the backup files do not include the database" is still checked as a claim.
+ */
+const DET_EN = String.raw`(?:(?:the|these|those|your|my|any|all|of|provided|given|available|retrieved|indexed) )`;
+const SOURCE_EN = String.raw`(?:${DET_EN}*(?:sources?|snippets?|passages?|excerpts?|context|search results|provided text)|${DET_EN}+(?:notes?|files?|documents?|records?|materials?|text|information))`;
+const SOURCE_RU = String.raw`(?:источник|фрагмент|сниппет|контекст|заметк|(?:ваш|мои|моих|предоставлен|найден|приведен|проиндексирован)\S* (?:файл|документ|запис|материал|текст|данны))`;
+const NOT_RU = String.raw`(?<![\p{L}\p{N}])не\s+`;
+const SAY_RU = '(?:содерж|говор|упомина|указ|сказ|опис|дае|привод|освещ|сообщ|отвеча|найден|обнаруж)';
+
+/**
+ * Sentences that abstain or talk about the sources instead of stating something from them.
+ * Matched on folded, lower-cased text with straight apostrophes.
+ */
+const ABSTENTION_PATTERNS: readonly RegExp[] = [
+  new RegExp(String.raw`\b${SOURCE_EN}\b.*\b(?:do|does|did|can|could)(?: not|n't) (?:explicitly |directly )?(?:say|mention|contain|cover|include|state|specify|provide|address|answer|discuss|describe|explain|give|tell|indicate|show|list)`),
+  new RegExp(String.raw`\b(?:not|never|nowhere) (?:found|mentioned|covered|stated|specified|present|available|included|described|addressed|given|listed|recorded)\b.*\b(?:in|by|from) ${SOURCE_EN}\b`),
+  new RegExp(String.raw`\b(?:is|are|was|were)(?: not|n't) (?:in|part of) ${SOURCE_EN}\b`),
+  new RegExp(String.raw`\b(?:none of|no) ${SOURCE_EN} (?:say|says|mention|mentions|contain|contains|cover|covers|answer|answers|address|addresses|state|states|describe|describes)\b`),
+  /\bi (?:do not|don't|cannot|can't|could not|couldn't|am unable to|was unable to|am not able to) (?:know|find|determine|tell|answer|say|locate|see)\b/,
+  /\b(?:unable|not able) to (?:find|determine|answer|locate|tell)\b/,
+  /\b(?:there is|there's|i found|i have|with) no (?:information|mention|details?)\b/,
+  /^no information\b|\b(?:insufficient|not enough) (?:information|evidence|context)\b/,
+  new RegExp(`${SOURCE_RU}.*${NOT_RU}${SAY_RU}`, 'u'),
+  new RegExp(`${NOT_RU}${SAY_RU}.*${SOURCE_RU}`, 'u'),
+  new RegExp(`${NOT_RU}(?:знаю|могу (?:найти|ответить|определить|сказать)|удалось (?:найти|определить|установить))`, 'u'),
+  /(?<![\p{L}\p{N}])(?:нет|недостаточно|отсутствуе?т|отсутствуют) (?:информаци|сведени|упоминани)/u,
+  /(?<![\p{L}\p{N}])(?:информаци|сведени)\S* (?:об? этом )?(?:нет|отсутству)/u,
+];
+
+/** True when a sentence abstains ("The sources do not say…", "Источники не содержат…"). */
+export function isAbstention(sentence: string): boolean {
+  const s = stripCitationMarkers(sentence).normalize('NFC').toLowerCase().replace(/ё/g, 'е').replace(/[‘’`´]/g, "'");
+  return ABSTENTION_PATTERNS.some((p) => p.test(s));
+}
+
+const round3 = (x: number) => Math.round(x * 1000) / 1000;
+
+/** Quotes a sentence for feedback, shortened so a long answer does not flood the retry prompt. */
+function quote(sentence: string): string {
+  const s = sentence.replace(/\s+/g, ' ');
+  return `"${s.length > 80 ? `${s.slice(0, 79).trimEnd()}…` : s}"`;
+}
+
+/**
+ * Checks every sentence of an answer against the snippets it cites. A claim (a sentence with at
+ * least three content words that is not an abstention) is supported when it cites a snippet and
+ * at least `minOverlap` of its content words occur in the cited snippets.
+ *
+ * Verdict: REJECT when the answer only abstains, is empty, or supports none of its claims;
+ * APPROVE when every claim is supported; REVISE otherwise (also when an answer makes no claim,
+ * does not abstain and cites nothing: the retry is asked to ground it).
+ */
+export function checkAnswer(answer: string, snippets: readonly Snippet[], options: CheckOptions = {}): CriticResult {
+  const minOverlap = options.minOverlap ?? DEFAULT_MIN_OVERLAP;
+  const byNumber = new Map(snippets.map((s) => [s.n, s] as const));
+  const termsOf = new Map<number, Set<string>>();
+  const snippetTerms = (n: number) => {
+    let terms = termsOf.get(n);
+    if (!terms) termsOf.set(n, (terms = passageTerms(byNumber.get(n)!.text)));
+    return terms;
+  };
+
+  const texts = splitSentences(answer);
+  let abstains = false;
+  const sentences: SentenceSupport[] = texts.map((sentence) => {
+    const citations = [...new Set(citationNumbers(sentence))].filter((n) => byNumber.has(n));
+    const words = contentTerms(sentence);
+    const abstention = isAbstention(sentence);
+    abstains ||= abstention;
+    const claim = !abstention && words.length >= MIN_CLAIM_WORDS;
+    const distinct = [...new Set(words)];
+    const cited = citations.map(snippetTerms);
+    const found = distinct.filter((w) => cited.some((terms) => terms.has(w))).length;
+    const overlap = distinct.length === 0 ? 0 : round3(found / distinct.length);
+    let reason: string | null = null;
+    if (claim && citations.length === 0) reason = 'no citation';
+    else if (claim && overlap < minOverlap) {
+      const which = citations.length === 1 ? 'cited snippet does' : 'cited snippets do';
+      reason = `${which} not share content with the sentence (overlap ${overlap.toFixed(2)})`;
+    }
+    return { sentence, citations, claim, supported: reason === null, overlap, reason };
+  });
+
+  const claims = sentences.filter((s) => s.claim);
+  const supported = claims.filter((s) => s.supported).length;
+  const problems = sentences.flatMap((s, i) => {
+    if (s.supported) return [];
+    const head = `Sentence ${i + 1} ${quote(s.sentence)}`;
+    if (s.citations.length === 0) return [`${head} has no citation: cite the snippet that supports it or remove it.`];
+    const cites = s.citations.map((n) => `[${n}]`).join('');
+    return [`${head} cites ${cites}, which does not say this (overlap ${s.overlap.toFixed(2)}): cite the snippet that says it or remove it.`];
+  });
+
+  let verdict: Verdict;
+  let feedback: string;
+  if (sentences.length === 0) {
+    verdict = 'REJECT';
+    feedback = 'The answer is empty: answer from the snippets with [n] citations, or say that they do not answer the question.';
+  } else if (claims.length === 0 && abstains) {
+    verdict = 'REJECT';
+    feedback = 'The answer abstains: the snippets do not answer the question.';
+  } else if (claims.length === 0) {
+    const cites = sentences.some((s) => s.citations.length > 0);
+    verdict = cites ? 'APPROVE' : 'REVISE';
+    feedback = cites ? '' : 'The answer cites no snippet: support it with [n] citations or say that the snippets do not answer the question.';
+  } else if (supported === 0) {
+    verdict = 'REJECT';
+    feedback = ['No claim in the answer is supported by the snippets.', ...problems].join('\n');
+  } else if (supported === claims.length) {
+    verdict = 'APPROVE';
+    feedback = '';
+  } else {
+    verdict = 'REVISE';
+    feedback = problems.join('\n');
+  }
+  return { verdict, sentences, feedback, decidedBy: 'deterministic' };
+}
+
+/** Supported claims / claims, 1 when there is no claim: the input answerConfidence expects. */
+export function supportedShare(sentences: readonly SentenceSupport[]): number {
+  const claims = sentences.filter((s) => s.claim);
+  return claims.length === 0 ? 1 : claims.filter((s) => s.supported).length / claims.length;
+}

@@ -1,0 +1,202 @@
+/**
+ * Citation markers in a model's answer: finding them, dropping the ones that point at no snippet,
+ * and splitting the answer into sentences without tearing a marker away from its sentence.
+ *
+ * Small models cite snippets that do not exist ([7] when five were given) and write markers in
+ * several styles ([1, 2], [1][2], [1-3]). A marker that opens nothing is worse than none: the user
+ * clicks it and trusts the answer more than it deserves. So unknown numbers are removed from the
+ * text (and reported, so the trace shows the model invented them) rather than left dangling.
+ *
+ * Pure string functions: no store, no model, no I/O.
+ */
+import type { Citation, Snippet } from './types.ts';
+
+/** A range such as [3-40] expands to at most this many numbers: a year range is not 2,000 citations. */
+const MAX_RANGE = 20;
+
+/**
+ * One bracketed citation marker: numbers separated by commas or semicolons, or joined by a dash
+ * into a range. Only spaces and tabs inside, so a marker never spans lines.
+ */
+const MARKER_SOURCE = String.raw`\[[ \t]*\d{1,9}(?:[ \t]*(?:[,;]|[-–—])[ \t]*\d{1,9})*[ \t]*\]`;
+const markerRegex = () => new RegExp(MARKER_SOURCE, 'g');
+
+/** The numbers one marker names, in the order written, ranges expanded (capped), duplicates kept. */
+function markerNumbers(marker: string): number[] {
+  const out: number[] = [];
+  for (const part of marker.slice(1, -1).split(/[,;]/)) {
+    const ends = part.split(/[-–—]/).map((s) => Number(s.trim()));
+    const first = ends[0]!;
+    const last = ends[ends.length - 1]!;
+    if (ends.length === 1) {
+      out.push(first);
+      continue;
+    }
+    // A reversed range ([5-3]) names the same snippets; a long one is cut after MAX_RANGE numbers.
+    const step = first <= last ? 1 : -1;
+    const count = Math.min(Math.abs(last - first) + 1, MAX_RANGE);
+    for (let i = 0; i < count; i++) out.push(first + i * step);
+  }
+  return out;
+}
+
+/** Every number named by a citation marker in `text`, in order of appearance (ranges expanded). */
+export function citationNumbers(text: string): number[] {
+  return [...text.matchAll(markerRegex())].flatMap((m) => markerNumbers(m[0]));
+}
+
+/** `text` without its citation markers, spaces tidied where a marker was removed. */
+export function stripCitationMarkers(text: string): string {
+  return removeMarkers(text, () => null);
+}
+
+const unique = (xs: readonly number[]) => [...new Set(xs)];
+
+/**
+ * Replaces each marker by what `rewrite` returns (null: remove it) and tidies the text around the
+ * removed ones: no space left before punctuation, no double space, no empty "()" left behind.
+ */
+function removeMarkers(text: string, rewrite: (marker: string) => string | null): string {
+  // Removed markers become a placeholder first so that a run such as "[8][9]" or "([9])" is
+  // cleaned up as one piece; the placeholder is a private-use character absent from the text.
+  let code = 0xe000;
+  while (text.includes(String.fromCharCode(code))) code++;
+  const hole = String.fromCharCode(code);
+  let removed = false;
+  let out = text.replace(markerRegex(), (marker) => {
+    const replacement = rewrite(marker);
+    if (replacement !== null) return replacement;
+    removed = true;
+    return hole;
+  });
+  if (!removed) return out;
+  // A run is removed markers with only spaces or list commas between them: "[8], [9]".
+  const run = `${hole}(?:[ \\t]*[,;]?[ \\t]*${hole})*`;
+  // "[1], [9]" keeps [1] without the comma that separated it from [9].
+  out = out.replace(new RegExp(`(\\])[ \\t]*[,;][ \\t]*(?=${hole})`, 'g'), '$1 ');
+  out = out.replace(new RegExp(`\\([ \\t]*${run}[ \\t]*\\)`, 'g'), hole);
+  out = out.replace(new RegExp(`([ \\t]*)${run}([ \\t]*)`, 'g'), (match: string, before: string, after: string, offset: number, whole: string) => {
+    const prev = offset === 0 ? '\n' : whole[offset - 1]!;
+    const next = whole[offset + match.length];
+    if (prev === '\n' || prev === '\r') return before; // keep the indentation, drop the gap after
+    if (next === undefined || /[\n\r.,;:!?…)\]}»"'”’]/.test(next)) return '';
+    return before || after;
+  });
+  return out;
+}
+
+export interface ExtractedCitations {
+  /** The answer with every unknown number removed from its markers. */
+  text: string;
+  /** Valid snippet numbers, unique, in order of first appearance. */
+  cited: number[];
+  /** Numbers cited that are no snippet's n: unique, ascending. */
+  unknown: number[];
+}
+
+/**
+ * Finds the citation markers of an answer ([1], [1, 2], [1][2], [1-3]) and keeps only the numbers
+ * that name a snippet: a marker with no valid number is removed, a mixed one is rewritten to its
+ * valid numbers ([1, 9] -> [1] when there is no snippet 9), a fully valid one is left as written.
+ */
+export function extractCitations(answer: string, snippets: readonly Snippet[]): ExtractedCitations {
+  const known = new Set(snippets.map((s) => s.n));
+  const unknown = new Set<number>();
+  let text = answer;
+  // Removing a marker can join the text around it into a new one ("[[9]1]" -> "[1]"), so repeat
+  // until a pass removes nothing; each pass removes at least one marker, so this ends.
+  for (;;) {
+    let changed = false;
+    text = removeMarkers(text, (marker) => {
+      const numbers = unique(markerNumbers(marker));
+      const valid = numbers.filter((n) => known.has(n));
+      if (valid.length === numbers.length) return marker;
+      changed = true;
+      for (const n of numbers) if (!known.has(n)) unknown.add(n);
+      return valid.length === 0 ? null : `[${valid.join(', ')}]`;
+    });
+    if (!changed) break;
+  }
+  return { text, cited: unique(citationNumbers(text)), unknown: [...unknown].sort((a, b) => a - b) };
+}
+
+/** The citations for the cited numbers, in the same order; numbers with no snippet are skipped. */
+export function citationsFor(cited: readonly number[], snippets: readonly Snippet[]): Citation[] {
+  const byNumber = new Map(snippets.map((s) => [s.n, s] as const));
+  const out: Citation[] = [];
+  for (const n of unique(cited)) {
+    const s = byNumber.get(n);
+    if (s) out.push({ n, locator: s.locator, path: s.path, start_line: s.start_line, end_line: s.end_line, doc_id: s.doc_id });
+  }
+  return out;
+}
+
+/**
+ * Words whose full stop does not end a sentence (lower-case, without the final dot). Dotted
+ * abbreviations (e.g., i.e., т.е.) and single lower-case letters ("p. 5", "2026 г.") are caught by
+ * rule instead; a single capital is not, since "X is Y. Z…" ends a sentence more often than an
+ * initial does.
+ */
+const ABBREVIATIONS = new Set([
+  'approx', 'cf', 'dr', 'eg', 'esp', 'al', 'fig', 'figs', 'ie', 'incl', 'jr', 'mr', 'mrs', 'ms', 'prof', 'sr', 'st', 'vs', 'viz', 'eq', 'ca',
+  'др', 'см', 'стр', 'напр', 'тыс', 'млн', 'млрд', 'руб', 'ул', 'им', 'рис', 'табл', 'гг', 'вв', 'пр', 'ср', 'проф', 'акад', 'т.е', 'т.к', 'т.д', 'т.п', 'т.н',
+]);
+const TERMINATORS = /[.!?…]+/g;
+const CLOSERS = /^["'”’»)]*/;
+const TRAILING_MARKERS = new RegExp(`^(?:[ \\t]*${MARKER_SOURCE})*`);
+/** Bullets, numbered items, quotes and headings at the start of a line. */
+const LINE_PREFIX = /^\s*(?:[-*+•‣◦>]|\d{1,3}[.)]|#{1,6})(?:\s+|$)/;
+
+/** True when the single full stop at index `stop` belongs to an abbreviation. */
+function isAbbreviation(line: string, stop: number): boolean {
+  const word = /(?<![\p{L}\p{N}.])([\p{L}.]+)$/u.exec(line.slice(0, stop))?.[1];
+  if (!word) return false;
+  const lower = word.toLowerCase();
+  return ABBREVIATIONS.has(lower) || /^\p{Ll}$/u.test(word) || /^(?:\p{L}\.)+\p{L}$/u.test(word);
+}
+
+/** Splits one line at sentence ends; markers and closing quotes after the stop stay in front. */
+function splitLine(line: string): string[] {
+  const pieces: string[] = [];
+  let start = 0;
+  const terminators = new RegExp(TERMINATORS.source, 'g');
+  for (let m = terminators.exec(line); m; m = terminators.exec(line)) {
+    let end = m.index + m[0].length;
+    end += CLOSERS.exec(line.slice(end))![0].length;
+    end += TRAILING_MARKERS.exec(line.slice(end))![0].length;
+    // A stop followed by a non-space is inside a token: 3.5, v0.9.2, e.g, notes/a.md.
+    if (end < line.length && !/\s/.test(line[end]!)) continue;
+    const rest = line.slice(end).trimStart();
+    // A lower-case word after the stop continues the sentence ("approx. three", "e.g. the").
+    if (rest !== '' && /^\p{Ll}/u.test(rest)) continue;
+    if (m[0] === '.' && isAbbreviation(line, m.index)) continue;
+    pieces.push(line.slice(start, end));
+    start = end;
+    terminators.lastIndex = end;
+  }
+  pieces.push(line.slice(start));
+  return pieces;
+}
+
+/**
+ * Splits an answer into sentences. Line breaks and list items are boundaries; so are . ! ? … when
+ * followed by a space and not a lower-case word, except after abbreviations and inside numbers
+ * (3.5, v0.9.2). Citation markers right after the stop belong to the sentence before it
+ * ("X is Y. [1]"), and a line of markers alone joins the sentence above. Bullet and heading marks
+ * are dropped; pieces with no letter, digit or marker are dropped.
+ */
+export function splitSentences(text: string): string[] {
+  const out: string[] = [];
+  for (const rawLine of text.split(/\r\n|\r|\n/)) {
+    const line = rawLine.replace(LINE_PREFIX, '');
+    for (const raw of splitLine(line)) {
+      const piece = raw.trim();
+      const hasMarker = markerRegex().test(piece);
+      const hasWords = /[\p{L}\p{N}]/u.test(piece.replace(markerRegex(), ''));
+      if (!hasWords && !hasMarker) continue;
+      if (!hasWords && out.length > 0) out[out.length - 1] += ` ${piece}`;
+      else out.push(piece);
+    }
+  }
+  return out;
+}
