@@ -63,4 +63,24 @@ describe('synapsis CLI', () => {
     expect(broken.code).toBe(1);
     expect(broken.err).toMatch(/E_SYN_STORE_FAILED/);
   });
+
+  it('asks a question, prints a cited answer, and keeps a trace that traces and health --metrics report', async () => {
+    const dataDir = temp.make('syn-cli-data-');
+    expect((await cli(['index', vault, '--data-dir', dataDir, '--quiet'])).code).toBe(0);
+    const human = await cli(['ask', 'What is the launch date?', '--data-dir', dataDir]);
+    expect(human.code).toBe(0);
+    expect(human.out).toMatch(/The launch date is 2026-05-01\. \[1\]/);
+    expect(human.out).toMatch(/\[1\] a\.md:1-3/);
+    expect(human.out).toMatch(/extractive .*verdict APPROVE/);
+    const json = await cli(['ask', 'What is the launch date?', '--data-dir', dataDir, '--json']);
+    const envelope = JSON.parse(json.out);
+    expect(envelope.answer_mode).toBe('extractive');
+    expect(envelope.citations[0]).toMatchObject({ n: 1, locator: 'a.md#L1-L3', start_line: 1, end_line: 3, stale: false });
+    const traces = JSON.parse((await cli(['traces', '--data-dir', dataDir, '--json'])).out);
+    expect(traces).toHaveLength(2);
+    expect(traces[0].trace_id).toBe(envelope.trace_id);
+    const metrics = await cli(['health', '--metrics', '--data-dir', dataDir]);
+    expect(metrics.out).toContain('synapsis_answers_total{answer_mode="extractive",verdict="APPROVE"} 2');
+    expect((await cli(['ask', '', '--data-dir', dataDir])).code).toBe(2);
+  });
 });

@@ -20,6 +20,10 @@ export const EXIT_USAGE = 2;
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const SAMPLE_VAULT = path.join(REPO_ROOT, 'resources', 'sample-vault');
 export const SAMPLE_QUESTIONS = path.join(REPO_ROOT, 'resources', 'sample-vault.questions.json');
+/** The demo's models: the workplace's shared GGUF files beside the checkout (never downloaded). */
+const DEMO_MODELS_DIR = process.env.SYNAPSIS_DEMO_MODELS ?? path.join(REPO_ROOT, '..', 'shared', 'models');
+const DEMO_EMBED_MODEL = path.join(DEMO_MODELS_DIR, 'all-MiniLM-L6-v2.Q8_0.gguf');
+const DEMO_CHAT_MODEL = path.join(DEMO_MODELS_DIR, 'SmolLM2-135M-Instruct.Q4_1.gguf');
 
 interface GlobalOptions {
   dataDir?: string;
@@ -510,30 +514,46 @@ Exit codes: 0 success, 1 failure, 2 bad usage or input.`,
 
   program
     .command('demo')
-    .description('index the sample vault into a throwaway data dir and print cited results for its questions')
+    .description('index the sample vault into a throwaway data dir and answer one question of each kind, with citations and verdicts')
     .option('--vault <dir>', 'folder to use instead of the sample vault', SAMPLE_VAULT)
     .option('--questions <file>', 'questions fixture (JSON)', SAMPLE_QUESTIONS)
-    .option('-k, --k <n>', 'passages per question', positiveInt, 3)
-    .action(async (cmdOpts: { vault: string; questions: string; k: number }, cmd: Command) => {
+    .option('--all', 'answer every question of the fixture, not one of each kind')
+    .option('--embed-model <file>', `GGUF embedding model (default: ${path.relative(process.cwd(), DEMO_EMBED_MODEL)} when present)`)
+    .option('--chat-model <file>', `GGUF chat model (default: ${path.relative(process.cwd(), DEMO_CHAT_MODEL)} when present)`)
+    .option('--no-models', 'use no models: lexical retrieval and extractive answers')
+    .action(async (cmdOpts: { vault: string; questions: string; all?: boolean; embedModel?: string; chatModel?: string; models: boolean }, cmd: Command) => {
       const opts = globals(cmd);
-      const questions = readQuestions(cmdOpts.questions);
+      const all = readQuestions(cmdOpts.questions);
+      const questions = cmdOpts.all ? all : all.filter((q, i) => all.findIndex((o) => o.kind === q.kind) === i);
+      const pick = (given: string | undefined, fallback: string) => given ?? (cmdOpts.models && fs.existsSync(fallback) ? fallback : undefined);
+      const embedModel = cmdOpts.models ? pick(cmdOpts.embedModel, DEMO_EMBED_MODEL) : undefined;
+      const chatModel = cmdOpts.models ? pick(cmdOpts.chatModel, DEMO_CHAT_MODEL) : undefined;
       const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'synapsis-demo-'));
+      const engine = createEngine({
+        dataDir,
+        ...(opts.modelsDir ? { modelsDir: opts.modelsDir } : {}),
+        config: { ...(embedModel ? { embedModel } : {}), ...(chatModel ? { chatModel, synthTokens: 200 } : {}) },
+      });
       try {
-        await withEngine({ dataDir }, async (engine) => {
-          const report = await engine.index([cmdOpts.vault]);
-          const answers = [];
-          for (const q of questions) answers.push({ ...q, result: await engine.retrieve(q.question, {}, cmdOpts.k) });
-          if (opts.json) {
-            print(opts, { index: report, answers }, '');
-            return;
-          }
-          io.out(`Sample vault: ${formatIndexReport(report)}\n\n`);
-          for (const a of answers) {
-            io.out(`Q ${a.id} [${a.kind}] ${a.question}\n${indent(formatResults(a.result))}\n\n`);
-          }
-          io.out('Answers with synthesis and a critic arrive with the cited-answers capability; these are the retrieved, cited passages.\n');
-        });
+        const progress = opts.json ? null : createProgressReporter();
+        const sub = progress ? engine.on('index/progress', (e) => progress.update(e)) : null;
+        const report = await engine.index([cmdOpts.vault]);
+        sub?.dispose();
+        progress?.stop();
+        if (!opts.json) {
+          io.out(`Sample vault: ${formatIndexReport(report)}\n`);
+          io.out(`Models: embeddings ${embedModel ? path.basename(embedModel) : 'none (lexical only)'}, chat ${chatModel ? path.basename(chatModel) : 'none (extractive answers)'}\n\n`);
+        }
+        const answers = [];
+        for (const q of questions) {
+          if (!opts.json) io.out(`Q ${q.id} [${q.kind}] ${q.question}\n`);
+          const envelope = await engine.answer(q.question);
+          answers.push({ ...q, envelope });
+          if (!opts.json) io.out(`${indent(formatAnswer(envelope))}\n\n`);
+        }
+        if (opts.json) print(opts, { index: report, answers }, '');
       } finally {
+        await engine.dispose();
         if (!opts.dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
       }
     });

@@ -12,6 +12,22 @@ export interface ExtractiveOptions {
   termWeight?: (term: string) => number;
   /** Most sentences in the answer. Default 3. */
   maxSentences?: number;
+  /**
+   * A sentence must match at least this share of the question's total word weight. Default 0;
+   * the engine asks for more, so a sentence that shares one common word is not an answer and the
+   * question is answered "not found" instead.
+   */
+  minShare?: number;
+}
+
+const PROSE_LANGUAGES = new Set(['markdown', 'text', null, undefined]);
+
+/** A code file's candidate "sentences" are its lines: a statement or a comment reads on its own. */
+function codeLines(text: string): string[] {
+  return text
+    .split(/\r\n|\r|\n/)
+    .map((l) => l.trim())
+    .filter((l) => l.length >= 8 && !/^[{}()[\];,]*$/.test(l));
 }
 
 /** A longer "sentence" is usually code or a table that lost its line breaks: unreadable as an answer. */
@@ -82,15 +98,18 @@ function compareCandidates(a: Candidate, b: Candidate): number {
 export function extractiveAnswer(question: string, snippets: readonly Snippet[], options: ExtractiveOptions = {}): { answer: string; cited: number[] } {
   const maxSentences = Math.max(0, Math.floor(options.maxSentences ?? 3));
   const asked = new Set(contentTerms(question));
+  const minShare = options.minShare ?? 0;
   // Rare words say more about what is asked than common ones ("make" over "relay" in a relay vault).
   const weight = options.termWeight ?? (() => 1);
+  const totalWeight = [...asked].reduce((sum, t) => sum + weight(t), 0);
   const candidates: Candidate[] = [];
   const seen = new Set<string>();
   snippets.forEach((snippet, snippetIndex) => {
-    proseSentences(snippet.text).forEach((sentence, sentenceIndex) => {
+    const sentences = PROSE_LANGUAGES.has(snippet.language) ? proseSentences(snippet.text) : codeLines(snippet.text);
+    sentences.forEach((sentence, sentenceIndex) => {
       if (sentence.length > MAX_SENTENCE_CHARS || seen.has(sentence)) return;
       const matched = [...new Set(contentTerms(sentence).filter((t) => asked.has(t)))].reduce((sum, t) => sum + weight(t), 0);
-      if (matched === 0) return;
+      if (matched === 0 || (totalWeight > 0 && matched / totalWeight < minShare)) return;
       seen.add(sentence);
       candidates.push({ sentence, n: snippet.n, matched, score: snippet.score, snippetIndex, sentenceIndex });
     });
