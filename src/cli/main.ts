@@ -331,8 +331,9 @@ Exit codes: 0 success, 1 failure, 2 bad usage or input.`,
     .option('--depth <n>', 'chunks retrieved per query (default 150; 10 measures the interactive case)', positiveInt)
     .option('--embed-model <file>', 'GGUF embedding model for dense and hybrid modes (or a registry id with --models-dir)')
     .option('--rerank-model <file>', 'GGUF rerank model for hybrid+rerank')
+    .addOption(new Option('--fusion <kind>', 'fusion of the hybrid modes: reciprocal rank or 0.7 dense / 0.3 sparse').choices(['rrf', 'weighted']))
     .option('--work-dir <dir>', 'keep the generated corpus and index here (re-runs re-index incrementally)')
-    .action(async (cmdOpts: { dataset: string; split: string; mode: EvalMode; limit?: number; depth?: number; workDir?: string; embedModel?: string; rerankModel?: string }, cmd: Command) => {
+    .action(async (cmdOpts: { dataset: string; split: string; mode: EvalMode; limit?: number; depth?: number; workDir?: string; embedModel?: string; rerankModel?: string; fusion?: 'rrf' | 'weighted' }, cmd: Command) => {
       const opts = globals(cmd);
       const report = await runEval({ ...cmdOpts, ...(opts.modelsDir ? { modelsDir: opts.modelsDir } : {}), log: (line) => io.err(`${line}\n`) });
       const rows = Object.entries(report)

@@ -88,20 +88,22 @@ export async function runPipeline(deps: PipelineDeps, req: PipelineRequest): Pro
   }
 
   const tf = performance.now();
+  // Chunks are keyed by id: a locator repeats when the chunker splits one very long line.
+  const keyOf = (c: RetrievedChunk) => (c.chunk_id !== undefined ? `#${c.chunk_id}` : c.locator);
   const byKey = new Map<string, RetrievedChunk>();
   const lexicalRanks = new Map<string, number>();
   const denseRanks = new Map<string, number>();
   lexical?.chunks.forEach((c, i) => {
-    byKey.set(c.locator, c);
-    lexicalRanks.set(c.locator, i + 1);
+    byKey.set(keyOf(c), c);
+    lexicalRanks.set(keyOf(c), i + 1);
   });
   dense?.forEach((c, i) => {
-    if (!byKey.has(c.locator)) byKey.set(c.locator, c);
-    denseRanks.set(c.locator, i + 1);
+    if (!byKey.has(keyOf(c))) byKey.set(keyOf(c), c);
+    denseRanks.set(keyOf(c), i + 1);
   });
   const lists = [
-    ...(lexical ? [{ name: 'lexical', items: lexical.chunks.map((c) => ({ id: c.locator, score: c.score })) }] : []),
-    ...(dense ? [{ name: 'dense', items: dense.map((c) => ({ id: c.locator, score: c.score })) }] : []),
+    ...(lexical ? [{ name: 'lexical', items: lexical.chunks.map((c) => ({ id: keyOf(c), score: c.score })) }] : []),
+    ...(dense ? [{ name: 'dense', items: dense.map((c) => ({ id: keyOf(c), score: c.score })) }] : []),
   ];
   const hybridUsed = lists.length > 1;
   let fused: { id: string; score: number }[];
@@ -111,8 +113,8 @@ export async function runPipeline(deps: PipelineDeps, req: PipelineRequest): Pro
   let chunks = fused.map((f) => {
     const c = byKey.get(String(f.id))!;
     const ranks: NonNullable<RetrievedChunk['ranks']> = {};
-    if (lexicalRanks.has(c.locator)) ranks.lexical = lexicalRanks.get(c.locator)!;
-    if (denseRanks.has(c.locator)) ranks.dense = denseRanks.get(c.locator)!;
+    if (lexicalRanks.has(keyOf(c))) ranks.lexical = lexicalRanks.get(keyOf(c))!;
+    if (denseRanks.has(keyOf(c))) ranks.dense = denseRanks.get(keyOf(c))!;
     return { ...c, score: hybridUsed ? Math.round(f.score * 1e6) / 1e6 : c.score, ranks };
   });
   if (hybridUsed) timings.fusion_ms = ms(tf);

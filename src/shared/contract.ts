@@ -17,6 +17,8 @@ export const MatchExplanationSchema = z.object({
 export type MatchExplanation = z.infer<typeof MatchExplanationSchema>;
 
 export const RetrievedChunkSchema = z.object({
+  /** The chunk's id in this index (unique; a locator may repeat when a very long line is split). */
+  chunk_id: z.number().int().optional(),
   doc_id: z.string(),
   locator: z.string(),
   path: z.string(),

@@ -23,6 +23,8 @@ export interface EvalOptions {
   /** GGUF embedding model (path or registry reference) for dense and hybrid modes. */
   embedModel?: string;
   rerankModel?: string;
+  /** Fusion of the hybrid modes (default rrf). */
+  fusion?: 'rrf' | 'weighted';
   modelsDir?: string;
   log?: (line: string) => void;
 }
@@ -136,7 +138,7 @@ export async function runEval(options: EvalOptions): Promise<EvalReport> {
       const latencies: number[] = [];
       for (const q of queries) {
         const t = performance.now();
-        const result = await engine.retrieve(q.text, { mode: searchMode, enable_rerank: options.mode === 'hybrid+rerank' }, depth);
+        const result = await engine.retrieve(q.text, { mode: searchMode, enable_rerank: options.mode === 'hybrid+rerank', ...(options.fusion ? { fusion: options.fusion } : {}) }, depth);
         latencies.push(performance.now() - t);
         const ranked: string[] = [];
         const seen = new Set<string>();

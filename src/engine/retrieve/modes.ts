@@ -13,6 +13,8 @@ export type RetrievalMode = (typeof RETRIEVAL_MODES)[number];
 
 /** What a mode needs to know about a chunk; RetrievedChunk fits. */
 export interface ModeChunk {
+  /** Unique chunk id when known: two chunks may share a locator (one long line split in pieces). */
+  chunk_id?: number | null;
   doc_id: string;
   locator: string;
   heading: string | null;
@@ -195,7 +197,7 @@ function dedupeByLocator<C extends ModeChunk>(chunks: readonly C[]): C[] {
   const best = new Map<string, C>();
   for (const c of chunks) {
     if (!Number.isFinite(c.score)) throw new RangeError(`score of ${c.locator} is not a finite number: ${c.score}`);
-    const key = `${c.doc_id}\u0000${c.locator}`;
+    const key = c.chunk_id !== undefined && c.chunk_id !== null ? `#${c.chunk_id}` : `${c.doc_id}\u0000${c.locator}`;
     const seen = best.get(key);
     if (!seen || c.score > seen.score) best.set(key, c);
   }

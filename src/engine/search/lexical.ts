@@ -195,6 +195,7 @@ export function filterSql(db: Database, f: LexicalFilters): { where: string; par
 
 export function toRetrievedChunk(r: Row, highlightTerms: readonly string[], score: number): RetrievedChunk {
   return {
+    chunk_id: r.id,
     doc_id: r.doc_id,
     locator: r.locator,
     path: r.path,
