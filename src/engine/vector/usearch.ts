@@ -23,6 +23,8 @@ export interface UsearchOptions {
 }
 
 export const DEFAULT_EXACT_LIMIT = 20_000;
+/** Neighbours an HNSW search collects before the best k are kept. */
+export const HNSW_SEARCH_WIDTH = 256;
 
 type Graph = InstanceType<typeof usearch.Index>;
 
@@ -200,9 +202,13 @@ export class UsearchVectorIndex implements VectorIndex {
       });
     }
     const graph = this.graph;
-    return searchWithAllow(this.members.size, k, allowed, (candidates) => {
-      const m = graph.search(q, candidates, 1);
-      return Array.from(m.keys, (key, i) => ({ id: Number(key), score: 1 - m.distances[i]! }));
+    const count = this.members.size;
+    return searchWithAllow(count, k, allowed, (candidates) => {
+      // usearch searches with a beam of max(expansion_search, k): asking for at least
+      // HNSW_SEARCH_WIDTH neighbours widens the beam, which raised recall@10 at 300k x 768 from
+      // 0.968 (64) to 1.0 (256) for 0.3 ms more per query (bench vectors; README).
+      const m = graph.search(q, Math.min(count, Math.max(candidates, HNSW_SEARCH_WIDTH)), 1);
+      return Array.from(m.keys.subarray(0, candidates), (key, i) => ({ id: Number(key), score: 1 - m.distances[i]! }));
     });
   }
 
