@@ -95,7 +95,12 @@ export function formatAnswer(a: AnswerEnvelope): string {
   }
   if (a.answer_mode === 'abstained') {
     lines.push(`Searched for: ${a.searched.terms.join(' ') || a.query} (${a.searched.results} passages)`);
-    for (const l of a.searched.top) lines.push(`  ${l}`);
+    if (a.searched.closest.length > 0) {
+      lines.push('Closest sentences in your files (not an answer):');
+      for (const c of a.searched.closest) lines.push(`  "${c.text}" (${c.locator})`);
+    } else {
+      for (const l of a.searched.top) lines.push(`  ${l}`);
+    }
   }
   const kind = a.answer_mode === 'extractive' ? 'extractive (no chat model: sentences quoted from your files)' : a.answer_mode;
   lines.push(`${kind}; verdict ${a.verdict ?? 'none'} (${a.critic.decided_by}${a.critic.retried ? ', revised once' : ''}); confidence ${a.confidence.toFixed(2)}${a.low_confidence ? ' LOW' : ''}`);
@@ -520,7 +525,7 @@ Exit codes: 0 success, 1 failure, 2 bad usage or input.`,
     .option('--questions <file>', 'questions fixture (JSON)', SAMPLE_QUESTIONS)
     .option('--all', 'answer every question of the fixture, not one of each kind')
     .option('--embed-model <file>', `GGUF embedding model (default: ${path.relative(process.cwd(), DEMO_EMBED_MODEL)} when present)`)
-    .option('--chat-model <file>', `GGUF chat model (default: ${path.relative(process.cwd(), DEMO_CHAT_MODEL)} when present)`)
+    .option('--chat-model <file>', `GGUF chat model for generated answers (e.g. ${path.relative(process.cwd(), DEMO_CHAT_MODEL)}); default: extractive answers`)
     .option('--no-models', 'use no models: lexical retrieval and extractive answers')
     .action(async (cmdOpts: { vault: string; questions: string; all?: boolean; embedModel?: string; chatModel?: string; models: boolean }, cmd: Command) => {
       const opts = globals(cmd);
@@ -528,12 +533,14 @@ Exit codes: 0 success, 1 failure, 2 bad usage or input.`,
       const questions = cmdOpts.all ? all : all.filter((q, i) => all.findIndex((o) => o.kind === q.kind) === i);
       const pick = (given: string | undefined, fallback: string) => given ?? (cmdOpts.models && fs.existsSync(fallback) ? fallback : undefined);
       const embedModel = cmdOpts.models ? pick(cmdOpts.embedModel, DEMO_EMBED_MODEL) : undefined;
-      const chatModel = cmdOpts.models ? pick(cmdOpts.chatModel, DEMO_CHAT_MODEL) : undefined;
+      // The shared chat model (SmolLM2-135M) is too small to write good answers: the demo answers
+      // extractively unless a chat model is named, and the critic's checks judge either way.
+      const chatModel = cmdOpts.models ? cmdOpts.chatModel : undefined;
       const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'synapsis-demo-'));
       const engine = createEngine({
         dataDir,
         ...(opts.modelsDir ? { modelsDir: opts.modelsDir } : {}),
-        config: { ...(embedModel ? { embedModel } : {}), ...(chatModel ? { chatModel, synthTokens: 200 } : {}) },
+        config: { ...(embedModel ? { embedModel } : {}), ...(chatModel ? { chatModel, synthTokens: 160, contextTokens: 1200 } : {}) },
       });
       try {
         const progress = opts.json ? null : createProgressReporter();

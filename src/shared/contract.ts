@@ -248,7 +248,14 @@ export const AnswerEnvelopeSchema = z.object({
     sentences: z.array(z.object({ sentence: z.string(), citations: z.array(z.number().int()), supported: z.boolean(), reason: z.string().nullable() })),
   }),
   /** What was searched, shown with an abstention too. */
-  searched: z.object({ query: z.string(), terms: z.array(z.string()), results: z.number().int(), top: z.array(z.string()) }),
+  searched: z.object({
+    query: z.string(),
+    terms: z.array(z.string()),
+    results: z.number().int(),
+    top: z.array(z.string()),
+    /** With an abstention: the sentences of the sources closest to the question, quoted, not offered as an answer. */
+    closest: z.array(z.object({ text: z.string(), locator: z.string() })).default([]),
+  }),
   /** Citation numbers the model wrote that match no snippet; removed from the answer. */
   removed_citations: z.array(z.number().int()),
   cancelled: z.boolean(),

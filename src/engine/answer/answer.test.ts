@@ -145,6 +145,16 @@ describe('answer (scripted chat model)', () => {
     expect(a.limits.join()).toMatch(/never mention: seat/);
   });
 
+  it('cuts what is still unsupported after the one revision, and keeps the supported rest', async () => {
+    const mixed = (u: string) =>
+      `Devices talk to the relay server over WebSockets on TLS 1.3 [${snippetWith(u, 'WebSockets on TLS 1.3')}]. The switch cost two million dollars in licence fees [${snippetWith(u, 'WebSockets on TLS 1.3')}].`;
+    const a = await open({ chat: new ScriptedChat([mixed, mixed]) }).answer(TRANSPORT_Q);
+    expect(a.critic.retried).toBe(true);
+    expect(a.verdict).toBe('REVISE');
+    expect(a.answer).toMatch(/^Devices talk to the relay server over WebSockets on TLS 1\.3 \[\d+\]\.$/);
+    expect(a.limits).toContain('removed 1 sentence the sources do not support');
+  });
+
   it('lets a stricter model critic overrule the deterministic checks', async () => {
     const good = (u: string) => `Devices talk to the relay server over WebSockets on TLS 1.3 [${snippetWith(u, 'WebSockets on TLS 1.3')}].`;
     const chat = new ScriptedChat([good, good], { verdict: 'REVISE', unsupported: [1], feedback: 'Say which TLS version.' });

@@ -15,8 +15,8 @@ import type { ChatModel, Generation } from '../llm/chat.ts';
 import { withTimeout } from '../llm/reranker.ts';
 import { buildContext, estimateTokens } from '../retrieve/context.ts';
 import type { TraceRow } from '../store/store.ts';
-import { checkAnswer, contentTerms, supportedShare } from './checks.ts';
-import { citationsFor, extractCitations, splitSentences } from './citations.ts';
+import { checkAnswer, contentTerms, supportedShare, tidyAnswer } from './checks.ts';
+import { citationsFor, extractCitations, splitSentences, stripCitationMarkers } from './citations.ts';
 import { answerConfidence } from './confidence.ts';
 import { questionCoverage } from './coverage.ts';
 import { extractiveAnswer } from './extractive.ts';
@@ -68,6 +68,9 @@ export interface AnswerOptions {
  * extractive answer: abstaining on those is the generative critic's job.
  */
 const EXTRACTIVE_MIN_SHARE = 0.15;
+
+/** A small model that starts writing the prompt's own scaffolding has finished its answer. */
+const ECHO_STOPS = ['Question:', 'Snippets:', 'A reviewer found', '```', 'Answer (cite'];
 
 const STRICTNESS: Record<Verdict, number> = { APPROVE: 0, REVISE: 1, REJECT: 2 };
 const stricter = (a: Verdict, b: Verdict): Verdict => (STRICTNESS[a] >= STRICTNESS[b] ? a : b);
@@ -136,11 +139,12 @@ export async function answerQuestion(deps: AnswerDeps, query: string, options: A
   const result: RetrievalResult | null = 'value' in retrieval ? retrieval.value : null;
   if (!result) limits.push(`retrieval timed out after ${settings.retrievalTimeoutMs} ms`);
   else limits.push(...result.meta.limits);
-  const searched = {
+  const searched: AnswerEnvelope['searched'] = {
     query,
     terms: result?.meta.terms ?? [],
     results: result?.chunks.length ?? 0,
     top: (result?.chunks ?? []).slice(0, 5).map((c) => c.locator),
+    closest: [],
   };
 
   // 2. Pack the context: the model's window minus the answer, the system prompt and the question.
@@ -190,6 +194,7 @@ export async function answerQuestion(deps: AnswerDeps, query: string, options: A
         user,
         maxTokens: settings.synthTokens,
         signal: controller.signal,
+        stop: ECHO_STOPS,
         onText: (text) => {
           written += text;
           options.onToken?.(text, attempt, traceId);
@@ -208,6 +213,16 @@ export async function answerQuestion(deps: AnswerDeps, query: string, options: A
       clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
     }
+  };
+
+  /** Drops repeated sentences and cites uncited claims that a snippet clearly holds; names both in limits. */
+  const tidy = (draft: string): string => {
+    const t = tidyAnswer(draft, snippets);
+    if (t.repeated > 0) limits.push(`removed ${t.repeated} repeated sentence${t.repeated === 1 ? '' : 's'} from the model's answer`);
+    if (t.attributed.length > 0) {
+      limits.push(`citations added where the model gave none, by matching sentences to snippets: ${t.attributed.map(([i, n]) => `sentence ${i} → [${n}]`).join(', ')}`);
+    }
+    return t.text;
   };
 
   const modelCritic = async (text: string): Promise<{ verdict: Verdict; unsupported: number[]; feedback: string } | null> => {
@@ -277,7 +292,7 @@ export async function answerQuestion(deps: AnswerDeps, query: string, options: A
     if (attempt && attempt.text.trim() && !cancelled()) {
       answerMode = 'generative';
       const extracted = extractCitations(attempt.text.trim(), snippets);
-      text = extracted.text;
+      text = tidy(extracted.text);
       removed = extracted.unknown;
       verdictInfo = await judge(text);
       // A first draft that fails the checks gets one retry with the feedback (REJECT too, when it
@@ -291,9 +306,20 @@ export async function answerQuestion(deps: AnswerDeps, query: string, options: A
         timings.revise_ms = ms(tv);
         if (second && second.text.trim() && !cancelled()) {
           const again = extractCitations(second.text.trim(), snippets);
-          text = again.text;
+          text = tidy(again.text);
           removed = [...new Set([...removed, ...again.unknown])].sort((a, b) => a - b);
           verdictInfo = await judge(text);
+        }
+        // No second retry: what the checks still find unsupported is cut, and the rest stands (or, if
+        // nothing is left, the answer abstains below).
+        if (verdictInfo.critic.verdict === 'REVISE' && !cancelled()) {
+          const unsupported = verdictInfo.critic.sentences.filter((x) => !x.supported);
+          const kept = verdictInfo.critic.sentences.filter((x) => x.supported && x.claim);
+          if (unsupported.length > 0) {
+            limits.push(`removed ${unsupported.length} sentence${unsupported.length === 1 ? '' : 's'} the sources do not support`);
+            text = kept.map((x) => x.sentence).join(' ');
+            if (!text) verdictInfo = { ...verdictInfo, critic: { ...verdictInfo.critic, verdict: 'REJECT' } };
+          }
         }
       }
     } else if (!cancelled()) {
@@ -320,6 +346,14 @@ export async function answerQuestion(deps: AnswerDeps, query: string, options: A
     answerMode = 'abstained';
     text = ABSTAIN_TEXT;
     verdict = 'REJECT';
+    // Not an answer, but what a person would want to look at next: the nearest sentences, quoted.
+    const idf = deps.termStats(contentTerms(query));
+    const nearest = extractiveAnswer(query, snippets, { termWeight: (t) => Math.max(idf.get(t)?.idf ?? 1, 0.1) });
+    const byN = new Map(snippets.map((s) => [s.n, s.locator] as const));
+    searched.closest = splitSentences(nearest.answer).flatMap((sentence) => {
+      const n = extractCitations(sentence, snippets).cited[0];
+      return n === undefined ? [] : [{ text: stripCitationMarkers(sentence).trim(), locator: byN.get(n)! }];
+    });
   }
 
   const cited = answerMode === 'abstained' ? [] : extractCitations(text, snippets).cited;

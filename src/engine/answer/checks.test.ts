@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { checkAnswer, contentTerms, isAbstention, supportedShare } from './checks.ts';
+import { checkAnswer, tidyAnswer, contentTerms, isAbstention, supportedShare } from './checks.ts';
 import type { Snippet } from './types.ts';
 
 const snippet = (n: number, text: string): Snippet => ({
@@ -148,7 +148,9 @@ describe('checkAnswer', () => {
           expect(s.overlap).toBeGreaterThanOrEqual(0);
           expect(s.overlap).toBeLessThanOrEqual(1);
           expect(s.citations.every((n) => n >= 1 && n <= 3)).toBe(true);
-          expect(s.supported).toBe(!s.claim || (s.citations.length > 0 && s.overlap >= minOverlap));
+          if (s.supported) expect(!s.claim || (s.citations.length > 0 && s.overlap >= minOverlap)).toBe(true);
+          // The only other way a cited, overlapping claim fails: a number the cited snippets do not hold.
+          if (s.claim && s.citations.length > 0 && s.overlap >= minOverlap && !s.supported) expect(s.reason).toMatch(/not in the cited snippet/);
         }
         if (r.verdict === 'APPROVE') expect(claims.every((s) => s.supported)).toBe(true);
         if (claims.length > 0 && r.verdict === 'REJECT') expect(claims.some((s) => s.supported)).toBe(false);
@@ -163,5 +165,34 @@ describe('supportedShare', () => {
     const r = checkAnswer('Alice leads the Atlas project [2]. The quarterly budget doubled for marketing campaigns.', snippets);
     expect(supportedShare(r.sentences)).toBe(0.5);
     expect(supportedShare(checkAnswer('I don’t know.', snippets).sentences)).toBe(1);
+  });
+});
+
+describe('checkAnswer with numbers', () => {
+  const facts: Snippet[] = [
+    { n: 1, locator: 'a.md#L1-L2', path: 'a.md', start_line: 1, end_line: 2, doc_id: 'a.md', title: 'A', heading: null, text: 'The Merkle tree uses a fan-out of 16.', score: 1 },
+  ];
+
+  it('rejects a claim whose number the cited snippet does not hold, however many words it shares', () => {
+    const wrong = checkAnswer('The Merkle tree uses a fan-out of 40 [1].', facts);
+    expect(wrong.verdict).toBe('REJECT');
+    expect(wrong.sentences[0]!.reason).toBe('40 is not in the cited snippet');
+    expect(wrong.feedback).toMatch(/use the numbers the snippet gives/);
+    expect(checkAnswer('The Merkle tree uses a fan-out of 16 [1].', facts).verdict).toBe('APPROVE');
+  });
+});
+
+describe('tidyAnswer', () => {
+  const facts: Snippet[] = [
+    { n: 1, locator: 'a.md#L1-L2', path: 'a.md', start_line: 1, end_line: 2, doc_id: 'a.md', title: 'A', heading: null, text: 'The Merkle tree uses a fan-out of 16.', score: 1 },
+    { n: 2, locator: 'b.md#L1-L2', path: 'b.md', start_line: 1, end_line: 2, doc_id: 'b.md', title: 'B', heading: null, text: 'The relay listens on port 7443.', score: 1 },
+  ];
+
+  it('drops repeated sentences and cites an uncited claim that one snippet clearly holds, reporting both', () => {
+    const t = tidyAnswer('The relay listens on port 7443. The relay listens on port 7443. Merkle tree fan-out is 16 [1]. Cats like warm windows.', facts);
+    expect(t.repeated).toBe(1);
+    expect(t.attributed).toEqual([[1, 2]]);
+    expect(t.text).toBe('The relay listens on port 7443. [2] Merkle tree fan-out is 16 [1]. Cats like warm windows.');
+    expect(checkAnswer(t.text, facts).sentences.filter((s) => s.claim).map((s) => s.supported)).toEqual([true, true, false]);
   });
 });

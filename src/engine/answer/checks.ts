@@ -135,11 +135,17 @@ export function checkAnswer(answer: string, snippets: readonly Snippet[], option
     const cited = citations.map(snippetTerms);
     const found = distinct.filter((w) => cited.some((terms) => terms.has(w))).length;
     const overlap = distinct.length === 0 ? 0 : round3(found / distinct.length);
+    // A number is the easiest thing for a model to get wrong and the least covered by word overlap:
+    // every number a claim states must be in a cited snippet.
+    const numbers = distinct.filter((w) => /\d/.test(w));
+    const wrongNumbers = numbers.filter((w) => !cited.some((terms) => terms.has(w)));
     let reason: string | null = null;
     if (claim && citations.length === 0) reason = 'no citation';
     else if (claim && overlap < minOverlap) {
       const which = citations.length === 1 ? 'cited snippet does' : 'cited snippets do';
       reason = `${which} not share content with the sentence (overlap ${overlap.toFixed(2)})`;
+    } else if (claim && wrongNumbers.length > 0) {
+      reason = `${wrongNumbers.join(', ')} ${wrongNumbers.length === 1 ? 'is' : 'are'} not in the cited snippet${citations.length === 1 ? '' : 's'}`;
     }
     return { sentence, citations, claim, supported: reason === null, overlap, reason };
   });
@@ -151,6 +157,7 @@ export function checkAnswer(answer: string, snippets: readonly Snippet[], option
     const head = `Sentence ${i + 1} ${quote(s.sentence)}`;
     if (s.citations.length === 0) return [`${head} has no citation: cite the snippet that supports it or remove it.`];
     const cites = s.citations.map((n) => `[${n}]`).join('');
+    if (s.reason && !s.reason.includes('overlap')) return [`${head} cites ${cites}, but ${s.reason}: use the numbers the snippet gives or remove the sentence.`];
     return [`${head} cites ${cites}, which does not say this (overlap ${s.overlap.toFixed(2)}): cite the snippet that says it or remove it.`];
   });
 
@@ -183,4 +190,50 @@ export function checkAnswer(answer: string, snippets: readonly Snippet[], option
 export function supportedShare(sentences: readonly SentenceSupport[]): number {
   const claims = sentences.filter((s) => s.claim);
   return claims.length === 0 ? 1 : claims.filter((s) => s.supported).length / claims.length;
+}
+
+export interface TidiedAnswer {
+  text: string;
+  /** Sentences dropped because they repeated an earlier one (small models loop). */
+  repeated: number;
+  /** Citations added to uncited sentences, as [sentence index (1-based), snippet number]. */
+  attributed: [number, number][];
+}
+
+/**
+ * Cleans a model's draft before it is checked: sentences that repeat an earlier one are dropped
+ * (small models fall into loops), and a claim the model left uncited gets the snippet that holds
+ * at least `minAttribution` of its content words, the best such snippet (post-hoc attribution;
+ * stricter than the support check so it cannot attach a citation the check would then doubt).
+ * Everything added is reported, so the caller can name it.
+ */
+export function tidyAnswer(answer: string, snippets: readonly Snippet[], minAttribution = 0.5): TidiedAnswer {
+  const seen = new Set<string>();
+  const kept: string[] = [];
+  let repeated = 0;
+  for (const sentence of splitSentences(answer)) {
+    const key = stripCitationMarkers(sentence).toLowerCase().replace(/\s+/g, ' ').trim();
+    if (key && seen.has(key)) {
+      repeated++;
+      continue;
+    }
+    seen.add(key);
+    kept.push(sentence);
+  }
+  const terms = snippets.map((s) => ({ n: s.n, terms: passageTerms(s.text) }));
+  const attributed: [number, number][] = [];
+  const out = kept.map((sentence, i) => {
+    if (citationNumbers(sentence).length > 0 || isAbstention(sentence)) return sentence;
+    const words = [...new Set(contentTerms(sentence))];
+    if (words.length < MIN_CLAIM_WORDS) return sentence;
+    let best: { n: number; share: number } | null = null;
+    for (const s of terms) {
+      const share = words.filter((w) => s.terms.has(w)).length / words.length;
+      if (share >= minAttribution && (!best || share > best.share)) best = { n: s.n, share };
+    }
+    if (!best) return sentence;
+    attributed.push([i + 1, best.n]);
+    return `${sentence} [${best.n}]`;
+  });
+  return { text: out.join(' '), repeated, attributed };
 }

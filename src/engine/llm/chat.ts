@@ -18,6 +18,8 @@ export interface GenerateOptions {
   /** A JSON schema the output must follow (grammar-constrained decoding). */
   jsonSchema?: Record<string, unknown>;
   temperature?: number;
+  /** Texts that end generation when the model writes them (e.g. it starts echoing the prompt). */
+  stop?: string[];
 }
 
 export interface Generation {
@@ -108,8 +110,10 @@ export class LlamaChatModel implements ChatModel {
       const text = await session.prompt(options.user, {
         maxTokens: options.maxTokens,
         temperature: options.temperature ?? 0,
-        ...(grammar ? { grammar } : {}),
+        // Small models loop on long prompts; a mild penalty on repeated tokens keeps prose moving (not for JSON).
+        ...(grammar ? { grammar } : { repeatPenalty: { penalty: 1.1, frequencyPenalty: 0.1, presencePenalty: 0.1 } }),
         ...(options.signal ? { signal: options.signal, stopOnAbortSignal: true } : {}),
+        ...(options.stop && options.stop.length > 0 ? { customStopTriggers: options.stop } : {}),
         onToken: (tokens) => {
           tokensOut += tokens.length;
         },
