@@ -152,6 +152,22 @@ function countTerms(text: string, wanted: ReadonlySet<string>): Map<string, numb
   return counts;
 }
 
+function hasJsFilter(f: LexicalFilters): boolean {
+  return f.includeGlobs.length + f.excludeGlobs.length + f.types.length + f.languages.length + f.tags.length + f.roots.length > 0;
+}
+
+/** Chunks the sensitivity policy hides from this request (documents marked other than public and not allowed). */
+function hiddenChunkIds(db: Database, f: LexicalFilters): number[] {
+  if (!f.sensitivityEnable) return [];
+  return db
+    .prepare(
+      `SELECT c.id FROM documents d JOIN chunks c ON c.document_id = d.id
+        WHERE d.sensitivity IS NOT NULL AND d.sensitivity != 'public' AND d.sensitivity NOT IN (SELECT value FROM json_each(@allowed))`,
+    )
+    .pluck()
+    .all({ allowed: JSON.stringify(f.allowSensitivity.map((s) => s.toLowerCase())) }) as number[];
+}
+
 /** The JS side of the filters that SQL cannot express (globs, tag lists); null when none is set. */
 function buildFilter(f: LexicalFilters) {
   const include = f.includeGlobs.length > 0 ? picomatch([...f.includeGlobs], { dot: true }) : null;
@@ -271,13 +287,38 @@ export function searchLexical(db: Database, query: string, options: LexicalOptio
   const rows: (Row & { via: 'bm25' | 'trigram' })[] = [];
 
   if (fts.match) {
-    const stmt = db.prepare(
-      `${SELECT}, bm25(chunks_fts, ${BM25_WEIGHTS.title}, ${BM25_WEIGHTS.heading}, ${BM25_WEIGHTS.body}) AS rank
+    // Rank first with ids only, then load the winners' rows: the sorter then carries two numbers per
+    // matched row instead of its text, and the text (often in overflow pages) is read for k rows only.
+    const rank = db.prepare(
+      `SELECT c.id AS id, bm25(chunks_fts, ${BM25_WEIGHTS.title}, ${BM25_WEIGHTS.heading}, ${BM25_WEIGHTS.body}) AS rank
          FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid JOIN documents d ON d.id = c.document_id JOIN roots r ON r.id = d.root_id
         WHERE chunks_fts MATCH @match AND ${where}
         ORDER BY rank LIMIT @k`,
     );
-    const run = (match: string, limit: number) => stmt.all({ ...params, match, k: limit }) as Row[];
+    const load = db.prepare(
+      `${SELECT}, 0 AS rank FROM chunks c JOIN documents d ON d.id = c.document_id JOIN roots r ON r.id = d.root_id
+        WHERE c.id IN (SELECT value FROM json_each(@ids))`,
+    );
+    // Without path/type/tag filters only sensitivity can exclude a chunk: rank over the FTS table
+    // alone and leave out the (few) hidden chunks by id, instead of joining every matched row.
+    const plainRank = !hasJsFilter(options)
+      ? db.prepare(
+          `SELECT rowid AS id, bm25(chunks_fts, ${BM25_WEIGHTS.title}, ${BM25_WEIGHTS.heading}, ${BM25_WEIGHTS.body}) AS rank
+             FROM chunks_fts
+            WHERE chunks_fts MATCH @match AND rowid NOT IN (SELECT value FROM json_each(@hidden))
+            ORDER BY rank LIMIT @k`,
+        )
+      : null;
+    const hidden = plainRank ? JSON.stringify(hiddenChunkIds(db, options)) : '[]';
+    const run = (match: string, limit: number): Row[] => {
+      const ranked = (plainRank ? plainRank.all({ match, hidden, k: limit }) : rank.all({ ...params, match, k: limit })) as { id: number; rank: number }[];
+      if (ranked.length === 0) return [];
+      const byId = new Map((load.all({ ids: JSON.stringify(ranked.map((r) => r.id)) }) as Row[]).map((r) => [r.id, r]));
+      return ranked.flatMap((r) => {
+        const row = byId.get(r.id);
+        return row ? [{ ...row, rank: r.rank }] : [];
+      });
+    };
     const pruned = options.prune === false ? null : searchPruned(db, fts, options.k, options.pruneMinRows ?? PRUNE_MIN_ROWS, run);
     result.pruned = pruned !== null;
     for (const r of pruned ?? run(fts.match, options.k)) {
