@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { TempDirs } from '../../test/helpers/tmp.ts';
@@ -82,5 +83,61 @@ describe('synapsis CLI', () => {
     const metrics = await cli(['health', '--metrics', '--data-dir', dataDir]);
     expect(metrics.out).toContain('synapsis_answers_total{answer_mode="extractive",verdict="APPROVE"} 2');
     expect((await cli(['ask', '', '--data-dir', dataDir])).code).toBe(2);
+  });
+
+  it('opens the lines behind a locator, lists documents and follows links, with exit 2 for what is not there', async () => {
+    const notes = temp.make('syn-cli-links-', {
+      'Maya Chen.md': '---\npeople: [Lukas Becker]\n---\n# Maya Chen\n\nLeads [[Project Aurora]].\n',
+      'Project Aurora.md': '# Project Aurora\n\nThe sync product.\n',
+      'secret.md': '---\nsensitivity: restricted\n---\n# Secret\n\nNot for MCP.\n',
+    });
+    const dataDir = temp.make('syn-cli-data-');
+    expect((await cli(['index', notes, '--data-dir', dataDir, '--quiet'])).code).toBe(0);
+    const src = await cli(['source', 'Maya Chen.md#L4-L6', '--data-dir', dataDir]);
+    expect(src.code).toBe(0);
+    expect(src.out).toContain('4  # Maya Chen\n5  \n6  Leads [[Project Aurora]].');
+    const srcJson = JSON.parse((await cli(['source', 'Maya Chen.md:6', '--data-dir', dataDir, '--json'])).out);
+    expect(srcJson).toMatchObject({ path: 'Maya Chen.md', start_line: 6, end_line: 6, text: 'Leads [[Project Aurora]].', stale: false });
+    const denied = await cli(['source', 'secret.md#L1-L2', '--data-dir', dataDir]);
+    expect(denied.code).toBe(1);
+    expect(denied.err).toMatch(/E_SYN_RETRIEVE_DENIED/);
+    expect((await cli(['source', 'secret.md#L6', '--allow', 'restricted', '--data-dir', dataDir])).out).toContain('Not for MCP.');
+    const absent = await cli(['source', 'nope.md#L1-L2', '--data-dir', dataDir]);
+    expect(absent.code).toBe(2);
+    expect(absent.err).toMatch(/E_SYN_NOT_FOUND.*No indexed document/);
+    expect((await cli(['source', 'Maya Chen.md#oops', '--data-dir', dataDir])).code).toBe(2);
+
+    const docs = JSON.parse((await cli(['documents', '--data-dir', dataDir, '--json'])).out) as { path: string }[];
+    expect(docs.map((d) => d.path)).toEqual(['Maya Chen.md', 'Project Aurora.md']);
+
+    const graph = await cli(['graph', 'maya chen', '--data-dir', dataDir]);
+    expect(graph.code).toBe(0);
+    expect(graph.out).toContain('Maya Chen -links_to-> Project Aurora  (Maya Chen.md#L6-L6)');
+    expect(graph.out).toContain('Maya Chen -mentions-> Lukas Becker  (Maya Chen.md#L1-L3)');
+    const graphJson = JSON.parse((await cli(['graph', 'Project Aurora', '--hops', '2', '--json', '--data-dir', dataDir])).out);
+    expect(graphJson.nodes.find((n: { label: string }) => n.label === 'Lukas Becker').hops).toBe(2);
+    const unknown = await cli(['graph', 'Aurora', '--data-dir', dataDir]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.err).toMatch(/No entity "Aurora".*did you mean "Project Aurora"/);
+    expect((await cli(['graph', 'Maya Chen', '--hops', '7', '--data-dir', dataDir])).code).toBe(2);
+  });
+
+  it('doctor checks the installation read-only and exits 1 with a fix when a check fails', async () => {
+    const fresh = path.join(temp.make('syn-cli-doctor-'), 'not-yet');
+    const ok = await cli(['doctor', '--no-llm', '--data-dir', fresh, '--json']);
+    expect(ok.code).toBe(0);
+    const report = JSON.parse(ok.out) as { ok: boolean; checks: { name: string; status: string; fix?: string }[] };
+    expect(report.ok).toBe(true);
+    expect(report.checks.map((c) => c.name)).toEqual(expect.arrayContaining(['node', 'sqlite', 'usearch', 'faiss', 'models', 'store', 'disk']));
+    expect(report.checks.find((c) => c.name === 'sqlite')?.status).toBe('ok');
+    expect(report.checks.find((c) => c.name === 'models')).toMatchObject({ status: 'warn', fix: expect.stringContaining('synapsis models add') });
+    expect(fs.existsSync(fresh)).toBe(false);
+
+    const damaged = temp.make('syn-cli-doctor-bad-', { 'synapsis.db': 'garbage that is not sqlite '.repeat(100), 'models/registry.json': '{not json' });
+    const bad = await cli(['doctor', '--no-llm', '--data-dir', damaged]);
+    expect(bad.code).toBe(1);
+    expect(bad.out).toMatch(/FAIL {2}store .*damaged/);
+    expect(bad.out).toMatch(/FAIL {2}models .*\n {6}fix: remove .*registry\.json/);
+    expect(bad.out).toMatch(/2 problem\(s\) to fix/);
   });
 });

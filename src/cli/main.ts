@@ -3,7 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { createEngine, type Engine } from '../engine/index.ts';
+import { createEngine, defaultDataDir, loadConfig, type Engine } from '../engine/index.ts';
+import { formatDoctor, runDoctor } from './doctor.ts';
+import { serveMcp } from './mcp.ts';
 import type { AnswerEnvelope, HealthReport, IndexReport, MatchExplanation, RetrievalResult } from '../shared/contract.ts';
 import { createError, isSynapsisError, serializeError } from '../shared/errors.ts';
 import { benchIngest } from './bench/ingest.ts';
@@ -312,6 +314,93 @@ Exit codes: 0 success, 1 failure, 2 bad usage or input.`,
     });
 
   program
+    .command('source')
+    .description('print the exact lines behind a locator from search or ask (path#L3-L9, or path:3-9)')
+    .argument('<locator>', 'as results print it, e.g. "decisions/2026-03-14 Storage decision.md#L12-L20"')
+    .option('--allow <sensitivity>', 'also open documents with this sensitivity, e.g. restricted (repeatable)', collect, [])
+    .action(async (locator: string, cmdOpts: { allow: string[] }, cmd: Command) => {
+      const opts = globals(cmd);
+      await withEngine(opts, async (engine) => {
+        const s = engine.source(locator, { allow_sensitivity: cmdOpts.allow });
+        const width = String(s.end_line).length;
+        const body = s.text
+          .split('\n')
+          .map((line, i) => `${String(s.start_line + i).padStart(width)}  ${line}`)
+          .join('\n');
+        const notes = [s.stale ? '(the file changed since indexing: these are the lines as indexed; synapsis index refreshes them)' : '', s.truncated ? '(cut at 500 lines)' : ''].filter(Boolean);
+        print(opts, s, [`── ${path.join(s.root, s.path)}  lines ${s.start_line}-${s.end_line}`, body, ...notes].join('\n'));
+      });
+    });
+
+  program
+    .command('graph')
+    .description('the notes, people, projects and tags linked to an entity (wikilinks, links, tags, front matter), with the line of each link')
+    .argument('<entity>', 'a note title, person, project or #tag')
+    .option('--hops <n>', 'how far to follow links (1-3)', positiveInt, 1)
+    .option('--allow <sensitivity>', 'also follow links in documents with this sensitivity (repeatable)', collect, [])
+    .action(async (entity: string, cmdOpts: { hops: number; allow: string[] }, cmd: Command) => {
+      const opts = globals(cmd);
+      await withEngine(opts, async (engine) => {
+        const g = engine.graphNeighbors(entity, cmdOpts.hops, { allow_sensitivity: cmdOpts.allow });
+        if (!g.found) {
+          throw createError('E_SYN_NOT_FOUND', `No entity "${entity}" in the link graph${g.suggestions.length ? `; did you mean ${g.suggestions.map((s) => `"${s}"`).join(', ')}?` : ''}`);
+        }
+        const human = [
+          `${g.entity}: ${g.nodes.length - 1} linked within ${cmdOpts.hops} hop${cmdOpts.hops === 1 ? '' : 's'}`,
+          ...g.nodes.filter((n) => n.hops > 0).map((n) => `  ${'  '.repeat(n.hops - 1)}${n.label}  [${n.kind}${n.hops > 1 ? `, ${n.hops} hops` : ''}]`),
+          'links:',
+          ...g.edges.map((e) => `  ${e.source} -${e.relation}-> ${e.target}  (${e.locator})`),
+        ];
+        print(opts, g, human.join('\n'));
+      });
+    });
+
+  program
+    .command('documents')
+    .description('list the indexed documents (restricted ones only with --allow)')
+    .option('--allow <sensitivity>', 'also list documents with this sensitivity (repeatable)', collect, [])
+    .action(async (cmdOpts: { allow: string[] }, cmd: Command) => {
+      const opts = globals(cmd);
+      await withEngine(opts, async (engine) => {
+        const docs = engine.documents({ allow_sensitivity: cmdOpts.allow });
+        print(opts, docs, docs.length ? docs.map((d) => `${d.path}  (${d.type}${d.language && d.language !== d.type ? `, ${d.language}` : ''})`).join('\n') : 'no documents indexed (synapsis index <folder>)');
+      });
+    });
+
+  program
+    .command('mcp')
+    .description('serve this workspace to MCP clients over stdio: tools search, answer_query, get_source, graph_neighbors; documents as resources')
+    .action(async (_o: unknown, cmd: Command) => {
+      const opts = globals(cmd);
+      await withEngine(opts, async (engine) => {
+        io.err(`synapsis mcp: serving ${engine.dataDir} over stdio (${engine.listRoots().length} roots)\n`);
+        await serveMcp(engine);
+      });
+    });
+
+  program
+    .command('doctor')
+    .description('check the installation: Node, native modules, GPU detection, models, store and disk space, with a fix for each problem')
+    .option('--no-llm', 'skip starting node-llama-cpp')
+    .action(async (cmdOpts: { llm: boolean }, cmd: Command) => {
+      const opts = globals(cmd);
+      const config = loadConfig({}, process.env);
+      const dataDir = path.resolve(opts.dataDir ?? (process.env.SYNAPSIS_DATA_DIR || config.indexPath || defaultDataDir(process.env)));
+      const checks = await runDoctor({
+        dataDir,
+        modelsDir: path.resolve(opts.modelsDir ?? path.join(dataDir, 'models')),
+        skipLlm: !cmdOpts.llm,
+        configuredModels: [
+          ...(config.embedModel ? [{ role: 'embed', ref: config.embedModel }] : []),
+          ...(config.chatModel ? [{ role: 'chat', ref: config.chatModel }] : []),
+          ...(config.rerankModel ? [{ role: 'rerank', ref: config.rerankModel }] : []),
+        ],
+      });
+      print(opts, { ok: checks.every((c) => c.status !== 'fail'), checks }, formatDoctor(checks));
+      if (checks.some((c) => c.status === 'fail')) throw new DoctorFailed();
+    });
+
+  program
     .command('traces')
     .description('one row per answer: latencies, retrieved passages, tokens, verdict, confidence, limits')
     .option('--limit <n>', 'newest N traces', positiveInt, 100)
@@ -600,6 +689,9 @@ export function readQuestions(file: string): FixtureQuestion[] {
   }
 }
 
+/** Doctor found problems: it has printed them; the exit code says so. */
+class DoctorFailed extends Error {}
+
 /** Runs the CLI and returns the exit code instead of exiting, so tests can call it in process. */
 export async function runCli(argv: string[], io: Io = { out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t) }): Promise<number> {
   const program = buildProgram(io);
@@ -612,10 +704,11 @@ export async function runCli(argv: string[], io: Io = { out: (t) => process.stdo
       if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') return EXIT_OK;
       return EXIT_USAGE;
     }
+    if (error instanceof DoctorFailed) return EXIT_FAILURE;
     const serialized = serializeError(error);
     if (json) io.out(`${JSON.stringify({ error: serialized }, null, 2)}\n`);
     else io.err(`error [${serialized.code}]: ${serialized.message}\n`);
     if (!isSynapsisError(error)) io.err(`${(error as Error).stack ?? ''}\n`);
-    return serialized.code === 'E_SYN_BAD_REQUEST' ? EXIT_USAGE : EXIT_FAILURE;
+    return serialized.code === 'E_SYN_BAD_REQUEST' || serialized.code === 'E_SYN_NOT_FOUND' ? EXIT_USAGE : EXIT_FAILURE;
   }
 }

@@ -11,6 +11,9 @@ import {
   type ResponseOf,
   type RetrievalResult,
   type RetrieveContext,
+  type SourceLines,
+  type DocumentEntry,
+  type GraphNeighbors,
   type Root,
   RetrieveContextSchema,
 } from '../shared/contract.ts';
@@ -28,6 +31,8 @@ import { defaultDataDir } from './paths.ts';
 import { ANALYZER_VERSION, analyzeForIndex } from './search/analyzer.ts';
 import { assertNotOnlyDenied, termStats } from './search/lexical.ts';
 import { runPipeline } from './hybrid.ts';
+import { listDocuments, readSource } from './retrieve/source.ts';
+import { buildLinkGraph, neighbors, type LinkGraph } from './graph/links.ts';
 import { LlamaReranker, type Reranker } from './llm/reranker.ts';
 import { LlamaChatModel, type ChatModel } from './llm/chat.ts';
 import { answerQuestion, type AnswerOptions } from './answer/answer.ts';
@@ -67,6 +72,16 @@ export interface Engine extends Disposable {
    * events; `signal` cancels.
    */
   answer(query: string, options?: AnswerOptions): Promise<AnswerEnvelope>;
+  /**
+   * The exact lines behind a locator (`notes/a.md#L3-L9`) from an indexed document: the file's own
+   * lines, or the indexed text when it changed since or is a PDF/DOCX/HTML. Restricted documents
+   * need their sensitivity in `allow_sensitivity`.
+   */
+  source(locator: string, options?: { allow_sensitivity?: string[]; max_lines?: number }): SourceLines;
+  /** The neighbourhood of a note, person, project or #tag in the link graph (wikilinks, links, tags, front matter). */
+  graphNeighbors(entity: string, hops?: number, options?: { allow_sensitivity?: string[] }): GraphNeighbors;
+  /** Indexed documents this caller may see (restricted ones only with their sensitivity allowed). */
+  documents(options?: { allow_sensitivity?: string[] }): DocumentEntry[];
   /** Answer traces, newest first. */
   traces(limit?: number): TraceRow[];
   /** Counters and latency histograms of answers in Prometheus text format. */
@@ -214,6 +229,8 @@ export function createEngine(options: EngineOptions = {}): Engine {
     return fs.realpathSync(abs);
   };
 
+  let graphCache: { signature: string; graph: LinkGraph } | null = null;
+
   const engine: Engine = {
     dataDir,
     modelsDir,
@@ -321,6 +338,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
           ...(ctx.min_score !== undefined ? { minScore: ctx.min_score } : {}),
           explain: ctx.explain,
           enableRerank: ctx.enable_rerank,
+          ...(ctx.rerank_top_n !== undefined ? { rerankTopN: ctx.rerank_top_n } : {}),
           fusion: ctx.fusion ?? config.fusion,
         },
       );
@@ -364,6 +382,34 @@ export function createEngine(options: EngineOptions = {}): Engine {
         events.emit('syn.answer.completed', { trace_id: envelope.trace_id, verdict: envelope.verdict, confidence: envelope.confidence, latency_ms: envelope.timings.total_ms ?? 0 });
         return envelope;
       });
+    },
+
+    source(locator, opts = {}) {
+      assertLive();
+      return readSource(store.db, locator, {
+        allowSensitivity: opts.allow_sensitivity ?? [],
+        sensitivityEnable: config.sensitivityEnable,
+        onDenied: (reason) => events.emit('syn.retrieve.denied', { query: locator, reason }),
+        ...(opts.max_lines ? { maxLines: opts.max_lines } : {}),
+      });
+    },
+
+    graphNeighbors(entity, hops = 1, opts = {}) {
+      assertLive();
+      if (!entity.trim()) throw createError('E_SYN_BAD_REQUEST', 'The entity is empty.');
+      if (!Number.isInteger(hops) || hops < 1 || hops > 3) throw createError('E_SYN_BAD_REQUEST', `hops must be 1, 2 or 3 (got ${hops})`);
+      const allowed = [...(opts.allow_sensitivity ?? [])].map((s) => s.toLowerCase()).sort();
+      const signature = JSON.stringify([store.db.prepare("SELECT count(*) AS n, max(indexed_at) AS t FROM documents WHERE status = 'indexed'").get(), store.chunkCount(), allowed]);
+      if (graphCache?.signature !== signature) {
+        const set = new Set(allowed);
+        graphCache = { signature, graph: buildLinkGraph(store.db, (s) => !config.sensitivityEnable || !s || s === 'public' || set.has(s.toLowerCase())) };
+      }
+      return neighbors(graphCache.graph, entity, hops);
+    },
+
+    documents(opts = {}) {
+      assertLive();
+      return listDocuments(store.db, { allowSensitivity: opts.allow_sensitivity ?? [], sensitivityEnable: config.sensitivityEnable });
     },
 
     traces(limit) {
@@ -428,6 +474,9 @@ export function createEngine(options: EngineOptions = {}): Engine {
     'search/query': (req) => engine.retrieve(req.query, { ...req.context, ...(req.mode ? { mode: req.mode } : {}) }, req.k),
     'health/get': () => engine.health(),
     'answer/ask': (req) => engine.answer(req.query, { ...(req.k ? { k: req.k } : {}), ...(req.mode ? { mode: req.mode } : {}), ...(req.context ? { context: req.context } : {}), critic: req.critic }),
+    'source/get': async (req) => engine.source(req.locator, { allow_sensitivity: req.allow_sensitivity }),
+    'graph/neighbors': async (req) => engine.graphNeighbors(req.entity, req.hops, { allow_sensitivity: req.allow_sensitivity }),
+    'index/documents': async (req) => engine.documents({ allow_sensitivity: req.allow_sensitivity }),
   };
 
   return engine;

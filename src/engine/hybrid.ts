@@ -27,6 +27,8 @@ export interface PipelineRequest {
   minScore?: number;
   explain: boolean;
   enableRerank: boolean;
+  /** How many of the fused candidates the reranker scores (default: config rerankTopN). */
+  rerankTopN?: number;
   fusion: 'rrf' | 'weighted';
 }
 
@@ -43,7 +45,7 @@ const ms = (t: number) => Math.round((performance.now() - t) * 100) / 100;
 
 /** Candidates each list contributes to fusion: enough for the grouping modes and reranking to choose from. */
 function poolSize(req: PipelineRequest, config: Config): number {
-  return Math.min(1000, Math.max(req.k * 4, req.maxChunks ?? 0, config.rerankTopN, 50));
+  return Math.min(1000, Math.max(req.k * 4, req.maxChunks ?? 0, req.rerankTopN ?? config.rerankTopN, 50));
 }
 
 async function denseList(deps: PipelineDeps, req: PipelineRequest, pool: number): Promise<RetrievedChunk[]> {
@@ -122,7 +124,7 @@ export async function runPipeline(deps: PipelineDeps, req: PipelineRequest): Pro
   let rerankUsed = false;
   if (req.enableRerank && deps.reranker && chunks.length > 1) {
     const tr = performance.now();
-    const top = chunks.slice(0, deps.config.rerankTopN);
+    const top = chunks.slice(0, req.rerankTopN ?? deps.config.rerankTopN);
     const outcome = await withTimeout(deps.reranker.rank(req.query, top.map((c) => c.text)), deps.config.rerankTimeoutMs).catch((error: unknown) => ({ error: error as Error }));
     timings.rerank_ms = ms(tr);
     if ('value' in outcome) {

@@ -95,6 +95,8 @@ export const RetrieveContextSchema = z
     max_chunks: z.number().int().min(1).max(1000).optional(),
     /** Rerank the top candidates when a rerank model is configured. */
     enable_rerank: z.boolean().default(true),
+    /** How many fused candidates the reranker scores (default: the rerankTopN setting, 50). */
+    rerank_top_n: z.number().int().min(1).max(1000).optional(),
     fusion: z.enum(['rrf', 'weighted']).optional(),
   })
   .strict();
@@ -264,6 +266,56 @@ export const AnswerEnvelopeSchema = z.object({
 });
 export type AnswerEnvelope = z.infer<typeof AnswerEnvelopeSchema>;
 
+export const SourceRequestSchema = z
+  .object({
+    /** A locator as results print it: `notes/a.md#L3-L9` (also `path:3-9`, or a bare path for the whole file). */
+    locator: z.string().min(1, 'locator is empty').max(4096, 'locator is longer than 4096 characters'),
+    allow_sensitivity: z.array(z.string().min(1)).default([]),
+  })
+  .strict();
+
+/** The exact lines behind a locator: the file's own lines, or the indexed text when the file changed or is a PDF/DOCX/HTML. */
+export const SourceLinesSchema = z.object({
+  locator: z.string(),
+  doc_id: z.string(),
+  path: z.string(),
+  root: z.string(),
+  uri: z.string(),
+  type: z.string(),
+  language: z.string().nullable(),
+  start_line: z.number().int(),
+  end_line: z.number().int(),
+  text: z.string(),
+  /** The file changed or vanished since it was indexed: these are the lines as indexed. */
+  stale: z.boolean(),
+  /** The range was longer than the 500 lines served at once. */
+  truncated: z.boolean(),
+});
+export type SourceLines = z.infer<typeof SourceLinesSchema>;
+
+/** An entity's neighbourhood in the link graph; each edge carries the locator of the line that makes it. */
+export const GraphNeighborsSchema = z.object({
+  entity: z.string(),
+  found: z.boolean(),
+  nodes: z.array(z.object({ id: z.string(), label: z.string(), kind: z.enum(['note', 'tag', 'entity']), hops: z.number().int(), locator: z.string().nullable() })),
+  edges: z.array(z.object({ source: z.string(), target: z.string(), relation: z.string(), locator: z.string() })),
+  /** With found false: names in the graph that contain the asked one. */
+  suggestions: z.array(z.string()),
+});
+export type GraphNeighbors = z.infer<typeof GraphNeighborsSchema>;
+
+export const DocumentEntrySchema = z.object({
+  doc_id: z.string(),
+  root: z.string(),
+  path: z.string(),
+  uri: z.string(),
+  type: z.string(),
+  language: z.string().nullable(),
+  title: z.string().nullable(),
+  size: z.number().int(),
+});
+export type DocumentEntry = z.infer<typeof DocumentEntrySchema>;
+
 const Empty = z.object({}).strict();
 
 export const contract = {
@@ -286,6 +338,12 @@ export const contract = {
   'search/query': { request: SearchRequestSchema, response: RetrievalResultSchema },
   'health/get': { request: Empty, response: HealthReportSchema },
   'answer/ask': { request: AnswerRequestSchema, response: AnswerEnvelopeSchema },
+  'source/get': { request: SourceRequestSchema, response: SourceLinesSchema },
+  'graph/neighbors': {
+    request: z.object({ entity: z.string().min(1, 'entity is empty').max(300), hops: z.number().int().min(1).max(3).default(1), allow_sensitivity: z.array(z.string().min(1)).default([]) }).strict(),
+    response: GraphNeighborsSchema,
+  },
+  'index/documents': { request: z.object({ allow_sensitivity: z.array(z.string().min(1)).default([]) }).strict(), response: z.array(DocumentEntrySchema) },
 } as const;
 
 export type Contract = typeof contract;

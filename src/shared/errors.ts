@@ -10,6 +10,7 @@ export const ERROR_CODES = {
   E_SYN_EMBED_FAILED: { retryable: true, meaning: 'Embedding call failed' },
   E_SYN_INDEX_VERSION_MISMATCH: { retryable: false, meaning: 'Index version required but missing or incompatible' },
   E_SYN_BAD_REQUEST: { retryable: false, meaning: 'The request or its arguments are invalid' },
+  E_SYN_NOT_FOUND: { retryable: false, meaning: 'The requested document, lines or entity are not in the index' },
   E_SYN_MODEL_UNAVAILABLE: { retryable: true, meaning: 'The model is missing or cannot be loaded' },
   E_SYN_STORE_FAILED: { retryable: true, meaning: 'The local store could not be opened or written' },
 } as const;

@@ -384,7 +384,7 @@ export async function answerQuestion(deps: AnswerDeps, query: string, options: A
       mode: result?.meta.mode ?? options.mode ?? 'bm25',
       k_lexical: result?.meta.mode === 'dense' ? 0 : k,
       k_dense: result?.meta.mode === 'bm25' ? 0 : k,
-      rerank_k: result?.meta.rerank_used ? settings.rerankTopN : 0,
+      rerank_k: result?.meta.rerank_used ? (options.context?.rerank_top_n ?? settings.rerankTopN) : 0,
       context_tokens: contextTokens,
       synth_tokens: useChat ? settings.synthTokens : 0,
     },

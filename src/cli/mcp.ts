@@ -1,0 +1,215 @@
+/**
+ * `synapsis mcp`: the second brain as a Model Context Protocol server over stdio, so an assistant
+ * (Claude Desktop, an IDE agent, any MCP client) can search the notes, get cited answers, open the
+ * exact lines behind a citation and walk the link graph. A thin adapter over the engine: every tool
+ * validates its input, and the sensitivity policy is never relaxed here (restricted notes are not
+ * searchable, answerable, listable or readable through MCP).
+ */
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { z } from 'zod';
+import type { Engine } from '../engine/index.ts';
+import { AnswerEnvelopeSchema, GraphNeighborsSchema, SourceLinesSchema } from '../shared/contract.ts';
+import { serializeError } from '../shared/errors.ts';
+
+export const MCP_TOOLS = ['search', 'answer_query', 'get_source', 'graph_neighbors'] as const;
+export const MAX_MCP_QUERY = 500;
+
+const ScopeSchema = z
+  .object({
+    include_globs: z.array(z.string().min(1).max(500)).max(50).optional().describe('only files whose path (relative to its folder) matches one of these globs, e.g. "projects/**"'),
+    exclude_globs: z.array(z.string().min(1).max(500)).max(50).optional().describe('leave out files matching these globs'),
+    languages: z.array(z.string().min(1).max(50)).max(50).optional().describe('a code language (python, typescript) or a note language (ru, en)'),
+    tags: z.array(z.string().min(1).max(100)).max(50).optional().describe('documents carrying any of these tags'),
+  })
+  .strict()
+  .describe('where to look; everything indexed when absent');
+
+const FindingSchema = z.object({
+  uri: z.string().describe('file:// URI of the source file'),
+  locator: z.string().describe('path#Lstart-Lend, for get_source'),
+  path: z.string(),
+  start_line: z.number().int(),
+  end_line: z.number().int(),
+  language: z.string().nullable(),
+  code: z.string().describe('the passage text'),
+  score: z.number(),
+});
+
+
+type Scope = z.infer<typeof ScopeSchema>;
+
+function contextOf(scope: Scope | undefined) {
+  return {
+    include_globs: scope?.include_globs ?? [],
+    exclude_globs: scope?.exclude_globs ?? [],
+    languages: scope?.languages ?? [],
+    tags: scope?.tags ?? [],
+    // Never relaxed over MCP: the policy hides restricted notes from every tool.
+    allow_sensitivity: [],
+  };
+}
+
+function failure(error: unknown) {
+  const e = serializeError(error, 'E_SYN_BAD_REQUEST');
+  return { isError: true, content: [{ type: 'text' as const, text: `error [${e.code}]: ${e.message}` }] };
+}
+
+async function guarded<T>(fn: () => Promise<T>): Promise<T | ReturnType<typeof failure>> {
+  try {
+    return await fn();
+  } catch (error) {
+    return failure(error);
+  }
+}
+
+export function createMcpServer(engine: Engine, version = '0.1.0'): McpServer {
+  const server = new McpServer(
+    { name: 'synapsis', version },
+    {
+      instructions:
+        'Synapsis searches and answers from the user\'s own local files. Every finding and citation carries a locator (path#Lstart-Lend); ' +
+        'call get_source with it to read the exact lines. answer_query abstains ("not found in your files") rather than guess.',
+    },
+  );
+
+  server.registerTool(
+    'search',
+    {
+      title: 'Search the notes',
+      description: 'Hybrid (BM25 + embeddings) search over the indexed files. Returns ranked passages with file URI, line range, language and text.',
+      inputSchema: {
+        query: z.string().min(1).max(10_000).describe('what to look for; "quoted phrases" and prefix* work'),
+        scope: ScopeSchema.optional(),
+        top_k: z.number().int().min(1).max(50).optional().describe('how many passages (default 8)'),
+      },
+      outputSchema: { findings: z.array(FindingSchema), latency_ms: z.number(), mode: z.string() },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    async ({ query, scope, top_k }) =>
+      guarded(async () => {
+        const result = await engine.retrieve(query, contextOf(scope), top_k ?? 8);
+        const findings = result.chunks.map((c) => ({
+          uri: pathToFileURL(path.join(c.root, c.path)).href,
+          locator: c.locator,
+          path: c.path,
+          start_line: c.start_line,
+          end_line: c.end_line,
+          language: c.tags.language ?? c.tags.lang ?? null,
+          code: c.text,
+          score: c.score,
+        }));
+        const text = findings.length
+          ? findings.map((f, i) => `${i + 1}. ${f.locator} (score ${f.score.toFixed(3)})\n${f.code}`).join('\n\n')
+          : `No passages match ${JSON.stringify(query)}.`;
+        return { content: [{ type: 'text' as const, text }], structuredContent: { findings, latency_ms: result.latency_ms, mode: result.meta.mode } };
+      }),
+  );
+
+  server.registerTool(
+    'answer_query',
+    {
+      title: 'Answer from the notes, with citations',
+      description:
+        'Answers a question from the indexed files only. Every sentence cites [n]; citations carry path and line range. ' +
+        'A critic checks the answer against the sources and it abstains when they do not hold the answer.',
+      inputSchema: {
+        query: z.string().min(1).max(MAX_MCP_QUERY).describe(`the question (at most ${MAX_MCP_QUERY} characters)`),
+        scope: ScopeSchema.optional(),
+        top_k: z.number().int().min(1).max(50).optional().describe('passages retrieved before the context is packed (default 8)'),
+        rerank_top_n: z.number().int().min(1).max(200).optional().describe('fused candidates the reranker scores, when a rerank model is configured'),
+      },
+      outputSchema: AnswerEnvelopeSchema.shape,
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    async ({ query, scope, top_k, rerank_top_n }) =>
+      guarded(async () => {
+        const envelope = await engine.answer(query, {
+          ...(top_k ? { k: top_k } : {}),
+          context: { ...contextOf(scope), ...(rerank_top_n ? { rerank_top_n } : {}) },
+        });
+        const sources = envelope.citations.map((c) => `[${c.n}] ${c.path}:${c.start_line}-${c.end_line}${c.stale ? ' (changed since indexing)' : ''}`);
+        const text = [envelope.answer, '', ...(sources.length ? ['Sources:', ...sources] : []), `${envelope.answer_mode}; verdict ${envelope.verdict ?? 'none'}; confidence ${envelope.confidence.toFixed(2)}`].join('\n');
+        return { content: [{ type: 'text' as const, text }], structuredContent: envelope };
+      }),
+  );
+
+  server.registerTool(
+    'get_source',
+    {
+      title: 'Read the exact lines behind a locator',
+      description: 'Returns the lines a finding or citation points at (path#Lstart-Lend), from an indexed file only. Marks lines whose file changed since indexing as stale.',
+      inputSchema: { locator: z.string().min(1).max(4096).describe('path#Lstart-Lend, as search and answer_query return it') },
+      outputSchema: SourceLinesSchema.shape,
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    async ({ locator }) =>
+      guarded(async () => {
+        const source = engine.source(locator);
+        const header = `${source.locator}${source.stale ? ' (changed since indexing: lines as indexed)' : ''}${source.truncated ? ' (cut at 500 lines)' : ''}`;
+        return { content: [{ type: 'text' as const, text: `${header}\n${source.text}` }], structuredContent: source };
+      }),
+  );
+
+  server.registerTool(
+    'graph_neighbors',
+    {
+      title: 'Follow links from a note, person, project or tag',
+      description:
+        'The neighbourhood of an entity in the link graph of the notes: notes linked by [[wikilinks]] or markdown links, tags, and front-matter fields ' +
+        '(people, project, owner, ...). Each edge carries the locator of the line that makes it.',
+      inputSchema: {
+        entity: z.string().min(1).max(300).describe('a note title, person, project or #tag'),
+        hops: z.number().int().min(1).max(3).optional().describe('how far to follow links (default 1)'),
+      },
+      outputSchema: GraphNeighborsSchema.shape,
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    async ({ entity, hops }) =>
+      guarded(async () => {
+        const result = engine.graphNeighbors(entity, hops ?? 1);
+        const text = result.found
+          ? [`${result.entity}: ${result.nodes.length - 1} neighbours within ${hops ?? 1} hop(s)`, ...result.edges.map((e) => `${e.source} -${e.relation}-> ${e.target}  (${e.locator})`)].join('\n')
+          : `No entity "${entity}" in the link graph.${result.suggestions.length ? ` Did you mean: ${result.suggestions.join(', ')}?` : ''}`;
+        return { content: [{ type: 'text' as const, text }], structuredContent: result };
+      }),
+  );
+
+  server.registerResource(
+    'document',
+    new ResourceTemplate('synapsis://document/{doc_id}', {
+      list: async () => ({
+        resources: engine.documents().map((d) => ({
+          uri: `synapsis://document/${encodeURIComponent(d.doc_id)}`,
+          name: d.path,
+          title: d.title ?? d.path,
+          description: `${d.type}${d.language ? ` (${d.language})` : ''} in ${d.root}`,
+          mimeType: d.type === 'markdown' ? 'text/markdown' : 'text/plain',
+        })),
+      }),
+    }),
+    { title: 'Indexed documents', description: 'Each indexed file (restricted ones left out), as its text' },
+    async (uri, variables) => {
+      const docId = decodeURIComponent(String(variables.doc_id));
+      const doc = engine.documents().find((d) => d.doc_id === docId);
+      if (!doc) throw new Error(`No indexed document ${docId} (resources/list shows them)`);
+      const source = engine.source(doc.path, { max_lines: 20_000 });
+      return { contents: [{ uri: uri.href, mimeType: doc.type === 'markdown' ? 'text/markdown' : 'text/plain', text: source.text }] };
+    },
+  );
+
+  return server;
+}
+
+/** Serves the engine over stdio until the client closes the stream (or the given transport). */
+export async function serveMcp(engine: Engine, transport: Transport = new StdioServerTransport()): Promise<void> {
+  const server = createMcpServer(engine);
+  const closed = new Promise<void>((resolve) => {
+    server.server.onclose = () => resolve();
+  });
+  await server.connect(transport);
+  await closed;
+}

@@ -1,0 +1,174 @@
+/**
+ * The exact lines behind a locator (`notes/a.md#L3-L9`, `paper.pdf#page=2&L1-L4`), for citations
+ * that open where they point and for the MCP `get_source` tool. Only indexed documents are served,
+ * looked up in the store by path (never a path joined from the request), and the sensitivity policy
+ * applies as it does to search.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Database } from 'better-sqlite3';
+import type { DocumentEntry, SourceLines } from '../../shared/contract.ts';
+import { createError } from '../../shared/errors.ts';
+import { sha256 } from '../hash.ts';
+import { decodeUtf8, normalizeLines } from '../ingest/normalize.ts';
+
+/** The longest range served at once; a longer one is cut and says so. */
+export const MAX_SOURCE_LINES = 500;
+const TEXT_TYPES = new Set(['markdown', 'text', 'code']);
+
+export interface ParsedLocator {
+  path: string;
+  page: number | null;
+  startLine: number | null;
+  endLine: number | null;
+}
+
+/** `path`, `path#L5`, `path#L5-L9`, `path#page=2&L5-L9`; also `path:5-9` as editors write it. */
+export function parseLocator(locator: string): ParsedLocator {
+  const bad = (why: string) => createError('E_SYN_BAD_REQUEST', `Invalid locator "${locator.slice(0, 200)}": ${why}. Expected path#L<start>-L<end>, as search results print it.`);
+  if (typeof locator !== 'string' || locator.trim() === '') throw bad('it is empty');
+  if (locator.length > 4096) throw bad('it is longer than 4096 characters');
+  if (locator.includes('\u0000')) throw bad('it contains a NUL character');
+  const hash = locator.lastIndexOf('#');
+  let file = hash >= 0 ? locator.slice(0, hash) : locator;
+  let fragment = hash >= 0 ? locator.slice(hash + 1) : '';
+  if (hash < 0) {
+    const colon = /^(.*):(\d+)(?:-(\d+))?$/.exec(locator);
+    if (colon) {
+      file = colon[1]!;
+      fragment = `L${colon[2]}${colon[3] ? `-L${colon[3]}` : ''}`;
+    }
+  }
+  if (file === '') throw bad('it names no file');
+  if (fragment === '') return { path: file, page: null, startLine: null, endLine: null };
+  const m = /^(?:page=(\d+)&)?L(\d+)(?:-L?(\d+))?$/.exec(fragment);
+  if (!m) throw bad(`"#${fragment}" is not a line range`);
+  const start = Number(m[2]);
+  const end = m[3] ? Number(m[3]) : start;
+  if (start < 1 || end < start) throw bad(`lines ${start}-${end} are not a range (1-based, start <= end)`);
+  return { path: file, page: m[1] ? Number(m[1]) : null, startLine: start, endLine: end };
+}
+
+interface DocRow {
+  id: number;
+  doc_id: string;
+  root: string;
+  path: string;
+  type: string;
+  language: string | null;
+  content_hash: string | null;
+  sensitivity: string | null;
+}
+
+export interface SourceOptions {
+  allowSensitivity: readonly string[];
+  sensitivityEnable: boolean;
+  onDenied?: (reason: string) => void;
+  /** Lines served at most (default MAX_SOURCE_LINES). */
+  maxLines?: number;
+}
+
+const visibleTo = (options: Pick<SourceOptions, 'allowSensitivity' | 'sensitivityEnable'>) => {
+  const allowed = new Set(options.allowSensitivity.map((s) => s.toLowerCase()));
+  return (sensitivity: string | null) => !options.sensitivityEnable || !sensitivity || sensitivity === 'public' || allowed.has(sensitivity.toLowerCase());
+};
+
+/** Indexed documents the policy lets this caller see, in path order. */
+export function listDocuments(db: Database, options: Pick<SourceOptions, 'allowSensitivity' | 'sensitivityEnable'>): DocumentEntry[] {
+  const visible = visibleTo(options);
+  const rows = db
+    .prepare(
+      `SELECT d.doc_id, r.path AS root, d.path, d.type, d.language, d.title, d.size, d.sensitivity
+         FROM documents d JOIN roots r ON r.id = d.root_id WHERE d.status = 'indexed' ORDER BY r.id, d.path`,
+    )
+    .all() as (Omit<DocumentEntry, 'uri'> & { sensitivity: string | null })[];
+  return rows.filter((r) => visible(r.sensitivity)).map(({ sensitivity: _s, ...r }) => ({ ...r, uri: fileUri(path.join(r.root, r.path)) }));
+}
+
+export function readSource(db: Database, locator: string, options: SourceOptions): SourceLines {
+  const parsed = parseLocator(locator);
+  if (parsed.path.split(/[\\/]/).includes('..')) {
+    throw createError('E_SYN_BAD_REQUEST', `Invalid locator "${locator.slice(0, 200)}": ".." is not allowed; locators name indexed files relative to their folder`);
+  }
+  const rel = parsed.path.replace(/\\/g, '/');
+  const candidates = db
+    .prepare(
+      `SELECT d.id, d.doc_id, r.path AS root, d.path, d.type, d.language, d.content_hash, d.sensitivity
+         FROM documents d JOIN roots r ON r.id = d.root_id
+        WHERE d.status = 'indexed' AND (d.path = @rel OR (r.path || '/' || d.path) = @rel)
+        ORDER BY r.id`,
+    )
+    .all({ rel }) as DocRow[];
+  if (candidates.length === 0) throw createError('E_SYN_NOT_FOUND', `No indexed document at "${parsed.path.slice(0, 300)}" (locators come from search results: path#L<start>-L<end>)`);
+  const isVisible = visibleTo(options);
+  const visible = candidates.filter((d) => isVisible(d.sensitivity));
+  if (visible.length === 0) {
+    const reason = `${parsed.path} is marked ${candidates[0]!.sensitivity}; it is not served unless that sensitivity is allowed`;
+    options.onDenied?.(reason);
+    throw createError('E_SYN_RETRIEVE_DENIED', reason);
+  }
+  const doc = visible[0]!;
+  const absPath = path.join(doc.root, doc.path);
+  let current: Buffer | null = null;
+  try {
+    current = fs.readFileSync(absPath);
+  } catch {
+    current = null;
+  }
+  const stale = current === null || doc.content_hash === null || sha256(current) !== doc.content_hash;
+
+  const chunks = db
+    .prepare('SELECT start_line, end_line, text FROM chunks WHERE document_id = ? ORDER BY ordinal')
+    .all(doc.id) as { start_line: number; end_line: number; text: string }[];
+  const lastLine = chunks.reduce((m, c) => Math.max(m, c.end_line), 0);
+
+  let lines: string[];
+  let from = parsed.startLine ?? 1;
+  if (!stale && current !== null && TEXT_TYPES.has(doc.type)) {
+    // The file is what was indexed: its own lines, normalised as the indexer read them.
+    const all = normalizeLines(decodeUtf8(current).text);
+    const to = Math.min(parsed.endLine ?? all.length, all.length);
+    if (from > all.length) throw createError('E_SYN_NOT_FOUND', `${doc.path} has ${all.length} lines; line ${from} does not exist`);
+    lines = all.slice(from - 1, to);
+  } else {
+    // Extracted text (PDF, DOCX, HTML) or a file changed since indexing: the lines as indexed.
+    const to = Math.min(parsed.endLine ?? lastLine, lastLine);
+    if (from > lastLine) throw createError('E_SYN_NOT_FOUND', `${doc.path} has ${lastLine} indexed lines; line ${from} does not exist`);
+    const byLine = new Map<number, string>();
+    for (const c of chunks) {
+      const parts = c.text.split('\n');
+      if (parts.length !== c.end_line - c.start_line + 1) continue;
+      parts.forEach((t, i) => byLine.has(c.start_line + i) || byLine.set(c.start_line + i, t));
+    }
+    lines = [];
+    for (let n = from; n <= to; n++) lines.push(byLine.get(n) ?? '');
+    if (lines.every((l) => l === '')) {
+      const overlapping = chunks.filter((c) => c.end_line >= from && c.start_line <= to);
+      lines = overlapping.map((c) => c.text).join('\n').split('\n');
+      from = overlapping[0]?.start_line ?? from;
+    }
+  }
+  const maxLines = options.maxLines ?? MAX_SOURCE_LINES;
+  const truncated = lines.length > maxLines;
+  if (truncated) lines = lines.slice(0, maxLines);
+  const end = from + Math.max(lines.length, 1) - 1;
+  return {
+    locator: `${doc.path}#${parsed.page ? `page=${parsed.page}&` : ''}L${from}-L${end}`,
+    doc_id: doc.doc_id,
+    path: doc.path,
+    root: doc.root,
+    uri: fileUri(absPath),
+    type: doc.type,
+    language: doc.language,
+    start_line: from,
+    end_line: end,
+    text: lines.join('\n'),
+    stale,
+    truncated,
+  };
+}
+
+export function fileUri(absPath: string): string {
+  return pathToFileURL(absPath).href;
+}
