@@ -3,7 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { TempDirs } from '../../test/helpers/tmp.ts';
-import { runCli } from './main.ts';
+import type { Command } from 'commander';
+import { buildProgram, runCli } from './main.ts';
 
 const temp = new TempDirs();
 afterAll(() => temp.cleanup());
@@ -139,5 +140,31 @@ describe('synapsis CLI', () => {
     expect(bad.out).toMatch(/FAIL {2}store .*damaged/);
     expect(bad.out).toMatch(/FAIL {2}models .*\n {6}fix: remove .*registry\.json/);
     expect(bad.out).toMatch(/2 problem\(s\) to fix/);
+  });
+
+  it('gives every command --help with examples', async () => {
+    const program = buildProgram({ out: () => {}, err: () => {} });
+    const leaves: string[][] = [];
+    const walk = (cmd: Command, trail: string[]) => {
+      if (cmd.commands.length === 0) leaves.push(trail);
+      for (const c of cmd.commands) walk(c, [...trail, c.name()]);
+    };
+    for (const c of program.commands) walk(c, [c.name()]);
+    expect(leaves.length).toBeGreaterThan(20);
+    for (const trail of leaves) {
+      const r = await cli([...trail, '--help']);
+      expect(r.code, trail.join(' ')).toBe(0);
+      expect(r.out, trail.join(' ')).toMatch(new RegExp(`Examples:\\n {2}synapsis ${trail.join(' ')}`));
+    }
+  });
+
+  it('prints the index manifest, and exit 2 before the first run', async () => {
+    const dataDir = temp.make('syn-cli-data-');
+    const before = await cli(['manifest', '--data-dir', dataDir]);
+    expect(before.code).toBe(2);
+    expect(before.err).toMatch(/No manifest yet/);
+    expect((await cli(['index', vault, '--data-dir', dataDir, '--quiet'])).code).toBe(0);
+    const manifest = JSON.parse((await cli(['manifest', '--data-dir', dataDir, '--json'])).out);
+    expect(manifest).toMatchObject({ chunk_count: 2, document_count: 2, embed_model_id: 'none' });
   });
 });

@@ -655,8 +655,58 @@ Exit codes: 0 success, 1 failure, 2 bad usage or input.`,
       }
     });
 
+  program
+    .command('manifest')
+    .description('the manifest of the current index: index version, embedding model, chunking parameters, chunk hashes')
+    .action(async (_o: unknown, cmd: Command) => {
+      const opts = globals(cmd);
+      await withEngine(opts, async (engine) => {
+        const manifest = engine.manifest();
+        if (!manifest) throw createError('E_SYN_NOT_FOUND', 'No manifest yet: it is written after the first indexing run (synapsis index <folder>)');
+        const { hashes: _hashes, ...summary } = manifest as typeof manifest & { hashes?: unknown };
+        print(opts, manifest, Object.entries(summary).map(([k, v]) => `${k}: ${typeof v === 'object' ? JSON.stringify(v) : String(v)}`).join('\n'));
+      });
+    });
+
+  for (const [name, lines] of Object.entries(COMMAND_EXAMPLES)) {
+    const command = findCommand(program, name.split(' '));
+    command?.addHelpText('after', `\nExamples:\n${lines.map((l) => `  ${l}`).join('\n')}\n`);
+  }
   return program;
 }
+
+function findCommand(root: Command, names: string[]): Command | undefined {
+  let current: Command | undefined = root;
+  for (const n of names) current = current?.commands.find((c) => c.name() === n);
+  return current;
+}
+
+/** `synapsis <command> --help` ends with these; each runs as written against an indexed workspace. */
+const COMMAND_EXAMPLES: Record<string, string[]> = {
+  index: ['synapsis index ~/notes ~/code                        index two folders (re-run: only changes)', 'synapsis index ~/notes --exclude "archive/**"         skip a subfolder', 'synapsis index --json                                 re-index every root, report as JSON'],
+  search: ['synapsis search "storage decision" --k 5', 'synapsis search "relay*" --include "howto/**" --explain', 'synapsis search "настроить синхронизацию" --lang ru', 'synapsis search "salary bands" --allow restricted --json'],
+  ask: ['synapsis ask "Why did we postpone QUIC?"', 'synapsis ask "Who owns the relay?" --include "people/**" --json'],
+  source: ['synapsis source "howto/Error codes.md#L5-L12"', 'synapsis source src/sync_engine.ts:40-60 --json'],
+  graph: ['synapsis graph "Maya Chen"', 'synapsis graph "#decision" --hops 2 --json'],
+  documents: ['synapsis documents', 'synapsis documents --allow restricted --json'],
+  mcp: ['synapsis mcp --data-dir ~/.synapsis-work     (register this command in the MCP client; see the README)'],
+  doctor: ['synapsis doctor', 'synapsis doctor --no-llm --json'],
+  health: ['synapsis health', 'synapsis health --json', 'synapsis health --metrics'],
+  traces: ['synapsis traces --limit 20', 'synapsis traces --json'],
+  watch: ['synapsis watch                 keep every root current until Ctrl+C', 'synapsis watch ~/notes         add a folder, then watch'],
+  eval: ['synapsis eval --dataset ../shared/data/scifact', 'synapsis eval --dataset ../shared/data/scifact --mode hybrid --embed-model all-MiniLM-L6-v2.Q8_0.gguf --json'],
+  demo: ['synapsis demo', 'synapsis demo --all --no-models'],
+  manifest: ['synapsis manifest', 'synapsis manifest --json'],
+  'roots list': ['synapsis roots list --json'],
+  'roots add': ['synapsis roots add ~/notes --exclude "drafts/**"'],
+  'roots remove': ['synapsis roots remove ~/old-notes'],
+  'models list': ['synapsis models list --json'],
+  'models add': ['synapsis models add ~/Downloads/all-MiniLM-L6-v2.Q8_0.gguf', 'synapsis models add ~/models/qwen2.5-1.5b-instruct-q4_k_m.gguf --role chat'],
+  'models remove': ['synapsis models remove all-MiniLM-L6-v2.Q8_0.gguf'],
+  'bench ingest': ['synapsis bench ingest --files 5000'],
+  'bench search': ['synapsis bench search --chunks 100000 --work-dir /tmp/bench'],
+  'bench vectors': ['synapsis bench vectors --sizes 10000,100000 --dims 384'],
+};
 
 function indent(text: string): string {
   return text
