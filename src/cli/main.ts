@@ -63,6 +63,7 @@ interface SearchOptions {
   mode?: 'bm25' | 'dense' | 'hybrid';
   retrievalMode: 'doc_first' | 'section_first' | 'chunk_priority' | 'hybrid_only';
   rerank?: boolean;
+  graph?: boolean;
   context?: number;
 }
 
@@ -241,6 +242,7 @@ Exit codes: 0 success, 1 failure, 2 bad usage or input.`,
     .addOption(new Option('--mode <mode>', 'lists to use (default: hybrid with an embedding model, else bm25)').choices(['bm25', 'dense', 'hybrid']))
     .addOption(new Option('--retrieval-mode <mode>', 'group results by document, section or chunk').choices(['doc_first', 'section_first', 'chunk_priority', 'hybrid_only']).default('hybrid_only'))
     .option('--no-rerank', 'skip reranking even when a rerank model is configured')
+    .option('--no-graph', 'leave linked notes (the graph list) out of a hybrid search')
     .option('--context <tokens>', 'print the context an answer would get: the results packed into this many tokens (merged, diverse, in file order)', positiveInt)
     .action(async (query: string, cmdOpts: SearchOptions, cmd: Command) => {
       const opts = globals(cmd);
@@ -260,6 +262,7 @@ Exit codes: 0 success, 1 failure, 2 bad usage or input.`,
             explain: cmdOpts.explain === true,
             retrieval_mode: cmdOpts.retrievalMode,
             enable_rerank: cmdOpts.rerank !== false,
+            use_graph: cmdOpts.graph !== false,
           },
           ...(cmdOpts.mode ? { mode: cmdOpts.mode } : {}),
         });

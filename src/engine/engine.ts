@@ -230,6 +230,16 @@ export function createEngine(options: EngineOptions = {}): Engine {
   };
 
   let graphCache: { signature: string; graph: LinkGraph } | null = null;
+  /** The link graph of what this caller may see, rebuilt when the index changed since the last build. */
+  const linkGraph = (allowSensitivity: readonly string[]): LinkGraph => {
+    const allowed = allowSensitivity.map((s) => s.toLowerCase()).sort();
+    const signature = JSON.stringify([store.db.prepare("SELECT count(*) AS n, max(indexed_at) AS t FROM documents WHERE status = 'indexed'").get(), store.chunkCount(), allowed]);
+    if (graphCache?.signature !== signature) {
+      const set = new Set(allowed);
+      graphCache = { signature, graph: buildLinkGraph(store.db, (s) => !config.sensitivityEnable || !s || s === 'public' || set.has(s.toLowerCase())) };
+    }
+    return graphCache.graph;
+  };
 
   const engine: Engine = {
     dataDir,
@@ -325,7 +335,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
       }
       const mode = ctx.mode ?? (denseReady ? 'hybrid' : 'bm25');
       const result = await runPipeline(
-        { db: store.db, config, semantic, reranker },
+        { db: store.db, config, semantic, reranker, graph: () => linkGraph(ctx.allow_sensitivity) },
         {
           query,
           k: topK,
@@ -338,6 +348,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
           ...(ctx.min_score !== undefined ? { minScore: ctx.min_score } : {}),
           explain: ctx.explain,
           enableRerank: ctx.enable_rerank,
+          useGraph: ctx.use_graph,
           ...(ctx.rerank_top_n !== undefined ? { rerankTopN: ctx.rerank_top_n } : {}),
           fusion: ctx.fusion ?? config.fusion,
         },
@@ -398,13 +409,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
       assertLive();
       if (!entity.trim()) throw createError('E_SYN_BAD_REQUEST', 'The entity is empty.');
       if (!Number.isInteger(hops) || hops < 1 || hops > 3) throw createError('E_SYN_BAD_REQUEST', `hops must be 1, 2 or 3 (got ${hops})`);
-      const allowed = [...(opts.allow_sensitivity ?? [])].map((s) => s.toLowerCase()).sort();
-      const signature = JSON.stringify([store.db.prepare("SELECT count(*) AS n, max(indexed_at) AS t FROM documents WHERE status = 'indexed'").get(), store.chunkCount(), allowed]);
-      if (graphCache?.signature !== signature) {
-        const set = new Set(allowed);
-        graphCache = { signature, graph: buildLinkGraph(store.db, (s) => !config.sensitivityEnable || !s || s === 'public' || set.has(s.toLowerCase())) };
-      }
-      return neighbors(graphCache.graph, entity, hops);
+      return neighbors(linkGraph(opts.allow_sensitivity ?? []), entity, hops);
     },
 
     documents(opts = {}) {

@@ -14,6 +14,11 @@ import { applyRetrievalMode } from './retrieve/modes.ts';
 import type { SemanticIndex } from './semantic.ts';
 import { allowedChunkIds, loadFilteredChunks, searchLexical, toRetrievedChunk, type LexicalFilters } from './search/lexical.ts';
 import { buildFtsQuery } from './search/fts-query.ts';
+import type { LinkGraph } from './graph/links.ts';
+import { graphList } from './retrieve/graph-list.ts';
+
+/** Slots at the end of the top k that linked notes may take. */
+export const GRAPH_SLOTS = 2;
 
 export interface PipelineRequest {
   query: string;
@@ -27,6 +32,8 @@ export interface PipelineRequest {
   minScore?: number;
   explain: boolean;
   enableRerank: boolean;
+  /** Add the graph list to a hybrid fusion (default true). */
+  useGraph?: boolean;
   /** How many of the fused candidates the reranker scores (default: config rerankTopN). */
   rerankTopN?: number;
   fusion: 'rrf' | 'weighted';
@@ -37,6 +44,8 @@ export interface PipelineDeps {
   config: Config;
   semantic: SemanticIndex | null;
   reranker: Reranker | null;
+  /** The link graph for this request's visibility, or null when there is none (graph list skipped). */
+  graph?: (() => LinkGraph | null) | undefined;
 }
 
 type Meta = RetrievalResult['meta'];
@@ -121,6 +130,33 @@ export async function runPipeline(deps: PipelineDeps, req: PipelineRequest): Pro
   });
   if (hybridUsed) timings.fusion_ms = ms(tf);
 
+  // The graph list: notes linked to the best documents so far, for questions that need two notes.
+  // Its best candidates take the last slots of the top k (a fused third list would let chunks that
+  // every list found weakly outrank the best answer); the ranking above them is untouched.
+  let graphUsed = false;
+  const graph = req.useGraph !== false && chunks.length > 0 ? deps.graph?.() : null;
+  if (graph && graph.edges.size > 0) {
+    const tg = performance.now();
+    const slots = Math.min(GRAPH_SLOTS, Math.max(1, req.k - 2));
+    const keep = Math.min(chunks.length, Math.max(0, req.k - slots));
+    const present = new Set(chunks.slice(0, keep).map((c) => c.path));
+    const linked = graphList(deps.db, graph, req.query, chunks, req.filters)
+      .filter((c) => !present.has(c.path))
+      .slice(0, slots);
+    if (linked.length > 0) {
+      const keys = new Set(linked.map(keyOf));
+      const rest = chunks.filter((c) => !keys.has(keyOf(c)));
+      // Scored between the chunks around their slot, so every later sort by score keeps them there.
+      const above = rest[keep - 1]?.score;
+      const below = rest[keep]?.score;
+      const slotScore = above === undefined ? (below ?? 0) + 1e-9 : below === undefined ? above : above > below ? (above + below) / 2 : above + 1e-9;
+      const inserted = linked.map((c, i) => ({ ...c, score: slotScore, ranks: { ...chunks.find((x) => keyOf(x) === keyOf(c))?.ranks, graph: i + 1 } }));
+      chunks = [...rest.slice(0, keep), ...inserted, ...rest.slice(keep)];
+      graphUsed = true;
+    }
+    timings.graph_ms = ms(tg);
+  }
+
   let rerankUsed = false;
   if (req.enableRerank && deps.reranker && chunks.length > 1) {
     const tr = performance.now();
@@ -157,6 +193,7 @@ export async function runPipeline(deps: PipelineDeps, req: PipelineRequest): Pro
       trigram_used: lexical?.trigramUsed ?? false,
       pruned: lexical?.pruned ?? false,
       hybrid_used: hybridUsed,
+      graph_used: graphUsed,
       rerank_used: rerankUsed,
       timings,
       limits,

@@ -37,7 +37,7 @@ export const RetrievedChunkSchema = z.object({
   /** Section id (heading anchor) within the document, when the chunk lies under a heading. */
   section_id: z.string().nullable().optional(),
   /** Where each list ranked the chunk (1-based) before fusion and reranking. */
-  ranks: z.object({ lexical: z.number().int().optional(), dense: z.number().int().optional(), rerank: z.number().int().optional() }).optional(),
+  ranks: z.object({ lexical: z.number().int().optional(), dense: z.number().int().optional(), graph: z.number().int().optional(), rerank: z.number().int().optional() }).optional(),
 });
 export type RetrievedChunk = z.infer<typeof RetrievedChunkSchema>;
 
@@ -59,6 +59,8 @@ export const RetrievalResultSchema = z.object({
     /** Common terms were left out of the MATCH and scored on the candidates (large indexes, small k). */
     pruned: z.boolean().default(false),
     hybrid_used: z.boolean().default(false),
+    /** Linked notes of the best documents joined the fusion as a third list. */
+    graph_used: z.boolean().default(false),
     rerank_used: z.boolean().default(false),
     /** Milliseconds per stage: lexical, dense, fusion, rerank. */
     timings: z.record(z.string(), z.number()).default({}),
@@ -95,6 +97,8 @@ export const RetrieveContextSchema = z
     max_chunks: z.number().int().min(1).max(1000).optional(),
     /** Rerank the top candidates when a rerank model is configured. */
     enable_rerank: z.boolean().default(true),
+    /** Add linked notes of the best documents as a third list in a hybrid fusion (multi-hop questions). */
+    use_graph: z.boolean().default(true),
     /** How many fused candidates the reranker scores (default: the rerankTopN setting, 50). */
     rerank_top_n: z.number().int().min(1).max(1000).optional(),
     fusion: z.enum(['rrf', 'weighted']).optional(),

@@ -1,0 +1,61 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { SAMPLE_QUESTIONS, SAMPLE_VAULT, TempDirs } from '../../../test/helpers/tmp.ts';
+import { createEngine } from '../engine.ts';
+import fs from 'node:fs';
+
+const temp = new TempDirs();
+afterAll(() => temp.cleanup());
+const noModels = { env: { SYN_EMBED_MODEL: '', SYN_CHAT_MODEL: '' } as NodeJS.ProcessEnv };
+
+describe('graph list', () => {
+  it('brings the linked note a multi-hop question needs into the top k, below the direct hits', async () => {
+    const vault = temp.make('syn-graph-list-', {
+      'decisions/Conflict strategy.md': '---\ndecided_by: Priya Raman\n---\n# Conflict strategy\n\nThe conflict resolution strategy record adopts hybrid logical clocks.\n',
+      'people/Priya Raman.md': '# Priya Raman\n\nReports to: [[Maya Chen]].\n',
+      'people/Maya Chen.md': '# Maya Chen\n\nLeads the sync team.\n',
+      ...Object.fromEntries(Array.from({ length: 8 }, (_, i) => [`notes/filler ${i}.md`, `# Filler ${i}\n\nA conflict record, number ${i}, unrelated.${' Some more words.'.repeat(i)}\n`])),
+      ...Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`notes/other ${i}.md`, `# Other ${i}\n\nGardening tips and recipes, page ${i}.\n`])),
+    });
+    const engine = createEngine({ dataDir: temp.make(), ...noModels });
+    try {
+      await engine.index([vault]);
+      const q = 'Who manages the engineer who wrote the conflict resolution strategy record?';
+      const without = await engine.retrieve(q, { use_graph: false }, 5);
+      expect(without.meta.graph_used).toBe(false);
+      expect(without.chunks.map((c) => c.path)).not.toContain('people/Priya Raman.md');
+      const withGraph = await engine.retrieve(q, {}, 5);
+      expect(withGraph.meta.graph_used).toBe(true);
+      const paths = withGraph.chunks.map((c) => c.path);
+      expect(paths[0]).toBe('decisions/Conflict strategy.md');
+      expect(paths.indexOf('people/Priya Raman.md')).toBeGreaterThanOrEqual(3);
+      const linked = withGraph.chunks.find((c) => c.path === 'people/Priya Raman.md')!;
+      expect(linked.ranks?.graph).toBe(1);
+      // Scores stay in order: the linked note scores as the chunk above it.
+      const scores = withGraph.chunks.map((c) => c.score);
+      expect([...scores].sort((a, b) => b - a)).toEqual(scores);
+    } finally {
+      await engine.dispose();
+    }
+  });
+
+  it('on the sample vault, keeps both sources of every multi-hop question in the top 8 (lexical; 4 of 6 without the graph)', async () => {
+    const engine = createEngine({ dataDir: temp.make(), ...noModels });
+    try {
+      await engine.index([SAMPLE_VAULT]);
+      const questions = (JSON.parse(fs.readFileSync(SAMPLE_QUESTIONS, 'utf8')) as { kind: string; question: string; sources: string[] }[]).filter((q) => q.kind === 'multi-hop');
+      const both = async (useGraph: boolean) => {
+        let n = 0;
+        for (const q of questions) {
+          const paths = (await engine.retrieve(q.question, { use_graph: useGraph }, 8)).chunks.map((c) => c.path);
+          if (q.sources.every((s) => paths.includes(s))) n++;
+        }
+        return n;
+      };
+      expect(questions).toHaveLength(6);
+      expect(await both(false)).toBe(4);
+      expect(await both(true)).toBe(6);
+    } finally {
+      await engine.dispose();
+    }
+  });
+});
