@@ -8,8 +8,8 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { DB_FILE } from '../engine/store/database.ts';
-import { ModelRegistry } from '../engine/llm/registry.ts';
-import { inspectGguf } from '../engine/llm/registry.ts';
+import { inspectGguf, ModelRegistry } from '../engine/llm/registry.ts';
+import { LlamaRuntime } from '../engine/llm/runtime.ts';
 import { faissUnavailableReason } from '../engine/vector/faiss.ts';
 
 export type CheckStatus = 'ok' | 'warn' | 'fail';
@@ -83,26 +83,20 @@ function checkFaiss(): DoctorCheck {
 }
 
 async function checkLlm(): Promise<DoctorCheck> {
+  // The engine's own runtime: GPU first, CPU on any GPU failure, with the reason kept.
+  const runtime = new LlamaRuntime({ gpu: 'auto' });
   try {
-    const { getLlama, LlamaLogLevel } = await import('node-llama-cpp');
-    const common = { build: 'never' as const, logLevel: LlamaLogLevel.error, logger: () => {} };
-    let gpuProblem: string | null = null;
-    try {
-      const llama = await getLlama({ ...common, gpu: 'auto' });
-      const gpu = llama.gpu;
-      const names = gpu ? await llama.getGpuDeviceNames().catch(() => [] as string[]) : [];
-      await llama.dispose();
-      if (gpu) return { name: 'llm runtime', status: 'ok', detail: `node-llama-cpp uses the GPU (${gpu}${names.length ? `: ${names.join(', ')}` : ''})` };
-    } catch (error) {
-      gpuProblem = errorLine(error);
-    }
-    const llama = await getLlama({ ...common, gpu: false });
-    await llama.dispose();
-    return gpuProblem
-      ? { name: 'llm runtime', status: 'warn', detail: `GPU backend failed, models run on the CPU: ${gpuProblem}`, fix: 'install the GPU driver (CUDA or Vulkan) if this machine has a GPU; the CPU works meanwhile' }
+    const llama = await runtime.get();
+    const { gpu, gpuFallbackReason } = runtime.status();
+    const names = gpu ? await llama.getGpuDeviceNames().catch(() => [] as string[]) : [];
+    if (gpu) return { name: 'llm runtime', status: 'ok', detail: `node-llama-cpp uses the GPU (${gpu}${names.length ? `: ${names.join(', ')}` : ''})` };
+    return gpuFallbackReason
+      ? { name: 'llm runtime', status: 'warn', detail: gpuFallbackReason, fix: 'install the GPU driver (CUDA or Vulkan) if this machine has a GPU; the CPU works meanwhile' }
       : { name: 'llm runtime', status: 'ok', detail: 'node-llama-cpp runs on the CPU (no supported GPU found)' };
   } catch (error) {
     return { name: 'llm runtime', status: 'fail', detail: `node-llama-cpp cannot start: ${errorLine(error)}`, fix: `${SETUP_FIX}; search and extractive answers still work without it` };
+  } finally {
+    await runtime.dispose();
   }
 }
 

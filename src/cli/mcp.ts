@@ -6,12 +6,12 @@
  * searchable, answerable, listable or readable through MCP).
  */
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { z } from 'zod';
 import type { Engine } from '../engine/index.ts';
+import { fileUri } from '../engine/retrieve/source.ts';
 import { AnswerEnvelopeSchema, GraphNeighborsSchema, SourceLinesSchema } from '../shared/contract.ts';
 import { serializeError } from '../shared/errors.ts';
 
@@ -93,7 +93,7 @@ export function createMcpServer(engine: Engine, version = '0.1.0'): McpServer {
       guarded(async () => {
         const result = await engine.retrieve(query, contextOf(scope), top_k ?? 8);
         const findings = result.chunks.map((c) => ({
-          uri: pathToFileURL(path.join(c.root, c.path)).href,
+          uri: fileUri(path.join(c.root, c.path)),
           locator: c.locator,
           path: c.path,
           start_line: c.start_line,

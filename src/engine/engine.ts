@@ -31,7 +31,7 @@ import { defaultDataDir } from './paths.ts';
 import { ANALYZER_VERSION, analyzeForIndex } from './search/analyzer.ts';
 import { assertNotOnlyDenied, termStats } from './search/lexical.ts';
 import { runPipeline } from './hybrid.ts';
-import { listDocuments, readSource } from './retrieve/source.ts';
+import { listDocuments, readSource, visibleTo } from './retrieve/source.ts';
 import { buildLinkGraph, neighbors, type LinkGraph } from './graph/links.ts';
 import { LlamaReranker, type Reranker } from './llm/reranker.ts';
 import { LlamaChatModel, type ChatModel } from './llm/chat.ts';
@@ -179,8 +179,11 @@ export function createEngine(options: EngineOptions = {}): Engine {
   const indexerDeps = { store, config, events, paramsHash, shouldStop: () => stopping };
   // One indexing run at a time; each run ends by writing the manifest of the resulting state.
   let queue: Promise<unknown> = Promise.resolve();
+  /** Bumped whenever indexed documents may change (derived caches such as the link graph compare it). */
+  let indexGeneration = 0;
   const exclusive = (run: () => Promise<IndexReport>): Promise<IndexReport> => {
     const next = queue.then(async () => {
+      indexGeneration++;
       try {
         const report = await embedStage(await run());
         const inputs = store.manifestInputs();
@@ -196,7 +199,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
         throw createError('E_SYN_INDEX_FAILED', `Indexing failed: ${(error as Error).message}`, undefined, error);
       }
     });
-    queue = next.catch(() => undefined);
+    queue = next.catch(() => undefined).finally(() => void indexGeneration++);
     return next;
   };
 
@@ -230,13 +233,11 @@ export function createEngine(options: EngineOptions = {}): Engine {
   };
 
   let graphCache: { signature: string; graph: LinkGraph } | null = null;
-  /** The link graph of what this caller may see, rebuilt when the index changed since the last build. */
+  /** The link graph of what this caller may see, rebuilt when indexing ran since the last build (no query on the hot path). */
   const linkGraph = (allowSensitivity: readonly string[]): LinkGraph => {
-    const allowed = allowSensitivity.map((s) => s.toLowerCase()).sort();
-    const signature = JSON.stringify([store.db.prepare("SELECT count(*) AS n, max(indexed_at) AS t FROM documents WHERE status = 'indexed'").get(), store.chunkCount(), allowed]);
+    const signature = JSON.stringify([indexGeneration, allowSensitivity.map((s) => s.toLowerCase()).sort()]);
     if (graphCache?.signature !== signature) {
-      const set = new Set(allowed);
-      graphCache = { signature, graph: buildLinkGraph(store.db, (s) => !config.sensitivityEnable || !s || s === 'public' || set.has(s.toLowerCase())) };
+      graphCache = { signature, graph: buildLinkGraph(store.db, visibleTo({ allowSensitivity, sensitivityEnable: config.sensitivityEnable })) };
     }
     return graphCache.graph;
   };
@@ -257,6 +258,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
       const abs = path.resolve(rootPath);
       const root = store.rootByPath(abs) ?? (fs.existsSync(abs) ? store.rootByPath(fs.realpathSync(abs)) : null);
       if (!root) return { removed: false, documents_removed: 0 };
+      indexGeneration++;
       return { removed: true, documents_removed: store.removeRoot(root.id) };
     },
 

@@ -8,6 +8,7 @@
 import path from 'node:path';
 import type { Database } from 'better-sqlite3';
 import type { GraphNeighbors } from '../../shared/contract.ts';
+import { frontmatterList } from '../ingest/markdown.ts';
 
 /** Front-matter fields whose values are entities, and the relation each makes from the note. */
 const FIELD_RELATIONS: Record<string, string> = {
@@ -72,10 +73,14 @@ interface DocRow {
   meta_json: string;
 }
 
-function asList(value: unknown): string[] {
-  if (Array.isArray(value)) return value.filter((v): v is string => typeof v === 'string').map((v) => v.trim()).filter(Boolean);
-  if (typeof value === 'string') return value.split(',').map((v) => v.trim()).filter(Boolean);
-  return [];
+type Meta = { frontmatter?: Record<string, unknown>; aliases?: string[] };
+
+function parseMeta(json: string): Meta {
+  try {
+    return JSON.parse(json) as Meta;
+  } catch {
+    return {};
+  }
 }
 
 const stripLink = (v: string) => v.replace(/^\[\[/, '').replace(/\]\]$/, '').split('|')[0]!.trim();
@@ -87,18 +92,13 @@ export function buildLinkGraph(db: Database, visible: (sensitivity: string | nul
   // Every name a note answers to: title, file name, aliases.
   const noteByName = new Map<string, string>();
   const noteIdOf = new Map<number, string>();
+  const metaOf = new Map(docs.map((d) => [d.id, parseMeta(d.meta_json)]));
   for (const d of docs) {
     const label = d.title ?? path.basename(d.path, path.extname(d.path));
     const id = `note:${d.path}`;
     noteIdOf.set(d.id, id);
     nodes.set(id, { id, label, kind: 'note', locator: d.path });
-    let meta: { frontmatter?: Record<string, unknown>; aliases?: string[] } = {};
-    try {
-      meta = JSON.parse(d.meta_json) as typeof meta;
-    } catch {
-      meta = {};
-    }
-    for (const name of [label, path.basename(d.path, path.extname(d.path)), d.path.replace(/\.[^.]+$/, ''), ...(meta.aliases ?? [])]) {
+    for (const name of [label, path.basename(d.path, path.extname(d.path)), d.path.replace(/\.[^.]+$/, ''), ...(metaOf.get(d.id)!.aliases ?? [])]) {
       const key = normalizeName(name);
       if (key && !noteByName.has(key)) noteByName.set(key, id);
     }
@@ -137,17 +137,11 @@ export function buildLinkGraph(db: Database, visible: (sensitivity: string | nul
     const chunks = chunksOf.all(d.id) as { start_line: number; end_line: number; text: string }[];
     const bodyStart = chunks[0]?.start_line ?? 1;
     const fmLocator = `${d.path}#L1-L${Math.max(1, bodyStart - 1)}`;
-    let meta: { frontmatter?: Record<string, unknown> } = {};
-    try {
-      meta = JSON.parse(d.meta_json) as typeof meta;
-    } catch {
-      meta = {};
-    }
-    const fm = meta.frontmatter ?? {};
+    const fm = metaOf.get(d.id)!.frontmatter ?? {};
     for (const [field, value] of Object.entries(fm)) {
       const relation = FIELD_RELATIONS[field.toLowerCase()];
-      if (relation) for (const v of asList(value)) addEdge(from, resolve(stripLink(v)), relation, fmLocator);
-      if (field.toLowerCase() === 'tags') for (const t of asList(value)) addEdge(from, tagNode(t), 'tagged', fmLocator);
+      if (relation) for (const v of frontmatterList(value)) addEdge(from, resolve(stripLink(v)), relation, fmLocator);
+      if (field.toLowerCase() === 'tags') for (const t of frontmatterList(value)) addEdge(from, tagNode(t), 'tagged', fmLocator);
     }
     for (const c of chunks) {
       const lines = c.text.split('\n');

@@ -69,7 +69,8 @@ export interface SourceOptions {
   maxLines?: number;
 }
 
-const visibleTo = (options: Pick<SourceOptions, 'allowSensitivity' | 'sensitivityEnable'>) => {
+/** The sensitivity policy as a predicate over a document's sensitivity (the SQL form is lexical.ts's filterSql). */
+export const visibleTo = (options: { allowSensitivity: readonly string[]; sensitivityEnable: boolean }) => {
   const allowed = new Set(options.allowSensitivity.map((s) => s.toLowerCase()));
   return (sensitivity: string | null) => !options.sensitivityEnable || !sensitivity || sensitivity === 'public' || allowed.has(sensitivity.toLowerCase());
 };
