@@ -6,6 +6,7 @@
  */
 import type { Llama, LlamaContext, LlamaModel } from 'node-llama-cpp';
 import { createError } from '../../shared/errors.ts';
+import { LazyModel } from './lazy.ts';
 import type { LlamaRuntime } from './runtime.ts';
 
 export interface GenerateOptions {
@@ -45,8 +46,7 @@ export interface ChatModel {
 }
 
 export class LlamaChatModel implements ChatModel {
-  private loaded: Promise<{ llama: Llama; model: LlamaModel; context: LlamaContext }> | null = null;
-  private idleTimer: NodeJS.Timeout | null = null;
+  private readonly lazy: LazyModel<{ llama: Llama; model: LlamaModel; context: LlamaContext }>;
   /** One generation at a time: the context has one sequence. */
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -55,29 +55,29 @@ export class LlamaChatModel implements ChatModel {
     private readonly modelPath: string,
     readonly name: string,
     private readonly options: { contextSize?: number; idleMs?: number } = {},
-  ) {}
-
-  private ensure() {
-    this.loaded ??= (async () => {
-      const llama = await this.runtime.get();
-      try {
-        const model = await llama.loadModel({ modelPath: this.modelPath });
-        const contextSize = Math.min(model.trainContextSize || 2048, this.options.contextSize ?? 4096);
-        const context = await model.createContext({ contextSize, threads: this.runtime.threads, sequences: 1 });
-        return { llama, model, context };
-      } catch (error) {
-        this.loaded = null;
-        throw createError('E_SYN_MODEL_UNAVAILABLE', `Cannot load chat model ${this.modelPath}: ${(error as Error).message}`);
-      }
-    })();
-    return this.loaded;
+  ) {
+    this.lazy = new LazyModel(
+      async () => {
+        const llama = await this.runtime.get();
+        try {
+          const model = await llama.loadModel({ modelPath: this.modelPath });
+          const contextSize = Math.min(model.trainContextSize || 2048, this.options.contextSize ?? 4096);
+          const context = await model.createContext({ contextSize, threads: this.runtime.threads, sequences: 1 });
+          return { llama, model, context };
+        } catch (error) {
+          throw createError('E_SYN_MODEL_UNAVAILABLE', `Cannot load chat model ${this.modelPath}: ${(error as Error).message}`);
+        }
+      },
+      async ({ model, context }) => {
+        await context.dispose();
+        await model.dispose();
+      },
+      this.options.idleMs,
+    );
   }
 
-  private touch(): void {
-    if (!this.options.idleMs) return;
-    if (this.idleTimer) clearTimeout(this.idleTimer);
-    this.idleTimer = setTimeout(() => void this.unload(), this.options.idleMs);
-    this.idleTimer.unref();
+  private ensure() {
+    return this.lazy.get();
   }
 
   async contextSize(): Promise<number> {
@@ -98,7 +98,6 @@ export class LlamaChatModel implements ChatModel {
 
   private async generateNow(options: GenerateOptions): Promise<Generation> {
     const { llama, model, context } = await this.ensure();
-    this.touch();
     const { LlamaChatSession } = await import('node-llama-cpp');
     const sequence = context.getSequence();
     const session = new LlamaChatSession({ contextSequence: sequence, systemPrompt: options.system, autoDisposeSequence: false });
@@ -149,15 +148,7 @@ export class LlamaChatModel implements ChatModel {
     }
   }
 
-  async unload(): Promise<void> {
-    if (this.idleTimer) clearTimeout(this.idleTimer);
-    this.idleTimer = null;
-    const pending = this.loaded;
-    this.loaded = null;
-    const loaded = await pending?.catch(() => null);
-    if (loaded) {
-      await loaded.context.dispose();
-      await loaded.model.dispose();
-    }
+  unload(): Promise<void> {
+    return this.lazy.unload();
   }
 }

@@ -5,6 +5,7 @@
  */
 import type { LlamaModel, LlamaRankingContext } from 'node-llama-cpp';
 import { createError } from '../../shared/errors.ts';
+import { LazyModel } from './lazy.ts';
 import type { LlamaRuntime } from './runtime.ts';
 
 export interface Reranker {
@@ -15,27 +16,33 @@ export interface Reranker {
 }
 
 export class LlamaReranker implements Reranker {
-  private loaded: Promise<{ model: LlamaModel; context: LlamaRankingContext }> | null = null;
+  private readonly lazy: LazyModel<{ model: LlamaModel; context: LlamaRankingContext }>;
 
   constructor(
     private readonly runtime: LlamaRuntime,
     private readonly modelPath: string,
     readonly name: string,
-  ) {}
+  ) {
+    this.lazy = new LazyModel(
+      async () => {
+        const llama = await this.runtime.get();
+        try {
+          const model = await llama.loadModel({ modelPath: this.modelPath });
+          const context = await model.createRankingContext({ threads: this.runtime.threads });
+          return { model, context };
+        } catch (error) {
+          throw createError('E_SYN_MODEL_UNAVAILABLE', `Cannot load rerank model ${this.modelPath}: ${(error as Error).message}`);
+        }
+      },
+      async ({ model, context }) => {
+        await context.dispose();
+        await model.dispose();
+      },
+    );
+  }
 
   private ensure() {
-    this.loaded ??= (async () => {
-      const llama = await this.runtime.get();
-      try {
-        const model = await llama.loadModel({ modelPath: this.modelPath });
-        const context = await model.createRankingContext({ threads: this.runtime.threads });
-        return { model, context };
-      } catch (error) {
-        this.loaded = null;
-        throw createError('E_SYN_MODEL_UNAVAILABLE', `Cannot load rerank model ${this.modelPath}: ${(error as Error).message}`);
-      }
-    })();
-    return this.loaded;
+    return this.lazy.get();
   }
 
   async rank(query: string, passages: readonly string[]): Promise<number[]> {
@@ -49,14 +56,8 @@ export class LlamaReranker implements Reranker {
     return context.rankAll(fit(query), passages.map(fit));
   }
 
-  async unload(): Promise<void> {
-    const pending = this.loaded;
-    this.loaded = null;
-    const loaded = await pending?.catch(() => null);
-    if (loaded) {
-      await loaded.context.dispose();
-      await loaded.model.dispose();
-    }
+  unload(): Promise<void> {
+    return this.lazy.unload();
   }
 }
 

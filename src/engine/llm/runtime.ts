@@ -10,6 +10,7 @@ import path from 'node:path';
 import type { Llama, LlamaEmbeddingContext, LlamaModel } from 'node-llama-cpp';
 import { createError } from '../../shared/errors.ts';
 import { modelFamily, type ModelFamily } from './families.ts';
+import { LazyModel } from './lazy.ts';
 
 export interface RuntimeStatus {
   loaded: boolean;
@@ -82,11 +83,10 @@ export interface EmbedderOptions {
  * model's context (node-llama-cpp throws on longer inputs), vectors L2-normalised for cosine search.
  */
 export class Embedder {
-  private loaded: Promise<{ model: LlamaModel; contexts: LlamaEmbeddingContext[] }> | null = null;
+  private readonly lazy: LazyModel<{ model: LlamaModel; contexts: LlamaEmbeddingContext[] }>;
   /** Contexts not in use now, and callers waiting for one. */
   private idle: LlamaEmbeddingContext[] = [];
   private waiting: ((context: LlamaEmbeddingContext) => void)[] = [];
-  private idleTimer: NodeJS.Timeout | null = null;
   readonly family: ModelFamily;
   private maxTokens = 0;
   dimension = 0;
@@ -96,6 +96,15 @@ export class Embedder {
     readonly options: EmbedderOptions,
   ) {
     this.family = modelFamily(options.modelName, path.basename(options.modelPath));
+    this.lazy = new LazyModel(
+      () => this.loadModel(),
+      async ({ model, contexts }) => {
+        this.idle = [];
+        for (const context of contexts) await context.dispose();
+        await model.dispose();
+      },
+      options.idleMs,
+    );
   }
 
   get modelId(): string {
@@ -103,42 +112,34 @@ export class Embedder {
   }
 
   private ensure() {
-    this.loaded ??= (async () => {
-      const llama = await this.runtime.get();
-      try {
-        const model = await llama.loadModel({ modelPath: this.options.modelPath });
-        const contextSize = Math.min(model.trainContextSize || 512, 8192);
-        // getEmbeddingFor embeds one text per call, and a small model cannot keep several CPU
-        // threads busy on one text: one single-threaded context per core embeds texts side by side
-        // (measured on 2 cores with MiniLM: about twice the rate of one context with 2 threads).
-        // A GPU gets one context.
-        const workers = this.runtime.status().gpu ? 1 : Math.max(1, Math.min(this.runtime.threads, 4));
-        const threads = Math.max(1, Math.floor(this.runtime.threads / workers));
-        const contexts: LlamaEmbeddingContext[] = [];
-        for (let i = 0; i < workers; i++) contexts.push(await model.createEmbeddingContext({ contextSize, threads }));
-        this.idle = [...contexts];
-        this.maxTokens = Math.min(contextSize, this.family.maxTokens ?? contextSize);
-        this.dimension = model.embeddingVectorSize;
-        return { model, contexts };
-      } catch (error) {
-        this.loaded = null;
-        throw createError('E_SYN_MODEL_UNAVAILABLE', `Cannot load embedding model ${this.options.modelPath}: ${(error as Error).message}`);
-      }
-    })();
-    return this.loaded;
+    return this.lazy.get();
   }
 
-  private touch(): void {
-    if (!this.options.idleMs) return;
-    if (this.idleTimer) clearTimeout(this.idleTimer);
-    this.idleTimer = setTimeout(() => void this.unload(), this.options.idleMs);
-    this.idleTimer.unref();
+  private async loadModel(): Promise<{ model: LlamaModel; contexts: LlamaEmbeddingContext[] }> {
+    const llama = await this.runtime.get();
+    try {
+      const model = await llama.loadModel({ modelPath: this.options.modelPath });
+      const contextSize = Math.min(model.trainContextSize || 512, 8192);
+      // getEmbeddingFor embeds one text per call, and a small model cannot keep several CPU
+      // threads busy on one text: one single-threaded context per core embeds texts side by side
+      // (measured on 2 cores with MiniLM: about twice the rate of one context with 2 threads).
+      // A GPU gets one context.
+      const workers = this.runtime.status().gpu ? 1 : Math.max(1, Math.min(this.runtime.threads, 4));
+      const threads = Math.max(1, Math.floor(this.runtime.threads / workers));
+      const contexts: LlamaEmbeddingContext[] = [];
+      for (let i = 0; i < workers; i++) contexts.push(await model.createEmbeddingContext({ contextSize, threads }));
+      this.idle = [...contexts];
+      this.maxTokens = Math.min(contextSize, this.family.maxTokens ?? contextSize);
+      this.dimension = model.embeddingVectorSize;
+      return { model, contexts };
+    } catch (error) {
+      throw createError('E_SYN_MODEL_UNAVAILABLE', `Cannot load embedding model ${this.options.modelPath}: ${(error as Error).message}`);
+    }
   }
 
   /** Loads the model (if needed) and returns its vector dimension. */
   async load(): Promise<number> {
     await this.ensure();
-    this.touch();
     return this.dimension;
   }
 
@@ -161,7 +162,6 @@ export class Embedder {
 
   async embed(text: string, kind: 'query' | 'document'): Promise<Float32Array> {
     const { model } = await this.ensure();
-    this.touch();
     const prefix = kind === 'query' ? this.family.queryPrefix : this.family.documentPrefix;
     const prefixTokens = prefix ? model.tokenize(prefix).length : 0;
     // Special tokens ([CLS], [SEP], BOS) take a few places of the context.
@@ -180,17 +180,8 @@ export class Embedder {
     }
   }
 
-  async unload(): Promise<void> {
-    if (this.idleTimer) clearTimeout(this.idleTimer);
-    this.idleTimer = null;
-    const pending = this.loaded;
-    this.loaded = null;
-    const loaded = await pending?.catch(() => null);
-    if (loaded) {
-      this.idle = [];
-      for (const context of loaded.contexts) await context.dispose();
-      await loaded.model.dispose();
-    }
+  unload(): Promise<void> {
+    return this.lazy.unload();
   }
 }
 
