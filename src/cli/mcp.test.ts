@@ -102,6 +102,8 @@ describe('synapsis mcp (the SDK client over stdio, sample vault)', () => {
     expect(doc.uri).toMatch(/^synapsis:\/\/document\/.+/);
     const read = await client.readResource({ uri: doc.uri });
     expect((read.contents[0] as { text: string }).text).toContain('AUR-1102');
+    await expect(client.readResource({ uri: 'synapsis://document/hr%2FCompensation%20review%202026.md' })).rejects.toThrow(/restricted/);
+    await expect(client.readResource({ uri: 'synapsis://document/nowhere.md' })).rejects.toThrow(/No indexed document/);
   });
 
   it('rejects bad input with a clear error and keeps serving', async () => {

@@ -193,11 +193,9 @@ export function createMcpServer(engine: Engine, version = '0.1.0'): McpServer {
     }),
     { title: 'Indexed documents', description: 'Each indexed file (restricted ones left out), as its text' },
     async (uri, variables) => {
-      const docId = decodeURIComponent(String(variables.doc_id));
-      const doc = engine.documents().find((d) => d.doc_id === docId);
-      if (!doc) throw new Error(`No indexed document ${docId} (resources/list shows them)`);
-      const source = engine.source(doc.path, { max_lines: 20_000 });
-      return { contents: [{ uri: uri.href, mimeType: doc.type === 'markdown' ? 'text/markdown' : 'text/plain', text: source.text }] };
+      // A doc_id is the document's path in its root: the policy and the not-found error are source()'s.
+      const source = engine.source(decodeURIComponent(String(variables.doc_id)), { max_lines: 20_000 });
+      return { contents: [{ uri: uri.href, mimeType: source.type === 'markdown' ? 'text/markdown' : 'text/plain', text: source.text }] };
     },
   );
 
