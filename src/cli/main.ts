@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { createEngine, defaultDataDir, loadConfig, type Engine } from '../engine/index.ts';
 import { formatDoctor, runDoctor } from './doctor.ts';
+import { MAX_SOURCE_LINES } from '../engine/retrieve/source.ts';
 import { serveMcp } from './mcp.ts';
 import type { AnswerEnvelope, HealthReport, IndexReport, MatchExplanation, RetrievalResult } from '../shared/contract.ts';
 import { createError, isSynapsisError, serializeError } from '../shared/errors.ts';
@@ -330,7 +331,7 @@ Exit codes: 0 success, 1 failure, 2 bad usage or input.`,
           .split('\n')
           .map((line, i) => `${String(s.start_line + i).padStart(width)}  ${line}`)
           .join('\n');
-        const notes = [s.stale ? '(the file changed since indexing: these are the lines as indexed; synapsis index refreshes them)' : '', s.truncated ? '(cut at 500 lines)' : ''].filter(Boolean);
+        const notes = [s.stale ? '(the file changed since indexing: these are the lines as indexed; synapsis index refreshes them)' : '', s.truncated ? `(cut at ${MAX_SOURCE_LINES} lines)` : ''].filter(Boolean);
         print(opts, s, [`── ${path.join(s.root, s.path)}  lines ${s.start_line}-${s.end_line}`, body, ...notes].join('\n'));
       });
     });

@@ -11,11 +11,10 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { z } from 'zod';
 import type { Engine } from '../engine/index.ts';
-import { fileUri } from '../engine/retrieve/source.ts';
+import { fileUri, MAX_SOURCE_LINES } from '../engine/retrieve/source.ts';
 import { AnswerEnvelopeSchema, GraphNeighborsSchema, SourceLinesSchema } from '../shared/contract.ts';
 import { serializeError } from '../shared/errors.ts';
 
-export const MCP_TOOLS = ['search', 'answer_query', 'get_source', 'graph_neighbors'] as const;
 export const MAX_MCP_QUERY = 500;
 
 const ScopeSchema = z
@@ -149,7 +148,7 @@ export function createMcpServer(engine: Engine, version = '0.1.0'): McpServer {
     async ({ locator }) =>
       guarded(async () => {
         const source = engine.source(locator);
-        const header = `${source.locator}${source.stale ? ' (changed since indexing: lines as indexed)' : ''}${source.truncated ? ' (cut at 500 lines)' : ''}`;
+        const header = `${source.locator}${source.stale ? ' (changed since indexing: lines as indexed)' : ''}${source.truncated ? ` (cut at ${MAX_SOURCE_LINES} lines)` : ''}`;
         return { content: [{ type: 'text' as const, text: `${header}\n${source.text}` }], structuredContent: source };
       }),
   );
