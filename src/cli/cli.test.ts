@@ -114,7 +114,7 @@ describe('synapsis CLI', () => {
     const graph = await cli(['graph', 'maya chen', '--data-dir', dataDir]);
     expect(graph.code).toBe(0);
     expect(graph.out).toContain('Maya Chen -links_to-> Project Aurora  (Maya Chen.md#L6-L6)');
-    expect(graph.out).toContain('Maya Chen -mentions-> Lukas Becker  (Maya Chen.md#L1-L3)');
+    expect(graph.out).toContain('Maya Chen -mentions-> Lukas Becker  (Maya Chen.md#L2-L2)');
     const graphJson = JSON.parse((await cli(['graph', 'Project Aurora', '--hops', '2', '--json', '--data-dir', dataDir])).out);
     expect(graphJson.nodes.find((n: { label: string }) => n.label === 'Lukas Becker').hops).toBe(2);
     const unknown = await cli(['graph', 'Aurora', '--data-dir', dataDir]);

@@ -10,6 +10,7 @@ import { serveMcp } from './mcp.ts';
 import type { AnswerEnvelope, HealthReport, IndexReport, MatchExplanation, RetrievalResult } from '../shared/contract.ts';
 import { createError, isSynapsisError, serializeError } from '../shared/errors.ts';
 import { benchIngest } from './bench/ingest.ts';
+import { benchExtractionOverhead, benchMultiHop } from './bench/graph.ts';
 import { benchSearch } from './bench/search.ts';
 import { benchVectors } from './bench/vectors.ts';
 import { buildContext, type BuiltContext } from '../engine/retrieve/context.ts';
@@ -41,6 +42,11 @@ interface Io {
 
 function positiveInt(value: string): number {
   if (!/^\d+$/.test(value) || Number(value) < 1) throw new InvalidArgumentError('expected a positive integer');
+  return Number(value);
+}
+
+function nonNegativeInt(value: string): number {
+  if (!/^\d+$/.test(value)) throw new InvalidArgumentError('expected an integer >= 0');
   return Number(value);
 }
 
@@ -338,20 +344,62 @@ Exit codes: 0 success, 1 failure, 2 bad usage or input.`,
 
   program
     .command('graph')
-    .description('the notes, people, projects and tags linked to an entity (wikilinks, links, tags, front matter), with the line of each link')
-    .argument('<entity>', 'a note title, person, project or #tag')
+    .description(
+      'the knowledge graph: what links to an entity (notes, people, projects, tags, names; each link with the lines that state it), ' +
+        'the shortest path between two entities (--path), or, with no entity, the central entities and communities',
+    )
+    .argument('[entity]', 'a note title, alias, person, project, name or #tag')
     .option('--hops <n>', 'how far to follow links (1-3)', positiveInt, 1)
+    .option('--path <to>', 'the shortest chain of links from the entity to this one')
+    .option('--limit <n>', 'central entities and communities to list (without an entity)', positiveInt, 10)
+    .option('--extract', 'let the chat model read notes it has not read yet and add the people, projects and relations it finds')
+    .option('--budget <seconds>', 'time --extract may take (the next run continues)', positiveInt, 60)
     .option('--allow <sensitivity>', 'also follow links in documents with this sensitivity (repeatable)', collect, [])
-    .action(async (entity: string, cmdOpts: { hops: number; allow: string[] }, cmd: Command) => {
+    .action(async (entity: string | undefined, cmdOpts: { hops: number; path?: string; limit: number; extract?: boolean; budget: number; allow: string[] }, cmd: Command) => {
       const opts = globals(cmd);
       await withEngine(opts, async (engine) => {
-        const g = engine.graphNeighbors(entity, cmdOpts.hops, { allow_sensitivity: cmdOpts.allow });
-        if (!g.found) {
-          throw createError('E_SYN_NOT_FOUND', `No entity "${entity}" in the link graph${g.suggestions.length ? `; did you mean ${g.suggestions.map((s) => `"${s}"`).join(', ')}?` : ''}`);
+        if (cmdOpts.extract) {
+          if (entity !== undefined || cmdOpts.path) throw createError('E_SYN_BAD_REQUEST', '--extract takes no entity: synapsis graph --extract [--budget <seconds>]');
+          const r = await engine.extractGraphWithModel({ budget_ms: cmdOpts.budget * 1000 });
+          const human = [
+            `model read ${r.chunks_read} chunks of ${r.documents_done} notes in ${(r.elapsed_ms / 1000).toFixed(1)} s: ${r.entities_found} entities, ${r.relations_found} relations kept (names the text holds)`,
+            r.documents_pending > 0 ? `${r.documents_pending} notes still to read${r.stopped_by_budget ? ' (budget reached)' : ''}: run it again to continue` : 'every note has been read',
+          ];
+          print(opts, r, human.join('\n'));
+          return;
         }
+        const notFound = (names: string[], suggestions: string[]) =>
+          createError('E_SYN_NOT_FOUND', `No entity ${names.map((n) => `"${n}"`).join(' or ')} in the graph${suggestions.length ? `; did you mean ${suggestions.map((s) => `"${s}"`).join(', ')}?` : ''}`);
+        if (entity === undefined) {
+          if (cmdOpts.path) throw createError('E_SYN_BAD_REQUEST', '--path needs the entity to start from: synapsis graph <from> --path <to>');
+          const o = engine.graphOverview({ limit: cmdOpts.limit, allow_sensitivity: cmdOpts.allow });
+          const human = [
+            `${o.notes} notes, ${o.entities} entities, ${o.tags} tags, ${o.edges} links`,
+            'central (PageRank):',
+            ...o.central.map((n, i) => `  ${i + 1}. ${n.label}  [${n.type}, ${n.degree} links]`),
+            'communities (Louvain):',
+            ...o.communities.map((c) => `  ${c.id}. ${c.size} nodes, ${c.notes} notes: ${c.members.join(', ')}`),
+          ];
+          print(opts, o, human.join('\n'));
+          return;
+        }
+        if (cmdOpts.path) {
+          const p = engine.graphPath(entity, cmdOpts.path, { allow_sensitivity: cmdOpts.allow });
+          if (p.missing.length > 0) throw notFound(p.missing, p.suggestions);
+          if (!p.found) throw createError('E_SYN_NOT_FOUND', `Nothing links "${p.from}" to "${p.to}" in the graph`);
+          const human = [
+            `${p.nodes.map((n) => n.label).join(' → ')}  (${p.nodes.length - 1} hop${p.nodes.length === 2 ? '' : 's'})`,
+            'evidence:',
+            ...p.edges.map((e) => `  ${e.source} -${e.relation}-> ${e.target}  (${e.locator})`),
+          ];
+          print(opts, p, human.join('\n'));
+          return;
+        }
+        const g = engine.graphNeighbors(entity, cmdOpts.hops, { allow_sensitivity: cmdOpts.allow });
+        if (!g.found) throw notFound([entity], g.suggestions);
         const human = [
           `${g.entity}: ${g.nodes.length - 1} linked within ${cmdOpts.hops} hop${cmdOpts.hops === 1 ? '' : 's'}`,
-          ...g.nodes.filter((n) => n.hops > 0).map((n) => `  ${'  '.repeat(n.hops - 1)}${n.label}  [${n.kind}${n.hops > 1 ? `, ${n.hops} hops` : ''}]`),
+          ...g.nodes.filter((n) => n.hops > 0).map((n) => `  ${'  '.repeat(n.hops - 1)}${n.label}  [${n.kind === 'entity' ? n.type : n.kind}${n.hops > 1 ? `, ${n.hops} hops` : ''}]`),
           'links:',
           ...g.edges.map((e) => `  ${e.source} -${e.relation}-> ${e.target}  (${e.locator})`),
         ];
@@ -584,6 +632,43 @@ Exit codes: 0 success, 1 failure, 2 bad usage or input.`,
     });
 
   bench
+    .command('graph')
+    .description('multi-hop retrieval with and without the graph list (sample vault), and what graph extraction adds to lexical indexing')
+    .option('--mode <mode>', 'retrieval mode: bm25 or hybrid (needs --embed-model)', 'bm25')
+    .option('--embed-model <file>', 'GGUF embedding model for --mode hybrid')
+    .option('--k <n>', 'results per question', positiveInt, 8)
+    .option('--vault <dir>', 'folder to use instead of the sample vault', SAMPLE_VAULT)
+    .option('--questions <file>', 'question file (kind "multi-hop" entries with their sources)', SAMPLE_QUESTIONS)
+    .option('--notes <n>', 'generated notes for the extraction-overhead run (0: skip it)', nonNegativeInt, 5000)
+    .option('--rounds <n>', 'index runs per setting for the overhead (best is kept)', positiveInt, 2)
+    .action(async (cmdOpts: { mode: string; embedModel?: string; k: number; vault: string; questions: string; notes: number; rounds: number }, cmd: Command) => {
+      const opts = globals(cmd);
+      if (cmdOpts.mode !== 'bm25' && cmdOpts.mode !== 'hybrid') throw createError('E_SYN_BAD_REQUEST', `--mode must be bm25 or hybrid (got "${cmdOpts.mode}")`);
+      const log = (line: string) => io.err(`${line}\n`);
+      const multi = await benchMultiHop(
+        { vault: path.resolve(cmdOpts.vault), questions: path.resolve(cmdOpts.questions), mode: cmdOpts.mode, k: cmdOpts.k, ...(cmdOpts.embedModel ? { embedModel: cmdOpts.embedModel } : {}), ...(opts.modelsDir ? { modelsDir: opts.modelsDir } : {}) },
+        log,
+      );
+      const overhead = cmdOpts.notes > 0 ? await benchExtractionOverhead(cmdOpts.notes, cmdOpts.rounds, log) : null;
+      const rank = (r: (number | null)[]) => r.map((x) => x ?? '–').join(', ');
+      const human = [
+        `multi-hop questions with both sources in the top ${multi.k} (${multi.mode}): ${multi.both_without_graph}/${multi.questions} without the graph, ${multi.both_with_graph}/${multi.questions} with it`,
+        '',
+        '| question | ranks without graph | ranks with graph |',
+        '|---|---|---|',
+        ...multi.rows.map((r) => `| ${r.id} | ${rank(r.without_graph)} | ${rank(r.with_graph)} |`),
+        ...(overhead
+          ? [
+              '',
+              `graph extraction on ${overhead.notes} notes (${overhead.chunks} chunks): lexical ${overhead.lexical_only_s} s, with graph ${overhead.with_graph_s} s, overhead ${overhead.overhead_pct}%`,
+              `stored: ${overhead.entities} entities, ${overhead.relations} relations, ${overhead.mentions} mentions; graph ${overhead.graph_nodes} nodes, ${overhead.graph_edges} links, loaded in ${overhead.graph_load_ms} ms`,
+            ]
+          : []),
+      ];
+      print(opts, { multi_hop: multi, extraction: overhead }, human.join('\n'));
+    });
+
+  bench
     .command('vectors')
     .description('vector backends: build time, memory, p50/p95 query latency and recall@10 against exact search')
     .option('--sizes <list>', 'corpus sizes, comma-separated', '10000,100000,1000000')
@@ -691,7 +776,7 @@ const COMMAND_EXAMPLES: Record<string, string[]> = {
   search: ['synapsis search "storage decision" --k 5', 'synapsis search "relay*" --include "howto/**" --explain', 'synapsis search "настроить синхронизацию" --lang ru', 'synapsis search "salary bands" --allow restricted --json'],
   ask: ['synapsis ask "Why did we postpone QUIC?"', 'synapsis ask "Who owns the relay?" --include "people/**" --json'],
   source: ['synapsis source "howto/Error codes.md#L5-L12"', 'synapsis source src/sync_engine.ts:40-60 --json'],
-  graph: ['synapsis graph "Maya Chen"', 'synapsis graph "#decision" --hops 2 --json'],
+  graph: ['synapsis graph "Maya Chen"', 'synapsis graph "#decision" --hops 2 --json', 'synapsis graph "Lukas Becker" --path "Project Aurora"', 'synapsis graph --limit 5', 'synapsis graph --extract --budget 120'],
   documents: ['synapsis documents', 'synapsis documents --allow restricted --json'],
   mcp: ['synapsis mcp --data-dir ~/.synapsis-work     (register this command in the MCP client; see the README)'],
   doctor: ['synapsis doctor', 'synapsis doctor --no-llm --json'],
@@ -710,6 +795,7 @@ const COMMAND_EXAMPLES: Record<string, string[]> = {
   'bench ingest': ['synapsis bench ingest --files 5000'],
   'bench search': ['synapsis bench search --chunks 100000 --work-dir /tmp/bench'],
   'bench vectors': ['synapsis bench vectors --sizes 10000,100000 --dims 384'],
+  'bench graph': ['synapsis bench graph', 'synapsis bench graph --mode hybrid --embed-model ../shared/models/all-MiniLM-L6-v2.Q8_0.gguf --notes 0'],
 };
 
 function indent(text: string): string {

@@ -79,7 +79,8 @@ describe('synapsis mcp (the SDK client over stdio, sample vault)', () => {
     expect(g.entity).toBe('Maya Chen');
     expect(g.nodes.map((n) => n.label)).toContain('2026-03-14 Storage decision');
     const decided = g.edges.find((e) => e.relation === 'decided_by' && e.target === 'Maya Chen');
-    expect(decided?.locator).toMatch(/^decisions\/.+\.md#L1-L\d+$/);
+    // The evidence is the front-matter line itself: `decided_by: Maya Chen` is line 8 of that record.
+    expect(decided?.locator).toBe('decisions/2026-03-14 Storage decision.md#L8-L8');
   });
 
   it('never serves restricted notes: not in search, answers, sources, resources or the graph', async () => {

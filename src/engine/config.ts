@@ -15,6 +15,12 @@ export const ConfigSchema = z
     topK: z.number().int().min(1).max(1000).default(8),
     minScore: z.number().min(0).max(1).default(0.2),
     sensitivityEnable: z.boolean().default(true),
+    /** Extract the knowledge graph (links, tags, front matter, names, code imports) while indexing. */
+    graphExtract: z.boolean().default(true),
+    /** After each index run, let the chat model extract entities and relations (see graph/llm-stage.ts). */
+    graphLlm: z.boolean().default(false),
+    /** Time the model stage may take per run; the next run continues where it stopped. */
+    graphLlmBudgetMs: z.number().int().min(0).default(60_000),
     indexPath: z.string().min(1).optional(),
     keepIndexVersions: z.number().int().min(1).default(3),
     rrfK: z.number().positive().default(60),
@@ -69,6 +75,9 @@ const ENV_KEYS: Record<string, { key: keyof Config; kind: EnvKind }> = {
   SYN_MIN_SCORE: { key: 'minScore', kind: 'float' },
   SYN_INDEX_PATH: { key: 'indexPath', kind: 'string' },
   SYN_SENSITIVITY_ENABLE: { key: 'sensitivityEnable', kind: 'bool' },
+  SYN_GRAPH_EXTRACT: { key: 'graphExtract', kind: 'bool' },
+  SYN_GRAPH_LLM: { key: 'graphLlm', kind: 'bool' },
+  SYN_GRAPH_LLM_BUDGET_MS: { key: 'graphLlmBudgetMs', kind: 'int' },
   SYN_LEXICAL_PRUNING: { key: 'lexicalPruning', kind: 'bool' },
   SYN_EMBED_MODEL: { key: 'embedModel', kind: 'string' },
   SYN_RERANK_MODEL: { key: 'rerankModel', kind: 'string' },

@@ -14,6 +14,9 @@ import {
   type SourceLines,
   type DocumentEntry,
   type GraphNeighbors,
+  type GraphOverview,
+  type GraphPath,
+  type GraphView,
   type Root,
   RetrieveContextSchema,
 } from '../shared/contract.ts';
@@ -32,7 +35,9 @@ import { ANALYZER_VERSION, analyzeForIndex } from './search/analyzer.ts';
 import { assertNotOnlyDenied, termStats } from './search/lexical.ts';
 import { runPipeline } from './hybrid.ts';
 import { listDocuments, readSource, visibleTo } from './retrieve/source.ts';
-import { buildLinkGraph, neighbors, type LinkGraph } from './graph/links.ts';
+import { loadKnowledgeGraph, type KnowledgeGraph } from './graph/links.ts';
+import { neighbors, overview, shortestPath, subgraph } from './graph/query.ts';
+import { runLlmGraphStage, type LlmGraphReport } from './graph/llm-stage.ts';
 import { LlamaReranker, type Reranker } from './llm/reranker.ts';
 import { LlamaChatModel, type ChatModel } from './llm/chat.ts';
 import { answerQuestion, type AnswerOptions } from './answer/answer.ts';
@@ -80,6 +85,16 @@ export interface Engine extends Disposable {
   source(locator: string, options?: { allow_sensitivity?: string[]; max_lines?: number }): SourceLines;
   /** The neighbourhood of a note, person, project or #tag in the link graph (wikilinks, links, tags, front matter). */
   graphNeighbors(entity: string, hops?: number, options?: { allow_sensitivity?: string[] }): GraphNeighbors;
+  /** The shortest chain of links between two entities, each hop with its evidence. */
+  graphPath(from: string, to: string, options?: { allow_sensitivity?: string[] }): GraphPath;
+  /** The chat model reads notes not yet read and adds what it finds to the graph, for at most `budget_ms`. */
+  extractGraphWithModel(options?: { budget_ms?: number }): Promise<LlmGraphReport>;
+  /** Rows of the stored graph (entities, relations, mentions). */
+  graphStats(): { entities: number; relations: number; mentions: number };
+  /** Central entities and communities of the whole graph. */
+  graphOverview(options?: { limit?: number; allow_sensitivity?: string[] }): GraphOverview;
+  /** The subgraph around an entity or a result set (note paths), with the evidence of every edge. */
+  graphSubgraph(request: { entity?: string; paths?: string[]; hops?: number; max_nodes?: number; allow_sensitivity?: string[] }): GraphView & { missing: string[] };
   /** Indexed documents this caller may see (restricted ones only with their sensitivity allowed). */
   documents(options?: { allow_sensitivity?: string[] }): DocumentEntry[];
   /** Answer traces, newest first. */
@@ -177,6 +192,21 @@ export function createEngine(options: EngineOptions = {}): Engine {
     }
   };
   const indexerDeps = { store, config, events, paramsHash, shouldStop: () => stopping };
+  /** The chat model's pass over notes the rules have processed; restricted notes are never shown to it. */
+  const llmGraphStage = async (budgetMs: number): Promise<LlmGraphReport> => {
+    if (!chat) throw createError('E_SYN_MODEL_UNAVAILABLE', 'Graph extraction with a model needs a chat model: add one with `synapsis models add <file.gguf> --role chat`.');
+    const report = await runLlmGraphStage(
+      {
+        store,
+        chat,
+        visible: visibleTo({ allowSensitivity: [], sensitivityEnable: config.sensitivityEnable }),
+        onProgress: (done, total, p) => events.emit('index/progress', { stage: 'graph', files_done: done, files_total: total, path: p, rate_per_s: 0, eta_s: null }),
+      },
+      { budgetMs, shouldStop: () => stopping },
+    );
+    indexGeneration++;
+    return report;
+  };
   // One indexing run at a time; each run ends by writing the manifest of the resulting state.
   let queue: Promise<unknown> = Promise.resolve();
   /** Bumped whenever indexed documents may change (derived caches such as the link graph compare it). */
@@ -186,6 +216,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
       indexGeneration++;
       try {
         const report = await embedStage(await run());
+        if (config.graphLlm && chat) await llmGraphStage(config.graphLlmBudgetMs);
         const inputs = store.manifestInputs();
         writeManifest(
           dataDir,
@@ -232,12 +263,12 @@ export function createEngine(options: EngineOptions = {}): Engine {
     return fs.realpathSync(abs);
   };
 
-  let graphCache: { signature: string; graph: LinkGraph } | null = null;
-  /** The link graph of what this caller may see, rebuilt when indexing ran since the last build (no query on the hot path). */
-  const linkGraph = (allowSensitivity: readonly string[]): LinkGraph => {
+  let graphCache: { signature: string; graph: KnowledgeGraph } | null = null;
+  /** The knowledge graph of what this caller may see, reloaded from the stored facts when indexing ran since the last load. */
+  const linkGraph = (allowSensitivity: readonly string[]): KnowledgeGraph => {
     const signature = JSON.stringify([indexGeneration, allowSensitivity.map((s) => s.toLowerCase()).sort()]);
     if (graphCache?.signature !== signature) {
-      graphCache = { signature, graph: buildLinkGraph(store.db, visibleTo({ allowSensitivity, sensitivityEnable: config.sensitivityEnable })) };
+      graphCache = { signature, graph: loadKnowledgeGraph(store.db, visibleTo({ allowSensitivity, sensitivityEnable: config.sensitivityEnable })) };
     }
     return graphCache.graph;
   };
@@ -414,6 +445,45 @@ export function createEngine(options: EngineOptions = {}): Engine {
       return neighbors(linkGraph(opts.allow_sensitivity ?? []), entity, hops);
     },
 
+    graphPath(from, to, opts = {}) {
+      assertLive();
+      if (!from.trim() || !to.trim()) throw createError('E_SYN_BAD_REQUEST', 'Both ends of a path must be named.');
+      return shortestPath(linkGraph(opts.allow_sensitivity ?? []), from, to);
+    },
+
+    async extractGraphWithModel(opts = {}) {
+      assertLive();
+      const budget = opts.budget_ms ?? config.graphLlmBudgetMs;
+      if (!Number.isInteger(budget) || budget < 1) throw createError('E_SYN_BAD_REQUEST', `budget_ms must be a positive integer (got ${budget})`);
+      // Runs in the indexing queue: never beside an index run that rewrites the same notes.
+      let result: LlmGraphReport | undefined;
+      const next = queue.then(async () => {
+        result = await llmGraphStage(budget);
+      });
+      queue = next.catch(() => undefined);
+      await next;
+      return result!;
+    },
+
+    graphStats() {
+      assertLive();
+      const count = (table: 'entities' | 'relations' | 'mentions') => store.db.prepare(`SELECT COUNT(*) FROM ${table}`).pluck().get() as number;
+      return { entities: count('entities'), relations: count('relations'), mentions: count('mentions') };
+    },
+
+    graphOverview(opts = {}) {
+      assertLive();
+      return overview(linkGraph(opts.allow_sensitivity ?? []), opts.limit ?? 10);
+    },
+
+    graphSubgraph(req) {
+      assertLive();
+      if (!req.entity && !(req.paths?.length)) throw createError('E_SYN_BAD_REQUEST', 'Give an entity or the paths of a result set.');
+      const hops = req.hops ?? 1;
+      if (!Number.isInteger(hops) || hops < 0 || hops > 3) throw createError('E_SYN_BAD_REQUEST', `hops must be 0 to 3 (got ${hops})`);
+      return subgraph(linkGraph(req.allow_sensitivity ?? []), { ...req, hops, ...(req.max_nodes ? { maxNodes: req.max_nodes } : {}) });
+    },
+
     documents(opts = {}) {
       assertLive();
       return listDocuments(store.db, { allowSensitivity: opts.allow_sensitivity ?? [], sensitivityEnable: config.sensitivityEnable });
@@ -483,6 +553,10 @@ export function createEngine(options: EngineOptions = {}): Engine {
     'answer/ask': (req) => engine.answer(req.query, { ...(req.k ? { k: req.k } : {}), ...(req.mode ? { mode: req.mode } : {}), ...(req.context ? { context: req.context } : {}), critic: req.critic }),
     'source/get': async (req) => engine.source(req.locator, { allow_sensitivity: req.allow_sensitivity }),
     'graph/neighbors': async (req) => engine.graphNeighbors(req.entity, req.hops, { allow_sensitivity: req.allow_sensitivity }),
+    'graph/path': async (req) => engine.graphPath(req.from, req.to, { allow_sensitivity: req.allow_sensitivity }),
+    'graph/overview': async (req) => engine.graphOverview({ limit: req.limit, allow_sensitivity: req.allow_sensitivity }),
+    'graph/subgraph': async (req) => engine.graphSubgraph(req),
+    'graph/extract': (req) => engine.extractGraphWithModel(req.budget_ms ? { budget_ms: req.budget_ms } : {}),
     'index/documents': async (req) => engine.documents({ allow_sensitivity: req.allow_sensitivity }),
   };
 

@@ -14,7 +14,7 @@ import { applyRetrievalMode } from './retrieve/modes.ts';
 import type { SemanticIndex } from './semantic.ts';
 import { allowedChunkIds, loadFilteredChunks, searchLexical, toRetrievedChunk, type LexicalFilters } from './search/lexical.ts';
 import { buildFtsQuery } from './search/fts-query.ts';
-import type { LinkGraph } from './graph/links.ts';
+import type { KnowledgeGraph } from './graph/links.ts';
 import { graphList } from './retrieve/graph-list.ts';
 
 /** Slots at the end of the top k that linked notes may take. */
@@ -45,7 +45,7 @@ export interface PipelineDeps {
   semantic: SemanticIndex | null;
   reranker: Reranker | null;
   /** The link graph for this request's visibility, or null when there is none (graph list skipped). */
-  graph?: (() => LinkGraph | null) | undefined;
+  graph?: (() => KnowledgeGraph | null) | undefined;
 }
 
 type Meta = RetrievalResult['meta'];
@@ -135,7 +135,7 @@ export async function runPipeline(deps: PipelineDeps, req: PipelineRequest): Pro
   // every list found weakly outrank the best answer); the ranking above them is untouched.
   let graphUsed = false;
   const graph = req.useGraph !== false && chunks.length > 0 ? deps.graph?.() : null;
-  if (graph && graph.edges.size > 0) {
+  if (graph && graph.graph.size > 0) {
     const tg = performance.now();
     const slots = Math.min(GRAPH_SLOTS, Math.max(1, req.k - 2));
     const keep = Math.min(chunks.length, Math.max(0, req.k - slots));

@@ -1,69 +1,62 @@
 /**
- * The link graph of the notes, from deterministic rules only: [[wikilinks]] and markdown links
- * between notes, #tags, and front-matter fields that name people, projects and the like. Every edge
- * keeps the locator of the line that makes it. Names are resolved case- and accent-insensitively,
- * and a note's aliases (front matter `aliases`) resolve to the note. Built from the store on demand
- * and cached until the index changes; documents the caller may not see are left out entirely.
+ * The knowledge graph as a graphology graph, loaded from the stored facts (entities, relations,
+ * mentions; see store/migrations/006-graph.ts) of the documents the caller may see. Notes are nodes
+ * named by title, file name, path and front-matter aliases; a stored name that matches one of them
+ * (a [[link]], a `people:` entry, "Maya Chen" in running text) becomes that note, any other name an
+ * entity node. Capitalised names found in running text (extraction keeps only those used
+ * mid-sentence) count once two notes name them.
+ * Every edge keeps its evidence: the relation, its direction, and the locator of the stating lines.
  */
 import path from 'node:path';
+import Graph from 'graphology';
 import type { Database } from 'better-sqlite3';
-import type { GraphNeighbors } from '../../shared/contract.ts';
-import { frontmatterList } from '../ingest/markdown.ts';
+import { normalizeName } from './names.ts';
 
-/** Front-matter fields whose values are entities, and the relation each makes from the note. */
-const FIELD_RELATIONS: Record<string, string> = {
-  people: 'mentions',
-  person: 'mentions',
-  attendees: 'attended_by',
-  participants: 'attended_by',
-  author: 'authored_by',
-  authors: 'authored_by',
-  owner: 'owned_by',
-  owners: 'owned_by',
-  decided_by: 'decided_by',
-  decider: 'decided_by',
-  project: 'part_of',
-  projects: 'part_of',
-  company: 'part_of',
-  team: 'part_of',
-  related: 'related_to',
-  depends_on: 'depends_on',
-  manager: 'reports_to',
-  reports_to: 'reports_to',
-};
+export { normalizeName };
 
-const WIKILINK = /\[\[([^\]|#^\n]+)(?:[#^][^\]|\n]*)?(?:\|[^\]\n]*)?\]\]/g;
-const MDLINK = /\[[^\]\n]*\]\(([^)\s]+\.md)(?:#[^)\s]*)?\)/gi;
+export type NodeKind = 'note' | 'tag' | 'entity';
 
-export function normalizeName(name: string): string {
-  return name
-    .normalize('NFKD')
-    .replace(/\p{M}/gu, '')
-    .replace(/ё/g, 'е')
-    .toLowerCase()
-    .replace(/\s+/g, ' ')
-    .trim();
-}
-
-export interface GraphNode {
-  id: string;
+export interface NodeAttributes {
   label: string;
-  kind: 'note' | 'tag' | 'entity';
+  kind: NodeKind;
+  /** 'note', or the entity's type (person, project, name, date, module, …). */
+  type: string;
+  /** The note's path, null for entities. */
   locator: string | null;
 }
 
-export interface GraphEdge {
+export interface Evidence {
+  /** Node ids, in the direction the relation reads ("note → decided_by → person"). */
   source: string;
   target: string;
   relation: string;
   locator: string;
+  origin: 'rule' | 'llm';
 }
 
-export interface LinkGraph {
-  nodes: Map<string, GraphNode>;
-  /** Edges by node id, both directions (each edge is stored once per endpoint). */
-  edges: Map<string, GraphEdge[]>;
+export interface EdgeAttributes {
+  evidence: Evidence[];
 }
+
+export type KnowledgeGraphStructure = Graph<NodeAttributes, EdgeAttributes>;
+
+export interface KnowledgeGraph {
+  graph: KnowledgeGraphStructure;
+  /** Node ids by folded name (labels, aliases, file names), notes first. */
+  byName: Map<string, string[]>;
+  /** The same, keyed by the name's words only (punctuation dropped): how names are found in a question. */
+  byWords: Map<string, string[]>;
+}
+
+/** A name reduced to its words: "2026-04-16 Release codenames" → "2026 04 16 release codenames". */
+export function wordsKey(name: string): string {
+  return normalizeName(name).replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+}
+
+/** Evidence kept per edge; the first ones are the earliest stated. */
+const MAX_EVIDENCE = 12;
+/** Entity types that never resolve to a note (a "## Decision" section is not the note "Decision"). */
+const UNRESOLVED_TYPES = new Set(['tag', 'section', 'date', 'status', 'module', 'symbol']);
 
 interface DocRow {
   id: number;
@@ -73,134 +66,135 @@ interface DocRow {
   meta_json: string;
 }
 
-type Meta = { frontmatter?: Record<string, unknown>; aliases?: string[] };
-
-function parseMeta(json: string): Meta {
+function aliasesOf(json: string): string[] {
   try {
-    return JSON.parse(json) as Meta;
+    const meta = JSON.parse(json) as { aliases?: unknown };
+    return Array.isArray(meta.aliases) ? meta.aliases.map(String) : [];
   } catch {
-    return {};
+    return [];
   }
 }
 
-const stripLink = (v: string) => v.replace(/^\[\[/, '').replace(/\]\]$/, '').split('|')[0]!.trim();
+export function loadKnowledgeGraph(db: Database, visible: (sensitivity: string | null) => boolean): KnowledgeGraph {
+  const graph: KnowledgeGraphStructure = new Graph({ type: 'undirected', multi: false, allowSelfLoops: false });
+  const byName = new Map<string, string[]>();
+  const byWords = new Map<string, string[]>();
+  const put = (map: Map<string, string[]>, key: string, id: string, first: boolean) => {
+    if (!key) return;
+    const list = map.get(key) ?? [];
+    if (list.includes(id)) return;
+    if (first) list.unshift(id);
+    else list.push(id);
+    map.set(key, list);
+  };
+  const addName = (name: string, id: string, first = false) => {
+    put(byName, normalizeName(name), id, first);
+    put(byWords, wordsKey(name), id, first);
+  };
 
-export function buildLinkGraph(db: Database, visible: (sensitivity: string | null) => boolean): LinkGraph {
   const docs = (db.prepare("SELECT id, path, title, sensitivity, meta_json FROM documents WHERE status = 'indexed' ORDER BY id").all() as DocRow[]).filter((d) => visible(d.sensitivity));
-  const nodes = new Map<string, GraphNode>();
-  const edges = new Map<string, GraphEdge[]>();
-  // Every name a note answers to: title, file name, aliases.
-  const noteByName = new Map<string, string>();
-  const noteIdOf = new Map<number, string>();
-  const metaOf = new Map(docs.map((d) => [d.id, parseMeta(d.meta_json)]));
+  const noteOf = new Map<number, string>();
+  const pathOf = new Map<number, string>();
+  const noteByKey = new Map<string, string>();
   for (const d of docs) {
-    const label = d.title ?? path.basename(d.path, path.extname(d.path));
+    const base = path.basename(d.path, path.extname(d.path));
+    const label = d.title ?? base;
     const id = `note:${d.path}`;
-    noteIdOf.set(d.id, id);
-    nodes.set(id, { id, label, kind: 'note', locator: d.path });
-    for (const name of [label, path.basename(d.path, path.extname(d.path)), d.path.replace(/\.[^.]+$/, ''), ...(metaOf.get(d.id)!.aliases ?? [])]) {
+    noteOf.set(d.id, id);
+    pathOf.set(d.id, d.path);
+    if (!graph.hasNode(id)) graph.addNode(id, { label, kind: 'note', type: 'note', locator: d.path });
+    for (const name of [label, base, d.path.replace(/\.[^.]+$/, ''), ...aliasesOf(d.meta_json)]) {
       const key = normalizeName(name);
-      if (key && !noteByName.has(key)) noteByName.set(key, id);
+      if (key && !noteByKey.has(key)) noteByKey.set(key, id);
+      addName(name, id, true);
     }
   }
-  const resolve = (name: string): string => {
-    const key = normalizeName(name);
-    const note = noteByName.get(key) ?? noteByName.get(normalizeName(path.basename(name)));
-    if (note) return note;
-    const id = `entity:${key}`;
-    if (!nodes.has(id)) nodes.set(id, { id, label: name.trim(), kind: 'entity', locator: null });
-    return id;
-  };
-  const tagNode = (tag: string): string => {
-    const t = normalizeName(tag.replace(/^#/, ''));
-    const id = `tag:${t}`;
-    if (!nodes.has(id)) nodes.set(id, { id, label: `#${t}`, kind: 'tag', locator: null });
-    return id;
-  };
-  const seen = new Set<string>();
-  const addEdge = (source: string, target: string, relation: string, locator: string) => {
-    if (source === target) return;
-    const key = `${source}\u0000${target}\u0000${relation}`;
-    if (seen.has(key)) return;
-    seen.add(key);
-    const edge = { source, target, relation, locator };
-    for (const end of [source, target]) {
-      const list = edges.get(end) ?? [];
-      list.push(edge);
-      edges.set(end, list);
-    }
-  };
 
-  const chunksOf = db.prepare('SELECT start_line, end_line, text FROM chunks WHERE document_id = ? ORDER BY ordinal');
-  for (const d of docs) {
-    const from = noteIdOf.get(d.id)!;
-    const chunks = chunksOf.all(d.id) as { start_line: number; end_line: number; text: string }[];
-    const bodyStart = chunks[0]?.start_line ?? 1;
-    const fmLocator = `${d.path}#L1-L${Math.max(1, bodyStart - 1)}`;
-    const fm = metaOf.get(d.id)!.frontmatter ?? {};
-    for (const [field, value] of Object.entries(fm)) {
-      const relation = FIELD_RELATIONS[field.toLowerCase()];
-      if (relation) for (const v of frontmatterList(value)) addEdge(from, resolve(stripLink(v)), relation, fmLocator);
-      if (field.toLowerCase() === 'tags') for (const t of frontmatterList(value)) addEdge(from, tagNode(t), 'tagged', fmLocator);
-    }
-    for (const c of chunks) {
-      const lines = c.text.split('\n');
-      const exact = lines.length === c.end_line - c.start_line + 1;
-      lines.forEach((line, i) => {
-        const n = exact ? c.start_line + i : c.start_line;
-        const locator = `${d.path}#L${n}-L${exact ? n : c.end_line}`;
-        for (const m of line.matchAll(WIKILINK)) addEdge(from, resolve(m[1]!.trim()), 'links_to', locator);
-        for (const m of line.matchAll(MDLINK)) {
-          if (/^[a-z]+:/i.test(m[1]!)) continue;
-          const target = decodeURIComponent(m[1]!).replace(/\.md$/i, '');
-          addEdge(from, resolve(path.posix.basename(target)), 'links_to', locator);
-        }
-        for (const m of line.matchAll(/(?:^|\s)#([\p{L}\p{N}_][\p{L}\p{N}_/-]*)/gu)) {
-          if (/^\d+$/.test(m[1]!)) continue;
-          addEdge(from, tagNode(m[1]!), 'tagged', locator);
-        }
-      });
-    }
+  // Capitalised names worth a node: named by two visible notes or more (one note's name joins nothing).
+  const nameDocs = new Map<number, number>();
+  for (const r of db
+    .prepare(
+      `SELECT DISTINCT r.dst_id AS id, r.document_id AS doc FROM relations r JOIN entities e ON e.id = r.dst_id WHERE e.type = 'name'`,
+    )
+    .all() as { id: number; doc: number }[]) {
+    if (noteOf.has(r.doc)) nameDocs.set(r.id, (nameDocs.get(r.id) ?? 0) + 1);
   }
-  return { nodes, edges };
-}
 
-/** The nodes within `hops` links of the entity (breadth first, both directions), with the edges among them. */
-export function neighbors(graph: LinkGraph, entity: string, hops: number, maxNodes = 200): GraphNeighbors {
-  const wanted = normalizeName(entity.replace(/^\[\[|\]\]$/g, ''));
-  const start =
-    [...graph.nodes.values()].find((n) => n.kind === 'note' && normalizeName(n.label) === wanted) ??
-    graph.nodes.get(`tag:${normalizeName(entity.replace(/^#/, ''))}`) ??
-    [...graph.nodes.values()].find((n) => normalizeName(n.label) === wanted || n.id === `note:${entity}`);
-  if (!start) {
-    const suggestions = [...graph.nodes.values()]
-      .filter((n) => wanted.length >= 3 && normalizeName(n.label).includes(wanted))
-      .slice(0, 5)
-      .map((n) => n.label);
-    return { entity, found: false, nodes: [], edges: [], suggestions };
-  }
-  const depth = new Map<string, number>([[start.id, 0]]);
-  let frontier = [start.id];
-  for (let h = 1; h <= hops && frontier.length > 0 && depth.size < maxNodes; h++) {
-    const next: string[] = [];
-    for (const id of frontier) {
-      for (const e of graph.edges.get(id) ?? []) {
-        const other = e.source === id ? e.target : e.source;
-        if (depth.has(other) || depth.size >= maxNodes) continue;
-        depth.set(other, h);
-        next.push(other);
+  const entities = new Map<number, { key: string; type: string; name: string }>();
+  for (const e of db.prepare('SELECT id, key, type, name FROM entities').all() as { id: number; key: string; type: string; name: string }[]) entities.set(e.id, e);
+  const nodeOfEntity = new Map<number, string | null>();
+  const entityNode = (entityId: number): string | null => {
+    const cached = nodeOfEntity.get(entityId);
+    if (cached !== undefined) return cached;
+    const e = entities.get(entityId);
+    let id: string | null = null;
+    if (e) {
+      const note = UNRESOLVED_TYPES.has(e.type) ? undefined : (noteByKey.get(e.key) ?? (e.type === 'ref' ? noteByKey.get(normalizeName(path.posix.basename(e.name))) : undefined));
+      if (note) id = note;
+      else if (e.type === 'name' && (nameDocs.get(entityId) ?? 0) < 2) id = null;
+      else {
+        const kind: NodeKind = e.type === 'tag' ? 'tag' : 'entity';
+        // People, projects and plain names share one node per name; dates, modules and the like keep their type.
+        const ns = kind === 'tag' ? 'tag' : UNRESOLVED_TYPES.has(e.type) ? e.type : 'entity';
+        id = `${ns}:${e.key}`;
+        if (!graph.hasNode(id)) {
+          graph.addNode(id, { label: kind === 'tag' ? `#${e.key}` : e.name, kind, type: e.type === 'ref' || e.type === 'name' ? 'entity' : e.type, locator: null });
+          addName(e.name, id);
+          if (kind === 'tag') addName(`#${e.key}`, id);
+        } else if (ns === 'entity' && (graph.getNodeAttribute(id, 'type') === 'entity') && e.type !== 'ref' && e.type !== 'name') {
+          // A name first seen as a plain link gets the more specific type a front-matter field gives it.
+          graph.setNodeAttribute(id, 'type', e.type);
+        }
       }
     }
-    frontier = next;
-  }
-  const edges = new Map<GraphEdge, true>();
-  for (const id of depth.keys()) for (const e of graph.edges.get(id) ?? []) if (depth.has(e.source) && depth.has(e.target)) edges.set(e, true);
-  const label = (id: string) => graph.nodes.get(id)!.label;
-  return {
-    entity: start.label,
-    found: true,
-    nodes: [...depth].map(([id, h]) => ({ id, label: label(id), kind: graph.nodes.get(id)!.kind, hops: h, locator: graph.nodes.get(id)!.locator })).sort((a, b) => a.hops - b.hops || a.label.localeCompare(b.label)),
-    edges: [...edges.keys()].map((e) => ({ source: label(e.source), target: label(e.target), relation: e.relation, locator: e.locator })),
-    suggestions: [],
+    nodeOfEntity.set(entityId, id);
+    return id;
   };
+
+  const rows = db.prepare('SELECT document_id, src_id, dst_id, type, start_line, end_line, fragment, origin FROM relations ORDER BY document_id, seq').all() as {
+    document_id: number;
+    src_id: number | null;
+    dst_id: number;
+    type: string;
+    start_line: number;
+    end_line: number;
+    fragment: string | null;
+    origin: 'rule' | 'llm';
+  }[];
+  for (const r of rows) {
+    const note = noteOf.get(r.document_id);
+    if (!note) continue;
+    const source = r.src_id === null ? note : entityNode(r.src_id);
+    const target = entityNode(r.dst_id);
+    if (!source || !target || source === target) continue;
+    const evidence: Evidence = { source, target, relation: r.type, locator: `${pathOf.get(r.document_id)}#${r.fragment ?? `L${r.start_line}-L${r.end_line}`}`, origin: r.origin };
+    if (graph.hasEdge(source, target)) {
+      const list = graph.getEdgeAttribute(source, target, 'evidence');
+      if (list.length < MAX_EVIDENCE && !list.some((e) => e.relation === evidence.relation && e.locator === evidence.locator)) list.push(evidence);
+    } else graph.addEdge(source, target, { evidence: [evidence] });
+  }
+  return { graph, byName, byWords };
+}
+
+/**
+ * The node a user means by a name: a note by title, alias, file name or path, a #tag, or an entity;
+ * notes win over entities of the same name.
+ */
+export function findNode(kg: KnowledgeGraph, name: string): string | null {
+  const raw = name.trim().replace(/^\[\[|\]\]$/g, '');
+  if (kg.graph.hasNode(raw)) return raw;
+  if (kg.graph.hasNode(`note:${raw}`)) return `note:${raw}`;
+  const ids = kg.byName.get(normalizeName(raw)) ?? kg.byName.get(normalizeName(raw.replace(/\.[^./]+$/, ''))) ?? [];
+  return ids.find((id) => kg.graph.hasNode(id)) ?? null;
+}
+
+/** Names in the graph that contain the asked one (for "did you mean"). */
+export function suggestNames(kg: KnowledgeGraph, name: string, limit = 5): string[] {
+  const wanted = normalizeName(name.replace(/^#|^\[\[|\]\]$/g, ''));
+  if (wanted.length < 3) return [];
+  const out: string[] = [];
+  kg.graph.forEachNode((_, a) => {
+    if (out.length < limit && normalizeName(a.label).includes(wanted)) out.push(a.label);
+  });
+  return out;
 }

@@ -6,10 +6,11 @@ import { isSynapsisError } from '../../shared/errors.ts';
 import type { Config } from '../config.ts';
 import type { EventBus } from '../events.ts';
 import { chunkHash, sha256, stableStringify } from '../hash.ts';
-import type { ChunkWrite, DocumentRow, IndexJob, Store } from '../store/store.ts';
+import type { ChunkWrite, DocumentRow, IndexJob, Store, StoredGraph } from '../store/store.ts';
 import { chunkLines, estimateTokens, type ChunkParams } from './chunk.ts';
 import { detectFileKind, looksBinary, type FileKind } from './file-types.ts';
-import { parseDocument } from './parsers/index.ts';
+import { parseDocument, type ParsedDocument } from './parsers/index.ts';
+import { extractGraphFacts, GRAPH_RULES_VERSION, type FactMention, type FactRelation } from '../graph/extract.ts';
 import { analyzeForIndex } from '../search/analyzer.ts';
 import { walkRoot, type WalkEntry } from './walk.ts';
 
@@ -73,7 +74,7 @@ export async function indexRoots(deps: IndexerDeps, roots: readonly Root[]): Pro
       seen.add(entry.relPath);
       report.files_seen++;
       const existing = known.get(entry.relPath);
-      if (existing && existing.mtime_ms === entry.mtimeMs && existing.size === entry.size) report.unchanged++;
+      if (existing && existing.mtime_ms === entry.mtimeMs && existing.size === entry.size && !needsGraph(deps.config, existing)) report.unchanged++;
       else jobs.push({ rootId: root.id, path: entry.relPath, kind: 'upsert' });
     }
     for (const doc of known.values()) if (!seen.has(doc.path)) jobs.push({ rootId: root.id, path: doc.path, kind: 'delete' });
@@ -114,6 +115,7 @@ async function processQueue(deps: IndexerDeps, roots: readonly Root[], report: I
     });
   };
   progress('scan');
+  const graphBefore = deps.store.hasGraphFacts();
 
   // Documents that will be deleted in this run, by content hash, so a renamed file can take one over.
   const pendingDeletes = new Map<string, { doc: DocumentRow; job: IndexJob }>();
@@ -158,6 +160,8 @@ async function processQueue(deps: IndexerDeps, roots: readonly Root[], report: I
     if (done % 25 === 0) await new Promise<void>((resolve) => setImmediate(resolve));
   }
   flush();
+  // Entities only become orphans when stored facts were replaced or removed: not on a first index.
+  if (graphBefore && report.indexed + report.removed > 0) deps.store.collectOrphanEntities();
   report.chunks_total = deps.store.chunkCount();
   report.duration_ms = Math.round(performance.now() - started);
   progress('done');
@@ -240,7 +244,7 @@ async function indexFile(
     return { outcome: 'failed', chunks: 0, issue: { path: absPath, status: 'failed', reason, code: 'E_SYN_INDEX_FAILED' } };
   }
   const contentHash = sha256(bytes);
-  if (existing && existing.content_hash === contentHash && existing.status === 'indexed') {
+  if (existing && existing.content_hash === contentHash && existing.status === 'indexed' && !needsGraph(deps.config, existing)) {
     write(() => {
       store.touchDocument(existing.id, entry.mtimeMs, entry.size);
       store.completeJob(job.id);
@@ -296,6 +300,7 @@ async function indexFile(
         fts: { title: analyzedTitle, heading: analyzeForIndex(section?.heading ?? ''), body: analyzeForIndex(c.text) },
       };
     });
+    const graph = config.graphExtract ? graphOf(entry.relPath, kind.type, parsed, chunks) : undefined;
     const warnings = [...parsed.warnings];
     if (truncated) warnings.push(`only the first ${config.maxChunksPerFile} chunks were indexed`);
     write(() => store.writeDocument(
@@ -308,6 +313,8 @@ async function indexFile(
         tags,
         meta: { ...parsed.meta, ...(warnings.length ? { warnings } : {}) },
         error: warnings.length ? warnings.join('; ') : null,
+        graph,
+        graphVersion: config.graphExtract ? GRAPH_RULES_VERSION : 0,
       },
       rows,
       job.id,
@@ -319,6 +326,44 @@ async function indexFile(
     write(() => store.writeDocument({ ...base, contentHash, status: 'failed', errorCode: code, error: reason }, [], job.id));
     return { outcome: 'failed', chunks: 0, issue: { path: absPath, status: 'failed', reason, code } };
   }
+}
+
+/** An indexed document whose graph facts come from older rules (or none) is processed again. */
+function needsGraph(config: Config, doc: DocumentRow): boolean {
+  return config.graphExtract && doc.status === 'indexed' && doc.graph_version !== GRAPH_RULES_VERSION;
+}
+
+/** The document's graph facts, each placed on the chunk that holds its line and cited by locator fragment. */
+function graphOf(relPath: string, type: FileKind['type'], parsed: ParsedDocument, chunks: readonly { startLine: number; endLine: number }[]): StoredGraph {
+  // Chunks overlap: a line belongs to the first chunk that holds it; front matter to the first chunk.
+  const ordinalOf = (line: number): number | null => {
+    if (chunks.length === 0) return null;
+    let lo = 0;
+    let hi = chunks.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (chunks[mid]!.endLine < line) lo = mid + 1;
+      else hi = mid;
+    }
+    return chunks[lo]!.startLine <= line && line <= chunks[lo]!.endLine ? lo : line < chunks[0]!.startLine ? 0 : null;
+  };
+  const facts = extractGraphFacts({
+    relPath,
+    type,
+    lines: parsed.lines,
+    from: parsed.from,
+    frontmatter: (parsed.meta.frontmatter as Record<string, unknown> | undefined) ?? {},
+    chunkOf: ordinalOf,
+  });
+  // The facts are stored as they are, with their chunk (and a PDF's page locator) added.
+  const relations = facts.relations as (FactRelation & StoredGraph['relations'][number])[];
+  for (const r of relations) {
+    r.ordinal = ordinalOf(r.line);
+    if (parsed.locate) r.fragment = parsed.locate(r.line, r.endLine).fragment;
+  }
+  const mentions = facts.mentions as (FactMention & StoredGraph['mentions'][number])[];
+  for (const m of mentions) m.ordinal = ordinalOf(m.line);
+  return { relations, mentions };
 }
 
 /** Hash of the chunking parameters; part of every chunk_hash and of the index_version. */

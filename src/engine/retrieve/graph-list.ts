@@ -8,7 +8,7 @@
  */
 import type { Database } from 'better-sqlite3';
 import type { RetrievedChunk } from '../../shared/contract.ts';
-import { normalizeName, type LinkGraph } from '../graph/links.ts';
+import { wordsKey, type KnowledgeGraph } from '../graph/links.ts';
 import { buildFtsQuery } from '../search/fts-query.ts';
 import { BM25_WEIGHTS, loadFilteredChunks, toRetrievedChunk, type LexicalFilters } from '../search/lexical.ts';
 
@@ -16,47 +16,89 @@ import { BM25_WEIGHTS, loadFilteredChunks, toRetrievedChunk, type LexicalFilters
 export const GRAPH_SEED_DOCS = 5;
 /** Linked documents the graph list contributes at most. */
 export const GRAPH_MAX_DOCS = 8;
+/** Linked documents whose text is matched against the question before the final order is set. */
+const GRAPH_CANDIDATES = 200;
+/** An entity linked to more notes than this joins nothing in particular (a tag on every note). */
+const MAX_ENTITY_DEGREE = 60;
+/** Entity types a question may name to start from; sections and statuses are too generic. */
+const QUERY_ENTITY_TYPES = new Set(['entity', 'person', 'project', 'organization', 'technology', 'concept', 'decision', 'date', 'module', 'symbol']);
+const MAX_NAME_WORDS = 8;
+/** Stated relations between two notes that count towards their link, at most. */
+const MAX_STRENGTH = 4;
+/**
+ * Entity types that join two notes: things with a name. Sections ("## Context"), statuses, dates and
+ * tags are shared by every note of a kind (all decision records) and would join them all.
+ */
+const BRIDGE_TYPES = new Set(['entity', 'person', 'project', 'organization', 'technology', 'concept', 'decision']);
 
-/** Notes whose title or alias the query names (whole words, case and accents folded). */
-export function notesNamedIn(graph: LinkGraph, query: string): string[] {
-  const q = ` ${normalizeName(query).replace(/[^\p{L}\p{N}]+/gu, ' ')} `;
+/**
+ * Nodes whose name the query contains as whole words (case and accents folded), longest names first.
+ * A one-word name counts only where the query capitalises it or it holds a digit: "Kestrel" and
+ * "ADR-011" name something, "conflict" in "the conflict resolution record" does not name conflict.py.
+ */
+export function namedIn(kg: KnowledgeGraph, query: string): string[] {
+  const words = wordsKey(query).split(' ').filter(Boolean);
+  const raw = query.normalize('NFKD').replace(/\p{M}/gu, '').replace(/[^\p{L}\p{N}]+/gu, ' ').trim().split(' ');
   const found: string[] = [];
-  for (const node of graph.nodes.values()) {
-    if (node.kind !== 'note') continue;
-    const name = normalizeName(node.label).replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
-    if (name.length >= 4 && q.includes(` ${name} `)) found.push(node.id);
+  for (let len = Math.min(MAX_NAME_WORDS, words.length); len >= 1; len--) {
+    for (let i = 0; i + len <= words.length; i++) {
+      const key = words.slice(i, i + len).join(' ');
+      if (key.length < 4) continue;
+      if (len === 1 && !/\p{N}/u.test(key) && !/^\p{Lu}/u.test(raw[i] ?? '')) continue;
+      for (const id of kg.byWords.get(key) ?? []) {
+        const a = kg.graph.getNodeAttributes(id);
+        if ((a.kind === 'note' || QUERY_ENTITY_TYPES.has(a.type)) && !found.includes(id)) found.push(id);
+      }
+    }
   }
   return found;
 }
 
-export function graphList(db: Database, graph: LinkGraph, query: string, ranked: readonly RetrievedChunk[], filters: LexicalFilters): RetrievedChunk[] {
+/** Notes the query names by title or alias. */
+export function notesNamedIn(kg: KnowledgeGraph, query: string): string[] {
+  return namedIn(kg, query).filter((id) => kg.graph.getNodeAttribute(id, 'kind') === 'note');
+}
+
+export function graphList(db: Database, kg: KnowledgeGraph, query: string, ranked: readonly RetrievedChunk[], filters: LexicalFilters): RetrievedChunk[] {
+  const g = kg.graph;
   const seeds: string[] = [];
   for (const c of ranked) {
     const id = `note:${c.path}`;
-    if (graph.nodes.has(id) && !seeds.includes(id)) seeds.push(id);
+    if (g.hasNode(id) && !seeds.includes(id)) seeds.push(id);
     if (seeds.length >= GRAPH_SEED_DOCS) break;
   }
-  const named = notesNamedIn(graph, query);
+  const named = namedIn(kg, query);
   const score = new Map<string, number>();
   const add = (id: string, w: number) => score.set(id, (score.get(id) ?? 0) + w);
+  const isNote = (id: string) => g.getNodeAttribute(id, 'kind') === 'note';
   // A note the query names is itself a candidate, as strong as a link from the best seed.
-  for (const id of named) add(id, 1);
+  for (const id of named) if (isNote(id)) add(id, 1);
   const sources = [...named.map((id) => ({ id, weight: 1 })), ...seeds.map((id, i) => ({ id, weight: 1 / (i + 1) }))];
-  for (const { id: seed, weight } of sources) {
-    for (const e of graph.edges.get(seed) ?? []) {
-      const other = e.source === seed ? e.target : e.source;
-      // A seed may be a candidate too: ranked below the top results, it is not yet in them.
-      if (other === seed || graph.nodes.get(other)?.kind !== 'note') continue;
-      // Hubs (the team lead every note links to) say little about any one question.
-      add(other, weight / Math.sqrt(graph.edges.get(other)?.length ?? 1));
-    }
+  for (const { id: source, weight } of sources) {
+    // Normalised by both ends' link counts (a hub spreads its weight thin, and a hub candidate is
+    // linked to everything), so that a rare shared link says more than a common one.
+    const ds = Math.sqrt(g.degree(source));
+    g.forEachNeighbor(source, (other) => {
+      if (isNote(other)) {
+        // A note named several ways (front matter, a [[link]], in a sentence) is linked more strongly.
+        const strength = Math.min(MAX_STRENGTH, g.getEdgeAttribute(source, other, 'evidence').length);
+        add(other, (weight * strength) / (ds * Math.sqrt(g.degree(other))));
+        return;
+      }
+      // Two notes that name the same person, project or codename are linked through it.
+      const d = g.degree(other);
+      if (d > MAX_ENTITY_DEGREE || !BRIDGE_TYPES.has(g.getNodeAttribute(other, 'type'))) return;
+      g.forEachNeighbor(other, (note) => {
+        if (note !== source && isNote(note)) add(note, weight / (ds * d * Math.sqrt(g.degree(note))));
+      });
+    });
   }
-  const docs = [...score]
+  // A seed is a candidate too (ranked below the top results it is not yet in them), but not by itself.
+  const candidates = [...score]
     .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
-    .slice(0, GRAPH_MAX_DOCS)
+    .slice(0, GRAPH_CANDIDATES)
     .map(([id]) => id.slice('note:'.length));
-  if (docs.length === 0) return [];
-
+  if (candidates.length === 0) return [];
   const fts = buildFtsQuery(query);
   const best = new Map<string, { id: number; rank: number }>();
   if (fts.match) {
@@ -67,9 +109,14 @@ export function graphList(db: Database, graph: LinkGraph, query: string, ranked:
           WHERE chunks_fts MATCH @match AND d.status = 'indexed' AND d.path IN (SELECT value FROM json_each(@paths))
           ORDER BY rank`,
       )
-      .all({ match: fts.match, paths: JSON.stringify(docs) }) as { id: number; path: string; rank: number }[];
+      .all({ match: fts.match, paths: JSON.stringify(candidates) }) as { id: number; path: string; rank: number }[];
     for (const r of rows) if (!best.has(r.path)) best.set(r.path, { id: r.id, rank: r.rank });
   }
+  // Linked and about the question: the link score times how well the note's best chunk matches the
+  // question (bm25 relative to the best-matching candidate); a note that shares no word keeps a quarter.
+  const top = Math.min(-1e-9, ...[...best.values()].map((b) => b.rank));
+  const final = (p: string) => (score.get(`note:${p}`) ?? 0) * (0.25 + (best.has(p) ? best.get(p)!.rank / top : 0));
+  const docs = [...candidates].sort((a, b) => final(b) - final(a) || a.localeCompare(b)).slice(0, GRAPH_MAX_DOCS);
   // A linked note that shares no word with the query still offers its opening chunk (who, role, links).
   const missing = docs.filter((p) => !best.has(p));
   if (missing.length > 0) {

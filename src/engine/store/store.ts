@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { Database, Statement } from 'better-sqlite3';
 import type { FileIssue, Root } from '../../shared/contract.ts';
 import type { Disposable } from '../lifecycle.ts';
+import { normalizeName } from '../graph/names.ts';
 import { DB_FILE, openDatabase, schemaVersion } from './database.ts';
 
 export interface DocumentRow {
@@ -19,6 +20,7 @@ export interface DocumentRow {
   error_code: string | null;
   error: string | null;
   sensitivity: string | null;
+  graph_version: number;
 }
 
 export interface DocumentWrite {
@@ -37,6 +39,15 @@ export interface DocumentWrite {
   sensitivity?: string | null;
   tags?: Record<string, string>;
   meta?: Record<string, unknown>;
+  /** The graph facts of the document (replacing any it had) and the rules version that produced them. */
+  graph?: StoredGraph;
+  graphVersion?: number;
+}
+
+/** Graph facts ready to store: entities by name and type, evidence as chunk ordinal and lines (and a PDF's locator fragment). */
+export interface StoredGraph {
+  relations: { src: { name: string; type: string } | null; dst: { name: string; type: string }; type: string; ordinal: number | null; line: number; endLine: number; fragment?: string | null; origin: 'rule' | 'llm' }[];
+  mentions: { entity: { name: string; type: string }; line: number; ordinal: number | null; origin?: 'rule' | 'llm' }[];
 }
 
 export interface ChunkWrite {
@@ -83,6 +94,9 @@ function toRoot(row: RootRow): Root {
   };
 }
 
+/** Graph rows written per INSERT statement. */
+const GRAPH_BATCH = 16;
+
 /** The SQLite store: the source of truth (DESIGN.md §3). All SQL is parameterised. */
 export interface TraceRow {
   trace_id: string;
@@ -113,7 +127,14 @@ export class Store implements Disposable {
     insertChunk: Statement;
     insertFts: Statement;
     insertTri: Statement;
+    upsertEntity: Statement;
+    insertMention: Statement;
+    deleteRelationsOfDoc: Statement;
+    deleteMentionsOfDoc: Statement;
+    setGraphVersion: Statement;
   };
+  /** Entity ids by type and name as written; cleared when entities are collected. */
+  private entityIds = new Map<string, Map<string, number>>();
 
   constructor(dataDir: string) {
     this.file = path.join(dataDir, DB_FILE);
@@ -139,6 +160,13 @@ export class Store implements Disposable {
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
       insertFts: this.db.prepare('INSERT INTO chunks_fts (rowid, title, heading, body) VALUES (?, ?, ?, ?)'),
       insertTri: this.db.prepare('INSERT INTO chunks_tri (rowid, body) VALUES (?, ?)'),
+      upsertEntity: this.db.prepare(
+        'INSERT INTO entities (key, type, name) VALUES (?, ?, ?) ON CONFLICT (key, type) DO UPDATE SET key = excluded.key RETURNING id',
+      ),
+      insertMention: this.db.prepare('INSERT OR IGNORE INTO mentions (document_id, entity_id, ordinal, line, origin) VALUES (?, ?, ?, ?, ?)'),
+      deleteRelationsOfDoc: this.db.prepare('DELETE FROM relations WHERE document_id = ?'),
+      deleteMentionsOfDoc: this.db.prepare('DELETE FROM mentions WHERE document_id = ?'),
+      setGraphVersion: this.db.prepare('UPDATE documents SET graph_version = ?, llm_graph = 0 WHERE id = ?'),
     };
   }
 
@@ -212,6 +240,11 @@ export class Store implements Disposable {
         indexedAt: new Date().toISOString(),
       }) as { id: number };
       this.stmts.deleteChunksOfDoc.run(id);
+      // New content: the old graph facts (rules and model alike) go; the model stage sees it again.
+      this.stmts.deleteRelationsOfDoc.run(id);
+      this.stmts.deleteMentionsOfDoc.run(id);
+      this.stmts.setGraphVersion.run(doc.graphVersion ?? 0, id);
+      if (doc.graph) this.insertGraph(id, doc.graph, 0);
       for (const c of chunks) {
         const info = this.stmts.insertChunk.run(
           id, c.ordinal, c.locator, c.sectionId, c.heading, c.startLine, c.endLine, c.text,
@@ -222,6 +255,77 @@ export class Store implements Disposable {
       }
       return id;
     })();
+  }
+
+  /** The id of an entity, created on first use. Keys fold case, accents and spacing (normalizeName). */
+  entityId(type: string, name: string): number {
+    // Cached by the name as written: most names recur spelled the same way.
+    let byName = this.entityIds.get(type);
+    if (!byName) this.entityIds.set(type, (byName = new Map()));
+    let id = byName.get(name);
+    if (id === undefined) {
+      id = (this.stmts.upsertEntity.get(normalizeName(name), type, name) as { id: number }).id;
+      byName.set(name, id);
+    }
+    return id;
+  }
+
+  /**
+   * Adds graph facts to a document (inside the caller's transaction), after the ones it has: a
+   * mention in a chunk that one of its relations already cites is not stored twice.
+   */
+  insertGraph(documentId: number, graph: StoredGraph, firstSeq?: number): void {
+    const idOf = (e: { name: string; type: string }) => this.entityId(e.type, e.name);
+    let seq = firstSeq ?? (this.db.prepare('SELECT COALESCE(MAX(seq), -1) FROM relations WHERE document_id = ?').pluck().get(documentId) as number) + 1;
+    const cited = new Set<number>();
+    const COLS = 10;
+    // Rows go in groups of GRAPH_BATCH per statement: one statement per row cost as much as extraction itself.
+    let rows: unknown[] = [];
+    for (const r of graph.relations) {
+      const dst = idOf(r.dst);
+      rows.push(documentId, seq++, r.src ? idOf(r.src) : null, dst, r.type, r.ordinal, r.line, r.endLine, r.fragment ?? null, r.origin);
+      cited.add(dst * 100_000 + (r.ordinal ?? 99_999));
+      if (rows.length === GRAPH_BATCH * COLS) {
+        this.relationInsert(GRAPH_BATCH).run(rows);
+        rows = [];
+      }
+    }
+    if (rows.length > 0) this.relationInsert(rows.length / COLS).run(rows);
+    for (const m of graph.mentions) {
+      if (m.ordinal === null) continue;
+      const id = idOf(m.entity);
+      if (!cited.has(id * 100_000 + m.ordinal)) this.stmts.insertMention.run(documentId, id, m.ordinal, m.line, m.origin ?? 'rule');
+    }
+  }
+
+  /** INSERT statements for 1..GRAPH_BATCH relation rows, prepared on first use. */
+  private readonly relationInserts = new Map<number, Statement>();
+  private relationInsert(rows: number): Statement {
+    let stmt = this.relationInserts.get(rows);
+    if (!stmt) {
+      stmt = this.db.prepare(
+        `INSERT INTO relations (document_id, seq, src_id, dst_id, type, ordinal, start_line, end_line, fragment, origin) VALUES ${Array(rows).fill('(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
+      );
+      this.relationInserts.set(rows, stmt);
+    }
+    return stmt;
+  }
+
+  /** True when some document has graph facts stored. */
+  hasGraphFacts(): boolean {
+    return this.db.prepare('SELECT 1 FROM relations LIMIT 1').get() !== undefined;
+  }
+
+  /** Deletes entities no relation or mention refers to any more (one pass over both); returns how many went. */
+  collectOrphanEntities(): number {
+    const { changes } = this.db
+      .prepare(
+        `DELETE FROM entities WHERE id NOT IN (
+           SELECT dst_id FROM relations UNION SELECT src_id FROM relations WHERE src_id IS NOT NULL UNION SELECT entity_id FROM mentions)`,
+      )
+      .run();
+    if (changes > 0) this.entityIds.clear();
+    return changes;
   }
 
   /** Records that an unchanged file was seen again with a new mtime (a touch), without re-chunking. */

@@ -1,0 +1,303 @@
+/**
+ * Deterministic graph extraction from one parsed document, at index time (issue 7, item 1): every
+ * fact keeps the 1-based line range it came from, so each edge of the graph cites its evidence.
+ *
+ * Rules: [[wikilinks]] and relative markdown links between notes (headings included), #tags,
+ * front-matter fields that name people, projects, status and dates, @mentions, ISO dates, code
+ * imports and top-level symbols, and capitalised names in running text (proper nouns such as a
+ * release codename; not in headings, whose words are all capitalised). A name is
+ * stored as written; resolving it to a note (title, file name, alias) happens when the graph is
+ * loaded, so a note indexed later still receives the links written to it earlier.
+ */
+import path from 'node:path';
+import { eng, rus } from 'stopword';
+import type { DocumentType } from '../ingest/file-types.ts';
+import { frontmatterList } from '../ingest/markdown.ts';
+
+/** Bump when the rules change: documents extracted by older rules are re-extracted on the next index run. */
+export const GRAPH_RULES_VERSION = 1;
+
+export type EntityType =
+  | 'ref' // a link target: a note name, resolved when the graph loads
+  | 'tag'
+  | 'person'
+  | 'project'
+  | 'organization'
+  | 'status'
+  | 'date'
+  | 'section'
+  | 'module'
+  | 'symbol'
+  | 'name' // a capitalised name found in running text
+  | 'technology'
+  | 'concept'
+  | 'decision';
+
+export interface EntityRef {
+  name: string;
+  type: EntityType;
+}
+
+export interface FactRelation {
+  /** Null: the document itself. */
+  src: EntityRef | null;
+  dst: EntityRef;
+  type: string;
+  /** 1-based lines of the evidence, in the parsed document's line numbering. */
+  line: number;
+  endLine: number;
+  origin: 'rule' | 'llm';
+}
+
+export interface FactMention {
+  entity: EntityRef;
+  line: number;
+  /**
+   * False for a capitalised word that only starts a sentence, a list item or a table cell there
+   * ("Pilot customers…"): such a name counts only once some note uses it mid-sentence.
+   */
+  strong: boolean;
+}
+
+export interface GraphFacts {
+  relations: FactRelation[];
+  mentions: FactMention[];
+}
+
+export interface ExtractInput {
+  relPath: string;
+  type: DocumentType;
+  lines: readonly string[];
+  /** 0-based first line of the body (after front matter). */
+  from: number;
+  frontmatter: Record<string, unknown>;
+  /** The chunk a 1-based line falls in; mentions are kept once per entity and chunk. Default: per line. */
+  chunkOf?: (line: number) => number | null;
+}
+
+/** Front-matter fields whose values are entities: the relation from the note and the entity type. */
+const FIELD_RELATIONS: Record<string, { relation: string; type: EntityType }> = {
+  people: { relation: 'mentions', type: 'person' },
+  person: { relation: 'mentions', type: 'person' },
+  attendees: { relation: 'attended_by', type: 'person' },
+  participants: { relation: 'attended_by', type: 'person' },
+  author: { relation: 'authored_by', type: 'person' },
+  authors: { relation: 'authored_by', type: 'person' },
+  owner: { relation: 'owned_by', type: 'person' },
+  owners: { relation: 'owned_by', type: 'person' },
+  decided_by: { relation: 'decided_by', type: 'person' },
+  decider: { relation: 'decided_by', type: 'person' },
+  manager: { relation: 'reports_to', type: 'person' },
+  reports_to: { relation: 'reports_to', type: 'person' },
+  project: { relation: 'part_of', type: 'project' },
+  projects: { relation: 'part_of', type: 'project' },
+  company: { relation: 'part_of', type: 'organization' },
+  organization: { relation: 'part_of', type: 'organization' },
+  team: { relation: 'part_of', type: 'organization' },
+  related: { relation: 'related_to', type: 'ref' },
+  see_also: { relation: 'related_to', type: 'ref' },
+  depends_on: { relation: 'depends_on', type: 'ref' },
+  status: { relation: 'has_status', type: 'status' },
+  date: { relation: 'dated', type: 'date' },
+  created: { relation: 'dated', type: 'date' },
+  due: { relation: 'due', type: 'date' },
+  deadline: { relation: 'due', type: 'date' },
+};
+
+const WIKILINK = /\[\[([^\]|#^\n]+)(?:[#^][^\]|\n]*)?(?:\|[^\]\n]*)?\]\]/g;
+const MDLINK = /\[[^\]\n]*\]\(([^)\s]+\.md)(?:#[^)\s]*)?\)/gi;
+const HASHTAG = /(?:^|[\s(])#([\p{L}\p{N}_][\p{L}\p{N}_/-]*)/gu;
+const MENTION = /(?:^|[\s(])@([\p{L}][\p{L}\p{N}_.-]*[\p{L}\p{N}])/gu;
+const ISO_DATE = /\b((?:19|20)\d\d-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01]))\b/g;
+const HEADING = /^(#{1,6})\s+(.+?)\s*#*\s*$/;
+const FENCE = /^\s{0,3}(```|~~~)/;
+/** One to four capitalised words (or an acronym), joined by spaces: "Harbor Health", "Kestrel", "QUIC". */
+const NAME = /(\p{Lu}[\p{Ll}\p{Lu}\p{N}]*(?:[-'’]\p{L}+)?(?:\s+\p{Lu}[\p{Ll}\p{Lu}\p{N}]*(?:[-'’]\p{L}+)?){0,3})(?![\p{L}\p{N}_])/gu;
+/** What may not come right before a name (it would be inside a word: "iOS", "McDonald"). */
+const WORD_CHAR = /[\p{L}\p{N}_'’-]/u;
+const STOP = new Set([...eng, ...rus].map((w) => w.toLowerCase()));
+/** Words that are capitalised by convention, not because they name something. */
+const COMMON = new Set(
+  'monday tuesday wednesday thursday friday saturday sunday january february march april may june july august september october november december mon tue wed thu fri sat sun jan feb mar apr jun jul aug sep sept oct nov dec todo note notes yes no ok okay tbd faq pdf md http https www api url id ui ux qa am pm eta usd eur'.split(' '),
+);
+
+/** Code imports per language: each pattern's first group is the imported module. */
+const IMPORTS: RegExp[] = [
+  /^\s*import\s+(?:type\s+)?(?:[^'"]+?\s+from\s+)?['"]([^'"]+)['"]/, // ES modules
+  /\brequire\(\s*['"]([^'"]+)['"]\s*\)/, // CommonJS
+  /^\s*from\s+([\w.]+)\s+import\b/, // Python
+  /^\s*import\s+([\w.]+)(?:\s+as\s+\w+)?\s*$/, // Python, Java-like
+  /^\s*(?:import\s+)?(?:\w+\s+)?"([\w./-]+)"\s*$/, // Go (single or inside an import block)
+  /^\s*#include\s+[<"]([^>"]+)[>"]/, // C, C++
+  /^\s*use\s+([\w:]+)/, // Rust
+];
+/** Top-level definitions: each pattern's first group is the symbol. */
+const SYMBOLS: RegExp[] = [
+  /^(?:export\s+)?(?:default\s+)?(?:async\s+)?function\*?\s+([A-Za-z_$][\w$]*)/,
+  /^(?:export\s+)?(?:default\s+)?(?:abstract\s+)?class\s+([A-Za-z_$][\w$]*)/,
+  /^(?:export\s+)?(?:interface|type|enum)\s+([A-Za-z_$][\w$]*)/,
+  /^(?:export\s+)?const\s+([A-Za-z_$][\w$]*)\s*=\s*(?:async\s*)?(?:\([^)]*\)|[A-Za-z_$][\w$]*)\s*=>/,
+  /^(?:async\s+)?def\s+([A-Za-z_]\w*)/,
+  /^func\s+(?:\([^)]*\)\s*)?([A-Za-z_]\w*)/,
+  /^type\s+([A-Za-z_]\w*)\s+(?:struct|interface)\b/,
+  /^(?:pub(?:\([^)]*\))?\s+)?(?:fn|struct|enum|trait)\s+([A-Za-z_]\w*)/,
+];
+
+const MAX_FACTS = 2000;
+
+/** A frontmatter value as entity names: lists, comma lists, [[links]] unwrapped. */
+function namesOf(value: unknown): string[] {
+  if (value instanceof Date) return [value.toISOString().slice(0, 10)];
+  return frontmatterList(value)
+    .map((v) => v.replace(/^\[\[/, '').replace(/\]\]$/, '').split('|')[0]!.trim())
+    .filter((v) => v.length > 0 && v.length <= 200);
+}
+
+/** Where a front-matter field is written: its key line through its last indented list line. */
+function fieldLines(lines: readonly string[], from: number, field: string): [number, number] {
+  const end = Math.max(1, from - 1);
+  const key = new RegExp(`^${field.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*:`, 'i');
+  for (let i = 1; i < end; i++) {
+    if (!key.test(lines[i] ?? '')) continue;
+    let j = i;
+    while (j + 1 < end && /^\s+(-\s|\S)/.test(lines[j + 1] ?? '')) j++;
+    return [i + 1, j + 1];
+  }
+  return [1, Math.max(1, from)];
+}
+
+/**
+ * Is the match at `index` where a capital letter says nothing: the start of a sentence, a list item
+ * or a heading? A table cell is not: cells hold names ("| 1.0 | Kestrel |"); header rows are skipped.
+ */
+function sentenceInitial(line: string, index: number): boolean {
+  // Scanned backwards by hand: an end-anchored regex over the prefix costs a pass over it per name.
+  let i = index - 1;
+  while (i >= 0 && OPENERS.has(line[i]!)) i--;
+  while (i >= 0 && (line[i] === ' ' || line[i] === '\t')) i--;
+  if (i < 0) return true;
+  if (ENDERS.has(line[i]!)) return true;
+  return i < 12 && /^\s*(?:[-*+>#]+|\d+[.)])$/.test(line.slice(0, i + 1));
+}
+
+const OPENERS = new Set([...'*_`"\'“«([']);
+const ENDERS = new Set([...'.!?:;—–']);
+const TABLE_RULE = /^\s*\|?\s*:?-{3,}/;
+
+export function extractGraphFacts(input: ExtractInput): GraphFacts {
+  const relations: FactRelation[] = [];
+  const mentions: FactMention[] = [];
+  const seenRel = new Set<string>();
+  const seenMention = new Set<string>();
+  const rel = (dst: EntityRef, type: string, line: number, endLine = line) => {
+    const key = `${dst.type}\u0000${dst.name.toLowerCase()}\u0000${type}`;
+    if (relations.length >= MAX_FACTS || seenRel.has(key)) return;
+    seenRel.add(key);
+    relations.push({ src: null, dst, type, line, endLine, origin: 'rule' });
+  };
+  // One mention per entity and chunk is enough to find the chunk; `chunkOf` maps a line to its chunk.
+  const chunkOf = input.chunkOf ?? ((line: number) => line);
+  const mention = (entity: EntityRef, line: number, strong = true) => {
+    const key = `${entity.type}\u0000${entity.name.toLowerCase()}\u0000${chunkOf(line)}`;
+    if (mentions.length >= MAX_FACTS * 4 || seenMention.has(key)) return;
+    seenMention.add(key);
+    mentions.push({ entity, line, strong });
+  };
+  const both = (dst: EntityRef, type: string, line: number, endLine = line) => {
+    rel(dst, type, line, endLine);
+    mention(dst, line);
+  };
+
+  for (const [field, value] of Object.entries(input.frontmatter)) {
+    const lower = field.toLowerCase();
+    const spec = FIELD_RELATIONS[lower];
+    const isTags = lower === 'tags' || lower === 'tag';
+    if (!spec && !isTags) continue;
+    const [a, b] = fieldLines(input.lines, input.from, field);
+    for (const name of namesOf(value)) {
+      if (isTags) both({ name: name.replace(/^#/, ''), type: 'tag' }, 'tagged', a, b);
+      else if (spec!.type === 'date' && !/^\d{4}-\d\d(-\d\d)?/.test(name)) continue;
+      else both({ name, type: spec!.type }, spec!.relation, a, b);
+    }
+  }
+
+  const code = input.type === 'code';
+  const prose = input.type === 'markdown' || input.type === 'text' || input.type === 'pdf' || input.type === 'docx' || input.type === 'html';
+  let inFence = false;
+  for (let i = input.from; i < input.lines.length; i++) {
+    const line = input.lines[i] ?? '';
+    const n = i + 1;
+    if (line.length > 4000) continue; // minified or generated: no names worth a graph node
+    if (code) {
+      for (const re of IMPORTS) {
+        const m = re.exec(line);
+        if (m) {
+          both({ name: m[1]!, type: 'module' }, 'imports', n);
+          break;
+        }
+      }
+      for (const re of SYMBOLS) {
+        const m = re.exec(line);
+        if (m) {
+          both({ name: m[1]!, type: 'symbol' }, 'defines', n);
+          break;
+        }
+      }
+      continue;
+    }
+    if (!prose) continue;
+    if (input.type === 'markdown' && FENCE.test(line)) {
+      inFence = !inFence;
+      continue;
+    }
+    if (inFence) continue;
+    const heading = input.type === 'markdown' ? HEADING.exec(line) : null;
+    // A heading's links, tags and dates count like any line's; the heading itself is not an entity:
+    // every chunk already carries its heading (and cites it), and "## Context" in fifty decision
+    // records would only join them all.
+    // Cheap tests first: most lines hold no link, tag, mention or date.
+    const hasBracket = line.includes('[');
+    if (hasBracket) for (const m of line.matchAll(WIKILINK)) both({ name: m[1]!.trim(), type: 'ref' }, 'links_to', n);
+    if (hasBracket && line.includes('](')) for (const m of line.matchAll(MDLINK)) {
+      if (/^[a-z]+:/i.test(m[1]!)) continue;
+      let target: string;
+      try {
+        target = decodeURIComponent(m[1]!);
+      } catch {
+        target = m[1]!;
+      }
+      const name = path.posix.basename(target).replace(/\.md$/i, '');
+      if (name) both({ name, type: 'ref' }, 'links_to', n);
+    }
+    if (input.type === 'markdown' && line.includes('#')) {
+      for (const m of line.matchAll(HASHTAG)) if (!/^\d+$/.test(m[1]!)) both({ name: m[1]!, type: 'tag' }, 'tagged', n);
+    }
+    if (line.includes('@')) for (const m of line.matchAll(MENTION)) both({ name: m[1]!, type: 'person' }, 'mentions', n);
+    if (line.includes('-')) for (const m of line.matchAll(ISO_DATE)) both({ name: m[1]!, type: 'date' }, 'mentions_date', n);
+    if (heading) continue;
+    // A table's header row names columns, not things.
+    if (line.trimStart().startsWith('|') && TABLE_RULE.test(input.lines[i + 1] ?? '')) continue;
+    // Link targets are handled above; capitalised words inside them would only repeat them.
+    const plain = hasBracket || line.includes('`') || line.includes('://') ? line.replace(/\[\[[^\]]*\]\]|\]\([^)]*\)|`[^`]*`|https?:\/\/\S+/g, (s) => ' '.repeat(s.length)) : line;
+    for (const m of plain.matchAll(NAME)) {
+      if (m.index! > 0 && WORD_CHAR.test(plain[m.index! - 1]!)) continue;
+      const words = m[1]!.split(/\s+/);
+      // Leading stopwords ("The Relay") and trailing ones are not part of the name.
+      while (words.length > 0 && (STOP.has(words[0]!.toLowerCase()) || COMMON.has(words[0]!.toLowerCase()))) words.shift();
+      while (words.length > 0 && (STOP.has(words[words.length - 1]!.toLowerCase()) || COMMON.has(words[words.length - 1]!.toLowerCase()))) words.pop();
+      if (words.length === 0) continue;
+      const name = words.join(' ');
+      if (name.length < 3 || /^\p{Lu}+\d*$/u.test(name) && name.length < 3) continue;
+      const strong = words.length > 1 || !sentenceInitial(plain, m.index! + m[1]!.indexOf(words[0]!));
+      mention({ name, type: 'name' }, n, strong);
+    }
+  }
+  // A capitalised name the document itself uses mid-sentence makes its sentence-initial uses count
+  // too; one it only ever starts sentences with ("Then", "Pilot customers…") is dropped.
+  const strongNames = new Set(mentions.filter((m) => m.entity.type === 'name' && m.strong).map((m) => m.entity.name.toLowerCase()));
+  const kept = mentions.filter((m) => m.entity.type !== 'name' || strongNames.has(m.entity.name.toLowerCase()));
+  for (const m of kept) if (m.entity.type === 'name') m.strong = true;
+  // Names become relations of the note at their first line (the graph joins notes that share one).
+  for (const m of kept) if (m.entity.type === 'name') rel(m.entity, 'mentions', m.line);
+  return { relations, mentions: kept };
+}

@@ -1,0 +1,98 @@
+/**
+ * The model stage of graph extraction (issue 7, item 1): a chat model reads the chunks of notes the
+ * rules have already processed and names people, projects, technologies, concepts, decisions and
+ * dates, and the relations between them, through a JSON-schema grammar. Only names that occur in
+ * the chunk are kept (validateExtraction); code is left to the import and symbol rules; each fact cites the chunk's line where it occurs, and a
+ * note's model facts go with it when it changes (writeDocument clears them and its llm_graph flag).
+ *
+ * Budgeted and resumable: it starts no new note after `budgetMs` (or when told to stop) and the
+ * next run continues with the notes not yet done. Restricted notes are never shown to the model.
+ */
+import type { GraphExtractReport } from '../../shared/contract.ts';
+import type { ChatModel } from '../llm/chat.ts';
+import type { Store, StoredGraph } from '../store/store.ts';
+import { extractWithModel } from './llm-extract.ts';
+
+export type LlmGraphReport = GraphExtractReport;
+
+/** Chunks of one note the model reads at most (the opening ones: who, what, decisions). */
+export const LLM_CHUNKS_PER_DOCUMENT = 6;
+
+export async function runLlmGraphStage(
+  deps: { store: Store; chat: ChatModel; visible: (sensitivity: string | null) => boolean; onProgress?: (done: number, total: number, path: string) => void },
+  options: { budgetMs: number; shouldStop?: () => boolean; signal?: AbortSignal },
+): Promise<LlmGraphReport> {
+  const started = performance.now();
+  const { store } = deps;
+  const pending = () =>
+    (store.db
+      .prepare("SELECT id, path, title, content_hash, sensitivity FROM documents WHERE status = 'indexed' AND graph_version > 0 AND llm_graph = 0 AND type != 'code' ORDER BY id")
+      .all() as { id: number; path: string; title: string | null; content_hash: string | null; sensitivity: string | null }[]).filter((d) => deps.visible(d.sensitivity));
+  const docs = pending();
+  const report: LlmGraphReport = { documents_done: 0, chunks_read: 0, entities_found: 0, relations_found: 0, documents_pending: docs.length, elapsed_ms: 0, stopped_by_budget: false };
+  const chunksOf = store.db.prepare('SELECT ordinal, locator, start_line, end_line, text FROM chunks WHERE document_id = ? ORDER BY ordinal LIMIT ?');
+  const markDone = store.db.prepare('UPDATE documents SET llm_graph = 1 WHERE id = ?');
+  for (const doc of docs) {
+    if (performance.now() - started > options.budgetMs) {
+      report.stopped_by_budget = true;
+      break;
+    }
+    if (options.shouldStop?.() || options.signal?.aborted) break;
+    const facts: StoredGraph = { relations: [], mentions: [] };
+    const chunks = chunksOf.all(doc.id, LLM_CHUNKS_PER_DOCUMENT) as { ordinal: number; locator: string; start_line: number; end_line: number; text: string }[];
+    let complete = true;
+    const seen = new Set<string>();
+    // The budget is checked between notes: a note started is finished (at most LLM_CHUNKS_PER_DOCUMENT chunks).
+    for (const c of chunks) {
+      if (options.signal?.aborted) {
+        complete = false;
+        break;
+      }
+      const found = await extractWithModel(deps.chat, { title: doc.title, text: c.text }, options.signal ? { signal: options.signal } : {});
+      report.chunks_read++;
+      // A chunk's text lines are the file's lines from start_line on (markdown, text, code); a PDF
+      // chunk cites its page locator as a whole.
+      const textLines = c.text.split('\n').length;
+      const exact = textLines === c.end_line - c.start_line + 1;
+      const fragment = exact ? null : c.locator.slice(c.locator.indexOf('#') + 1);
+      const lineOf = (i: number) => (exact ? c.start_line + i : c.start_line);
+      for (const e of found.entities) {
+        const line = lineOf(e.line);
+        // Chunks overlap: the same name on the same line is stated once.
+        const key = `${e.type}\u0000${e.name}\u0000${line}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        facts.relations.push({ src: null, dst: { name: e.name, type: e.type }, type: 'mentions', ordinal: c.ordinal, line, endLine: line, fragment, origin: 'llm' });
+      }
+      const typeOf = new Map(found.entities.map((e) => [e.name, e.type]));
+      for (const r of found.relations) {
+        const line = lineOf(r.line);
+        facts.relations.push({
+          src: { name: r.source, type: typeOf.get(r.source)! },
+          dst: { name: r.target, type: typeOf.get(r.target)! },
+          type: r.relation,
+          ordinal: c.ordinal,
+          line,
+          endLine: line,
+          fragment,
+          origin: 'llm',
+        });
+      }
+      report.entities_found += found.entities.length;
+      report.relations_found += found.relations.length;
+    }
+    if (!complete) break;
+    // The note may have changed while the model read it: then its facts are stale and it waits for the next run.
+    store.db.transaction(() => {
+      const still = store.db.prepare("SELECT llm_graph, content_hash FROM documents WHERE id = ? AND status = 'indexed'").get(doc.id) as { llm_graph: number; content_hash: string | null } | undefined;
+      if (!still || still.llm_graph !== 0 || still.content_hash !== doc.content_hash) return;
+      store.insertGraph(doc.id, facts);
+      markDone.run(doc.id);
+    })();
+    report.documents_done++;
+    deps.onProgress?.(report.documents_done, docs.length, doc.path);
+  }
+  report.documents_pending = pending().length;
+  report.elapsed_ms = Math.round(performance.now() - started);
+  return report;
+}
