@@ -158,10 +158,10 @@ export function createMcpServer(engine: Engine, version = '0.1.0'): McpServer {
     {
       title: 'Follow links from a note, person, project or tag',
       description:
-        'The neighbourhood of an entity in the link graph of the notes: notes linked by [[wikilinks]] or markdown links, tags, and front-matter fields ' +
-        '(people, project, owner, ...). Each edge carries the locator of the line that makes it.',
+        'The neighbourhood of an entity in the knowledge graph of the notes: notes, people, projects, names and tags linked by [[wikilinks]], ' +
+        'markdown links, front-matter fields (people, project, owner, ...), #tags, @mentions and names in the text. Each edge carries the locator of the lines that state it.',
       inputSchema: {
-        entity: z.string().min(1).max(300).describe('a note title, person, project or #tag'),
+        entity: z.string().min(1).max(300).describe('a note title or alias, person, project, name or #tag'),
         hops: z.number().int().min(1).max(3).optional().describe('how far to follow links (default 1)'),
       },
       outputSchema: GraphNeighborsSchema.shape,

@@ -224,6 +224,7 @@ export function extractGraphFacts(input: ExtractInput): GraphFacts {
   const code = input.type === 'code';
   const prose = input.type === 'markdown' || input.type === 'text' || input.type === 'pdf' || input.type === 'docx' || input.type === 'html';
   let inFence = false;
+  const names = new Map<string, { name: string; lines: number[]; strong: boolean }>();
   for (let i = input.from; i < input.lines.length; i++) {
     const line = input.lines[i] ?? '';
     const n = i + 1;
@@ -280,24 +281,46 @@ export function extractGraphFacts(input: ExtractInput): GraphFacts {
     // Link targets are handled above; capitalised words inside them would only repeat them.
     const plain = hasBracket || line.includes('`') || line.includes('://') ? line.replace(/\[\[[^\]]*\]\]|\]\([^)]*\)|`[^`]*`|https?:\/\/\S+/g, (s) => ' '.repeat(s.length)) : line;
     for (const m of plain.matchAll(NAME)) {
-      if (m.index! > 0 && WORD_CHAR.test(plain[m.index! - 1]!)) continue;
-      const words = m[1]!.split(/\s+/);
-      // Leading stopwords ("The Relay") and trailing ones are not part of the name.
-      while (words.length > 0 && (STOP.has(words[0]!.toLowerCase()) || COMMON.has(words[0]!.toLowerCase()))) words.shift();
-      while (words.length > 0 && (STOP.has(words[words.length - 1]!.toLowerCase()) || COMMON.has(words[words.length - 1]!.toLowerCase()))) words.pop();
-      if (words.length === 0) continue;
-      const name = words.join(' ');
-      if (name.length < 3 || /^\p{Lu}+\d*$/u.test(name) && name.length < 3) continue;
-      const strong = words.length > 1 || !sentenceInitial(plain, m.index! + m[1]!.indexOf(words[0]!));
-      mention({ name, type: 'name' }, n, strong);
+      const at = m.index!;
+      if (at > 0 && WORD_CHAR.test(plain[at - 1]!)) continue;
+      const match = m[1]!;
+      let name = match;
+      let offset = 0;
+      let multi = match.includes(' ') || match.includes('\t');
+      if (multi) {
+        const words = match.split(/\s+/);
+        // Leading stopwords ("The Relay") and trailing ones are not part of the name.
+        while (words.length > 0 && isFiller(words[0]!)) words.shift();
+        while (words.length > 0 && isFiller(words[words.length - 1]!)) words.pop();
+        if (words.length === 0) continue;
+        name = words.join(' ');
+        offset = match.indexOf(words[0]!);
+        multi = words.length > 1;
+      } else if (isFiller(match)) continue;
+      if (name.length < 3) continue;
+      const key = name.toLowerCase();
+      // Sentence-initial single words are only remembered (cheaply) in case the note also uses them mid-sentence.
+      const strong = multi || !sentenceInitial(plain, at + offset);
+      const seen = names.get(key);
+      if (seen) {
+        if (seen.lines[seen.lines.length - 1] !== n) seen.lines.push(n);
+        seen.strong ||= strong;
+      } else names.set(key, { name, lines: [n], strong });
     }
   }
-  // A capitalised name the document itself uses mid-sentence makes its sentence-initial uses count
-  // too; one it only ever starts sentences with ("Then", "Pilot customers…") is dropped.
-  const strongNames = new Set(mentions.filter((m) => m.entity.type === 'name' && m.strong).map((m) => m.entity.name.toLowerCase()));
-  const kept = mentions.filter((m) => m.entity.type !== 'name' || strongNames.has(m.entity.name.toLowerCase()));
-  for (const m of kept) if (m.entity.type === 'name') m.strong = true;
-  // Names become relations of the note at their first line (the graph joins notes that share one).
-  for (const m of kept) if (m.entity.type === 'name') rel(m.entity, 'mentions', m.line);
-  return { relations, mentions: kept };
+  // A capitalised name the note uses mid-sentence counts everywhere in it; one it only ever starts
+  // sentences with ("Then", "Pilot customers…") is dropped. Kept names are related to the note at
+  // their first line (the graph joins notes that share one) and mentioned in each chunk they occur in.
+  for (const { name, lines, strong } of names.values()) {
+    if (!strong) continue;
+    const entity: EntityRef = { name, type: 'name' };
+    rel(entity, 'mentions', lines[0]!);
+    for (const line of lines) mention(entity, line);
+  }
+  return { relations, mentions };
+}
+
+function isFiller(word: string): boolean {
+  const lower = word.toLowerCase();
+  return STOP.has(lower) || COMMON.has(lower);
 }

@@ -35,7 +35,16 @@ export interface Evidence {
 }
 
 export interface EdgeAttributes {
-  evidence: Evidence[];
+  /** Rows of the relation table that state this edge (at most MAX_EVIDENCE). */
+  rows: number[];
+}
+
+/** The relations as loaded, for evidence on demand: row i's ends are source[i] and target[i]. */
+export interface RelationTable {
+  rows: [documentId: number, srcId: number | null, dstId: number, type: string, startLine: number, endLine: number, fragment: string | null, origin: 'rule' | 'llm'][];
+  source: string[];
+  target: string[];
+  pathOf: Map<number, string>;
 }
 
 export type KnowledgeGraphStructure = Graph<NodeAttributes, EdgeAttributes>;
@@ -46,6 +55,22 @@ export interface KnowledgeGraph {
   byName: Map<string, string[]>;
   /** The same, keyed by the name's words only (punctuation dropped): how names are found in a question. */
   byWords: Map<string, string[]>;
+  relations: RelationTable;
+}
+
+/** The evidence of an edge: each stated relation once, in the order the notes state them. */
+export function evidenceOf(kg: KnowledgeGraph, attributes: EdgeAttributes): Evidence[] {
+  const out: Evidence[] = [];
+  const seen = new Set<string>();
+  for (const i of attributes.rows) {
+    const [doc, , , type, start, end, fragment, origin] = kg.relations.rows[i]!;
+    const locator = `${kg.relations.pathOf.get(doc)}#${fragment ?? `L${start}-L${end}`}`;
+    const key = `${type}\u0000${locator}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push({ source: kg.relations.source[i]!, target: kg.relations.target[i]!, relation: type, locator, origin });
+  }
+  return out;
 }
 
 /** A name reduced to its words: "2026-04-16 Release codenames" → "2026 04 16 release codenames". */
@@ -151,29 +176,36 @@ export function loadKnowledgeGraph(db: Database, visible: (sensitivity: string |
     return id;
   };
 
-  const rows = db.prepare('SELECT document_id, src_id, dst_id, type, start_line, end_line, fragment, origin FROM relations ORDER BY document_id, seq').all() as {
-    document_id: number;
-    src_id: number | null;
-    dst_id: number;
-    type: string;
-    start_line: number;
-    end_line: number;
-    fragment: string | null;
-    origin: 'rule' | 'llm';
-  }[];
-  for (const r of rows) {
-    const note = noteOf.get(r.document_id);
+  // Raw rows and evidence kept as row numbers: building an object and a locator string per relation
+  // took two thirds of the load; the few edges a question shows build theirs on demand (evidenceOf).
+  const rows = db.prepare('SELECT document_id, src_id, dst_id, type, start_line, end_line, fragment, origin FROM relations ORDER BY document_id, seq').raw(true).all() as [
+    number,
+    number | null,
+    number,
+    string,
+    number,
+    number,
+    string | null,
+    'rule' | 'llm',
+  ][];
+  const table: RelationTable = { rows, source: [], target: [], pathOf };
+  for (let i = 0; i < rows.length; i++) {
+    const r = rows[i]!;
+    const note = noteOf.get(r[0]);
     if (!note) continue;
-    const source = r.src_id === null ? note : entityNode(r.src_id);
-    const target = entityNode(r.dst_id);
+    const source = r[1] === null ? note : entityNode(r[1]);
+    const target = entityNode(r[2]);
     if (!source || !target || source === target) continue;
-    const evidence: Evidence = { source, target, relation: r.type, locator: `${pathOf.get(r.document_id)}#${r.fragment ?? `L${r.start_line}-L${r.end_line}`}`, origin: r.origin };
-    if (graph.hasEdge(source, target)) {
-      const list = graph.getEdgeAttribute(source, target, 'evidence');
-      if (list.length < MAX_EVIDENCE && !list.some((e) => e.relation === evidence.relation && e.locator === evidence.locator)) list.push(evidence);
-    } else graph.addEdge(source, target, { evidence: [evidence] });
+    table.source[i] = source;
+    table.target[i] = target;
+    const edge = graph.edge(source, target);
+    if (edge === undefined) graph.addEdge(source, target, { rows: [i] });
+    else {
+      const list = graph.getEdgeAttribute(edge, 'rows');
+      if (list.length < MAX_EVIDENCE) list.push(i);
+    }
   }
-  return { graph, byName, byWords };
+  return { graph, byName, byWords, relations: table };
 }
 
 /**

@@ -7,7 +7,7 @@ import louvain from 'graphology-communities-louvain';
 import pagerank from 'graphology-metrics/centrality/pagerank';
 import { bidirectional } from 'graphology-shortest-path/unweighted';
 import type { GraphEdge, GraphNeighbors, GraphNode, GraphOverview, GraphPath, GraphView } from '../../shared/contract.ts';
-import { findNode, suggestNames, type KnowledgeGraph } from './links.ts';
+import { evidenceOf, findNode, suggestNames, type KnowledgeGraph } from './links.ts';
 
 /** Nodes a neighbourhood or subgraph returns at most. */
 export const MAX_GRAPH_NODES = 200;
@@ -22,7 +22,7 @@ function edgesAmong(kg: KnowledgeGraph, ids: ReadonlySet<string>): GraphEdge[] {
   const out: GraphEdge[] = [];
   kg.graph.forEachEdge((_, attrs, s, t) => {
     if (!ids.has(s) || !ids.has(t)) return;
-    for (const e of attrs.evidence) {
+    for (const e of evidenceOf(kg, attrs)) {
       out.push({
         source: kg.graph.getNodeAttribute(e.source, 'label'),
         target: kg.graph.getNodeAttribute(e.target, 'label'),

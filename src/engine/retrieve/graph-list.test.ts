@@ -58,4 +58,32 @@ describe('graph list', () => {
       await engine.dispose();
     }
   });
+
+  it('answers right after an edit with the previous graph, and uses the new one from the next query on', async () => {
+    const vault = temp.make('syn-graph-stale-', {
+      'decisions/Conflict strategy.md': '# Conflict strategy\n\nThe conflict resolution strategy record adopts hybrid logical clocks.\n',
+      'people/Priya Raman.md': '# Priya Raman\n\nReports to Maya.\n',
+      ...Object.fromEntries(Array.from({ length: 8 }, (_, i) => [`notes/filler ${i}.md`, `# Filler ${i}\n\nA conflict record, number ${i}.${' Some more words.'.repeat(i)}\n`])),
+    });
+    const engine = createEngine({ dataDir: temp.make(), ...noModels });
+    const q = 'Who wrote the conflict resolution strategy record?';
+    const linked = async () => (await engine.retrieve(q, {}, 5)).chunks.some((c) => c.path === 'people/Priya Raman.md' && c.ranks?.graph);
+    try {
+      await engine.index([vault]);
+      expect(await linked()).toBe(false);
+      fs.writeFileSync(`${vault}/decisions/Conflict strategy.md`, '---\ndecided_by: Priya Raman\n---\n# Conflict strategy\n\nThe conflict resolution strategy record adopts hybrid logical clocks.\n');
+      await engine.index([vault]);
+      // The first query after the run is answered from the graph it already had…
+      expect(await linked()).toBe(false);
+      // …which is reloaded as soon as that query is done.
+      await new Promise((r) => setImmediate(r));
+      expect(await linked()).toBe(true);
+      // Graph queries never see the old state.
+      fs.writeFileSync(`${vault}/decisions/Conflict strategy.md`, '# Conflict strategy\n\nNo author.\n');
+      await engine.index([vault]);
+      expect(engine.graphNeighbors('Priya Raman').nodes.map((n) => n.label)).not.toContain('Conflict strategy');
+    } finally {
+      await engine.dispose();
+    }
+  });
 });

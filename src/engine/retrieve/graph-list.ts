@@ -81,7 +81,7 @@ export function graphList(db: Database, kg: KnowledgeGraph, query: string, ranke
     g.forEachNeighbor(source, (other) => {
       if (isNote(other)) {
         // A note named several ways (front matter, a [[link]], in a sentence) is linked more strongly.
-        const strength = Math.min(MAX_STRENGTH, g.getEdgeAttribute(source, other, 'evidence').length);
+        const strength = Math.min(MAX_STRENGTH, g.getEdgeAttribute(source, other, 'rows').length);
         add(other, (weight * strength) / (ds * Math.sqrt(g.degree(other))));
         return;
       }
