@@ -402,6 +402,7 @@ Exit codes: 0 success, 1 failure, 2 bad usage or input.`,
           ...g.nodes.filter((n) => n.hops > 0).map((n) => `  ${'  '.repeat(n.hops - 1)}${n.label}  [${n.kind === 'entity' ? n.type : n.kind}${n.hops > 1 ? `, ${n.hops} hops` : ''}]`),
           'links:',
           ...g.edges.map((e) => `  ${e.source} -${e.relation}-> ${e.target}  (${e.locator})`),
+          ...(g.mentioned_in.length > 0 ? ['mentioned in:', ...g.mentioned_in.map((m) => `  ${m.locator}`)] : []),
         ];
         print(opts, g, human.join('\n'));
       });

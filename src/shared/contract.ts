@@ -329,6 +329,8 @@ export type GraphView = z.infer<typeof GraphViewSchema>;
 export const GraphNeighborsSchema = GraphViewSchema.extend({
   entity: z.string(),
   found: z.boolean(),
+  /** Where the notes name the entity (not a note itself): the lines, in note order, at most 50. */
+  mentioned_in: z.array(z.object({ path: z.string(), line: z.number().int(), locator: z.string() })),
   /** With found false: names in the graph that contain the asked one. */
   suggestions: z.array(z.string()),
 });

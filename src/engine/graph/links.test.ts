@@ -48,6 +48,12 @@ describe('link graph', () => {
           expect.objectContaining({ source: 'Project Aurora', relation: 'links_to', target: 'Storage', locator: 'projects/Project Aurora.md#L6-L6' }),
         ]),
       );
+      // Where notes name someone: the lines, restricted notes only when allowed.
+      expect(engine.graphNeighbors('José Núñez').mentioned_in.map((m) => m.locator)).toEqual(['decisions/Storage.md#L3-L3']);
+      const maya = engine.graphNeighbors('Maya Chen').mentioned_in.map((m) => m.locator);
+      expect(maya).toEqual(expect.arrayContaining(['decisions/Storage.md#L2-L2', 'decisions/Storage.md#L10-L10', 'projects/Project Aurora.md#L2-L2']));
+      expect(maya.some((l) => l.startsWith('hr/'))).toBe(false);
+      expect(engine.graphNeighbors('Maya Chen', 1, { allow_sensitivity: ['restricted'] }).mentioned_in.some((m) => m.path === 'hr/Pay.md')).toBe(true);
       // Accents and case do not matter; a tag is found with or without #.
       expect(engine.graphNeighbors('jose nunez').found).toBe(true);
       expect(engine.graphNeighbors('#ADR').nodes.map((n) => n.label)).toContain('Storage');

@@ -56,6 +56,8 @@ export interface KnowledgeGraph {
   /** The same, keyed by the name's words only (punctuation dropped): how names are found in a question. */
   byWords: Map<string, string[]>;
   relations: RelationTable;
+  /** The stored entity ids each entity node stands for (a name seen as a link, a person and a plain name). */
+  entityIds: Map<string, number[]>;
 }
 
 /** The evidence of an edge: each stated relation once, in the order the notes state them. */
@@ -148,6 +150,7 @@ export function loadKnowledgeGraph(db: Database, visible: (sensitivity: string |
   const entities = new Map<number, { key: string; type: string; name: string }>();
   for (const e of db.prepare('SELECT id, key, type, name FROM entities').all() as { id: number; key: string; type: string; name: string }[]) entities.set(e.id, e);
   const nodeOfEntity = new Map<number, string | null>();
+  const entityIds = new Map<string, number[]>();
   const entityNode = (entityId: number): string | null => {
     const cached = nodeOfEntity.get(entityId);
     if (cached !== undefined) return cached;
@@ -173,6 +176,7 @@ export function loadKnowledgeGraph(db: Database, visible: (sensitivity: string |
       }
     }
     nodeOfEntity.set(entityId, id);
+    if (id) entityIds.set(id, [...(entityIds.get(id) ?? []), entityId]);
     return id;
   };
 
@@ -205,7 +209,9 @@ export function loadKnowledgeGraph(db: Database, visible: (sensitivity: string |
       if (list.length < MAX_EVIDENCE) list.push(i);
     }
   }
-  return { graph, byName, byWords, relations: table };
+  // Every entity that resolves to a node, not only those that made an edge (for mentionsOf).
+  for (const id of entities.keys()) entityNode(id);
+  return { graph, byName, byWords, relations: table, entityIds };
 }
 
 /**
@@ -228,5 +234,30 @@ export function suggestNames(kg: KnowledgeGraph, name: string, limit = 5): strin
   kg.graph.forEachNode((_, a) => {
     if (out.length < limit && normalizeName(a.label).includes(wanted)) out.push(a.label);
   });
+  return out;
+}
+
+/** Where visible notes name an entity: the lines of its relations and of its mentions in other chunks, in note order. */
+export function mentionsOf(db: Database, kg: KnowledgeGraph, node: string, limit = 50): { locator: string; path: string; line: number }[] {
+  const ids = kg.entityIds.get(node) ?? [];
+  if (ids.length === 0) return [];
+  const rows = db
+    .prepare(
+      `SELECT document_id AS doc, start_line AS line, COALESCE(fragment, 'L' || start_line || '-L' || end_line) AS fragment
+         FROM relations WHERE dst_id IN (SELECT value FROM json_each(@ids))
+       UNION
+       SELECT m.document_id, m.line, CASE WHEN d.type = 'pdf' THEN substr(c.locator, instr(c.locator, '#') + 1) ELSE 'L' || m.line || '-L' || m.line END
+         FROM mentions m JOIN documents d ON d.id = m.document_id LEFT JOIN chunks c ON c.document_id = m.document_id AND c.ordinal = m.ordinal
+        WHERE m.entity_id IN (SELECT value FROM json_each(@ids))
+       ORDER BY 1, 2`,
+    )
+    .all({ ids: JSON.stringify(ids) }) as { doc: number; line: number; fragment: string }[];
+  const out: { locator: string; path: string; line: number }[] = [];
+  for (const r of rows) {
+    const p = kg.relations.pathOf.get(r.doc);
+    if (p === undefined) continue; // a note this caller may not see
+    out.push({ locator: `${p}#${r.fragment}`, path: p, line: r.line });
+    if (out.length >= limit) break;
+  }
   return out;
 }

@@ -7,7 +7,8 @@ import louvain from 'graphology-communities-louvain';
 import pagerank from 'graphology-metrics/centrality/pagerank';
 import { bidirectional } from 'graphology-shortest-path/unweighted';
 import type { GraphEdge, GraphNeighbors, GraphNode, GraphOverview, GraphPath, GraphView } from '../../shared/contract.ts';
-import { evidenceOf, findNode, suggestNames, type KnowledgeGraph } from './links.ts';
+import type { Database } from 'better-sqlite3';
+import { evidenceOf, findNode, mentionsOf, suggestNames, type KnowledgeGraph } from './links.ts';
 
 /** Nodes a neighbourhood or subgraph returns at most. */
 export const MAX_GRAPH_NODES = 200;
@@ -64,10 +65,16 @@ function view(kg: KnowledgeGraph, depth: Map<string, number>): GraphView {
   };
 }
 
-export function neighbors(kg: KnowledgeGraph, entity: string, hops: number, maxNodes = MAX_GRAPH_NODES): GraphNeighbors {
+export function neighbors(kg: KnowledgeGraph, entity: string, hops: number, maxNodes = MAX_GRAPH_NODES, db?: Database): GraphNeighbors {
   const start = findNode(kg, entity);
-  if (!start) return { entity, found: false, nodes: [], edges: [], suggestions: suggestNames(kg, entity) };
-  return { entity: kg.graph.getNodeAttribute(start, 'label'), found: true, ...view(kg, expand(kg, [start], hops, maxNodes)), suggestions: [] };
+  if (!start) return { entity, found: false, nodes: [], edges: [], mentioned_in: [], suggestions: suggestNames(kg, entity) };
+  return {
+    entity: kg.graph.getNodeAttribute(start, 'label'),
+    found: true,
+    ...view(kg, expand(kg, [start], hops, maxNodes)),
+    mentioned_in: db ? mentionsOf(db, kg, start) : [],
+    suggestions: [],
+  };
 }
 
 /** The shortest chain of links between two entities, with the evidence of each hop. */

@@ -12,7 +12,7 @@ import type { Migration } from './types.ts';
  *   with the evidence: the chunk ordinal and the lines that state it (a PDF's locator fragment,
  *   `page=2&L3-L4`, where lines alone do not say it), and where it came from (`rule` or `llm`).
  * - `mentions`: the other chunks where an entity occurs (its first line in each); with the
- *   relations' own chunks, how a question's entities find their chunks.
+ *   relations' own lines, where the notes name an entity (`graph/neighbors` mentioned_in).
  * Both are clustered by document (WITHOUT ROWID, document first): writing a note appends, deleting
  * one removes a range, and no other index is kept up to date on the indexing path. The graph
  * loader reads them whole; unreferenced entities are collected in one pass after indexing. Entity
