@@ -1,17 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { prng } from '../../shared/prng.ts';
 
-/** A small deterministic PRNG (mulberry32) so generated corpora are identical on every run. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { prng };
 
 const WORDS = (
   'sync relay device merge conflict clock storage sqlite index query vector note meeting decision budget release ' +

@@ -8,6 +8,7 @@ import pagerank from 'graphology-metrics/centrality/pagerank';
 import { bidirectional } from 'graphology-shortest-path/unweighted';
 import type { GraphEdge, GraphNeighbors, GraphNode, GraphOverview, GraphPath, GraphView } from '../../shared/contract.ts';
 import type { Database } from 'better-sqlite3';
+import { prng } from '../../shared/prng.ts';
 import { evidenceOf, findNode, mentionsOf, suggestNames, type KnowledgeGraph } from './links.ts';
 
 /** Nodes a neighbourhood or subgraph returns at most. */
@@ -98,18 +99,6 @@ export function shortestPath(kg: KnowledgeGraph, from: string, to: string): Grap
   };
 }
 
-/** A seeded generator so that communities come out the same on every run. */
-function seeded(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Central entities (PageRank) and communities (Louvain) of the whole graph. */
 export function overview(kg: KnowledgeGraph, limit = 10): GraphOverview {
   const g = kg.graph;
@@ -121,7 +110,7 @@ export function overview(kg: KnowledgeGraph, limit = 10): GraphOverview {
     .sort((x, y) => y[1] - x[1] || x[0].localeCompare(y[0]))
     .slice(0, limit)
     .map(([id, score]) => ({ ...nodeOf(kg, id, 0), score: Math.round(score * 1e4) / 1e4 }));
-  const community = louvain(g, { getEdgeWeight: null, rng: seeded(7) });
+  const community = louvain(g, { getEdgeWeight: null, rng: prng(7) });
   const groups = new Map<number, string[]>();
   for (const [id, c] of Object.entries(community)) {
     if (g.degree(id) === 0) continue;
