@@ -11,6 +11,7 @@ import type { AnswerEnvelope, HealthReport, IndexReport, MatchExplanation, Retri
 import { createError, isSynapsisError, serializeError } from '../shared/errors.ts';
 import { benchIngest } from './bench/ingest.ts';
 import { benchExtractionOverhead, benchMultiHop } from './bench/graph.ts';
+import { formatSuite, runSuite } from './bench/suite.ts';
 import { benchSearch } from './bench/search.ts';
 import { benchVectors } from './bench/vectors.ts';
 import { buildContext, type BuiltContext } from '../engine/retrieve/context.ts';
@@ -603,7 +604,31 @@ Exit codes: 0 success, 1 failure, 2 bad usage or input.`,
       });
     });
 
-  const bench = program.command('bench').description('benchmarks that print reproducible numbers');
+  const bench = program.command('bench').description('benchmarks that print reproducible numbers (alone: the whole suite, every speed target in one table)');
+  bench
+    .command('all', { isDefault: true })
+    .description('every speed target (indexing, latency, recall, memory, cold start, incremental) and the comparisons with MiniSearch, Orama, LanceDB and sqlite-vec, in one table')
+    .option('--chunks <n>', 'chunks of the generated corpus', positiveInt, 100_000)
+    .option('--queries <n>', 'queries per latency measurement', positiveInt, 300)
+    .option('--full', 'also measure at 1M chunks (about 25 more minutes on 2 cores)')
+    .option('--scifact <dir>', 'BEIR folder for the indexing-time row and the BM25 comparison', path.join(REPO_ROOT, '..', 'shared', 'data', 'scifact'))
+    .option('--work-dir <dir>', 'keep the generated corpora and indexes here')
+    .option('--out <file>', 'also write the tables (markdown) to this file')
+    .action(async (cmdOpts: { chunks: number; queries: number; full?: boolean; scifact: string; workDir?: string; out?: string }, cmd: Command) => {
+      const opts = globals(cmd);
+      if (!fs.existsSync(path.join(cmdOpts.scifact, 'corpus.jsonl'))) throw createError('E_SYN_BAD_REQUEST', `--scifact: no corpus.jsonl in ${cmdOpts.scifact}`);
+      const report = await runSuite({
+        chunks: cmdOpts.chunks,
+        queries: cmdOpts.queries,
+        full: cmdOpts.full === true,
+        scifact: path.resolve(cmdOpts.scifact),
+        ...(cmdOpts.workDir ? { workDir: cmdOpts.workDir } : {}),
+        log: (line) => io.err(`${line}\n`),
+      });
+      const text = formatSuite(report);
+      if (cmdOpts.out) fs.writeFileSync(cmdOpts.out, `${text}\n`);
+      print(opts, report, text);
+    });
   bench
     .command('ingest')
     .description('first index, no-change re-index, watcher edit latency and manifest determinism on a generated markdown folder')
@@ -793,6 +818,7 @@ const COMMAND_EXAMPLES: Record<string, string[]> = {
   'models list': ['synapsis models list --json'],
   'models add': ['synapsis models add ~/Downloads/all-MiniLM-L6-v2.Q8_0.gguf', 'synapsis models add ~/models/qwen2.5-1.5b-instruct-q4_k_m.gguf --role chat'],
   'models remove': ['synapsis models remove all-MiniLM-L6-v2.Q8_0.gguf'],
+  'bench all': ['synapsis bench all --chunks 20000 --queries 100', 'synapsis bench   # the same as bench all, at 100k chunks', 'synapsis bench --full --out /tmp/bench.md'],
   'bench ingest': ['synapsis bench ingest --files 5000'],
   'bench search': ['synapsis bench search --chunks 100000 --work-dir /tmp/bench'],
   'bench vectors': ['synapsis bench vectors --sizes 10000,100000 --dims 384'],

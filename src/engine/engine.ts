@@ -46,7 +46,7 @@ import { metricsFromTraces } from './answer/metrics.ts';
 import { embeddingInput } from './llm/embedding-input.ts';
 import { ModelRegistry, type ModelInfo, type ModelRole } from './llm/registry.ts';
 import { resolveModel, type ResolvedModel } from './llm/resolve.ts';
-import { Embedder, LlamaRuntime } from './llm/runtime.ts';
+import { Embedder, LlamaRuntime, type EmbedderLike } from './llm/runtime.ts';
 import { SemanticIndex } from './semantic.ts';
 import { Store, type TraceRow } from './store/store.ts';
 
@@ -61,6 +61,8 @@ export interface EngineOptions {
   reranker?: Reranker;
   /** A chat model to answer with instead of a GGUF chat model (any model with this shape). */
   chat?: ChatModel;
+  /** An embedder to use instead of a GGUF embedding model (any with this shape; benchmarks use a synthetic one). */
+  embedder?: EmbedderLike;
 }
 
 /** The Synapse API of DESIGN.md §4 (index, retrieve, health) plus root management and typed events. */
@@ -145,7 +147,9 @@ export function createEngine(options: EngineOptions = {}): Engine {
   const registry = new ModelRegistry(modelsDir);
   const runtime = new LlamaRuntime({ gpu: config.gpu === 'auto' ? 'auto' : false, ...(config.llmThreads ? { threads: config.llmThreads } : {}) });
   // A model that is configured but missing is an error at start (the user named it); none at all is a degraded mode.
-  const embedModel: ResolvedModel | null = resolveModel(config.embedModel, 'embed', registry, store);
+  const embedModel: ResolvedModel | null = options.embedder
+    ? { id: options.embedder.modelId, name: options.embedder.modelId, path: '' }
+    : resolveModel(config.embedModel, 'embed', registry, store);
   const rerankModel: ResolvedModel | null = resolveModel(config.rerankModel, 'rerank', registry, store);
   const embedModelId = embedModel?.id ?? 'none';
   // The analyzer is part of the version (it changes what the lexical index holds), not of chunk hashes.
@@ -153,7 +157,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
   const semantic = embedModel
     ? new SemanticIndex({
         store,
-        embedder: new Embedder(runtime, { modelPath: embedModel.path, modelId: embedModel.id, modelName: embedModel.name, idleMs: config.modelIdleMs }),
+        embedder: options.embedder ?? new Embedder(runtime, { modelPath: embedModel.path, modelId: embedModel.id, modelName: embedModel.name, idleMs: config.modelIdleMs }),
         indexDir: path.join(dataDir, 'index', indexVersion),
         backend: config.vectorBackend,
       })

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createError, isSynapsisError } from '../shared/errors.ts';
 import { embeddingInput } from './llm/embedding-input.ts';
-import type { Embedder } from './llm/runtime.ts';
+import type { EmbedderLike } from './llm/runtime.ts';
 import type { Store } from './store/store.ts';
 import { META_FILE, topK } from './vector/common.ts';
 import { createVectorIndex, loadVectorIndex, resolveBackend, type VectorBackendChoice } from './vector/index.ts';
@@ -16,7 +16,7 @@ import type { VectorHit, VectorIndex } from './vector/types.ts';
 
 export interface SemanticOptions {
   store: Store;
-  embedder: Embedder;
+  embedder: EmbedderLike;
   /** index/<index_version>/ of the current version. */
   indexDir: string;
   backend: VectorBackendChoice;
@@ -84,10 +84,17 @@ export class SemanticIndex {
     await this.modelDimension();
     const failed = new Set<string>();
     let embedded = 0;
+    let after = 0;
     onProgress?.({ done: 0, total });
     while (!shouldStop?.()) {
-      const batch = store.pendingEmbeddings(this.modelId, BATCH + failed.size).filter((r) => !failed.has(r.hash)).slice(0, BATCH);
-      if (batch.length === 0) break;
+      // Paged by chunk id: each page reads only its own rows. A hash already in this page (the same
+      // text in two chunks) is embedded once; one written by an earlier page is no longer pending.
+      const page = store.pendingEmbeddings(this.modelId, BATCH, after);
+      if (page.length === 0) break;
+      after = page[page.length - 1]!.id;
+      const taken = new Set<string>();
+      const batch = page.filter((r) => !failed.has(r.hash) && !taken.has(r.hash) && taken.add(r.hash));
+      if (batch.length === 0) continue;
       const rows: { hash: string; vector: Float32Array }[] = [];
       const outcomes = await embedder.embedMany(
         batch.map((r) => embeddingInput(r.title, r.heading, r.text)),

@@ -84,6 +84,17 @@ export function generateZipfCorpus(dir: string, chunks: number, seed = 7): { fil
 
 const ms = (v: number) => Math.round(v * 100) / 100;
 
+/** Queries of 4 to 12 consecutive words taken from sampled sections of the generated notes. */
+export function sampleQueries(sections: readonly string[][], count: number, seed = 11): string[] {
+  const rand = prng(seed);
+  return Array.from({ length: count }, () => {
+    const words = sections[Math.floor(rand() * sections.length)]!;
+    const n = 4 + Math.floor(rand() * 9);
+    const at = Math.floor(rand() * (words.length - n));
+    return words.slice(at, at + n).join(' ');
+  });
+}
+
 /**
  * Lexical search latency over a large generated index: OR-ed queries of 4 to 12 words taken from
  * the notes themselves (so every query has common and rare terms), at k = 10 (with and without
@@ -103,13 +114,7 @@ export async function benchSearch(chunks: number, queryCount: number, log: (line
       const report = await engine.index([corpus]);
       const indexS = (performance.now() - t0) / 1000;
       log(`indexed ${report.indexed} (unchanged ${report.unchanged}) files, ${report.chunks_total} chunks in ${indexS.toFixed(1)} s`);
-      const rand = prng(11);
-      const queries = Array.from({ length: queryCount }, () => {
-        const words = sections[Math.floor(rand() * sections.length)]!;
-        const n = 4 + Math.floor(rand() * 9);
-        const at = Math.floor(rand() * (words.length - n));
-        return words.slice(at, at + n).join(' ');
-      });
+      const queries = sampleQueries(sections, queryCount);
       const run = async (e: typeof engine, k: number) => {
         const lat: number[] = [];
         const results = [];

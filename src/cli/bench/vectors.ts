@@ -35,7 +35,7 @@ export interface VectorBenchOptions {
 }
 
 /** Unit vectors around `clusters` random centres; row i starts at i * dim. */
-function clusteredVectors(count: number, dim: number, clusters: number, rand: () => number): Float32Array {
+export function clusteredVectors(count: number, dim: number, clusters: number, rand: () => number): Float32Array {
   const centres = new Float32Array(clusters * dim);
   for (let i = 0; i < centres.length; i++) centres[i] = rand() * 2 - 1;
   const out = new Float32Array(count * dim);
@@ -77,7 +77,7 @@ const gc: () => void = (() => {
 })();
 
 /** Exact top-10 row numbers of each query (usearch's SIMD brute force, all cores). */
-function groundTruth(data: Float32Array, queries: Float32Array, dim: number, k: number): number[][] {
+export function groundTruth(data: Float32Array, queries: Float32Array, dim: number, k: number): number[][] {
   const m = usearch.exactSearch(data, Array.from({ length: queries.length / dim }, (_, q) => queries.subarray(q * dim, (q + 1) * dim)), dim, k, usearch.MetricKind.IP, 0) as InstanceType<typeof usearch.BatchMatches>;
   return Array.from({ length: queries.length / dim }, (_, q) => Array.from(m.get(q).keys, Number));
 }

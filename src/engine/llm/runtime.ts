@@ -78,11 +78,21 @@ export interface EmbedderOptions {
   idleMs?: number;
 }
 
+/** What the dense side needs of an embedder (the GGUF Embedder below, or a synthetic one). */
+export interface EmbedderLike {
+  readonly modelId: string;
+  /** Loads the model; resolves to the vector dimension. */
+  load(): Promise<number>;
+  embedMany(texts: readonly string[], kind: 'query' | 'document'): Promise<PromiseSettledResult<Float32Array>[]>;
+  embed(text: string, kind: 'query' | 'document'): Promise<Float32Array>;
+  unload(): Promise<void>;
+}
+
 /**
  * Embeds queries and documents with one GGUF model: the family's prefixes, inputs truncated to the
  * model's context (node-llama-cpp throws on longer inputs), vectors L2-normalised for cosine search.
  */
-export class Embedder {
+export class Embedder implements EmbedderLike {
   private readonly lazy: LazyModel<{ model: LlamaModel; contexts: LlamaEmbeddingContext[] }>;
   /** Contexts not in use now, and callers waiting for one. */
   private idle: LlamaEmbeddingContext[] = [];

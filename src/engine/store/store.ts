@@ -97,6 +97,16 @@ function toRoot(row: RootRow): Root {
 /** Graph rows written per INSERT statement. */
 const GRAPH_BATCH = 16;
 
+/**
+ * Vectors of chunks, by id list and by id range. CROSS JOIN fixes the join order: the ids (or the id
+ * range), their chunks, then each vector by primary key. Left to itself SQLite read every stored
+ * vector of the model for each page: 80 s per 5,000 ids at 100k chunks, instead of 0.35 s.
+ */
+export const CHUNK_VECTORS_BY_ID_SQL =
+  'SELECT c.id, e.vector FROM json_each(?) j CROSS JOIN chunks c ON c.id = j.value CROSS JOIN embeddings e ON e.model_id = ? AND e.text_hash = c.embed_hash';
+export const CHUNK_VECTORS_PAGE_SQL =
+  'SELECT c.id, e.vector FROM chunks c CROSS JOIN embeddings e ON e.model_id = ? AND e.text_hash = c.embed_hash WHERE c.id > ? ORDER BY c.id LIMIT 5000';
+
 /** The SQLite store: the source of truth (DESIGN.md §3). All SQL is parameterised. */
 export interface TraceRow {
   trace_id: string;
@@ -500,17 +510,22 @@ export class Store implements Disposable {
     }
   }
 
-  /** Distinct embedding inputs that have no vector for this model yet, oldest chunks first. */
-  pendingEmbeddings(modelId: string, limit: number): { hash: string; title: string | null; heading: string | null; text: string }[] {
+  /**
+   * Chunks after `afterId` whose embedding input has no vector for this model yet, in id order (the
+   * caller pages with the last id and skips hashes it has already taken). A page costs its own rows:
+   * grouping the whole table by hash on every batch made embedding 100k chunks quadratic (0.85 s of
+   * query per batch of 32 at 100k chunks).
+   */
+  pendingEmbeddings(modelId: string, limit: number, afterId = 0): { id: number; hash: string; title: string | null; heading: string | null; text: string }[] {
     return this.db
       .prepare(
-        `SELECT c.embed_hash AS hash, d.title, c.heading, c.text
+        `SELECT c.id, c.embed_hash AS hash, d.title, c.heading, c.text
            FROM chunks c JOIN documents d ON d.id = c.document_id
-          WHERE c.embed_hash IS NOT NULL
+          WHERE c.id > @after AND c.embed_hash IS NOT NULL
             AND NOT EXISTS (SELECT 1 FROM embeddings e WHERE e.model_id = @model AND e.text_hash = c.embed_hash)
-          GROUP BY c.embed_hash ORDER BY MIN(c.id) LIMIT @limit`,
+          ORDER BY c.id LIMIT @limit`,
       )
-      .all({ model: modelId, limit }) as { hash: string; title: string | null; heading: string | null; text: string }[];
+      .all({ model: modelId, limit, after: afterId }) as { id: number; hash: string; title: string | null; heading: string | null; text: string }[];
   }
 
   countPendingEmbeddings(modelId: string): number {
@@ -554,16 +569,16 @@ export class Store implements Disposable {
     const toVector = (b: Buffer) => new Float32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength));
     if (ids) {
       const stmt = this.db.prepare(
-        'SELECT c.id, e.vector FROM chunks c JOIN embeddings e ON e.model_id = ? AND e.text_hash = c.embed_hash WHERE c.id IN (SELECT value FROM json_each(?))',
+        CHUNK_VECTORS_BY_ID_SQL,
       );
       for (let i = 0; i < ids.length; i += 5000) {
-        const rows = stmt.all(modelId, JSON.stringify(ids.slice(i, i + 5000))) as { id: number; vector: Buffer }[];
+        const rows = stmt.all(JSON.stringify(ids.slice(i, i + 5000)), modelId) as { id: number; vector: Buffer }[];
         yield rows.map((r) => ({ id: r.id, vector: toVector(r.vector) }));
       }
       return;
     }
     const page = this.db.prepare(
-      'SELECT c.id, e.vector FROM chunks c JOIN embeddings e ON e.model_id = ? AND e.text_hash = c.embed_hash WHERE c.id > ? ORDER BY c.id LIMIT 5000',
+      CHUNK_VECTORS_PAGE_SQL,
     );
     let last = 0;
     for (;;) {

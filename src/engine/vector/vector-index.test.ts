@@ -94,14 +94,23 @@ describe.each(BACKENDS)('VectorIndex: $name', ({ make, exact }) => {
   it('returns only allowed ids, still the best of them, with a set or a predicate', () => {
     const index = filled();
     const allowedSet = new Set(ids.filter((id) => id % 7 === 0));
+    let found = 0;
     for (const q of queries.slice(0, 5)) {
       const want = bruteForce(ids, vectors, q, 5, (id) => allowedSet.has(id));
       const bySet = index.search(q, 5, allowedSet).map((h) => h.id);
       const byPredicate = index.search(q, 5, (id) => id % 7 === 0).map((h) => h.id);
       for (const id of [...bySet, ...byPredicate]) expect(allowedSet.has(id)).toBe(true);
-      expect(bySet).toEqual(want);
-      expect(byPredicate).toEqual(want);
+      if (exact) {
+        expect(bySet).toEqual(want);
+        expect(byPredicate).toEqual(want);
+      }
+      // A graph search is approximate (its build order depends on thread timing): the best allowed
+      // hit is always found, and nearly all of the rest.
+      expect(bySet[0]).toBe(want[0]);
+      expect(byPredicate[0]).toBe(want[0]);
+      found += bySet.filter((id) => want.includes(id)).length + byPredicate.filter((id) => want.includes(id)).length;
     }
+    expect(found / 50).toBeGreaterThanOrEqual(exact ? 1 : 0.9);
     expect(index.search(queries[0]!, 5, new Set([ids[3]!]))).toEqual([expect.objectContaining({ id: ids[3] })]);
     expect(index.search(queries[0]!, 5, new Set())).toEqual([]);
   });

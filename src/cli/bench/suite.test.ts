@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { HashedEmbedder } from './hashed-embedder.ts';
+import { formatSuite } from './suite.ts';
+
+const cos = (a: Float32Array, b: Float32Array) => a.reduce((s, x, i) => s + x * b[i]!, 0);
+
+describe('benchmark suite pieces', () => {
+  it('the synthetic embedder gives unit vectors, the same for the same words, closer for texts that share words', async () => {
+    const e = new HashedEmbedder(384);
+    expect(await e.load()).toBe(384);
+    const a = await e.embed('relay outage root cause certificate', 'query');
+    const b = await e.embed('the relay outage was caused by an expired certificate', 'document');
+    const c = await e.embed('gardening tips for tomatoes and basil', 'document');
+    expect(Math.abs(cos(a, a) - 1)).toBeLessThan(1e-5);
+    expect(cos(a, b)).toBeGreaterThan(0.4);
+    expect(cos(a, c)).toBeLessThan(0.2);
+    expect(Array.from(await e.embed('Relay OUTAGE', 'query'))).toEqual(Array.from(await e.embed('relay outage', 'document')));
+    const [ok] = await e.embedMany(['x y'], 'document');
+    expect(ok!.status).toBe('fulfilled');
+  });
+
+  it('prints one table of targets with their verdicts, and the comparisons with ratios to ours', () => {
+    const text = formatSuite({
+      rows: [
+        { target: 'lexical indexing', measured: '4000 chunks/s', goal: '≥ 2,000 chunks/s', met: true },
+        { target: 'cold start', measured: '2.1 s', goal: '< 1.5 s', met: false },
+        { target: 'lexical query', measured: 'p95 20 ms', goal: 'reported', met: null },
+      ],
+      lexical: [
+        { engine: 'synapsis', documents: 5183, queries: 300, index_s: 4, p50_ms: 10, p95_ms: 20, ndcg_at_10: 0.7 },
+        { engine: 'minisearch', documents: 5183, queries: 300, index_s: 8, p50_ms: 5, p95_ms: 10, ndcg_at_10: 0.6 },
+      ],
+      vectors: [
+        { engine: 'lancedb (exact)', vectors: 100000, dimension: 384, build_s: 10, p50_ms: 40, p95_ms: 50, recall_at_10: 1 },
+        { engine: 'synapsis usearch (hnsw)', vectors: 100000, dimension: 384, build_s: 20, p50_ms: 0.5, p95_ms: 1, recall_at_10: 0.99 },
+      ],
+      elapsed_s: 100,
+    });
+    expect(text).toContain('| lexical indexing | 4000 chunks/s | ≥ 2,000 chunks/s | yes |');
+    expect(text).toContain('| cold start | 2.1 s | < 1.5 s | **no** |');
+    expect(text).toContain('| lexical query | p95 20 ms | reported | – |');
+    expect(text).toContain('| minisearch | 8 | 5 | 10 | 0.6 | 2.0x | 0.5x |');
+    // Ratios are to our own vector index, wherever it stands in the list.
+    expect(text).toContain('| lancedb (exact) | 10 | 40 | 50 | 1 | 0.5x | 50.0x |');
+    expect(text).toContain('100,000 x 384');
+  });
+});
