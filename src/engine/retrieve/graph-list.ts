@@ -132,6 +132,6 @@ export function graphList(db: Database, kg: KnowledgeGraph, query: string, ranke
   const rows = loadFilteredChunks(db, ids, filters);
   return ids.flatMap((id, i) => {
     const row = rows.get(id);
-    return row ? [toRetrievedChunk(row, fts.terms, Math.round((1 / (i + 1)) * 1e4) / 1e4)] : [];
+    return row ? [toRetrievedChunk(row, fts.terms, Math.round((1 / (i + 1)) * 1e4) / 1e4, false)] : [];
   });
 }

@@ -2,6 +2,10 @@ import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TempDirs } from '../../../test/helpers/tmp.ts';
 import { createEngine, type Engine } from '../engine.ts';
+import fc from 'fast-check';
+import { analyzeForIndex } from './analyzer.ts';
+import { ftsTokens } from './bm25.ts';
+import { countTerms } from './lexical.ts';
 
 const temp = new TempDirs();
 let engine: Engine;
@@ -96,5 +100,23 @@ describe('lexical search', () => {
     for (const q of ['"unbalanced', 'AND OR NOT', '(((', '*', 'title:cache', 'NEAR(a b)', '^', '""', '-cache', '🙂', 'a\u0000b']) {
       await expect(engine.retrieve(q)).resolves.toMatchObject({ query: q });
     }
+  });
+});
+
+describe('countTerms (rescoring of pruned candidates)', () => {
+  it('counts exactly what analyzing the whole text would, for any text (fast-check)', () => {
+    const words = ['sync', 'Syncing', 'synced', 'retrySync', 'sync_engine', 'café', 'cafe', 'Настройка', 'настроить', 'ёлка', 'running', 'ran', 'the', 'skies', 'sky', 'x2', 'AUR-503', "don't", 'über', 'ubers'];
+    const word = fc.oneof(fc.constantFrom(...words), fc.string({ minLength: 1, maxLength: 8 }));
+    fc.assert(
+      fc.property(fc.array(word, { maxLength: 40 }), fc.array(fc.constantFrom(...words), { minLength: 1, maxLength: 4 }), (textWords, termWords) => {
+        const text = textWords.join(' ');
+        const wanted = new Set(termWords.flatMap((w) => ftsTokens(analyzeForIndex(w))));
+        const prefixes = new Set([...wanted].map((t) => t.slice(0, 2)));
+        const expected = new Map<string, number>();
+        for (const t of ftsTokens(analyzeForIndex(text))) if (wanted.has(t)) expected.set(t, (expected.get(t) ?? 0) + 1);
+        expect(countTerms(text, wanted, prefixes)).toEqual(expected);
+      }),
+      { numRuns: 400 },
+    );
   });
 });

@@ -26,6 +26,11 @@ export interface LexicalOptions extends LexicalFilters {
   prune?: boolean;
   /** Prune only over at least this many chunks (default PRUNE_MIN_ROWS; tests lower it). */
   pruneMinRows?: number;
+  /**
+   * False: leave `snippet` empty and say in `highlight` which terms each chunk's snippet should
+   * mark, for a caller that keeps only some chunks (hybrid fusion pools) to build snippets for those.
+   */
+  snippets?: boolean;
 }
 
 export interface LexicalResult {
@@ -36,6 +41,8 @@ export interface LexicalResult {
   trigramUsed: boolean;
   /** Whether common terms were kept out of the MATCH and scored on the candidates (exact top-k). */
   pruned: boolean;
+  /** With `snippets: false`: the terms to mark in each chunk's snippet, by chunk id. */
+  highlight: Map<number, string[]>;
 }
 
 /** Column weights for bm25(): the document's title counts most, then the section heading, then the text. */
@@ -65,6 +72,8 @@ const PRUNE_MIN_ROWS = 50_000;
 const PRUNE_MAX_K = 50;
 /** The clauses kept in the MATCH may together hit at most this share of chunks (at least two are kept). */
 const PRUNE_BUDGET_SHARE = 0.1;
+/** Extra candidates rescored beyond k, at most (6k below that). */
+const PRUNE_MAX_MARGIN = 100;
 const vocabReady = new WeakSet<Database>();
 
 function ensureVocab(db: Database): void {
@@ -125,15 +134,18 @@ function searchPruned(db: Database, fts: FtsQuery, k: number, minRows: number, r
   const left = plain.filter((c) => !kept.has(c));
   if (left.length === 0) return null;
   const match = fts.clauses.filter((c) => kept.has(c)).map((c) => c.expr).join(' OR ');
-  const candidates = run(match, k + Math.max(6 * k, 30));
+  // The margin grows with k up to PRUNE_MAX_MARGIN: a fusion pool of 50 needs its head right more than
+  // its tail, and rescoring 350 candidates cost more than the pruning saved.
+  const candidates = run(match, k + Math.max(30, Math.min(6 * k, PRUNE_MAX_MARGIN)));
   if (candidates.length < k) return null;
   const out = left.map((c) => ({ term: c.term!, idf: idf(stats.rows, df.get(c.term!)!) }));
   const lengths = rowLengths(db, 'chunks_fts', candidates.map((r) => r.id));
   const wanted = new Set(out.map((t) => t.term));
+  const prefixes = new Set(out.map((t) => t.term.slice(0, 2)));
   const rescored = candidates.map((r) => {
-    const title = countTerms(r.title ?? '', wanted);
-    const heading = countTerms(r.heading ?? '', wanted);
-    const body = countTerms(r.text, wanted);
+    const title = countTerms(r.title ?? '', wanted, prefixes);
+    const heading = countTerms(r.heading ?? '', wanted, prefixes);
+    const body = countTerms(r.text, wanted, prefixes);
     let extra = 0;
     for (const t of out) {
       const f = BM25_WEIGHTS.title * (title.get(t.term) ?? 0) + BM25_WEIGHTS.heading * (heading.get(t.term) ?? 0) + BM25_WEIGHTS.body * (body.get(t.term) ?? 0);
@@ -145,10 +157,24 @@ function searchPruned(db: Database, fts: FtsQuery, k: number, minRows: number, r
   return rescored.slice(0, k);
 }
 
-/** Occurrences of the wanted index terms in a text, as the indexer analyzed it into FTS5 tokens. */
-function countTerms(text: string, wanted: ReadonlySet<string>): Map<string, number> {
+const WORD = /[\p{L}\p{N}_]+/gu;
+const IDENTIFIER = /[a-z][A-Z]|_|[A-Za-z]\d|\d[A-Za-z]/;
+const ASCII = /^[\x20-\x7e]*$/;
+
+/**
+ * Occurrences of the wanted index terms in a text, exactly as the indexer analyzed it into FTS5
+ * tokens. Only words that can become a wanted term go through the analyzer: a stem keeps its word's
+ * first two letters, so an ASCII word starting otherwise (and not an identifier, whose parts are
+ * indexed too) is skipped. Analyzing every word of 350 candidates cost 45 ms a query at k = 50.
+ */
+export function countTerms(text: string, wanted: ReadonlySet<string>, prefixes: ReadonlySet<string>): Map<string, number> {
   const counts = new Map<string, number>();
-  for (const t of ftsTokens(analyzeForIndex(text))) if (wanted.has(t)) counts.set(t, (counts.get(t) ?? 0) + 1);
+  for (const m of text.matchAll(WORD)) {
+    const word = m[0];
+    const head = word.slice(0, 2).toLowerCase();
+    if (!prefixes.has(head) && ASCII.test(head) && !IDENTIFIER.test(word)) continue;
+    for (const t of ftsTokens(analyzeForIndex(word))) if (wanted.has(t)) counts.set(t, (counts.get(t) ?? 0) + 1);
+  }
   return counts;
 }
 
@@ -209,7 +235,8 @@ export function filterSql(db: Database, f: LexicalFilters): { where: string; par
   return { where, params: { allowed: JSON.stringify(f.allowSensitivity.map((s) => s.toLowerCase())) }, filtered: () => filtered };
 }
 
-export function toRetrievedChunk(r: Row, highlightTerms: readonly string[], score: number): RetrievedChunk {
+/** A stored row as a result; `withSnippet` false leaves the snippet to be built once the final top k is known. */
+export function toRetrievedChunk(r: Row, highlightTerms: readonly string[], score: number, withSnippet = true): RetrievedChunk {
   return {
     chunk_id: r.id,
     doc_id: r.doc_id,
@@ -221,7 +248,7 @@ export function toRetrievedChunk(r: Row, highlightTerms: readonly string[], scor
     start_line: r.start_line,
     end_line: r.end_line,
     text: r.text,
-    snippet: highlightSnippet(r.text, highlightTerms),
+    snippet: withSnippet ? highlightSnippet(r.text, highlightTerms) : '',
     score,
     tags: JSON.parse(r.tags_json) as Record<string, string>,
   };
@@ -280,7 +307,7 @@ export function assertNotOnlyDenied(db: Database, query: string, f: LexicalFilte
  */
 export function searchLexical(db: Database, query: string, options: LexicalOptions): LexicalResult {
   const fts = buildFtsQuery(query);
-  const result: LexicalResult = { chunks: [], query: fts, candidates: 0, filtered: 0, trigramUsed: false, pruned: false };
+  const result: LexicalResult = { chunks: [], query: fts, candidates: 0, filtered: 0, trigramUsed: false, pruned: false, highlight: new Map() };
   const { where, params: filterParams, filtered: countFiltered } = filterSql(db, options);
   const params = { ...filterParams, k: options.k };
   const seen = new Set<number>();
@@ -346,7 +373,10 @@ export function searchLexical(db: Database, query: string, options: LexicalOptio
   const terms = fts.terms;
   result.chunks = rows
     .map((r, i) => {
-      const chunk = toRetrievedChunk(r, r.via === 'trigram' ? [...terms, ...trigramTerms.map((t) => `${t.toLowerCase()}*`)] : terms, Math.round(-r.rank * 1e4) / 1e4);
+      const marks = r.via === 'trigram' ? [...terms, ...trigramTerms.map((t) => `${t.toLowerCase()}*`)] : terms;
+      const withSnippet = options.snippets !== false || options.explain === true;
+      const chunk = toRetrievedChunk(r, marks, Math.round(-r.rank * 1e4) / 1e4, withSnippet);
+      if (!withSnippet) result.highlight.set(r.id, marks);
       if (options.explain) chunk.explain = explainMatch(chunk, terms, r.via, i + 1);
       return chunk;
     })
