@@ -465,7 +465,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
       assertLive();
       if (!entity.trim()) throw createError('E_SYN_BAD_REQUEST', 'The entity is empty.');
       if (!Number.isInteger(hops) || hops < 1 || hops > 3) throw createError('E_SYN_BAD_REQUEST', `hops must be 1, 2 or 3 (got ${hops})`);
-      return neighbors(linkGraph(opts.allow_sensitivity ?? []), entity, hops, undefined, store.db);
+      return neighbors(linkGraph(opts.allow_sensitivity ?? []), entity, hops, { db: store.db });
     },
 
     graphPath(from, to, opts = {}) {

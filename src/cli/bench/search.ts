@@ -62,22 +62,26 @@ function zipfSampler(vocab: readonly string[], rand: () => number, s = 1.05, off
   };
 }
 
-/** Writes notes of a title line and four ~150-word sections (five chunks) until about `chunks` chunks exist. */
-export function generateZipfCorpus(dir: string, chunks: number, seed = 7): { files: number; sections: string[][] } {
+/**
+ * Writes notes of a title line and four ~150-word sections (five chunks) until about `chunks` chunks
+ * exist. With `write` false nothing is written: the same notes are drawn, for their sampled sections
+ * (queries over a corpus an earlier call wrote).
+ */
+export function generateZipfCorpus(dir: string, chunks: number, seed = 7, write = true): { files: number; sections: string[][] } {
   const rand = prng(seed);
   const next = zipfSampler(vocabulary(40_000), rand);
   const files = Math.ceil(chunks / 5);
   const sample: string[][] = [];
   for (let i = 0; i < files; i++) {
     const folder = path.join(dir, `d${String(Math.floor(i / 500)).padStart(3, '0')}`);
-    if (i % 500 === 0) fs.mkdirSync(folder, { recursive: true });
+    if (write && i % 500 === 0) fs.mkdirSync(folder, { recursive: true });
     const parts = [`# Note ${i} ${next()} ${next()}\n`];
     for (let s = 0; s < 4; s++) {
       const words = Array.from({ length: 140 + Math.floor(rand() * 20) }, next);
       if (i % 97 === 0 && s === 0) sample.push(words);
       parts.push(`## ${next()} ${next()}\n\n${words.join(' ')}.\n`);
     }
-    fs.writeFileSync(path.join(folder, `n${i}.md`), parts.join('\n'));
+    if (write) fs.writeFileSync(path.join(folder, `n${i}.md`), parts.join('\n'));
   }
   return { files, sections: sample };
 }

@@ -1,4 +1,8 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { generateZipfCorpus } from './search.ts';
 import { HashedEmbedder } from './hashed-embedder.ts';
 import { formatSuite } from './suite.ts';
 
@@ -43,5 +47,18 @@ describe('benchmark suite pieces', () => {
     // Ratios are to our own vector index, wherever it stands in the list.
     expect(text).toContain('| lancedb (exact) | 10 | 40 | 50 | 1 | 0.5x | 50.0x |');
     expect(text).toContain('100,000 x 384');
+  });
+
+  it('draws the same sections of the generated notes without writing them again', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'syn-zipf-'));
+    try {
+      const written = generateZipfCorpus(path.join(dir, 'a'), 1000);
+      const drawn = generateZipfCorpus(path.join(dir, 'b'), 1000, undefined, false);
+      expect(drawn).toEqual(written);
+      expect(fs.existsSync(path.join(dir, 'b'))).toBe(false);
+      expect(fs.readdirSync(path.join(dir, 'a', 'd000')).length).toBe(written.files);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -49,7 +49,8 @@ const ms = (v: number) => Math.round(v * 10) / 10;
 /** Hybrid retrieval over the generated corpus with the synthetic embedder (the query vector costs microseconds). */
 async function benchHybrid(corpusWork: string, chunks: number, queryCount: number, log: (line: string) => void) {
   const corpus = path.join(corpusWork, 'corpus');
-  const { sections } = generateZipfCorpus(corpus, chunks);
+  // The notes benchSearch wrote: only their sections are drawn again, for the same queries.
+  const { sections } = generateZipfCorpus(corpus, chunks, undefined, false);
   const queries = sampleQueries(sections, queryCount);
   const embedder = new HashedEmbedder(384);
   const engine = createEngine({ dataDir: path.join(corpusWork, 'data-hybrid'), env: { SYN_CHAT_MODEL: '' }, embedder });

@@ -25,7 +25,6 @@ export type EntityType =
   | 'organization'
   | 'status'
   | 'date'
-  | 'section'
   | 'module'
   | 'symbol'
   | 'name' // a capitalised name found in running text

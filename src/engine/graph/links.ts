@@ -82,8 +82,8 @@ export function wordsKey(name: string): string {
 
 /** Evidence kept per edge; the first ones are the earliest stated. */
 const MAX_EVIDENCE = 12;
-/** Entity types that never resolve to a note (a "## Decision" section is not the note "Decision"). */
-const UNRESOLVED_TYPES = new Set(['tag', 'section', 'date', 'status', 'module', 'symbol']);
+/** Entity types that never resolve to a note (the status "accepted" is not a note called Accepted). */
+const UNRESOLVED_TYPES = new Set(['tag', 'date', 'status', 'module', 'symbol']);
 
 interface DocRow {
   id: number;
@@ -137,18 +137,30 @@ export function loadKnowledgeGraph(db: Database, visible: (sensitivity: string |
     }
   }
 
-  // Capitalised names worth a node: named by two visible notes or more (one note's name joins nothing).
-  const nameDocs = new Map<number, number>();
-  for (const r of db
-    .prepare(
-      `SELECT DISTINCT r.dst_id AS id, r.document_id AS doc FROM relations r JOIN entities e ON e.id = r.dst_id WHERE e.type = 'name'`,
-    )
-    .all() as { id: number; doc: number }[]) {
-    if (noteOf.has(r.doc)) nameDocs.set(r.id, (nameDocs.get(r.id) ?? 0) + 1);
-  }
-
   const entities = new Map<number, { key: string; type: string; name: string }>();
   for (const e of db.prepare('SELECT id, key, type, name FROM entities').all() as { id: number; key: string; type: string; name: string }[]) entities.set(e.id, e);
+  // Raw rows and evidence kept as row numbers: building an object and a locator string per relation
+  // took two thirds of the load; the few edges a question shows build theirs on demand (evidenceOf).
+  const rows = db.prepare('SELECT document_id, src_id, dst_id, type, start_line, end_line, fragment, origin FROM relations ORDER BY document_id, seq').raw(true).all() as [
+    number,
+    number | null,
+    number,
+    string,
+    number,
+    number,
+    string | null,
+    'rule' | 'llm',
+  ][];
+  // Capitalised names worth a node: named by two visible notes or more (one note's name joins nothing);
+  // counted from the rows just read rather than by a second pass over the relations.
+  const nameDocs = new Map<number, number>();
+  const lastDoc = new Map<number, number>(); // rows come by document: a repeat within one note is adjacent in time
+  for (const [doc, , dst] of rows) {
+    if (lastDoc.get(dst) === doc || entities.get(dst)?.type !== 'name' || !noteOf.has(doc)) continue;
+    lastDoc.set(dst, doc);
+    nameDocs.set(dst, (nameDocs.get(dst) ?? 0) + 1);
+  }
+
   const nodeOfEntity = new Map<number, string | null>();
   const entityIds = new Map<string, number[]>();
   const entityNode = (entityId: number): string | null => {
@@ -176,22 +188,14 @@ export function loadKnowledgeGraph(db: Database, visible: (sensitivity: string |
       }
     }
     nodeOfEntity.set(entityId, id);
-    if (id) entityIds.set(id, [...(entityIds.get(id) ?? []), entityId]);
+    if (id) {
+      const list = entityIds.get(id);
+      if (list) list.push(entityId);
+      else entityIds.set(id, [entityId]);
+    }
     return id;
   };
 
-  // Raw rows and evidence kept as row numbers: building an object and a locator string per relation
-  // took two thirds of the load; the few edges a question shows build theirs on demand (evidenceOf).
-  const rows = db.prepare('SELECT document_id, src_id, dst_id, type, start_line, end_line, fragment, origin FROM relations ORDER BY document_id, seq').raw(true).all() as [
-    number,
-    number | null,
-    number,
-    string,
-    number,
-    number,
-    string | null,
-    'rule' | 'llm',
-  ][];
   const table: RelationTable = { rows, source: [], target: [], pathOf };
   for (let i = 0; i < rows.length; i++) {
     const r = rows[i]!;

@@ -122,4 +122,18 @@ describe('graph extraction with a chat model', () => {
       await noChat.dispose();
     }
   });
+
+  it('with SYN_GRAPH_LLM on, runs after every index run within its budget', async () => {
+    const vault = temp.make('syn-llm-graph-auto-', VAULT);
+    const chat = new ScriptedExtractor(SCRIPT);
+    const engine = createEngine({ dataDir: temp.make(), env: { SYN_EMBED_MODEL: '', SYN_CHAT_MODEL: '', SYN_GRAPH_LLM: 'true', SYN_GRAPH_LLM_BUDGET_MS: '60000' } as NodeJS.ProcessEnv, chat });
+    try {
+      await engine.index([vault]);
+      expect(chat.prompts.length).toBeGreaterThan(0);
+      expect(engine.graphNeighbors('Kestrel', 1).edges.some((e) => e.relation === 'works_on' && e.origin === 'llm')).toBe(true);
+      expect(await engine.extractGraphWithModel()).toMatchObject({ documents_done: 0, documents_pending: 0 });
+    } finally {
+      await engine.dispose();
+    }
+  });
 });

@@ -66,7 +66,9 @@ function view(kg: KnowledgeGraph, depth: Map<string, number>): GraphView {
   };
 }
 
-export function neighbors(kg: KnowledgeGraph, entity: string, hops: number, maxNodes = MAX_GRAPH_NODES, db?: Database): GraphNeighbors {
+/** The neighbourhood of an entity; with `db`, also the lines of visible notes that name it. */
+export function neighbors(kg: KnowledgeGraph, entity: string, hops: number, options: { maxNodes?: number; db?: Database } = {}): GraphNeighbors {
+  const { maxNodes = MAX_GRAPH_NODES, db } = options;
   const start = findNode(kg, entity);
   if (!start) return { entity, found: false, nodes: [], edges: [], mentioned_in: [], suggestions: suggestNames(kg, entity) };
   return {

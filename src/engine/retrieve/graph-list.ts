@@ -54,11 +54,6 @@ export function namedIn(kg: KnowledgeGraph, query: string): string[] {
   return found;
 }
 
-/** Notes the query names by title or alias. */
-export function notesNamedIn(kg: KnowledgeGraph, query: string): string[] {
-  return namedIn(kg, query).filter((id) => kg.graph.getNodeAttribute(id, 'kind') === 'note');
-}
-
 export function graphList(db: Database, kg: KnowledgeGraph, query: string, ranked: readonly RetrievedChunk[], filters: LexicalFilters): RetrievedChunk[] {
   const g = kg.graph;
   const seeds: string[] = [];
