@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import {
   type AnswerEnvelope,
@@ -6,6 +7,8 @@ import {
   type EventName,
   type HealthReport,
   type IndexReport,
+  type IndexStatus,
+  type SystemInfo,
   type Method,
   type RequestOf,
   type ResponseOf,
@@ -48,6 +51,7 @@ import { ModelRegistry, type ModelInfo, type ModelRole } from './llm/registry.ts
 import { resolveModel, type ResolvedModel } from './llm/resolve.ts';
 import { Embedder, LlamaRuntime, type EmbedderLike } from './llm/runtime.ts';
 import { SemanticIndex } from './semantic.ts';
+import { lockDataDir } from './store/data-dir-lock.ts';
 import { Store, type TraceRow } from './store/store.ts';
 
 export interface EngineOptions {
@@ -118,6 +122,13 @@ export interface Engine extends Disposable {
    * interrupted run are finished first. Dispose the returned handle to stop watching.
    */
   watch(options?: { debounceMs?: number; onError?: (error: unknown) => void }): Promise<Disposable>;
+  /** Stops the current indexing run between files (the queue keeps the rest); watcher changes wait until resume. */
+  pause(): IndexStatus;
+  /** Continues what a pause held back: the queued files and every change made meanwhile. */
+  resume(): Promise<IndexStatus>;
+  indexStatus(): IndexStatus;
+  /** The machine as the models see it: GPU backend or CPU and why, threads, memory. Loads the runtime. */
+  systemInfo(): Promise<SystemInfo>;
   /** The transport entry point: validates a request against the contract and dispatches it. */
   call<M extends Method>(method: M, request: RequestOf<M>): Promise<ResponseOf<M>>;
   on<E extends EventName>(event: E, listener: Listener<E>): Disposable;
@@ -132,25 +143,40 @@ export function createEngine(options: EngineOptions = {}): Engine {
   const modelsDir = path.resolve(options.modelsDir ?? path.join(dataDir, 'models'));
   const disposables = new DisposableStore();
   const events = disposables.add(new EventBus());
-  const store = disposables.add(new Store(dataDir));
-  // The lexical index is derived data: refill it from stored chunks when the analyzer changed.
-  if (store.getSetting<string>('lexical_analyzer') !== ANALYZER_VERSION) {
-    store.rebuildLexicalIndex(analyzeForIndex);
-    store.setSetting('lexical_analyzer', ANALYZER_VERSION);
-  }
-  if (store.getSetting<boolean>('embed_hash_filled') !== true) {
-    store.backfillEmbedHashes((title, heading, text) => sha256(embeddingInput(title, heading, text)));
-    store.setSetting('embed_hash_filled', true);
-  }
+  // Another process on this data dir is refused before the store is touched; released last on dispose.
+  disposables.add(lockDataDir(dataDir));
   const params = chunkingParams(config);
   const paramsHash = paramsHashOf(params);
   const registry = new ModelRegistry(modelsDir);
+  let opened: ReturnType<typeof openStore>;
+  try {
+    opened = openStore();
+  } catch (error) {
+    // Nothing of a half-built engine stays open: the lock and the store are released.
+    void disposables.dispose().catch(() => undefined);
+    throw error;
+  }
+  function openStore() {
+    const store = disposables.add(new Store(dataDir));
+    // The lexical index is derived data: refill it from stored chunks when the analyzer changed.
+    if (store.getSetting<string>('lexical_analyzer') !== ANALYZER_VERSION) {
+      store.rebuildLexicalIndex(analyzeForIndex);
+      store.setSetting('lexical_analyzer', ANALYZER_VERSION);
+    }
+    if (store.getSetting<boolean>('embed_hash_filled') !== true) {
+      store.backfillEmbedHashes((title, heading, text) => sha256(embeddingInput(title, heading, text)));
+      store.setSetting('embed_hash_filled', true);
+    }
+    // A model that is configured but missing is an error at start (the user named it); none at all is a degraded mode.
+    const embedModel: ResolvedModel | null = options.embedder
+      ? { id: options.embedder.modelId, name: options.embedder.modelId, path: '' }
+      : resolveModel(config.embedModel, 'embed', registry, store);
+    const rerankModel: ResolvedModel | null = resolveModel(config.rerankModel, 'rerank', registry, store);
+    const chatModel: ResolvedModel | null = resolveModel(config.chatModel, 'chat', registry, store);
+    return { store, embedModel, rerankModel, chatModel };
+  }
+  const { store, embedModel, rerankModel, chatModel } = opened;
   const runtime = new LlamaRuntime({ gpu: config.gpu === 'auto' ? 'auto' : false, ...(config.llmThreads ? { threads: config.llmThreads } : {}) });
-  // A model that is configured but missing is an error at start (the user named it); none at all is a degraded mode.
-  const embedModel: ResolvedModel | null = options.embedder
-    ? { id: options.embedder.modelId, name: options.embedder.modelId, path: '' }
-    : resolveModel(config.embedModel, 'embed', registry, store);
-  const rerankModel: ResolvedModel | null = resolveModel(config.rerankModel, 'rerank', registry, store);
   const embedModelId = embedModel?.id ?? 'none';
   // The analyzer is part of the version (it changes what the lexical index holds), not of chunk hashes.
   const indexVersion = sha256(stableStringify({ embed_model_id: embedModelId, chunking_params: params, analyzer: ANALYZER_VERSION })).slice(0, 16);
@@ -163,7 +189,6 @@ export function createEngine(options: EngineOptions = {}): Engine {
       })
     : null;
   const reranker: Reranker | null = options.reranker ?? (rerankModel ? new LlamaReranker(runtime, rerankModel.path, rerankModel.name) : null);
-  const chatModel: ResolvedModel | null = resolveModel(config.chatModel, 'chat', registry, store);
   const chat: ChatModel | null = options.chat ?? (chatModel ? new LlamaChatModel(runtime, chatModel.path, chatModel.name, { contextSize: config.contextTokens + config.synthTokens + 512, idleMs: config.modelIdleMs }) : null);
   disposables.add({ dispose: async () => {
     await chat?.unload();
@@ -172,6 +197,12 @@ export function createEngine(options: EngineOptions = {}): Engine {
     await runtime.dispose();
   } });
   let stopping = false;
+  /** Paused by the user: runs stop between files and watcher changes wait in the queue until resume. */
+  let paused = false;
+  let running = 0;
+  let watcher: Disposable | null = null;
+  const indexStatus = (): IndexStatus => ({ running: running > 0, paused, watching: watcher !== null, pending_jobs: store.countPendingJobs() });
+  const emitStatus = () => events.emit('index/status', indexStatus());
   /** The embedding stage after the lexical one: embed what is new, then match the vector index to the chunks. */
   const embedStage = async (report: IndexReport): Promise<IndexReport> => {
     if (!semantic) return report;
@@ -183,7 +214,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
           const rate = elapsed > 0 ? done / elapsed : 0;
           events.emit('index/progress', { stage: 'embed', files_done: done, files_total: total, rate_per_s: Math.round(rate * 10) / 10, eta_s: rate > 0 ? Math.round((total - done) / rate) : null });
         },
-        () => stopping,
+        () => stopping || paused,
       );
       await semantic.syncIndex();
       semantic.unavailable = null;
@@ -195,7 +226,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
       return { ...report, embed_pending: store.countPendingEmbeddings(semantic.modelId) };
     }
   };
-  const indexerDeps = { store, config, events, paramsHash, shouldStop: () => stopping };
+  const indexerDeps = { store, config, events, paramsHash, shouldStop: () => stopping || paused };
   /** The chat model's pass over notes the rules have processed; restricted notes are never shown to it. */
   const llmGraphStage = async (budgetMs: number): Promise<LlmGraphReport> => {
     if (!chat) throw createError('E_SYN_MODEL_UNAVAILABLE', 'Graph extraction with a model needs a chat model: add one with `synapsis models add <file.gguf> --role chat`.');
@@ -218,6 +249,8 @@ export function createEngine(options: EngineOptions = {}): Engine {
   const exclusive = (run: () => Promise<IndexReport>): Promise<IndexReport> => {
     const next = queue.then(async () => {
       indexGeneration++;
+      running++;
+      emitStatus();
       try {
         const report = await embedStage(await run());
         if (config.graphLlm && chat) await llmGraphStage(config.graphLlmBudgetMs);
@@ -232,6 +265,9 @@ export function createEngine(options: EngineOptions = {}): Engine {
       } catch (error) {
         if (isSynapsisError(error)) throw error;
         throw createError('E_SYN_INDEX_FAILED', `Indexing failed: ${(error as Error).message}`, undefined, error);
+      } finally {
+        running--;
+        if (!disposables.isDisposed) emitStatus();
       }
     });
     queue = next.catch(() => undefined).finally(() => void indexGeneration++);
@@ -343,16 +379,75 @@ export function createEngine(options: EngineOptions = {}): Engine {
       assertLive();
       const roots = store.listRoots();
       if (roots.length === 0) throw createError('E_SYN_BAD_REQUEST', 'Nothing to watch: add a folder first (synapsis index <folder>)');
-      const watcher = watchRoots(roots, {
+      const rootWatcher = watchRoots(roots, {
         ...(options.debounceMs !== undefined ? { debounceMs: options.debounceMs } : {}),
         onChange: async (change) => void (await applyChange(change)),
         onError: options.onError ?? ((error) => console.error('[synapsis] watch:', error)),
       });
-      await watcher.ready;
+      await rootWatcher.ready;
+      const registered = disposables.add(rootWatcher);
+      const handle: Disposable = {
+        dispose: async () => {
+          if (watcher === handle) watcher = null;
+          await registered.dispose();
+          if (!disposables.isDisposed) emitStatus();
+        },
+      };
+      watcher = handle;
+      emitStatus();
       // Catch up with whatever changed while nobody was watching, and finish interrupted jobs.
       await exclusive(() => indexRoots(indexerDeps, roots));
-      const handle = disposables.add(watcher);
       return handle;
+    },
+
+    pause() {
+      assertLive();
+      paused = true;
+      emitStatus();
+      return indexStatus();
+    },
+
+    async resume() {
+      assertLive();
+      if (!paused) return indexStatus();
+      paused = false;
+      emitStatus();
+      const roots = store.listRoots();
+      // A full scan (a stat per unchanged file) finds what changed while paused; queued jobs come first.
+      if (roots.length > 0) void exclusive(() => indexRoots(indexerDeps, roots)).catch((error) => console.error('[synapsis] resume:', error));
+      return indexStatus();
+    },
+
+    indexStatus() {
+      assertLive();
+      return indexStatus();
+    },
+
+    async systemInfo() {
+      assertLive();
+      let runtimeError: string | null = null;
+      try {
+        await runtime.get();
+      } catch (error) {
+        runtimeError = (error as Error).message;
+      }
+      const rt = runtime.status();
+      const gpuReason = rt.gpu
+        ? null
+        : config.gpu === 'off'
+          ? 'The GPU is turned off in the settings (gpu: off); models run on the CPU.'
+          : (rt.gpuFallbackReason ?? (runtimeError ? `The model runtime did not start: ${runtimeError}` : 'No supported GPU (CUDA, Vulkan or Metal) was found; models run on the CPU.'));
+      return {
+        platform: process.platform,
+        arch: process.arch,
+        cpus: os.availableParallelism(),
+        cpu_model: os.cpus()[0]?.model.trim() ?? 'unknown',
+        memory_bytes: os.totalmem(),
+        gpu: rt.gpu,
+        gpu_reason: gpuReason,
+        threads: rt.threads,
+        runtime_error: runtimeError,
+      };
     },
 
     async index(sources = []) {
@@ -582,6 +677,21 @@ export function createEngine(options: EngineOptions = {}): Engine {
     'graph/subgraph': async (req) => engine.graphSubgraph(req),
     'graph/extract': (req) => engine.extractGraphWithModel(req.budget_ms ? { budget_ms: req.budget_ms } : {}),
     'index/documents': async (req) => engine.documents({ allow_sensitivity: req.allow_sensitivity }),
+    'index/pause': async () => engine.pause(),
+    'index/resume': () => engine.resume(),
+    'index/status': async () => engine.indexStatus(),
+    'index/watch': async (req) => {
+      if (req.enabled && !watcher) await engine.watch();
+      if (!req.enabled && watcher) await watcher.dispose();
+      return engine.indexStatus();
+    },
+    'models/list': async () => engine.listModels(),
+    'models/add': (req) => engine.addModel(req.path, req.role ? { role: req.role } : {}),
+    'models/remove': async (req) => {
+      const model = engine.removeModel(req.ref);
+      return { removed: model !== null, model };
+    },
+    'system/info': () => engine.systemInfo(),
   };
 
   return engine;
