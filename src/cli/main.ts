@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { createEngine, defaultDataDir, loadConfig, type Engine } from '../engine/index.ts';
+import { createEngine, defaultDataDir, EngineHost, loadConfig, type Engine } from '../engine/index.ts';
+import { startWebServer } from './web.ts';
 import { formatDoctor, runDoctor } from './doctor.ts';
 import { MAX_SOURCE_LINES } from '../engine/retrieve/source.ts';
 import { serveMcp } from './mcp.ts';
@@ -86,6 +87,14 @@ async function withEngine<T>(opts: GlobalOptions, fn: (engine: Engine) => Promis
   } finally {
     await engine.dispose();
   }
+}
+
+const PACKAGE_VERSION = (JSON.parse(fs.readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'package.json'), 'utf8')) as { version: string }).version;
+
+function parsePort(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError('a port is a whole number from 0 to 65535');
+  return n;
 }
 
 function formatIndexReport(r: IndexReport): string {
@@ -581,6 +590,35 @@ Exit codes: 0 success, 1 failure, 2 bad usage or input.`,
     });
 
   program
+    .command('web')
+    .description('serve the desktop UI in your browser on 127.0.0.1 (a per-run secret token guards the engine); Ctrl+C stops')
+    .option('--port <n>', 'port on 127.0.0.1 (0: any free port)', parsePort, 4747)
+    .option('--ui-dir <dir>', 'the built renderer (default: out/renderer of this installation; npm run build makes it)')
+    .option('--no-watch', 'do not watch the roots for changes')
+    .action(async (cmdOpts: { port: number; uiDir?: string; watch: boolean }, cmd: Command) => {
+      const opts = globals(cmd);
+      const staticDir = path.resolve(cmdOpts.uiDir ?? path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'out', 'renderer'));
+      const host = new EngineHost({
+        create: () => createEngine({ ...(opts.dataDir ? { dataDir: opts.dataDir } : {}), ...(opts.modelsDir ? { modelsDir: opts.modelsDir } : {}) }),
+        watch: cmdOpts.watch,
+        onError: (error) => io.err(`synapsis web: ${(error as Error).message}\n`),
+      });
+      try {
+        const engine = await host.engine();
+        const server = await startWebServer({ host, staticDir, port: cmdOpts.port, version: PACKAGE_VERSION });
+        if (opts.json) io.out(`${JSON.stringify({ url: server.openUrl, port: server.port, data_dir: engine.dataDir })}\n`);
+        else io.out(`Synapsis web mode (${engine.dataDir}): open ${server.openUrl}\nOnly this machine can connect, and only with the token in that address. Ctrl+C stops.\n`);
+        await new Promise<void>((resolve) => {
+          process.once('SIGINT', () => resolve());
+          process.once('SIGTERM', () => resolve());
+        });
+        await server.close();
+      } finally {
+        await host.dispose();
+      }
+    });
+
+  program
     .command('watch')
     .description('keep the index current: finish interrupted work, then re-index files as they change (Ctrl+C stops)')
     .argument('[paths...]', 'folders to add before watching (default: every root)')
@@ -808,6 +846,7 @@ const COMMAND_EXAMPLES: Record<string, string[]> = {
   doctor: ['synapsis doctor', 'synapsis doctor --no-llm --json'],
   health: ['synapsis health', 'synapsis health --json', 'synapsis health --metrics'],
   traces: ['synapsis traces --limit 20', 'synapsis traces --json'],
+  web: ['synapsis web                 serve the UI on http://127.0.0.1:4747 (the printed address carries the token)', 'synapsis web --port 0 --json   any free port; prints {url, port, data_dir}'],
   watch: ['synapsis watch                 keep every root current until Ctrl+C', 'synapsis watch ~/notes         add a folder, then watch'],
   eval: ['synapsis eval --dataset ../shared/data/scifact', 'synapsis eval --dataset ../shared/data/scifact --mode hybrid --embed-model all-MiniLM-L6-v2.Q8_0.gguf --json'],
   demo: ['synapsis demo', 'synapsis demo --all --no-models'],

@@ -52,6 +52,7 @@ import { resolveModel, type ResolvedModel } from './llm/resolve.ts';
 import { Embedder, LlamaRuntime, type EmbedderLike } from './llm/runtime.ts';
 import { SemanticIndex } from './semantic.ts';
 import { lockDataDir } from './store/data-dir-lock.ts';
+import { diskFullError, isDiskFull } from './store/database.ts';
 import { Store, type TraceRow } from './store/store.ts';
 
 export interface EngineOptions {
@@ -221,6 +222,8 @@ export function createEngine(options: EngineOptions = {}): Engine {
       return { ...report, embedded, embed_failed: failed, embed_pending: store.countPendingEmbeddings(semantic.modelId) };
     } catch (error) {
       if (isSynapsisError(error) && error.code === 'E_SYN_INDEX_VERSION_MISMATCH') throw error;
+      // A full disk is not a model problem: the run fails and says so.
+      if (isDiskFull(error)) throw diskFullError(dataDir, error);
       // The lexical index is complete; dense retrieval waits for a model that loads.
       semantic.unavailable = (error as Error).message;
       return { ...report, embed_pending: store.countPendingEmbeddings(semantic.modelId) };
@@ -263,6 +266,8 @@ export function createEngine(options: EngineOptions = {}): Engine {
         events.emit('syn.index.completed', report);
         return report;
       } catch (error) {
+        if (isSynapsisError(error) && error.code === 'E_SYN_STORE_FAILED') throw error;
+        if (isDiskFull(error)) throw diskFullError(dataDir, error);
         if (isSynapsisError(error)) throw error;
         throw createError('E_SYN_INDEX_FAILED', `Indexing failed: ${(error as Error).message}`, undefined, error);
       } finally {

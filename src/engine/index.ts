@@ -5,3 +5,6 @@ export { defaultDataDir } from './paths.ts';
 export * from '../shared/contract.ts';
 export * from '../shared/errors.ts';
 export { buildContext, estimateTokens, type BuiltContext, type ContextBlock, type ContextChunk, type ContextOptions } from './retrieve/context.ts';
+export { EngineHost, type EngineHostOptions } from './host/engine-host.ts';
+export { serveRpc, type HostHandlers, type RpcServerOptions } from './host/rpc-server.ts';
+export { openInEditor, type OpenResult, type OpenTarget } from './host/open-file.ts';

@@ -381,6 +381,51 @@ export const DocumentEntrySchema = z.object({
 });
 export type DocumentEntry = z.infer<typeof DocumentEntrySchema>;
 
+export const MODEL_ROLES = ['embed', 'chat', 'rerank'] as const;
+export type ModelRole = (typeof MODEL_ROLES)[number];
+
+/** A GGUF model imported into the models dir, named by the hash of its content. */
+export const ModelInfoSchema = z.object({
+  id: z.string(),
+  file: z.string(),
+  name: z.string(),
+  role: z.enum(MODEL_ROLES),
+  architecture: z.string(),
+  dimension: z.number().int(),
+  context_length: z.number().int(),
+  family: z.string(),
+  size_bytes: z.number().int(),
+  added_at: z.string(),
+});
+export type ModelInfo = z.infer<typeof ModelInfoSchema>;
+
+/** Whether indexing runs, is paused (the queue keeps the rest), and whether the roots are watched. */
+export const IndexStatusSchema = z.object({
+  running: z.boolean(),
+  paused: z.boolean(),
+  watching: z.boolean(),
+  /** Files queued and not yet indexed (an interrupted or paused run leaves them). */
+  pending_jobs: z.number().int(),
+});
+export type IndexStatus = z.infer<typeof IndexStatusSchema>;
+
+/** What this machine offers the models: a GPU backend or the CPU, and why. */
+export const SystemInfoSchema = z.object({
+  platform: z.string(),
+  arch: z.string(),
+  cpus: z.number().int(),
+  cpu_model: z.string(),
+  memory_bytes: z.number(),
+  /** The GPU backend node-llama-cpp uses (cuda, vulkan, metal), or false for the CPU. */
+  gpu: z.union([z.string(), z.literal(false)]),
+  /** In words: why the CPU is used (no GPU found, turned off, a backend failed). Null with a GPU. */
+  gpu_reason: z.string().nullable(),
+  threads: z.number().int(),
+  /** The runtime could not be loaded at all (models then cannot run; lexical search still works). */
+  runtime_error: z.string().nullable(),
+});
+export type SystemInfo = z.infer<typeof SystemInfoSchema>;
+
 const Empty = z.object({}).strict();
 
 export const contract = {
@@ -434,6 +479,18 @@ export const contract = {
     response: GraphExtractReportSchema,
   },
   'index/documents': { request: z.object({ allow_sensitivity: z.array(z.string().min(1)).default([]) }).strict(), response: z.array(DocumentEntrySchema) },
+  /** Stops the current run between files (the queue keeps the rest) and holds watcher changes until resume. */
+  'index/pause': { request: Empty, response: IndexStatusSchema },
+  /** Finishes what a pause held back: queued files and changes made meanwhile. */
+  'index/resume': { request: Empty, response: IndexStatusSchema },
+  'index/status': { request: Empty, response: IndexStatusSchema },
+  /** Watch every root (true) or stop watching (false); returns the status. */
+  'index/watch': { request: z.object({ enabled: z.boolean() }).strict(), response: IndexStatusSchema },
+  'models/list': { request: Empty, response: z.array(ModelInfoSchema) },
+  /** Imports a GGUF file (copied into the models dir); the role is read from the file unless given. Takes effect on the next engine start. */
+  'models/add': { request: z.object({ path: z.string().min(1).max(4096), role: z.enum(MODEL_ROLES).optional() }).strict(), response: ModelInfoSchema },
+  'models/remove': { request: z.object({ ref: z.string().min(1).max(4096) }).strict(), response: z.object({ removed: z.boolean(), model: ModelInfoSchema.nullable() }) },
+  'system/info': { request: Empty, response: SystemInfoSchema },
 } as const;
 
 export type Contract = typeof contract;
@@ -446,6 +503,8 @@ export type ResponseOf<M extends Method> = z.output<Contract[M]['response']>;
 export interface EventMap {
   'index/progress': {
     stage: 'scan' | 'lexical' | 'embed' | 'graph' | 'done';
+    /** The root folder the run works on (absolute, as registered); absent for a run over several roots' embeddings. */
+    root?: string;
     files_done: number;
     files_total: number;
     path?: string;
@@ -460,10 +519,58 @@ export interface EventMap {
   'answer/token': { trace_id: string; text: string; attempt: number };
   'answer/stage': { trace_id: string; stage: 'retrieve' | 'context' | 'synthesize' | 'critic' | 'revise' | 'done' };
   'syn.answer.completed': { trace_id: string; verdict: string | null; confidence: number; latency_ms: number };
+  /** Indexing started, stopped, was paused or resumed, or watching was turned on or off. */
+  'index/status': IndexStatus;
 }
 export type EventName = keyof EventMap;
+/** Every event name at run time (transports subscribe to each). */
+export const EVENT_NAMES = [
+  'index/progress',
+  'index/status',
+  'syn.index.requested',
+  'syn.index.completed',
+  'syn.retrieve.completed',
+  'syn.retrieve.denied',
+  'answer/token',
+  'answer/stage',
+  'syn.answer.completed',
+] as const satisfies readonly EventName[];
+// Fails to compile when an event is added to EventMap but not to EVENT_NAMES.
+type MissingEventNames = Exclude<EventName, (typeof EVENT_NAMES)[number]>;
+const everyEventListed: MissingEventNames extends never ? true : never = true;
+void everyEventListed;
 
 export const METHODS = Object.keys(contract) as Method[];
+
+/**
+ * Methods a host (the Electron main process, the web server) answers itself, next to the engine's:
+ * opening a file in the user's editor and choosing a folder are the desktop's business, not the
+ * engine's; restarting the engine applies imported models.
+ */
+export const hostContract = {
+  /** Opens the file behind a locator in the user's editor (at its line) or with the OS; only files of indexed documents. */
+  'source/open': {
+    request: z.object({ locator: z.string().min(1).max(4096), allow_sensitivity: z.array(z.string().min(1)).default([]) }).strict(),
+    response: z.object({ opened: z.boolean(), file: z.string(), line: z.number().int(), how: z.string() }),
+  },
+  /** The OS folder picker (desktop only; web mode answers null and the UI asks for a path). */
+  'app/pickFolder': { request: Empty, response: z.object({ path: z.string().nullable() }) },
+  /** Restarts the engine with the current models and settings (after importing a model). */
+  'app/restart': { request: Empty, response: z.object({ restarted: z.boolean() }) },
+  /** Which shell serves the UI and whether the engine is up. */
+  'app/info': { request: Empty, response: z.object({ shell: z.enum(['electron', 'web', 'test']), version: z.string(), data_dir: z.string() }) },
+} as const;
+export type HostContract = typeof hostContract;
+export type HostMethod = keyof HostContract;
+/** Every method a UI can call: the engine's and the host's. */
+export type AnyMethod = Method | HostMethod;
+type AnyContract = Contract & HostContract;
+export type AnyRequestOf<M extends AnyMethod> = z.input<AnyContract[M]['request']>;
+export type AnyResponseOf<M extends AnyMethod> = z.output<AnyContract[M]['response']>;
+export const HOST_METHODS = Object.keys(hostContract) as HostMethod[];
+export function isHostMethod(name: string): name is HostMethod {
+  return Object.prototype.hasOwnProperty.call(hostContract, name);
+}
 
 export function isMethod(name: string): name is Method {
   return Object.prototype.hasOwnProperty.call(contract, name);

@@ -99,7 +99,8 @@ async function processQueue(deps: IndexerDeps, roots: readonly Root[], report: I
   const total = queue.length;
   let done = 0;
   let lastEmit = 0;
-  const progress = (stage: EventMap['index/progress']['stage'], current?: string) => {
+  const soleRoot = roots.length === 1 ? roots[0]!.path : undefined;
+  const progress = (stage: EventMap['index/progress']['stage'], current?: string, rootPath = soleRoot) => {
     const now = performance.now();
     if (stage === 'lexical' && now - lastEmit < 100 && done < total) return;
     lastEmit = now;
@@ -107,6 +108,7 @@ async function processQueue(deps: IndexerDeps, roots: readonly Root[], report: I
     const rate = elapsed > 0 ? done / elapsed : 0;
     deps.events.emit('index/progress', {
       stage,
+      ...(rootPath ? { root: rootPath } : {}),
       files_done: done,
       files_total: total,
       ...(current ? { path: current } : {}),
@@ -155,7 +157,7 @@ async function processQueue(deps: IndexerDeps, roots: readonly Root[], report: I
     report.chunks_added += chunks;
     if (issue) report.issues.push(issue);
     done++;
-    progress('lexical', job.path);
+    progress('lexical', job.path, root.path);
     // Yield to the event loop so queries interleave with a long indexing run.
     if (done % 25 === 0) await new Promise<void>((resolve) => setImmediate(resolve));
   }

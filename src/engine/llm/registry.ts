@@ -9,23 +9,9 @@ import path from 'node:path';
 import { z } from 'zod';
 import { createError } from '../../shared/errors.ts';
 import { modelFamily } from './families.ts';
+import { MODEL_ROLES, ModelInfoSchema, type ModelInfo, type ModelRole } from '../../shared/contract.ts';
 
-export const MODEL_ROLES = ['embed', 'chat', 'rerank'] as const;
-export type ModelRole = (typeof MODEL_ROLES)[number];
-
-export const ModelInfoSchema = z.object({
-  id: z.string(),
-  file: z.string(),
-  name: z.string(),
-  role: z.enum(MODEL_ROLES),
-  architecture: z.string(),
-  dimension: z.number().int(),
-  context_length: z.number().int(),
-  family: z.string(),
-  size_bytes: z.number().int(),
-  added_at: z.string(),
-});
-export type ModelInfo = z.infer<typeof ModelInfoSchema>;
+export { MODEL_ROLES, ModelInfoSchema, type ModelInfo, type ModelRole };
 
 const EMBED_ARCHITECTURES = new Set(['bert', 'nomic-bert', 'jina-bert-v2', 'xlm-roberta', 'modern-bert', 'gte', 't5encoder']);
 

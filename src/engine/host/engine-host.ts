@@ -1,0 +1,86 @@
+/**
+ * Owns the engine a UI talks to (in Electron's utilityProcess and in web mode): opens it, starts
+ * watching the roots, restarts it (an imported model takes effect), and forwards its events to
+ * listeners that outlive a restart.
+ */
+import { EVENT_NAMES, type EventMap, type EventName } from '../../shared/contract.ts';
+import { createError } from '../../shared/errors.ts';
+import type { Engine } from '../engine.ts';
+import type { Disposable } from '../lifecycle.ts';
+
+export interface EngineHostOptions {
+  /** Builds a fresh engine (same data dir each time). */
+  create: () => Engine;
+  /** Watch every root once the engine is open (the desktop app does; tests may not). */
+  watch?: boolean;
+  /** Where background failures (a watch that could not start) go; default console.error. */
+  onError?: (error: unknown) => void;
+}
+
+export class EngineHost implements Disposable {
+  private current: Engine | null = null;
+  private subscriptions: Disposable[] = [];
+  private readonly listeners = new Map<EventName, Set<(payload: never) => void>>();
+  private starting: Promise<Engine> | null = null;
+  private disposed = false;
+
+  constructor(private readonly options: EngineHostOptions) {}
+
+  /** The open engine, opening it on first use; a request during a restart waits for it. */
+  async engine(): Promise<Engine> {
+    if (this.disposed) throw createError('E_SYN_DISCONNECTED', 'The engine is shut down');
+    if (this.current) return this.current;
+    this.starting ??= this.open().finally(() => (this.starting = null));
+    return this.starting;
+  }
+
+  private async open(): Promise<Engine> {
+    const engine = this.options.create();
+    for (const name of EVENT_NAMES) {
+      this.subscriptions.push(engine.on(name, (payload) => this.emit(name, payload)));
+    }
+    this.current = engine;
+    if (this.options.watch && engine.listRoots().length > 0) {
+      // Watching catches up with changes made while closed; that run must not delay the first request.
+      void engine.watch().catch((error) => (this.options.onError ?? console.error)(error));
+    }
+    return engine;
+  }
+
+  /** Closes the engine and opens a new one (models and settings are read at open). */
+  async restart(): Promise<void> {
+    await this.close();
+    await this.engine();
+  }
+
+  on<E extends EventName>(event: E, listener: (payload: EventMap[E]) => void): Disposable {
+    let set = this.listeners.get(event);
+    if (!set) this.listeners.set(event, (set = new Set()));
+    set.add(listener as (payload: never) => void);
+    return { dispose: () => void set.delete(listener as (payload: never) => void) };
+  }
+
+  private emit<E extends EventName>(event: E, payload: EventMap[E]): void {
+    for (const listener of [...(this.listeners.get(event) ?? [])]) {
+      try {
+        (listener as (p: EventMap[E]) => void)(payload);
+      } catch (error) {
+        console.error(`[synapsis] listener for ${event} threw:`, error);
+      }
+    }
+  }
+
+  private async close(): Promise<void> {
+    if (this.starting) await this.starting.catch(() => undefined);
+    const engine = this.current;
+    this.current = null;
+    for (const s of this.subscriptions.splice(0)) void s.dispose();
+    await engine?.dispose();
+  }
+
+  async dispose(): Promise<void> {
+    this.disposed = true;
+    this.listeners.clear();
+    await this.close();
+  }
+}

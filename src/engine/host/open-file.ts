@@ -1,0 +1,75 @@
+/**
+ * "Open in editor" for a citation: the file of an indexed document, at its line, in the user's
+ * editor or with the OS. The file comes from the engine's own record of the document (never from
+ * the request), must still lie under its root after symlinks are resolved, and is passed to the
+ * editor as one argument without a shell, so no path can inject a command.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { createError } from '../../shared/errors.ts';
+
+export interface OpenTarget {
+  root: string;
+  /** Relative to the root, as indexed. */
+  path: string;
+  line: number;
+}
+
+export interface OpenResult {
+  opened: boolean;
+  file: string;
+  line: number;
+  how: string;
+}
+
+/** Splits an editor template like `code --goto {file}:{line}` into arguments, then fills them. */
+export function editorCommand(template: string, file: string, line: number): string[] {
+  const words = template.trim().split(/\s+/).filter(Boolean);
+  if (words.length === 0) throw createError('E_SYN_BAD_REQUEST', 'SYNAPSIS_EDITOR is empty: set it to a command such as "code --goto {file}:{line}"');
+  if (!words.some((w) => w.includes('{file}'))) words.push('{file}');
+  return words.map((w) => w.replaceAll('{file}', file).replaceAll('{line}', String(line)));
+}
+
+/** The file's absolute path, refused unless it is a regular file under the root (symlinks resolved). */
+export function resolveInsideRoot(target: OpenTarget): string {
+  const rootReal = fs.realpathSync(target.root);
+  let real: string;
+  try {
+    real = fs.realpathSync(path.resolve(rootReal, target.path));
+  } catch {
+    throw createError('E_SYN_NOT_FOUND', `${target.path} is no longer on disk under ${target.root}`);
+  }
+  if (real !== rootReal && !real.startsWith(rootReal + path.sep)) {
+    throw createError('E_SYN_RETRIEVE_DENIED', `${target.path} resolves outside its folder ${target.root}; it is not opened`);
+  }
+  if (!fs.statSync(real).isFile()) throw createError('E_SYN_BAD_REQUEST', `${target.path} is not a file`);
+  return real;
+}
+
+function osOpener(file: string): string[] {
+  if (process.platform === 'darwin') return ['open', file];
+  if (process.platform === 'win32') return ['explorer.exe', file];
+  return ['xdg-open', file];
+}
+
+/**
+ * Opens the file: `SYNAPSIS_EDITOR` (a command with {file} and {line}) when set, else the OS's
+ * opener for the file type (which cannot jump to a line; the result says so).
+ */
+export async function openInEditor(target: OpenTarget, env: NodeJS.ProcessEnv = process.env): Promise<OpenResult> {
+  const file = resolveInsideRoot(target);
+  const line = Math.max(1, Math.trunc(target.line));
+  const template = env.SYNAPSIS_EDITOR?.trim();
+  const argv = template ? editorCommand(template, file, line) : osOpener(file);
+  const how = template ? `${argv[0]} (SYNAPSIS_EDITOR) at line ${line}` : `${argv[0]} (the OS opener; set SYNAPSIS_EDITOR="code --goto {file}:{line}" to open at the line)`;
+  await new Promise<void>((resolve, reject) => {
+    const child = spawn(argv[0]!, argv.slice(1), { detached: true, stdio: 'ignore', shell: false });
+    child.once('error', (error) => reject(createError('E_SYN_BAD_REQUEST', `Could not start ${argv[0]}: ${error.message}`)));
+    child.once('spawn', () => {
+      child.unref();
+      resolve();
+    });
+  });
+  return { opened: true, file, line, how };
+}
