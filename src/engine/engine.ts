@@ -292,6 +292,15 @@ export function createEngine(options: EngineOptions = {}): Engine {
     return exclusive(() => indexPaths(indexerDeps, root, [...jobs].map(([p, kind]) => ({ path: p, kind }))));
   };
 
+  const addRootOrFail = (folder: string, include: string[], exclude: string[]): Root => {
+    try {
+      return store.addRoot(folder, include, exclude);
+    } catch (error) {
+      if (isDiskFull(error)) throw diskFullError(dataDir, error, `the folder ${folder} was not added`, 'add it again');
+      throw error;
+    }
+  };
+
   const assertLive = () => {
     if (disposables.isDisposed) throw createError('E_SYN_BAD_REQUEST', 'The engine has been disposed');
   };
@@ -345,7 +354,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
 
     addRoot(rootPath, opts = {}) {
       assertLive();
-      return store.addRoot(resolveFolder(rootPath), opts.include ?? [], opts.exclude ?? []);
+      return addRootOrFail(resolveFolder(rootPath), opts.include ?? [], opts.exclude ?? []);
     },
 
     removeRoot(rootPath) {
@@ -460,7 +469,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
       const requested = sources.length > 0 ? sources : config.sourceRoots;
       // Validate every source before touching the store: one bad path changes nothing.
       const folders = requested.map(resolveFolder);
-      for (const folder of folders) if (!store.rootByPath(folder)) store.addRoot(folder, [], []);
+      for (const folder of folders) if (!store.rootByPath(folder)) addRootOrFail(folder, [], []);
       const roots = folders.length > 0 ? folders.map((f) => store.rootByPath(f)!) : store.listRoots();
       if (roots.length === 0) {
         throw createError('E_SYN_BAD_REQUEST', 'Nothing to index: pass a folder, or add a root first (SYN_SOURCE_ROOTS or index/addRoot)');

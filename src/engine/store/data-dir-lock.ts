@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createError } from '../../shared/errors.ts';
 import type { Disposable } from '../lifecycle.ts';
+import { diskFullError, isDiskFull } from './database.ts';
 
 export const LOCK_FILE = 'synapsis.lock';
 
@@ -123,9 +124,14 @@ function acquire(dir: string, file: string): void {
     }
     try {
       fs.writeSync(fd, JSON.stringify(me));
-    } finally {
+    } catch (error) {
+      // An empty lock would read as "starting" to the next process: leave none.
       fs.closeSync(fd);
+      fs.rmSync(file, { force: true });
+      if (isDiskFull(error)) throw diskFullError(dir, error, 'Synapsis cannot start', 'start it again');
+      throw createError('E_SYN_STORE_FAILED', `Cannot write the lock file ${file}: ${(error as Error).message}`, { data_dir: dir }, error);
     }
+    fs.closeSync(fd);
     return;
   }
   throw inUse(dir, file, readOwner(file));

@@ -34,6 +34,7 @@ export function openDatabase(file: string, migrations: readonly Migration[] = MI
     if (/not a database|malformed/i.test(message)) {
       throw createError('E_SYN_STORE_FAILED', `The store ${file} is not a valid Synapsis database (${message}). Move it aside or choose another --data-dir.`, { file }, error);
     }
+    if (isDiskFull(error)) throw diskFullError(path.dirname(file), error, 'the store cannot be opened', 'start Synapsis again');
     if (/locked|busy/i.test(message)) {
       throw createError('E_SYN_STORE_FAILED', `The store ${file} is locked by another process: close the other Synapsis instance and retry.`, { file }, error);
     }
@@ -73,4 +74,27 @@ export function migrate(db: Database, migrations: readonly Migration[] = MIGRATI
     })();
   }
   return schemaVersion(db);
+}
+
+/** Whether `error` (or what it wraps) says the disk is full: SQLITE_FULL from the store, ENOSPC from a file write. */
+export function isDiskFull(error: unknown): boolean {
+  for (let e = error, depth = 0; e instanceof Error && depth < 5; e = (e as Error & { cause?: unknown }).cause, depth++) {
+    const code = (e as Error & { code?: unknown }).code;
+    if (code === 'SQLITE_FULL' || code === 'ENOSPC' || /database or disk is full|no space left on device/i.test(e.message)) return true;
+  }
+  return false;
+}
+
+/**
+ * The error a full disk becomes: it names the data dir and says the store is intact. Each batch of
+ * indexed files is one transaction and the vector index a cache, so a failed write leaves the store
+ * as the last committed batch left it; the files still queued are indexed by the next run.
+ */
+export function diskFullError(dataDir: string, error: unknown, stopped = 'indexing stopped', next = 'run indexing again to finish') {
+  return createError(
+    'E_SYN_STORE_FAILED',
+    `The disk holding the data dir ${dataDir} is full: ${stopped}. What was indexed before is intact; free some space and ${next}.`,
+    { data_dir: dataDir, reason: (error as Error).message },
+    error,
+  );
 }

@@ -193,7 +193,9 @@ export class Store implements Disposable {
          ON CONFLICT (path) DO UPDATE SET include_json = excluded.include_json, exclude_json = excluded.exclude_json
          RETURNING *`,
       )
-      .get(rootPath, JSON.stringify(include), JSON.stringify(exclude), new Date().toISOString()) as RootRow;
+      // all(), not get(): get() stops at the returned row, and an autocommit that then fails (a full
+      // disk) went unreported while the row was rolled back.
+      .all(rootPath, JSON.stringify(include), JSON.stringify(exclude), new Date().toISOString())[0] as RootRow;
     return toRoot(row);
   }
 
