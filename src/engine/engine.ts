@@ -31,7 +31,7 @@ import { sha256, stableStringify } from './hash.ts';
 import { indexPaths, indexRoots, paramsHashOf } from './ingest/indexer.ts';
 import { createPathFilter } from './ingest/walk.ts';
 import { watchRoots, type RootChange } from './ingest/watcher.ts';
-import { buildManifest, readManifest, writeManifest, type IndexManifest } from './manifest.ts';
+import { buildManifest, checkManifest, readManifest, writeManifest, type IndexManifest } from './manifest.ts';
 import { DisposableStore, type Disposable } from './lifecycle.ts';
 import { defaultDataDir } from './paths.ts';
 import { ANALYZER_VERSION, analyzeForIndex } from './search/analyzer.ts';
@@ -189,6 +189,29 @@ export function createEngine(options: EngineOptions = {}): Engine {
         backend: config.vectorBackend,
       })
     : null;
+  /**
+   * A manifest that cannot be trusted is set aside and written again from the store, the source of
+   * truth, whose last committed state is the last good index (each batch is one transaction). The
+   * vector index beside it checks itself when loaded and is rebuilt from stored embeddings if torn.
+   * With jobs still queued (an interrupted run) the next run writes it instead.
+   */
+  let manifestRecovery: string | null = null;
+  const storedManifest = () => {
+    const inputs = store.manifestInputs();
+    return buildManifest({ indexVersion, embedModelId, chunkingParams: params, chunkHashes: inputs.chunkHashes, documents: inputs.documents });
+  };
+  {
+    const checked = checkManifest(dataDir, indexVersion);
+    if (checked.status === 'corrupt') {
+      try {
+        fs.renameSync(checked.file, `${checked.file}.corrupt`);
+        if (store.countPendingJobs() === 0) writeManifest(dataDir, storedManifest(), config.keepIndexVersions);
+        manifestRecovery = `index manifest was corrupt (${checked.reason}): set aside as manifest.json.corrupt and rebuilt from the store`;
+      } catch (error) {
+        manifestRecovery = `index manifest is corrupt (${checked.reason}) and could not be replaced: ${(error as Error).message}`;
+      }
+    }
+  }
   const reranker: Reranker | null = options.reranker ?? (rerankModel ? new LlamaReranker(runtime, rerankModel.path, rerankModel.name) : null);
   const chat: ChatModel | null = options.chat ?? (chatModel ? new LlamaChatModel(runtime, chatModel.path, chatModel.name, { contextSize: config.contextTokens + config.synthTokens + 512, idleMs: config.modelIdleMs }) : null);
   disposables.add({ dispose: async () => {
@@ -257,12 +280,8 @@ export function createEngine(options: EngineOptions = {}): Engine {
       try {
         const report = await embedStage(await run());
         if (config.graphLlm && chat) await llmGraphStage(config.graphLlmBudgetMs);
-        const inputs = store.manifestInputs();
-        writeManifest(
-          dataDir,
-          buildManifest({ indexVersion, embedModelId, chunkingParams: params, chunkHashes: inputs.chunkHashes, documents: inputs.documents }),
-          config.keepIndexVersions,
-        );
+        writeManifest(dataDir, storedManifest(), config.keepIndexVersions);
+        manifestRecovery = null;
         events.emit('syn.index.completed', report);
         return report;
       } catch (error) {
@@ -639,6 +658,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
       const pendingVectors = semantic ? store.countPendingEmbeddings(semantic.modelId) : 0;
       if (pendingVectors > 0) degradations.push(`${pendingVectors} chunks wait for embeddings (dense retrieval covers the rest)`);
       if (semantic?.lastRebuildReason) degradations.push(semantic.lastRebuildReason);
+      if (manifestRecovery) degradations.push(manifestRecovery);
       const rt = runtime.status();
       if (rt.gpuFallbackReason) degradations.push(rt.gpuFallbackReason);
       return {

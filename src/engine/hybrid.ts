@@ -62,13 +62,14 @@ async function denseList(deps: PipelineDeps, req: PipelineRequest, pool: number)
   const semantic = deps.semantic!;
   // A few more than the pool, for the ones filters hide; reading each row costs more than the search.
   const fetch = pool + Math.max(10, Math.ceil(pool / 5));
-  const hits = await semantic.search(req.query, fetch);
+  const wait = { waitForRebuild: req.mode === 'dense' };
+  const hits = await semantic.search(req.query, fetch, undefined, wait);
   let rows = loadFilteredChunks(deps.db, hits.map((h) => h.id), req.filters);
   let ranked = hits.filter((h) => rows.has(h.id));
   // Filters hid too many of the nearest: search again among the allowed chunks only.
   if (ranked.length < Math.min(pool, hits.length) && hits.length >= fetch) {
     const allowed = allowedChunkIds(deps.db, req.filters);
-    const again = await semantic.search(req.query, pool, allowed);
+    const again = await semantic.search(req.query, pool, allowed, wait);
     rows = loadFilteredChunks(deps.db, again.map((h) => h.id), req.filters);
     ranked = again.filter((h) => rows.has(h.id));
   }

@@ -60,11 +60,44 @@ export function writeManifest(dataDir: string, manifest: IndexManifest, keep: nu
 }
 
 export function readManifest(dataDir: string, indexVersion: string): IndexManifest | null {
+  const checked = checkManifest(dataDir, indexVersion);
+  return checked.status === 'ok' ? checked.manifest : null;
+}
+
+const isDigest = (v: unknown) => typeof v === 'string' && /^[0-9a-f]{64}$/.test(v);
+const isCount = (v: unknown) => Number.isInteger(v) && (v as number) >= 0;
+
+/** The manifest of a version, or why it cannot be trusted: missing, or corrupt (unparsable, torn, another version's). */
+export function checkManifest(
+  dataDir: string,
+  indexVersion: string,
+): { status: 'ok'; manifest: IndexManifest } | { status: 'missing' } | { status: 'corrupt'; file: string; reason: string } {
+  const file = path.join(indexDir(dataDir, indexVersion), 'manifest.json');
+  let text: string;
   try {
-    return JSON.parse(fs.readFileSync(path.join(indexDir(dataDir, indexVersion), 'manifest.json'), 'utf8')) as IndexManifest;
-  } catch {
-    return null;
+    text = fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { status: 'missing' };
+    return { status: 'corrupt', file, reason: (error as Error).message };
   }
+  let m: Partial<IndexManifest>;
+  try {
+    m = JSON.parse(text) as Partial<IndexManifest>;
+  } catch (error) {
+    return { status: 'corrupt', file, reason: `not valid JSON (${(error as Error).message})` };
+  }
+  if (typeof m !== 'object' || m === null) return { status: 'corrupt', file, reason: 'not an object' };
+  if (m.index_version !== indexVersion) return { status: 'corrupt', file, reason: `it names index version ${String(m.index_version)}` };
+  const valid =
+    typeof m.embed_model_id === 'string' &&
+    typeof m.chunking_params === 'object' &&
+    m.chunking_params !== null &&
+    isCount(m.chunk_count) &&
+    isCount(m.document_count) &&
+    isDigest(m.hashes?.chunks) &&
+    isDigest(m.hashes?.documents);
+  if (!valid) return { status: 'corrupt', file, reason: 'fields are missing or malformed' };
+  return { status: 'ok', manifest: m as IndexManifest };
 }
 
 /** Keeps the `keep` most recently used index versions (the current one always). */

@@ -35,9 +35,19 @@ const BATCH = 32;
  */
 const EXACT_FILTER_MAX = 5000;
 
+function deferred(): { promise: Promise<void>; resolve: () => void } {
+  let resolve!: () => void;
+  const promise = new Promise<void>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
 export class SemanticIndex {
   private index: VectorIndex | null = null;
   private dimension = 0;
+  private loading: Promise<void> | null = null;
+  /** True while the index is rebuilt from stored embeddings. */
+  rebuilding = false;
+  private rebuildStarted = deferred();
   /** Why dense retrieval is unavailable (model failed to load, ...); null when it works. */
   unavailable: string | null = null;
   lastRebuildReason: string | null = null;
@@ -119,17 +129,11 @@ export class SemanticIndex {
 
   /** Loads the vector index of this version, or rebuilds it from stored vectors, then matches it to the chunks. */
   async syncIndex(): Promise<{ added: number; removed: number }> {
-    const { store, indexDir, backend } = this.options;
-    const wanted = store.embeddedChunkIds(this.modelId);
-    if (!this.index) {
-      if (wanted.size === 0 && !fs.existsSync(path.join(indexDir, META_FILE))) {
-        // Nothing embedded yet: no model load needed until there is.
-        return { added: 0, removed: 0 };
-      }
-      const dim = await this.modelDimension();
-      this.index = this.tryLoad(dim) ?? createVectorIndex({ backend, dimension: dim, expectedCount: wanted.size });
-    }
+    const { store, indexDir } = this.options;
+    if (!this.index) await this.ensureLoaded();
     const index = this.index;
+    if (!index) return { added: 0, removed: 0 };
+    const wanted = store.embeddedChunkIds(this.modelId);
     const held = index.ids();
     const toRemove = held.filter((id) => !wanted.has(id));
     const heldSet = new Set(held);
@@ -144,6 +148,51 @@ export class SemanticIndex {
     }
     if (toAdd.length + toRemove.length > 0 || !fs.existsSync(path.join(indexDir, META_FILE))) index.save(indexDir);
     return { added: toAdd.length, removed: toRemove.length };
+  }
+
+  /** One load (or rebuild) at a time, shared by the queries and index runs that need it. */
+  private ensureLoaded(): Promise<void> {
+    this.loading ??= this.load().finally(() => {
+      this.loading = null;
+    });
+    return this.loading;
+  }
+
+  /**
+   * Reads the saved index, or rebuilds it from the stored vectors when it is missing or corrupt. A
+   * rebuild adds a page of vectors at a time and yields between pages, so queries keep being
+   * answered (lexically, see search) while it runs; the index is used once it is complete, and saved.
+   */
+  private async load(): Promise<void> {
+    const { store, indexDir, backend } = this.options;
+    const wanted = store.embeddedChunkIds(this.modelId);
+    if (wanted.size === 0 && !fs.existsSync(path.join(indexDir, META_FILE))) return; // nothing embedded yet: no model load until there is
+    const dim = await this.modelDimension();
+    if (this.index) return;
+    const loaded = this.tryLoad(dim);
+    if (loaded) {
+      this.index = loaded;
+      return;
+    }
+    const index = createVectorIndex({ backend, dimension: dim, expectedCount: wanted.size });
+    if (wanted.size > 0) {
+      this.rebuilding = true;
+      this.rebuildStarted.resolve();
+      try {
+        for (const page of store.chunkVectors(this.modelId, [...wanted])) {
+          if (page.length > 0) index.add(page.map((p) => p.id), page.map((p) => p.vector));
+          await new Promise<void>((resolve) => setImmediate(resolve));
+        }
+        index.save(indexDir);
+      } catch (error) {
+        index.dispose();
+        throw error;
+      } finally {
+        this.rebuilding = false;
+        this.rebuildStarted = deferred();
+      }
+    }
+    this.index = index;
   }
 
   private tryLoad(dim: number): VectorIndex | null {
@@ -173,9 +222,19 @@ export class SemanticIndex {
     }
   }
 
-  /** Nearest chunks to the query; `allow` restricts them (filters and sensitivity). */
-  async search(query: string, k: number, allow?: ReadonlySet<number>): Promise<VectorHit[]> {
-    if (!this.index) await this.syncIndex();
+  /**
+   * Nearest chunks to the query; `allow` restricts them (filters and sensitivity). While the index is
+   * being rebuilt this throws E_SYN_VECTORSTORE_UNAVAILABLE at once (hybrid queries answer lexically
+   * meanwhile) unless `waitForRebuild` (a dense-only query has nothing else to answer with).
+   */
+  async search(query: string, k: number, allow?: ReadonlySet<number>, options: { waitForRebuild?: boolean } = {}): Promise<VectorHit[]> {
+    if (!this.index) {
+      if (options.waitForRebuild) await this.ensureLoaded();
+      else await Promise.race([this.ensureLoaded(), this.rebuildStarted.promise]);
+      if (this.rebuilding) {
+        throw createError('E_SYN_VECTORSTORE_UNAVAILABLE', 'the vector index is being built from stored embeddings; lexical results until it is done');
+      }
+    }
     const index = this.index;
     if (!index || index.stats().count === 0) return [];
     const vector = await this.options.embedder.embed(query, 'query');
