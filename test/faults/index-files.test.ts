@@ -70,7 +70,7 @@ describe('a damaged vector index', () => {
     ['one byte flipped', (dir) => {
       const file = path.join(dir, DATA_FILE);
       const bytes = fs.readFileSync(file);
-      bytes[bytes.length >> 1] ^= 0xff;
+      bytes[bytes.length >> 1] = bytes[bytes.length >> 1]! ^ 0xff;
       fs.writeFileSync(file, bytes);
     }],
     ['data file missing', (dir) => fs.rmSync(path.join(dir, DATA_FILE))],
