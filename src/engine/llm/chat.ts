@@ -5,6 +5,7 @@
  * after an idle period); each generation gets a fresh session so answers never see each other.
  */
 import type { Llama, LlamaContext, LlamaModel } from 'node-llama-cpp';
+import { inspectGguf, modelFileProblem } from './registry.ts';
 import { createError } from '../../shared/errors.ts';
 import { LazyModel } from './lazy.ts';
 import type { LlamaRuntime } from './runtime.ts';
@@ -60,12 +61,14 @@ export class LlamaChatModel implements ChatModel {
       async () => {
         const llama = await this.runtime.get();
         try {
+          // An embedding model loads as a chat model and then generates nothing: refuse it by its header.
+          await inspectGguf(this.modelPath, 'chat');
           const model = await llama.loadModel({ modelPath: this.modelPath });
           const contextSize = Math.min(model.trainContextSize || 2048, this.options.contextSize ?? 4096);
           const context = await model.createContext({ contextSize, threads: this.runtime.threads, sequences: 1 });
           return { llama, model, context };
         } catch (error) {
-          throw createError('E_SYN_MODEL_UNAVAILABLE', `Cannot load chat model ${this.modelPath}: ${(error as Error).message}`);
+          throw createError('E_SYN_MODEL_UNAVAILABLE', `Cannot load chat model ${this.modelPath}: ${(await modelFileProblem(this.modelPath)) ?? (error as Error).message}`);
         }
       },
       async ({ model, context }) => {

@@ -46,13 +46,18 @@ export async function inspectGguf(file: string, role?: ModelRole): Promise<Omit<
   const { readGgufFileInfo } = await import('node-llama-cpp');
   let info: Awaited<ReturnType<typeof readGgufFileInfo>>;
   try {
-    info = await readGgufFileInfo(file, { readTensorInfo: false, logWarnings: false });
+    info = await readGgufFileInfo(file, { readTensorInfo: true, logWarnings: false });
   } catch (error) {
     throw createError('E_SYN_BAD_REQUEST', `Cannot read the GGUF header of ${file}: ${(error as Error).message}`);
   }
   const meta = info.metadata as unknown as Record<string, Record<string, unknown> | undefined>;
   if (typeof meta.general?.architecture !== 'string') {
     throw createError('E_SYN_BAD_REQUEST', `Cannot read the GGUF header of ${file}: it names no architecture (truncated or not a model)`);
+  }
+  // Tensor data follows the header in offset order: a file that ends before the last tensor starts was cut short.
+  const lastTensor = (info.fullTensorInfo ?? info.tensorInfo ?? []).reduce((max, t) => Math.max(max, Number(t.fileOffset)), 0);
+  if (lastTensor >= stat.size) {
+    throw createError('E_SYN_BAD_REQUEST', `The GGUF model ${file} is truncated: it is ${stat.size} bytes but its tensors start up to byte ${lastTensor}. Copy it again.`);
   }
   const architecture = meta.general.architecture;
   const arch = meta[architecture] ?? {};
@@ -62,6 +67,10 @@ export async function inspectGguf(file: string, role?: ModelRole): Promise<Omit<
     : arch.pooling_type !== undefined || EMBED_ARCHITECTURES.has(architecture)
       ? 'embed'
       : 'chat';
+  // An encoder-only embedding model cannot generate text: as the chat model it would fail at the first answer.
+  if (role === 'chat' && guessed === 'embed' && EMBED_ARCHITECTURES.has(architecture)) {
+    throw createError('E_SYN_BAD_REQUEST', `${path.basename(file)} is an embedding model (${architecture}) and cannot generate text: add it with --role embed, and a chat model (for example a llama-architecture GGUF) with --role chat.`);
+  }
   return {
     name,
     role: role ?? guessed,
@@ -71,6 +80,16 @@ export async function inspectGguf(file: string, role?: ModelRole): Promise<Omit<
     family: modelFamily(name, path.basename(file)).family,
     size_bytes: stat.size,
   };
+}
+
+/** Why a model file cannot be loaded, when a look at its header can tell (not GGUF, truncated); null otherwise. */
+export async function modelFileProblem(file: string): Promise<string | null> {
+  try {
+    await inspectGguf(file);
+    return null;
+  } catch (error) {
+    return (error as Error).message;
+  }
 }
 
 export class ModelRegistry {

@@ -4,6 +4,7 @@
  * scorer with the same shape can stand in (tests use a deterministic one).
  */
 import type { LlamaModel, LlamaRankingContext } from 'node-llama-cpp';
+import { modelFileProblem } from './registry.ts';
 import { createError } from '../../shared/errors.ts';
 import { LazyModel } from './lazy.ts';
 import type { LlamaRuntime } from './runtime.ts';
@@ -31,7 +32,7 @@ export class LlamaReranker implements Reranker {
           const context = await model.createRankingContext({ threads: this.runtime.threads });
           return { model, context };
         } catch (error) {
-          throw createError('E_SYN_MODEL_UNAVAILABLE', `Cannot load rerank model ${this.modelPath}: ${(error as Error).message}`);
+          throw createError('E_SYN_MODEL_UNAVAILABLE', `Cannot load rerank model ${this.modelPath}: ${(await modelFileProblem(this.modelPath)) ?? (error as Error).message}`);
         }
       },
       async ({ model, context }) => {

@@ -8,6 +8,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import type { Llama, LlamaEmbeddingContext, LlamaModel } from 'node-llama-cpp';
+import { modelFileProblem } from './registry.ts';
 import { createError } from '../../shared/errors.ts';
 import { modelFamily, type ModelFamily } from './families.ts';
 import { LazyModel } from './lazy.ts';
@@ -143,7 +144,7 @@ export class Embedder implements EmbedderLike {
       this.dimension = model.embeddingVectorSize;
       return { model, contexts };
     } catch (error) {
-      throw createError('E_SYN_MODEL_UNAVAILABLE', `Cannot load embedding model ${this.options.modelPath}: ${(error as Error).message}`);
+      throw createError('E_SYN_MODEL_UNAVAILABLE', `Cannot load embedding model ${this.options.modelPath}: ${(await modelFileProblem(this.options.modelPath)) ?? (error as Error).message}`);
     }
   }
 
