@@ -119,7 +119,8 @@ export function loadKnowledgeGraph(db: Database, visible: (sensitivity: string |
     put(byWords, wordsKey(name), id, first);
   };
 
-  const docs = (db.prepare("SELECT id, path, title, sensitivity, meta_json FROM documents WHERE status = 'indexed' ORDER BY id").all() as DocRow[]).filter((d) => visible(d.sensitivity));
+  const indexed = db.prepare("SELECT id, path, title, sensitivity, meta_json FROM documents WHERE status = 'indexed' ORDER BY id").all() as DocRow[];
+  const docs = indexed.filter((d) => visible(d.sensitivity));
   const noteOf = new Map<number, string>();
   const pathOf = new Map<number, string>();
   const noteByKey = new Map<string, string>();
@@ -213,8 +214,22 @@ export function loadKnowledgeGraph(db: Database, visible: (sensitivity: string |
       if (list.length < MAX_EVIDENCE) list.push(i);
     }
   }
-  // Every entity that resolves to a node, not only those that made an edge (for mentionsOf).
-  for (const id of entities.keys()) entityNode(id);
+  // Every entity that resolves to a node, not only those that made an edge (for mentionsOf); with
+  // hidden notes, only entities a visible note names: one named only by a restricted note (a person
+  // in its front matter, a code word) would otherwise show up as a node of its own.
+  if (docs.length === indexed.length) {
+    for (const id of entities.keys()) entityNode(id);
+  } else {
+    const named = new Set<number>();
+    for (const [doc, src, dst] of rows) {
+      if (!noteOf.has(doc)) continue;
+      if (src !== null) named.add(src);
+      named.add(dst);
+    }
+    const hidden = JSON.stringify(indexed.filter((d) => !noteOf.has(d.id)).map((d) => d.id));
+    for (const id of db.prepare('SELECT DISTINCT entity_id FROM mentions WHERE document_id NOT IN (SELECT value FROM json_each(?))').pluck().all(hidden) as number[]) named.add(id);
+    for (const id of named) entityNode(id);
+  }
   return { graph, byName, byWords, relations: table, entityIds };
 }
 
