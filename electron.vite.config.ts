@@ -5,7 +5,11 @@ import { defineConfig } from 'electron-vite';
 export default defineConfig({
   main: {
     build: {
-      rollupOptions: { input: { index: resolve(__dirname, 'src/main/index.ts') }, external: ['better-sqlite3'] },
+      // The engine runs in a utilityProcess (engine-host); native modules stay external (node_modules).
+      rollupOptions: {
+        input: { index: resolve(__dirname, 'src/main/index.ts'), 'engine-host': resolve(__dirname, 'src/main/engine-host.ts') },
+        external: ['better-sqlite3', 'node-llama-cpp', 'usearch', 'faiss-node', 'pdfjs-dist', 'chokidar', 'mammoth'],
+      },
     },
   },
   preload: {

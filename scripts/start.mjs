@@ -1,5 +1,7 @@
-// `npm start`: launches the Electron app where Electron's binary is installed; otherwise says so.
+// `npm start`: builds and launches the Electron app where Electron's binary is installed; otherwise
+// says so and how to use web mode instead.
 import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
 import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
@@ -9,12 +11,16 @@ try {
 } catch {
   electronPath = null;
 }
-if (typeof electronPath !== 'string') {
+if (typeof electronPath !== 'string' || !fs.existsSync(electronPath)) {
   console.error(
-    "Electron's binary is not installed on this machine (it was skipped at install time, e.g. offline).\n" +
-      'Use the command line instead: npx synapsis --help (web mode arrives with the desktop-app issue).',
+    "Electron's binary is not installed on this machine (it was skipped at install time, e.g. offline with ELECTRON_SKIP_BINARY_DOWNLOAD=1).\n" +
+      'Start the same app in your browser instead:\n\n' +
+      '  npm run web          (builds the UI, then serves it on http://127.0.0.1:4747 with a secret token; open the address it prints)\n\n' +
+      'or use the command line: npx synapsis --help',
   );
   process.exit(1);
 }
+const build = spawnSync('npx', ['electron-vite', 'build'], { stdio: 'inherit' });
+if (build.status !== 0) process.exit(build.status ?? 1);
 const result = spawnSync('npx', ['electron-vite', 'preview'], { stdio: 'inherit' });
 process.exit(result.status ?? 1);

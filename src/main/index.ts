@@ -1,40 +1,123 @@
 /**
- * Electron main process: one window, locked down (context isolation, sandbox, no node integration,
- * navigation and new windows denied, every non-app request blocked). The engine moves into a
- * utilityProcess with the desktop-app issue; this shell holds the security baseline from day one.
+ * Electron main process: one window, locked down, and the engine in a utilityProcess.
+ *
+ * Security: context isolation, sandbox, no node integration; navigation, new windows, webviews and
+ * permission requests denied; the renderer is served from the app's own `app://` protocol and every
+ * other request (http, https, ws, file, ...) is cancelled, so the app is air-gapped by construction.
+ * The renderer reaches the engine only through the MessagePort handed to it here, speaking the
+ * contract's protocol (src/shared/rpc.ts); the folder dialog is the one thing main answers itself.
  */
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { app, BrowserWindow, session } from 'electron';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { app, BrowserWindow, dialog, ipcMain, MessageChannelMain, net, protocol, session, utilityProcess, type UtilityProcess, type WebContents } from 'electron';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const isAppUrl = (url: string) => url.startsWith('file://') || url.startsWith('devtools://') || (process.env.ELECTRON_RENDERER_URL !== undefined && url.startsWith(process.env.ELECTRON_RENDERER_URL));
+const RENDERER_DIR = path.join(here, '../renderer');
+const APP_ORIGIN = 'app://synapsis';
+const DEV_URL = process.env.ELECTRON_RENDERER_URL;
+
+protocol.registerSchemesAsPrivileged([{ scheme: 'app', privileges: { standard: true, secure: true, supportFetchAPI: true } }]);
+
+/** Requests the app may make: its own files, devtools, and the dev server while developing. */
+export function isAppUrl(url: string): boolean {
+  return url.startsWith(`${APP_ORIGIN}/`) || url.startsWith('devtools://') || (DEV_URL !== undefined && url.startsWith(DEV_URL));
+}
+
+/** A file of the built renderer for an app:// URL, or null when the path leaves the folder. */
+function rendererFile(url: string): string | null {
+  const { pathname } = new URL(url);
+  const rel = decodeURIComponent(pathname === '/' ? '/index.html' : pathname);
+  const file = path.resolve(RENDERER_DIR, `.${path.posix.normalize(rel)}`);
+  return file.startsWith(RENDERER_DIR + path.sep) ? file : null;
+}
+
+let engine: UtilityProcess | null = null;
+let engineRestarts = 0;
+
+function dataDir(): string {
+  return process.env.SYNAPSIS_DATA_DIR || path.join(app.getPath('userData'), 'data');
+}
+
+function startEngine(): UtilityProcess {
+  const child = utilityProcess.fork(path.join(here, 'engine-host.js'), [], {
+    serviceName: 'Synapsis engine',
+    env: { ...process.env, SYNAPSIS_DATA_DIR: dataDir() },
+    stdio: 'inherit',
+  });
+  child.on('exit', (code) => {
+    if (engine !== child) return;
+    engine = null;
+    if (code !== 0 && engineRestarts < 5) {
+      // The engine died (a native crash): start a new one and reconnect every window.
+      engineRestarts++;
+      engine = startEngine();
+      for (const win of BrowserWindow.getAllWindows()) connectRenderer(win.webContents);
+    }
+  });
+  return child;
+}
+
+/** Gives the renderer a fresh MessagePort to the engine (on every load, so a reload reconnects). */
+function connectRenderer(contents: WebContents): void {
+  if (!engine) engine = startEngine();
+  const { port1, port2 } = new MessageChannelMain();
+  engine.postMessage({ type: 'connect' }, [port1]);
+  contents.postMessage('synapsis:port', null, [port2]);
+}
 
 function createWindow(): BrowserWindow {
   const win = new BrowserWindow({
     width: 1280,
     height: 800,
+    minWidth: 900,
+    minHeight: 600,
     title: 'Synapsis',
+    show: false,
     webPreferences: {
       preload: path.join(here, '../preload/index.cjs'),
       contextIsolation: true,
       nodeIntegration: false,
       sandbox: true,
       webSecurity: true,
+      webviewTag: false,
+      spellcheck: false,
     },
   });
-  win.webContents.setWindowOpenHandler(() => ({ action: 'deny' }));
-  win.webContents.on('will-navigate', (event, url) => {
-    if (!isAppUrl(url)) event.preventDefault();
-  });
-  if (process.env.ELECTRON_RENDERER_URL) void win.loadURL(process.env.ELECTRON_RENDERER_URL);
-  else void win.loadFile(path.join(here, '../renderer/index.html'));
+  win.once('ready-to-show', () => win.show());
+  win.webContents.on('did-finish-load', () => connectRenderer(win.webContents));
+  if (DEV_URL) void win.loadURL(DEV_URL);
+  else void win.loadURL(`${APP_ORIGIN}/index.html`);
   return win;
 }
 
+app.on('web-contents-created', (_event, contents) => {
+  contents.setWindowOpenHandler(() => ({ action: 'deny' }));
+  contents.on('will-navigate', (event, url) => {
+    if (!isAppUrl(url)) event.preventDefault();
+  });
+  contents.on('will-redirect', (event, url) => {
+    if (!isAppUrl(url)) event.preventDefault();
+  });
+  contents.on('will-attach-webview', (event) => event.preventDefault());
+});
+
 void app.whenReady().then(() => {
+  protocol.handle('app', (request) => {
+    const file = rendererFile(request.url);
+    if (!file) return new Response('Not found', { status: 404 });
+    return net.fetch(pathToFileURL(file).toString());
+  });
   // Air-gapped by construction: nothing but the app's own files is ever requested.
   session.defaultSession.webRequest.onBeforeRequest((details, callback) => callback({ cancel: !isAppUrl(details.url) }));
+  session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
+  session.defaultSession.setPermissionCheckHandler(() => false);
+  ipcMain.handle('synapsis:pickFolder', async (event) => {
+    if (!event.senderFrame || !isAppUrl(event.senderFrame.url)) return null;
+    const win = BrowserWindow.fromWebContents(event.sender);
+    const result = win ? await dialog.showOpenDialog(win, { properties: ['openDirectory'], title: 'Choose a folder for Synapsis' }) : await dialog.showOpenDialog({ properties: ['openDirectory'] });
+    return result.canceled ? null : (result.filePaths[0] ?? null);
+  });
+  engine = startEngine();
   createWindow();
   app.on('activate', () => {
     if (BrowserWindow.getAllWindows().length === 0) createWindow();
@@ -43,4 +126,10 @@ void app.whenReady().then(() => {
 
 app.on('window-all-closed', () => {
   if (process.platform !== 'darwin') app.quit();
+});
+
+app.on('will-quit', () => {
+  const child = engine;
+  engine = null;
+  child?.kill();
 });

@@ -1,12 +1,49 @@
-/** Exposes only `window.synapsis`, typed from the contract; the transport arrives with the desktop-app issue. */
-import { contextBridge } from 'electron';
-import { METHODS } from '../shared/contract.ts';
+/**
+ * Exposes only `window.synapsis` (a SynapsisBridge, typed from the contract): requests go over the
+ * MessagePort the main process sends on every load, straight to the engine's utilityProcess. The
+ * renderer gets no ipcRenderer, no Node, no other channel; the folder dialog is the one request
+ * answered by main.
+ */
+import { contextBridge, ipcRenderer } from 'electron';
+import { createBridgeCore, type ClientMessage, type RpcOutcome, type SynapsisBridge } from '../shared/rpc.ts';
 
-const api = {
-  methods: METHODS,
-  version: '0.1.0',
+let port: MessagePort | null = null;
+const waiting: ClientMessage[] = [];
+const core = createBridgeCore((message) => {
+  if (port) port.postMessage(message);
+  else if (waiting.length < 100) waiting.push(message);
+  else throw new Error('the engine is not connected');
+}, 'electron');
+
+ipcRenderer.on('synapsis:port', (event) => {
+  const next = event.ports[0];
+  if (!next) return;
+  if (port) {
+    // The engine restarted: requests sent to the old one will not be answered.
+    core.close('the engine restarted');
+    port.close();
+  }
+  port = next;
+  port.onmessage = (e: MessageEvent) => core.receive(e.data);
+  port.start();
+  for (const message of waiting.splice(0)) port.postMessage(message);
+  core.opened();
+});
+
+const bridge: SynapsisBridge = {
+  shell: 'electron',
+  request(method, params, options) {
+    if (method === 'app/pickFolder') {
+      return ipcRenderer.invoke('synapsis:pickFolder').then(
+        (path: string | null): RpcOutcome => ({ ok: true, result: { path } }),
+        (error: Error): RpcOutcome => ({ ok: false, error: { code: 'E_SYN_BAD_REQUEST', message: error.message, retryable: false } }),
+      );
+    }
+    return core.bridge.request(method, params, options);
+  },
+  cancel: (callId) => core.bridge.cancel(callId),
+  on: (event, listener) => core.bridge.on(event, listener),
+  onConnection: (listener) => core.bridge.onConnection(listener),
 };
 
-export type SynapsisBridge = typeof api;
-
-contextBridge.exposeInMainWorld('synapsis', api);
+contextBridge.exposeInMainWorld('synapsis', bridge);

@@ -1,6 +1,13 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { App } from './App.tsx';
+import { createClient } from '../../shared/rpc.ts';
+import { resolveBridge } from './bridge.ts';
+import { App } from './components/App.tsx';
+import { useApp } from './store.ts';
+import './styles.css';
+
+const bridge = resolveBridge();
+if (bridge) useApp.getState().connect(createClient(bridge));
 
 const container = document.getElementById('root');
 if (!container) throw new Error('missing #root');

@@ -1,0 +1,158 @@
+import { useEffect } from 'react';
+import { useApp, type View } from '../store.ts';
+import { AskView } from './AskView.tsx';
+import { GraphView } from './GraphView.tsx';
+import { LibraryView } from './LibraryView.tsx';
+import { Onboarding } from './Onboarding.tsx';
+import { SearchView } from './SearchView.tsx';
+import { SettingsView } from './SettingsView.tsx';
+import { SourcePreview } from './SourcePreview.tsx';
+
+const NAV: { view: View; label: string; icon: string; keys: string }[] = [
+  { view: 'ask', label: 'Ask', icon: '✦', keys: 'Ctrl+K' },
+  { view: 'search', label: 'Search', icon: '⌕', keys: 'Ctrl+/' },
+  { view: 'library', label: 'Library', icon: '▤', keys: 'Alt+3' },
+  { view: 'graph', label: 'Graph', icon: '⋈', keys: 'Alt+4' },
+  { view: 'settings', label: 'Settings', icon: '⚙', keys: 'Alt+5' },
+];
+
+function focusSoon(id: string) {
+  requestAnimationFrame(() => document.getElementById(id)?.focus());
+}
+
+/** The theme on <html data-theme>, following the OS when set to system. */
+function useTheme() {
+  const theme = useApp((s) => s.theme);
+  useEffect(() => {
+    const media = window.matchMedia?.('(prefers-color-scheme: dark)');
+    const apply = () => (document.documentElement.dataset.theme = theme === 'system' ? (media?.matches ? 'dark' : 'light') : theme);
+    apply();
+    media?.addEventListener?.('change', apply);
+    return () => media?.removeEventListener?.('change', apply);
+  }, [theme]);
+}
+
+function useShortcuts() {
+  const { setView, closePreview } = useApp();
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const mod = e.ctrlKey || e.metaKey;
+      if (mod && e.key.toLowerCase() === 'k') {
+        e.preventDefault();
+        setView('ask');
+        focusSoon('ask-input');
+      } else if (mod && e.key === '/') {
+        e.preventDefault();
+        setView('search');
+        focusSoon('search-input');
+      } else if (e.altKey && /^[1-5]$/.test(e.key)) {
+        e.preventDefault();
+        setView(NAV[Number(e.key) - 1]!.view);
+      } else if (e.key === 'Escape') {
+        closePreview();
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [setView, closePreview]);
+}
+
+function IndexBadge() {
+  const { status, progress, connected } = useApp();
+  const live = Object.values(progress).find((p) => p.stage !== 'done');
+  let text = 'Up to date';
+  if (!connected) text = 'Reconnecting to the engine…';
+  else if (status?.paused) text = 'Indexing paused';
+  else if (status?.running && live) text = live.files_total > 0 ? `Indexing ${live.files_done}/${live.files_total}` : 'Indexing…';
+  else if (status?.running) text = 'Indexing…';
+  else if (status?.watching) text = 'Watching for changes';
+  return (
+    <div className={`index-badge${!connected ? ' index-badge--off' : status?.running ? ' index-badge--busy' : ''}`} data-testid="index-badge" role="status">
+      <span className="dot" aria-hidden /> {text}
+    </div>
+  );
+}
+
+function Toasts() {
+  const { toasts, dismissToast } = useApp();
+  return (
+    <div className="toasts" aria-live="assertive">
+      {toasts.map((t) => (
+        <div key={t.id} className={`toast toast--${t.kind}`} role={t.kind === 'error' ? 'alert' : 'status'}>
+          <span>{t.text}</span>
+          <button type="button" className="btn btn--icon" onClick={() => dismissToast(t.id)} aria-label="Dismiss">
+            ×
+          </button>
+        </div>
+      ))}
+    </div>
+  );
+}
+
+export function NoConnection() {
+  return (
+    <div className="onboarding">
+      <div className="onboarding__card">
+        <div className="brand brand--big">◆ Synapsis</div>
+        <h2>Open the address that `synapsis web` printed</h2>
+        <p className="muted">
+          Web mode only talks to a page that carries this run&apos;s secret token. Start it with <code>npm run web</code> (or <code>synapsis web</code>) and open the full address it prints, including the part after
+          #.
+        </p>
+      </div>
+    </div>
+  );
+}
+
+export function App() {
+  useTheme();
+  useShortcuts();
+  const { client, view, setView, onboarding } = useApp();
+  if (!client) return <NoConnection />;
+  if (onboarding) {
+    return (
+      <>
+        <Onboarding />
+        <Toasts />
+      </>
+    );
+  }
+  return (
+    <div className="app">
+      <nav className="sidebar" aria-label="Main">
+        <div className="brand">
+          <span className="brand__mark" aria-hidden>
+            ◆
+          </span>{' '}
+          Synapsis
+        </div>
+        <ul>
+          {NAV.map((n) => (
+            <li key={n.view}>
+              <button type="button" className={`nav${view === n.view ? ' nav--on' : ''}`} aria-current={view === n.view ? 'page' : undefined} onClick={() => setView(n.view)} title={`${n.label} (${n.keys})`}>
+                <span className="nav__icon" aria-hidden>
+                  {n.icon}
+                </span>
+                {n.label}
+                <kbd className="nav__keys">{n.keys}</kbd>
+              </button>
+            </li>
+          ))}
+        </ul>
+        <div className="sidebar__foot">
+          <IndexBadge />
+          <div className="muted small">Offline · nothing leaves this machine</div>
+        </div>
+      </nav>
+      <main className="main">
+        {view === 'ask' && <AskView />}
+        {view === 'search' && <SearchView />}
+        {view === 'library' && <LibraryView />}
+        {view === 'graph' && <GraphView />}
+        {view === 'settings' && <SettingsView />}
+      </main>
+      <SourcePreview />
+      <Toasts />
+    </div>
+  );
+}

@@ -1,0 +1,211 @@
+import { useEffect, useRef, useState } from 'react';
+import { useApp } from '../store.ts';
+import { CitedText, Highlighted } from './text.tsx';
+
+const STAGE_LABEL: Record<string, string> = {
+  retrieve: 'Searching your notes…',
+  context: 'Reading the best passages…',
+  synthesize: 'Writing the answer…',
+  critic: 'Checking every sentence against its source…',
+  revise: 'Revising unsupported sentences…',
+  done: 'Done',
+};
+
+function VerdictBadge({ verdict, decidedBy }: { verdict: string | null; decidedBy: string }) {
+  const label = verdict === 'APPROVE' ? 'Supported by sources' : verdict === 'REVISE' ? 'Partly supported' : verdict === 'REJECT' ? 'Not supported' : 'Not checked';
+  return (
+    <span className={`badge badge--${(verdict ?? 'none').toLowerCase()}`} title={`Critic verdict: ${verdict ?? 'none'} (decided by ${decidedBy})`} data-testid="verdict">
+      {label}
+    </span>
+  );
+}
+
+export function AskView() {
+  const { asking, answer, history, ask, cancelAsk, openPreview, showAnswerGraph, health } = useApp();
+  const [question, setQuestion] = useState('');
+  const input = useRef<HTMLTextAreaElement>(null);
+  useEffect(() => input.current?.focus(), []);
+  const submit = () => {
+    if (question.trim()) void ask(question);
+  };
+  const empty = health !== null && health.documents.indexed === 0;
+
+  return (
+    <section className="view view--ask" aria-label="Ask">
+      <header className="view__header">
+        <h1>Ask your notes</h1>
+        <p className="muted">Answers cite the exact lines they come from; a critic checks each sentence, and Synapsis says so when your notes do not hold the answer.</p>
+      </header>
+      <form
+        className="ask-box"
+        onSubmit={(e) => {
+          e.preventDefault();
+          submit();
+        }}
+      >
+        <textarea
+          id="ask-input"
+          ref={input}
+          value={question}
+          rows={2}
+          placeholder={empty ? 'Add a folder in Library first, then ask anything about it' : 'Ask a question… (Enter to ask, Shift+Enter for a new line)'}
+          aria-label="Question"
+          onChange={(e) => setQuestion(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter' && !e.shiftKey) {
+              e.preventDefault();
+              submit();
+            }
+          }}
+        />
+        {asking ? (
+          <button type="button" className="btn btn--ghost" onClick={cancelAsk}>
+            Stop
+          </button>
+        ) : (
+          <button type="submit" className="btn btn--primary" disabled={!question.trim()}>
+            Ask
+          </button>
+        )}
+      </form>
+
+      {asking && (
+        <article className="answer answer--streaming" aria-live="polite" data-testid="answer-streaming">
+          <div className="answer__stage">
+            <span className="spinner" aria-hidden /> {STAGE_LABEL[asking.stage ?? 'retrieve']}
+          </div>
+          <p className="answer__text">{asking.text}</p>
+        </article>
+      )}
+
+      {!asking && answer && (
+        <article className={`answer answer--${answer.answer_mode}`} data-testid="answer">
+          <div className="answer__meta">
+            <VerdictBadge verdict={answer.verdict} decidedBy={answer.critic.decided_by} />
+            <span className="confidence" title="How well the sources support the answer">
+              <span className="confidence__bar">
+                <span style={{ width: `${Math.round(answer.confidence * 100)}%` }} />
+              </span>
+              {Math.round(answer.confidence * 100)}% confidence
+            </span>
+            {answer.answer_mode === 'extractive' && <span className="badge badge--info" title="No chat model: these are the best sentences of your sources">Quoted from sources</span>}
+            {answer.cancelled && <span className="badge badge--warn">Stopped</span>}
+          </div>
+          {answer.answer_mode === 'abstained' ? (
+            <div className="abstain" data-testid="abstention">
+              <p className="answer__text">{answer.answer}</p>
+              <h3>What was searched</h3>
+              <p>
+                Terms <code>{answer.searched.terms.join(' ') || answer.searched.query}</code> — {answer.searched.results} passages found
+                {answer.searched.top.length > 0 && <>, closest: {answer.searched.top.slice(0, 3).join(', ')}</>}
+              </p>
+              {answer.searched.closest.length > 0 && (
+                <ul className="closest">
+                  {answer.searched.closest.map((c) => (
+                    <li key={c.locator}>
+                      <blockquote>{c.text}</blockquote>
+                      <button type="button" className="link" onClick={() => void openPreview(c.locator)}>
+                        {c.locator}
+                      </button>
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </div>
+          ) : (
+            <p className="answer__text">
+              <CitedText
+                text={answer.answer}
+                known={(n) => answer.snippets.some((s) => s.n === n)}
+                onCite={(n) => {
+                  const s = answer.snippets.find((x) => x.n === n);
+                  if (s) void openPreview(s.locator);
+                }}
+              />
+            </p>
+          )}
+          {answer.citations.length > 0 && (
+            <ol className="sources" aria-label="Sources">
+              {answer.citations.map((c) => {
+                const s = answer.snippets.find((x) => x.n === c.n);
+                return (
+                  <li key={c.n}>
+                    <button type="button" className="source-link" onClick={() => void openPreview(c.locator)} data-testid="citation">
+                      <span className="cite-chip">{c.n}</span>
+                      <span className="source-link__title">{s?.title ?? c.path}</span>
+                      <span className="source-link__loc">
+                        {c.path}:{c.start_line}–{c.end_line}
+                      </span>
+                      {c.stale && <span className="badge badge--warn">changed since indexing</span>}
+                    </button>
+                  </li>
+                );
+              })}
+            </ol>
+          )}
+          {answer.limits.length > 0 && (
+            <details className="limits">
+              <summary>What was limited ({answer.limits.length})</summary>
+              <ul>
+                {answer.limits.map((l) => (
+                  <li key={l}>{l}</li>
+                ))}
+              </ul>
+            </details>
+          )}
+          <div className="answer__actions">
+            {answer.citations.length + answer.snippets.length > 0 && (
+              <button type="button" className="btn btn--ghost" onClick={() => void showAnswerGraph()}>
+                Show sources in the graph
+              </button>
+            )}
+            <span className="muted small">
+              {answer.tokens.out > 0 && `${answer.tokens.out} tokens · `}
+              {Math.round(Object.values(answer.timings).reduce((a, b) => a + b, 0))} ms
+            </span>
+          </div>
+        </article>
+      )}
+
+      {!asking && !answer && history.length > 0 && (
+        <section className="history" aria-label="Recent questions">
+          <h2>Recent questions</h2>
+          <ul>
+            {history.slice(0, 8).map((h) => (
+              <li key={h}>
+                <button
+                  type="button"
+                  className="link"
+                  onClick={() => {
+                    setQuestion(h);
+                    void ask(h);
+                  }}
+                >
+                  {h}
+                </button>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+      {answer && answer.snippets.length > 0 && !asking && (
+        <details className="passages">
+          <summary>All {answer.snippets.length} passages the answer was written from</summary>
+          <ol>
+            {answer.snippets.map((s) => (
+              <li key={s.n}>
+                <button type="button" className="link" onClick={() => void openPreview(s.locator)}>
+                  [{s.n}] {s.locator}
+                </button>
+                <p className="snippet">
+                  <Highlighted text={s.text.slice(0, 280)} />
+                  {s.text.length > 280 && '…'}
+                </p>
+              </li>
+            ))}
+          </ol>
+        </details>
+      )}
+    </section>
+  );
+}

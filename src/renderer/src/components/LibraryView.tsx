@@ -1,0 +1,125 @@
+import { useApp, type Progress } from '../store.ts';
+import { FolderPicker } from './FolderPicker.tsx';
+import { formatCount, formatDuration } from './text.tsx';
+
+const STAGE: Record<Progress['stage'], string> = { scan: 'Scanning', lexical: 'Indexing text', embed: 'Embedding', graph: 'Reading links', done: 'Up to date' };
+
+function ProgressBar({ progress, running }: { progress: Progress | undefined; running: boolean }) {
+  if (!progress) return <div className="muted small">{running ? 'Waiting for its turn…' : 'Up to date'}</div>;
+  const pct = progress.files_total > 0 ? Math.min(100, Math.round((progress.files_done / progress.files_total) * 100)) : progress.stage === 'done' ? 100 : 0;
+  const unit = progress.stage === 'embed' ? 'passages' : 'files';
+  return (
+    <div className="progress" data-testid="root-progress" data-stage={progress.stage}>
+      <div className="progress__bar" role="progressbar" aria-valuenow={pct} aria-valuemin={0} aria-valuemax={100} aria-label={`${STAGE[progress.stage]} ${pct}%`}>
+        <span style={{ width: `${pct}%` }} />
+      </div>
+      <div className="progress__text small">
+        {STAGE[progress.stage]}
+        {progress.stage !== 'done' && progress.files_total > 0 && (
+          <>
+            {' '}
+            · {formatCount(progress.files_done)} / {formatCount(progress.files_total)} {unit}
+            {progress.rate_per_s > 0 && ` · ${progress.rate_per_s}/s`} · ETA {formatDuration(progress.eta_s)}
+          </>
+        )}
+        {progress.stage !== 'done' && progress.path && <span className="progress__file"> · {progress.path}</span>}
+      </div>
+    </div>
+  );
+}
+
+export function LibraryView() {
+  const { roots, health, status, progress, lastReport, removeFolder, indexNow, pause, resume } = useApp();
+  const issues = health?.issues ?? [];
+  const running = status?.running ?? false;
+  return (
+    <section className="view view--library" aria-label="Library">
+      <header className="view__header view__header--row">
+        <div>
+          <h1>Library</h1>
+          <p className="muted">
+            {health ? `${formatCount(health.documents.indexed)} documents · ${formatCount(health.chunks)} passages` : 'Loading…'}
+            {status?.watching && ' · watching for changes'}
+            {status && status.pending_jobs > 0 && ` · ${formatCount(status.pending_jobs)} files waiting`}
+          </p>
+        </div>
+        <div className="row">
+          {status?.paused ? (
+            <button type="button" className="btn btn--primary" onClick={() => void resume()}>
+              Resume indexing
+            </button>
+          ) : (
+            <button type="button" className="btn btn--ghost" onClick={() => void pause()} disabled={!running && !(status?.watching ?? false)}>
+              Pause
+            </button>
+          )}
+          <button type="button" className="btn btn--ghost" onClick={() => void indexNow()} disabled={running || roots.length === 0 || (status?.paused ?? false)}>
+            {running ? 'Indexing…' : 'Re-scan now'}
+          </button>
+        </div>
+      </header>
+      {status?.paused && (
+        <p className="notice" role="status">
+          Indexing is paused. Changes to your files wait in the queue; nothing already indexed is lost.
+        </p>
+      )}
+
+      <h2>Folders</h2>
+      <ul className="roots">
+        {roots.map((r) => (
+          <li key={r.id} className="root" data-testid="root">
+            <div className="root__head">
+              <span className="root__path">{r.path}</span>
+              {r.exclude.length > 0 && <span className="muted small">skips {r.exclude.join(', ')}</span>}
+              <button
+                type="button"
+                className="link small danger"
+                onClick={() => {
+                  if (window.confirm(`Remove ${r.path} from Synapsis? Its files stay on disk; only the index forgets them.`)) void removeFolder(r.path);
+                }}
+              >
+                Remove
+              </button>
+            </div>
+            <ProgressBar progress={progress[r.path] ?? (roots.length === 1 ? progress[''] : undefined)} running={running} />
+          </li>
+        ))}
+      </ul>
+      {roots.length === 0 && <p className="muted">No folders yet. Add the folders that hold your notes, documents and code.</p>}
+      <FolderPicker />
+      {progress[''] && roots.length > 1 && <ProgressBar progress={progress['']} running={running} />}
+
+      {lastReport && (
+        <p className="muted small" data-testid="last-report">
+          Last run: {lastReport.indexed} indexed, {lastReport.unchanged} unchanged, {lastReport.removed} removed, {lastReport.skipped} skipped, {lastReport.failed} failed in {(lastReport.duration_ms / 1000).toFixed(1)} s.
+        </p>
+      )}
+
+      <h2>Skipped and failed files {issues.length > 0 && <span className="count">{issues.length}</span>}</h2>
+      {issues.length === 0 ? (
+        <p className="muted">Every file was read.</p>
+      ) : (
+        <table className="issues" data-testid="issues">
+          <thead>
+            <tr>
+              <th>File</th>
+              <th>Status</th>
+              <th>Why</th>
+            </tr>
+          </thead>
+          <tbody>
+            {issues.map((i) => (
+              <tr key={`${i.path}:${i.status}`}>
+                <td className="mono">{i.path}</td>
+                <td>
+                  <span className={`badge badge--${i.status === 'failed' ? 'reject' : 'warn'}`}>{i.status}</span>
+                </td>
+                <td>{i.reason}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,125 @@
+import { useEffect, useRef, useState } from 'react';
+import { useApp } from '../store.ts';
+import { Highlighted } from './text.tsx';
+
+const TYPES = ['markdown', 'text', 'code', 'pdf', 'docx', 'html'];
+/** Results follow typing after this pause (a query takes ~15 ms; the pause saves work, not time). */
+const DEBOUNCE_MS = 150;
+
+function Chip({ active, onClick, children, title }: { active: boolean; onClick: () => void; children: React.ReactNode; title?: string }) {
+  return (
+    <button type="button" className={`chip${active ? ' chip--on' : ''}`} aria-pressed={active} onClick={onClick} title={title}>
+      {children}
+    </button>
+  );
+}
+
+const toggle = (list: string[], value: string) => (list.includes(value) ? list.filter((x) => x !== value) : [...list, value]);
+
+export function SearchView() {
+  const { query, setQuery, search, results, searching, searchError, filters, setFilters, roots, openPreview, showGraph } = useApp();
+  const [tagText, setTagText] = useState(filters.tags.join(', '));
+  const input = useRef<HTMLInputElement>(null);
+  useEffect(() => input.current?.focus(), []);
+  useEffect(() => {
+    const t = setTimeout(() => void search(), DEBOUNCE_MS);
+    return () => clearTimeout(t);
+  }, [query, search]);
+
+  return (
+    <section className="view view--search" aria-label="Search">
+      <header className="view__header">
+        <h1>Search</h1>
+      </header>
+      <input
+        id="search-input"
+        ref={input}
+        className="search-input"
+        type="search"
+        value={query}
+        placeholder="Words, exact terms, error codes, “a phrase”, prefix*"
+        aria-label="Search query"
+        onChange={(e) => setQuery(e.target.value)}
+      />
+      <div className="filters" aria-label="Filters">
+        {roots.length > 1 && (
+          <div className="filters__group">
+            <span className="filters__label">Folders</span>
+            {roots.map((r) => (
+              <Chip key={r.id} active={filters.roots.includes(r.path)} onClick={() => setFilters({ roots: toggle(filters.roots, r.path) })} title={r.path}>
+                {r.path.split(/[\\/]/).pop()}
+              </Chip>
+            ))}
+          </div>
+        )}
+        <div className="filters__group">
+          <span className="filters__label">Types</span>
+          {TYPES.map((t) => (
+            <Chip key={t} active={filters.types.includes(t)} onClick={() => setFilters({ types: toggle(filters.types, t) })}>
+              {t}
+            </Chip>
+          ))}
+        </div>
+        <div className="filters__group">
+          <label className="filters__label" htmlFor="tag-filter">
+            Tags
+          </label>
+          <input
+            id="tag-filter"
+            className="tag-input"
+            value={tagText}
+            placeholder="decision, meeting"
+            onChange={(e) => setTagText(e.target.value)}
+            onBlur={() => setFilters({ tags: tagText.split(',').map((t) => t.trim().replace(/^#/, '')).filter(Boolean) })}
+            onKeyDown={(e) => {
+              if (e.key === 'Enter') (e.target as HTMLInputElement).blur();
+            }}
+          />
+        </div>
+      </div>
+
+      {searchError && (
+        <p className="error-line" role="alert">
+          {searchError}
+        </p>
+      )}
+      {results && (
+        <p className="muted small" data-testid="search-meta">
+          {results.chunks.length === 0 ? 'No passage matches' : `${results.chunks.length} passages`} · {Math.round(results.latency_ms)} ms · {results.meta.mode}
+          {results.meta.trigram_used && ' · substring match'}
+          {results.meta.limits.length > 0 && ` · ${results.meta.limits.join('; ')}`}
+        </p>
+      )}
+      {searching && !results && <p className="muted">Searching…</p>}
+      <ol className="results" aria-label="Results">
+        {results?.chunks.map((c) => (
+          <li key={`${c.chunk_id ?? c.locator}`} className="result">
+            <button type="button" className="result__main" onClick={() => void openPreview(c.locator)} data-testid="result">
+              <span className="result__title">{c.title}</span>
+              {c.heading && <span className="result__heading"> › {c.heading}</span>}
+              <span className="result__loc">
+                {c.path}:{c.start_line}–{c.end_line}
+              </span>
+              <span className="snippet">
+                <Highlighted text={c.snippet} />
+              </span>
+            </button>
+            <div className="result__side">
+              {Object.entries(c.tags)
+                .filter(([k]) => k === 'type' || k === 'language')
+                .map(([k, v]) => (
+                  <span key={k} className="tag">
+                    {v}
+                  </span>
+                ))}
+              <button type="button" className="link small" onClick={() => void showGraph(c.path)} title="This note in the knowledge graph">
+                graph
+              </button>
+            </div>
+          </li>
+        ))}
+      </ol>
+      {!results && !query && <p className="muted empty-hint">Type to search every indexed file. Exact terms and codes are found even inside words.</p>}
+    </section>
+  );
+}

@@ -1,0 +1,167 @@
+import { useEffect, useState } from 'react';
+import type { ModelRole } from '../../../shared/contract.ts';
+import { useApp, type RetrievalChoice, type Theme } from '../store.ts';
+import { formatBytes, formatCount } from './text.tsx';
+
+function Row({ label, children, hint }: { label: string; children: React.ReactNode; hint?: string }) {
+  return (
+    <div className="setting">
+      <div className="setting__label">
+        {label}
+        {hint && <div className="muted small">{hint}</div>}
+      </div>
+      <div className="setting__value">{children}</div>
+    </div>
+  );
+}
+
+export function SettingsView() {
+  const s = useApp();
+  const { health, system, models } = s;
+  const [modelPath, setModelPath] = useState('');
+  const [role, setRole] = useState<'' | ModelRole>('');
+  useEffect(() => {
+    if (!system) void s.loadSystem();
+  }, [system, s]);
+  const config = (health?.config ?? {}) as Record<string, unknown>;
+
+  return (
+    <section className="view view--settings" aria-label="Settings">
+      <header className="view__header">
+        <h1>Settings and health</h1>
+      </header>
+
+      <h2>Health</h2>
+      <div className={`health health--${health?.status ?? 'ok'}`} data-testid="health">
+        <strong>{health?.status === 'degraded' ? 'Working, with limits' : 'Everything works'}</strong>
+        {health && health.degradations.length > 0 && (
+          <ul>
+            {health.degradations.map((d) => (
+              <li key={d}>{d}</li>
+            ))}
+          </ul>
+        )}
+        {health && (
+          <p className="muted small">
+            {formatCount(health.documents.indexed)} documents ({Object.entries(health.documents.by_type)
+              .map(([t, n]) => `${t} ${n}`)
+              .join(', ') || 'none'}
+            ) · {formatCount(health.chunks)} passages · {formatCount(health.vectors.count)} vectors{health.vectors.backend ? ` (${health.vectors.backend})` : ''} · index {health.index_version} · data in{' '}
+            <span className="mono">{health.data_dir}</span>
+          </p>
+        )}
+      </div>
+
+      <h2>This machine</h2>
+      <p data-testid="system">
+        {system ? (
+          <>
+            {system.gpu ? `GPU (${system.gpu})` : 'CPU'} · {system.threads} threads · {system.cpus} cores · {formatBytes(system.memory_bytes)} · {system.platform}/{system.arch}
+            {system.gpu_reason && <span className="muted small"> — {system.gpu_reason}</span>}
+          </>
+        ) : (
+          <span className="muted">Checking…</span>
+        )}
+      </p>
+
+      <h2>Models</h2>
+      {models.length === 0 && <p className="muted">No models: search is lexical, answers quote the best sentences of your sources.</p>}
+      <table className="models">
+        <tbody>
+          {models.map((m) => {
+            const inUse = [health?.models.embed?.id, health?.models.chat?.id, health?.models.rerank?.id].includes(m.id);
+            return (
+              <tr key={m.id}>
+                <td>
+                  <strong>{m.name}</strong>
+                  <div className="muted small">
+                    {m.architecture} · {formatBytes(m.size_bytes)}
+                    {m.dimension > 0 && ` · dim ${m.dimension}`} · context {formatCount(m.context_length)}
+                  </div>
+                </td>
+                <td>
+                  <span className="tag">{m.role}</span> {inUse && <span className="badge badge--approve">in use</span>}
+                </td>
+                <td>
+                  <button type="button" className="link small danger" onClick={() => void s.removeModel(m.id)}>
+                    Remove
+                  </button>
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+      <form
+        className="folder-picker"
+        onSubmit={async (e) => {
+          e.preventDefault();
+          if (await s.importModel(modelPath.trim(), role || undefined)) setModelPath('');
+        }}
+      >
+        <input value={modelPath} onChange={(e) => setModelPath(e.target.value)} placeholder="/path/to/model.gguf" aria-label="Model file to import" spellCheck={false} />
+        <select value={role} onChange={(e) => setRole(e.target.value as '' | ModelRole)} aria-label="Model role">
+          <option value="">role from the file</option>
+          <option value="embed">embedding</option>
+          <option value="chat">chat</option>
+          <option value="rerank">rerank</option>
+        </select>
+        <button type="submit" className="btn btn--ghost" disabled={!modelPath.trim()}>
+          Import
+        </button>
+      </form>
+      {s.restartNeeded && (
+        <p className="notice">
+          Model changes apply when the engine restarts.{' '}
+          <button type="button" className="btn btn--primary" onClick={() => void s.restartEngine()}>
+            Restart engine
+          </button>
+        </p>
+      )}
+
+      <h2>Retrieval</h2>
+      <Row label="Mode" hint="Auto: hybrid when an embedding model works, otherwise lexical.">
+        <select value={s.mode} onChange={(e) => s.setMode(e.target.value as RetrievalChoice)} aria-label="Retrieval mode">
+          <option value="auto">Auto</option>
+          <option value="hybrid">Hybrid (words + meaning)</option>
+          <option value="bm25">Lexical (words)</option>
+          <option value="dense">Meaning only</option>
+        </select>
+      </Row>
+      <Row label="Chunking" hint="Set with SYN_CHUNK_SIZE and SYN_CHUNK_OVERLAP; a change re-chunks and makes a new index version.">
+        <span className="mono">
+          {String(config.chunkSize ?? '—')} characters, overlap {String(config.chunkOverlap ?? '—')}
+        </span>
+      </Row>
+      <Row label="Fusion" hint="SYN_* settings; see the README.">
+        <span className="mono">
+          {String(config.fusion ?? 'rrf')}, k = {String(config.rrfK ?? 60)}, top {String(config.topK ?? 8)}
+        </span>
+      </Row>
+
+      <h2>Privacy</h2>
+      <Row label="Restricted notes" hint="Notes with `sensitivity: restricted` in their front matter are hidden from search, answers and the graph.">
+        <label className="switch">
+          <input type="checkbox" checked={s.allowRestricted} onChange={(e) => s.setAllowRestricted(e.target.checked)} disabled={config.sensitivityEnable === false} />
+          <span>{config.sensitivityEnable === false ? 'Enforcement is off (SYN_SENSITIVITY_ENABLE=false)' : 'Show them in this session'}</span>
+        </label>
+      </Row>
+
+      <h2>Appearance</h2>
+      <Row label="Theme">
+        <div className="segmented" role="radiogroup" aria-label="Theme">
+          {(['system', 'light', 'dark'] as Theme[]).map((t) => (
+            <button key={t} type="button" role="radio" aria-checked={s.theme === t} className={s.theme === t ? 'on' : ''} onClick={() => s.setTheme(t)}>
+              {t}
+            </button>
+          ))}
+        </div>
+      </Row>
+      <Row label="Keyboard">
+        <span className="small">
+          <kbd>Ctrl/⌘ K</kbd> ask · <kbd>Ctrl/⌘ /</kbd> search · <kbd>Alt 1–5</kbd> views · <kbd>Esc</kbd> close the preview
+        </span>
+      </Row>
+    </section>
+  );
+}

@@ -1,0 +1,33 @@
+// @vitest-environment happy-dom
+import { cleanup, fireEvent, render } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { CitedText, formatDuration, Highlighted } from './text.tsx';
+
+afterEach(cleanup);
+
+describe('Highlighted', () => {
+  it('marks the passages the engine wrapped in « »', () => {
+    const { container } = render(<Highlighted text="the «relay» listens on «port» 7443" />);
+    expect([...container.querySelectorAll('mark')].map((m) => m.textContent)).toEqual(['relay', 'port']);
+    expect(container.textContent).toBe('the relay listens on port 7443');
+  });
+});
+
+describe('CitedText', () => {
+  it('turns [n] and [n, m] into chips that open their source, and marks numbers with no source', () => {
+    const onCite = vi.fn();
+    const { getAllByRole, container } = render(<CitedText text="Port 7443 [1]. Deferred to Q4 [2, 9]." known={(n) => n <= 2} onCite={onCite} />);
+    const chips = getAllByRole('button');
+    expect(chips.map((c) => c.textContent)).toEqual(['1', '2']);
+    fireEvent.click(chips[1]!);
+    expect(onCite).toHaveBeenCalledWith(2);
+    expect(container.querySelector('.cite-chip--dead')?.textContent).toBe('9');
+    expect(container.textContent).toBe('Port 7443 1. Deferred to Q4 29.');
+  });
+});
+
+describe('formatDuration', () => {
+  it('reads as a person would say it', () => {
+    expect([formatDuration(null), formatDuration(0.2), formatDuration(75), formatDuration(7300)]).toEqual(['—', '1 s', '1 min 15 s', '2 h 1 min']);
+  });
+});

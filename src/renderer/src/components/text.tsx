@@ -1,0 +1,56 @@
+/** Small text renderers shared by the views: highlighted snippets, answers with citation chips. */
+import { Fragment, type ReactNode } from 'react';
+
+/** A snippet with its matches wrapped in « » (as the engine marks them) shown as <mark>. */
+export function Highlighted({ text }: { text: string }) {
+  const parts = text.split(/«|»/);
+  return (
+    <>
+      {parts.map((part, i) => (i % 2 === 1 ? <mark key={i}>{part}</mark> : <Fragment key={i}>{part}</Fragment>))}
+    </>
+  );
+}
+
+/** Answer text with each [n] turned into a chip that opens that source; [1, 2] and [1][2] both work. */
+export function CitedText({ text, onCite, known }: { text: string; onCite: (n: number) => void; known: (n: number) => boolean }) {
+  const out: ReactNode[] = [];
+  const re = /\[(\d+(?:\s*,\s*\d+)*)\]/g;
+  let last = 0;
+  for (const m of text.matchAll(re)) {
+    if (m.index > last) out.push(text.slice(last, m.index));
+    for (const n of m[1]!.split(',').map((x) => Number(x.trim()))) {
+      out.push(
+        known(n) ? (
+          <button key={`${m.index}-${n}`} type="button" className="cite-chip" onClick={() => onCite(n)} title={`Open source [${n}]`} aria-label={`Open source ${n}`}>
+            {n}
+          </button>
+        ) : (
+          <span key={`${m.index}-${n}`} className="cite-chip cite-chip--dead" title="This number matches no source">
+            {n}
+          </span>
+        ),
+      );
+    }
+    last = m.index + m[0].length;
+  }
+  if (last < text.length) out.push(text.slice(last));
+  return <>{out}</>;
+}
+
+export function formatCount(n: number): string {
+  return n.toLocaleString('en-US');
+}
+
+export function formatDuration(seconds: number | null): string {
+  if (seconds === null || !Number.isFinite(seconds)) return '—';
+  if (seconds < 60) return `${Math.max(1, Math.round(seconds))} s`;
+  const m = Math.floor(seconds / 60);
+  if (m < 60) return `${m} min ${Math.round(seconds % 60)} s`;
+  return `${Math.floor(m / 60)} h ${m % 60} min`;
+}
+
+export function formatBytes(n: number): string {
+  if (n >= 1024 ** 3) return `${(n / 1024 ** 3).toFixed(1)} GB`;
+  if (n >= 1024 ** 2) return `${(n / 1024 ** 2).toFixed(1)} MB`;
+  return `${Math.ceil(n / 1024)} KB`;
+}

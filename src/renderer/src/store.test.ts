@@ -1,0 +1,87 @@
+// @vitest-environment happy-dom
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { AnswerEnvelope } from '../../shared/contract.ts';
+import { createClient, type SynapsisBridge } from '../../shared/rpc.ts';
+import { parseLocator, useApp } from './store.ts';
+
+const initial = useApp.getState();
+beforeEach(() => useApp.setState(initial, true));
+
+/** A bridge that answers from a table and streams the given tokens for answer/ask. */
+function fakeBridge(answers: Record<string, unknown>, tokens: { text: string; attempt: number }[] = []): SynapsisBridge & { calls: { method: string; params: unknown }[] } {
+  const calls: { method: string; params: unknown }[] = [];
+  return {
+    shell: 'test',
+    calls,
+    async request(method, params, options) {
+      calls.push({ method, params });
+      if (method === 'answer/ask') for (const t of tokens) options?.onProgress?.({ trace_id: 't', ...t });
+      if (!(method in answers)) return { ok: false, error: { code: 'E_SYN_BAD_REQUEST', message: `no ${method} here`, retryable: false } };
+      return { ok: true, result: answers[method] };
+    },
+    cancel() {},
+    on: () => () => {},
+    onConnection: () => () => {},
+  };
+}
+
+const HEALTH = { roots: [], status: 'ok', degradations: [], documents: { indexed: 0 } };
+
+describe('parseLocator', () => {
+  it('reads path and lines, and a bare path as line 1', () => {
+    expect(parseLocator('notes/a b.md#L3-L9')).toEqual({ path: 'notes/a b.md', start: 3, end: 9 });
+    expect(parseLocator('x.md#L4')).toEqual({ path: 'x.md', start: 4, end: 4 });
+    expect(parseLocator('doc.pdf#page=2')).toEqual({ path: 'doc.pdf', start: 1, end: 1 });
+  });
+});
+
+describe('the app store', () => {
+  it('starts with onboarding for an empty workspace and not for one with folders', async () => {
+    useApp.getState().connect(createClient(fakeBridge({ 'health/get': HEALTH, 'index/status': {}, 'models/list': [] })));
+    await expect.poll(() => useApp.getState().onboarding).toBe(true);
+    useApp.setState(initial, true);
+    useApp.getState().connect(createClient(fakeBridge({ 'health/get': { ...HEALTH, roots: [{ id: 1, path: '/n' }] }, 'index/status': {}, 'models/list': [] })));
+    await expect.poll(() => useApp.getState().onboarding).toBe(false);
+  });
+
+  it('streams answer tokens, restarts the text for a revision, then keeps the envelope', async () => {
+    const envelope = { query: 'q', answer: 'final [1]', citations: [], snippets: [] } as unknown as AnswerEnvelope;
+    const seen: string[] = [];
+    const unsubscribe = useApp.subscribe((s) => s.asking && seen.push(s.asking.text));
+    const bridge = fakeBridge({ 'answer/ask': envelope }, [
+      { text: 'Draft ', attempt: 1 },
+      { text: 'one.', attempt: 1 },
+      { text: 'Better', attempt: 2 },
+    ]);
+    useApp.setState({ client: createClient(bridge) });
+    useApp.getState().setAllowRestricted(false);
+    await useApp.getState().ask('  Why?  ');
+    unsubscribe();
+    expect(seen).toContain('Draft one.');
+    expect(seen.at(-1)).toBe('Better');
+    expect(useApp.getState().answer).toBe(envelope);
+    expect(useApp.getState().asking).toBeNull();
+    expect(useApp.getState().history[0]).toBe('Why?');
+    expect(bridge.calls.find((c) => c.method === 'answer/ask')?.params).toEqual({ query: 'Why?', context: { allow_sensitivity: [] } });
+  });
+
+  it('asks with restricted notes only when the user allowed them, and shows errors as toasts', async () => {
+    const bridge = fakeBridge({});
+    useApp.setState({ client: createClient(bridge), allowRestricted: true });
+    await useApp.getState().ask('salary bands');
+    expect(bridge.calls[0]?.params).toMatchObject({ context: { allow_sensitivity: ['restricted'] } });
+    expect(useApp.getState().toasts.map((t) => t.text)).toEqual(['no answer/ask here']);
+  });
+
+  it('searches with the filters as the request context and drops an empty query', async () => {
+    const bridge = fakeBridge({ 'search/query': { chunks: [], meta: {} } });
+    useApp.setState({ client: createClient(bridge) });
+    useApp.getState().setQuery('relay');
+    useApp.getState().setFilters({ types: ['code'], tags: ['ops'] });
+    await expect.poll(() => useApp.getState().results).not.toBeNull();
+    expect(bridge.calls.at(-1)?.params).toEqual({ query: 'relay', k: 20, context: { allow_sensitivity: [], roots: [], types: ['code'], tags: ['ops'] } });
+    useApp.getState().setQuery('   ');
+    await useApp.getState().search();
+    expect(useApp.getState().results).toBeNull();
+  });
+});

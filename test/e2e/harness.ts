@@ -1,0 +1,91 @@
+/**
+ * End-to-end harness: the built renderer (out/renderer) served by the real web server
+ * (src/cli/web.ts) over a real engine, driven in Debian's Chromium through playwright-core.
+ * The chat model is a deterministic stand-in (test/helpers/chat.ts) so the specs can assert what
+ * streams and what is cited; everything else (index, search, graph, citations, security) is real.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { chromium, type Browser, type Page, type Request } from 'playwright-core';
+import { createEngine } from '../../src/engine/engine.ts';
+import { EngineHost } from '../../src/engine/host/engine-host.ts';
+import { startWebServer, type WebServer } from '../../src/cli/web.ts';
+import { QuotingChat } from '../helpers/chat.ts';
+import { SAMPLE_VAULT, TempDirs } from '../helpers/tmp.ts';
+
+export const REPO = path.resolve(import.meta.dirname, '..', '..');
+export const UI_DIR = path.join(REPO, 'out', 'renderer');
+export const SCREENSHOTS = path.join(REPO, 'test-results', 'screenshots');
+
+/** Chromium: $SYNAPSIS_CHROMIUM, or Debian's package. */
+export function chromiumPath(): string | null {
+  for (const p of [process.env.SYNAPSIS_CHROMIUM, '/usr/bin/chromium', '/usr/bin/chromium-browser']) if (p && fs.existsSync(p)) return p;
+  return null;
+}
+
+/** The flags DESIGN.md §7 lists: headless, and no background traffic to Google's hosts. */
+export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+export async function launchChromium(): Promise<Browser> {
+  const executablePath = chromiumPath();
+  if (!executablePath) throw new Error('Chromium is not installed: run scripts/setup.sh (installs Debian\'s chromium) or set SYNAPSIS_CHROMIUM');
+  return chromium.launch({ executablePath, args: CHROMIUM_ARGS });
+}
+
+export interface App {
+  server: WebServer;
+  host: EngineHost;
+  vault: string;
+  dataDir: string;
+  editorLog: string;
+  /** Every request the page made, by URL. */
+  requests: string[];
+  page: Page;
+  close(): Promise<void>;
+}
+
+/**
+ * A fresh workspace over a copy of the sample vault, its server, and a page at the tokened address.
+ * `SYNAPSIS_EDITOR` points at a script that records what it was asked to open.
+ */
+export async function openApp(browser: Browser, temp: TempDirs, options: { indexFirst?: boolean; chatDelayMs?: number } = {}): Promise<App> {
+  const vault = temp.make('e2e-vault-');
+  fs.cpSync(SAMPLE_VAULT, vault, { recursive: true });
+  const dataDir = temp.make('e2e-data-');
+  const tools = temp.make('e2e-tools-');
+  const editorLog = path.join(tools, 'opened.json');
+  const editor = path.join(tools, 'editor.mjs');
+  fs.writeFileSync(editor, `import fs from 'node:fs';\nfs.writeFileSync(${JSON.stringify(editorLog)}, JSON.stringify(process.argv.slice(2)));\n`);
+  const host = new EngineHost({ create: () => createEngine({ dataDir, env: {}, chat: new QuotingChat(options.chatDelayMs ?? 15) }), watch: true });
+  if (options.indexFirst) await (await host.engine()).index([vault]);
+  const server = await startWebServer({ host, staticDir: UI_DIR, port: 0, version: 'e2e', env: { SYNAPSIS_EDITOR: `${process.execPath} ${editor} --goto {file}:{line}` } });
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  const requests: string[] = [];
+  page.on('request', (r: Request) => requests.push(r.url()));
+  page.on('pageerror', (e) => console.error('[page error]', e.message));
+  await page.goto(server.openUrl);
+  // Ready when the engine has answered: the main screen, or onboarding for an empty workspace.
+  await page.locator('nav[aria-label=Main], [data-testid=onboarding]').first().waitFor();
+  return {
+    server,
+    host,
+    vault,
+    dataDir,
+    editorLog,
+    requests,
+    page,
+    async close() {
+      await context.close();
+      await server.close();
+      await host.dispose();
+    },
+  };
+}
+
+export async function screenshot(page: Page, name: string): Promise<string> {
+  fs.mkdirSync(SCREENSHOTS, { recursive: true });
+  const file = path.join(SCREENSHOTS, `${name}.png`);
+  await page.screenshot({ path: file });
+  return file;
+}

@@ -1,0 +1,219 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TempDirs } from '../helpers/tmp.ts';
+import { launchChromium, openApp, screenshot, UI_DIR, type App } from './harness.ts';
+
+const temp = new TempDirs();
+let browser: Browser;
+
+beforeAll(async () => {
+  if (!fs.existsSync(path.join(UI_DIR, 'index.html'))) throw new Error(`${UI_DIR} is missing: npm run test:e2e builds it first`);
+  browser = await launchChromium();
+});
+afterAll(async () => {
+  await browser?.close();
+  temp.cleanup();
+});
+
+/** Every request the page made went to the server that served it: no other host, ever. */
+function expectOnlyLoopback(app: App) {
+  const origin = `http://127.0.0.1:${app.server.port}`;
+  const foreign = app.requests.filter((u) => !u.startsWith(`${origin}/`) && !u.startsWith('data:'));
+  expect(foreign).toEqual([]);
+}
+
+describe('web mode in Chromium', () => {
+  it('first run: onboarding adds a folder, shows the hardware, continues lexical-only, and indexing completes with progress', async () => {
+    const app = await openApp(browser, temp);
+    try {
+      const { page } = app;
+      await page.getByTestId('onboarding').waitFor();
+      await screenshot(page, '01-onboarding');
+      await page.getByLabel('Folder path').fill(app.vault);
+      await page.getByRole('button', { name: 'Add folder' }).click();
+      await page.getByText(`✓ ${fs.realpathSync(app.vault)}`).waitFor();
+      await page.getByRole('button', { name: 'Next' }).click();
+      await page.getByTestId('hardware').getByText(/^(CPU only|GPU: .+)$/).waitFor();
+      await screenshot(page, '02-onboarding-models');
+      await page.getByRole('button', { name: 'Continue with search only' }).click();
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: /Library/ }).click();
+      await page.getByTestId('root-progress').and(page.locator('[data-stage=done]')).waitFor({ timeout: 60_000 });
+      await page.getByText(/^53 documents · \d+ passages/).waitFor({ timeout: 30_000 });
+      await page.getByTestId('last-report').getByText(/Last run: \d+ indexed, \d+ unchanged/).waitFor();
+      await expect.poll(() => page.getByTestId('index-badge').textContent()).toMatch(/Watching for changes|Up to date/);
+      await screenshot(page, '03-library');
+      // A bad folder gets a clear error naming it, and nothing already indexed is lost.
+      await page.getByLabel('Folder path').fill('/no/such/folder');
+      await page.getByRole('button', { name: 'Add folder' }).click();
+      await page.getByRole('alert').getByText('No such folder: /no/such/folder').waitFor();
+      expect(await page.getByTestId('root').count()).toBe(1);
+      expectOnlyLoopback(app);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('ask: the answer streams, citation chips open the cited lines highlighted, and "open in editor" opens the file at its line', async () => {
+    const app = await openApp(browser, temp, { indexFirst: true, chatDelayMs: 40 });
+    try {
+      const { page } = app;
+      await page.keyboard.press('Control+k');
+      await page.locator('#ask-input').fill('Why did we postpone QUIC?');
+      await page.keyboard.press('Enter');
+      const streaming = page.getByTestId('answer-streaming');
+      await streaming.waitFor();
+      await expect.poll(async () => (await streaming.locator('.answer__text').textContent())?.length ?? 0, { timeout: 20_000 }).toBeGreaterThan(0);
+      await page.getByTestId('answer').waitFor({ timeout: 30_000 });
+      await expect.poll(() => page.getByTestId('verdict').textContent()).toBe('Supported by sources');
+      await screenshot(page, '04-answer');
+      const chip = page.getByTestId('answer').locator('.answer__text button.cite-chip').first();
+      await chip.click();
+      const preview = page.getByTestId('source-preview');
+      await preview.locator('.code__line--cited').first().waitFor();
+      const cited = (await preview.locator('.code__line--cited .code__text').allTextContents()).join('\n');
+      const answerText = (await page.getByTestId('answer').locator('.answer__text').textContent()) ?? '';
+      // The chip's lines hold the sentence the answer quoted.
+      const quoted = answerText.replace(/\d+$/, '').trim().slice(0, 40);
+      expect(cited.replace(/\s+/g, ' ')).toContain(quoted.replace(/\s+/g, ' '));
+      await screenshot(page, '05-citation-preview');
+      await preview.getByRole('button', { name: 'Open in editor' }).click();
+      await expect.poll(() => fs.existsSync(app.editorLog), { timeout: 10_000 }).toBe(true);
+      const args = JSON.parse(fs.readFileSync(app.editorLog, 'utf8')) as string[];
+      expect(args[0]).toBe('--goto');
+      expect(args[1]).toMatch(new RegExp(`^${fs.realpathSync(app.vault).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/.+:\\d+$`));
+      await page.keyboard.press('Escape');
+      await expect.poll(() => preview.count()).toBe(0);
+      expectOnlyLoopback(app);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('an unanswerable question abstains and shows what was searched', async () => {
+    const app = await openApp(browser, temp, { indexFirst: true });
+    try {
+      const { page } = app;
+      await page.locator('#ask-input').fill('What is the capital of Mongolia?');
+      await page.keyboard.press('Enter');
+      await page.getByTestId('abstention').waitFor({ timeout: 30_000 });
+      expect(await page.getByTestId('abstention').textContent()).toMatch(/What was searched/);
+      await screenshot(page, '06-abstention');
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('search: results as you type with highlighted matches, narrowed by type filter', async () => {
+    const app = await openApp(browser, temp, { indexFirst: true });
+    try {
+      const { page } = app;
+      await page.keyboard.press('Control+/');
+      await page.locator('#search-input').pressSequentially('relay port', { delay: 30 });
+      await page.getByTestId('result').first().waitFor();
+      expect(await page.getByTestId('result').first().locator('mark').count()).toBeGreaterThan(0);
+      const allPaths = await page.locator('.result__loc').allTextContents();
+      expect(allPaths.some((p) => p.endsWith('.md') || p.includes('.md:'))).toBe(true);
+      await page.getByRole('button', { name: 'code', exact: true }).click();
+      await expect.poll(async () => (await page.locator('.result__loc').allTextContents()).every((p) => /code\//.test(p))).toBe(true);
+      expect(await page.getByTestId('result').count()).toBeGreaterThan(0);
+      await screenshot(page, '07-search-filtered');
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('graph: the neighbourhood of a person, and an edge shows the lines that state it', async () => {
+    const app = await openApp(browser, temp, { indexFirst: true });
+    try {
+      const { page } = app;
+      await page.keyboard.press('Alt+4');
+      await page.getByLabel('Entity').fill('Maya Chen');
+      await page.getByRole('button', { name: 'Show' }).click();
+      await page.getByTestId('graph-node').first().waitFor();
+      expect(await page.getByTestId('graph-node').count()).toBeGreaterThan(5);
+      await page.getByTestId('graph-edge').first().dispatchEvent('click');
+      const evidence = page.getByTestId('edge-evidence');
+      await evidence.waitFor();
+      const locator = (await evidence.locator('button.link').first().textContent()) ?? '';
+      expect(locator).toMatch(/#L\d+-L\d+$/);
+      await screenshot(page, '08-graph');
+      await evidence.locator('button.link').first().click();
+      await page.getByTestId('source-preview').locator('.code__line--cited').first().waitFor();
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('the restricted note is never shown in search, answers or the graph unless the user allows it for the session', async () => {
+    const app = await openApp(browser, temp, { indexFirst: true });
+    try {
+      const { page } = app;
+      await page.keyboard.press('Control+/');
+      await page.locator('#search-input').fill('Bluefin retention plan');
+      await page.getByTestId('search-meta').waitFor();
+      expect(await page.locator('.result__loc').allTextContents()).not.toContainEqual(expect.stringContaining('Compensation review'));
+      await page.keyboard.press('Control+k');
+      await page.locator('#ask-input').fill('What is the code word for the retention plan?');
+      await page.keyboard.press('Enter');
+      await page.locator('[data-testid=answer], [data-testid=abstention]').first().waitFor({ timeout: 30_000 });
+      expect(await page.locator('main').textContent()).not.toContain('Bluefin');
+      await page.keyboard.press('Alt+4');
+      await page.getByLabel('Entity').fill('Sofia Lindqvist');
+      await page.getByRole('button', { name: 'Show' }).click();
+      await page.locator('[data-testid=graph-svg], .notice').first().waitFor();
+      expect(await page.locator('main').textContent()).not.toContain('Compensation review');
+      await page.keyboard.press('Alt+5');
+      await page.getByLabel('Show them in this session').check();
+      await page.keyboard.press('Control+/');
+      await page.locator('#search-input').fill('Bluefin retention');
+      await expect.poll(async () => (await page.locator('.result__loc').allTextContents()).join(' '), { timeout: 10_000 }).toContain('Compensation review');
+      expectOnlyLoopback(app);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('settings and health: degradations, the machine, themes', async () => {
+    const app = await openApp(browser, temp, { indexFirst: true });
+    try {
+      const { page } = app;
+      await page.keyboard.press('Alt+5');
+      await page.getByTestId('health').getByText('no embedding model').waitFor();
+      await page.getByTestId('system').getByText(/threads/).waitFor({ timeout: 30_000 });
+      await page.getByRole('radio', { name: 'light' }).click();
+      expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('light');
+      await screenshot(page, '09-settings-light');
+      await page.getByRole('radio', { name: 'dark' }).click();
+      expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
+      await screenshot(page, '10-settings-dark');
+      await page.keyboard.press('Control+k');
+      await screenshot(page, '11-ask-dark');
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('a page without the token cannot reach the engine and says how to open the app', async () => {
+    const app = await openApp(browser, temp);
+    try {
+      const page = await browser.newPage();
+      await page.goto(app.server.url);
+      await page.getByText('Open the address that `synapsis web` printed').waitFor();
+      const refused = await page.evaluate(
+        (port) =>
+          new Promise<string>((resolve) => {
+            const ws = new WebSocket(`ws://127.0.0.1:${port}/rpc`, ['synapsis', 'synapsis-token.deadbeefdeadbeefdeadbeef']);
+            ws.onopen = () => resolve('open');
+            ws.onerror = () => resolve('refused');
+          }),
+        app.server.port,
+      );
+      expect(refused).toBe('refused');
+      await page.close();
+    } finally {
+      await app.close();
+    }
+  });
+});
