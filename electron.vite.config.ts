@@ -5,6 +5,9 @@ import { defineConfig } from 'electron-vite';
 export default defineConfig({
   main: {
     build: {
+      // graphology's packages are imported by deep paths without extensions, which Node's ESM
+      // resolver refuses from an external module: bundle them (pure JS) instead.
+      externalizeDeps: { exclude: ['graphology-metrics', 'graphology-shortest-path', 'graphology-communities-louvain', 'graphology-utils', 'graphology-indices'] },
       // The engine runs in a utilityProcess (engine-host); native modules stay external (node_modules).
       rollupOptions: {
         input: { index: resolve(__dirname, 'src/main/index.ts'), 'engine-host': resolve(__dirname, 'src/main/engine-host.ts') },
@@ -24,7 +27,7 @@ export default defineConfig({
   },
   renderer: {
     root: resolve(__dirname, 'src/renderer'),
-    build: { rollupOptions: { input: { index: resolve(__dirname, 'src/renderer/index.html') } } },
+    build: { minify: true, rollupOptions: { input: { index: resolve(__dirname, 'src/renderer/index.html') } } },
     plugins: [react()],
   },
 });

@@ -30,6 +30,7 @@ describe('synapsis web (the command)', () => {
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/#token=[0-9a-f]{64}$/);
     const page = await browser.newPage();
     await page.goto(url);
+    await page.getByRole('navigation', { name: 'Main' }).waitFor();
     await page.keyboard.press('Control+/');
     await page.locator('#search-input').fill('error code E_SYNC');
     await page.getByTestId('result').first().waitFor({ timeout: 30_000 });
