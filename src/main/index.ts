@@ -7,9 +7,10 @@
  * The renderer reaches the engine only through the MessagePort handed to it here, speaking the
  * contract's protocol (src/shared/rpc.ts); the folder dialog is the one thing main answers itself.
  */
+import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { app, BrowserWindow, dialog, ipcMain, MessageChannelMain, net, protocol, session, utilityProcess, type UtilityProcess, type WebContents } from 'electron';
+import { fileURLToPath } from 'node:url';
+import { app, BrowserWindow, dialog, ipcMain, MessageChannelMain, protocol, session, utilityProcess, type UtilityProcess, type WebContents } from 'electron';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const RENDERER_DIR = path.join(here, '../renderer');
@@ -30,6 +31,16 @@ function rendererFile(url: string): string | null {
   const file = path.resolve(RENDERER_DIR, `.${path.posix.normalize(rel)}`);
   return file.startsWith(RENDERER_DIR + path.sep) ? file : null;
 }
+
+const MIME: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.woff2': 'font/woff2',
+  '.json': 'application/json',
+};
 
 let engine: UtilityProcess | null = null;
 let engineRestarts = 0;
@@ -102,10 +113,15 @@ app.on('web-contents-created', (_event, contents) => {
 });
 
 void app.whenReady().then(() => {
-  protocol.handle('app', (request) => {
+  // Read from disk here rather than net.fetch(file://), which the request filter below would cancel.
+  protocol.handle('app', async (request) => {
     const file = rendererFile(request.url);
     if (!file) return new Response('Not found', { status: 404 });
-    return net.fetch(pathToFileURL(file).toString());
+    try {
+      return new Response(await fs.promises.readFile(file), { headers: { 'Content-Type': MIME[path.extname(file)] ?? 'application/octet-stream', 'X-Content-Type-Options': 'nosniff' } });
+    } catch {
+      return new Response('Not found', { status: 404 });
+    }
   });
   // Air-gapped by construction: nothing but the app's own files is ever requested.
   session.defaultSession.webRequest.onBeforeRequest((details, callback) => callback({ cancel: !isAppUrl(details.url) }));
