@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { createEngine, defaultDataDir, EngineHost, loadConfig, type Engine } from '../engine/index.ts';
+import { createEngine, defaultDataDir, defaultDemoDir, EngineHost, loadConfig, openUrl, type Engine } from '../engine/index.ts';
 import { startWebServer } from './web.ts';
 import { formatDoctor, runDoctor } from './doctor.ts';
 import { MAX_SOURCE_LINES } from '../engine/retrieve/source.ts';
@@ -11,6 +11,7 @@ import { serveMcp } from './mcp.ts';
 import type { AnswerEnvelope, HealthReport, IndexReport, MatchExplanation, RetrievalResult } from '../shared/contract.ts';
 import { createError, isSynapsisError, serializeError } from '../shared/errors.ts';
 import { benchIngest } from './bench/ingest.ts';
+import { benchDemo } from './bench/demo.ts';
 import { benchExtractionOverhead, benchMultiHop } from './bench/graph.ts';
 import { formatSuite, runSuite } from './bench/suite.ts';
 import { benchSearch } from './bench/search.ts';
@@ -27,7 +28,9 @@ const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..
 export const SAMPLE_VAULT = path.join(REPO_ROOT, 'resources', 'sample-vault');
 export const SAMPLE_QUESTIONS = path.join(REPO_ROOT, 'resources', 'sample-vault.questions.json');
 /** The demo's models: the workplace's shared GGUF files beside the checkout (never downloaded). */
-const DEMO_MODELS_DIR = process.env.SYNAPSIS_DEMO_MODELS ?? path.join(REPO_ROOT, '..', 'shared', 'models');
+const DEMO_MODELS_DIR =
+  process.env.SYNAPSIS_DEMO_MODELS ?? [path.join(REPO_ROOT, 'models'), path.join(REPO_ROOT, '..', 'shared', 'models')].find((d) => fs.existsSync(d)) ?? path.join(REPO_ROOT, '..', 'shared', 'models');
+export const DEMO_TOUR = path.join(REPO_ROOT, 'resources', 'demo-tour.json');
 const DEMO_EMBED_MODEL = path.join(DEMO_MODELS_DIR, 'all-MiniLM-L6-v2.Q8_0.gguf');
 const DEMO_CHAT_MODEL = path.join(DEMO_MODELS_DIR, 'SmolLM2-135M-Instruct.Q4_1.gguf');
 
@@ -595,19 +598,33 @@ Exit codes: 0 success, 1 failure, 2 bad usage or input.`,
     .option('--port <n>', 'port on 127.0.0.1 (0: any free port)', parsePort, 4747)
     .option('--ui-dir <dir>', 'the built renderer (default: out/renderer of this installation; npm run build makes it)')
     .option('--no-watch', 'do not watch the roots for changes')
-    .action(async (cmdOpts: { port: number; uiDir?: string; watch: boolean }, cmd: Command) => {
+    .option('--demo', 'start in the demo: the sample vault in a throwaway data dir (never --data-dir), with a guided tour')
+    .option('--demo-dir <dir>', 'the demo data dir (default: synapsis-demo-<user> in the OS temp folder)')
+    .option('--demo-models <dir>', 'models for the demo (default: models/ of a demo bundle, or ../shared/models)')
+    .option('--open', 'open the address in the default browser')
+    .action(async (cmdOpts: { port: number; uiDir?: string; watch: boolean; demo?: boolean; demoDir?: string; demoModels?: string; open?: boolean }, cmd: Command) => {
       const opts = globals(cmd);
-      const staticDir = path.resolve(cmdOpts.uiDir ?? path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'out', 'renderer'));
+      const staticDir = path.resolve(cmdOpts.uiDir ?? path.join(REPO_ROOT, 'out', 'renderer'));
       const host = new EngineHost({
         create: () => createEngine({ ...(opts.dataDir ? { dataDir: opts.dataDir } : {}), ...(opts.modelsDir ? { modelsDir: opts.modelsDir } : {}) }),
         watch: cmdOpts.watch,
         onError: (error) => io.err(`synapsis web: ${(error as Error).message}\n`),
+        demo: {
+          vault: SAMPLE_VAULT,
+          questionsFile: SAMPLE_QUESTIONS,
+          tourFile: DEMO_TOUR,
+          dataDir: path.resolve(cmdOpts.demoDir ?? defaultDemoDir()),
+          modelsDir: cmdOpts.demoModels ?? DEMO_MODELS_DIR,
+        },
+        startInDemo: cmdOpts.demo ?? false,
       });
       try {
         const engine = await host.engine();
         const server = await startWebServer({ host, staticDir, port: cmdOpts.port, version: PACKAGE_VERSION });
-        if (opts.json) io.out(`${JSON.stringify({ url: server.openUrl, port: server.port, data_dir: engine.dataDir })}\n`);
-        else io.out(`Synapsis web mode (${engine.dataDir}): open ${server.openUrl}\nOnly this machine can connect, and only with the token in that address. Ctrl+C stops.\n`);
+        const what = cmdOpts.demo ? `the demo (${engine.dataDir})` : engine.dataDir;
+        if (opts.json) io.out(`${JSON.stringify({ url: server.openUrl, port: server.port, data_dir: engine.dataDir, demo: cmdOpts.demo ?? false })}\n`);
+        else io.out(`Synapsis web mode, ${what}: open ${server.openUrl}\nOnly this machine can connect, and only with the token in that address. Ctrl+C stops.\n`);
+        if (cmdOpts.open) await openUrl(server.openUrl).catch((error: Error) => io.err(`synapsis web: could not open a browser (${error.message}); open the address above\n`));
         await new Promise<void>((resolve) => {
           process.once('SIGINT', () => resolve());
           process.once('SIGTERM', () => resolve());
@@ -693,6 +710,33 @@ Exit codes: 0 success, 1 failure, 2 bad usage or input.`,
         .map(([k, v]) => `| ${k} | ${v} |`)
         .join('\n');
       print(opts, result, `| metric | value |\n|---|---|\n${table}`);
+    });
+
+  bench
+    .command('demo')
+    .description('how long the demo takes to be ready: the first start (index the sample vault) and later starts (open, check, first answer; target under 10 s)')
+    .option('--starts <n>', 'later starts to time (the median is reported)', positiveInt, 3)
+    .option('--demo-models <dir>', 'models for the demo (default: models/ of a demo bundle, or ../shared/models)')
+    .action(async (cmdOpts: { starts: number; demoModels?: string }, cmd: Command) => {
+      const opts = globals(cmd);
+      const r = await benchDemo(
+        { vault: SAMPLE_VAULT, questionsFile: SAMPLE_QUESTIONS, tourFile: DEMO_TOUR, modelsDir: cmdOpts.demoModels ?? DEMO_MODELS_DIR },
+        cmdOpts.starts,
+        (line) => io.err(`${line}\n`),
+      );
+      print(
+        opts,
+        r,
+        [
+          `demo models: ${r.models.join(', ') || 'none (lexical)'}`,
+          `| measure | seconds |`,
+          `|---|---|`,
+          `| first start: sample vault indexed${r.models.length ? ' and embedded' : ''} | ${r.first_start_s} |`,
+          `| later start: open to first search | ${r.later_first_search_s} |`,
+          `| later start: open, incremental check, first answer (median of ${r.later_starts_s.length}) | ${r.later_start_s} |`,
+          `| target for a later start | < ${r.target_s} (${r.later_start_s < r.target_s ? 'met' : 'NOT met'}) |`,
+        ].join('\n'),
+      );
     });
 
   bench
@@ -846,7 +890,7 @@ const COMMAND_EXAMPLES: Record<string, string[]> = {
   doctor: ['synapsis doctor', 'synapsis doctor --no-llm --json'],
   health: ['synapsis health', 'synapsis health --json', 'synapsis health --metrics'],
   traces: ['synapsis traces --limit 20', 'synapsis traces --json'],
-  web: ['synapsis web                 serve the UI on http://127.0.0.1:4747 (the printed address carries the token)', 'synapsis web --port 0 --json   any free port; prints {url, port, data_dir}'],
+  web: ['synapsis web                 serve the UI on http://127.0.0.1:4747 (the printed address carries the token)', 'synapsis web --port 0 --json   any free port; prints {url, port, data_dir, demo}', 'synapsis web --demo --open     the guided demo on the sample vault, in your browser'],
   watch: ['synapsis watch                 keep every root current until Ctrl+C', 'synapsis watch ~/notes         add a folder, then watch'],
   eval: ['synapsis eval --dataset ../shared/data/scifact', 'synapsis eval --dataset ../shared/data/scifact --mode hybrid --embed-model all-MiniLM-L6-v2.Q8_0.gguf --json'],
   demo: ['synapsis demo', 'synapsis demo --all --no-models'],
@@ -861,6 +905,7 @@ const COMMAND_EXAMPLES: Record<string, string[]> = {
   'bench ingest': ['synapsis bench ingest --files 5000'],
   'bench search': ['synapsis bench search --chunks 100000 --work-dir /tmp/bench'],
   'bench vectors': ['synapsis bench vectors --sizes 10000,100000 --dims 384'],
+  'bench demo': ['synapsis bench demo', 'synapsis bench demo --starts 5 --json'],
   'bench graph': ['synapsis bench graph', 'synapsis bench graph --mode hybrid --embed-model ../shared/models/all-MiniLM-L6-v2.Q8_0.gguf --notes 0'],
 };
 

@@ -7,4 +7,5 @@ export * from '../shared/errors.ts';
 export { buildContext, estimateTokens, type BuiltContext, type ContextBlock, type ContextChunk, type ContextOptions } from './retrieve/context.ts';
 export { EngineHost, type EngineHostOptions } from './host/engine-host.ts';
 export { serveRpc, type HostHandlers, type RpcServerOptions } from './host/rpc-server.ts';
-export { openInEditor, type OpenResult, type OpenTarget } from './host/open-file.ts';
+export { openInEditor, openUrl, type OpenResult, type OpenTarget } from './host/open-file.ts';
+export { defaultDemoDir, loadTour, type DemoSetup } from './host/demo.ts';

@@ -49,10 +49,25 @@ function dataDir(): string {
   return process.env.SYNAPSIS_DATA_DIR || path.join(app.getPath('userData'), 'data');
 }
 
+/** The sample vault, the questions and the tour: beside the app when packaged, in resources/ otherwise. */
+function resourcesDir(): string {
+  return app.isPackaged ? process.resourcesPath : path.join(app.getAppPath(), 'resources');
+}
+
 function startEngine(): UtilityProcess {
+  const resources = resourcesDir();
   const child = utilityProcess.fork(path.join(here, 'engine-host.js'), [], {
     serviceName: 'Synapsis engine',
-    env: { ...process.env, SYNAPSIS_DATA_DIR: dataDir() },
+    env: {
+      ...process.env,
+      SYNAPSIS_DATA_DIR: dataDir(),
+      SYNAPSIS_DEMO_VAULT: path.join(resources, 'sample-vault'),
+      SYNAPSIS_DEMO_QUESTIONS: path.join(resources, 'sample-vault.questions.json'),
+      SYNAPSIS_DEMO_TOUR: path.join(resources, 'demo-tour.json'),
+      // The demo never shares the user's data dir; its models come from a folder beside the app, if any.
+      SYNAPSIS_DEMO_DIR: path.join(app.getPath('userData'), 'demo'),
+      SYNAPSIS_DEMO_MODELS: process.env.SYNAPSIS_DEMO_MODELS ?? path.join(resources, 'models'),
+    },
     stdio: 'inherit',
   });
   child.on('exit', (code) => {
@@ -139,6 +154,22 @@ void app.whenReady().then(() => {
     if (BrowserWindow.getAllWindows().length === 0) createWindow();
   });
 });
+
+/** A .md file opened with the app (file association): the renderer shows it or offers its folder. */
+function openFile(file: string): void {
+  const win = BrowserWindow.getAllWindows()[0];
+  if (!win) return;
+  win.webContents.send('synapsis:open-file', path.resolve(file));
+  if (win.isMinimized()) win.restore();
+  win.focus();
+}
+const pendingFiles = process.argv.slice(1).filter((a) => /\.(md|markdown)$/i.test(a));
+app.on('open-file', (event, file) => {
+  event.preventDefault();
+  if (app.isReady() && BrowserWindow.getAllWindows().length > 0) openFile(file);
+  else pendingFiles.push(file);
+});
+app.on('browser-window-created', (_e, win) => win.webContents.once('did-finish-load', () => pendingFiles.splice(0).forEach(openFile)));
 
 app.on('window-all-closed', () => {
   if (process.platform !== 'darwin') app.quit();

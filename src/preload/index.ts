@@ -30,6 +30,11 @@ ipcRenderer.on('synapsis:port', (event) => {
   core.opened();
 });
 
+// A .md file opened with the app arrives as an event the UI subscribes to like the engine's.
+ipcRenderer.on('synapsis:open-file', (_event, file: unknown) => {
+  if (typeof file === 'string') core.receive({ type: 'event', event: 'app/openFile', payload: { path: file } });
+});
+
 const bridge: SynapsisBridge = {
   shell: 'electron',
   request(method, params, options) {

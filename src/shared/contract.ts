@@ -521,6 +521,8 @@ export interface EventMap {
   'syn.answer.completed': { trace_id: string; verdict: string | null; confidence: number; latency_ms: number };
   /** Indexing started, stopped, was paused or resumed, or watching was turned on or off. */
   'index/status': IndexStatus;
+  /** Desktop shell only: a .md file was opened with the app (file association). */
+  'app/openFile': { path: string };
 }
 export type EventName = keyof EventMap;
 /** Every event name at run time (transports subscribe to each). */
@@ -534,6 +536,7 @@ export const EVENT_NAMES = [
   'answer/token',
   'answer/stage',
   'syn.answer.completed',
+  'app/openFile',
 ] as const satisfies readonly EventName[];
 // Fails to compile when an event is added to EventMap but not to EVENT_NAMES.
 type MissingEventNames = Exclude<EventName, (typeof EVENT_NAMES)[number]>;
@@ -547,6 +550,27 @@ export const METHODS = Object.keys(contract) as Method[];
  * opening a file in the user's editor and choosing a folder are the desktop's business, not the
  * engine's; restarting the engine applies imported models.
  */
+/** One step of the demo's guided tour: a question from the sample vault's fixture and what it shows. */
+export const TourStepSchema = z.object({
+  id: z.string(),
+  question: z.string(),
+  kind: z.string(),
+  shows: z.string(),
+  note: z.string(),
+  /** An entity whose graph neighbourhood illustrates the step. */
+  graph: z.string().optional(),
+});
+export type TourStep = z.infer<typeof TourStepSchema>;
+/** The demo workspace: the sample vault in a throwaway data dir, never the user's. */
+export const DemoStatusSchema = z.object({
+  available: z.boolean(),
+  active: z.boolean(),
+  data_dir: z.string().nullable(),
+  models: z.array(z.string()),
+  tour: z.array(TourStepSchema),
+});
+export type DemoStatus = z.infer<typeof DemoStatusSchema>;
+
 export const hostContract = {
   /** Opens the file behind a locator in the user's editor (at its line) or with the OS; only files of indexed documents. */
   'source/open': {
@@ -558,7 +582,13 @@ export const hostContract = {
   /** Restarts the engine with the current models and settings (after importing a model). */
   'app/restart': { request: Empty, response: z.object({ restarted: z.boolean() }) },
   /** Which shell serves the UI and whether the engine is up. */
-  'app/info': { request: Empty, response: z.object({ shell: z.enum(['electron', 'web', 'test']), version: z.string(), data_dir: z.string() }) },
+  'app/info': { request: Empty, response: z.object({ shell: z.enum(['electron', 'web', 'test']), version: z.string(), data_dir: z.string(), demo: DemoStatusSchema }) },
+  /** Switches to the demo workspace (indexing the sample vault on its first start; progress comes as index events). */
+  'demo/start': { request: Empty, response: DemoStatusSchema },
+  /** Back to the user's own workspace. */
+  'demo/exit': { request: Empty, response: DemoStatusSchema },
+  /** Deletes the demo workspace and builds it again from the sample vault. */
+  'demo/reset': { request: Empty, response: DemoStatusSchema },
 } as const;
 export type HostContract = typeof hostContract;
 export type HostMethod = keyof HostContract;

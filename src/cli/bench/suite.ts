@@ -10,7 +10,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createEngine } from '../../engine/index.ts';
 import { percentile } from '../eval/metrics.ts';
-import { compareLexical, compareVectors, type LexicalCompareRow, type VectorCompareRow } from './compare.ts';
+// compare.ts loads the devDependencies it compares against (LanceDB, Orama, ...): import it only when
+// a comparison runs, so the CLI starts where only production dependencies are installed (the demo bundle).
+import type { LexicalCompareRow, VectorCompareRow } from './compare.ts';
 import { HashedEmbedder } from './hashed-embedder.ts';
 import { benchIngest } from './ingest.ts';
 import { benchSearch, generateZipfCorpus, sampleQueries } from './search.ts';
@@ -142,10 +144,12 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteReport> {
 
     // 6. Side by side: SciFact lexical (also the indexing-time target), and vector indexes.
     log('— comparisons: BM25 engines on SciFact');
+    const { compareLexical } = await import('./compare.ts');
     const lexicalRows = await compareLexical({ dataset: options.scifact, split: 'test', workDir: path.join(work, 'scifact'), log });
     const ours = lexicalRows.find((r) => r.engine === 'synapsis')!;
     rows.push({ target: `SciFact (${ours.documents} documents) searchable lexically`, measured: `${ours.index_s} s`, goal: '< 10 s', met: ours.index_s < 10 });
     log('— comparisons: vector indexes, 100k x 384');
+    const { compareVectors } = await import('./compare.ts');
     const vectorRows = await compareVectors({ vectors: 100_000, dimension: 384, queries: 200, workDir: path.join(work, 'vectors'), log });
     return { rows, lexical: lexicalRows, vectors: vectorRows, elapsed_s: Math.round((performance.now() - started) / 1000) };
   } finally {

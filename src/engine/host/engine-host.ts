@@ -3,10 +3,12 @@
  * watching the roots, restarts it (an imported model takes effect), and forwards its events to
  * listeners that outlive a restart.
  */
-import { EVENT_NAMES, type EventMap, type EventName } from '../../shared/contract.ts';
+import path from 'node:path';
+import { EVENT_NAMES, type DemoStatus, type EventMap, type EventName, type TourStep } from '../../shared/contract.ts';
 import { createError } from '../../shared/errors.ts';
-import type { Engine } from '../engine.ts';
+import { createEngine, type Engine } from '../engine.ts';
 import type { Disposable } from '../lifecycle.ts';
+import { demoEngineOptions, demoModels, loadTour, removeDemoDir, type DemoSetup } from './demo.ts';
 
 export interface EngineHostOptions {
   /** Builds a fresh engine (same data dir each time). */
@@ -15,6 +17,10 @@ export interface EngineHostOptions {
   watch?: boolean;
   /** Where background failures (a watch that could not start) go; default console.error. */
   onError?: (error: unknown) => void;
+  /** The demo workspace this host can switch to (the sample vault in a data dir of its own). */
+  demo?: DemoSetup & { create?: () => Engine };
+  /** Open the demo first (`synapsis web --demo`). */
+  startInDemo?: boolean;
 }
 
 export class EngineHost implements Disposable {
@@ -23,8 +29,12 @@ export class EngineHost implements Disposable {
   private readonly listeners = new Map<EventName, Set<(payload: never) => void>>();
   private starting: Promise<Engine> | null = null;
   private disposed = false;
+  private profile: 'user' | 'demo';
+  private tour: TourStep[] | null = null;
 
-  constructor(private readonly options: EngineHostOptions) {}
+  constructor(private readonly options: EngineHostOptions) {
+    this.profile = options.startInDemo && options.demo ? 'demo' : 'user';
+  }
 
   /** The open engine, opening it on first use; a request during a restart waits for it. */
   async engine(): Promise<Engine> {
@@ -35,12 +45,16 @@ export class EngineHost implements Disposable {
   }
 
   private async open(): Promise<Engine> {
-    const engine = this.options.create();
+    const demo = this.profile === 'demo' ? this.options.demo : undefined;
+    const engine = demo ? (demo.create ?? (() => createEngine(demoEngineOptions(demo))))() : this.options.create();
     for (const name of EVENT_NAMES) {
       this.subscriptions.push(engine.on(name, (payload) => this.emit(name, payload)));
     }
     this.current = engine;
-    if (this.options.watch && engine.listRoots().length > 0) {
+    if (demo) {
+      // Incremental: the first start indexes the vault (progress streams as events), later ones stat 53 files.
+      void engine.index([demo.vault]).catch((error) => (this.options.onError ?? console.error)(error));
+    } else if (this.options.watch && engine.listRoots().length > 0) {
       // Watching catches up with changes made while closed; that run must not delay the first request.
       void engine.watch().catch((error) => (this.options.onError ?? console.error)(error));
     }
@@ -51,6 +65,42 @@ export class EngineHost implements Disposable {
   async restart(): Promise<void> {
     await this.close();
     await this.engine();
+  }
+
+  /** What the UI needs to offer and run the demo. */
+  demoStatus(): DemoStatus {
+    const demo = this.options.demo;
+    if (!demo) return { available: false, active: false, data_dir: null, models: [], tour: [] };
+    this.tour ??= loadTour(demo);
+    const { embed } = demoModels(demo);
+    return { available: true, active: this.profile === 'demo', data_dir: demo.dataDir, models: embed ? [path.basename(embed)] : [], tour: this.tour };
+  }
+
+  private async switchTo(profile: 'user' | 'demo'): Promise<DemoStatus> {
+    if (profile === 'demo' && !this.options.demo) throw createError('E_SYN_BAD_REQUEST', 'This installation has no demo (the sample vault was not found)');
+    if (this.profile !== profile || !this.current) {
+      await this.close();
+      this.profile = profile;
+      await this.engine();
+    }
+    return this.demoStatus();
+  }
+
+  startDemo(): Promise<DemoStatus> {
+    return this.switchTo('demo');
+  }
+
+  exitDemo(): Promise<DemoStatus> {
+    return this.switchTo('user');
+  }
+
+  /** Deletes the demo workspace and opens it again, which indexes the sample vault afresh. */
+  async resetDemo(): Promise<DemoStatus> {
+    const demo = this.options.demo;
+    if (!demo) throw createError('E_SYN_BAD_REQUEST', 'This installation has no demo');
+    if (this.profile === 'demo') await this.close();
+    removeDemoDir(demo.dataDir);
+    return this.switchTo('demo');
   }
 
   on<E extends EventName>(event: E, listener: (payload: EventMap[E]) => void): Disposable {

@@ -73,3 +73,17 @@ export async function openInEditor(target: OpenTarget, env: NodeJS.ProcessEnv = 
   });
   return { opened: true, file, line, how };
 }
+
+/** Opens an http address on this machine in the default browser (web mode's --open). */
+export async function openUrl(url: string): Promise<void> {
+  if (!/^http:\/\/(127\.0\.0\.1|localhost):\d+\//.test(url)) throw createError('E_SYN_BAD_REQUEST', 'Only this machine\'s loopback addresses are opened');
+  const argv = process.platform === 'darwin' ? ['open', url] : process.platform === 'win32' ? ['explorer.exe', url] : ['xdg-open', url];
+  await new Promise<void>((resolve, reject) => {
+    const child = spawn(argv[0]!, argv.slice(1), { detached: true, stdio: 'ignore', shell: false });
+    child.once('error', reject);
+    child.once('spawn', () => {
+      child.unref();
+      resolve();
+    });
+  });
+}

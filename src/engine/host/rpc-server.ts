@@ -59,7 +59,10 @@ export function serveRpc(options: RpcServerOptions): { receive(message: unknown)
       await host.restart();
       return { restarted: true };
     },
-    'app/info': async () => ({ shell: options.shell, version: options.version, data_dir: (await host.engine()).dataDir }),
+    'app/info': async () => ({ shell: options.shell, version: options.version, data_dir: (await host.engine()).dataDir, demo: host.demoStatus() }),
+    'demo/start': () => host.startDemo(),
+    'demo/exit': () => host.exitDemo(),
+    'demo/reset': () => host.resetDemo(),
   };
   const handlers = { ...defaults, ...options.handlers } as Required<HostHandlers>;
 

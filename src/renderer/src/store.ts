@@ -6,6 +6,7 @@
 import { create } from 'zustand';
 import type {
   AnswerEnvelope,
+  DemoStatus,
   EventMap,
   GraphEdge,
   GraphOverview,
@@ -89,6 +90,10 @@ export interface AppState {
   preview: Preview | null;
   graph: { center: string | null; view: GraphView | null; selected: GraphEdge | null; overview: GraphOverview | null; loading: boolean; message: string | null };
   restartNeeded: boolean;
+  /** The demo workspace: whether this installation has one and whether it is open. */
+  demo: DemoStatus | null;
+  /** The tour step being shown (its graph link appears with the answer). */
+  tourStep: string | null;
 
   connect(client: SynapsisClient): () => void;
   setView(view: View): void;
@@ -121,6 +126,11 @@ export interface AppState {
   showAnswerGraph(): Promise<void>;
   selectEdge(edge: GraphEdge | null): void;
   loadOverview(): Promise<void>;
+  startDemo(): Promise<void>;
+  exitDemo(): Promise<void>;
+  resetDemo(): Promise<void>;
+  askTour(id: string): Promise<void>;
+  openFile(path: string): void;
 }
 
 const storage = {
@@ -163,6 +173,18 @@ export const useApp = create<AppState>()((set, get) => {
   };
   const sensitivity = () => (get().allowRestricted ? ['restricted'] : []);
   const fail = (error: unknown) => get().notify('error', error instanceof Error ? error.message : String(error));
+  /** Opens another workspace (the demo or the user's): everything shown belonged to the old one. */
+  const switchWorkspace = async (method: 'demo/start' | 'demo/exit' | 'demo/reset') => {
+    try {
+      set({ answer: null, results: null, preview: null, progress: {}, lastReport: null, tourStep: null, system: null, graph: { center: null, view: null, selected: null, overview: null, loading: false, message: null } });
+      const demo = await client().call(method, {});
+      set({ demo, view: 'ask', onboarding: demo.active ? false : get().onboarding });
+      await get().refresh();
+      if (!demo.active && get().roots.length === 0) set({ onboarding: !get().onboardingDone });
+    } catch (error) {
+      fail(error);
+    }
+  };
 
   return {
     client: null,
@@ -192,6 +214,8 @@ export const useApp = create<AppState>()((set, get) => {
     preview: null,
     graph: { center: null, view: null, selected: null, overview: null, loading: false, message: null },
     restartNeeded: false,
+    demo: null,
+    tourStep: null,
 
     connect(c) {
       set({ client: c, connected: true });
@@ -209,6 +233,8 @@ export const useApp = create<AppState>()((set, get) => {
           void get().refresh();
         }),
         c.on('answer/stage', (e) => set((s) => (s.asking ? { asking: { ...s.asking, stage: e.stage } } : {}))),
+        // A .md file opened with the desktop app (file association).
+        c.on('app/openFile', (p) => get().openFile(p.path)),
       ];
       void get().refresh();
       return () => subs.forEach((unsubscribe) => unsubscribe());
@@ -247,8 +273,9 @@ export const useApp = create<AppState>()((set, get) => {
     async refresh() {
       try {
         const c = client();
-        const [health, status, models] = await Promise.all([c.call('health/get', {}), c.call('index/status', {}), c.call('models/list', {})]);
-        set((s) => ({ health, roots: health.roots, status, models, onboarding: s.onboarding ?? (health.roots.length === 0 && !s.onboardingDone) }));
+        const [health, status, models, info] = await Promise.all([c.call('health/get', {}), c.call('index/status', {}), c.call('models/list', {}), c.call('app/info', {}).catch(() => null)]);
+        const demo = info?.demo ?? null;
+        set((s) => ({ health, roots: health.roots, status, models, demo, onboarding: demo?.active ? false : (s.onboarding ?? (health.roots.length === 0 && !s.onboardingDone)) }));
       } catch (error) {
         fail(error);
       }
@@ -457,6 +484,31 @@ export const useApp = create<AppState>()((set, get) => {
     selectEdge(selected) {
       set((s) => ({ graph: { ...s.graph, selected } }));
     },
+    async startDemo() {
+      await switchWorkspace('demo/start');
+    },
+    async exitDemo() {
+      await switchWorkspace('demo/exit');
+    },
+    async resetDemo() {
+      await switchWorkspace('demo/reset');
+    },
+    openFile(file) {
+      const root = get().roots.find((r) => file.startsWith(`${r.path}/`) || file.startsWith(`${r.path}\\`));
+      if (root) {
+        void get().openPreview(file.slice(root.path.length + 1).replace(/\\/g, '/'));
+        return;
+      }
+      set({ view: 'library' });
+      get().notify('info', `${file} is not in a folder Synapsis knows. Add its folder here to search and cite it.`);
+    },
+    async askTour(id) {
+      const step = get().demo?.tour.find((t) => t.id === id);
+      if (!step) return;
+      set({ tourStep: id, view: 'ask' });
+      await get().ask(step.question);
+    },
+
     async loadOverview() {
       try {
         const overview = await client().call('graph/overview', { limit: 12, allow_sensitivity: sensitivity() });

@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { useApp, type View } from '../store.ts';
 import { AskView } from './AskView.tsx';
+import { DemoBanner } from './DemoBanner.tsx';
 import { GraphView } from './GraphView.tsx';
 import { LibraryView } from './LibraryView.tsx';
 import { Onboarding } from './Onboarding.tsx';
@@ -145,6 +146,7 @@ export function App() {
         </div>
       </nav>
       <main className="main">
+        <DemoBanner />
         {view === 'ask' && <AskView />}
         {view === 'search' && <SearchView />}
         {view === 'library' && <LibraryView />}

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { useApp } from '../store.ts';
+import { TourList } from './DemoBanner.tsx';
 import { CitedText, Highlighted } from './text.tsx';
 
 const STAGE_LABEL: Record<string, string> = {
@@ -21,7 +22,8 @@ function VerdictBadge({ verdict, decidedBy }: { verdict: string | null; decidedB
 }
 
 export function AskView() {
-  const { asking, answer, history, ask, cancelAsk, openPreview, showAnswerGraph, health } = useApp();
+  const { asking, answer, history, ask, cancelAsk, openPreview, showAnswerGraph, showGraph, health, demo, tourStep } = useApp();
+  const step = demo?.active ? demo.tour.find((t) => t.id === tourStep && t.question === answer?.query) : undefined;
   const [question, setQuestion] = useState('');
   const input = useRef<HTMLTextAreaElement>(null);
   useEffect(() => input.current?.focus(), []);
@@ -117,6 +119,7 @@ export function AskView() {
               <CitedText
                 text={answer.answer}
                 known={(n) => answer.snippets.some((s) => s.n === n)}
+                onLink={(name) => void showGraph(name)}
                 onCite={(n) => {
                   const s = answer.snippets.find((x) => x.n === n);
                   if (s) void openPreview(s.locator);
@@ -154,6 +157,11 @@ export function AskView() {
             </details>
           )}
           <div className="answer__actions">
+            {step?.graph && (
+              <button type="button" className="btn btn--primary" onClick={() => void showGraph(step.graph!)} data-testid="tour-graph">
+                Follow the hop: {step.graph} in the graph
+              </button>
+            )}
             {answer.citations.length + answer.snippets.length > 0 && (
               <button type="button" className="btn btn--ghost" onClick={() => void showAnswerGraph()}>
                 Show sources in the graph
@@ -167,7 +175,8 @@ export function AskView() {
         </article>
       )}
 
-      {!asking && !answer && history.length > 0 && (
+      <TourList />
+      {!asking && !answer && history.length > 0 && !demo?.active && (
         <section className="history" aria-label="Recent questions">
           <h2>Recent questions</h2>
           <ul>

@@ -5,7 +5,7 @@ import { formatBytes } from './text.tsx';
 
 /** First run: choose folders, then models (or lexical-only), seeing what this machine can run. */
 export function Onboarding() {
-  const { roots, models, system, loadSystem, importModel, finishOnboarding, restartNeeded, restartEngine } = useApp();
+  const { roots, models, system, loadSystem, importModel, finishOnboarding, restartNeeded, restartEngine, demo, startDemo } = useApp();
   const [step, setStep] = useState<1 | 2>(1);
   const [modelPath, setModelPath] = useState('');
   useEffect(() => {
@@ -38,6 +38,11 @@ export function Onboarding() {
               </ul>
             )}
             <div className="row row--end">
+              {demo?.available && (
+                <button type="button" className="btn btn--ghost" onClick={() => void startDemo()} data-testid="try-demo">
+                  Try the demo first
+                </button>
+              )}
               <button type="button" className="btn btn--primary" disabled={roots.length === 0} onClick={() => setStep(2)}>
                 Next
               </button>

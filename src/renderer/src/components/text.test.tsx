@@ -26,6 +26,19 @@ describe('CitedText', () => {
   });
 });
 
+describe('CitedText markdown', () => {
+  it('shows **bold** as bold and [[links]] as links into the graph, without confusing them with citations', () => {
+    const onLink = vi.fn();
+    const { container, getByTitle } = render(<CitedText text="**Decider:** [[Maya Chen]] and [[notes/x|X note]] [1]" known={() => true} onCite={() => {}} onLink={onLink} />);
+    expect(container.querySelector('strong')?.textContent).toBe('Decider:');
+    expect([...container.querySelectorAll('.wikilink')].map((e) => e.textContent)).toEqual(['Maya Chen', 'X note']);
+    fireEvent.click(getByTitle('Maya Chen in the graph'));
+    expect(onLink).toHaveBeenCalledWith('Maya Chen');
+    expect(container.querySelectorAll('.cite-chip')).toHaveLength(1);
+    expect(container.textContent).toBe('Decider: Maya Chen and X note 1');
+  });
+});
+
 describe('formatDuration', () => {
   it('reads as a person would say it', () => {
     expect([formatDuration(null), formatDuration(0.2), formatDuration(75), formatDuration(7300)]).toEqual(['—', '1 s', '1 min 15 s', '2 h 1 min']);

@@ -11,25 +11,45 @@ export function Highlighted({ text }: { text: string }) {
   );
 }
 
-/** Answer text with each [n] turned into a chip that opens that source; [1, 2] and [1][2] both work. */
-export function CitedText({ text, onCite, known }: { text: string; onCite: (n: number) => void; known: (n: number) => boolean }) {
+/**
+ * Answer text with each [n] turned into a chip that opens that source ([1, 2] and [1][2] both work),
+ * **bold** kept bold, and [[wiki links]] of quoted notes shown as links (into the graph, when given).
+ */
+export function CitedText({ text, onCite, known, onLink }: { text: string; onCite: (n: number) => void; known: (n: number) => boolean; onLink?: (name: string) => void }) {
   const out: ReactNode[] = [];
-  const re = /\[(\d+(?:\s*,\s*\d+)*)\]/g;
+  const re = /\[\[([^\]\n]+?)\]\]|\[(\d+(?:\s*,\s*\d+)*)\]|\*\*([^*\n]+)\*\*/g;
   let last = 0;
   for (const m of text.matchAll(re)) {
     if (m.index > last) out.push(text.slice(last, m.index));
-    for (const n of m[1]!.split(',').map((x) => Number(x.trim()))) {
+    if (m[1] !== undefined) {
+      const name = m[1].split('|').pop()!.trim();
       out.push(
-        known(n) ? (
-          <button key={`${m.index}-${n}`} type="button" className="cite-chip" onClick={() => onCite(n)} title={`Open source [${n}]`} aria-label={`Open source ${n}`}>
-            {n}
+        onLink ? (
+          <button key={m.index} type="button" className="wikilink" onClick={() => onLink(m[1]!.split('|')[0]!.trim())} title={`${name} in the graph`}>
+            {name}
           </button>
         ) : (
-          <span key={`${m.index}-${n}`} className="cite-chip cite-chip--dead" title="This number matches no source">
-            {n}
+          <span key={m.index} className="wikilink">
+            {name}
           </span>
         ),
       );
+    } else if (m[3] !== undefined) {
+      out.push(<strong key={m.index}>{m[3]}</strong>);
+    } else {
+      for (const n of m[2]!.split(',').map((x) => Number(x.trim()))) {
+        out.push(
+          known(n) ? (
+            <button key={`${m.index}-${n}`} type="button" className="cite-chip" onClick={() => onCite(n)} title={`Open source [${n}]`} aria-label={`Open source ${n}`}>
+              {n}
+            </button>
+          ) : (
+            <span key={`${m.index}-${n}`} className="cite-chip cite-chip--dead" title="This number matches no source">
+              {n}
+            </span>
+          ),
+        );
+      }
     }
     last = m.index + m[0].length;
   }

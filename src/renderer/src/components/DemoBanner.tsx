@@ -1,0 +1,57 @@
+import { useApp } from '../store.ts';
+import { formatCount } from './text.tsx';
+
+/** Shown while the demo workspace is open: what it is, its first indexing, reset and leave. */
+export function DemoBanner() {
+  const { demo, status, progress, resetDemo, exitDemo } = useApp();
+  if (!demo?.active) return null;
+  const live = Object.values(progress).find((p) => p.stage !== 'done');
+  return (
+    <div className="demo-banner" role="status" data-testid="demo-banner">
+      <div>
+        <strong>Demo</strong> — the notes, decisions and code of a fictional company (Lumen Labs). Your own folders are not touched.
+        {demo.models.length > 0 ? <span className="muted"> Models: {demo.models.join(', ')}.</span> : <span className="muted"> No models found: search is lexical, answers quote the sources.</span>}
+        {status?.running && (
+          <div className="demo-banner__progress" data-testid="demo-progress">
+            <div className="progress__bar" role="progressbar" aria-label="Preparing the demo" aria-valuenow={live && live.files_total ? Math.round((live.files_done / live.files_total) * 100) : 0}>
+              <span style={{ width: `${live && live.files_total ? Math.round((live.files_done / live.files_total) * 100) : 5}%` }} />
+            </div>
+            <span className="small muted">
+              Preparing the demo{live ? `: ${live.stage === 'embed' ? 'embedding' : 'indexing'} ${formatCount(live.files_done)} / ${formatCount(live.files_total)}` : '…'}
+            </span>
+          </div>
+        )}
+      </div>
+      <div className="row">
+        <button type="button" className="btn btn--ghost" onClick={() => void resetDemo()}>
+          Reset demo
+        </button>
+        <button type="button" className="btn btn--ghost" onClick={() => void exitDemo()}>
+          Leave the demo
+        </button>
+      </div>
+    </div>
+  );
+}
+
+/** The guided tour: each question and what it shows off. */
+export function TourList() {
+  const { demo, askTour, asking, tourStep } = useApp();
+  if (!demo?.active || demo.tour.length === 0) return null;
+  return (
+    <section className="tour" aria-label="Guided tour">
+      <h2>Guided tour</h2>
+      <ol className="tour__list">
+        {demo.tour.map((step) => (
+          <li key={step.id} className={`tour__step${tourStep === step.id ? ' tour__step--on' : ''}`}>
+            <button type="button" className="tour__ask" disabled={asking !== null} onClick={() => void askTour(step.id)} data-testid={`tour-${step.id}`}>
+              <span className="tour__shows">{step.shows}</span>
+              <span className="tour__question">{step.question}</span>
+            </button>
+            <p className="muted small">{step.note}</p>
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+}

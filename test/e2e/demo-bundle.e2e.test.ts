@@ -1,0 +1,60 @@
+/**
+ * `npm run demo:bundle` writes a folder that runs by itself: here it is written to a temp folder
+ * (outside the repository, so nothing resolves from the checkout's node_modules), started with its
+ * own start.sh, and its page searched and asked in Chromium.
+ */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import readline from 'node:readline';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TempDirs } from '../helpers/tmp.ts';
+import { launchChromium, REPO, screenshot } from './harness.ts';
+
+const temp = new TempDirs();
+let browser: Browser;
+let child: ChildProcess | null = null;
+beforeAll(async () => {
+  browser = await launchChromium();
+});
+afterAll(async () => {
+  child?.kill('SIGTERM');
+  await browser?.close();
+  temp.cleanup();
+});
+
+describe('the portable demo bundle', () => {
+  it('is one folder with the program, its packages, the vault and a start script, and it runs from anywhere', async () => {
+    const out = path.join(temp.make('bundle-'), 'synapsis-demo');
+    const noModels = temp.make('bundle-models-');
+    execFileSync(process.execPath, [path.join(REPO, 'scripts', 'demo-bundle.mjs'), '--out', out, '--skip-build', '--models', noModels], { cwd: REPO, stdio: 'pipe' });
+    for (const f of ['start.sh', 'start.cmd', 'START-HERE.txt', 'bin/synapsis.js', 'out/renderer/index.html', 'resources/sample-vault', 'resources/demo-tour.json', 'node_modules/better-sqlite3', 'node_modules/tsx']) {
+      expect(fs.existsSync(path.join(out, f)), f).toBe(true);
+    }
+    // No tests, no devDependencies.
+    expect(fs.existsSync(path.join(out, 'src/engine/engine.test.ts'))).toBe(false);
+    expect(fs.existsSync(path.join(out, 'node_modules/vitest'))).toBe(false);
+    expect(fs.existsSync(path.join(out, 'node_modules/@lancedb'))).toBe(false);
+
+    const demoDir = path.join(temp.make('bundle-demo-'), 'demo');
+    child = spawn(path.join(out, 'start.sh'), ['--json', '--demo-dir', demoDir], { cwd: temp.make('elsewhere-'), stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, PATH: `${path.dirname(process.execPath)}:/usr/bin:/bin`, DISPLAY: '' } });
+    const first = await new Promise<string>((resolve) => readline.createInterface({ input: child!.stdout! }).once('line', resolve));
+    const { url, demo } = JSON.parse(first) as { url: string; demo: boolean };
+    expect(demo).toBe(true);
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await page.goto(url);
+    await page.getByTestId('demo-banner').waitFor();
+    await page.getByTestId('tour-q03').waitFor();
+    await page.getByTestId('demo-progress').waitFor({ state: 'detached', timeout: 60_000 });
+    await page.getByTestId('tour-q03').click();
+    await page.getByTestId('answer').waitFor({ timeout: 30_000 });
+    expect((await page.getByTestId('citation').allTextContents()).join(' ')).toContain('Transport protocol');
+    await screenshot(page, 'demo-bundle');
+    await page.close();
+    const exited = new Promise((resolve) => child!.on('exit', resolve));
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    child = null;
+  });
+});
