@@ -45,8 +45,7 @@ describe.skipIf(!binary)(`desktop app under Electron${binary ? '' : ` (skipped: 
       expect(blocked).toBe('blocked');
       await page.getByLabel('Folder path').fill(SAMPLE_VAULT);
       await page.getByRole('button', { name: 'Add folder' }).click();
-      await page.getByRole('button', { name: 'Next' }).click();
-      await page.getByRole('button', { name: 'Continue with search only' }).click();
+      await page.getByRole('button', { name: 'Start with search by words' }).click();
       await page.keyboard.press('Control+/');
       await page.locator('#search-input').fill('relay port');
       await page.getByTestId('result').first().waitFor({ timeout: 60_000 });

@@ -34,10 +34,10 @@ describe('web mode in Chromium', () => {
       await page.getByLabel('Folder path').fill(app.vault);
       await page.getByRole('button', { name: 'Add folder' }).click();
       await page.getByText(`✓ ${fs.realpathSync(app.vault)}`).waitFor();
-      await page.getByRole('button', { name: 'Next' }).click();
       await page.getByTestId('hardware').getByText(/^(CPU only|GPU: .+)$/).waitFor();
-      await screenshot(page, '02-onboarding-models');
-      await page.getByRole('button', { name: 'Continue with search only' }).click();
+      expect(await page.getByTestId('models-present').textContent()).toMatch(/search by words works at once/);
+      await screenshot(page, '02-onboarding-folder-added');
+      await page.getByRole('button', { name: 'Start with search by words' }).click();
       await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: /Library/ }).click();
       await page.getByTestId('root-progress').and(page.locator('[data-stage=done]')).waitFor({ timeout: 60_000 });
       await page.getByText(/^53 documents · \d+ passages/).waitFor({ timeout: 30_000 });

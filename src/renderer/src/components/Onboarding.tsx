@@ -3,14 +3,19 @@ import { useApp } from '../store.ts';
 import { FolderPicker } from './FolderPicker.tsx';
 import { formatBytes } from './text.tsx';
 
-/** First run: choose folders, then models (or lexical-only), seeing what this machine can run. */
+const ADDS: Record<string, string> = {
+  embed: 'search by meaning, not only by words',
+  chat: 'answers written in sentences, checked by the critic',
+  rerank: 'a second, finer ordering of results',
+};
+
+/** First run, on one screen: folders, the machine and its models (none needed to start), then indexing. */
 export function Onboarding() {
-  const { roots, models, system, loadSystem, importModel, finishOnboarding, restartNeeded, restartEngine, demo, startDemo } = useApp();
-  const [step, setStep] = useState<1 | 2>(1);
+  const { roots, models, system, loadSystem, importModel, finishOnboarding, restartNeeded, restartEngine, demo, startDemo, indexNow } = useApp();
   const [modelPath, setModelPath] = useState('');
   useEffect(() => {
-    if (step === 2 && !system) void loadSystem();
-  }, [step, system, loadSystem]);
+    if (!system) void loadSystem();
+  }, [system, loadSystem]);
   return (
     <div className="onboarding" data-testid="onboarding">
       <div className="onboarding__card">
@@ -21,89 +26,75 @@ export function Onboarding() {
           Synapsis
         </div>
         <p className="lead">Your second brain, on this machine only. Nothing you index or ask ever leaves it.</p>
-        <ol className="steps">
-          <li className={step === 1 ? 'steps__on' : ''}>Folders</li>
-          <li className={step === 2 ? 'steps__on' : ''}>Models</li>
-        </ol>
-        {step === 1 && (
-          <>
-            <h2>Which folders should Synapsis know?</h2>
-            <p className="muted">Markdown notes, text, PDFs, Word documents, web pages and code. Files stay where they are; Synapsis watches them and keeps up.</p>
-            <FolderPicker />
-            {roots.length > 0 && (
-              <ul className="roots roots--compact">
-                {roots.map((r) => (
-                  <li key={r.id}>✓ {r.path}</li>
-                ))}
-              </ul>
-            )}
-            <div className="row row--end">
-              {demo?.available && (
-                <button type="button" className="btn btn--ghost" onClick={() => void startDemo()} data-testid="try-demo">
-                  Try the demo first
-                </button>
-              )}
-              <button type="button" className="btn btn--primary" disabled={roots.length === 0} onClick={() => setStep(2)}>
-                Next
-              </button>
-            </div>
-          </>
+
+        <h2>1 · Your folders</h2>
+        <p className="muted">Markdown notes, text, PDFs, Word documents, web pages and code. Files stay where they are; Synapsis reads them and keeps up as they change.</p>
+        <FolderPicker />
+        {roots.length > 0 && (
+          <ul className="roots roots--compact">
+            {roots.map((r) => (
+              <li key={r.id}>✓ {r.path}</li>
+            ))}
+          </ul>
         )}
-        {step === 2 && (
-          <>
-            <h2>Models (optional)</h2>
-            <div className="hardware" data-testid="hardware">
-              {system ? (
-                <>
-                  <strong>{system.gpu ? `GPU: ${system.gpu}` : 'CPU only'}</strong> · {system.cpus} cores ({system.cpu_model}) · {formatBytes(system.memory_bytes)} memory
-                  {system.gpu_reason && <div className="muted small">{system.gpu_reason}</div>}
-                </>
-              ) : (
-                <span className="muted">Checking this machine…</span>
-              )}
-            </div>
-            <p className="muted">
-              Search works without any model. An embedding model (e.g. all-MiniLM-L6-v2 or multilingual-e5-small, GGUF) adds search by meaning; a chat model writes cited answers. Import the .gguf
-              files you have; nothing is downloaded.
-            </p>
-            <form
-              className="folder-picker"
-              onSubmit={async (e) => {
-                e.preventDefault();
-                if (await importModel(modelPath.trim())) setModelPath('');
-              }}
-            >
-              <input value={modelPath} onChange={(e) => setModelPath(e.target.value)} placeholder="/path/to/model.gguf" aria-label="Model file" spellCheck={false} />
-              <button type="submit" className="btn btn--ghost" disabled={!modelPath.trim()}>
-                Import model
-              </button>
-            </form>
-            {models.length > 0 && (
-              <ul className="roots roots--compact">
-                {models.map((m) => (
-                  <li key={m.id}>
-                    ✓ {m.name} <span className="muted">({m.role})</span>
-                  </li>
-                ))}
-              </ul>
-            )}
-            <div className="row row--end">
-              <button type="button" className="btn btn--ghost" onClick={() => setStep(1)}>
-                Back
-              </button>
-              <button
-                type="button"
-                className="btn btn--primary"
-                onClick={async () => {
-                  if (restartNeeded) await restartEngine();
-                  finishOnboarding();
-                }}
-              >
-                {models.length > 0 ? 'Start' : 'Continue with search only'}
-              </button>
-            </div>
-          </>
+
+        <h2>2 · Models (optional)</h2>
+        <div className="hardware" data-testid="hardware">
+          {system ? (
+            <>
+              <strong>{system.gpu ? `GPU: ${system.gpu}` : 'CPU only'}</strong> · {system.cpus} cores ({system.cpu_model}) · {formatBytes(system.memory_bytes)} memory
+              {system.gpu_reason && <div className="muted small">{system.gpu_reason}</div>}
+            </>
+          ) : (
+            <span className="muted">Checking this machine…</span>
+          )}
+        </div>
+        {models.length === 0 ? (
+          <p className="muted" data-testid="models-present">
+            No models yet: search by words works at once. Import a GGUF file to add more: an embedding model (all-MiniLM-L6-v2, multilingual-e5-small) adds {ADDS.embed}; a chat model adds {ADDS.chat}. Nothing is
+            downloaded.
+          </p>
+        ) : (
+          <ul className="roots roots--compact" data-testid="models-present">
+            {models.map((m) => (
+              <li key={m.id}>
+                ✓ {m.name} <span className="muted">— {ADDS[m.role] ?? m.role}</span>
+              </li>
+            ))}
+          </ul>
         )}
+        <form
+          className="folder-picker"
+          onSubmit={async (e) => {
+            e.preventDefault();
+            if (await importModel(modelPath.trim())) setModelPath('');
+          }}
+        >
+          <input value={modelPath} onChange={(e) => setModelPath(e.target.value)} placeholder="/path/to/model.gguf" aria-label="Model file" spellCheck={false} />
+          <button type="submit" className="btn btn--ghost" disabled={!modelPath.trim()}>
+            Import model
+          </button>
+        </form>
+
+        <div className="row row--end">
+          {demo?.available && (
+            <button type="button" className="btn btn--ghost" onClick={() => void startDemo()} data-testid="try-demo">
+              Try the demo first
+            </button>
+          )}
+          <button
+            type="button"
+            className="btn btn--primary"
+            disabled={roots.length === 0}
+            onClick={async () => {
+              if (restartNeeded) await restartEngine();
+              finishOnboarding();
+              void indexNow();
+            }}
+          >
+            {models.length > 0 ? 'Start' : 'Start with search by words'}
+          </button>
+        </div>
       </div>
     </div>
   );
