@@ -680,6 +680,10 @@ export function createEngine(options: EngineOptions = {}): Engine {
 
     async call(method, request) {
       assertLive();
+      // A transport passes the method name through: an unknown one (or 'constructor', '__proto__') is a bad request, not a TypeError.
+      if (typeof method !== 'string' || !Object.hasOwn(handlers, method)) {
+        throw createError('E_SYN_BAD_REQUEST', `Unknown method ${JSON.stringify(String(method)).slice(0, 100)}`, { method: String(method).slice(0, 100) });
+      }
       const handler = handlers[method] as (req: unknown) => Promise<unknown>;
       return (await handler(parseRequest(method, request))) as ResponseOf<typeof method>;
     },

@@ -34,9 +34,14 @@ function codeLines(text: string): string[] {
 const MAX_SENTENCE_CHARS = 600;
 const FENCE = /^(?:```|~~~)/;
 const LIST_ITEM = /^(?:[-*+•]|\d{1,3}[.)])\s/;
-/** Lines that carry no prose: horizontal rules, table rows, HTML, and lines of links or tags only. */
+/**
+ * Lines that carry no prose: horizontal rules, table rows, HTML, and lines of links or tags only.
+ * The URL alternative is atomic (a lookahead captures the whole non-space run, \1 consumes it): a
+ * plain \S+ inside the repetition could split "http://http://..." every possible way, and a token
+ * of 40 such prefixes took 11 s, so a note holding one stalled every answer that quoted it.
+ */
 const NOISE_LINE =
-  /^(?:#|[-*_=]{3,}\s*$|\||<[^>]*>\s*$|<!--)|^(?:(?:tags?|links?|see also|related|aliases)\s*:)?(?:[\s,;|·•-]|\[\[[^\]]*\]\]|!?\[[^\]]*\]\([^)]*\)|<?https?:\/\/\S+|#[\p{L}\p{N}_/-]+)+$/iu;
+  /^(?:#|[-*_=]{3,}\s*$|\||<[^>]*>\s*$|<!--)|^(?:(?:tags?|links?|see also|related|aliases)\s*:)?(?:[\s,;|·•-]|\[\[[^\]]*\]\]|!?\[[^\]]*\]\([^)]*\)|(?=(<?https?:\/\/\S+))\1|#[\p{L}\p{N}_/-]+)+$/iu;
 
 /**
  * The prose sentences of a snippet: front matter, code blocks, headings and link or tag lines

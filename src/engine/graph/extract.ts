@@ -12,7 +12,7 @@
 import path from 'node:path';
 import { eng, rus } from 'stopword';
 import type { DocumentType } from '../ingest/file-types.ts';
-import { frontmatterList } from '../ingest/markdown.ts';
+import { frontmatterList, parseHeading } from '../ingest/markdown.ts';
 
 /** Bump when the rules change: documents extracted by older rules are re-extracted on the next index run. */
 export const GRAPH_RULES_VERSION = 1;
@@ -108,7 +108,6 @@ const MDLINK = /\[[^\]\n]*\]\(([^)\s]+\.md)(?:#[^)\s]*)?\)/gi;
 const HASHTAG = /(?:^|[\s(])#([\p{L}\p{N}_][\p{L}\p{N}_/-]*)/gu;
 const MENTION = /(?:^|[\s(])@([\p{L}][\p{L}\p{N}_.-]*[\p{L}\p{N}])/gu;
 const ISO_DATE = /\b((?:19|20)\d\d-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01]))\b/g;
-const HEADING = /^(#{1,6})\s+(.+?)\s*#*\s*$/;
 const FENCE = /^\s{0,3}(```|~~~)/;
 /** One to four capitalised words (or an acronym), joined by spaces: "Harbor Health", "Kestrel", "QUIC". */
 const NAME = /(\p{Lu}[\p{Ll}\p{Lu}\p{N}]*(?:[-'’]\p{L}+)?(?:\s+\p{Lu}[\p{Ll}\p{Lu}\p{N}]*(?:[-'’]\p{L}+)?){0,3})(?![\p{L}\p{N}_])/gu;
@@ -251,7 +250,7 @@ export function extractGraphFacts(input: ExtractInput): GraphFacts {
       continue;
     }
     if (inFence) continue;
-    const heading = input.type === 'markdown' ? HEADING.exec(line) : null;
+    const heading = input.type === 'markdown' ? parseHeading(line) : null;
     // A heading's links, tags and dates count like any line's; the heading itself is not an entity:
     // every chunk already carries its heading (and cites it), and "## Context" in fifty decision
     // records would only join them all.

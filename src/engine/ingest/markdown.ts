@@ -19,7 +19,23 @@ export interface ParsedMarkdown {
   wikilinks: string[];
 }
 
-const HEADING = /^(#{1,6})\s+(.+?)\s*#*\s*$/;
+/**
+ * An ATX heading (`## Text ##`): level and text, or null. Written out by hand: the regex it replaces,
+ * /^(#{1,6})\s+(.+?)\s*#*\s*$/, backtracked cubically over a run of spaces inside the text, and a
+ * heading line of 40,000 spaces and a word hung indexing.
+ */
+export function parseHeading(line: string): { level: number; text: string } | null {
+  let level = 0;
+  while (level < line.length && line.charCodeAt(level) === 35 /* # */) level++;
+  if (level < 1 || level > 6 || level === line.length || !/\s/.test(line[level]!)) return null;
+  const rest = line.slice(level).trimStart();
+  if (rest === '') return null;
+  // As the regex did: the shortest text (at least one character) followed only by spaces and #s.
+  const trimmed = rest.trimEnd();
+  let end = trimmed.length;
+  while (end > 0 && trimmed.charCodeAt(end - 1) === 35) end--;
+  return { level, text: trimmed.slice(0, end).trimEnd() || rest[0]! };
+}
 const FENCE = /^\s{0,3}(```|~~~)/;
 const HASHTAG = /(?:^|[\s(])#([\p{L}\p{N}_][\p{L}\p{N}_/-]*)/gu;
 const WIKILINK = /\[\[([^\]|#\n]+)(?:#[^\]|\n]*)?(?:\|[^\]\n]*)?\]\]/g;
@@ -64,13 +80,13 @@ export function parseMarkdown(lines: string[]): ParsedMarkdown {
       continue;
     }
     if (inFence) continue;
-    const heading = HEADING.exec(line);
+    const heading = parseHeading(line);
     if (heading) {
-      const text = heading[2] ?? '';
+      const text = heading.text;
       const base = slugify(text);
       const seen = usedIds.get(base) ?? 0;
       usedIds.set(base, seen + 1);
-      headings.push({ line: i, level: heading[1]!.length, text, id: seen === 0 ? base : `${base}-${seen}` });
+      headings.push({ line: i, level: heading.level, text, id: seen === 0 ? base : `${base}-${seen}` });
       continue;
     }
     for (const m of line.matchAll(HASHTAG)) tags.add(m[1]!);
