@@ -123,6 +123,9 @@ export class SemanticIndex {
       store.writeEmbeddings(this.modelId, rows);
       embedded += rows.length;
       onProgress?.({ done: embedded + failed.size, total });
+      // An embedder that answers at once (a cache, the benchmarks' hashed one) would otherwise hold
+      // the event loop for the whole stage; queries get in between pages.
+      await new Promise<void>((resolve) => setImmediate(resolve));
     }
     return { embedded, failed: failed.size };
   }

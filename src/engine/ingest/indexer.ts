@@ -23,8 +23,10 @@ export interface IndexerDeps {
   shouldStop?: () => boolean;
 }
 
-const BATCH_FILES = 200;
+const BATCH_FILES = 40;
 const BATCH_MS = 250;
+/** The longest the indexer runs before it lets queries in (a yield costs microseconds). */
+const SLICE_MS = 12;
 
 /** The indexer's dependencies while processing a queue: store writes go through `write`, batched. */
 interface JobDeps extends IndexerDeps {
@@ -130,6 +132,8 @@ async function processQueue(deps: IndexerDeps, roots: readonly Root[], report: I
   // Writes are batched: one transaction per BATCH_FILES files or BATCH_MS, since a commit per file
   // (each an FTS5 segment) made indexing 5x slower. A job leaves the queue in the transaction that
   // writes its file, so a crash loses at most the uncommitted batch, which the next run redoes.
+  // The batch is small enough that committing it keeps queries waiting well under 100 ms: 200
+  // files took 150-270 ms to commit, the p95 of queries during a 5,000-file run.
   const batch: (() => void)[] = [];
   let batchStarted = performance.now();
   const write = (op: () => void) => void batch.push(op);
@@ -140,6 +144,7 @@ async function processQueue(deps: IndexerDeps, roots: readonly Root[], report: I
 
   // Delete jobs taken over by a move; they were completed in the move's transaction.
   const claimed = new Set<number>();
+  let sliceStarted = performance.now();
   for (const job of queue) {
     if (batch.length >= BATCH_FILES || performance.now() - batchStarted > BATCH_MS) flush();
     if (deps.shouldStop?.()) break;
@@ -159,7 +164,10 @@ async function processQueue(deps: IndexerDeps, roots: readonly Root[], report: I
     done++;
     progress('lexical', job.path, root.path);
     // Yield to the event loop so queries interleave with a long indexing run.
-    if (done % 25 === 0) await new Promise<void>((resolve) => setImmediate(resolve));
+    if (performance.now() - sliceStarted > SLICE_MS) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      sliceStarted = performance.now();
+    }
   }
   flush();
   // Entities only become orphans when stored facts were replaced or removed: not on a first index.
