@@ -52,7 +52,7 @@ import { resolveModel, type ResolvedModel } from './llm/resolve.ts';
 import { Embedder, LlamaRuntime, type EmbedderLike } from './llm/runtime.ts';
 import { SemanticIndex } from './semantic.ts';
 import { lockDataDir } from './store/data-dir-lock.ts';
-import { diskFullError, isDiskFull } from './store/database.ts';
+import { storeWriteError } from './store/database.ts';
 import { Store, type TraceRow } from './store/store.ts';
 
 export interface EngineOptions {
@@ -245,8 +245,9 @@ export function createEngine(options: EngineOptions = {}): Engine {
       return { ...report, embedded, embed_failed: failed, embed_pending: store.countPendingEmbeddings(semantic.modelId) };
     } catch (error) {
       if (isSynapsisError(error) && error.code === 'E_SYN_INDEX_VERSION_MISMATCH') throw error;
-      // A full disk is not a model problem: the run fails and says so.
-      if (isDiskFull(error)) throw diskFullError(dataDir, error);
+      // A full disk or a locked store is not a model problem: the run fails and says so.
+      const storeError = storeWriteError(dataDir, error);
+      if (storeError) throw storeError;
       // The lexical index is complete; dense retrieval waits for a model that loads.
       semantic.unavailable = (error as Error).message;
       return { ...report, embed_pending: store.countPendingEmbeddings(semantic.modelId) };
@@ -286,7 +287,8 @@ export function createEngine(options: EngineOptions = {}): Engine {
         return report;
       } catch (error) {
         if (isSynapsisError(error) && error.code === 'E_SYN_STORE_FAILED') throw error;
-        if (isDiskFull(error)) throw diskFullError(dataDir, error);
+        const storeError = storeWriteError(dataDir, error);
+        if (storeError) throw storeError;
         if (isSynapsisError(error)) throw error;
         throw createError('E_SYN_INDEX_FAILED', `Indexing failed: ${(error as Error).message}`, undefined, error);
       } finally {
@@ -315,8 +317,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
     try {
       return store.addRoot(folder, include, exclude);
     } catch (error) {
-      if (isDiskFull(error)) throw diskFullError(dataDir, error, `the folder ${folder} was not added`, 'add it again');
-      throw error;
+      throw storeWriteError(dataDir, error, `the folder ${folder} was not added`, 'add it again') ?? error;
     }
   };
 

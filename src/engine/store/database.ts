@@ -98,3 +98,27 @@ export function diskFullError(dataDir: string, error: unknown, stopped = 'indexi
     error,
   );
 }
+
+/** Whether `error` (or what it wraps) is SQLite giving up on a lock another connection holds. */
+export function isStoreLocked(error: unknown): boolean {
+  for (let e = error, depth = 0; e instanceof Error && depth < 5; e = (e as Error & { cause?: unknown }).cause, depth++) {
+    const code = (e as Error & { code?: unknown }).code;
+    if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED' || (typeof code === 'string' && code.startsWith('SQLITE_BUSY_')) || /database is locked|database table is locked/i.test(e.message)) return true;
+  }
+  return false;
+}
+
+/** A write that failed because of the disk or another process, as the error the user should see; null for anything else. */
+export function storeWriteError(dataDir: string, error: unknown, stopped?: string, next?: string) {
+  if (isDiskFull(error)) return diskFullError(dataDir, error, stopped, next);
+  if (isStoreLocked(error)) {
+    return createError(
+      'E_SYN_STORE_FAILED',
+      `The store ${path.join(dataDir, DB_FILE)} is locked by another process (a SQLite tool or a backup?): ${stopped ?? 'indexing stopped'}. ` +
+        'Close that program and retry; what was indexed before is intact.',
+      { data_dir: dataDir, reason: (error as Error).message },
+      error,
+    );
+  }
+  return null;
+}
