@@ -1,17 +1,9 @@
 // `npm run dist`: packages the desktop app for this platform with electron-builder
 // (build/electron-builder.yml). Without Electron's binary (offline installs) it stops at once.
 import { spawnSync } from 'node:child_process';
-import fs from 'node:fs';
-import { createRequire } from 'node:module';
+import { electronBinary } from './electron-binary.mjs';
 
-const require = createRequire(import.meta.url);
-let electronPath = null;
-try {
-  electronPath = require('electron');
-} catch {
-  electronPath = null;
-}
-if (typeof electronPath !== 'string' || !fs.existsSync(electronPath)) {
+if (!electronBinary()) {
   console.error(
     "npm run dist: Electron's binary is not installed here (installed with ELECTRON_SKIP_BINARY_DOWNLOAD=1, e.g. offline), so the app cannot be packaged on this machine.\n" +
       'Package on a machine where `npm ci` could download Electron (and its headers, to rebuild better-sqlite3 for Electron).\n' +

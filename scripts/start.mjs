@@ -1,17 +1,9 @@
 // `npm start`: builds and launches the Electron app where Electron's binary is installed; otherwise
 // says so and how to use web mode instead.
 import { spawnSync } from 'node:child_process';
-import fs from 'node:fs';
-import { createRequire } from 'node:module';
+import { electronBinary } from './electron-binary.mjs';
 
-const require = createRequire(import.meta.url);
-let electronPath = null;
-try {
-  electronPath = require('electron');
-} catch {
-  electronPath = null;
-}
-if (typeof electronPath !== 'string' || !fs.existsSync(electronPath)) {
+if (!electronBinary()) {
   console.error(
     "Electron's binary is not installed on this machine (it was skipped at install time, e.g. offline with ELECTRON_SKIP_BINARY_DOWNLOAD=1).\n" +
       'Start the same app in your browser instead:\n\n' +

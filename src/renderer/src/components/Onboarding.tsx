@@ -1,6 +1,7 @@
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { useApp } from '../store.ts';
 import { FolderPicker } from './FolderPicker.tsx';
+import { ModelImport } from './ModelImport.tsx';
 import { formatBytes } from './text.tsx';
 
 const ADDS: Record<string, string> = {
@@ -11,8 +12,7 @@ const ADDS: Record<string, string> = {
 
 /** First run, on one screen: folders, the machine and its models (none needed to start), then indexing. */
 export function Onboarding() {
-  const { roots, models, system, loadSystem, importModel, finishOnboarding, restartNeeded, restartEngine, demo, startDemo, indexNow } = useApp();
-  const [modelPath, setModelPath] = useState('');
+  const { roots, models, system, loadSystem, finishOnboarding, restartNeeded, restartEngine, demo, startDemo, indexNow } = useApp();
   useEffect(() => {
     if (!system) void loadSystem();
   }, [system, loadSystem]);
@@ -63,18 +63,7 @@ export function Onboarding() {
             ))}
           </ul>
         )}
-        <form
-          className="folder-picker"
-          onSubmit={async (e) => {
-            e.preventDefault();
-            if (await importModel(modelPath.trim())) setModelPath('');
-          }}
-        >
-          <input value={modelPath} onChange={(e) => setModelPath(e.target.value)} placeholder="/path/to/model.gguf" aria-label="Model file" spellCheck={false} />
-          <button type="submit" className="btn btn--ghost" disabled={!modelPath.trim()}>
-            Import model
-          </button>
-        </form>
+        <ModelImport />
 
         <div className="row row--end">
           {demo?.available && (

@@ -1,6 +1,6 @@
-import { useEffect, useState } from 'react';
-import type { ModelRole } from '../../../shared/contract.ts';
+import { useEffect } from 'react';
 import { useApp, type RetrievalChoice, type Theme } from '../store.ts';
+import { ModelImport } from './ModelImport.tsx';
 import { formatBytes, formatCount } from './text.tsx';
 
 function Row({ label, children, hint }: { label: string; children: React.ReactNode; hint?: string }) {
@@ -18,8 +18,6 @@ function Row({ label, children, hint }: { label: string; children: React.ReactNo
 export function SettingsView() {
   const s = useApp();
   const { health, system, models } = s;
-  const [modelPath, setModelPath] = useState('');
-  const [role, setRole] = useState<'' | ModelRole>('');
   useEffect(() => {
     if (!system) void s.loadSystem();
   }, [system, s]);
@@ -92,24 +90,7 @@ export function SettingsView() {
           })}
         </tbody>
       </table>
-      <form
-        className="folder-picker"
-        onSubmit={async (e) => {
-          e.preventDefault();
-          if (await s.importModel(modelPath.trim(), role || undefined)) setModelPath('');
-        }}
-      >
-        <input value={modelPath} onChange={(e) => setModelPath(e.target.value)} placeholder="/path/to/model.gguf" aria-label="Model file to import" spellCheck={false} />
-        <select value={role} onChange={(e) => setRole(e.target.value as '' | ModelRole)} aria-label="Model role">
-          <option value="">role from the file</option>
-          <option value="embed">embedding</option>
-          <option value="chat">chat</option>
-          <option value="rerank">rerank</option>
-        </select>
-        <button type="submit" className="btn btn--ghost" disabled={!modelPath.trim()}>
-          Import
-        </button>
-      </form>
+      <ModelImport withRole />
       {s.restartNeeded && (
         <p className="notice">
           Model changes apply when the engine restarts.{' '}
