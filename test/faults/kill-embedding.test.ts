@@ -81,8 +81,17 @@ describe('kill -9 while embedding', () => {
     let whileEmbedding = 0;
     let partial = 0;
     for (let trial = 0; trial < TRIALS; trial++) {
-      const dataDir = temp.make('syn-killembed-');
-      const { killedWhileEmbedding } = await killWhileEmbedding(dataDir, Math.floor(rand() * 0.9 * embedMs));
+      // The delay is drawn within the clean run's embedding time; a child that embeds faster can
+      // finish first. Then the trial is run again with half the delay (on a fresh data dir), so every
+      // trial ends with a kill in the embedding stage, however fast this machine is at the moment.
+      let dataDir = temp.make('syn-killembed-');
+      let delay = Math.floor(rand() * 0.9 * embedMs);
+      let { killedWhileEmbedding } = await killWhileEmbedding(dataDir, delay);
+      for (let retry = 0; !killedWhileEmbedding && retry < 3; retry++) {
+        dataDir = temp.make('syn-killembed-');
+        delay = Math.floor(delay / 2);
+        ({ killedWhileEmbedding } = await killWhileEmbedding(dataDir, delay));
+      }
       if (killedWhileEmbedding) whileEmbedding++;
       const probe = createEngine({ dataDir, env: {}, config });
       const health = await probe.health();
