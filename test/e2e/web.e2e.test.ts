@@ -119,6 +119,15 @@ describe('web mode in Chromium', () => {
       await expect.poll(async () => (await page.locator('.result__loc').allTextContents()).every((p) => /code\//.test(p))).toBe(true);
       expect(await page.getByTestId('result').count()).toBeGreaterThan(0);
       await screenshot(page, '07-search-filtered');
+      // Keyboard: ↓ moves to the second result, Enter opens its lines.
+      await page.locator('#search-input').press('ArrowDown');
+      await page.locator('#search-input').press('ArrowDown');
+      const second = (await page.locator('.result--active .result__loc').textContent()) ?? '';
+      expect(second).toBe((await page.locator('.result__loc').nth(1).textContent()) ?? 'missing');
+      await page.locator('#search-input').press('Enter');
+      const preview = page.getByTestId('source-preview');
+      await preview.waitFor();
+      expect(second.startsWith((await preview.locator('.preview__path').textContent()) ?? 'missing')).toBe(true);
     } finally {
       await app.close();
     }
@@ -133,6 +142,9 @@ describe('web mode in Chromium', () => {
       await page.getByRole('button', { name: 'Show' }).click();
       await page.getByTestId('graph-node').first().waitFor();
       expect(await page.getByTestId('graph-node').count()).toBeGreaterThan(5);
+      await page.getByRole('button', { name: 'Zoom in' }).click();
+      expect(await page.locator('[data-testid=graph-svg] > g').getAttribute('transform')).toContain('scale(1.25)');
+      await page.getByRole('button', { name: 'Reset the view' }).click();
       await page.getByTestId('graph-edge').first().dispatchEvent('click');
       const evidence = page.getByTestId('edge-evidence');
       await evidence.waitFor();

@@ -113,6 +113,19 @@ export function GraphView() {
             </svg>
           )}
           {!view && !graph.loading && <p className="muted empty-hint">Type a name, or pick one of the most connected on the right. From an answer, “Show sources in the graph” opens its notes here.</p>}
+          {view && view.nodes.length > 0 && (
+            <div className="zoom">
+              <button type="button" className="btn btn--ghost" aria-label="Zoom in" onClick={() => setZoom({ ...zoom, k: Math.min(4, zoom.k * 1.25) })}>
+                +
+              </button>
+              <button type="button" className="btn btn--ghost" aria-label="Zoom out" onClick={() => setZoom({ ...zoom, k: Math.max(0.3, zoom.k / 1.25) })}>
+                −
+              </button>
+              <button type="button" className="btn btn--ghost" aria-label="Reset the view" onClick={() => setZoom({ k: 1, x: 0, y: 0 })}>
+                Fit
+              </button>
+            </div>
+          )}
           <div className="legend small">
             <span className="gdot gnode--note" /> note <span className="gdot gnode--person" /> person <span className="gdot gnode--project" /> project <span className="gdot gnode--organization" /> organization{' '}
             <span className="gdot gnode--tag" /> tag <span className="gdot gnode--entity" /> name

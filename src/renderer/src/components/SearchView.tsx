@@ -19,6 +19,13 @@ const toggle = (list: string[], value: string) => (list.includes(value) ? list.f
 export function SearchView() {
   const { query, setQuery, search, results, searching, searchError, filters, setFilters, roots, openPreview, showGraph } = useApp();
   const [tagText, setTagText] = useState(filters.tags.join(', '));
+  /** The result the arrow keys point at (Enter opens it). */
+  const [active, setActive] = useState(-1);
+  const list = useRef<HTMLOListElement>(null);
+  useEffect(() => setActive(-1), [results]);
+  useEffect(() => {
+    if (active >= 0) list.current?.children[active]?.scrollIntoView({ block: 'nearest' });
+  }, [active]);
   const input = useRef<HTMLInputElement>(null);
   useEffect(() => input.current?.focus(), []);
   useEffect(() => {
@@ -37,9 +44,24 @@ export function SearchView() {
         className="search-input"
         type="search"
         value={query}
-        placeholder="Words, exact terms, error codes, “a phrase”, prefix*"
+        placeholder="Words, exact terms, error codes, “a phrase”, prefix* (↓ ↑ to move, Enter to open)"
         aria-label="Search query"
         onChange={(e) => setQuery(e.target.value)}
+        onKeyDown={(e) => {
+          const n = results?.chunks.length ?? 0;
+          if (e.key === 'ArrowDown' && n > 0) {
+            e.preventDefault();
+            setActive((a) => Math.min(n - 1, a + 1));
+          } else if (e.key === 'ArrowUp' && n > 0) {
+            e.preventDefault();
+            setActive((a) => Math.max(0, a - 1));
+          } else if (e.key === 'Enter' && results && results.chunks[Math.max(0, active)]) {
+            e.preventDefault();
+            void openPreview(results.chunks[Math.max(0, active)]!.locator);
+          }
+        }}
+        aria-activedescendant={active >= 0 ? `result-${active}` : undefined}
+        aria-controls="search-results"
       />
       <div className="filters" aria-label="Filters">
         {roots.length > 1 && (
@@ -91,9 +113,9 @@ export function SearchView() {
         </p>
       )}
       {searching && !results && <p className="muted">Searching…</p>}
-      <ol className="results" aria-label="Results">
-        {results?.chunks.map((c) => (
-          <li key={`${c.chunk_id ?? c.locator}`} className="result">
+      <ol className="results" aria-label="Results" id="search-results" ref={list}>
+        {results?.chunks.map((c, i) => (
+          <li key={`${c.chunk_id ?? c.locator}`} id={`result-${i}`} className={`result${i === active ? ' result--active' : ''}`} aria-selected={i === active}>
             <button type="button" className="result__main" onClick={() => void openPreview(c.locator)} data-testid="result">
               <span className="result__title">{c.title}</span>
               {c.heading && <span className="result__heading"> › {c.heading}</span>}
