@@ -71,7 +71,13 @@ export class EngineHost implements Disposable {
   demoStatus(): DemoStatus {
     const demo = this.options.demo;
     if (!demo) return { available: false, active: false, data_dir: null, models: [], tour: [] };
-    this.tour ??= loadTour(demo);
+    try {
+      this.tour ??= loadTour(demo);
+    } catch (error) {
+      // A damaged tour file takes the demo offer away, not the app: app/info must keep answering.
+      (this.options.onError ?? console.error)(error);
+      return { available: false, active: this.profile === 'demo', data_dir: demo.dataDir, models: [], tour: [] };
+    }
     const { embed } = demoModels(demo);
     return { available: true, active: this.profile === 'demo', data_dir: demo.dataDir, models: embed ? [path.basename(embed)] : [], tour: this.tour };
   }

@@ -138,4 +138,19 @@ describe('serveRpc', () => {
     core.close('test closed it');
     expect(await hanging).toMatchObject({ ok: false, error: { code: 'E_SYN_DISCONNECTED' } });
   });
+
+  it('offers no demo, but keeps answering app/info, when the tour file is damaged', async () => {
+    const dir = temp.make('rpc-demo-');
+    fs.writeFileSync(path.join(dir, 'tour.json'), '{ not json');
+    fs.writeFileSync(path.join(dir, 'questions.json'), '[]');
+    const errors: unknown[] = [];
+    const host = new EngineHost({
+      create: () => createEngine({ dataDir: temp.make('rpc-user-'), env: {} }),
+      demo: { vault: dir, questionsFile: path.join(dir, 'questions.json'), tourFile: path.join(dir, 'tour.json'), dataDir: path.join(dir, 'demo') },
+      onError: (e) => errors.push(e),
+    });
+    hosts.push(host);
+    expect(host.demoStatus()).toMatchObject({ available: false, tour: [] });
+    expect(String(errors[0])).toMatch(/tour\.json is missing or malformed/);
+  });
 });

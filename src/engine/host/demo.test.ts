@@ -1,0 +1,56 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { SAMPLE_QUESTIONS, TempDirs } from '../../../test/helpers/tmp.ts';
+import { createEngine } from '../engine.ts';
+import { loadTour, removeDemoDir } from './demo.ts';
+import { EngineHost } from './engine-host.ts';
+
+const temp = new TempDirs();
+const hosts: EngineHost[] = [];
+afterEach(async () => {
+  for (const h of hosts.splice(0)) await h.dispose();
+  temp.cleanup();
+});
+const TOUR = path.resolve(import.meta.dirname, '..', '..', '..', 'resources', 'demo-tour.json');
+
+describe('the demo workspace', () => {
+  it('resolves the shipped tour against the questions fixture (every step has its question)', () => {
+    const tour = loadTour({ questionsFile: SAMPLE_QUESTIONS, tourFile: TOUR });
+    expect(tour.length).toBeGreaterThanOrEqual(5);
+    for (const step of tour) expect(step.question.length).toBeGreaterThan(10);
+    expect(tour.map((s) => s.kind)).toEqual(expect.arrayContaining(['single', 'multi-hop', 'unanswerable', 'russian', 'code']));
+  });
+
+  it('switches to its own data dir, indexes the vault there, resets, and returns to the untouched user workspace', async () => {
+    const vault = temp.make('demo-vault-', { 'a.md': '# Relay\n\nThe relay listens on port 7443.\n', 'b.md': '# Budget\n\nThe budget is 40k.\n' });
+    const userDir = temp.make('demo-user-');
+    const demoDir = path.join(temp.make('demo-parent-'), 'demo');
+    const host = new EngineHost({ create: () => createEngine({ dataDir: userDir, env: {} }), demo: { vault, questionsFile: SAMPLE_QUESTIONS, tourFile: TOUR, dataDir: demoDir } });
+    hosts.push(host);
+    expect(host.demoStatus()).toMatchObject({ available: true, active: false, models: [] });
+    const completed = () => new Promise<number>((resolve) => { const s = host.on('syn.index.completed', (r) => { void s.dispose(); resolve(r.chunks_total); }); });
+    let done = completed();
+    expect((await host.startDemo()).active).toBe(true);
+    expect(await done).toBe(2);
+    const demo = await host.engine();
+    expect(demo.dataDir).toBe(path.resolve(demoDir));
+    expect((await demo.retrieve('relay port')).chunks[0]?.path).toBe('a.md');
+
+    done = completed();
+    await host.resetDemo();
+    expect(await done).toBe(2);
+    expect(fs.existsSync(path.join(demoDir, 'synapsis.db'))).toBe(true);
+
+    expect((await host.exitDemo()).active).toBe(false);
+    const user = await host.engine();
+    expect(user.dataDir).toBe(path.resolve(userDir));
+    expect(user.listRoots()).toEqual([]);
+  });
+
+  it('refuses to reset a folder holding files the demo did not make', () => {
+    const dir = temp.make('not-a-demo-', { 'thesis.docx': 'x' });
+    expect(() => removeDemoDir(dir)).toThrow(/holds files the demo did not make \(thesis\.docx\)/);
+    expect(fs.existsSync(path.join(dir, 'thesis.docx'))).toBe(true);
+  });
+});
