@@ -16,6 +16,7 @@ function bridge(roots: { id: number; path: string; include: string[]; exclude: s
     'health/get': { status: 'ok', degradations: [], roots, documents: { indexed: 3, skipped: 0, failed: 0, total: 3, by_type: {} }, chunks: 9, issues: [], models: { embed: null, chat: null, rerank: null, gpu: false, threads: 2 }, vectors: { count: 0, dimension: 0, backend: null, pending: 0 }, config: {}, data_dir: '/d', index_version: 'v', schema_version: 7, pending_jobs: 0 },
     'index/status': { running: false, paused: false, watching: true, pending_jobs: 0 },
     'models/list': [],
+    'app/info': { shell: 'test', version: '1', data_dir: '/d', demo: { available: true, active: false, data_dir: '/tmp/demo', models: [], tour: [] } },
     'system/info': { platform: 'linux', arch: 'x64', cpus: 2, cpu_model: 'cpu', memory_bytes: 2 ** 33, gpu: false, gpu_reason: 'No supported GPU', threads: 2, runtime_error: null },
   };
   return {
@@ -48,6 +49,8 @@ describe('App', () => {
     fireEvent.keyDown(window, { key: '5', altKey: true });
     expect(await screen.findByText('Settings and health')).toBeTruthy();
     expect(await screen.findByText(/No supported GPU/)).toBeTruthy();
+    // The demo is offered in settings too, not only on the first screen.
+    expect(await screen.findByTestId('settings-demo')).toBeTruthy();
     fireEvent.keyDown(window, { key: 'k', metaKey: true });
     expect(await screen.findByLabelText('Question')).toBeTruthy();
     expect(screen.getByTestId('index-badge').textContent).toContain('Watching for changes');

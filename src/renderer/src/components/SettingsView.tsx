@@ -128,6 +128,23 @@ export function SettingsView() {
         </label>
       </Row>
 
+      {s.demo?.available && (
+        <>
+          <h2>Demo</h2>
+          <Row label="Demo workspace" hint="The sample vault of a fictional company, in a data dir of its own, with a guided tour. Your folders are not touched.">
+            {s.demo.active ? (
+              <button type="button" className="btn btn--ghost" onClick={() => void s.exitDemo()}>
+                Leave the demo
+              </button>
+            ) : (
+              <button type="button" className="btn btn--ghost" onClick={() => void s.startDemo()} data-testid="settings-demo">
+                Open the demo
+              </button>
+            )}
+          </Row>
+        </>
+      )}
+
       <h2>Appearance</h2>
       <Row label="Theme">
         <div className="segmented" role="radiogroup" aria-label="Theme">
