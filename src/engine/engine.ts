@@ -30,7 +30,7 @@ import { EventBus, type Listener } from './events.ts';
 import { sha256, stableStringify } from './hash.ts';
 import { indexPaths, indexRoots, paramsHashOf } from './ingest/indexer.ts';
 import { createPathFilter } from './ingest/walk.ts';
-import { watchRoots, type RootChange } from './ingest/watcher.ts';
+import { watchRoots, type RootChange, type RootWatcher } from './ingest/watcher.ts';
 import { buildManifest, checkManifest, readManifest, writeManifest, type IndexManifest } from './manifest.ts';
 import { DisposableStore, type Disposable } from './lifecycle.ts';
 import { defaultDataDir } from './paths.ts';
@@ -68,6 +68,11 @@ export interface EngineOptions {
   chat?: ChatModel;
   /** An embedder to use instead of a GGUF embedding model (any with this shape; benchmarks use a synthetic one). */
   embedder?: EmbedderLike;
+}
+
+export interface WatchOptions {
+  debounceMs?: number;
+  onError?: (error: unknown) => void;
 }
 
 /** The Synapse API of DESIGN.md §4 (index, retrieve, health) plus root management and typed events. */
@@ -122,7 +127,7 @@ export interface Engine extends Disposable {
    * Watches every root and keeps the index current (debounced, awaitWriteFinish). Pending jobs of an
    * interrupted run are finished first. Dispose the returned handle to stop watching.
    */
-  watch(options?: { debounceMs?: number; onError?: (error: unknown) => void }): Promise<Disposable>;
+  watch(options?: WatchOptions): Promise<Disposable>;
   /** Stops the current indexing run between files (the queue keeps the rest); watcher changes wait until resume. */
   pause(): IndexStatus;
   /** Continues what a pause held back: the queued files and every change made meanwhile. */
@@ -224,8 +229,9 @@ export function createEngine(options: EngineOptions = {}): Engine {
   /** Paused by the user: runs stop between files and watcher changes wait in the queue until resume. */
   let paused = false;
   let running = 0;
-  let watcher: Disposable | null = null;
-  const indexStatus = (): IndexStatus => ({ running: running > 0, paused, watching: watcher !== null, pending_jobs: store.countPendingJobs() });
+  /** The roots being watched: one chokidar watcher over the current roots, swapped when the roots change. */
+  let watching: { roots: RootWatcher; options: WatchOptions; handle: Disposable } | null = null;
+  const indexStatus = (): IndexStatus => ({ running: running > 0, paused, watching: watching !== null, pending_jobs: store.countPendingJobs() });
   const emitStatus = () => events.emit('index/status', indexStatus());
   /** The embedding stage after the lexical one: embed what is new, then match the vector index to the chunks. */
   const embedStage = async (report: IndexReport): Promise<IndexReport> => {
@@ -300,8 +306,10 @@ export function createEngine(options: EngineOptions = {}): Engine {
     return next;
   };
 
-  const applyChange = (change: RootChange): Promise<IndexReport> => {
-    const root = store.rootByPath(change.root.path) ?? change.root;
+  const applyChange = (change: RootChange): Promise<IndexReport> | undefined => {
+    // A change that raced the folder's removal: nothing of that folder is indexed any more.
+    const root = store.rootByPath(change.root.path);
+    if (!root) return undefined;
     const allowed = createPathFilter(root.path, { include: root.include, exclude: root.exclude });
     const known = store.documentsOfRoot(root.id);
     const jobs = new Map<string, 'upsert' | 'delete'>();
@@ -319,6 +327,28 @@ export function createEngine(options: EngineOptions = {}): Engine {
     } catch (error) {
       throw storeWriteError(dataDir, error, `the folder ${folder} was not added`, 'add it again') ?? error;
     }
+  };
+
+  const watchRootsNow = async (options: WatchOptions): Promise<RootWatcher> => {
+    const rootWatcher = watchRoots(store.listRoots(), {
+      ...(options.debounceMs !== undefined ? { debounceMs: options.debounceMs } : {}),
+      onChange: async (change) => void (await applyChange(change)),
+      onError: options.onError ?? ((error) => console.error('[synapsis] watch:', error)),
+    });
+    await rootWatcher.ready;
+    disposables.add(rootWatcher);
+    return rootWatcher;
+  };
+  /**
+   * The roots changed while watching: the watcher follows (a folder added gets watched, and the run
+   * that adds it indexes it; a folder removed stops being watched; the others keep their watchers, so
+   * none of their changes is lost). addRoot and removeRoot let it finish in the background; index()
+   * waits for it, so a file created after index() returns is seen.
+   */
+  const rewatch = async (): Promise<void> => {
+    if (!watching) return;
+    const { roots, options } = watching;
+    await roots.setRoots(store.listRoots()).catch((error) => (options.onError ?? ((e: unknown) => console.error('[synapsis] watch:', e)))(error));
   };
 
   const assertLive = () => {
@@ -374,7 +404,9 @@ export function createEngine(options: EngineOptions = {}): Engine {
 
     addRoot(rootPath, opts = {}) {
       assertLive();
-      return addRootOrFail(resolveFolder(rootPath), opts.include ?? [], opts.exclude ?? []);
+      const root = addRootOrFail(resolveFolder(rootPath), opts.include ?? [], opts.exclude ?? []);
+      void rewatch();
+      return root;
     },
 
     removeRoot(rootPath) {
@@ -383,7 +415,9 @@ export function createEngine(options: EngineOptions = {}): Engine {
       const root = store.rootByPath(abs) ?? (fs.existsSync(abs) ? store.rootByPath(fs.realpathSync(abs)) : null);
       if (!root) return { removed: false, documents_removed: 0 };
       indexGeneration++;
-      return { removed: true, documents_removed: store.removeRoot(root.id) };
+      const documents_removed = store.removeRoot(root.id);
+      void rewatch();
+      return { removed: true, documents_removed };
     },
 
     listRoots() {
@@ -413,25 +447,23 @@ export function createEngine(options: EngineOptions = {}): Engine {
       assertLive();
       const roots = store.listRoots();
       if (roots.length === 0) throw createError('E_SYN_BAD_REQUEST', 'Nothing to watch: add a folder first (synapsis index <folder>)');
-      const rootWatcher = watchRoots(roots, {
-        ...(options.debounceMs !== undefined ? { debounceMs: options.debounceMs } : {}),
-        onChange: async (change) => void (await applyChange(change)),
-        onError: options.onError ?? ((error) => console.error('[synapsis] watch:', error)),
-      });
-      await rootWatcher.ready;
-      const registered = disposables.add(rootWatcher);
-      const handle: Disposable = {
-        dispose: async () => {
-          if (watcher === handle) watcher = null;
-          await registered.dispose();
-          if (!disposables.isDisposed) emitStatus();
+      if (watching) await watching.handle.dispose();
+      const state: NonNullable<typeof watching> = {
+        roots: await watchRootsNow(options),
+        options,
+        handle: {
+          dispose: async () => {
+            if (watching === state) watching = null;
+            await state.roots.dispose();
+            if (!disposables.isDisposed) emitStatus();
+          },
         },
       };
-      watcher = handle;
+      watching = state;
       emitStatus();
       // Catch up with whatever changed while nobody was watching, and finish interrupted jobs.
       await exclusive(() => indexRoots(indexerDeps, roots));
-      return handle;
+      return state.handle;
     },
 
     pause() {
@@ -489,7 +521,9 @@ export function createEngine(options: EngineOptions = {}): Engine {
       const requested = sources.length > 0 ? sources : config.sourceRoots;
       // Validate every source before touching the store: one bad path changes nothing.
       const folders = requested.map(resolveFolder);
-      for (const folder of folders) if (!store.rootByPath(folder)) addRootOrFail(folder, [], []);
+      const added = folders.filter((folder) => !store.rootByPath(folder));
+      for (const folder of added) addRootOrFail(folder, [], []);
+      if (added.length > 0) await rewatch();
       const roots = folders.length > 0 ? folders.map((f) => store.rootByPath(f)!) : store.listRoots();
       if (roots.length === 0) {
         throw createError('E_SYN_BAD_REQUEST', 'Nothing to index: pass a folder, or add a root first (SYN_SOURCE_ROOTS or index/addRoot)');
@@ -720,8 +754,8 @@ export function createEngine(options: EngineOptions = {}): Engine {
     'index/resume': () => engine.resume(),
     'index/status': async () => engine.indexStatus(),
     'index/watch': async (req) => {
-      if (req.enabled && !watcher) await engine.watch();
-      if (!req.enabled && watcher) await watcher.dispose();
+      if (req.enabled && !watching) await engine.watch();
+      if (!req.enabled && watching) await watching.handle.dispose();
       return engine.indexStatus();
     },
     'models/list': async () => engine.listModels(),

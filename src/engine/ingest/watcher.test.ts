@@ -47,6 +47,28 @@ describe('engine.watch', () => {
     expect((await engine.health()).documents.total).toBe(1);
   });
 
+  it('follows the folders: one added while watching is watched, one removed is not', async () => {
+    const first = temp.make('syn-watch-1-', { 'a.md': '# A\n\nalpha\n' });
+    const second = temp.make('syn-watch-2-', { 'b.md': '# B\n\nbeta\n' });
+    const engine = createEngine({ dataDir: temp.make('syn-watch-roots-data-'), env: {} });
+    engines.push(engine);
+    await engine.index([first]);
+    const watcher = await engine.watch({ debounceMs: 30 });
+    const found = async (q: string) => (await engine.retrieve(q)).chunks.map((c) => c.locator);
+    await engine.index([second]);
+    fs.writeFileSync(path.join(second, 'c.md'), '# C\n\nsecondfolderword\n');
+    await eventually(async () => (await found('secondfolderword')).length === 1, 'a file in the folder added while watching is searchable');
+    engine.removeRoot(first);
+    fs.writeFileSync(path.join(first, 'd.md'), '# D\n\nremovedfolderword\n');
+    fs.writeFileSync(path.join(second, 'e.md'), '# E\n\nstillwatchedword\n');
+    await eventually(async () => (await found('stillwatchedword')).length === 1, 'the remaining folder is still watched');
+    expect(await found('removedfolderword')).toEqual([]);
+    expect(engine.listRoots().map((r) => r.path)).toEqual([fs.realpathSync(second)]);
+    expect(engine.indexStatus().watching).toBe(true);
+    await watcher.dispose();
+    expect(engine.indexStatus().watching).toBe(false);
+  });
+
   it('refuses to watch a workspace with no folder', async () => {
     const engine = createEngine({ dataDir: temp.make('syn-watch-empty-'), env: {} });
     engines.push(engine);

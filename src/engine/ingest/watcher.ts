@@ -25,35 +25,43 @@ export interface WatcherOptions {
 export interface RootWatcher extends Disposable {
   /** Resolves once the initial scan of every root is done and changes are being reported. */
   ready: Promise<void>;
+  /**
+   * Watches this set of roots from now on: a new root gets its own watcher (resolves once it is
+   * ready), a removed one stops (changes still pending for it are dropped); the others keep theirs,
+   * so no change of theirs is lost in between.
+   */
+  setRoots(roots: readonly Root[]): Promise<void>;
+}
+
+interface WatchedRoot {
+  watcher: FSWatcher;
+  cancel(): void;
+  ready: Promise<void>;
 }
 
 /** Watches the roots with chokidar and reports debounced batches of changed paths per root. */
 export function watchRoots(roots: readonly Root[], options: WatcherOptions): RootWatcher {
   const debounceMs = options.debounceMs ?? 100;
   const excluded = picomatch(DEFAULT_EXCLUDES, { dot: true });
-  const watchers: FSWatcher[] = [];
-  const timers = new Set<NodeJS.Timeout>();
+  const watched = new Map<string, WatchedRoot>();
   let running: Promise<void> = Promise.resolve();
   let disposed = false;
 
-  for (const root of roots) {
+  const start = (root: Root): WatchedRoot => {
     const pending = { paths: new Set<string>(), removedDirs: new Set<string>() };
     let timer: NodeJS.Timeout | null = null;
+    let stopped = false;
     const flush = () => {
       timer = null;
       const change: RootChange = { root, paths: [...pending.paths].sort(), removedDirs: [...pending.removedDirs].sort() };
       pending.paths.clear();
       pending.removedDirs.clear();
       // Batches run one after another, never concurrently.
-      running = running.then(() => (disposed ? undefined : options.onChange(change))).catch((error) => options.onError?.(error));
+      running = running.then(() => (disposed || stopped ? undefined : options.onChange(change))).catch((error) => options.onError?.(error));
     };
     const schedule = () => {
-      if (timer) {
-        clearTimeout(timer);
-        timers.delete(timer);
-      }
+      if (timer) clearTimeout(timer);
       timer = setTimeout(flush, debounceMs);
-      timers.add(timer);
     };
     const rel = (abs: string) => path.relative(root.path, abs).split(path.sep).join('/');
     const watcher = watch(root.path, {
@@ -71,19 +79,41 @@ export function watchRoots(roots: readonly Root[], options: WatcherOptions): Roo
       .on('unlink', (p) => (pending.paths.add(rel(p)), schedule()))
       .on('unlinkDir', (p) => (pending.removedDirs.add(rel(p)), schedule()))
       .on('error', (error) => options.onError?.(error));
-    watchers.push(watcher);
-  }
+    const cancel = () => {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+    };
+    return { watcher, cancel, ready: new Promise<void>((resolve) => watcher.once('ready', () => resolve())) };
+  };
 
-  const ready = Promise.all(watchers.map((w) => new Promise<void>((resolve) => w.once('ready', () => resolve())))).then(() => undefined);
+  const stop = async (key: string) => {
+    const w = watched.get(key);
+    if (!w) return;
+    watched.delete(key);
+    w.cancel();
+    await w.watcher.close();
+  };
 
+  const setRoots = async (next: readonly Root[]) => {
+    if (disposed) return;
+    const keep = new Set(next.map((r) => r.path));
+    await Promise.all([...watched.keys()].filter((k) => !keep.has(k)).map(stop));
+    const added = next.filter((r) => !watched.has(r.path)).map((r) => {
+      const w = start(r);
+      watched.set(r.path, w);
+      return w.ready;
+    });
+    await Promise.all(added);
+  };
+
+  const ready = setRoots(roots);
   return {
     ready,
+    setRoots,
     async dispose() {
       if (disposed) return;
       disposed = true;
-      for (const t of timers) clearTimeout(t);
-      timers.clear();
-      await Promise.all(watchers.map((w) => w.close()));
+      await Promise.all([...watched.keys()].map(stop));
       await running;
     },
   };
