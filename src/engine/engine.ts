@@ -70,6 +70,12 @@ export interface EngineOptions {
   embedder?: EmbedderLike;
 }
 
+/** What a transport adds to a request: cancellation, and the answer's tokens as they are written. */
+export interface CallContext {
+  signal?: AbortSignal;
+  onToken?: AnswerOptions['onToken'];
+}
+
 export interface WatchOptions {
   debounceMs?: number;
   onError?: (error: unknown) => void;
@@ -136,7 +142,7 @@ export interface Engine extends Disposable {
   /** The machine as the models see it: GPU backend or CPU and why, threads, memory. Loads the runtime. */
   systemInfo(): Promise<SystemInfo>;
   /** The transport entry point: validates a request against the contract and dispatches it. */
-  call<M extends Method>(method: M, request: RequestOf<M>): Promise<ResponseOf<M>>;
+  call<M extends Method>(method: M, request: RequestOf<M>, context?: CallContext): Promise<ResponseOf<M>>;
   on<E extends EventName>(event: E, listener: Listener<E>): Disposable;
   dispose(): Promise<void>;
 }
@@ -713,14 +719,14 @@ export function createEngine(options: EngineOptions = {}): Engine {
       };
     },
 
-    async call(method, request) {
+    async call(method, request, context = {}) {
       assertLive();
       // A transport passes the method name through: an unknown one (or 'constructor', '__proto__') is a bad request, not a TypeError.
       if (typeof method !== 'string' || !Object.hasOwn(handlers, method)) {
         throw createError('E_SYN_BAD_REQUEST', `Unknown method ${JSON.stringify(String(method)).slice(0, 100)}`, { method: String(method).slice(0, 100) });
       }
-      const handler = handlers[method] as (req: unknown) => Promise<unknown>;
-      return (await handler(parseRequest(method, request))) as ResponseOf<typeof method>;
+      const handler = handlers[method] as (req: unknown, context: CallContext) => Promise<unknown>;
+      return (await handler(parseRequest(method, request), context)) as ResponseOf<typeof method>;
     },
 
     on(event, listener) {
@@ -735,14 +741,15 @@ export function createEngine(options: EngineOptions = {}): Engine {
     },
   };
 
-  const handlers: { [M in Method]: (req: ReturnType<typeof parseRequest<M>>) => Promise<ResponseOf<M>> } = {
+  const handlers: { [M in Method]: (req: ReturnType<typeof parseRequest<M>>, context: CallContext) => Promise<ResponseOf<M>> } = {
     'index/run': (req) => engine.index(req.sources),
     'index/addRoot': async (req) => engine.addRoot(req.path, { include: req.include, exclude: req.exclude }),
     'index/removeRoot': async (req) => engine.removeRoot(req.path),
     'index/roots': async () => engine.listRoots(),
     'search/query': (req) => engine.retrieve(req.query, { ...req.context, ...(req.mode ? { mode: req.mode } : {}) }, req.k),
     'health/get': () => engine.health(),
-    'answer/ask': (req) => engine.answer(req.query, { ...(req.k ? { k: req.k } : {}), ...(req.mode ? { mode: req.mode } : {}), ...(req.context ? { context: req.context } : {}), critic: req.critic }),
+    'answer/ask': (req, { signal, onToken }) =>
+      engine.answer(req.query, { ...(req.k ? { k: req.k } : {}), ...(req.mode ? { mode: req.mode } : {}), ...(req.context ? { context: req.context } : {}), critic: req.critic, ...(signal ? { signal } : {}), ...(onToken ? { onToken } : {}) }),
     'source/get': async (req) => engine.source(req.locator, { allow_sensitivity: req.allow_sensitivity }),
     'graph/neighbors': async (req) => engine.graphNeighbors(req.entity, req.hops, { allow_sensitivity: req.allow_sensitivity }),
     'graph/path': async (req) => engine.graphPath(req.from, req.to, { allow_sensitivity: req.allow_sensitivity }),

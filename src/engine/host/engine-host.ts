@@ -7,6 +7,7 @@ import path from 'node:path';
 import { EVENT_NAMES, type DemoStatus, type EventMap, type EventName, type TourStep } from '../../shared/contract.ts';
 import { createError } from '../../shared/errors.ts';
 import { createEngine, type Engine } from '../engine.ts';
+import { EventBus } from '../events.ts';
 import type { Disposable } from '../lifecycle.ts';
 import { demoEngineOptions, demoModels, loadTour, removeDemoDir, type DemoSetup } from './demo.ts';
 
@@ -26,7 +27,8 @@ export interface EngineHostOptions {
 export class EngineHost implements Disposable {
   private current: Engine | null = null;
   private subscriptions: Disposable[] = [];
-  private readonly listeners = new Map<EventName, Set<(payload: never) => void>>();
+  /** The host's own bus: its listeners outlive the engines it opens and closes. */
+  private readonly events = new EventBus();
   private starting: Promise<Engine> | null = null;
   private disposed = false;
   private profile: 'user' | 'demo';
@@ -48,7 +50,7 @@ export class EngineHost implements Disposable {
     const demo = this.profile === 'demo' ? this.options.demo : undefined;
     const engine = demo ? (demo.create ?? (() => createEngine(demoEngineOptions(demo))))() : this.options.create();
     for (const name of EVENT_NAMES) {
-      this.subscriptions.push(engine.on(name, (payload) => this.emit(name, payload)));
+      this.subscriptions.push(engine.on(name, (payload) => this.events.emit(name, payload)));
     }
     this.current = engine;
     if (demo) {
@@ -110,20 +112,7 @@ export class EngineHost implements Disposable {
   }
 
   on<E extends EventName>(event: E, listener: (payload: EventMap[E]) => void): Disposable {
-    let set = this.listeners.get(event);
-    if (!set) this.listeners.set(event, (set = new Set()));
-    set.add(listener as (payload: never) => void);
-    return { dispose: () => void set.delete(listener as (payload: never) => void) };
-  }
-
-  private emit<E extends EventName>(event: E, payload: EventMap[E]): void {
-    for (const listener of [...(this.listeners.get(event) ?? [])]) {
-      try {
-        (listener as (p: EventMap[E]) => void)(payload);
-      } catch (error) {
-        console.error(`[synapsis] listener for ${event} threw:`, error);
-      }
-    }
+    return this.events.on(event, listener);
   }
 
   private async close(): Promise<void> {
@@ -136,7 +125,7 @@ export class EngineHost implements Disposable {
 
   async dispose(): Promise<void> {
     this.disposed = true;
-    this.listeners.clear();
+    this.events.dispose();
     await this.close();
   }
 }

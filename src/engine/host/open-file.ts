@@ -47,10 +47,23 @@ export function resolveInsideRoot(target: OpenTarget): string {
   return real;
 }
 
-function osOpener(file: string): string[] {
-  if (process.platform === 'darwin') return ['open', file];
-  if (process.platform === 'win32') return ['explorer.exe', file];
-  return ['xdg-open', file];
+/** The OS's opener for a file or an address (it cannot jump to a line). */
+function osOpener(target: string): string[] {
+  if (process.platform === 'darwin') return ['open', target];
+  if (process.platform === 'win32') return ['explorer.exe', target];
+  return ['xdg-open', target];
+}
+
+/** Starts a program without a shell and without waiting for it; rejects when it cannot start. */
+function spawnDetached(argv: readonly string[]): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const child = spawn(argv[0]!, argv.slice(1), { detached: true, stdio: 'ignore', shell: false });
+    child.once('error', (error) => reject(createError('E_SYN_BAD_REQUEST', `Could not start ${argv[0]}: ${error.message}`)));
+    child.once('spawn', () => {
+      child.unref();
+      resolve();
+    });
+  });
 }
 
 /**
@@ -63,27 +76,12 @@ export async function openInEditor(target: OpenTarget, env: NodeJS.ProcessEnv = 
   const template = env.SYNAPSIS_EDITOR?.trim();
   const argv = template ? editorCommand(template, file, line) : osOpener(file);
   const how = template ? `${argv[0]} (SYNAPSIS_EDITOR) at line ${line}` : `${argv[0]} (the OS opener; set SYNAPSIS_EDITOR="code --goto {file}:{line}" to open at the line)`;
-  await new Promise<void>((resolve, reject) => {
-    const child = spawn(argv[0]!, argv.slice(1), { detached: true, stdio: 'ignore', shell: false });
-    child.once('error', (error) => reject(createError('E_SYN_BAD_REQUEST', `Could not start ${argv[0]}: ${error.message}`)));
-    child.once('spawn', () => {
-      child.unref();
-      resolve();
-    });
-  });
+  await spawnDetached(argv);
   return { opened: true, file, line, how };
 }
 
 /** Opens an http address on this machine in the default browser (web mode's --open). */
 export async function openUrl(url: string): Promise<void> {
   if (!/^http:\/\/(127\.0\.0\.1|localhost):\d+\//.test(url)) throw createError('E_SYN_BAD_REQUEST', 'Only this machine\'s loopback addresses are opened');
-  const argv = process.platform === 'darwin' ? ['open', url] : process.platform === 'win32' ? ['explorer.exe', url] : ['xdg-open', url];
-  await new Promise<void>((resolve, reject) => {
-    const child = spawn(argv[0]!, argv.slice(1), { detached: true, stdio: 'ignore', shell: false });
-    child.once('error', reject);
-    child.once('spawn', () => {
-      child.unref();
-      resolve();
-    });
-  });
+  await spawnDetached(osOpener(url));
 }

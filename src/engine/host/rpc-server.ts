@@ -7,7 +7,7 @@
 import { EVENT_NAMES, hostContract, isHostMethod, isMethod, type AnyRequestOf, type AnyResponseOf, type HostMethod } from '../../shared/contract.ts';
 import { createError, serializeError } from '../../shared/errors.ts';
 import type { ClientMessage, ServerMessage } from '../../shared/rpc.ts';
-import { describeIssues, parseRequest } from '../../shared/validate.ts';
+import { describeIssues } from '../../shared/validate.ts';
 import type { Disposable } from '../lifecycle.ts';
 import type { EngineHost } from './engine-host.ts';
 import { openInEditor } from './open-file.ts';
@@ -74,21 +74,13 @@ export function serveRpc(options: RpcServerOptions): { receive(message: unknown)
     }
     if (!isMethod(method)) throw createError('E_SYN_BAD_REQUEST', `Unknown method "${method.slice(0, 100)}"`);
     const engine = await host.engine();
-    if (method === 'answer/ask') {
-      // Streams: tokens go back as progress of this request; a cancel aborts generation.
-      const controller = new AbortController();
-      inFlight.set(id, controller);
-      const req = parseRequest('answer/ask', params);
-      return engine.answer(req.query, {
-        ...(req.k ? { k: req.k } : {}),
-        ...(req.mode ? { mode: req.mode } : {}),
-        ...(req.context ? { context: req.context } : {}),
-        critic: req.critic,
-        signal: controller.signal,
-        onToken: (text, attempt, traceId) => post({ type: 'progress', id, payload: { trace_id: traceId, text, attempt } }),
-      });
-    }
-    return engine.call(method, params as never);
+    // Any request can be cancelled; an answer streams its tokens back as progress of this request.
+    const controller = new AbortController();
+    inFlight.set(id, controller);
+    return engine.call(method, params as never, {
+      signal: controller.signal,
+      onToken: (text, attempt, traceId) => post({ type: 'progress', id, payload: { trace_id: traceId, text, attempt } }),
+    });
   }
 
   return {
