@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { TempDirs } from '../helpers/tmp.ts';
 import { launchChromium, openApp, screenshot, UI_DIR, type App } from './harness.ts';
 
@@ -17,16 +17,23 @@ afterAll(async () => {
   temp.cleanup();
 });
 
-/** Every request the page made went to the server that served it: no other host, ever. */
-function expectOnlyLoopback(app: App) {
-  const origin = `http://127.0.0.1:${app.server.port}`;
-  const foreign = app.requests.filter((u) => !u.startsWith(`${origin}/`) && !u.startsWith('data:'));
-  expect(foreign).toEqual([]);
+/** Apps opened by the current spec: after each, every request their pages made went to the server that served them. */
+const opened: App[] = [];
+async function open(options?: Parameters<typeof openApp>[2]): Promise<App> {
+  const app = await openApp(browser, temp, options);
+  opened.push(app);
+  return app;
 }
+afterEach(() => {
+  for (const app of opened.splice(0)) {
+    const origin = `http://127.0.0.1:${app.server.port}`;
+    expect(app.requests.filter((u) => !u.startsWith(`${origin}/`) && !u.startsWith('data:'))).toEqual([]);
+  }
+});
 
 describe('web mode in Chromium', () => {
   it('first run: onboarding adds a folder, shows the hardware, continues lexical-only, and indexing completes with progress', async () => {
-    const app = await openApp(browser, temp);
+    const app = await open();
     try {
       const { page } = app;
       await page.getByTestId('onboarding').waitFor();
@@ -49,14 +56,13 @@ describe('web mode in Chromium', () => {
       await page.getByRole('button', { name: 'Add folder' }).click();
       await page.getByRole('alert').getByText('No such folder: /no/such/folder').waitFor();
       expect(await page.getByTestId('root').count()).toBe(1);
-      expectOnlyLoopback(app);
     } finally {
       await app.close();
     }
   });
 
   it('ask: the answer streams, citation chips open the cited lines highlighted, and "open in editor" opens the file at its line', async () => {
-    const app = await openApp(browser, temp, { indexFirst: true, chatDelayMs: 40 });
+    const app = await open({ indexFirst: true, chatDelayMs: 40 });
     try {
       const { page } = app;
       await page.keyboard.press('Control+k');
@@ -85,14 +91,13 @@ describe('web mode in Chromium', () => {
       expect(args[1]).toMatch(new RegExp(`^${fs.realpathSync(app.vault).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/.+:\\d+$`));
       await page.keyboard.press('Escape');
       await expect.poll(() => preview.count()).toBe(0);
-      expectOnlyLoopback(app);
     } finally {
       await app.close();
     }
   });
 
   it('an unanswerable question abstains and shows what was searched', async () => {
-    const app = await openApp(browser, temp, { indexFirst: true });
+    const app = await open({ indexFirst: true });
     try {
       const { page } = app;
       await page.locator('#ask-input').fill('What is the capital of Mongolia?');
@@ -106,7 +111,7 @@ describe('web mode in Chromium', () => {
   });
 
   it('search: results as you type with highlighted matches, narrowed by type filter', async () => {
-    const app = await openApp(browser, temp, { indexFirst: true });
+    const app = await open({ indexFirst: true });
     try {
       const { page } = app;
       await page.keyboard.press('Control+/');
@@ -134,7 +139,7 @@ describe('web mode in Chromium', () => {
   });
 
   it('graph: the neighbourhood of a person, and an edge shows the lines that state it', async () => {
-    const app = await openApp(browser, temp, { indexFirst: true });
+    const app = await open({ indexFirst: true });
     try {
       const { page } = app;
       await page.keyboard.press('Alt+4');
@@ -159,7 +164,7 @@ describe('web mode in Chromium', () => {
   });
 
   it('the restricted note is never shown in search, answers or the graph unless the user allows it for the session', async () => {
-    const app = await openApp(browser, temp, { indexFirst: true });
+    const app = await open({ indexFirst: true });
     try {
       const { page } = app;
       await page.keyboard.press('Control+/');
@@ -181,14 +186,13 @@ describe('web mode in Chromium', () => {
       await page.keyboard.press('Control+/');
       await page.locator('#search-input').fill('Bluefin retention');
       await expect.poll(async () => (await page.locator('.result__loc').allTextContents()).join(' '), { timeout: 10_000 }).toContain('Compensation review');
-      expectOnlyLoopback(app);
     } finally {
       await app.close();
     }
   });
 
   it('settings and health: degradations, the machine, themes', async () => {
-    const app = await openApp(browser, temp, { indexFirst: true });
+    const app = await open({ indexFirst: true });
     try {
       const { page } = app;
       await page.keyboard.press('Alt+5');
@@ -208,7 +212,7 @@ describe('web mode in Chromium', () => {
   });
 
   it('a page without the token cannot reach the engine and says how to open the app', async () => {
-    const app = await openApp(browser, temp);
+    const app = await open();
     try {
       const page = await browser.newPage();
       await page.goto(app.server.url);

@@ -84,4 +84,19 @@ describe('the app store', () => {
     await useApp.getState().search();
     expect(useApp.getState().results).toBeNull();
   });
+
+  it('reads health once for a burst of completed index runs (a watched folder being edited)', async () => {
+    const listeners = new Map<string, (p: unknown) => void>();
+    const bridge = fakeBridge({ 'health/get': HEALTH, 'index/status': {}, 'models/list': [], 'app/info': { demo: null } });
+    bridge.on = (event, listener) => (listeners.set(event, listener), () => {});
+    useApp.getState().connect(createClient(bridge));
+    await expect.poll(() => useApp.getState().health).not.toBeNull();
+    const healthCalls = () => bridge.calls.filter((c) => c.method === 'health/get').length;
+    const before = healthCalls();
+    for (let i = 0; i < 20; i++) listeners.get('syn.index.completed')?.({ indexed: i });
+    expect(useApp.getState().lastReport).toEqual({ indexed: 19 });
+    await expect.poll(healthCalls, { timeout: 3000 }).toBe(before + 1);
+    await new Promise((r) => setTimeout(r, 700));
+    expect(healthCalls()).toBe(before + 1);
+  });
 });

@@ -159,6 +159,9 @@ export function parseLocator(locator: string): { path: string; start: number; en
   return { path: m[1]!, start, end: Number(m[3] ?? start) };
 }
 
+/** After an index run completes, health and status are read again once this quiet time passes. */
+export const REFRESH_AFTER_INDEX_MS = 500;
+
 /** Lines shown around a cited range in the preview. */
 export const PREVIEW_CONTEXT_LINES = 12;
 
@@ -219,6 +222,14 @@ export const useApp = create<AppState>()((set, get) => {
 
     connect(c) {
       set({ client: c, connected: true });
+      // A watched folder being edited completes a run per batch: health is read at most twice a second.
+      let refreshTimer: ReturnType<typeof setTimeout> | null = null;
+      const refreshSoon = () => {
+        refreshTimer ??= setTimeout(() => {
+          refreshTimer = null;
+          void get().refresh();
+        }, REFRESH_AFTER_INDEX_MS);
+      };
       const subs = [
         c.onConnection((connected) => {
           set({ connected });
@@ -230,14 +241,17 @@ export const useApp = create<AppState>()((set, get) => {
         c.on('index/status', (status) => set({ status })),
         c.on('syn.index.completed', (report) => {
           set({ lastReport: report });
-          void get().refresh();
+          refreshSoon();
         }),
         c.on('answer/stage', (e) => set((s) => (s.asking ? { asking: { ...s.asking, stage: e.stage } } : {}))),
         // A .md file opened with the desktop app (file association).
         c.on('app/openFile', (p) => get().openFile(p.path)),
       ];
       void get().refresh();
-      return () => subs.forEach((unsubscribe) => unsubscribe());
+      return () => {
+        subs.forEach((unsubscribe) => unsubscribe());
+        if (refreshTimer) clearTimeout(refreshTimer);
+      };
     },
 
     setView(view) {
