@@ -48,6 +48,32 @@ describe('the demo workspace', () => {
     expect(user.listRoots()).toEqual([]);
   });
 
+  it('a request arriving while the workspace switches gets the new workspace, never a reopened old one', async () => {
+    const vault = temp.make('demo-vault-', { 'a.md': '# Relay\n\nThe relay listens on port 7443.\n' });
+    const userDir = temp.make('demo-user-');
+    const demoDir = path.join(temp.make('demo-parent-'), 'demo');
+    const host = new EngineHost({ create: () => createEngine({ dataDir: userDir, env: {} }), demo: { vault, questionsFile: SAMPLE_QUESTIONS, tourFile: TOUR, dataDir: demoDir } });
+    hosts.push(host);
+    await host.startDemo();
+    // The UI's refresh after an index run raced "Leave the demo": it reopened the demo while the
+    // host believed it was back in the user workspace (the onboarding never came back).
+    const leaving = host.exitDemo();
+    const during = host.engine();
+    const reset = host.resetDemo();
+    const afterReset = host.engine();
+    expect((await leaving).active).toBe(false);
+    expect((await during).dataDir).toBe(path.resolve(userDir));
+    expect((await reset).active).toBe(true);
+    expect((await afterReset).dataDir).toBe(path.resolve(demoDir));
+    const leaveAgain = host.exitDemo();
+    const restart = host.restart();
+    await Promise.all([leaveAgain, restart]);
+    const user = await host.engine();
+    expect(user.dataDir).toBe(path.resolve(userDir));
+    expect(user.listRoots()).toEqual([]);
+    expect(host.demoStatus().active).toBe(false);
+  });
+
   it('refuses to reset a folder holding files the demo did not make', () => {
     const dir = temp.make('not-a-demo-', { 'thesis.docx': 'x' });
     expect(() => removeDemoDir(dir)).toThrow(/holds files the demo did not make \(thesis\.docx\)/);

@@ -30,6 +30,11 @@ export class EngineHost implements Disposable {
   /** The host's own bus: its listeners outlive the engines it opens and closes. */
   private readonly events = new EventBus();
   private starting: Promise<Engine> | null = null;
+  /**
+   * The last restart or workspace switch. Requests wait for it: one arriving mid-switch (a UI
+   * refresh racing "Leave the demo") would otherwise reopen the workspace being closed.
+   */
+  private transition: Promise<unknown> = Promise.resolve();
   private disposed = false;
   private profile: 'user' | 'demo';
   private tour: TourStep[] | null = null;
@@ -41,9 +46,22 @@ export class EngineHost implements Disposable {
   /** The open engine, opening it on first use; a request during a restart waits for it. */
   async engine(): Promise<Engine> {
     if (this.disposed) throw createError('E_SYN_DISCONNECTED', 'The engine is shut down');
-    if (this.current) return this.current;
+    await this.transition;
+    if (this.disposed) throw createError('E_SYN_DISCONNECTED', 'The engine is shut down');
+    return this.ensureOpen();
+  }
+
+  private ensureOpen(): Promise<Engine> {
+    if (this.current) return Promise.resolve(this.current);
     this.starting ??= this.open().finally(() => (this.starting = null));
     return this.starting;
+  }
+
+  /** Runs a restart or switch after the previous one; requests meanwhile wait for its end. */
+  private swap<T>(work: () => Promise<T>): Promise<T> {
+    const next = this.transition.then(work);
+    this.transition = next.catch(() => undefined);
+    return next;
   }
 
   private async open(): Promise<Engine> {
@@ -64,9 +82,11 @@ export class EngineHost implements Disposable {
   }
 
   /** Closes the engine and opens a new one (models and settings are read at open). */
-  async restart(): Promise<void> {
-    await this.close();
-    await this.engine();
+  restart(): Promise<void> {
+    return this.swap(async () => {
+      await this.close();
+      await this.ensureOpen();
+    });
   }
 
   /** What the UI needs to offer and run the demo. */
@@ -84,14 +104,21 @@ export class EngineHost implements Disposable {
     return { available: true, active: this.profile === 'demo', data_dir: demo.dataDir, models: embed ? [path.basename(embed)] : [], tour: this.tour };
   }
 
-  private async switchTo(profile: 'user' | 'demo'): Promise<DemoStatus> {
-    if (profile === 'demo' && !this.options.demo) throw createError('E_SYN_BAD_REQUEST', 'This installation has no demo (the sample vault was not found)');
-    if (this.profile !== profile || !this.current) {
-      await this.close();
-      this.profile = profile;
-      await this.engine();
-    }
-    return this.demoStatus();
+  private switchTo(profile: 'user' | 'demo', reset = false): Promise<DemoStatus> {
+    if (this.disposed) return Promise.reject(createError('E_SYN_DISCONNECTED', 'The engine is shut down'));
+    if (profile === 'demo' && !this.options.demo) return Promise.reject(createError('E_SYN_BAD_REQUEST', 'This installation has no demo (the sample vault was not found)'));
+    return this.swap(async () => {
+      if (reset) {
+        if (this.profile === 'demo') await this.close();
+        removeDemoDir(this.options.demo!.dataDir);
+      }
+      if (this.profile !== profile || !this.current) {
+        await this.close();
+        this.profile = profile;
+        await this.ensureOpen();
+      }
+      return this.demoStatus();
+    });
   }
 
   startDemo(): Promise<DemoStatus> {
@@ -103,12 +130,9 @@ export class EngineHost implements Disposable {
   }
 
   /** Deletes the demo workspace and opens it again, which indexes the sample vault afresh. */
-  async resetDemo(): Promise<DemoStatus> {
-    const demo = this.options.demo;
-    if (!demo) throw createError('E_SYN_BAD_REQUEST', 'This installation has no demo');
-    if (this.profile === 'demo') await this.close();
-    removeDemoDir(demo.dataDir);
-    return this.switchTo('demo');
+  resetDemo(): Promise<DemoStatus> {
+    if (!this.options.demo) return Promise.reject(createError('E_SYN_BAD_REQUEST', 'This installation has no demo'));
+    return this.switchTo('demo', true);
   }
 
   on<E extends EventName>(event: E, listener: (payload: EventMap[E]) => void): Disposable {
@@ -126,6 +150,7 @@ export class EngineHost implements Disposable {
   async dispose(): Promise<void> {
     this.disposed = true;
     this.events.dispose();
+    await this.transition;
     await this.close();
   }
 }
