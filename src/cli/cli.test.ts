@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { TempDirs } from '../../test/helpers/tmp.ts';
+import { SHARED_DIR, TempDirs } from '../../test/helpers/tmp.ts';
 import type { Command } from 'commander';
 import { buildProgram, runCli } from './main.ts';
 
@@ -166,5 +166,18 @@ describe('synapsis CLI', () => {
     expect((await cli(['index', vault, '--data-dir', dataDir, '--quiet'])).code).toBe(0);
     const manifest = JSON.parse((await cli(['manifest', '--data-dir', dataDir, '--json'])).out);
     expect(manifest).toMatchObject({ chunk_count: 2, document_count: 2, embed_model_id: 'none' });
+  });
+
+  it('models add records the languages given with --languages, and rejects a bad code with exit 2', async () => {
+    const dataDir = temp.make('syn-cli-data-');
+    const model = path.join(SHARED_DIR, 'models', 'stories260K.gguf');
+    const added = await cli(['models', 'add', model, '--role', 'embed', '--languages', 'en, ru', '--data-dir', dataDir, '--json']);
+    expect(added.code).toBe(0);
+    expect(JSON.parse(added.out)).toMatchObject({ role: 'embed', languages: ['en', 'ru'] });
+    const list = await cli(['models', 'list', '--data-dir', dataDir]);
+    expect(list.out).toMatch(/stories260K\.gguf .*languages en,ru/);
+    const bad = await cli(['models', 'add', model, '--role', 'embed', '--languages', 'en,Russian', '--data-dir', dataDir]);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toMatch(/E_SYN_BAD_REQUEST.*"Russian"/);
   });
 });

@@ -18,6 +18,7 @@ import { benchSearch } from './bench/search.ts';
 import { benchVectors } from './bench/vectors.ts';
 import { buildContext, type BuiltContext } from '../engine/retrieve/context.ts';
 import { EVAL_MODES, runEval, type EvalMode } from './eval/run.ts';
+import { loadProfile } from '../engine/retrieve/profile.ts';
 import { createProgressReporter } from './progress.ts';
 
 export const EXIT_OK = 0;
@@ -489,17 +490,71 @@ Exit codes: 0 success, 1 failure, 2 bad usage or input.`,
     .addOption(new Option('--mode <mode>', 'retrieval mode').choices([...EVAL_MODES]).default('bm25'))
     .option('--limit <n>', 'evaluate only the first N judged queries', positiveInt)
     .option('--depth <n>', 'chunks retrieved per query (default 150; 10 measures the interactive case)', positiveInt)
-    .option('--embed-model <file>', 'GGUF embedding model for dense and hybrid modes (or a registry id with --models-dir)')
+    .option('--embed-model <file>', 'GGUF embedding model for dense and hybrid modes (or a registry id with --models-dir); repeat it to fuse several', collect, [])
     .option('--rerank-model <file>', 'GGUF rerank model for hybrid+rerank')
-    .addOption(new Option('--fusion <kind>', 'fusion of the hybrid modes: reciprocal rank or 0.7 dense / 0.3 sparse').choices(['rrf', 'weighted']))
+    .addOption(new Option('--fusion <kind>', 'fusion of the hybrid modes: reciprocal rank or weighted normalised scores (default: the profile\'s)').choices(['rrf', 'weighted']))
+    .option('--profile <name>', 'retrieval profile: default, one saved by synapsis tune in the work dir\'s data, or a .json file')
     .option('--work-dir <dir>', 'keep the generated corpus and index here (re-runs re-index incrementally)')
-    .action(async (cmdOpts: { dataset: string; split: string; mode: EvalMode; limit?: number; depth?: number; workDir?: string; embedModel?: string; rerankModel?: string; fusion?: 'rrf' | 'weighted' }, cmd: Command) => {
+    .action(async (cmdOpts: { dataset: string; split: string; mode: EvalMode; limit?: number; depth?: number; workDir?: string; embedModel: string[]; rerankModel?: string; fusion?: 'rrf' | 'weighted'; profile?: string }, cmd: Command) => {
       const opts = globals(cmd);
-      const report = await runEval({ ...cmdOpts, ...(opts.modelsDir ? { modelsDir: opts.modelsDir } : {}), log: (line) => io.err(`${line}\n`) });
+      const { embedModel, profile, ...rest } = cmdOpts;
+      // A profile name is one saved by synapsis tune in this workspace (the eval's own data dir is throwaway).
+      const userDataDir = path.resolve(opts.dataDir ?? (process.env.SYNAPSIS_DATA_DIR || defaultDataDir(process.env)));
+      const report = await runEval({ ...rest, embedModels: embedModel, ...(profile ? { profile: loadProfile(profile, userDataDir) } : {}), ...(opts.modelsDir ? { modelsDir: opts.modelsDir } : {}), log: (line) => io.err(`${line}\n`) });
       const rows = Object.entries(report)
         .map(([key, value]) => `| ${key} | ${value} |`)
         .join('\n');
       print(opts, report, `| metric | value |\n|---|---|\n${rows}`);
+    });
+
+  program
+    .command('tune')
+    .description('fit a retrieval profile (fusion weights, RRF k, expansion, document scoring) on the training queries of a BEIR dataset and save it by name')
+    .requiredOption('--dataset <dir>', 'folder with corpus.jsonl, queries.jsonl and qrels/<split>.tsv')
+    .option('--split <name>', 'training split (test splits are refused)', 'train')
+    .requiredOption('--name <name>', 'name of the profile to save (letters, digits, _ . -)')
+    .option('--embed-model <file>', 'GGUF embedding model (repeat it for several); none: lexical lists only', collect, [])
+    .option('--limit <n>', 'fit on the first N training queries only', positiveInt)
+    .option('--work-dir <dir>', 'keep the generated corpus and index here (shared with synapsis eval --work-dir)')
+    .action(async (cmdOpts: { dataset: string; split: string; name: string; embedModel: string[]; limit?: number; workDir?: string }, cmd: Command) => {
+      const opts = globals(cmd);
+      const { runTune } = await import('./eval/tune.ts');
+      // Saved in this workspace: the engine (SYN_PROFILE=<name>) and synapsis eval --profile <name> find it there.
+      const saveDir = path.resolve(opts.dataDir ?? (process.env.SYNAPSIS_DATA_DIR || defaultDataDir(process.env)));
+      const report = await runTune({
+        dataset: cmdOpts.dataset,
+        split: cmdOpts.split,
+        name: cmdOpts.name,
+        embedModels: cmdOpts.embedModel,
+        saveDir,
+        ...(cmdOpts.limit ? { limit: cmdOpts.limit } : {}),
+        ...(cmdOpts.workDir ? { workDir: cmdOpts.workDir } : {}),
+        ...(opts.modelsDir ? { modelsDir: opts.modelsDir } : {}),
+        command: `synapsis tune ${process.argv.slice(3).join(' ')}`.trim(),
+        log: (line) => io.err(`${line}\n`),
+      });
+      print(opts, report, `saved ${report.file}\nnDCG@10 on ${report.queries} training queries: default profile ${report.ndcg_default}, fitted ${report.ndcg_fitted}\nuse it: SYN_PROFILE=${report.profile.name} (or --profile ${report.profile.name} with synapsis eval)`);
+    });
+
+  program
+    .command('quality')
+    .description('the ablation table of docs/quality.md: BM25, each embedder, plain RRF, the default profile and each technique switched, on BEIR datasets (test splits)')
+    .requiredOption('--dataset <dir>', 'a BEIR dataset (repeat it for several)', collect, [])
+    .option('--embed-model <file>', 'GGUF embedding model (repeat it for several)', collect, [])
+    .requiredOption('--work-dir <dir>', 'a folder per dataset is kept here: corpus, index and embeddings (reruns cost the queries only)')
+    .option('--limit <n>', 'only the first N judged queries of each dataset', positiveInt)
+    .action(async (cmdOpts: { dataset: string[]; embedModel: string[]; workDir: string; limit?: number }, cmd: Command) => {
+      const opts = globals(cmd);
+      const { runAblation, ablationTable } = await import('./eval/ablation.ts');
+      const rows = await runAblation({
+        datasets: cmdOpts.dataset,
+        embedModels: cmdOpts.embedModel,
+        workRoot: path.resolve(cmdOpts.workDir),
+        ...(cmdOpts.limit ? { limit: cmdOpts.limit } : {}),
+        ...(opts.modelsDir ? { modelsDir: opts.modelsDir } : {}),
+        log: (line) => io.err(`${line}\n`),
+      });
+      print(opts, rows, ablationTable(rows));
     });
 
   program
@@ -562,7 +617,7 @@ Exit codes: 0 success, 1 failure, 2 bad usage or input.`,
       await withEngine(opts, async (engine) => {
         const list = engine.listModels();
         const human = list.length
-          ? list.map((m) => `${m.id}  ${m.role.padEnd(6)}  ${m.architecture}  dim ${m.dimension}  ctx ${m.context_length}  ${m.file}  (${m.name})`).join('\n')
+          ? list.map((m) => `${m.id}  ${m.role.padEnd(6)}  ${m.architecture}  dim ${m.dimension}  ctx ${m.context_length}  ${m.file}  (${m.name})${m.languages ? `  languages ${m.languages.join(',')}` : ''}`).join('\n')
           : `no models in ${engine.modelsDir} (synapsis models add <file.gguf>)`;
         print(opts, list, human);
       });
@@ -572,11 +627,17 @@ Exit codes: 0 success, 1 failure, 2 bad usage or input.`,
     .description('import a GGUF file into the models dir (copied; its id is the hash of its content)')
     .argument('<file>', 'path to a .gguf file')
     .addOption(new Option('--role <role>', 'what the model is for (default: guessed from its header)').choices(['embed', 'chat', 'rerank']))
-    .action(async (file: string, cmdOpts: { role?: 'embed' | 'chat' | 'rerank' }, cmd: Command) => {
+    .option('--languages <codes>', 'languages an embedding model covers, comma separated: en,ru or * for all (default: from its header and name)')
+    .action(async (file: string, cmdOpts: { role?: 'embed' | 'chat' | 'rerank'; languages?: string }, cmd: Command) => {
       const opts = globals(cmd);
       await withEngine(opts, async (engine) => {
-        const info = await engine.addModel(file, cmdOpts.role ? { role: cmdOpts.role } : {});
-        print(opts, info, `added ${info.file} as ${info.role} model ${info.id} (${info.architecture}, dim ${info.dimension}); the next synapsis index embeds your notes with it`);
+        // The registry checks the codes (E_SYN_BAD_REQUEST naming a bad one); the engine hands the options over as they are.
+        const options: { role?: 'embed' | 'chat' | 'rerank'; languages?: string[] } = {
+          ...(cmdOpts.role ? { role: cmdOpts.role } : {}),
+          ...(cmdOpts.languages !== undefined ? { languages: cmdOpts.languages.split(',').map((l) => l.trim()).filter(Boolean) } : {}),
+        };
+        const info = await engine.addModel(file, options);
+        print(opts, info, `added ${info.file} as ${info.role} model ${info.id} (${info.architecture}, dim ${info.dimension}${info.languages ? `, languages ${info.languages.join(',')}` : ''}); the next synapsis index embeds your notes with it`);
       });
     });
   models
@@ -892,7 +953,13 @@ const COMMAND_EXAMPLES: Record<string, string[]> = {
   traces: ['synapsis traces --limit 20', 'synapsis traces --json'],
   web: ['synapsis web                 serve the UI on http://127.0.0.1:4747 (the printed address carries the token)', 'synapsis web --port 0 --json   any free port; prints {url, port, data_dir, demo}', 'synapsis web --demo --open     the guided demo on the sample vault, in your browser'],
   watch: ['synapsis watch                 keep every root current until Ctrl+C', 'synapsis watch ~/notes         add a folder, then watch'],
-  eval: ['synapsis eval --dataset ../shared/data/scifact', 'synapsis eval --dataset ../shared/data/scifact --mode hybrid --embed-model all-MiniLM-L6-v2.Q8_0.gguf --json'],
+  eval: [
+    'synapsis eval --dataset ../shared/data/scifact',
+    'synapsis eval --dataset ../shared/data/scifact --mode hybrid --embed-model all-MiniLM-L6-v2.Q8_0.gguf --json',
+    'synapsis eval --dataset ../shared/data/scifact --mode hybrid --embed-model all-MiniLM-L6-v2.Q8_0.gguf --embed-model multilingual-e5-small.Q4_0.gguf --profile my-fit --work-dir /tmp/sf',
+  ],
+  quality: ['synapsis quality --dataset ../shared/data/scifact --dataset ../shared/data/cosqa --embed-model all-MiniLM-L6-v2.Q8_0.gguf --embed-model multilingual-e5-small.Q4_0.gguf --work-dir /tmp/quality'],
+  tune: ['synapsis tune --dataset ../shared/data/scifact --split train --name my-fit --embed-model all-MiniLM-L6-v2.Q8_0.gguf --embed-model multilingual-e5-small.Q4_0.gguf --work-dir /tmp/sf'],
   demo: ['synapsis demo', 'synapsis demo --all --no-models'],
   manifest: ['synapsis manifest', 'synapsis manifest --json'],
   'roots list': ['synapsis roots list --json'],

@@ -4,7 +4,9 @@ import { chunkingParams, loadConfig } from './config.ts';
 describe('loadConfig', () => {
   it('uses the defaults of DESIGN.md §4', () => {
     const c = loadConfig({}, {});
-    expect(c).toMatchObject({ chunkSize: 1200, chunkOverlap: 200, topK: 8, minScore: 0.2, sensitivityEnable: true, keepIndexVersions: 3, rrfK: 60 });
+    expect(c).toMatchObject({ chunkSize: 1200, chunkOverlap: 200, topK: 8, minScore: 0.2, sensitivityEnable: true, keepIndexVersions: 3, profile: 'default' });
+    // RRF's k comes from the retrieval profile unless set here.
+    expect(c.rrfK).toBeUndefined();
     expect(c.maxFileBytes).toBe(20 * 1024 * 1024);
   });
 

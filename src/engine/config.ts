@@ -23,12 +23,17 @@ export const ConfigSchema = z
     graphLlmBudgetMs: z.number().int().min(0).default(60_000),
     indexPath: z.string().min(1).optional(),
     keepIndexVersions: z.number().int().min(1).default(3),
-    rrfK: z.number().positive().default(60),
+    /** RRF's k; default: the retrieval profile's. */
+    rrfK: z.number().positive().optional(),
+    /** Retrieval profile: fusion weights and query techniques (`default` ships with the app; `synapsis tune` fits others). */
+    profile: z.string().min(1).max(300).default('default'),
     maxFileBytes: z.number().int().positive().default(20 * 1024 * 1024),
     /** Keep common terms out of large OR-ed lexical queries (see search/lexical.ts); false: always the full query. */
     lexicalPruning: z.boolean().default(true),
     /** Embedding model: a registry id, file or name, or a path to a .gguf file; default the latest added embed model. */
     embedModel: z.string().min(1).optional(),
+    /** Several embedding models at once (each answers queries in the languages it covers); overrides embedModel. */
+    embedModels: z.array(z.string().min(1)).max(4).optional(),
     /** Rerank model (a GGUF ranking model), same forms; none: reranking is skipped and named in limits. */
     rerankModel: z.string().min(1).optional(),
     /** Ask node-llama-cpp for a GPU (falls back to CPU on any failure), or never. */
@@ -37,9 +42,11 @@ export const ConfigSchema = z
     llmThreads: z.number().int().min(1).max(256).optional(),
     vectorBackend: z.enum(['auto', 'faiss', 'usearch']).default('auto'),
     /** Fusion of the lexical and dense lists: reciprocal rank (k = rrfK) or 0.7 dense / 0.3 sparse on normalised scores. */
-    fusion: z.enum(['rrf', 'weighted']).default('rrf'),
+    fusion: z.enum(['rrf', 'weighted']).optional(),
     denseTimeoutMs: z.number().int().positive().default(10_000),
     rerankTopN: z.number().int().min(1).max(1000).default(50),
+    /** Without a rerank model, let the chat model judge each of the top passages (a generation each: slow, off by default). */
+    rerankWithChat: z.boolean().default(false),
     rerankTimeoutMs: z.number().int().positive().default(15_000),
     /** Unload models after this long unused (ms); 0 keeps them loaded. */
     modelIdleMs: z.number().int().min(0).default(5 * 60_000),
@@ -80,7 +87,10 @@ const ENV_KEYS: Record<string, { key: keyof Config; kind: EnvKind }> = {
   SYN_GRAPH_LLM_BUDGET_MS: { key: 'graphLlmBudgetMs', kind: 'int' },
   SYN_LEXICAL_PRUNING: { key: 'lexicalPruning', kind: 'bool' },
   SYN_EMBED_MODEL: { key: 'embedModel', kind: 'string' },
+  SYN_EMBED_MODELS: { key: 'embedModels', kind: 'list' },
+  SYN_PROFILE: { key: 'profile', kind: 'string' },
   SYN_RERANK_MODEL: { key: 'rerankModel', kind: 'string' },
+  SYN_RERANK_WITH_CHAT: { key: 'rerankWithChat', kind: 'bool' },
   SYN_GPU: { key: 'gpu', kind: 'string' },
   SYN_LLM_THREADS: { key: 'llmThreads', kind: 'int' },
   SYN_VECTOR_BACKEND: { key: 'vectorBackend', kind: 'string' },

@@ -42,13 +42,16 @@ import { loadKnowledgeGraph, type KnowledgeGraph } from './graph/links.ts';
 import { neighbors, overview, shortestPath, subgraph } from './graph/query.ts';
 import { runLlmGraphStage, type LlmGraphReport } from './graph/llm-stage.ts';
 import { LlamaReranker, type Reranker } from './llm/reranker.ts';
+import { ChatJudgeReranker } from './llm/chat-judge.ts';
 import { LlamaChatModel, type ChatModel } from './llm/chat.ts';
 import { answerQuestion, type AnswerOptions } from './answer/answer.ts';
 import { DEFAULT_SYSTEM_PROMPT } from './answer/prompt.ts';
 import { metricsFromTraces } from './answer/metrics.ts';
 import { embeddingInput } from './llm/embedding-input.ts';
 import { ModelRegistry, type ModelInfo, type ModelRole } from './llm/registry.ts';
-import { resolveModel, type ResolvedModel } from './llm/resolve.ts';
+import { resolveEmbedModels, resolveModel, type ResolvedModel } from './llm/resolve.ts';
+import { loadProfile, type RetrievalProfile } from './retrieve/profile.ts';
+import { gatherLists, type DenseSource, type GatheredLists, type PipelineDeps, type PipelineRequest } from './hybrid.ts';
 import { Embedder, LlamaRuntime, type EmbedderLike } from './llm/runtime.ts';
 import { SemanticIndex } from './semantic.ts';
 import { lockDataDir } from './store/data-dir-lock.ts';
@@ -90,6 +93,13 @@ export interface Engine extends Disposable {
   index(sources?: string[]): Promise<IndexReport>;
   retrieve(query: string, context?: RetrieveContext, k?: number): Promise<RetrievalResult>;
   /**
+   * The lists a query's retrieval fuses, unfused (library API: `synapsis tune` fits profiles on
+   * them), and the pipeline's request and dependencies to fuse them with.
+   */
+  retrievalLists(query: string, context?: RetrieveContext, k?: number, profile?: RetrievalProfile): Promise<{ lists: GatheredLists; fusion: 'rrf' | 'weighted'; rrfK?: number }>;
+  /** The retrieval profile in use. */
+  readonly profile: RetrievalProfile;
+  /**
    * A cited answer: retrieval, synthesis with the chat model (extractive without one), citation
    * mapping, critic, one revision or an abstention. Tokens stream to `onToken` and as answer/token
    * events; `signal` cancels.
@@ -125,7 +135,7 @@ export interface Engine extends Disposable {
   listRoots(): Root[];
   /** GGUF models imported into the models dir (synapsis models add). */
   listModels(): ModelInfo[];
-  addModel(file: string, options?: { role?: ModelRole }): Promise<ModelInfo>;
+  addModel(file: string, options?: { role?: ModelRole; languages?: string[] }): Promise<ModelInfo>;
   removeModel(ref: string): ModelInfo | null;
   /** The manifest of the current index version, as written after the last indexing run. */
   manifest(): IndexManifest | null;
@@ -180,26 +190,33 @@ export function createEngine(options: EngineOptions = {}): Engine {
       store.setSetting('embed_hash_filled', true);
     }
     // A model that is configured but missing is an error at start (the user named it); none at all is a degraded mode.
-    const embedModel: ResolvedModel | null = options.embedder
-      ? { id: options.embedder.modelId, name: options.embedder.modelId, path: '' }
-      : resolveModel(config.embedModel, 'embed', registry, store);
+    const embedModels: ResolvedModel[] = options.embedder
+      ? [{ id: options.embedder.modelId, name: options.embedder.modelId, path: '', languages: ['*'] }]
+      : resolveEmbedModels(config.embedModels, config.embedModel, registry, store);
     const rerankModel: ResolvedModel | null = resolveModel(config.rerankModel, 'rerank', registry, store);
     const chatModel: ResolvedModel | null = resolveModel(config.chatModel, 'chat', registry, store);
-    return { store, embedModel, rerankModel, chatModel };
+    const profile = loadProfile(config.profile, dataDir);
+    return { store, embedModels, rerankModel, chatModel, profile };
   }
-  const { store, embedModel, rerankModel, chatModel } = opened;
+  const { store, embedModels, rerankModel, chatModel, profile } = opened;
+  /** The primary embedding model (health, manifest); the others join it per query language. */
+  const embedModel: ResolvedModel | null = embedModels[0] ?? null;
   const runtime = new LlamaRuntime({ gpu: config.gpu === 'auto' ? 'auto' : false, ...(config.llmThreads ? { threads: config.llmThreads } : {}) });
-  const embedModelId = embedModel?.id ?? 'none';
+  const embedModelId = embedModels.length > 0 ? embedModels.map((m) => m.id).join('+') : 'none';
   // The analyzer is part of the version (it changes what the lexical index holds), not of chunk hashes.
   const indexVersion = sha256(stableStringify({ embed_model_id: embedModelId, chunking_params: params, analyzer: ANALYZER_VERSION })).slice(0, 16);
-  const semantic = embedModel
-    ? new SemanticIndex({
-        store,
-        embedder: options.embedder ?? new Embedder(runtime, { modelPath: embedModel.path, modelId: embedModel.id, modelName: embedModel.name, idleMs: config.modelIdleMs }),
-        indexDir: path.join(dataDir, 'index', indexVersion),
-        backend: config.vectorBackend,
-      })
-    : null;
+  // One vector index per embedding model; the primary's under index/<version>/, the others' in models/<id>/ beside it.
+  const dense: DenseSource[] = embedModels.map((m, i) => ({
+    name: m.name,
+    languages: m.languages ?? ['*'],
+    index: new SemanticIndex({
+      store,
+      embedder: (i === 0 ? options.embedder : undefined) ?? new Embedder(runtime, { modelPath: m.path, modelId: m.id, modelName: m.name, idleMs: config.modelIdleMs }),
+      indexDir: i === 0 ? path.join(dataDir, 'index', indexVersion) : path.join(dataDir, 'index', indexVersion, 'models', m.id),
+      backend: config.vectorBackend,
+    }),
+  }));
+  const semantic = dense[0]?.index ?? null;
   /**
    * A manifest that cannot be trusted is set aside and written again from the store, the source of
    * truth, whose last committed state is the last good index (each batch is one transaction). The
@@ -223,12 +240,13 @@ export function createEngine(options: EngineOptions = {}): Engine {
       }
     }
   }
-  const reranker: Reranker | null = options.reranker ?? (rerankModel ? new LlamaReranker(runtime, rerankModel.path, rerankModel.name) : null);
   const chat: ChatModel | null = options.chat ?? (chatModel ? new LlamaChatModel(runtime, chatModel.path, chatModel.name, { contextSize: config.contextTokens + config.synthTokens + 512, idleMs: config.modelIdleMs }) : null);
+  // A cross-encoder when there is one; else, when asked (rerankWithChat), the chat model as a pointwise judge: a generation per passage.
+  const reranker: Reranker | null = options.reranker ?? (rerankModel ? new LlamaReranker(runtime, rerankModel.path, rerankModel.name) : chat && config.rerankWithChat ? new ChatJudgeReranker(chat) : null);
   disposables.add({ dispose: async () => {
     await chat?.unload();
     await reranker?.unload();
-    await semantic?.dispose();
+    for (const d of dense) await d.index.dispose();
     await runtime.dispose();
   } });
   let stopping = false;
@@ -241,7 +259,14 @@ export function createEngine(options: EngineOptions = {}): Engine {
   const emitStatus = () => events.emit('index/status', indexStatus());
   /** The embedding stage after the lexical one: embed what is new, then match the vector index to the chunks. */
   const embedStage = async (report: IndexReport): Promise<IndexReport> => {
-    if (!semantic) return report;
+    let out: IndexReport = { ...report, embedded: 0, embed_failed: 0, embed_pending: 0 };
+    for (const d of dense) {
+      const r = await embedWith(d.index, report);
+      out = { ...out, embedded: out.embedded + r.embedded, embed_failed: out.embed_failed + r.embed_failed, embed_pending: out.embed_pending + r.embed_pending };
+    }
+    return dense.length > 0 ? out : report;
+  };
+  const embedWith = async (semantic: SemanticIndex, report: IndexReport): Promise<IndexReport> => {
     const started = performance.now();
     try {
       const { embedded, failed } = await semantic.embedPending(
@@ -402,11 +427,52 @@ export function createEngine(options: EngineOptions = {}): Engine {
     return loadGraph(allowSensitivity, audience);
   };
 
+  /** The pipeline's dependencies and request for a query (retrieve and retrievalLists share it). */
+  const pipelineArgs = (query: string, context: RetrieveContext, k: number | undefined, useProfile: RetrievalProfile = profile) => {
+    const ctx = RetrieveContextSchema.parse(context);
+    const topK = k ?? config.topK;
+    const filters = {
+      allowSensitivity: ctx.allow_sensitivity,
+      sensitivityEnable: config.sensitivityEnable,
+      includeGlobs: ctx.include_globs,
+      excludeGlobs: ctx.exclude_globs,
+      types: ctx.types,
+      languages: ctx.languages,
+      tags: ctx.tags,
+      roots: ctx.roots.map((r) => path.resolve(r)),
+    };
+    assertNotOnlyDenied(store.db, query, filters, (reason) => events.emit('syn.retrieve.denied', { query, reason }));
+    const denseReady = dense.some((d) => d.index.unavailable === null);
+    if (ctx.mode === 'dense' && !semantic) {
+      throw createError('E_SYN_MODEL_UNAVAILABLE', 'Dense retrieval needs an embedding model: synapsis models add <file.gguf> --role embed');
+    }
+    const mode = ctx.mode ?? (denseReady ? 'hybrid' : 'bm25');
+    const deps: PipelineDeps = { db: store.db, config, dense, profile: useProfile, reranker, graph: () => linkGraph(ctx.allow_sensitivity, true) };
+    const req: PipelineRequest = {
+      query,
+      k: topK,
+      filters,
+      mode: mode === 'hybrid' && !semantic ? 'bm25' : mode,
+      retrievalMode: ctx.retrieval_mode,
+      ...(ctx.max_docs !== undefined ? { maxDocs: ctx.max_docs } : {}),
+      ...(ctx.max_sections !== undefined ? { maxSections: ctx.max_sections } : {}),
+      ...(ctx.max_chunks !== undefined ? { maxChunks: ctx.max_chunks } : {}),
+      ...(ctx.min_score !== undefined ? { minScore: ctx.min_score } : {}),
+      explain: ctx.explain,
+      enableRerank: ctx.enable_rerank,
+      useGraph: ctx.use_graph,
+      ...(ctx.rerank_top_n !== undefined ? { rerankTopN: ctx.rerank_top_n } : {}),
+      fusion: ctx.fusion ?? config.fusion ?? useProfile.fusion,
+    };
+    return { deps, req, ctx, mode };
+  };
+
   const engine: Engine = {
     dataDir,
     modelsDir,
     config,
     indexVersion,
+    profile,
 
     addRoot(rootPath, opts = {}) {
       assertLive();
@@ -541,47 +607,18 @@ export function createEngine(options: EngineOptions = {}): Engine {
     async retrieve(query, context = {}, k) {
       assertLive();
       const started = performance.now();
-      const ctx = RetrieveContextSchema.parse(context);
-      const topK = k ?? config.topK;
-      const filters = {
-        allowSensitivity: ctx.allow_sensitivity,
-        sensitivityEnable: config.sensitivityEnable,
-        includeGlobs: ctx.include_globs,
-        excludeGlobs: ctx.exclude_globs,
-        types: ctx.types,
-        languages: ctx.languages,
-        tags: ctx.tags,
-        roots: ctx.roots.map((r) => path.resolve(r)),
-      };
-      assertNotOnlyDenied(store.db, query, filters, (reason) => events.emit('syn.retrieve.denied', { query, reason }));
-      const denseReady = semantic !== null && semantic.unavailable === null;
-      if (ctx.mode === 'dense' && !semantic) {
-        throw createError('E_SYN_MODEL_UNAVAILABLE', 'Dense retrieval needs an embedding model: synapsis models add <file.gguf> --role embed');
-      }
-      const mode = ctx.mode ?? (denseReady ? 'hybrid' : 'bm25');
-      const result = await runPipeline(
-        { db: store.db, config, semantic, reranker, graph: () => linkGraph(ctx.allow_sensitivity, true) },
-        {
-          query,
-          k: topK,
-          filters,
-          mode: mode === 'hybrid' && !semantic ? 'bm25' : mode,
-          retrievalMode: ctx.retrieval_mode,
-          ...(ctx.max_docs !== undefined ? { maxDocs: ctx.max_docs } : {}),
-          ...(ctx.max_sections !== undefined ? { maxSections: ctx.max_sections } : {}),
-          ...(ctx.max_chunks !== undefined ? { maxChunks: ctx.max_chunks } : {}),
-          ...(ctx.min_score !== undefined ? { minScore: ctx.min_score } : {}),
-          explain: ctx.explain,
-          enableRerank: ctx.enable_rerank,
-          useGraph: ctx.use_graph,
-          ...(ctx.rerank_top_n !== undefined ? { rerankTopN: ctx.rerank_top_n } : {}),
-          fusion: ctx.fusion ?? config.fusion,
-        },
-      );
+      const { deps, req, mode } = pipelineArgs(query, context, k);
+      const result = await runPipeline(deps, req);
       if (mode === 'hybrid' && !semantic) result.meta.limits.unshift('no embedding model: lexical retrieval only');
       const latency = Math.round((performance.now() - started) * 100) / 100;
       events.emit('syn.retrieve.completed', { query, results: result.chunks.length, latency_ms: latency });
       return { query, chunks: result.chunks, used_docs: result.used_docs, used_sections: result.used_sections, latency_ms: latency, index_version: indexVersion, meta: result.meta };
+    },
+
+    async retrievalLists(query, context = {}, k, useProfile) {
+      assertLive();
+      const { deps, req } = pipelineArgs(query, context, k, useProfile);
+      return { lists: await gatherLists(deps, req), fusion: req.fusion, ...(config.rrfK !== undefined ? { rrfK: config.rrfK } : {}) };
     },
 
     async answer(query, opts = {}) {
@@ -695,10 +732,16 @@ export function createEngine(options: EngineOptions = {}): Engine {
       assertLive();
       const degradations: string[] = [];
       if (!semantic) degradations.push('no embedding model: lexical retrieval only (synapsis models add <file.gguf>)');
-      else if (semantic.unavailable) degradations.push(`embedding model unavailable, lexical retrieval only: ${semantic.unavailable}`);
-      const pendingVectors = semantic ? store.countPendingEmbeddings(semantic.modelId) : 0;
-      if (pendingVectors > 0) degradations.push(`${pendingVectors} chunks wait for embeddings (dense retrieval covers the rest)`);
-      if (semantic?.lastRebuildReason) degradations.push(semantic.lastRebuildReason);
+      const embedders = dense.map((d) => ({ id: d.index.modelId, name: d.name, languages: [...d.languages], vectors: d.index.stats().vectors, pending: store.countPendingEmbeddings(d.index.modelId), unavailable: d.index.unavailable }));
+      for (const d of dense) {
+        const who = dense.length > 1 ? `embedding model ${d.name}` : 'embedding model';
+        if (d.index.unavailable) degradations.push(`${who} unavailable${dense.length > 1 ? '' : ', lexical retrieval only'}: ${d.index.unavailable}`);
+        if (d.index.lastRebuildReason) degradations.push(d.index.lastRebuildReason);
+      }
+      const pendingVectors = embedders[0]?.pending ?? 0;
+      for (const e of embedders) {
+        if (e.pending > 0) degradations.push(`${e.pending} chunks wait for embeddings${dense.length > 1 ? ` of ${e.name}` : ''} (dense retrieval covers the rest)`);
+      }
       if (manifestRecovery) degradations.push(manifestRecovery);
       const rt = runtime.status();
       if (rt.gpuFallbackReason) degradations.push(rt.gpuFallbackReason);
@@ -713,7 +756,8 @@ export function createEngine(options: EngineOptions = {}): Engine {
         chunks: store.chunkCount(),
         pending_jobs: store.countPendingJobs(),
         issues: store.fileIssues(),
-        models: { embed: embedModel, chat: chatModel ?? (options.chat ? { id: 'custom', name: options.chat.name, path: '' } : null), rerank: rerankModel ?? (options.reranker ? { id: 'custom', name: options.reranker.name, path: '' } : null), gpu: rt.gpu, threads: rt.threads },
+        models: { embed: embedModel, chat: chatModel ?? (options.chat ? { id: 'custom', name: options.chat.name, path: '' } : null), rerank: rerankModel ?? (options.reranker ? { id: 'custom', name: options.reranker.name, path: '' } : null), gpu: rt.gpu, threads: rt.threads, embedders },
+        profile: profile.name,
         vectors: { count: semantic?.stats().vectors ?? 0, dimension: semantic?.stats().dimension ?? 0, backend: semantic?.stats().backend ?? null, pending: pendingVectors },
         config: { ...config },
       };

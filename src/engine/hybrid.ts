@@ -9,7 +9,13 @@ import type { RetrievalResult, RetrievedChunk } from '../shared/contract.ts';
 import type { Config } from './config.ts';
 import type { Reranker } from './llm/reranker.ts';
 import { withTimeout } from './llm/reranker.ts';
-import { fuseReciprocalRank, fuseWeighted } from './retrieve/fusion.ts';
+import { DEFAULT_FUSION_WEIGHTS, fuseReciprocalRank, fuseWeightedLists, type RankedList } from './retrieve/fusion.ts';
+import { aggregateScores } from './retrieve/modes.ts';
+import { denseWeight, type RetrievalProfile } from './retrieve/profile.ts';
+import { detectLanguage, languageCovered } from './lang/detect.ts';
+import { expansionTerms } from './search/prf.ts';
+import { isStopword, tokenize } from './search/analyzer.ts';
+import { termStats } from './search/lexical.ts';
 import { applyRetrievalMode } from './retrieve/modes.ts';
 import type { SemanticIndex } from './semantic.ts';
 import { allowedChunkIds, loadFilteredChunks, searchLexical, toRetrievedChunk, type LexicalFilters } from './search/lexical.ts';
@@ -17,6 +23,9 @@ import { buildFtsQuery } from './search/fts-query.ts';
 import type { KnowledgeGraph } from './graph/links.ts';
 import { graphList } from './retrieve/graph-list.ts';
 import { highlightSnippet } from './search/snippet.ts';
+
+/** Chunks are keyed by id: a locator repeats when the chunker splits one very long line. */
+const keyOf = (c: RetrievedChunk) => (c.chunk_id !== undefined ? `#${c.chunk_id}` : c.locator);
 
 /** Slots at the end of the top k that linked notes may take. */
 export const GRAPH_SLOTS = 2;
@@ -40,10 +49,22 @@ export interface PipelineRequest {
   fusion: 'rrf' | 'weighted';
 }
 
+/** One embedding model's list: its vector index and the languages it covers. */
+export interface DenseSource {
+  /** The model's name: profiles weight models by name, and meta names the ones used. */
+  name: string;
+  /** ISO 639-1 codes the model covers; '*' for all. */
+  languages: readonly string[];
+  index: SemanticIndex;
+}
+
 export interface PipelineDeps {
   db: Database;
   config: Config;
-  semantic: SemanticIndex | null;
+  /** Every embedding model's list; a query uses those covering its language. */
+  dense: readonly DenseSource[];
+  /** Fusion weights, depths and query techniques. */
+  profile: RetrievalProfile;
   reranker: Reranker | null;
   /** The link graph for this request's visibility, or null when there is none (graph list skipped). */
   graph?: (() => KnowledgeGraph | null) | undefined;
@@ -58,11 +79,11 @@ function poolSize(req: PipelineRequest, config: Config): number {
   return Math.min(1000, Math.max(req.k * 4, req.maxChunks ?? 0, req.rerankTopN ?? config.rerankTopN, 50));
 }
 
-async function denseList(deps: PipelineDeps, req: PipelineRequest, pool: number): Promise<RetrievedChunk[]> {
-  const semantic = deps.semantic!;
+async function denseList(deps: PipelineDeps, semantic: SemanticIndex, req: PipelineRequest, pool: number): Promise<RetrievedChunk[]> {
   // A few more than the pool, for the ones filters hide; reading each row costs more than the search.
   const fetch = pool + Math.max(10, Math.ceil(pool / 5));
-  const wait = { waitForRebuild: req.mode === 'dense' };
+  const prf = deps.profile.techniques.dense_prf;
+  const wait = { waitForRebuild: req.mode === 'dense', ...(prf ? { feedback: prf } : {}) };
   const hits = await semantic.search(req.query, fetch, undefined, wait);
   let rows = loadFilteredChunks(deps.db, hits.map((h) => h.id), req.filters);
   let ranked = hits.filter((h) => rows.has(h.id));
@@ -77,62 +98,86 @@ async function denseList(deps: PipelineDeps, req: PipelineRequest, pool: number)
   return ranked.slice(0, pool).map((h) => toRetrievedChunk(rows.get(h.id)!, terms, Math.round(h.score * 1e4) / 1e4, false));
 }
 
-export async function runPipeline(deps: PipelineDeps, req: PipelineRequest): Promise<{ chunks: RetrievedChunk[]; meta: Meta; used_docs: RetrievalResult['used_docs']; used_sections: RetrievalResult['used_sections'] }> {
+/** The lists of one query before fusion: lexical, its expansion, and each routed dense list. */
+export interface GatheredLists {
+  lexical: ReturnType<typeof searchLexical> | null;
+  expansion: RetrievedChunk[] | null;
+  denseLists: { source: DenseSource; chunks: RetrievedChunk[] }[];
+  language: string | null;
+  useLexical: boolean;
+  limits: string[];
+  timings: Record<string, number>;
+}
+
+/** Runs the retrievers of a request (lexical ∥ dense, then feedback) without fusing them. */
+export async function gatherLists(deps: PipelineDeps, req: PipelineRequest): Promise<GatheredLists> {
   const limits: string[] = [];
   const timings: Record<string, number> = {};
-  const useDense = req.mode !== 'bm25';
+  const profile = deps.profile;
+  const wantDense = req.mode !== 'bm25';
   const useLexical = req.mode !== 'dense';
-  const pool = req.mode === 'bm25' && !deps.reranker ? req.k : poolSize(req, deps.config);
+  const base = req.mode === 'bm25' && !deps.reranker ? req.k : poolSize(req, deps.config);
+  const lexicalPool = req.mode === 'bm25' ? base : Math.min(1000, Math.max(base, profile.depth.lexical));
+  const densePool = Math.min(1000, Math.max(base, profile.depth.dense));
+
+  // Language routing: each embedding model answers only queries in a language it covers (an
+  // English-only model ranks a Russian query near randomly and would drag the fusion down).
+  const language = wantDense && deps.dense.length > 0 ? detectLanguage(req.query).lang : null;
+  const routed = language === null ? [] : deps.dense.filter((d) => languageCovered(language, d.languages));
+  if (language !== null && routed.length < deps.dense.length) {
+    const left = deps.dense.filter((d) => !routed.includes(d));
+    limits.push(
+      routed.length === 0
+        ? `no embedding model covers the query's language (${language}): ${left.map((d) => `${d.name} covers ${d.languages.join(', ')}`).join('; ')}; lexical results only`
+        : `${left.map((d) => d.name).join(', ')} left out: not trained on the query's language (${language})`,
+    );
+  }
+  // Dense-only requests with no covering model still run (the caller asked for them), flagged above.
+  const sources = req.mode === 'dense' && routed.length === 0 ? deps.dense : routed;
 
   const t0 = performance.now();
-  const densePromise = useDense
-    ? withTimeout(denseList(deps, req, pool), deps.config.denseTimeoutMs).catch((error: unknown) => ({ error: error as Error }))
-    : null;
+  const densePromises = sources.map((source) =>
+    withTimeout(denseList(deps, source.index, req, densePool), deps.config.denseTimeoutMs).catch((error: unknown) => ({ error: error as Error })),
+  );
   const tl = performance.now();
-  const lexical = useLexical
-    ? searchLexical(deps.db, req.query, { ...req.filters, k: pool, explain: req.explain, prune: deps.config.lexicalPruning, snippets: false })
+  const longQuery = profile.techniques.long_query;
+  const lexicalQuery = longQuery ? withoutCommonWords(deps.db, req.query, longQuery.min_terms, longQuery.min_idf) : req.query;
+  const lexical = useLexical || (req.mode === 'dense' && sources.length === 0)
+    ? searchLexical(deps.db, lexicalQuery, { ...req.filters, k: lexicalPool, explain: req.explain, prune: deps.config.lexicalPruning, snippets: false })
     : null;
   if (lexical) timings.lexical_ms = ms(tl);
-  let dense: RetrievedChunk[] | null = null;
-  if (densePromise) {
-    const outcome = await densePromise;
+  // Pseudo-relevance feedback, lexical side: terms typical of the best chunks, searched as a list of their own.
+  let expansion: RetrievedChunk[] | null = null;
+  const lexicalPrf = profile.techniques.lexical_prf;
+  if (lexical && lexicalPrf && req.mode !== 'bm25' && lexical.chunks.length > 0) {
+    const tp = performance.now();
+    const terms = expansionTerms(deps.db, lexical.chunks.slice(0, lexicalPrf.docs), lexical.query.terms, lexicalPrf.terms);
+    if (terms.length > 0) expansion = searchLexical(deps.db, terms.join(' '), { ...req.filters, k: lexicalPool, prune: deps.config.lexicalPruning, snippets: false }).chunks;
+    timings.prf_ms = ms(tp);
+  }
+  const denseLists: { source: DenseSource; chunks: RetrievedChunk[] }[] = [];
+  if (densePromises.length > 0) {
+    const outcomes = await Promise.all(densePromises);
     timings.dense_ms = ms(t0);
-    if ('value' in outcome) dense = outcome.value;
-    else if ('timedOut' in outcome) limits.push(`dense retrieval timed out after ${deps.config.denseTimeoutMs} ms: lexical results only`);
-    else limits.push(`dense retrieval failed: ${outcome.error.message}`);
+    outcomes.forEach((outcome, i) => {
+      const source = sources[i]!;
+      const label = sources.length > 1 ? `dense retrieval (${source.name})` : 'dense retrieval';
+      if ('value' in outcome) denseLists.push({ source, chunks: outcome.value });
+      else if ('timedOut' in outcome) limits.push(`${label} timed out after ${deps.config.denseTimeoutMs} ms: ${sources.length > 1 ? 'left out' : 'lexical results only'}`);
+      else limits.push(`${label} failed: ${outcome.error.message}`);
+    });
   }
 
+  return { lexical, expansion, denseLists, language, useLexical, limits, timings };
+}
+
+export async function runPipeline(deps: PipelineDeps, req: PipelineRequest): Promise<{ chunks: RetrievedChunk[]; meta: Meta; used_docs: RetrievalResult['used_docs']; used_sections: RetrievalResult['used_sections'] }> {
+  const { lexical, expansion, denseLists, language, useLexical, limits, timings } = await gatherLists(deps, req);
+  const profile = deps.profile;
   const tf = performance.now();
-  // Chunks are keyed by id: a locator repeats when the chunker splits one very long line.
-  const keyOf = (c: RetrievedChunk) => (c.chunk_id !== undefined ? `#${c.chunk_id}` : c.locator);
-  const byKey = new Map<string, RetrievedChunk>();
-  const lexicalRanks = new Map<string, number>();
-  const denseRanks = new Map<string, number>();
-  lexical?.chunks.forEach((c, i) => {
-    byKey.set(keyOf(c), c);
-    lexicalRanks.set(keyOf(c), i + 1);
-  });
-  dense?.forEach((c, i) => {
-    if (!byKey.has(keyOf(c))) byKey.set(keyOf(c), c);
-    denseRanks.set(keyOf(c), i + 1);
-  });
-  const lists = [
-    ...(lexical ? [{ name: 'lexical', items: lexical.chunks.map((c) => ({ id: keyOf(c), score: c.score })) }] : []),
-    ...(dense ? [{ name: 'dense', items: dense.map((c) => ({ id: keyOf(c), score: c.score })) }] : []),
-  ];
-  const hybridUsed = lists.length > 1;
-  let fused: { id: string; score: number }[];
-  if (!hybridUsed) fused = lists[0]?.items ?? [];
-  else if (req.fusion === 'weighted') fused = fuseWeighted(lists.find((l) => l.name === 'dense')!.items, lists.find((l) => l.name === 'lexical')!.items);
-  else fused = fuseReciprocalRank(lists, deps.config.rrfK);
-  let chunks = fused.map((f) => {
-    const c = byKey.get(String(f.id))!;
-    const ranks: NonNullable<RetrievedChunk['ranks']> = {};
-    if (lexicalRanks.has(keyOf(c))) ranks.lexical = lexicalRanks.get(keyOf(c))!;
-    if (denseRanks.has(keyOf(c))) ranks.dense = denseRanks.get(keyOf(c))!;
-    return { ...c, score: hybridUsed ? Math.round(f.score * 1e6) / 1e6 : c.score, ranks };
-  });
-  if (hybridUsed) timings.fusion_ms = ms(tf);
+  const { chunks: fusedChunks, hybridUsed, fusedScores } = fuseLists({ lexical, expansion, denseLists, useLexical }, profile, { fusion: req.fusion, ...(deps.config.rrfK !== undefined ? { rrfK: deps.config.rrfK } : {}) });
+  let chunks = fusedChunks;
+  if (fusedScores) timings.fusion_ms = ms(tf);
 
   // The graph list: notes linked to the best documents so far, for questions that need two notes.
   // Its best candidates take the last slots of the top k (a fused third list would let chunks that
@@ -195,15 +240,119 @@ export async function runPipeline(deps: PipelineDeps, req: PipelineRequest): Pro
       mode: req.mode,
       retrieval_mode: req.retrievalMode,
       terms: lexical?.query.terms ?? buildFtsQuery(req.query).terms,
-      candidates: lexical?.candidates ?? dense?.length ?? 0,
+      candidates: lexical?.candidates ?? denseLists[0]?.chunks.length ?? 0,
       filtered: lexical?.filtered ?? 0,
       trigram_used: lexical?.trigramUsed ?? false,
       pruned: lexical?.pruned ?? false,
       hybrid_used: hybridUsed,
+      ...(language !== null ? { query_language: language } : {}),
+      dense_models: denseLists.map((d) => d.source.name),
+      profile: profile.name,
       graph_used: graphUsed,
       rerank_used: rerankUsed,
       timings,
       limits,
     },
   };
+}
+
+/**
+ * Fuses gathered lists as a profile says (weights, RRF k or weighted sum, the expansion list,
+ * document scoring). Pure: `synapsis tune` calls it with many profiles over lists gathered once.
+ */
+export function fuseLists(
+  g: Pick<GatheredLists, 'lexical' | 'expansion' | 'denseLists' | 'useLexical'>,
+  profile: RetrievalProfile,
+  options: { fusion: 'rrf' | 'weighted'; rrfK?: number },
+): { chunks: (RetrievedChunk & { ranks: NonNullable<RetrievedChunk['ranks']> })[]; hybridUsed: boolean; fusedScores: boolean } {
+  const { lexical, expansion, denseLists, useLexical } = g;
+  const lexicalPrf = profile.techniques.lexical_prf;
+  // Fusion counts each list's best `depth` candidates only, however deep the request fetched: the
+  // same query then fuses the same way for an interactive k of 8 and for an evaluation's 150.
+  // A single list (no fusion) keeps all it found.
+  const single = (lexical && (useLexical || denseLists.length === 0) ? 1 : 0) + denseLists.length === 1 && !(expansion && lexicalPrf && lexicalPrf.weight > 0);
+  const deep = (depth: number) => (single ? Infinity : depth);
+  const byKey = new Map<string, RetrievedChunk>();
+  const lexicalRanks = new Map<string, number>();
+  const denseRanks = new Map<string, number>();
+  lexical?.chunks.forEach((c, i) => {
+    byKey.set(keyOf(c), c);
+    lexicalRanks.set(keyOf(c), i + 1);
+  });
+  for (const { chunks: list } of denseLists) {
+    list.forEach((c, i) => {
+      if (!byKey.has(keyOf(c))) byKey.set(keyOf(c), c);
+      if (!(denseRanks.get(keyOf(c))! <= i + 1)) denseRanks.set(keyOf(c), i + 1);
+    });
+  }
+  expansion?.forEach((c) => {
+    if (!byKey.has(keyOf(c))) byKey.set(keyOf(c), c);
+  });
+  const weighted = options.fusion === 'weighted';
+  // The request's fusion kind wins; without a fitted weighted profile, weighted fusion keeps 0.7 dense / 0.3 lexical.
+  const legacyWeights = weighted && profile.fusion !== 'weighted';
+  const lists: RankedList<string>[] = [
+    ...(lexical && (useLexical || denseLists.length === 0)
+      ? [{ name: 'lexical', weight: legacyWeights ? DEFAULT_FUSION_WEIGHTS.sparse : profile.weights.lexical, items: lexical.chunks.slice(0, deep(profile.depth.lexical)).map((c) => ({ id: keyOf(c), score: c.score })) }]
+      : []),
+    ...denseLists.map(({ source, chunks: list }) => ({
+      name: `dense:${source.name}`,
+      weight: legacyWeights ? DEFAULT_FUSION_WEIGHTS.dense / denseLists.length : denseWeight(profile, source.name),
+      items: list.slice(0, deep(profile.depth.dense)).map((c) => ({ id: keyOf(c), score: c.score })),
+    })),
+    ...(expansion && lexicalPrf && lexicalPrf.weight > 0 ? [{ name: 'lexical_prf', weight: lexicalPrf.weight, items: expansion.slice(0, deep(profile.depth.lexical)).map((c) => ({ id: keyOf(c), score: c.score })) }] : []),
+  ];
+  const hybridUsed = lists.length > 1 && denseLists.length > 0;
+  let fused: { id: string; score: number }[];
+  if (lists.length === 1) fused = [...lists[0]!.items];
+  else if (weighted) fused = fuseWeightedLists(lists, legacyWeights ? 'minmax' : profile.normalize);
+  else fused = fuseReciprocalRank(lists, options.rrfK ?? profile.rrf_k);
+  const fusedScores = lists.length > 1;
+  const chunks = fused.map((f) => {
+    const c = byKey.get(String(f.id))!;
+    const ranks: NonNullable<RetrievedChunk['ranks']> = {};
+    if (lexicalRanks.has(keyOf(c))) ranks.lexical = lexicalRanks.get(keyOf(c))!;
+    if (denseRanks.has(keyOf(c))) ranks.dense = denseRanks.get(keyOf(c))!;
+    return { ...c, score: fusedScores ? Math.round(f.score * 1e6) / 1e6 : c.score, ranks };
+  });
+  // A document's passages vouch for each other: ordered by their document's aggregate score.
+  const docScore = profile.techniques.doc_score;
+  const ordered = docScore?.kind === 'sum' && chunks.length > 1 ? orderByDocument(chunks, docScore.tail) : chunks;
+
+  return { chunks: ordered, hybridUsed, fusedScores };
+}
+
+/**
+ * Chunks reordered by their document's score (best chunk plus `tail` times each of the next two),
+ * each keeping its place within its document. Scores are rewritten to keep the order under later
+ * sorts: the document's score, minus a sliver per place.
+ */
+export function orderByDocument<C extends RetrievedChunk>(chunks: readonly C[], tail: number): C[] {
+  const byDoc = new Map<string, C[]>();
+  for (const c of chunks) {
+    const list = byDoc.get(c.doc_id);
+    if (list) list.push(c);
+    else byDoc.set(c.doc_id, [c]);
+  }
+  const docs = [...byDoc.values()].map((list) => ({ list, score: aggregateScores(list.map((c) => c.score), tail) }));
+  docs.sort((a, b) => b.score - a.score);
+  const out: C[] = [];
+  for (const { list, score } of docs) list.forEach((c, i) => out.push({ ...c, score: Math.round((score - i * 1e-6) * 1e6) / 1e6 }));
+  // Best document first; within one, its own order. Ties between documents keep the fused order.
+  return out.sort((a, b) => b.score - a.score);
+}
+
+/**
+ * A long query without its common words: a 20-word claim OR-ed together lets words found in a
+ * tenth of the index pull in passages that share nothing else with it. Short queries, quoted
+ * phrases and prefix queries are left as they are; at least half of the words always stay.
+ */
+export function withoutCommonWords(db: Database, query: string, minTerms: number, minIdf: number): string {
+  if (query.includes('"') || query.includes('*')) return query;
+  const words = tokenize(query).filter((t) => !isStopword(t.raw));
+  if (words.length < minTerms) return query;
+  const stats = termStats(db, words.map((w) => w.term));
+  const ranked = [...words].sort((a, b) => (stats.get(b.term)?.idf ?? 0) - (stats.get(a.term)?.idf ?? 0));
+  const keep = new Set(ranked.filter((w, i) => i < Math.ceil(words.length / 2) || (stats.get(w.term)?.idf ?? 0) >= minIdf).map((w) => w.term));
+  return words.filter((w) => keep.has(w.term)).map((w) => w.raw).join(' ');
 }

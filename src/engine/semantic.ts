@@ -230,7 +230,7 @@ export class SemanticIndex {
    * being rebuilt this throws E_SYN_VECTORSTORE_UNAVAILABLE at once (hybrid queries answer lexically
    * meanwhile) unless `waitForRebuild` (a dense-only query has nothing else to answer with).
    */
-  async search(query: string, k: number, allow?: ReadonlySet<number>, options: { waitForRebuild?: boolean } = {}): Promise<VectorHit[]> {
+  async search(query: string, k: number, allow?: ReadonlySet<number>, options: { waitForRebuild?: boolean; feedback?: { docs: number; beta: number } } = {}): Promise<VectorHit[]> {
     if (!this.index) {
       if (options.waitForRebuild) await this.ensureLoaded();
       else await Promise.race([this.ensureLoaded(), this.rebuildStarted.promise]);
@@ -241,8 +241,39 @@ export class SemanticIndex {
     const index = this.index;
     if (!index || index.stats().count === 0) return [];
     const vector = await this.options.embedder.embed(query, 'query');
-    if (allow && allow.size <= EXACT_FILTER_MAX && index.stats().kind === 'hnsw') return this.searchStored(vector, k, allow);
-    return index.search(vector, k, allow);
+    const run = (v: Float32Array) => (allow && allow.size <= EXACT_FILTER_MAX && index.stats().kind === 'hnsw' ? this.searchStored(v, k, allow) : index.search(v, k, allow));
+    const first = run(vector);
+    if (!options.feedback || first.length === 0) return first;
+    return run(this.rocchio(vector, first.slice(0, options.feedback.docs), options.feedback.beta));
+  }
+
+  /**
+   * Rocchio's pseudo-relevance feedback on the query vector: q' = q̂ + β · mean of the top hits'
+   * unit vectors (from the store, no model call). Moves an underspecified query towards the
+   * vocabulary of what it found first; one more vector search per query.
+   */
+  private rocchio(query: Float32Array, top: readonly VectorHit[], beta: number): Float32Array {
+    const unit = (v: Float32Array) => {
+      let n = 0;
+      for (const x of v) n += x * x;
+      n = Math.sqrt(n) || 1;
+      return (i: number) => v[i]! / n;
+    };
+    const q = unit(query);
+    const out = new Float32Array(query.length);
+    for (let i = 0; i < out.length; i++) out[i] = q(i);
+    let count = 0;
+    const centroid = new Float32Array(query.length);
+    for (const page of this.options.store.chunkVectors(this.modelId, top.map((h) => h.id))) {
+      for (const { vector } of page) {
+        const u = unit(vector);
+        for (let i = 0; i < centroid.length; i++) centroid[i]! += u(i);
+        count++;
+      }
+    }
+    if (count === 0) return query;
+    for (let i = 0; i < out.length; i++) out[i]! += (beta * centroid[i]!) / count;
+    return out;
   }
 
   /** Exact scores of the allowed chunks from their stored vectors. */

@@ -59,6 +59,12 @@ export const RetrievalResultSchema = z.object({
     /** Common terms were left out of the MATCH and scored on the candidates (large indexes, small k). */
     pruned: z.boolean().default(false),
     hybrid_used: z.boolean().default(false),
+    /** The query's detected language (ISO 639-1, und: unknown), when dense lists were considered. */
+    query_language: z.string().optional(),
+    /** The embedding models whose lists joined the fusion. */
+    dense_models: z.array(z.string()).default([]),
+    /** The retrieval profile used. */
+    profile: z.string().optional(),
     /** Linked notes of the best documents joined the fusion as a third list. */
     graph_used: z.boolean().default(false),
     rerank_used: z.boolean().default(false),
@@ -182,7 +188,11 @@ export const HealthReportSchema = z.object({
     rerank: z.object({ id: z.string(), name: z.string(), path: z.string() }).nullable(),
     gpu: z.union([z.string(), z.literal(false)]),
     threads: z.number().int(),
+    /** Every embedding model in use, primary first, with the languages each answers queries in. */
+    embedders: z.array(z.object({ id: z.string(), name: z.string(), languages: z.array(z.string()), vectors: z.number().int(), pending: z.number().int(), unavailable: z.string().nullable() })).default([]),
   }),
+  /** The retrieval profile in use (fusion weights and query techniques). */
+  profile: z.string().default('default'),
   vectors: z.object({ count: z.number().int(), dimension: z.number().int(), backend: z.string().nullable(), pending: z.number().int() }),
   config: z.record(z.string(), z.unknown()),
 });
@@ -396,6 +406,11 @@ export const ModelInfoSchema = z.object({
   family: z.string(),
   size_bytes: z.number().int(),
   added_at: z.string(),
+  /**
+   * Languages an embedding model covers: ISO 639 codes, '*' for all. From the GGUF header, the
+   * model's name or `models add --languages`; registries written before it lack it (see modelLanguages).
+   */
+  languages: z.array(z.string()).optional(),
 });
 export type ModelInfo = z.infer<typeof ModelInfoSchema>;
 

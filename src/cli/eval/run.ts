@@ -5,6 +5,7 @@ import path from 'node:path';
 import { createEngine } from '../../engine/index.ts';
 import { createError } from '../../shared/errors.ts';
 import { loadBeir, type BeirDataset } from './beir.ts';
+import type { RetrievalProfile } from '../../engine/retrieve/profile.ts';
 import { mean, mrrAt, ndcgAt, percentile, recallAt } from './metrics.ts';
 
 export const EVAL_MODES = ['bm25', 'dense', 'hybrid', 'hybrid+rerank'] as const;
@@ -22,6 +23,10 @@ export interface EvalOptions {
   depth?: number;
   /** GGUF embedding model (path or registry reference) for dense and hybrid modes. */
   embedModel?: string;
+  /** Several embedding models at once (each a list of its own in the fusion); overrides embedModel. */
+  embedModels?: string[];
+  /** Retrieval profile: a name (default, or saved by synapsis tune in the workspace), a .json path, or the profile itself. */
+  profile?: string | RetrievalProfile;
   rerankModel?: string;
   /** Fusion of the hybrid modes (default rrf). */
   fusion?: 'rrf' | 'weighted';
@@ -33,6 +38,9 @@ export interface EvalReport {
   dataset: string;
   split: string;
   mode: EvalMode;
+  /** The retrieval profile and embedding models used. */
+  profile: string;
+  embed_models: string[];
   depth: number;
   documents: number;
   chunks: number;
@@ -85,6 +93,14 @@ export function writeCorpus(ds: BeirDataset, dir: string): Map<string, string> {
   return byPath;
 }
 
+/** A profile given as an object is written beside the work data, for the engine to load by path. */
+export function profileRef(profile: string | RetrievalProfile, work: string): string {
+  if (typeof profile === 'string') return profile;
+  const file = path.join(work, `profile-${profile.name}.json`);
+  fs.writeFileSync(file, JSON.stringify(profile, null, 2));
+  return file;
+}
+
 const round = (v: number, digits = 4) => Math.round(v * 10 ** digits) / 10 ** digits;
 
 /**
@@ -97,7 +113,8 @@ export async function runEval(options: EvalOptions): Promise<EvalReport> {
     throw createError('E_SYN_BAD_REQUEST', `Unknown eval mode ${options.mode}; available: ${EVAL_MODES.join(', ')}`);
   }
   const depth = options.depth ?? CHUNK_DEPTH;
-  if (options.mode !== 'bm25' && !options.embedModel) {
+  const embedModels = options.embedModels?.length ? options.embedModels : options.embedModel ? [options.embedModel] : [];
+  if (options.mode !== 'bm25' && embedModels.length === 0) {
     throw createError('E_SYN_BAD_REQUEST', `Mode ${options.mode} needs --embed-model <file.gguf>`);
   }
   if (options.mode === 'hybrid+rerank' && !options.rerankModel) {
@@ -116,7 +133,8 @@ export async function runEval(options: EvalOptions): Promise<EvalReport> {
       env: {},
       ...(options.modelsDir ? { modelsDir: options.modelsDir } : {}),
       config: {
-        ...(options.embedModel ? { embedModel: options.embedModel } : {}),
+        ...(embedModels.length > 0 ? { embedModels } : {}),
+        ...(options.profile ? { profile: profileRef(options.profile, work) } : {}),
         ...(options.rerankModel && options.mode === 'hybrid+rerank' ? { rerankModel: options.rerankModel } : {}),
       },
     });
@@ -161,6 +179,8 @@ export async function runEval(options: EvalOptions): Promise<EvalReport> {
         dataset: ds.name,
         split: options.split,
         mode: options.mode,
+        profile: engine.profile.name,
+        embed_models: embedModels.map((m) => path.basename(m, '.gguf')),
         depth,
         documents: ds.corpus.length,
         chunks: report.chunks_total,

@@ -99,4 +99,26 @@ describe('indexer', () => {
     expect(report.failed).toBe(0);
     expect((await engine.health()).documents.total).toBe(5);
   });
+
+  it('records the language of every chunk it writes', async () => {
+    const root = temp.make('syn-lang-', {
+      'en.md': '# Relay outage\n\nThe relay was down for 47 minutes because the TLS certificate had expired.\n',
+      'ru.md': '# Встреча с партнёрами\n\nПартнёр готов запустить пилот на 1200 полевых планшетах в трёх регионах.\n',
+      'numbers.txt': '2026-05-01 47 1200 3.14\n',
+    });
+    const dataDir = temp.make('syn-lang-data-');
+    const store = new Store(dataDir);
+    try {
+      const config = loadConfig({}, {});
+      const r = store.addRoot(fs.realpathSync(root), [], []);
+      await indexRoots({ store, config, events: new EventBus(), paramsHash: paramsHashOf(chunkingParams(config)) }, [r]);
+      const rows = store.db.prepare('SELECT d.path, c.id, c.lang FROM chunks c JOIN documents d ON d.id = c.document_id ORDER BY d.path').all() as { path: string; id: number; lang: string }[];
+      expect(rows.map((c) => [c.path, c.lang])).toEqual([['en.md', 'en'], ['numbers.txt', 'und'], ['ru.md', 'ru']]);
+      expect(store.languageCounts()).toEqual([{ lang: 'en', chunks: 1 }, { lang: 'ru', chunks: 1 }, { lang: 'und', chunks: 1 }]);
+      expect(store.chunkLanguages(rows.map((c) => c.id))).toEqual(new Map(rows.map((c) => [c.id, c.lang])));
+    } finally {
+      store.dispose();
+    }
+  });
 });
+

@@ -12,6 +12,7 @@ import { detectFileKind, looksBinary, type FileKind } from './file-types.ts';
 import { parseDocument, type ParsedDocument } from './parsers/index.ts';
 import { extractGraphFacts, GRAPH_RULES_VERSION, type FactMention, type FactRelation } from '../graph/extract.ts';
 import { analyzeForIndex } from '../search/analyzer.ts';
+import { detectLanguage } from '../lang/detect.ts';
 import { walkRoot, type WalkEntry } from './walk.ts';
 
 export interface IndexerDeps {
@@ -307,6 +308,8 @@ async function indexFile(
         embedHash: sha256(embeddingInput(parsed.title, section?.heading ?? null, c.text)),
         tags,
         tokenCount: estimateTokens(c.text),
+        // Per chunk, not per file: a note can switch language (an English summary over Russian minutes).
+        lang: detectLanguage(c.text).lang,
         fts: { title: analyzedTitle, heading: analyzeForIndex(section?.heading ?? ''), body: analyzeForIndex(c.text) },
       };
     });

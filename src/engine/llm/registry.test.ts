@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SHARED_DIR, TempDirs } from '../../../test/helpers/tmp.ts';
-import { inspectGguf, ModelRegistry } from './registry.ts';
+import { inspectGguf, modelLanguages, ModelRegistry } from './registry.ts';
 
 const temp = new TempDirs();
 afterAll(() => temp.cleanup());
@@ -16,6 +16,39 @@ describe('models registry', () => {
     expect(e5).toMatchObject({ role: 'embed', dimension: 384, family: 'e5' });
     const chat = await inspectGguf(path.join(MODELS, 'SmolLM2-135M-Instruct.Q4_1.gguf'));
     expect(chat).toMatchObject({ role: 'chat', architecture: 'llama', dimension: 576 });
+    // Languages: MiniLM's header lists general.languages = [en]; e5's lists none, its name says multilingual.
+    expect(minilm.languages).toEqual(['en']);
+    expect(e5.languages).toEqual(['*']);
+    expect(chat.languages).toBeUndefined();
+  });
+
+  it('records the languages given on import, checks them, and replaces them on a second import', async () => {
+    const registry = new ModelRegistry(temp.make('syn-models-'));
+    const file = path.join(MODELS, 'stories260K.gguf');
+    expect((await registry.add(file, { role: 'embed' })).languages).toEqual(['en']);
+    const ru = await registry.add(file, { role: 'embed', languages: ['ru', 'en', 'ru'] });
+    expect(ru.languages).toEqual(['ru', 'en']);
+    expect(registry.list()).toEqual([ru]);
+    expect(await registry.add(file, { role: 'embed' })).toEqual(ru);
+    await expect(registry.add(file, { role: 'embed', languages: ['en', 'EN'] })).rejects.toMatchObject({ code: 'E_SYN_BAD_REQUEST', message: expect.stringContaining('"EN"') });
+    await expect(registry.add(file, { role: 'embed', languages: ['english'] })).rejects.toMatchObject({ code: 'E_SYN_BAD_REQUEST', message: expect.stringContaining('"english"') });
+    await expect(registry.add(file, { role: 'embed', languages: [] })).rejects.toMatchObject({ code: 'E_SYN_BAD_REQUEST' });
+    expect((await registry.add(file, { role: 'embed', languages: ['*'] })).languages).toEqual(['*']);
+  });
+
+  it('loads a registry written before languages were recorded, taking them from the model names', () => {
+    const dir = temp.make('syn-models-');
+    const base = { architecture: 'bert', dimension: 384, context_length: 512, size_bytes: 1, added_at: '2026-01-01T00:00:00.000Z' };
+    const old = [
+      { ...base, id: 'a', file: 'all-MiniLM-L6-v2.Q8_0.gguf', name: 'all-MiniLM-L6-v2', role: 'embed', family: 'minilm' },
+      { ...base, id: 'b', file: 'multilingual-e5-small.Q4_0.gguf', name: 'multilingual-e5-small', role: 'embed', family: 'e5' },
+      { ...base, id: 'c', file: 'SmolLM2-135M-Instruct.Q4_1.gguf', name: 'SmolLM2 135M Instruct', role: 'chat', architecture: 'llama', family: 'generic' },
+    ];
+    fs.writeFileSync(path.join(dir, 'registry.json'), JSON.stringify(old));
+    const models = new ModelRegistry(dir).list();
+    expect(models.map((m) => m.languages)).toEqual([['en'], ['*'], undefined]);
+    expect(models.map(modelLanguages)).toEqual([['en'], ['*'], ['en']]);
+    expect(modelLanguages({ name: 'x', file: 'x.gguf', languages: ['ru'] })).toEqual(['ru']);
   });
 
   it('imports a model under a content-hash id, lists, picks and removes it', async () => {

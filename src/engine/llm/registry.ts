@@ -9,6 +9,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { createError } from '../../shared/errors.ts';
 import { modelFamily } from './families.ts';
+import { embedderLanguages, LANGUAGE_CODE } from '../lang/detect.ts';
 import { MODEL_ROLES, ModelInfoSchema, type ModelInfo, type ModelRole } from '../../shared/contract.ts';
 
 export { MODEL_ROLES, ModelInfoSchema, type ModelInfo, type ModelRole };
@@ -62,6 +63,7 @@ export async function inspectGguf(file: string, role?: ModelRole): Promise<Omit<
   const architecture = meta.general.architecture;
   const arch = meta[architecture] ?? {};
   const name = String(meta.general?.name ?? path.basename(file, '.gguf'));
+  const tokenizer = (meta.tokenizer as { ggml?: { model?: unknown; tokens?: unknown } } | undefined)?.ggml;
   const guessed: ModelRole = /rerank/i.test(`${name} ${path.basename(file)}`)
     ? 'rerank'
     : arch.pooling_type !== undefined || EMBED_ARCHITECTURES.has(architecture)
@@ -71,15 +73,39 @@ export async function inspectGguf(file: string, role?: ModelRole): Promise<Omit<
   if (role === 'chat' && guessed === 'embed' && EMBED_ARCHITECTURES.has(architecture)) {
     throw createError('E_SYN_BAD_REQUEST', `${path.basename(file)} is an embedding model (${architecture}) and cannot generate text: add it with --role embed, and a chat model (for example a llama-architecture GGUF) with --role chat.`);
   }
+  const finalRole = role ?? guessed;
   return {
     name,
-    role: role ?? guessed,
+    role: finalRole,
     architecture,
     dimension: Number(arch.embedding_length ?? 0),
     context_length: Number(arch.context_length ?? 0),
     family: modelFamily(name, path.basename(file)).family,
     size_bytes: stat.size,
+    // Which queries and notes the model can embed (issue 14): English-only ones rank other languages near random.
+    ...(finalRole === 'embed'
+      ? {
+          languages: embedderLanguages(name, path.basename(file), {
+            languages: meta.general.languages,
+            ...(typeof tokenizer?.model === 'string' ? { tokenizerModel: tokenizer.model } : {}),
+            ...(Array.isArray(tokenizer?.tokens) ? { vocabSize: tokenizer.tokens.length } : {}),
+          }),
+        }
+      : {}),
   };
+}
+
+/** The languages a model covers ('*': all): as recorded, else, for registries written before they were, from its name. */
+export function modelLanguages(info: Pick<ModelInfo, 'name' | 'file' | 'languages'>): string[] {
+  return info.languages ?? embedderLanguages(info.name, info.file);
+}
+
+/** Checks a `--languages` override: ISO 639 codes ('en', 'ru') or '*'; names the first bad entry. */
+function checkLanguages(languages: readonly string[]): string[] {
+  if (languages.length === 0) throw createError('E_SYN_BAD_REQUEST', "No languages given: list ISO 639 codes such as en,ru, or * for all");
+  const bad = languages.find((l) => !LANGUAGE_CODE.test(l));
+  if (bad !== undefined) throw createError('E_SYN_BAD_REQUEST', `Not a language code: "${bad}"; use lowercase ISO 639 codes such as en,ru, or * for all`);
+  return [...new Set(languages)];
 }
 
 /** Why a model file cannot be loaded, when a look at its header can tell (not GGUF, truncated); null otherwise. */
@@ -99,10 +125,12 @@ export class ModelRegistry {
     this.file = path.join(modelsDir, 'registry.json');
   }
 
+  /** The imported models; an embedding model recorded without languages (an older registry) gets them from its name. */
   list(): ModelInfo[] {
     if (!fs.existsSync(this.file)) return [];
     try {
-      return z.array(ModelInfoSchema).parse(JSON.parse(fs.readFileSync(this.file, 'utf8')));
+      const models = z.array(ModelInfoSchema).parse(JSON.parse(fs.readFileSync(this.file, 'utf8')));
+      return models.map((m) => (m.role === 'embed' && !m.languages ? { ...m, languages: modelLanguages(m) } : m));
     } catch (error) {
       throw createError('E_SYN_MODEL_UNAVAILABLE', `The models registry ${this.file} is unreadable: ${(error as Error).message}; remove it and add the models again`);
     }
@@ -115,14 +143,23 @@ export class ModelRegistry {
     fs.renameSync(tmp, this.file);
   }
 
-  /** Imports a GGUF file: copies it into the models dir (unless it is there) and records it. */
-  async add(source: string, options: { role?: ModelRole } = {}): Promise<ModelInfo> {
+  /**
+   * Imports a GGUF file: copies it into the models dir (unless it is there) and records it.
+   * `languages` overrides what the header and name say (a model this app does not know by name).
+   */
+  async add(source: string, options: { role?: ModelRole; languages?: readonly string[] } = {}): Promise<ModelInfo> {
+    const languages = options.languages ? checkLanguages(options.languages) : undefined;
     const abs = path.resolve(source);
-    const described = await inspectGguf(abs, options.role);
+    const described = { ...(await inspectGguf(abs, options.role)), ...(languages ? { languages } : {}) };
     const id = (await hashFile(abs)).slice(0, 16);
     const existing = this.list();
     const same = existing.find((m) => m.id === id);
-    if (same && same.role === described.role) return same;
+    if (same && same.role === described.role) {
+      if (!languages || JSON.stringify(languages) === JSON.stringify(same.languages)) return same;
+      const updated = { ...same, languages };
+      this.save(existing.map((m) => (m.id === id ? updated : m)));
+      return updated;
+    }
     fs.mkdirSync(this.modelsDir, { recursive: true });
     let target = path.join(this.modelsDir, path.basename(abs));
     if (path.resolve(target) !== abs) {

@@ -3,12 +3,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createError } from '../../shared/errors.ts';
 import type { Store } from '../store/store.ts';
-import { ModelRegistry, type ModelRole } from './registry.ts';
+import { embedderLanguages } from '../lang/detect.ts';
+import { ModelRegistry, type ModelInfo, type ModelRole } from './registry.ts';
 
 export interface ResolvedModel {
   id: string;
   name: string;
   path: string;
+  /** Languages an embedding model covers ('*': all); from the registry, else from its name. */
+  languages?: string[];
 }
 
 /**
@@ -31,8 +34,39 @@ export function resolveModel(ref: string | undefined, role: ModelRole, registry:
       id = crypto.createHash('sha256').update(fs.readFileSync(abs)).digest('hex').slice(0, 16);
       store.setSetting(key, { size: stat.size, mtimeMs: stat.mtimeMs, id });
     }
-    return { id, name: path.basename(abs, '.gguf'), path: abs };
+    const name = path.basename(abs, '.gguf');
+    return { id, name, path: abs, ...(role === 'embed' ? { languages: embedderLanguages(name, abs) } : {}) };
   }
   const model = registry.pick(role, ref);
-  return model ? { id: model.id, name: model.name, path: registry.pathOf(model) } : null;
+  return model ? fromRegistry(model, role, registry) : null;
+}
+
+function fromRegistry(model: ModelInfo, role: ModelRole, registry: ModelRegistry): ResolvedModel {
+  const languages = role === 'embed' ? ((model as { languages?: string[] }).languages ?? embedderLanguages(model.name, model.file)) : undefined;
+  return { id: model.id, name: model.name, path: registry.pathOf(model), ...(languages ? { languages } : {}) };
+}
+
+/** Most embedding models used at once (each one embeds every chunk). */
+export const MAX_EMBED_MODELS = 3;
+
+/**
+ * The embedding models of a workspace, primary first: the configured list, else the configured
+ * one, else every registered embedding model (latest added first, at most MAX_EMBED_MODELS), so an
+ * imported multilingual model serves the languages an English one does not.
+ */
+export function resolveEmbedModels(refs: readonly string[] | undefined, ref: string | undefined, registry: ModelRegistry, store: Store): ResolvedModel[] {
+  const out: ResolvedModel[] = [];
+  const push = (m: ResolvedModel | null) => {
+    if (m && !out.some((o) => o.id === m.id)) out.push(m);
+  };
+  if (refs && refs.length > 0) for (const r of refs) push(resolveModel(r, 'embed', registry, store));
+  else if (ref) push(resolveModel(ref, 'embed', registry, store));
+  else {
+    const all = registry
+      .list()
+      .filter((m) => m.role === 'embed')
+      .sort((a, b) => b.added_at.localeCompare(a.added_at));
+    for (const m of all.slice(0, MAX_EMBED_MODELS)) push(fromRegistry(m, 'embed', registry));
+  }
+  return out;
 }

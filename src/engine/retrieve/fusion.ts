@@ -13,12 +13,14 @@ export interface ScoredItem<Id extends ItemId = ItemId> {
 /** One retriever's answer: items best first. The array order is the ranking. */
 export interface RankedList<Id extends ItemId = ItemId> {
   name: string;
+  /** How much the list counts in fusion (default 1): a fitted profile's per-list weight. */
+  weight?: number;
   items: readonly ScoredItem<Id>[];
 }
 
 export interface ReciprocalRankItem<Id extends ItemId = ItemId> {
   id: Id;
-  /** Sum over the lists that hold the item of 1 / (k + rank). */
+  /** Sum over the lists that hold the item of weight / (k + rank). */
   score: number;
   /** 1-based rank of the item in each list that holds it, by list name (for explain). */
   ranks: Record<string, number>;
@@ -69,10 +71,12 @@ export function fuseReciprocalRank<Id extends ItemId>(
     // Explain output is keyed by list name, so two lists with one name would overwrite each other.
     if (names.has(list.name)) throw new RangeError(`duplicate list name "${list.name}"`);
     names.add(list.name);
+    checkWeight(list);
   }
 
   const fused = new Map<Id, ReciprocalRankItem<Id>>();
   for (const list of lists) {
+    const weight = list.weight ?? 1;
     list.items.forEach((item, index) => {
       let entry = fused.get(item.id);
       if (!entry) {
@@ -83,10 +87,14 @@ export function fuseReciprocalRank<Id extends ItemId>(
       const rank = index + 1;
       entry.ranks[list.name] = rank;
       entry.scores[list.name] = item.score;
-      entry.score += 1 / (k + rank);
+      entry.score += weight / (k + rank);
     });
   }
   return [...fused.values()].sort((a, b) => b.score - a.score || compareIds(a.id, b.id));
+}
+
+function checkWeight(list: RankedList): void {
+  if (list.weight !== undefined && (!Number.isFinite(list.weight) || list.weight < 0)) throw new RangeError(`weight of list "${list.name}" must be a finite number >= 0, got ${list.weight}`);
 }
 
 /**
@@ -134,6 +142,53 @@ export function fuseWeighted<Id extends ItemId>(
     const dn = d.get(id) ?? null;
     const sn = s.get(id) ?? null;
     out.push({ id, score: weights.dense * (dn ?? 0) + weights.sparse * (sn ?? 0), dense: dn, sparse: sn });
+  }
+  return out.sort((a, b) => b.score - a.score || compareIds(a.id, b.id));
+}
+
+/**
+ * Z-score normalisation: (score − mean) / standard deviation over the list, keeping the best score
+ * per id. Unlike min-max it is not set by the two extremes: one outlier at the top of a list does
+ * not squash every other score of it towards 0. A list of equal scores maps to 0.
+ */
+export function normalizeZScore<Id extends ItemId>(items: readonly ScoredItem<Id>[]): Map<Id, number> {
+  const best = new Map<Id, number>();
+  for (const { id, score } of items) {
+    if (!Number.isFinite(score)) throw new RangeError(`score of ${String(id)} is not a finite number: ${score}`);
+    const seen = best.get(id);
+    if (seen === undefined || score > seen) best.set(id, score);
+  }
+  let sum = 0;
+  for (const s of best.values()) sum += s;
+  const mean = best.size > 0 ? sum / best.size : 0;
+  let sq = 0;
+  for (const s of best.values()) sq += (s - mean) ** 2;
+  const sd = best.size > 0 ? Math.sqrt(sq / best.size) : 0;
+  const out = new Map<Id, number>();
+  for (const [id, s] of best) out.set(id, sd > 0 ? (s - mean) / sd : 0);
+  return out;
+}
+
+/**
+ * Weighted score fusion over any number of lists: each normalised on its own (min-max or z-score),
+ * then Σ weight · normalised score. An item a list does not hold counts as that list's lowest
+ * normalised score (0 for min-max): not found ranks with the least of what was found.
+ */
+export function fuseWeightedLists<Id extends ItemId>(lists: readonly RankedList<Id>[], normalize: 'minmax' | 'zscore' = 'minmax'): ScoredItem<Id>[] {
+  const norms = lists.map((list) => {
+    checkWeight(list);
+    const values = normalize === 'zscore' ? normalizeZScore(list.items) : normalizeMinMax(list.items);
+    let floor = Infinity;
+    for (const v of values.values()) if (v < floor) floor = v;
+    return { weight: list.weight ?? 1, values, floor: Number.isFinite(floor) ? floor : 0 };
+  });
+  const ids = new Set<Id>();
+  for (const list of lists) for (const { id } of list.items) ids.add(id);
+  const out: ScoredItem<Id>[] = [];
+  for (const id of ids) {
+    let score = 0;
+    for (const n of norms) score += n.weight * (n.values.get(id) ?? n.floor);
+    out.push({ id, score });
   }
   return out.sort((a, b) => b.score - a.score || compareIds(a.id, b.id));
 }

@@ -71,11 +71,11 @@ export const SUPPORT_HITS = 2;
  * 20% of the best score), so it only reorders units whose best chunks are within 20% of each other;
  * it scales with the scores, so RRF (~0.03) and cosine or reranker scores (~1) behave alike.
  */
-export function aggregateScores(scores: readonly number[]): number {
+export function aggregateScores(scores: readonly number[], bonus: number = SUPPORT_BONUS): number {
   if (scores.length === 0) return 0;
   const sorted = [...scores].sort((a, b) => b - a);
   let total = sorted[0]!;
-  for (let i = 1; i <= SUPPORT_HITS && i < sorted.length; i++) total += SUPPORT_BONUS * Math.max(0, sorted[i]!);
+  for (let i = 1; i <= SUPPORT_HITS && i < sorted.length; i++) total += bonus * Math.max(0, sorted[i]!);
   return total;
 }
 

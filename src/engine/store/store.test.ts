@@ -73,4 +73,24 @@ describe('store: vectors and pending embeddings', () => {
       store.dispose();
     }
   });
+
+  it('counts chunks by language (NULL as und) and reads the language of given chunks', () => {
+    const store = storeWithVectors(4);
+    try {
+      const ids = store.db.prepare('SELECT id FROM chunks ORDER BY id').pluck().all() as number[];
+      const setLang = store.db.prepare('UPDATE chunks SET lang = ? WHERE id = ?');
+      // Two Russian, one undetected (NULL, as written before migration 008), one 'und'.
+      setLang.run('ru', ids[0]);
+      setLang.run('ru', ids[1]);
+      setLang.run('und', ids[3]);
+      expect(store.languageCounts()).toEqual([
+        { lang: 'ru', chunks: 2 },
+        { lang: 'und', chunks: 2 },
+      ]);
+      expect(store.chunkLanguages([ids[0]!, ids[2]!, 999_999])).toEqual(new Map([[ids[0], 'ru'], [ids[2], 'und']]));
+      expect(store.chunkLanguages([])).toEqual(new Map());
+    } finally {
+      store.dispose();
+    }
+  });
 });

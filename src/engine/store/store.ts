@@ -64,6 +64,8 @@ export interface ChunkWrite {
   embedHash: string;
   tags: Record<string, string>;
   tokenCount: number;
+  /** The language of the text (detectLanguage: ISO 639-1 or 'und'); absent, NULL: not detected. */
+  lang?: string | null;
   /** What the lexical index sees: analyzed terms of the title, heading and text. */
   fts: { title: string; heading: string; body: string };
 }
@@ -166,8 +168,8 @@ export class Store implements Disposable {
       deleteChunksOfDoc: this.db.prepare('DELETE FROM chunks WHERE document_id = ?'),
       insertChunk: this.db.prepare(`
         INSERT INTO chunks (document_id, ordinal, locator, section_id, heading, start_line, end_line, text,
-                            chunk_hash, text_hash, tags_json, token_count, embed_hash)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+                            chunk_hash, text_hash, tags_json, token_count, embed_hash, lang)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
       insertFts: this.db.prepare('INSERT INTO chunks_fts (rowid, title, heading, body) VALUES (?, ?, ?, ?)'),
       insertTri: this.db.prepare('INSERT INTO chunks_tri (rowid, body) VALUES (?, ?)'),
       upsertEntity: this.db.prepare(
@@ -260,7 +262,7 @@ export class Store implements Disposable {
       for (const c of chunks) {
         const info = this.stmts.insertChunk.run(
           id, c.ordinal, c.locator, c.sectionId, c.heading, c.startLine, c.endLine, c.text,
-          c.chunkHash, c.textHash, JSON.stringify(c.tags), c.tokenCount, c.embedHash,
+          c.chunkHash, c.textHash, JSON.stringify(c.tags), c.tokenCount, c.embedHash, c.lang ?? null,
         );
         this.stmts.insertFts.run(info.lastInsertRowid, c.fts.title, c.fts.heading, c.fts.body);
         this.stmts.insertTri.run(info.lastInsertRowid, c.text);
@@ -439,6 +441,24 @@ export class Store implements Disposable {
 
   chunkCount(): number {
     return (this.db.prepare('SELECT COUNT(*) AS n FROM chunks').get() as { n: number }).n;
+  }
+
+  /** Chunks per language, most first; chunks written before languages were detected count as 'und'. */
+  languageCounts(): { lang: string; chunks: number }[] {
+    // Grouped on the bare column, so SQLite reads the chunks_lang index only (not every chunk's text).
+    const rows = this.db.prepare('SELECT lang, COUNT(*) AS n FROM chunks GROUP BY lang').all() as { lang: string | null; n: number }[];
+    const counts = new Map<string, number>();
+    for (const r of rows) counts.set(r.lang ?? 'und', (counts.get(r.lang ?? 'und') ?? 0) + r.n);
+    return [...counts].map(([lang, chunks]) => ({ lang, chunks })).sort((a, b) => b.chunks - a.chunks || a.lang.localeCompare(b.lang));
+  }
+
+  /** The language of each of these chunks ('und' when not detected); ids not in the store are left out. */
+  chunkLanguages(ids: readonly number[]): Map<number, string> {
+    if (ids.length === 0) return new Map();
+    const rows = this.db
+      .prepare("SELECT c.id, COALESCE(c.lang, 'und') AS lang FROM json_each(?) j CROSS JOIN chunks c ON c.id = j.value")
+      .all(JSON.stringify(ids)) as { id: number; lang: string }[];
+    return new Map(rows.map((r) => [r.id, r.lang]));
   }
 
   fileIssues(limit = 500): FileIssue[] {
