@@ -492,15 +492,17 @@ Exit codes: 0 success, 1 failure, 2 bad usage or input.`,
     .option('--depth <n>', 'chunks retrieved per query (default 150; 10 measures the interactive case)', positiveInt)
     .option('--embed-model <file>', 'GGUF embedding model for dense and hybrid modes (or a registry id with --models-dir); repeat it to fuse several', collect, [])
     .option('--rerank-model <file>', 'GGUF rerank model for hybrid+rerank')
+    .option('--chat-model <file>', 'without a rerank model: the chat model judges the top passages in hybrid+rerank')
+    .option('--rerank-top <n>', 'passages reranked per query (default 50 with a rerank model, 10 with the chat judge)', positiveInt)
     .addOption(new Option('--fusion <kind>', 'fusion of the hybrid modes: reciprocal rank or weighted normalised scores (default: the profile\'s)').choices(['rrf', 'weighted']))
     .option('--profile <name>', 'retrieval profile: default, one saved by synapsis tune in the work dir\'s data, or a .json file')
     .option('--work-dir <dir>', 'keep the generated corpus and index here (re-runs re-index incrementally)')
-    .action(async (cmdOpts: { dataset: string; split: string; mode: EvalMode; limit?: number; depth?: number; workDir?: string; embedModel: string[]; rerankModel?: string; fusion?: 'rrf' | 'weighted'; profile?: string }, cmd: Command) => {
+    .action(async (cmdOpts: { dataset: string; split: string; mode: EvalMode; limit?: number; depth?: number; workDir?: string; embedModel: string[]; rerankModel?: string; chatModel?: string; rerankTop?: number; fusion?: 'rrf' | 'weighted'; profile?: string }, cmd: Command) => {
       const opts = globals(cmd);
-      const { embedModel, profile, ...rest } = cmdOpts;
+      const { embedModel, profile, rerankTop, ...rest } = cmdOpts;
       // A profile name is one saved by synapsis tune in this workspace (the eval's own data dir is throwaway).
       const userDataDir = path.resolve(opts.dataDir ?? (process.env.SYNAPSIS_DATA_DIR || defaultDataDir(process.env)));
-      const report = await runEval({ ...rest, embedModels: embedModel, ...(profile ? { profile: loadProfile(profile, userDataDir) } : {}), ...(opts.modelsDir ? { modelsDir: opts.modelsDir } : {}), log: (line) => io.err(`${line}\n`) });
+      const report = await runEval({ ...rest, embedModels: embedModel, ...(rerankTop ? { rerankTopN: rerankTop } : {}), ...(profile ? { profile: loadProfile(profile, userDataDir) } : {}), ...(opts.modelsDir ? { modelsDir: opts.modelsDir } : {}), log: (line) => io.err(`${line}\n`) });
       const rows = Object.entries(report)
         .map(([key, value]) => `| ${key} | ${value} |`)
         .join('\n');
@@ -515,8 +517,13 @@ Exit codes: 0 success, 1 failure, 2 bad usage or input.`,
     .requiredOption('--name <name>', 'name of the profile to save (letters, digits, _ . -)')
     .option('--embed-model <file>', 'GGUF embedding model (repeat it for several); none: lexical lists only', collect, [])
     .option('--limit <n>', 'fit on the first N training queries only', positiveInt)
+    .option('--min-gain <x>', 'least nDCG@10 gain on the training queries for a parameter to move (default 0.001)', (v) => {
+      const n = Number(v);
+      if (!Number.isFinite(n) || n < 0 || n > 1) throw new InvalidArgumentError('expected a number from 0 to 1');
+      return n;
+    })
     .option('--work-dir <dir>', 'keep the generated corpus and index here (shared with synapsis eval --work-dir)')
-    .action(async (cmdOpts: { dataset: string; split: string; name: string; embedModel: string[]; limit?: number; workDir?: string }, cmd: Command) => {
+    .action(async (cmdOpts: { dataset: string; split: string; name: string; embedModel: string[]; limit?: number; minGain?: number; workDir?: string }, cmd: Command) => {
       const opts = globals(cmd);
       const { runTune } = await import('./eval/tune.ts');
       // Saved in this workspace: the engine (SYN_PROFILE=<name>) and synapsis eval --profile <name> find it there.
@@ -528,9 +535,9 @@ Exit codes: 0 success, 1 failure, 2 bad usage or input.`,
         embedModels: cmdOpts.embedModel,
         saveDir,
         ...(cmdOpts.limit ? { limit: cmdOpts.limit } : {}),
+        ...(cmdOpts.minGain !== undefined ? { minGain: cmdOpts.minGain } : {}),
         ...(cmdOpts.workDir ? { workDir: cmdOpts.workDir } : {}),
         ...(opts.modelsDir ? { modelsDir: opts.modelsDir } : {}),
-        command: `synapsis tune ${process.argv.slice(3).join(' ')}`.trim(),
         log: (line) => io.err(`${line}\n`),
       });
       print(opts, report, `saved ${report.file}\nnDCG@10 on ${report.queries} training queries: default profile ${report.ndcg_default}, fitted ${report.ndcg_fitted}\nuse it: SYN_PROFILE=${report.profile.name} (or --profile ${report.profile.name} with synapsis eval)`);

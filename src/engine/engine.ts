@@ -51,6 +51,7 @@ import { embeddingInput } from './llm/embedding-input.ts';
 import { ModelRegistry, type ModelInfo, type ModelRole } from './llm/registry.ts';
 import { resolveEmbedModels, resolveModel, type ResolvedModel } from './llm/resolve.ts';
 import { loadProfile, type RetrievalProfile } from './retrieve/profile.ts';
+import { languageCovered } from './lang/detect.ts';
 import { gatherLists, type DenseSource, type GatheredLists, type PipelineDeps, type PipelineRequest } from './hybrid.ts';
 import { Embedder, LlamaRuntime, type EmbedderLike } from './llm/runtime.ts';
 import { SemanticIndex } from './semantic.ts';
@@ -206,8 +207,9 @@ export function createEngine(options: EngineOptions = {}): Engine {
   // The analyzer is part of the version (it changes what the lexical index holds), not of chunk hashes.
   const indexVersion = sha256(stableStringify({ embed_model_id: embedModelId, chunking_params: params, analyzer: ANALYZER_VERSION })).slice(0, 16);
   // One vector index per embedding model; the primary's under index/<version>/, the others' in models/<id>/ beside it.
+  // Named by file (all-MiniLM-L6-v2.Q8_0), the same whether a path or the registry names the model: profiles weight models by it.
   const dense: DenseSource[] = embedModels.map((m, i) => ({
-    name: m.name,
+    name: m.path ? path.basename(m.path, '.gguf') : m.name,
     languages: m.languages ?? ['*'],
     index: new SemanticIndex({
       store,
@@ -739,6 +741,15 @@ export function createEngine(options: EngineOptions = {}): Engine {
         if (d.index.lastRebuildReason) degradations.push(d.index.lastRebuildReason);
       }
       const pendingVectors = embedders[0]?.pending ?? 0;
+      // A language the vault holds that no embedding model covers is searched lexically only: say so, and what fixes it.
+      const languages = store.languageCounts();
+      if (dense.length > 0) {
+        const total = languages.reduce((n, l) => n + l.chunks, 0);
+        for (const l of languages) {
+          if (l.lang === 'und' || l.chunks < Math.max(3, total * 0.01) || dense.some((d) => languageCovered(l.lang, d.languages))) continue;
+          degradations.push(`${l.chunks} chunks are in ${l.lang}, which no embedding model covers (${dense.map((d) => `${d.name}: ${d.languages.join(', ')}`).join('; ')}): questions in ${l.lang} are answered lexically. Add a multilingual embedding model (for example multilingual-e5-small) for mixed vaults.`);
+        }
+      }
       for (const e of embedders) {
         if (e.pending > 0) degradations.push(`${e.pending} chunks wait for embeddings${dense.length > 1 ? ` of ${e.name}` : ''} (dense retrieval covers the rest)`);
       }
@@ -758,6 +769,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
         issues: store.fileIssues(),
         models: { embed: embedModel, chat: chatModel ?? (options.chat ? { id: 'custom', name: options.chat.name, path: '' } : null), rerank: rerankModel ?? (options.reranker ? { id: 'custom', name: options.reranker.name, path: '' } : null), gpu: rt.gpu, threads: rt.threads, embedders },
         profile: profile.name,
+        languages,
         vectors: { count: semantic?.stats().vectors ?? 0, dimension: semantic?.stats().dimension ?? 0, backend: semantic?.stats().backend ?? null, pending: pendingVectors },
         config: { ...config },
       };

@@ -9,7 +9,7 @@ import type { RetrievalResult, RetrievedChunk } from '../shared/contract.ts';
 import type { Config } from './config.ts';
 import type { Reranker } from './llm/reranker.ts';
 import { withTimeout } from './llm/reranker.ts';
-import { DEFAULT_FUSION_WEIGHTS, fuseReciprocalRank, fuseWeightedLists, type RankedList } from './retrieve/fusion.ts';
+import { DEFAULT_FUSION_WEIGHTS, fuseReciprocalRank, fuseWeightedLists, normalizeZScore, type RankedList } from './retrieve/fusion.ts';
 import { aggregateScores } from './retrieve/modes.ts';
 import { denseWeight, type RetrievalProfile } from './retrieve/profile.ts';
 import { detectLanguage, languageCovered } from './lang/detect.ts';
@@ -175,7 +175,7 @@ export async function runPipeline(deps: PipelineDeps, req: PipelineRequest): Pro
   const { lexical, expansion, denseLists, language, useLexical, limits, timings } = await gatherLists(deps, req);
   const profile = deps.profile;
   const tf = performance.now();
-  const { chunks: fusedChunks, hybridUsed, fusedScores } = fuseLists({ lexical, expansion, denseLists, useLexical }, profile, { fusion: req.fusion, ...(deps.config.rrfK !== undefined ? { rrfK: deps.config.rrfK } : {}) });
+  const { chunks: fusedChunks, hybridUsed, fusedScores, scoreScale } = fuseLists({ lexical, expansion, denseLists, useLexical }, profile, { fusion: req.fusion, ...(deps.config.rrfK !== undefined ? { rrfK: deps.config.rrfK } : {}) });
   let chunks = fusedChunks;
   if (fusedScores) timings.fusion_ms = ms(tf);
 
@@ -247,6 +247,7 @@ export async function runPipeline(deps: PipelineDeps, req: PipelineRequest): Pro
       hybrid_used: hybridUsed,
       ...(language !== null ? { query_language: language } : {}),
       dense_models: denseLists.map((d) => d.source.name),
+      ...(scoreScale ? { score_scale: Math.round(scoreScale * 1e6) / 1e6 } : {}),
       profile: profile.name,
       graph_used: graphUsed,
       rerank_used: rerankUsed,
@@ -264,7 +265,7 @@ export function fuseLists(
   g: Pick<GatheredLists, 'lexical' | 'expansion' | 'denseLists' | 'useLexical'>,
   profile: RetrievalProfile,
   options: { fusion: 'rrf' | 'weighted'; rrfK?: number },
-): { chunks: (RetrievedChunk & { ranks: NonNullable<RetrievedChunk['ranks']> })[]; hybridUsed: boolean; fusedScores: boolean } {
+): { chunks: (RetrievedChunk & { ranks: NonNullable<RetrievedChunk['ranks']> })[]; hybridUsed: boolean; fusedScores: boolean; scoreScale: number | null } {
   const { lexical, expansion, denseLists, useLexical } = g;
   const lexicalPrf = profile.techniques.lexical_prf;
   // Fusion counts each list's best `depth` candidates only, however deep the request fetched: the
@@ -303,11 +304,20 @@ export function fuseLists(
     ...(expansion && lexicalPrf && lexicalPrf.weight > 0 ? [{ name: 'lexical_prf', weight: lexicalPrf.weight, items: expansion.slice(0, deep(profile.depth.lexical)).map((c) => ({ id: keyOf(c), score: c.score })) }] : []),
   ];
   const hybridUsed = lists.length > 1 && denseLists.length > 0;
-  let fused: { id: string; score: number }[];
-  if (lists.length === 1) fused = [...lists[0]!.items];
-  else if (weighted) fused = fuseWeightedLists(lists, legacyWeights ? 'minmax' : profile.normalize);
-  else fused = fuseReciprocalRank(lists, options.rrfK ?? profile.rrf_k);
+  const fuse = (input: RankedList<string>[]): { id: string; score: number }[] =>
+    input.length === 1 ? [...input[0]!.items] : weighted ? fuseWeightedLists(input, legacyWeights ? 'minmax' : profile.normalize) : fuseReciprocalRank(input, options.rrfK ?? profile.rrf_k);
+  const fused = fuse(lists);
   const fusedScores = lists.length > 1;
+  // The fused score of a chunk first in every list: what a confidence in [0, 1] divides by.
+  const normalize = legacyWeights ? 'minmax' : profile.normalize;
+  const scoreScale = !fusedScores
+    ? null
+    : lists.reduce((sum, l) => {
+        const w = l.weight ?? 1;
+        if (!weighted) return sum + w / ((options.rrfK ?? profile.rrf_k) + 1);
+        if (normalize === 'minmax') return sum + w;
+        return sum + w * Math.max(0, ...normalizeZScore(l.items).values());
+      }, 0);
   const chunks = fused.map((f) => {
     const c = byKey.get(String(f.id))!;
     const ranks: NonNullable<RetrievedChunk['ranks']> = {};
@@ -315,31 +325,51 @@ export function fuseLists(
     if (denseRanks.has(keyOf(c))) ranks.dense = denseRanks.get(keyOf(c))!;
     return { ...c, score: fusedScores ? Math.round(f.score * 1e6) / 1e6 : c.score, ranks };
   });
-  // A document's passages vouch for each other: ordered by their document's aggregate score.
+  // A document's passages vouch for each other: ordered by their document's aggregate score (sum),
+  // or by fusing the lists at document level (fuse: a document's best chunk in each list stands for
+  // it there, so a document the lexical list finds by one passage and a dense list by another gets
+  // both lists' credit, which chunk-level fusion splits between two chunks).
   const docScore = profile.techniques.doc_score;
-  const ordered = docScore?.kind === 'sum' && chunks.length > 1 ? orderByDocument(chunks, docScore.tail) : chunks;
+  let ordered = chunks;
+  if (docScore?.kind === 'sum' && chunks.length > 1) ordered = orderByDocument(chunks, docScore.tail);
+  else if (docScore?.kind === 'fuse' && fusedScores) {
+    const docOf = (id: string) => byKey.get(id)!.doc_id;
+    const docLists = lists.map((l) => {
+      const seen = new Set<string>();
+      return { ...l, items: l.items.flatMap((item) => (seen.has(docOf(item.id)) ? [] : (seen.add(docOf(item.id)), [{ id: docOf(item.id), score: item.score }]))) };
+    });
+    const byDoc = new Map(fuse(docLists).map((d) => [d.id, d.score]));
+    ordered = orderByDocument(chunks, 0, (doc) => byDoc.get(doc) ?? -Infinity);
+  }
 
-  return { chunks: ordered, hybridUsed, fusedScores };
+  return { chunks: ordered, hybridUsed, fusedScores, scoreScale };
 }
 
 /**
  * Chunks reordered by their document's score (best chunk plus `tail` times each of the next two),
- * each keeping its place within its document. Scores are rewritten to keep the order under later
- * sorts: the document's score, minus a sliver per place.
+ * each document's chunks together in their own order; documents that tie keep the order in which
+ * they first appeared. Scores are rewritten to strictly decrease along that order, so a later sort
+ * by score keeps it.
  */
-export function orderByDocument<C extends RetrievedChunk>(chunks: readonly C[], tail: number): C[] {
+export function orderByDocument<C extends RetrievedChunk>(chunks: readonly C[], tail: number, scoreOf?: (docId: string) => number): C[] {
   const byDoc = new Map<string, C[]>();
   for (const c of chunks) {
     const list = byDoc.get(c.doc_id);
     if (list) list.push(c);
     else byDoc.set(c.doc_id, [c]);
   }
-  const docs = [...byDoc.values()].map((list) => ({ list, score: aggregateScores(list.map((c) => c.score), tail) }));
-  docs.sort((a, b) => b.score - a.score);
+  const docs = [...byDoc.values()].map((list, first) => ({ list, first, score: scoreOf ? scoreOf(list[0]!.doc_id) : aggregateScores(list.map((c) => c.score), tail) }));
+  docs.sort((x, y) => y.score - x.score || x.first - y.first);
   const out: C[] = [];
-  for (const { list, score } of docs) list.forEach((c, i) => out.push({ ...c, score: Math.round((score - i * 1e-6) * 1e6) / 1e6 }));
-  // Best document first; within one, its own order. Ties between documents keep the fused order.
-  return out.sort((a, b) => b.score - a.score);
+  let previous = Infinity;
+  for (const { list, score } of docs) {
+    for (const c of list) {
+      const next = Number.isFinite(score) ? Math.min(score, previous - 1e-9) : previous - 1e-9;
+      out.push({ ...c, score: next });
+      previous = next;
+    }
+  }
+  return out;
 }
 
 /**

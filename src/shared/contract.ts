@@ -65,6 +65,8 @@ export const RetrievalResultSchema = z.object({
     dense_models: z.array(z.string()).default([]),
     /** The retrieval profile used. */
     profile: z.string().optional(),
+    /** With fused lists: the score of a chunk first in every list (fused scores divided by it fall in [0, 1]). */
+    score_scale: z.number().optional(),
     /** Linked notes of the best documents joined the fusion as a third list. */
     graph_used: z.boolean().default(false),
     rerank_used: z.boolean().default(false),
@@ -193,6 +195,8 @@ export const HealthReportSchema = z.object({
   }),
   /** The retrieval profile in use (fusion weights and query techniques). */
   profile: z.string().default('default'),
+  /** Chunks per detected language (ISO 639-1; und: not detected), most first. */
+  languages: z.array(z.object({ lang: z.string(), chunks: z.number().int() })).default([]),
   vectors: z.object({ count: z.number().int(), dimension: z.number().int(), backend: z.string().nullable(), pending: z.number().int() }),
   config: z.record(z.string(), z.unknown()),
 });

@@ -43,7 +43,8 @@ const with_ = (name: string, change: (p: RetrievalProfile) => RetrievalProfile):
 export function ablationVariants(embedModels: readonly string[]): Variant[] {
   const stem = (m: string) => path.basename(m, '.gguf');
   const t = DEFAULT_PROFILE.techniques;
-  const plainRrf: RetrievalProfile = { ...structuredClone(DEFAULT_PROFILE), name: 'plain-rrf', fusion: 'rrf', rrf_k: 60, weights: { lexical: 1, dense: 1, models: {} }, depth: { lexical: 100, dense: 100 }, techniques: { long_query: null, lexical_prf: null, dense_prf: null, doc_score: null } };
+  // Plain RRF as the engine fused before profiles: k = 60, every list weighted 1, every candidate fetched (600 at the eval's depth).
+  const plainRrf: RetrievalProfile = { ...structuredClone(DEFAULT_PROFILE), name: 'plain-rrf', fusion: 'rrf', rrf_k: 60, weights: { lexical: 1, dense: 1, models: {} }, depth: { lexical: 600, dense: 600 }, techniques: { long_query: null, lexical_prf: null, dense_prf: null, doc_score: null } };
   return [
     { name: 'BM25 alone', mode: 'bm25' },
     ...embedModels.map<Variant>((m) => ({ name: `dense alone: ${stem(m)}`, mode: 'dense', embedModels: [m], profile: plainRrf })),

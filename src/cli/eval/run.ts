@@ -28,6 +28,9 @@ export interface EvalOptions {
   /** Retrieval profile: a name (default, or saved by synapsis tune in the workspace), a .json path, or the profile itself. */
   profile?: string | RetrievalProfile;
   rerankModel?: string;
+  /** Without a rerank model, hybrid+rerank lets this chat model judge the top passages (rerankTopN, default 10 here). */
+  chatModel?: string;
+  rerankTopN?: number;
   /** Fusion of the hybrid modes (default rrf). */
   fusion?: 'rrf' | 'weighted';
   modelsDir?: string;
@@ -117,8 +120,8 @@ export async function runEval(options: EvalOptions): Promise<EvalReport> {
   if (options.mode !== 'bm25' && embedModels.length === 0) {
     throw createError('E_SYN_BAD_REQUEST', `Mode ${options.mode} needs --embed-model <file.gguf>`);
   }
-  if (options.mode === 'hybrid+rerank' && !options.rerankModel) {
-    throw createError('E_SYN_BAD_REQUEST', 'Mode hybrid+rerank needs --rerank-model <file.gguf>');
+  if (options.mode === 'hybrid+rerank' && !options.rerankModel && !options.chatModel) {
+    throw createError('E_SYN_BAD_REQUEST', 'Mode hybrid+rerank needs --rerank-model <file.gguf> (a cross-encoder) or --chat-model <file.gguf> (the chat model as a judge)');
   }
   const ds = loadBeir(options.dataset, options.split);
   const queries = options.limit ? ds.queries.slice(0, options.limit) : ds.queries;
@@ -136,6 +139,8 @@ export async function runEval(options: EvalOptions): Promise<EvalReport> {
         ...(embedModels.length > 0 ? { embedModels } : {}),
         ...(options.profile ? { profile: profileRef(options.profile, work) } : {}),
         ...(options.rerankModel && options.mode === 'hybrid+rerank' ? { rerankModel: options.rerankModel } : {}),
+        ...(!options.rerankModel && options.chatModel && options.mode === 'hybrid+rerank' ? { chatModel: options.chatModel, rerankWithChat: true } : {}),
+        ...(options.mode === 'hybrid+rerank' ? { rerankTopN: options.rerankTopN ?? (options.rerankModel ? 50 : 10) } : {}),
       },
     });
     try {

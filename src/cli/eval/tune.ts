@@ -1,7 +1,8 @@
 /**
- * `synapsis tune`: fits a retrieval profile (fusion kind, RRF k, the weight of each list, the
- * lexical expansion list's weight, document scoring) on the training queries of a BEIR dataset and
- * saves it by name. Test splits are refused: a profile fitted on test queries would make every
+ * `synapsis tune`: fits a retrieval profile's fusion (weighted sum or RRF, RRF k, normalisation,
+ * the weight of each embedding model's list, the dense lists' depth) on the training queries of a
+ * BEIR dataset and saves it by name. Query techniques (expansion, Rocchio, document scoring, long
+ * queries) are not fitted: each costs latency, and `synapsis quality` measures them one at a time. Test splits are refused: a profile fitted on test queries would make every
  * test number a claim about the fit. Each query's lists are gathered once; then coordinate ascent
  * tries one parameter at a time over its grid, fusing with the engine's own fuseLists, so the
  * number it reports is the one `synapsis eval --split <train split> --profile <name>` prints.
@@ -11,6 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createEngine } from '../../engine/index.ts';
 import { fuseLists, type GatheredLists } from '../../engine/hybrid.ts';
+import { applyRetrievalMode } from '../../engine/retrieve/modes.ts';
 import { DEFAULT_PROFILE, parseProfile, saveProfile, type RetrievalProfile } from '../../engine/retrieve/profile.ts';
 import { createError } from '../../shared/errors.ts';
 import { loadBeir } from './beir.ts';
@@ -28,6 +30,12 @@ export interface TuneOptions {
   saveDir: string;
   workDir?: string;
   limit?: number;
+  /**
+   * A parameter leaves its current value only for a gain of at least this much nDCG@10 on the
+   * training queries (default 0.001): smaller gains are within what another sample of queries
+   * would undo, and each technique switched on costs latency.
+   */
+  minGain?: number;
   modelsDir?: string;
   /** The command line, recorded in the profile. */
   command?: string;
@@ -48,8 +56,6 @@ export interface TuneReport {
 /** Splits that hold test judgements: never fitted on. */
 const TEST_SPLIT = /(^|[-_.])test($|[-_.])/i;
 const DEPTH = 150;
-/** Fixed expansion settings while its weight is fitted (gathered once). */
-const PRF = { docs: 5, terms: 10 };
 
 interface Sample {
   lists: GatheredLists;
@@ -59,7 +65,9 @@ interface Sample {
 function score(samples: readonly Sample[], profile: RetrievalProfile, byPath: Map<string, string>): number {
   return mean(
     samples.map(({ lists, rel }) => {
-      const { chunks } = fuseLists(lists, profile, { fusion: profile.fusion });
+      // Ordered as retrieval returns them (ties by document and lines), so eval prints the same number.
+      const fused = fuseLists(lists, profile, { fusion: profile.fusion }).chunks;
+      const { chunks } = applyRetrievalMode(fused, { mode: 'hybrid_only', max_docs: DEPTH, max_sections: DEPTH, max_chunks: DEPTH });
       const ranked: string[] = [];
       const seen = new Set<string>();
       for (const c of chunks) {
@@ -72,6 +80,22 @@ function score(samples: readonly Sample[], profile: RetrievalProfile, byPath: Ma
       return ndcgAt(ranked, rel, 10);
     }),
   );
+}
+
+/** A model name without its quantisation suffix (.Q8_0, -q4_k_m, .f16). */
+export function modelKey(name: string): string {
+  return name.replace(/[.-](?:i?q\d[\w]*|f16|f32|bf16)$/i, '');
+}
+
+/** The lists without the chunks' text (fusion reads ids, documents, lines and scores): 800 queries of four 600-deep lists hold gigabytes of text otherwise. */
+function slim(lists: GatheredLists): GatheredLists {
+  const strip = <C extends { text: string; snippet: string }>(c: C): C => ({ ...c, text: '', snippet: '' });
+  return {
+    ...lists,
+    lexical: lists.lexical ? { ...lists.lexical, chunks: lists.lexical.chunks.map(strip), highlight: new Map() } : null,
+    expansion: lists.expansion?.map(strip) ?? null,
+    denseLists: lists.denseLists.map((d) => ({ ...d, chunks: d.chunks.map(strip) })),
+  };
 }
 
 type Param = { name: string; values: readonly unknown[]; apply: (p: RetrievalProfile, v: unknown) => RetrievalProfile; show: (v: unknown) => string };
@@ -99,17 +123,19 @@ export async function runTune(options: TuneOptions): Promise<TuneReport> {
     try {
       const report = await engine.index([corpusDir]);
       log(`indexed ${report.chunks_total} chunks, ${report.embedded} embedded now`);
-      const gather: RetrievalProfile = { ...DEFAULT_PROFILE, name: 'gather', techniques: { ...DEFAULT_PROFILE.techniques, lexical_prf: { ...PRF, weight: 1 } } };
+      const gather: RetrievalProfile = { ...DEFAULT_PROFILE, name: 'gather', techniques: { long_query: null, lexical_prf: null, dense_prf: null, doc_score: null } };
       const samples: Sample[] = [];
       const t0 = performance.now();
       for (const q of queries) {
         const { lists } = await engine.retrievalLists(q.text, { mode: engine.config.embedModels?.length ? 'hybrid' : 'bm25', use_graph: false }, DEPTH, gather);
-        samples.push({ lists, rel: new Map(ds.qrels.get(q.id)!) });
+        samples.push({ lists: slim(lists), rel: new Map(ds.qrels.get(q.id)!) });
       }
       log(`gathered the lists of ${samples.length} queries in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
-      const models = [...new Set(samples.flatMap((s) => s.lists.denseLists.map((d) => d.source.name)))];
+      // Weights are keyed by the model's name without its quantisation suffix: a weight fitted on
+      // all-MiniLM-L6-v2.Q8_0 applies to all-MiniLM-L6-v2.Q4_K_M and to the registry's all-MiniLM-L6-v2.
+      const models = [...new Set(samples.flatMap((s) => s.lists.denseLists.map((d) => modelKey(d.source.name))))];
 
-      const start: RetrievalProfile = { ...DEFAULT_PROFILE, name: options.name, techniques: { ...DEFAULT_PROFILE.techniques, long_query: null, lexical_prf: null, dense_prf: null, doc_score: null } };
+      const start: RetrievalProfile = { ...DEFAULT_PROFILE, name: options.name, depth: { lexical: 50, dense: 100 }, techniques: { ...DEFAULT_PROFILE.techniques, long_query: null, lexical_prf: null, dense_prf: null, doc_score: null } };
       const ndcgDefault = score(samples, { ...DEFAULT_PROFILE, techniques: { ...DEFAULT_PROFILE.techniques, dense_prf: null } }, byPath);
       let best = start;
       let bestScore = score(samples, best, byPath);
@@ -118,32 +144,26 @@ export async function runTune(options: TuneOptions): Promise<TuneReport> {
       const params: Param[] = [
         { name: 'fusion', values: ['rrf', 'weighted'], apply: (p, v) => ({ ...p, fusion: v as 'rrf' | 'weighted' }), show: String },
         { name: 'rrf_k', values: [5, 10, 20, 30, 45, 60, 90, 120], apply: (p, v) => ({ ...p, rrf_k: v as number }), show: String },
+        { name: 'normalize', values: ['minmax', 'zscore'], apply: (p, v) => ({ ...p, normalize: v as 'minmax' | 'zscore' }), show: String },
+        // Each list is fetched at least this deep at interactive k too: the lexical list stays at 50, the
+        // most the lexical pruning serves within the latency target (a 100-deep OR query over 100k
+        // chunks is not pruned and takes about twice as long); dense lists cost little more deeper.
+        { name: 'depth.dense', values: [50, 100, 200], apply: (p, v) => ({ ...p, depth: { ...p.depth, dense: v as number } }), show: String },
         ...models.map<Param>((m) => ({
           name: `weights.models.${m}`,
           values: weightGrid,
           apply: (p, v) => ({ ...p, weights: { ...p.weights, models: { ...p.weights.models, [m]: v as number } } }),
           show: String,
         })),
-        {
-          name: 'techniques.lexical_prf.weight',
-          values: [0, 0.1, 0.25, 0.5, 0.75],
-          apply: (p, v) => ({ ...p, techniques: { ...p.techniques, lexical_prf: (v as number) > 0 ? { ...PRF, weight: v as number } : null } }),
-          show: String,
-        },
-        {
-          name: 'techniques.doc_score',
-          values: [null, 0.05, 0.1, 0.2, 0.35, 0.5],
-          apply: (p, v) => ({ ...p, techniques: { ...p.techniques, doc_score: v === null ? null : { kind: 'sum', tail: v as number } } }),
-          show: (v) => (v === null ? 'max' : `sum, tail ${String(v)}`),
-        },
       ];
+      const minGain = options.minGain ?? 0.001;
       for (let round = 0; round < 3; round++) {
         let improved = false;
         for (const param of params) {
           for (const value of param.values) {
             const candidate = param.apply(best, value);
             const s = score(samples, candidate, byPath);
-            if (s > bestScore + 1e-6) {
+            if (s >= bestScore + minGain) {
               best = candidate;
               bestScore = s;
               improved = true;

@@ -81,7 +81,8 @@ function topScoreOf(result: RetrievalResult): number | null {
   const top = result.chunks[0];
   if (!top) return null;
   if (result.meta.rerank_used) return Math.min(1, Math.max(0, top.score));
-  if (result.meta.hybrid_used) return Math.min(1, (top.score * 61) / 2); // 1 = first in both lists with RRF k = 60
+  // 1 = first in every fused list, whatever the profile's fusion (RRF, weighted min-max or z-scores).
+  if (result.meta.hybrid_used) return result.meta.score_scale ? Math.min(1, Math.max(0, top.score / result.meta.score_scale)) : Math.min(1, (top.score * 61) / 2);
   if (result.meta.mode === 'dense') return Math.max(0, top.score);
   return top.score / (top.score + 5);
 }

@@ -37,7 +37,8 @@ export class ChatJudgeReranker implements Reranker {
         ...(signal ? { signal } : {}),
       });
       const grade = (out.json as { grade?: unknown } | undefined)?.grade;
-      scores.push(typeof grade === 'number' ? grade / 3 : 0);
+      // A grade outside 0–3 is no grade: the interface promises scores in [0, 1].
+      scores.push(typeof grade === 'number' && Number.isInteger(grade) && grade >= 0 && grade <= 3 ? grade / 3 : 0);
     }
     // Passages left unjudged (cancelled) keep the lowest score; the caller keeps their fused order.
     while (scores.length < passages.length) scores.push(0);

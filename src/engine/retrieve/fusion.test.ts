@@ -5,7 +5,9 @@ import {
   compareIds,
   fuseReciprocalRank,
   fuseWeighted,
+  fuseWeightedLists,
   normalizeMinMax,
+  normalizeZScore,
   type ItemId,
   type RankedList,
   type ScoredItem,
@@ -225,5 +227,173 @@ describe('fuseWeighted', () => {
         expect(fuseWeighted(items, []).map((f) => f.id)).toEqual(expected);
       }),
     );
+  });
+});
+
+describe('fuseReciprocalRank with list weights', () => {
+  it('a list of weight 0 adds nothing, though its items still appear (score 0) with their ranks', () => {
+    const fused = fuseReciprocalRank([{ ...ranked('bm25', ['x', 'y']), weight: 0 }, ranked('dense', ['y', 'z'])]);
+    expect(fused.map((f) => f.id)).toEqual(['y', 'z', 'x']);
+    expect(fused[0]!.score).toBeCloseTo(1 / 61, 12);
+    expect(fused[1]!.score).toBeCloseTo(1 / 62, 12);
+    expect(fused[2]).toMatchObject({ id: 'x', score: 0, ranks: { bm25: 1 } });
+  });
+
+  it('weight 2 doubles each 1 / (k + rank) term of its list (hand-computed, k = 60)', () => {
+    const fused = fuseReciprocalRank([{ ...ranked('bm25', ['y', 'x']), weight: 2 }, ranked('dense', ['x', 'y'])]);
+    // Unweighted, x and y would tie and x would win on id; the doubled list puts y first.
+    expect(fused.map((f) => f.id)).toEqual(['y', 'x']);
+    expect(fused[0]!.score).toBeCloseTo(2 / 61 + 1 / 62, 12);
+    expect(fused[1]!.score).toBeCloseTo(2 / 62 + 1 / 61, 12);
+    expect(fuseReciprocalRank([{ ...ranked('a', ['p', 'q']), weight: 2 }], 1).map((f) => f.score)).toEqual([2 / 2, 2 / 3]);
+  });
+
+  it('an explicit weight of 1 is the same as no weight', () => {
+    const lists = [ranked('bm25', ['a', 'b', 'c']), ranked('dense', ['c', 'a'])];
+    expect(fuseReciprocalRank(lists.map((l) => ({ ...l, weight: 1 })))).toEqual(fuseReciprocalRank(lists));
+  });
+
+  it('rejects a negative, NaN or infinite weight', () => {
+    for (const weight of [-1, -1e-9, Number.NaN, Number.POSITIVE_INFINITY]) {
+      expect(() => fuseReciprocalRank([{ ...ranked('a', ['x']), weight }])).toThrow(RangeError);
+    }
+  });
+});
+
+describe('normalizeZScore', () => {
+  it('maps scores to mean 0 and unit (population) standard deviation (hand-computed)', () => {
+    const n = normalizeZScore([{ id: 'a', score: 1 }, { id: 'b', score: 2 }, { id: 'c', score: 3 }, { id: 'd', score: 4 }]);
+    const sd = Math.sqrt(1.25);
+    expect(n.get('a')).toBeCloseTo(-1.5 / sd, 12);
+    expect(n.get('b')).toBeCloseTo(-0.5 / sd, 12);
+    expect(n.get('c')).toBeCloseTo(0.5 / sd, 12);
+    expect(n.get('d')).toBeCloseTo(1.5 / sd, 12);
+  });
+
+  it('property: any list with two distinct scores comes out with mean 0 and standard deviation 1', () => {
+    fc.assert(
+      fc.property(fc.uniqueArray(fc.record({ id: fc.integer({ min: 0, max: 40 }), score: fc.integer({ min: -1000, max: 1000 }) }), { selector: (i) => i.id, minLength: 2, maxLength: 20 }), (items) => {
+        fc.pre(new Set(items.map((i) => i.score)).size > 1);
+        const values = [...normalizeZScore(items).values()];
+        const mean = values.reduce((s, v) => s + v, 0) / values.length;
+        const sd = Math.sqrt(values.reduce((s, v) => s + (v - mean) ** 2, 0) / values.length);
+        expect(mean).toBeCloseTo(0, 9);
+        expect(sd).toBeCloseTo(1, 9);
+      }),
+    );
+  });
+
+  it('maps equal scores (or a single item) to 0, and nothing to an empty map', () => {
+    expect(normalizeZScore([{ id: 1, score: 7 }, { id: 2, score: 7 }])).toEqual(new Map([[1, 0], [2, 0]]));
+    expect(normalizeZScore([{ id: 'x', score: -3 }])).toEqual(new Map([['x', 0]]));
+    expect(normalizeZScore([])).toEqual(new Map());
+  });
+
+  it('keeps the best score of a repeated id and rejects non-finite scores', () => {
+    // Best scores a = 5, b = 3: mean 4, sd 1.
+    expect(normalizeZScore([{ id: 'a', score: 1 }, { id: 'b', score: 3 }, { id: 'a', score: 5 }])).toEqual(new Map([['a', 1], ['b', -1]]));
+    expect(() => normalizeZScore([{ id: 1, score: Number.POSITIVE_INFINITY }])).toThrow(RangeError);
+  });
+});
+
+describe('fuseWeightedLists', () => {
+  const list = (name: string, items: [ItemId, number][], weight?: number): RankedList => ({ name, ...(weight !== undefined ? { weight } : {}), items: items.map(([id, score]) => ({ id, score })) });
+
+  it('minmax: sums each list\'s normalised score, an item a list misses counting its floor 0 (hand-computed)', () => {
+    const a = list('a', [['p', 10], ['q', 5], ['r', 0]]);
+    const b = list('b', [['q', 4], ['s', 2]]);
+    expect(fuseWeightedLists([a, b])).toEqual([
+      { id: 'q', score: 1.5 },
+      { id: 'p', score: 1 },
+      { id: 'r', score: 0 },
+      { id: 's', score: 0 },
+    ]);
+  });
+
+  it('minmax: weights scale each list\'s contribution, and weight 0 silences a list', () => {
+    const fused = fuseWeightedLists([list('a', [['p', 10], ['q', 5], ['r', 0]], 3), list('b', [['q', 4], ['s', 2]])], 'minmax');
+    expect(fused.map((f) => [f.id, f.score])).toEqual([['p', 3], ['q', 2.5], ['r', 0], ['s', 0]]);
+    const silenced = fuseWeightedLists([list('a', [['p', 10], ['q', 5]], 0), list('b', [['s', 4], ['q', 2]])]);
+    // Unsilenced, p would lead (1 + 0) level with s; silenced, p and q count only b's floor 0.
+    expect(silenced.map((f) => [f.id, f.score])).toEqual([['s', 1], ['p', 0], ['q', 0]]);
+  });
+
+  it('zscore: an item a list misses counts that list\'s lowest z-score, not 0 (hand-computed)', () => {
+    // a: mean 2, sd √(2/3): p = +1.2247, q = 0, r = −1.2247 (the floor). b: mean 5, sd 5: s = +1, p = −1 (the floor).
+    const z = Math.sqrt(1.5);
+    const fused = fuseWeightedLists([list('a', [['p', 3], ['q', 2], ['r', 1]]), list('b', [['s', 10], ['p', 0]])], 'zscore');
+    expect(fused.map((f) => f.id)).toEqual(['p', 's', 'q', 'r']);
+    const score = Object.fromEntries(fused.map((f) => [f.id, f.score]));
+    expect(score.p).toBeCloseTo(z - 1, 12);
+    expect(score.s).toBeCloseTo(-z + 1, 12);
+    expect(score.q).toBeCloseTo(0 - 1, 12);
+    expect(score.r).toBeCloseTo(-z - 1, 12);
+    // Had a missing item counted 0, s (1 + 0) would lead p (1.2247 − 1).
+  });
+
+  it('zscore: weights scale each list\'s contribution', () => {
+    const z = Math.sqrt(1.5);
+    const fused = fuseWeightedLists([list('a', [['p', 3], ['q', 2], ['r', 1]], 0.5), list('b', [['s', 10], ['p', 0]], 4)], 'zscore');
+    const score = Object.fromEntries(fused.map((f) => [f.id, f.score]));
+    expect(fused[0]!.id).toBe('s');
+    expect(score.s).toBeCloseTo(0.5 * -z + 4 * 1, 12);
+    expect(score.p).toBeCloseTo(0.5 * z + 4 * -1, 12);
+    expect(score.q).toBeCloseTo(0.5 * 0 + 4 * -1, 12);
+  });
+
+  it('breaks equal scores by id (numbers before strings), whatever order the lists come in', () => {
+    const x = list('x', [['b', 1], [2, 0.5], ['a', 0]]);
+    const y = list('y', [['a', 1], [2, 0.5], ['b', 0]]);
+    for (const normalize of ['minmax', 'zscore'] as const) {
+      const one = fuseWeightedLists([x, y], normalize);
+      const two = fuseWeightedLists([y, x], normalize);
+      expect(one.map((f) => f.id)).toEqual([2, 'a', 'b']);
+      expect(two).toEqual(one);
+    }
+  });
+
+  it('keeps the best score of an id repeated in a list, returns nothing for no lists, and rejects a bad weight', () => {
+    expect(fuseWeightedLists([list('a', [['p', 1], ['q', 3], ['p', 5]])])).toEqual([{ id: 'p', score: 1 }, { id: 'q', score: 0 }]);
+    expect(fuseWeightedLists([])).toEqual([]);
+    expect(fuseWeightedLists([list('a', [])], 'zscore')).toEqual([]);
+    expect(() => fuseWeightedLists([list('a', [['p', 1]], -0.5)])).toThrow(RangeError);
+    expect(() => fuseWeightedLists([list('a', [['p', 1]], Number.NaN)], 'zscore')).toThrow(RangeError);
+  });
+
+  it('property: with minmax and weights 0.7 / 0.3 it scores like fuseWeighted (lists that are empty or not all equal)', () => {
+    // Not all equal once each id keeps its best score (an all-equal list's floor is 1, not 0).
+    const spread = (items: readonly ScoredItem[]) => items.length === 0 || [...normalizeMinMax(items).values()].includes(0);
+    fc.assert(
+      fc.property(fc.array(itemArb, { maxLength: 12 }), fc.array(itemArb, { maxLength: 12 }), (dense, sparse) => {
+        fc.pre(spread(dense) && spread(sparse));
+        const many = fuseWeightedLists([{ name: 'dense', weight: 0.7, items: dense }, { name: 'sparse', weight: 0.3, items: sparse }], 'minmax');
+        const two = new Map(fuseWeighted(dense, sparse).map((f) => [f.id, f.score]));
+        expect(new Set(many.map((f) => f.id))).toEqual(new Set(two.keys()));
+        for (const f of many) expect(f.score).toBeCloseTo(two.get(f.id)!, 9);
+      }),
+    );
+  });
+});
+
+describe('fuseWeightedLists with a list of one hit', () => {
+  it('gives min-max credit to what the list found, none to what it did not', () => {
+    const fused = fuseWeightedLists([
+      { name: 'lexical', items: [{ id: 'x', score: 7 }] },
+      { name: 'dense', items: [{ id: 'y', score: 0.9 }, { id: 'x', score: 0.89 }, { id: 'z', score: 0.1 }] },
+    ]);
+    expect(fused.map((f) => f.id)).toEqual(['x', 'y', 'z']);
+    expect(fused[0]!.score).toBeCloseTo(1 + 0.79 / 0.8, 9);
+    expect(fused[1]!.score).toBe(1);
+  });
+
+  it('puts what a z-scored list of equal hits did not find below its hits', () => {
+    const fused = fuseWeightedLists(
+      [
+        { name: 'lexical', items: [{ id: 'x', score: 3 }, { id: 'w', score: 3 }] },
+        { name: 'dense', items: [{ id: 'y', score: 0.5 }, { id: 'x', score: 0.5 }] },
+      ],
+      'zscore',
+    );
+    expect(fused.map((f) => f.id)).toEqual(['x', 'w', 'y']);
   });
 });

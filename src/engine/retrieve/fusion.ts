@@ -171,16 +171,27 @@ export function normalizeZScore<Id extends ItemId>(items: readonly ScoredItem<Id
 
 /**
  * Weighted score fusion over any number of lists: each normalised on its own (min-max or z-score),
- * then Σ weight · normalised score. An item a list does not hold counts as that list's lowest
- * normalised score (0 for min-max): not found ranks with the least of what was found.
+ * then Σ weight · normalised score. An item a list does not hold counts 0 there for min-max (the
+ * floor of that scale), and the list's lowest z-score for z-scores: not found ranks with the least of
+ * what was found.
  */
 export function fuseWeightedLists<Id extends ItemId>(lists: readonly RankedList<Id>[], normalize: 'minmax' | 'zscore' = 'minmax'): ScoredItem<Id>[] {
   const norms = lists.map((list) => {
     checkWeight(list);
     const values = normalize === 'zscore' ? normalizeZScore(list.items) : normalizeMinMax(list.items);
-    let floor = Infinity;
-    for (const v of values.values()) if (v < floor) floor = v;
-    return { weight: list.weight ?? 1, values, floor: Number.isFinite(floor) ? floor : 0 };
+    // Min-max: not found counts 0 (a list of equal scores maps to 1, so its hits still count more).
+    // Z-score: the list's lowest value, or one deviation below its hits when they are all equal.
+    let floor = 0;
+    if (normalize === 'zscore') {
+      let min = Infinity;
+      let max = -Infinity;
+      for (const v of values.values()) {
+        if (v < min) min = v;
+        if (v > max) max = v;
+      }
+      floor = !Number.isFinite(min) ? 0 : max > min ? min : min - 1;
+    }
+    return { weight: list.weight ?? 1, values, floor };
   });
   const ids = new Set<Id>();
   for (const list of lists) for (const { id } of list.items) ids.add(id);

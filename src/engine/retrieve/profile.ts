@@ -45,8 +45,11 @@ export const RetrievalProfileSchema = z
         lexical_prf: z.object({ docs: z.number().int().min(1).max(50), terms: z.number().int().min(1).max(100), weight }).strict().nullable().default(null),
         /** Rocchio on the dense side: the query vector moved towards the mean of the top documents, searched again. */
         dense_prf: z.object({ docs: z.number().int().min(1).max(50), beta: z.number().min(0).max(10) }).strict().nullable().default(null),
-        /** A document's score from its chunks: its best chunk, or the best plus a share of the next ones. */
-        doc_score: z.object({ kind: z.enum(['max', 'sum']), tail: z.number().min(0).max(1).default(0.5) }).strict().nullable().default(null),
+        /**
+         * A document's score from its chunks: its best chunk (max), the best plus `tail` times the next
+         * two (sum), or the lists fused at document level, each list's best chunk of a document standing for it (fuse).
+         */
+        doc_score: z.object({ kind: z.enum(['max', 'sum', 'fuse']), tail: z.number().min(0).max(1).default(0.5) }).strict().nullable().default(null),
       })
       .strict()
       .default({ long_query: null, lexical_prf: null, dense_prf: null, doc_score: null }),
@@ -69,7 +72,10 @@ export const DEFAULT_PROFILE: RetrievalProfile = parseProfile(shipped, '(shipped
 export function denseWeight(profile: RetrievalProfile, modelName: string): number {
   const models = profile.weights.models;
   if (modelName in models) return models[modelName]!;
-  const key = Object.keys(models).find((k) => modelName.toLowerCase().startsWith(k.toLowerCase()));
+  // The longest matching prefix wins, whatever order the keys were written in.
+  const key = Object.keys(models)
+    .filter((k) => modelName.toLowerCase().startsWith(k.toLowerCase()))
+    .sort((x, y) => y.length - x.length)[0];
   return key ? models[key]! : profile.weights.dense;
 }
 

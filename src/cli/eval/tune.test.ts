@@ -1,0 +1,90 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { SHARED_DIR, TempDirs } from '../../../test/helpers/tmp.ts';
+import { runCli } from '../main.ts';
+
+const temp = new TempDirs();
+afterAll(() => temp.cleanup());
+// A real GGUF whose vectors mean nothing: a dense list of noise that fitting must learn to trust less.
+const NOISE = path.join(SHARED_DIR, 'models', 'stories260K.gguf');
+
+async function cli(args: string[]) {
+  let out = '';
+  let err = '';
+  const code = await runCli(args, { out: (t) => void (out += t), err: (t) => void (err += t) });
+  return { code, out, err };
+}
+
+const jsonl = (rows: object[]) => rows.map((r) => JSON.stringify(r)).join('\n') + '\n';
+const TOPICS = ['zebra', 'glacier', 'violin', 'pepper', 'rocket', 'coral', 'falcon', 'quartz', 'tulip', 'lantern', 'harbor', 'meteor'];
+
+/** Twelve topics, two documents each (one about it, one that only mentions it); a query per topic. */
+function beir() {
+  const corpus = TOPICS.flatMap((t, i) => [
+    { _id: `${t}-main`, title: `All about the ${t}`, text: `The ${t} is the subject here. Every ${t} fact: ${t} habits, ${t} history and ${t} care.` },
+    { _id: `${t}-aside`, title: `Notes ${i}`, text: `A list of things, among them a ${t}, a ${TOPICS[(i + 1) % TOPICS.length]} and a chair.` },
+  ]);
+  const queries = TOPICS.map((t, i) => ({ _id: `q${i}`, text: `facts about the ${t} and its history` }));
+  const qrels = (ids: number[]) => `query-id\tcorpus-id\tscore\n${ids.map((i) => `q${i}\t${TOPICS[i]}-main\t2\nq${i}\t${TOPICS[i]}-aside\t1\n`).join('')}`;
+  return temp.make('syn-tune-beir-', {
+    'corpus.jsonl': jsonl(corpus),
+    'queries.jsonl': jsonl(queries),
+    'qrels/train.tsv': qrels([0, 1, 2, 3, 4, 5, 6, 7]),
+    'qrels/test.tsv': qrels([8, 9, 10, 11]),
+  });
+}
+
+describe('synapsis tune', () => {
+  it('refuses test splits, fits a profile on train, and synapsis eval with it reproduces the fitted number', async () => {
+    const dataset = beir();
+    const home = temp.make('syn-tune-home-');
+    const work = temp.make('syn-tune-work-');
+    const refused = await cli(['tune', '--dataset', dataset, '--split', 'test', '--name', 'fit', '--data-dir', home]);
+    expect(refused.code).toBe(2);
+    expect(refused.err).toMatch(/fits on training data only, not on split "test"/);
+    expect((await cli(['tune', '--dataset', dataset, '--name', 'default', '--data-dir', home])).err).toMatch(/belongs to the shipped profile/);
+
+    const tuned = await cli(['tune', '--dataset', dataset, '--split', 'train', '--name', 'fit', '--embed-model', NOISE, '--work-dir', work, '--data-dir', home, '--json']);
+    expect(tuned.code, tuned.err).toBe(0);
+    const report = JSON.parse(tuned.out);
+    expect(report.file).toBe(path.join(home, 'profiles', 'fit.json'));
+    const saved = JSON.parse(fs.readFileSync(report.file, 'utf8'));
+    expect(saved).toMatchObject({ name: 'fit', fitted: { dataset: path.basename(dataset), split: 'train', queries: 8 } });
+    expect(saved.produced_by).toMatch(/^synapsis tune .*--split train/);
+    expect(report.ndcg_fitted).toBeGreaterThanOrEqual(report.ndcg_default);
+
+    // The engine fuses exactly as tune scored: the same split through synapsis eval gives the fitted nDCG@10.
+    const again = await cli(['eval', '--dataset', dataset, '--split', 'train', '--mode', 'hybrid', '--embed-model', NOISE, '--profile', 'fit', '--work-dir', work, '--data-dir', home, '--json']);
+    expect(again.code, again.err).toBe(0);
+    const evaluated = JSON.parse(again.out);
+    expect(evaluated.profile).toBe('fit');
+    expect(evaluated.ndcg_at_10).toBeCloseTo(report.ndcg_fitted, 4);
+
+    const unknown = await cli(['eval', '--dataset', dataset, '--mode', 'hybrid', '--embed-model', NOISE, '--profile', 'nosuch', '--data-dir', home]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.err).toMatch(/No retrieval profile "nosuch".*known: default, fit/);
+  }, 120_000);
+
+  it('synapsis quality prints the ablation table: baselines, the default profile and each technique switched', async () => {
+    const r = await cli(['quality', '--dataset', beir(), '--embed-model', NOISE, '--work-dir', temp.make('syn-quality-'), '--json']);
+    expect(r.code, r.err).toBe(0);
+    const rows = JSON.parse(r.out) as { variant: string; ndcg_at_10: number; recall_at_100: number; latency_p95_ms: number; queries: number }[];
+    const variants = rows.map((row) => row.variant);
+    expect(variants[0]).toBe('BM25 alone');
+    expect(variants).toEqual(expect.arrayContaining(['default profile', 'dense alone: stories260K', 'plain RRF k=60: BM25 + stories260K']));
+    expect(variants.some((v) => /lexical PRF/.test(v))).toBe(true);
+    expect(variants.some((v) => /dense PRF/.test(v))).toBe(true);
+    expect(variants.some((v) => /document/.test(v))).toBe(true);
+    expect(variants.some((v) => /long queries/.test(v))).toBe(true);
+    for (const row of rows) {
+      expect(row.queries).toBe(4);
+      expect(row.ndcg_at_10).toBeGreaterThanOrEqual(0);
+      expect(row.ndcg_at_10).toBeLessThanOrEqual(1);
+      expect(row.latency_p95_ms).toBeGreaterThan(0);
+    }
+    // Noise alone ranks worse than the words do.
+    const score = (v: string) => rows.find((row) => row.variant === v)!.ndcg_at_10;
+    expect(score('BM25 alone')).toBeGreaterThan(score('dense alone: stories260K'));
+  }, 180_000);
+});
