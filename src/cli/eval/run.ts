@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createEngine } from '../../engine/index.ts';
+import { createEngine, type ConfigInput, type Engine } from '../../engine/index.ts';
 import { createError } from '../../shared/errors.ts';
 import { loadBeir, type BeirDataset } from './beir.ts';
 import type { RetrievalProfile } from '../../engine/retrieve/profile.ts';
@@ -96,6 +96,31 @@ export function writeCorpus(ds: BeirDataset, dir: string): Map<string, string> {
   return byPath;
 }
 
+/**
+ * A workspace holding a BEIR corpus as files: the work dir (kept when given, else a temp dir
+ * removed afterwards), the corpus written into it, and an engine on its data dir with `config`.
+ * `synapsis eval` and `synapsis tune` share it, so a work dir serves both.
+ */
+export async function withCorpusWorkspace<T>(
+  ds: BeirDataset,
+  options: { workDir?: string | undefined; modelsDir?: string | undefined; config: (work: string) => Partial<ConfigInput>; tempPrefix: string },
+  run: (ctx: { engine: Engine; byPath: Map<string, string>; corpusDir: string }) => Promise<T>,
+): Promise<T> {
+  const work = options.workDir ? path.resolve(options.workDir) : fs.mkdtempSync(path.join(os.tmpdir(), options.tempPrefix));
+  try {
+    const corpusDir = path.join(work, 'corpus');
+    const byPath = writeCorpus(ds, corpusDir);
+    const engine = createEngine({ dataDir: path.join(work, 'data'), env: {}, ...(options.modelsDir ? { modelsDir: options.modelsDir } : {}), config: options.config(work) });
+    try {
+      return await run({ engine, byPath, corpusDir });
+    } finally {
+      await engine.dispose();
+    }
+  } finally {
+    if (!options.workDir) fs.rmSync(work, { recursive: true, force: true });
+  }
+}
+
 /** A profile given as an object is written beside the work data, for the engine to load by path. */
 export function profileRef(profile: string | RetrievalProfile, work: string): string {
   if (typeof profile === 'string') return profile;
@@ -127,23 +152,15 @@ export async function runEval(options: EvalOptions): Promise<EvalReport> {
   const queries = options.limit ? ds.queries.slice(0, options.limit) : ds.queries;
   log(`${ds.name}: ${ds.corpus.length} documents, ${queries.length} judged queries (split ${options.split})`);
 
-  const work = options.workDir ? path.resolve(options.workDir) : fs.mkdtempSync(path.join(os.tmpdir(), 'synapsis-eval-'));
-  try {
-    const corpusDir = path.join(work, 'corpus');
-    const byPath = writeCorpus(ds, corpusDir);
-    const engine = createEngine({
-      dataDir: path.join(work, 'data'),
-      env: {},
-      ...(options.modelsDir ? { modelsDir: options.modelsDir } : {}),
-      config: {
-        ...(embedModels.length > 0 ? { embedModels } : {}),
-        ...(options.profile ? { profile: profileRef(options.profile, work) } : {}),
-        ...(options.rerankModel && options.mode === 'hybrid+rerank' ? { rerankModel: options.rerankModel } : {}),
-        ...(!options.rerankModel && options.chatModel && options.mode === 'hybrid+rerank' ? { chatModel: options.chatModel, rerankWithChat: true } : {}),
-        ...(options.mode === 'hybrid+rerank' ? { rerankTopN: options.rerankTopN ?? (options.rerankModel ? 50 : 10) } : {}),
-      },
-    });
-    try {
+  const config = (work: string): Partial<ConfigInput> => ({
+    ...(embedModels.length > 0 ? { embedModels } : {}),
+    ...(options.profile ? { profile: profileRef(options.profile, work) } : {}),
+    ...(options.rerankModel && options.mode === 'hybrid+rerank' ? { rerankModel: options.rerankModel } : {}),
+    ...(!options.rerankModel && options.chatModel && options.mode === 'hybrid+rerank' ? { chatModel: options.chatModel, rerankWithChat: true } : {}),
+    ...(options.mode === 'hybrid+rerank' ? { rerankTopN: options.rerankTopN ?? (options.rerankModel ? 50 : 10) } : {}),
+  });
+  return withCorpusWorkspace(ds, { workDir: options.workDir, modelsDir: options.modelsDir, config, tempPrefix: 'synapsis-eval-' }, async ({ engine, byPath, corpusDir }) => {
+    {
       const t0 = performance.now();
       const report = await engine.index([corpusDir]);
       const indexS = (performance.now() - t0) / 1000;
@@ -200,10 +217,6 @@ export async function runEval(options: EvalOptions): Promise<EvalReport> {
         latency_p50_ms: round(percentile(latencies, 50), 2),
         latency_p95_ms: round(percentile(latencies, 95), 2),
       };
-    } finally {
-      await engine.dispose();
     }
-  } finally {
-    if (!options.workDir) fs.rmSync(work, { recursive: true, force: true });
-  }
+  });
 }

@@ -7,17 +7,13 @@
  * tries one parameter at a time over its grid, fusing with the engine's own fuseLists, so the
  * number it reports is the one `synapsis eval --split <train split> --profile <name>` prints.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { createEngine } from '../../engine/index.ts';
 import { fuseLists, type GatheredLists } from '../../engine/hybrid.ts';
 import { applyRetrievalMode } from '../../engine/retrieve/modes.ts';
 import { DEFAULT_PROFILE, parseProfile, saveProfile, type RetrievalProfile } from '../../engine/retrieve/profile.ts';
 import { createError } from '../../shared/errors.ts';
 import { loadBeir } from './beir.ts';
 import { mean, ndcgAt } from './metrics.ts';
-import { writeCorpus } from './run.ts';
+import { withCorpusWorkspace } from './run.ts';
 
 export interface TuneOptions {
   dataset: string;
@@ -110,17 +106,9 @@ export async function runTune(options: TuneOptions): Promise<TuneReport> {
   const ds = loadBeir(options.dataset, options.split);
   const queries = options.limit ? ds.queries.slice(0, options.limit) : ds.queries;
   log(`${ds.name}: ${ds.corpus.length} documents, ${queries.length} training queries (split ${options.split})`);
-  const work = options.workDir ? path.resolve(options.workDir) : fs.mkdtempSync(path.join(os.tmpdir(), 'synapsis-tune-'));
-  try {
-    const corpusDir = path.join(work, 'corpus');
-    const byPath = writeCorpus(ds, corpusDir);
-    const engine = createEngine({
-      dataDir: path.join(work, 'data'),
-      env: {},
-      ...(options.modelsDir ? { modelsDir: options.modelsDir } : {}),
-      config: options.embedModels.length > 0 ? { embedModels: options.embedModels } : {},
-    });
-    try {
+  const config = () => (options.embedModels.length > 0 ? { embedModels: options.embedModels } : {});
+  return withCorpusWorkspace(ds, { workDir: options.workDir, modelsDir: options.modelsDir, config, tempPrefix: 'synapsis-tune-' }, async ({ engine, byPath, corpusDir }) => {
+    {
       const report = await engine.index([corpusDir]);
       log(`indexed ${report.chunks_total} chunks, ${report.embedded} embedded now`);
       const gather: RetrievalProfile = { ...DEFAULT_PROFILE, name: 'gather', techniques: { long_query: null, lexical_prf: null, dense_prf: null, doc_score: null } };
@@ -185,10 +173,6 @@ export async function runTune(options: TuneOptions): Promise<TuneReport> {
       );
       const file = saveProfile(options.saveDir, profile);
       return { profile, file, queries: samples.length, ndcg_default: Math.round(ndcgDefault * 1e4) / 1e4, ndcg_fitted: Math.round(bestScore * 1e4) / 1e4, steps };
-    } finally {
-      await engine.dispose();
     }
-  } finally {
-    if (!options.workDir) fs.rmSync(work, { recursive: true, force: true });
-  }
+  });
 }

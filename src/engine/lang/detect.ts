@@ -109,14 +109,23 @@ function askTinyld(text: string, only?: readonly string[]): { lang: string; accu
   }
 }
 
-/** Function words of other Latin-script languages (stopword's lists less English words), built on first use. */
-let foreignWords: Map<string, Set<string>> | null = null;
-function foreignWordLists(): Map<string, Set<string>> {
+/**
+ * Function words of other Latin-script languages (stopword's lists less English words), built on
+ * first use, as word → languages: one lookup per word instead of one per word and language.
+ */
+let foreignWords: Map<string, string[]> | null = null;
+function foreignWordIndex(): Map<string, string[]> {
   if (!foreignWords) {
     const english = new Set([...stopwords.eng, ...ENGLISH_WORDS]);
-    foreignWords = new Map(
-      Object.entries(STOPWORD_LISTS).map(([lang, key]) => [lang, new Set(stopwords[key].filter((w) => w.length > 1 && !english.has(w)))]),
-    );
+    foreignWords = new Map();
+    for (const [lang, key] of Object.entries(STOPWORD_LISTS)) {
+      for (const w of new Set(stopwords[key])) {
+        if (w.length <= 1 || english.has(w)) continue;
+        const langs = foreignWords.get(w);
+        if (langs) langs.push(lang);
+        else foreignWords.set(w, [lang]);
+      }
+    }
   }
   return foreignWords;
 }
@@ -127,7 +136,12 @@ function latinLanguage(text: string, latin: number, accented: number): DetectedL
   // English prose: a tenth or more of its words are English function words (two at least: "is" alone is not enough).
   if (english >= 2 && english >= words.length * 0.1) return { lang: 'en', confidence: 0.9 };
   // Another language's function words outnumber English ones: tinyld chooses among those languages and English.
-  const hits = [...foreignWordLists()].map(([lang, set]) => ({ lang, n: words.filter((w) => set.has(w)).length })).filter((h) => h.n >= 2 && h.n > english);
+  const counts = new Map<string, number>();
+  const index = foreignWordIndex();
+  for (const w of words) for (const lang of index.get(w) ?? []) counts.set(lang, (counts.get(lang) ?? 0) + 1);
+  // Foreign prose is full of its function words; a few chance hits in long English-less text (names,
+  // jargon, generated words) are not a language: at least 5% of the words, and two.
+  const hits = [...counts].map(([lang, n]) => ({ lang, n })).filter((h) => h.n >= 2 && h.n > english && h.n >= words.length * 0.05);
   if (hits.length) {
     const asked = askTinyld(text, [...hits.map((h) => h.lang), 'en']);
     if (asked && asked.accuracy >= TINYLD_SURE) return { lang: asked.lang, confidence: asked.accuracy };

@@ -97,18 +97,24 @@ function checkWeight(list: RankedList): void {
   if (list.weight !== undefined && (!Number.isFinite(list.weight) || list.weight < 0)) throw new RangeError(`weight of list "${list.name}" must be a finite number >= 0, got ${list.weight}`);
 }
 
-/**
- * Min-max normalisation to [0, 1], keeping the best score per id. A list whose scores are all
- * equal maps to 1: every item in it was found, and nothing distinguishes them, so none should lose
- * to an item the list did not find at all (which counts 0).
- */
-export function normalizeMinMax<Id extends ItemId>(items: readonly ScoredItem<Id>[]): Map<Id, number> {
+/** Each id's best score; a score that is not a finite number is an error naming the id. */
+function bestPerId<Id extends ItemId>(items: readonly ScoredItem<Id>[]): Map<Id, number> {
   const best = new Map<Id, number>();
   for (const { id, score } of items) {
     if (!Number.isFinite(score)) throw new RangeError(`score of ${String(id)} is not a finite number: ${score}`);
     const seen = best.get(id);
     if (seen === undefined || score > seen) best.set(id, score);
   }
+  return best;
+}
+
+/**
+ * Min-max normalisation to [0, 1], keeping the best score per id. A list whose scores are all
+ * equal maps to 1: every item in it was found, and nothing distinguishes them, so none should lose
+ * to an item the list did not find at all (which counts 0).
+ */
+export function normalizeMinMax<Id extends ItemId>(items: readonly ScoredItem<Id>[]): Map<Id, number> {
+  const best = bestPerId(items);
   let min = Infinity;
   let max = -Infinity;
   for (const s of best.values()) {
@@ -152,12 +158,7 @@ export function fuseWeighted<Id extends ItemId>(
  * not squash every other score of it towards 0. A list of equal scores maps to 0.
  */
 export function normalizeZScore<Id extends ItemId>(items: readonly ScoredItem<Id>[]): Map<Id, number> {
-  const best = new Map<Id, number>();
-  for (const { id, score } of items) {
-    if (!Number.isFinite(score)) throw new RangeError(`score of ${String(id)} is not a finite number: ${score}`);
-    const seen = best.get(id);
-    if (seen === undefined || score > seen) best.set(id, score);
-  }
+  const best = bestPerId(items);
   let sum = 0;
   for (const s of best.values()) sum += s;
   const mean = best.size > 0 ? sum / best.size : 0;
