@@ -822,7 +822,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
       return engine.indexStatus();
     },
     'models/list': async () => engine.listModels(),
-    'models/add': (req) => engine.addModel(req.path, req.role ? { role: req.role } : {}),
+    'models/add': (req) => engine.addModel(req.path, { ...(req.role ? { role: req.role } : {}), ...(req.languages ? { languages: req.languages } : {}) }),
     'models/remove': async (req) => {
       const model = engine.removeModel(req.ref);
       return { removed: model !== null, model };

@@ -507,7 +507,7 @@ export const contract = {
   'index/watch': { request: z.object({ enabled: z.boolean() }).strict(), response: IndexStatusSchema },
   'models/list': { request: Empty, response: z.array(ModelInfoSchema) },
   /** Imports a GGUF file (copied into the models dir); the role is read from the file unless given. Takes effect on the next engine start. */
-  'models/add': { request: z.object({ path: z.string().min(1).max(4096), role: z.enum(MODEL_ROLES).optional() }).strict(), response: ModelInfoSchema },
+  'models/add': { request: z.object({ path: z.string().min(1).max(4096), role: z.enum(MODEL_ROLES).optional(), languages: z.array(z.string().min(1).max(8)).max(200).optional() }).strict(), response: ModelInfoSchema },
   'models/remove': { request: z.object({ ref: z.string().min(1).max(4096) }).strict(), response: z.object({ removed: z.boolean(), model: ModelInfoSchema.nullable() }) },
   'system/info': { request: Empty, response: SystemInfoSchema },
 } as const;

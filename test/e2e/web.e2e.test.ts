@@ -198,6 +198,11 @@ describe('web mode in Chromium', () => {
       await page.keyboard.press('Alt+5');
       await page.getByTestId('health').getByText('no embedding model').waitFor();
       await page.getByTestId('system').getByText(/threads/).waitFor({ timeout: 30_000 });
+      // The retrieval profile in use, and the languages detected in the folders (the sample vault has Russian notes).
+      expect(await page.getByTestId('settings-profile').textContent()).toMatch(/profile default/);
+      const languages = (await page.getByTestId('settings-languages').textContent()) ?? '';
+      expect(languages).toMatch(/\ben \d+/);
+      expect(languages).toMatch(/\bru \d+/);
       await page.getByRole('radio', { name: 'light' }).click();
       expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('light');
       await screenshot(page, '09-settings-light');

@@ -67,7 +67,7 @@ export function SettingsView() {
       <table className="models">
         <tbody>
           {models.map((m) => {
-            const inUse = [health?.models.embed?.id, health?.models.chat?.id, health?.models.rerank?.id].includes(m.id);
+            const inUse = [health?.models.embed?.id, health?.models.chat?.id, health?.models.rerank?.id, ...(health?.models.embedders ?? []).map((e) => e.id)].includes(m.id);
             return (
               <tr key={m.id}>
                 <td>
@@ -75,6 +75,7 @@ export function SettingsView() {
                   <div className="muted small">
                     {m.architecture} · {formatBytes(m.size_bytes)}
                     {m.dimension > 0 && ` · dim ${m.dimension}`} · context {formatCount(m.context_length)}
+                    {m.role === 'embed' && m.languages && ` · languages ${m.languages.includes('*') ? 'all' : m.languages.join(', ')}`}
                   </div>
                 </td>
                 <td>
@@ -114,11 +115,19 @@ export function SettingsView() {
           {String(config.chunkSize ?? '—')} characters, overlap {String(config.chunkOverlap ?? '—')}
         </span>
       </Row>
-      <Row label="Fusion" hint="SYN_* settings; see the README.">
-        <span className="mono">
-          {String(config.fusion ?? 'rrf')}, k = {String(config.rrfK ?? 60)}, top {String(config.topK ?? 8)}
+      <Row label="Fusion" hint="The retrieval profile (SYN_PROFILE) weighs the lexical list and each embedding model's; SYN_FUSION overrides its kind. See docs/quality.md.">
+        <span className="mono" data-testid="settings-profile">
+          profile {health?.profile ?? 'default'}
+          {config.fusion ? `, ${String(config.fusion)} (SYN_FUSION)` : ''}, top {String(config.topK ?? 8)}
         </span>
       </Row>
+      {health?.languages && health.languages.length > 0 && (
+        <Row label="Languages" hint="Detected per passage. Each embedding model answers questions in the languages it covers; the others are searched by words.">
+          <span className="mono" data-testid="settings-languages">
+            {health.languages.map((l) => `${l.lang === 'und' ? 'unknown' : l.lang} ${formatCount(l.chunks)}`).join(' · ')}
+          </span>
+        </Row>
+      )}
 
       <h2>Privacy</h2>
       <Row label="Restricted notes" hint="Notes with `sensitivity: restricted` in their front matter are hidden from search, answers and the graph.">
