@@ -4,18 +4,13 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SHARED_DIR, TempDirs } from '../../test/helpers/tmp.ts';
 import type { Command } from 'commander';
-import { buildProgram, runCli } from './main.ts';
+import { buildProgram } from './main.ts';
+import { cli } from '../../test/helpers/cli.ts';
 
 const temp = new TempDirs();
 afterAll(() => temp.cleanup());
 const BIN = path.resolve(import.meta.dirname, '..', '..', 'bin', 'synapsis.js');
 
-async function cli(args: string[]) {
-  let out = '';
-  let err = '';
-  const code = await runCli(args, { out: (t) => void (out += t), err: (t) => void (err += t) });
-  return { code, out, err };
-}
 
 describe('synapsis CLI', () => {
   const vault = temp.make('syn-cli-vault-', {

@@ -1,6 +1,7 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { TempDirs } from '../../test/helpers/tmp.ts';
 import { createEngine, type Engine } from './engine.ts';
+import type { ChatModel } from './llm/chat.ts';
 import type { Reranker } from './llm/reranker.ts';
 
 // No cross-encoder GGUF is available here (../shared/models/README.md): reranking is proven with
@@ -62,5 +63,43 @@ describe('reranking', () => {
     const failed = await broken.retrieve('cache', {}, 3);
     expect(failed.meta.limits.join()).toMatch(/rerank failed: context overflow/);
     expect(failed.chunks).toHaveLength(3);
+  });
+});
+
+describe('the chat model as a reranking judge', () => {
+  /** Grades a passage 3 when it mentions seeds, else 0, and counts its calls. */
+  function gradingChat() {
+    const chat: ChatModel & { calls: number } = {
+      name: 'grader',
+      calls: 0,
+      contextSize: async () => 4096,
+      countTokens: async (t) => t.length,
+      generate: async (o) => {
+        chat.calls++;
+        const json = { grade: o.user.includes('seeds') ? 3 : 0 };
+        return { text: JSON.stringify(json), json, tokensIn: 1, tokensOut: 1, firstTokenMs: 1, tokensPerS: 1, aborted: false };
+      },
+      unload: async () => {},
+    };
+    return chat;
+  }
+
+  it('judges the top passages only when SYN_RERANK_WITH_CHAT asks for it', async () => {
+    const chat = gradingChat();
+    const judged = createEngine({ dataDir: temp.make('syn-judge-data-'), env: {}, chat, config: { rerankWithChat: true, rerankTopN: 3 } });
+    engines.push(judged);
+    await judged.index([vault()]);
+    const r = await judged.retrieve('cache', { mode: 'bm25' }, 3);
+    expect(r.meta.rerank_used).toBe(true);
+    expect(r.chunks[0]!.path).toBe('c.md');
+    expect(chat.calls).toBe(3);
+
+    const off = gradingChat();
+    const plain = createEngine({ dataDir: temp.make('syn-judge-data-'), env: {}, chat: off });
+    engines.push(plain);
+    await plain.index([vault()]);
+    const p = await plain.retrieve('cache', { mode: 'bm25' }, 3);
+    expect(p.meta.rerank_used).toBe(false);
+    expect(off.calls).toBe(0);
   });
 });

@@ -62,6 +62,12 @@ describe('language routing across embedding models', () => {
     expect(ru.meta.dense_models).toEqual(['multilingual-e5-small.Q4_0']);
     expect(ru.meta.limits.join('\n')).toMatch(/all-MiniLM-L6-v2\.Q8_0 left out: not trained on the query's language \(ru\)/);
     expect(paths(ru)[0]).toBe('ru/backup.md');
+
+    // Reopened, health counts each model's stored vectors before any index is loaded.
+    const dataDir = engine.dataDir;
+    await engines.pop()!.dispose();
+    const again = open(dataDir, [MINILM, E5]);
+    expect((await again.health()).models.embedders.map((e) => e.vectors)).toEqual([5, 5]);
   });
 
   it('with an English-only model, a Russian query falls back to the lexical list and says so', async () => {
@@ -84,5 +90,16 @@ describe('language routing across embedding models', () => {
     const en = await engine.retrieve('relay port for sync traffic', { mode: 'hybrid' }, 3);
     expect(en.meta.dense_models).toEqual(['all-MiniLM-L6-v2.Q8_0']);
     expect(en.meta.hybrid_used).toBe(true);
+  });
+});
+
+describe('the languages of an imported model over RPC', () => {
+  it('models/add records the languages the caller names, and refuses a bad code', async () => {
+    const engine = createEngine({ dataDir: temp.make('syn-route-add-'), env: {} });
+    engines.push(engine);
+    const added = await engine.call('models/add', { path: MINILM, role: 'embed', languages: ['en', 'de'] });
+    expect(added.languages).toEqual(['en', 'de']);
+    expect((await engine.call('models/list', {})).map((m) => m.languages)).toEqual([['en', 'de']]);
+    await expect(engine.call('models/add', { path: MINILM, role: 'embed', languages: ['English'] })).rejects.toMatchObject({ code: 'E_SYN_BAD_REQUEST' });
   });
 });

@@ -65,7 +65,7 @@ export class SemanticIndex {
   stats() {
     const stats = this.index?.stats();
     // Before the first search the index is not loaded (no model load just for health): count the stored vectors.
-    const vectors = stats?.count ?? this.options.store.embeddedChunkIds(this.modelId).size;
+    const vectors = stats?.count ?? this.options.store.countEmbeddedChunks(this.modelId);
     const dimension = stats?.dimension ?? (this.dimension || (this.options.store.embeddingDimensions(this.modelId)[0] ?? 0));
     return { vectors, dimension, backend: stats?.backend ?? resolveBackend(this.options.backend), kind: stats?.kind ?? null };
   }

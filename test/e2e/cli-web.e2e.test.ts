@@ -1,19 +1,17 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import path from 'node:path';
-import readline from 'node:readline';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SAMPLE_VAULT, TempDirs } from '../helpers/tmp.ts';
-import { launchChromium, REPO } from './harness.ts';
+import { launchChromium, REPO, startServer, stopAll } from './harness.ts';
 
 const temp = new TempDirs();
 let browser: Browser;
-let child: ChildProcess | null = null;
 beforeAll(async () => {
   browser = await launchChromium();
 });
 afterAll(async () => {
-  child?.kill('SIGTERM');
+  stopAll();
   await browser?.close();
   temp.cleanup();
 });
@@ -24,9 +22,8 @@ describe('synapsis web (the command)', () => {
     const bin = path.join(REPO, 'bin', 'synapsis.js');
     const index = spawn(process.execPath, [bin, 'index', SAMPLE_VAULT, '--data-dir', dataDir], { stdio: 'ignore' });
     expect(await new Promise((resolve) => index.on('exit', resolve))).toBe(0);
-    child = spawn(process.execPath, [bin, 'web', '--port', '0', '--json', '--data-dir', dataDir], { stdio: ['ignore', 'pipe', 'inherit'] });
-    const first = await new Promise<string>((resolve) => readline.createInterface({ input: child!.stdout! }).once('line', resolve));
-    const { url } = JSON.parse(first) as { url: string };
+    const server = await startServer<{ url: string }>(process.execPath, [bin, 'web', '--port', '0', '--json', '--data-dir', dataDir]);
+    const { url } = server.info;
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/#token=[0-9a-f]{64}$/);
     const page = await browser.newPage();
     await page.goto(url);
@@ -37,9 +34,6 @@ describe('synapsis web (the command)', () => {
     // The token left the address bar (it stays in this tab's session storage only).
     expect(page.url()).not.toContain('token=');
     await page.close();
-    const exited = new Promise((resolve) => child!.on('exit', resolve));
-    child.kill('SIGTERM');
-    expect(await exited).toBe(0);
-    child = null;
+    expect(await server.stop()).toBe(0);
   });
 });

@@ -3,23 +3,21 @@
  * (outside the repository, so nothing resolves from the checkout's node_modules), started with its
  * own start.sh, and its page searched and asked in Chromium.
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import readline from 'node:readline';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TempDirs } from '../helpers/tmp.ts';
-import { launchChromium, REPO, screenshot } from './harness.ts';
+import { launchChromium, REPO, screenshot, startServer, stopAll } from './harness.ts';
 
 const temp = new TempDirs();
 let browser: Browser;
-let child: ChildProcess | null = null;
 beforeAll(async () => {
   browser = await launchChromium();
 });
 afterAll(async () => {
-  child?.kill('SIGTERM');
+  stopAll();
   await browser?.close();
   temp.cleanup();
 });
@@ -38,9 +36,8 @@ describe('the portable demo bundle', () => {
     expect(fs.existsSync(path.join(out, 'node_modules/@lancedb'))).toBe(false);
 
     const demoDir = path.join(temp.make('bundle-demo-'), 'demo');
-    child = spawn(path.join(out, 'start.sh'), ['--json', '--demo-dir', demoDir], { cwd: temp.make('elsewhere-'), stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, PATH: `${path.dirname(process.execPath)}:/usr/bin:/bin`, DISPLAY: '' } });
-    const first = await new Promise<string>((resolve) => readline.createInterface({ input: child!.stdout! }).once('line', resolve));
-    const { url, demo } = JSON.parse(first) as { url: string; demo: boolean };
+    const server = await startServer<{ url: string; demo: boolean }>(path.join(out, 'start.sh'), ['--json', '--demo-dir', demoDir], { cwd: temp.make('elsewhere-'), stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, PATH: `${path.dirname(process.execPath)}:/usr/bin:/bin`, DISPLAY: '' } });
+    const { url, demo } = server.info;
     expect(demo).toBe(true);
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     await page.goto(url);
@@ -52,9 +49,6 @@ describe('the portable demo bundle', () => {
     expect((await page.getByTestId('citation').allTextContents()).join(' ')).toContain('Transport protocol');
     await screenshot(page, 'demo-bundle');
     await page.close();
-    const exited = new Promise((resolve) => child!.on('exit', resolve));
-    child.kill('SIGTERM');
-    expect(await exited).toBe(0);
-    child = null;
+    expect(await server.stop()).toBe(0);
   });
 });

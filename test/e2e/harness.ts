@@ -4,8 +4,10 @@
  * The chat model is a deterministic stand-in (test/helpers/chat.ts) so the specs can assert what
  * streams and what is cited; everything else (index, search, graph, citations, security) is real.
  */
+import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import readline from 'node:readline';
 import { chromium, type Browser, type Page, type Request } from 'playwright-core';
 import { createEngine } from '../../src/engine/engine.ts';
 import { EngineHost } from '../../src/engine/host/engine-host.ts';
@@ -88,4 +90,36 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   const file = path.join(SCREENSHOTS, `${name}.png`);
   await page.screenshot({ path: file });
   return file;
+}
+
+/** A server process that prints one JSON line (its address) on stdout when ready. */
+export interface ServerProcess<Info> {
+  info: Info;
+  /** SIGTERM, and the exit code. */
+  stop(): Promise<number | null>;
+}
+
+const running = new Set<ChildProcess>();
+
+/** Starts `command` and waits for its first stdout line, parsed as JSON; `stopAll` kills what a failed spec left running. */
+export async function startServer<Info>(command: string, args: string[], options: SpawnOptions = {}): Promise<ServerProcess<Info>> {
+  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'inherit'], ...options });
+  running.add(child);
+  const first = await new Promise<string>((resolve, reject) => {
+    readline.createInterface({ input: child.stdout! }).once('line', resolve);
+    child.once('exit', (code) => reject(new Error(`${command} exited with ${code} before printing its address`)));
+  });
+  return {
+    info: JSON.parse(first) as Info,
+    stop: () => {
+      const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      return exited.finally(() => running.delete(child));
+    },
+  };
+}
+
+export function stopAll(): void {
+  for (const child of running) child.kill('SIGTERM');
+  running.clear();
 }

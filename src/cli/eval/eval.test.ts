@@ -1,17 +1,11 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { TempDirs } from '../../../test/helpers/tmp.ts';
-import { runCli } from '../main.ts';
 import { loadBeir } from './beir.ts';
+import { cli } from '../../../test/helpers/cli.ts';
 
 const temp = new TempDirs();
 afterAll(() => temp.cleanup());
 
-async function cli(args: string[]) {
-  let out = '';
-  let err = '';
-  const code = await runCli(args, { out: (t) => void (out += t), err: (t) => void (err += t) });
-  return { code, out, err };
-}
 
 const jsonl = (rows: object[]) => rows.map((r) => JSON.stringify(r)).join('\n') + '\n';
 

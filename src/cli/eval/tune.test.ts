@@ -2,19 +2,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SHARED_DIR, TempDirs } from '../../../test/helpers/tmp.ts';
-import { runCli } from '../main.ts';
+import { cli } from '../../../test/helpers/cli.ts';
 
 const temp = new TempDirs();
 afterAll(() => temp.cleanup());
 // A real GGUF whose vectors mean nothing: a dense list of noise that fitting must learn to trust less.
 const NOISE = path.join(SHARED_DIR, 'models', 'stories260K.gguf');
 
-async function cli(args: string[]) {
-  let out = '';
-  let err = '';
-  const code = await runCli(args, { out: (t) => void (out += t), err: (t) => void (err += t) });
-  return { code, out, err };
-}
 
 const jsonl = (rows: object[]) => rows.map((r) => JSON.stringify(r)).join('\n') + '\n';
 const TOPICS = ['zebra', 'glacier', 'violin', 'pepper', 'rocket', 'coral', 'falcon', 'quartz', 'tulip', 'lantern', 'harbor', 'meteor'];

@@ -140,16 +140,13 @@ export function fuseWeighted<Id extends ItemId>(
   for (const [side, w] of Object.entries(weights)) {
     if (!Number.isFinite(w) || w < 0) throw new RangeError(`weight ${side} must be a finite number >= 0, got ${w}`);
   }
+  // The two-list case of fuseWeightedLists, with each side's normalised score kept for explain.
   const d = normalizeMinMax(dense);
   const s = normalizeMinMax(sparse);
-  const ids = new Set<Id>([...d.keys(), ...s.keys()]);
-  const out: WeightedItem<Id>[] = [];
-  for (const id of ids) {
-    const dn = d.get(id) ?? null;
-    const sn = s.get(id) ?? null;
-    out.push({ id, score: weights.dense * (dn ?? 0) + weights.sparse * (sn ?? 0), dense: dn, sparse: sn });
-  }
-  return out.sort((a, b) => b.score - a.score || compareIds(a.id, b.id));
+  return fuseWeightedLists([
+    { name: 'dense', weight: weights.dense, items: dense },
+    { name: 'sparse', weight: weights.sparse, items: sparse },
+  ]).map(({ id, score }) => ({ id, score, dense: d.get(id) ?? null, sparse: s.get(id) ?? null }));
 }
 
 /**

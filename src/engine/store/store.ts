@@ -578,6 +578,11 @@ export class Store implements Disposable {
   }
 
   /** Ids of chunks that have a vector for this model. */
+  /** How many chunks have a vector for this model (health counts them without loading the ids). */
+  countEmbeddedChunks(modelId: string): number {
+    return this.db.prepare('SELECT COUNT(*) FROM chunks c JOIN embeddings e ON e.model_id = ? AND e.text_hash = c.embed_hash').pluck().get(modelId) as number;
+  }
+
   embeddedChunkIds(modelId: string): Set<number> {
     const rows = this.db
       .prepare('SELECT c.id FROM chunks c JOIN embeddings e ON e.model_id = ? AND e.text_hash = c.embed_hash')
