@@ -47,6 +47,12 @@ export const ConfigSchema = z
     rerankTopN: z.number().int().min(1).max(1000).default(50),
     /** Without a rerank model, let the chat model judge each of the top passages (a generation each: slow, off by default). */
     rerankWithChat: z.boolean().default(false),
+    /**
+     * Sentence vectors: each embedding model also embeds every sentence of prose chunks (not code),
+     * and a chunk scores by the best of its own vector and its sentences' (issue 14). About five
+     * vectors more per chunk, embedded after the chunk vectors; off keeps chunk vectors only.
+     */
+    sentenceVectors: z.boolean().default(true),
     rerankTimeoutMs: z.number().int().positive().default(15_000),
     /** Unload models after this long unused (ms); 0 keeps them loaded. */
     modelIdleMs: z.number().int().min(0).default(5 * 60_000),
@@ -91,6 +97,7 @@ const ENV_KEYS: Record<string, { key: keyof Config; kind: EnvKind }> = {
   SYN_PROFILE: { key: 'profile', kind: 'string' },
   SYN_RERANK_MODEL: { key: 'rerankModel', kind: 'string' },
   SYN_RERANK_WITH_CHAT: { key: 'rerankWithChat', kind: 'bool' },
+  SYN_SENTENCE_VECTORS: { key: 'sentenceVectors', kind: 'bool' },
   SYN_GPU: { key: 'gpu', kind: 'string' },
   SYN_LLM_THREADS: { key: 'llmThreads', kind: 'int' },
   SYN_VECTOR_BACKEND: { key: 'vectorBackend', kind: 'string' },

@@ -48,6 +48,7 @@ import { answerQuestion, type AnswerOptions } from './answer/answer.ts';
 import { DEFAULT_SYSTEM_PROMPT } from './answer/prompt.ts';
 import { metricsFromTraces } from './answer/metrics.ts';
 import { embeddingInput } from './llm/embedding-input.ts';
+import { splitSentences } from './ingest/sentences.ts';
 import { ModelRegistry, type ModelInfo, type ModelRole } from './llm/registry.ts';
 import { resolveEmbedModels, resolveModel, type ResolvedModel } from './llm/resolve.ts';
 import { loadProfile, type RetrievalProfile } from './retrieve/profile.ts';
@@ -208,16 +209,19 @@ export function createEngine(options: EngineOptions = {}): Engine {
   const indexVersion = sha256(stableStringify({ embed_model_id: embedModelId, chunking_params: params, analyzer: ANALYZER_VERSION })).slice(0, 16);
   // One vector index per embedding model; the primary's under index/<version>/, the others' in models/<id>/ beside it.
   // Named by file (all-MiniLM-L6-v2.Q8_0), the same whether a path or the registry names the model: profiles weight models by it.
-  const dense: DenseSource[] = embedModels.map((m, i) => ({
-    name: m.path ? path.basename(m.path, '.gguf') : m.name,
-    languages: m.languages ?? ['*'],
-    index: new SemanticIndex({
-      store,
-      embedder: (i === 0 ? options.embedder : undefined) ?? new Embedder(runtime, { modelPath: m.path, modelId: m.id, modelName: m.name, idleMs: config.modelIdleMs }),
-      indexDir: i === 0 ? path.join(dataDir, 'index', indexVersion) : path.join(dataDir, 'index', indexVersion, 'models', m.id),
-      backend: config.vectorBackend,
-    }),
-  }));
+  // With sentence vectors on, each model's sentence index lives in sentences/ inside its folder.
+  const dense: DenseSource[] = embedModels.map((m, i) => {
+    const embedder = (i === 0 ? options.embedder : undefined) ?? new Embedder(runtime, { modelPath: m.path, modelId: m.id, modelName: m.name, idleMs: config.modelIdleMs });
+    const indexDir = i === 0 ? path.join(dataDir, 'index', indexVersion) : path.join(dataDir, 'index', indexVersion, 'models', m.id);
+    const sentences = config.sentenceVectors
+      ? new SemanticIndex({ store, embedder, indexDir: path.join(indexDir, 'sentences'), backend: config.vectorBackend, unit: 'sentence' })
+      : null;
+    return {
+      name: m.path ? path.basename(m.path, '.gguf') : m.name,
+      languages: m.languages ?? ['*'],
+      index: new SemanticIndex({ store, embedder, indexDir, backend: config.vectorBackend, sentences }),
+    };
+  });
   const semantic = dense[0]?.index ?? null;
   /**
    * A manifest that cannot be trusted is set aside and written again from the store, the source of
@@ -262,11 +266,23 @@ export function createEngine(options: EngineOptions = {}): Engine {
   /** The embedding stage after the lexical one: embed what is new, then match the vector index to the chunks. */
   const embedStage = async (report: IndexReport): Promise<IndexReport> => {
     let out: IndexReport = { ...report, embedded: 0, embed_failed: 0, embed_pending: 0 };
-    for (const d of dense) {
-      const r = await embedWith(d.index, report);
+    const add = (r: IndexReport) => {
       out = { ...out, embedded: out.embedded + r.embedded, embed_failed: out.embed_failed + r.embed_failed, embed_pending: out.embed_pending + r.embed_pending };
+    };
+    // Every model's chunk vectors first (hybrid search works from then on), then the sentences.
+    for (const d of dense) add(await embedWith(d.index, report));
+    const withSentences = dense.filter((d) => d.index.sentences && !d.index.unavailable);
+    if (withSentences.length > 0) {
+      await splitSentenceStage();
+      // The report counts chunk inputs; sentence progress shows in health (models.embedders[].sentences).
+      for (const d of withSentences) await embedWith(d.index.sentences!, report);
     }
     return dense.length > 0 ? out : report;
+  };
+  /** Splits the chunks not split yet into sentence spans, a page at a time (queries get in between). */
+  const splitSentenceStage = async () => {
+    const hashOf = (title: string | null, heading: string | null, text: string) => sha256(embeddingInput(title, heading, text));
+    while (!(stopping || paused) && store.splitSentences(splitSentences, hashOf, 1000) > 0) await new Promise<void>((resolve) => setImmediate(resolve));
   };
   const embedWith = async (semantic: SemanticIndex, report: IndexReport): Promise<IndexReport> => {
     const started = performance.now();
@@ -281,7 +297,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
       );
       await semantic.syncIndex();
       semantic.unavailable = null;
-      return { ...report, embedded, embed_failed: failed, embed_pending: store.countPendingEmbeddings(semantic.modelId) };
+      return { ...report, embedded, embed_failed: failed, embed_pending: store.countPendingEmbeddings(semantic.modelId, semantic.unit) };
     } catch (error) {
       if (isSynapsisError(error) && error.code === 'E_SYN_INDEX_VERSION_MISMATCH') throw error;
       // A full disk or a locked store is not a model problem: the run fails and says so.
@@ -289,7 +305,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
       if (storeError) throw storeError;
       // The lexical index is complete; dense retrieval waits for a model that loads.
       semantic.unavailable = (error as Error).message;
-      return { ...report, embed_pending: store.countPendingEmbeddings(semantic.modelId) };
+      return { ...report, embed_pending: store.countPendingEmbeddings(semantic.modelId, semantic.unit) };
     }
   };
   const indexerDeps = { store, config, events, paramsHash, shouldStop: () => stopping || paused };
@@ -734,7 +750,12 @@ export function createEngine(options: EngineOptions = {}): Engine {
       assertLive();
       const degradations: string[] = [];
       if (!semantic) degradations.push('no embedding model: lexical retrieval only (synapsis models add <file.gguf>)');
-      const embedders = dense.map((d) => ({ id: d.index.modelId, name: d.name, languages: [...d.languages], vectors: d.index.stats().vectors, pending: store.countPendingEmbeddings(d.index.modelId), unavailable: d.index.unavailable }));
+      const embedders = dense.map((d) => {
+        const s = d.index.sentences;
+        // Sentences of chunks not split yet count as waiting too (about one per chunk until split).
+        const sentences = s ? { vectors: s.stats().vectors, pending: store.countPendingEmbeddings(d.index.modelId, 'sentence') + store.countUnsplitChunks() } : null;
+        return { id: d.index.modelId, name: d.name, languages: [...d.languages], vectors: d.index.stats().vectors, pending: store.countPendingEmbeddings(d.index.modelId), unavailable: d.index.unavailable, sentences };
+      });
       for (const d of dense) {
         const who = dense.length > 1 ? `embedding model ${d.name}` : 'embedding model';
         if (d.index.unavailable) degradations.push(`${who} unavailable${dense.length > 1 ? '' : ', lexical retrieval only'}: ${d.index.unavailable}`);
@@ -752,6 +773,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
       }
       for (const e of embedders) {
         if (e.pending > 0) degradations.push(`${e.pending} chunks wait for embeddings${dense.length > 1 ? ` of ${e.name}` : ''} (dense retrieval covers the rest)`);
+        else if (e.sentences && e.sentences.pending > 0) degradations.push(`${e.sentences.pending} sentences wait for embeddings${dense.length > 1 ? ` of ${e.name}` : ''} (chunk vectors answer meanwhile)`);
       }
       if (manifestRecovery) degradations.push(manifestRecovery);
       const rt = runtime.status();

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { createError, isSynapsisError } from '../shared/errors.ts';
 import { embeddingInput } from './llm/embedding-input.ts';
 import type { EmbedderLike } from './llm/runtime.ts';
-import type { Store } from './store/store.ts';
+import type { Store, VectorUnit } from './store/store.ts';
 import { META_FILE, topK } from './vector/common.ts';
 import { createVectorIndex, loadVectorIndex, resolveBackend, type VectorBackendChoice } from './vector/index.ts';
 import type { VectorHit, VectorIndex } from './vector/types.ts';
@@ -20,6 +20,13 @@ export interface SemanticOptions {
   /** index/<index_version>/ of the current version. */
   indexDir: string;
   backend: VectorBackendChoice;
+  /** What each vector stands for (default chunk); a sentence index maps its hits to their chunks. */
+  unit?: VectorUnit;
+  /**
+   * The sentence vectors of the same model (a SemanticIndex with unit 'sentence', its own folder):
+   * a chunk then scores by the best of its own vector and its sentences' (see ingest/sentences.ts).
+   */
+  sentences?: SemanticIndex | null;
 }
 
 export interface EmbedProgress {
@@ -34,6 +41,8 @@ const BATCH = 32;
  * them, while scoring a few thousand stored vectors takes milliseconds.
  */
 const EXACT_FILTER_MAX = 5000;
+/** A filtered search maps allowed chunks to their sentences only up to this many chunks; beyond it, chunk vectors answer alone. */
+const SENTENCE_FILTER_MAX = 20000;
 
 function deferred(): { promise: Promise<void>; resolve: () => void } {
   let resolve!: () => void;
@@ -58,6 +67,15 @@ export class SemanticIndex {
     return this.options.embedder.modelId;
   }
 
+  get unit(): VectorUnit {
+    return this.options.unit ?? 'chunk';
+  }
+
+  /** The sentence index of this model, when sentence vectors are on. */
+  get sentences(): SemanticIndex | null {
+    return this.options.sentences ?? null;
+  }
+
   get ready(): boolean {
     return this.index !== null && this.unavailable === null;
   }
@@ -65,7 +83,7 @@ export class SemanticIndex {
   stats() {
     const stats = this.index?.stats();
     // Before the first search the index is not loaded (no model load just for health): count the stored vectors.
-    const vectors = stats?.count ?? this.options.store.countEmbeddedChunks(this.modelId);
+    const vectors = stats?.count ?? this.options.store.countEmbeddedChunks(this.modelId, this.unit);
     const dimension = stats?.dimension ?? (this.dimension || (this.options.store.embeddingDimensions(this.modelId)[0] ?? 0));
     return { vectors, dimension, backend: stats?.backend ?? resolveBackend(this.options.backend), kind: stats?.kind ?? null };
   }
@@ -89,7 +107,7 @@ export class SemanticIndex {
   /** Embeds every chunk input that has no vector for this model yet, in batches, reporting progress. */
   async embedPending(onProgress?: (p: EmbedProgress) => void, shouldStop?: () => boolean): Promise<{ embedded: number; failed: number }> {
     const { store, embedder } = this.options;
-    const total = store.countPendingEmbeddings(this.modelId);
+    const total = store.countPendingEmbeddings(this.modelId, this.unit);
     if (total === 0) return { embedded: 0, failed: 0 };
     await this.modelDimension();
     const failed = new Set<string>();
@@ -99,7 +117,7 @@ export class SemanticIndex {
     while (!shouldStop?.()) {
       // Paged by chunk id: each page reads only its own rows. A hash already in this page (the same
       // text in two chunks) is embedded once; one written by an earlier page is no longer pending.
-      const page = store.pendingEmbeddings(this.modelId, BATCH, after);
+      const page = store.pendingEmbeddings(this.modelId, BATCH, after, this.unit);
       if (page.length === 0) break;
       after = page[page.length - 1]!.id;
       const taken = new Set<string>();
@@ -136,13 +154,13 @@ export class SemanticIndex {
     if (!this.index) await this.ensureLoaded();
     const index = this.index;
     if (!index) return { added: 0, removed: 0 };
-    const wanted = store.embeddedChunkIds(this.modelId);
+    const wanted = store.embeddedChunkIds(this.modelId, this.unit);
     const held = index.ids();
     const toRemove = held.filter((id) => !wanted.has(id));
     const heldSet = new Set(held);
     const toAdd = [...wanted].filter((id) => !heldSet.has(id));
     if (toRemove.length > 0) index.remove(toRemove);
-    for (const page of store.chunkVectors(this.modelId, toAdd)) {
+    for (const page of store.chunkVectors(this.modelId, toAdd, this.unit)) {
       if (page.length === 0) continue;
       index.add(
         page.map((p) => p.id),
@@ -168,7 +186,7 @@ export class SemanticIndex {
    */
   private async load(): Promise<void> {
     const { store, indexDir, backend } = this.options;
-    const wanted = store.embeddedChunkIds(this.modelId);
+    const wanted = store.embeddedChunkIds(this.modelId, this.unit);
     if (wanted.size === 0 && !fs.existsSync(path.join(indexDir, META_FILE))) return; // nothing embedded yet: no model load until there is
     const dim = await this.modelDimension();
     if (this.index) return;
@@ -182,7 +200,7 @@ export class SemanticIndex {
       this.rebuilding = true;
       this.rebuildStarted.resolve();
       try {
-        for (const page of store.chunkVectors(this.modelId, [...wanted])) {
+        for (const page of store.chunkVectors(this.modelId, [...wanted], this.unit)) {
           if (page.length > 0) index.add(page.map((p) => p.id), page.map((p) => p.vector));
           await new Promise<void>((resolve) => setImmediate(resolve));
         }
@@ -241,10 +259,53 @@ export class SemanticIndex {
     const index = this.index;
     if (!index || index.stats().count === 0) return [];
     const vector = await this.options.embedder.embed(query, 'query');
-    const run = (v: Float32Array) => (allow && allow.size <= EXACT_FILTER_MAX && index.stats().kind === 'hnsw' ? this.searchStored(v, k, allow) : index.search(v, k, allow));
+    const sentences = await this.readySentences();
+    const run = (v: Float32Array) => {
+      const hits = this.searchVector(v, k, allow);
+      return sentences ? bestPerChunk(hits, sentences.searchChunks(v, k, allow), k) : hits;
+    };
     const first = run(vector);
     if (!options.feedback || first.length === 0) return first;
     return run(this.rocchio(vector, first.slice(0, options.feedback.docs), options.feedback.beta));
+  }
+
+  private searchVector(v: Float32Array, k: number, allow?: ReadonlySet<number>): VectorHit[] {
+    const index = this.index;
+    if (!index || index.stats().count === 0) return [];
+    return allow && allow.size <= EXACT_FILTER_MAX && index.stats().kind === 'hnsw' ? this.searchStored(v, k, allow) : index.search(v, k, allow);
+  }
+
+  /** The sentence index when it can answer now (loaded, not being rebuilt); null otherwise (chunk vectors answer alone). */
+  private async readySentences(): Promise<SemanticIndex | null> {
+    const s = this.sentences;
+    if (!s || s.unavailable) return null;
+    if (!s.index) {
+      await Promise.race([s.ensureLoaded(), s.rebuildStarted.promise]).catch(() => undefined);
+      if (s.rebuilding) return null;
+    }
+    return s.index && s.index.stats().count > 0 ? s : null;
+  }
+
+  /**
+   * Sentence index: the chunks whose sentences are nearest to `vector`, each scored by its best
+   * sentence; `allow` holds chunk ids. A chunk's sentences crowd the first hits, so three times k
+   * sentences are fetched for k chunks.
+   */
+  private searchChunks(vector: Float32Array, k: number, allow?: ReadonlySet<number>): VectorHit[] {
+    let allowed: Set<number> | undefined;
+    if (allow) {
+      if (allow.size > SENTENCE_FILTER_MAX) return [];
+      allowed = new Set(this.options.store.sentencesOfChunks([...allow]));
+      if (allowed.size === 0) return [];
+    }
+    const hits = this.searchVector(vector, Math.min(3000, k * 3), allowed);
+    const chunkOf = this.options.store.sentenceChunks(hits.map((h) => h.id));
+    const best = new Map<number, number>();
+    for (const h of hits) {
+      const chunk = chunkOf.get(h.id);
+      if (chunk !== undefined && !(best.get(chunk)! >= h.score)) best.set(chunk, h.score);
+    }
+    return [...best].map(([id, score]) => ({ id, score })).sort((a, b) => b.score - a.score).slice(0, k);
   }
 
   /**
@@ -283,7 +344,7 @@ export class SemanticIndex {
     norm = Math.sqrt(norm) || 1;
     const ids: number[] = [];
     const scores: number[] = [];
-    for (const page of this.options.store.chunkVectors(this.modelId, [...allow])) {
+    for (const page of this.options.store.chunkVectors(this.modelId, [...allow], this.unit)) {
       for (const { id, vector } of page) {
         let dot = 0;
         let vnorm = 0;
@@ -299,8 +360,23 @@ export class SemanticIndex {
   }
 
   async dispose(): Promise<void> {
+    await this.sentences?.disposeIndex();
     this.index?.dispose();
     this.index = null;
     await this.options.embedder.unload();
   }
+
+  /** Frees the vector index only (a sentence index shares its model with the chunk index, which unloads it). */
+  async disposeIndex(): Promise<void> {
+    await this.loading?.catch(() => undefined);
+    this.index?.dispose();
+    this.index = null;
+  }
+}
+
+/** Each chunk once, with the better of its chunk-vector and best-sentence scores; the k best. */
+export function bestPerChunk(chunkHits: readonly VectorHit[], sentenceHits: readonly VectorHit[], k: number): VectorHit[] {
+  const best = new Map<number, number>();
+  for (const h of [...chunkHits, ...sentenceHits]) if (!(best.get(h.id)! >= h.score)) best.set(h.id, h.score);
+  return [...best].map(([id, score]) => ({ id, score })).sort((a, b) => b.score - a.score || a.id - b.id).slice(0, k);
 }

@@ -191,7 +191,20 @@ export const HealthReportSchema = z.object({
     gpu: z.union([z.string(), z.literal(false)]),
     threads: z.number().int(),
     /** Every embedding model in use, primary first, with the languages each answers queries in. */
-    embedders: z.array(z.object({ id: z.string(), name: z.string(), languages: z.array(z.string()), vectors: z.number().int(), pending: z.number().int(), unavailable: z.string().nullable() })).default([]),
+    embedders: z
+      .array(
+        z.object({
+          id: z.string(),
+          name: z.string(),
+          languages: z.array(z.string()),
+          vectors: z.number().int(),
+          pending: z.number().int(),
+          unavailable: z.string().nullable(),
+          /** Sentence vectors of this model (null when they are off): stored, and sentences still waiting. */
+          sentences: z.object({ vectors: z.number().int(), pending: z.number().int() }).nullable().default(null),
+        }),
+      )
+      .default([]),
   }),
   /** The retrieval profile in use (fusion weights and query techniques). */
   profile: z.string().default('default'),

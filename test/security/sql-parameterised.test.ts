@@ -23,6 +23,9 @@ const ALLOWED: Record<string, string> = {
   'src/engine/retrieve/graph-list.ts prepare BM25_WEIGHTS.heading': 'a numeric module constant (column weight)',
   'src/engine/retrieve/graph-list.ts prepare BM25_WEIGHTS.body': 'a numeric module constant (column weight)',
   "src/engine/store/store.ts prepare Array(rows).fill('(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')": 'placeholders only: one (?, ...) group per row of a multi-row INSERT',
+  'src/engine/store/store.ts prepare UNIT_TABLE[unit]': "UNIT_TABLE maps the typed VectorUnit ('chunk' | 'sentence') to a literal table name ('chunks' | 'chunk_sentences')",
+  "src/engine/store/store.ts prepare unit === 'chunk' ? CHUNK_VECTORS_BY_ID_SQL : vectorsByIdSql(UNIT_TABLE[unit])": 'module SQL built from a literal table name (UNIT_TABLE: chunks | chunk_sentences)',
+  "src/engine/store/store.ts prepare unit === 'chunk' ? CHUNK_VECTORS_PAGE_SQL : vectorsPageSql(UNIT_TABLE[unit])": 'module SQL built from a literal table name (UNIT_TABLE: chunks | chunk_sentences)',
   'src/cli/bench/compare.ts prepare K': 'benchmark constant k (a number), not a request value',
   'src/cli/bench/compare.ts exec set.dim': 'benchmark: the vector dimension of a generated data set (a number)',
 };

@@ -94,3 +94,50 @@ describe('store: vectors and pending embeddings', () => {
     }
   });
 });
+
+describe('store: sentence spans and their vectors', () => {
+  it('splits unsplit prose chunks a page at a time (code into none), pages pending sentence inputs, and maps sentences to chunks', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'syn-store-'));
+    dirs.push(dir);
+    const store = new Store(dir);
+    try {
+      const root = store.addRoot('/r', [], []);
+      const chunk = (text: string, i: number) => ({
+        ordinal: i, locator: `L${i}`, sectionId: null, heading: 'H', startLine: 1, endLine: 1, text, chunkHash: `c${text}`, textHash: `t${text}`,
+        embedHash: `e${text}`, tags: {}, tokenCount: 2, fts: { title: '', heading: '', body: text },
+      });
+      const doc = (p: string, type: string, texts: string[]) =>
+        store.writeDocument({ rootId: root.id, path: p, docId: p, type, language: null, title: 'T', contentHash: p, mtimeMs: 0, size: 1, status: 'indexed' }, texts.map(chunk));
+      doc('a.md', 'markdown', ['one. two', 'solo']);
+      doc('b.py', 'code', ['x = 1. y = 2']);
+      const split = (text: string) => (text.includes('.') ? text.split('. ').map((_, i, all) => ({ start: all.slice(0, i).join('. ').length + (i ? 2 : 0), end: all.slice(0, i + 1).join('. ').length })) : []);
+      const hashOf = (title: string | null, heading: string | null, text: string) => `${title}|${heading}|${text}`;
+      expect(store.countUnsplitChunks()).toBe(3);
+      expect(store.splitSentences(split, hashOf, 2)).toBe(2);
+      expect(store.splitSentences(split, hashOf, 2)).toBe(1);
+      expect(store.splitSentences(split, hashOf, 2)).toBe(0);
+      expect(store.countUnsplitChunks()).toBe(0);
+      expect(store.db.prepare('SELECT sentences FROM chunks ORDER BY id').pluck().all()).toEqual([2, 0, 0]);
+      const pending = store.pendingEmbeddings('m', 10, 0, 'sentence');
+      expect(pending.map((p) => [p.text, p.hash, p.title, p.heading])).toEqual([
+        ['one', 'T|H|one', 'T', 'H'],
+        ['two', 'T|H|two', 'T', 'H'],
+      ]);
+      expect(store.countPendingEmbeddings('m', 'sentence')).toBe(2);
+      store.writeEmbeddings('m', [{ hash: 'T|H|two', vector: new Float32Array([1, 0]) }]);
+      expect(store.pendingEmbeddings('m', 10, 0, 'sentence').map((p) => p.text)).toEqual(['one']);
+      expect(store.countEmbeddedChunks('m', 'sentence')).toBe(1);
+      const [sid] = [...store.embeddedChunkIds('m', 'sentence')];
+      expect([...store.chunkVectors('m', [sid!], 'sentence')].flat().map((r) => Array.from(r.vector))).toEqual([[1, 0]]);
+      const chunkId = store.db.prepare('SELECT id FROM chunks ORDER BY id').pluck().get() as number;
+      expect(store.sentenceChunks([sid!, 999])).toEqual(new Map([[sid!, chunkId]]));
+      expect(store.sentencesOfChunks([chunkId]).length).toBe(2);
+      // Re-indexing the document replaces its chunks: their sentences go, the new chunks wait to be split.
+      doc('a.md', 'markdown', ['three. four']);
+      expect(store.db.prepare('SELECT COUNT(*) FROM chunk_sentences').pluck().get()).toBe(0);
+      expect(store.countUnsplitChunks()).toBe(1);
+    } finally {
+      store.dispose();
+    }
+  });
+});

@@ -104,10 +104,19 @@ const GRAPH_BATCH = 16;
  * range), their chunks, then each vector by primary key. Left to itself SQLite read every stored
  * vector of the model for each page: 80 s per 5,000 ids at 100k chunks, instead of 0.35 s.
  */
-export const CHUNK_VECTORS_BY_ID_SQL =
-  'SELECT c.id, e.vector FROM json_each(?) j CROSS JOIN chunks c ON c.id = j.value CROSS JOIN embeddings e ON e.model_id = ? AND e.text_hash = c.embed_hash';
-export const CHUNK_VECTORS_PAGE_SQL =
-  'SELECT c.id, e.vector FROM chunks c CROSS JOIN embeddings e ON e.model_id = ? AND e.text_hash = c.embed_hash WHERE c.id > ? ORDER BY c.id LIMIT 5000';
+const vectorsByIdSql = (table: string) =>
+  `SELECT c.id, e.vector FROM json_each(?) j CROSS JOIN ${table} c ON c.id = j.value CROSS JOIN embeddings e ON e.model_id = ? AND e.text_hash = c.embed_hash`;
+const vectorsPageSql = (table: string) =>
+  `SELECT c.id, e.vector FROM ${table} c CROSS JOIN embeddings e ON e.model_id = ? AND e.text_hash = c.embed_hash WHERE c.id > ? ORDER BY c.id LIMIT 5000`;
+export const CHUNK_VECTORS_BY_ID_SQL = vectorsByIdSql('chunks');
+export const CHUNK_VECTORS_PAGE_SQL = vectorsPageSql('chunks');
+
+/**
+ * What a vector stands for: a chunk (keyed by chunks.id) or one sentence of a chunk (keyed by
+ * chunk_sentences.id). Both tables key their vectors by embed_hash in the embeddings table.
+ */
+export type VectorUnit = 'chunk' | 'sentence';
+const UNIT_TABLE: Record<VectorUnit, string> = { chunk: 'chunks', sentence: 'chunk_sentences' };
 
 /** The SQLite store: the source of truth (DESIGN.md §3). All SQL is parameterised. */
 export interface TraceRow {
@@ -538,7 +547,19 @@ export class Store implements Disposable {
    * grouping the whole table by hash on every batch made embedding 100k chunks quadratic (0.85 s of
    * query per batch of 32 at 100k chunks).
    */
-  pendingEmbeddings(modelId: string, limit: number, afterId = 0): { id: number; hash: string; title: string | null; heading: string | null; text: string }[] {
+  pendingEmbeddings(modelId: string, limit: number, afterId = 0, unit: VectorUnit = 'chunk'): { id: number; hash: string; title: string | null; heading: string | null; text: string }[] {
+    if (unit === 'sentence') {
+      const rows = this.db
+        .prepare(
+          `SELECT s.id, s.embed_hash AS hash, d.title, c.heading, c.text, s.start, s.end
+             FROM chunk_sentences s JOIN chunks c ON c.id = s.chunk_id JOIN documents d ON d.id = c.document_id
+            WHERE s.id > @after
+              AND NOT EXISTS (SELECT 1 FROM embeddings e WHERE e.model_id = @model AND e.text_hash = s.embed_hash)
+            ORDER BY s.id LIMIT @limit`,
+        )
+        .all({ model: modelId, limit, after: afterId }) as { id: number; hash: string; title: string | null; heading: string | null; text: string; start: number; end: number }[];
+      return rows.map((r) => ({ id: r.id, hash: r.hash, title: r.title, heading: r.heading, text: r.text.slice(r.start, r.end) }));
+    }
     return this.db
       .prepare(
         `SELECT c.id, c.embed_hash AS hash, d.title, c.heading, c.text
@@ -550,11 +571,11 @@ export class Store implements Disposable {
       .all({ model: modelId, limit, after: afterId }) as { id: number; hash: string; title: string | null; heading: string | null; text: string }[];
   }
 
-  countPendingEmbeddings(modelId: string): number {
+  countPendingEmbeddings(modelId: string, unit: VectorUnit = 'chunk'): number {
     return (
       this.db
         .prepare(
-          `SELECT COUNT(DISTINCT c.embed_hash) AS n FROM chunks c
+          `SELECT COUNT(DISTINCT c.embed_hash) AS n FROM ${UNIT_TABLE[unit]} c
             WHERE c.embed_hash IS NOT NULL
               AND NOT EXISTS (SELECT 1 FROM embeddings e WHERE e.model_id = ? AND e.text_hash = c.embed_hash)`,
         )
@@ -577,36 +598,32 @@ export class Store implements Disposable {
     return (this.db.prepare('SELECT DISTINCT dim FROM embeddings WHERE model_id = ?').all(modelId) as { dim: number }[]).map((r) => r.dim);
   }
 
-  /** Ids of chunks that have a vector for this model. */
-  /** How many chunks have a vector for this model (health counts them without loading the ids). */
-  countEmbeddedChunks(modelId: string): number {
-    return this.db.prepare('SELECT COUNT(*) FROM chunks c JOIN embeddings e ON e.model_id = ? AND e.text_hash = c.embed_hash').pluck().get(modelId) as number;
+  /** How many chunks (or sentences) have a vector for this model (health counts them without loading the ids). */
+  countEmbeddedChunks(modelId: string, unit: VectorUnit = 'chunk'): number {
+    return this.db.prepare(`SELECT COUNT(*) FROM ${UNIT_TABLE[unit]} c JOIN embeddings e ON e.model_id = ? AND e.text_hash = c.embed_hash`).pluck().get(modelId) as number;
   }
 
-  embeddedChunkIds(modelId: string): Set<number> {
+  /** Ids of chunks (or sentences) that have a vector for this model. */
+  embeddedChunkIds(modelId: string, unit: VectorUnit = 'chunk'): Set<number> {
     const rows = this.db
-      .prepare('SELECT c.id FROM chunks c JOIN embeddings e ON e.model_id = ? AND e.text_hash = c.embed_hash')
+      .prepare(`SELECT c.id FROM ${UNIT_TABLE[unit]} c JOIN embeddings e ON e.model_id = ? AND e.text_hash = c.embed_hash`)
       .pluck()
       .all(modelId) as number[];
     return new Set(rows);
   }
 
-  /** (chunk id, vector) for the given chunks, or for every embedded chunk, in pages. */
-  *chunkVectors(modelId: string, ids?: readonly number[]): Generator<{ id: number; vector: Float32Array }[]> {
+  /** (chunk id, vector) for the given chunks, or for every embedded chunk, in pages (sentences: by sentence id). */
+  *chunkVectors(modelId: string, ids?: readonly number[], unit: VectorUnit = 'chunk'): Generator<{ id: number; vector: Float32Array }[]> {
     const toVector = (b: Buffer) => new Float32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength));
     if (ids) {
-      const stmt = this.db.prepare(
-        CHUNK_VECTORS_BY_ID_SQL,
-      );
+      const stmt = this.db.prepare(unit === 'chunk' ? CHUNK_VECTORS_BY_ID_SQL : vectorsByIdSql(UNIT_TABLE[unit]));
       for (let i = 0; i < ids.length; i += 5000) {
         const rows = stmt.all(JSON.stringify(ids.slice(i, i + 5000)), modelId) as { id: number; vector: Buffer }[];
         yield rows.map((r) => ({ id: r.id, vector: toVector(r.vector) }));
       }
       return;
     }
-    const page = this.db.prepare(
-      CHUNK_VECTORS_PAGE_SQL,
-    );
+    const page = this.db.prepare(unit === 'chunk' ? CHUNK_VECTORS_PAGE_SQL : vectorsPageSql(UNIT_TABLE[unit]));
     let last = 0;
     for (;;) {
       const rows = page.all(modelId, last) as { id: number; vector: Buffer }[];
@@ -614,6 +631,57 @@ export class Store implements Disposable {
       yield rows.map((r) => ({ id: r.id, vector: toVector(r.vector) }));
       last = rows[rows.length - 1]!.id;
     }
+  }
+
+  // Sentences -------------------------------------------------------------------------------------
+
+  /**
+   * Splits up to `limit` chunks that have not been split into sentences yet (chunks.sentences IS
+   * NULL), in id order: prose through `split`, code documents into none. Returns how many chunks
+   * it split (0: none left). Each page is one transaction.
+   */
+  splitSentences(
+    split: (text: string) => readonly { start: number; end: number }[],
+    hashOf: (title: string | null, heading: string | null, text: string) => string,
+    limit = 2000,
+  ): number {
+    const rows = this.db
+      .prepare(
+        `SELECT c.id, c.text, c.heading, d.title, d.type FROM chunks c JOIN documents d ON d.id = c.document_id
+          WHERE c.sentences IS NULL ORDER BY c.id LIMIT ?`,
+      )
+      .all(limit) as { id: number; text: string; heading: string | null; title: string | null; type: string }[];
+    const insert = this.db.prepare('INSERT INTO chunk_sentences (chunk_id, ordinal, start, end, embed_hash) VALUES (?, ?, ?, ?, ?)');
+    const mark = this.db.prepare('UPDATE chunks SET sentences = ? WHERE id = ?');
+    this.db.transaction(() => {
+      for (const r of rows) {
+        const spans = r.type === 'code' ? [] : split(r.text);
+        spans.forEach((s, i) => insert.run(r.id, i, s.start, s.end, hashOf(r.title, r.heading, r.text.slice(s.start, s.end))));
+        mark.run(spans.length, r.id);
+      }
+    })();
+    return rows.length;
+  }
+
+  /** Chunks not split into sentences yet. */
+  countUnsplitChunks(): number {
+    return this.db.prepare('SELECT COUNT(*) FROM chunks WHERE sentences IS NULL').pluck().get() as number;
+  }
+
+  /** The chunk of each sentence id (ids not found are left out). */
+  sentenceChunks(ids: readonly number[]): Map<number, number> {
+    const rows = this.db
+      .prepare('SELECT s.id, s.chunk_id FROM json_each(?) j CROSS JOIN chunk_sentences s ON s.id = j.value')
+      .all(JSON.stringify(ids)) as { id: number; chunk_id: number }[];
+    return new Map(rows.map((r) => [r.id, r.chunk_id]));
+  }
+
+  /** Sentence ids of the given chunks. */
+  sentencesOfChunks(chunkIds: readonly number[]): number[] {
+    return this.db
+      .prepare('SELECT s.id FROM json_each(?) j CROSS JOIN chunk_sentences s ON s.chunk_id = j.value')
+      .pluck()
+      .all(JSON.stringify(chunkIds)) as number[];
   }
 
   // Answers ---------------------------------------------------------------------------------------

@@ -1,0 +1,91 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { TempDirs } from '../../test/helpers/tmp.ts';
+import { HashedEmbedder } from '../cli/bench/hashed-embedder.ts';
+import { createEngine, type Engine } from './engine.ts';
+
+// The hashed bag-of-words embedder makes the effect exact: a query that restates one sentence of a
+// long chunk is much closer to that sentence's vector than to the chunk's, which averages it with
+// every other sentence.
+const temp = new TempDirs();
+const engines: Engine[] = [];
+afterEach(async () => {
+  for (const e of engines.splice(0)) await e.dispose();
+});
+afterAll(() => temp.cleanup());
+
+const filler = [
+  'Quarterly budgets were reviewed by the finance group in detail.',
+  'Several office plants were moved closer to the southern windows.',
+  'The printer on the third floor needed new toner twice this month.',
+  'Lunch orders now go through the shared spreadsheet every Friday.',
+  'Parking passes expire at the end of the calendar year for everyone.',
+];
+const QUERY = 'Maya decided the sync engine stores conflicts in SQLite';
+
+function vault() {
+  return temp.make('syn-sent-vault-', {
+    // The answer is one sentence among unrelated ones.
+    'long.md': `# Weekly notes\n\n${[filler[0], filler[1], 'Maya decided the sync engine stores conflicts in SQLite.', filler[2], filler[3], filler[4]].join(' ')}\n`,
+    // Shares a few words with the query all over, states nothing of it.
+    'near.md': '# Engine\n\nThe engine of the car stores heat. Maya likes the engine sound in the morning drive.\n',
+    'code.py': 'def sync():\n    """Maya decided the sync engine stores conflicts in SQLite. Another sentence here too."""\n    return 1\n',
+  });
+}
+
+function open(dataDir: string, env: Record<string, string> = {}) {
+  const engine = createEngine({ dataDir, env, embedder: new HashedEmbedder(256) });
+  engines.push(engine);
+  return engine;
+}
+
+describe('sentence vectors', () => {
+  it('scores a chunk by its best sentence: the note that states the query ranks first, with the sentence cosine', async () => {
+    const root = vault();
+    const chunksOnly = open(temp.make('syn-sent-off-'), { SYN_SENTENCE_VECTORS: 'false' });
+    await chunksOnly.index([root]);
+    const before = await chunksOnly.retrieve(QUERY, { mode: 'dense' }, 3);
+    expect((await chunksOnly.health()).models.embedders[0]!.sentences).toBeNull();
+
+    const dataDir = temp.make('syn-sent-on-');
+    const engine = open(dataDir);
+    const report = await engine.index([root]);
+    expect(report.embedded).toBe(3); // the report counts chunk inputs; sentences show in health
+    const health = await engine.health();
+    // long.md: 6 sentences; near.md: 2; code.py: none (code is not split).
+    expect(health.models.embedders[0]!.sentences).toEqual({ vectors: 8, pending: 0 });
+    expect(health.degradations.join()).not.toMatch(/sentences wait/);
+    expect(fs.existsSync(path.join(dataDir, 'index', health.index_version, 'sentences', 'vectors.json'))).toBe(true);
+
+    const after = await engine.retrieve(QUERY, { mode: 'dense' }, 3);
+    const score = (r: typeof after, p: string) => r.chunks.find((c) => c.path === p)?.score ?? 0;
+    expect(after.chunks[0]!.path).toBe('long.md');
+    expect(score(after, 'long.md')).toBeGreaterThan(score(before, 'long.md') + 0.2);
+    // code is scored by its chunk vector alone, as before
+    expect(score(after, 'code.py')).toBeCloseTo(score(before, 'code.py'), 4);
+  });
+
+  it('keeps sentence vectors in step with edits and deletions, and rebuilds their index when its files are gone', async () => {
+    const root = vault();
+    const dataDir = temp.make('syn-sent-sync-');
+    let engine = open(dataDir);
+    await engine.index([root]);
+    fs.writeFileSync(path.join(root, 'long.md'), `# Weekly notes\n\n${filler.join(' ')}\n`);
+    fs.rmSync(path.join(root, 'near.md'));
+    await engine.index([root]);
+    let health = await engine.health();
+    expect(health.models.embedders[0]!.sentences).toEqual({ vectors: 5, pending: 0 });
+    let hits = await engine.retrieve(QUERY, { mode: 'dense' }, 3);
+    expect(hits.chunks.map((c) => c.path)).not.toContain('near.md');
+    expect(hits.chunks[0]!.path).toBe('code.py');
+
+    await engine.dispose();
+    fs.rmSync(path.join(dataDir, 'index', health.index_version, 'sentences'), { recursive: true });
+    engine = open(dataDir);
+    hits = await engine.retrieve('Parking passes expire at the end of the calendar year', { mode: 'dense' }, 3);
+    expect(hits.chunks[0]!.path).toBe('long.md');
+    health = await engine.health();
+    expect(health.models.embedders[0]!.sentences).toEqual({ vectors: 5, pending: 0 });
+  });
+});
