@@ -89,3 +89,30 @@ describe('sentence vectors', () => {
     expect(health.models.embedders[0]!.sentences).toEqual({ vectors: 5, pending: 0 });
   });
 });
+
+describe('vector keys', () => {
+  it('an edit of the newest note is found by its new text: chunk ids are never reused, so the vector index cannot keep the old vector', async () => {
+    const root = temp.make('syn-reuse-vault-', {
+      'a.md': '# A\n\nalpha beta gamma delta words here.\n',
+      'b.md': '# B\n\nzebra yak xylophone walrus.\n',
+    });
+    const engine = open(temp.make('syn-reuse-data-'), { SYN_SENTENCE_VECTORS: 'false' });
+    await engine.index([root]);
+    const before = (await engine.retrieve('zebra yak xylophone walrus', { mode: 'dense' }, 1)).chunks[0]!;
+    fs.writeFileSync(path.join(root, 'b.md'), '# B\n\nmango papaya kiwi banana.\n');
+    await engine.index([root]);
+    const after = (await engine.retrieve('mango papaya kiwi banana', { mode: 'dense' }, 1)).chunks[0]!;
+    expect(after.path).toBe('b.md');
+    expect(after.chunk_id).not.toBe(before.chunk_id);
+    expect(after.score).toBeGreaterThan(0.5);
+    // Deleting the newest note and adding another does not hand its id out again either.
+    fs.rmSync(path.join(root, 'b.md'));
+    await engine.index([root]);
+    fs.writeFileSync(path.join(root, 'c.md'), '# C\n\nrobin sparrow finch wren.\n');
+    await engine.index([root]);
+    const c = (await engine.retrieve('robin sparrow finch wren', { mode: 'dense' }, 1)).chunks[0]!;
+    expect(c.path).toBe('c.md');
+    expect(c.chunk_id).toBeGreaterThan(after.chunk_id!);
+    expect(c.score).toBeGreaterThan(0.5);
+  });
+});

@@ -118,6 +118,8 @@ export const CHUNK_VECTORS_PAGE_SQL = vectorsPageSql('chunks');
 export type VectorUnit = 'chunk' | 'sentence';
 const UNIT_TABLE: Record<VectorUnit, string> = { chunk: 'chunks', sentence: 'chunk_sentences' };
 
+const CHUNK_ID_HIGH_WATER = 'chunk_id_high_water';
+
 /** The SQLite store: the source of truth (DESIGN.md §3). All SQL is parameterised. */
 export interface TraceRow {
   trace_id: string;
@@ -176,9 +178,9 @@ export class Store implements Disposable {
       docByPath: this.db.prepare('SELECT * FROM documents WHERE root_id = ? AND path = ?'),
       deleteChunksOfDoc: this.db.prepare('DELETE FROM chunks WHERE document_id = ?'),
       insertChunk: this.db.prepare(`
-        INSERT INTO chunks (document_id, ordinal, locator, section_id, heading, start_line, end_line, text,
+        INSERT INTO chunks (id, document_id, ordinal, locator, section_id, heading, start_line, end_line, text,
                             chunk_hash, text_hash, tags_json, token_count, embed_hash, lang)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
       insertFts: this.db.prepare('INSERT INTO chunks_fts (rowid, title, heading, body) VALUES (?, ?, ?, ?)'),
       insertTri: this.db.prepare('INSERT INTO chunks_tri (rowid, body) VALUES (?, ?)'),
       upsertEntity: this.db.prepare(
@@ -219,9 +221,27 @@ export class Store implements Disposable {
     return (this.db.prepare('SELECT * FROM roots ORDER BY path').all() as RootRow[]).map(toRoot);
   }
 
+  /**
+   * Chunk ids key the vector indexes, which are matched to the chunks table by id: an id must never
+   * name another chunk later, or an edited note keeps its old vector. SQLite hands out the highest
+   * rowid + 1, so deleting the newest chunks and writing new ones reused their ids (an edit of the
+   * last note written left it unfindable by meaning until a rebuild). Ids are given out here above
+   * the highest ever used, which every delete records first (settings chunk_id_high_water).
+   */
+  private nextChunkId(): number {
+    const top = (this.db.prepare('SELECT MAX(id) FROM chunks').pluck().get() as number | null) ?? 0;
+    return Math.max(top, this.getSetting<number>(CHUNK_ID_HIGH_WATER) ?? 0) + 1;
+  }
+
+  private raiseChunkHighWater(): void {
+    const top = (this.db.prepare('SELECT MAX(id) FROM chunks').pluck().get() as number | null) ?? 0;
+    if (top > (this.getSetting<number>(CHUNK_ID_HIGH_WATER) ?? 0)) this.setSetting(CHUNK_ID_HIGH_WATER, top);
+  }
+
   /** Removes a root with all its documents and chunks (cascade); returns how many documents went. */
   removeRoot(rootId: number): number {
     return this.db.transaction(() => {
+      this.raiseChunkHighWater();
       const { n } = this.db.prepare('SELECT COUNT(*) AS n FROM documents WHERE root_id = ?').get(rootId) as { n: number };
       this.db.prepare('DELETE FROM roots WHERE id = ?').run(rootId);
       this.db.prepare('DELETE FROM settings WHERE key = ?').run(`walk_issues:${rootId}`);
@@ -262,7 +282,9 @@ export class Store implements Disposable {
         meta: JSON.stringify(doc.meta ?? {}),
         indexedAt: new Date().toISOString(),
       }) as { id: number };
+      this.raiseChunkHighWater();
       this.stmts.deleteChunksOfDoc.run(id);
+      let nextId = this.nextChunkId();
       // New content: the old graph facts (rules and model alike) go; the model stage sees it again.
       this.stmts.deleteRelationsOfDoc.run(id);
       this.stmts.deleteMentionsOfDoc.run(id);
@@ -270,7 +292,7 @@ export class Store implements Disposable {
       if (doc.graph) this.insertGraph(id, doc.graph, 0);
       for (const c of chunks) {
         const info = this.stmts.insertChunk.run(
-          id, c.ordinal, c.locator, c.sectionId, c.heading, c.startLine, c.endLine, c.text,
+          nextId++, id, c.ordinal, c.locator, c.sectionId, c.heading, c.startLine, c.endLine, c.text,
           c.chunkHash, c.textHash, JSON.stringify(c.tags), c.tokenCount, c.embedHash, c.lang ?? null,
         );
         this.stmts.insertFts.run(info.lastInsertRowid, c.fts.title, c.fts.heading, c.fts.body);
@@ -360,6 +382,7 @@ export class Store implements Disposable {
     const del = this.db.prepare('DELETE FROM documents WHERE id = ?');
     this.db.transaction(() => {
       if (completeJobId !== undefined) this.db.prepare('DELETE FROM index_jobs WHERE id = ?').run(completeJobId);
+      if (ids.length > 0) this.raiseChunkHighWater();
       for (const id of ids) del.run(id);
     })();
   }
