@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { HashedEmbedder } from '../../src/cli/bench/hashed-embedder.ts';
 import { TempDirs } from '../helpers/tmp.ts';
 import { launchChromium, openApp, screenshot, UI_DIR, type App } from './harness.ts';
 
@@ -211,6 +212,20 @@ describe('web mode in Chromium', () => {
       await screenshot(page, '10-settings-dark');
       await page.keyboard.press('Control+k');
       await screenshot(page, '11-ask-dark');
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('settings with an embedding model: its sentence vectors, counted', async () => {
+    const app = await open({ indexFirst: true, embedder: new HashedEmbedder(64) });
+    try {
+      const { page } = app;
+      await page.keyboard.press('Alt+5');
+      await expect.poll(async () => (await page.getByTestId('settings-sentences').textContent()) ?? '', { timeout: 10_000 }).toMatch(/^hashed-bow-64 [\d,.]+k?$/);
+      expect(await page.getByTestId('health').textContent()).not.toMatch(/no embedding model/);
+      await page.getByTestId('settings-sentences').scrollIntoViewIfNeeded();
+      await screenshot(page, '12-settings-sentence-vectors');
     } finally {
       await app.close();
     }

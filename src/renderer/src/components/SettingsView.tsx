@@ -115,6 +115,18 @@ export function SettingsView() {
           {String(config.chunkSize ?? '—')} characters, overlap {String(config.chunkOverlap ?? '—')}
         </span>
       </Row>
+      {(health?.models.embedders ?? []).length > 0 && (
+        <Row label="Sentence vectors" hint="Each embedding model also embeds every sentence of your prose (not code); a passage counts as close as its closest sentence. Set SYN_SENTENCE_VECTORS=false to keep one vector per passage.">
+          <span className="mono" data-testid="settings-sentences">
+            {health!.models.embedders.some((e) => e.sentences)
+              ? health!.models.embedders
+                  .filter((e) => e.sentences)
+                  .map((e) => `${e.name} ${formatCount(e.sentences!.vectors)}${e.sentences!.pending > 0 ? ` (${formatCount(e.sentences!.pending)} waiting)` : ''}`)
+                  .join(' · ')
+              : 'off'}
+          </span>
+        </Row>
+      )}
       <Row label="Fusion" hint="The retrieval profile (SYN_PROFILE) weighs the lexical list and each embedding model's; SYN_FUSION overrides its kind. See docs/quality.md.">
         <span className="mono" data-testid="settings-profile">
           profile {health?.profile ?? 'default'}
