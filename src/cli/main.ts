@@ -512,8 +512,8 @@ Exit codes: 0 success, 1 failure, 2 bad usage or input.`,
   program
     .command('tune')
     .description('fit a retrieval profile (fusion weights, RRF k, expansion, document scoring) on the training queries of a BEIR dataset and save it by name')
-    .requiredOption('--dataset <dir>', 'folder with corpus.jsonl, queries.jsonl and qrels/<split>.tsv')
-    .option('--split <name>', 'training split (test splits are refused)', 'train')
+    .requiredOption('--dataset <dir>', 'folder with corpus.jsonl, queries.jsonl and qrels/<split>.tsv (repeat it to fit on several datasets together, each counting equally)', collect, [])
+    .option('--split <name>', 'training split (test splits are refused); one for every --dataset, or one per --dataset in the same order', collect, [])
     .requiredOption('--name <name>', 'name of the profile to save (letters, digits, _ . -)')
     .option('--embed-model <file>', 'GGUF embedding model (repeat it for several); none: lexical lists only', collect, [])
     .option('--limit <n>', 'fit on the first N training queries only', positiveInt)
@@ -523,14 +523,17 @@ Exit codes: 0 success, 1 failure, 2 bad usage or input.`,
       return n;
     })
     .option('--work-dir <dir>', 'keep the generated corpus and index here (shared with synapsis eval --work-dir)')
-    .action(async (cmdOpts: { dataset: string; split: string; name: string; embedModel: string[]; limit?: number; minGain?: number; workDir?: string }, cmd: Command) => {
+    .action(async (cmdOpts: { dataset: string[]; split: string[]; name: string; embedModel: string[]; limit?: number; minGain?: number; workDir?: string }, cmd: Command) => {
       const opts = globals(cmd);
+      const splits = cmdOpts.split.length > 0 ? cmdOpts.split : ['train'];
+      if (splits.length !== 1 && splits.length !== cmdOpts.dataset.length) {
+        throw createError('E_SYN_BAD_REQUEST', `${cmdOpts.dataset.length} --dataset but ${splits.length} --split: give one --split for all, or one per --dataset in the same order`);
+      }
       const { runTune } = await import('./eval/tune.ts');
       // Saved in this workspace: the engine (SYN_PROFILE=<name>) and synapsis eval --profile <name> find it there.
       const saveDir = path.resolve(opts.dataDir ?? (process.env.SYNAPSIS_DATA_DIR || defaultDataDir(process.env)));
       const report = await runTune({
-        dataset: cmdOpts.dataset,
-        split: cmdOpts.split,
+        sets: cmdOpts.dataset.map((dataset, i) => ({ dataset, split: splits[splits.length === 1 ? 0 : i]! })),
         name: cmdOpts.name,
         embedModels: cmdOpts.embedModel,
         saveDir,

@@ -67,6 +67,22 @@ function zipfSampler(vocab: readonly string[], rand: () => number, s = 1.05, off
  * exist. With `write` false nothing is written: the same notes are drawn, for their sampled sections
  * (queries over a corpus an earlier call wrote).
  */
+/**
+ * Words as sentences of 10 to 24 words, each capitalised and ending in a full stop: prose the
+ * sentence splitter cuts as it cuts real notes, so the hybrid benchmark carries sentence vectors
+ * (about five per chunk). Case and stops do not change what the lexical index holds.
+ */
+function sentences(words: readonly string[], rand: () => number): string {
+  const out: string[] = [];
+  for (let i = 0; i < words.length; ) {
+    const n = 10 + Math.floor(rand() * 15);
+    const s = words.slice(i, i + n);
+    out.push(`${s[0]!.charAt(0).toUpperCase()}${s[0]!.slice(1)} ${s.slice(1).join(' ')}.`.replace(' .', '.'));
+    i += n;
+  }
+  return out.join(' ');
+}
+
 export function generateZipfCorpus(dir: string, chunks: number, seed = 7, write = true): { files: number; sections: string[][] } {
   const rand = prng(seed);
   const next = zipfSampler(vocabulary(40_000), rand);
@@ -79,7 +95,7 @@ export function generateZipfCorpus(dir: string, chunks: number, seed = 7, write 
     for (let s = 0; s < 4; s++) {
       const words = Array.from({ length: 140 + Math.floor(rand() * 20) }, next);
       if (i % 97 === 0 && s === 0) sample.push(words);
-      parts.push(`## ${next()} ${next()}\n\n${words.join(' ')}.\n`);
+      parts.push(`## ${next()} ${next()}\n\n${sentences(words, rand)}\n`);
     }
     if (write) fs.writeFileSync(path.join(folder, `n${i}.md`), parts.join('\n'));
   }

@@ -35,6 +35,7 @@ interface Variant {
   mode: EvalMode;
   embedModels?: string[];
   profile?: RetrievalProfile;
+  sentenceVectors?: false;
 }
 
 const with_ = (name: string, change: (p: RetrievalProfile) => RetrievalProfile): RetrievalProfile => ({ ...change(structuredClone(DEFAULT_PROFILE)), name });
@@ -47,10 +48,14 @@ export function ablationVariants(embedModels: readonly string[]): Variant[] {
   const plainRrf: RetrievalProfile = { ...structuredClone(DEFAULT_PROFILE), name: 'plain-rrf', fusion: 'rrf', rrf_k: 60, weights: { lexical: 1, dense: 1, models: {} }, depth: { lexical: 600, dense: 600 }, techniques: { long_query: null, lexical_prf: null, dense_prf: null, doc_score: null } };
   return [
     { name: 'BM25 alone', mode: 'bm25' },
-    ...embedModels.map<Variant>((m) => ({ name: `dense alone: ${stem(m)}`, mode: 'dense', embedModels: [m], profile: plainRrf })),
+    ...embedModels.flatMap<Variant>((m) => [
+      { name: `dense alone: ${stem(m)}, chunk vectors only`, mode: 'dense', embedModels: [m], profile: plainRrf, sentenceVectors: false },
+      { name: `dense alone: ${stem(m)}`, mode: 'dense', embedModels: [m], profile: plainRrf },
+    ]),
     ...(embedModels.length > 1 ? embedModels.map<Variant>((m) => ({ name: `plain RRF k=60: BM25 + ${stem(m)}`, mode: 'hybrid', embedModels: [m], profile: plainRrf })) : []),
     { name: `plain RRF k=60: BM25 + ${embedModels.map(stem).join(' + ')}`, mode: 'hybrid', profile: plainRrf },
     { name: 'default profile', mode: 'hybrid', profile: DEFAULT_PROFILE },
+    { name: 'default, sentence vectors off', mode: 'hybrid', profile: DEFAULT_PROFILE, sentenceVectors: false },
     DEFAULT_PROFILE.fusion === 'weighted'
       ? { name: 'default, RRF instead of weighted fusion', mode: 'hybrid', profile: with_('v-rrf', (p) => ({ ...p, fusion: 'rrf' })) }
       : { name: 'default, weighted fusion instead of RRF', mode: 'hybrid', profile: with_('v-weighted', (p) => ({ ...p, fusion: 'weighted' })) },
@@ -85,6 +90,7 @@ export async function runAblation(options: AblationOptions): Promise<AblationRow
         workDir,
         ...(v.mode === 'bm25' ? {} : { embedModels: v.embedModels ?? options.embedModels }),
         ...(v.profile ? { profile: v.profile } : {}),
+        ...(v.sentenceVectors === false ? { sentenceVectors: false } : {}),
         ...(options.limit ? { limit: options.limit } : {}),
         ...(options.modelsDir ? { modelsDir: options.modelsDir } : {}),
       });

@@ -33,6 +33,8 @@ export interface EvalOptions {
   rerankTopN?: number;
   /** Fusion of the hybrid modes (default rrf). */
   fusion?: 'rrf' | 'weighted';
+  /** Sentence vectors (default on, as in the app); false: each chunk's own vector only. */
+  sentenceVectors?: boolean;
   modelsDir?: string;
   log?: (line: string) => void;
 }
@@ -154,6 +156,7 @@ export async function runEval(options: EvalOptions): Promise<EvalReport> {
 
   const config = (work: string): Partial<ConfigInput> => ({
     ...(embedModels.length > 0 ? { embedModels } : {}),
+    ...(options.sentenceVectors === false ? { sentenceVectors: false } : {}),
     ...(options.profile ? { profile: profileRef(options.profile, work) } : {}),
     ...(options.rerankModel && options.mode === 'hybrid+rerank' ? { rerankModel: options.rerankModel } : {}),
     ...(!options.rerankModel && options.chatModel && options.mode === 'hybrid+rerank' ? { chatModel: options.chatModel, rerankWithChat: true } : {}),

@@ -14,7 +14,7 @@ const jsonl = (rows: object[]) => rows.map((r) => JSON.stringify(r)).join('\n') 
 const TOPICS = ['zebra', 'glacier', 'violin', 'pepper', 'rocket', 'coral', 'falcon', 'quartz', 'tulip', 'lantern', 'harbor', 'meteor'];
 
 /** Twelve topics, two documents each (one about it, one that only mentions it); a query per topic. */
-function beir() {
+function beir(trainSplit = 'train') {
   const corpus = TOPICS.flatMap((t, i) => [
     { _id: `${t}-main`, title: `All about the ${t}`, text: `The ${t} is the subject here. Every ${t} fact: ${t} habits, ${t} history and ${t} care.` },
     { _id: `${t}-aside`, title: `Notes ${i}`, text: `A list of things, among them a ${t}, a ${TOPICS[(i + 1) % TOPICS.length]} and a chair.` },
@@ -24,7 +24,7 @@ function beir() {
   return temp.make('syn-tune-beir-', {
     'corpus.jsonl': jsonl(corpus),
     'queries.jsonl': jsonl(queries),
-    'qrels/train.tsv': qrels([0, 1, 2, 3, 4, 5, 6, 7]),
+    [`qrels/${trainSplit}.tsv`]: qrels([0, 1, 2, 3, 4, 5, 6, 7]),
     'qrels/test.tsv': qrels([8, 9, 10, 11]),
   });
 }
@@ -59,6 +59,39 @@ describe('synapsis tune', () => {
     expect(unknown.code).toBe(2);
     expect(unknown.err).toMatch(/No retrieval profile "nosuch".*known: default, fit/);
   }, 120_000);
+
+  it('fits on several datasets together (each split its own), recording each set\'s fitted number, which eval reproduces', async () => {
+    const a = beir();
+    const b = beir('dev');
+    const home = temp.make('syn-tune-home-');
+    const work = temp.make('syn-tune-work-');
+    const mismatch = await cli(['tune', '--dataset', a, '--dataset', b, '--split', 'train', '--split', 'dev', '--split', 'x', '--name', 'fit', '--data-dir', home]);
+    expect(mismatch.code).toBe(2);
+    expect(mismatch.err).toMatch(/2 --dataset but 3 --split/);
+    const refused = await cli(['tune', '--dataset', a, '--dataset', b, '--split', 'train', '--split', 'test', '--name', 'fit', '--data-dir', home]);
+    expect(refused.code).toBe(2);
+    expect(refused.err).toMatch(/not on split "test"/);
+
+    const tuned = await cli(['tune', '--dataset', a, '--split', 'train', '--dataset', b, '--split', 'dev', '--name', 'both', '--embed-model', NOISE, '--work-dir', work, '--data-dir', home, '--json']);
+    expect(tuned.code, tuned.err).toBe(0);
+    const report = JSON.parse(tuned.out);
+    expect(report.queries).toBe(16);
+    const saved = JSON.parse(fs.readFileSync(report.file, 'utf8'));
+    const [na, nb] = [path.basename(a), path.basename(b)];
+    expect(saved.fitted).toMatchObject({ dataset: `${na}+${nb}`, split: 'train+dev', queries: 16 });
+    expect(saved.produced_by).toContain(`--dataset ${a} --split train --dataset ${b} --split dev`);
+    // Each dataset kept its own workspace inside the work dir; the fit is the mean of the two sets.
+    expect(fs.existsSync(path.join(work, na, 'data'))).toBe(true);
+    expect(fs.existsSync(path.join(work, nb, 'data'))).toBe(true);
+    const fa = saved.fitted[`ndcg_at_10:${na}`] as number;
+    const fb = saved.fitted[`ndcg_at_10:${nb}`] as number;
+    expect(saved.fitted.ndcg_at_10).toBeCloseTo((fa + fb) / 2, 3);
+    for (const [dataset, split, fitted] of [[a, 'train', fa], [b, 'dev', fb]] as const) {
+      const r = await cli(['eval', '--dataset', dataset, '--split', split, '--mode', 'hybrid', '--embed-model', NOISE, '--profile', report.file, '--work-dir', path.join(work, path.basename(dataset)), '--data-dir', home, '--json']);
+      expect(r.code, r.err).toBe(0);
+      expect(JSON.parse(r.out).ndcg_at_10).toBeCloseTo(fitted, 4);
+    }
+  }, 180_000);
 
   it('synapsis quality prints the ablation table: baselines, the default profile and each technique switched', async () => {
     const r = await cli(['quality', '--dataset', beir(), '--embed-model', NOISE, '--work-dir', temp.make('syn-quality-'), '--json']);

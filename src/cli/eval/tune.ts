@@ -7,6 +7,7 @@
  * tries one parameter at a time over its grid, fusing with the engine's own fuseLists, so the
  * number it reports is the one `synapsis eval --split <train split> --profile <name>` prints.
  */
+import path from 'node:path';
 import { fuseLists, type GatheredLists } from '../../engine/hybrid.ts';
 import { applyRetrievalMode } from '../../engine/retrieve/modes.ts';
 import { DEFAULT_PROFILE, parseProfile, saveProfile, type RetrievalProfile } from '../../engine/retrieve/profile.ts';
@@ -16,14 +17,19 @@ import { mean, ndcgAt } from './metrics.ts';
 import { withCorpusWorkspace } from './run.ts';
 
 export interface TuneOptions {
-  dataset: string;
-  split: string;
+  /**
+   * The training data: one dataset, or several (each with its split), fitted together so that a
+   * profile is not shaped by one kind of query alone. Each set counts equally (the fit maximises
+   * the mean of the sets' nDCG@10).
+   */
+  sets: { dataset: string; split: string }[];
   /** Embedding models (paths or registry references); none: the lexical lists only. */
   embedModels: string[];
   /** Name of the saved profile. */
   name: string;
   /** Where the profile is saved: the workspace's data dir (its profiles/ folder). */
   saveDir: string;
+  /** With one set, its workspace; with several, a folder per dataset inside it (as synapsis quality keeps them). */
   workDir?: string;
   limit?: number;
   /**
@@ -58,7 +64,18 @@ interface Sample {
   rel: Map<string, number>;
 }
 
-function score(samples: readonly Sample[], profile: RetrievalProfile, byPath: Map<string, string>): number {
+interface SampleSet {
+  name: string;
+  samples: Sample[];
+  byPath: Map<string, string>;
+}
+
+/** The mean over the sets of each set's mean nDCG@10. */
+function score(sets: readonly SampleSet[], profile: RetrievalProfile): number {
+  return mean(sets.map((set) => scoreSet(set.samples, profile, set.byPath)));
+}
+
+function scoreSet(samples: readonly Sample[], profile: RetrievalProfile, byPath: Map<string, string>): number {
   return mean(
     samples.map(({ lists, rel }) => {
       // Ordered as retrieval returns them (ties by document and lines), so eval prints the same number.
@@ -98,35 +115,50 @@ type Param = { name: string; values: readonly unknown[]; apply: (p: RetrievalPro
 
 export async function runTune(options: TuneOptions): Promise<TuneReport> {
   const log = options.log ?? (() => {});
-  if (TEST_SPLIT.test(options.split)) {
-    throw createError('E_SYN_BAD_REQUEST', `tune fits on training data only, not on split "${options.split}": use --split train (or dev), then report test numbers with synapsis eval --profile ${options.name}`);
+  if (options.sets.length === 0) throw createError('E_SYN_BAD_REQUEST', 'tune needs at least one --dataset');
+  for (const { split } of options.sets) {
+    if (TEST_SPLIT.test(split)) {
+      throw createError('E_SYN_BAD_REQUEST', `tune fits on training data only, not on split "${split}": use --split train (or dev), then report test numbers with synapsis eval --profile ${options.name}`);
+    }
   }
   if (options.name === 'default') throw createError('E_SYN_BAD_REQUEST', 'The name "default" belongs to the shipped profile: choose another --name');
   parseProfile({ ...DEFAULT_PROFILE, name: options.name }, options.name);
-  const ds = loadBeir(options.dataset, options.split);
-  const queries = options.limit ? ds.queries.slice(0, options.limit) : ds.queries;
-  log(`${ds.name}: ${ds.corpus.length} documents, ${queries.length} training queries (split ${options.split})`);
+  const names = options.sets.map((s) => path.basename(path.resolve(s.dataset)));
+  if (new Set(names).size < names.length) throw createError('E_SYN_BAD_REQUEST', `each --dataset may be given once: ${names.join(', ')}`);
   const config = () => (options.embedModels.length > 0 ? { embedModels: options.embedModels } : {});
-  return withCorpusWorkspace(ds, { workDir: options.workDir, modelsDir: options.modelsDir, config, tempPrefix: 'synapsis-tune-' }, async ({ engine, byPath, corpusDir }) => {
+  const sets: SampleSet[] = [];
+  for (const [i, set] of options.sets.entries()) {
+    const ds = loadBeir(set.dataset, set.split);
+    const queries = options.limit ? ds.queries.slice(0, options.limit) : ds.queries;
+    log(`${ds.name}: ${ds.corpus.length} documents, ${queries.length} training queries (split ${set.split})`);
+    const workDir = options.workDir && options.sets.length > 1 ? path.join(options.workDir, names[i]!) : options.workDir;
+    sets.push(
+      await withCorpusWorkspace(ds, { workDir, modelsDir: options.modelsDir, config, tempPrefix: 'synapsis-tune-' }, async ({ engine, byPath, corpusDir }) => {
+        const report = await engine.index([corpusDir]);
+        log(`indexed ${report.chunks_total} chunks, ${report.embedded} embedded now`);
+        const gather: RetrievalProfile = { ...DEFAULT_PROFILE, name: 'gather', techniques: { long_query: null, lexical_prf: null, dense_prf: null, doc_score: null } };
+        const samples: Sample[] = [];
+        const t0 = performance.now();
+        for (const q of queries) {
+          const { lists } = await engine.retrievalLists(q.text, { mode: engine.config.embedModels?.length ? 'hybrid' : 'bm25', use_graph: false }, DEPTH, gather);
+          samples.push({ lists: slim(lists), rel: new Map(ds.qrels.get(q.id)!) });
+        }
+        log(`gathered the lists of ${samples.length} queries in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+        return { name: ds.name, samples, byPath };
+      }),
+    );
+  }
+  {
     {
-      const report = await engine.index([corpusDir]);
-      log(`indexed ${report.chunks_total} chunks, ${report.embedded} embedded now`);
-      const gather: RetrievalProfile = { ...DEFAULT_PROFILE, name: 'gather', techniques: { long_query: null, lexical_prf: null, dense_prf: null, doc_score: null } };
-      const samples: Sample[] = [];
-      const t0 = performance.now();
-      for (const q of queries) {
-        const { lists } = await engine.retrievalLists(q.text, { mode: engine.config.embedModels?.length ? 'hybrid' : 'bm25', use_graph: false }, DEPTH, gather);
-        samples.push({ lists: slim(lists), rel: new Map(ds.qrels.get(q.id)!) });
-      }
-      log(`gathered the lists of ${samples.length} queries in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+      const samples = sets.flatMap((s) => s.samples);
       // Weights are keyed by the model's name without its quantisation suffix: a weight fitted on
       // all-MiniLM-L6-v2.Q8_0 applies to all-MiniLM-L6-v2.Q4_K_M and to the registry's all-MiniLM-L6-v2.
       const models = [...new Set(samples.flatMap((s) => s.lists.denseLists.map((d) => modelKey(d.source.name))))];
 
       const start: RetrievalProfile = { ...DEFAULT_PROFILE, name: options.name, depth: { lexical: 50, dense: 100 }, techniques: { ...DEFAULT_PROFILE.techniques, long_query: null, lexical_prf: null, dense_prf: null, doc_score: null } };
-      const ndcgDefault = score(samples, { ...DEFAULT_PROFILE, techniques: { ...DEFAULT_PROFILE.techniques, dense_prf: null } }, byPath);
+      const ndcgDefault = score(sets, { ...DEFAULT_PROFILE, techniques: { ...DEFAULT_PROFILE.techniques, dense_prf: null } });
       let best = start;
-      let bestScore = score(samples, best, byPath);
+      let bestScore = score(sets, best);
       const steps: TuneReport['steps'] = [];
       const weightGrid = [0, 0.25, 0.5, 0.75, 1, 1.25, 1.5, 2, 3];
       const params: Param[] = [
@@ -150,7 +182,7 @@ export async function runTune(options: TuneOptions): Promise<TuneReport> {
         for (const param of params) {
           for (const value of param.values) {
             const candidate = param.apply(best, value);
-            const s = score(samples, candidate, byPath);
+            const s = score(sets, candidate);
             if (s >= bestScore + minGain) {
               best = candidate;
               bestScore = s;
@@ -162,17 +194,23 @@ export async function runTune(options: TuneOptions): Promise<TuneReport> {
         }
         if (!improved) break;
       }
+      const round4 = (x: number) => Math.round(x * 1e4) / 1e4;
+      // With several sets, each set's own fitted nDCG@10 too (ndcg_at_10:<name>): what synapsis eval on that split prints.
+      const perSet = sets.length > 1 ? Object.fromEntries(sets.map((set) => [`ndcg_at_10:${set.name}`, round4(scoreSet(set.samples, best, set.byPath))])) : {};
+      const splits = options.sets.map((s) => s.split);
       const profile = parseProfile(
         {
           ...best,
-          description: `Fitted by synapsis tune on ${ds.name} (${options.split}, ${samples.length} queries) with ${models.length > 0 ? models.join(' + ') : 'no embedding model'}.`,
-          produced_by: options.command ?? `synapsis tune --dataset ${options.dataset} --split ${options.split} --name ${options.name}${options.embedModels.map((m) => ` --embed-model ${m}`).join('')}`,
-          fitted: { dataset: ds.name, split: options.split, queries: samples.length, ndcg_at_10: Math.round(bestScore * 1e4) / 1e4, ndcg_at_10_default: Math.round(ndcgDefault * 1e4) / 1e4 },
+          description: `Fitted by synapsis tune on ${sets.map((set, i) => `${set.name} (${splits[i]}, ${set.samples.length} queries)`).join(' and ')} with ${models.length > 0 ? models.join(' + ') : 'no embedding model'}.`,
+          produced_by:
+            options.command ??
+            `synapsis tune ${options.sets.map((s) => `--dataset ${s.dataset} --split ${s.split}`).join(' ')} --name ${options.name}${options.embedModels.map((m) => ` --embed-model ${m}`).join('')}`,
+          fitted: { dataset: sets.map((set) => set.name).join('+'), split: splits.join('+'), queries: samples.length, ndcg_at_10: round4(bestScore), ndcg_at_10_default: round4(ndcgDefault), ...perSet },
         },
         options.name,
       );
       const file = saveProfile(options.saveDir, profile);
-      return { profile, file, queries: samples.length, ndcg_default: Math.round(ndcgDefault * 1e4) / 1e4, ndcg_fitted: Math.round(bestScore * 1e4) / 1e4, steps };
+      return { profile, file, queries: samples.length, ndcg_default: round4(ndcgDefault), ndcg_fitted: round4(bestScore), steps };
     }
-  });
+  }
 }
