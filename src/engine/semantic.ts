@@ -60,6 +60,12 @@ export class SemanticIndex {
   /** Why dense retrieval is unavailable (model failed to load, ...); null when it works. */
   unavailable: string | null = null;
   lastRebuildReason: string | null = null;
+  /**
+   * The last load found nothing embedded and no saved index: searches answer [] at once instead of
+   * asking the store again on every query (a scan of every sentence while they wait to be
+   * embedded); the next syncIndex looks again.
+   */
+  private empty = false;
 
   constructor(private readonly options: SemanticOptions) {}
 
@@ -109,6 +115,7 @@ export class SemanticIndex {
     const { store, embedder } = this.options;
     const total = store.countPendingEmbeddings(this.modelId, this.unit);
     if (total === 0) return { embedded: 0, failed: 0 };
+    this.empty = false;
     await this.modelDimension();
     const failed = new Set<string>();
     let embedded = 0;
@@ -151,6 +158,7 @@ export class SemanticIndex {
   /** Loads the vector index of this version, or rebuilds it from stored vectors, then matches it to the chunks. */
   async syncIndex(): Promise<{ added: number; removed: number }> {
     const { store, indexDir } = this.options;
+    this.empty = false;
     if (!this.index) await this.ensureLoaded();
     const index = this.index;
     if (!index) return { added: 0, removed: 0 };
@@ -187,7 +195,10 @@ export class SemanticIndex {
   private async load(): Promise<void> {
     const { store, indexDir, backend } = this.options;
     const wanted = store.embeddedChunkIds(this.modelId, this.unit);
-    if (wanted.size === 0 && !fs.existsSync(path.join(indexDir, META_FILE))) return; // nothing embedded yet: no model load until there is
+    if (wanted.size === 0 && !fs.existsSync(path.join(indexDir, META_FILE))) {
+      this.empty = true; // nothing embedded yet: no model load until there is
+      return;
+    }
     const dim = await this.modelDimension();
     if (this.index) return;
     const loaded = this.tryLoad(dim);
@@ -250,6 +261,7 @@ export class SemanticIndex {
    */
   async search(query: string, k: number, allow?: ReadonlySet<number>, options: { waitForRebuild?: boolean; feedback?: { docs: number; beta: number } } = {}): Promise<VectorHit[]> {
     if (!this.index) {
+      if (this.empty) return [];
       if (options.waitForRebuild) await this.ensureLoaded();
       else await Promise.race([this.ensureLoaded(), this.rebuildStarted.promise]);
       if (this.rebuilding) {
@@ -280,6 +292,7 @@ export class SemanticIndex {
     const s = this.sentences;
     if (!s || s.unavailable) return null;
     if (!s.index) {
+      if (s.empty) return null;
       await Promise.race([s.ensureLoaded(), s.rebuildStarted.promise]).catch(() => undefined);
       if (s.rebuilding) return null;
     }
