@@ -23,8 +23,8 @@ export function createProgressReporter(stream: NodeJS.WriteStream = process.stde
     let stage = '';
     return {
       update(e) {
-        const payload = { stage: e.stage === 'embed' ? 'embedding' : 'indexing', unit: unitOf(e.stage), rate: e.rate_per_s, eta_s: e.eta_s ?? '?', file: (e.path ?? '').slice(-40) };
-        if (started && stage !== e.stage && e.stage === 'embed') {
+        const payload = { stage: e.stage === 'embed' || e.stage === 'sentences' ? 'embedding' : 'indexing', unit: unitOf(e.stage), rate: e.rate_per_s, eta_s: e.eta_s ?? '?', file: (e.path ?? '').slice(-40) };
+        if (started && stage !== e.stage && (e.stage === 'embed' || e.stage === 'sentences')) {
           bar.stop();
           started = false;
         }
@@ -55,5 +55,5 @@ export function createProgressReporter(stream: NodeJS.WriteStream = process.stde
 }
 
 function unitOf(stage: EventMap['index/progress']['stage']): string {
-  return stage === 'embed' ? 'chunks' : 'files';
+  return stage === 'embed' ? 'chunks' : stage === 'sentences' ? 'sentences' : 'files';
 }

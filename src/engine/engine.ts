@@ -285,13 +285,14 @@ export function createEngine(options: EngineOptions = {}): Engine {
     while (!(stopping || paused) && store.splitSentences(splitSentences, hashOf, 1000) > 0) await new Promise<void>((resolve) => setImmediate(resolve));
   };
   const embedWith = async (semantic: SemanticIndex, report: IndexReport): Promise<IndexReport> => {
+    const stage = semantic.unit === 'sentence' ? 'sentences' : 'embed';
     const started = performance.now();
     try {
       const { embedded, failed } = await semantic.embedPending(
         ({ done, total }) => {
           const elapsed = (performance.now() - started) / 1000;
           const rate = elapsed > 0 ? done / elapsed : 0;
-          events.emit('index/progress', { stage: 'embed', files_done: done, files_total: total, rate_per_s: Math.round(rate * 10) / 10, eta_s: rate > 0 ? Math.round((total - done) / rate) : null });
+          events.emit('index/progress', { stage, files_done: done, files_total: total, rate_per_s: Math.round(rate * 10) / 10, eta_s: rate > 0 ? Math.round((total - done) / rate) : null });
         },
         () => stopping || paused,
       );

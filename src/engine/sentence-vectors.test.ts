@@ -50,8 +50,14 @@ describe('sentence vectors', () => {
 
     const dataDir = temp.make('syn-sent-on-');
     const engine = open(dataDir);
+    const stages: string[] = [];
+    engine.on('index/progress', (e) => {
+      if (stages.at(-1) !== e.stage) stages.push(e.stage);
+      if (e.stage === 'sentences') expect(e.files_total).toBe(8);
+    });
     const report = await engine.index([root]);
-    expect(report.embedded).toBe(3); // the report counts chunk inputs; sentences show in health
+    expect(report.embedded).toBe(3); // the report counts chunk inputs; sentences show in health and in their own progress stage
+    expect(stages.indexOf('sentences')).toBeGreaterThan(stages.indexOf('embed'));
     const health = await engine.health();
     // long.md: 6 sentences; near.md: 2; code.py: none (code is not split).
     expect(health.models.embedders[0]!.sentences).toEqual({ vectors: 8, pending: 0 });

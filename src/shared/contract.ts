@@ -534,7 +534,8 @@ export type ResponseOf<M extends Method> = z.output<Contract[M]['response']>;
 /** Typed events; names are the specification's (`syn.*`) plus UI progress streams. */
 export interface EventMap {
   'index/progress': {
-    stage: 'scan' | 'lexical' | 'embed' | 'graph' | 'done';
+    /** embed: chunk vectors; sentences: sentence vectors (after every model's chunk vectors). */
+    stage: 'scan' | 'lexical' | 'embed' | 'sentences' | 'graph' | 'done';
     /** The root folder the run works on (absolute, as registered); absent for a run over several roots' embeddings. */
     root?: string;
     files_done: number;

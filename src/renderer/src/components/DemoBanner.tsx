@@ -17,7 +17,7 @@ export function DemoBanner() {
               <span style={{ width: `${live && live.files_total ? Math.round((live.files_done / live.files_total) * 100) : 5}%` }} />
             </div>
             <span className="small muted">
-              Preparing the demo{live ? `: ${live.stage === 'embed' ? 'embedding' : 'indexing'} ${formatCount(live.files_done)} / ${formatCount(live.files_total)}` : '…'}
+              Preparing the demo{live ? `: ${live.stage === 'embed' || live.stage === 'sentences' ? 'embedding' : 'indexing'} ${formatCount(live.files_done)} / ${formatCount(live.files_total)}` : '…'}
             </span>
           </div>
         )}

@@ -2,12 +2,12 @@ import { useApp, type Progress } from '../store.ts';
 import { FolderPicker } from './FolderPicker.tsx';
 import { formatCount, formatDuration } from './text.tsx';
 
-const STAGE: Record<Progress['stage'], string> = { scan: 'Scanning', lexical: 'Indexing text', embed: 'Embedding', graph: 'Reading links', done: 'Up to date' };
+const STAGE: Record<Progress['stage'], string> = { scan: 'Scanning', lexical: 'Indexing text', embed: 'Embedding', sentences: 'Embedding sentences', graph: 'Reading links', done: 'Up to date' };
 
 function ProgressBar({ progress, running }: { progress: Progress | undefined; running: boolean }) {
   if (!progress) return <div className="muted small">{running ? 'Waiting for its turn…' : 'Up to date'}</div>;
   const pct = progress.files_total > 0 ? Math.min(100, Math.round((progress.files_done / progress.files_total) * 100)) : progress.stage === 'done' ? 100 : 0;
-  const unit = progress.stage === 'embed' ? 'passages' : 'files';
+  const unit = progress.stage === 'embed' ? 'passages' : progress.stage === 'sentences' ? 'sentences' : 'files';
   return (
     <div className="progress" data-testid="root-progress" data-stage={progress.stage}>
       <div className="progress__bar" role="progressbar" aria-valuenow={pct} aria-valuemin={0} aria-valuemax={100} aria-label={`${STAGE[progress.stage]} ${pct}%`}>
