@@ -9,7 +9,7 @@ import type { RetrievalResult, RetrievedChunk } from '../shared/contract.ts';
 import type { Config } from './config.ts';
 import type { Reranker } from './llm/reranker.ts';
 import { withTimeout } from './llm/reranker.ts';
-import { DEFAULT_FUSION_WEIGHTS, fuseReciprocalRank, fuseWeightedLists, normalizeZScore, type RankedList } from './retrieve/fusion.ts';
+import { DEFAULT_FUSION_WEIGHTS, effectiveNormalization, fuseReciprocalRank, fuseWeightedLists, normalizeZScore, type RankedList } from './retrieve/fusion.ts';
 import { aggregateScores } from './retrieve/modes.ts';
 import { denseWeight, type RetrievalProfile } from './retrieve/profile.ts';
 import { detectLanguage, languageCovered } from './lang/detect.ts';
@@ -309,7 +309,7 @@ export function fuseLists(
   const fused = fuse(lists);
   const fusedScores = lists.length > 1;
   // The fused score of a chunk first in every list: what a confidence in [0, 1] divides by.
-  const normalize = legacyWeights ? 'minmax' : profile.normalize;
+  const normalize = effectiveNormalization(lists, legacyWeights ? 'minmax' : profile.normalize);
   const scoreScale = !fusedScores
     ? null
     : lists.reduce((sum, l) => {

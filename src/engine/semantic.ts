@@ -174,6 +174,8 @@ export class SemanticIndex {
         page.map((p) => p.id),
         page.map((p) => p.vector),
       );
+      // Queries get in between pages: a first sync of a large vault's sentences adds hundreds of thousands of vectors.
+      await new Promise<void>((resolve) => setImmediate(resolve));
     }
     if (toAdd.length + toRemove.length > 0 || !fs.existsSync(path.join(indexDir, META_FILE))) index.save(indexDir);
     return { added: toAdd.length, removed: toRemove.length };

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ndcgAt } from '../../cli/eval/metrics.ts';
 import {
   compareIds,
+  effectiveNormalization,
   fuseReciprocalRank,
   fuseWeighted,
   fuseWeightedLists,
@@ -11,6 +12,7 @@ import {
   type ItemId,
   type RankedList,
   type ScoredItem,
+  ZSCORE_MIN_ITEMS,
 } from './fusion.ts';
 
 const ranked = (name: string, ids: ItemId[]): RankedList => ({
@@ -321,7 +323,7 @@ describe('fuseWeightedLists', () => {
   it('zscore: an item a list misses counts that list\'s lowest z-score, not 0 (hand-computed)', () => {
     // a: mean 2, sd √(2/3): p = +1.2247, q = 0, r = −1.2247 (the floor). b: mean 5, sd 5: s = +1, p = −1 (the floor).
     const z = Math.sqrt(1.5);
-    const fused = fuseWeightedLists([list('a', [['p', 3], ['q', 2], ['r', 1]]), list('b', [['s', 10], ['p', 0]])], 'zscore');
+    const fused = fuseWeightedLists([list('a', [['p', 3], ['q', 2], ['r', 1]]), list('b', [['s', 10], ['p', 0]])], 'zscore', 0);
     expect(fused.map((f) => f.id)).toEqual(['p', 's', 'q', 'r']);
     const score = Object.fromEntries(fused.map((f) => [f.id, f.score]));
     expect(score.p).toBeCloseTo(z - 1, 12);
@@ -333,7 +335,7 @@ describe('fuseWeightedLists', () => {
 
   it('zscore: weights scale each list\'s contribution', () => {
     const z = Math.sqrt(1.5);
-    const fused = fuseWeightedLists([list('a', [['p', 3], ['q', 2], ['r', 1]], 0.5), list('b', [['s', 10], ['p', 0]], 4)], 'zscore');
+    const fused = fuseWeightedLists([list('a', [['p', 3], ['q', 2], ['r', 1]], 0.5), list('b', [['s', 10], ['p', 0]], 4)], 'zscore', 0);
     const score = Object.fromEntries(fused.map((f) => [f.id, f.score]));
     expect(fused[0]!.id).toBe('s');
     expect(score.s).toBeCloseTo(0.5 * -z + 4 * 1, 12);
@@ -341,12 +343,27 @@ describe('fuseWeightedLists', () => {
     expect(score.q).toBeCloseTo(0.5 * 0 + 4 * -1, 12);
   });
 
+  it('zscore falls back to min-max when a list has fewer than ZSCORE_MIN_ITEMS candidates: a lone exact match keeps a whole list of credit', () => {
+    // The lexical list found one note; a dense list ranks four near-random neighbours.
+    const lexical = list('lexical', [['exact', 7.5]]);
+    const dense = list('dense', [['c', 0.31], ['b', 0.3], ['exact', 0.22], ['d', 0.1]]);
+    expect(effectiveNormalization([lexical, dense], 'zscore')).toBe('minmax');
+    expect(fuseWeightedLists([lexical, dense], 'zscore')).toEqual(fuseWeightedLists([lexical, dense], 'minmax'));
+    expect(fuseWeightedLists([lexical, dense], 'zscore')[0]!.id).toBe('exact');
+    // With raw z-scores the lone hit gets one deviation and the dense list's top outranks it.
+    expect(fuseWeightedLists([lexical, dense], 'zscore', 0)[0]!.id).toBe('c');
+    // Lists of ZSCORE_MIN_ITEMS or more keep z-scores.
+    const long = (name: string, shift: number) => list(name, Array.from({ length: ZSCORE_MIN_ITEMS }, (_, i) => [`d${i}`, (i * 7 + shift) % 11] as [ItemId, number]));
+    expect(effectiveNormalization([long('a', 0), long('b', 3)], 'zscore')).toBe('zscore');
+    expect(effectiveNormalization([long('a', 0), long('b', 3)], 'minmax')).toBe('minmax');
+  });
+
   it('breaks equal scores by id (numbers before strings), whatever order the lists come in', () => {
     const x = list('x', [['b', 1], [2, 0.5], ['a', 0]]);
     const y = list('y', [['a', 1], [2, 0.5], ['b', 0]]);
     for (const normalize of ['minmax', 'zscore'] as const) {
-      const one = fuseWeightedLists([x, y], normalize);
-      const two = fuseWeightedLists([y, x], normalize);
+      const one = fuseWeightedLists([x, y], normalize, 0);
+      const two = fuseWeightedLists([y, x], normalize, 0);
       expect(one.map((f) => f.id)).toEqual([2, 'a', 'b']);
       expect(two).toEqual(one);
     }

@@ -168,12 +168,30 @@ export function normalizeZScore<Id extends ItemId>(items: readonly ScoredItem<Id
 }
 
 /**
+ * Z-scores need a distribution: a list of fewer than this many candidates (a rare word found in
+ * three notes, a vault of five) has none, and its z-scores would give a lone exact match one
+ * deviation of credit while a dense list of a few near-random neighbours spreads over three.
+ */
+export const ZSCORE_MIN_ITEMS = 10;
+
+/**
+ * The normalisation a fusion uses: z-score only when every list has at least ZSCORE_MIN_ITEMS
+ * distinct candidates, min-max otherwise (so an exact term found in one note keeps a whole list's
+ * weight of credit, as with min-max).
+ */
+export function effectiveNormalization<Id extends ItemId>(lists: readonly RankedList<Id>[], normalize: 'minmax' | 'zscore', minItems = ZSCORE_MIN_ITEMS): 'minmax' | 'zscore' {
+  if (normalize === 'minmax') return normalize;
+  return lists.every((l) => new Set(l.items.map((i) => i.id)).size >= minItems) ? 'zscore' : 'minmax';
+}
+
+/**
  * Weighted score fusion over any number of lists: each normalised on its own (min-max or z-score),
  * then Σ weight · normalised score. An item a list does not hold counts 0 there for min-max (the
  * floor of that scale), and the list's lowest z-score for z-scores: not found ranks with the least of
  * what was found.
  */
-export function fuseWeightedLists<Id extends ItemId>(lists: readonly RankedList<Id>[], normalize: 'minmax' | 'zscore' = 'minmax'): ScoredItem<Id>[] {
+export function fuseWeightedLists<Id extends ItemId>(lists: readonly RankedList<Id>[], asked: 'minmax' | 'zscore' = 'minmax', zscoreMinItems = ZSCORE_MIN_ITEMS): ScoredItem<Id>[] {
+  const normalize = effectiveNormalization(lists, asked, zscoreMinItems);
   const norms = lists.map((list) => {
     checkWeight(list);
     const values = normalize === 'zscore' ? normalizeZScore(list.items) : normalizeMinMax(list.items);
