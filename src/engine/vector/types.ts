@@ -43,7 +43,11 @@ export interface VectorIndex {
   /** Every id held (order unspecified). */
   ids(): number[];
   /** Up to k hits, best first; with `allow`, only allowed ids, still the best k of them. */
-  search(query: Float32Array, k: number, allow?: VectorAllow): VectorHit[];
+  /**
+   * `width`: the least number of neighbours an approximate (HNSW) search collects before keeping the
+   * best k (its beam; default HNSW_SEARCH_WIDTH); exact searches ignore it.
+   */
+  search(query: Float32Array, k: number, allow?: VectorAllow, width?: number): VectorHit[];
   /** Writes the index into `dir` (created if needed), replacing a previous save there. */
   save(dir: string): void;
   stats(): VectorIndexStats;

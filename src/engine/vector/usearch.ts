@@ -188,7 +188,7 @@ export class UsearchVectorIndex implements VectorIndex {
     return removed;
   }
 
-  search(query: Float32Array, k: number, allow?: VectorAllow): VectorHit[] {
+  search(query: Float32Array, k: number, allow?: VectorAllow, width = HNSW_SEARCH_WIDTH): VectorHit[] {
     this.assertAlive();
     const q = checkQuery(query, k, this.dimension);
     const allowed = allowPredicate(allow);
@@ -207,7 +207,7 @@ export class UsearchVectorIndex implements VectorIndex {
       // usearch searches with a beam of max(expansion_search, k): asking for at least
       // HNSW_SEARCH_WIDTH neighbours widens the beam, which raised recall@10 at 300k x 768 from
       // 0.968 (64) to 1.0 (256) for 0.3 ms more per query (bench vectors; README).
-      const m = graph.search(q, Math.min(count, Math.max(candidates, HNSW_SEARCH_WIDTH)), 1);
+      const m = graph.search(q, Math.min(count, Math.max(candidates, width)), 1);
       return Array.from(m.keys.subarray(0, candidates), (key, i) => ({ id: Number(key), score: 1 - m.distances[i]! }));
     });
   }
