@@ -22,7 +22,7 @@ const MIN_WORDS = 4;
 export const MAX_SENTENCES = 32;
 
 const BOUNDARY =
-  /(?<=[.!?…]["'”’»)\]]*)\s+(?=["'“‘«(\[]?[\p{Lu}\p{Lt}\p{N}])|(?<=[。！？])\s*|\n[ \t]*\n\s*|\n(?=[ \t]*(?:[-*+•]\s|\d{1,3}[.)]\s|#{1,6}\s|\|))/gu;
+  /(?<=[.!?…]["'”’»)\]]*)\s+(?=["'“‘«([]?[\p{Lu}\p{Lt}\p{N}])|(?<=[。！？])\s*|\n[ \t]*\n\s*|\n(?=[ \t]*(?:[-*+•]\s|\d{1,3}[.)]\s|#{1,6}\s|\|))/gu;
 
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/gu;
 /** Han, kana and Hangul put no spaces between words and say more per character: each counts as a word and as two characters. */
