@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SAMPLE_QUESTIONS, TempDirs } from '../../../test/helpers/tmp.ts';
 import { createEngine } from '../engine.ts';
-import { loadTour, removeDemoDir } from './demo.ts';
+import { demoEngineOptions, loadTour, removeDemoDir } from './demo.ts';
 import { EngineHost } from './engine-host.ts';
 
 const temp = new TempDirs();
@@ -78,5 +78,14 @@ describe('the demo workspace', () => {
     const dir = temp.make('not-a-demo-', { 'thesis.docx': 'x' });
     expect(() => removeDemoDir(dir)).toThrow(/holds files the demo did not make \(thesis\.docx\)/);
     expect(fs.existsSync(path.join(dir, 'thesis.docx'))).toBe(true);
+  });
+});
+
+describe('demo engine options', () => {
+  it('uses the first demo embedder present, with one vector per passage (ready without a sentence stage)', () => {
+    const models = temp.make('syn-demo-models-', { 'multilingual-e5-small.Q4_0.gguf': 'x' });
+    const options = demoEngineOptions({ vault: '/v', questionsFile: '/q', tourFile: '/t', dataDir: '/d', modelsDir: models });
+    expect(options.config).toEqual({ embedModel: path.join(models, 'multilingual-e5-small.Q4_0.gguf'), sentenceVectors: false });
+    expect(demoEngineOptions({ vault: '/v', questionsFile: '/q', tourFile: '/t', dataDir: '/d' }).config).toEqual({});
   });
 });

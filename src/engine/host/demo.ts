@@ -49,10 +49,15 @@ export function demoModels(setup: DemoSetup): { embed: string | null } {
   return { embed: null };
 }
 
-/** Engine options of the demo: its own data dir, no environment overrides from the user's setup. */
+/**
+ * Engine options of the demo: its own data dir, no environment overrides from the user's setup.
+ * One vector per passage (no sentence vectors): the demo is ready as soon as its 250 passages are
+ * embedded, where their ~1,500 sentences would add a minute or more on a laptop CPU, and the tour's
+ * answers do not need them.
+ */
 export function demoEngineOptions(setup: DemoSetup): EngineOptions {
   const { embed } = demoModels(setup);
-  return { dataDir: setup.dataDir, env: {}, config: embed ? { embedModel: embed } : {} };
+  return { dataDir: setup.dataDir, env: {}, config: embed ? { embedModel: embed, sentenceVectors: false } : {} };
 }
 
 const FixtureSchema = z.array(z.object({ id: z.string(), question: z.string(), kind: z.string() }).passthrough());
