@@ -228,14 +228,12 @@ export class Store implements Disposable {
    * last note written left it unfindable by meaning until a rebuild). Ids are given out here above
    * the highest ever used, which every delete records first (settings chunk_id_high_water).
    */
-  private nextChunkId(): number {
+  /** Records the highest chunk id in use (before a delete) and returns the highest ever given out. */
+  private raiseChunkHighWater(): number {
     const top = (this.db.prepare('SELECT MAX(id) FROM chunks').pluck().get() as number | null) ?? 0;
-    return Math.max(top, this.getSetting<number>(CHUNK_ID_HIGH_WATER) ?? 0) + 1;
-  }
-
-  private raiseChunkHighWater(): void {
-    const top = (this.db.prepare('SELECT MAX(id) FROM chunks').pluck().get() as number | null) ?? 0;
-    if (top > (this.getSetting<number>(CHUNK_ID_HIGH_WATER) ?? 0)) this.setSetting(CHUNK_ID_HIGH_WATER, top);
+    const stored = this.getSetting<number>(CHUNK_ID_HIGH_WATER) ?? 0;
+    if (top > stored) this.setSetting(CHUNK_ID_HIGH_WATER, top);
+    return Math.max(top, stored);
   }
 
   /** Removes a root with all its documents and chunks (cascade); returns how many documents went. */
@@ -282,9 +280,9 @@ export class Store implements Disposable {
         meta: JSON.stringify(doc.meta ?? {}),
         indexedAt: new Date().toISOString(),
       }) as { id: number };
-      this.raiseChunkHighWater();
+      // One read of the high water per document: the new chunks' ids start above it.
+      let nextId = this.raiseChunkHighWater() + 1;
       this.stmts.deleteChunksOfDoc.run(id);
-      let nextId = this.nextChunkId();
       // New content: the old graph facts (rules and model alike) go; the model stage sees it again.
       this.stmts.deleteRelationsOfDoc.run(id);
       this.stmts.deleteMentionsOfDoc.run(id);
