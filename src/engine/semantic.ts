@@ -97,18 +97,18 @@ export class SemanticIndex {
     const stats = this.index?.stats();
     // Before the first search the index is not loaded (no model load just for health): count the stored vectors.
     const vectors = stats?.count ?? this.options.store.countEmbeddedChunks(this.modelId, this.unit);
-    const dimension = stats?.dimension ?? (this.dimension || (this.options.store.embeddingDimensions(this.modelId)[0] ?? 0));
+    const dimension = stats?.dimension ?? (this.dimension || (this.options.store.embeddingDimension(this.modelId) ?? 0));
     return { vectors, dimension, backend: stats?.backend ?? resolveBackend(this.options.backend), kind: stats?.kind ?? null };
   }
 
   private async modelDimension(): Promise<number> {
     if (this.dimension) return this.dimension;
     const dim = await this.options.embedder.load();
-    const stored = this.options.store.embeddingDimensions(this.modelId);
-    if (stored.some((d) => d !== dim)) {
+    const stored = this.options.store.embeddingDimension(this.modelId);
+    if (stored !== null && stored !== dim) {
       throw createError(
         'E_SYN_INDEX_VERSION_MISMATCH',
-        `Stored vectors of model ${this.modelId} have dimension ${stored.join(', ')} but the model produces ${dim}: ` +
+        `Stored vectors of model ${this.modelId} have dimension ${stored} but the model produces ${dim}: ` +
           'the embeddings table does not match this model file. Remove the model and add it again (synapsis models remove/add), ' +
           'or use a fresh data dir.',
       );
@@ -120,20 +120,33 @@ export class SemanticIndex {
   /** Embeds every chunk input that has no vector for this model yet, in batches, reporting progress. */
   async embedPending(onProgress?: (p: EmbedProgress) => void, shouldStop?: () => boolean): Promise<{ embedded: number; failed: number }> {
     const { store, embedder } = this.options;
+    // Rows written from here on get higher ids: up to `top`, a pass that ends with nothing left
+    // pending has embedded every row (see Store.embeddedThrough).
+    const top = store.maxUnitId(this.unit);
     const total = store.countPendingEmbeddings(this.modelId, this.unit);
-    if (total === 0) return { embedded: 0, failed: 0 };
+    if (total === 0) {
+      store.markEmbeddedThrough(this.modelId, this.unit, top);
+      return { embedded: 0, failed: 0 };
+    }
     this.empty = false;
     await this.modelDimension();
     const failed = new Set<string>();
+    /** The lowest id whose input failed: the next run tries it again, so the mark stays below it. */
+    let firstFailedId = Infinity;
     let embedded = 0;
     let after = 0;
+    let finished = false;
     onProgress?.({ done: 0, total });
     while (!shouldStop?.()) {
       // Paged by chunk id: each page reads only its own rows. A hash already in this page (the same
       // text in two chunks) is embedded once; one written by an earlier page is no longer pending.
       const page = store.pendingEmbeddings(this.modelId, BATCH, after, this.unit);
-      if (page.length === 0) break;
+      if (page.length === 0) {
+        finished = true;
+        break;
+      }
       after = page[page.length - 1]!.id;
+      for (const r of page) if (failed.has(r.hash) && r.id < firstFailedId) firstFailedId = r.id;
       const taken = new Set<string>();
       const batch = page.filter((r) => !failed.has(r.hash) && !taken.has(r.hash) && taken.add(r.hash));
       if (batch.length === 0) continue;
@@ -151,6 +164,8 @@ export class SemanticIndex {
         const error = outcome.reason as unknown;
         if (isSynapsisError(error) && error.code === 'E_SYN_MODEL_UNAVAILABLE') throw error;
         failed.add(hash);
+        const firstWithHash = page.find((r) => r.hash === hash)!.id;
+        if (firstWithHash < firstFailedId) firstFailedId = firstWithHash;
       });
       store.writeEmbeddings(this.modelId, rows);
       embedded += rows.length;
@@ -159,6 +174,8 @@ export class SemanticIndex {
       // the event loop for the whole stage; queries get in between pages.
       await new Promise<void>((resolve) => setImmediate(resolve));
     }
+    // Stopped (pause, shutdown): every row up to the last page is done; finished: every row up to top.
+    store.markEmbeddedThrough(this.modelId, this.unit, Math.min(finished ? top : after, firstFailedId - 1));
     return { embedded, failed: failed.size };
   }
 

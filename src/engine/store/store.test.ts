@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CHUNK_VECTORS_BY_ID_SQL, CHUNK_VECTORS_PAGE_SQL, Store } from './store.ts';
+import { CHUNK_VECTORS_BY_ID_SQL, CHUNK_VECTORS_PAGE_SQL, embeddedAboveSql, Store } from './store.ts';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -55,6 +55,29 @@ describe('store: vectors and pending embeddings', () => {
         const plan = (store.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map((p) => p.detail);
         expect(plan.at(-1)).toMatch(/SEARCH e USING PRIMARY KEY \(model_id=\? AND text_hash=\?\)/);
       }
+    } finally {
+      store.dispose();
+    }
+  });
+
+  it('reads the rows above the embedded mark first and each vector by key, for chunks and sentences', () => {
+    const store = storeWithVectors(10);
+    try {
+      for (const table of ['chunks', 'chunk_sentences']) {
+        for (const select of ['c.id', 'COUNT(*)'] as const) {
+          const plan = (store.db.prepare(`EXPLAIN QUERY PLAN ${embeddedAboveSql(table, select)}`).all('m', 5) as { detail: string }[]).map((p) => p.detail);
+          expect(plan).toEqual([expect.stringMatching(/^SEARCH c USING INTEGER PRIMARY KEY \(rowid>\?\)/), expect.stringMatching(/^SEARCH e USING PRIMARY KEY \(model_id=\? AND text_hash=\?\)/)]);
+        }
+      }
+      const ids = store.db.prepare('SELECT id FROM chunks ORDER BY id').pluck().all() as number[];
+      store.markEmbeddedThrough('m', 'chunk', ids[5]!);
+      store.markEmbeddedThrough('m', 'chunk', ids[2]!); // never moves back
+      expect(store.embeddedThrough('m', 'chunk')).toBe(ids[5]);
+      expect(store.embeddedThrough('m', 'sentence')).toBe(0);
+      expect(store.embeddedChunkIds('m')).toEqual(new Set(ids));
+      expect(store.countEmbeddedChunks('m')).toBe(10);
+      expect(store.embeddingDimension('m')).toBe(2);
+      expect(store.embeddingDimension('other')).toBeNull();
     } finally {
       store.dispose();
     }
