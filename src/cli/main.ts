@@ -13,8 +13,8 @@ import { createError, isSynapsisError, serializeError } from '../shared/errors.t
 import { benchIngest } from './bench/ingest.ts';
 import { benchDemo } from './bench/demo.ts';
 import { benchExtractionOverhead, benchMultiHop } from './bench/graph.ts';
-import { formatSuite, runSuite } from './bench/suite.ts';
-import { benchSearch } from './bench/search.ts';
+import { benchHybrid, formatSuite, runSuite } from './bench/suite.ts';
+import { benchSearch, generateZipfCorpus } from './bench/search.ts';
 import { benchVectors } from './bench/vectors.ts';
 import { buildContext, type BuiltContext } from '../engine/retrieve/context.ts';
 import { EVAL_MODES, runEval, type EvalMode } from './eval/run.ts';
@@ -784,6 +784,38 @@ Exit codes: 0 success, 1 failure, 2 bad usage or input.`,
     });
 
   bench
+    .command('hybrid')
+    .description('hybrid query latency (lexical, dense with sentence vectors, fusion, graph) over the generated notes with the synthetic embedder, with each stage\'s p50/p95; a kept --work-dir is measured again without building it again')
+    .option('--chunks <n>', 'approximate number of chunks of the generated notes', positiveInt, 100_000)
+    .option('--queries <n>', 'number of queries', positiveInt, 300)
+    .option('--work-dir <dir>', 'keep the notes (corpus/) and the hybrid index (data-hybrid/) here; `synapsis bench --work-dir D` leaves them in D/search-<chunks>')
+    .option('--no-sentence-vectors', 'search chunk vectors only (what sentence vectors cost; a kept sentence index is left as it is)')
+    .action(async (cmdOpts: { chunks: number; queries: number; workDir?: string; sentenceVectors: boolean }, cmd: Command) => {
+      const opts = globals(cmd);
+      const log = (line: string) => io.err(`${line}\n`);
+      const work = cmdOpts.workDir ? path.resolve(cmdOpts.workDir) : fs.mkdtempSync(path.join(os.tmpdir(), 'synapsis-bench-hybrid-'));
+      try {
+        if (!fs.existsSync(path.join(work, 'corpus'))) {
+          log(`generating notes for about ${cmdOpts.chunks} chunks…`);
+          generateZipfCorpus(path.join(work, 'corpus'), cmdOpts.chunks);
+        }
+        const r = await benchHybrid(work, cmdOpts.chunks, cmdOpts.queries, log, { sentenceVectors: cmdOpts.sentenceVectors });
+        const { queries: _queries, ...result } = r;
+        const round = (v: number) => Math.round(v * 100) / 100;
+        const human = [
+          `hybrid query${cmdOpts.sentenceVectors ? '' : ' (chunk vectors only)'}, ${r.chunks} chunks, k = 10, ${r.queries.length} queries (warm): p50 ${round(r.p50)} ms, p95 ${round(r.p95)} ms (target p95 < 30 ms: ${r.p95 < 30 ? 'met' : 'NOT met'})`,
+          '',
+          '| stage | p50 ms | p95 ms |',
+          '|---|---|---|',
+          ...Object.entries(r.stages).map(([stage, v]) => `| ${stage} | ${v.p50} | ${v.p95} |`),
+        ];
+        print(opts, { ...result, p50: round(r.p50), p95: round(r.p95) }, human.join('\n'));
+      } finally {
+        if (!cmdOpts.workDir) fs.rmSync(work, { recursive: true, force: true });
+      }
+    });
+
+  bench
     .command('demo')
     .description('how long the demo takes to be ready: the first start (index the sample vault) and later starts (open, check, first answer; target under 10 s)')
     .option('--starts <n>', 'later starts to time (the median is reported)', positiveInt, 3)
@@ -981,6 +1013,7 @@ const COMMAND_EXAMPLES: Record<string, string[]> = {
   'bench all': ['synapsis bench all --chunks 20000 --queries 100', 'synapsis bench   # the same as bench all, at 100k chunks', 'synapsis bench --full --out /tmp/bench.md'],
   'bench ingest': ['synapsis bench ingest --files 5000'],
   'bench search': ['synapsis bench search --chunks 100000 --work-dir /tmp/bench'],
+  'bench hybrid': ['synapsis bench hybrid --chunks 20000', 'synapsis bench hybrid --work-dir /tmp/bench/search-100000   # a suite run\'s kept notes and index'],
   'bench vectors': ['synapsis bench vectors --sizes 10000,100000 --dims 384'],
   'bench demo': ['synapsis bench demo', 'synapsis bench demo --starts 5 --json'],
   'bench graph': ['synapsis bench graph', 'synapsis bench graph --mode hybrid --embed-model ../shared/models/all-MiniLM-L6-v2.Q8_0.gguf --notes 0'],

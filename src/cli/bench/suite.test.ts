@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { generateZipfCorpus } from './search.ts';
 import { HashedEmbedder } from './hashed-embedder.ts';
 import { formatSuite } from './suite.ts';
+import { cli } from '../../../test/helpers/cli.ts';
 
 const cos = (a: Float32Array, b: Float32Array) => a.reduce((s, x, i) => s + x * b[i]!, 0);
 
@@ -59,6 +60,30 @@ describe('benchmark suite pieces', () => {
       expect(fs.readdirSync(path.join(dir, 'a', 'd000')).length).toBe(written.files);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('bench hybrid measures hybrid latency with each stage, and measures a kept work dir again without rebuilding it', async () => {
+    const work = fs.mkdtempSync(path.join(os.tmpdir(), 'syn-bench-hybrid-'));
+    try {
+      const first = await cli(['bench', 'hybrid', '--chunks', '300', '--queries', '12', '--work-dir', work, '--json']);
+      expect(first.code, first.err).toBe(0);
+      const r = JSON.parse(first.out) as { chunks: number; p50: number; p95: number; stages: Record<string, { p50: number; p95: number }> };
+      expect(r.chunks).toBeGreaterThan(250);
+      expect(r.p95).toBeGreaterThanOrEqual(r.p50);
+      expect(Object.keys(r.stages)).toEqual(expect.arrayContaining(['lexical_ms', 'dense_ms', 'fusion_ms']));
+      expect(first.err).toMatch(/hybrid: indexed \d+ chunks, \d+ embedded/);
+      expect(Number(/(\d+) embedded/.exec(first.err)![1])).toBeGreaterThan(0);
+      // The kept notes and index: nothing generated or embedded again.
+      const again = await cli(['bench', 'hybrid', '--chunks', '300', '--queries', '12', '--work-dir', work]);
+      expect(again.code, again.err).toBe(0);
+      expect(again.err).not.toContain('generating notes');
+      expect(again.err).toMatch(/, 0 embedded/);
+      expect(again.out).toMatch(/hybrid query, \d+ chunks, k = 10, 12 queries \(warm\): p50 [\d.]+ ms, p95 [\d.]+ ms/);
+      expect(again.out).toContain('| dense_ms |');
+      expect((await cli(['bench', 'hybrid', '--chunks', 'many'])).code).toBe(2);
+    } finally {
+      fs.rmSync(work, { recursive: true, force: true });
     }
   });
 });

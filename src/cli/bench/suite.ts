@@ -48,14 +48,30 @@ export interface SuiteOptions {
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const ms = (v: number) => Math.round(v * 10) / 10;
 
-/** Hybrid retrieval over the generated corpus with the synthetic embedder (the query vector costs microseconds). */
-async function benchHybrid(corpusWork: string, chunks: number, queryCount: number, log: (line: string) => void) {
+export interface HybridBenchResult {
+  chunks: number;
+  /** Seconds of engine.index: the whole build on a fresh work dir, an unchanged check on a kept one. */
+  index_s: number;
+  p50: number;
+  p95: number;
+  /** p50 and p95 of each stage the pipeline times (meta.timings: lexical_ms, dense_ms, fusion_ms, graph_ms). */
+  stages: Record<string, { p50: number; p95: number }>;
+  queries: string[];
+}
+
+/**
+ * Hybrid retrieval over the generated corpus with the synthetic embedder (the query vector costs
+ * microseconds). `corpusWork` holds the notes benchSearch wrote (`corpus/`); the hybrid data dir
+ * is `data-hybrid/` beside them, so a kept work dir is measured again without building it again.
+ */
+export async function benchHybrid(corpusWork: string, chunks: number, queryCount: number, log: (line: string) => void, options: { sentenceVectors?: boolean } = {}): Promise<HybridBenchResult> {
   const corpus = path.join(corpusWork, 'corpus');
   // The notes benchSearch wrote: only their sections are drawn again, for the same queries.
   const { sections } = generateZipfCorpus(corpus, chunks, undefined, false);
   const queries = sampleQueries(sections, queryCount);
   const embedder = new HashedEmbedder(384);
-  const engine = createEngine({ dataDir: path.join(corpusWork, 'data-hybrid'), env: { SYN_CHAT_MODEL: '' }, embedder });
+  const env = { SYN_CHAT_MODEL: '', ...(options.sentenceVectors === false ? { SYN_SENTENCE_VECTORS: 'false' } : {}) };
+  const engine = createEngine({ dataDir: path.join(corpusWork, 'data-hybrid'), env, embedder });
   try {
     const t0 = performance.now();
     const report = await engine.index([corpus]);
@@ -63,17 +79,20 @@ async function benchHybrid(corpusWork: string, chunks: number, queryCount: numbe
     log(`hybrid: indexed ${report.chunks_total} chunks, ${report.embedded} embedded (synthetic 384-d) in ${indexS.toFixed(1)} s`);
     const run = async () => {
       const lat: number[] = [];
+      const stages: Record<string, number[]> = {};
       for (const q of queries) {
         const t = performance.now();
         const r = await engine.retrieve(q, { mode: 'hybrid' }, 10);
         lat.push(performance.now() - t);
         if (!r.meta.hybrid_used) throw new Error(`hybrid retrieval fell back: ${r.meta.limits?.join('; ')}`);
+        for (const [stage, v] of Object.entries(r.meta.timings ?? {})) (stages[stage] ??= []).push(v);
       }
-      return lat;
+      return { lat, stages };
     };
     await run();
-    const lat = await run();
-    return { chunks: report.chunks_total, index_s: indexS, p50: percentile(lat, 50), p95: percentile(lat, 95), queries };
+    const { lat, stages } = await run();
+    const byStage = Object.fromEntries(Object.entries(stages).map(([s, v]) => [s, { p50: ms(percentile(v, 50)), p95: ms(percentile(v, 95)) }]));
+    return { chunks: report.chunks_total, index_s: indexS, p50: percentile(lat, 50), p95: percentile(lat, 95), stages: byStage, queries };
   } finally {
     await engine.dispose();
   }
