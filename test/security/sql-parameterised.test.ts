@@ -26,6 +26,8 @@ const ALLOWED: Record<string, string> = {
   'src/engine/store/store.ts prepare UNIT_TABLE[unit]': "UNIT_TABLE maps the typed VectorUnit ('chunk' | 'sentence') to a literal table name ('chunks' | 'chunk_sentences')",
   "src/engine/store/store.ts prepare unit === 'chunk' ? CHUNK_VECTORS_BY_ID_SQL : vectorsByIdSql(UNIT_TABLE[unit])": 'module SQL built from a literal table name (UNIT_TABLE: chunks | chunk_sentences)',
   "src/engine/store/store.ts prepare unit === 'chunk' ? CHUNK_VECTORS_PAGE_SQL : vectorsPageSql(UNIT_TABLE[unit])": 'module SQL built from a literal table name (UNIT_TABLE: chunks | chunk_sentences)',
+  "src/engine/store/store.ts prepare embeddedAboveSql(UNIT_TABLE[unit], 'COUNT(*)')": "module SQL built from a literal table name (UNIT_TABLE: chunks | chunk_sentences) and a literal select list",
+  "src/engine/store/store.ts prepare embeddedAboveSql(UNIT_TABLE[unit], 'c.id')": "module SQL built from a literal table name (UNIT_TABLE: chunks | chunk_sentences) and a literal select list",
   'src/cli/bench/compare.ts prepare K': 'benchmark constant k (a number), not a request value',
   'src/cli/bench/compare.ts exec set.dim': 'benchmark: the vector dimension of a generated data set (a number)',
 };
