@@ -618,7 +618,9 @@ export class Store implements Disposable {
    * are never deleted, so once the embed stage has found every row up to an id embedded, that stays
    * true, and the pending and embedded queries only look up the rows above it. Without it each
    * index run looked up the vector of every row, several times: a run that changed nothing took
-   * 56 s at 117k chunks with 740k sentences, 32 s of it counting pending sentences.
+   * 56 s at 117k chunks with 740k sentences, 32 s of it counting pending sentences. A change that
+   * breaks either premise (a migration that recreates chunks or chunk_sentences so ids start again,
+   * or deleting vectors) must delete the `embedded_through:` settings with it.
    */
   embeddedThrough(modelId: string, unit: VectorUnit): number {
     return this.getSetting<number>(`embedded_through:${unit}:${modelId}`) ?? 0;
@@ -656,7 +658,7 @@ export class Store implements Disposable {
   /** How many chunks (or sentences) have a vector for this model (health counts them without loading the ids). */
   countEmbeddedChunks(modelId: string, unit: VectorUnit = 'chunk'): number {
     const through = this.embeddedThrough(modelId, unit);
-    const below = this.db.prepare(`SELECT COUNT(*) FROM ${UNIT_TABLE[unit]} WHERE id <= ?`).pluck().get(through) as number;
+    const below = this.db.prepare(`SELECT COUNT(*) FROM ${UNIT_TABLE[unit]} WHERE id <= ? AND embed_hash IS NOT NULL`).pluck().get(through) as number;
     const above = this.db
       .prepare(embeddedAboveSql(UNIT_TABLE[unit], 'COUNT(*)'))
       .pluck()
@@ -667,7 +669,7 @@ export class Store implements Disposable {
   /** Ids of chunks (or sentences) that have a vector for this model. */
   embeddedChunkIds(modelId: string, unit: VectorUnit = 'chunk'): Set<number> {
     const through = this.embeddedThrough(modelId, unit);
-    const ids = new Set(this.db.prepare(`SELECT id FROM ${UNIT_TABLE[unit]} WHERE id <= ?`).pluck().all(through) as number[]);
+    const ids = new Set(this.db.prepare(`SELECT id FROM ${UNIT_TABLE[unit]} WHERE id <= ? AND embed_hash IS NOT NULL`).pluck().all(through) as number[]);
     const above = this.db
       .prepare(embeddedAboveSql(UNIT_TABLE[unit], 'c.id'))
       .pluck()
