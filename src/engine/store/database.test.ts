@@ -17,10 +17,12 @@ afterEach(() => {
 });
 
 describe('openDatabase', () => {
-  it('opens in WAL mode with foreign keys on, at the latest schema', () => {
+  it('opens in WAL mode with foreign keys on and reads memory-mapped, at the latest schema', () => {
     const db = openDatabase(path.join(tmp(), 'sub', 'synapsis.db'));
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
     expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
+    // SQLite's own cap (0x7fff0000) is what a 2 GB request gets.
+    expect(db.pragma('mmap_size', { simple: true })).toBeGreaterThan(2 ** 30);
     expect(schemaVersion(db)).toBe(Math.max(...MIGRATIONS.map((m) => m.version)));
     db.close();
   });

@@ -5,6 +5,9 @@ import { createError } from '../../shared/errors.ts';
 import { MIGRATIONS } from './migrations/index.ts';
 import type { Migration } from './migrations/types.ts';
 
+/** The most of the store SQLite maps into memory (its own maximum is 0x7fff0000). */
+const MMAP_BYTES = 2 * 1024 ** 3;
+
 export const DB_FILE = 'synapsis.db';
 
 /** Opens (creating if needed) the store in WAL mode and applies pending migrations. */
@@ -27,6 +30,11 @@ export function openDatabase(file: string, migrations: readonly Migration[] = MI
     db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');
     db.pragma('busy_timeout = 5000');
+    // Pages are read through a memory map instead of one read() call each: at 117k chunks hybrid
+    // queries took 12% less time and filtered ones 10-25% less (synapsis bench hybrid, docs/benchmarks.md),
+    // with the same resident memory. SQLite caps it at its compile-time maximum (2 GB); writes still
+    // go through the file. The data dir is local anyway: WAL mode needs shared memory on one host.
+    db.pragma(`mmap_size = ${MMAP_BYTES}`);
     migrate(db, migrations);
   } catch (error) {
     db.close();
