@@ -79,8 +79,15 @@ describe('benchmark suite pieces', () => {
       expect(again.code, again.err).toBe(0);
       expect(again.err).not.toContain('generating notes');
       expect(again.err).toMatch(/, 0 embedded/);
-      expect(again.out).toMatch(/hybrid query, \d+ chunks, k = 10, 12 queries \(warm\): p50 [\d.]+ ms, p95 [\d.]+ ms/);
+      expect(again.out).toMatch(/hybrid query, \d+ chunks, k = 10, 12 queries \(warm, 10 results each on average\): p50 [\d.]+ ms, p95 [\d.]+ ms/);
       expect(again.out).toContain('| dense_ms |');
+      // Filters reach every query: a folder that holds nothing leaves no result.
+      const filtered = await cli(['bench', 'hybrid', '--chunks', '300', '--queries', '12', '--work-dir', work, '--include', 'd000/**', '--exclude', 'd000/n1*', '--json']);
+      expect(filtered.code, filtered.err).toBe(0);
+      expect((JSON.parse(filtered.out) as { results_mean: number }).results_mean).toBe(10);
+      const nowhere = await cli(['bench', 'hybrid', '--chunks', '300', '--queries', '12', '--work-dir', work, '--include', 'nowhere/**']);
+      expect(nowhere.out).toContain('hybrid query (filtered: in nowhere/**), ');
+      expect(nowhere.out).toContain('0 results each on average');
       expect((await cli(['bench', 'hybrid', '--chunks', 'many'])).code).toBe(2);
     } finally {
       fs.rmSync(work, { recursive: true, force: true });

@@ -56,6 +56,8 @@ export interface HybridBenchResult {
   p95: number;
   /** p50 and p95 of each stage the pipeline times (meta.timings: lexical_ms, dense_ms, fusion_ms, graph_ms). */
   stages: Record<string, { p50: number; p95: number }>;
+  /** Chunks a query returned, on average (fewer than k when filters leave fewer). */
+  results_mean: number;
   queries: string[];
 }
 
@@ -64,7 +66,13 @@ export interface HybridBenchResult {
  * microseconds). `corpusWork` holds the notes benchSearch wrote (`corpus/`); the hybrid data dir
  * is `data-hybrid/` beside them, so a kept work dir is measured again without building it again.
  */
-export async function benchHybrid(corpusWork: string, chunks: number, queryCount: number, log: (line: string) => void, options: { sentenceVectors?: boolean } = {}): Promise<HybridBenchResult> {
+export async function benchHybrid(
+  corpusWork: string,
+  chunks: number,
+  queryCount: number,
+  log: (line: string) => void,
+  options: { sentenceVectors?: boolean; includeGlobs?: string[]; excludeGlobs?: string[] } = {},
+): Promise<HybridBenchResult> {
   const corpus = path.join(corpusWork, 'corpus');
   // The notes benchSearch wrote: only their sections are drawn again, for the same queries.
   const { sections } = generateZipfCorpus(corpus, chunks, undefined, false);
@@ -80,19 +88,21 @@ export async function benchHybrid(corpusWork: string, chunks: number, queryCount
     const run = async () => {
       const lat: number[] = [];
       const stages: Record<string, number[]> = {};
+      let results = 0;
       for (const q of queries) {
         const t = performance.now();
-        const r = await engine.retrieve(q, { mode: 'hybrid' }, 10);
+        const r = await engine.retrieve(q, { mode: 'hybrid', include_globs: options.includeGlobs ?? [], exclude_globs: options.excludeGlobs ?? [] }, 10);
         lat.push(performance.now() - t);
         if (!r.meta.hybrid_used) throw new Error(`hybrid retrieval fell back: ${r.meta.limits?.join('; ')}`);
+        results += r.chunks.length;
         for (const [stage, v] of Object.entries(r.meta.timings ?? {})) (stages[stage] ??= []).push(v);
       }
-      return { lat, stages };
+      return { lat, stages, results };
     };
     await run();
-    const { lat, stages } = await run();
+    const { lat, stages, results } = await run();
     const byStage = Object.fromEntries(Object.entries(stages).map(([s, v]) => [s, { p50: ms(percentile(v, 50)), p95: ms(percentile(v, 95)) }]));
-    return { chunks: report.chunks_total, index_s: indexS, p50: percentile(lat, 50), p95: percentile(lat, 95), stages: byStage, queries };
+    return { chunks: report.chunks_total, index_s: indexS, p50: percentile(lat, 50), p95: percentile(lat, 95), stages: byStage, results_mean: Math.round((results / Math.max(1, queries.length)) * 10) / 10, queries };
   } finally {
     await engine.dispose();
   }
