@@ -5,9 +5,6 @@ import { createError } from '../../shared/errors.ts';
 import { MIGRATIONS } from './migrations/index.ts';
 import type { Migration } from './migrations/types.ts';
 
-/** The most of the store SQLite maps into memory (its own maximum is 0x7fff0000). */
-const MMAP_BYTES = 2 * 1024 ** 3;
-
 export const DB_FILE = 'synapsis.db';
 
 /** Opens (creating if needed) the store in WAL mode and applies pending migrations. */
@@ -34,7 +31,7 @@ export function openDatabase(file: string, migrations: readonly Migration[] = MI
     // queries took 12% less time and filtered ones 10-25% less (synapsis bench hybrid, docs/benchmarks.md),
     // with the same resident memory. SQLite caps it at its compile-time maximum (2 GB); writes still
     // go through the file. The data dir is local anyway: WAL mode needs shared memory on one host.
-    db.pragma(`mmap_size = ${MMAP_BYTES}`);
+    db.pragma('mmap_size = 2147418112'); // 0x7fff0000, SQLite's own maximum
     migrate(db, migrations);
   } catch (error) {
     db.close();
