@@ -269,8 +269,10 @@ export function loadFilteredChunks(db: Database, ids: readonly number[], f: Lexi
 /** Ids of every chunk the filters allow (for an exact vector search when over-fetching was not enough). */
 export function allowedChunkIds(db: Database, f: LexicalFilters): Set<number> {
   const { where, params } = filterSql(db, f);
+  // Documents first (CROSS JOIN keeps the order): the filter is a JS function of the document, run
+  // once per document instead of once per chunk (79 ms a query at 117k chunks in 20,000 notes).
   const ids = db
-    .prepare(`SELECT c.id FROM chunks c JOIN documents d ON d.id = c.document_id JOIN roots r ON r.id = d.root_id WHERE ${where}`)
+    .prepare(`SELECT c.id FROM documents d CROSS JOIN roots r ON r.id = d.root_id CROSS JOIN chunks c ON c.document_id = d.id WHERE ${where}`)
     .pluck()
     .all(params) as number[];
   return new Set(ids);
@@ -282,6 +284,8 @@ export function allowedChunkIds(db: Database, f: LexicalFilters): Set<number> {
  */
 export function assertNotOnlyDenied(db: Database, query: string, f: LexicalFilters, onDenied: (reason: string) => void): void {
   if (!f.sensitivityEnable || f.includeGlobs.length === 0) return;
+  // Nothing is hidden from anyone in a vault without marked documents (the partial index answers).
+  if (!db.prepare("SELECT 1 FROM documents WHERE sensitivity IS NOT NULL AND sensitivity != 'public' LIMIT 1").get()) return;
   const include = picomatch([...f.includeGlobs], { dot: true });
   const allowed = new Set(f.allowSensitivity.map((s) => s.toLowerCase()));
   let visible = 0;
