@@ -14,6 +14,7 @@ const ALLOWED: Record<string, string> = {
   'src/engine/engine.ts prepare table': "graphStats: `table` is typed 'entities' | 'relations' | 'mentions' and passed as literals",
   'src/engine/search/bm25.ts prepare table': "FTS5 shadow table name; every caller passes a literal ('chunks_fts')",
   'src/engine/search/bm25.ts prepare vocabTable': "fts5vocab table name; every caller passes a literal ('temp.chunks_vocab')",
+  'src/engine/search/lexical.ts prepare allowedChunksSql(where)': "filterSql's fixed WHERE fragments (see 'prepare where') inside a fixed join",
   'src/engine/search/lexical.ts prepare SELECT': 'a module constant: the column list of a result row',
   'src/engine/search/lexical.ts prepare where': "filterSql's fixed WHERE fragments; the allowed sensitivities are bound as @allowed, path/type/tag filters run in the syn_filter function over column values",
   'src/engine/search/lexical.ts prepare BM25_WEIGHTS.title': 'a numeric module constant (column weight)',

@@ -5,7 +5,8 @@ import { createEngine, type Engine } from '../engine.ts';
 import fc from 'fast-check';
 import { analyzeForIndex } from './analyzer.ts';
 import { ftsTokens } from './bm25.ts';
-import { countTerms } from './lexical.ts';
+import { allowedChunksSql, countTerms } from './lexical.ts';
+import { Store } from '../store/store.ts';
 
 const temp = new TempDirs();
 let engine: Engine;
@@ -118,5 +119,18 @@ describe('countTerms (rescoring of pruned candidates)', () => {
       }),
       { numRuns: 400 },
     );
+  });
+});
+
+describe('allowedChunkIds', () => {
+  it('reads documents first, so a path filter runs once per document, not once per chunk', () => {
+    const store = new Store(temp.make('syn-allowed-'));
+    try {
+      const plan = (store.db.prepare(`EXPLAIN QUERY PLAN ${allowedChunksSql('d.path IS NOT NULL')}`).all() as { detail: string }[]).map((p) => p.detail);
+      expect(plan[0]).toMatch(/^SCAN d\b/);
+      expect(plan.at(-1)).toMatch(/^SEARCH c USING (COVERING )?INDEX \S+ \(document_id=\?\)/);
+    } finally {
+      store.dispose();
+    }
   });
 });

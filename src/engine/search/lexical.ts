@@ -267,12 +267,18 @@ export function loadFilteredChunks(db: Database, ids: readonly number[], f: Lexi
 }
 
 /** Ids of every chunk the filters allow (for an exact vector search when over-fetching was not enough). */
+/**
+ * Chunks of the documents that pass `where` (filterSql's fragments), documents first: CROSS JOIN
+ * keeps the order, so the filter, a JS function of the document, runs once per document instead of
+ * once per chunk (at 117k chunks in 20,000 notes a filtered dense search spent 65 ms on it).
+ */
+export const allowedChunksSql = (where: string) =>
+  `SELECT c.id FROM documents d CROSS JOIN roots r ON r.id = d.root_id CROSS JOIN chunks c ON c.document_id = d.id WHERE ${where}`;
+
 export function allowedChunkIds(db: Database, f: LexicalFilters): Set<number> {
   const { where, params } = filterSql(db, f);
-  // Documents first (CROSS JOIN keeps the order): the filter is a JS function of the document, run
-  // once per document instead of once per chunk (79 ms a query at 117k chunks in 20,000 notes).
   const ids = db
-    .prepare(`SELECT c.id FROM documents d CROSS JOIN roots r ON r.id = d.root_id CROSS JOIN chunks c ON c.document_id = d.id WHERE ${where}`)
+    .prepare(allowedChunksSql(where))
     .pluck()
     .all(params) as number[];
   return new Set(ids);
