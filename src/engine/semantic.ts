@@ -146,7 +146,6 @@ export class SemanticIndex {
         break;
       }
       after = page[page.length - 1]!.id;
-      for (const r of page) if (failed.has(r.hash) && r.id < firstFailedId) firstFailedId = r.id;
       const taken = new Set<string>();
       const batch = page.filter((r) => !failed.has(r.hash) && !taken.has(r.hash) && taken.add(r.hash));
       if (batch.length === 0) continue;
@@ -164,9 +163,9 @@ export class SemanticIndex {
         const error = outcome.reason as unknown;
         if (isSynapsisError(error) && error.code === 'E_SYN_MODEL_UNAVAILABLE') throw error;
         failed.add(hash);
-        const firstWithHash = page.find((r) => r.hash === hash)!.id;
-        if (firstWithHash < firstFailedId) firstFailedId = firstWithHash;
       });
+      // Rows whose input failed, now or on an earlier page (those were left out of the batch).
+      for (const r of page) if (failed.has(r.hash) && r.id < firstFailedId) firstFailedId = r.id;
       store.writeEmbeddings(this.modelId, rows);
       embedded += rows.length;
       onProgress?.({ done: embedded + failed.size, total });

@@ -111,7 +111,7 @@ const vectorsPageSql = (table: string) =>
 /**
  * Rows above the embedded mark (Store.embeddedThrough) that have a vector of the model. CROSS JOIN
  * keeps the order: the few rows above the mark, then each one's vector by key; left to itself SQLite
- * scanned every stored vector of the model and looked each row up by hash (2 s at 740k sentences).
+ * scanned every stored vector of the model and looked each row up by hash (store.test.ts checks the plan).
  */
 export const embeddedAboveSql = (table: string, select: 'c.id' | 'COUNT(*)') =>
   `SELECT ${select} FROM ${table} c CROSS JOIN embeddings e ON e.model_id = ? AND e.text_hash = c.embed_hash WHERE c.id > ?`;
