@@ -95,6 +95,7 @@ describe.each(BACKENDS)('VectorIndex: $name', ({ make, exact }) => {
     const index = filled();
     const allowedSet = new Set(ids.filter((id) => id % 7 === 0));
     let found = 0;
+    let bestFound = 0;
     for (const q of queries.slice(0, 5)) {
       const want = bruteForce(ids, vectors, q, 5, (id) => allowedSet.has(id));
       const bySet = index.search(q, 5, allowedSet).map((h) => h.id);
@@ -105,11 +106,12 @@ describe.each(BACKENDS)('VectorIndex: $name', ({ make, exact }) => {
         expect(byPredicate).toEqual(want);
       }
       // A graph search is approximate (its build order depends on thread timing): the best allowed
-      // hit is always found, and nearly all of the rest.
-      expect(bySet[0]).toBe(want[0]);
-      expect(byPredicate[0]).toBe(want[0]);
+      // hit comes first nearly always (CI once saw one query of five miss it), and nearly all of the
+      // rest are found.
+      bestFound += Number(bySet[0] === want[0]) + Number(byPredicate[0] === want[0]);
       found += bySet.filter((id) => want.includes(id)).length + byPredicate.filter((id) => want.includes(id)).length;
     }
+    expect(bestFound / 10).toBeGreaterThanOrEqual(exact ? 1 : 0.8);
     expect(found / 50).toBeGreaterThanOrEqual(exact ? 1 : 0.9);
     expect(index.search(queries[0]!, 5, new Set([ids[3]!]))).toEqual([expect.objectContaining({ id: ids[3] })]);
     expect(index.search(queries[0]!, 5, new Set())).toEqual([]);
