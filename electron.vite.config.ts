@@ -10,7 +10,8 @@ export default defineConfig({
       externalizeDeps: { exclude: ['graphology-metrics', 'graphology-shortest-path', 'graphology-communities-louvain', 'graphology-utils', 'graphology-indices'] },
       // The engine runs in a utilityProcess (engine-host); native modules stay external (node_modules).
       rollupOptions: {
-        input: { index: resolve(__dirname, 'src/main/index.ts'), 'engine-host': resolve(__dirname, 'src/main/engine-host.ts') },
+        // lexical-worker: the thread that computes the lexical list of large vaults (search/lexical-thread.ts finds it beside engine-host.js).
+        input: { index: resolve(__dirname, 'src/main/index.ts'), 'engine-host': resolve(__dirname, 'src/main/engine-host.ts'), 'lexical-worker': resolve(__dirname, 'src/engine/search/lexical-worker.ts') },
         external: ['better-sqlite3', 'node-llama-cpp', 'usearch', 'faiss-node', 'pdfjs-dist', 'chokidar', 'mammoth'],
       },
     },

@@ -30,6 +30,10 @@ export const ConfigSchema = z
     maxFileBytes: z.number().int().positive().default(20 * 1024 * 1024),
     /** Keep common terms out of large OR-ed lexical queries (see search/lexical.ts); false: always the full query. */
     lexicalPruning: z.boolean().default(true),
+    /** On large vaults, compute the lexical list of hybrid queries on a worker thread beside the vector searches (search/lexical-thread.ts). */
+    lexicalThread: z.boolean().default(true),
+    /** Chunks in the index from which the lexical thread is used (below, the lexical list takes a few ms and stays on the engine's thread). */
+    lexicalThreadMinChunks: z.number().int().min(0).default(20_000),
     /** Embedding model: a registry id, file or name, or a path to a .gguf file; default the latest added embed model. */
     embedModel: z.string().min(1).optional(),
     /** Several embedding models at once (each answers queries in the languages it covers); overrides embedModel. */
@@ -92,6 +96,8 @@ const ENV_KEYS: Record<string, { key: keyof Config; kind: EnvKind }> = {
   SYN_GRAPH_LLM: { key: 'graphLlm', kind: 'bool' },
   SYN_GRAPH_LLM_BUDGET_MS: { key: 'graphLlmBudgetMs', kind: 'int' },
   SYN_LEXICAL_PRUNING: { key: 'lexicalPruning', kind: 'bool' },
+  SYN_LEXICAL_THREAD: { key: 'lexicalThread', kind: 'bool' },
+  SYN_LEXICAL_THREAD_MIN_CHUNKS: { key: 'lexicalThreadMinChunks', kind: 'int' },
   SYN_EMBED_MODEL: { key: 'embedModel', kind: 'string' },
   SYN_EMBED_MODELS: { key: 'embedModels', kind: 'list' },
   SYN_PROFILE: { key: 'profile', kind: 'string' },

@@ -53,6 +53,7 @@ import { ModelRegistry, type ModelInfo, type ModelRole } from './llm/registry.ts
 import { resolveEmbedModels, resolveModel, type ResolvedModel } from './llm/resolve.ts';
 import { loadProfile, type RetrievalProfile } from './retrieve/profile.ts';
 import { languageCovered } from './lang/detect.ts';
+import { LexicalThread } from './search/lexical-thread.ts';
 import { gatherLists, type DenseSource, type GatheredLists, type PipelineDeps, type PipelineRequest } from './hybrid.ts';
 import { Embedder, LlamaRuntime, type EmbedderLike } from './llm/runtime.ts';
 import { SemanticIndex } from './semantic.ts';
@@ -223,6 +224,9 @@ export function createEngine(options: EngineOptions = {}): Engine {
     };
   });
   const semantic = dense[0]?.index ?? null;
+  // Started on the first hybrid query of a large vault; closed with the engine.
+  const lexicalThread = config.lexicalThread && dense.length > 0 ? new LexicalThread(store.file) : null;
+  if (lexicalThread) disposables.add({ dispose: () => lexicalThread.dispose() });
   /**
    * A manifest that cannot be trusted is set aside and written again from the store, the source of
    * truth, whose last committed state is the last good index (each batch is one transaction). The
@@ -466,7 +470,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
       throw createError('E_SYN_MODEL_UNAVAILABLE', 'Dense retrieval needs an embedding model: synapsis models add <file.gguf> --role embed');
     }
     const mode = ctx.mode ?? (denseReady ? 'hybrid' : 'bm25');
-    const deps: PipelineDeps = { db: store.db, config, dense, profile: useProfile, reranker, graph: () => linkGraph(ctx.allow_sensitivity, true) };
+    const deps: PipelineDeps = { db: store.db, config, dense, profile: useProfile, reranker, graph: () => linkGraph(ctx.allow_sensitivity, true), lexicalThread };
     const req: PipelineRequest = {
       query,
       k: topK,

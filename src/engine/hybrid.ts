@@ -16,6 +16,8 @@ import { detectLanguage, languageCovered } from './lang/detect.ts';
 import { expansionTerms } from './search/prf.ts';
 import { isStopword, tokenize } from './search/analyzer.ts';
 import { termStats } from './search/lexical.ts';
+import { tableStats } from './search/bm25.ts';
+import type { LexicalThread } from './search/lexical-thread.ts';
 import { applyRetrievalMode } from './retrieve/modes.ts';
 import type { SemanticIndex } from './semantic.ts';
 import { allowedChunkIds, loadFilteredChunks, searchLexical, toRetrievedChunk, type LexicalFilters } from './search/lexical.ts';
@@ -68,6 +70,8 @@ export interface PipelineDeps {
   reranker: Reranker | null;
   /** The link graph for this request's visibility, or null when there is none (graph list skipped). */
   graph?: (() => KnowledgeGraph | null) | undefined;
+  /** The worker thread for the lexical list of large vaults; absent: always computed here. */
+  lexicalThread?: LexicalThread | null;
 }
 
 type Meta = RetrievalResult['meta'];
@@ -135,26 +139,26 @@ export async function gatherLists(deps: PipelineDeps, req: PipelineRequest): Pro
   // Dense-only requests with no covering model still run (the caller asked for them), flagged above.
   const sources = req.mode === 'dense' && routed.length === 0 ? deps.dense : routed;
 
+  const longQuery = profile.techniques.long_query;
+  const lexicalQuery = longQuery ? withoutCommonWords(deps.db, req.query, longQuery.min_terms, longQuery.min_idf) : req.query;
+  const wantLexical = useLexical || (req.mode === 'dense' && sources.length === 0);
+  const lexicalOptions = { ...req.filters, k: lexicalPool, explain: req.explain, prune: deps.config.lexicalPruning, snippets: false };
+  // On a large vault the lexical list is computed on its worker thread while this one searches the
+  // vector indexes; a request the worker cannot answer runs here afterwards.
+  const thread = wantLexical && sources.length > 0 && deps.lexicalThread && tableStats(deps.db, 'chunks_fts').rows >= deps.config.lexicalThreadMinChunks ? deps.lexicalThread : null;
+  const threaded = thread?.ready() ? thread.search(lexicalQuery, lexicalOptions).catch(() => null) : null;
+
   const t0 = performance.now();
   const densePromises = sources.map((source) =>
     withTimeout(denseList(deps, source.index, req, densePool), deps.config.denseTimeoutMs).catch((error: unknown) => ({ error: error as Error })),
   );
-  const tl = performance.now();
-  const longQuery = profile.techniques.long_query;
-  const lexicalQuery = longQuery ? withoutCommonWords(deps.db, req.query, longQuery.min_terms, longQuery.min_idf) : req.query;
-  const lexical = useLexical || (req.mode === 'dense' && sources.length === 0)
-    ? searchLexical(deps.db, lexicalQuery, { ...req.filters, k: lexicalPool, explain: req.explain, prune: deps.config.lexicalPruning, snippets: false })
-    : null;
-  if (lexical) timings.lexical_ms = ms(tl);
-  // Pseudo-relevance feedback, lexical side: terms typical of the best chunks, searched as a list of their own.
-  let expansion: RetrievedChunk[] | null = null;
-  const lexicalPrf = profile.techniques.lexical_prf;
-  if (lexical && lexicalPrf && req.mode !== 'bm25' && lexical.chunks.length > 0) {
-    const tp = performance.now();
-    const terms = expansionTerms(deps.db, lexical.chunks.slice(0, lexicalPrf.docs), lexical.query.terms, lexicalPrf.terms);
-    if (terms.length > 0) expansion = searchLexical(deps.db, terms.join(' '), { ...req.filters, k: lexicalPool, prune: deps.config.lexicalPruning, snippets: false }).chunks;
-    timings.prf_ms = ms(tp);
-  }
+  let lexical: ReturnType<typeof searchLexical> | null = null;
+  const runHere = () => {
+    const tl = performance.now();
+    lexical = searchLexical(deps.db, lexicalQuery, lexicalOptions);
+    timings.lexical_ms = ms(tl);
+  };
+  if (wantLexical && !threaded) runHere();
   const denseLists: { source: DenseSource; chunks: RetrievedChunk[] }[] = [];
   if (densePromises.length > 0) {
     const outcomes = await Promise.all(densePromises);
@@ -168,6 +172,24 @@ export async function gatherLists(deps: PipelineDeps, req: PipelineRequest): Pro
     });
   }
 
+  if (threaded) {
+    const tw = performance.now();
+    const answer = await threaded;
+    timings.lexical_wait_ms = ms(tw);
+    if (answer) {
+      lexical = answer.result;
+      timings.lexical_ms = answer.ms;
+    } else runHere();
+  }
+  // Pseudo-relevance feedback, lexical side: terms typical of the best chunks, searched as a list of their own.
+  let expansion: RetrievedChunk[] | null = null;
+  const lexicalPrf = profile.techniques.lexical_prf;
+  if (lexical && lexicalPrf && req.mode !== 'bm25' && lexical.chunks.length > 0) {
+    const tp = performance.now();
+    const terms = expansionTerms(deps.db, lexical.chunks.slice(0, lexicalPrf.docs), lexical.query.terms, lexicalPrf.terms);
+    if (terms.length > 0) expansion = searchLexical(deps.db, terms.join(' '), { ...req.filters, k: lexicalPool, prune: deps.config.lexicalPruning, snippets: false }).chunks;
+    timings.prf_ms = ms(tp);
+  }
   return { lexical, expansion, denseLists, language, useLexical, limits, timings };
 }
 

@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import os from 'node:os';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { TempDirs } from '../../../test/helpers/tmp.ts';
 import { createEngine } from '../engine.ts';
 import { documentFrequencies, ftsTokens, idf, readVarint, rowLengths, tableStats, termScore } from './bm25.ts';
@@ -43,6 +44,41 @@ describe('BM25 as FTS5 computes it', () => {
       }
     }
     db.close();
+  });
+});
+
+describe('document frequencies', () => {
+  it('are remembered until the store changes, on this connection or another', () => {
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'syn-df-')), 'df.db');
+    const a = new BetterSqlite3(file);
+    const b = new BetterSqlite3(file);
+    try {
+      a.pragma('journal_mode = WAL');
+      a.exec("CREATE VIRTUAL TABLE t USING fts5(body, tokenize = 'unicode61')");
+      for (const db of [a, b]) db.exec('CREATE VIRTUAL TABLE temp.v USING fts5vocab(main, t, row)');
+      const ins = a.prepare('INSERT INTO t (body) VALUES (?)');
+      ins.run('relay sync');
+      ins.run('relay');
+      const df = (db: typeof a) => Object.fromEntries(documentFrequencies(db, 'temp.v', ['relay', 'sync', 'okapi']));
+      expect(df(a)).toEqual({ relay: 2, sync: 1, okapi: 0 });
+      expect(df(b)).toEqual({ relay: 2, sync: 1, okapi: 0 });
+      // Remembered: the vocab table is not read again while nothing changed.
+      const read = vi.spyOn(a, 'prepare');
+      df(a);
+      expect(read.mock.calls.filter(([sql]) => String(sql).includes('temp.v'))).toEqual([]);
+      read.mockRestore();
+      // A commit on this connection, then one on the other: each is seen at once by both.
+      ins.run('okapi relay');
+      expect(df(a)).toEqual({ relay: 3, sync: 1, okapi: 1 });
+      expect(df(b)).toEqual({ relay: 3, sync: 1, okapi: 1 });
+      b.prepare("DELETE FROM t WHERE body = 'relay sync'").run();
+      expect(df(a)).toEqual({ relay: 2, sync: 0, okapi: 1 });
+      expect(df(b)).toEqual({ relay: 2, sync: 0, okapi: 1 });
+    } finally {
+      a.close();
+      b.close();
+      fs.rmSync(path.dirname(file), { recursive: true, force: true });
+    }
   });
 });
 

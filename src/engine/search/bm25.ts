@@ -71,16 +71,44 @@ export function rowLengths(db: Database, table: string, rowids: readonly number[
   return out;
 }
 
-/** Documents (rows) holding each term, from an fts5vocab 'row' table over the FTS5 table. */
+/**
+ * Documents (rows) holding each term, from an fts5vocab 'row' table over the FTS5 table. fts5vocab
+ * counts them by walking each term's whole doclist (common terms: tens of thousands of rows), so the
+ * counts are remembered until the store changes: a commit on another connection moves
+ * PRAGMA data_version, one on this connection total_changes().
+ */
 export function documentFrequencies(db: Database, vocabTable: string, terms: readonly string[]): Map<string, number> {
   const out = new Map<string, number>();
   if (terms.length === 0) return out;
-  const rows = db
-    .prepare(`SELECT term, doc FROM ${vocabTable} WHERE term IN (SELECT value FROM json_each(?))`)
-    .all(JSON.stringify(terms)) as { term: string; doc: number }[];
-  const found = new Map(rows.map((r) => [r.term, r.doc]));
-  for (const t of terms) out.set(t, found.get(t) ?? 0);
+  const cache = dfCache(db, vocabTable);
+  const missing = [...new Set(terms.filter((t) => !cache.has(t)))];
+  if (missing.length > 0) {
+    const rows = db
+      .prepare(`SELECT term, doc FROM ${vocabTable} WHERE term IN (SELECT value FROM json_each(?))`)
+      .all(JSON.stringify(missing)) as { term: string; doc: number }[];
+    const found = new Map(rows.map((r) => [r.term, r.doc]));
+    if (cache.size + missing.length > DF_CACHE_MAX) cache.clear();
+    for (const t of missing) cache.set(t, found.get(t) ?? 0);
+  }
+  for (const t of terms) out.set(t, cache.get(t)!);
   return out;
+}
+
+const DF_CACHE_MAX = 50_000;
+const dfCaches = new WeakMap<Database, { version: string; tables: Map<string, Map<string, number>> }>();
+
+/** The remembered document frequencies of one vocab table, emptied whenever the store has changed since. */
+function dfCache(db: Database, vocabTable: string): Map<string, number> {
+  const v = db.prepare('SELECT total_changes() AS t, (SELECT data_version FROM pragma_data_version) AS d').get() as { t: number; d: number };
+  const version = `${v.t}:${v.d}`;
+  let entry = dfCaches.get(db);
+  if (!entry || entry.version !== version) {
+    entry = { version, tables: new Map() };
+    dfCaches.set(db, entry);
+  }
+  let cache = entry.tables.get(vocabTable);
+  if (!cache) entry.tables.set(vocabTable, (cache = new Map()));
+  return cache;
 }
 
 /** What FTS5's unicode61 tokenizer (remove_diacritics 2, which folds Latin letters only) makes of analyzed text. */

@@ -1,0 +1,154 @@
+/**
+ * The lexical list of a hybrid query, computed on a worker thread while this thread searches the
+ * vector indexes. Both are synchronous native work (SQLite FTS5, the HNSW graphs); one after the
+ * other they add up, side by side a query costs about the slower of the two. The worker holds its
+ * own connection to the store (lexical-worker.ts). It pays only on large vaults: below the config's
+ * lexicalThreadMinChunks (20,000) the lexical list takes a few milliseconds and stays here.
+ *
+ * Nothing depends on the worker: until it has opened the store, and for good once it has failed,
+ * queries run the lexical list on this thread as before, and a request the worker could not answer
+ * is run again here (so errors are the same as without it).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { LexicalOptions, LexicalResult } from './lexical.ts';
+
+export interface LexicalRequest {
+  id: number;
+  query: string;
+  options: LexicalOptions;
+}
+
+export type LexicalReply =
+  | { ready: true }
+  | { ready: false; error: string }
+  | { id: number; result: LexicalResult; ms: number }
+  | { id: number; error: string };
+
+/** A worker's code: a file, or (eval) a script to run. */
+export interface WorkerEntry {
+  code: string;
+  eval: boolean;
+}
+
+/**
+ * The worker's code: the built file beside this module in the desktop bundle (electron.vite.config.ts
+ * builds lexical-worker.js next to engine-host.js), else the TypeScript source bundled in memory by
+ * esbuild (tsx's own compiler; ~20 ms once per engine): Node 20 does not hand tsx's loader to worker
+ * threads, so the source cannot be imported there as the CLI imports it.
+ */
+export async function workerEntry(here = path.dirname(fileURLToPath(import.meta.url))): Promise<WorkerEntry | null> {
+  const built = path.join(here, 'lexical-worker.js');
+  if (fs.existsSync(built)) return { code: built, eval: false };
+  const source = path.join(here, 'lexical-worker.ts');
+  if (!fs.existsSync(source)) return null;
+  const esbuild = await import('esbuild');
+  const out = await esbuild.build({ entryPoints: [source], bundle: true, platform: 'node', format: 'cjs', target: 'node20', packages: 'external', write: false, logLevel: 'silent' });
+  const text = out.outputFiles[0]?.text;
+  if (text === undefined) return null;
+  // Packages (better-sqlite3, ...) stay outside the bundle and resolve from the source's folder.
+  return { code: `(function (require, module, exports) {\n${text}\n})(require('node:module').createRequire(${JSON.stringify(source)}), { exports: {} }, {});`, eval: true };
+}
+
+export class LexicalThread {
+  private worker: Worker | null = null;
+  private state: 'idle' | 'starting' | 'ready' | 'failed' = 'idle';
+  private nextId = 1;
+  private readonly pending = new Map<number, { resolve: (r: { result: LexicalResult; ms: number }) => void; reject: (e: Error) => void }>();
+  /** Why the worker is not used, once it failed (health and tests read it). */
+  failure: string | null = null;
+
+  constructor(
+    private readonly dbFile: string,
+    private readonly entry: () => Promise<WorkerEntry | null> = workerEntry,
+  ) {}
+
+  /** Whether a request sent now is answered by the worker; starts it the first time it is asked. */
+  ready(): boolean {
+    if (this.state === 'idle') this.start();
+    return this.state === 'ready';
+  }
+
+  /** Resolves once the worker can answer (or has failed); for tests and benchmarks that want it from the first query. */
+  async started(): Promise<boolean> {
+    this.ready();
+    while (this.state === 'starting') await new Promise((r) => setTimeout(r, 10));
+    return this.state === 'ready';
+  }
+
+  /** The lexical list computed by the worker, with its time there; rejects when the worker cannot answer. */
+  search(query: string, options: LexicalOptions): Promise<{ result: LexicalResult; ms: number }> {
+    const worker = this.worker;
+    if (this.state !== 'ready' || !worker) return Promise.reject(new Error('the lexical worker is not running'));
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      // Referenced only while a request waits: an idle worker never keeps the process alive.
+      worker.ref();
+      worker.postMessage({ id, query, options } satisfies LexicalRequest);
+    });
+  }
+
+  async dispose(): Promise<void> {
+    const worker = this.worker;
+    this.worker = null;
+    this.state = 'failed';
+    this.failure ??= 'closed';
+    this.rejectAll(new Error('the lexical worker was closed'));
+    if (worker) await worker.terminate();
+  }
+
+  private start(): void {
+    this.state = 'starting';
+    void this.entry().then(
+      (entry) => this.spawn(entry),
+      (error: unknown) => this.fail(`its code could not be prepared: ${(error as Error).message}`),
+    );
+  }
+
+  private spawn(entry: WorkerEntry | null): void {
+    if (this.state !== 'starting') return; // disposed meanwhile
+    if (!entry) return this.fail('its code was not found beside the engine');
+    let worker: Worker;
+    try {
+      worker = new Worker(entry.code, { eval: entry.eval, workerData: { file: this.dbFile } });
+    } catch (error) {
+      return this.fail((error as Error).message);
+    }
+    this.worker = worker;
+    worker.unref();
+    worker.on('message', (reply: LexicalReply) => {
+      if ('ready' in reply) {
+        if (reply.ready) this.state = this.state === 'starting' ? 'ready' : this.state;
+        else this.fail(reply.error);
+        return;
+      }
+      const waiting = this.pending.get(reply.id);
+      if (!waiting) return;
+      this.pending.delete(reply.id);
+      if (this.pending.size === 0) worker.unref();
+      if ('result' in reply) waiting.resolve({ result: reply.result, ms: reply.ms });
+      else waiting.reject(new Error(reply.error));
+    });
+    worker.on('error', (error) => this.fail(error.message));
+    worker.on('exit', (code) => {
+      if (this.worker === worker) this.fail(`it exited (code ${code})`);
+    });
+  }
+
+  private fail(reason: string): void {
+    if (this.state !== 'failed') this.failure = reason;
+    this.state = 'failed';
+    const worker = this.worker;
+    this.worker = null;
+    this.rejectAll(new Error(`the lexical worker stopped: ${reason}`));
+    if (worker) void worker.terminate().catch(() => undefined);
+  }
+
+  private rejectAll(error: Error): void {
+    for (const waiting of this.pending.values()) waiting.reject(error);
+    this.pending.clear();
+  }
+}

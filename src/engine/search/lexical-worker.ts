@@ -1,0 +1,35 @@
+/**
+ * The lexical list on a thread of its own (see lexical-thread.ts): a second connection to the store,
+ * opened for reading only by convention (it never writes; WAL lets it read the last committed state
+ * while the engine's connection writes), answering searchLexical requests one at a time.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import BetterSqlite3 from 'better-sqlite3';
+import { searchLexical } from './lexical.ts';
+import type { LexicalRequest, LexicalReply } from './lexical-thread.ts';
+
+const port = parentPort;
+if (!port) throw new Error('lexical-worker.ts runs as a worker thread only');
+
+const { file } = workerData as { file: string };
+let db: BetterSqlite3.Database;
+try {
+  db = new BetterSqlite3(file, { fileMustExist: true });
+  db.pragma('busy_timeout = 5000');
+  db.pragma('mmap_size = 2147418112'); // as the engine's connection (store/database.ts)
+  port.postMessage({ ready: true } satisfies LexicalReply);
+} catch (error) {
+  port.postMessage({ ready: false, error: (error as Error).message } satisfies LexicalReply);
+  process.exit(1);
+}
+
+port.on('message', (request: LexicalRequest) => {
+  try {
+    const t = performance.now();
+    const result = searchLexical(db, request.query, request.options);
+    port.postMessage({ id: request.id, result, ms: Math.round((performance.now() - t) * 100) / 100 } satisfies LexicalReply);
+  } catch (error) {
+    // The engine runs the request again on its own connection, which throws the same error there.
+    port.postMessage({ id: request.id, error: (error as Error).message } satisfies LexicalReply);
+  }
+});
