@@ -85,8 +85,8 @@ describe('benchmark suite pieces', () => {
       const filtered = await cli(['bench', 'hybrid', '--chunks', '300', '--queries', '12', '--work-dir', work, '--include', 'd000/**', '--exclude', 'd000/n1*', '--json']);
       expect(filtered.code, filtered.err).toBe(0);
       expect((JSON.parse(filtered.out) as { results_mean: number }).results_mean).toBe(10);
-      const nowhere = await cli(['bench', 'hybrid', '--chunks', '300', '--queries', '12', '--work-dir', work, '--include', 'nowhere/**']);
-      expect(nowhere.out).toContain('hybrid query (filtered: in nowhere/**), ');
+      const nowhere = await cli(['bench', 'hybrid', '--chunks', '300', '--queries', '12', '--work-dir', work, '--include', 'nowhere/**', '--no-lexical-thread']);
+      expect(nowhere.out).toContain('hybrid query (lexical list on the main thread) (filtered: in nowhere/**), ');
       expect(nowhere.out).toContain('0 results each on average');
       expect((await cli(['bench', 'hybrid', '--chunks', 'many'])).code).toBe(2);
     } finally {

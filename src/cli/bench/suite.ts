@@ -71,7 +71,7 @@ export async function benchHybrid(
   chunks: number,
   queryCount: number,
   log: (line: string) => void,
-  options: { sentenceVectors?: boolean; includeGlobs?: string[]; excludeGlobs?: string[] } = {},
+  options: { sentenceVectors?: boolean; lexicalThread?: boolean; includeGlobs?: string[]; excludeGlobs?: string[] } = {},
 ): Promise<HybridBenchResult> {
   const corpus = path.join(corpusWork, 'corpus');
   // The notes benchSearch wrote: only their sections are drawn again, for the same queries.
@@ -81,7 +81,11 @@ export async function benchHybrid(
   // caches of common terms, as a user's next question does, but never their own answers.
   const warmUp = sampleQueries(sections, queryCount, 12);
   const embedder = new HashedEmbedder(384);
-  const env = { SYN_CHAT_MODEL: '', ...(options.sentenceVectors === false ? { SYN_SENTENCE_VECTORS: 'false' } : {}) };
+  const env = {
+    SYN_CHAT_MODEL: '',
+    ...(options.sentenceVectors === false ? { SYN_SENTENCE_VECTORS: 'false' } : {}),
+    ...(options.lexicalThread === false ? { SYN_LEXICAL_THREAD: 'false' } : {}),
+  };
   const engine = createEngine({ dataDir: path.join(corpusWork, 'data-hybrid'), env, embedder });
   try {
     const t0 = performance.now();
