@@ -199,7 +199,8 @@ function dedupeByLocator<C extends ModeChunk>(chunks: readonly C[]): C[] {
     if (!Number.isFinite(c.score)) throw new RangeError(`score of ${c.locator} is not a finite number: ${c.score}`);
     const key = c.chunk_id !== undefined && c.chunk_id !== null ? `#${c.chunk_id}` : `${c.doc_id}\u0000${c.locator}`;
     const seen = best.get(key);
-    if (!seen || c.score > seen.score) best.set(key, c);
+    // Equal scores: the same one whatever the input order (the section decides which heading it counts under).
+    if (!seen || c.score > seen.score || (c.score === seen.score && compareStrings(sectionKeyOf(c), sectionKeyOf(seen)) < 0)) best.set(key, c);
   }
   return [...best.values()];
 }
