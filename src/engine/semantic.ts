@@ -27,6 +27,8 @@ export interface SemanticOptions {
    * a chunk then scores by the best of its own vector and its sentences' (see ingest/sentences.ts).
    */
   sentences?: SemanticIndex | null;
+  /** Vectors up to which the index searches exactly before it becomes an HNSW graph (tests; default the backend's). */
+  exactLimit?: number;
 }
 
 export interface EmbedProgress {
@@ -35,6 +37,8 @@ export interface EmbedProgress {
 }
 
 const BATCH = 32;
+/** Memory for stored vectors that filtered searches read (searchStored): about 21,000 384-d vectors, four filters of the most it answers that way (EXACT_FILTER_MAX). */
+const STORED_CACHE_BYTES = 32 * 1024 * 1024;
 /**
  * A filter that leaves at most this many chunks is answered exactly from the stored vectors when
  * the index is an HNSW graph: a graph search would have to widen to most of the corpus to find
@@ -231,7 +235,7 @@ export class SemanticIndex {
       this.index = loaded;
       return;
     }
-    const index = createVectorIndex({ backend, dimension: dim, expectedCount: wanted.size });
+    const index = createVectorIndex({ backend, dimension: dim, expectedCount: wanted.size, ...(this.options.exactLimit !== undefined ? { exactLimit: this.options.exactLimit } : {}) });
     if (wanted.size > 0) {
       this.rebuilding = true;
       this.rebuildStarted.resolve();
@@ -376,26 +380,57 @@ export class SemanticIndex {
     return out;
   }
 
-  /** Exact scores of the allowed chunks from their stored vectors. */
+  /**
+   * Exact scores of the allowed chunks from their stored vectors. The vectors read are remembered
+   * (least recently used first out, STORED_CACHE_BYTES in all): a filter is usually kept for several
+   * questions (a folder chosen in the UI), and reading a folder's vectors from the store is most of
+   * such a query. Safe to keep: a unit id never gets another vector (edits write new rows with new
+   * ids, and stored embeddings are never replaced).
+   */
   private searchStored(query: Float32Array, k: number, allow: ReadonlySet<number>): VectorHit[] {
     let norm = 0;
     for (const x of query) norm += x * x;
     norm = Math.sqrt(norm) || 1;
+    const cache = this.storedVectors;
+    const missing: number[] = [];
+    for (const id of allow) if (!cache.has(id)) missing.push(id);
+    const fresh = new Map<number, Float32Array>();
+    if (missing.length > 0) for (const page of this.options.store.chunkVectors(this.modelId, missing, this.unit)) for (const { id, vector } of page) fresh.set(id, vector);
     const ids: number[] = [];
     const scores: number[] = [];
-    for (const page of this.options.store.chunkVectors(this.modelId, [...allow], this.unit)) {
-      for (const { id, vector } of page) {
-        let dot = 0;
-        let vnorm = 0;
-        for (let i = 0; i < vector.length; i++) {
-          dot += query[i]! * vector[i]!;
-          vnorm += vector[i]! * vector[i]!;
-        }
-        ids.push(id);
-        scores.push(dot / (norm * (Math.sqrt(vnorm) || 1)));
+    for (const id of allow) {
+      let vector = fresh.get(id);
+      if (vector) this.remember(id, vector);
+      else {
+        vector = cache.get(id);
+        if (!vector) continue; // no stored vector yet (still being embedded)
+        cache.delete(id);
+        cache.set(id, vector);
       }
+      let dot = 0;
+      let vnorm = 0;
+      for (let i = 0; i < vector.length; i++) {
+        dot += query[i]! * vector[i]!;
+        vnorm += vector[i]! * vector[i]!;
+      }
+      ids.push(id);
+      scores.push(dot / (norm * (Math.sqrt(vnorm) || 1)));
     }
     return topK(scores, ids, k, null);
+  }
+
+  /** Vectors searchStored read, most recently used last. */
+  private readonly storedVectors = new Map<number, Float32Array>();
+  private storedBytes = 0;
+
+  private remember(id: number, vector: Float32Array): void {
+    this.storedVectors.set(id, vector);
+    this.storedBytes += vector.byteLength;
+    for (const [old, v] of this.storedVectors) {
+      if (this.storedBytes <= STORED_CACHE_BYTES) break;
+      this.storedVectors.delete(old);
+      this.storedBytes -= v.byteLength;
+    }
   }
 
   async dispose(): Promise<void> {
