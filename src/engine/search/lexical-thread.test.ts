@@ -106,6 +106,16 @@ describe('the lexical thread', () => {
     expect(dying.ready()).toBe(false);
     expect(dying.failure).toMatch(/boom/);
     await dying.dispose();
+
+    // A worker that never answers is stopped after the timeout; what waited is rejected.
+    const silent = new LexicalThread('unused', async () => ({
+      code: `const { parentPort } = require('node:worker_threads'); parentPort.postMessage({ ready: true }); parentPort.on('message', () => {});`,
+      eval: true,
+    }), 200);
+    expect(await silent.started()).toBe(true);
+    await expect(silent.search('x', { ...NO_FILTERS, k: 1 })).rejects.toThrow(/did not answer within 200 ms/);
+    expect(silent.ready()).toBe(false);
+    await silent.dispose();
   });
 
   it('finds its code: the built file beside the bundle, else the TypeScript source', async () => {

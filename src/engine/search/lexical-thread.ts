@@ -63,6 +63,7 @@ export class LexicalThread {
   constructor(
     private readonly dbFile: string,
     private readonly entry: () => Promise<WorkerEntry | null> = workerEntry,
+    private readonly timeoutMs = 10_000,
   ) {}
 
   /** Whether a request sent now is answered by the worker; starts it the first time it is asked. */
@@ -78,13 +79,23 @@ export class LexicalThread {
     return this.state === 'ready';
   }
 
-  /** The lexical list computed by the worker, with its time there; rejects when the worker cannot answer. */
+  /**
+   * The lexical list computed by the worker, with its time there; rejects when the worker cannot
+   * answer. A worker that has not answered within `timeoutMs` is stopped for good (a lexical list
+   * takes milliseconds; the caller then computes it itself).
+   */
   search(query: string, options: LexicalOptions): Promise<{ result: LexicalResult; ms: number }> {
     const worker = this.worker;
     if (this.state !== 'ready' || !worker) return Promise.reject(new Error('the lexical worker is not running'));
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
+      const timer = setTimeout(() => this.fail(`it did not answer within ${this.timeoutMs} ms`), this.timeoutMs);
+      timer.unref();
+      const done = () => clearTimeout(timer);
+      this.pending.set(id, {
+        resolve: (r) => (done(), resolve(r)),
+        reject: (e) => (done(), reject(e)),
+      });
       // Referenced only while a request waits: an idle worker never keeps the process alive.
       worker.ref();
       worker.postMessage({ id, query, options } satisfies LexicalRequest);
