@@ -1,8 +1,9 @@
 /**
  * The retrieval pipeline: lexical ∥ dense → fusion → retrieval mode → rerank. The dense list is
  * started first (embedding the query runs off the main thread) and awaited with its own timeout
- * while the lexical list is computed; a list that fails or times out is named in `limits` and the
- * other one answers alone.
+ * while the lexical list is computed (on large vaults by the lexical thread, search/lexical-thread.ts,
+ * so that it overlaps the vector searches too); a list that fails or times out is named in `limits`
+ * and the other one answers alone.
  */
 import type { Database } from 'better-sqlite3';
 import type { RetrievalResult, RetrievedChunk } from '../shared/contract.ts';
