@@ -106,39 +106,47 @@ describe('SemanticIndex: how far every chunk is embedded (Store.embeddedThrough)
   });
 });
 
+/** 60 one-line chunks embedded into an HNSW graph from the first vector (exactLimit 0), as in a large vault. */
+async function storedSetup(storedCacheBytes?: number) {
+  const dir = temp.make('syn-semantic-stored-');
+  const store = new Store(dir);
+  const root = store.addRoot('/r', [], []);
+  const words = Array.from({ length: 60 }, (_, i) => `note${i} ${['relay', 'sync', 'queue', 'conflict', 'budget'][i % 5]} topic${i % 7}`);
+  store.writeDocument(
+    { rootId: root.id, path: 'a.md', docId: 'a.md', type: 'markdown', language: null, title: 'T', contentHash: 'a', mtimeMs: 0, size: 1, status: 'indexed' },
+    words.map((w, i) => ({
+      ordinal: i, locator: `a.md#L${i + 1}-L${i + 1}`, sectionId: null, heading: null, startLine: i + 1, endLine: i + 1, text: w, chunkHash: `c${i}`,
+      textHash: `t${i}`, embedHash: `e${i}`, tags: {}, tokenCount: 3, fts: { title: '', heading: '', body: w },
+    })),
+  );
+  const embedder = new HashedEmbedder(32);
+  const semantic = new SemanticIndex({ store, embedder, indexDir: path.join(dir, 'index'), backend: 'usearch', exactLimit: 0, ...(storedCacheBytes !== undefined ? { storedCacheBytes } : {}) });
+  await semantic.embedPending();
+  const ids = store.db.prepare('SELECT id FROM chunks ORDER BY id').pluck().all() as number[];
+  // The graph is loaded (from the stored vectors) before a test counts reads.
+  expect(await semantic.search('relay', 3, undefined, { waitForRebuild: true })).toHaveLength(3);
+  /** Exact cosine ranking of these chunks for the query, from their stored vectors. */
+  const exact = async (query: string, allow: ReadonlySet<number>) => {
+    const q = await embedder.embed(query, 'query');
+    const cos = (a: Float32Array, b: Float32Array) => {
+      let d = 0, na = 0, nb = 0;
+      for (let i = 0; i < a.length; i++) { d += a[i]! * b[i]!; na += a[i]! * a[i]!; nb += b[i]! * b[i]!; }
+      return d / (Math.sqrt(na) * Math.sqrt(nb));
+    };
+    const stored = [...store.chunkVectors(embedder.modelId, [...allow])].flat();
+    expect(stored).toHaveLength(allow.size);
+    return stored.map(({ id, vector }) => ({ id, score: cos(q, vector) })).sort((a, b) => b.score - a.score || a.id - b.id);
+  };
+  return { store, semantic, ids, exact };
+}
+
 describe('SemanticIndex: filtered searches over an HNSW graph score the stored vectors of the allowed chunks', () => {
   it('answers as exactly the first time as from the vectors it remembers, reading only what it has not read yet', async () => {
-    const dir = temp.make('syn-semantic-stored-');
-    const store = new Store(dir);
-    const root = store.addRoot('/r', [], []);
-    const words = Array.from({ length: 60 }, (_, i) => `note${i} ${['relay', 'sync', 'queue', 'conflict', 'budget'][i % 5]} topic${i % 7}`);
-    store.writeDocument(
-      { rootId: root.id, path: 'a.md', docId: 'a.md', type: 'markdown', language: null, title: 'T', contentHash: 'a', mtimeMs: 0, size: 1, status: 'indexed' },
-      words.map((w, i) => ({
-        ordinal: i, locator: `a.md#L${i + 1}-L${i + 1}`, sectionId: null, heading: null, startLine: i + 1, endLine: i + 1, text: w, chunkHash: `c${i}`,
-        textHash: `t${i}`, embedHash: `e${i}`, tags: {}, tokenCount: 3, fts: { title: '', heading: '', body: w },
-      })),
-    );
-    const embedder = new HashedEmbedder(32);
-    // exactLimit 0: an HNSW graph from the first vector, as in a large vault.
-    const semantic = new SemanticIndex({ store, embedder, indexDir: path.join(dir, 'index'), backend: 'usearch', exactLimit: 0 });
+    const { store, semantic, ids, exact } = await storedSetup();
     try {
-      await semantic.embedPending();
-      const ids = (store.db.prepare('SELECT id FROM chunks ORDER BY id').pluck().all() as number[]);
       const allow = new Set(ids.filter((_, i) => i % 3 === 0));
-      // What exact cosine scoring of the allowed chunks gives, from the embedder itself.
-      const q = await embedder.embed('relay queue topic3', 'query');
-      const cos = (a: Float32Array, b: Float32Array) => {
-        let d = 0, na = 0, nb = 0;
-        for (let i = 0; i < a.length; i++) { d += a[i]! * b[i]!; na += a[i]! * a[i]!; nb += b[i]! * b[i]!; }
-        return d / (Math.sqrt(na) * Math.sqrt(nb));
-      };
-      const stored = [...store.chunkVectors(embedder.modelId, [...allow])].flat();
-      expect(stored).toHaveLength(allow.size);
-      const expected = stored.map(({ id, vector }) => ({ id, score: cos(q, vector) })).sort((a, b) => b.score - a.score || a.id - b.id);
+      const expected = await exact('relay queue topic3', allow);
 
-      // The graph is loaded (from the stored vectors) before the reads are counted.
-      expect(await semantic.search('relay', 3, undefined, { waitForRebuild: true })).toHaveLength(3);
       const reads: number[][] = [];
       const original = store.chunkVectors.bind(store);
       store.chunkVectors = function* (model, wanted, unit) {
@@ -158,6 +166,23 @@ describe('SemanticIndex: filtered searches over an HNSW graph score the stored v
       expect(reads[1]).toEqual(ids.filter((_, i) => i % 3 === 1));
       expect(third.map((h) => h.score)).toEqual([...third.map((h) => h.score)].sort((a, b) => b - a));
       expect(third[0]!.score).toBeGreaterThanOrEqual(first[0]!.score);
+    } finally {
+      await semantic.dispose();
+      store.dispose();
+    }
+  });
+
+  it('never loses an allowed chunk when what it remembers is full: the vectors this query needs are kept', async () => {
+    // Room for 10 of the 32-d vectors only.
+    const { store, semantic, ids, exact } = await storedSetup(10 * 32 * 4);
+    try {
+      const first = new Set(ids.slice(0, 10));
+      expect(await semantic.search('relay queue topic3', 5, first, { waitForRebuild: true })).toHaveLength(5);
+      // Ten new ids come first in this filter: reading them must not push out the ten remembered ones it still needs.
+      const both = new Set([...ids.slice(10, 20), ...ids.slice(0, 10)]);
+      const expected = await exact('relay queue topic3', both);
+      const hits = await semantic.search('relay queue topic3', 20, both, { waitForRebuild: true });
+      expect(hits.map((h) => h.id)).toEqual(expected.map((e) => e.id));
     } finally {
       await semantic.dispose();
       store.dispose();

@@ -29,6 +29,8 @@ export interface SemanticOptions {
   sentences?: SemanticIndex | null;
   /** Vectors up to which the index searches exactly before it becomes an HNSW graph (tests; default the backend's). */
   exactLimit?: number;
+  /** Memory for the stored vectors filtered searches remember (tests; default STORED_CACHE_BYTES). */
+  storedCacheBytes?: number;
 }
 
 export interface EmbedProgress {
@@ -391,22 +393,33 @@ export class SemanticIndex {
     let norm = 0;
     for (const x of query) norm += x * x;
     norm = Math.sqrt(norm) || 1;
+    // This query's vectors first (the remembered ones marked as just used), so that remembering the
+    // ones read now can only push out vectors this query does not need.
     const cache = this.storedVectors;
+    const vectors = new Map<number, Float32Array>();
     const missing: number[] = [];
-    for (const id of allow) if (!cache.has(id)) missing.push(id);
-    const fresh = new Map<number, Float32Array>();
-    if (missing.length > 0) for (const page of this.options.store.chunkVectors(this.modelId, missing, this.unit)) for (const { id, vector } of page) fresh.set(id, vector);
+    for (const id of allow) {
+      const v = cache.get(id);
+      if (!v) {
+        missing.push(id);
+        continue;
+      }
+      vectors.set(id, v);
+      cache.delete(id);
+      cache.set(id, v);
+    }
+    if (missing.length > 0) {
+      for (const page of this.options.store.chunkVectors(this.modelId, missing, this.unit)) {
+        for (const { id, vector } of page) {
+          vectors.set(id, vector);
+          this.remember(id, vector);
+        }
+      }
+    }
+    // Chunks without a stored vector yet (still being embedded) are left out, as the index leaves them out.
     const ids: number[] = [];
     const scores: number[] = [];
-    for (const id of allow) {
-      let vector = fresh.get(id);
-      if (vector) this.remember(id, vector);
-      else {
-        vector = cache.get(id);
-        if (!vector) continue; // no stored vector yet (still being embedded)
-        cache.delete(id);
-        cache.set(id, vector);
-      }
+    for (const [id, vector] of vectors) {
       let dot = 0;
       let vnorm = 0;
       for (let i = 0; i < vector.length; i++) {
@@ -427,7 +440,7 @@ export class SemanticIndex {
     this.storedVectors.set(id, vector);
     this.storedBytes += vector.byteLength;
     for (const [old, v] of this.storedVectors) {
-      if (this.storedBytes <= STORED_CACHE_BYTES) break;
+      if (this.storedBytes <= (this.options.storedCacheBytes ?? STORED_CACHE_BYTES)) break;
       this.storedVectors.delete(old);
       this.storedBytes -= v.byteLength;
     }

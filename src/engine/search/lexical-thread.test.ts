@@ -7,6 +7,7 @@ import { createEngine, type Engine } from '../engine.ts';
 import { gatherLists, type PipelineDeps, type PipelineRequest } from '../hybrid.ts';
 import { DEFAULT_PROFILE } from '../retrieve/profile.ts';
 import { loadConfig } from '../config.ts';
+import { Store } from '../store/store.ts';
 import { LexicalThread, workerEntry } from './lexical-thread.ts';
 import { searchLexical, type LexicalFilters } from './lexical.ts';
 
@@ -47,7 +48,7 @@ describe('the lexical thread', () => {
         ['syn*', { k: 2 }],
         ['', {}],
       ];
-      const store = new (await import('../store/store.ts')).Store(engine.dataDir);
+      const store = new Store(engine.dataDir);
       try {
         for (const [query, extra] of cases) {
           const options = { ...NO_FILTERS, k: 10, snippets: false, ...extra };
@@ -157,7 +158,7 @@ describe('hybrid retrieval with the lexical thread', () => {
 
   it('computes the lexical list on its own thread when the worker cannot answer', async () => {
     const { engine } = await indexedEngine(NOTES);
-    const store = new (await import('../store/store.ts')).Store(engine.dataDir);
+    const store = new Store(engine.dataDir);
     try {
       const failing = { ready: () => true, search: () => Promise.reject(new Error('worker gone')) } as unknown as LexicalThread;
       const config = loadConfig({ lexicalThreadMinChunks: 0 }, {});

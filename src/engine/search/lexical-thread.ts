@@ -36,7 +36,7 @@ export interface WorkerEntry {
 /**
  * The worker's code: the built file beside this module in the desktop bundle (electron.vite.config.ts
  * builds lexical-worker.js next to engine-host.js), else the TypeScript source bundled in memory by
- * esbuild (tsx's own compiler; ~20 ms once per engine): Node 20 does not hand tsx's loader to worker
+ * esbuild (tsx's own compiler; once per engine): Node 20 does not hand tsx's loader to worker
  * threads, so the source cannot be imported there as the CLI imports it.
  */
 export async function workerEntry(here = path.dirname(fileURLToPath(import.meta.url))): Promise<WorkerEntry | null> {
@@ -57,7 +57,7 @@ export class LexicalThread {
   private state: 'idle' | 'starting' | 'ready' | 'failed' = 'idle';
   private nextId = 1;
   private readonly pending = new Map<number, { resolve: (r: { result: LexicalResult; ms: number }) => void; reject: (e: Error) => void }>();
-  /** Why the worker is not used, once it failed (health and tests read it). */
+  /** Why the worker is not used, once it failed or was closed (for tests and debugging; the engine just runs the list itself). */
   failure: string | null = null;
 
   constructor(
@@ -72,7 +72,7 @@ export class LexicalThread {
     return this.state === 'ready';
   }
 
-  /** Resolves once the worker can answer (or has failed); for tests and benchmarks that want it from the first query. */
+  /** Resolves once the worker can answer (or has failed); for tests that want it from the first request. */
   async started(): Promise<boolean> {
     this.ready();
     while (this.state === 'starting') await new Promise((r) => setTimeout(r, 10));
