@@ -17,6 +17,7 @@ const ALLOWED: Record<string, string> = {
   'src/engine/search/lexical.ts prepare allowedChunksSql(where)': "filterSql's fixed WHERE fragments (see 'prepare where') inside a fixed join",
   'src/engine/search/lexical.ts prepare SELECT': 'a module constant: the column list of a result row',
   'src/engine/search/lexical.ts prepare where': "filterSql's fixed WHERE fragments; the allowed sensitivities are bound as @allowed, path/type/tag filters run in the syn_filter function over column values",
+  'src/engine/search/lexical.ts prepare hiddenClause': "a literal: the check that leaves out hidden chunks (their ids bound as @hidden), or nothing when none is hidden",
   'src/engine/search/lexical.ts prepare BM25_WEIGHTS.title': 'a numeric module constant (column weight)',
   'src/engine/search/lexical.ts prepare BM25_WEIGHTS.heading': 'a numeric module constant (column weight)',
   'src/engine/search/lexical.ts prepare BM25_WEIGHTS.body': 'a numeric module constant (column weight)',
