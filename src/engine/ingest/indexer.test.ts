@@ -6,7 +6,8 @@ import { chunkingParams, loadConfig } from '../config.ts';
 import { createEngine, type Engine } from '../engine.ts';
 import { EventBus } from '../events.ts';
 import { Store } from '../store/store.ts';
-import { indexRoots, paramsHashOf } from './indexer.ts';
+import { searchLexical } from '../search/lexical.ts';
+import { compactLexicalIndex, indexRoots, paramsHashOf } from './indexer.ts';
 
 const temp = new TempDirs();
 const engines: Engine[] = [];
@@ -61,6 +62,41 @@ describe('indexer', () => {
     expect((await resumed.health()).pending_jobs).toBe(0);
     expect(resumed.manifest()).toEqual(clean.manifest());
     expect(resumed.manifest()?.chunk_count).toBe(30);
+  });
+
+  it('compacts the BM25 index into one b-tree after a large run, with rankings and deletions unchanged', async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 240; i++) files[`n${String(i).padStart(3, '0')}.md`] = `# Note ${i}\n\nRelay ${i % 7 === 0 ? 'relay relay' : ''} sync w${i % 13}x and the ${i % 5 === 0 ? 'retry queue' : 'cache'}.\n`;
+    const root = temp.make('syn-compact-', files);
+    const config = loadConfig({}, {});
+    const run = async (compactMinChunks: number) => {
+      const store = new Store(temp.make('syn-cd-'));
+      const r = store.addRoot(fs.realpathSync(root), [], []);
+      await indexRoots({ store, config, events: new EventBus(), paramsHash: paramsHashOf(chunkingParams(config)), compactMinChunks }, [r]);
+      return store;
+    };
+    const loose = await run(Number.POSITIVE_INFINITY);
+    const compact = await run(1);
+    try {
+      // 240 files in batches of 40: six commits, six segments before automerge.
+      expect(loose.lexicalSegments()).toBeGreaterThan(1);
+      expect(compact.lexicalSegments()).toBe(1);
+      const filters = { allowSensitivity: [], sensitivityEnable: true, includeGlobs: [], excludeGlobs: [], types: [], languages: [], tags: [], roots: [] };
+      const ranking = (store: Store, q: string) => searchLexical(store.db, q, { ...filters, k: 20, prune: false }).chunks.map((c) => [c.locator, c.score]);
+      for (const q of ['relay', 'retry queue', 'w3x sync', 'cache relay w12x']) expect(ranking(compact, q)).toEqual(ranking(loose, q));
+      // Compacting the loose one by hand ends in the same place; a compact index has nothing to do.
+      expect(await compactLexicalIndex({ store: loose })).toBeGreaterThan(1);
+      expect(loose.lexicalSegments()).toBe(1);
+      expect(ranking(loose, 'relay w12x')).toEqual(ranking(compact, 'relay w12x'));
+      expect(await compactLexicalIndex({ store: compact })).toBe(0);
+      // A document deleted from a compacted index is gone from its results.
+      expect(ranking(compact, 'w0x').map(([l]) => l)).toContain('n000.md#L1-L3');
+      compact.deleteDocuments([compact.documentByPath(1, 'n000.md')!.id]);
+      expect(ranking(compact, 'w0x').map(([l]) => l)).not.toContain('n000.md#L1-L3');
+    } finally {
+      loose.dispose();
+      compact.dispose();
+    }
   });
 
   it('takes over a renamed or moved file without re-parsing it', async () => {

@@ -22,12 +22,20 @@ export interface IndexerDeps {
   paramsHash: string;
   /** Checked between files: pausing or disposing stops a run cleanly, the queue keeps the rest. */
   shouldStop?: () => boolean;
+  /** Chunks a run must add before it compacts the BM25 index (default COMPACT_MIN_CHUNKS; tests lower it). */
+  compactMinChunks?: number;
 }
 
 const BATCH_FILES = 40;
 const BATCH_MS = 250;
 /** The longest the indexer runs before it lets queries in (a yield costs microseconds). */
 const SLICE_MS = 12;
+/**
+ * A run that added at least this many chunks leaves the BM25 index compacted into one b-tree: a bulk
+ * import leaves it in a dozen or more segments, and an OR query walks each term's doclist in every
+ * one of them. Smaller runs leave it to FTS5's automerge (compacting rewrites the whole index).
+ */
+const COMPACT_MIN_CHUNKS = 5000;
 
 /** The indexer's dependencies while processing a queue: store writes go through `write`, batched. */
 interface JobDeps extends IndexerDeps {
@@ -171,11 +179,28 @@ async function processQueue(deps: IndexerDeps, roots: readonly Root[], report: I
     }
   }
   flush();
+  if (report.chunks_added >= (deps.compactMinChunks ?? COMPACT_MIN_CHUNKS)) await compactLexicalIndex(deps);
   // Entities only become orphans when stored facts were replaced or removed: not on a first index.
   if (graphBefore && report.indexed + report.removed > 0) deps.store.collectOrphanEntities();
   report.chunks_total = deps.store.chunkCount();
   report.duration_ms = Math.round(performance.now() - started);
   progress('done');
+}
+
+/**
+ * Merges the BM25 index's segments into one, a few hundred pages per transaction with the event
+ * loop free in between (queries go on meanwhile; an interrupted compaction is simply partial).
+ * Returns the steps taken.
+ */
+export async function compactLexicalIndex(deps: Pick<IndexerDeps, 'store' | 'shouldStop'>): Promise<number> {
+  if (deps.store.lexicalSegments() <= 1) return 0;
+  let steps = 0;
+  while (!deps.shouldStop?.()) {
+    steps++;
+    if (!deps.store.compactLexicalStep()) break;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+  return steps;
 }
 
 async function processJob(

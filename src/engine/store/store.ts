@@ -519,6 +519,25 @@ export class Store implements Disposable {
     return issues;
   }
 
+  /** B-trees (segments) the BM25 index is stored in: every batch commit adds one, automerge keeps a few levels of them. */
+  lexicalSegments(): number {
+    return (this.db.prepare('SELECT count(DISTINCT segid) AS n FROM chunks_fts_idx').get() as { n: number }).n;
+  }
+
+  /**
+   * One step of compacting the BM25 index into a single b-tree (FTS5's incremental form of
+   * 'optimize': a negative 'merge' writes about `pages` pages, each step its own transaction).
+   * Returns false once there was nothing left to merge. A query then walks one doclist per term
+   * instead of one per segment.
+   */
+  compactLexicalStep(pages = 500): boolean {
+    const before = this.db.prepare('SELECT total_changes() AS t').pluck();
+    const t = before.get() as number;
+    this.db.prepare("INSERT INTO chunks_fts (chunks_fts, rank) VALUES ('merge', ?)").run(-Math.abs(pages));
+    // FTS5's documented test: fewer than two changes means the index is one b-tree.
+    return (before.get() as number) - t >= 2;
+  }
+
   /**
    * Refills both lexical indexes from the chunks table with `analyze` (after an analyzer change);
    * nothing is re-read from disk.
