@@ -69,12 +69,18 @@ describe('indexer', () => {
     for (let i = 0; i < 240; i++) files[`n${String(i).padStart(3, '0')}.md`] = `# Note ${i}\n\nRelay ${i % 7 === 0 ? 'relay relay' : ''} sync w${i % 13}x and the ${i % 5 === 0 ? 'retry queue' : 'cache'}.\n`;
     const root = temp.make('syn-compact-', files);
     const config = loadConfig({}, {});
-    const run = async (compactMinChunks: number) => {
+    const run = async (compactMinChunks: number, failing = false) => {
       const store = new Store(temp.make('syn-cd-'));
+      if (failing) store.compactLexicalStep = () => { throw new Error('SQLITE_FULL: database or disk is full'); };
       const r = store.addRoot(fs.realpathSync(root), [], []);
-      await indexRoots({ store, config, events: new EventBus(), paramsHash: paramsHashOf(chunkingParams(config)), compactMinChunks }, [r]);
+      const report = await indexRoots({ store, config, events: new EventBus(), paramsHash: paramsHashOf(chunkingParams(config)), compactMinChunks }, [r]);
+      expect(report.indexed).toBe(240);
       return store;
     };
+    // A compaction that fails (a full disk) does not fail the run: its work is committed and searchable.
+    const failed = await run(1, true);
+    expect(failed.lexicalSegments()).toBeGreaterThan(1);
+    failed.dispose();
     const loose = await run(Number.POSITIVE_INFINITY);
     const compact = await run(1);
     try {

@@ -179,7 +179,12 @@ async function processQueue(deps: IndexerDeps, roots: readonly Root[], report: I
     }
   }
   flush();
-  if (report.chunks_added >= (deps.compactMinChunks ?? COMPACT_MIN_CHUNKS)) await compactLexicalIndex(deps);
+  if (report.chunks_added >= (deps.compactMinChunks ?? COMPACT_MIN_CHUNKS)) {
+    // Only an optimization: each step is a transaction of its own, so a failed one (a full disk)
+    // leaves the index as it was, searchable; the run's own work is committed, and the next large
+    // run compacts again.
+    await compactLexicalIndex(deps).catch(() => 0);
+  }
   // Entities only become orphans when stored facts were replaced or removed: not on a first index.
   if (graphBefore && report.indexed + report.removed > 0) deps.store.collectOrphanEntities();
   report.chunks_total = deps.store.chunkCount();
