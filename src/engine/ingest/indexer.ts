@@ -32,7 +32,7 @@ const BATCH_MS = 250;
 const SLICE_MS = 12;
 /**
  * A run that added at least this many chunks leaves the BM25 index compacted into one b-tree: a bulk
- * import leaves it in a dozen or more segments, and an OR query walks each term's doclist in every
+ * import leaves it in many segments, and an OR query walks each term's doclist in every
  * one of them. Smaller runs leave it to FTS5's automerge (compacting rewrites the whole index).
  */
 const COMPACT_MIN_CHUNKS = 5000;
