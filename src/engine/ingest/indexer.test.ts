@@ -99,6 +99,12 @@ describe('indexer', () => {
       expect(ranking(compact, 'w0x').map(([l]) => l)).toContain('n000.md#L1-L3');
       compact.deleteDocuments([compact.documentByPath(1, 'n000.md')!.id]);
       expect(ranking(compact, 'w0x').map(([l]) => l)).not.toContain('n000.md#L1-L3');
+      // A run that adds less than a tenth of the index leaves it to automerge, however low the floor.
+      const extra = compact.addRoot(fs.realpathSync(temp.make('syn-compact-extra-', { 'x1.md': '# Extra\n\nRelay one.\n', 'x2.md': '# Extra\n\nRelay two.\n' })), [], []);
+      const small = await indexRoots({ store: compact, config, events: new EventBus(), paramsHash: paramsHashOf(chunkingParams(config)), compactMinChunks: 1 }, [extra]);
+      expect(small.chunks_added).toBe(2);
+      expect(compact.lexicalSegments()).toBeGreaterThan(1);
+      expect(await compactLexicalIndex({ store: compact })).toBeGreaterThan(1);
     } finally {
       loose.dispose();
       compact.dispose();

@@ -22,7 +22,7 @@ export interface IndexerDeps {
   paramsHash: string;
   /** Checked between files: pausing or disposing stops a run cleanly, the queue keeps the rest. */
   shouldStop?: () => boolean;
-  /** Chunks a run must add before it compacts the BM25 index (default COMPACT_MIN_CHUNKS; tests lower it). */
+  /** Chunks a run must add before it compacts the BM25 index, at the least (default COMPACT_MIN_CHUNKS; tests lower it). */
   compactMinChunks?: number;
 }
 
@@ -31,11 +31,14 @@ const BATCH_MS = 250;
 /** The longest the indexer runs before it lets queries in (a yield costs microseconds). */
 const SLICE_MS = 12;
 /**
- * A run that added at least this many chunks leaves the BM25 index compacted into one b-tree: a bulk
- * import leaves it in many segments, and an OR query walks each term's doclist in every
- * one of them. Smaller runs leave it to FTS5's automerge (compacting rewrites the whole index).
+ * A run that added at least this many chunks, and at least COMPACT_MIN_SHARE of the index, leaves
+ * the BM25 index compacted into one b-tree: a bulk import leaves it in many segments, and an OR
+ * query walks each term's doclist in every one of them. Smaller runs leave it to FTS5's automerge,
+ * since compacting rewrites the whole index (a few thousand notes added to a million-chunk vault
+ * should not rewrite all of it).
  */
 const COMPACT_MIN_CHUNKS = 5000;
+const COMPACT_MIN_SHARE = 0.1;
 
 /** The indexer's dependencies while processing a queue: store writes go through `write`, batched. */
 interface JobDeps extends IndexerDeps {
@@ -179,7 +182,8 @@ async function processQueue(deps: IndexerDeps, roots: readonly Root[], report: I
     }
   }
   flush();
-  if (report.chunks_added >= (deps.compactMinChunks ?? COMPACT_MIN_CHUNKS)) {
+  const compactAt = deps.compactMinChunks ?? COMPACT_MIN_CHUNKS;
+  if (report.chunks_added >= compactAt && report.chunks_added >= deps.store.chunkCount() * COMPACT_MIN_SHARE) {
     // Only an optimization: each step is a transaction of its own, so a failed one (a full disk)
     // leaves the index as it was, searchable; the run's own work is committed, and the next large
     // run compacts again.

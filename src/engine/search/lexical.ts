@@ -220,6 +220,8 @@ export function termCounter(wanted: ReadonlySet<string>): (text: string) => Map<
           if (cp > 0xffff) width = 2;
         }
         if (kind === 0) break;
+        // The analyzer's identifier test (analyzer.ts tokenize: [a-z][A-Z] | _ | [A-Za-z]\d | \d[A-Za-z]),
+        // made as the word is read; the property test holds the two together.
         if (kind === UNDERSCORE || (kind === UPPER && prev === LOWER) || (kind === DIGIT && (prev === LOWER || prev === UPPER)) || (prev === DIGIT && (kind === LOWER || kind === UPPER))) identifier = true;
         prev = kind;
         i += width;
@@ -417,7 +419,8 @@ export function searchLexical(db: Database, query: string, options: LexicalOptio
     // alone and leave out the (few) hidden chunks by id, instead of joining every matched row; with
     // none hidden (the usual case) the check is left out too, as it costs a tenth of the ranking.
     const hiddenIds = hasJsFilter(options) ? null : hiddenChunkIds(db, options);
-    const hiddenClause = hiddenIds && hiddenIds.length > 0 ? 'AND rowid NOT IN (SELECT value FROM json_each(@hidden))' : '';
+    const hidden = hiddenIds && hiddenIds.length > 0 ? { hidden: JSON.stringify(hiddenIds) } : null;
+    const hiddenClause = hidden ? 'AND rowid NOT IN (SELECT value FROM json_each(@hidden))' : '';
     const plainRank =
       hiddenIds === null
         ? null
@@ -427,7 +430,6 @@ export function searchLexical(db: Database, query: string, options: LexicalOptio
               WHERE chunks_fts MATCH @match ${hiddenClause}
               ORDER BY rank LIMIT @k`,
           );
-    const hidden = hiddenIds && hiddenIds.length > 0 ? { hidden: JSON.stringify(hiddenIds) } : {};
     const run = (match: string, limit: number): Row[] => {
       const ranked = (plainRank ? plainRank.all({ match, ...hidden, k: limit }) : rank.all({ ...params, match, k: limit })) as { id: number; rank: number }[];
       if (ranked.length === 0) return [];
