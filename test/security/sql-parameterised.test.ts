@@ -30,6 +30,7 @@ const ALLOWED: Record<string, string> = {
   "src/engine/store/store.ts prepare unit === 'chunk' ? CHUNK_VECTORS_PAGE_SQL : vectorsPageSql(UNIT_TABLE[unit])": 'module SQL built from a literal table name (UNIT_TABLE: chunks | chunk_sentences)',
   "src/engine/store/store.ts prepare embeddedAboveSql(UNIT_TABLE[unit], 'COUNT(*)')": "module SQL built from a literal table name (UNIT_TABLE: chunks | chunk_sentences) and a literal select list",
   "src/engine/store/store.ts prepare embeddedAboveSql(UNIT_TABLE[unit], 'c.id')": "module SQL built from a literal table name (UNIT_TABLE: chunks | chunk_sentences) and a literal select list",
+  'src/engine/store/statements.ts prepare sql': "the statement cache compiling what its callers pass: their calls are named prepare too (statements(db).prepare(...)), so this scan checks each of them like any other",
   'src/cli/bench/compare.ts prepare K': 'benchmark constant k (a number), not a request value',
   'src/cli/bench/compare.ts exec set.dim': 'benchmark: the vector dimension of a generated data set (a number)',
 };

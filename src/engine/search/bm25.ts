@@ -10,6 +10,7 @@
  * score = Σ idf × f × (k1 + 1) / (f + k1 × (1 - b + b × D / avgdl)); FTS5 returns -score.
  */
 import type { Database } from 'better-sqlite3';
+import { statements } from '../store/statements.ts';
 
 export const K1 = 1.2;
 export const B = 0.75;
@@ -53,7 +54,7 @@ export function readVarints(buf: Uint8Array): number[] {
 
 /** Rows and average row length (tokens over all columns) of an FTS5 table, from its averages record. */
 export function tableStats(db: Database, table: string): { rows: number; avgdl: number } {
-  const rec = db.prepare(`SELECT block FROM ${table}_data WHERE id = 1`).get() as { block: Uint8Array } | undefined;
+  const rec = statements(db).prepare(`SELECT block FROM ${table}_data WHERE id = 1`).get() as { block: Uint8Array } | undefined;
   if (!rec) return { rows: 0, avgdl: 1 };
   const [rows, ...sizes] = readVarints(rec.block);
   const tokens = sizes.reduce((a, b) => a + b, 0);
@@ -64,7 +65,7 @@ export function tableStats(db: Database, table: string): { rows: number; avgdl: 
 export function rowLengths(db: Database, table: string, rowids: readonly number[]): Map<number, number> {
   const out = new Map<number, number>();
   if (rowids.length === 0) return out;
-  const rows = db
+  const rows = statements(db)
     .prepare(`SELECT id, sz FROM ${table}_docsize WHERE id IN (SELECT value FROM json_each(?))`)
     .all(JSON.stringify(rowids)) as { id: number; sz: Uint8Array }[];
   for (const r of rows) out.set(r.id, readVarints(r.sz).reduce((a, b) => a + b, 0));
@@ -83,7 +84,7 @@ export function documentFrequencies(db: Database, vocabTable: string, terms: rea
   const cache = dfCache(db, vocabTable);
   const missing = [...new Set(terms.filter((t) => !cache.has(t)))];
   if (missing.length > 0) {
-    const rows = db
+    const rows = statements(db)
       .prepare(`SELECT term, doc FROM ${vocabTable} WHERE term IN (SELECT value FROM json_each(?))`)
       .all(JSON.stringify(missing)) as { term: string; doc: number }[];
     const found = new Map(rows.map((r) => [r.term, r.doc]));
@@ -99,7 +100,7 @@ const dfCaches = new WeakMap<Database, { version: string; tables: Map<string, Ma
 
 /** The remembered document frequencies of one vocab table, emptied whenever the store has changed since. */
 function dfCache(db: Database, vocabTable: string): Map<string, number> {
-  const v = db.prepare('SELECT total_changes() AS t, (SELECT data_version FROM pragma_data_version) AS d').get() as { t: number; d: number };
+  const v = statements(db).prepare('SELECT total_changes() AS t, (SELECT data_version FROM pragma_data_version) AS d').get() as { t: number; d: number };
   const version = `${v.t}:${v.d}`;
   let entry = dfCaches.get(db);
   if (!entry || entry.version !== version) {

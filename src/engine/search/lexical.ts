@@ -6,6 +6,7 @@ import { analyzeForIndex, tokenize } from './analyzer.ts';
 import { documentFrequencies, ftsTokens, idf, rowLengths, tableStats, termScore } from './bm25.ts';
 import { buildFtsQuery, type FtsQuery } from './fts-query.ts';
 import { highlightSnippet } from './snippet.ts';
+import { statements } from '../store/statements.ts';
 
 export interface LexicalFilters {
   allowSensitivity: readonly string[];
@@ -263,7 +264,7 @@ function hasJsFilter(f: LexicalFilters): boolean {
 /** Chunks the sensitivity policy hides from this request (documents marked other than public and not allowed). */
 function hiddenChunkIds(db: Database, f: LexicalFilters): number[] {
   if (!f.sensitivityEnable) return [];
-  return db
+  return statements(db)
     .prepare(
       `SELECT c.id FROM documents d JOIN chunks c ON c.document_id = d.id
         WHERE d.sensitivity IS NOT NULL AND d.sensitivity != 'public' AND d.sensitivity NOT IN (SELECT value FROM json_each(@allowed))`,
@@ -335,7 +336,7 @@ export function toRetrievedChunk(r: Row, highlightTerms: readonly string[], scor
 /** The chunks with these ids that pass the filters, in the order given (for the dense list). */
 export function loadFilteredChunks(db: Database, ids: readonly number[], f: LexicalFilters): Map<number, Row> {
   const { where, params } = filterSql(db, f);
-  const rows = db
+  const rows = statements(db)
     .prepare(
       `${SELECT}, 0 AS rank FROM chunks c JOIN documents d ON d.id = c.document_id JOIN roots r ON r.id = d.root_id
         WHERE c.id IN (SELECT value FROM json_each(@ids)) AND ${where}`,
@@ -370,7 +371,7 @@ export function allowedChunkIds(db: Database, f: LexicalFilters): Set<number> {
 export function assertNotOnlyDenied(db: Database, query: string, f: LexicalFilters, onDenied: (reason: string) => void): void {
   if (!f.sensitivityEnable || f.includeGlobs.length === 0) return;
   // Nothing is hidden from anyone in a vault without marked documents (the partial index answers).
-  if (!db.prepare("SELECT 1 FROM documents WHERE sensitivity IS NOT NULL AND sensitivity != 'public' LIMIT 1").get()) return;
+  if (!statements(db).prepare("SELECT 1 FROM documents WHERE sensitivity IS NOT NULL AND sensitivity != 'public' LIMIT 1").get()) return;
   const include = picomatch([...f.includeGlobs], { dot: true });
   const allowed = new Set(f.allowSensitivity.map((s) => s.toLowerCase()));
   let visible = 0;
@@ -405,13 +406,16 @@ export function searchLexical(db: Database, query: string, options: LexicalOptio
   if (fts.match) {
     // Rank first with ids only, then load the winners' rows: the sorter then carries two numbers per
     // matched row instead of its text, and the text (often in overflow pages) is read for k rows only.
-    const rank = db.prepare(
-      `SELECT c.id AS id, bm25(chunks_fts, ${BM25_WEIGHTS.title}, ${BM25_WEIGHTS.heading}, ${BM25_WEIGHTS.body}) AS rank
-         FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid JOIN documents d ON d.id = c.document_id JOIN roots r ON r.id = d.root_id
-        WHERE chunks_fts MATCH @match AND ${where}
-        ORDER BY rank LIMIT @k`,
-    );
-    const load = db.prepare(
+    const sql = statements(db);
+    // Compiled only when used (a filtered request): its joins take the longest to prepare.
+    const rank = () =>
+      sql.prepare(
+        `SELECT c.id AS id, bm25(chunks_fts, ${BM25_WEIGHTS.title}, ${BM25_WEIGHTS.heading}, ${BM25_WEIGHTS.body}) AS rank
+           FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid JOIN documents d ON d.id = c.document_id JOIN roots r ON r.id = d.root_id
+          WHERE chunks_fts MATCH @match AND ${where}
+          ORDER BY rank LIMIT @k`,
+      );
+    const load = sql.prepare(
       `${SELECT}, 0 AS rank FROM chunks c JOIN documents d ON d.id = c.document_id JOIN roots r ON r.id = d.root_id
         WHERE c.id IN (SELECT value FROM json_each(@ids))`,
     );
@@ -424,14 +428,14 @@ export function searchLexical(db: Database, query: string, options: LexicalOptio
     const plainRank =
       hiddenIds === null
         ? null
-        : db.prepare(
+        : sql.prepare(
             `SELECT rowid AS id, bm25(chunks_fts, ${BM25_WEIGHTS.title}, ${BM25_WEIGHTS.heading}, ${BM25_WEIGHTS.body}) AS rank
                FROM chunks_fts
               WHERE chunks_fts MATCH @match ${hiddenClause}
               ORDER BY rank LIMIT @k`,
           );
     const run = (match: string, limit: number): Row[] => {
-      const ranked = (plainRank ? plainRank.all({ match, ...hidden, k: limit }) : rank.all({ ...params, match, k: limit })) as { id: number; rank: number }[];
+      const ranked = (plainRank ? plainRank.all({ match, ...hidden, k: limit }) : rank().all({ ...params, match, k: limit })) as { id: number; rank: number }[];
       if (ranked.length === 0) return [];
       const byId = new Map((load.all({ ids: JSON.stringify(ranked.map((r) => r.id)) }) as Row[]).map((r) => [r.id, r]));
       return ranked.flatMap((r) => {
@@ -450,7 +454,7 @@ export function searchLexical(db: Database, query: string, options: LexicalOptio
   if (rows.length < options.k && trigramTerms.length > 0) {
     result.trigramUsed = true;
     const match = trigramTerms.map((t) => `"${t.replace(/"/g, '""')}"`).join(' OR ');
-    const stmt = db.prepare(
+    const stmt = statements(db).prepare(
       `${SELECT}, bm25(chunks_tri) AS rank
          FROM chunks_tri JOIN chunks c ON c.id = chunks_tri.rowid JOIN documents d ON d.id = c.document_id JOIN roots r ON r.id = d.root_id
         WHERE chunks_tri MATCH @match AND ${where}

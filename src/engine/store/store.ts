@@ -4,6 +4,7 @@ import type { FileIssue, Root } from '../../shared/contract.ts';
 import type { Disposable } from '../lifecycle.ts';
 import { normalizeName } from '../graph/names.ts';
 import { DB_FILE, openDatabase, schemaVersion } from './database.ts';
+import { statements } from './statements.ts';
 
 export interface DocumentRow {
   id: number;
@@ -755,7 +756,7 @@ export class Store implements Disposable {
 
   /** The chunk of each sentence id (ids not found are left out). */
   sentenceChunks(ids: readonly number[]): Map<number, number> {
-    const rows = this.db
+    const rows = statements(this.db)
       .prepare('SELECT s.id, s.chunk_id FROM json_each(?) j CROSS JOIN chunk_sentences s ON s.id = j.value')
       .all(JSON.stringify(ids)) as { id: number; chunk_id: number }[];
     return new Map(rows.map((r) => [r.id, r.chunk_id]));
