@@ -7,6 +7,7 @@ import { documentFrequencies, ftsTokens, idf, rowLengths, tableStats, termScore 
 import { buildFtsQuery, type FtsQuery } from './fts-query.ts';
 import { highlightSnippet } from './snippet.ts';
 import { statements } from '../store/statements.ts';
+import { ASCII_KIND, DIGIT, isNonAsciiWord, LOWER, OTHER_WORD, stepOver, UNDERSCORE, UPPER } from './word-chars.ts';
 
 export interface LexicalFilters {
   allowSensitivity: readonly string[];
@@ -157,30 +158,6 @@ function searchPruned(db: Database, fts: FtsQuery, k: number, minRows: number, r
   return rescored.slice(0, k);
 }
 
-/** ASCII word characters by kind (0: not a word character), as the analyzer's WORD class sees them. */
-const ASCII_KIND = new Uint8Array(128);
-const LOWER = 1;
-const UPPER = 2;
-const DIGIT = 3;
-const UNDERSCORE = 4;
-const OTHER_WORD = 5;
-for (let c = 0; c < 128; c++) {
-  const ch = String.fromCharCode(c);
-  ASCII_KIND[c] = /[a-z]/.test(ch) ? LOWER : /[A-Z]/.test(ch) ? UPPER : /\d/.test(ch) ? DIGIT : ch === '_' ? UNDERSCORE : 0;
-}
-const NON_ASCII_WORD = /^[\p{L}\p{N}]$/u;
-/** Whether each BMP code unit above ASCII is a word character (0: not asked yet, 1: yes, 2: no). */
-const bmpWord = new Uint8Array(65536);
-
-function isNonAsciiWord(cp: number): boolean {
-  if (cp < 65536) {
-    let v = bmpWord[cp]!;
-    if (v === 0) bmpWord[cp] = v = NON_ASCII_WORD.test(String.fromCharCode(cp)) && (cp < 0xd800 || cp > 0xdfff) ? 1 : 2;
-    return v === 1;
-  }
-  return NON_ASCII_WORD.test(String.fromCodePoint(cp));
-}
-
 /** Porter2's exceptional forms whose stem starts otherwise than the word: dying, lying, tying. */
 const OTHER_HEADS: Record<string, string> = { die: 'dy', lie: 'ly', tie: 'ty' };
 const lowerAscii = (c: number) => (c >= 65 && c <= 90 ? c | 32 : c);
@@ -229,7 +206,7 @@ export function termCounter(wanted: ReadonlySet<string>): (text: string) => Map<
       }
       if (i === start) {
         // Not a word character: step over it (both halves of a surrogate pair at once).
-        i += text.codePointAt(i)! > 0xffff ? 2 : 1;
+        i += stepOver(text, i);
         continue;
       }
       const a = text.charCodeAt(start);

@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { highlightSnippet } from './snippet.ts';
+import { foldText } from './analyzer.ts';
+import { highlightSnippet, wordMatches } from './snippet.ts';
+import { wordEnd } from './word-chars.ts';
 
 describe('highlightSnippet', () => {
   it('marks words whose stem matches, in their written form', () => {
@@ -19,4 +21,70 @@ describe('highlightSnippet', () => {
     expect(highlightSnippet('synapsis synapse', ['synap*'])).toBe('«synapsis» «synapse»');
     fc.assert(fc.property(fc.string(), fc.array(fc.string()), (t, q) => void highlightSnippet(t, q)));
   });
+
+  it('marks and centres exactly as a scan with the word pattern would, for any text (fast-check)', () => {
+    const words = ['index', 'Indexing', 'INDEXED', 'relay', 'Relays', 'outage', 'синхронизации', 'Настройка', 'ёлка', 'café', 'Éclair', 'über', '日本語', '𝒜bc', '\u{1F642}relay', 'a\uD800b', 'K\u212Aab', 'retry_sync', 'x2', '7'];
+    const word = fc.oneof(fc.constantFrom(...words), fc.string({ minLength: 1, maxLength: 8 }), fc.string({ minLength: 1, maxLength: 6, unit: 'binary' }));
+    const sep = fc.constantFrom(' ', '  ', '. ', ', ', '\n', '-', '—', '\u00a0');
+    const terms = fc.array(fc.constantFrom('index', 'relay', 'outag', 'синхрон', 'настро', 'елк', 'cafe', 'eclair', 'uber', 'x2', 'synap*', 'ind*', 'рел*'), { maxLength: 4 });
+    fc.assert(
+      fc.property(fc.array(fc.tuple(word, sep), { maxLength: 60 }), terms, fc.integer({ min: 10, max: 240 }), (parts, queryTerms, maxChars) => {
+        const text = parts.map(([w, s]) => w + s).join('');
+        expect(highlightSnippet(text, queryTerms, maxChars)).toBe(referenceSnippet(text, queryTerms, maxChars));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('finds word ends exactly where the analyzer pattern does (fast-check)', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 30, unit: fc.oneof(fc.constantFrom('a', 'Z', '_', '7', ' ', 'é', 'ё', '日', '\uD835\uDC9C', '\uD800', '\uDC00', '\u212A', '\u0301'), fc.string({ unit: 'binary', minLength: 1, maxLength: 1 })) }), (text) => {
+        const ends = [...text.matchAll(/[\p{L}\p{N}_]+/gu)].map((m) => [m.index, m.index + m[0].length]);
+        for (const [start, end] of ends) expect(wordEnd(text, start!)).toBe(end);
+      }),
+      { numRuns: 500 },
+    );
+  });
 });
+
+/** highlightSnippet as first written, with the word pattern (the scan above must agree with it). */
+function referenceSnippet(text: string, queryTerms: readonly string[], maxChars: number): string {
+  const terms = new Set(queryTerms.filter((t) => !t.endsWith('*')));
+  const prefixes = queryTerms.filter((t) => t.endsWith('*')).map((t) => t.slice(0, -1));
+  const initials = new Set([...terms, ...prefixes].map((t) => t.charAt(0)));
+  const hit = (w: string) => {
+    const c = w.charAt(0);
+    if (!initials.has(c.toLowerCase()) && !initials.has(foldText(c).toLowerCase())) return false;
+    return wordMatches(w, terms, prefixes);
+  };
+  const words = [...text.matchAll(/[\p{L}\p{N}_]+/gu)].map((m) => ({ start: m.index, end: m.index + m[0].length, hit: hit(m[0]) }));
+  if (words.length === 0) return text.slice(0, maxChars).replace(/\s+/g, ' ').trim();
+  let best = 0;
+  let bestHits = -1;
+  let hits = 0;
+  let j = 0;
+  for (let i = 0; i < words.length; i++) {
+    while (j < words.length && words[j]!.end - words[i]!.start <= maxChars) {
+      if (words[j]!.hit) hits++;
+      j++;
+    }
+    if (hits > bestHits) {
+      bestHits = hits;
+      best = i;
+    }
+    if (words[i]!.hit) hits--;
+  }
+  const from = best > 0 ? words[best]!.start : 0;
+  let to = Math.min(text.length, from + maxChars);
+  const last = words.findLast((w) => w.end <= to);
+  if (last && to < text.length) to = last.end;
+  let out = '';
+  let cursor = from;
+  for (const w of words) {
+    if (w.start < from || w.end > to || !w.hit) continue;
+    out += `${text.slice(cursor, w.start)}«${text.slice(w.start, w.end)}»`;
+    cursor = w.end;
+  }
+  out += text.slice(cursor, to);
+  return `${from > 0 ? '…' : ''}${out.replace(/\s+/g, ' ').trim()}${to < text.length ? '…' : ''}`;
+}

@@ -1,6 +1,5 @@
 import { foldText, stemWord } from './analyzer.ts';
-
-const WORD = /[\p{L}\p{N}_]+/gu;
+import { stepOver, wordEnd } from './word-chars.ts';
 
 /** Does this written word match one of the query terms (exact term, or prefix* term)? */
 export function wordMatches(word: string, terms: ReadonlySet<string>, prefixes: readonly string[]): boolean {
@@ -22,15 +21,35 @@ export function highlightSnippet(text: string, queryTerms: readonly string[], ma
   const prefixes = queryTerms.filter((t) => t.endsWith('*')).map((t) => t.slice(0, -1));
   // Stemming keeps a word's first letter, so only words starting like a term can match (cheap test first).
   const initials = new Set([...terms, ...prefixes].map((t) => t.charAt(0)));
+  // Whether a first code unit can start a term: ASCII ones in a table, others remembered as met.
+  const asciiInitial = new Uint8Array(128);
+  for (let c = 0; c < 128; c++) asciiInitial[c] = initials.has(String.fromCharCode(c).toLowerCase()) ? 1 : 0;
+  const otherInitial = new Map<number, boolean>();
+  const startsLikeTerm = (code: number, c: string) => {
+    if (code < 128) return asciiInitial[code] === 1;
+    let ok = otherInitial.get(code);
+    if (ok === undefined) otherInitial.set(code, (ok = initials.has(c.toLowerCase()) || initials.has(foldText(c).toLowerCase())));
+    return ok;
+  };
   const memo = new Map<string, boolean>();
-  const hit = (w: string) => {
-    const c = w.charAt(0);
-    if (!initials.has(c.toLowerCase()) && !initials.has(foldText(c).toLowerCase())) return false;
+  const hit = (start: number, end: number) => {
+    if (!startsLikeTerm(text.charCodeAt(start), text.charAt(start))) return false;
+    const w = text.slice(start, end);
     let v = memo.get(w);
     if (v === undefined) memo.set(w, (v = wordMatches(w, terms, prefixes)));
     return v;
   };
-  const words = [...text.matchAll(WORD)].map((m) => ({ start: m.index, end: m.index + m[0].length, hit: hit(m[0]) }));
+  // The words (runs of [\p{L}\p{N}_]), read code unit by code unit: snippets are made for every result.
+  const words: { start: number; end: number; hit: boolean }[] = [];
+  for (let i = 0; i < text.length; ) {
+    const end = wordEnd(text, i);
+    if (end === i) {
+      i += stepOver(text, i);
+      continue;
+    }
+    words.push({ start: i, end, hit: hit(i, end) });
+    i = end;
+  }
   if (words.length === 0) return text.slice(0, maxChars).replace(/\s+/g, ' ').trim();
   // Best window start: the word index whose following maxChars hold the most hits.
   let best = 0;
