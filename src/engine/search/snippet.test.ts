@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { foldText } from './analyzer.ts';
-import { highlightSnippet, wordMatches } from './snippet.ts';
+import { highlightSnippet, snippetWords, wordMatches } from './snippet.ts';
 import { wordEnd } from './word-chars.ts';
 
 describe('highlightSnippet', () => {
@@ -22,15 +22,15 @@ describe('highlightSnippet', () => {
     fc.assert(fc.property(fc.string(), fc.array(fc.string()), (t, q) => void highlightSnippet(t, q)));
   });
 
-  it('marks and centres exactly as a scan with the word pattern would, for any text (fast-check)', () => {
+  it('finds and marks the words the analyzer\'s word pattern finds, for any text (fast-check)', () => {
     const words = ['index', 'Indexing', 'INDEXED', 'relay', 'Relays', 'outage', 'синхронизации', 'Настройка', 'ёлка', 'café', 'Éclair', 'über', '日本語', '𝒜bc', '\u{1F642}relay', 'a\uD800b', 'K\u212Aab', 'retry_sync', 'x2', '7'];
     const word = fc.oneof(fc.constantFrom(...words), fc.string({ minLength: 1, maxLength: 8 }), fc.string({ minLength: 1, maxLength: 6, unit: 'binary' }));
     const sep = fc.constantFrom(' ', '  ', '. ', ', ', '\n', '-', '—', '\u00a0');
     const terms = fc.array(fc.constantFrom('index', 'relay', 'outag', 'синхрон', 'настро', 'елк', 'cafe', 'eclair', 'uber', 'x2', 'synap*', 'ind*', 'рел*'), { maxLength: 4 });
     fc.assert(
-      fc.property(fc.array(fc.tuple(word, sep), { maxLength: 60 }), terms, fc.integer({ min: 10, max: 240 }), (parts, queryTerms, maxChars) => {
+      fc.property(fc.array(fc.tuple(word, sep), { maxLength: 60 }), terms, (parts, queryTerms) => {
         const text = parts.map(([w, s]) => w + s).join('');
-        expect(highlightSnippet(text, queryTerms, maxChars)).toBe(referenceSnippet(text, queryTerms, maxChars));
+        expect(snippetWords(text, queryTerms)).toEqual(referenceWords(text, queryTerms));
       }),
       { numRuns: 500 },
     );
@@ -47,8 +47,8 @@ describe('highlightSnippet', () => {
   });
 });
 
-/** highlightSnippet as first written, with the word pattern (the scan above must agree with it). */
-function referenceSnippet(text: string, queryTerms: readonly string[], maxChars: number): string {
+/** The words and their marks as highlightSnippet first found them, with the word pattern (the scan must agree). */
+function referenceWords(text: string, queryTerms: readonly string[]): { start: number; end: number; hit: boolean }[] {
   const terms = new Set(queryTerms.filter((t) => !t.endsWith('*')));
   const prefixes = queryTerms.filter((t) => t.endsWith('*')).map((t) => t.slice(0, -1));
   const initials = new Set([...terms, ...prefixes].map((t) => t.charAt(0)));
@@ -57,34 +57,5 @@ function referenceSnippet(text: string, queryTerms: readonly string[], maxChars:
     if (!initials.has(c.toLowerCase()) && !initials.has(foldText(c).toLowerCase())) return false;
     return wordMatches(w, terms, prefixes);
   };
-  const words = [...text.matchAll(/[\p{L}\p{N}_]+/gu)].map((m) => ({ start: m.index, end: m.index + m[0].length, hit: hit(m[0]) }));
-  if (words.length === 0) return text.slice(0, maxChars).replace(/\s+/g, ' ').trim();
-  let best = 0;
-  let bestHits = -1;
-  let hits = 0;
-  let j = 0;
-  for (let i = 0; i < words.length; i++) {
-    while (j < words.length && words[j]!.end - words[i]!.start <= maxChars) {
-      if (words[j]!.hit) hits++;
-      j++;
-    }
-    if (hits > bestHits) {
-      bestHits = hits;
-      best = i;
-    }
-    if (words[i]!.hit) hits--;
-  }
-  const from = best > 0 ? words[best]!.start : 0;
-  let to = Math.min(text.length, from + maxChars);
-  const last = words.findLast((w) => w.end <= to);
-  if (last && to < text.length) to = last.end;
-  let out = '';
-  let cursor = from;
-  for (const w of words) {
-    if (w.start < from || w.end > to || !w.hit) continue;
-    out += `${text.slice(cursor, w.start)}«${text.slice(w.start, w.end)}»`;
-    cursor = w.end;
-  }
-  out += text.slice(cursor, to);
-  return `${from > 0 ? '…' : ''}${out.replace(/\s+/g, ' ').trim()}${to < text.length ? '…' : ''}`;
+  return [...text.matchAll(/[\p{L}\p{N}_]+/gu)].map((m) => ({ start: m.index, end: m.index + m[0].length, hit: hit(m[0]) }));
 }

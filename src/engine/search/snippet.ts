@@ -12,11 +12,19 @@ export function wordMatches(word: string, terms: ReadonlySet<string>, prefixes: 
 
 const ASCII = /^[\x00-\x7f]*$/;
 
+export interface SnippetWord {
+  start: number;
+  end: number;
+  /** Whether the word matches a query term (see wordMatches). */
+  hit: boolean;
+}
+
 /**
- * A highlighted excerpt of the original text around the densest run of matching words; matches are
- * wrapped in «». Pure: it only looks at the text and the terms.
+ * The words of a text (runs of [\p{L}\p{N}_], as the analyzer reads them) and which match the query
+ * terms. Read code unit by code unit, with no regular expression or string per word that cannot
+ * match: snippets are made for every result.
  */
-export function highlightSnippet(text: string, queryTerms: readonly string[], maxChars = 240): string {
+export function snippetWords(text: string, queryTerms: readonly string[]): SnippetWord[] {
   const terms = new Set(queryTerms.filter((t) => !t.endsWith('*')));
   const prefixes = queryTerms.filter((t) => t.endsWith('*')).map((t) => t.slice(0, -1));
   // Stemming keeps a word's first letter, so only words starting like a term can match (cheap test first).
@@ -39,8 +47,7 @@ export function highlightSnippet(text: string, queryTerms: readonly string[], ma
     if (v === undefined) memo.set(w, (v = wordMatches(w, terms, prefixes)));
     return v;
   };
-  // The words (runs of [\p{L}\p{N}_]), read code unit by code unit: snippets are made for every result.
-  const words: { start: number; end: number; hit: boolean }[] = [];
+  const words: SnippetWord[] = [];
   for (let i = 0; i < text.length; ) {
     const end = wordEnd(text, i);
     if (end === i) {
@@ -50,6 +57,15 @@ export function highlightSnippet(text: string, queryTerms: readonly string[], ma
     words.push({ start: i, end, hit: hit(i, end) });
     i = end;
   }
+  return words;
+}
+
+/**
+ * A highlighted excerpt of the original text around the densest run of matching words; matches are
+ * wrapped in «». Pure: it only looks at the text and the terms.
+ */
+export function highlightSnippet(text: string, queryTerms: readonly string[], maxChars = 240): string {
+  const words = snippetWords(text, queryTerms);
   if (words.length === 0) return text.slice(0, maxChars).replace(/\s+/g, ' ').trim();
   // Best window start: the word index whose following maxChars hold the most hits.
   let best = 0;
