@@ -88,7 +88,7 @@ async function denseList(deps: PipelineDeps, semantic: SemanticIndex, req: Pipel
   // A few more than the pool, for the ones filters hide; reading each row costs more than the search.
   const fetch = pool + Math.max(10, Math.ceil(pool / 5));
   const prf = deps.profile.techniques.dense_prf;
-  const wait = { waitForRebuild: req.mode === 'dense', ...(prf ? { feedback: prf } : {}) };
+  const wait = { waitForRebuild: req.mode === 'dense', chunkShare: deps.profile.chunk_share, ...(prf ? { feedback: prf } : {}) };
   const hits = await semantic.search(req.query, fetch, undefined, wait);
   let rows = loadFilteredChunks(deps.db, hits.map((h) => h.id), req.filters);
   let ranked = hits.filter((h) => rows.has(h.id));

@@ -24,7 +24,8 @@ export interface SemanticOptions {
   unit?: VectorUnit;
   /**
    * The sentence vectors of the same model (a SemanticIndex with unit 'sentence', its own folder):
-   * a chunk then scores by the best of its own vector and its sentences' (see ingest/sentences.ts).
+   * a chunk then scores by its own vector and its best sentence's, blended as the search's chunkShare
+   * says (the retrieval profile's chunk_share; none: the better of the two; see ingest/sentences.ts).
    */
   sentences?: SemanticIndex | null;
   /** Vectors up to which the index searches exactly before it becomes an HNSW graph (tests; default the backend's). */
@@ -290,7 +291,12 @@ export class SemanticIndex {
    * being rebuilt this throws E_SYN_VECTORSTORE_UNAVAILABLE at once (hybrid queries answer lexically
    * meanwhile) unless `waitForRebuild` (a dense-only query has nothing else to answer with).
    */
-  async search(query: string, k: number, allow?: ReadonlySet<number>, options: { waitForRebuild?: boolean; feedback?: { docs: number; beta: number } } = {}): Promise<VectorHit[]> {
+  async search(
+    query: string,
+    k: number,
+    allow?: ReadonlySet<number>,
+    options: { waitForRebuild?: boolean; feedback?: { docs: number; beta: number }; chunkShare?: number | null } = {},
+  ): Promise<VectorHit[]> {
     if (!this.index) {
       if (this.empty) return [];
       if (options.waitForRebuild) await this.ensureLoaded();
@@ -305,7 +311,10 @@ export class SemanticIndex {
     const sentences = await this.readySentences();
     const run = (v: Float32Array) => {
       const hits = this.searchVector(v, k, allow);
-      return sentences ? bestPerChunk(hits, sentences.searchChunks(v, k, allow), k) : hits;
+      if (!sentences) return hits;
+      const found = sentences.searchChunks(v, k, allow);
+      const share = options.chunkShare ?? null;
+      return share === null ? bestPerChunk(hits, found.hits, k) : blendPerChunk(hits, found, share, (ids) => this.options.store.splitChunks(ids), k);
     };
     const first = run(vector);
     if (!options.feedback || first.length === 0) return first;
@@ -334,14 +343,15 @@ export class SemanticIndex {
   /**
    * Sentence index: the chunks whose sentences are nearest to `vector`, each scored by its best
    * sentence; `allow` holds chunk ids. k sentences: fewer chunks than k when a chunk has several
-   * among them, which the chunk index's own k hits make up for.
+   * among them, which the chunk index's own k hits make up for. `floor`: the score of the last
+   * sentence found (no sentence left out scores above it); null when none was found.
    */
-  private searchChunks(vector: Float32Array, k: number, allow?: ReadonlySet<number>): VectorHit[] {
+  private searchChunks(vector: Float32Array, k: number, allow?: ReadonlySet<number>): SentenceHits {
     let allowed: Set<number> | undefined;
     if (allow) {
-      if (allow.size > SENTENCE_FILTER_MAX) return [];
+      if (allow.size > SENTENCE_FILTER_MAX) return { hits: [], floor: null };
       allowed = new Set(this.options.store.sentencesOfChunks([...allow]));
-      if (allowed.size === 0) return [];
+      if (allowed.size === 0) return { hits: [], floor: null };
     }
     const hits = this.searchVector(vector, k, allowed);
     const chunkOf = this.options.store.sentenceChunks(hits.map((h) => h.id));
@@ -350,7 +360,7 @@ export class SemanticIndex {
       const chunk = chunkOf.get(h.id);
       if (chunk !== undefined && !(best.get(chunk)! >= h.score)) best.set(chunk, h.score);
     }
-    return [...best].map(([id, score]) => ({ id, score })).sort((a, b) => b.score - a.score).slice(0, k);
+    return { hits: [...best].map(([id, score]) => ({ id, score })).sort((a, b) => b.score - a.score).slice(0, k), floor: hits.at(-1)?.score ?? null };
   }
 
   /**
@@ -459,6 +469,40 @@ export class SemanticIndex {
     this.index?.dispose();
     this.index = null;
   }
+}
+
+/** What the sentence index found: each chunk once with its best sentence's score, and the last sentence's score. */
+export interface SentenceHits {
+  hits: VectorHit[];
+  floor: number | null;
+}
+
+/**
+ * Each chunk once, scored share × its chunk vector's cosine + (1 − share) × its best sentence's; the k
+ * best. A chunk one search did not find gets what that search rules out being exceeded: the last
+ * chunk hit's score for its own vector, the last sentence's for its best sentence (the lists are
+ * the k nearest of each index). A chunk that has no sentence vectors (`split` leaves it out:
+ * code, a single sentence, not split yet) scores by its own vector alone. No sentence found: the
+ * chunk hits as they are.
+ */
+export function blendPerChunk(chunkHits: readonly VectorHit[], sentences: SentenceHits, share: number, split: (ids: number[]) => Set<number>, k: number): VectorHit[] {
+  if (sentences.hits.length === 0 || sentences.floor === null) return chunkHits.slice(0, k);
+  const own = new Map(chunkHits.map((h) => [h.id, h.score]));
+  const best = new Map(sentences.hits.map((h) => [h.id, h.score]));
+  const chunkFloor = chunkHits.at(-1)?.score;
+  const unmatched = chunkHits.filter((h) => !best.has(h.id)).map((h) => h.id);
+  const withSentences = unmatched.length > 0 ? split(unmatched) : new Set<number>();
+  const out: VectorHit[] = [];
+  for (const [id, c] of own) {
+    const s = best.get(id) ?? (withSentences.has(id) ? sentences.floor : c);
+    out.push({ id, score: share * c + (1 - share) * s });
+  }
+  for (const [id, s] of best) {
+    if (own.has(id)) continue;
+    // Without a single chunk hit (an index still empty) the sentence stands alone.
+    out.push({ id, score: chunkFloor === undefined ? s : share * chunkFloor + (1 - share) * s });
+  }
+  return out.sort((a, b) => b.score - a.score || a.id - b.id).slice(0, k);
 }
 
 /** Each chunk once, with the better of its chunk-vector and best-sentence scores; the k best. */

@@ -72,6 +72,33 @@ describe('sentence vectors', () => {
     expect(score(after, 'code.py')).toBeCloseTo(score(before, 'code.py'), 4);
   });
 
+  it("blends a chunk's own cosine with its best sentence's as the profile's chunk_share says; code keeps its own", async () => {
+    const root = vault();
+    const chunksOnly = open(temp.make('syn-share-off-'), { SYN_SENTENCE_VECTORS: 'false' });
+    await chunksOnly.index([root]);
+    const own = await chunksOnly.retrieve(QUERY, { mode: 'dense' }, 3);
+
+    const profiles = temp.make('syn-share-profiles-');
+    const scores = async (share: number | null) => {
+      const file = path.join(profiles, `share-${share}.json`);
+      fs.writeFileSync(file, JSON.stringify({ name: `share-${share}`, chunk_share: share }));
+      const engine = open(temp.make('syn-share-'), { SYN_PROFILE: file });
+      await engine.index([root]);
+      const result = await engine.retrieve(QUERY, { mode: 'dense' }, 3);
+      return (p: string) => result.chunks.find((c) => c.path === p)!.score;
+    };
+    const cos = (p: string) => own.chunks.find((c) => c.path === p)!.score;
+    const better = await scores(null);
+    const blended = await scores(0.25);
+    // long.md's best sentence is the query itself, far above its chunk vector.
+    const sentence = better('long.md');
+    expect(sentence).toBeGreaterThan(cos('long.md') + 0.2);
+    expect(blended('long.md')).toBeCloseTo(0.25 * cos('long.md') + 0.75 * sentence, 3);
+    expect(blended('long.md')).toBeLessThan(sentence - 0.05);
+    expect(blended('code.py')).toBeCloseTo(cos('code.py'), 4);
+    expect(better('code.py')).toBeCloseTo(cos('code.py'), 4);
+  });
+
   it('keeps sentence vectors in step with edits and deletions, and rebuilds their index when its files are gone', async () => {
     const root = vault();
     const dataDir = temp.make('syn-sent-sync-');

@@ -30,7 +30,7 @@ export interface AblationRow {
   queries: number;
 }
 
-interface Variant {
+export interface Variant {
   name: string;
   mode: EvalMode;
   embedModels?: string[];
@@ -44,18 +44,24 @@ const with_ = (name: string, change: (p: RetrievalProfile) => RetrievalProfile):
 export function ablationVariants(embedModels: readonly string[]): Variant[] {
   const stem = (m: string) => path.basename(m, '.gguf');
   const t = DEFAULT_PROFILE.techniques;
-  // Plain RRF as the engine fused before profiles: k = 60, every list weighted 1, every candidate fetched (600 at the eval's depth).
-  const plainRrf: RetrievalProfile = { ...structuredClone(DEFAULT_PROFILE), name: 'plain-rrf', fusion: 'rrf', rrf_k: 60, weights: { lexical: 1, dense: 1, models: {} }, depth: { lexical: 600, dense: 600 }, techniques: { long_query: null, lexical_prf: null, dense_prf: null, doc_score: null } };
+  // Plain RRF as the engine fused before profiles: k = 60, every list weighted 1, every candidate fetched (600 at the eval's depth),
+  // a chunk scored by the better of its own vector and its best sentence (chunk_share null).
+  const plainRrf: RetrievalProfile = { ...structuredClone(DEFAULT_PROFILE), name: 'plain-rrf', fusion: 'rrf', rrf_k: 60, weights: { lexical: 1, dense: 1, models: {} }, depth: { lexical: 600, dense: 600 }, chunk_share: null, techniques: { long_query: null, lexical_prf: null, dense_prf: null, doc_score: null } };
+  // One model's list alone, its chunks scored as the default scores them.
+  const denseAlone: RetrievalProfile = { ...plainRrf, name: 'dense-alone', chunk_share: DEFAULT_PROFILE.chunk_share };
   return [
     { name: 'BM25 alone', mode: 'bm25' },
     ...embedModels.flatMap<Variant>((m) => [
       { name: `dense alone: ${stem(m)}, chunk vectors only`, mode: 'dense', embedModels: [m], profile: plainRrf, sentenceVectors: false },
-      { name: `dense alone: ${stem(m)}`, mode: 'dense', embedModels: [m], profile: plainRrf },
+      { name: `dense alone: ${stem(m)}`, mode: 'dense', embedModels: [m], profile: denseAlone },
     ]),
     ...(embedModels.length > 1 ? embedModels.map<Variant>((m) => ({ name: `plain RRF k=60: BM25 + ${stem(m)}`, mode: 'hybrid', embedModels: [m], profile: plainRrf })) : []),
     { name: `plain RRF k=60: BM25 + ${embedModels.map(stem).join(' + ')}`, mode: 'hybrid', profile: plainRrf },
     { name: 'default profile', mode: 'hybrid', profile: DEFAULT_PROFILE },
     { name: 'default, sentence vectors off', mode: 'hybrid', profile: DEFAULT_PROFILE, sentenceVectors: false },
+    DEFAULT_PROFILE.chunk_share === null
+      ? { name: 'default, chunk score = 0.2 x its vector + 0.8 x its best sentence', mode: 'hybrid', profile: with_('v-share', (p) => ({ ...p, chunk_share: 0.2 })) }
+      : { name: 'default, chunk score = the better of its vector and its best sentence', mode: 'hybrid', profile: with_('v-share', (p) => ({ ...p, chunk_share: null })) },
     DEFAULT_PROFILE.fusion === 'weighted'
       ? { name: 'default, RRF instead of weighted fusion', mode: 'hybrid', profile: with_('v-rrf', (p) => ({ ...p, fusion: 'rrf' })) }
       : { name: 'default, weighted fusion instead of RRF', mode: 'hybrid', profile: with_('v-weighted', (p) => ({ ...p, fusion: 'weighted' })) },

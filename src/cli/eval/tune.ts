@@ -136,6 +136,9 @@ export async function runTune(options: TuneOptions): Promise<TuneReport> {
       await withCorpusWorkspace(ds, { workDir, modelsDir: options.modelsDir, config, tempPrefix: 'synapsis-tune-' }, async ({ engine, byPath, corpusDir }) => {
         const report = await engine.index([corpusDir]);
         log(`indexed ${report.chunks_total} chunks, ${report.embedded} embedded now`);
+        // The dense lists are gathered once, with the default's chunk_share (how a chunk's own cosine and its best
+        // sentence's make its score): tune fits the fusion of those lists and keeps that share; choosing another
+        // share means gathering the lists again (synapsis eval --split train --profile <file> compares shares).
         const gather: RetrievalProfile = { ...DEFAULT_PROFILE, name: 'gather', techniques: { long_query: null, lexical_prf: null, dense_prf: null, doc_score: null } };
         const samples: Sample[] = [];
         const t0 = performance.now();

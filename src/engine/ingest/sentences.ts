@@ -1,8 +1,8 @@
 /**
  * Sentence spans of a chunk's prose, for sentence vectors (issue 14): a claim or a question usually
  * restates one finding, and a 300-token chunk vector averages it with everything around it. Each
- * span is embedded on its own (with the document title and heading) and scores its chunk by the
- * best of them; measured on SciFact, MiniLM's dense list goes from 0.648 to 0.69 nDCG@10.
+ * span is embedded on its own (with the document title and heading), and the best of them scores
+ * its chunk together with the chunk's own vector (the retrieval profile's chunk_share; semantic.ts).
  *
  * Rule-based and language-neutral: a sentence ends at . ! ? … (then whitespace and a capital, a
  * digit or an opening bracket or quote, in any script) or at 。！？; blank lines, list items,

@@ -34,8 +34,18 @@ describe('parseProfile', () => {
       normalize: 'minmax',
       weights: { lexical: 1, dense: 1, models: {} },
       depth: { lexical: 100, dense: 100 },
+      chunk_share: null,
       techniques: { long_query: null, lexical_prf: null, dense_prf: null, doc_score: null },
     });
+  });
+
+  it('takes a chunk_share from 0 to 1, or null (the better of chunk and sentence), and names a share out of range', () => {
+    expect(parseProfile({ name: 'blend', chunk_share: 0.2 }, 'test').chunk_share).toBe(0.2);
+    expect(parseProfile({ name: 'edge', chunk_share: 0 }, 'test').chunk_share).toBe(0);
+    expect(parseProfile({ name: 'max', chunk_share: null }, 'test').chunk_share).toBeNull();
+    for (const bad of [1.5, -0.1, '0.2']) {
+      expect(() => parseProfile({ name: 'bad', chunk_share: bad }, 'test.json')).toThrow(/chunk_share/);
+    }
   });
 
   it('fills in defaults inside partly given objects (weights, depth, doc_score tail)', () => {

@@ -37,6 +37,12 @@ export const RetrievalProfileSchema = z
       .default({ lexical: 1, dense: 1, models: {} }),
     /** Candidates of each list that fusion counts (its best ones; a list is fetched at least this deep). */
     depth: z.object({ lexical: z.number().int().min(1).max(1000).default(100), dense: z.number().int().min(1).max(1000).default(100) }).strict().default({ lexical: 100, dense: 100 }),
+    /**
+     * The dense score of a chunk split into sentences (ingest/sentences.ts): chunk_share × the cosine of
+     * its own vector + (1 − chunk_share) × its best sentence's; null: the better of the two. A chunk
+     * with no sentence vectors (code, one sentence) scores by its own vector either way.
+     */
+    chunk_share: z.number().min(0).max(1).nullable().default(null),
     techniques: z
       .object({
         /** Long queries (at least min_terms words) drop their common words (idf below min_idf) from the lexical list. */

@@ -762,6 +762,15 @@ export class Store implements Disposable {
     return new Map(rows.map((r) => [r.id, r.chunk_id]));
   }
 
+  /** The given chunks that have sentence vectors of their own (split into two sentences or more). */
+  splitChunks(ids: readonly number[]): Set<number> {
+    const rows = statements(this.db)
+      .prepare('SELECT c.id FROM json_each(?) j CROSS JOIN chunks c ON c.id = j.value WHERE c.sentences > 0')
+      .pluck()
+      .all(JSON.stringify(ids)) as number[];
+    return new Set(rows);
+  }
+
   /** Sentence ids of the given chunks. */
   sentencesOfChunks(chunkIds: readonly number[]): number[] {
     return this.db

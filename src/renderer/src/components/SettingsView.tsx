@@ -116,7 +116,7 @@ export function SettingsView() {
         </span>
       </Row>
       {(health?.models.embedders ?? []).length > 0 && (
-        <Row label="Sentence vectors" hint="Each embedding model also embeds every sentence of your prose (not code); a passage counts as close as its closest sentence. Set SYN_SENTENCE_VECTORS=false to keep one vector per passage.">
+        <Row label="Sentence vectors" hint="Each embedding model also embeds every sentence of your prose (not code); a passage's closeness is mostly that of its closest sentence (the profile's chunk_share). Set SYN_SENTENCE_VECTORS=false to keep one vector per passage.">
           <span className="mono" data-testid="settings-sentences">
             {health!.models.embedders.some((e) => e.sentences)
               ? health!.models.embedders
