@@ -55,6 +55,24 @@ describe('synapsis tune', () => {
     expect(evaluated.profile).toBe('fit');
     expect(evaluated.ndcg_at_10).toBeCloseTo(report.ndcg_fitted, 4);
 
+    // chunk_share is fitted too: each share tried was scored on lists gathered with that share, so eval with
+    // the fitted profile at another share prints the number tune listed for it, and none beats the fit.
+    expect(Object.keys(report.chunk_shares).sort()).toEqual(['0', '0.1', '0.2', '0.3', '0.5', 'best']);
+    expect(report.chunk_shares[saved.chunk_share === null ? 'best' : String(saved.chunk_share)]).toBeCloseTo(report.ndcg_fitted, 4);
+    for (const v of Object.values(report.chunk_shares) as number[]) expect(v).toBeLessThan(report.ndcg_fitted + 0.001);
+    // With nothing allowed to move (--min-gain 1) the noise list keeps weight 1, and there the share changes the
+    // ranking: tune's number for each share is what eval prints with that share.
+    const still = JSON.parse((await cli(['tune', '--dataset', dataset, '--split', 'train', '--name', 'still', '--min-gain', '1', '--embed-model', NOISE, '--work-dir', work, '--data-dir', home, '--json'])).out);
+    expect(still.steps).toEqual([]);
+    expect(new Set(Object.values(still.chunk_shares)).size).toBeGreaterThan(1);
+    for (const share of [null, 0.5]) {
+      const file = path.join(work, `still-${share}.json`);
+      fs.writeFileSync(file, JSON.stringify({ ...still.profile, name: `still-${share}`, chunk_share: share }));
+      const r = await cli(['eval', '--dataset', dataset, '--split', 'train', '--mode', 'hybrid', '--embed-model', NOISE, '--profile', file, '--work-dir', work, '--data-dir', home, '--json']);
+      expect(r.code, r.err).toBe(0);
+      expect(JSON.parse(r.out).ndcg_at_10).toBeCloseTo(still.chunk_shares[share === null ? 'best' : String(share)], 4);
+    }
+
     const unknown = await cli(['eval', '--dataset', dataset, '--mode', 'hybrid', '--embed-model', NOISE, '--profile', 'nosuch', '--data-dir', home]);
     expect(unknown.code).toBe(2);
     expect(unknown.err).toMatch(/No retrieval profile "nosuch".*known: default, fit/);

@@ -1,9 +1,11 @@
 /**
  * `synapsis tune`: fits a retrieval profile's fusion (weighted sum or RRF, RRF k, normalisation,
  * the weight of each embedding model's list, the dense lists' depth) on the training queries of a
- * BEIR dataset and saves it by name. Query techniques (expansion, Rocchio, document scoring, long
- * queries) are not fitted: each costs latency, and `synapsis quality` measures them one at a time. Test splits are refused: a profile fitted on test queries would make every
- * test number a claim about the fit. Each query's lists are gathered once; then coordinate ascent
+ * BEIR dataset, and how a chunk split into sentences gets its dense score (chunk_share), and saves it
+ * by name. Query techniques (expansion, Rocchio, document scoring, long queries) are not fitted: each
+ * costs latency, and `synapsis quality` measures them one at a time. Test splits are refused: a
+ * profile fitted on test queries would make every test number a claim about the fit. Each query's
+ * lists are gathered once per chunk_share tried; then coordinate ascent
  * tries one parameter at a time over its grid, fusing with the engine's own fuseLists, so the
  * number it reports is the one `synapsis eval --split <train split> --profile <name>` prints.
  */
@@ -53,14 +55,24 @@ export interface TuneReport {
   ndcg_fitted: number;
   /** Each step of the ascent that improved the fit. */
   steps: { param: string; value: string; ndcg_at_10: number }[];
+  /** nDCG@10 on the training queries of the fitted profile with each chunk_share tried ("best": null); empty without an embedding model. */
+  chunk_shares: Record<string, number>;
 }
 
 /** Splits that hold test judgements: never fitted on. */
 const TEST_SPLIT = /(^|[-_.])test($|[-_.])/i;
 const DEPTH = 150;
 
+/**
+ * The chunk_share values tune tries (null: the better of a chunk's own cosine and its best sentence's).
+ * The share works inside the dense search, so each query's lists are gathered once per value.
+ */
+export const CHUNK_SHARES: readonly (number | null)[] = [null, 0, 0.1, 0.2, 0.3, 0.5];
+const shareKey = (share: number | null) => (share === null ? 'best' : String(share));
+
 interface Sample {
-  lists: GatheredLists;
+  /** The query's lists gathered with each chunk_share tried (shareKey), the lexical list shared. */
+  lists: Map<string, GatheredLists>;
   rel: Map<string, number>;
 }
 
@@ -77,7 +89,9 @@ function score(sets: readonly SampleSet[], profile: RetrievalProfile): number {
 
 function scoreSet(samples: readonly Sample[], profile: RetrievalProfile, byPath: Map<string, string>): number {
   return mean(
-    samples.map(({ lists, rel }) => {
+    samples.map(({ lists: byShare, rel }) => {
+      const lists = byShare.get(shareKey(profile.chunk_share));
+      if (!lists) throw new Error(`tune gathered no lists for chunk_share ${profile.chunk_share}`);
       // Ordered as retrieval returns them (ties by document and lines), so eval prints the same number.
       const fused = fuseLists(lists, profile, { fusion: profile.fusion }).chunks;
       const { chunks } = applyRetrievalMode(fused, { mode: 'hybrid_only', max_docs: DEPTH, max_sections: DEPTH, max_chunks: DEPTH });
@@ -126,6 +140,8 @@ export async function runTune(options: TuneOptions): Promise<TuneReport> {
   const names = options.sets.map((s) => path.basename(path.resolve(s.dataset)));
   if (new Set(names).size < names.length) throw createError('E_SYN_BAD_REQUEST', `each --dataset may be given once: ${names.join(', ')}`);
   const config = () => (options.embedModels.length > 0 ? { embedModels: options.embedModels } : {});
+  // The shipped default's share is always among those tried: the fit starts from it.
+  const shares = [...new Set([...CHUNK_SHARES, DEFAULT_PROFILE.chunk_share])];
   const sets: SampleSet[] = [];
   for (const [i, set] of options.sets.entries()) {
     const ds = loadBeir(set.dataset, set.split);
@@ -136,15 +152,21 @@ export async function runTune(options: TuneOptions): Promise<TuneReport> {
       await withCorpusWorkspace(ds, { workDir, modelsDir: options.modelsDir, config, tempPrefix: 'synapsis-tune-' }, async ({ engine, byPath, corpusDir }) => {
         const report = await engine.index([corpusDir]);
         log(`indexed ${report.chunks_total} chunks, ${report.embedded} embedded now`);
-        // The dense lists are gathered once, with the default's chunk_share (how a chunk's own cosine and its best
-        // sentence's make its score): tune fits the fusion of those lists and keeps that share; choosing another
-        // share means gathering the lists again (synapsis eval --split train --profile <file> compares shares).
+        // The share is applied inside each model's dense search, so the lists are gathered once per share tried
+        // (the query vectors are computed once: the embedder keeps the last few); without an embedding model once.
         const gather: RetrievalProfile = { ...DEFAULT_PROFILE, name: 'gather', techniques: { long_query: null, lexical_prf: null, dense_prf: null, doc_score: null } };
+        const dense = Boolean(engine.config.embedModels?.length);
         const samples: Sample[] = [];
         const t0 = performance.now();
         for (const q of queries) {
-          const { lists } = await engine.retrievalLists(q.text, { mode: engine.config.embedModels?.length ? 'hybrid' : 'bm25', use_graph: false }, DEPTH, gather);
-          samples.push({ lists: slim(lists), rel: new Map(ds.qrels.get(q.id)!) });
+          const lists = new Map<string, GatheredLists>();
+          let lexical: Pick<GatheredLists, 'lexical' | 'expansion'> | null = null;
+          for (const share of dense ? shares : [DEFAULT_PROFILE.chunk_share]) {
+            const got = slim((await engine.retrievalLists(q.text, { mode: dense ? 'hybrid' : 'bm25', use_graph: false }, DEPTH, { ...gather, chunk_share: share })).lists);
+            lexical ??= { lexical: got.lexical, expansion: got.expansion };
+            lists.set(shareKey(share), { ...got, ...lexical });
+          }
+          samples.push({ lists, rel: new Map(ds.qrels.get(q.id)!) });
         }
         log(`gathered the lists of ${samples.length} queries in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
         return { name: ds.name, samples, byPath };
@@ -156,7 +178,7 @@ export async function runTune(options: TuneOptions): Promise<TuneReport> {
       const samples = sets.flatMap((s) => s.samples);
       // Weights are keyed by the model's name without its quantisation suffix: a weight fitted on
       // all-MiniLM-L6-v2.Q8_0 applies to all-MiniLM-L6-v2.Q4_K_M and to the registry's all-MiniLM-L6-v2.
-      const models = [...new Set(samples.flatMap((s) => s.lists.denseLists.map((d) => modelKey(d.source.name))))];
+      const models = [...new Set(samples.flatMap((s) => [...s.lists.values()].flatMap((l) => l.denseLists.map((d) => modelKey(d.source.name)))))];
 
       const start: RetrievalProfile = { ...DEFAULT_PROFILE, name: options.name, depth: { lexical: 50, dense: 100 }, techniques: { ...DEFAULT_PROFILE.techniques, long_query: null, lexical_prf: null, dense_prf: null, doc_score: null } };
       const ndcgDefault = score(sets, { ...DEFAULT_PROFILE, techniques: { ...DEFAULT_PROFILE.techniques, dense_prf: null } });
@@ -172,6 +194,7 @@ export async function runTune(options: TuneOptions): Promise<TuneReport> {
         // most the lexical pruning serves within the latency target (a 100-deep OR query over 100k
         // chunks is not pruned and takes about twice as long); dense lists cost little more deeper.
         { name: 'depth.dense', values: [50, 100, 200], apply: (p, v) => ({ ...p, depth: { ...p.depth, dense: v as number } }), show: String },
+        ...(models.length > 0 ? [{ name: 'chunk_share', values: shares, apply: (p: RetrievalProfile, v: unknown) => ({ ...p, chunk_share: v as number | null }), show: String }] : []),
         ...models.map<Param>((m) => ({
           name: `weights.models.${m}`,
           values: weightGrid,
@@ -213,7 +236,9 @@ export async function runTune(options: TuneOptions): Promise<TuneReport> {
         options.name,
       );
       const file = saveProfile(options.saveDir, profile);
-      return { profile, file, queries: samples.length, ndcg_default: round4(ndcgDefault), ndcg_fitted: round4(bestScore), steps };
+      const chunkShares = models.length > 0 ? Object.fromEntries(shares.map((share) => [shareKey(share), round4(score(sets, { ...best, chunk_share: share }))])) : {};
+      if (models.length > 0) log(`chunk_share with the rest fitted: ${Object.entries(chunkShares).map(([k, v]) => `${k} ${v.toFixed(4)}`).join(', ')}`);
+      return { profile, file, queries: samples.length, ndcg_default: round4(ndcgDefault), ndcg_fitted: round4(bestScore), steps, chunk_shares: chunkShares };
     }
   }
 }

@@ -101,6 +101,12 @@ export class Embedder implements EmbedderLike {
   readonly family: ModelFamily;
   private maxTokens = 0;
   dimension = 0;
+  /**
+   * The last few query vectors by text: a question asked again (a retry, an answer that searches
+   * twice, synapsis tune gathering one query's lists under several profiles) skips the model.
+   * Oldest out; documents are never kept (the store holds theirs).
+   */
+  private readonly recentQueries = new Map<string, Float32Array>();
 
   constructor(
     private readonly runtime: LlamaRuntime,
@@ -172,6 +178,18 @@ export class Embedder implements EmbedderLike {
   }
 
   async embed(text: string, kind: 'query' | 'document'): Promise<Float32Array> {
+    if (kind === 'query') {
+      const known = this.recentQueries.get(text);
+      if (known) return known.slice();
+      const vector = await this.embedText(text, kind);
+      this.recentQueries.set(text, vector.slice());
+      if (this.recentQueries.size > RECENT_QUERIES) this.recentQueries.delete(this.recentQueries.keys().next().value!);
+      return vector;
+    }
+    return this.embedText(text, kind);
+  }
+
+  private async embedText(text: string, kind: 'query' | 'document'): Promise<Float32Array> {
     const { model } = await this.ensure();
     const prefix = kind === 'query' ? this.family.queryPrefix : this.family.documentPrefix;
     const prefixTokens = prefix ? model.tokenize(prefix).length : 0;
@@ -192,9 +210,13 @@ export class Embedder implements EmbedderLike {
   }
 
   unload(): Promise<void> {
+    this.recentQueries.clear();
     return this.lazy.unload();
   }
 }
+
+/** Query vectors an Embedder keeps (a few KB each). */
+const RECENT_QUERIES = 16;
 
 export function normalize(vector: ArrayLike<number>): Float32Array {
   const out = Float32Array.from(vector);
