@@ -51,7 +51,8 @@ const EXACT_FILTER_MAX = 5000;
 /** A filtered search maps allowed chunks to their sentences only up to this many chunks; beyond it, chunk vectors answer alone. */
 const SENTENCE_FILTER_MAX = 20000;
 /**
- * The sentence index answers with k sentences found in a beam of 64: it only has to surface the
+ * The sentence index answers with k sentences found in a beam of max(k, 64) (usearch widens the beam
+ * to k; hybrid queries ask for about 120, so their beam is k): it only has to surface the
  * chunks whose best sentence is close (the chunk index fills the rest of the list), and it holds
  * about six times as many vectors as the chunk index. Three times k in the default beam of 256
  * cost 5.5 ms a query at 740k sentences (117k generated chunks).
