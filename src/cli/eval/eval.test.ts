@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { TempDirs } from '../../../test/helpers/tmp.ts';
 import { loadBeir } from './beir.ts';
@@ -51,6 +52,19 @@ describe('synapsis eval', () => {
     expect(missing.code).toBe(2);
     expect(missing.err).toMatch(/E_SYN_BAD_REQUEST.*not a folder/);
     expect((await cli(['eval', '--dataset', tinyBeir(), '--mode', 'telepathy'])).code).toBe(2);
+  });
+
+  it('a copied work dir keeps its corpus only: the old folder\'s documents are dropped, not ranked beside their copies', async () => {
+    const dataset = tinyBeir();
+    const work = temp.make('syn-eval-work-');
+    const first = await cli(['eval', '--dataset', dataset, '--work-dir', work, '--json']);
+    expect(first.code, first.err).toBe(0);
+    const copy = temp.make('syn-eval-copy-');
+    fs.cpSync(work, copy, { recursive: true });
+    const again = await cli(['eval', '--dataset', dataset, '--work-dir', copy, '--json']);
+    expect(again.code, again.err).toBe(0);
+    expect(again.err).toContain(`removed 3 documents of another folder, ${fs.realpathSync(work)}/corpus`);
+    expect(JSON.parse(again.out)).toMatchObject({ chunks: JSON.parse(first.out).chunks, ndcg_at_10: 1 });
   });
 });
 

@@ -105,7 +105,7 @@ export function writeCorpus(ds: BeirDataset, dir: string): Map<string, string> {
  */
 export async function withCorpusWorkspace<T>(
   ds: BeirDataset,
-  options: { workDir?: string | undefined; modelsDir?: string | undefined; config: (work: string) => Partial<ConfigInput>; tempPrefix: string },
+  options: { workDir?: string | undefined; modelsDir?: string | undefined; config: (work: string) => Partial<ConfigInput>; tempPrefix: string; log?: (line: string) => void },
   run: (ctx: { engine: Engine; byPath: Map<string, string>; corpusDir: string }) => Promise<T>,
 ): Promise<T> {
   const work = options.workDir ? path.resolve(options.workDir) : fs.mkdtempSync(path.join(os.tmpdir(), options.tempPrefix));
@@ -114,6 +114,15 @@ export async function withCorpusWorkspace<T>(
     const byPath = writeCorpus(ds, corpusDir);
     const engine = createEngine({ dataDir: path.join(work, 'data'), env: {}, ...(options.modelsDir ? { modelsDir: options.modelsDir } : {}), config: options.config(work) });
     try {
+      // A work dir copied or moved keeps the old corpus folder as a root of its own: its documents
+      // would be ranked beside the new copies (every chunk twice) and skew every number. The
+      // workspace holds this corpus only; the vectors stay (keyed by text), so nothing is embedded again.
+      const corpusReal = fs.realpathSync(corpusDir);
+      for (const root of engine.listRoots()) {
+        if (root.path === corpusDir || root.path === corpusReal) continue;
+        const { documents_removed } = engine.removeRoot(root.path);
+        options.log?.(`work dir: removed ${documents_removed} documents of another folder, ${root.path} (a copied or moved work dir)`);
+      }
       return await run({ engine, byPath, corpusDir });
     } finally {
       await engine.dispose();
@@ -162,7 +171,7 @@ export async function runEval(options: EvalOptions): Promise<EvalReport> {
     ...(!options.rerankModel && options.chatModel && options.mode === 'hybrid+rerank' ? { chatModel: options.chatModel, rerankWithChat: true } : {}),
     ...(options.mode === 'hybrid+rerank' ? { rerankTopN: options.rerankTopN ?? (options.rerankModel ? 50 : 10) } : {}),
   });
-  return withCorpusWorkspace(ds, { workDir: options.workDir, modelsDir: options.modelsDir, config, tempPrefix: 'synapsis-eval-' }, async ({ engine, byPath, corpusDir }) => {
+  return withCorpusWorkspace(ds, { workDir: options.workDir, modelsDir: options.modelsDir, config, tempPrefix: 'synapsis-eval-', log }, async ({ engine, byPath, corpusDir }) => {
     {
       const t0 = performance.now();
       const report = await engine.index([corpusDir]);

@@ -149,7 +149,7 @@ export async function runTune(options: TuneOptions): Promise<TuneReport> {
     log(`${ds.name}: ${ds.corpus.length} documents, ${queries.length} training queries (split ${set.split})`);
     const workDir = options.workDir && options.sets.length > 1 ? path.join(options.workDir, names[i]!) : options.workDir;
     sets.push(
-      await withCorpusWorkspace(ds, { workDir, modelsDir: options.modelsDir, config, tempPrefix: 'synapsis-tune-' }, async ({ engine, byPath, corpusDir }) => {
+      await withCorpusWorkspace(ds, { workDir, modelsDir: options.modelsDir, config, tempPrefix: 'synapsis-tune-', log }, async ({ engine, byPath, corpusDir }) => {
         const report = await engine.index([corpusDir]);
         log(`indexed ${report.chunks_total} chunks, ${report.embedded} embedded now`);
         // The share is applied inside each model's dense search, so the lists are gathered once per share tried
