@@ -6,13 +6,14 @@
  * costs latency, and `synapsis quality` measures them one at a time. Test splits are refused: a
  * profile fitted on test queries would make every test number a claim about the fit. Each query's
  * lists are gathered once per chunk_share tried; then coordinate ascent
- * tries one parameter at a time over its grid, fusing with the engine's own fuseLists, so the
+ * tries one parameter at a time over its grid and takes the grid's best value, fusing with the engine's own fuseLists, so the
  * number it reports is the one `synapsis eval --split <train split> --profile <name>` prints.
  */
 import path from 'node:path';
 import { fuseLists, type GatheredLists } from '../../engine/hybrid.ts';
 import { applyRetrievalMode } from '../../engine/retrieve/modes.ts';
 import { DEFAULT_PROFILE, parseProfile, saveProfile, type RetrievalProfile } from '../../engine/retrieve/profile.ts';
+import type { RetrievedChunk } from '../../shared/contract.ts';
 import { createError } from '../../shared/errors.ts';
 import { loadBeir } from './beir.ts';
 import { mean, ndcgAt } from './metrics.ts';
@@ -114,9 +115,23 @@ export function modelKey(name: string): string {
   return name.replace(/[.-](?:i?q\d[\w]*|f16|f32|bf16)$/i, '');
 }
 
-/** The lists without the chunks' text (fusion reads ids, documents, lines and scores): 800 queries of four 600-deep lists hold gigabytes of text otherwise. */
-function slim(lists: GatheredLists): GatheredLists {
-  const strip = <C extends { text: string; snippet: string }>(c: C): C => ({ ...c, text: '', snippet: '' });
+/**
+ * The lists without the chunks' text (fusion reads ids, documents, lines and scores): 800 queries of
+ * four 600-deep lists hold gigabytes of text otherwise. `seen` holds one copy of each chunk's fields
+ * for all the lists of a query: gathered once per chunk_share, the same chunks come back six times
+ * with other scores, and each copy of their paths, titles and tags ran tune out of heap (4 GB).
+ */
+function slim(lists: GatheredLists, seen: Map<string, RetrievedChunk>): GatheredLists {
+  const strip = <C extends RetrievedChunk>(c: C): C => {
+    const key = c.chunk_id !== undefined ? `#${c.chunk_id}` : `${c.doc_id}\u0000${c.locator}`;
+    let base = seen.get(key);
+    if (!base) {
+      const { score: _s, ranks: _r, explain: _e, ...fields } = c;
+      base = { ...fields, text: '', snippet: '', score: 0 };
+      seen.set(key, base);
+    }
+    return { ...base, score: c.score, ...(c.ranks ? { ranks: c.ranks } : {}), ...(c.explain ? { explain: c.explain } : {}) } as C;
+  };
   return {
     ...lists,
     lexical: lists.lexical ? { ...lists.lexical, chunks: lists.lexical.chunks.map(strip), highlight: new Map() } : null,
@@ -126,6 +141,45 @@ function slim(lists: GatheredLists): GatheredLists {
 }
 
 type Param = { name: string; values: readonly unknown[]; apply: (p: RetrievalProfile, v: unknown) => RetrievalProfile; show: (v: unknown) => string };
+
+/**
+ * Coordinate ascent: one parameter at a time, the best value of its grid, taken when it beats the
+ * current profile by at least minGain (taking the first value that did could stop short of a better
+ * one further along the grid: chunk_share's train scores from null were 0.6791, 0.6790 (0), 0.6801 (0.1),
+ * 0.6808 (0.2), so 0.1 sat at the bar and 0.2 could then not clear 0.1 + minGain); at most three rounds
+ * over the parameters, fewer when a round moves none.
+ */
+export function coordinateAscent<P>(
+  start: P,
+  params: readonly { name: string; values: readonly unknown[]; apply: (p: P, v: unknown) => P; show: (v: unknown) => string }[],
+  score: (p: P) => number,
+  minGain: number,
+  log: (line: string) => void = () => {},
+): { best: P; score: number; steps: TuneReport['steps'] } {
+  let best = start;
+  let bestScore = score(start);
+  const steps: TuneReport['steps'] = [];
+  for (let round = 0; round < 3; round++) {
+    let improved = false;
+    for (const param of params) {
+      let top: { value: unknown; profile: P; score: number } | null = null;
+      for (const value of param.values) {
+        const candidate = param.apply(best, value);
+        const s = score(candidate);
+        if (!top || s > top.score) top = { value, profile: candidate, score: s };
+      }
+      if (top && top.score >= bestScore + minGain) {
+        best = top.profile;
+        bestScore = top.score;
+        improved = true;
+        steps.push({ param: param.name, value: param.show(top.value), ndcg_at_10: Math.round(top.score * 1e4) / 1e4 });
+        log(`${param.name} = ${param.show(top.value)}: nDCG@10 ${top.score.toFixed(4)}`);
+      }
+    }
+    if (!improved) break;
+  }
+  return { best, score: bestScore, steps };
+}
 
 export async function runTune(options: TuneOptions): Promise<TuneReport> {
   const log = options.log ?? (() => {});
@@ -160,9 +214,10 @@ export async function runTune(options: TuneOptions): Promise<TuneReport> {
         const t0 = performance.now();
         for (const q of queries) {
           const lists = new Map<string, GatheredLists>();
+          const seen = new Map<string, RetrievedChunk>();
           let lexical: Pick<GatheredLists, 'lexical' | 'expansion'> | null = null;
           for (const share of dense ? shares : [DEFAULT_PROFILE.chunk_share]) {
-            const got = slim((await engine.retrievalLists(q.text, { mode: dense ? 'hybrid' : 'bm25', use_graph: false }, DEPTH, { ...gather, chunk_share: share })).lists);
+            const got = slim((await engine.retrievalLists(q.text, { mode: dense ? 'hybrid' : 'bm25', use_graph: false }, DEPTH, { ...gather, chunk_share: share })).lists, seen);
             lexical ??= { lexical: got.lexical, expansion: got.expansion };
             lists.set(shareKey(share), { ...got, ...lexical });
           }
@@ -182,9 +237,6 @@ export async function runTune(options: TuneOptions): Promise<TuneReport> {
 
       const start: RetrievalProfile = { ...DEFAULT_PROFILE, name: options.name, depth: { lexical: 50, dense: 100 }, techniques: { ...DEFAULT_PROFILE.techniques, long_query: null, lexical_prf: null, dense_prf: null, doc_score: null } };
       const ndcgDefault = score(sets, { ...DEFAULT_PROFILE, techniques: { ...DEFAULT_PROFILE.techniques, dense_prf: null } });
-      let best = start;
-      let bestScore = score(sets, best);
-      const steps: TuneReport['steps'] = [];
       const weightGrid = [0, 0.25, 0.5, 0.75, 1, 1.25, 1.5, 2, 3];
       const params: Param[] = [
         { name: 'fusion', values: ['rrf', 'weighted'], apply: (p, v) => ({ ...p, fusion: v as 'rrf' | 'weighted' }), show: String },
@@ -203,23 +255,7 @@ export async function runTune(options: TuneOptions): Promise<TuneReport> {
         })),
       ];
       const minGain = options.minGain ?? 0.001;
-      for (let round = 0; round < 3; round++) {
-        let improved = false;
-        for (const param of params) {
-          for (const value of param.values) {
-            const candidate = param.apply(best, value);
-            const s = score(sets, candidate);
-            if (s >= bestScore + minGain) {
-              best = candidate;
-              bestScore = s;
-              improved = true;
-              steps.push({ param: param.name, value: param.show(value), ndcg_at_10: Math.round(s * 1e4) / 1e4 });
-              log(`${param.name} = ${param.show(value)}: nDCG@10 ${s.toFixed(4)}`);
-            }
-          }
-        }
-        if (!improved) break;
-      }
+      const { best, score: bestScore, steps } = coordinateAscent(start, params, (p) => score(sets, p), minGain, log);
       const round4 = (x: number) => Math.round(x * 1e4) / 1e4;
       // With several sets, each set's own fitted nDCG@10 too (ndcg_at_10:<name>): what synapsis eval on that split prints.
       const perSet = sets.length > 1 ? Object.fromEntries(sets.map((set) => [`ndcg_at_10:${set.name}`, round4(scoreSet(set.samples, best, set.byPath))])) : {};
