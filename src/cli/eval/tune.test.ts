@@ -122,6 +122,7 @@ describe('synapsis tune', () => {
     expect(variants.some((v) => /dense PRF/.test(v))).toBe(true);
     expect(variants.some((v) => /document/.test(v))).toBe(true);
     expect(variants.some((v) => /long queries/.test(v))).toBe(true);
+    expect(variants.some((v) => /chunk score = the better of its vector and its best sentence/.test(v))).toBe(true);
     for (const row of rows) {
       expect(row.queries).toBe(4);
       expect(row.ndcg_at_10).toBeGreaterThanOrEqual(0);
