@@ -793,7 +793,8 @@ Exit codes: 0 success, 1 failure, 2 bad usage or input.`,
     .option('--no-lexical-thread', 'compute the lexical list on the main thread, after the vector searches (what the lexical thread saves)')
     .option('--include <glob>', 'filter every query to these paths (repeatable; the notes are in folders d000/ to d039/ of 500 each)', collect, [])
     .option('--exclude <glob>', 'leave these paths out of every query (repeatable)', collect, [])
-    .action(async (cmdOpts: { chunks: number; queries: number; workDir?: string; sentenceVectors: boolean; lexicalThread: boolean; include: string[]; exclude: string[] }, cmd: Command) => {
+    .option('--profile <name|file.json>', 'retrieval profile to query with (default: the shipped one), e.g. docs/profiles/default-chunk-max.json')
+    .action(async (cmdOpts: { chunks: number; queries: number; workDir?: string; sentenceVectors: boolean; lexicalThread: boolean; include: string[]; exclude: string[]; profile?: string }, cmd: Command) => {
       const opts = globals(cmd);
       const log = (line: string) => io.err(`${line}\n`);
       const work = cmdOpts.workDir ? path.resolve(cmdOpts.workDir) : fs.mkdtempSync(path.join(os.tmpdir(), 'synapsis-bench-hybrid-'));
@@ -802,11 +803,11 @@ Exit codes: 0 success, 1 failure, 2 bad usage or input.`,
           log(`generating notes for about ${cmdOpts.chunks} chunks…`);
           generateZipfCorpus(path.join(work, 'corpus'), cmdOpts.chunks);
         }
-        const r = await benchHybrid(work, cmdOpts.chunks, cmdOpts.queries, log, { sentenceVectors: cmdOpts.sentenceVectors, lexicalThread: cmdOpts.lexicalThread, includeGlobs: cmdOpts.include, excludeGlobs: cmdOpts.exclude });
+        const r = await benchHybrid(work, cmdOpts.chunks, cmdOpts.queries, log, { sentenceVectors: cmdOpts.sentenceVectors, lexicalThread: cmdOpts.lexicalThread, includeGlobs: cmdOpts.include, excludeGlobs: cmdOpts.exclude, ...(cmdOpts.profile ? { profile: /[\\/]|\.json$/i.test(cmdOpts.profile) ? path.resolve(cmdOpts.profile) : cmdOpts.profile } : {}) });
         const { queries: _queries, ...result } = r;
         const round = (v: number) => Math.round(v * 100) / 100;
         const human = [
-          `hybrid query${cmdOpts.sentenceVectors ? '' : ' (chunk vectors only)'}${cmdOpts.lexicalThread ? '' : ' (lexical list on the main thread)'}${cmdOpts.include.length + cmdOpts.exclude.length > 0 ? ` (filtered: ${[...cmdOpts.include.map((g) => `in ${g}`), ...cmdOpts.exclude.map((g) => `not in ${g}`)].join(', ')})` : ''}, ${r.chunks} chunks, k = 10, ${r.queries.length} queries (warm, ${r.results_mean} results each on average): p50 ${round(r.p50)} ms, p95 ${round(r.p95)} ms (target p95 < 30 ms: ${r.p95 < 30 ? 'met' : 'NOT met'})`,
+          `hybrid query${cmdOpts.profile ? ` (profile ${cmdOpts.profile})` : ''}${cmdOpts.sentenceVectors ? '' : ' (chunk vectors only)'}${cmdOpts.lexicalThread ? '' : ' (lexical list on the main thread)'}${cmdOpts.include.length + cmdOpts.exclude.length > 0 ? ` (filtered: ${[...cmdOpts.include.map((g) => `in ${g}`), ...cmdOpts.exclude.map((g) => `not in ${g}`)].join(', ')})` : ''}, ${r.chunks} chunks, k = 10, ${r.queries.length} queries (warm, ${r.results_mean} results each on average): p50 ${round(r.p50)} ms, p95 ${round(r.p95)} ms (target p95 < 30 ms: ${r.p95 < 30 ? 'met' : 'NOT met'})`,
           '',
           '| stage | p50 ms | p95 ms |',
           '|---|---|---|',

@@ -89,6 +89,14 @@ describe('benchmark suite pieces', () => {
       expect(nowhere.out).toContain('hybrid query (lexical list on the main thread) (filtered: in nowhere/**), ');
       expect(nowhere.out).toContain('0 results each on average');
       expect((await cli(['bench', 'hybrid', '--chunks', 'many'])).code).toBe(2);
+      // --profile reaches the engine: another profile's file is queried with, an unknown name is refused.
+      const profile = path.resolve(import.meta.dirname, '../../../docs/profiles/default-chunk-max.json');
+      const other = await cli(['bench', 'hybrid', '--chunks', '300', '--queries', '12', '--work-dir', work, '--profile', profile]);
+      expect(other.code, other.err).toBe(0);
+      expect(other.out).toContain(`hybrid query (profile ${profile}), `);
+      const unknown = await cli(['bench', 'hybrid', '--chunks', '300', '--queries', '12', '--work-dir', work, '--profile', 'nosuch']);
+      expect(unknown.code).toBe(2);
+      expect(unknown.err).toMatch(/No retrieval profile "nosuch"/);
     } finally {
       fs.rmSync(work, { recursive: true, force: true });
     }

@@ -71,7 +71,7 @@ export async function benchHybrid(
   chunks: number,
   queryCount: number,
   log: (line: string) => void,
-  options: { sentenceVectors?: boolean; lexicalThread?: boolean; includeGlobs?: string[]; excludeGlobs?: string[] } = {},
+  options: { sentenceVectors?: boolean; lexicalThread?: boolean; includeGlobs?: string[]; excludeGlobs?: string[]; profile?: string } = {},
 ): Promise<HybridBenchResult> {
   const corpus = path.join(corpusWork, 'corpus');
   // The notes benchSearch wrote: only their sections are drawn again, for the same queries.
@@ -85,6 +85,7 @@ export async function benchHybrid(
     SYN_CHAT_MODEL: '',
     ...(options.sentenceVectors === false ? { SYN_SENTENCE_VECTORS: 'false' } : {}),
     ...(options.lexicalThread === false ? { SYN_LEXICAL_THREAD: 'false' } : {}),
+    ...(options.profile ? { SYN_PROFILE: options.profile } : {}),
   };
   const engine = createEngine({ dataDir: path.join(corpusWork, 'data-hybrid'), env, embedder });
   try {
