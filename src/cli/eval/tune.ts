@@ -5,9 +5,9 @@
  * by name. Query techniques (expansion, Rocchio, document scoring, long queries) are not fitted: each
  * costs latency, and `synapsis quality` measures them one at a time. Test splits are refused: a
  * profile fitted on test queries would make every test number a claim about the fit. Each query's
- * lists are gathered once per chunk_share tried; then coordinate ascent
- * tries one parameter at a time over its grid and takes the grid's best value, fusing with the engine's own fuseLists, so the
- * number it reports is the one `synapsis eval --split <train split> --profile <name>` prints.
+ * lists are gathered once per chunk_share tried; then coordinate ascent tries one parameter at a
+ * time over its grid and takes the grid's best value, fusing with the engine's own fuseLists, so
+ * the number it reports is the one `synapsis eval --split <train split> --profile <name>` prints.
  */
 import path from 'node:path';
 import { fuseLists, type GatheredLists } from '../../engine/hybrid.ts';
@@ -140,7 +140,7 @@ function slim(lists: GatheredLists, seen: Map<string, RetrievedChunk>): Gathered
   };
 }
 
-type Param = { name: string; values: readonly unknown[]; apply: (p: RetrievalProfile, v: unknown) => RetrievalProfile; show: (v: unknown) => string };
+type Param<P = RetrievalProfile> = { name: string; values: readonly unknown[]; apply: (p: P, v: unknown) => P; show: (v: unknown) => string };
 
 /**
  * Coordinate ascent: one parameter at a time, the best value of its grid, taken when it beats the
@@ -151,7 +151,7 @@ type Param = { name: string; values: readonly unknown[]; apply: (p: RetrievalPro
  */
 export function coordinateAscent<P>(
   start: P,
-  params: readonly { name: string; values: readonly unknown[]; apply: (p: P, v: unknown) => P; show: (v: unknown) => string }[],
+  params: readonly Param<P>[],
   score: (p: P) => number,
   minGain: number,
   log: (line: string) => void = () => {},
@@ -246,7 +246,7 @@ export async function runTune(options: TuneOptions): Promise<TuneReport> {
         // most the lexical pruning serves within the latency target (a 100-deep OR query over 100k
         // chunks is not pruned and takes about twice as long); dense lists cost little more deeper.
         { name: 'depth.dense', values: [50, 100, 200], apply: (p, v) => ({ ...p, depth: { ...p.depth, dense: v as number } }), show: String },
-        ...(models.length > 0 ? [{ name: 'chunk_share', values: shares, apply: (p: RetrievalProfile, v: unknown) => ({ ...p, chunk_share: v as number | null }), show: String }] : []),
+        ...(models.length > 0 ? [{ name: 'chunk_share', values: shares, apply: (p, v) => ({ ...p, chunk_share: v as number | null }), show: String } satisfies Param] : []),
         ...models.map<Param>((m) => ({
           name: `weights.models.${m}`,
           values: weightGrid,
