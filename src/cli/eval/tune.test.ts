@@ -111,6 +111,22 @@ describe('synapsis tune', () => {
     }
   }, 180_000);
 
+  it('gathers a code corpus once (no sentence vectors): every chunk_share scores alike', async () => {
+    const fns = ['parse_date', 'read_file', 'sort_items', 'merge_maps', 'send_mail', 'hash_text'];
+    const dataset = temp.make('syn-tune-code-', {
+      'corpus.jsonl': jsonl(fns.map((f) => ({ _id: f, title: '', text: `def ${f}(value):\n    """${f.replace('_', ' ')} of the value."""\n    return value\n` }))),
+      'queries.jsonl': jsonl(fns.map((f, i) => ({ _id: `q${i}`, text: `how to ${f.replace('_', ' ')} in python` }))),
+      'qrels/train.tsv': `query-id\tcorpus-id\tscore\n${fns.map((f, i) => `q${i}\t${f}\t1\n`).join('')}`,
+    });
+    const r = await cli(['tune', '--dataset', dataset, '--split', 'train', '--name', 'code', '--embed-model', NOISE, '--work-dir', temp.make('syn-tune-work-'), '--data-dir', temp.make('syn-tune-home-'), '--json']);
+    expect(r.code, r.err).toBe(0);
+    expect(r.err).toContain('gathered the lists of 6 queries');
+    expect(r.err).toContain('(once: no sentence vectors, every chunk_share ranks alike)');
+    const report = JSON.parse(r.out);
+    expect(Object.keys(report.chunk_shares).sort()).toEqual(['0', '0.1', '0.2', '0.3', '0.5', 'best']);
+    expect(new Set(Object.values(report.chunk_shares)).size).toBe(1);
+  }, 120_000);
+
   it('synapsis quality prints the ablation table: baselines, the default profile and each technique switched', async () => {
     const r = await cli(['quality', '--dataset', beir(), '--embed-model', NOISE, '--work-dir', temp.make('syn-quality-'), '--json']);
     expect(r.code, r.err).toBe(0);

@@ -210,20 +210,25 @@ export async function runTune(options: TuneOptions): Promise<TuneReport> {
         // (the query vectors are computed once: the embedder keeps the last few); without an embedding model once.
         const gather: RetrievalProfile = { ...DEFAULT_PROFILE, name: 'gather', techniques: { long_query: null, lexical_prf: null, dense_prf: null, doc_score: null } };
         const dense = Boolean(engine.config.embedModels?.length);
+        // A corpus with no sentence vectors (code, or every chunk a single sentence) ranks the same at every
+        // share: its lists are gathered once and stand for all of them.
+        const split = dense && (await engine.health()).models.embedders.some((e) => (e.sentences?.vectors ?? 0) > 0);
+        const gathered = split ? shares : [DEFAULT_PROFILE.chunk_share];
         const samples: Sample[] = [];
         const t0 = performance.now();
         for (const q of queries) {
           const lists = new Map<string, GatheredLists>();
           const seen = new Map<string, RetrievedChunk>();
           let lexical: Pick<GatheredLists, 'lexical' | 'expansion'> | null = null;
-          for (const share of dense ? shares : [DEFAULT_PROFILE.chunk_share]) {
+          for (const share of gathered) {
             const got = slim((await engine.retrievalLists(q.text, { mode: dense ? 'hybrid' : 'bm25', use_graph: false }, DEPTH, { ...gather, chunk_share: share })).lists, seen);
             lexical ??= { lexical: got.lexical, expansion: got.expansion };
             lists.set(shareKey(share), { ...got, ...lexical });
           }
+          for (const share of shares) if (!lists.has(shareKey(share))) lists.set(shareKey(share), lists.get(shareKey(gathered[0]!))!);
           samples.push({ lists, rel: new Map(ds.qrels.get(q.id)!) });
         }
-        log(`gathered the lists of ${samples.length} queries in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+        log(`gathered the lists of ${samples.length} queries in ${((performance.now() - t0) / 1000).toFixed(1)} s${dense && !split ? ' (once: no sentence vectors, every chunk_share ranks alike)' : ''}`);
         return { name: ds.name, samples, byPath };
       }),
     );
