@@ -803,7 +803,7 @@ Exit codes: 0 success, 1 failure, 2 bad usage or input.`,
           log(`generating notes for about ${cmdOpts.chunks} chunks…`);
           generateZipfCorpus(path.join(work, 'corpus'), cmdOpts.chunks);
         }
-        const r = await benchHybrid(work, cmdOpts.chunks, cmdOpts.queries, log, { sentenceVectors: cmdOpts.sentenceVectors, lexicalThread: cmdOpts.lexicalThread, includeGlobs: cmdOpts.include, excludeGlobs: cmdOpts.exclude, ...(cmdOpts.profile ? { profile: /[\\/]|\.json$/i.test(cmdOpts.profile) ? path.resolve(cmdOpts.profile) : cmdOpts.profile } : {}) });
+        const r = await benchHybrid(work, cmdOpts.chunks, cmdOpts.queries, log, { sentenceVectors: cmdOpts.sentenceVectors, lexicalThread: cmdOpts.lexicalThread, includeGlobs: cmdOpts.include, excludeGlobs: cmdOpts.exclude, ...(cmdOpts.profile ? { profile: cmdOpts.profile } : {}) });
         const { queries: _queries, ...result } = r;
         const round = (v: number) => Math.round(v * 100) / 100;
         const human = [
