@@ -68,7 +68,8 @@ describe('synapsis CLI', () => {
     expect(human.code).toBe(0);
     expect(human.out).toMatch(/The launch date is 2026-05-01\. \[1\]/);
     expect(human.out).toMatch(/\[1\] a\.md:1-3/);
-    expect(human.out).toMatch(/extractive .*verdict APPROVE/);
+    expect(human.out).toMatch(/^Answered$/m);
+    expect(human.out).toMatch(/quoted .*verdict APPROVE/);
     const json = await cli(['ask', 'What is the launch date?', '--data-dir', dataDir, '--json']);
     const envelope = JSON.parse(json.out);
     expect(envelope.answer_mode).toBe('extractive');

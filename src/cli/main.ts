@@ -18,6 +18,7 @@ import { benchSearch, generateZipfCorpus } from './bench/search.ts';
 import { benchVectors } from './bench/vectors.ts';
 import { buildContext, type BuiltContext } from '../engine/retrieve/context.ts';
 import { EVAL_MODES, runEval, type EvalMode } from './eval/run.ts';
+import { type AnswerEvalReport, runAnswerEval } from './eval/answers.ts';
 import { loadProfile } from '../engine/retrieve/profile.ts';
 import { createProgressReporter } from './progress.ts';
 
@@ -126,7 +127,9 @@ export function formatAnswer(a: AnswerEnvelope): string {
       for (const l of a.searched.top) lines.push(`  ${l}`);
     }
   }
-  const kind = a.answer_mode === 'extractive' ? 'extractive (no chat model: sentences quoted from your files)' : a.answer_mode;
+  const kind = a.answer_mode === 'extractive' ? 'quoted (the sentences of your files that answer)' : a.answer_mode;
+  const outcome = a.outcome === 'answered' ? 'Answered' : a.outcome === 'partial' ? `Partly answered (not found: ${a.missing_parts.join('; ') || a.missing_terms.join(', ')})` : 'Not in your notes';
+  lines.push(a.cancelled ? 'Stopped' : outcome);
   lines.push(`${kind}; verdict ${a.verdict ?? 'none'} (${a.critic.decided_by}${a.critic.retried ? ', revised once' : ''}); confidence ${a.confidence.toFixed(2)}${a.low_confidence ? ' LOW' : ''}`);
   if (a.cancelled) lines.push('cancelled');
   for (const l of a.limits) lines.push(`note: ${l}`);
@@ -484,8 +487,13 @@ Exit codes: 0 success, 1 failure, 2 bad usage or input.`,
 
   program
     .command('eval')
-    .description('retrieval quality on a dataset in BEIR layout: nDCG@10, Recall@1/5/10/100, MRR@10, latency, indexing time')
-    .requiredOption('--dataset <dir>', 'folder with corpus.jsonl, queries.jsonl and qrels/<split>.tsv')
+    .description('retrieval quality on a dataset in BEIR layout: nDCG@10, Recall@1/5/10/100, MRR@10, latency, indexing time; with --answers, answer quality (facts stated, abstentions)')
+    .option('--dataset <dir>', 'folder with corpus.jsonl, queries.jsonl and qrels/<split>.tsv (with --answers: and answers.jsonl)')
+    .option('--answers', 'answer quality instead of retrieval: fact recall, fully correct, fact in the first sentence, abstention on unanswerable questions, answer length and time')
+    .option('--vault <dir>', 'with --answers: a folder of notes to ask (with --questions)')
+    .option('--questions <file>', 'with --answers: questions in the sample fixture\'s format (question, kind, sources, answer_contains)')
+    .option('--no-unanswerable', 'with --answers on a BEIR set: skip the variant that leaves each gold passage out')
+    .option('--details', 'with --answers --json: each question\'s answer and scores too')
     .option('--split <name>', 'qrels split to evaluate', 'test')
     .addOption(new Option('--mode <mode>', 'retrieval mode').choices([...EVAL_MODES]).default('bm25'))
     .option('--limit <n>', 'evaluate only the first N judged queries', positiveInt)
@@ -497,12 +505,30 @@ Exit codes: 0 success, 1 failure, 2 bad usage or input.`,
     .addOption(new Option('--fusion <kind>', 'fusion of the hybrid modes: reciprocal rank or weighted normalised scores (default: the profile\'s)').choices(['rrf', 'weighted']))
     .option('--profile <name>', 'retrieval profile: default, one saved by synapsis tune in the work dir\'s data, or a .json file')
     .option('--work-dir <dir>', 'keep the generated corpus and index here (re-runs re-index incrementally)')
-    .action(async (cmdOpts: { dataset: string; split: string; mode: EvalMode; limit?: number; depth?: number; workDir?: string; embedModel: string[]; rerankModel?: string; chatModel?: string; rerankTop?: number; fusion?: 'rrf' | 'weighted'; profile?: string }, cmd: Command) => {
+    .action(async (cmdOpts: { dataset?: string; split: string; mode: EvalMode; limit?: number; depth?: number; workDir?: string; embedModel: string[]; rerankModel?: string; chatModel?: string; rerankTop?: number; fusion?: 'rrf' | 'weighted'; profile?: string; answers?: boolean; vault?: string; questions?: string; unanswerable: boolean; details?: boolean }, cmd: Command) => {
       const opts = globals(cmd);
-      const { embedModel, profile, rerankTop, ...rest } = cmdOpts;
+      if (cmdOpts.answers) {
+        const report = await runAnswerEval({
+          ...(cmdOpts.dataset ? { dataset: cmdOpts.dataset, split: cmdOpts.split } : {}),
+          ...(cmdOpts.vault ? { vault: cmdOpts.vault } : {}),
+          ...(cmdOpts.questions ? { questions: cmdOpts.questions } : {}),
+          embedModels: cmdOpts.embedModel,
+          ...(cmdOpts.chatModel ? { chatModel: cmdOpts.chatModel } : {}),
+          ...(cmdOpts.limit ? { limit: cmdOpts.limit } : {}),
+          ...(cmdOpts.workDir ? { workDir: cmdOpts.workDir } : {}),
+          ...(opts.modelsDir ? { modelsDir: opts.modelsDir } : {}),
+          unanswerable: cmdOpts.unanswerable,
+          details: cmdOpts.details === true,
+          log: (line) => io.err(`${line}\n`),
+        });
+        print(opts, report, formatAnswerReport(report));
+        return;
+      }
+      if (!cmdOpts.dataset) throw createError('E_SYN_BAD_REQUEST', 'synapsis eval needs --dataset <dir> (or --answers with --vault and --questions)');
+      const { embedModel, profile, rerankTop, answers: _a, vault: _v, questions: _q, unanswerable: _u, details: _d, ...rest } = cmdOpts;
       // A profile name is one saved by synapsis tune in this workspace (the eval's own data dir is throwaway).
       const userDataDir = path.resolve(opts.dataDir ?? (process.env.SYNAPSIS_DATA_DIR || defaultDataDir(process.env)));
-      const report = await runEval({ ...rest, embedModels: embedModel, ...(rerankTop ? { rerankTopN: rerankTop } : {}), ...(profile ? { profile: loadProfile(profile, userDataDir) } : {}), ...(opts.modelsDir ? { modelsDir: opts.modelsDir } : {}), log: (line) => io.err(`${line}\n`) });
+      const report = await runEval({ ...rest, dataset: cmdOpts.dataset, embedModels: embedModel, ...(rerankTop ? { rerankTopN: rerankTop } : {}), ...(profile ? { profile: loadProfile(profile, userDataDir) } : {}), ...(opts.modelsDir ? { modelsDir: opts.modelsDir } : {}), log: (line) => io.err(`${line}\n`) });
       const rows = Object.entries(report)
         .map(([key, value]) => `| ${key} | ${value} |`)
         .join('\n');
@@ -1028,6 +1054,29 @@ function indent(text: string): string {
     .split('\n')
     .map((l) => `   ${l}`)
     .join('\n');
+}
+
+/** The answer-quality report as a table a person reads, one row per kind after it. */
+export function formatAnswerReport(r: AnswerEvalReport): string {
+  const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+  const rows: [string, string][] = [
+    ['set', r.set],
+    ['models', `embeddings ${r.embed_models.join(', ') || 'none'}; chat ${r.chat_model ?? 'none (answer reader)'}`],
+    ['questions', `${r.questions} (${r.answerable} answerable, ${r.unanswerable} unanswerable)`],
+    ['fact recall', pct(r.fact_recall)],
+    ['fully correct', pct(r.fully_correct)],
+    ['fact in the first sentence', pct(r.fact_in_first_sentence)],
+    ['source cited', pct(r.source_cited)],
+    ['abstained on unanswerable', pct(r.abstained_unanswerable)],
+    ['false abstentions on answerable', pct(r.false_abstentions)],
+    ['partly answered (of answers)', pct(r.partial)],
+    ...(r.restricted_leaked === null ? [] : [['restricted answers leaked', String(r.restricted_leaked)] as [string, string]]),
+    ['median answer length', `${r.median_words} words`],
+    ['time to answer p50 / p95', `${r.latency_p50_ms} / ${r.latency_p95_ms} ms`],
+    ['confidence AUROC (answerable vs not)', r.confidence_auroc === null ? 'n/a' : r.confidence_auroc.toFixed(3)],
+  ];
+  const kinds = r.by_kind.map((k) => `| ${k.kind} | ${k.questions} | ${pct(k.fully_correct)} | ${pct(k.abstained)} |`).join('\n');
+  return `| metric | value |\n|---|---|\n${rows.map(([a, b]) => `| ${a} | ${b} |`).join('\n')}\n\n| kind | questions | fully correct | abstained |\n|---|---:|---:|---:|\n${kinds}`;
 }
 
 export interface FixtureQuestion {

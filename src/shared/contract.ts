@@ -236,6 +236,15 @@ export const AnswerEnvelopeSchema = z.object({
   answer: z.string(),
   /** generative: written by the chat model; extractive: best sentences of the sources (no chat model); abstained: not found. */
   answer_mode: z.enum(['generative', 'extractive', 'abstained']),
+  /**
+   * Does the answer answer the question? answered: every part of it, with the fact; partial: some
+   * part is missing (named in `missing_parts`); not_found: the notes do not hold it (an abstention).
+   */
+  outcome: z.enum(['answered', 'partial', 'not_found']).default('not_found'),
+  /** The parts of the question the notes leave open (a partial answer), as the question wrote them. */
+  missing_parts: z.array(z.string()).default([]),
+  /** Question words that no quoted sentence (nor its note's title) holds, rarest first. */
+  missing_terms: z.array(z.string()).default([]),
   snippets: z.array(
     z.object({
       n: z.number().int(),

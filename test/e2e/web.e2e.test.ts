@@ -73,7 +73,7 @@ describe('web mode in Chromium', () => {
       await streaming.waitFor();
       await expect.poll(async () => (await streaming.locator('.answer__text').textContent())?.length ?? 0, { timeout: 20_000 }).toBeGreaterThan(0);
       await page.getByTestId('answer').waitFor({ timeout: 30_000 });
-      await expect.poll(() => page.getByTestId('verdict').textContent()).toBe('Supported by sources');
+      await expect.poll(() => page.getByTestId('verdict').textContent()).toBe('Answered');
       await screenshot(page, '04-answer');
       const chip = page.getByTestId('answer').locator('.answer__text button.cite-chip').first();
       await chip.click();
@@ -105,6 +105,7 @@ describe('web mode in Chromium', () => {
       await page.keyboard.press('Enter');
       await page.getByTestId('abstention').waitFor({ timeout: 30_000 });
       expect(await page.getByTestId('abstention').textContent()).toMatch(/What was searched/);
+      expect(await page.getByTestId('verdict').textContent()).toBe('Not in your notes');
       await screenshot(page, '06-abstention');
     } finally {
       await app.close();

@@ -142,6 +142,7 @@ describe('answer (scripted chat model)', () => {
     expect(a.searched.results).toBeGreaterThan(0);
     expect(a.searched.terms.length).toBeGreaterThan(0);
     expect(a.low_confidence).toBe(true);
+    expect(a.outcome).toBe('not_found');
     expect(a.limits.join()).toMatch(/never mention: seat/);
   });
 
@@ -188,9 +189,10 @@ describe('answer (scripted chat model)', () => {
         }),
       unload: async () => {},
     };
-    const a = await open({ chat: hanging, config: { synthTimeoutMs: 100 } }).answer(TRANSPORT_Q);
+    const a = await open({ chat: hanging, config: { synthTimeoutMs: 100 } }).answer(question('q01'));
     expect(a.limits.join()).toMatch(/synthesis timed out after 100 ms/);
     expect(a.answer_mode).toBe('extractive');
+    expect(a.answer).toContain('schema version mismatch');
     expect(a.citations.length).toBeGreaterThan(0);
 
     class SlowCritic extends ScriptedChat {
@@ -203,6 +205,24 @@ describe('answer (scripted chat model)', () => {
     expect(b.limits.join()).toMatch(/critic timed out after 100 ms: deterministic checks decided/);
     expect(b).toMatchObject({ verdict: 'APPROVE', answer_mode: 'generative' });
     expect(b.critic.decided_by).toBe('deterministic');
+  });
+
+  it('never badges an answer cut short by the synthesis timeout as supported', async () => {
+    const cut: ChatModel = {
+      name: 'cut',
+      contextSize: async () => 4096,
+      countTokens: async (t) => Math.ceil(t.length / 4),
+      generate: (o) =>
+        new Promise((resolve) => {
+          const text = `Devices talk to the relay server over WebSockets on TLS 1.3 [${snippetWith(o.user, 'WebSockets on TLS 1.3')}].`;
+          o.onText?.(text);
+          o.signal?.addEventListener('abort', () => resolve({ text, tokensIn: 10, tokensOut: 10, firstTokenMs: 1, tokensPerS: 1, aborted: true }));
+        }),
+      unload: async () => {},
+    };
+    const a = await open({ chat: cut, config: { synthTimeoutMs: 100, criticTimeoutMs: 100 } }).answer(TRANSPORT_Q, { critic: false });
+    expect(a.limits.join()).toMatch(/cut short/);
+    expect(a.verdict).not.toBe('APPROVE');
   });
 
   it('marks a citation stale when its file changed after indexing', async () => {
@@ -221,7 +241,9 @@ describe('answer without a chat model', () => {
   it('gives an extractive answer from the sources, each sentence cited, labelled as such', async () => {
     const a = await open().answer(question('q22'));
     expect(a.answer_mode).toBe('extractive');
-    expect(a.limits.join()).toMatch(/no chat model: extractive answer/);
+    expect(a.limits.join()).toMatch(/no chat model: quoted answer/);
+    expect(a.outcome).toBe('answered');
+    expect(a.verdict).toBe('APPROVE');
     expect(a.answer).toMatch(/\[\d+\]/);
     expect(a.answer).toContain('SEC-101');
     expect(a.citations.some((c) => c.path.endsWith('.docx'))).toBe(true);

@@ -15,11 +15,10 @@ import type { ChatModel, Generation } from '../llm/chat.ts';
 import { withTimeout } from '../llm/reranker.ts';
 import { buildContext, estimateTokens } from '../retrieve/context.ts';
 import type { TraceRow } from '../store/store.ts';
-import { checkAnswer, contentTerms, supportedShare, tidyAnswer } from './checks.ts';
+import { checkAnswer, supportedShare, tidyAnswer } from './checks.ts';
 import { citationsFor, extractCitations, splitSentences, stripCitationMarkers } from './citations.ts';
 import { answerConfidence } from './confidence.ts';
-import { questionCoverage } from './coverage.ts';
-import { extractiveAnswer } from './extractive.ts';
+import { type Reading, readAnswer, readerCandidates } from './reader.ts';
 import { ABSTAIN_TEXT, answerPrompt, CRITIC_SCHEMA, CRITIC_SYSTEM_PROMPT, criticPrompt, snippetsFromBlocks } from './prompt.ts';
 import type { CriticResult, Snippet, Verdict } from './types.ts';
 
@@ -59,15 +58,6 @@ export interface AnswerOptions {
   /** Sees each prompt sent to the chat model (tests prove what enters it). */
   onPrompt?: (prompt: { system: string; user: string; purpose: 'answer' | 'critic' }) => void;
 }
-
-/**
- * An extractive sentence must match this share of the question's idf-weighted words, so a sentence
- * that shares one common word is not offered as an answer. A floor, not an abstention rule:
- * measured on the sample vault without models (`synapsis demo --no-models --all`), 0, 0.15 and 0.2
- * all keep the 9 of 22 answers that hold every expected fact, and none of them makes the
- * out-of-scope questions abstain; that is the generative critic's job.
- */
-const EXTRACTIVE_MIN_SHARE = 0.15;
 
 /** A small model that starts writing the prompt's own scaffolding has finished its answer. */
 const ECHO_STOPS = ['Question:', 'Snippets:', 'A reviewer found', '```', 'Answer (cite'];
@@ -128,6 +118,8 @@ export async function answerQuestion(deps: AnswerDeps, query: string, options: A
   let tokensOut = 0;
   let firstTokenMs: number | null = null;
   let perS = 0;
+  /** The chat model's answer stopped at its timeout, not at its end. */
+  let generationCut = false;
 
   // 1. Retrieve.
   stage('retrieve');
@@ -165,8 +157,11 @@ export async function answerQuestion(deps: AnswerDeps, query: string, options: A
     snippets = snippetsFromBlocks(buildContext(result.chunks, { budgetTokens: contextTokens, countTokens: estimateTokens }).blocks);
   }
 
-  const coverage = questionCoverage(query, snippets, deps.termStats);
-  if (snippets.length > 0 && coverage.unknown.length > 0) limits.push(`your files never mention: ${coverage.unknown.join(', ')}`);
+  // The reader's answer comes first: it is there at once, and a chat model's answer must do at least as well.
+  const tread = performance.now();
+  const reading: Reading = readAnswer(query, readerCandidates(snippets), { termStats: deps.termStats });
+  timings.read_ms = ms(tread);
+  if (snippets.length > 0 && reading.unknown.length > 0) limits.push(`your files never mention: ${reading.unknown.join(', ')}`);
 
   const useChat = chat !== null && !limits.some((l) => l.startsWith('chat model unavailable'));
   const synthesize = async (feedback: string | undefined, attempt: number): Promise<Attempt | null> => {
@@ -205,6 +200,7 @@ export async function answerQuestion(deps: AnswerDeps, query: string, options: A
       tokensOut += generation.tokensOut;
       firstTokenMs ??= generation.firstTokenMs;
       perS = generation.tokensPerS;
+      if (generation.aborted && !signal?.aborted) generationCut = true;
       if (generation.aborted && !signal?.aborted) limits.push(`synthesis timed out after ${settings.synthTimeoutMs} ms: the answer was cut short`);
       return { text: generation.text || written, generation };
     } catch (error) {
@@ -279,6 +275,14 @@ export async function answerQuestion(deps: AnswerDeps, query: string, options: A
   let verdictInfo: { critic: CriticResult; decidedBy: 'deterministic' | 'model' | 'skipped' } | null = null;
   let retried = false;
   const cancelled = () => signal?.aborted === true;
+  /** The model's answer read like the reader's own quote: which parts of the question it answers. */
+  const readModelAnswer = (answer: string): Reading => {
+    const cited = new Set(extractCitations(answer, snippets).cited);
+    const context = snippets.filter((s) => cited.has(s.n)).map((s) => `${s.title} ${s.heading ?? ''}`).join(' ');
+    const own = readerCandidates(splitSentences(answer).map((sentence, i) => ({ ...snippets[0]!, n: i + 1, title: context, heading: null, text: stripCitationMarkers(sentence), language: 'text' })));
+    return readAnswer(query, own, { termStats: deps.termStats });
+  };
+  const answeredParts = (r: Reading) => (r.outcome === 'not_found' ? 0 : r.parts.filter((p) => p.answered).length);
 
   if (snippets.length > 0 && !cancelled()) {
     let attempt: Attempt | null = null;
@@ -288,7 +292,7 @@ export async function answerQuestion(deps: AnswerDeps, query: string, options: A
       attempt = await synthesize(undefined, 1);
       timings.synthesize_ms = ms(ts);
     } else if (!chat) {
-      limits.push('no chat model: extractive answer (the best sentences of your files)');
+      limits.push('no chat model: quoted answer (the sentences of your files that answer)');
     }
     if (attempt && attempt.text.trim() && !cancelled()) {
       answerMode = 'generative';
@@ -324,18 +328,24 @@ export async function answerQuestion(deps: AnswerDeps, query: string, options: A
         }
       }
     } else if (!cancelled()) {
-      if (useChat) limits.push('synthesis produced no text: extractive answer');
-      const idf = deps.termStats(contentTerms(query));
-      const extractive = extractiveAnswer(query, snippets, { termWeight: (t) => {
-          // A word no file holds cannot be matched by any sentence: it says nothing about which sentence answers.
-          const stats = idf.get(t);
-          return stats && stats.df === 0 ? 0 : Math.max(stats?.idf ?? 1, 0.1);
-        }, minShare: EXTRACTIVE_MIN_SHARE });
-      if (extractive.answer) {
+      if (useChat) limits.push('synthesis produced no text: quoted answer');
+    }
+    // The chat model's answer stands only when it passed the checks, was not cut short, and answers
+    // as many parts of the question as the reader's quote; otherwise the quote is the answer.
+    if (answerMode === 'generative' && !cancelled() && reading.outcome !== 'not_found') {
+      const why = verdictInfo?.critic.verdict !== 'APPROVE' ? 'did not pass the source checks'
+        : generationCut ? 'was cut short'
+        : answeredParts(readModelAnswer(text)) < answeredParts(reading) ? 'answers less of the question than the quoted sentences' : null;
+      if (why) {
+        limits.push(`the chat model's answer ${why}: the quoted answer is shown instead`);
         answerMode = 'extractive';
-        text = extractive.answer;
+        text = reading.answer;
         verdictInfo = { critic: checkAnswer(text, snippets), decidedBy: 'deterministic' };
       }
+    } else if (answerMode !== 'generative' && !cancelled() && reading.outcome !== 'not_found') {
+      answerMode = 'extractive';
+      text = reading.answer;
+      verdictInfo = { critic: checkAnswer(text, snippets), decidedBy: 'deterministic' };
     }
   }
   if (removed.length > 0) limits.push(`removed citations to snippets that do not exist: [${removed.join(', ')}]`);
@@ -343,19 +353,29 @@ export async function answerQuestion(deps: AnswerDeps, query: string, options: A
   const isCancelled = cancelled();
   if (isCancelled) limits.push('cancelled');
   let verdict: Verdict | null = verdictInfo?.critic.verdict ?? null;
-  if (!isCancelled && (verdict === 'REJECT' || !text)) {
+  // Does the answer answer? The reader's outcome for its own quote; a chat model's answer that stood
+  // is read the same way, so a fluent answer that leaves a part open is "partial" too.
+  let outcome: AnswerEnvelope['outcome'] = 'not_found';
+  let finalReading: Reading = reading;
+  if (!isCancelled && text && verdict !== 'REJECT') {
+    finalReading = answerMode === 'generative' ? readModelAnswer(text) : reading;
+    // A model paraphrases: when its words do not let the reader see the answer, the checks that
+    // approved each sentence against its sources decide, and the reader's own outcome if it has one.
+    outcome = answerMode === 'generative' && finalReading.outcome === 'not_found' ? (reading.outcome === 'not_found' ? 'answered' : reading.outcome) : finalReading.outcome;
+  }
+  if (!isCancelled && (verdict === 'REJECT' || !text || (answerMode !== 'generative' && reading.outcome === 'not_found'))) {
     answerMode = 'abstained';
     text = ABSTAIN_TEXT;
     verdict = 'REJECT';
+    outcome = 'not_found';
     // Not an answer, but what a person would want to look at next: the nearest sentences, quoted.
-    const idf = deps.termStats(contentTerms(query));
-    const nearest = extractiveAnswer(query, snippets, { termWeight: (t) => Math.max(idf.get(t)?.idf ?? 1, 0.1) });
     const byN = new Map(snippets.map((s) => [s.n, s.locator] as const));
-    searched.closest = splitSentences(nearest.answer).flatMap((sentence) => {
-      const n = extractCitations(sentence, snippets).cited[0];
-      return n === undefined ? [] : [{ text: stripCitationMarkers(sentence).trim(), locator: byN.get(n)! }];
-    });
+    searched.closest = reading.closest.map((c) => ({ text: c.text, locator: byN.get(c.n)! }));
   }
+  // "Supported" means the answer answers: a partial answer is badged as such, a cut one never approved.
+  if (!isCancelled && verdict === 'APPROVE' && (outcome === 'partial' || generationCut)) verdict = 'REVISE';
+  const missingParts = outcome === 'partial' ? finalReading.parts.filter((p) => !p.answered).map((p) => p.part) : [];
+  if (missingParts.length > 0) limits.push(`not found in your notes: ${missingParts.map((p) => `"${p}"`).join(', ')}`);
 
   const cited = answerMode === 'abstained' ? [] : extractCitations(text, snippets).cited;
   const citations = citationsFor(cited, snippets);
@@ -365,11 +385,11 @@ export async function answerQuestion(deps: AnswerDeps, query: string, options: A
   const sentences = verdictInfo?.critic.sentences ?? [];
   const { confidence, low } = answerConfidence({
     synthesized: answerMode === 'generative',
-    degradations: limits.filter((l) => !l.startsWith('rerank: no rerank model')).length,
+    degradations: limits.filter((l) => !/^(?:rerank: no rerank model|no chat model|not found in your notes|your files never mention)/.test(l)).length,
     verdict: isCancelled ? null : verdict,
     topScore: result ? topScoreOf(result) : null,
-    // Claims the checks found supported, scaled by how much of the question the sources cover.
-    supportedShare: supportedShare(sentences) * (0.5 + 0.5 * coverage.share),
+    supportedShare: supportedShare(sentences),
+    answerability: outcome === 'not_found' ? Math.min(reading.answerability, finalReading.answerability) : finalReading.answerability,
   });
 
   stage('done');
@@ -379,6 +399,9 @@ export async function answerQuestion(deps: AnswerDeps, query: string, options: A
     query,
     answer: text,
     answer_mode: answerMode,
+    outcome,
+    missing_parts: missingParts,
+    missing_terms: outcome === 'answered' ? [] : finalReading.missing,
     snippets: snippets.map(({ language: _language, ...s }) => s),
     citations: citations.map((c) => ({ ...c, stale: stale.get(c.n) ?? false })),
     plan: {

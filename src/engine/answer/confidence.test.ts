@@ -9,18 +9,19 @@ const inputArb: fc.Arbitrary<ConfidenceInput> = fc.record({
   verdict: fc.constantFrom<Verdict | null>('APPROVE', 'REVISE', 'REJECT', null),
   topScore: fc.option(fc.double({ min: 0, max: 1, noNaN: true })),
   supportedShare: fc.double({ min: 0, max: 1, noNaN: true }),
+  answerability: fc.double({ min: 0, max: 1, noNaN: true }),
 });
 /** Worst to best; a skipped critic sits between a REVISE and an APPROVE. */
 const VERDICT_ORDER: (Verdict | null)[] = ['REJECT', 'REVISE', null, 'APPROVE'];
 
 describe('answerConfidence', () => {
   it('follows the documented formula', () => {
-    // 0.85 × (0.6 + 0.2 × 0.9 + 0.2 × 1) = 0.833
-    expect(answerConfidence({ synthesized: true, degradations: 0, verdict: 'APPROVE', topScore: 0.9, supportedShare: 1 })).toEqual({ confidence: 0.833, low: false });
-    // 0.85 × 0.8 × (0.6 + 0.1 + 0.2) − 0.1 = 0.512
-    expect(answerConfidence({ synthesized: false, degradations: 1, verdict: 'APPROVE', topScore: null, supportedShare: 1 })).toEqual({ confidence: 0.512, low: false });
-    // 0.5 × (0.6 + 0.2 × 0.5 + 0.2 × 0.5) = 0.4
-    expect(answerConfidence({ synthesized: true, degradations: 0, verdict: 'REVISE', topScore: 0.5, supportedShare: 0.5 }).confidence).toBe(0.4);
+    // 0.85 × (0.2 + 0.6 × 1 + 0.1 × 0.9 + 0.1 × 1) = 0.842 (answerability unknown counts as 1)
+    expect(answerConfidence({ synthesized: true, degradations: 0, verdict: 'APPROVE', topScore: 0.9, supportedShare: 1 })).toEqual({ confidence: 0.842, low: false });
+    // 0.85 × 0.9 × (0.2 + 0.6 × 0.5 + 0.05 + 0.1) − 0.1 = 0.397
+    expect(answerConfidence({ synthesized: false, degradations: 1, verdict: 'APPROVE', topScore: null, supportedShare: 1, answerability: 0.5 })).toEqual({ confidence: 0.397, low: false });
+    // 0.5 × (0.2 + 0.6 × 0.2 + 0.05 + 0.05) = 0.21
+    expect(answerConfidence({ synthesized: true, degradations: 0, verdict: 'REVISE', topScore: 0.5, supportedShare: 0.5, answerability: 0.2 }).confidence).toBe(0.21);
   });
 
   it('marks a rejected answer low however good the retrieval was', () => {
@@ -29,7 +30,7 @@ describe('answerConfidence', () => {
 
   it('survives out-of-range and NaN input', () => {
     const r = answerConfidence({ synthesized: true, degradations: Number.NaN, verdict: null, topScore: 7, supportedShare: Number.NaN });
-    expect(r.confidence).toBe(0.48); // 0.6 × (0.6 + 0.2 + 0)
+    expect(r.confidence).toBe(0.54); // 0.6 × (0.2 + 0.6 + 0.1 + 0)
     expect(answerConfidence({ synthesized: true, degradations: 99, verdict: 'APPROVE', topScore: 1, supportedShare: 1 }).confidence).toBe(0);
   });
 
@@ -63,6 +64,7 @@ describe('answerConfidence', () => {
         expect(answerConfidence({ ...input, verdict: upgraded }).confidence).toBeGreaterThanOrEqual(base);
         expect(answerConfidence({ ...input, synthesized: true }).confidence).toBeGreaterThanOrEqual(base);
         expect(answerConfidence({ ...input, supportedShare: Math.min(1, input.supportedShare + delta) }).confidence).toBeGreaterThanOrEqual(base);
+        expect(answerConfidence({ ...input, answerability: Math.min(1, (input.answerability ?? 1) + delta) }).confidence).toBeGreaterThanOrEqual(base);
         if (input.topScore !== null)
           expect(answerConfidence({ ...input, topScore: Math.min(1, input.topScore + delta) }).confidence).toBeGreaterThanOrEqual(base);
       }),

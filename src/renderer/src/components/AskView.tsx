@@ -12,10 +12,17 @@ const STAGE_LABEL: Record<string, string> = {
   done: 'Done',
 };
 
-function VerdictBadge({ verdict, decidedBy }: { verdict: string | null; decidedBy: string }) {
-  const label = verdict === 'APPROVE' ? 'Supported by sources' : verdict === 'REVISE' ? 'Partly supported' : verdict === 'REJECT' ? 'Not supported' : 'Not checked';
+/** Does the answer answer? One of three outcomes a person tells apart at a glance; the critic's verdict is in the tooltip. */
+function VerdictBadge({ verdict, outcome, decidedBy }: { verdict: string | null; outcome: string; decidedBy: string }) {
+  const label =
+    verdict === null ? 'Not checked'
+    : outcome === 'not_found' || verdict === 'REJECT' ? 'Not in your notes'
+    : outcome === 'partial' ? 'Partly answered'
+    : verdict === 'APPROVE' ? 'Answered'
+    : 'Partly supported';
+  const tone = verdict === null ? 'none' : outcome === 'not_found' || verdict === 'REJECT' ? 'reject' : outcome === 'partial' || verdict !== 'APPROVE' ? 'revise' : 'approve';
   return (
-    <span className={`badge badge--${(verdict ?? 'none').toLowerCase()}`} title={`Critic verdict: ${verdict ?? 'none'} (decided by ${decidedBy})`} data-testid="verdict">
+    <span className={`badge badge--${tone}`} title={`Every sentence is checked against its source. Critic verdict: ${verdict ?? 'none'} (decided by ${decidedBy})`} data-testid="verdict">
       {label}
     </span>
   );
@@ -83,14 +90,14 @@ export function AskView() {
       {!asking && answer && (
         <article className={`answer answer--${answer.answer_mode}`} data-testid="answer">
           <div className="answer__meta">
-            <VerdictBadge verdict={answer.verdict} decidedBy={answer.critic.decided_by} />
-            <span className="confidence" title="How well the sources support the answer">
+            <VerdictBadge verdict={answer.verdict} outcome={answer.outcome} decidedBy={answer.critic.decided_by} />
+            <span className="confidence" title="How sure Synapsis is that the quoted sources answer your question">
               <span className="confidence__bar">
                 <span style={{ width: `${Math.round(answer.confidence * 100)}%` }} />
               </span>
               {Math.round(answer.confidence * 100)}% confidence
             </span>
-            {answer.answer_mode === 'extractive' && <span className="badge badge--info" title="No chat model: these are the best sentences of your sources">Quoted from sources</span>}
+            {answer.answer_mode === 'extractive' && <span className="badge badge--info" title="The sentences of your notes that state the answer, quoted">Quoted from sources</span>}
             {answer.cancelled && <span className="badge badge--warn">Stopped</span>}
           </div>
           {answer.answer_mode === 'abstained' ? (
@@ -115,6 +122,12 @@ export function AskView() {
               )}
             </div>
           ) : (
+            <>
+            {answer.missing_parts.length > 0 && (
+              <p className="answer__missing" data-testid="missing-parts">
+                Not found in your notes: {answer.missing_parts.map((p) => `“${p}”`).join(', ')}
+              </p>
+            )}
             <p className="answer__text">
               <CitedText
                 text={answer.answer}
@@ -126,6 +139,7 @@ export function AskView() {
                 }}
               />
             </p>
+            </>
           )}
           {answer.citations.length > 0 && (
             <ol className="sources" aria-label="Sources">

@@ -1,0 +1,70 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { TempDirs } from '../../../test/helpers/tmp.ts';
+import { cli } from '../../../test/helpers/cli.ts';
+import { SAMPLE_QUESTIONS, SAMPLE_VAULT } from '../main.ts';
+import { auroc } from './answers.ts';
+
+const temp = new TempDirs();
+afterAll(() => temp.cleanup());
+const jsonl = (rows: object[]) => rows.map((r) => JSON.stringify(r)).join('\n') + '\n';
+
+/** Three passages, two questions with gold answers. */
+function tinyQa() {
+  return temp.make('syn-qa-', {
+    'corpus.jsonl': jsonl([
+      { _id: 'p1', title: 'Relay outage', text: 'The relay outage on Friday lasted 47 minutes. Nobody lost data.' },
+      { _id: 'p2', title: 'Tea', text: 'Green tea is brewed at 80 degrees for two minutes.' },
+      { _id: 'p3', title: 'Zebras', text: 'Zebras cross the Mara river every year in July.' },
+    ]),
+    'queries.jsonl': jsonl([
+      { _id: 'q1', text: 'How long did the relay outage last?' },
+      { _id: 'q2', text: 'In which month do zebras cross the Mara river?' },
+    ]),
+    'qrels/test.tsv': 'query-id\tcorpus-id\tscore\nq1\tp1\t1\nq2\tp3\t1\n',
+    'answers.jsonl': jsonl([
+      { _id: 'q1', corpus_id: 'p1', answers: ['47 minutes'] },
+      { _id: 'q2', corpus_id: 'p3', answers: ['July'] },
+    ]),
+  });
+}
+
+describe('synapsis eval --answers', () => {
+  it('scores a BEIR set with answers.jsonl, asking each question again with its gold passage left out', async () => {
+    const r = await cli(['eval', '--answers', '--dataset', tinyQa(), '--json', '--details']);
+    expect(r.code).toBe(0);
+    const report = JSON.parse(r.out);
+    expect(report).toMatchObject({ questions: 4, answerable: 2, unanswerable: 2, fully_correct: 1, fact_in_first_sentence: 1, source_cited: 1, false_abstentions: 0, abstained_unanswerable: 1 });
+    expect(report.rows.find((x: { id: string }) => x.id === 'q1').answer).toContain('47 minutes');
+    expect(report.confidence_auroc).toBe(1);
+  });
+
+  it('scores the sample vault\'s fixture: facts stated, unanswerable questions abstained, the restricted one not leaked', async () => {
+    const r = await cli(['eval', '--answers', '--vault', SAMPLE_VAULT, '--questions', SAMPLE_QUESTIONS, '--json']);
+    expect(r.code).toBe(0);
+    const report = JSON.parse(r.out);
+    expect(report.questions).toBe(22);
+    expect(report.abstained_unanswerable).toBe(1);
+    expect(report.restricted_leaked).toBe(0);
+    // The floor this reader reaches without models (docs/answers.md); a regression shows here.
+    expect(report.fully_correct).toBeGreaterThanOrEqual(0.55);
+    const table = await cli(['eval', '--answers', '--vault', SAMPLE_VAULT, '--questions', SAMPLE_QUESTIONS]);
+    expect(table.out).toMatch(/\| abstained on unanswerable \| 100\.0% \|/);
+    expect(table.out).toMatch(/\| kind \| questions \| fully correct \| abstained \|/);
+  });
+
+  it('refuses a set without answers, and a vault without questions, naming what is missing', async () => {
+    const noAnswers = temp.make('syn-qa-none-', { 'corpus.jsonl': jsonl([{ _id: 'p1', text: 'x' }]), 'queries.jsonl': jsonl([{ _id: 'q1', text: 'x' }]), 'qrels/test.tsv': 'q1\tp1\t1\n' });
+    const a = await cli(['eval', '--answers', '--dataset', noAnswers]);
+    expect(a.code).toBe(2);
+    expect(a.err).toMatch(/has no answers\.jsonl/);
+    const b = await cli(['eval', '--answers', '--vault', SAMPLE_VAULT]);
+    expect(b.code).toBe(2);
+    expect(b.err).toMatch(/needs both --vault <dir> and --questions <file>/);
+  });
+
+  it('AUROC: 1 when every answerable question is more confident, 0.5 for ties', () => {
+    expect(auroc([0.9, 0.8], [0.1, 0.2])).toBe(1);
+    expect(auroc([0.5], [0.5])).toBe(0.5);
+    expect(auroc([], [0.1])).toBeNull();
+  });
+});

@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import { askedAttribute, askedType, holdsType, questionParts } from './answer-type.ts';
+
+describe('askedType', () => {
+  it.each([
+    ['How long did the March relay outage last?', 'duration'],
+    ['How often does the SDK rotate its key?', 'duration'],
+    ['How much engineering time was reserved for bug bashing?', 'duration'],
+    ['When is the weekly on-call handover?', 'date'],
+    ['On what date was the beta set to start?', 'date'],
+    ['How much did the migration cost?', 'money'],
+    ['What monthly cloud spend did the manager approve?', 'money'],
+    ['Who manages the engineer who wrote the record?', 'person'],
+    ['Why did the team postpone QUIC?', 'reason'],
+    ['What was the root cause of the outage?', 'reason'],
+    ['Where does the engineer who chose WebSockets work from?', 'place'],
+    ['Which ticket tracked the flaky tests?', 'entity'],
+    ['What does the error code AUR-1102 mean?', 'definition'],
+    ['Как долго длился сбой?', 'duration'],
+    ['Когда начнётся пилот?', 'date'],
+    ['Кто руководит командой синхронизации?', 'person'],
+    ['Почему отложили QUIC?', 'reason'],
+    ['Где работает Томас?', 'place'],
+    ['Сколько стоит лицензия?', 'money'],
+    ['Какую базу данных выбрала команда?', 'entity'],
+  ])('%s → %s', (q, type) => {
+    expect(askedType(q).type).toBe(type);
+  });
+
+  it('names the counted thing of "how many" / "сколько", so the number must count it', () => {
+    expect(askedType('How many retries does the SDK attempt?')).toEqual({ type: 'number', unit: 'retri' });
+    expect(askedType('На скольких планшетах запустят пилот?').unit).toMatch(/^планш/);
+    expect(holdsType('const MAX_RETRIES = 5;', askedType('How many retries does the SDK attempt?'))).toBe(true);
+    expect(holdsType('The SDK retries with backoff after 5 seconds of silence and 3 failures.', { type: 'number', unit: 'week' })).toBe(false);
+    expect(holdsType('Партнёр запустит пилот на 1200 полевых планшетах.', askedType('На скольких планшетах запустят пилот?'))).toBe(true);
+  });
+});
+
+describe('holdsType', () => {
+  it('finds values of each type in English and Russian', () => {
+    expect(holdsType('The outage lasted 47 minutes.', { type: 'duration' })).toBe(true);
+    expect(holdsType('Tombstones are kept for 45 days.', { type: 'duration' })).toBe(true);
+    expect(holdsType('Сбой длился 47 минут.', { type: 'duration' })).toBe(true);
+    expect(holdsType('The relay was slow.', { type: 'duration' })).toBe(false);
+    expect(holdsType('Handover is every Monday at 10:00.', { type: 'date' })).toBe(true);
+    expect(holdsType('Пилот начнётся 1 июня 2026 года.', { type: 'date' })).toBe(true);
+    expect(holdsType('A budget of $18,500 per month.', { type: 'money' })).toBe(true);
+    expect(holdsType('Бюджет 240 000 руб.', { type: 'money' })).toBe(true);
+    expect(holdsType('Twenty phones were tested.', { type: 'money' })).toBe(false);
+    expect(holdsType('The decision was made by Maya Chen.', { type: 'person' })).toBe(true);
+    expect(holdsType('Решение принял Томас Эррера.', { type: 'person' })).toBe(true);
+    expect(holdsType('The networks block outbound UDP, so QUIC fell back to TCP.', { type: 'reason' })).toBe(true);
+    expect(holdsType('Отложили, потому что UDP заблокирован.', { type: 'reason' })).toBe(true);
+    expect(holdsType('QUIC looked attractive.', { type: 'reason' })).toBe(false);
+    expect(holdsType('Tomás works from Valencia.', { type: 'place' })).toBe(true);
+  });
+});
+
+describe('questionParts', () => {
+  it('splits a question of two asks, each with its own question word', () => {
+    expect(questionParts('How long did the outage last, and what was its root cause?')).toEqual(['How long did the outage last', 'what was its root cause?']);
+    expect(questionParts('На скольких планшетах запустят пилот и когда он начнётся?')).toEqual(['На скольких планшетах запустят пилот', 'когда он начнётся?']);
+    expect(questionParts('Which ticket tracked the tests and the builds?')).toEqual(['Which ticket tracked the tests and the builds?']);
+  });
+});
+
+describe('askedAttribute', () => {
+  it('names what is asked of the subject, never its verbs', () => {
+    expect(askedAttribute("What is Aurora's per-seat price for customers?")).toEqual(['per', 'seat', 'price']);
+    expect(askedAttribute('Who is the general counsel of Lumen Labs?')).toEqual(['general', 'counsel']);
+    expect(askedAttribute('How many weeks of parental leave do employees get?')).toEqual(['parental', 'leave']);
+    expect(askedAttribute('Why did the team postpone QUIC?')).toEqual([]);
+  });
+});

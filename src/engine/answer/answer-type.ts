@@ -1,0 +1,174 @@
+/**
+ * What kind of fact a question asks for, and whether a sentence holds one (English and Russian).
+ * "How long" wants a duration, "when" a date, "how many" a number (of the thing counted when the
+ * question names it: "how many weeks" wants "12 weeks"), "how much" an amount, "who" a person,
+ * "why" a reason, "where" a place, "which"/"what" a named thing. The answer reader uses it to tell
+ * the sentence that states the fact from one that only repeats the question's words, and to say
+ * which part of a two-part question the notes leave open.
+ *
+ * Patterns, not a model: each is a general form of the language (question words, units, dates,
+ * currency signs, causal connectives), none is fitted to a particular vault.
+ */
+import { stemWord } from '../search/analyzer.ts';
+
+export type AnswerType = 'duration' | 'date' | 'number' | 'money' | 'person' | 'reason' | 'place' | 'entity' | 'definition' | 'any';
+
+export interface AskedType {
+  type: AnswerType;
+  /** The stemmed noun counted by "how many X" / "сколько X", when given: the value should count it. */
+  unit?: string;
+}
+
+const W = String.raw`[\p{L}\p{N}'’-]`;
+const NUMBER_WORDS_EN =
+  'one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand|million|billion|dozen|half|a few|several|once|twice';
+const NUMBER_WORDS_RU =
+  String.raw`один|одна|одно|одного|одной|два|две|двух|три|трех|трёх|четыре|четырех|пять|пяти|шесть|шести|семь|семи|восемь|восьми|девять|девяти|десять|десяти|двадцать|тридцать|сорок|пятьдесят|сто|двести|тысяч[аиу]?|миллион\S*|полтора|несколько|дважды|трижды`;
+const NUMBER = String.raw`(?:\d[\d,.\s ]*\d|\d|(?:${NUMBER_WORDS_EN}|${NUMBER_WORDS_RU})(?![\p{L}]))`;
+const TIME_UNITS =
+  String.raw`ms|milliseconds?|seconds?|secs?|s|minutes?|mins?|hours?|hrs?|h|days?|d|weeks?|wks?|months?|years?|yrs?|decades?|centur(?:y|ies)|nights?|sprints?|quarters?|` +
+  `engineer-days?|person-days?|man-days?|business days?|working days?|calendar days?|` +
+  String.raw`мс|миллисекунд\p{L}*|секунд\p{L}*|сек|минут\p{L}*|мин|час\p{L}*|ч|дн\p{L}*|день|сут\p{L}*|недел\p{L}*|месяц\p{L}*|мес|год\p{L}*|лет|квартал\p{L}*`;
+const MONTHS_EN = 'january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec';
+const MONTHS_RU = String.raw`январ\p{L}*|феврал\p{L}*|март\p{L}*|апрел\p{L}*|ма[йяе]|июн\p{L}*|июл\p{L}*|август\p{L}*|сентябр\p{L}*|октябр\p{L}*|ноябр\p{L}*|декабр\p{L}*`;
+const WEEKDAYS = String.raw`monday|tuesday|wednesday|thursday|friday|saturday|sunday|понедельник\p{L}*|вторник\p{L}*|сред[аыу]|четверг\p{L}*|пятниц\p{L}*|суббот\p{L}*|воскресень\p{L}*`;
+
+const DURATION = new RegExp(String.raw`${NUMBER}\s*(?:-\s*)?(?:${TIME_UNITS})(?![\p{L}])|\b(?:daily|weekly|monthly|yearly|annually|hourly|nightly|fortnightly|ежедневно|еженедельно|ежемесячно|ежегодно)\b|(?:every|each|per|каждые|каждый|каждую|раз в)\s+(?:${NUMBER}\s*)?(?:${TIME_UNITS})(?![\p{L}])|\*\s*time\.(?:Hour|Minute|Second)`, 'iu');
+const DATE = new RegExp(
+  String.raw`\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}[./]\d{1,2}[./]\d{2,4}\b|\b(?:1[5-9]|20)\d{2}\b|(?<![\p{L}])(?:${MONTHS_EN}|${MONTHS_RU})(?![\p{L}])|(?<![\p{L}])(?:${WEEKDAYS})(?![\p{L}])|\b\d{1,2}:\d{2}\b|\bQ[1-4]\b|\b(?:today|tomorrow|yesterday|next week|last week|end of (?:the )?(?:week|month|quarter|year))\b|(?<![\p{L}])(?:сегодня|завтра|вчера)(?![\p{L}])`,
+  'iu',
+);
+const MONEY = new RegExp(String.raw`[$€£¥₽]\s*\d|\d[\d,.\s ]*\s*(?:[$€£¥₽]|k\b|m\b|usd|eur|gbp|rub|dollars?|euros?|pounds?|руб\p{L}*|долл\p{L}*|евро)(?![\p{L}])`, 'iu');
+const ANY_NUMBER = new RegExp(NUMBER, 'iu');
+const REASON = new RegExp(
+  String.raw`\b(?:because|since|due to|owing to|as a result|caused by|root cause|the reason|so that|in order to|therefore|thus|hence|which is why|that is why|led to|leads to|blocks?|blocked|prevents?|prevented|fails?|failed|too (?:slow|expensive|risky|complex|hard))\b|,\s*so\b|(?<![\p{L}])(?:потому что|так как|поскольку|из-за|благодаря|поэтому|вследствие|причин\p{L}*|чтобы|так что|блокиру\p{L}*)(?![\p{L}])`,
+  'iu',
+);
+/** Two or more capitalised words (Latin or Cyrillic), or a wikilink: a name. */
+const PERSON = /\[\[[^\]|]+\]\]|(?<![\p{L}])[\p{Lu}][\p{Ll}'’-]+(?:\s+(?:van |von |de |da |del |der |le |la |bin |ibn )?[\p{Lu}][\p{Ll}'’-]+)+/u;
+const PLACE = /(?<![\p{L}])(?:in|at|from|near|based in|located in|в|во|из|на)\s+(?:the\s+)?[\p{Lu}][\p{L}'’-]+/u;
+/** A proper name, a code identifier, a ticket id, a quoted or code term: a named thing. */
+const ENTITY = /`[^`]+`|\*\*[^*]+\*\*|«[^»]+»|"[^"]+"|\b[A-Z]{2,}[-_]?\d+\b|\b[A-Z][A-Za-z0-9]*[A-Z0-9][A-Za-z0-9]*\b|(?<=\S\s+)[\p{Lu}][\p{L}\p{N}'’-]+/u;
+
+const has = (re: RegExp, s: string) => re.test(s);
+const WORDS = new RegExp(`${W}+`, 'gu');
+const NUMBER_WORD = new RegExp(`^(?:${NUMBER_WORDS_EN}|${NUMBER_WORDS_RU})$`, 'iu');
+
+/** The word, or one part of it (MAX_RETRIES, engineer-days), is the counted noun; Russian stems may differ in their ending. */
+function isUnit(word: string, unit: string): boolean {
+  const stems = [word, ...word.split(/[_-]/)].map((p) => stemWord(p.toLowerCase()));
+  return stems.some((s) => s === unit || (s.length >= 4 && unit.length >= 4 && (unit.startsWith(s.slice(0, 4)) && s.startsWith(unit.slice(0, 4)))));
+}
+
+interface Rule {
+  re: RegExp;
+  type: AnswerType;
+}
+
+/** Tried in order on the lower-cased question; the first match decides. */
+const RULES: Rule[] = [
+  { re: /\b(?:how long|how much (?:\w+ )?time|for how long|how many (?:days|weeks|months|years|hours|minutes|seconds))\b|(?<![\p{L}])(?:как долго|сколько времени|какой срок|на какой срок|в течение какого|сколько (?:дней|недель|месяцев|лет|часов|минут|секунд))(?![\p{L}])/u, type: 'duration' },
+  { re: /\bhow often\b|(?<![\p{L}])(?:как часто|с какой периодичностью|раз в сколько)(?![\p{L}])/u, type: 'duration' },
+  { re: /\b(?:how much (?:does|did|do|will|would|is|was|are|were)?\s*(?:[\w'-]+\s+){0,4}(?:cost|pay|paid|charge|spend|spent|earn|raise|budget|price|worth)|how much (?:money|funding|revenue|budget)|what (?:is |was )?(?:the )?(?:[\w-]+ ){0,3}(?:price|cost|budget|salary|spend|spending|amount|fee)s?)\b|(?<![\p{L}])(?:сколько стоит|сколько стоил\p{L}*|какова цена|какая цена|какой бюджет|какая сумма|на какую сумму)(?![\p{L}])/u, type: 'money' },
+  { re: /\b(?:how many|how much|how old|what age|what number of|what percentage|what percent|what share|how large|how big|what size)\b|(?<![\p{L}])(?:сколько|на скольких|скольким|скольких|какое количество|какой процент|какого размера)(?![\p{L}])/u, type: 'number' },
+  { re: /\b(?:when|what date|which date|what day|which day|what time|what year|which year|by when|until when|since when|what month)\b|(?<![\p{L}])(?:когда|какого числа|какая дата|в какой день|к какому сроку|до какого|с какого|в каком году|в какое время)(?![\p{L}])/u, type: 'date' },
+  { re: /\b(?:who|whom|whose)\b|(?<![\p{L}])(?:кто|кого|кому|кем|чей|чья|чьё|чье|чьи)(?![\p{L}])/u, type: 'person' },
+  { re: /\b(?:why|for what reason|what (?:was|is|were|are) the (?:root )?(?:cause|reason)s?|what caused)\b|(?<![\p{L}])(?:почему|зачем|по какой причине|из-за чего|какова причина|в чем причина|в чём причина)(?![\p{L}])/u, type: 'reason' },
+  { re: /\b(?:where|which (?:city|country|office|place|town|region))\b|(?<![\p{L}])(?:где|куда|откуда|в каком (?:городе|офисе|месте)|в какой стране)(?![\p{L}])/u, type: 'place' },
+  { re: /\b(?:what (?:does|do|did) .{1,60}\bmean|what is meant by|define|what (?:is|are) (?:an? |the )?[\w-]+\??$)|(?<![\p{L}])(?:что (?:такое|означает|значит))(?![\p{L}])/u, type: 'definition' },
+  { re: /\b(?:which|what)\b|(?<![\p{L}])(?:какой|какая|какое|какие|каким|каком|какую|какого|который|которая|которые|что)(?![\p{L}])/u, type: 'entity' },
+];
+
+/** The counted noun after "how many" / "сколько" (stemmed), if the question names one. */
+function countedUnit(q: string): string | undefined {
+  const m = /\bhow many\s+([\p{L}-]+)/u.exec(q) ?? /(?<![\p{L}])(?:сколько|на скольких|скольких)\s+([\p{L}-]+)/u.exec(q);
+  if (!m) return undefined;
+  const word = m[1]!;
+  // "how many of the..." names nothing countable.
+  if (/^(?:of|the|times|more|people|are|were|is|was|did|do|does|have|has|will|would)$/.test(word)) return undefined;
+  return stemWord(word);
+}
+
+export function askedType(question: string): AskedType {
+  const q = question.toLowerCase().replace(/[’`]/g, "'").replace(/\s+/g, ' ').trim();
+  // The question word that comes first decides: "Where does the engineer who chose X work?" asks
+  // for a place, the later "who" only names the engineer. At the same place, the earlier rule wins.
+  let best: { at: number; type: AnswerType } | null = null;
+  for (const rule of RULES) {
+    const m = rule.re.exec(q);
+    if (m && (!best || m.index < best.at)) best = { at: m.index, type: rule.type };
+  }
+  if (!best) return { type: 'any' };
+  if (best.type === 'number') {
+    const unit = countedUnit(q);
+    return unit ? { type: 'number', unit } : { type: 'number' };
+  }
+  return { type: best.type };
+}
+
+/**
+ * A question of two parts joined by "and"/"и" whose second part has its own question word
+ * ("How long did it last, and what was its root cause?") asks two things; each part is answered on its own.
+ */
+export function questionParts(question: string): string[] {
+  const q = question.replace(/\s+/g, ' ').trim();
+  const split = /,?\s+(?:and|и|а также)\s+(?=(?:what|when|who|whom|whose|where|why|how|which|on what|in what|by when|for how|что|когда|кто|кого|кому|где|куда|почему|зачем|как|какой|какая|какое|какие|каков|сколько|на каком|в каком|с какого)(?![\p{L}]))/iu;
+  const parts = q.split(split).map((p) => p.trim()).filter((p) => /[\p{L}\p{N}]/u.test(p));
+  return parts.length > 1 ? parts : [q];
+}
+
+/** Does the sentence hold a value of the asked type? `unit`: the counted noun should be near a number. */
+export function holdsType(sentence: string, asked: AskedType): boolean {
+  switch (asked.type) {
+    case 'duration':
+      return has(DURATION, sentence);
+    case 'date':
+      return has(DATE, sentence);
+    case 'money':
+      return has(MONEY, sentence);
+    case 'number': {
+      if (!has(ANY_NUMBER, sentence)) return false;
+      if (!asked.unit) return true;
+      // The counted noun within a few words of a number ("5 retries", "MAX_RETRIES = 5", "1200 планшетов").
+      const words = sentence.match(WORDS) ?? [];
+      const numAt = words.flatMap((w, i) => (/\d/.test(w) || NUMBER_WORD.test(w) ? [i] : []));
+      return words.some((w, i) => isUnit(w, asked.unit!) && numAt.some((j) => Math.abs(i - j) <= 4));
+    }
+    case 'person':
+      return has(PERSON, sentence);
+    case 'reason':
+      return has(REASON, sentence);
+    case 'place':
+      return has(PLACE, sentence);
+    case 'entity':
+      return has(ENTITY, sentence) || has(ANY_NUMBER, sentence);
+    case 'definition':
+      return /\b(?:means?|stands? for|refers? to|is (?:a|an|the)|are (?:a|an|the)|indicates?)\b|\s[—–-]\s|:\s|(?<![\p{L}])(?:означает|это|значит|называется)(?![\p{L}])/iu.test(sentence);
+    case 'any':
+      return true;
+  }
+}
+
+/**
+ * The attribute a question asks of its subject, when its form shows it: "What is Aurora's per-seat
+ * price" → "per-seat price", "Who is the general counsel of Lumen Labs" → "general counsel", "How many
+ * weeks of parental leave do employees get" → "parental leave", "Каков бюджет проекта" → "бюджет".
+ * Notes that never use a word of it cannot state it, however much of the rest they mention; verbs,
+ * which notes paraphrase freely, are never part of it. Empty when the form does not show one.
+ */
+export function askedAttribute(question: string): string[] {
+  const q = question.replace(/[’`]/g, "'").replace(/\s+/g, ' ').trim();
+  const patterns = [
+    /^(?:what|who|which)\s+(?:is|are|was|were)\s+(?:the\s+|a\s+|an\s+)?(?:[\p{L}\p{N}-]+(?:\s[\p{L}\p{N}-]+)?'s?\s+)?([\p{L}\p{N}\s-]+?)(?:\s+(?:of|for|at|in|on|to|from|by)\s|\?|$)/iu,
+    /^how (?:many|much) (?:[\p{L}-]+ )?of (?:the |a |an |their |our |his |her )?([\p{L}\p{N}\s-]+?)\s(?:do|does|did|is|are|was|were|can|will|would|has|have|had)\s/iu,
+    /^(?:каков|какова|каково|каковы|кто|что)\s+(?:является\s+|такое\s+)?([\p{L}\p{N}-]+(?:\s[\p{L}\p{N}-]+)?)(?:\s|\?|$)/iu,
+  ];
+  for (const re of patterns) {
+    const m = re.exec(q);
+    if (!m?.[1]) continue;
+    const words = m[1].split(/[\s-]+/).filter((w) => w.length > 1);
+    // "What is it" / "Who is he": no attribute named.
+    if (words.length > 0 && words.length <= 4) return words;
+  }
+  return [];
+}

@@ -1,0 +1,139 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { tokenize } from '../search/analyzer.ts';
+import { checkAnswer } from './checks.ts';
+import { codeSentences, plainText, proseSentences, readAnswer, readerCandidates } from './reader.ts';
+import type { Snippet } from './types.ts';
+
+const snippet = (n: number, text: string, extra: Partial<Snippet> = {}): Snippet => ({
+  n,
+  locator: `notes/s${n}.md#L1-L9`,
+  path: `notes/s${n}.md`,
+  start_line: 1,
+  end_line: 9,
+  doc_id: `doc-${n}`,
+  title: `S${n}`,
+  heading: null,
+  text,
+  score: 0.5,
+  ...extra,
+});
+
+/** Every word equally rare, except the ones named (df 0: no file holds them). */
+const stats = (unknown: string[] = []) => (terms: readonly string[]) => new Map(terms.map((t) => [t, unknown.includes(t) ? { idf: 0, df: 0 } : { idf: 2, df: 3 }]));
+const read = (q: string, snippets: Snippet[], unknown: string[] = []) => readAnswer(q, readerCandidates(snippets), { termStats: stats(unknown) });
+
+describe('readAnswer', () => {
+  it('leads with the sentence that states the asked fact, not the one that repeats the question', () => {
+    const s = [
+      snippet(1, 'The relay outage was discussed at length by the whole team. The outage lasted 47 minutes.', { title: 'Relay outage review' }),
+      snippet(2, 'Another relay outage was feared in April.'),
+    ];
+    const r = read('How long did the relay outage last?', s);
+    expect(r.outcome).toBe('answered');
+    expect(r.answer).toBe('The outage lasted 47 minutes. [1]');
+    expect(checkAnswer(r.answer, s).verdict).toBe('APPROVE');
+  });
+
+  it('answers each part of a two-part question, and says which part the notes leave open', () => {
+    const s = [snippet(1, 'The outage lasted 47 minutes. Root cause: an expired TLS certificate on the relay.', { title: 'Relay outage' })];
+    const both = read('How long did the relay outage last, and what was its root cause?', s);
+    expect(both.outcome).toBe('answered');
+    expect(both.answer).toContain('47 minutes');
+    expect(both.answer).toContain('expired TLS certificate');
+    const one = read('How long did the relay outage last, and who approved the postmortem?', [snippet(1, 'The relay outage lasted 47 minutes.')]);
+    expect(one.outcome).toBe('partial');
+    expect(one.parts.filter((p) => !p.answered).map((p) => p.part)).toEqual(['who approved the postmortem?']);
+  });
+
+  it('reads Russian questions and notes the same way', () => {
+    const s = [snippet(1, '«Северный Софт» делает приложение для инженеров. Партнёр запустит пилот на 1200 полевых планшетах. Пилот начнётся 1 июня 2026 года.', { title: 'Встреча с партнёрами' })];
+    const r = read('На скольких планшетах запустят пилот и когда он начнётся?', s);
+    expect(r.outcome).toBe('answered');
+    expect(r.answer).toContain('1200');
+    expect(r.answer).toContain('1 июня 2026');
+    expect(r.answer).not.toContain('делает приложение');
+  });
+
+  it('says "not found" when the asked attribute is a word no file holds, offering the closest sentences', () => {
+    const s = [snippet(1, 'Lumen Labs is a software company based in Rotterdam, founded by Sofia Lindqvist and Daniel Okafor.')];
+    const r = read('Who is the general counsel of Lumen Labs?', s, ['counsel']);
+    expect(r.outcome).toBe('not_found');
+    expect(r.answer).toBe('');
+    expect(r.unknown).toEqual(['counsel']);
+    expect(r.closest[0]!.text).toMatch(/^Lumen Labs is/);
+  });
+
+  it('says "not found" when no sentence holds the asked kind of value or the question\'s words', () => {
+    const s = [snippet(1, 'The relay is written in Go. The team meets on Mondays.')];
+    expect(read('How many engineers maintain the billing service?', s).outcome).toBe('not_found');
+    expect(read('What is the colour of the office kitchen?', s).outcome).toBe('not_found');
+  });
+
+  it('adds a sentence for the other hop of a multi-hop question, not to fill space', () => {
+    const s = [
+      snippet(1, 'Maya Chen leads the sync team. She likes hiking.', { title: 'Maya Chen' }),
+      snippet(2, 'We chose SQLite for on-device storage. The decision was recorded on 2026-03-14.', { title: 'Database for on-device storage' }),
+    ];
+    const r = read('Which database did the person who leads the sync team pick for on-device storage?', s);
+    expect(r.answer).toContain('SQLite');
+    expect(r.answer).toContain('Maya Chen leads the sync team');
+    expect(r.answer).not.toContain('hiking');
+  });
+
+  it('quotes the comment or the line of code that holds the value', () => {
+    const go = '// DefaultTombstoneTTL: tombstones are kept for 45 days before they are\n// garbage-collected by the relay.\nDefaultTombstoneTTL = 45 * 24 * time.Hour';
+    const r = read('How long are tombstones retained before garbage collection?', [snippet(1, go, { language: 'go', path: 'code/config.go' })]);
+    expect(r.answer).toBe('DefaultTombstoneTTL: tombstones are kept for 45 days before they are garbage-collected by the relay. [1]');
+    const ts = 'export const MAX_RETRIES = 5;\nexport const BACKOFF_MS = 250;';
+    expect(read('How many retries does the sync engine attempt?', [snippet(1, ts, { language: 'typescript', title: 'sync_engine.ts' })]).answer).toBe('export const MAX_RETRIES = 5; [1]');
+  });
+});
+
+describe('passage sentences', () => {
+  it('reads prose without markup, fields on their own, and table rows with their header', () => {
+    const text = [
+      '---',
+      'title: x',
+      '---',
+      '# Review',
+      '**Date:** 2026-03-30',
+      '**Attendees:** [[Lukas Becker]], [[Maya Chen|Maya]]',
+      'The outage was **short** and [well handled](https://x.test).',
+      '',
+      '| Time | Event |',
+      '|---|---|',
+      '| 08:00 | Certificate expires |',
+    ].join('\n');
+    expect(proseSentences(text)).toEqual(['Date: 2026-03-30', 'Attendees: Lukas Becker, Maya', 'The outage was short and well handled.', 'Time: 08:00; Event: Certificate expires']);
+    expect(plainText('a **b** and _c_ [[d|e]]')).toBe('a b and _c_ e');
+    expect(codeSentences('# retries before giving up\nMAX_RETRIES = 5\n}')).toEqual(['retries before giving up', 'MAX_RETRIES = 5']);
+  });
+});
+
+describe('property: an answer only quotes its passages', () => {
+  const word = fc.constantFrom('relay', 'outage', 'lasted', 'minutes', 'team', 'sync', 'Maya', 'chose', 'SQLite', '47', 'because', 'blocked', 'when', 'Monday', 'key', 'rotates', 'every', 'days', '90', '**bold**', '[[Link]]');
+  const sentence = fc.array(word, { minLength: 3, maxLength: 9 }).map((ws) => `${ws.join(' ')}.`);
+  const passage = fc.array(sentence, { minLength: 1, maxLength: 5 }).map((ss) => ss.join(' '));
+  it('every quoted sentence is a sentence of the snippet it cites, and every word of it is in that snippet', () => {
+    fc.assert(
+      fc.property(fc.array(passage, { minLength: 1, maxLength: 4 }), fc.array(word, { minLength: 1, maxLength: 6 }), (texts, q) => {
+        const snippets = texts.map((t, i) => snippet(i + 1, t));
+        const r = read(`How long ${q.join(' ')}?`, snippets);
+        if (r.outcome === 'not_found') {
+          expect(r.answer).toBe('');
+          return;
+        }
+        const pieces = r.answer.split(/ \[(\d+)\](?: |$)/);
+        for (let i = 0; i + 1 < pieces.length; i += 2) {
+          const quoted = pieces[i]!;
+          const from = snippets.find((s) => s.n === Number(pieces[i + 1]))!;
+          expect(proseSentences(from.text).map((x) => (/[.!?]$/.test(x) ? x : `${x}.`))).toContain(quoted);
+          const own = new Set(tokenize(from.text).map((t) => t.term));
+          for (const t of tokenize(quoted)) expect(own.has(t.term)).toBe(true);
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
+});

@@ -1,0 +1,407 @@
+/**
+ * The answer reader (DESIGN.md §5): finds the sentence of the retrieved passages that states the
+ * asked fact, quotes it with its citation, and decides from the evidence whether the notes answer
+ * the question at all. It is the answer when there is no chat model, and the yardstick a chat
+ * model's answer must meet.
+ *
+ * Each candidate sentence is scored with signals the engine already has:
+ *   - coverage: the idf-weighted share of the question's words the sentence holds (its note's title
+ *     and heading count half: "It lasted 47 minutes" under "Relay outage" is about the outage);
+ *   - answer type: the sentence holds a value of the kind asked for (a duration for "how long", a
+ *     date for "when", a person for "who", a reason for "why", ...; answer-type.ts), and one the
+ *     question did not already state;
+ *   - the retrieval rank of its passage.
+ * The best sentence leads; a second or third is added only when it answers a part of the question
+ * the first leaves open, or brings question words the first lacks (a multi-hop question: who leads
+ * the team, then what she decided), never to fill space.
+ *
+ * Answerability: every part of the question needs a sentence that covers its words and holds a
+ * value of its type; the question's rare words must appear in what is quoted. The outcome is
+ * `answered`, `partial` (some part found, what is missing named) or `not_found` (the closest
+ * sentences are offered for reading, not as an answer). A question word that no file of the vault
+ * holds at all ("parental" in a vault without HR notes) counts fully against coverage.
+ *
+ * Pure: no store, no model, no I/O.
+ */
+import { isStopword, tokenize } from '../search/analyzer.ts';
+import { type AskedType, askedAttribute, askedType, holdsType, questionParts } from './answer-type.ts';
+import { splitSentences, stripCitationMarkers } from './citations.ts';
+import { contentTerms } from './checks.ts';
+import type { Snippet } from './types.ts';
+
+/** Words that frame a question rather than say what it is about (stemmed forms too). */
+export const QUESTION_WORDS: ReadonlySet<string> = new Set(
+  (
+    'what which who whom whose when where why how does doe did do long often many much kind sort tell explain describe mean ' +
+    'что какой какая какое какие каков кто когда где куда откуда почему зачем как сколько скольк ли'
+  ).split(' '),
+);
+
+export type Outcome = 'answered' | 'partial' | 'not_found';
+
+export interface Candidate {
+  /** The sentence as quoted (markup removed, wrapped lines joined). */
+  text: string;
+  /** Snippet number it comes from. */
+  n: number;
+  snippetIndex: number;
+  sentenceIndex: number;
+  /** Stemmed words of the sentence, identifier parts included. */
+  terms: Set<string>;
+  /** Stemmed words of its note's title and heading. */
+  context: Set<string>;
+}
+
+export interface ReaderOptions {
+  /** idf and document frequency (in the whole vault) of stemmed question words. */
+  termStats: (terms: readonly string[]) => Map<string, { idf: number; df: number }>;
+  /** Most sentences quoted. Default 3. */
+  maxSentences?: number;
+}
+
+export interface PartReading {
+  /** The part of the question as written. */
+  part: string;
+  type: AskedType['type'];
+  /** 0..1: how well the best quoted sentence answers this part. */
+  score: number;
+  answered: boolean;
+}
+
+export interface Reading {
+  outcome: Outcome;
+  /** The quoted sentences, best first, each followed by " [n]"; empty when not found. */
+  answer: string;
+  cited: number[];
+  /** 0..1: the evidence that the quoted text answers the question (the confidence's main input). */
+  answerability: number;
+  parts: PartReading[];
+  /** Question words (as written) that no quoted sentence or its note's title holds, rarest first. */
+  missing: string[];
+  /** Question words no file of the vault holds at all. */
+  unknown: string[];
+  /** Best candidates (with a not_found outcome: the closest sentences to read), best first. */
+  closest: { text: string; n: number }[];
+}
+
+// ---------------------------------------------------------------- sentences of a passage
+
+const PROSE_LANGUAGES = new Set(['markdown', 'text', null, undefined]);
+/** A longer "sentence" is usually code or a table that lost its line breaks: unreadable as an answer. */
+const MAX_SENTENCE_CHARS = 600;
+const FENCE = /^(?:```|~~~)/;
+const LIST_ITEM = /^(?:[-*+•]|\d{1,3}[.)])\s/;
+/** "**Date:** 2026-04-02", "Owner: Maya": a line that states one field starts a sentence of its own. */
+const LABEL_LINE = /^(?:\*\*[^*\n]{1,40}:\*\*|\*\*[^*\n]{1,40}\*\*:|[\p{L}][\p{L} ]{0,30}:\s)/u;
+const TABLE_ROW = /^\|.*\|\s*$/;
+const TABLE_RULE = /^\|?[\s:|-]+\|[\s:|-]*$/;
+/**
+ * Lines that carry no prose: headings, horizontal rules, HTML, and lines of links or tags only.
+ * The URL alternative is atomic (a lookahead captures the whole non-space run, \1 consumes it): a
+ * plain \S+ inside the repetition could split "http://http://..." every possible way, and a token
+ * of 40 such prefixes took 11 s, so a note holding one stalled every answer that quoted it.
+ */
+const NOISE_LINE =
+  /^(?:#|[-*_=]{3,}\s*$|<[^>]*>\s*$|<!--)|^(?:(?:tags?|links?|see also|related|aliases)\s*:)?(?:[\s,;|·•-]|\[\[[^\]]*\]\]|!?\[[^\]]*\]\([^)]*\)|(?=(<?https?:\/\/\S+))\1|#[\p{L}\p{N}_/-]+)+$/iu;
+
+/** Markdown emphasis and link syntax removed, the words kept: what a person reads. */
+export function plainText(text: string): string {
+  return text
+    .replace(/!?\[\[([^\]|]+)\|([^\]]+)\]\]/g, '$2')
+    .replace(/!?\[\[([^\]]+)\]\]/g, '$1')
+    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/(\*\*|__)(?=\S)([^*_]*?\S)\1/g, '$2')
+    .replace(/(?<![\w*])\*(?=\S)([^*]*?\S)\*(?![\w*])/g, '$1')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+const cells = (row: string) => row.trim().replace(/^\||\|$/g, '').split('|').map((c) => plainText(c));
+
+/**
+ * The prose sentences of a snippet: front matter, code blocks, headings and link or tag lines
+ * skipped; wrapped lines of one paragraph joined, so a sentence broken over two lines stays whole;
+ * a table row read with its header ("Time: 08:00; Event: Certificate expires").
+ */
+export function proseSentences(text: string): string[] {
+  const lines = text.split(/\r\n|\r|\n/);
+  let i = 0;
+  if (lines[0]?.trim() === '---') {
+    const close = lines.findIndex((l, j) => j > 0 && /^(?:---|\.\.\.)\s*$/.test(l));
+    if (close > 0) i = close + 1;
+  }
+  const out: string[] = [];
+  let current: string[] = [];
+  const flush = () => {
+    if (current.length > 0) out.push(...splitSentences(current.join(' ')));
+    current = [];
+  };
+  let inFence = false;
+  let header: string[] | null = null;
+  for (; i < lines.length; i++) {
+    const line = lines[i]!.trim();
+    if (FENCE.test(line)) {
+      inFence = !inFence;
+      flush();
+      continue;
+    }
+    if (inFence) {
+      // A command or a setting in a code block answers "which command": each line on its own.
+      if (line.length >= 4 && /[\p{L}]/u.test(line) && !COMMENT.test(line)) out.push(line);
+      continue;
+    }
+    if (TABLE_ROW.test(line)) {
+      flush();
+      if (TABLE_RULE.test(line)) continue;
+      const row = cells(line);
+      const next = lines[i + 1]?.trim() ?? '';
+      if (!header || TABLE_RULE.test(next)) {
+        header = row;
+        continue;
+      }
+      const fields = row.map((c, j) => (c && header![j] ? `${header![j]}: ${c}` : c)).filter(Boolean);
+      if (fields.length > 0) out.push(fields.join('; '));
+      continue;
+    }
+    header = null;
+    if (line === '' || NOISE_LINE.test(line)) {
+      flush();
+      continue;
+    }
+    if (LABEL_LINE.test(line)) {
+      flush();
+      current.push(line);
+      flush();
+      continue;
+    }
+    if (LIST_ITEM.test(line)) flush();
+    current.push(line);
+  }
+  flush();
+  // Markers in a note ("as shown in [3]") would read as citations of our snippets: drop them.
+  return out.map((s) => plainText(stripCitationMarkers(s))).filter((s) => /[\p{L}\p{N}]/u.test(s));
+}
+
+const COMMENT = /^(?:\/\/+|#+(?!include|define|!)|\/\*+|\*+\/?|--|;+|%)\s?/;
+
+/**
+ * A code file's candidate sentences: a run of comment lines read as one sentence (its markers
+ * removed), and each statement line on its own (`RetentionDays = 45`), trimmed.
+ */
+export function codeSentences(text: string): string[] {
+  const out: string[] = [];
+  let comment: string[] = [];
+  const flush = () => {
+    if (comment.length > 0) out.push(...splitSentences(comment.join(' ')));
+    comment = [];
+  };
+  for (const raw of text.split(/\r\n|\r|\n/)) {
+    const line = raw.trim();
+    if (COMMENT.test(line) && !/^\*\*?[^*]*\*\*?\s*[=:]/.test(line)) {
+      const body = line.replace(COMMENT, '').replace(/\*\/\s*$/, '').trim();
+      if (body) comment.push(body);
+      else flush();
+      continue;
+    }
+    flush();
+    if (line.length >= 8 && !/^[{}()[\];,]*$/.test(line)) out.push(line);
+  }
+  flush();
+  return out.filter((s) => /[\p{L}\p{N}]/u.test(s));
+}
+
+function termSet(text: string): Set<string> {
+  const out = new Set<string>();
+  for (const t of tokenize(text)) {
+    if (isStopword(t.raw)) continue;
+    out.add(t.term);
+    for (const p of t.parts) out.add(p);
+  }
+  return out;
+}
+
+/** Every candidate sentence of the snippets, in snippet order, each once. */
+export function readerCandidates(snippets: readonly Snippet[]): Candidate[] {
+  const out: Candidate[] = [];
+  const seen = new Set<string>();
+  snippets.forEach((snippet, snippetIndex) => {
+    const context = termSet(`${snippet.title}\n${snippet.heading ?? ''}`);
+    const sentences = PROSE_LANGUAGES.has(snippet.language) ? proseSentences(snippet.text) : codeSentences(snippet.text);
+    sentences.forEach((text, sentenceIndex) => {
+      if (text.length > MAX_SENTENCE_CHARS || seen.has(text)) return;
+      seen.add(text);
+      out.push({ text, n: snippet.n, snippetIndex, sentenceIndex, terms: termSet(text), context });
+    });
+  });
+  return out;
+}
+
+// ---------------------------------------------------------------- scoring
+
+/** Weights of the sentence score; tuned on the dev sets (the sample vault's questions, XQuAD-en dev). */
+const W_PART = 0.55;
+const W_TYPE = 0.25;
+const W_WHOLE = 0.1;
+const W_RANK = 0.05;
+/** A title or heading word counts this much of a word in the sentence itself. */
+const CONTEXT_SHARE = 0.5;
+/** A part is answered when its best sentence reads at least this well. */
+export const PART_ANSWERED = 0.5;
+/** Below this, nothing quoted answers the question: not found. */
+export const NOT_FOUND_BELOW = 0.35;
+/** A further sentence must bring at least this share of the question's word weight that the quote lacks. */
+const MULTI_HOP_GAIN = 0.25;
+/** How much less a question word weighs when every retrieved passage holds it (the topic, not the question). */
+const LOCAL_SPECIFICITY = 0.5;
+/** A word no file holds weighs half the rarest word of the vault: notes paraphrase questions' verbs freely. */
+const UNKNOWN_WEIGHT_SHARE = 0.5;
+
+interface Weighted {
+  term: string;
+  raw: string;
+  w: number;
+}
+
+interface Part {
+  text: string;
+  asked: AskedType;
+  terms: Weighted[];
+  total: number;
+}
+
+/** Numbers and capitalised words of the question: a value the question already states is no answer. */
+function questionValues(question: string): RegExp | null {
+  const vals = [...new Set(question.match(/\d[\d.,:-]*\d|\d|(?<![\p{L}])[\p{Lu}][\p{L}'’-]+/gu) ?? [])].filter((v) => v.length > 0);
+  if (vals.length === 0) return null;
+  return new RegExp(`(?<![\\p{L}\\p{N}])(?:${vals.map((v) => v.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})(?![\\p{L}\\p{N}])`, 'gu');
+}
+
+function coverage(c: Candidate, terms: readonly Weighted[], total: number): number {
+  if (total <= 0) return 1;
+  let got = 0;
+  for (const t of terms) got += c.terms.has(t.term) ? t.w : c.context.has(t.term) ? t.w * CONTEXT_SHARE : 0;
+  return got / total;
+}
+
+export function readAnswer(question: string, candidates: readonly Candidate[], options: ReaderOptions): Reading {
+  const maxSentences = Math.max(1, Math.floor(options.maxSentences ?? 3));
+  // The question's own words: content words that do not merely frame the question.
+  const written = new Map<string, string>();
+  for (const t of tokenize(question)) if (!written.has(t.term)) written.set(t.term, t.raw);
+  const qTerms = [...new Set(contentTerms(question))].filter((t) => !QUESTION_WORDS.has(t));
+  const stats = options.termStats(qTerms);
+  const known = qTerms.filter((t) => (stats.get(t)?.df ?? 0) > 0);
+  // Relative to the vault's own scale: in a vault of a few files every idf is near zero.
+  const maxIdf = known.length > 0 ? Math.max(...known.map((t) => Math.max(stats.get(t)!.idf, 0.05))) : 1;
+  // A word every retrieved passage holds names the topic; one that few or none hold names what is
+  // specifically asked, and its absence from the quote says most about whether the notes answer.
+  const passages = new Map<number, Set<string>>();
+  for (const c of candidates) {
+    let set = passages.get(c.snippetIndex);
+    if (!set) passages.set(c.snippetIndex, (set = new Set(c.context)));
+    for (const t of c.terms) set.add(t);
+  }
+  // Two passages say little about what is topic; from three on, a word in all of them is.
+  const localShare = (t: string) => (passages.size < 3 ? 0 : [...passages.values()].filter((p) => p.has(t)).length / passages.size);
+  const weightOf = (t: string) => {
+    const s = stats.get(t);
+    const base = s && s.df > 0 ? Math.max(s.idf, 0.05) : maxIdf * UNKNOWN_WEIGHT_SHARE;
+    return base * (1 - LOCAL_SPECIFICITY * localShare(t));
+  };
+  const weighted = (terms: readonly string[]): Weighted[] => [...new Set(terms)].filter((t) => qTerms.includes(t)).map((t) => ({ term: t, raw: written.get(t) ?? t, w: weightOf(t) }));
+  const all = weighted(qTerms);
+  const allTotal = all.reduce((s, t) => s + t.w, 0);
+  const unknown = all.filter((t) => (stats.get(t.term)?.df ?? 0) === 0).map((t) => t.raw);
+  // The asked attribute ("per-seat price") holds a word no file uses: nothing can state it.
+  const attribute = new Set(askedAttribute(question).flatMap((w) => contentTerms(w)));
+  const unknownAttribute = [...attribute].some((t) => qTerms.includes(t) && (stats.get(t)?.df ?? 0) === 0);
+
+  const parts: Part[] = questionParts(question).map((text) => {
+    const terms = weighted(contentTerms(text));
+    return { text, asked: askedType(text), terms, total: terms.reduce((s, t) => s + t.w, 0) };
+  });
+  // A part with no word of its own ("and when?") is about the rest of the question.
+  for (const p of parts) if (p.total === 0) Object.assign(p, { terms: all, total: allTotal });
+
+  const values = questionValues(question);
+
+  /** How well candidate i answers part p, 0..1, and its ranking score. */
+  const read = (i: number, p: Part) => {
+    const c = candidates[i]!;
+    const cov = coverage(c, p.terms, p.total);
+    const novel = values ? c.text.replace(values, ' ') : c.text;
+    const typed = p.asked.type === 'any' ? 1 : holdsType(novel, p.asked) ? 1 : 0;
+    const answers = (1 - W_TYPE) * cov + W_TYPE * typed;
+    const rank = 1 / (1 + c.snippetIndex);
+    const whole = coverage(c, all, allTotal);
+    const score = W_PART * cov + W_TYPE * typed + W_WHOLE * whole + W_RANK * rank;
+    return { answers, score, cov };
+  };
+
+  const table = candidates.map((_, i) => parts.map((p) => read(i, p)));
+  const order = candidates.map((_, i) => i).sort((a, b) => {
+    const sa = table[a]!.reduce((s, r) => s + r.score, 0);
+    const sb = table[b]!.reduce((s, r) => s + r.score, 0);
+    return sb - sa || a - b;
+  });
+
+  const picked: number[] = [];
+  if (order.length > 0 && table[order[0]!]!.some((r) => r.cov > 0)) picked.push(order[0]!);
+  // Each part still open: its best sentence, if it answers that part.
+  parts.forEach((_, pi) => {
+    if (picked.length === 0 || picked.length >= maxSentences) return;
+    if (picked.some((i) => table[i]![pi]!.answers >= PART_ANSWERED)) return;
+    let best = -1;
+    for (const i of order) if (!picked.includes(i) && table[i]![pi]!.answers >= PART_ANSWERED && (best < 0 || table[i]![pi]!.score > table[best]![pi]!.score)) best = i;
+    if (best >= 0) picked.push(best);
+  });
+  // Question words no quoted sentence holds yet (a multi-hop question's other half): the sentence that brings most of them.
+  while (picked.length > 0 && picked.length < maxSentences) {
+    const held = new Set(picked.flatMap((i) => [...candidates[i]!.terms, ...candidates[i]!.context]));
+    const open = all.filter((t) => !held.has(t.term) && (stats.get(t.term)?.df ?? 0) > 0);
+    const openWeight = open.reduce((s, t) => s + t.w, 0);
+    if (openWeight < MULTI_HOP_GAIN * allTotal) break;
+    let best = -1;
+    let bestGain = 0;
+    for (const i of order) {
+      if (picked.includes(i)) continue;
+      const c = candidates[i]!;
+      const gain = open.reduce((s, t) => s + (c.terms.has(t.term) ? t.w : c.context.has(t.term) ? t.w * CONTEXT_SHARE : 0), 0);
+      if (gain > bestGain) {
+        best = i;
+        bestGain = gain;
+      }
+    }
+    if (best < 0 || bestGain < MULTI_HOP_GAIN * allTotal) break;
+    picked.push(best);
+  }
+
+  const partReadings: PartReading[] = parts.map((p, pi) => {
+    const score = Math.max(0, ...picked.map((i) => table[i]![pi]!.answers));
+    return { part: p.text, type: p.asked.type, score: Math.round(score * 1000) / 1000, answered: score >= PART_ANSWERED };
+  });
+  // What the quoted sentences and their notes' titles hold of the question's words.
+  const held = new Set<string>();
+  for (const i of picked) for (const t of [...candidates[i]!.terms, ...candidates[i]!.context]) held.add(t);
+  const missingTerms = all.filter((t) => !held.has(t.term)).sort((a, b) => b.w - a.w);
+  const heldShare = allTotal > 0 ? 1 - missingTerms.reduce((s, t) => s + t.w, 0) / allTotal : 1;
+  const partScore = partReadings.length > 0 ? partReadings.reduce((s, p) => s + p.score, 0) / partReadings.length : 0;
+  const bestPart = partReadings.length > 0 ? Math.max(...partReadings.map((p) => p.score)) : 0;
+  const answerability = Math.round(Math.min(1, 0.5 * partScore + 0.5 * heldShare) * 1000) / 1000;
+
+  let outcome: Outcome;
+  if (picked.length === 0 || unknownAttribute || answerability < NOT_FOUND_BELOW || bestPart < PART_ANSWERED) outcome = 'not_found';
+  else if (partReadings.every((p) => p.answered)) outcome = 'answered';
+  else outcome = 'partial';
+
+  const closest = order.slice(0, 3).filter((i) => table[i]!.some((r) => r.cov > 0)).map((i) => ({ text: candidates[i]!.text, n: candidates[i]!.n }));
+  if (outcome === 'not_found') {
+    return { outcome, answer: '', cited: [], answerability, parts: partReadings, missing: missingTerms.map((t) => t.raw), unknown, closest };
+  }
+  // Written in reading order of relevance: the lead first, then what completes it.
+  const answer = picked.map((i) => {
+    const s = candidates[i]!.text;
+    return `${/[.!?…]["'”’»)`]*$|[{;,(:]$/.test(s) ? s : `${s}.`} [${candidates[i]!.n}]`;
+  }).join(' ');
+  return { outcome, answer, cited: [...new Set(picked.map((i) => candidates[i]!.n))], answerability, parts: partReadings, missing: missingTerms.map((t) => t.raw), unknown, closest };
+}
