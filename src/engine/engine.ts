@@ -224,6 +224,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
     };
   });
   const semantic = dense[0]?.index ?? null;
+  const engineStartedAt = new Date().toISOString();
   // Started on the first hybrid query of a large vault; closed with the engine.
   const lexicalThread = config.lexicalThread && dense.length > 0 ? new LexicalThread(store.file) : null;
   if (lexicalThread) disposables.add({ dispose: () => lexicalThread.dispose() });
@@ -665,6 +666,13 @@ export function createEngine(options: EngineOptions = {}): Engine {
           termStats: (terms) => termStats(store.db, terms),
           saveTrace: (trace) => store.insertTrace(trace),
           onStage: (trace_id, stage) => events.emit('answer/stage', { trace_id, stage }),
+          onQuote: (trace_id, quote) => events.emit('answer/quote', { trace_id, ...quote }),
+          chatSpeed: () => {
+            // The median speed of the last five answers the chat model wrote since this engine started
+            // (measured again on each start: another machine, a GPU or another model may be faster).
+            const speeds = store.listTraces(20).flatMap((t) => (t.started_at >= engineStartedAt && t.tokens_per_s && t.tokens_out >= 16 ? [t.tokens_per_s] : [])).slice(0, 5).sort((a, b) => a - b);
+            return speeds.length >= 3 ? speeds[Math.floor(speeds.length / 2)]! : null;
+          },
         },
         query,
         {

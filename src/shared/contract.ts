@@ -560,6 +560,8 @@ export interface EventMap {
   /** A piece of answer text as the model writes it (a retry starts again with attempt 2). */
   'answer/token': { trace_id: string; text: string; attempt: number };
   'answer/stage': { trace_id: string; stage: 'retrieve' | 'context' | 'synthesize' | 'critic' | 'revise' | 'done' };
+  /** The answer reader's quote, as soon as the passages are read: shown while a chat model still writes (and may be withdrawn). */
+  'answer/quote': { trace_id: string; answer: string; outcome: 'answered' | 'partial' | 'not_found' };
   'syn.answer.completed': { trace_id: string; verdict: string | null; confidence: number; latency_ms: number };
   /** Indexing started, stopped, was paused or resumed, or watching was turned on or off. */
   'index/status': IndexStatus;
@@ -577,6 +579,7 @@ export const EVENT_NAMES = [
   'syn.retrieve.denied',
   'answer/token',
   'answer/stage',
+  'answer/quote',
   'syn.answer.completed',
   'app/openFile',
 ] as const satisfies readonly EventName[];

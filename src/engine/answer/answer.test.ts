@@ -225,6 +225,38 @@ describe('answer (scripted chat model)', () => {
     expect(a.verdict).not.toBe('APPROVE');
   });
 
+  it('shows the reader\'s quote before the chat model writes, and the draft only as a draft', async () => {
+    const chat = new ScriptedChat([(u) => `The outage lasted 47 minutes [${snippetWith(u, '47 minutes')}].`]);
+    const engine = open({ chat });
+    const order: string[] = [];
+    engine.on('answer/quote', (e) => order.push(`quote:${e.outcome}:${e.answer}`));
+    engine.on('answer/token', () => order.push('token'));
+    const a = await engine.answer('How long did the March relay outage last?');
+    expect(order[0]).toMatch(/^quote:answered:.*47 minutes/);
+    expect(order.indexOf('token')).toBeGreaterThan(0);
+    expect(a.answer).toContain('47 minutes');
+  });
+
+  it('answers with the reader, and says why, once the chat model has measured too slow on this machine', async () => {
+    class SlowChat extends ScriptedChat {
+      override async generate(o: GenerateOptions): Promise<Generation> {
+        const g = await super.generate(o);
+        return o.jsonSchema ? g : { ...g, tokensOut: 40, tokensPerS: 1.5 };
+      }
+    }
+    const write = (u: string) => `The outage lasted 47 minutes [${snippetWith(u, '47 minutes')}].`;
+    const chat = new SlowChat([write, write, write, write]);
+    const engine = open({ chat }, temp.make('syn-answer-slow-'));
+    await engine.index([SAMPLE_VAULT]);
+    for (let i = 0; i < 3; i++) await engine.answer('How long did the March relay outage last?', { critic: false });
+    const asked = chat.prompts.length;
+    const a = await engine.answer('How long did the March relay outage last?', { critic: false });
+    expect(chat.prompts.length).toBe(asked);
+    expect(a.limits.join()).toMatch(/the chat model writes 1\.5 tokens\/s on this machine .*quoted answer instead/);
+    expect(a).toMatchObject({ answer_mode: 'extractive', outcome: 'answered' });
+    expect(a.answer).toContain('47 minutes');
+  });
+
   it('marks a citation stale when its file changed after indexing', async () => {
     const vault = temp.make('syn-answer-stale-', { 'relay.md': '# Relay\n\nThe relay listens on port 7443 for device traffic.\n' });
     const dir = temp.make('syn-answer-stale-data-');

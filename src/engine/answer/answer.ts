@@ -45,6 +45,10 @@ export interface AnswerDeps {
   termStats: (terms: readonly string[]) => Map<string, { idf: number; df: number }>;
   saveTrace: (trace: TraceRow) => void;
   onStage?: (traceId: string, stage: 'retrieve' | 'context' | 'synthesize' | 'critic' | 'revise' | 'done') => void;
+  /** The reader's quote, as soon as it is read (before any chat model writes). */
+  onQuote?: (traceId: string, quote: { answer: string; outcome: Reading['outcome'] }) => void;
+  /** Tokens per second the chat model wrote in recent answers on this machine (median), null before any. */
+  chatSpeed?: () => number | null;
 }
 
 export interface AnswerOptions {
@@ -58,6 +62,12 @@ export interface AnswerOptions {
   /** Sees each prompt sent to the chat model (tests prove what enters it). */
   onPrompt?: (prompt: { system: string; user: string; purpose: 'answer' | 'critic' }) => void;
 }
+
+/**
+ * Below this many tokens per second (the median of recent answers) the chat model is not asked:
+ * a 512-token answer would take over two minutes, longer than the synthesis timeout.
+ */
+export const MIN_CHAT_TOKENS_PER_S = 4;
 
 /** A small model that starts writing the prompt's own scaffolding has finished its answer. */
 const ECHO_STOPS = ['Question:', 'Snippets:', 'A reviewer found', '```', 'Answer (cite'];
@@ -161,9 +171,14 @@ export async function answerQuestion(deps: AnswerDeps, query: string, options: A
   const tread = performance.now();
   const reading: Reading = readAnswer(query, readerCandidates(snippets), { termStats: deps.termStats });
   timings.read_ms = ms(tread);
+  if (snippets.length > 0) deps.onQuote?.(traceId, { answer: reading.outcome === 'not_found' ? '' : reading.answer, outcome: reading.outcome });
   if (snippets.length > 0 && reading.unknown.length > 0) limits.push(`your files never mention: ${reading.unknown.join(', ')}`);
 
-  const useChat = chat !== null && !limits.some((l) => l.startsWith('chat model unavailable'));
+  // A machine on which the chat model writes too slowly to finish an answer in time answers with the reader.
+  const speed = chat ? (deps.chatSpeed?.() ?? null) : null;
+  const tooSlow = speed !== null && speed < MIN_CHAT_TOKENS_PER_S;
+  if (tooSlow) limits.push(`the chat model writes ${speed.toFixed(1)} tokens/s on this machine (an answer would take minutes): quoted answer instead`);
+  const useChat = chat !== null && !tooSlow && !limits.some((l) => l.startsWith('chat model unavailable'));
   const synthesize = async (feedback: string | undefined, attempt: number): Promise<Attempt | null> => {
     if (!chat) return null;
     let user = answerPrompt(query, snippets, feedback);

@@ -23,7 +23,7 @@
  *
  * Pure: no store, no model, no I/O.
  */
-import { isStopword, tokenize } from '../search/analyzer.ts';
+import { isStopword, stemWord, tokenize } from '../search/analyzer.ts';
 import { type AskedType, askedAttribute, askedType, holdsType, questionParts } from './answer-type.ts';
 import { splitSentences, stripCitationMarkers } from './citations.ts';
 import { contentTerms } from './checks.ts';
@@ -36,6 +36,9 @@ export const QUESTION_WORDS: ReadonlySet<string> = new Set(
     'что какой какая какое какие каков кто когда где куда откуда почему зачем как сколько скольк ли'
   ).split(' '),
 );
+
+/** The question words as the analyzer stems them ("why" is "whi"). */
+const QUESTION_STEMS: ReadonlySet<string> = new Set([...QUESTION_WORDS, ...[...QUESTION_WORDS].map(stemWord)]);
 
 export type Outcome = 'answered' | 'partial' | 'not_found';
 
@@ -50,6 +53,8 @@ export interface Candidate {
   terms: Set<string>;
   /** Stemmed words of its note's title and heading. */
   context: Set<string>;
+  /** Stemmed words of the sentences just before and after it in its passage. */
+  near: Set<string>;
 }
 
 export interface ReaderOptions {
@@ -230,7 +235,12 @@ export function readerCandidates(snippets: readonly Snippet[]): Candidate[] {
     sentences.forEach((text, sentenceIndex) => {
       if (text.length > MAX_SENTENCE_CHARS || seen.has(text)) return;
       seen.add(text);
-      out.push({ text, n: snippet.n, snippetIndex, sentenceIndex, terms: termSet(text), context });
+      out.push({ text, n: snippet.n, snippetIndex, sentenceIndex, terms: termSet(text), context, near: new Set() });
+    });
+    // A reason or a figure is often stated in the sentence after the one that names the subject.
+    const own = out.filter((c) => c.snippetIndex === snippetIndex);
+    own.forEach((c, i) => {
+      for (const o of [own[i - 1], own[i + 1]]) if (o) for (const t of o.terms) c.near.add(t);
     });
   });
   return out;
@@ -245,6 +255,8 @@ const W_WHOLE = 0.1;
 const W_RANK = 0.05;
 /** A title or heading word counts this much of a word in the sentence itself. */
 const CONTEXT_SHARE = 0.5;
+/** A word of the neighbouring sentences counts this much. */
+const NEAR_SHARE = 0.35;
 /** A part is answered when its best sentence reads at least this well. */
 export const PART_ANSWERED = 0.5;
 /** Below this, nothing quoted answers the question: not found. */
@@ -279,7 +291,7 @@ function questionValues(question: string): RegExp | null {
 function coverage(c: Candidate, terms: readonly Weighted[], total: number): number {
   if (total <= 0) return 1;
   let got = 0;
-  for (const t of terms) got += c.terms.has(t.term) ? t.w : c.context.has(t.term) ? t.w * CONTEXT_SHARE : 0;
+  for (const t of terms) got += c.terms.has(t.term) ? t.w : c.context.has(t.term) ? t.w * CONTEXT_SHARE : c.near.has(t.term) ? t.w * NEAR_SHARE : 0;
   return got / total;
 }
 
@@ -288,7 +300,7 @@ export function readAnswer(question: string, candidates: readonly Candidate[], o
   // The question's own words: content words that do not merely frame the question.
   const written = new Map<string, string>();
   for (const t of tokenize(question)) if (!written.has(t.term)) written.set(t.term, t.raw);
-  const qTerms = [...new Set(contentTerms(question))].filter((t) => !QUESTION_WORDS.has(t));
+  const qTerms = [...new Set(contentTerms(question))].filter((t) => !QUESTION_STEMS.has(t));
   const stats = options.termStats(qTerms);
   const known = qTerms.filter((t) => (stats.get(t)?.df ?? 0) > 0);
   // Relative to the vault's own scale: in a vault of a few files every idf is near zero.
@@ -324,6 +336,7 @@ export function readAnswer(question: string, candidates: readonly Candidate[], o
   for (const p of parts) if (p.total === 0) Object.assign(p, { terms: all, total: allTotal });
 
   const values = questionValues(question);
+
 
   /** How well candidate i answers part p, 0..1, and its ranking score. */
   const read = (i: number, p: Part) => {

@@ -57,6 +57,8 @@ interface Asking {
   attempt: number;
   stage: AnswerStage | null;
   controller: AbortController;
+  /** The answer reader's quote, there before a chat model's draft (which the critic may still withdraw). */
+  quote?: EventMap['answer/quote'];
 }
 
 export interface AppState {
@@ -244,6 +246,7 @@ export const useApp = create<AppState>()((set, get) => {
           refreshSoon();
         }),
         c.on('answer/stage', (e) => set((s) => (s.asking ? { asking: { ...s.asking, stage: e.stage } } : {}))),
+        c.on('answer/quote', (e) => set((s) => (s.asking ? { asking: { ...s.asking, quote: e } } : {}))),
         // A .md file opened with the desktop app (file association).
         c.on('app/openFile', (p) => get().openFile(p.path)),
       ];

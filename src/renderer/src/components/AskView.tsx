@@ -83,7 +83,17 @@ export function AskView() {
           <div className="answer__stage">
             <span className="spinner" aria-hidden /> {STAGE_LABEL[asking.stage ?? 'retrieve']}
           </div>
-          <p className="answer__text">{asking.text}</p>
+          {asking.quote && asking.quote.outcome !== 'not_found' && (
+            <p className="answer__text" data-testid="answer-quote">
+              {asking.quote.answer.replace(/\s\[\d+\]/g, '')}
+            </p>
+          )}
+          {asking.text && (
+            // The model's draft is not the answer until every sentence is checked against its source.
+            <p className="answer__draft" data-testid="answer-draft" title="Being checked against your notes; it may be withdrawn">
+              <span className="badge badge--none">Draft, being checked</span> {asking.text}
+            </p>
+          )}
         </article>
       )}
 
