@@ -260,7 +260,7 @@ const NEAR_SHARE = 0.35;
 /** A part is answered when its best sentence reads at least this well. */
 export const PART_ANSWERED = 0.5;
 /** Below this, nothing quoted answers the question: not found. */
-export const NOT_FOUND_BELOW = 0.35;
+export const NOT_FOUND_BELOW = 0.4;
 /** A further sentence must bring at least this share of the question's word weight that the quote lacks. */
 const MULTI_HOP_GAIN = 0.25;
 /** How much less a question word weighs when every retrieved passage holds it (the topic, not the question). */
@@ -391,7 +391,8 @@ export function readAnswer(question: string, candidates: readonly Candidate[], o
 
   const partReadings: PartReading[] = parts.map((p, pi) => {
     const score = Math.max(0, ...picked.map((i) => table[i]![pi]!.answers));
-    return { part: p.text, type: p.asked.type, score: Math.round(score * 1000) / 1000, answered: score >= PART_ANSWERED };
+    const rounded = Math.round(score * 1000) / 1000;
+    return { part: p.text, type: p.asked.type, score: rounded, answered: rounded >= PART_ANSWERED };
   });
   // What the quoted sentences and their notes' titles hold of the question's words.
   const held = new Set<string>();
