@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { askedAttribute, askedType, holdsType, questionParts } from './answer-type.ts';
+import { askedAttribute, askedType, holdsType, likelyVerbs, questionParts } from './answer-type.ts';
 
 describe('askedType', () => {
   it.each([
@@ -70,5 +70,16 @@ describe('askedAttribute', () => {
     expect(askedAttribute('Who is the general counsel of Lumen Labs?')).toEqual(['general', 'counsel']);
     expect(askedAttribute('How many weeks of parental leave do employees get?')).toEqual(['parental', 'leave']);
     expect(askedAttribute('Why did the team postpone QUIC?')).toEqual([]);
+  });
+});
+
+describe('likelyVerbs', () => {
+  it('finds the verbs of a question (a paraphrase, not a missing subject), never its nouns', () => {
+    expect([...likelyVerbs('Why did the team postpone QUIC for traffic between devices?')]).toEqual(['postpone']);
+    expect(likelyVerbs('Where does the engineer who chose WebSockets work from?').has('chose')).toBe(true);
+    expect(likelyVerbs('Who is the general counsel of Lumen Labs?').has('counsel')).toBe(false);
+    expect(likelyVerbs('Why did the team postpone QUIC for traffic between devices?').has('traffic')).toBe(false);
+    expect(likelyVerbs('На скольких планшетах запустят пилот и когда он начнётся?').has('начнется')).toBe(true);
+    expect(likelyVerbs('На скольких планшетах запустят пилот?').has('планшетах')).toBe(false);
   });
 });

@@ -38,6 +38,7 @@ const DATE = new RegExp(
   String.raw`\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}[./]\d{1,2}[./]\d{2,4}\b|\b(?:1[5-9]|20)\d{2}\b|(?<![\p{L}])(?:${MONTHS_EN}|${MONTHS_RU})(?![\p{L}])|(?<![\p{L}])(?:${WEEKDAYS})(?![\p{L}])|\b\d{1,2}:\d{2}\b|\bQ[1-4]\b|\b(?:today|tomorrow|yesterday|next week|last week|end of (?:the )?(?:week|month|quarter|year))\b|(?<![\p{L}])(?:сегодня|завтра|вчера)(?![\p{L}])`,
   'iu',
 );
+const RELATIVE_TIME = new RegExp(String.raw`(?<![\p{L}])(?:within|after|before|in|by|no later than|через|в течение|не позднее|спустя)\s+(?:the\s+(?:first|next)\s+)?${NUMBER}\s*(?:-\s*)?(?:${TIME_UNITS})(?![\p{L}])`, 'iu');
 const MONEY = new RegExp(String.raw`[$€£¥₽]\s*\d|\d[\d,.\s ]*\s*(?:[$€£¥₽]|k\b|m\b|usd|eur|gbp|rub|dollars?|euros?|pounds?|руб\p{L}*|долл\p{L}*|евро)(?![\p{L}])`, 'iu');
 const ANY_NUMBER = new RegExp(NUMBER, 'iu');
 const REASON = new RegExp(
@@ -73,7 +74,7 @@ const RULES: Rule[] = [
   { re: /\b(?:how many|how much|how old|what age|what number of|what percentage|what percent|what share|how large|how big|what size)\b|(?<![\p{L}])(?:сколько|на скольких|скольким|скольких|какое количество|какой процент|какого размера)(?![\p{L}])/u, type: 'number' },
   { re: /\b(?:when|what date|which date|what day|which day|what time|what year|which year|by when|until when|since when|what month)\b|(?<![\p{L}])(?:когда|какого числа|какая дата|в какой день|к какому сроку|до какого|с какого|в каком году|в какое время)(?![\p{L}])/u, type: 'date' },
   { re: /\b(?:who|whom|whose)\b|(?<![\p{L}])(?:кто|кого|кому|кем|чей|чья|чьё|чье|чьи)(?![\p{L}])/u, type: 'person' },
-  { re: /\b(?:why|for what reason|what (?:was|is|were|are) the (?:root )?(?:cause|reason)s?|what caused)\b|(?<![\p{L}])(?:почему|зачем|по какой причине|из-за чего|какова причина|в чем причина|в чём причина)(?![\p{L}])/u, type: 'reason' },
+  { re: /\b(?:why|for what reason|what (?:was|is|were|are) (?:the |its |their )?(?:root )?(?:cause|reason)s?|what caused)\b|(?<![\p{L}])(?:почему|зачем|по какой причине|из-за чего|какова причина|в чем причина|в чём причина)(?![\p{L}])/u, type: 'reason' },
   { re: /\b(?:where|which (?:city|country|office|place|town|region))\b|(?<![\p{L}])(?:где|куда|откуда|в каком (?:городе|офисе|месте)|в какой стране)(?![\p{L}])/u, type: 'place' },
   { re: /\b(?:what (?:does|do|did) .{1,60}\bmean|what is meant by|define|what (?:is|are) (?:an? |the )?[\w-]+\??$)|(?<![\p{L}])(?:что (?:такое|означает|значит))(?![\p{L}])/u, type: 'definition' },
   { re: /\b(?:which|what)\b|(?<![\p{L}])(?:какой|какая|какое|какие|каким|каком|какую|какого|который|которая|которые|что)(?![\p{L}])/u, type: 'entity' },
@@ -123,7 +124,8 @@ export function holdsType(sentence: string, asked: AskedType): boolean {
     case 'duration':
       return has(DURATION, sentence);
     case 'date':
-      return has(DATE, sentence);
+      // A deadline is often relative: "within 5 working days", "через две недели".
+      return has(DATE, sentence) || has(RELATIVE_TIME, sentence);
     case 'money':
       return has(MONEY, sentence);
     case 'number': {
@@ -171,4 +173,30 @@ export function askedAttribute(question: string): string[] {
     if (words.length > 0 && words.length <= 4) return words;
   }
   return [];
+}
+
+const AUXILIARY = /^(?:do|does|did|will|would|can|could|should|shall|may|might|must|to|who|which|that|not|never)$/;
+const DETERMINER = /^(?:the|a|an|this|that|these|those|its|their|his|her|our|your|my|of|for|in|on|at|by|with|from|per|about)$/;
+/** Russian verb endings (infinitive, present, past, reflexive). */
+const RUSSIAN_VERB = /(?:ть|ться|ет|ит|ут|ют|ат|ят|ется|ится|утся|ются|ал|ял|ил|ел|ала|яла|ила|ела|али|яли|или|ели|ался|ился|лся|лась|лись)$/;
+
+/**
+ * Words of the question that are probably its verbs: notes say "deferred" where a question asks
+ * "postpone", so a verb no file uses says little about whether the notes answer. English: a word
+ * shortly after an auxiliary or a relative pronoun ("did the team *postpone*", "who *chose*") and
+ * not right after a determiner or preposition; Russian: a verb ending (начнётся, выбрали).
+ */
+export function likelyVerbs(question: string): Set<string> {
+  const words = question.toLowerCase().replace(/ё/g, 'е').match(/[\p{L}'’-]+/gu) ?? [];
+  const out = new Set<string>();
+  words.forEach((w, i) => {
+    if (/[а-я]/.test(w)) {
+      if (w.length > 4 && RUSSIAN_VERB.test(w)) out.add(w);
+      return;
+    }
+    if (i === 0 || DETERMINER.test(w) || AUXILIARY.test(w) || DETERMINER.test(words[i - 1]!)) return;
+    const before = words.slice(Math.max(0, i - 3), i);
+    if (before.some((b) => AUXILIARY.test(b))) out.add(w);
+  });
+  return out;
 }

@@ -146,20 +146,35 @@ describe('answer (scripted chat model)', () => {
     expect(a.limits.join()).toMatch(/never mention: seat/);
   });
 
+  // A question the reader cannot answer from the words (the asked "per-seat" attribute is in no
+  // file), so the chat model's answer is not replaced by a quote and its own checks show.
+  const UNQUOTABLE_Q = "What is the relay's per-seat transport fee?";
+
   it('cuts what is still unsupported after the one revision, and keeps the supported rest', async () => {
     const mixed = (u: string) =>
       `Devices talk to the relay server over WebSockets on TLS 1.3 [${snippetWith(u, 'WebSockets on TLS 1.3')}]. The switch cost two million dollars in licence fees [${snippetWith(u, 'WebSockets on TLS 1.3')}].`;
-    const a = await open({ chat: new ScriptedChat([mixed, mixed]) }).answer(TRANSPORT_Q);
+    const a = await open({ chat: new ScriptedChat([mixed, mixed]) }).answer(UNQUOTABLE_Q);
     expect(a.critic.retried).toBe(true);
     expect(a.verdict).toBe('REVISE');
     expect(a.answer).toMatch(/^Devices talk to the relay server over WebSockets on TLS 1\.3 \[\d+\]\.$/);
     expect(a.limits).toContain('removed 1 sentence the sources do not support');
   });
 
+  it('shows the reader\'s quote instead of a chat answer that still fails the checks after its revision', async () => {
+    const mixed = (u: string) =>
+      `Devices talk to the relay server over WebSockets on TLS 1.3 [${snippetWith(u, 'WebSockets on TLS 1.3')}]. The switch cost two million dollars in licence fees [${snippetWith(u, 'WebSockets on TLS 1.3')}].`;
+    const a = await open({ chat: new ScriptedChat([mixed, mixed]) }).answer(TRANSPORT_Q);
+    expect(a.critic.retried).toBe(true);
+    expect(a.answer_mode).toBe('extractive');
+    expect(a.answer).toContain('WebSockets on TLS 1.3');
+    expect(a.answer).not.toContain('million');
+    expect(a.limits.join()).toMatch(/the chat model's answer did not pass the source checks: the quoted answer is shown instead/);
+  });
+
   it('lets a stricter model critic overrule the deterministic checks', async () => {
     const good = (u: string) => `Devices talk to the relay server over WebSockets on TLS 1.3 [${snippetWith(u, 'WebSockets on TLS 1.3')}].`;
     const chat = new ScriptedChat([good, good], { verdict: 'REVISE', unsupported: [1], feedback: 'Say which TLS version.' });
-    const a = await open({ chat }).answer(TRANSPORT_Q);
+    const a = await open({ chat }).answer(UNQUOTABLE_Q);
     expect(a.critic.retried).toBe(true);
     expect(a.verdict).toBe('REVISE');
     expect(a.critic.decided_by).toBe('model');

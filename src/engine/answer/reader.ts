@@ -24,7 +24,7 @@
  * Pure: no store, no model, no I/O.
  */
 import { isStopword, stemWord, tokenize } from '../search/analyzer.ts';
-import { type AskedType, askedAttribute, askedType, holdsType, questionParts } from './answer-type.ts';
+import { type AskedType, askedAttribute, askedType, holdsType, likelyVerbs, questionParts } from './answer-type.ts';
 import { splitSentences, stripCitationMarkers } from './citations.ts';
 import { contentTerms } from './checks.ts';
 import type { Snippet } from './types.ts';
@@ -55,6 +55,8 @@ export interface Candidate {
   context: Set<string>;
   /** Stemmed words of the sentences just before and after it in its passage. */
   near: Set<string>;
+  /** Stemmed words of every retrieved passage of its note (shared by the note's candidates). */
+  doc: Set<string>;
 }
 
 export interface ReaderOptions {
@@ -229,18 +231,22 @@ function termSet(text: string): Set<string> {
 export function readerCandidates(snippets: readonly Snippet[]): Candidate[] {
   const out: Candidate[] = [];
   const seen = new Set<string>();
+  const docs = new Map<string, Set<string>>();
   snippets.forEach((snippet, snippetIndex) => {
     const context = termSet(`${snippet.title}\n${snippet.heading ?? ''}`);
     const sentences = PROSE_LANGUAGES.has(snippet.language) ? proseSentences(snippet.text) : codeSentences(snippet.text);
     sentences.forEach((text, sentenceIndex) => {
       if (text.length > MAX_SENTENCE_CHARS || seen.has(text)) return;
       seen.add(text);
-      out.push({ text, n: snippet.n, snippetIndex, sentenceIndex, terms: termSet(text), context, near: new Set() });
+      let doc = docs.get(snippet.doc_id);
+      if (!doc) docs.set(snippet.doc_id, (doc = new Set()));
+      out.push({ text, n: snippet.n, snippetIndex, sentenceIndex, terms: termSet(text), context, near: new Set(), doc });
     });
     // A reason or a figure is often stated in the sentence after the one that names the subject.
     const own = out.filter((c) => c.snippetIndex === snippetIndex);
     own.forEach((c, i) => {
       for (const o of [own[i - 1], own[i + 1]]) if (o) for (const t of o.terms) c.near.add(t);
+      for (const t of c.terms) c.doc.add(t);
     });
   });
   return out;
@@ -255,8 +261,14 @@ const W_WHOLE = 0.1;
 const W_RANK = 0.05;
 /** A title or heading word counts this much of a word in the sentence itself. */
 const CONTEXT_SHARE = 0.5;
+/** The second-best sentence is quoted too when it scores at least this share of the best one's (and holds the asked kind of value). */
+const RUNNER_UP_SHARE = 0.85;
 /** A word of the neighbouring sentences counts this much. */
 const NEAR_SHARE = 0.35;
+/** A later part of a question holds the first part's words at this share of their weight. */
+const INHERITED_SHARE = 0.25;
+/** A word found elsewhere in the retrieved passages of the sentence's note counts this much. */
+const DOC_SHARE = 0.2;
 /** A part is answered when its best sentence reads at least this well. */
 export const PART_ANSWERED = 0.5;
 /** Below this, nothing quoted answers the question: not found. */
@@ -291,7 +303,7 @@ function questionValues(question: string): RegExp | null {
 function coverage(c: Candidate, terms: readonly Weighted[], total: number): number {
   if (total <= 0) return 1;
   let got = 0;
-  for (const t of terms) got += c.terms.has(t.term) ? t.w : c.context.has(t.term) ? t.w * CONTEXT_SHARE : c.near.has(t.term) ? t.w * NEAR_SHARE : 0;
+  for (const t of terms) got += c.terms.has(t.term) ? t.w : c.context.has(t.term) ? t.w * CONTEXT_SHARE : c.near.has(t.term) ? t.w * NEAR_SHARE : c.doc.has(t.term) ? t.w * DOC_SHARE : 0;
   return got / total;
 }
 
@@ -315,9 +327,11 @@ export function readAnswer(question: string, candidates: readonly Candidate[], o
   }
   // Two passages say little about what is topic; from three on, a word in all of them is.
   const localShare = (t: string) => (passages.size < 3 ? 0 : [...passages.values()].filter((p) => p.has(t)).length / passages.size);
+  // A verb no file uses is a paraphrase ("postpone" for "deferred"), not a missing subject: it does not count.
+  const verbs = new Set([...likelyVerbs(question)].flatMap((w) => contentTerms(w)));
   const weightOf = (t: string) => {
     const s = stats.get(t);
-    const base = s && s.df > 0 ? Math.max(s.idf, 0.05) : maxIdf * UNKNOWN_WEIGHT_SHARE;
+    const base = s && s.df > 0 ? Math.max(s.idf, 0.05) : verbs.has(t) ? 0 : maxIdf * UNKNOWN_WEIGHT_SHARE;
     return base * (1 - LOCAL_SPECIFICITY * localShare(t));
   };
   const weighted = (terms: readonly string[]): Weighted[] => [...new Set(terms)].filter((t) => qTerms.includes(t)).map((t) => ({ term: t, raw: written.get(t) ?? t, w: weightOf(t) }));
@@ -328,8 +342,14 @@ export function readAnswer(question: string, candidates: readonly Candidate[], o
   const attribute = new Set(askedAttribute(question).flatMap((w) => contentTerms(w)));
   const unknownAttribute = [...attribute].some((t) => qTerms.includes(t) && (stats.get(t)?.df ?? 0) === 0);
 
-  const parts: Part[] = questionParts(question).map((text) => {
-    const terms = weighted(contentTerms(text));
+  const texts = questionParts(question);
+  const first = weighted(contentTerms(texts[0]!));
+  const parts: Part[] = texts.map((text, i) => {
+    const own = weighted(contentTerms(text));
+    // A later part is about the first part's subject ("and what was *its* root cause", "и когда *он* начнётся"):
+    // the first part's words count a quarter in it.
+    const inherited = i === 0 ? [] : first.filter((f) => !own.some((o) => o.term === f.term)).map((f) => ({ ...f, w: f.w * INHERITED_SHARE }));
+    const terms = [...own, ...inherited];
     return { text, asked: askedType(text), terms, total: terms.reduce((s, t) => s + t.w, 0) };
   });
   // A part with no word of its own ("and when?") is about the rest of the question.
@@ -339,19 +359,25 @@ export function readAnswer(question: string, candidates: readonly Candidate[], o
 
 
   /** How well candidate i answers part p, 0..1, and its ranking score. */
-  const read = (i: number, p: Part) => {
+  const read = (i: number, p: Part, pi: number) => {
     const c = candidates[i]!;
     const cov = coverage(c, p.terms, p.total);
     const novel = values ? c.text.replace(values, ' ') : c.text;
     const typed = p.asked.type === 'any' ? 1 : holdsType(novel, p.asked) ? 1 : 0;
-    const answers = (1 - W_TYPE) * cov + W_TYPE * typed;
+    // A later part shares the first part's subject, so its own kind of value is what tells its
+    // sentence apart: "…and when does it start?" is not answered by a sentence without a date.
+    const answers = pi > 0 && typed === 0 ? Math.min((1 - W_TYPE) * cov, PART_ANSWERED - 0.01) : (1 - W_TYPE) * cov + W_TYPE * typed;
     const rank = 1 / (1 + c.snippetIndex);
     const whole = coverage(c, all, allTotal);
     const score = W_PART * cov + W_TYPE * typed + W_WHOLE * whole + W_RANK * rank;
     return { answers, score, cov };
   };
 
-  const table = candidates.map((_, i) => parts.map((p) => read(i, p)));
+  const table = candidates.map((_, i) => parts.map((p, pi) => read(i, p, pi)));
+  const typedOf = (i: number) => {
+    const novel = values ? candidates[i]!.text.replace(values, ' ') : candidates[i]!.text;
+    return holdsType(novel, parts[0]!.asked);
+  };
   const order = candidates.map((_, i) => i).sort((a, b) => {
     const sa = table[a]!.reduce((s, r) => s + r.score, 0);
     const sb = table[b]!.reduce((s, r) => s + r.score, 0);
@@ -387,6 +413,13 @@ export function readAnswer(question: string, candidates: readonly Candidate[], o
     }
     if (best < 0 || bestGain < MULTI_HOP_GAIN * allTotal) break;
     picked.push(best);
+  }
+  // A single question that two sentences answer about equally well: the runner-up holds a value of the
+  // asked kind too, and the reader cannot tell which one the question means, so both are quoted.
+  const total = (i: number) => table[i]!.reduce((sum, r) => sum + r.score, 0);
+  if (picked.length === 1 && parts.length === 1 && parts[0]!.asked.type !== 'any') {
+    const runnerUp = order.find((i) => !picked.includes(i));
+    if (runnerUp !== undefined && total(runnerUp) >= RUNNER_UP_SHARE * total(picked[0]!) && table[runnerUp]![0]!.answers >= PART_ANSWERED && typedOf(runnerUp)) picked.push(runnerUp);
   }
 
   const partReadings: PartReading[] = parts.map((p, pi) => {
