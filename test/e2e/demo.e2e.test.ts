@@ -25,14 +25,14 @@ afterAll(async () => {
   temp.cleanup();
 });
 
-/** What each tour answer must show: the note it cites, or an abstention. */
-const EXPECT: Record<string, { cites?: RegExp; abstains?: boolean }> = {
-  q03: { cites: /Transport protocol/ },
-  q02: { cites: /Incident review relay outage/ },
-  q08: { cites: /Storage decision|Maya Chen/ },
+/** What each tour answer must show: the note it cites and the facts it is about, or "Not in your notes". */
+const EXPECT: Record<string, { cites?: RegExp; facts?: string[]; abstains?: boolean }> = {
+  q03: { cites: /Transport protocol/, facts: ['block outbound UDP'] },
+  q02: { cites: /Incident review relay outage/, facts: ['47 minutes', 'expired TLS certificate'] },
+  q08: { cites: /Storage decision|Maya Chen/, facts: ['Maya Chen', '2026-03-14'] },
   'out-of-scope': { abstains: true },
-  q17: { cites: /Северный Софт/ },
-  q18: { cites: /config\.go/ },
+  q17: { cites: /Северный Софт/, facts: ['1200', '1 июня 2026'] },
+  q18: { cites: /config\.go/, facts: ['45 days'] },
 };
 
 async function waitForAnswer(page: Page) {
@@ -72,10 +72,13 @@ describe('the demo in web mode', () => {
         const want = EXPECT[step.id]!;
         if (want.abstains) {
           await answer.getByTestId('abstention').waitFor();
+          expect(await page.getByTestId('verdict').textContent()).toBe('Not in your notes');
         } else {
           const cited = (await answer.getByTestId('citation').allTextContents()).join(' | ');
           expect(cited, `${step.id} cites ${want.cites}`).toMatch(want.cites!);
-          expect(await page.getByTestId('verdict').textContent()).toBeTruthy();
+          const text = (await answer.locator('.answer__text').textContent()) ?? '';
+          for (const fact of want.facts ?? []) expect(text, `${step.id} states ${fact}`).toContain(fact);
+          expect(await page.getByTestId('verdict').textContent()).toMatch(/^(?:Answered|Partly answered)$/);
         }
         await screenshot(page, `demo-${String(i + 2).padStart(2, '0')}-${step.id}`);
         if (step.graph) {

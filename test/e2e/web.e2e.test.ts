@@ -106,6 +106,8 @@ describe('web mode in Chromium', () => {
       await page.getByTestId('abstention').waitFor({ timeout: 30_000 });
       expect(await page.getByTestId('abstention').textContent()).toMatch(/What was searched/);
       expect(await page.getByTestId('verdict').textContent()).toBe('Not in your notes');
+      // What changes the meaning is read with the answer, not folded under "What was limited".
+      expect(await page.getByTestId('meaning-limits').textContent()).toMatch(/never mention: .*Mongolia/);
       await screenshot(page, '06-abstention');
     } finally {
       await app.close();

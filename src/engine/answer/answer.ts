@@ -172,7 +172,7 @@ export async function answerQuestion(deps: AnswerDeps, query: string, options: A
   const reading: Reading = readAnswer(query, readerCandidates(snippets), { termStats: deps.termStats });
   timings.read_ms = ms(tread);
   if (snippets.length > 0) deps.onQuote?.(traceId, { answer: reading.outcome === 'not_found' ? '' : reading.answer, outcome: reading.outcome });
-  if (snippets.length > 0 && reading.unknown.length > 0) limits.push(`your files never mention: ${reading.unknown.join(', ')}`);
+  if (reading.unknown.length > 0) limits.push(`your files never mention: ${reading.unknown.join(', ')}`);
 
   // A machine on which the chat model writes too slowly to finish an answer in time answers with the reader.
   const speed = chat ? (deps.chatSpeed?.() ?? null) : null;

@@ -12,6 +12,9 @@ const STAGE_LABEL: Record<string, string> = {
   done: 'Done',
 };
 
+/** Limits that change what the answer means: shown with it, never collapsed. */
+const MEANING = /^(?:your files never mention|not found in your notes|the chat model|synthesis timed out|cancelled)/;
+
 /** Does the answer answer? One of three outcomes a person tells apart at a glance; the critic's verdict is in the tooltip. */
 function VerdictBadge({ verdict, outcome, decidedBy }: { verdict: string | null; outcome: string; decidedBy: string }) {
   const label =
@@ -110,6 +113,14 @@ export function AskView() {
             {answer.answer_mode === 'extractive' && <span className="badge badge--info" title="The sentences of your notes that state the answer, quoted">Quoted from sources</span>}
             {answer.cancelled && <span className="badge badge--warn">Stopped</span>}
           </div>
+          {answer.limits.some((l) => MEANING.test(l)) && (
+            // Limits that change what the answer means are read with it, not folded away.
+            <ul className="answer__missing" data-testid="meaning-limits">
+              {answer.limits.filter((l) => MEANING.test(l)).map((l) => (
+                <li key={l}>{l.charAt(0).toUpperCase() + l.slice(1)}</li>
+              ))}
+            </ul>
+          )}
           {answer.answer_mode === 'abstained' ? (
             <div className="abstain" data-testid="abstention">
               <p className="answer__text">{answer.answer}</p>
@@ -133,11 +144,6 @@ export function AskView() {
             </div>
           ) : (
             <>
-            {answer.missing_parts.length > 0 && (
-              <p className="answer__missing" data-testid="missing-parts">
-                Not found in your notes: {answer.missing_parts.map((p) => `“${p}”`).join(', ')}
-              </p>
-            )}
             <p className="answer__text">
               <CitedText
                 text={answer.answer}
@@ -170,11 +176,11 @@ export function AskView() {
               })}
             </ol>
           )}
-          {answer.limits.length > 0 && (
+          {answer.limits.some((l) => !MEANING.test(l)) && (
             <details className="limits">
-              <summary>What was limited ({answer.limits.length})</summary>
+              <summary>What was limited ({answer.limits.filter((l) => !MEANING.test(l)).length})</summary>
               <ul>
-                {answer.limits.map((l) => (
+                {answer.limits.filter((l) => !MEANING.test(l)).map((l) => (
                   <li key={l}>{l}</li>
                 ))}
               </ul>
