@@ -272,6 +272,34 @@ describe('answer (scripted chat model)', () => {
     expect(a.answer).toContain('47 minutes');
   });
 
+  it('stops within a second when cancelled while the critic reviews', async () => {
+    class HangingCritic extends ScriptedChat {
+      override generate(o: GenerateOptions): Promise<Generation> {
+        if (!o.jsonSchema) return super.generate(o);
+        return new Promise((resolve) => o.signal?.addEventListener('abort', () => resolve({ text: '', tokensIn: 0, tokensOut: 0, firstTokenMs: null, tokensPerS: 0, aborted: true })));
+      }
+    }
+    const good = (u: string) => `Devices talk to the relay server over WebSockets on TLS 1.3 [${snippetWith(u, 'WebSockets on TLS 1.3')}].`;
+    const engine = open({ chat: new HangingCritic([good]), config: { criticTimeoutMs: 60_000 } });
+    const controller = new AbortController();
+    let stoppedAt = 0;
+    engine.on('answer/stage', (e) => {
+      // Stop once the review is under way.
+      if (e.stage === 'critic' && !stoppedAt) {
+        setTimeout(() => {
+          stoppedAt = performance.now();
+          controller.abort();
+        }, 100);
+        stoppedAt = -1;
+      }
+    });
+    const a = await engine.answer(TRANSPORT_Q, { signal: controller.signal });
+    expect(stoppedAt).toBeGreaterThan(0);
+    expect(performance.now() - stoppedAt).toBeLessThan(1000);
+    expect(a.cancelled).toBe(true);
+    expect(a.verdict).toBeNull();
+  });
+
   it('marks a citation stale when its file changed after indexing', async () => {
     const vault = temp.make('syn-answer-stale-', { 'relay.md': '# Relay\n\nThe relay listens on port 7443 for device traffic.\n' });
     const dir = temp.make('syn-answer-stale-data-');

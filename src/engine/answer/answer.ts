@@ -244,10 +244,16 @@ export async function answerQuestion(deps: AnswerDeps, query: string, options: A
     const user = criticPrompt(query, snippets, sentences);
     options.onPrompt?.({ system: CRITIC_SYSTEM_PROMPT, user, purpose: 'critic' });
     const controller = new AbortController();
+    // Stop reaches the critic too: a small model's review on a slow machine takes tens of seconds.
+    const onAbort = () => controller.abort();
+    signal?.addEventListener('abort', onAbort);
     const outcome = await withTimeout(
       chat.generate({ system: CRITIC_SYSTEM_PROMPT, user, maxTokens: 200, jsonSchema: CRITIC_SCHEMA as unknown as Record<string, unknown>, signal: controller.signal }),
       settings.criticTimeoutMs,
-    ).catch((error: unknown) => ({ error: error as Error }));
+    )
+      .catch((error: unknown) => ({ error: error as Error }))
+      .finally(() => signal?.removeEventListener('abort', onAbort));
+    if (signal?.aborted) return null;
     if ('timedOut' in outcome) {
       controller.abort();
       limits.push(`critic timed out after ${settings.criticTimeoutMs} ms: deterministic checks decided`);

@@ -100,6 +100,8 @@ export class LlamaChatModel implements ChatModel {
   }
 
   private async generateNow(options: GenerateOptions): Promise<Generation> {
+    // Stopped while it waited behind another generation: nothing to run.
+    if (options.signal?.aborted) return { text: '', tokensIn: 0, tokensOut: 0, firstTokenMs: null, tokensPerS: 0, aborted: true };
     const { llama, model, context } = await this.ensure();
     const { LlamaChatSession } = await import('node-llama-cpp');
     const sequence = context.getSequence();
