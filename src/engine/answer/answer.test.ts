@@ -57,6 +57,15 @@ class ScriptedChat implements ChatModel {
   async unload() {}
 }
 
+/** A generation that writes `text` at once and ends only when aborted: a model slower than any timeout. */
+function untilAborted(o: GenerateOptions, text = ''): Promise<Generation> {
+  if (text) o.onText?.(text);
+  const written = text ? { tokensOut: 10, firstTokenMs: 1, tokensPerS: 1 } : { tokensOut: 0, firstTokenMs: null, tokensPerS: 0 };
+  return new Promise((resolve) => o.signal?.addEventListener('abort', () => resolve({ text, tokensIn: 10, ...written, aborted: true })));
+}
+
+const stubChat = (name: string, generate: ChatModel['generate']): ChatModel => ({ name, contextSize: async () => 4096, countTokens: async (t) => Math.ceil(t.length / 4), generate, unload: async () => {} });
+
 const engines: Engine[] = [];
 function open(options: Omit<EngineOptions, 'dataDir' | 'env'> = {}, dir = dataDir): Engine {
   const engine = createEngine({ dataDir: dir, env: {}, ...options, config: { gpu: 'off', llmThreads: 1, ...(options.config ?? {}) } });
@@ -194,16 +203,7 @@ describe('answer (scripted chat model)', () => {
   });
 
   it('degrades instead of failing: a synthesis timeout falls back to an extractive answer, a critic timeout to the checks', async () => {
-    const hanging: ChatModel = {
-      name: 'hangs',
-      contextSize: async () => 4096,
-      countTokens: async (t) => Math.ceil(t.length / 4),
-      generate: (o) =>
-        new Promise((resolve) => {
-          o.signal?.addEventListener('abort', () => resolve({ text: '', tokensIn: 0, tokensOut: 0, firstTokenMs: null, tokensPerS: 0, aborted: true }));
-        }),
-      unload: async () => {},
-    };
+    const hanging = stubChat('hangs', (o) => untilAborted(o));
     const a = await open({ chat: hanging, config: { synthTimeoutMs: 100 } }).answer(question('q01'));
     expect(a.limits.join()).toMatch(/synthesis timed out after 100 ms/);
     expect(a.answer_mode).toBe('extractive');
@@ -223,18 +223,7 @@ describe('answer (scripted chat model)', () => {
   });
 
   it('never badges an answer cut short by the synthesis timeout as supported', async () => {
-    const cut: ChatModel = {
-      name: 'cut',
-      contextSize: async () => 4096,
-      countTokens: async (t) => Math.ceil(t.length / 4),
-      generate: (o) =>
-        new Promise((resolve) => {
-          const text = `Devices talk to the relay server over WebSockets on TLS 1.3 [${snippetWith(o.user, 'WebSockets on TLS 1.3')}].`;
-          o.onText?.(text);
-          o.signal?.addEventListener('abort', () => resolve({ text, tokensIn: 10, tokensOut: 10, firstTokenMs: 1, tokensPerS: 1, aborted: true }));
-        }),
-      unload: async () => {},
-    };
+    const cut = stubChat('cut', (o) => untilAborted(o, `Devices talk to the relay server over WebSockets on TLS 1.3 [${snippetWith(o.user, 'WebSockets on TLS 1.3')}].`));
     const a = await open({ chat: cut, config: { synthTimeoutMs: 100, criticTimeoutMs: 100 } }).answer(TRANSPORT_Q, { critic: false });
     expect(a.limits.join()).toMatch(/cut short/);
     expect(a.verdict).not.toBe('APPROVE');
@@ -275,8 +264,7 @@ describe('answer (scripted chat model)', () => {
   it('stops within a second when cancelled while the critic reviews', async () => {
     class HangingCritic extends ScriptedChat {
       override generate(o: GenerateOptions): Promise<Generation> {
-        if (!o.jsonSchema) return super.generate(o);
-        return new Promise((resolve) => o.signal?.addEventListener('abort', () => resolve({ text: '', tokensIn: 0, tokensOut: 0, firstTokenMs: null, tokensPerS: 0, aborted: true })));
+        return o.jsonSchema ? untilAborted(o) : super.generate(o);
       }
     }
     const good = (u: string) => `Devices talk to the relay server over WebSockets on TLS 1.3 [${snippetWith(u, 'WebSockets on TLS 1.3')}].`;
