@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { askedAttribute, askedType, holdsType, likelyVerbs, questionParts } from './answer-type.ts';
+import { askedAttribute, askedType, assignsUnit, holdsType, likelyVerbs, questionParts } from './answer-type.ts';
 
 describe('askedType', () => {
   it.each([
@@ -81,5 +81,15 @@ describe('likelyVerbs', () => {
     expect(likelyVerbs('Why did the team postpone QUIC for traffic between devices?').has('traffic')).toBe(false);
     expect(likelyVerbs('На скольких планшетах запустят пилот и когда он начнётся?').has('начнется')).toBe(true);
     expect(likelyVerbs('На скольких планшетах запустят пилот?').has('планшетах')).toBe(false);
+  });
+});
+
+describe('assignsUnit', () => {
+  it('finds the line that sets the counted thing, not the lines that use it', () => {
+    expect(assignsUnit('export const MAX_RETRIES = 5;', 'retri')).toBe(true);
+    expect(assignsUnit('retentionDays := 45', 'day')).toBe(true);
+    expect(assignsUnit('  "maxRetries": 3,', 'retri')).toBe(true);
+    expect(assignsUnit('for (let attempt = 0; attempt <= MAX_RETRIES; attempt++) {', 'retri')).toBe(false);
+    expect(assignsUnit('if (retries == 5) return;', 'retri')).toBe(false);
   });
 });

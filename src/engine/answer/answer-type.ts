@@ -200,3 +200,17 @@ export function likelyVerbs(question: string): Set<string> {
   });
   return out;
 }
+
+/**
+ * A setting or constant that states the counted value itself: `MAX_RETRIES = 5`, `retries: 5`,
+ * `retentionDays := 45` for "how many retries / days". A line that only uses the name (a loop
+ * bound) does not.
+ */
+export function assignsUnit(line: string, unit: string): boolean {
+  for (const m of line.matchAll(/([\p{L}_][\p{L}\p{N}_.-]*)["']?\s*(?::=|=(?!=)|:)\s*["']?\d/gu)) {
+    const name = m[1]!;
+    const parts = name.split(/[_.-]|(?<=\p{Ll})(?=\p{Lu})/u);
+    if (parts.some((p) => isUnit(p, unit))) return true;
+  }
+  return false;
+}

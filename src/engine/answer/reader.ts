@@ -24,7 +24,7 @@
  * Pure: no store, no model, no I/O.
  */
 import { isStopword, stemWord, tokenize } from '../search/analyzer.ts';
-import { type AskedType, askedAttribute, askedType, holdsType, likelyVerbs, questionParts } from './answer-type.ts';
+import { type AskedType, askedAttribute, askedType, assignsUnit, holdsType, likelyVerbs, questionParts } from './answer-type.ts';
 import { splitSentences, stripCitationMarkers } from './citations.ts';
 import { contentTerms } from './checks.ts';
 import type { Snippet } from './types.ts';
@@ -259,6 +259,7 @@ const W_PART = 0.55;
 const W_TYPE = 0.25;
 const W_WHOLE = 0.1;
 const W_RANK = 0.05;
+const W_DIRECT = 0.15;
 /** A title or heading word counts this much of a word in the sentence itself. */
 const CONTEXT_SHARE = 0.5;
 /** The second-best sentence is quoted too when it scores at least this share of the best one's (and holds the asked kind of value). */
@@ -369,7 +370,9 @@ export function readAnswer(question: string, candidates: readonly Candidate[], o
     const answers = pi > 0 && typed === 0 ? Math.min((1 - W_TYPE) * cov, PART_ANSWERED - 0.01) : (1 - W_TYPE) * cov + W_TYPE * typed;
     const rank = 1 / (1 + c.snippetIndex);
     const whole = coverage(c, all, allTotal);
-    const score = W_PART * cov + W_TYPE * typed + W_WHOLE * whole + W_RANK * rank;
+    // The line that sets the counted thing (`MAX_RETRIES = 5`) states the value; a loop that uses it does not.
+    const direct = p.asked.unit && assignsUnit(c.text, p.asked.unit) ? 1 : 0;
+    const score = W_PART * cov + W_TYPE * typed + W_WHOLE * whole + W_RANK * rank + W_DIRECT * direct;
     return { answers, score, cov };
   };
 
