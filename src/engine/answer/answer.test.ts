@@ -155,17 +155,32 @@ describe('answer (scripted chat model)', () => {
     expect(a.limits.join()).toMatch(/never mention: seat/);
   });
 
-  // A question the reader cannot answer from the words (the asked "per-seat" attribute is in no
-  // file), so the chat model's answer is not replaced by a quote and its own checks show.
-  const UNQUOTABLE_Q = "What is the relay's per-seat transport fee?";
+  /**
+   * A note the reader cannot match to the question's words (it finds the note by its heading only),
+   * so the chat model's answer is not replaced by a quote and its own checks show.
+   */
+  const UNQUOTABLE_Q = 'Which wire protocol links handsets and servers?';
+  const unquotable = async (chat: ChatModel) => {
+    const engine = open({ chat }, temp.make('syn-answer-wire-'));
+    await engine.index([temp.make('syn-answer-wire-vault-', { 'wire.md': '# Wire\n\nPhones reach the relay over WebSockets on TLS 1.3.\n' })]);
+    return engine.answer(UNQUOTABLE_Q);
+  };
+  const phones = (u: string) => `Phones reach the relay over WebSockets on TLS 1.3 [${snippetWith(u, 'WebSockets on TLS 1.3')}].`;
+
+  it('does not show a chat answer to a question whose asked attribute no file names, however well it cites', async () => {
+    // Every sentence is a faithful quote, so the checks approve it; it just does not answer.
+    const quote = (u: string) => `Lumen Labs is a small software company based in Rotterdam [${snippetWith(u, 'small software company')}].`;
+    const a = await open({ chat: new ScriptedChat([quote, quote]) }).answer(question('q16'));
+    expect(a).toMatchObject({ answer_mode: 'abstained', outcome: 'not_found', verdict: 'REJECT' });
+    expect(a.limits.join()).toMatch(/no file mentions counsel: not shown/);
+  });
 
   it('cuts what is still unsupported after the one revision, and keeps the supported rest', async () => {
-    const mixed = (u: string) =>
-      `Devices talk to the relay server over WebSockets on TLS 1.3 [${snippetWith(u, 'WebSockets on TLS 1.3')}]. The switch cost two million dollars in licence fees [${snippetWith(u, 'WebSockets on TLS 1.3')}].`;
-    const a = await open({ chat: new ScriptedChat([mixed, mixed]) }).answer(UNQUOTABLE_Q);
+    const mixed = (u: string) => `${phones(u)} The switch cost two million dollars in licence fees [${snippetWith(u, 'WebSockets on TLS 1.3')}].`;
+    const a = await unquotable(new ScriptedChat([mixed, mixed]));
     expect(a.critic.retried).toBe(true);
     expect(a.verdict).toBe('REVISE');
-    expect(a.answer).toMatch(/^Devices talk to the relay server over WebSockets on TLS 1\.3 \[\d+\]\.$/);
+    expect(a.answer).toMatch(/^Phones reach the relay over WebSockets on TLS 1\.3 \[\d+\]\.$/);
     expect(a.limits).toContain('removed 1 sentence the sources do not support');
   });
 
@@ -181,9 +196,8 @@ describe('answer (scripted chat model)', () => {
   });
 
   it('lets a stricter model critic overrule the deterministic checks', async () => {
-    const good = (u: string) => `Devices talk to the relay server over WebSockets on TLS 1.3 [${snippetWith(u, 'WebSockets on TLS 1.3')}].`;
-    const chat = new ScriptedChat([good, good], { verdict: 'REVISE', unsupported: [1], feedback: 'Say which TLS version.' });
-    const a = await open({ chat }).answer(UNQUOTABLE_Q);
+    const chat = new ScriptedChat([phones, phones], { verdict: 'REVISE', unsupported: [1], feedback: 'Say which TLS version.' });
+    const a = await unquotable(chat);
     expect(a.critic.retried).toBe(true);
     expect(a.verdict).toBe('REVISE');
     expect(a.critic.decided_by).toBe('model');

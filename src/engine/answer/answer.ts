@@ -384,7 +384,11 @@ export async function answerQuestion(deps: AnswerDeps, query: string, options: A
     // approved each sentence against its sources decide, and the reader's own outcome if it has one.
     outcome = answerMode === 'generative' && finalReading.outcome === 'not_found' ? (reading.outcome === 'not_found' ? 'answered' : reading.outcome) : finalReading.outcome;
   }
-  if (!isCancelled && (verdict === 'REJECT' || !text || (answerMode !== 'generative' && reading.outcome === 'not_found'))) {
+  // A chat model may state what the reader could not find in other words, but not an attribute no
+  // file of the vault ever names ("per-seat price" in notes without prices): that answer is invented.
+  const impossible = answerMode === 'generative' && reading.unknownAttribute;
+  if (impossible) limits.push(`the chat model answered, but no file mentions ${reading.unknown.join(', ')}: not shown`);
+  if (!isCancelled && (verdict === 'REJECT' || !text || impossible || (answerMode !== 'generative' && reading.outcome === 'not_found'))) {
     answerMode = 'abstained';
     text = ABSTAIN_TEXT;
     verdict = 'REJECT';

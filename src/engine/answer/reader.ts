@@ -87,6 +87,8 @@ export interface Reading {
   missing: string[];
   /** Question words no file of the vault holds at all. */
   unknown: string[];
+  /** The attribute the question asks ("per-seat price") has a word no file uses: no answer can be in the notes. */
+  unknownAttribute: boolean;
   /** Best candidates (with a not_found outcome: the closest sentences to read), best first. */
   closest: { text: string; n: number }[];
 }
@@ -446,12 +448,12 @@ export function readAnswer(question: string, candidates: readonly Candidate[], o
 
   const closest = order.slice(0, 3).filter((i) => table[i]!.some((r) => r.cov > 0)).map((i) => ({ text: candidates[i]!.text, n: candidates[i]!.n }));
   if (outcome === 'not_found') {
-    return { outcome, answer: '', cited: [], answerability, parts: partReadings, missing: missingTerms.map((t) => t.raw), unknown, closest };
+    return { outcome, answer: '', cited: [], answerability, parts: partReadings, missing: missingTerms.map((t) => t.raw), unknown, unknownAttribute, closest };
   }
   // Written in reading order of relevance: the lead first, then what completes it.
   const answer = picked.map((i) => {
     const s = candidates[i]!.text;
     return `${/[.!?…]["'”’»)`]*$|[{;,(:]$/.test(s) ? s : `${s}.`} [${candidates[i]!.n}]`;
   }).join(' ');
-  return { outcome, answer, cited: [...new Set(picked.map((i) => candidates[i]!.n))], answerability, parts: partReadings, missing: missingTerms.map((t) => t.raw), unknown, closest };
+  return { outcome, answer, cited: [...new Set(picked.map((i) => candidates[i]!.n))], answerability, parts: partReadings, missing: missingTerms.map((t) => t.raw), unknown, unknownAttribute, closest };
 }
