@@ -14,6 +14,8 @@ const STAGE_LABEL: Record<string, string> = {
 
 /** Limits that change what the answer means: shown with it, never collapsed. */
 const MEANING = /^(?:your files never mention|not found in your notes|the chat model|synthesis timed out|cancelled)/;
+/** Of an answered question, a word no file uses is a paraphrase the reader got past: it folds away with the rest. */
+const changesMeaning = (limit: string, outcome: string) => MEANING.test(limit) && !(outcome === 'answered' && limit.startsWith('your files never mention'));
 
 /** Does the answer answer? One of three outcomes a person tells apart at a glance; the critic's verdict is in the tooltip. */
 function VerdictBadge({ verdict, outcome, decidedBy }: { verdict: string | null; outcome: string; decidedBy: string }) {
@@ -113,10 +115,10 @@ export function AskView() {
             {answer.answer_mode === 'extractive' && <span className="badge badge--info" title="The sentences of your notes that state the answer, quoted">Quoted from sources</span>}
             {answer.cancelled && <span className="badge badge--warn">Stopped</span>}
           </div>
-          {answer.limits.some((l) => MEANING.test(l)) && (
+          {answer.limits.some((l) => changesMeaning(l, answer.outcome)) && (
             // Limits that change what the answer means are read with it, not folded away.
             <ul className="answer__missing" data-testid="meaning-limits">
-              {answer.limits.filter((l) => MEANING.test(l)).map((l) => (
+              {answer.limits.filter((l) => changesMeaning(l, answer.outcome)).map((l) => (
                 <li key={l}>{l.charAt(0).toUpperCase() + l.slice(1)}</li>
               ))}
             </ul>
@@ -176,11 +178,11 @@ export function AskView() {
               })}
             </ol>
           )}
-          {answer.limits.some((l) => !MEANING.test(l)) && (
+          {answer.limits.some((l) => !changesMeaning(l, answer.outcome)) && (
             <details className="limits">
-              <summary>What was limited ({answer.limits.filter((l) => !MEANING.test(l)).length})</summary>
+              <summary>What was limited ({answer.limits.filter((l) => !changesMeaning(l, answer.outcome)).length})</summary>
               <ul>
-                {answer.limits.filter((l) => !MEANING.test(l)).map((l) => (
+                {answer.limits.filter((l) => !changesMeaning(l, answer.outcome)).map((l) => (
                   <li key={l}>{l}</li>
                 ))}
               </ul>
