@@ -67,7 +67,7 @@ export interface AnswerOptions {
  * Below this many tokens per second (the median of recent answers) the chat model is not asked:
  * a 512-token answer would take over two minutes, longer than the synthesis timeout.
  */
-export const MIN_CHAT_TOKENS_PER_S = 4;
+const MIN_CHAT_TOKENS_PER_S = 4;
 
 /** A small model that starts writing the prompt's own scaffolding has finished its answer. */
 const ECHO_STOPS = ['Question:', 'Snippets:', 'A reviewer found', '```', 'Answer (cite'];
@@ -297,11 +297,16 @@ export async function answerQuestion(deps: AnswerDeps, query: string, options: A
   let retried = false;
   const cancelled = () => signal?.aborted === true;
   /** The model's answer read like the reader's own quote: which parts of the question it answers. */
+  const modelReadings = new Map<string, Reading>();
   const readModelAnswer = (answer: string): Reading => {
+    const known = modelReadings.get(answer);
+    if (known) return known;
     const cited = new Set(extractCitations(answer, snippets).cited);
     const context = snippets.filter((s) => cited.has(s.n)).map((s) => `${s.title} ${s.heading ?? ''}`).join(' ');
     const own = readerCandidates(splitSentences(answer).map((sentence, i) => ({ ...snippets[0]!, n: i + 1, title: context, heading: null, text: stripCitationMarkers(sentence), language: 'text' })));
-    return readAnswer(query, own, { termStats: deps.termStats });
+    const read = readAnswer(query, own, { termStats: deps.termStats });
+    modelReadings.set(answer, read);
+    return read;
   };
   const answeredParts = (r: Reading) => (r.outcome === 'not_found' ? 0 : r.parts.filter((p) => p.answered).length);
 

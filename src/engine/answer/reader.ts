@@ -48,7 +48,6 @@ export interface Candidate {
   /** Snippet number it comes from. */
   n: number;
   snippetIndex: number;
-  sentenceIndex: number;
   /** Stemmed words of the sentence, identifier parts included. */
   terms: Set<string>;
   /** Stemmed words of its note's title and heading. */
@@ -237,13 +236,13 @@ export function readerCandidates(snippets: readonly Snippet[]): Candidate[] {
   snippets.forEach((snippet, snippetIndex) => {
     const context = termSet(`${snippet.title}\n${snippet.heading ?? ''}`);
     const sentences = PROSE_LANGUAGES.has(snippet.language) ? proseSentences(snippet.text) : codeSentences(snippet.text);
-    sentences.forEach((text, sentenceIndex) => {
-      if (text.length > MAX_SENTENCE_CHARS || seen.has(text)) return;
+    for (const text of sentences) {
+      if (text.length > MAX_SENTENCE_CHARS || seen.has(text)) continue;
       seen.add(text);
       let doc = docs.get(snippet.doc_id);
       if (!doc) docs.set(snippet.doc_id, (doc = new Set()));
-      out.push({ text, n: snippet.n, snippetIndex, sentenceIndex, terms: termSet(text), context, near: new Set(), doc });
-    });
+      out.push({ text, n: snippet.n, snippetIndex, terms: termSet(text), context, near: new Set(), doc });
+    }
     // A reason or a figure is often stated in the sentence after the one that names the subject.
     const own = out.filter((c) => c.snippetIndex === snippetIndex);
     own.forEach((c, i) => {
@@ -273,9 +272,9 @@ const INHERITED_SHARE = 0.25;
 /** A word found elsewhere in the retrieved passages of the sentence's note counts this much. */
 const DOC_SHARE = 0.2;
 /** A part is answered when its best sentence reads at least this well. */
-export const PART_ANSWERED = 0.5;
+const PART_ANSWERED = 0.5;
 /** Below this, nothing quoted answers the question: not found. */
-export const NOT_FOUND_BELOW = 0.4;
+const NOT_FOUND_BELOW = 0.4;
 /** A further sentence must bring at least this share of the question's word weight that the quote lacks. */
 const MULTI_HOP_GAIN = 0.25;
 /** How much less a question word weighs when every retrieved passage holds it (the topic, not the question). */
