@@ -14,7 +14,7 @@ afterAll(() => {
 });
 
 function librarySection(): string[] {
-  const readme = fs.readFileSync(path.join(repo, 'README.md'), 'utf8');
+  const readme = fs.readFileSync(path.join(repo, 'docs', 'integrations.md'), 'utf8');
   const start = readme.indexOf('### Library');
   const end = readme.indexOf('\n### ', start + 1);
   expect(start).toBeGreaterThan(0);

@@ -1,7 +1,7 @@
 /**
  * Picks and opens a vector backend. `auto` is usearch: exact search up to DEFAULT_EXACT_LIMIT
  * vectors, HNSW above, which `synapsis bench vectors` measured faster than FAISS's exact index at
- * every size with recall@10 near 1 (README, "Vector index backends"); FAISS is the fallback when
+ * every size with recall@10 near 1 (docs/retrieval.md, "Vector index backends"); FAISS is the fallback when
  * usearch's native module cannot load, and can be chosen explicitly.
  */
 import { createError } from '../../shared/errors.ts';

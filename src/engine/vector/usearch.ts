@@ -206,7 +206,7 @@ export class UsearchVectorIndex implements VectorIndex {
     return searchWithAllow(count, k, allowed, (candidates) => {
       // usearch searches with a beam of max(expansion_search, k): asking for at least
       // HNSW_SEARCH_WIDTH neighbours widens the beam, which raised recall@10 at 300k x 768 from
-      // 0.968 (64) to 1.0 (256) for 0.3 ms more per query (bench vectors; README).
+      // 0.968 (64) to 1.0 (256) for 0.3 ms more per query (bench vectors; docs/retrieval.md).
       const m = graph.search(q, Math.min(count, Math.max(candidates, width)), 1);
       return Array.from(m.keys.subarray(0, candidates), (key, i) => ({ id: Number(key), score: 1 - m.distances[i]! }));
     });
