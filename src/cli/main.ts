@@ -107,6 +107,8 @@ function formatIndexReport(r: IndexReport): string {
     `indexed ${r.indexed}, unchanged ${r.unchanged}, removed ${r.removed}, skipped ${r.skipped}, failed ${r.failed} ` +
       `of ${r.files_seen} files in ${(r.duration_ms / 1000).toFixed(2)} s; ${r.chunks_total} chunks in the index`,
   ];
+  const warned = r.issues.filter((i) => i.status === 'warning').length;
+  if (warned > 0) lines.push(`${warned} indexed with warnings (not all of the file as written; see below)`);
   for (const issue of r.issues.slice(0, 20)) lines.push(`  ${issue.status}: ${issue.path} — ${issue.reason}`);
   if (r.issues.length > 20) lines.push(`  … and ${r.issues.length - 20} more (synapsis health lists them all)`);
   return lines.join('\n');
@@ -189,7 +191,7 @@ function formatHealth(h: HealthReport): string {
   if (h.models) lines.push(`llm runtime: ${h.models.gpu ? `GPU (${h.models.gpu})` : 'CPU'}, ${h.models.threads} threads`);
   if (h.pending_jobs > 0) lines.push(`pending: ${h.pending_jobs} files from an interrupted run (synapsis index finishes them)`);
   if (h.issues.length > 0) {
-    lines.push('skipped or failed files:');
+    lines.push('files skipped, failed or read with warnings:');
     for (const i of h.issues) lines.push(`  ${i.status}: ${i.path} — ${i.reason}`);
   }
   return lines.join('\n');

@@ -88,6 +88,7 @@ const ENV_KEYS: Record<string, { key: keyof Config; kind: EnvKind }> = {
   SYN_SOURCE_ROOTS: { key: 'sourceRoots', kind: 'list' },
   SYN_CHUNK_SIZE: { key: 'chunkSize', kind: 'int' },
   SYN_CHUNK_OVERLAP: { key: 'chunkOverlap', kind: 'int' },
+  SYN_MAX_CHUNKS_PER_FILE: { key: 'maxChunksPerFile', kind: 'int' },
   SYN_TOP_K: { key: 'topK', kind: 'int' },
   SYN_MIN_SCORE: { key: 'minScore', kind: 'float' },
   SYN_INDEX_PATH: { key: 'indexPath', kind: 'string' },

@@ -141,7 +141,8 @@ export const IndexRequestSchema = z
 
 export const FileIssueSchema = z.object({
   path: z.string(),
-  status: z.enum(['skipped', 'failed']),
+  /** warning: indexed, but not all of it as written (front matter ignored, text cut, bytes replaced). */
+  status: z.enum(['skipped', 'failed', 'warning']),
   reason: z.string(),
   code: z.string().optional(),
 });

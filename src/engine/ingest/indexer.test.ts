@@ -124,13 +124,29 @@ describe('indexer', () => {
     expect((await engine.health()).documents.total).toBe(3);
   });
 
+  it('says which lines of a file cut at the chunk cap are not searchable', async () => {
+    const lines = Array.from({ length: 400 }, (_, i) => `line ${i + 1} of a long log with some words in it`);
+    const root = temp.make('syn-cut-', { 'long.txt': `${lines.join('\n')}\n` });
+    const engine = createEngine({ dataDir: temp.make('syn-cut-data-'), env: { SYN_MAX_CHUNKS_PER_FILE: '3', SYN_CHUNK_SIZE: '500', SYN_CHUNK_OVERLAP: '0' } });
+    engines.push(engine);
+    const report = await engine.index([root]);
+    const issue = report.issues.find((i) => i.path === path.join(root, 'long.txt'));
+    expect(issue).toMatchObject({ status: 'warning', reason: expect.stringMatching(/only the first 3 chunks were indexed: lines (\d+)-401 are not searchable/) });
+    const firstLost = Number(/lines (\d+)-/.exec(issue!.reason)![1]);
+    expect((await engine.retrieve(`"line ${firstLost - 1} of"`)).chunks).toHaveLength(1);
+    expect((await engine.retrieve(`"line ${firstLost} of"`)).chunks).toHaveLength(0);
+    expect((await engine.health()).issues).toContainEqual(issue);
+  });
+
   it('records an empty file as indexed with no chunks, and invalid UTF-8 with a note', async () => {
     const root = temp.make('syn-odd-', { 'empty.md': '', 'bad.txt': Buffer.from([0x66, 0x6f, 0xff, 0xfe, 0x6f, 0x0a]) });
     const engine = engineAt(temp.make('syn-odd-data-'));
     const report = await engine.index([root]);
     expect(report).toMatchObject({ indexed: 2, failed: 0, chunks_total: 1 });
-    const health = await engine.health();
-    expect(health.issues).toEqual([]);
+    // Indexed, but not as written: the run and health both say so.
+    const warning = { path: path.join(root, 'bad.txt'), status: 'warning', reason: 'invalid UTF-8 replaced with U+FFFD' };
+    expect(report.issues).toEqual([warning]);
+    expect((await engine.health()).issues).toEqual([warning]);
     expect((await engine.retrieve('fo')).chunks[0]?.text).toBe('fo\uFFFD\uFFFDo');
   });
 

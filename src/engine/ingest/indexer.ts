@@ -349,7 +349,10 @@ async function indexFile(
     });
     const graph = config.graphExtract ? graphOf(entry.relPath, kind.type, parsed, chunks) : undefined;
     const warnings = [...parsed.warnings];
-    if (truncated) warnings.push(`only the first ${config.maxChunksPerFile} chunks were indexed`);
+    if (truncated) {
+      const lastLine = chunks.at(-1)?.endLine ?? 0;
+      warnings.push(`only the first ${config.maxChunksPerFile} chunks were indexed: lines ${lastLine + 1}-${parsed.lines.length} are not searchable (split the file, or raise SYN_MAX_CHUNKS_PER_FILE)`);
+    }
     write(() => store.writeDocument(
       {
         ...base,
@@ -366,7 +369,9 @@ async function indexFile(
       rows,
       job.id,
     ));
-    return { outcome: 'indexed', chunks: rows.length };
+    // Indexed, but not all of it as written: the run reports it, so nothing is partial in silence.
+    const issue: FileIssue | undefined = warnings.length ? { path: absPath, status: 'warning', reason: warnings.join('; ') } : undefined;
+    return { outcome: 'indexed', chunks: rows.length, ...(issue ? { issue } : {}) };
   } catch (error) {
     const code = isSynapsisError(error) ? error.code : 'E_SYN_CHUNK_PARSE_FAILED';
     const reason = (error as Error).message;

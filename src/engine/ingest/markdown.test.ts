@@ -33,7 +33,7 @@ We chose SQLite. See [[Maya Chen]] and [[Project Aurora|Aurora]]. #database
 
   it('survives broken frontmatter and reports it', () => {
     const md = parseMarkdown(['---', 'title: [unclosed', '---', '# Real title']);
-    expect(md.frontmatterError).toBeTruthy();
+    expect(md.fm.error).toBeTruthy();
     expect(md.title).toBe('Real title');
   });
 

@@ -1,4 +1,5 @@
 import YAML from 'yaml';
+import { sensitivityOf, sensitivityOfRaw } from './sensitivity.ts';
 
 export interface MarkdownHeading {
   /** 0-based line index. */
@@ -10,7 +11,8 @@ export interface MarkdownHeading {
 
 export interface ParsedMarkdown {
   frontmatter: Record<string, unknown>;
-  frontmatterError: string | null;
+  /** The front matter as read: its error (with line) and the sensitivity it names, failing closed. */
+  fm: Frontmatter;
   /** First line index after the frontmatter block. */
   bodyStart: number;
   title: string | null;
@@ -51,22 +53,64 @@ export function slugify(text: string): string {
   );
 }
 
-export function parseMarkdown(lines: string[]): ParsedMarkdown {
-  let frontmatter: Record<string, unknown> = {};
-  let frontmatterError: string | null = null;
-  let bodyStart = 0;
-  if (lines[0] === '---') {
-    const end = lines.findIndex((line, i) => i > 0 && (line === '---' || line === '...'));
-    if (end > 0) {
-      bodyStart = end + 1;
-      try {
-        const parsed: unknown = YAML.parse(lines.slice(1, end).join('\n'), { maxAliasCount: 100 });
-        if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) frontmatter = parsed as Record<string, unknown>;
-      } catch (error) {
-        frontmatterError = (error as Error).message.split('\n')[0] ?? 'invalid YAML';
-      }
-    }
+/** Lines searched for a sensitivity key when a note opens front matter and never closes it. */
+const UNCLOSED_SCAN_LINES = 100;
+
+export interface Frontmatter {
+  frontmatter: Record<string, unknown>;
+  /** Why the front matter was ignored, with its 1-based line in the file; null when it parsed. */
+  error: { message: string; line: number } | null;
+  bodyStart: number;
+  /** The document's sensitivity, failing closed (see sensitivity.ts); null: none named. */
+  sensitivity: string | null;
+}
+
+/**
+ * YAML front matter between a first line `---` and the next `---` or `...`. Shared by markdown and
+ * plain-text files: a `.txt` note can carry `sensitivity: restricted` too.
+ */
+export function readFrontmatter(lines: readonly string[]): Frontmatter {
+  if (lines[0] !== '---') return { frontmatter: {}, error: null, bodyStart: 0, sensitivity: null };
+  const end = lines.findIndex((line, i) => i > 0 && (line === '---' || line === '...'));
+  if (end < 0) {
+    // Never closed, so not front matter: the text is the body. A sensitivity key near the top is
+    // still honoured (restricted unless it says public): a missing `---` must not publish a note.
+    const claimed = sensitivityOfRaw(lines.slice(1, UNCLOSED_SCAN_LINES));
+    return {
+      frontmatter: {},
+      error: claimed ? { message: 'front matter is never closed with ---', line: 1 } : null,
+      bodyStart: 0,
+      sensitivity: claimed?.sensitivity ?? null,
+    };
   }
+  const body = lines.slice(1, end);
+  try {
+    const parsed: unknown = YAML.parse(body.join('\n'), { maxAliasCount: 100 });
+    const frontmatter = parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
+    return { frontmatter, error: null, bodyStart: end + 1, sensitivity: sensitivityOf(frontmatter) };
+  } catch (error) {
+    const message = (error as Error).message.split('\n')[0]?.replace(/ at line \d+, column \d+:?$/, '') || 'invalid YAML';
+    const pos = (error as { linePos?: { line: number }[] }).linePos?.[0]?.line;
+    const claimed = sensitivityOfRaw(body);
+    return {
+      frontmatter: {},
+      error: { message, line: pos ? pos + 1 : 1 },
+      bodyStart: end + 1,
+      sensitivity: claimed?.sensitivity ?? null,
+    };
+  }
+}
+
+/** The warning an index run reports for front matter it could not read. */
+export function frontmatterWarning(fm: Frontmatter): string | null {
+  if (!fm.error) return null;
+  const restricted = fm.sensitivity && fm.sensitivity !== 'public' ? `; it names a sensitivity, so the note is treated as ${fm.sensitivity}` : '';
+  return `front matter ignored (line ${fm.error.line}): ${fm.error.message}${restricted}`;
+}
+
+export function parseMarkdown(lines: string[]): ParsedMarkdown {
+  const fm = readFrontmatter(lines);
+  const { frontmatter, bodyStart } = fm;
 
   const headings: MarkdownHeading[] = [];
   const tags = new Set<string>(frontmatterList(frontmatter.tags));
@@ -97,7 +141,7 @@ export function parseMarkdown(lines: string[]): ParsedMarkdown {
   const h1 = headings.find((h) => h.level === 1);
   return {
     frontmatter,
-    frontmatterError,
+    fm,
     bodyStart,
     title: fmTitle || h1?.text || null,
     headings,

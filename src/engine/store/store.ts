@@ -503,12 +503,13 @@ export class Store implements Disposable {
     const rows = this.db
       .prepare(
         `SELECT r.path AS root, d.path, d.status, d.error, d.error_code FROM documents d JOIN roots r ON r.id = d.root_id
-         WHERE d.status != 'indexed' ORDER BY r.path, d.path LIMIT ?`,
+         WHERE d.status != 'indexed' OR d.error IS NOT NULL ORDER BY r.path, d.path LIMIT ?`,
       )
-      .all(limit) as { root: string; path: string; status: 'skipped' | 'failed'; error: string | null; error_code: string | null }[];
+      .all(limit) as { root: string; path: string; status: 'indexed' | 'skipped' | 'failed'; error: string | null; error_code: string | null }[];
     const issues: FileIssue[] = rows.map((r) => ({
       path: path.join(r.root, r.path),
-      status: r.status,
+      // An indexed document with an error was indexed with a warning (front matter ignored, text cut).
+      status: r.status === 'indexed' ? 'warning' : r.status,
       reason: r.error ?? 'unknown',
       ...(r.error_code ? { code: r.error_code } : {}),
     }));

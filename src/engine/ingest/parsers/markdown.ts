@@ -1,4 +1,4 @@
-import { frontmatterList, parseMarkdown } from '../markdown.ts';
+import { frontmatterList, frontmatterWarning, parseMarkdown } from '../markdown.ts';
 import { baseName, decodeToLines } from './text.ts';
 import type { ParseInput, ParsedDocument, Parser } from './types.ts';
 
@@ -7,10 +7,11 @@ export const markdownParser: Parser = {
   parse(input: ParseInput): ParsedDocument {
     const { lines, warnings } = decodeToLines(input.bytes);
     const md = parseMarkdown(lines);
-    if (md.frontmatterError) warnings.push(`frontmatter ignored: ${md.frontmatterError}`);
+    const fmWarning = frontmatterWarning(md.fm);
+    if (fmWarning) warnings.push(fmWarning);
     const fm = md.frontmatter;
     const tags: Record<string, string> = { type: 'markdown', language: 'markdown' };
-    if (typeof fm.sensitivity === 'string' && fm.sensitivity.trim()) tags.sensitivity = fm.sensitivity.trim().toLowerCase();
+    if (md.fm.sensitivity) tags.sensitivity = md.fm.sensitivity;
     if (md.tags.length > 0) tags.tags = [...md.tags].sort().join(',');
     if (typeof fm.lang === 'string') tags.lang = fm.lang;
     const headings = md.headings;

@@ -1,4 +1,5 @@
 import { decodeUtf8, normalizeLines } from '../normalize.ts';
+import { frontmatterWarning, readFrontmatter } from '../markdown.ts';
 import type { ParseInput, ParsedDocument, Parser } from './types.ts';
 
 /** Definitions that start a new unit in most languages, at the left margin or one indent level in. */
@@ -27,6 +28,11 @@ export const textParser: Parser = {
     }
     const tags: Record<string, string> = { type: input.type };
     if (input.language) tags.language = input.language;
+    // Plain-text notes may open with front matter too; only its sensitivity is honoured (failing closed).
+    const fm = input.type === 'text' ? readFrontmatter(lines) : null;
+    if (fm?.sensitivity) tags.sensitivity = fm.sensitivity;
+    const fmWarning = fm ? frontmatterWarning(fm) : null;
+    if (fmWarning) warnings.push(fmWarning);
     return {
       title: baseName(input.relPath),
       lines,

@@ -95,9 +95,9 @@ export function LibraryView() {
         </p>
       )}
 
-      <h2>Skipped and failed files {issues.length > 0 && <span className="count">{issues.length}</span>}</h2>
+      <h2>Files with issues {issues.length > 0 && <span className="count">{issues.length}</span>}</h2>
       {issues.length === 0 ? (
-        <p className="muted">Every file was read.</p>
+        <p className="muted">Every file was read in full.</p>
       ) : (
         <table className="issues" data-testid="issues">
           <thead>
