@@ -663,7 +663,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
             rerankTopN: config.rerankTopN,
           },
           documentSource: (docId) => store.documentSource(docId),
-          termStats: (terms) => termStats(store.db, terms),
+          termStats: (terms, allowSensitivity) => termStats(store.db, terms, { allowSensitivity, sensitivityEnable: config.sensitivityEnable }),
           saveTrace: (trace) => store.insertTrace(trace),
           onStage: (trace_id, stage) => events.emit('answer/stage', { trace_id, stage }),
           onQuote: (trace_id, quote) => events.emit('answer/quote', { trace_id, ...quote }),

@@ -147,6 +147,22 @@ describe('restricted content stays out of every engine surface', () => {
     expect(logged.filter((l) => leaks(l, QUERIES))).toEqual([]);
   });
 
+  it('answers a question about a word only the restricted note holds as if no file held it', async () => {
+    // "your files never mention X" is computed over what the caller may see: otherwise its absence
+    // would tell that a restricted note mentions X.
+    const answerFor = async (word: string, allow: string[] = []) => {
+      const envelope = await engine.answer(`What does ${word} mean for the offsite?`, { context: { allow_sensitivity: allow } });
+      return { never: envelope.limits.find((l) => l.startsWith('your files never mention')) ?? '', missing: envelope.missing_terms };
+    };
+    const absent = await answerFor('flibbertigibbet');
+    const hidden = await answerFor('quetzalcanary');
+    expect(absent.never).toContain('flibbertigibbet');
+    expect(hidden.never).toBe(absent.never.replace('flibbertigibbet', 'quetzalcanary'));
+    expect(hidden.missing).toEqual(absent.missing.map((t) => t.replace('flibbertigibbet', 'quetzalcanary')));
+    // Allowed, the word is known again.
+    expect((await answerFor('quetzalcanary', ['restricted'])).never).not.toContain('quetzalcanary');
+  });
+
   it('never reaches documents, sources, the graph or health', async () => {
     expect(leaks(engine.documents())).toBeNull();
     expect(leaks(await engine.call('index/documents', {}))).toBeNull();

@@ -41,8 +41,8 @@ export interface AnswerDeps {
   chat: ChatModel | null;
   settings: AnswerSettings;
   documentSource: (docId: string) => { absPath: string; contentHash: string | null } | null;
-  /** idf and document frequency of analyzed terms in the whole index. */
-  termStats: (terms: readonly string[]) => Map<string, { idf: number; df: number }>;
+  /** idf and document frequency of analyzed terms in the index, as far as a caller allowing these sensitivities may see. */
+  termStats: (terms: readonly string[], allowSensitivity: readonly string[]) => Map<string, { idf: number; df: number }>;
   saveTrace: (trace: TraceRow) => void;
   onStage?: (traceId: string, stage: 'retrieve' | 'context' | 'synthesize' | 'critic' | 'revise' | 'done') => void;
   /** The reader's quote, as soon as it is read (before any chat model writes). */
@@ -169,7 +169,9 @@ export async function answerQuestion(deps: AnswerDeps, query: string, options: A
 
   // The reader's answer comes first: it is there at once, and a chat model's answer must do at least as well.
   const tread = performance.now();
-  const reading: Reading = readAnswer(query, readerCandidates(snippets), { termStats: deps.termStats });
+  // Term rarity as far as this caller may see: a word only restricted notes hold is one "your files never mention".
+  const visibleTermStats = (terms: readonly string[]) => deps.termStats(terms, options.context?.allow_sensitivity ?? []);
+  const reading: Reading = readAnswer(query, readerCandidates(snippets), { termStats: visibleTermStats });
   timings.read_ms = ms(tread);
   if (snippets.length > 0) deps.onQuote?.(traceId, { answer: reading.outcome === 'not_found' ? '' : reading.answer, outcome: reading.outcome });
   if (reading.unknown.length > 0) limits.push(`your files never mention: ${reading.unknown.join(', ')}`);
@@ -304,7 +306,7 @@ export async function answerQuestion(deps: AnswerDeps, query: string, options: A
     const cited = new Set(extractCitations(answer, snippets).cited);
     const context = snippets.filter((s) => cited.has(s.n)).map((s) => `${s.title} ${s.heading ?? ''}`).join(' ');
     const own = readerCandidates(splitSentences(answer).map((sentence, i) => ({ ...snippets[0]!, n: i + 1, title: context, heading: null, text: stripCitationMarkers(sentence), language: 'text' })));
-    const read = readAnswer(query, own, { termStats: deps.termStats });
+    const read = readAnswer(query, own, { termStats: visibleTermStats });
     modelReadings.set(answer, read);
     return read;
   };

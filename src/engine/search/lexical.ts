@@ -88,12 +88,30 @@ function ensureVocab(db: Database): void {
 /**
  * How rare each analyzed term is in the index (BM25's idf; a term no chunk holds gets the highest
  * value). Cited answers use it to tell whether the sources mention what a question is about.
+ *
+ * With `visibility`, a term that only documents hidden from the caller hold counts as held by none:
+ * "your files never mention X" must not tell whether a restricted note mentions X.
  */
-export function termStats(db: Database, terms: readonly string[]): Map<string, { idf: number; df: number }> {
+export function termStats(
+  db: Database,
+  terms: readonly string[],
+  visibility?: Pick<LexicalFilters, 'allowSensitivity' | 'sensitivityEnable'>,
+): Map<string, { idf: number; df: number }> {
   ensureVocab(db);
   const { rows } = tableStats(db, 'chunks_fts');
   const tokens = [...new Set(terms.flatMap((t) => ftsTokens(t)))];
   const df = documentFrequencies(db, 'temp.chunks_vocab', tokens);
+  if (visibility?.sensitivityEnable && hidesAnyDocument(db, visibility.allowSensitivity)) {
+    const allowed = JSON.stringify(visibility.allowSensitivity.map((s) => s.toLowerCase()));
+    const visibleHolds = statements(db).prepare(
+      `SELECT 1 FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid JOIN documents d ON d.id = c.document_id
+        WHERE chunks_fts MATCH @match AND (d.sensitivity IS NULL OR d.sensitivity = 'public' OR d.sensitivity IN (SELECT value FROM json_each(@allowed)))
+        LIMIT 1`,
+    );
+    for (const token of tokens) {
+      if ((df.get(token) ?? 0) > 0 && !visibleHolds.get({ match: `"${token.replace(/"/g, '""')}"`, allowed })) df.set(token, 0);
+    }
+  }
   const out = new Map<string, { idf: number; df: number }>();
   for (const t of terms) {
     const parts = ftsTokens(t);
@@ -236,6 +254,15 @@ function wordTerms(word: string): readonly string[] {
 
 function hasJsFilter(f: LexicalFilters): boolean {
   return f.includeGlobs.length + f.excludeGlobs.length + f.types.length + f.languages.length + f.tags.length + f.roots.length > 0;
+}
+
+/** Whether any indexed document is marked with a sensitivity other than public and not allowed. */
+function hidesAnyDocument(db: Database, allowSensitivity: readonly string[]): boolean {
+  return (
+    statements(db)
+      .prepare("SELECT 1 FROM documents WHERE sensitivity IS NOT NULL AND sensitivity != 'public' AND sensitivity NOT IN (SELECT value FROM json_each(@allowed)) LIMIT 1")
+      .get({ allowed: JSON.stringify(allowSensitivity.map((s) => s.toLowerCase())) }) !== undefined
+  );
 }
 
 /** Chunks the sensitivity policy hides from this request (documents marked other than public and not allowed). */
