@@ -1,9 +1,11 @@
 /**
  * The engine's process in the desktop app (an Electron utilityProcess): one EngineHost, and a
- * protocol server on every MessagePort the main process hands over (one per window load).
+ * protocol server on every MessagePort the main process hands over (one per window load), behind
+ * the renderer gate: only the UI's methods, and folders or models only as picked in a dialog.
  */
 import fs from 'node:fs';
 import { createEngine, EngineHost, serveRpc } from '../engine/index.ts';
+import { createRendererGate, gatedReceiver, isGrantMessage } from './renderer-gate.ts';
 
 const VERSION = process.env.npm_package_version ?? '0.1.0';
 const env = process.env;
@@ -18,11 +20,19 @@ const host = new EngineHost({
   ...(demo ? { demo } : {}),
 });
 
+const gate = createRendererGate();
+
+// Only the main process holds the parent port: grants come from its dialogs, never from the renderer.
 process.parentPort.on('message', (event) => {
+  if (isGrantMessage(event.data)) {
+    gate.grant(event.data.kind, event.data.path);
+    return;
+  }
   const port = event.ports[0];
   if ((event.data as { type?: string } | null)?.type !== 'connect' || !port) return;
   const rpc = serveRpc({ host, shell: 'electron', version: VERSION, send: (message) => port.postMessage(message) });
-  port.on('message', (e) => rpc.receive(e.data));
+  const receive = gatedReceiver(gate, (message) => rpc.receive(message), (refusal) => port.postMessage(refusal));
+  port.on('message', (e) => receive(e.data));
   port.on('close', () => rpc.dispose());
   port.start();
 });

@@ -2,48 +2,41 @@
  * Electron main process: one window, locked down, and the engine in a utilityProcess.
  *
  * Security: context isolation, sandbox, no node integration; navigation, new windows, webviews and
- * permission requests denied; the renderer is served from the app's own `app://` protocol and every
- * other request (http, https, ws, file, ...) is cancelled, so the app is air-gapped by construction.
+ * permission requests denied; the renderer is served from the app's own `app://` protocol with its
+ * Content-Security-Policy as a header, and every other request (http, https, ws, file, ...) is
+ * cancelled, so the app is air-gapped by construction (src/main/app-protocol.ts).
  * The renderer reaches the engine only through the MessagePort handed to it here, speaking the
- * contract's protocol (src/shared/rpc.ts); the folder dialog is the one thing main answers itself.
+ * contract's protocol (src/shared/rpc.ts), and the engine's process passes only the methods the UI
+ * uses (src/main/renderer-gate.ts). The system dialogs are what main answers itself: a folder to
+ * add or a model file to import is granted to the engine only once the user picked it there.
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { app, BrowserWindow, dialog, ipcMain, MessageChannelMain, protocol, session, utilityProcess, type UtilityProcess, type WebContents } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, MessageChannelMain, protocol, session, utilityProcess, type IpcMainInvokeEvent, type OpenDialogOptions, type UtilityProcess, type WebContents } from 'electron';
+import { APP_ORIGIN, isAppUrl as isAllowedUrl, serveAppRequest } from './app-protocol.ts';
+import type { GrantMessage, PickKind } from './renderer-gate.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const RENDERER_DIR = path.join(here, '../renderer');
-const APP_ORIGIN = 'app://synapsis';
 const DEV_URL = process.env.ELECTRON_RENDERER_URL;
 
 protocol.registerSchemesAsPrivileged([{ scheme: 'app', privileges: { standard: true, secure: true, supportFetchAPI: true } }]);
 
-/** Requests the app may make: its own files, devtools, and the dev server while developing. */
-export function isAppUrl(url: string): boolean {
-  return url.startsWith(`${APP_ORIGIN}/`) || url.startsWith('devtools://') || (DEV_URL !== undefined && url.startsWith(DEV_URL));
+/** Requests the app may make: its own files, devtools, and the dev server (same origin) while developing. */
+function isAppUrl(url: string): boolean {
+  return isAllowedUrl(url, DEV_URL);
 }
-
-/** A file of the built renderer for an app:// URL, or null when the path leaves the folder. */
-function rendererFile(url: string): string | null {
-  const { pathname } = new URL(url);
-  const rel = decodeURIComponent(pathname === '/' ? '/index.html' : pathname);
-  const file = path.resolve(RENDERER_DIR, `.${path.posix.normalize(rel)}`);
-  return file.startsWith(RENDERER_DIR + path.sep) ? file : null;
-}
-
-const MIME: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.woff2': 'font/woff2',
-  '.json': 'application/json',
-};
 
 let engine: UtilityProcess | null = null;
 let engineRestarts = 0;
+/** Every path the user picked in a system dialog, sent again to an engine that restarted. */
+const grants: GrantMessage[] = [];
+
+function grantPicked(kind: PickKind, picked: string): void {
+  const grant: GrantMessage = { type: 'grant', kind, path: picked };
+  if (!grants.some((g) => g.kind === kind && g.path === picked)) grants.push(grant);
+  engine?.postMessage(grant);
+}
 
 function dataDir(): string {
   return process.env.SYNAPSIS_DATA_DIR || path.join(app.getPath('userData'), 'data');
@@ -70,6 +63,7 @@ function startEngine(): UtilityProcess {
     },
     stdio: 'inherit',
   });
+  for (const grant of grants) child.postMessage(grant);
   child.on('exit', (code) => {
     if (engine !== child) return;
     engine = null;
@@ -129,25 +123,24 @@ app.on('web-contents-created', (_event, contents) => {
 
 void app.whenReady().then(() => {
   // Read from disk here rather than net.fetch(file://), which the request filter below would cancel.
-  protocol.handle('app', async (request) => {
-    const file = rendererFile(request.url);
-    if (!file) return new Response('Not found', { status: 404 });
-    try {
-      return new Response(await fs.promises.readFile(file), { headers: { 'Content-Type': MIME[path.extname(file)] ?? 'application/octet-stream', 'X-Content-Type-Options': 'nosniff' } });
-    } catch {
-      return new Response('Not found', { status: 404 });
-    }
-  });
+  protocol.handle('app', (request) => serveAppRequest(RENDERER_DIR, request.url));
   // Air-gapped by construction: nothing but the app's own files is ever requested.
   session.defaultSession.webRequest.onBeforeRequest((details, callback) => callback({ cancel: !isAppUrl(details.url) }));
   session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
   session.defaultSession.setPermissionCheckHandler(() => false);
-  ipcMain.handle('synapsis:pickFolder', async (event) => {
+  // The user's pick in the system dialog is the gesture that lets the engine read that path.
+  const pick = async (event: IpcMainInvokeEvent, kind: PickKind, options: OpenDialogOptions): Promise<string | null> => {
     if (!event.senderFrame || !isAppUrl(event.senderFrame.url)) return null;
     const win = BrowserWindow.fromWebContents(event.sender);
-    const result = win ? await dialog.showOpenDialog(win, { properties: ['openDirectory'], title: 'Choose a folder for Synapsis' }) : await dialog.showOpenDialog({ properties: ['openDirectory'] });
-    return result.canceled ? null : (result.filePaths[0] ?? null);
-  });
+    const result = win ? await dialog.showOpenDialog(win, options) : await dialog.showOpenDialog(options);
+    const picked = result.canceled ? null : (result.filePaths[0] ?? null);
+    if (picked) grantPicked(kind, picked);
+    return picked;
+  };
+  ipcMain.handle('synapsis:pickFolder', (event) => pick(event, 'folder', { properties: ['openDirectory'], title: 'Choose a folder for Synapsis' }));
+  ipcMain.handle('synapsis:pickModelFile', (event) =>
+    pick(event, 'model', { properties: ['openFile'], title: 'Choose a model to import', filters: [{ name: 'GGUF models', extensions: ['gguf'] }] }),
+  );
   engine = startEngine();
   createWindow();
   app.on('activate', () => {

@@ -1,8 +1,8 @@
 /**
  * Exposes only `window.synapsis` (a SynapsisBridge, typed from the contract): requests go over the
  * MessagePort the main process sends on every load, straight to the engine's utilityProcess. The
- * renderer gets no ipcRenderer, no Node, no other channel; the folder dialog is the one request
- * answered by main.
+ * renderer gets no ipcRenderer, no Node, no other channel; the system dialogs (a folder to add, a
+ * model file to import) are the requests answered by main, which tells the engine what was picked.
  */
 import { contextBridge, ipcRenderer } from 'electron';
 import { createBridgeCore, type ClientMessage, type RpcOutcome, type SynapsisBridge } from '../shared/rpc.ts';
@@ -35,11 +35,15 @@ ipcRenderer.on('synapsis:open-file', (_event, file: unknown) => {
   if (typeof file === 'string') core.receive({ type: 'event', event: 'app/openFile', payload: { path: file } });
 });
 
+/** Host methods main answers itself, by the IPC channel that asks it. */
+const MAIN_CHANNELS: Record<string, string> = { 'app/pickFolder': 'synapsis:pickFolder', 'app/pickModelFile': 'synapsis:pickModelFile' };
+
 const bridge: SynapsisBridge = {
   shell: 'electron',
   request(method, params, options) {
-    if (method === 'app/pickFolder') {
-      return ipcRenderer.invoke('synapsis:pickFolder').then(
+    const channel = Object.prototype.hasOwnProperty.call(MAIN_CHANNELS, method) ? MAIN_CHANNELS[method] : undefined;
+    if (channel) {
+      return ipcRenderer.invoke(channel).then(
         (path: string | null): RpcOutcome => ({ ok: true, result: { path } }),
         (error: Error): RpcOutcome => ({ ok: false, error: { code: 'E_SYN_BAD_REQUEST', message: error.message, retryable: false } }),
       );

@@ -625,6 +625,8 @@ export const hostContract = {
   },
   /** The OS folder picker (desktop only; web mode answers null and the UI asks for a path). */
   'app/pickFolder': { request: Empty, response: z.object({ path: z.string().nullable() }) },
+  /** The OS file picker for a GGUF model to import (desktop only; web mode answers null and the UI asks for a path). */
+  'app/pickModelFile': { request: Empty, response: z.object({ path: z.string().nullable() }) },
   /** Restarts the engine with the current models and settings (after importing a model). */
   'app/restart': { request: Empty, response: z.object({ restarted: z.boolean() }) },
   /** Which shell serves the UI and whether the engine is up. */

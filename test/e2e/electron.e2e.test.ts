@@ -43,7 +43,18 @@ describe.skipIf(!binary)(`desktop app under Electron${binary ? '' : ` (skipped: 
       // Outbound requests are cancelled by the main process: air-gapped by construction.
       const blocked = await page.evaluate(() => fetch('https://example.com/').then(() => 'fetched', () => 'blocked'));
       expect(blocked).toBe('blocked');
-      await page.getByLabel('Folder path').fill(SAMPLE_VAULT);
+      // The engine refuses what the UI does not use, and a folder the user did not pick in the dialog.
+      const refused = await page.evaluate(async () => [
+        await window.synapsis!.request('index/addRoot', { path: '/' }, {}),
+        await window.synapsis!.request('graph/extract', {}, {}),
+      ]);
+      expect(refused.map((o) => (o.ok ? 'ok' : o.error.code))).toEqual(['E_SYN_BAD_REQUEST', 'E_SYN_BAD_REQUEST']);
+      // The system folder dialog, answered with the sample vault: the pick is what lets the engine add it.
+      await app.evaluate(({ dialog }, vault) => {
+        dialog.showOpenDialog = (async () => ({ canceled: false, filePaths: [vault] })) as typeof dialog.showOpenDialog;
+      }, SAMPLE_VAULT);
+      await page.getByRole('button', { name: 'Browse…' }).click();
+      await expect.poll(() => page.getByLabel('Folder path').inputValue()).toBe(SAMPLE_VAULT);
       await page.getByRole('button', { name: 'Add folder' }).click();
       await page.getByRole('button', { name: 'Start with search by words' }).click();
       await page.keyboard.press('Control+/');

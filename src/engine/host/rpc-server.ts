@@ -55,6 +55,7 @@ export function serveRpc(options: RpcServerOptions): { receive(message: unknown)
       return openInEditor({ root: lines.root, path: lines.path, line: lines.start_line }, options.env);
     },
     'app/pickFolder': async () => ({ path: null }),
+    'app/pickModelFile': async () => ({ path: null }),
     'app/restart': async () => {
       await host.restart();
       return { restarted: true };

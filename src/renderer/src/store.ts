@@ -109,6 +109,8 @@ export interface AppState {
   loadSystem(): Promise<void>;
   addFolder(path: string, options?: { include?: string[]; exclude?: string[] }): Promise<boolean>;
   pickFolder(): Promise<string | null>;
+  /** The system dialog for a model file (desktop only; null in web mode or when cancelled). */
+  pickModelFile(): Promise<string | null>;
   removeFolder(path: string): Promise<void>;
   indexNow(): Promise<void>;
   pause(): Promise<void>;
@@ -322,6 +324,14 @@ export const useApp = create<AppState>()((set, get) => {
     async pickFolder() {
       try {
         return (await client().call('app/pickFolder', {})).path;
+      } catch (error) {
+        fail(error);
+        return null;
+      }
+    },
+    async pickModelFile() {
+      try {
+        return (await client().call('app/pickModelFile', {})).path;
       } catch (error) {
         fail(error);
         return null;

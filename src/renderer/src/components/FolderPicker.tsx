@@ -1,9 +1,14 @@
 import { useState } from 'react';
 import { useApp } from '../store.ts';
 
-/** A path field with "Browse…" where the desktop offers a folder dialog (web mode: type or paste the path). */
+/**
+ * A path field and "Add folder". The desktop app fills the field only from the system's folder
+ * dialog ("Browse…"): its engine adds no folder the user did not pick there. Web mode: type or
+ * paste the path.
+ */
 export function FolderPicker({ onAdded, submitLabel = 'Add folder' }: { onAdded?: (path: string) => void; submitLabel?: string }) {
   const { addFolder, pickFolder, client } = useApp();
+  const desktop = client?.shell === 'electron';
   const [path, setPath] = useState('');
   const [exclude, setExclude] = useState('');
   const [busy, setBusy] = useState(false);
@@ -25,8 +30,16 @@ export function FolderPicker({ onAdded, submitLabel = 'Add folder' }: { onAdded?
         void submit();
       }}
     >
-      <input className="folder-picker__path" value={path} onChange={(e) => setPath(e.target.value)} placeholder="/home/you/notes" aria-label="Folder path" spellCheck={false} />
-      {client?.shell === 'electron' && (
+      <input
+        className="folder-picker__path"
+        value={path}
+        onChange={(e) => setPath(e.target.value)}
+        readOnly={desktop}
+        placeholder={desktop ? 'Choose a folder with Browse…' : '/home/you/notes'}
+        aria-label="Folder path"
+        spellCheck={false}
+      />
+      {desktop && (
         <button
           type="button"
           className="btn btn--ghost"

@@ -2,9 +2,14 @@ import { useState } from 'react';
 import type { ModelRole } from '../../../shared/contract.ts';
 import { useApp } from '../store.ts';
 
-/** A GGUF file path to import into the models dir; the role is read from the file unless chosen. */
+/**
+ * A GGUF file path to import into the models dir; the role is read from the file unless chosen. The
+ * desktop app takes the path only from the system's file dialog ("Browse…"); web mode: type it.
+ */
 export function ModelImport({ withRole = false }: { withRole?: boolean }) {
   const importModel = useApp((s) => s.importModel);
+  const pickModelFile = useApp((s) => s.pickModelFile);
+  const desktop = useApp((s) => s.client?.shell === 'electron');
   const [modelPath, setModelPath] = useState('');
   const [role, setRole] = useState<'' | ModelRole>('');
   return (
@@ -15,7 +20,26 @@ export function ModelImport({ withRole = false }: { withRole?: boolean }) {
         if (await importModel(modelPath.trim(), role || undefined)) setModelPath('');
       }}
     >
-      <input value={modelPath} onChange={(e) => setModelPath(e.target.value)} placeholder="/path/to/model.gguf" aria-label="Model file" spellCheck={false} />
+      <input
+        value={modelPath}
+        onChange={(e) => setModelPath(e.target.value)}
+        readOnly={desktop}
+        placeholder={desktop ? 'Choose a .gguf file with Browse…' : '/path/to/model.gguf'}
+        aria-label="Model file"
+        spellCheck={false}
+      />
+      {desktop && (
+        <button
+          type="button"
+          className="btn btn--ghost"
+          onClick={async () => {
+            const picked = await pickModelFile();
+            if (picked) setModelPath(picked);
+          }}
+        >
+          Browse…
+        </button>
+      )}
       {withRole && (
         <select value={role} onChange={(e) => setRole(e.target.value as '' | ModelRole)} aria-label="Model role">
           <option value="">role from the file</option>
