@@ -53,6 +53,6 @@ describe('README library examples', () => {
     expect(r.stdout).toMatch(/^extractive APPROVE \d\.\d\d$/m);
     expect(r.stdout).toMatch(/^\[\d+\] meetings\/2026-04-22 Porto offsite\.md:\d+-\d+$/m);
     expect(r.stdout).toMatch(/^Maya Chen links to \d+ notes, people and tags$/m);
-    expect(r.stdout).toMatch(/^E_SYN_RETRIEVE_DENIED$/m);
+    expect(r.stdout).toMatch(/^E_SYN_NOT_FOUND$/m);
   });
 });

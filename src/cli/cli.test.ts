@@ -96,8 +96,8 @@ describe('synapsis CLI', () => {
     const srcJson = JSON.parse((await cli(['source', 'Maya Chen.md:6', '--data-dir', dataDir, '--json'])).out);
     expect(srcJson).toMatchObject({ path: 'Maya Chen.md', start_line: 6, end_line: 6, text: 'Leads [[Project Aurora]].', stale: false });
     const denied = await cli(['source', 'secret.md#L1-L2', '--data-dir', dataDir]);
-    expect(denied.code).toBe(1);
-    expect(denied.err).toMatch(/E_SYN_RETRIEVE_DENIED/);
+    expect(denied.code).toBe(2); // a hidden note exits like a missing one
+    expect(denied.err).toMatch(/E_SYN_NOT_FOUND/);
     expect((await cli(['source', 'secret.md#L6', '--allow', 'restricted', '--data-dir', dataDir])).out).toContain('Not for MCP.');
     const absent = await cli(['source', 'nope.md#L1-L2', '--data-dir', dataDir]);
     expect(absent.code).toBe(2);

@@ -476,10 +476,11 @@ Exit codes: 0 success, 1 failure, 2 bad usage or input.`,
     .command('traces')
     .description('one row per answer: latencies, retrieved passages, tokens, verdict, confidence, limits')
     .option('--limit <n>', 'newest N traces', positiveInt, 100)
-    .action(async (cmdOpts: { limit: number }, cmd: Command) => {
+    .option('--allow <sensitivity>', 'also list passages of documents with this sensitivity (repeatable)', collect, [])
+    .action(async (cmdOpts: { limit: number; allow: string[] }, cmd: Command) => {
       const opts = globals(cmd);
       await withEngine(opts, async (engine) => {
-        const traces = engine.traces(cmdOpts.limit);
+        const traces = engine.traces(cmdOpts.limit, { allow_sensitivity: cmdOpts.allow });
         const text = traces
           .map((t) => `${t.started_at}  ${t.answer_mode.padEnd(10)} ${(t.verdict ?? '-').padEnd(7)} conf ${t.confidence.toFixed(2)}  ${Math.round(t.latencies_ms.total_ms ?? 0)} ms  ${t.query}`)
           .join('\n');

@@ -89,7 +89,8 @@ describe('synapsis mcp (the SDK client over stdio, sample vault)', () => {
     expect(paths.some((p) => p.startsWith('hr/'))).toBe(false);
     const src = await call('get_source', { locator: 'hr/Compensation review 2026.md#L1-L5' });
     expect(src.isError).toBe(true);
-    expect(src.content[0]!.text).toMatch(/E_SYN_RETRIEVE_DENIED.*restricted/);
+    expect(src.content[0]!.text).toMatch(/E_SYN_NOT_FOUND/);
+    expect(src.content[0]!.text).not.toMatch(/restricted/);
     const { resources } = await client.listResources();
     expect(resources.length).toBeGreaterThan(20);
     expect(resources.some((r) => r.name.startsWith('hr/'))).toBe(false);
@@ -103,7 +104,7 @@ describe('synapsis mcp (the SDK client over stdio, sample vault)', () => {
     expect(doc.uri).toMatch(/^synapsis:\/\/document\/.+/);
     const read = await client.readResource({ uri: doc.uri });
     expect((read.contents[0] as { text: string }).text).toContain('AUR-1102');
-    await expect(client.readResource({ uri: 'synapsis://document/hr%2FCompensation%20review%202026.md' })).rejects.toThrow(/restricted/);
+    await expect(client.readResource({ uri: 'synapsis://document/hr%2FCompensation%20review%202026.md' })).rejects.toThrow(/No indexed document/);
     await expect(client.readResource({ uri: 'synapsis://document/nowhere.md' })).rejects.toThrow(/No indexed document/);
   });
 

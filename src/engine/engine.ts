@@ -35,7 +35,7 @@ import { buildManifest, checkManifest, readManifest, writeManifest, type IndexMa
 import { DisposableStore, type Disposable } from './lifecycle.ts';
 import { defaultDataDir } from './paths.ts';
 import { ANALYZER_VERSION, analyzeForIndex } from './search/analyzer.ts';
-import { assertNotOnlyDenied, termStats } from './search/lexical.ts';
+import { hiddenDocumentPaths, noteDenied, termStats } from './search/lexical.ts';
 import { runPipeline } from './hybrid.ts';
 import { listDocuments, readSource, visibleTo } from './retrieve/source.ts';
 import { loadKnowledgeGraph, type KnowledgeGraph } from './graph/links.ts';
@@ -129,7 +129,7 @@ export interface Engine extends Disposable {
   /** Indexed documents this caller may see (restricted ones only with their sensitivity allowed). */
   documents(options?: { allow_sensitivity?: string[] }): DocumentEntry[];
   /** Answer traces, newest first. */
-  traces(limit?: number): TraceRow[];
+  traces(limit?: number, options?: { allow_sensitivity?: string[] }): TraceRow[];
   /** Counters and latency histograms of answers in Prometheus text format. */
   metrics(): string;
   health(): Promise<HealthReport>;
@@ -465,7 +465,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
       tags: ctx.tags,
       roots: ctx.roots.map((r) => path.resolve(r)),
     };
-    assertNotOnlyDenied(store.db, query, filters, (reason) => events.emit('syn.retrieve.denied', { query, reason }));
+    noteDenied(store.db, filters, (reason) => events.emit('syn.retrieve.denied', { query, reason }));
     const denseReady = dense.some((d) => d.index.unavailable === null);
     if (ctx.mode === 'dense' && !semantic) {
       throw createError('E_SYN_MODEL_UNAVAILABLE', 'Dense retrieval needs an embedding model: synapsis models add <file.gguf> --role embed');
@@ -749,9 +749,14 @@ export function createEngine(options: EngineOptions = {}): Engine {
       return listDocuments(store.db, { allowSensitivity: opts.allow_sensitivity ?? [], sensitivityEnable: config.sensitivityEnable });
     },
 
-    traces(limit) {
+    traces(limit, opts = {}) {
       assertLive();
-      return store.listTraces(limit);
+      // A trace of a question asked with --allow lists restricted passages: shown only to a caller allowing them too.
+      const hidden = hiddenDocumentPaths(store.db, { allowSensitivity: opts.allow_sensitivity ?? [], sensitivityEnable: config.sensitivityEnable });
+      const traces = store.listTraces(limit);
+      if (hidden.size === 0) return traces;
+      const visible = (locator: string) => !hidden.has(locator.slice(0, locator.includes('#') ? locator.lastIndexOf('#') : undefined));
+      return traces.map((t) => ({ ...t, retrieved: t.retrieved.filter(visible), reranked: t.reranked.filter(visible) }));
     },
 
     metrics() {

@@ -163,14 +163,25 @@ describe('restricted content stays out of every engine surface', () => {
     expect((await answerFor('quetzalcanary', ['restricted'])).never).not.toContain('quetzalcanary');
   });
 
+  it('keeps the passages of an allowed question out of traces read without the same allowance', async () => {
+    await engine.answer('quetzalcanary salary bands', { context: { allow_sensitivity: ['restricted'] } });
+    const allowed = engine.traces(1, { allow_sensitivity: ['restricted'] })[0]!;
+    expect(allowed.retrieved.some((l) => l.startsWith('hr/bands.md#'))).toBe(true);
+    const plain = engine.traces(1)[0]!;
+    expect(plain.trace_id).toBe(allowed.trace_id);
+    expect(plain.retrieved.length).toBeGreaterThan(0);
+    expect(plain.retrieved.filter((l) => l.startsWith('hr/'))).toEqual([]);
+    expect(plain.reranked.filter((l) => l.startsWith('hr/'))).toEqual([]);
+  });
+
   it('never reaches documents, sources, the graph or health', async () => {
     expect(leaks(engine.documents())).toBeNull();
     expect(leaks(await engine.call('index/documents', {}))).toBeNull();
     const denied = await errorOf(() => engine.source('hr/bands.md#L1-L12'));
-    expect(denied).toMatchObject({ code: 'E_SYN_RETRIEVE_DENIED' });
+    expect(denied).toMatchObject({ code: 'E_SYN_NOT_FOUND' });
     expect(leaks(denied!.message)).toBeNull();
     const viaRpc = await errorOf(() => engine.call('source/get', { locator: 'hr/bands.md' }));
-    expect(viaRpc).toMatchObject({ code: 'E_SYN_RETRIEVE_DENIED' });
+    expect(viaRpc).toMatchObject({ code: 'E_SYN_NOT_FOUND' });
     for (const entity of ['Ximena Quetzal', 'Project Zorblax', '#zorblaxtag', 'Relay rollout', 'Salary process', 'hr/bands.md']) {
       const result = await Promise.resolve()
         .then(() => engine.graphNeighbors(entity, 2))

@@ -88,13 +88,17 @@ describe('serveRpc', () => {
   });
 
   it('keeps restricted notes out unless the request allows them', async () => {
-    const { client, vault } = connect();
+    const { client, vault, sent } = connect();
     await client.call('index/run', { sources: [vault] });
     const hidden = await client.call('search/query', { query: 'relay budget secret' });
     expect(hidden.chunks.map((c) => c.path)).not.toContain('secret.md');
-    await expect(client.call('source/get', { locator: 'secret.md' })).rejects.toMatchObject({ code: 'E_SYN_RETRIEVE_DENIED' });
+    await expect(client.call('source/get', { locator: 'secret.md' })).rejects.toMatchObject({ code: 'E_SYN_NOT_FOUND' });
     const allowed = await client.call('search/query', { query: 'relay budget secret', context: { allow_sensitivity: ['restricted'] } });
     expect(allowed.chunks.map((c) => c.path)).toContain('secret.md');
+    await client.call('search/query', { query: 'salary', context: { include_globs: ['secret*'] } });
+    // Retrieval events carry a client's query and what the policy hid: no other client hears them.
+    expect(sent.filter((m) => m.type === 'event' && String(m.event).startsWith('syn.retrieve.'))).toEqual([]);
+    expect(sent.some((m) => m.type === 'event' && m.event === 'syn.index.completed')).toBe(true);
   });
 
   it('opens a cited file with SYNAPSIS_EDITOR at its line, passing the path as one argument, and refuses paths outside the roots', async () => {
@@ -110,7 +114,7 @@ describe('serveRpc', () => {
     await expect.poll(() => fs.readFileSync(record, 'utf8')).toBe(JSON.stringify(['--goto', `${fs.realpathSync(path.join(vault, 'relay.md'))}:3`]));
     await expect(client.call('source/open', { locator: '../../etc/passwd' })).rejects.toMatchObject({ code: 'E_SYN_BAD_REQUEST' });
     await expect(client.call('source/open', { locator: '/etc/passwd' })).rejects.toMatchObject({ code: 'E_SYN_NOT_FOUND' });
-    await expect(client.call('source/open', { locator: 'secret.md' })).rejects.toMatchObject({ code: 'E_SYN_RETRIEVE_DENIED' });
+    await expect(client.call('source/open', { locator: 'secret.md' })).rejects.toMatchObject({ code: 'E_SYN_NOT_FOUND' });
   });
 
   it('pauses indexing between files and resumes the queue', async () => {

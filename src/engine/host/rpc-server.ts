@@ -24,8 +24,12 @@ export interface RpcServerOptions {
   env?: NodeJS.ProcessEnv;
 }
 
-/** Events sent to every client; answer tokens go only to the request that asked (as progress). */
-const BROADCAST = EVENT_NAMES.filter((e) => e !== 'answer/token');
+/**
+ * Events sent to every client; answer tokens go only to the request that asked (as progress), and
+ * the retrieval events, which carry a client's query and what the policy hid, stay in the engine.
+ */
+const PRIVATE_EVENTS: ReadonlySet<string> = new Set(['answer/token', 'syn.retrieve.completed', 'syn.retrieve.denied']);
+const BROADCAST = EVENT_NAMES.filter((e) => !PRIVATE_EVENTS.has(e));
 
 function isClientMessage(value: unknown): value is ClientMessage {
   if (typeof value !== 'object' || value === null) return false;

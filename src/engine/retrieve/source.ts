@@ -101,13 +101,18 @@ export function readSource(db: Database, locator: string, options: SourceOptions
         ORDER BY r.id`,
     )
     .all({ rel }) as DocRow[];
-  if (candidates.length === 0) throw createError('E_SYN_NOT_FOUND', `No indexed document at "${parsed.path.slice(0, 300)}" (locators come from search results: path#L<start>-L<end>)`);
+  // A hidden document answers exactly like a missing one: the error must not tell that it exists.
+  const notFound = () =>
+    createError(
+      'E_SYN_NOT_FOUND',
+      `No indexed document at "${parsed.path.slice(0, 300)}" that this request may read (locators come from search results: path#L<start>-L<end>; notes marked with a sensitivity are served only when it is allowed)`,
+    );
+  if (candidates.length === 0) throw notFound();
   const isVisible = visibleTo(options);
   const visible = candidates.filter((d) => isVisible(d.sensitivity));
   if (visible.length === 0) {
-    const reason = `${parsed.path} is marked ${candidates[0]!.sensitivity}; it is not served unless that sensitivity is allowed`;
-    options.onDenied?.(reason);
-    throw createError('E_SYN_RETRIEVE_DENIED', reason);
+    options.onDenied?.(`${parsed.path} is marked ${candidates[0]!.sensitivity}; it is not served unless that sensitivity is allowed`);
+    throw notFound();
   }
   const doc = visible[0]!;
   const absPath = path.join(doc.root, doc.path);

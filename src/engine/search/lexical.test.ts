@@ -74,15 +74,19 @@ describe('lexical search', () => {
     expect(await paths('offline cache', { include_globs: ['en/Words.md'] }, 1)).toEqual(['en/Words.md']);
   });
 
-  it('hides restricted notes unless allowed, and denies a request for only restricted sources', async () => {
+  it('hides restricted notes unless allowed, and answers a request for only restricted sources like one for nothing', async () => {
     expect(await paths('BLUEHERON salary')).toEqual([]);
     expect(await paths('BLUEHERON salary', { allow_sensitivity: ['restricted'] })).toEqual(['hr/Pay.md']);
     const denied: string[] = [];
     const sub = engine.on('syn.retrieve.denied', (e) => denied.push(e.reason));
-    await expect(engine.retrieve('salary', { include_globs: ['hr/**'] })).rejects.toMatchObject({ code: 'E_SYN_RETRIEVE_DENIED' });
+    const onlyHidden = await engine.retrieve('salary', { include_globs: ['hr/**'] });
+    const nothing = await engine.retrieve('salary', { include_globs: ['nowhere/**'] });
+    expect(onlyHidden.chunks).toEqual([]);
+    expect(onlyHidden.chunks).toEqual(nothing.chunks);
+    expect(onlyHidden.meta.limits).toEqual(nothing.meta.limits);
     sub.dispose();
     expect(denied).toHaveLength(1);
-    expect(denied[0]).toMatch(/restricted/);
+    expect(denied[0]).toMatch(/hidden by its sensitivity/);
   });
 
   it('applies a minimum score and explains each match', async () => {

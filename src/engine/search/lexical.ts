@@ -1,7 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import picomatch from 'picomatch';
 import type { MatchExplanation, RetrievedChunk } from '../../shared/contract.ts';
-import { createError } from '../../shared/errors.ts';
 import { analyzeForIndex, tokenize } from './analyzer.ts';
 import { documentFrequencies, ftsTokens, idf, rowLengths, tableStats, termScore } from './bm25.ts';
 import { buildFtsQuery, type FtsQuery } from './fts-query.ts';
@@ -265,6 +264,18 @@ function hidesAnyDocument(db: Database, allowSensitivity: readonly string[]): bo
   );
 }
 
+/** Paths of the documents the policy hides from this request, relative to their root and absolute. */
+export function hiddenDocumentPaths(db: Database, f: Pick<LexicalFilters, 'allowSensitivity' | 'sensitivityEnable'>): Set<string> {
+  if (!f.sensitivityEnable) return new Set();
+  const rows = statements(db)
+    .prepare(
+      `SELECT r.path AS root, d.path FROM documents d JOIN roots r ON r.id = d.root_id
+        WHERE d.sensitivity IS NOT NULL AND d.sensitivity != 'public' AND d.sensitivity NOT IN (SELECT value FROM json_each(@allowed))`,
+    )
+    .all({ allowed: JSON.stringify(f.allowSensitivity.map((s) => s.toLowerCase())) }) as { root: string; path: string }[];
+  return new Set(rows.flatMap((r) => [r.path, `${r.root}/${r.path}`]));
+}
+
 /** Chunks the sensitivity policy hides from this request (documents marked other than public and not allowed). */
 function hiddenChunkIds(db: Database, f: LexicalFilters): number[] {
   if (!f.sensitivityEnable) return [];
@@ -370,9 +381,11 @@ export function allowedChunkIds(db: Database, f: LexicalFilters): Set<number> {
 
 /**
  * A request that names only sources the policy hides (say --include hr/** where every note is
- * restricted) is denied outright rather than answered with an empty list.
+ * restricted) is answered like one that names nothing: empty results, and a `syn.retrieve.denied`
+ * event for the engine's own listeners (logs, metrics). An error would tell the caller that
+ * restricted notes match the glob.
  */
-export function assertNotOnlyDenied(db: Database, query: string, f: LexicalFilters, onDenied: (reason: string) => void): void {
+export function noteDenied(db: Database, f: LexicalFilters, onDenied: (reason: string) => void): void {
   if (!f.sensitivityEnable || f.includeGlobs.length === 0) return;
   // Nothing is hidden from anyone in a vault without marked documents (the partial index answers).
   if (!statements(db).prepare("SELECT 1 FROM documents WHERE sensitivity IS NOT NULL AND sensitivity != 'public' LIMIT 1").get()) return;
@@ -385,13 +398,7 @@ export function assertNotOnlyDenied(db: Database, query: string, f: LexicalFilte
     if (d.sensitivity && d.sensitivity !== 'public' && !allowed.has(d.sensitivity)) hidden++;
     else visible++;
   }
-  if (hidden > 0 && visible === 0) {
-    const reason = `every document matching ${f.includeGlobs.join(', ')} is restricted`;
-    onDenied(reason);
-    throw createError('E_SYN_RETRIEVE_DENIED', `Retrieval denied: ${reason}; allow its sensitivity explicitly to search it`, {
-      include_globs: [...f.includeGlobs],
-    });
-  }
+  if (hidden > 0 && visible === 0) onDenied(`every document matching ${f.includeGlobs.join(', ')} is hidden by its sensitivity`);
 }
 
 /**
