@@ -1,5 +1,6 @@
 import cliProgress from 'cli-progress';
 import type { EventMap } from '../shared/contract.ts';
+import { terminalLine } from '../shared/terminal-safe.ts';
 
 export interface ProgressReporter {
   update(event: EventMap['index/progress']): void;
@@ -23,7 +24,7 @@ export function createProgressReporter(stream: NodeJS.WriteStream = process.stde
     let stage = '';
     return {
       update(e) {
-        const payload = { stage: e.stage === 'embed' || e.stage === 'sentences' ? 'embedding' : 'indexing', unit: unitOf(e.stage), rate: e.rate_per_s, eta_s: e.eta_s ?? '?', file: (e.path ?? '').slice(-40) };
+        const payload = { stage: e.stage === 'embed' || e.stage === 'sentences' ? 'embedding' : 'indexing', unit: unitOf(e.stage), rate: e.rate_per_s, eta_s: e.eta_s ?? '?', file: terminalLine((e.path ?? '').slice(-40)) };
         if (started && stage !== e.stage && (e.stage === 'embed' || e.stage === 'sentences')) {
           bar.stop();
           started = false;
