@@ -87,4 +87,28 @@ describe('engine.source', () => {
       await engine.dispose();
     }
   });
+
+  it('indexes UTF-16 files (LE and BE with a byte order mark, LE without) and serves their lines by number', async () => {
+    const lines = 'first line\r\nthe quokka lives on Rottnest\r\nthird line ünï\r\n';
+    const le = (s: string) => Buffer.from(s, 'utf16le');
+    const vault = temp.make('syn-src-utf16-', {
+      'le-bom.txt': le(`\ufeff${lines}`),
+      'be-bom.md': le(`\ufeff# Notes\r\n${lines}`).swap16(),
+      'le-plain.py': le(`# ${lines.replace(/\r\n/g, '\n# ')}`),
+    });
+    const engine = createEngine({ dataDir: temp.make(), ...noModels });
+    try {
+      const report = await engine.index([vault]);
+      expect(report.issues).toEqual([]);
+      expect(report.indexed).toBe(3);
+      const hits = await engine.retrieve('quokka Rottnest', {}, 5);
+      expect(hits.chunks.map((c) => c.path).sort()).toEqual(['be-bom.md', 'le-bom.txt', 'le-plain.py']);
+      expect(engine.source('le-bom.txt#L2-L3').text).toBe('the quokka lives on Rottnest\nthird line ünï');
+      expect(engine.source('be-bom.md#L3').text).toBe('the quokka lives on Rottnest');
+      expect(engine.source('le-plain.py#L2').text).toBe('# the quokka lives on Rottnest');
+      expect(engine.source('le-bom.txt#L2').stale).toBe(false);
+    } finally {
+      await engine.dispose();
+    }
+  });
 });

@@ -11,7 +11,7 @@ import type { Database } from 'better-sqlite3';
 import type { DocumentEntry, SourceLines } from '../../shared/contract.ts';
 import { createError } from '../../shared/errors.ts';
 import { sha256 } from '../hash.ts';
-import { decodeUtf8, normalizeLines } from '../ingest/normalize.ts';
+import { decodeText, normalizeLines } from '../ingest/normalize.ts';
 
 /** The longest range served at once; a longer one is cut and says so. */
 export const MAX_SOURCE_LINES = 500;
@@ -133,7 +133,7 @@ export function readSource(db: Database, locator: string, options: SourceOptions
   let from = parsed.startLine ?? 1;
   if (!stale && current !== null && TEXT_TYPES.has(doc.type)) {
     // The file is what was indexed: its own lines, normalised as the indexer read them.
-    const all = normalizeLines(decodeUtf8(current).text);
+    const all = normalizeLines(decodeText(current).text);
     const to = Math.min(parsed.endLine ?? all.length, all.length);
     if (from > all.length) throw createError('E_SYN_NOT_FOUND', `${doc.path} has ${all.length} lines; line ${from} does not exist`);
     lines = all.slice(from - 1, to);

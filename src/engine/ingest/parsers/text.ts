@@ -1,4 +1,4 @@
-import { decodeUtf8, normalizeLines } from '../normalize.ts';
+import { decodeText, normalizeLines } from '../normalize.ts';
 import { frontmatterWarning, readFrontmatter } from '../markdown.ts';
 import type { ParseInput, ParsedDocument, Parser } from './types.ts';
 
@@ -12,8 +12,8 @@ export function baseName(relPath: string): string {
 }
 
 export function decodeToLines(bytes: Uint8Array): { lines: string[]; warnings: string[] } {
-  const { text, invalid } = decodeUtf8(bytes);
-  return { lines: normalizeLines(text), warnings: invalid ? ['invalid UTF-8 replaced with U+FFFD'] : [] };
+  const { text, warning } = decodeText(bytes);
+  return { lines: normalizeLines(text), warnings: warning ? [warning] : [] };
 }
 
 export const textParser: Parser = {
