@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SAMPLE_VAULT, TempDirs } from '../../../test/helpers/tmp.ts';
 import { createEngine } from '../engine.ts';
+import { terminalLine } from '../../shared/terminal-safe.ts';
 import { parseLocator } from './source.ts';
 
 const temp = new TempDirs();
@@ -83,6 +84,34 @@ describe('engine.source', () => {
       expect(whole).toMatchObject({ start_line: 1, end_line: 5, truncated: true });
       expect(engine.documents().some((d) => d.path.startsWith('hr/'))).toBe(false);
       expect(engine.documents({ allow_sensitivity: ['restricted'] }).some((d) => d.path.startsWith('hr/'))).toBe(true);
+    } finally {
+      await engine.dispose();
+    }
+  });
+
+  it('opens a name with a backslash, a newline or a bidi override from the locator search printed, as is or as a terminal showed it', async () => {
+    const vault = temp.make('syn-src-odd-', {
+      'back\\slash.md': 'zebra one\nzebra two\n',
+      'sub/plain.md': 'zebra plain\n',
+      'new\nline.md': 'zebra newline\n',
+      'photo\u202egpj.md': 'zebra bidi\n',
+      'esc\u001b]0;x\u0007.md': 'zebra escape\n',
+    });
+    const engine = createEngine({ dataDir: temp.make(), ...noModels });
+    try {
+      const report = await engine.index([vault]);
+      expect(report.indexed).toBe(5);
+      const hits = await engine.retrieve('zebra', {}, 10);
+      expect(hits.chunks.map((c) => c.path).sort()).toEqual(['back\\slash.md', 'esc\u001b]0;x\u0007.md', 'new\nline.md', 'photo\u202egpj.md', 'sub/plain.md']);
+      for (const c of hits.chunks) {
+        expect(engine.source(c.locator).path).toBe(c.path);
+        expect(engine.source(terminalLine(c.locator)).path).toBe(c.path);
+      }
+      expect(engine.source('back\\slash.md#L1-L2')).toMatchObject({ path: 'back\\slash.md', text: 'zebra one\nzebra two', locator: 'back\\slash.md#L1-L2' });
+      // Backslashes still read as separators when no file has the name as written.
+      expect(engine.source('sub\\plain.md#L1').path).toBe('sub/plain.md');
+      expect(() => engine.source('sub\\..\\..\\etc\\passwd#L1')).toThrow(expect.objectContaining({ code: 'E_SYN_BAD_REQUEST' }));
+      expect(() => engine.source('back/slash.md#L1')).toThrow(expect.objectContaining({ code: 'E_SYN_NOT_FOUND' }));
     } finally {
       await engine.dispose();
     }

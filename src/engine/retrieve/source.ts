@@ -10,6 +10,7 @@ import { pathToFileURL } from 'node:url';
 import type { Database } from 'better-sqlite3';
 import type { DocumentEntry, SourceLines } from '../../shared/contract.ts';
 import { createError } from '../../shared/errors.ts';
+import { fromTerminalLine } from '../../shared/terminal-safe.ts';
 import { sha256 } from '../hash.ts';
 import { decodeText, normalizeLines } from '../ingest/normalize.ts';
 
@@ -92,15 +93,21 @@ export function readSource(db: Database, locator: string, options: SourceOptions
   if (parsed.path.split(/[\\/]/).includes('..')) {
     throw createError('E_SYN_BAD_REQUEST', `Invalid locator "${locator.slice(0, 200)}": ".." is not allowed; locators name indexed files relative to their folder`);
   }
-  const rel = parsed.path.replace(/\\/g, '/');
-  const candidates = db
-    .prepare(
-      `SELECT d.id, d.doc_id, r.path AS root, d.path, d.type, d.language, d.content_hash, d.sensitivity
-         FROM documents d JOIN roots r ON r.id = d.root_id
-        WHERE d.status = 'indexed' AND (d.path = @rel OR (r.path || '/' || d.path) = @rel)
-        ORDER BY r.id`,
-    )
-    .all({ rel }) as DocRow[];
+  const byPath = db.prepare(
+    `SELECT d.id, d.doc_id, r.path AS root, d.path, d.type, d.language, d.content_hash, d.sensitivity
+       FROM documents d JOIN roots r ON r.id = d.root_id
+      WHERE d.status = 'indexed' AND (d.path = @rel OR (r.path || '/' || d.path) = @rel)
+      ORDER BY r.id`,
+  );
+  // The name as written first: a backslash is an ordinary character in a POSIX file name
+  // (`back\slash.md`). Then with backslashes read as Windows separators, then with the control
+  // characters a terminal showed as pictures (terminal-safe.ts) read back. Only indexed paths match.
+  const names = [...new Set([parsed.path, parsed.path.replace(/\\/g, '/'), fromTerminalLine(parsed.path)])];
+  let candidates: DocRow[] = [];
+  for (const rel of names) {
+    candidates = byPath.all({ rel }) as DocRow[];
+    if (candidates.length > 0) break;
+  }
   // A hidden document answers exactly like a missing one: the error must not tell that it exists.
   const notFound = () =>
     createError(
