@@ -114,9 +114,14 @@ export const RetrieveContextSchema = z
   .strict();
 export type RetrieveContext = z.input<typeof RetrieveContextSchema>;
 
+/** The longest query or question any entry takes (CLI, RPC, MCP, library), with the one error that says so. */
+export const MAX_QUERY_CHARS = 10_000;
+export const QUERY_TOO_LONG = `query is longer than ${MAX_QUERY_CHARS.toLocaleString('en-US')} characters`;
+export const QUESTION_TOO_LONG = `question is longer than ${MAX_QUERY_CHARS.toLocaleString('en-US')} characters`;
+
 export const SearchRequestSchema = z
   .object({
-    query: z.string().max(10_000, 'query is longer than 10,000 characters'),
+    query: z.string().max(MAX_QUERY_CHARS, QUERY_TOO_LONG),
     k: z.number().int().min(1).max(1000).optional(),
     mode: z.enum(['bm25', 'dense', 'hybrid']).optional(),
     context: RetrieveContextSchema.optional(),
@@ -218,7 +223,7 @@ export type HealthReport = z.infer<typeof HealthReportSchema>;
 
 export const AnswerRequestSchema = z
   .object({
-    query: z.string().min(1, 'question is empty').max(10_000, 'question is longer than 10,000 characters'),
+    query: z.string().min(1, 'question is empty').max(MAX_QUERY_CHARS, QUESTION_TOO_LONG),
     /** Passages retrieved before the context is packed. */
     k: z.number().int().min(1).max(100).optional(),
     mode: z.enum(['bm25', 'dense', 'hybrid']).optional(),
