@@ -17,6 +17,11 @@ export const ConfigSchema = z
     sensitivityEnable: z.boolean().default(true),
     /** Extract the knowledge graph (links, tags, front matter, names, code imports) while indexing. */
     graphExtract: z.boolean().default(true),
+    /**
+     * Index and serve files that a symlink inside a root points to outside it (off: such links are
+     * skipped with a reason in health, and a file replaced by one is served from the index only).
+     */
+    followExternalSymlinks: z.boolean().default(false),
     /** After each index run, let the chat model extract entities and relations (see graph/llm-stage.ts). */
     graphLlm: z.boolean().default(false),
     /** Time the model stage may take per run; the next run continues where it stopped. */
@@ -94,6 +99,7 @@ const ENV_KEYS: Record<string, { key: keyof Config; kind: EnvKind }> = {
   SYN_INDEX_PATH: { key: 'indexPath', kind: 'string' },
   SYN_SENSITIVITY_ENABLE: { key: 'sensitivityEnable', kind: 'bool' },
   SYN_GRAPH_EXTRACT: { key: 'graphExtract', kind: 'bool' },
+  SYN_FOLLOW_EXTERNAL_SYMLINKS: { key: 'followExternalSymlinks', kind: 'bool' },
   SYN_GRAPH_LLM: { key: 'graphLlm', kind: 'bool' },
   SYN_GRAPH_LLM_BUDGET_MS: { key: 'graphLlmBudgetMs', kind: 'int' },
   SYN_LEXICAL_PRUNING: { key: 'lexicalPruning', kind: 'bool' },

@@ -694,6 +694,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
         allowSensitivity: opts.allow_sensitivity ?? [],
         sensitivityEnable: config.sensitivityEnable,
         onDenied: (reason) => events.emit('syn.retrieve.denied', { query: locator, reason }),
+        followExternalSymlinks: config.followExternalSymlinks,
         ...(opts.max_lines ? { maxLines: opts.max_lines } : {}),
       });
     },

@@ -13,7 +13,16 @@ import { parseDocument, type ParsedDocument } from './parsers/index.ts';
 import { extractGraphFacts, GRAPH_RULES_VERSION, type FactMention, type FactRelation } from '../graph/extract.ts';
 import { analyzeForIndex } from '../search/analyzer.ts';
 import { detectLanguage } from '../lang/detect.ts';
-import { walkRoot, type WalkEntry } from './walk.ts';
+import { EXTERNAL_SYMLINK_REASON, isInside, walkRoot, type WalkEntry } from './walk.ts';
+
+/** Whether a file resolves (symlinks followed) inside its root; a file that cannot be resolved counts as inside (the read reports it). */
+function resolvesInside(root: string, absPath: string): boolean {
+  try {
+    return isInside(fs.realpathSync(root), fs.realpathSync(absPath));
+  } catch {
+    return true;
+  }
+}
 
 export interface IndexerDeps {
   store: Store;
@@ -79,7 +88,7 @@ export async function indexRoots(deps: IndexerDeps, roots: readonly Root[]): Pro
   const report = emptyReport(roots);
   const jobs: { rootId: number; path: string; kind: 'upsert' | 'delete' }[] = [];
   for (const root of roots) {
-    const { files, issues } = walkRoot(root.path, { include: root.include, exclude: root.exclude });
+    const { files, issues } = walkRoot(root.path, { include: root.include, exclude: root.exclude, followExternalSymlinks: deps.config.followExternalSymlinks });
     deps.store.setSetting(`walk_issues:${root.id}`, issues);
     for (const w of issues) report.issues.push({ path: path.join(root.path, w.relPath), status: 'skipped', reason: w.reason });
     const known = deps.store.documentsOfRoot(root.id);
@@ -270,6 +279,14 @@ async function indexFile(
     return { outcome: 'skipped' as const, chunks: 0, issue: { path: absPath, status: 'skipped' as const, reason } };
   };
 
+  // A file the watcher reports may be a symlink (or sit under one) that leaves the root: the walker's rule.
+  if (!config.followExternalSymlinks && !resolvesInside(root.path, absPath)) {
+    if (existing) {
+      write(() => store.deleteDocuments([existing.id], job.id));
+      return { outcome: 'removed', chunks: 0, issue: { path: absPath, status: 'skipped', reason: EXTERNAL_SYMLINK_REASON } };
+    }
+    return skip(EXTERNAL_SYMLINK_REASON);
+  }
   if (entry.size > config.maxFileBytes) {
     return skip(`file is ${formatBytes(entry.size)}, over the ${formatBytes(config.maxFileBytes)} size cap`);
   }

@@ -54,11 +54,22 @@ export interface WalkIssue {
 export interface WalkOptions {
   include: string[];
   exclude: string[];
+  /** Follow symlinks whose target lies outside the root (default false: skipped, with a reason). */
+  followExternalSymlinks?: boolean;
+}
+
+/** The reason a symlink leaving its root is skipped; the setting that follows such links is named. */
+export const EXTERNAL_SYMLINK_REASON = 'symlink to a target outside this folder: skipped (SYN_FOLLOW_EXTERNAL_SYMLINKS=true follows such links)';
+
+/** Whether `real` (a resolved path) lies inside `rootReal` (the root's resolved path). */
+export function isInside(rootReal: string, real: string): boolean {
+  return real === rootReal || real.startsWith(rootReal.endsWith(path.sep) ? rootReal : rootReal + path.sep);
 }
 
 /**
  * Lists the files under a root, following symlinks but never into a loop (each real directory is
- * visited once). Excluded folders are pruned without being read.
+ * visited once) and, unless asked, never out of the root. Excluded folders are pruned without
+ * being read.
  */
 export function walkRoot(root: string, options: WalkOptions): { files: WalkEntry[]; issues: WalkIssue[] } {
   const files: WalkEntry[] = [];
@@ -66,6 +77,12 @@ export function walkRoot(root: string, options: WalkOptions): { files: WalkEntry
   const isExcluded = picomatch([...DEFAULT_EXCLUDES, ...options.exclude], { dot: true });
   const isIncluded = options.include.length > 0 ? picomatch(options.include, { dot: true }) : () => true;
   const seenDirs = new Set<string>();
+  let rootReal: string | null = null;
+  try {
+    rootReal = fs.realpathSync(root);
+  } catch {
+    // reported by visit
+  }
 
   const visit = (absDir: string, relDir: string, inherited: readonly IgnoreScope[]) => {
     let real: string;
@@ -100,6 +117,10 @@ export function walkRoot(root: string, options: WalkOptions): { files: WalkEntry
           const st = fs.statSync(absPath);
           isDir = st.isDirectory();
           isFile = st.isFile();
+          if (!options.followExternalSymlinks && rootReal && (isDir || isFile) && !isInside(rootReal, fs.realpathSync(absPath))) {
+            if (!isExcluded(relPath) && !isExcluded(`${relPath}/`)) issues.push({ relPath, reason: EXTERNAL_SYMLINK_REASON });
+            continue;
+          }
         } catch {
           issues.push({ relPath, reason: 'broken symlink' });
           continue;

@@ -13,6 +13,7 @@ import { createError } from '../../shared/errors.ts';
 import { fromTerminalLine } from '../../shared/terminal-safe.ts';
 import { sha256 } from '../hash.ts';
 import { decodeText, normalizeLines } from '../ingest/normalize.ts';
+import { isInside } from '../ingest/walk.ts';
 
 /** The longest range served at once; a longer one is cut and says so. */
 export const MAX_SOURCE_LINES = 500;
@@ -68,6 +69,8 @@ export interface SourceOptions {
   onDenied?: (reason: string) => void;
   /** Lines served at most (default MAX_SOURCE_LINES). */
   maxLines?: number;
+  /** Read a file that resolves outside its root through a symlink (config followExternalSymlinks). */
+  followExternalSymlinks?: boolean;
 }
 
 /** The sensitivity policy as a predicate over a document's sensitivity (the SQL form is lexical.ts's filterSql). */
@@ -125,7 +128,8 @@ export function readSource(db: Database, locator: string, options: SourceOptions
   const absPath = path.join(doc.root, doc.path);
   let current: Buffer | null = null;
   try {
-    current = fs.readFileSync(absPath);
+    // A file replaced by a symlink out of its root since indexing is not read: the indexed lines are served, marked stale.
+    if (options.followExternalSymlinks || isInside(fs.realpathSync(doc.root), fs.realpathSync(absPath))) current = fs.readFileSync(absPath);
   } catch {
     current = null;
   }
