@@ -21,6 +21,7 @@ import { EVAL_MODES, runEval, type EvalMode } from './eval/run.ts';
 import { type AnswerEvalReport, runAnswerEval } from './eval/answers.ts';
 import { loadProfile } from '../engine/retrieve/profile.ts';
 import { createProgressReporter } from './progress.ts';
+import { terminalJson, terminalLine, terminalText } from '../shared/terminal-safe.ts';
 
 export const EXIT_OK = 0;
 export const EXIT_FAILURE = 1;
@@ -109,7 +110,7 @@ function formatIndexReport(r: IndexReport): string {
   ];
   const warned = r.issues.filter((i) => i.status === 'warning').length;
   if (warned > 0) lines.push(`${warned} indexed with warnings (not all of the file as written; see below)`);
-  for (const issue of r.issues.slice(0, 20)) lines.push(`  ${issue.status}: ${issue.path} — ${issue.reason}`);
+  for (const issue of r.issues.slice(0, 20)) lines.push(`  ${issue.status}: ${terminalLine(issue.path)} — ${issue.reason}`);
   if (r.issues.length > 20) lines.push(`  … and ${r.issues.length - 20} more (synapsis health lists them all)`);
   return lines.join('\n');
 }
@@ -118,15 +119,15 @@ export function formatAnswer(a: AnswerEnvelope): string {
   const lines = [a.answer, ''];
   if (a.citations.length > 0) {
     lines.push('Sources:');
-    for (const c of a.citations) lines.push(`  [${c.n}] ${c.path}:${c.start_line}-${c.end_line}${c.stale ? '  (changed since indexing)' : ''}`);
+    for (const c of a.citations) lines.push(`  [${c.n}] ${terminalLine(c.path)}:${c.start_line}-${c.end_line}${c.stale ? '  (changed since indexing)' : ''}`);
   }
   if (a.answer_mode === 'abstained') {
     lines.push(`Searched for: ${a.searched.terms.join(' ') || a.query} (${a.searched.results} passages)`);
     if (a.searched.closest.length > 0) {
       lines.push('Closest sentences in your files (not an answer):');
-      for (const c of a.searched.closest) lines.push(`  "${c.text}" (${c.locator})`);
+      for (const c of a.searched.closest) lines.push(`  "${c.text}" (${terminalLine(c.locator)})`);
     } else {
-      for (const l of a.searched.top) lines.push(`  ${l}`);
+      for (const l of a.searched.top) lines.push(`  ${terminalLine(l)}`);
     }
   }
   const kind = a.answer_mode === 'extractive' ? 'quoted (the sentences of your files that answer)' : a.answer_mode;
@@ -141,7 +142,7 @@ export function formatAnswer(a: AnswerEnvelope): string {
 export function formatContext(built: BuiltContext): string {
   if (built.blocks.length === 0) return `No context fits ${built.budget} tokens.`;
   const blocks = built.blocks.map(
-    (b) => `── ${b.path}:${b.start_line}-${b.end_line}${b.trimmed ? ' (trimmed)' : ''}  [${b.tokens} tokens, ${b.locators.length} chunk${b.locators.length === 1 ? '' : 's'}]\n${b.text}`,
+    (b) => `── ${terminalLine(b.path)}:${b.start_line}-${b.end_line}${b.trimmed ? ' (trimmed)' : ''}  [${b.tokens} tokens, ${b.locators.length} chunk${b.locators.length === 1 ? '' : 's'}]\n${b.text}`,
   );
   const dropped = built.dropped.length > 0 ? `\n${built.dropped.length} more results did not fit.` : '';
   return `${blocks.join('\n\n')}\n\n${built.tokens}/${built.budget} tokens in ${built.blocks.length} blocks.${dropped}`;
@@ -152,7 +153,7 @@ export function formatResults(result: RetrievalResult): string {
   return result.chunks
     .map((c, i) => {
       const snippet = c.snippet.replace(/\s+/g, ' ').trim();
-      const lines = [`${i + 1}. ${c.locator}  (score ${c.score.toFixed(3)})`, `   ${snippet}`];
+      const lines = [`${i + 1}. ${terminalLine(c.locator)}  (score ${c.score.toFixed(3)})`, `   ${snippet}`];
       if (c.explain) lines.push(`   why: ${formatExplanation(c.explain)}`);
       return lines.join('\n');
     })
@@ -175,7 +176,7 @@ function formatHealth(h: HealthReport): string {
   const lines = [
     `status: ${h.status}${h.degradations.length ? ` (${h.degradations.join('; ')})` : ''}`,
     `data dir: ${h.data_dir} (schema v${h.schema_version}, index ${h.index_version})`,
-    `roots: ${h.roots.length === 0 ? 'none' : h.roots.map((r) => r.path).join(', ')}`,
+    `roots: ${h.roots.length === 0 ? 'none' : h.roots.map((r) => terminalLine(r.path)).join(', ')}`,
     `documents: ${h.documents.indexed} indexed${types ? ` (${types})` : ''}, ${h.documents.skipped} skipped, ${h.documents.failed} failed`,
     `chunks: ${h.chunks}`,
   ];
@@ -192,7 +193,7 @@ function formatHealth(h: HealthReport): string {
   if (h.pending_jobs > 0) lines.push(`pending: ${h.pending_jobs} files from an interrupted run (synapsis index finishes them)`);
   if (h.issues.length > 0) {
     lines.push('files skipped, failed or read with warnings:');
-    for (const i of h.issues) lines.push(`  ${i.status}: ${i.path} — ${i.reason}`);
+    for (const i of h.issues) lines.push(`  ${i.status}: ${terminalLine(i.path)} — ${i.reason}`);
   }
   return lines.join('\n');
 }
@@ -357,7 +358,7 @@ Exit codes: 0 success, 1 failure, 2 bad usage or input.`,
           .map((line, i) => `${String(s.start_line + i).padStart(width)}  ${line}`)
           .join('\n');
         const notes = [s.stale ? '(the file changed since indexing: these are the lines as indexed; synapsis index refreshes them)' : '', s.truncated ? `(cut at ${MAX_SOURCE_LINES} lines)` : ''].filter(Boolean);
-        print(opts, s, [`── ${path.join(s.root, s.path)}  lines ${s.start_line}-${s.end_line}`, body, ...notes].join('\n'));
+        print(opts, s, [`── ${terminalLine(path.join(s.root, s.path))}  lines ${s.start_line}-${s.end_line}`, body, ...notes].join('\n'));
       });
     });
 
@@ -399,7 +400,7 @@ Exit codes: 0 success, 1 failure, 2 bad usage or input.`,
             'communities (Louvain):',
             ...o.communities.map((c) => `  ${c.id}. ${c.size} nodes, ${c.notes} notes: ${c.members.join(', ')}`),
           ];
-          print(opts, o, human.join('\n'));
+          print(opts, o, human.map(terminalLine).join('\n'));
           return;
         }
         if (cmdOpts.path) {
@@ -411,7 +412,7 @@ Exit codes: 0 success, 1 failure, 2 bad usage or input.`,
             'evidence:',
             ...p.edges.map((e) => `  ${e.source} -${e.relation}-> ${e.target}  (${e.locator})`),
           ];
-          print(opts, p, human.join('\n'));
+          print(opts, p, human.map(terminalLine).join('\n'));
           return;
         }
         const g = engine.graphNeighbors(entity, cmdOpts.hops, { allow_sensitivity: cmdOpts.allow });
@@ -423,7 +424,7 @@ Exit codes: 0 success, 1 failure, 2 bad usage or input.`,
           ...g.edges.map((e) => `  ${e.source} -${e.relation}-> ${e.target}  (${e.locator})`),
           ...(g.mentioned_in.length > 0 ? ['mentioned in:', ...g.mentioned_in.map((m) => `  ${m.locator}`)] : []),
         ];
-        print(opts, g, human.join('\n'));
+        print(opts, g, human.map(terminalLine).join('\n'));
       });
     });
 
@@ -435,7 +436,7 @@ Exit codes: 0 success, 1 failure, 2 bad usage or input.`,
       const opts = globals(cmd);
       await withEngine(opts, async (engine) => {
         const docs = engine.documents({ allow_sensitivity: cmdOpts.allow });
-        print(opts, docs, docs.length ? docs.map((d) => `${d.path}  (${d.type}${d.language && d.language !== d.type ? `, ${d.language}` : ''})`).join('\n') : 'no documents indexed (synapsis index <folder>)');
+        print(opts, docs, docs.length ? docs.map((d) => `${terminalLine(d.path)}  (${d.type}${d.language && d.language !== d.type ? `, ${d.language}` : ''})`).join('\n') : 'no documents indexed (synapsis index <folder>)');
       });
     });
 
@@ -620,7 +621,7 @@ Exit codes: 0 success, 1 failure, 2 bad usage or input.`,
       const opts = globals(cmd);
       await withEngine(opts, async (engine) => {
         const list = engine.listRoots();
-        print(opts, list, list.length ? list.map((r) => r.path).join('\n') : 'no roots');
+        print(opts, list, list.length ? list.map((r) => terminalLine(r.path)).join('\n') : 'no roots');
       });
     });
   roots
@@ -1110,9 +1111,11 @@ export function readQuestions(file: string): FixtureQuestion[] {
 class DoctorFailed extends Error {}
 
 /** Runs the CLI and returns the exit code instead of exiting, so tests can call it in process. */
-export async function runCli(argv: string[], io: Io = { out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t) }): Promise<number> {
-  const program = buildProgram(io);
+export async function runCli(argv: string[], rawIo: Io = { out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t) }): Promise<number> {
   const json = argv.includes('--json');
+  // Names and lines from the user's files reach the terminal shown, never obeyed (escape sequences, bidi overrides).
+  const io: Io = { out: (t) => rawIo.out(json ? terminalJson(t) : terminalText(t)), err: (t) => rawIo.err(terminalText(t)) };
+  const program = buildProgram(io);
   try {
     await program.parseAsync(argv, { from: 'user' });
     return EXIT_OK;
@@ -1124,7 +1127,7 @@ export async function runCli(argv: string[], io: Io = { out: (t) => process.stdo
     if (error instanceof DoctorFailed) return EXIT_FAILURE;
     const serialized = serializeError(error);
     if (json) io.out(`${JSON.stringify({ error: serialized }, null, 2)}\n`);
-    else io.err(`error [${serialized.code}]: ${serialized.message}\n`);
+    else io.err(`error [${serialized.code}]: ${terminalLine(serialized.message)}\n`);
     if (!isSynapsisError(error)) io.err(`${(error as Error).stack ?? ''}\n`);
     return serialized.code === 'E_SYN_BAD_REQUEST' || serialized.code === 'E_SYN_NOT_FOUND' ? EXIT_USAGE : EXIT_FAILURE;
   }

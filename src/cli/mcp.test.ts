@@ -109,9 +109,13 @@ describe('synapsis mcp (the SDK client over stdio, sample vault)', () => {
   });
 
   it('rejects bad input with a clear error and keeps serving', async () => {
-    const long = await call('answer_query', { query: 'x'.repeat(501) });
+    // The same cap and words as the CLI, the library and the answer/ask request.
+    const long = await call('answer_query', { query: 'x'.repeat(10_001) });
     expect(long.isError).toBe(true);
-    expect(long.content[0]!.text).toMatch(/500/);
+    expect(long.content[0]!.text).toMatch(/question is longer than 10,000 characters/);
+    const longSearch = await call('search', { query: 'x'.repeat(10_001) });
+    expect(longSearch.isError).toBe(true);
+    expect(longSearch.content[0]!.text).toMatch(/query is longer than 10,000 characters/);
     const traversal = await call('get_source', { locator: '../../../etc/passwd#L1-L3' });
     expect(traversal.isError).toBe(true);
     expect(traversal.content[0]!.text).toMatch(/E_SYN_BAD_REQUEST.*"\.\."/);

@@ -12,10 +12,8 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { z } from 'zod';
 import type { Engine } from '../engine/index.ts';
 import { fileUri, MAX_SOURCE_LINES } from '../engine/retrieve/source.ts';
-import { AnswerEnvelopeSchema, GraphNeighborsSchema, SourceLinesSchema } from '../shared/contract.ts';
+import { AnswerEnvelopeSchema, GraphNeighborsSchema, MAX_QUERY_CHARS, QUERY_TOO_LONG, QUESTION_TOO_LONG, SourceLinesSchema } from '../shared/contract.ts';
 import { serializeError } from '../shared/errors.ts';
-
-export const MAX_MCP_QUERY = 500;
 
 const ScopeSchema = z
   .object({
@@ -81,7 +79,7 @@ export function createMcpServer(engine: Engine, version = '0.1.0'): McpServer {
       title: 'Search the notes',
       description: 'Hybrid (BM25 + embeddings) search over the indexed files. Returns ranked passages with file URI, line range, language and text.',
       inputSchema: {
-        query: z.string().min(1).max(10_000).describe('what to look for; "quoted phrases" and prefix* work'),
+        query: z.string().min(1).max(MAX_QUERY_CHARS, QUERY_TOO_LONG).describe('what to look for; "quoted phrases" and prefix* work'),
         scope: ScopeSchema.optional(),
         top_k: z.number().int().min(1).max(50).optional().describe('how many passages (default 8)'),
       },
@@ -116,7 +114,7 @@ export function createMcpServer(engine: Engine, version = '0.1.0'): McpServer {
         'Answers a question from the indexed files only. Every sentence cites [n]; citations carry path and line range. ' +
         'A critic checks the answer against the sources and it abstains when they do not hold the answer.',
       inputSchema: {
-        query: z.string().min(1).max(MAX_MCP_QUERY).describe(`the question (at most ${MAX_MCP_QUERY} characters)`),
+        query: z.string().min(1).max(MAX_QUERY_CHARS, QUESTION_TOO_LONG).describe(`the question (at most ${MAX_QUERY_CHARS} characters)`),
         scope: ScopeSchema.optional(),
         top_k: z.number().int().min(1).max(50).optional().describe('passages retrieved before the context is packed (default 8)'),
         rerank_top_n: z.number().int().min(1).max(200).optional().describe('fused candidates the reranker scores, when a rerank model is configured'),

@@ -22,6 +22,8 @@ import {
   type GraphView,
   type Root,
   RetrieveContextSchema,
+  MAX_QUERY_CHARS,
+  QUESTION_TOO_LONG,
 } from '../shared/contract.ts';
 import { createError, isSynapsisError } from '../shared/errors.ts';
 import { parseRequest } from '../shared/validate.ts';
@@ -648,6 +650,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
     async answer(query, opts = {}) {
       assertLive();
       if (!query.trim()) throw createError('E_SYN_BAD_REQUEST', 'The question is empty.');
+      if (query.length > MAX_QUERY_CHARS) throw createError('E_SYN_BAD_REQUEST', `Invalid question: ${QUESTION_TOO_LONG} (${query.length} given)`);
       return answerQuestion(
         {
           retrieve: (q, ctx, k) => engine.retrieve(q, ctx, k),
