@@ -158,7 +158,7 @@ describe('synapsis CLI', () => {
     const dataDir = temp.make('syn-cli-data-');
     const before = await cli(['manifest', '--data-dir', dataDir]);
     expect(before.code).toBe(2);
-    expect(before.err).toMatch(/No manifest yet/);
+    expect(before.err).toMatch(/has no index yet: `synapsis index <folder>` creates it/); // a reader: the data dir has no store yet
     expect((await cli(['index', vault, '--data-dir', dataDir, '--quiet'])).code).toBe(0);
     const manifest = JSON.parse((await cli(['manifest', '--data-dir', dataDir, '--json'])).out);
     expect(manifest).toMatchObject({ chunk_count: 2, document_count: 2, embed_model_id: 'none' });

@@ -32,6 +32,11 @@ export interface SemanticOptions {
   exactLimit?: number;
   /** Memory for the stored vectors filtered searches remember (tests; default STORED_CACHE_BYTES). */
   storedCacheBytes?: number;
+  /**
+   * A reader's index (an engine opened beside the writer): built from the saved index and the stored
+   * vectors in memory, and never saved (the index files are the writer's). See markStale.
+   */
+  readOnly?: boolean;
 }
 
 export interface EmbedProgress {
@@ -81,8 +86,39 @@ export class SemanticIndex {
    * embedded); the next syncIndex looks again.
    */
   private empty = false;
+  /** Another process changed the store since the index was loaded or last brought in step (a reader). */
+  private stale = false;
+  private refreshing: Promise<void> | null = null;
 
   constructor(private readonly options: SemanticOptions) {}
+
+  /**
+   * The writer committed (a reader saw the store's data version change): the next search first
+   * brings the loaded index in step with the stored vectors (ids added and removed, in memory), the
+   * way the writer's own index run does; an index not loaded yet reads the current state anyway.
+   */
+  markStale(): void {
+    this.stale = true;
+    this.empty = false;
+    this.sentences?.markStale();
+  }
+
+  /** Brings a stale loaded index in step before it answers (one refresh at a time, shared). */
+  private async current(): Promise<void> {
+    if (!this.stale || !this.index) return;
+    this.refreshing ??= (async () => {
+      this.stale = false;
+      try {
+        await this.syncIndex();
+      } catch (error) {
+        this.stale = true;
+        throw error;
+      }
+    })().finally(() => {
+      this.refreshing = null;
+    });
+    await this.refreshing;
+  }
 
   get modelId(): string {
     return this.options.embedder.modelId;
@@ -208,7 +244,7 @@ export class SemanticIndex {
       // Queries get in between pages: a first sync of a large vault's sentences adds hundreds of thousands of vectors.
       await new Promise<void>((resolve) => setImmediate(resolve));
     }
-    if (toAdd.length + toRemove.length > 0 || !fs.existsSync(path.join(indexDir, META_FILE))) index.save(indexDir);
+    if (!this.options.readOnly && (toAdd.length + toRemove.length > 0 || !fs.existsSync(path.join(indexDir, META_FILE)))) index.save(indexDir);
     return { added: toAdd.length, removed: toRemove.length };
   }
 
@@ -227,6 +263,7 @@ export class SemanticIndex {
    */
   private async load(): Promise<void> {
     const { store, indexDir, backend } = this.options;
+    this.stale = false; // what is read now is the current state
     const wanted = store.embeddedChunkIds(this.modelId, this.unit);
     if (wanted.size === 0 && !fs.existsSync(path.join(indexDir, META_FILE))) {
       this.empty = true; // nothing embedded yet: no model load until there is
@@ -237,6 +274,8 @@ export class SemanticIndex {
     const loaded = this.tryLoad(dim);
     if (loaded) {
       this.index = loaded;
+      // The writer saves its index after the vectors are committed: a reader's copy may lag them.
+      if (this.options.readOnly) this.stale = true;
       return;
     }
     const index = createVectorIndex({ backend, dimension: dim, expectedCount: wanted.size, ...(this.options.exactLimit !== undefined ? { exactLimit: this.options.exactLimit } : {}) });
@@ -248,7 +287,7 @@ export class SemanticIndex {
           if (page.length > 0) index.add(page.map((p) => p.id), page.map((p) => p.vector));
           await new Promise<void>((resolve) => setImmediate(resolve));
         }
-        index.save(indexDir);
+        if (!this.options.readOnly) index.save(indexDir);
       } catch (error) {
         index.dispose();
         throw error;
@@ -306,6 +345,7 @@ export class SemanticIndex {
         throw createError('E_SYN_VECTORSTORE_UNAVAILABLE', 'the vector index is being built from stored embeddings; lexical results until it is done');
       }
     }
+    await this.current();
     const index = this.index;
     if (!index || index.stats().count === 0) return [];
     const vector = await this.options.embedder.embed(query, 'query');
@@ -338,6 +378,7 @@ export class SemanticIndex {
       await Promise.race([s.ensureLoaded(), s.rebuildStarted.promise]).catch(() => undefined);
       if (s.rebuilding) return null;
     }
+    if (!(await s.current().then(() => true, () => false))) return null;
     return s.index && s.index.stats().count > 0 ? s : null;
   }
 

@@ -38,8 +38,8 @@ describe('one Synapsis per data dir', () => {
       // The refused open left the holder's lock alone.
       expect(JSON.parse(fs.readFileSync(path.join(dataDir, LOCK_FILE), 'utf8'))).toMatchObject({ pid });
 
-      // The CLI in a third process says the same and exits non-zero without touching the store.
-      const cli = await runCliProcess(['search', 'anything', '--data-dir', dataDir]);
+      // A writer command in a third process says the same and exits non-zero without touching the store.
+      const cli = await runCliProcess(['roots', 'add', dataDir, '--data-dir', dataDir]);
       expect(cli.code).not.toBe(0);
       expect(cli.stderr).toContain(`error [E_SYN_STORE_FAILED]: The data dir ${dataDir} is in use by another Synapsis`);
     } finally {

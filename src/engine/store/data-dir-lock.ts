@@ -1,10 +1,12 @@
 /**
- * One Synapsis per data dir (DESIGN.md §1: "one instance per data dir"). SQLite alone would let two
- * processes write the same store, each with its own vector index cache, watcher and indexing queue,
- * and the second one's writes would wait on busy locks or undo the first one's cache. The lock is a
- * file, `<data-dir>/synapsis.lock`, created exclusively and holding the owner's pid: a lock whose
- * process no longer runs (a crash, kill -9) is stale and taken over. Engines of one process share
- * the lock (benchmarks and tests open a data dir twice in one process; SQLite serialises them).
+ * One writer per data dir. SQLite alone would let two processes write the same store, each with its
+ * own vector index files, watcher and indexing queue, and the second one's writes would wait on
+ * busy locks or undo the first one's index files. Writers (index, watch, the app and web mode,
+ * roots and models changes) take this lock; readers (search, ask, source, MCP) do not: they read
+ * beside the writer through SQLite's WAL (reader.ts). The lock is a file, `<data-dir>/synapsis.lock`,
+ * created exclusively and holding the owner's pid: a lock whose process no longer runs (a crash,
+ * kill -9) is stale and taken over. Engines of one process share the lock (benchmarks and tests open
+ * a data dir twice in one process; SQLite serialises them).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -63,7 +65,8 @@ function inUse(dataDir: string, file: string, owner: LockOwner | null): Error {
   const who = owner ? `process ${owner.pid}${owner.host !== os.hostname() ? ` on ${owner.host}` : ''}, since ${owner.started_at}` : 'a process that is starting';
   return createError(
     'E_SYN_STORE_FAILED',
-    `The data dir ${dataDir} is in use by another Synapsis (${who}). Close it, or choose another --data-dir. ` +
+    `The data dir ${dataDir} is in use by another Synapsis (${who}) that writes to it; only one may write at a time. ` +
+      'Search, ask and MCP work beside it; to index or change its folders or models, close that one, or choose another --data-dir. ' +
       `If no Synapsis runs, delete ${file}.`,
     { data_dir: dataDir, lock_file: file, ...(owner ? { pid: owner.pid } : {}) },
   );

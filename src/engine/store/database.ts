@@ -7,8 +7,18 @@ import type { Migration } from './migrations/types.ts';
 
 export const DB_FILE = 'synapsis.db';
 
-/** Opens (creating if needed) the store in WAL mode and applies pending migrations. */
-export function openDatabase(file: string, migrations: readonly Migration[] = MIGRATIONS): Database {
+export interface OpenDatabaseOptions {
+  /**
+   * Open the store for reading beside the one writer (search, ask, MCP): the file must exist and be
+   * migrated already, and nothing of the schema is written. A store that is missing, not yet
+   * created, or from an older Synapsis says so and which command fixes it.
+   */
+  reader?: boolean;
+}
+
+/** Opens (creating if needed) the store in WAL mode and applies pending migrations; a reader opens it as it is. */
+export function openDatabase(file: string, migrations: readonly Migration[] = MIGRATIONS, options: OpenDatabaseOptions = {}): Database {
+  if (options.reader) return openReader(file, migrations);
   if (file !== ':memory:') {
     try {
       fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -35,17 +45,81 @@ export function openDatabase(file: string, migrations: readonly Migration[] = MI
     migrate(db, migrations);
   } catch (error) {
     db.close();
-    const message = (error as Error).message;
-    if (/not a database|malformed/i.test(message)) {
-      throw createError('E_SYN_STORE_FAILED', `The store ${file} is not a valid Synapsis database (${message}). Move it aside or choose another --data-dir.`, { file }, error);
-    }
-    if (isDiskFull(error)) throw diskFullError(path.dirname(file), error, 'the store cannot be opened', 'start Synapsis again');
-    if (/locked|busy/i.test(message)) {
-      throw createError('E_SYN_STORE_FAILED', `The store ${file} is locked by another process: close the other Synapsis instance and retry.`, { file }, error);
-    }
-    throw error;
+    throw openError(file, error);
   }
   return db;
+}
+
+function openError(file: string, error: unknown): unknown {
+  const message = (error as Error).message;
+  if (/not a database|malformed/i.test(message)) {
+    return createError('E_SYN_STORE_FAILED', `The store ${file} is not a valid Synapsis database (${message}). Move it aside or choose another --data-dir.`, { file }, error);
+  }
+  if (isDiskFull(error)) return diskFullError(path.dirname(file), error, 'the store cannot be opened', 'start Synapsis again');
+  if (/locked|busy/i.test(message)) {
+    return createError('E_SYN_STORE_FAILED', `The store ${file} is locked by another process: close the other Synapsis instance and retry.`, { file }, error);
+  }
+  return error;
+}
+
+/** A data dir whose store does not exist yet, or is being created right now (no schema committed). */
+export function noIndexError(dataDir: string): Error {
+  return createError(
+    'E_SYN_NOT_FOUND',
+    `The data dir ${dataDir} has no index yet: \`synapsis index <folder>\` creates it (so do \`synapsis watch <folder>\` and adding a folder in the app).`,
+    { data_dir: dataDir, reason: 'no_index' },
+  );
+}
+
+/**
+ * A reader's connection. It is read-write at the SQLite level, so that a reader may record what is
+ * optional (an answer's trace) when the writer lets it, but it never creates, migrates or sets the
+ * journal mode: the writer made the file a WAL database, and WAL lets this connection read the last
+ * committed state while the writer commits.
+ */
+function openReader(file: string, migrations: readonly Migration[]): Database {
+  const dataDir = path.dirname(file);
+  if (!fs.existsSync(file)) throw noIndexError(dataDir);
+  let db: Database;
+  try {
+    db = new BetterSqlite3(file, { fileMustExist: true });
+  } catch (error) {
+    if ((error as { code?: unknown }).code === 'SQLITE_CANTOPEN' && !fs.existsSync(file)) throw noIndexError(dataDir);
+    throw createError('E_SYN_STORE_FAILED', `Cannot open the store ${file}: ${(error as Error).message}`, { file }, error);
+  }
+  try {
+    db.pragma('foreign_keys = ON');
+    db.pragma('busy_timeout = 5000');
+    db.pragma('mmap_size = 2147418112'); // as the writer's connection
+    const current = schemaVersion(db);
+    const known = migrations.reduce((max, m) => Math.max(max, m.version), 0);
+    if (current === 0) throw noIndexError(dataDir);
+    if (current > known) {
+      throw createError(
+        'E_SYN_STORE_FAILED',
+        `The store has schema version ${current}, newer than this Synapsis understands (${known}). Upgrade Synapsis or use another --data-dir.`,
+        { file },
+      );
+    }
+    if (current < known) throw storeNeedsWriterError(dataDir, `its schema is version ${current}, this Synapsis reads version ${known}`);
+  } catch (error) {
+    db.close();
+    throw openError(file, error);
+  }
+  return db;
+}
+
+/**
+ * The store must be upgraded (schema, lexical index) before it can be read, and only a writer
+ * upgrades it: a reader says so instead of writing the schema beside the writer.
+ */
+export function storeNeedsWriterError(dataDir: string, why: string): Error {
+  return createError(
+    'E_SYN_STORE_FAILED',
+    `The store in ${dataDir} must be upgraded before it can be read (${why}): run \`synapsis index --data-dir ${dataDir}\` once to upgrade it ` +
+      '(it needs the data dir to itself: close the app or a running `synapsis watch` first), then search again.',
+    { data_dir: dataDir, reason: 'needs_upgrade' },
+  );
 }
 
 export function schemaVersion(db: Database): number {
@@ -102,6 +176,15 @@ export function diskFullError(dataDir: string, error: unknown, stopped = 'indexi
     { data_dir: dataDir, reason: (error as Error).message },
     error,
   );
+}
+
+/** Whether `error` (or what it wraps) is SQLite refusing to write a read-only file or directory. */
+export function isReadOnlyStore(error: unknown): boolean {
+  for (let e = error, depth = 0; e instanceof Error && depth < 5; e = (e as Error & { cause?: unknown }).cause, depth++) {
+    const code = (e as Error & { code?: unknown }).code;
+    if (typeof code === 'string' && code.startsWith('SQLITE_READONLY')) return true;
+  }
+  return false;
 }
 
 /** Whether `error` (or what it wraps) is SQLite giving up on a lock another connection holds. */
