@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { DB_FILE } from '../engine/store/database.ts';
+import { assertStoreNotLost } from '../engine/store/integrity.ts';
 import { inspectGguf, ModelRegistry } from '../engine/llm/registry.ts';
 import { LlamaRuntime } from '../engine/llm/runtime.ts';
 import { faissUnavailableReason } from '../engine/vector/faiss.ts';
@@ -131,12 +132,21 @@ async function checkModels(opts: DoctorOptions): Promise<DoctorCheck[]> {
 
 function checkStore(dataDir: string): DoctorCheck {
   const file = path.join(dataDir, DB_FILE);
+  const repair = `synapsis repair --data-dir ${dataDir} (rebuilds the store from your folders, re-using the embeddings it can read; the old file is kept aside)`;
+  try {
+    assertStoreNotLost(dataDir);
+  } catch (error) {
+    return { name: 'store', status: 'fail', detail: errorLine(error), fix: repair };
+  }
   if (!fs.existsSync(file)) return { name: 'store', status: 'ok', detail: `no workspace yet in ${dataDir} (synapsis index <folder> creates one)` };
   try {
     const Database = require('better-sqlite3') as typeof import('better-sqlite3');
     const db = new Database(file, { readonly: true, fileMustExist: true });
     try {
-      const result = db.pragma('quick_check', { simple: true }) as string;
+      const result = (db.pragma('quick_check(10)') as { quick_check: string }[])
+        .flatMap((r) => String(r.quick_check).split('\n'))
+        .filter((line) => line.trim() && !line.startsWith('***'))
+        .join('; ');
       if (result !== 'ok') throw new Error(result);
       const chunks = (db.prepare('SELECT count(*) AS n FROM chunks').get() as { n: number }).n;
       return { name: 'store', status: 'ok', detail: `${file} passes quick_check (${chunks} chunks)` };
@@ -144,7 +154,7 @@ function checkStore(dataDir: string): DoctorCheck {
       db.close();
     }
   } catch (error) {
-    return { name: 'store', status: 'fail', detail: `${file} is damaged: ${errorLine(error)}`, fix: 'synapsis index rebuilds what it can; if the store does not open, move it aside and index again (your files are untouched)' };
+    return { name: 'store', status: 'fail', detail: `${file} is damaged: ${errorLine(error)}`, fix: repair };
   }
 }
 

@@ -13,6 +13,7 @@ export const ERROR_CODES = {
   E_SYN_NOT_FOUND: { retryable: false, meaning: 'The requested document, lines or entity are not in the index' },
   E_SYN_MODEL_UNAVAILABLE: { retryable: true, meaning: 'The model is missing or cannot be loaded' },
   E_SYN_STORE_FAILED: { retryable: true, meaning: 'The local store could not be opened or written' },
+  E_SYN_STORE_DAMAGED: { retryable: false, meaning: 'The local store is damaged or lost: synapsis repair rebuilds it from the indexed folders' },
   E_SYN_DISCONNECTED: { retryable: true, meaning: 'The engine is not reachable (restarting, or the connection closed)' },
 } as const;
 

@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { createError } from '../../shared/errors.ts';
 import type { VectorAllow, VectorBackend, VectorHit, VectorSearchKind } from './types.ts';
 
@@ -90,6 +91,28 @@ export interface VectorMeta {
   dataBytes: number;
   /** sha256 of the data file's size, head and tail: catches torn and swapped files without reading gigabytes. */
   dataDigest: string;
+  /**
+   * CRC-32 of the whole data file: catches damage between the head and tail the digest reads (a
+   * sentence index passes 2 MB at about 8,000 384-d vectors). Absent in saves before it existed.
+   */
+  dataCrc32?: number;
+}
+
+/** CRC-32 of a file, read 16 MB at a time (about 0.5 s per GB here). */
+function crc32Of(file: string): number {
+  const fd = fs.openSync(file, 'r');
+  try {
+    const buffer = Buffer.alloc(16 << 20);
+    let crc = 0;
+    for (let pos = 0; ; ) {
+      const n = fs.readSync(fd, buffer, 0, buffer.length, pos);
+      if (n === 0) return crc;
+      crc = zlib.crc32(buffer.subarray(0, n), crc);
+      pos += n;
+    }
+  } finally {
+    fs.closeSync(fd);
+  }
 }
 
 function digestOf(file: string): { bytes: number; digest: string } {
@@ -120,9 +143,10 @@ export function saveEnvelope(dir: string, meta: Omit<VectorMeta, 'format' | 'dat
   fs.rmSync(tmpData, { force: true });
   writeData(tmpData);
   const { bytes, digest } = digestOf(tmpData);
+  const crc = crc32Of(tmpData);
   fs.renameSync(tmpData, path.join(dir, DATA_FILE));
   const tmpMeta = path.join(dir, `${META_FILE}.tmp`);
-  fs.writeFileSync(tmpMeta, JSON.stringify({ format: FORMAT, ...meta, dataBytes: bytes, dataDigest: digest } satisfies VectorMeta));
+  fs.writeFileSync(tmpMeta, JSON.stringify({ format: FORMAT, ...meta, dataBytes: bytes, dataDigest: digest, dataCrc32: crc } satisfies VectorMeta));
   fs.renameSync(tmpMeta, path.join(dir, META_FILE));
 }
 
@@ -149,6 +173,9 @@ export function readEnvelope(dir: string, backend?: VectorBackend): { meta: Vect
   const { bytes, digest } = digestOf(dataFile);
   if (bytes !== meta.dataBytes || digest !== meta.dataDigest) {
     throw unavailable(dir, `${DATA_FILE} does not match ${META_FILE} (an interrupted save or a damaged file)`);
+  }
+  if (meta.dataCrc32 !== undefined && crc32Of(dataFile) !== meta.dataCrc32) {
+    throw unavailable(dir, `${DATA_FILE} fails its checksum (a damaged file)`);
   }
   return { meta, dataFile };
 }
