@@ -4,16 +4,21 @@
  * exact lines behind a citation and walk the link graph. A thin adapter over the engine: every tool
  * validates its input, and the sensitivity policy is never relaxed here (restricted notes are not
  * searchable, answerable, listable or readable through MCP).
+ *
+ * The server is a reader (engine readOnly): it takes no data-dir lock, so the app, `synapsis watch`
+ * or `synapsis index` keep indexing while a client is connected, and every request sees what they
+ * have committed. It ends, releasing everything, when the client closes stdin.
  */
 import path from 'node:path';
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { isJSONRPCErrorResponse, isJSONRPCNotification, isJSONRPCRequest, isJSONRPCResultResponse, type JSONRPCMessage, type MessageExtraInfo, type RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { Engine } from '../engine/index.ts';
 import { fileUri, MAX_SOURCE_LINES } from '../engine/retrieve/source.ts';
 import { AnswerEnvelopeSchema, GraphNeighborsSchema, MAX_QUERY_CHARS, QUERY_TOO_LONG, QUESTION_TOO_LONG, SourceLinesSchema } from '../shared/contract.ts';
-import { serializeError } from '../shared/errors.ts';
+import { isSynapsisError, serializeError } from '../shared/errors.ts';
 
 const ScopeSchema = z
   .object({
@@ -63,7 +68,9 @@ async function guarded<T>(fn: () => Promise<T>): Promise<T | ReturnType<typeof f
   }
 }
 
-export function createMcpServer(engine: Engine, version = '0.1.0'): McpServer {
+/** `engine` may be a getter: it is asked on each request (a data dir indexed after the server started, see runMcp). */
+export function createMcpServer(source: Engine | (() => Engine), version = '0.1.0'): McpServer {
+  const current = typeof source === 'function' ? source : () => source;
   const server = new McpServer(
     { name: 'synapsis', version },
     {
@@ -88,7 +95,7 @@ export function createMcpServer(engine: Engine, version = '0.1.0'): McpServer {
     },
     async ({ query, scope, top_k }) =>
       guarded(async () => {
-        const result = await engine.retrieve(query, contextOf(scope), top_k ?? 8);
+        const result = await current().retrieve(query, contextOf(scope), top_k ?? 8);
         const findings = result.chunks.map((c) => ({
           uri: fileUri(path.join(c.root, c.path)),
           locator: c.locator,
@@ -124,7 +131,7 @@ export function createMcpServer(engine: Engine, version = '0.1.0'): McpServer {
     },
     async ({ query, scope, top_k, rerank_top_n }) =>
       guarded(async () => {
-        const envelope = await engine.answer(query, {
+        const envelope = await current().answer(query, {
           ...(top_k ? { k: top_k } : {}),
           context: { ...contextOf(scope), ...(rerank_top_n ? { rerank_top_n } : {}) },
         });
@@ -145,7 +152,7 @@ export function createMcpServer(engine: Engine, version = '0.1.0'): McpServer {
     },
     async ({ locator }) =>
       guarded(async () => {
-        const source = engine.source(locator);
+        const source = current().source(locator);
         const header = `${source.locator}${source.stale ? ' (changed since indexing: lines as indexed)' : ''}${source.truncated ? ` (cut at ${MAX_SOURCE_LINES} lines)` : ''}`;
         return { content: [{ type: 'text' as const, text: `${header}\n${source.text}` }], structuredContent: source };
       }),
@@ -167,7 +174,7 @@ export function createMcpServer(engine: Engine, version = '0.1.0'): McpServer {
     },
     async ({ entity, hops }) =>
       guarded(async () => {
-        const result = engine.graphNeighbors(entity, hops ?? 1);
+        const result = current().graphNeighbors(entity, hops ?? 1);
         const text = result.found
           ? [`${result.entity}: ${result.nodes.length - 1} neighbours within ${hops ?? 1} hop(s)`, ...result.edges.map((e) => `${e.source} -${e.relation}-> ${e.target}  (${e.locator})`)].join('\n')
           : `No entity "${entity}" in the link graph.${result.suggestions.length ? ` Did you mean: ${result.suggestions.join(', ')}?` : ''}`;
@@ -179,7 +186,7 @@ export function createMcpServer(engine: Engine, version = '0.1.0'): McpServer {
     'document',
     new ResourceTemplate('synapsis://document/{doc_id}', {
       list: async () => ({
-        resources: engine.documents().map((d) => ({
+        resources: current().documents().map((d) => ({
           uri: `synapsis://document/${encodeURIComponent(d.doc_id)}`,
           name: d.path,
           title: d.title ?? d.path,
@@ -191,7 +198,7 @@ export function createMcpServer(engine: Engine, version = '0.1.0'): McpServer {
     { title: 'Indexed documents', description: 'Each indexed file (restricted ones left out), as its text' },
     async (uri, variables) => {
       // A doc_id is the document's path in its root: the policy and the not-found error are source()'s.
-      const source = engine.source(decodeURIComponent(String(variables.doc_id)), { max_lines: 20_000 });
+      const source = current().source(decodeURIComponent(String(variables.doc_id)), { max_lines: 20_000 });
       return { contents: [{ uri: uri.href, mimeType: source.type === 'markdown' ? 'text/markdown' : 'text/plain', text: source.text }] };
     },
   );
@@ -199,12 +206,135 @@ export function createMcpServer(engine: Engine, version = '0.1.0'): McpServer {
   return server;
 }
 
-/** Serves the engine over stdio until the client closes the stream (or the given transport). */
-export async function serveMcp(engine: Engine, transport: Transport = new StdioServerTransport()): Promise<void> {
+/**
+ * A transport that ends the session once its input has ended and every request received is
+ * answered. The SDK's stdio transport never notices stdin closing (it only listens for data), so a
+ * client that closed its end left the server waiting on nothing: Node exited 13 (an unsettled
+ * top-level await) without disposing the engine. Closing on end alone would drop the answers to
+ * requests the client sent just before closing (the SDK aborts handlers on close).
+ */
+export class DrainingTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: <T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => void;
+  private readonly pending = new Set<RequestId>();
+  private ended = false;
+  private closing = false;
+
+  constructor(private readonly inner: Transport) {
+    inner.onmessage = (message, extra) => {
+      if (isJSONRPCRequest(message)) this.pending.add(message.id);
+      else if (isJSONRPCNotification(message) && message.method === 'notifications/cancelled') {
+        // A cancelled request gets no answer.
+        this.pending.delete((message.params as { requestId?: RequestId } | undefined)?.requestId ?? '');
+        queueMicrotask(() => this.closeIfDone());
+      }
+      this.onmessage?.(message, extra);
+    };
+    inner.onclose = () => this.onclose?.();
+    inner.onerror = (error) => this.onerror?.(error);
+  }
+
+  get sessionId(): string | undefined {
+    return this.inner.sessionId;
+  }
+
+  setProtocolVersion = (version: string): void => this.inner.setProtocolVersion?.(version);
+
+  start(): Promise<void> {
+    return this.inner.start();
+  }
+
+  async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    try {
+      await this.inner.send(message, options);
+    } finally {
+      if (isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) {
+        this.pending.delete(message.id ?? '');
+        this.closeIfDone();
+      }
+    }
+  }
+
+  close(): Promise<void> {
+    this.closing = true;
+    return this.inner.close();
+  }
+
+  /** The client closed its end: close once the requests in flight are answered. */
+  endOfInput(): void {
+    this.ended = true;
+    this.closeIfDone();
+  }
+
+  private closeIfDone(): void {
+    if (this.ended && !this.closing && this.pending.size === 0) void this.close();
+  }
+}
+
+/**
+ * Serves the engine until the client closes the connection: by default over stdio, ending when
+ * stdin ends (after answering what was asked before), or on `stop`.
+ */
+export async function serveMcp(
+  engine: Engine | (() => Engine),
+  options: { transport?: Transport; input?: NodeJS.ReadableStream | null; stop?: AbortSignal } = {},
+): Promise<void> {
+  const transport = new DrainingTransport(options.transport ?? new StdioServerTransport());
+  const input = options.input !== undefined ? options.input : options.transport ? null : process.stdin;
   const server = createMcpServer(engine);
   const closed = new Promise<void>((resolve) => {
     server.server.onclose = () => resolve();
   });
-  await server.connect(transport);
-  await closed;
+  const ended = () => transport.endOfInput();
+  const stop = () => void server.close();
+  input?.once('end', ended);
+  input?.once('close', ended);
+  input?.once('error', ended);
+  options.stop?.addEventListener('abort', stop, { once: true });
+  try {
+    await server.connect(transport);
+    if (options.stop?.aborted) stop();
+    await closed;
+  } finally {
+    input?.off('end', ended);
+    input?.off('close', ended);
+    input?.off('error', ended);
+    options.stop?.removeEventListener('abort', stop);
+  }
+}
+
+/** A store that is missing or must be upgraded by a writer: the server starts and says so per request until it is fixed. */
+function waitsForWriter(error: unknown): boolean {
+  const reason = isSynapsisError(error) ? error.details?.reason : undefined;
+  return reason === 'no_index' || reason === 'needs_upgrade';
+}
+
+/**
+ * `synapsis mcp`: opens the data dir as a reader and serves it over stdio until the client closes
+ * stdin or SIGINT/SIGTERM arrives, then disposes the engine. A data dir not indexed yet (or whose
+ * store a writer must upgrade) is served anyway: each request says what to run, and the first one
+ * after the writer created the store opens it, so the client need not be restarted.
+ */
+export async function runMcp(open: () => Engine, log: (text: string) => void): Promise<void> {
+  let engine: Engine | null = null;
+  const current = (): Engine => (engine ??= open());
+  try {
+    const e = current();
+    log(`synapsis mcp: serving ${e.dataDir} over stdio (${e.listRoots().length} roots), read-only beside any Synapsis that indexes it\n`);
+  } catch (error) {
+    if (!waitsForWriter(error)) throw error;
+    log(`synapsis mcp: serving over stdio; ${(error as Error).message}\n`);
+  }
+  const stop = new AbortController();
+  const onSignal = () => stop.abort();
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  try {
+    await serveMcp(current, { stop: stop.signal });
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    await (engine as Engine | null)?.dispose();
+  }
 }

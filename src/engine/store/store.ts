@@ -3,7 +3,7 @@ import type { Database, Statement } from 'better-sqlite3';
 import type { FileIssue, Root } from '../../shared/contract.ts';
 import type { Disposable } from '../lifecycle.ts';
 import { normalizeName } from '../graph/names.ts';
-import { DB_FILE, openDatabase, schemaVersion } from './database.ts';
+import { DB_FILE, isDiskFull, isReadOnlyStore, isStoreLocked, openDatabase, schemaVersion } from './database.ts';
 import { statements } from './statements.ts';
 
 export interface DocumentRow {
@@ -167,9 +167,13 @@ export class Store implements Disposable {
   /** Entity ids by type and name as written; cleared when entities are collected. */
   private entityIds = new Map<string, Map<string, number>>();
 
-  constructor(dataDir: string) {
+  /** Opened beside the writer (see openDatabase): its optional writes (traces, cached settings) are best-effort. */
+  readonly reader: boolean;
+
+  constructor(dataDir: string, options: { reader?: boolean } = {}) {
     this.file = path.join(dataDir, DB_FILE);
-    this.db = openDatabase(this.file);
+    this.reader = options.reader === true;
+    this.db = openDatabase(this.file, undefined, { reader: this.reader });
     this.stmts = {
       upsertDoc: this.db.prepare(`
         INSERT INTO documents (root_id, path, doc_id, type, language, title, content_hash, mtime_ms, size, status,
@@ -791,6 +795,10 @@ export class Store implements Disposable {
   }
 
   insertTrace(trace: TraceRow): void {
+    if (this.reader && !this.insideTryWrite) {
+      this.tryWrite(() => this.insertTrace(trace));
+      return;
+    }
     this.db
       .prepare(
         `INSERT INTO traces (trace_id, started_at, finished_at, query, answer_mode, verdict, confidence, latencies_json, retrieved_json, reranked_json,
@@ -841,9 +849,43 @@ export class Store implements Disposable {
   }
 
   setSetting(key: string, value: unknown): void {
+    if (this.reader && !this.insideTryWrite) {
+      this.tryWrite(() => this.setSetting(key, value));
+      return;
+    }
     this.db
       .prepare('INSERT INTO settings (key, value_json) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value_json = excluded.value_json')
       .run(key, JSON.stringify(value));
+  }
+
+  /**
+   * Changes whenever another connection commits (PRAGMA data_version): a reader compares it before
+   * each request to follow the writer. Costs no read of the database.
+   */
+  dataVersion(): number {
+    return this.db.pragma('data_version', { simple: true }) as number;
+  }
+
+  private insideTryWrite = false;
+
+  /**
+   * A reader's optional write (an answer's trace, a cached model hash): it waits at most 250 ms for
+   * the writer's transaction and is skipped (false) when the writer holds the store longer, the
+   * file is read-only or the disk is full; a query never fails for it.
+   */
+  tryWrite(write: () => void): boolean {
+    this.db.pragma('busy_timeout = 250');
+    this.insideTryWrite = true;
+    try {
+      write();
+      return true;
+    } catch (error) {
+      if (isStoreLocked(error) || isReadOnlyStore(error) || isDiskFull(error)) return false;
+      throw error;
+    } finally {
+      this.insideTryWrite = false;
+      if (this.db.open) this.db.pragma('busy_timeout = 5000');
+    }
   }
 
   dispose(): void {
