@@ -6,8 +6,10 @@ import { Command, CommanderError, InvalidArgumentError, Option } from 'commander
 import { createEngine, defaultDataDir, defaultDemoDir, EngineHost, loadConfig, openUrl, type Engine } from '../engine/index.ts';
 import { startWebServer } from './web.ts';
 import { formatDoctor, runDoctor } from './doctor.ts';
+import { cliDataDir, formatRepair, repairWorkspace } from './repair.ts';
+import { STORE_DAMAGED, storeDamage } from '../engine/store/integrity.ts';
 import { MAX_SOURCE_LINES } from '../engine/retrieve/source.ts';
-import { serveMcp } from './mcp.ts';
+import { runMcp } from './mcp.ts';
 import type { AnswerEnvelope, HealthReport, IndexReport, MatchExplanation, RetrievalResult } from '../shared/contract.ts';
 import { createError, isSynapsisError, serializeError } from '../shared/errors.ts';
 import { benchIngest } from './bench/ingest.ts';
@@ -86,13 +88,18 @@ function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
 }
 
-async function withEngine<T>(opts: GlobalOptions, fn: (engine: Engine) => Promise<T>): Promise<T> {
-  const engine = createEngine({ ...(opts.dataDir ? { dataDir: opts.dataDir } : {}), ...(opts.modelsDir ? { modelsDir: opts.modelsDir } : {}) });
+async function withEngine<T>(opts: GlobalOptions, fn: (engine: Engine) => Promise<T>, readOnly = false): Promise<T> {
+  const engine = createEngine({ ...(opts.dataDir ? { dataDir: opts.dataDir } : {}), ...(opts.modelsDir ? { modelsDir: opts.modelsDir } : {}), ...(readOnly ? { readOnly } : {}) });
   try {
     return await fn(engine);
   } finally {
     await engine.dispose();
   }
+}
+
+/** Commands that only read open the data dir as a reader: they work beside the app or `synapsis watch` indexing it. */
+function withReader<T>(opts: GlobalOptions, fn: (engine: Engine) => Promise<T>): Promise<T> {
+  return withEngine(opts, fn, true);
 }
 
 const PACKAGE_VERSION = (JSON.parse(fs.readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'package.json'), 'utf8')) as { version: string }).version;
@@ -273,7 +280,7 @@ Exit codes: 0 success, 1 failure, 2 bad usage or input.`,
     .option('--context <tokens>', 'print the context an answer would get: the results packed into this many tokens (merged, diverse, in file order)', positiveInt)
     .action(async (query: string, cmdOpts: SearchOptions, cmd: Command) => {
       const opts = globals(cmd);
-      await withEngine(opts, async (engine) => {
+      await withReader(opts, async (engine) => {
         const result = await engine.call('search/query', {
           query,
           ...(cmdOpts.k ? { k: cmdOpts.k } : {}),
@@ -314,7 +321,7 @@ Exit codes: 0 success, 1 failure, 2 bad usage or input.`,
     .option('--no-critic', 'skip the model critic (deterministic citation checks still run)')
     .action(async (question: string, cmdOpts: { k?: number; include: string[]; exclude: string[]; allow: string[]; mode?: 'bm25' | 'dense' | 'hybrid'; critic: boolean }, cmd: Command) => {
       const opts = globals(cmd);
-      await withEngine(opts, async (engine) => {
+      await withReader(opts, async (engine) => {
         const controller = new AbortController();
         const cancel = () => controller.abort();
         process.once('SIGINT', cancel);
@@ -350,7 +357,7 @@ Exit codes: 0 success, 1 failure, 2 bad usage or input.`,
     .option('--allow <sensitivity>', 'also open documents with this sensitivity, e.g. restricted (repeatable)', collect, [])
     .action(async (locator: string, cmdOpts: { allow: string[] }, cmd: Command) => {
       const opts = globals(cmd);
-      await withEngine(opts, async (engine) => {
+      await withReader(opts, async (engine) => {
         const s = engine.source(locator, { allow_sensitivity: cmdOpts.allow });
         const width = String(s.end_line).length;
         const body = s.text
@@ -377,6 +384,7 @@ Exit codes: 0 success, 1 failure, 2 bad usage or input.`,
     .option('--allow <sensitivity>', 'also follow links in documents with this sensitivity (repeatable)', collect, [])
     .action(async (entity: string | undefined, cmdOpts: { hops: number; path?: string; limit: number; extract?: boolean; budget: number; allow: string[] }, cmd: Command) => {
       const opts = globals(cmd);
+      // --extract writes what the model finds into the graph: a writer; the rest reads.
       await withEngine(opts, async (engine) => {
         if (cmdOpts.extract) {
           if (entity !== undefined || cmdOpts.path) throw createError('E_SYN_BAD_REQUEST', '--extract takes no entity: synapsis graph --extract [--budget <seconds>]');
@@ -425,7 +433,7 @@ Exit codes: 0 success, 1 failure, 2 bad usage or input.`,
           ...(g.mentioned_in.length > 0 ? ['mentioned in:', ...g.mentioned_in.map((m) => `  ${m.locator}`)] : []),
         ];
         print(opts, g, human.map(terminalLine).join('\n'));
-      });
+      }, !cmdOpts.extract);
     });
 
   program
@@ -434,7 +442,7 @@ Exit codes: 0 success, 1 failure, 2 bad usage or input.`,
     .option('--allow <sensitivity>', 'also list documents with this sensitivity (repeatable)', collect, [])
     .action(async (cmdOpts: { allow: string[] }, cmd: Command) => {
       const opts = globals(cmd);
-      await withEngine(opts, async (engine) => {
+      await withReader(opts, async (engine) => {
         const docs = engine.documents({ allow_sensitivity: cmdOpts.allow });
         print(opts, docs, docs.length ? docs.map((d) => `${terminalLine(d.path)}  (${d.type}${d.language && d.language !== d.type ? `, ${d.language}` : ''})`).join('\n') : 'no documents indexed (synapsis index <folder>)');
       });
@@ -445,10 +453,7 @@ Exit codes: 0 success, 1 failure, 2 bad usage or input.`,
     .description('serve this workspace to MCP clients over stdio: tools search, answer_query, get_source, graph_neighbors; documents as resources')
     .action(async (_o: unknown, cmd: Command) => {
       const opts = globals(cmd);
-      await withEngine(opts, async (engine) => {
-        io.err(`synapsis mcp: serving ${engine.dataDir} over stdio (${engine.listRoots().length} roots)\n`);
-        await serveMcp(engine);
-      });
+      await runMcp(() => createEngine({ ...(opts.dataDir ? { dataDir: opts.dataDir } : {}), ...(opts.modelsDir ? { modelsDir: opts.modelsDir } : {}), readOnly: true }), (text) => io.err(text));
     });
 
   program
@@ -480,7 +485,7 @@ Exit codes: 0 success, 1 failure, 2 bad usage or input.`,
     .option('--allow <sensitivity>', 'also list passages of documents with this sensitivity (repeatable)', collect, [])
     .action(async (cmdOpts: { limit: number; allow: string[] }, cmd: Command) => {
       const opts = globals(cmd);
-      await withEngine(opts, async (engine) => {
+      await withReader(opts, async (engine) => {
         const traces = engine.traces(cmdOpts.limit, { allow_sensitivity: cmdOpts.allow });
         const text = traces
           .map((t) => `${t.started_at}  ${t.answer_mode.padEnd(10)} ${(t.verdict ?? '-').padEnd(7)} conf ${t.confidence.toFixed(2)}  ${Math.round(t.latencies_ms.total_ms ?? 0)} ms  ${t.query}`)
@@ -603,14 +608,25 @@ Exit codes: 0 success, 1 failure, 2 bad usage or input.`,
     .option('--metrics', 'print answer counters and per-stage latency histograms in Prometheus text format')
     .action(async (cmdOpts: { metrics?: boolean }, cmd: Command) => {
       const opts = globals(cmd);
-      await withEngine(opts, async (engine) => {
+      await withReader(opts, async (engine) => {
         if (cmdOpts.metrics) {
           io.out(engine.metrics());
           return;
         }
         const report = await engine.health();
         print(opts, report, formatHealth(report));
+        if (report.degradations.some((d) => d.startsWith(STORE_DAMAGED))) throw new DoctorFailed();
       });
+    });
+
+  program
+    .command('repair')
+    .description('rebuild a damaged or lost store from the indexed folders, re-using the embeddings it can still read (the old file is kept aside)')
+    .argument('[folders...]', 'folders to index when the store no longer says which')
+    .action(async (folders: string[], _o: unknown, cmd: Command) => {
+      const opts = globals(cmd);
+      const result = await repairWorkspace(cliDataDir(opts.dataDir), folders, (fn) => withEngine(opts, fn));
+      print(opts, result, formatRepair(result));
     });
 
   const roots = program.command('roots').description('list, add or remove the folders of this workspace');
@@ -619,7 +635,7 @@ Exit codes: 0 success, 1 failure, 2 bad usage or input.`,
     .description('list the roots')
     .action(async (_o: unknown, cmd: Command) => {
       const opts = globals(cmd);
-      await withEngine(opts, async (engine) => {
+      await withReader(opts, async (engine) => {
         const list = engine.listRoots();
         print(opts, list, list.length ? list.map((r) => terminalLine(r.path)).join('\n') : 'no roots');
       });
@@ -654,7 +670,7 @@ Exit codes: 0 success, 1 failure, 2 bad usage or input.`,
     .description('list imported models with their role, architecture and dimension')
     .action(async (_o: unknown, cmd: Command) => {
       const opts = globals(cmd);
-      await withEngine(opts, async (engine) => {
+      await withReader(opts, async (engine) => {
         const list = engine.listModels();
         const human = list.length
           ? list.map((m) => `${m.id}  ${m.role.padEnd(6)}  ${m.architecture}  dim ${m.dimension}  ctx ${m.context_length}  ${m.file}  (${m.name})${m.languages ? `  languages ${m.languages.join(',')}` : ''}`).join('\n')
@@ -994,7 +1010,7 @@ Exit codes: 0 success, 1 failure, 2 bad usage or input.`,
     .description('the manifest of the current index: index version, embedding model, chunking parameters, chunk hashes')
     .action(async (_o: unknown, cmd: Command) => {
       const opts = globals(cmd);
-      await withEngine(opts, async (engine) => {
+      await withReader(opts, async (engine) => {
         const manifest = engine.manifest();
         if (!manifest) throw createError('E_SYN_NOT_FOUND', 'No manifest yet: it is written after the first indexing run (synapsis index <folder>)');
         const { hashes: _hashes, ...summary } = manifest as typeof manifest & { hashes?: unknown };
@@ -1025,6 +1041,7 @@ const COMMAND_EXAMPLES: Record<string, string[]> = {
   documents: ['synapsis documents', 'synapsis documents --allow restricted --json'],
   mcp: ['synapsis mcp --data-dir ~/.synapsis-work     (register this command in the MCP client; see the README)'],
   doctor: ['synapsis doctor', 'synapsis doctor --no-llm --json'],
+  repair: ['synapsis repair', 'synapsis repair ~/notes ~/code --data-dir ~/.synapsis-work'],
   health: ['synapsis health', 'synapsis health --json', 'synapsis health --metrics'],
   traces: ['synapsis traces --limit 20', 'synapsis traces --json'],
   web: ['synapsis web                 serve the UI on http://127.0.0.1:4747 (the printed address carries the token)', 'synapsis web --port 0 --json   any free port; prints {url, port, data_dir, demo}', 'synapsis web --demo --open     the guided demo on the sample vault, in your browser'],
@@ -1125,10 +1142,12 @@ export async function runCli(argv: string[], rawIo: Io = { out: (t) => process.s
       return EXIT_USAGE;
     }
     if (error instanceof DoctorFailed) return EXIT_FAILURE;
-    const serialized = serializeError(error);
+    // SQLite reading a damaged page, wherever it surfaced: the coded error naming the repair, no stack.
+    const failure = storeDamage(cliDataDir(program.opts<GlobalOptions>().dataDir), error) ?? error;
+    const serialized = serializeError(failure);
     if (json) io.out(`${JSON.stringify({ error: serialized }, null, 2)}\n`);
     else io.err(`error [${serialized.code}]: ${terminalLine(serialized.message)}\n`);
-    if (!isSynapsisError(error)) io.err(`${(error as Error).stack ?? ''}\n`);
+    if (!isSynapsisError(failure)) io.err(`${(failure as Error).stack ?? ''}\n`);
     return serialized.code === 'E_SYN_BAD_REQUEST' || serialized.code === 'E_SYN_NOT_FOUND' ? EXIT_USAGE : EXIT_FAILURE;
   }
 }

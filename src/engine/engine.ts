@@ -60,8 +60,10 @@ import { gatherLists, type DenseSource, type GatheredLists, type PipelineDeps, t
 import { Embedder, LlamaRuntime, type EmbedderLike } from './llm/runtime.ts';
 import { SemanticIndex } from './semantic.ts';
 import { lockDataDir } from './store/data-dir-lock.ts';
-import { storeWriteError } from './store/database.ts';
+import { storeNeedsWriterError, storeWriteError } from './store/database.ts';
+import { makeReader } from './reader.ts';
 import { Store, type TraceRow } from './store/store.ts';
+import { assertStoreNotLost, checkStoreIntegrity, integrityLine, recordRoots, storeDamage, storeDamagedError, type IntegrityReport } from './store/integrity.ts';
 
 export interface EngineOptions {
   /** One data dir per workspace; default: SYNAPSIS_DATA_DIR or the OS app-data folder. */
@@ -76,6 +78,13 @@ export interface EngineOptions {
   chat?: ChatModel;
   /** An embedder to use instead of a GGUF embedding model (any with this shape; benchmarks use a synthetic one). */
   embedder?: EmbedderLike;
+  /**
+   * Open the data dir as a reader beside its writer (search, ask, source, MCP; see reader.ts): no
+   * data-dir lock, no schema or index-file writes, writer methods refused (E_SYN_BAD_REQUEST,
+   * details.read_only), and each request sees what the writer committed. A data dir without a
+   * store is E_SYN_NOT_FOUND naming the command that creates it.
+   */
+  readOnly?: boolean;
 }
 
 /** What a transport adds to a request: cancellation, and the answer's tokens as they are written. */
@@ -95,6 +104,8 @@ export interface Engine extends Disposable {
   readonly modelsDir: string;
   readonly config: Config;
   readonly indexVersion: string;
+  /** Opened as a reader (EngineOptions.readOnly). */
+  readonly readOnly: boolean;
   index(sources?: string[]): Promise<IndexReport>;
   retrieve(query: string, context?: RetrieveContext, k?: number): Promise<RetrievalResult>;
   /**
@@ -170,8 +181,10 @@ export function createEngine(options: EngineOptions = {}): Engine {
   const modelsDir = path.resolve(options.modelsDir ?? path.join(dataDir, 'models'));
   const disposables = new DisposableStore();
   const events = disposables.add(new EventBus());
-  // Another process on this data dir is refused before the store is touched; released last on dispose.
-  disposables.add(lockDataDir(dataDir));
+  // Another writer on this data dir is refused before the store is touched; released last on dispose.
+  // A reader takes no lock: it reads beside the writer (reader.ts).
+  const readOnly = options.readOnly === true;
+  if (!readOnly) disposables.add(lockDataDir(dataDir));
   const params = chunkingParams(config);
   const paramsHash = paramsHashOf(params);
   const registry = new ModelRegistry(modelsDir);
@@ -181,16 +194,20 @@ export function createEngine(options: EngineOptions = {}): Engine {
   } catch (error) {
     // Nothing of a half-built engine stays open: the lock and the store are released.
     void disposables.dispose().catch(() => undefined);
-    throw error;
+    throw storeDamage(dataDir, error) ?? error;
   }
   function openStore() {
-    const store = disposables.add(new Store(dataDir));
+    // A store that vanished while its index files stayed is named as lost, not started afresh.
+    assertStoreNotLost(dataDir);
+    const store = disposables.add(new Store(dataDir, { reader: readOnly }));
     // The lexical index is derived data: refill it from stored chunks when the analyzer changed.
     if (store.getSetting<string>('lexical_analyzer') !== ANALYZER_VERSION) {
+      if (readOnly) throw storeNeedsWriterError(dataDir, 'its lexical index was built by another version of the analyzer');
       store.rebuildLexicalIndex(analyzeForIndex);
       store.setSetting('lexical_analyzer', ANALYZER_VERSION);
     }
     if (store.getSetting<boolean>('embed_hash_filled') !== true) {
+      if (readOnly) throw storeNeedsWriterError(dataDir, 'its chunks have no embedding hashes yet');
       store.backfillEmbedHashes((title, heading, text) => sha256(embeddingInput(title, heading, text)));
       store.setSetting('embed_hash_filled', true);
     }
@@ -217,12 +234,12 @@ export function createEngine(options: EngineOptions = {}): Engine {
     const embedder = (i === 0 ? options.embedder : undefined) ?? new Embedder(runtime, { modelPath: m.path, modelId: m.id, modelName: m.name, idleMs: config.modelIdleMs });
     const indexDir = i === 0 ? path.join(dataDir, 'index', indexVersion) : path.join(dataDir, 'index', indexVersion, 'models', m.id);
     const sentences = config.sentenceVectors
-      ? new SemanticIndex({ store, embedder, indexDir: path.join(indexDir, 'sentences'), backend: config.vectorBackend, unit: 'sentence' })
+      ? new SemanticIndex({ store, embedder, indexDir: path.join(indexDir, 'sentences'), backend: config.vectorBackend, unit: 'sentence', readOnly })
       : null;
     return {
       name: m.path ? path.basename(m.path, '.gguf') : m.name,
       languages: m.languages ?? ['*'],
-      index: new SemanticIndex({ store, embedder, indexDir, backend: config.vectorBackend, sentences }),
+      index: new SemanticIndex({ store, embedder, indexDir, backend: config.vectorBackend, sentences, readOnly }),
     };
   });
   const semantic = dense[0]?.index ?? null;
@@ -243,7 +260,9 @@ export function createEngine(options: EngineOptions = {}): Engine {
   };
   {
     const checked = checkManifest(dataDir, indexVersion);
-    if (checked.status === 'corrupt') {
+    if (checked.status === 'corrupt' && readOnly) {
+      manifestRecovery = `index manifest is corrupt (${checked.reason}): the next indexing run (synapsis index) rewrites it from the store`;
+    } else if (checked.status === 'corrupt') {
       try {
         fs.renameSync(checked.file, `${checked.file}.corrupt`);
         if (store.countPendingJobs() === 0) writeManifest(dataDir, storedManifest(), config.keepIndexVersions);
@@ -345,6 +364,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
         const report = await embedStage(await run());
         if (config.graphLlm && chat) await llmGraphStage(config.graphLlmBudgetMs);
         writeManifest(dataDir, storedManifest(), config.keepIndexVersions);
+        recordRoots(dataDir, store.listRoots());
         manifestRecovery = null;
         events.emit('syn.index.completed', report);
         return report;
@@ -411,6 +431,9 @@ export function createEngine(options: EngineOptions = {}): Engine {
   const assertLive = () => {
     if (disposables.isDisposed) throw createError('E_SYN_BAD_REQUEST', 'The engine has been disposed');
   };
+  /** The store's quick integrity check, run once per engine (health, the first index run). */
+  let integrity: IntegrityReport | null = null;
+  const storeIntegrity = () => (integrity ??= checkStoreIntegrity(store.db));
 
   const resolveFolder = (p: string): string => {
     const abs = path.resolve(p);
@@ -498,6 +521,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
     modelsDir,
     config,
     indexVersion,
+    readOnly,
     profile,
 
     addRoot(rootPath, opts = {}) {
@@ -617,6 +641,9 @@ export function createEngine(options: EngineOptions = {}): Engine {
     async index(sources = []) {
       assertLive();
       const requested = sources.length > 0 ? sources : config.sourceRoots;
+      // A damaged store is not indexed into (its unchanged files would hide the damage): repair rebuilds it.
+      const checked = storeIntegrity();
+      if (checked.status === 'damaged') throw storeDamagedError(dataDir, checked.problems.slice(0, 3).join('; '));
       // Validate every source before touching the store: one bad path changes nothing.
       const folders = requested.map(resolveFolder);
       const added = folders.filter((folder) => !store.rootByPath(folder));
@@ -634,8 +661,14 @@ export function createEngine(options: EngineOptions = {}): Engine {
       assertLive();
       const started = performance.now();
       const { deps, req, mode } = pipelineArgs(query, context, k);
+      const sentencesReady = dense.map((d) => d.index.sentences?.ready ?? true);
       const result = await runPipeline(deps, req);
       if (mode === 'hybrid' && !semantic) result.meta.limits.unshift('no embedding model: lexical retrieval only');
+      dense.forEach((d, i) => {
+        // A damaged sentence index found at load is rebuilt from stored embeddings; until then chunk vectors rank alone.
+        const s = d.index.sentences;
+        if (mode !== 'bm25' && s?.lastRebuildReason && (s.rebuilding || !sentencesReady[i])) result.meta.limits.push(`sentence ${s.lastRebuildReason}; chunk vectors ranked alone meanwhile`);
+      });
       const latency = Math.round((performance.now() - started) * 100) / 100;
       events.emit('syn.retrieve.completed', { query, results: result.chunks.length, latency_ms: latency });
       return { query, chunks: result.chunks, used_docs: result.used_docs, used_sections: result.used_sections, latency_ms: latency, index_version: indexVersion, meta: result.meta };
@@ -771,6 +804,8 @@ export function createEngine(options: EngineOptions = {}): Engine {
     async health() {
       assertLive();
       const degradations: string[] = [];
+      const damaged = integrityLine(storeIntegrity(), dataDir);
+      if (damaged) degradations.push(damaged);
       if (!semantic) degradations.push('no embedding model: lexical retrieval only (synapsis models add <file.gguf>)');
       const embedders = dense.map((d) => {
         const s = d.index.sentences;
@@ -782,6 +817,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
         const who = dense.length > 1 ? `embedding model ${d.name}` : 'embedding model';
         if (d.index.unavailable) degradations.push(`${who} unavailable${dense.length > 1 ? '' : ', lexical retrieval only'}: ${d.index.unavailable}`);
         if (d.index.lastRebuildReason) degradations.push(d.index.lastRebuildReason);
+        if (d.index.sentences?.lastRebuildReason) degradations.push(`sentence ${d.index.sentences.lastRebuildReason}`);
       }
       const pendingVectors = embedders[0]?.pending ?? 0;
       // A language the vault holds that no embedding model covers is searched lexically only: say so, and what fixes it.
@@ -826,7 +862,12 @@ export function createEngine(options: EngineOptions = {}): Engine {
         throw createError('E_SYN_BAD_REQUEST', `Unknown method ${JSON.stringify(String(method)).slice(0, 100)}`, { method: String(method).slice(0, 100) });
       }
       const handler = handlers[method] as (req: unknown, context: CallContext) => Promise<unknown>;
-      return (await handler(parseRequest(method, request), context)) as ResponseOf<typeof method>;
+      try {
+        return (await handler(parseRequest(method, request), context)) as ResponseOf<typeof method>;
+      } catch (error) {
+        // SQLite reading a damaged page: the coded error that names the repair, not a raw SqliteError.
+        throw storeDamage(dataDir, error) ?? error;
+      }
     },
 
     on(event, listener) {
@@ -874,6 +915,18 @@ export function createEngine(options: EngineOptions = {}): Engine {
     'system/info': () => engine.systemInfo(),
   };
 
+  if (readOnly) {
+    // Follow the writer: a commit since the last request invalidates the link graph and the vector indexes.
+    let seenVersion = store.dataVersion();
+    makeReader(engine, () => {
+      if (disposables.isDisposed) return;
+      const version = store.dataVersion();
+      if (version === seenVersion) return;
+      seenVersion = version;
+      indexGeneration++;
+      for (const d of dense) d.index.markStale();
+    });
+  }
   return engine;
 }
 
