@@ -16,7 +16,7 @@ import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/
 import { isJSONRPCErrorResponse, isJSONRPCNotification, isJSONRPCRequest, isJSONRPCResultResponse, type JSONRPCMessage, type MessageExtraInfo, type RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { Engine } from '../engine/index.ts';
-import { fileUri, MAX_SOURCE_LINES } from '../engine/retrieve/source.ts';
+import { fileUri, MAX_SOURCE_LINES, rootedLocator } from '../engine/retrieve/source.ts';
 import { AnswerEnvelopeSchema, GraphNeighborsSchema, MAX_QUERY_CHARS, QUERY_TOO_LONG, QUESTION_TOO_LONG, SourceLinesSchema } from '../shared/contract.ts';
 import { isSynapsisError, serializeError } from '../shared/errors.ts';
 
@@ -185,15 +185,21 @@ export function createMcpServer(source: Engine | (() => Engine), version = '0.1.
   server.registerResource(
     'document',
     new ResourceTemplate('synapsis://document/{doc_id}', {
-      list: async () => ({
-        resources: current().documents().map((d) => ({
-          uri: `synapsis://document/${encodeURIComponent(d.doc_id)}`,
-          name: d.path,
-          title: d.title ?? d.path,
-          description: `${d.type}${d.language ? ` (${d.language})` : ''} in ${d.root}`,
-          mimeType: d.type === 'markdown' ? 'text/markdown' : 'text/plain',
-        })),
-      }),
+      list: async () => {
+        const docs = current().documents();
+        // Two roots holding one relative path: each document's URI names its root, so each reads its own file.
+        const count = new Map<string, number>();
+        for (const d of docs) count.set(d.path, (count.get(d.path) ?? 0) + 1);
+        return {
+          resources: docs.map((d) => ({
+            uri: `synapsis://document/${encodeURIComponent((count.get(d.path) ?? 0) > 1 ? rootedLocator(d.root, d.path) : d.doc_id)}`,
+            name: d.path,
+            title: d.title ?? d.path,
+            description: `${d.type}${d.language ? ` (${d.language})` : ''} in ${d.root}`,
+            mimeType: d.type === 'markdown' ? 'text/markdown' : 'text/plain',
+          })),
+        };
+      },
     }),
     { title: 'Indexed documents', description: 'Each indexed file (restricted ones left out), as its text' },
     async (uri, variables) => {

@@ -39,7 +39,7 @@ import { defaultDataDir } from './paths.ts';
 import { ANALYZER_VERSION, analyzeForIndex } from './search/analyzer.ts';
 import { hiddenDocumentPaths, noteDenied, termStats } from './search/lexical.ts';
 import { runPipeline } from './hybrid.ts';
-import { listDocuments, readSource, visibleTo } from './retrieve/source.ts';
+import { listDocuments, pathsInSeveralRoots, readSource, rootedLocator, visibleTo } from './retrieve/source.ts';
 import { loadKnowledgeGraph, type KnowledgeGraph } from './graph/links.ts';
 import { neighbors, overview, shortestPath, subgraph } from './graph/query.ts';
 import { runLlmGraphStage, type LlmGraphReport } from './graph/llm-stage.ts';
@@ -671,7 +671,10 @@ export function createEngine(options: EngineOptions = {}): Engine {
       });
       const latency = Math.round((performance.now() - started) * 100) / 100;
       events.emit('syn.retrieve.completed', { query, results: result.chunks.length, latency_ms: latency });
-      return { query, chunks: result.chunks, used_docs: result.used_docs, used_sections: result.used_sections, latency_ms: latency, index_version: indexVersion, meta: result.meta };
+      // A relative path that two roots hold is ambiguous: such results carry the locator with its root.
+      const several = pathsInSeveralRoots(store.db, result.chunks.map((c) => c.path), { allowSensitivity: context.allow_sensitivity ?? [], sensitivityEnable: config.sensitivityEnable });
+      const chunks = several.size === 0 ? result.chunks : result.chunks.map((c) => (several.has(c.path) ? { ...c, locator: rootedLocator(c.root, c.locator) } : c));
+      return { query, chunks, used_docs: result.used_docs, used_sections: result.used_sections, latency_ms: latency, index_version: indexVersion, meta: result.meta };
     },
 
     async retrievalLists(query, context = {}, k, useProfile) {

@@ -79,6 +79,35 @@ export const visibleTo = (options: { allowSensitivity: readonly string[]; sensit
   return (sensitivity: string | null) => !options.sensitivityEnable || !sensitivity || sensitivity === 'public' || allowed.has(sensitivity.toLowerCase());
 };
 
+/**
+ * The relative paths among `paths` that more than one root holds (documents this caller may see).
+ * Their locators name the root (`/abs/root/notes/x.md#L1-L3`): `notes/x.md#L1-L3` alone would
+ * open whichever root came first.
+ */
+export function pathsInSeveralRoots(db: Database, paths: readonly string[], options: Pick<SourceOptions, 'allowSensitivity' | 'sensitivityEnable'>): Set<string> {
+  const several = new Set<string>();
+  if (paths.length === 0 || (db.prepare('SELECT count(*) FROM roots').pluck().get() as number) < 2) return several;
+  const visible = visibleTo(options);
+  const rows = db
+    .prepare(
+      `SELECT d.path, d.sensitivity FROM roots r CROSS JOIN json_each(@paths) j
+         JOIN documents d ON d.root_id = r.id AND d.path = j.value WHERE d.status = 'indexed'`,
+    )
+    .all({ paths: JSON.stringify([...new Set(paths)]) }) as { path: string; sensitivity: string | null }[];
+  const seen = new Set<string>();
+  for (const r of rows) {
+    if (!visible(r.sensitivity)) continue;
+    if (seen.has(r.path)) several.add(r.path);
+    seen.add(r.path);
+  }
+  return several;
+}
+
+/** A locator that names its root: the root's absolute path joined to the relative locator. */
+export function rootedLocator(root: string, locator: string): string {
+  return `${root.replace(/\/+$/, '')}/${locator}`;
+}
+
 /** Indexed documents the policy lets this caller see, in path order. */
 export function listDocuments(db: Database, options: Pick<SourceOptions, 'allowSensitivity' | 'sensitivityEnable'>): DocumentEntry[] {
   const visible = visibleTo(options);
@@ -124,7 +153,17 @@ export function readSource(db: Database, locator: string, options: SourceOptions
     options.onDenied?.(`${parsed.path} is marked ${candidates[0]!.sensitivity}; it is not served unless that sensitivity is allowed`);
     throw notFound();
   }
+  if (visible.length > 1) {
+    // The same relative path in two roots: which file is meant must be said, never guessed.
+    const fragment = locator.includes('#') ? locator.slice(locator.indexOf('#')) : '';
+    throw createError(
+      'E_SYN_BAD_REQUEST',
+      `"${parsed.path.slice(0, 300)}" is indexed in ${visible.length} folders; name the one meant: ${visible.map((d) => rootedLocator(d.root, d.path) + fragment).join(' or ')}`,
+      { candidates: visible.map((d) => rootedLocator(d.root, d.path) + fragment) },
+    );
+  }
   const doc = visible[0]!;
+  const rooted = pathsInSeveralRoots(db, [doc.path], options).has(doc.path);
   const absPath = path.join(doc.root, doc.path);
   let current: Buffer | null = null;
   try {
@@ -171,7 +210,7 @@ export function readSource(db: Database, locator: string, options: SourceOptions
   if (truncated) lines = lines.slice(0, maxLines);
   const end = from + Math.max(lines.length, 1) - 1;
   return {
-    locator: `${doc.path}#${parsed.page ? `page=${parsed.page}&` : ''}L${from}-L${end}`,
+    locator: ((rel: string) => (rooted ? rootedLocator(doc.root, rel) : rel))(`${doc.path}#${parsed.page ? `page=${parsed.page}&` : ''}L${from}-L${end}`),
     doc_id: doc.doc_id,
     path: doc.path,
     root: doc.root,
