@@ -63,7 +63,7 @@ describe('the same relative path in two roots', () => {
       const xs = resources.filter((r) => r.name === 'notes/x.md');
       expect(xs).toHaveLength(2);
       expect(new Set(xs.map((r) => r.uri)).size).toBe(2);
-      const texts = await Promise.all(xs.map(async (r) => String((await client.readResource({ uri: r.uri })).contents[0]!.text)));
+      const texts = await Promise.all(xs.map(async (r) => String((await client.readResource({ uri: r.uri })).contents.map((c) => ('text' in c ? c.text : '')).join(''))));
       expect(texts.some((t) => t.includes('alpaca'))).toBe(true);
       expect(texts.some((t) => t.includes('bison'))).toBe(true);
       const search = await client.callTool({ name: 'search', arguments: { query: 'bison budget' } });
