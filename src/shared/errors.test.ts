@@ -20,6 +20,7 @@ describe('errors', () => {
 
   it('serialises foreign errors under the fallback code', () => {
     expect(serializeError(new TypeError('boom'), 'E_SYN_BAD_REQUEST')).toEqual({ code: 'E_SYN_BAD_REQUEST', message: 'boom', retryable: false });
-    expect(serializeError('plain string').code).toBe('E_SYN_INDEX_FAILED');
+    expect(serializeError('plain string')).toEqual({ code: 'E_SYN_INTERNAL', message: 'plain string', retryable: false });
+    expect(ERROR_CODES[serializeError(new Error('boom')).code].meaning).not.toMatch(/index/i);
   });
 });

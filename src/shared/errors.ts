@@ -15,6 +15,7 @@ export const ERROR_CODES = {
   E_SYN_STORE_FAILED: { retryable: true, meaning: 'The local store could not be opened or written' },
   E_SYN_STORE_DAMAGED: { retryable: false, meaning: 'The local store is damaged or lost: synapsis repair rebuilds it from the indexed folders' },
   E_SYN_DISCONNECTED: { retryable: true, meaning: 'The engine is not reachable (restarting, or the connection closed)' },
+  E_SYN_INTERNAL: { retryable: false, meaning: 'An unexpected error inside Synapsis; the message says what failed' },
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
@@ -62,8 +63,11 @@ export function isSynapsisError(value: unknown): value is SynapsisError {
   return value instanceof SynapsisError;
 }
 
-/** Turns anything thrown into the wire shape; unknown errors become `fallback`. */
-export function serializeError(error: unknown, fallback: ErrorCode = 'E_SYN_INDEX_FAILED'): SerializedError {
+/**
+ * Turns anything thrown into the wire shape; unknown errors become `fallback`. The default names no
+ * operation: an unexpected error in a search is not an index build failure.
+ */
+export function serializeError(error: unknown, fallback: ErrorCode = 'E_SYN_INTERNAL'): SerializedError {
   if (error instanceof SynapsisError) return error.toJSON();
   const message = error instanceof Error ? error.message : String(error);
   return { code: fallback, message, retryable: ERROR_CODES[fallback].retryable };
