@@ -10,6 +10,7 @@ import { pathToFileURL } from 'node:url';
 import type { Database } from 'better-sqlite3';
 import type { DocumentEntry, SourceLines } from '../../shared/contract.ts';
 import { createError } from '../../shared/errors.ts';
+import { parseLocator } from '../../shared/locator.ts';
 import { fromTerminalLine } from '../../shared/terminal-safe.ts';
 import { sha256 } from '../hash.ts';
 import { decodeText, normalizeLines } from '../ingest/normalize.ts';
@@ -19,38 +20,8 @@ import { isInside } from '../ingest/walk.ts';
 export const MAX_SOURCE_LINES = 500;
 const TEXT_TYPES = new Set(['markdown', 'text', 'code']);
 
-export interface ParsedLocator {
-  path: string;
-  page: number | null;
-  startLine: number | null;
-  endLine: number | null;
-}
-
-/** `path`, `path#L5`, `path#L5-L9`, `path#page=2&L5-L9`; also `path:5-9` as editors write it. */
-export function parseLocator(locator: string): ParsedLocator {
-  const bad = (why: string) => createError('E_SYN_BAD_REQUEST', `Invalid locator "${locator.slice(0, 200)}": ${why}. Expected path#L<start>-L<end>, as search results print it.`);
-  if (typeof locator !== 'string' || locator.trim() === '') throw bad('it is empty');
-  if (locator.length > 4096) throw bad('it is longer than 4096 characters');
-  if (locator.includes('\u0000')) throw bad('it contains a NUL character');
-  const hash = locator.lastIndexOf('#');
-  let file = hash >= 0 ? locator.slice(0, hash) : locator;
-  let fragment = hash >= 0 ? locator.slice(hash + 1) : '';
-  if (hash < 0) {
-    const colon = /^(.*):(\d+)(?:-(\d+))?$/.exec(locator);
-    if (colon) {
-      file = colon[1]!;
-      fragment = `L${colon[2]}${colon[3] ? `-L${colon[3]}` : ''}`;
-    }
-  }
-  if (file === '') throw bad('it names no file');
-  if (fragment === '') return { path: file, page: null, startLine: null, endLine: null };
-  const m = /^(?:page=(\d+)&)?L(\d+)(?:-L?(\d+))?$/.exec(fragment);
-  if (!m) throw bad(`"#${fragment}" is not a line range`);
-  const start = Number(m[2]);
-  const end = m[3] ? Number(m[3]) : start;
-  if (start < 1 || end < start) throw bad(`lines ${start}-${end} are not a range (1-based, start <= end)`);
-  return { path: file, page: m[1] ? Number(m[1]) : null, startLine: start, endLine: end };
-}
+// The grammar lives in src/shared/locator.ts (the UI reads locators too); re-exported for this module's callers.
+export { parseLocator, type ParsedLocator } from '../../shared/locator.ts';
 
 interface DocRow {
   id: number;

@@ -2,7 +2,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { AnswerEnvelope } from '../../shared/contract.ts';
 import { createClient, type SynapsisBridge } from '../../shared/rpc.ts';
-import { parseLocator, useApp } from './store.ts';
+import { useApp } from './store.ts';
 
 const initial = useApp.getState();
 beforeEach(() => useApp.setState(initial, true));
@@ -26,14 +26,6 @@ function fakeBridge(answers: Record<string, unknown>, tokens: { text: string; at
 }
 
 const HEALTH = { roots: [], status: 'ok', degradations: [], documents: { indexed: 0 } };
-
-describe('parseLocator', () => {
-  it('reads path and lines, and a bare path as line 1', () => {
-    expect(parseLocator('notes/a b.md#L3-L9')).toEqual({ path: 'notes/a b.md', start: 3, end: 9 });
-    expect(parseLocator('x.md#L4')).toEqual({ path: 'x.md', start: 4, end: 4 });
-    expect(parseLocator('doc.pdf#page=2')).toEqual({ path: 'doc.pdf', start: 1, end: 1 });
-  });
-});
 
 describe('the app store', () => {
   it('starts with onboarding for an empty workspace and not for one with folders', async () => {
@@ -83,6 +75,18 @@ describe('the app store', () => {
     useApp.getState().setQuery('   ');
     await useApp.getState().search();
     expect(useApp.getState().results).toBeNull();
+  });
+
+  it('previews the lines around a cited range, keeping the page of a PDF locator', async () => {
+    const bridge = fakeBridge({ 'source/get': { text: 'x' } });
+    useApp.setState({ client: createClient(bridge) });
+    await useApp.getState().openPreview('docs/x.pdf#page=3&L20-L22');
+    expect(bridge.calls.at(-1)?.params).toEqual({ locator: 'docs/x.pdf#page=3&L8-L34', allow_sensitivity: [] });
+    expect(useApp.getState().preview).toMatchObject({ path: 'docs/x.pdf', start: 20, end: 22, source: { text: 'x' } });
+    await useApp.getState().openPreview('notes/a.md');
+    expect(bridge.calls.at(-1)?.params).toMatchObject({ locator: 'notes/a.md#L1-L13' });
+    await useApp.getState().openPreview('notes/a.md#section');
+    expect(useApp.getState().preview?.error).toMatch(/not a line range/);
   });
 
   it('reads health once for a burst of completed index runs (a watched folder being edited)', async () => {

@@ -21,6 +21,7 @@ import type {
   SourceLines,
   SystemInfo,
 } from '../../shared/contract.ts';
+import { formatLocator, parseLocator, type ParsedLocator } from '../../shared/locator.ts';
 import type { SynapsisClient } from '../../shared/rpc.ts';
 
 export type View = 'ask' | 'search' | 'library' | 'graph' | 'settings';
@@ -154,14 +155,6 @@ const storage = {
     }
   },
 };
-
-/** Parses `notes/a.md#L3-L9` into path and lines (1-1 when the locator names no lines). */
-export function parseLocator(locator: string): { path: string; start: number; end: number } {
-  const m = /^(.*?)#L(\d+)(?:-L(\d+))?$/.exec(locator);
-  if (!m) return { path: locator.replace(/#.*$/, ''), start: 1, end: 1 };
-  const start = Number(m[2]);
-  return { path: m[1]!, start, end: Number(m[3] ?? start) };
-}
 
 /** After an index run completes, health and status are read again once this quiet time passes. */
 export const REFRESH_AFTER_INDEX_MS = 500;
@@ -462,11 +455,20 @@ export const useApp = create<AppState>()((set, get) => {
     },
 
     async openPreview(locator) {
-      const { path, start, end } = parseLocator(locator);
+      let parsed: ParsedLocator;
+      try {
+        parsed = parseLocator(locator);
+      } catch (error) {
+        set({ preview: { locator, path: locator, start: 1, end: 1, source: null, error: error instanceof Error ? error.message : String(error) } });
+        return;
+      }
+      const { path, page } = parsed;
+      const start = parsed.startLine ?? 1;
+      const end = parsed.endLine ?? start;
       set({ preview: { locator, path, start, end, source: null, error: null } });
       try {
-        const from = Math.max(1, start - PREVIEW_CONTEXT_LINES);
-        const source = await client().call('source/get', { locator: `${path}#L${from}-L${end + PREVIEW_CONTEXT_LINES}`, allow_sensitivity: sensitivity() });
+        const around = formatLocator({ path, page, startLine: Math.max(1, start - PREVIEW_CONTEXT_LINES), endLine: end + PREVIEW_CONTEXT_LINES });
+        const source = await client().call('source/get', { locator: around, allow_sensitivity: sensitivity() });
         set((s) => (s.preview?.locator === locator ? { preview: { ...s.preview, source } } : {}));
       } catch (error) {
         set((s) => (s.preview?.locator === locator ? { preview: { ...s.preview, error: error instanceof Error ? error.message : String(error) } } : {}));
