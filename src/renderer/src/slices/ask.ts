@@ -1,0 +1,65 @@
+import type { StateCreator } from 'zustand';
+import type { AnswerEnvelope, EventMap } from '../../../shared/contract.ts';
+import { kit, storage, type AppState } from './kit.ts';
+
+export type AnswerStage = EventMap['answer/stage']['stage'];
+
+export interface Asking {
+  question: string;
+  text: string;
+  /** A revision (attempt 2) starts the text again. */
+  attempt: number;
+  stage: AnswerStage | null;
+  controller: AbortController;
+  /** The answer reader's quote, there before a chat model's draft (which the critic may still withdraw). */
+  quote?: EventMap['answer/quote'];
+}
+
+/** The ask view: the question being answered (its streamed text), the last answer, and past questions. */
+export interface AskSlice {
+  history: string[];
+  asking: Asking | null;
+  answer: AnswerEnvelope | null;
+  ask(question: string): Promise<void>;
+  cancelAsk(): void;
+}
+
+export const createAskSlice: StateCreator<AppState, [], [], AskSlice> = (set, get) => {
+  const { client, sensitivity, run } = kit(get);
+  return {
+    history: storage.get<string[]>('history', []),
+    asking: null,
+    answer: null,
+
+    async ask(question) {
+      const q = question.trim();
+      if (!q || get().asking) return;
+      get().asking?.controller.abort();
+      const controller = new AbortController();
+      const history = [q, ...get().history.filter((h) => h !== q)].slice(0, 50);
+      storage.set('history', history);
+      set({ asking: { question: q, text: '', attempt: 1, stage: 'retrieve', controller }, answer: null, history });
+      await run(async () => {
+        const mode = get().mode;
+        const answer = await client().call(
+          'answer/ask',
+          { query: q, ...(mode !== 'auto' ? { mode } : {}), context: { allow_sensitivity: sensitivity() } },
+          {
+            signal: controller.signal,
+            onToken: (t) =>
+              set((s) =>
+                s.asking && s.asking.controller === controller
+                  ? { asking: { ...s.asking, attempt: t.attempt, text: t.attempt === s.asking.attempt ? s.asking.text + t.text : t.text } }
+                  : {},
+              ),
+          },
+        );
+        set({ answer });
+      });
+      set((s) => (s.asking?.controller === controller ? { asking: null } : {}));
+    },
+    cancelAsk() {
+      get().asking?.controller.abort();
+    },
+  };
+};

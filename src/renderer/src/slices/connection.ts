@@ -1,0 +1,69 @@
+import type { StateCreator } from 'zustand';
+import type { HealthReport } from '../../../shared/contract.ts';
+import type { SynapsisClient } from '../../../shared/rpc.ts';
+import { kit, type AppState } from './kit.ts';
+
+/** After an index run completes, health and status are read again once this quiet time passes. */
+export const REFRESH_AFTER_INDEX_MS = 500;
+
+/** The engine connection: the client, whether it is up, the events it pushes, and the health it reports. */
+export interface ConnectionSlice {
+  client: SynapsisClient | null;
+  connected: boolean;
+  health: HealthReport | null;
+  connect(client: SynapsisClient): () => void;
+  /** Reads health, index status, models and the demo state again. */
+  refresh(): Promise<void>;
+}
+
+export const createConnectionSlice: StateCreator<AppState, [], [], ConnectionSlice> = (set, get) => {
+  const { client, run } = kit(get);
+  return {
+    client: null,
+    connected: false,
+    health: null,
+
+    connect(c) {
+      set({ client: c, connected: true });
+      // A watched folder being edited completes a run per batch: health is read at most twice a second.
+      let refreshTimer: ReturnType<typeof setTimeout> | null = null;
+      const refreshSoon = () => {
+        refreshTimer ??= setTimeout(() => {
+          refreshTimer = null;
+          void get().refresh();
+        }, REFRESH_AFTER_INDEX_MS);
+      };
+      const subs = [
+        c.onConnection((connected) => {
+          set({ connected });
+          if (connected) void get().refresh();
+        }),
+        c.on('index/progress', (p) => {
+          set((s) => ({ progress: { ...s.progress, [p.root ?? '']: p } }));
+        }),
+        c.on('index/status', (status) => set({ status })),
+        c.on('syn.index.completed', (report) => {
+          set({ lastReport: report });
+          refreshSoon();
+        }),
+        c.on('answer/stage', (e) => set((s) => (s.asking ? { asking: { ...s.asking, stage: e.stage } } : {}))),
+        c.on('answer/quote', (e) => set((s) => (s.asking ? { asking: { ...s.asking, quote: e } } : {}))),
+        // A .md file opened with the desktop app (file association).
+        c.on('app/openFile', (p) => get().openFile(p.path)),
+      ];
+      void get().refresh();
+      return () => {
+        subs.forEach((unsubscribe) => unsubscribe());
+        if (refreshTimer) clearTimeout(refreshTimer);
+      };
+    },
+
+    refresh: () =>
+      run(async () => {
+        const c = client();
+        const [health, status, models, info] = await Promise.all([c.call('health/get', {}), c.call('index/status', {}), c.call('models/list', {}), c.call('app/info', {}).catch(() => null)]);
+        const demo = info?.demo ?? null;
+        set((s) => ({ health, roots: health.roots, status, models, demo, onboarding: demo?.active ? false : (s.onboarding ?? (health.roots.length === 0 && !s.onboardingDone)) }));
+      }),
+  };
+};

@@ -1,0 +1,60 @@
+import type { StateCreator } from 'zustand';
+import type { ParsedRequestOf, RetrievalResult } from '../../../shared/contract.ts';
+import { kit, messageOf, type AppState } from './kit.ts';
+
+/** The filters the search view offers, as the request's retrieval context names them. */
+export type SearchFilters = Pick<NonNullable<ParsedRequestOf<'search/query'>['context']>, 'roots' | 'types' | 'tags'>;
+
+/** The search view: the query, its filters and the ranked results. */
+export interface SearchSlice {
+  query: string;
+  filters: SearchFilters;
+  results: RetrievalResult | null;
+  searching: boolean;
+  searchError: string | null;
+  setQuery(query: string): void;
+  setFilters(filters: Partial<SearchFilters>): void;
+  search(): Promise<void>;
+}
+
+let searchSeq = 0;
+
+export const createSearchSlice: StateCreator<AppState, [], [], SearchSlice> = (set, get) => {
+  const { client, sensitivity } = kit(get);
+  return {
+    query: '',
+    filters: { roots: [], types: [], tags: [] },
+    results: null,
+    searching: false,
+    searchError: null,
+
+    setQuery(query) {
+      set({ query });
+    },
+    setFilters(filters) {
+      set((s) => ({ filters: { ...s.filters, ...filters } }));
+      void get().search();
+    },
+    async search() {
+      const { query, filters, mode } = get();
+      const seq = ++searchSeq;
+      if (!query.trim()) {
+        set({ results: null, searching: false, searchError: null });
+        return;
+      }
+      set({ searching: true });
+      // A failed search is shown in the view, not as a toast; a later search supersedes it.
+      try {
+        const results = await client().call('search/query', {
+          query,
+          k: 20,
+          ...(mode !== 'auto' ? { mode } : {}),
+          context: { allow_sensitivity: sensitivity(), roots: filters.roots, types: filters.types, tags: filters.tags },
+        });
+        if (seq === searchSeq) set({ results, searching: false, searchError: null });
+      } catch (error) {
+        if (seq === searchSeq) set({ searching: false, searchError: messageOf(error) });
+      }
+    },
+  };
+};

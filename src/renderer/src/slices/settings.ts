@@ -1,0 +1,75 @@
+import type { StateCreator } from 'zustand';
+import type { ModelInfo, ModelRole, SearchMode, SystemInfo } from '../../../shared/contract.ts';
+import { kit, storage, type AppState } from './kit.ts';
+
+export type Theme = 'system' | 'light' | 'dark';
+/** A search mode, or auto: the engine picks (hybrid when an embedding model works). */
+export type RetrievalChoice = 'auto' | SearchMode;
+
+/** The settings view: preferences, the machine, and the models. */
+export interface SettingsSlice {
+  theme: Theme;
+  mode: RetrievalChoice;
+  /** Restricted notes are shown only when the user turns this on, for this session. */
+  allowRestricted: boolean;
+  system: SystemInfo | null;
+  models: ModelInfo[];
+  restartNeeded: boolean;
+  setTheme(theme: Theme): void;
+  setMode(mode: RetrievalChoice): void;
+  setAllowRestricted(allow: boolean): void;
+  loadSystem(): Promise<void>;
+  /** The system dialog for a model file (desktop only; null in web mode or when cancelled). */
+  pickModelFile(): Promise<string | null>;
+  importModel(path: string, role?: ModelRole): Promise<boolean>;
+  removeModel(ref: string): Promise<void>;
+  restartEngine(): Promise<void>;
+}
+
+export const createSettingsSlice: StateCreator<AppState, [], [], SettingsSlice> = (set, get) => {
+  const { client, run } = kit(get);
+  return {
+    theme: storage.get<Theme>('theme', 'system'),
+    mode: storage.get<RetrievalChoice>('mode', 'auto'),
+    allowRestricted: false,
+    system: null,
+    models: [],
+    restartNeeded: false,
+
+    setTheme(theme) {
+      storage.set('theme', theme);
+      set({ theme });
+    },
+    setMode(mode) {
+      storage.set('mode', mode);
+      set({ mode });
+    },
+    setAllowRestricted(allowRestricted) {
+      set({ allowRestricted, results: null, answer: null, graph: { ...get().graph, view: null, overview: null, selected: null } });
+      if (get().query) void get().search();
+    },
+    loadSystem: () => run(async () => set({ system: await client().call('system/info', {}) })),
+    pickModelFile: () => run(async () => (await client().call('app/pickModelFile', {})).path, null),
+    importModel: (path, role) =>
+      run(async () => {
+        const model = await client().call('models/add', { path, ...(role ? { role } : {}) });
+        get().notify('info', `Imported ${model.name} as the ${model.role} model. Restart the engine to use it.`);
+        set({ restartNeeded: true });
+        await get().refresh();
+        return true;
+      }, false),
+    removeModel: (ref) =>
+      run(async () => {
+        await client().call('models/remove', { ref });
+        set({ restartNeeded: true });
+        await get().refresh();
+      }),
+    restartEngine: () =>
+      run(async () => {
+        await client().call('app/restart', {});
+        set({ restartNeeded: false, system: null });
+        await get().refresh();
+        get().notify('info', 'The engine restarted with the current models.');
+      }),
+  };
+};
