@@ -5,6 +5,7 @@
  * Nothing else talks to the engine.
  */
 import { create } from 'zustand';
+import { useShallow } from 'zustand/react/shallow';
 import { createAskSlice } from './slices/ask.ts';
 import { createConnectionSlice } from './slices/connection.ts';
 import { createDemoSlice } from './slices/demo.ts';
@@ -37,3 +38,8 @@ export const useApp = create<AppState>()((...a) => ({
   ...createGraphSlice(...a),
   ...createDemoSlice(...a),
 }));
+
+/** The named fields of the store; the component re-renders only when one of them changes (shallow compare). */
+export function useAppFields<K extends keyof AppState>(...keys: K[]): Pick<AppState, K> {
+  return useApp(useShallow((s) => Object.fromEntries(keys.map((k) => [k, s[k]])) as Pick<AppState, K>));
+}

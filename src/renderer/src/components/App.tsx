@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { useApp, type View } from '../store.ts';
+import { useApp, useAppFields, type View } from '../store.ts';
 import { AskView } from './AskView.tsx';
 import { DemoBanner } from './DemoBanner.tsx';
 import { GraphView } from './GraphView.tsx';
@@ -34,7 +34,7 @@ function useTheme() {
 }
 
 function useShortcuts() {
-  const { setView, closePreview } = useApp();
+  const { setView, closePreview } = useAppFields('setView', 'closePreview');
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       const mod = e.ctrlKey || e.metaKey;
@@ -59,7 +59,7 @@ function useShortcuts() {
 }
 
 function IndexBadge() {
-  const { status, progress, connected } = useApp();
+  const { status, progress, connected } = useAppFields('status', 'progress', 'connected');
   const live = Object.values(progress).find((p) => p.stage !== 'done');
   let text = 'Up to date';
   if (!connected) text = 'Reconnecting to the engine…';
@@ -75,7 +75,7 @@ function IndexBadge() {
 }
 
 function Toasts() {
-  const { toasts, dismissToast } = useApp();
+  const { toasts, dismissToast } = useAppFields('toasts', 'dismissToast');
   return (
     <div className="toasts" aria-live="assertive">
       {toasts.map((t) => (
@@ -108,7 +108,7 @@ export function NoConnection() {
 export function App() {
   useTheme();
   useShortcuts();
-  const { client, view, setView, onboarding } = useApp();
+  const { client, view, setView, onboarding } = useAppFields('client', 'view', 'setView', 'onboarding');
   if (!client) return <NoConnection />;
   if (onboarding) {
     return (

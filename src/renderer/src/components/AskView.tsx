@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { useApp } from '../store.ts';
+import { useAppFields } from '../store.ts';
 import { TourList } from './DemoBanner.tsx';
 import { CitedText, Highlighted } from './text.tsx';
 
@@ -34,7 +34,7 @@ function VerdictBadge({ verdict, outcome, decidedBy }: { verdict: string | null;
 }
 
 export function AskView() {
-  const { asking, answer, history, ask, cancelAsk, openPreview, showAnswerGraph, showGraph, health, demo, tourStep } = useApp();
+  const { asking, answer, history, ask, cancelAsk, openPreview, showAnswerGraph, showGraph, health, demo, tourStep } = useAppFields('asking', 'answer', 'history', 'ask', 'cancelAsk', 'openPreview', 'showAnswerGraph', 'showGraph', 'health', 'demo', 'tourStep');
   const step = demo?.active ? demo.tour.find((t) => t.id === tourStep && t.question === answer?.query) : undefined;
   const [question, setQuestion] = useState('');
   const input = useRef<HTMLTextAreaElement>(null);

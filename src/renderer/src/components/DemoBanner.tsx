@@ -1,9 +1,9 @@
-import { useApp } from '../store.ts';
+import { useApp, useAppFields } from '../store.ts';
 import { formatCount } from './text.tsx';
 
 /** Shown while the demo workspace is open: what it is, its first indexing, reset and leave. */
 export function DemoBanner() {
-  const { demo, status, progress, resetDemo, exitDemo } = useApp();
+  const { demo, status, progress, resetDemo, exitDemo } = useAppFields('demo', 'status', 'progress', 'resetDemo', 'exitDemo');
   if (!demo?.active) return null;
   const live = Object.values(progress).find((p) => p.stage !== 'done');
   return (
@@ -36,7 +36,9 @@ export function DemoBanner() {
 
 /** The guided tour: each question and what it shows off. */
 export function TourList() {
-  const { demo, askTour, asking, tourStep } = useApp();
+  const { demo, askTour, tourStep } = useAppFields('demo', 'askTour', 'tourStep');
+  // Whether a question is being answered, not its streamed text: a token must not re-render the tour.
+  const busy = useApp((s) => s.asking !== null);
   if (!demo?.active || demo.tour.length === 0) return null;
   return (
     <section className="tour" aria-label="Guided tour">
@@ -44,7 +46,7 @@ export function TourList() {
       <ol className="tour__list">
         {demo.tour.map((step) => (
           <li key={step.id} className={`tour__step${tourStep === step.id ? ' tour__step--on' : ''}`}>
-            <button type="button" className="tour__ask" disabled={asking !== null} onClick={() => void askTour(step.id)} data-testid={`tour-${step.id}`}>
+            <button type="button" className="tour__ask" disabled={busy} onClick={() => void askTour(step.id)} data-testid={`tour-${step.id}`}>
               <span className="tour__shows">{step.shows}</span>
               <span className="tour__question">{step.question}</span>
             </button>

@@ -1,14 +1,10 @@
 import { useState } from 'react';
-import { useApp } from '../store.ts';
+import { useAppFields } from '../store.ts';
+import { PathField } from './PathField.tsx';
 
-/**
- * A path field and "Add folder". The desktop app fills the field only from the system's folder
- * dialog ("Browse…"): its engine adds no folder the user did not pick there. Web mode: type or
- * paste the path.
- */
+/** A folder's path (PathField: from the system dialog on the desktop, typed in web mode), patterns to skip, and "Add folder". */
 export function FolderPicker({ onAdded, submitLabel = 'Add folder' }: { onAdded?: (path: string) => void; submitLabel?: string }) {
-  const { addFolder, pickFolder, client } = useApp();
-  const desktop = client?.shell === 'electron';
+  const { addFolder, pickFolder } = useAppFields('addFolder', 'pickFolder');
   const [path, setPath] = useState('');
   const [exclude, setExclude] = useState('');
   const [busy, setBusy] = useState(false);
@@ -30,27 +26,7 @@ export function FolderPicker({ onAdded, submitLabel = 'Add folder' }: { onAdded?
         void submit();
       }}
     >
-      <input
-        className="folder-picker__path"
-        value={path}
-        onChange={(e) => setPath(e.target.value)}
-        readOnly={desktop}
-        placeholder={desktop ? 'Choose a folder with Browse…' : '/home/you/notes'}
-        aria-label="Folder path"
-        spellCheck={false}
-      />
-      {desktop && (
-        <button
-          type="button"
-          className="btn btn--ghost"
-          onClick={async () => {
-            const picked = await pickFolder();
-            if (picked) setPath(picked);
-          }}
-        >
-          Browse…
-        </button>
-      )}
+      <PathField className="folder-picker__path" value={path} onChange={setPath} browse={pickFolder} label="Folder path" placeholder="/home/you/notes" browsePlaceholder="Choose a folder with Browse…" />
       <input className="folder-picker__exclude" value={exclude} onChange={(e) => setExclude(e.target.value)} placeholder="skip: archive/**, *.log" aria-label="Patterns to skip" spellCheck={false} />
       <button type="submit" className="btn btn--primary" disabled={!path.trim() || busy}>
         {busy ? 'Adding…' : submitLabel}

@@ -1,6 +1,6 @@
 import { useMemo, useRef, useState } from 'react';
 import type { GraphEdge, GraphNode } from '../../../shared/contract.ts';
-import { useApp } from '../store.ts';
+import { useAppFields } from '../store.ts';
 import { labelledNodes, layoutGraph } from './graph-layout.ts';
 
 const W = 1000;
@@ -13,7 +13,7 @@ function nodeClass(node: GraphNode): string {
 }
 
 export function GraphView() {
-  const { graph, showGraph, selectEdge, openPreview } = useApp();
+  const { graph, showGraph, selectEdge, openPreview } = useAppFields('graph', 'showGraph', 'selectEdge', 'openPreview');
   const [entity, setEntity] = useState('');
   const [zoom, setZoom] = useState({ k: 1, x: 0, y: 0 });
   const drag = useRef<{ x: number; y: number; zx: number; zy: number } | null>(null);

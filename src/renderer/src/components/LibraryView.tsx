@@ -1,4 +1,4 @@
-import { useApp, type Progress } from '../store.ts';
+import { useAppFields, type Progress } from '../store.ts';
 import { FolderPicker } from './FolderPicker.tsx';
 import { formatCount, formatDuration } from './text.tsx';
 
@@ -29,7 +29,7 @@ function ProgressBar({ progress, running }: { progress: Progress | undefined; ru
 }
 
 export function LibraryView() {
-  const { roots, health, status, progress, lastReport, removeFolder, indexNow, pause, resume } = useApp();
+  const { roots, health, status, progress, lastReport, removeFolder, indexNow, pause, resume } = useAppFields('roots', 'health', 'status', 'progress', 'lastReport', 'removeFolder', 'indexNow', 'pause', 'resume');
   const issues = health?.issues ?? [];
   const running = status?.running ?? false;
   return (

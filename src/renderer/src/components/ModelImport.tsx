@@ -1,15 +1,14 @@
 import { useState } from 'react';
 import type { ModelRole } from '../../../shared/contract.ts';
-import { useApp } from '../store.ts';
+import { useAppFields } from '../store.ts';
+import { PathField } from './PathField.tsx';
 
 /**
- * A GGUF file path to import into the models dir; the role is read from the file unless chosen. The
- * desktop app takes the path only from the system's file dialog ("Browse…"); web mode: type it.
+ * A GGUF file path to import into the models dir (PathField: from the system dialog on the desktop,
+ * typed in web mode); the role is read from the file unless chosen.
  */
 export function ModelImport({ withRole = false }: { withRole?: boolean }) {
-  const importModel = useApp((s) => s.importModel);
-  const pickModelFile = useApp((s) => s.pickModelFile);
-  const desktop = useApp((s) => s.client?.shell === 'electron');
+  const { importModel, pickModelFile } = useAppFields('importModel', 'pickModelFile');
   const [modelPath, setModelPath] = useState('');
   const [role, setRole] = useState<'' | ModelRole>('');
   return (
@@ -20,26 +19,7 @@ export function ModelImport({ withRole = false }: { withRole?: boolean }) {
         if (await importModel(modelPath.trim(), role || undefined)) setModelPath('');
       }}
     >
-      <input
-        value={modelPath}
-        onChange={(e) => setModelPath(e.target.value)}
-        readOnly={desktop}
-        placeholder={desktop ? 'Choose a .gguf file with Browse…' : '/path/to/model.gguf'}
-        aria-label="Model file"
-        spellCheck={false}
-      />
-      {desktop && (
-        <button
-          type="button"
-          className="btn btn--ghost"
-          onClick={async () => {
-            const picked = await pickModelFile();
-            if (picked) setModelPath(picked);
-          }}
-        >
-          Browse…
-        </button>
-      )}
+      <PathField value={modelPath} onChange={setModelPath} browse={pickModelFile} label="Model file" placeholder="/path/to/model.gguf" browsePlaceholder="Choose a .gguf file with Browse…" />
       {withRole && (
         <select value={role} onChange={(e) => setRole(e.target.value as '' | ModelRole)} aria-label="Model role">
           <option value="">role from the file</option>

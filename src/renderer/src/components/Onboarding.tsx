@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { useApp } from '../store.ts';
+import { useAppFields } from '../store.ts';
 import { FolderPicker } from './FolderPicker.tsx';
 import { ModelImport } from './ModelImport.tsx';
 import { formatBytes } from './text.tsx';
@@ -12,7 +12,7 @@ const ADDS: Record<string, string> = {
 
 /** First run, on one screen: folders, the machine and its models (none needed to start), then indexing. */
 export function Onboarding() {
-  const { roots, models, system, loadSystem, finishOnboarding, restartNeeded, restartEngine, demo, startDemo, indexNow } = useApp();
+  const { roots, models, system, loadSystem, finishOnboarding, restartNeeded, restartEngine, demo, startDemo, indexNow } = useAppFields('roots', 'models', 'system', 'loadSystem', 'finishOnboarding', 'restartNeeded', 'restartEngine', 'demo', 'startDemo', 'indexNow');
   useEffect(() => {
     if (!system) void loadSystem();
   }, [system, loadSystem]);

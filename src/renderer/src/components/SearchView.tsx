@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { useApp } from '../store.ts';
+import { useAppFields } from '../store.ts';
 import { Highlighted } from './text.tsx';
 
 const TYPES = ['markdown', 'text', 'code', 'pdf', 'docx', 'html'];
@@ -17,7 +17,7 @@ function Chip({ active, onClick, children, title }: { active: boolean; onClick: 
 const toggle = (list: string[], value: string) => (list.includes(value) ? list.filter((x) => x !== value) : [...list, value]);
 
 export function SearchView() {
-  const { query, setQuery, search, results, searching, searchError, filters, setFilters, roots, openPreview, showGraph } = useApp();
+  const { query, setQuery, search, results, searching, searchError, filters, setFilters, roots, openPreview, showGraph } = useAppFields('query', 'setQuery', 'search', 'results', 'searching', 'searchError', 'filters', 'setFilters', 'roots', 'openPreview', 'showGraph');
   const [tagText, setTagText] = useState(filters.tags.join(', '));
   /** The result the arrow keys point at (Enter opens it). */
   const [active, setActive] = useState(-1);

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { useApp, type RetrievalChoice, type Theme } from '../store.ts';
+import { useAppFields, type RetrievalChoice, type Theme } from '../store.ts';
 import { ModelImport } from './ModelImport.tsx';
 import { formatBytes, formatCount } from './text.tsx';
 
@@ -16,11 +16,11 @@ function Row({ label, children, hint }: { label: string; children: React.ReactNo
 }
 
 export function SettingsView() {
-  const s = useApp();
-  const { health, system, models } = s;
+  const s = useAppFields('health', 'system', 'models', 'loadSystem', 'removeModel', 'restartNeeded', 'restartEngine', 'mode', 'setMode', 'allowRestricted', 'setAllowRestricted', 'demo', 'startDemo', 'exitDemo', 'theme', 'setTheme');
+  const { health, system, models, loadSystem } = s;
   useEffect(() => {
-    if (!system) void s.loadSystem();
-  }, [system, s]);
+    if (!system) void loadSystem();
+  }, [system, loadSystem]);
   const config = (health?.config ?? {}) as Record<string, unknown>;
 
   return (

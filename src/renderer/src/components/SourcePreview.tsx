@@ -1,9 +1,9 @@
 import { useEffect, useRef } from 'react';
-import { useApp } from '../store.ts';
+import { useAppFields } from '../store.ts';
 
 /** The cited lines in their file, highlighted, with the lines around them and "open in editor". */
 export function SourcePreview() {
-  const { preview, closePreview, openInEditor } = useApp();
+  const { preview, closePreview, openInEditor } = useAppFields('preview', 'closePreview', 'openInEditor');
   const first = useRef<HTMLDivElement>(null);
   useEffect(() => {
     first.current?.scrollIntoView({ block: 'center' });
