@@ -128,7 +128,6 @@ const UNIT_TABLE: Record<VectorUnit, string> = { chunk: 'chunks', sentence: 'chu
 
 const CHUNK_ID_HIGH_WATER = 'chunk_id_high_water';
 
-/** The SQLite store: the source of truth (DESIGN.md §3). All SQL is parameterised. */
 export interface TraceRow {
   trace_id: string;
   started_at: string;
@@ -148,6 +147,7 @@ export interface TraceRow {
   limits: string[];
 }
 
+/** The SQLite store: the source of truth (DESIGN.md §3). All SQL is parameterised. */
 export class Store implements Disposable {
   readonly db: Database;
   readonly file: string;
