@@ -19,14 +19,18 @@ export type AnswerRequest = z.input<typeof AnswerRequestSchema>;
 
 export const VerdictSchema = z.enum(['APPROVE', 'REVISE', 'REJECT']);
 
-/** One numbered source passage the answer was written from; [n] in the answer refers to it. */
-export const AnswerSnippetSchema = z.object({
+/** Where a numbered passage lies: what a snippet and a citation share. */
+const NumberedLinesSchema = z.object({
   n: z.number().int(),
   locator: z.string(),
   path: z.string(),
   start_line: z.number().int(),
   end_line: z.number().int(),
   doc_id: z.string(),
+});
+
+/** One numbered source passage the answer was written from; [n] in the answer refers to it. */
+export const AnswerSnippetSchema = NumberedLinesSchema.extend({
   title: z.string(),
   heading: z.string().nullable(),
   text: z.string(),
@@ -35,13 +39,7 @@ export const AnswerSnippetSchema = z.object({
 export type AnswerSnippet = z.infer<typeof AnswerSnippetSchema>;
 
 /** A snippet the answer cites, with what is needed to open the exact lines. */
-export const CitationSchema = z.object({
-  n: z.number().int(),
-  locator: z.string(),
-  path: z.string(),
-  start_line: z.number().int(),
-  end_line: z.number().int(),
-  doc_id: z.string(),
+export const CitationSchema = NumberedLinesSchema.extend({
   /** The file changed (or is gone) since it was indexed: the lines may have moved. */
   stale: z.boolean(),
 });
