@@ -6,40 +6,42 @@
  * committed since, it drops its derived caches (link graph) and brings its in-memory vector indexes
  * in step with the stored vectors. It never writes the schema, the index files or the manifest.
  */
+import type { Method } from '../shared/contract.ts';
 import { createError } from '../shared/errors.ts';
 import type { Engine } from './engine.ts';
+import type { CallContext, HandlerTable } from './handlers/types.ts';
 
-/** What each writer method does, as a reader's refusal names it; `async` ones refuse with a rejected promise. */
+/** What each writer operation does, as a reader's refusal names it, and the contract method behind it. */
 const WRITER_METHODS = {
-  index: { action: 'index folders', async: true },
-  addRoot: { action: 'add a folder', async: false },
-  removeRoot: { action: 'remove a folder', async: false },
-  addModel: { action: 'add a model', async: true },
-  removeModel: { action: 'remove a model', async: false },
-  watch: { action: 'watch the folders', async: true },
-  pause: { action: 'pause indexing', async: false },
-  resume: { action: 'resume indexing', async: true },
-  extractGraphWithModel: { action: 'extract the graph with a model', async: true },
-} as const satisfies Partial<Record<keyof Engine, { action: string; async: boolean }>>;
+  index: { action: 'index folders', method: 'index/run' },
+  addRoot: { action: 'add a folder', method: 'index/addRoot' },
+  removeRoot: { action: 'remove a folder', method: 'index/removeRoot' },
+  addModel: { action: 'add a model', method: 'models/add' },
+  removeModel: { action: 'remove a model', method: 'models/remove' },
+  watch: { action: 'watch the folders', method: 'index/watch' },
+  pause: { action: 'pause indexing', method: 'index/pause' },
+  resume: { action: 'resume indexing', method: 'index/resume' },
+  extractGraphWithModel: { action: 'extract the graph with a model', method: 'graph/extract' },
+} as const satisfies Partial<Record<keyof Engine, { action: string; method: Method }>>;
 
 /** Methods that read the store: a reader first follows what the writer committed. */
 const READER_METHODS = [
-  'retrieve',
-  'retrievalLists',
-  'answer',
-  'source',
-  'graphNeighbors',
-  'graphPath',
-  'graphStats',
-  'graphOverview',
-  'graphSubgraph',
-  'documents',
-  'traces',
-  'metrics',
-  'health',
-  'listRoots',
-  'indexStatus',
-] as const satisfies readonly (keyof Engine)[];
+  'search/query',
+  'answer/ask',
+  'source/get',
+  'graph/neighbors',
+  'graph/path',
+  'graph/overview',
+  'graph/subgraph',
+  'index/documents',
+  'health/get',
+  'index/roots',
+  'index/status',
+] as const satisfies readonly Method[];
+
+/** Library methods outside the contract (they call services directly): the same two kinds. */
+const LIBRARY_WRITERS = ['watch', 'extractGraphWithModel'] as const satisfies readonly (keyof typeof WRITER_METHODS)[];
+const LIBRARY_READERS = ['retrievalLists', 'graphStats', 'traces', 'metrics'] as const satisfies readonly (keyof Engine)[];
 
 /** The error a reader's writer method throws: E_SYN_BAD_REQUEST with details.read_only. */
 export function readOnlyError(dataDir: string, method: keyof typeof WRITER_METHODS): Error {
@@ -51,20 +53,38 @@ export function readOnlyError(dataDir: string, method: keyof typeof WRITER_METHO
   );
 }
 
+type AnyHandler = (req: unknown, ctx: CallContext) => unknown;
+
 /**
- * Makes `engine` a reader in place: its writer methods refuse with readOnlyError, and its reading
- * methods call `follow` first (a PRAGMA per request: see Store.dataVersion).
+ * A reader's handler table: writer methods refuse with readOnlyError (watching is refused, turning
+ * it off is not), and reading methods call `follow` first (a PRAGMA per request: see
+ * Store.dataVersion).
+ */
+export function readerHandlers<T extends HandlerTable>(handlers: T, dataDir: string, follow: () => void): T {
+  const table: Record<string, AnyHandler> = { ...(handlers as unknown as Record<string, AnyHandler>) };
+  const following = (handler: AnyHandler): AnyHandler => (req, ctx) => {
+    follow();
+    return handler(req, ctx);
+  };
+  for (const [name, { method }] of Object.entries(WRITER_METHODS) as [keyof typeof WRITER_METHODS, (typeof WRITER_METHODS)[keyof typeof WRITER_METHODS]][]) {
+    const handler = following(table[method]!);
+    table[method] = (req, ctx) => {
+      if (method !== 'index/watch' || (req as { enabled: boolean }).enabled) throw readOnlyError(dataDir, name);
+      return handler(req, ctx);
+    };
+  }
+  for (const method of READER_METHODS) table[method] = following(table[method]!);
+  return table as unknown as T;
+}
+
+/**
+ * Makes `engine` a reader in place for the library methods outside the contract (the others reach
+ * the handlers readerHandlers made): writers refuse with a rejected promise, readers follow first.
  */
 export function makeReader(engine: Engine, follow: () => void): void {
   const methods = engine as unknown as Record<string, (...args: unknown[]) => unknown>;
-  for (const [name, { async }] of Object.entries(WRITER_METHODS)) {
-    methods[name] = () => {
-      const error = readOnlyError(engine.dataDir, name as keyof typeof WRITER_METHODS);
-      if (async) return Promise.reject(error);
-      throw error;
-    };
-  }
-  for (const name of READER_METHODS) {
+  for (const name of LIBRARY_WRITERS) methods[name] = () => Promise.reject(readOnlyError(engine.dataDir, name));
+  for (const name of LIBRARY_READERS) {
     const read = methods[name]!;
     methods[name] = (...args: unknown[]) => {
       follow();

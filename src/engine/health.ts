@@ -1,0 +1,109 @@
+/**
+ * What works and what is degraded (DESIGN.md §5): the health report, and the manifest check at
+ * start whose outcome it shows until the next indexing run.
+ */
+import fs from 'node:fs';
+import type { HealthReport } from '../shared/contract.ts';
+import type { Config } from './config.ts';
+import type { DenseSource } from './hybrid.ts';
+import { languageCovered } from './lang/detect.ts';
+import type { LlamaRuntime } from './llm/runtime.ts';
+import type { ResolvedModel } from './llm/resolve.ts';
+import { checkManifest, writeManifest, type IndexManifest } from './manifest.ts';
+import type { RetrievalProfile } from './retrieve/profile.ts';
+import { integrityLine, type IntegrityReport } from './store/integrity.ts';
+import type { Store } from './store/store.ts';
+
+export interface HealthDeps {
+  store: Store;
+  config: Config;
+  dataDir: string;
+  indexVersion: string;
+  dense: readonly DenseSource[];
+  runtime: LlamaRuntime;
+  profile: RetrievalProfile;
+  /** The configured models; a chat model or reranker given in code shows as `custom`. */
+  models: { embed: ResolvedModel | null; chat: ResolvedModel | null; rerank: ResolvedModel | null; customChat?: string | undefined; customRerank?: string | undefined };
+  /** The store's quick integrity check (run once per engine). */
+  integrity: () => IntegrityReport;
+  /** What the manifest check at start did, until an indexing run writes a new manifest. */
+  manifestRecovery: () => string | null;
+}
+
+export function healthReport(deps: HealthDeps): HealthReport {
+  const { store, config, dataDir, dense, runtime, models } = deps;
+  const semantic = dense[0]?.index ?? null;
+  const degradations: string[] = [];
+  const damaged = integrityLine(deps.integrity(), dataDir);
+  if (damaged) degradations.push(damaged);
+  if (!semantic) degradations.push('no embedding model: lexical retrieval only (synapsis models add <file.gguf>)');
+  const embedders = dense.map((d) => {
+    const s = d.index.sentences;
+    // Sentences of chunks not split yet count as waiting too (about one per chunk until split).
+    const sentences = s ? { vectors: s.stats().vectors, pending: store.countPendingEmbeddings(d.index.modelId, 'sentence') + store.countUnsplitChunks() } : null;
+    return { id: d.index.modelId, name: d.name, languages: [...d.languages], vectors: d.index.stats().vectors, pending: store.countPendingEmbeddings(d.index.modelId), unavailable: d.index.unavailable, sentences };
+  });
+  for (const d of dense) {
+    const who = dense.length > 1 ? `embedding model ${d.name}` : 'embedding model';
+    if (d.index.unavailable) degradations.push(`${who} unavailable${dense.length > 1 ? '' : ', lexical retrieval only'}: ${d.index.unavailable}`);
+    if (d.index.lastRebuildReason) degradations.push(d.index.lastRebuildReason);
+    if (d.index.sentences?.lastRebuildReason) degradations.push(`sentence ${d.index.sentences.lastRebuildReason}`);
+  }
+  const pendingVectors = embedders[0]?.pending ?? 0;
+  // A language the vault holds that no embedding model covers is searched lexically only: say so, and what fixes it.
+  const languages = store.languageCounts();
+  if (dense.length > 0) {
+    const total = languages.reduce((n, l) => n + l.chunks, 0);
+    for (const l of languages) {
+      if (l.lang === 'und' || l.chunks < Math.max(3, total * 0.01) || dense.some((d) => languageCovered(l.lang, d.languages))) continue;
+      degradations.push(`${l.chunks} chunks are in ${l.lang}, which no embedding model covers (${dense.map((d) => `${d.name}: ${d.languages.join(', ')}`).join('; ')}): questions in ${l.lang} are answered lexically. Add a multilingual embedding model (for example multilingual-e5-small) for mixed vaults.`);
+    }
+  }
+  for (const e of embedders) {
+    if (e.pending > 0) degradations.push(`${e.pending} chunks wait for embeddings${dense.length > 1 ? ` of ${e.name}` : ''} (dense retrieval covers the rest)`);
+    else if (e.sentences && e.sentences.pending > 0) degradations.push(`${e.sentences.pending} sentences wait for embeddings${dense.length > 1 ? ` of ${e.name}` : ''} (chunk vectors answer meanwhile)`);
+  }
+  const manifestRecovery = deps.manifestRecovery();
+  if (manifestRecovery) degradations.push(manifestRecovery);
+  const rt = runtime.status();
+  if (rt.gpuFallbackReason) degradations.push(rt.gpuFallbackReason);
+  const custom = (name: string | undefined) => (name === undefined ? null : { id: 'custom', name, path: '' });
+  return {
+    status: degradations.length > 0 ? 'degraded' : 'ok',
+    degradations,
+    data_dir: dataDir,
+    schema_version: store.schemaVersion,
+    index_version: deps.indexVersion,
+    roots: store.listRoots(),
+    documents: store.documentCounts(),
+    chunks: store.chunkCount(),
+    pending_jobs: store.countPendingJobs(),
+    issues: store.fileIssues(),
+    models: { embed: models.embed, chat: models.chat ?? custom(models.customChat), rerank: models.rerank ?? custom(models.customRerank), gpu: rt.gpu, threads: rt.threads, embedders },
+    profile: deps.profile.name,
+    languages,
+    vectors: { count: semantic?.stats().vectors ?? 0, dimension: semantic?.stats().dimension ?? 0, backend: semantic?.stats().backend ?? null, pending: pendingVectors },
+    config: { ...config },
+  };
+}
+
+/**
+ * A manifest that cannot be trusted is set aside and written again from the store, the source of
+ * truth, whose last committed state is the last good index (each batch is one transaction). The
+ * vector index beside it checks itself when loaded and is rebuilt from stored embeddings if torn.
+ * With jobs still queued (an interrupted run) the next run writes it instead. Returns the line
+ * health shows about it, or null when the manifest was sound.
+ */
+export function recoverManifest(deps: { store: Store; config: Config; dataDir: string; indexVersion: string; readOnly: boolean; manifest: () => IndexManifest }): string | null {
+  const { store, dataDir } = deps;
+  const checked = checkManifest(dataDir, deps.indexVersion);
+  if (checked.status !== 'corrupt') return null;
+  if (deps.readOnly) return `index manifest is corrupt (${checked.reason}): the next indexing run (synapsis index) rewrites it from the store`;
+  try {
+    fs.renameSync(checked.file, `${checked.file}.corrupt`);
+    if (store.countPendingJobs() === 0) writeManifest(dataDir, deps.manifest(), deps.config.keepIndexVersions);
+    return `index manifest was corrupt (${checked.reason}): set aside as manifest.json.corrupt and rebuilt from the store`;
+  } catch (error) {
+    return `index manifest is corrupt (${checked.reason}) and could not be replaced: ${(error as Error).message}`;
+  }
+}

@@ -1,0 +1,281 @@
+/**
+ * The indexing queue: one run at a time (a folder's files, a watcher's changes, the chat model's
+ * graph pass), each followed by the embedding stage and the manifest of the resulting state; pause
+ * and resume; and the watcher that feeds it. Queries never wait for it.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { IndexReport, IndexStatus, Root } from '../../shared/contract.ts';
+import { createError, isSynapsisError } from '../../shared/errors.ts';
+import type { Config } from '../config.ts';
+import type { EventBus } from '../events.ts';
+import { sha256 } from '../hash.ts';
+import type { DenseSource } from '../hybrid.ts';
+import type { DisposableStore, Disposable } from '../lifecycle.ts';
+import { runLlmGraphStage, type LlmGraphReport } from '../graph/llm-stage.ts';
+import type { ChatModel } from '../llm/chat.ts';
+import { embeddingInput } from '../llm/embedding-input.ts';
+import { writeManifest, type IndexManifest } from '../manifest.ts';
+import { visibleTo } from '../retrieve/source.ts';
+import type { SemanticIndex } from '../semantic.ts';
+import { storeWriteError } from '../store/database.ts';
+import { recordRoots } from '../store/integrity.ts';
+import type { Store } from '../store/store.ts';
+import { indexPaths, indexRoots } from './indexer.ts';
+import { splitSentences } from './sentences.ts';
+import { createPathFilter } from './walk.ts';
+import { watchRoots, type RootChange, type RootWatcher } from './watcher.ts';
+
+export interface WatchOptions {
+  debounceMs?: number;
+  onError?: (error: unknown) => void;
+}
+
+export interface IndexQueueDeps {
+  store: Store;
+  config: Config;
+  events: EventBus;
+  dataDir: string;
+  paramsHash: string;
+  dense: readonly DenseSource[];
+  chat: ChatModel | null;
+  /** The engine's disposables: watchers join them, and nothing is emitted once they are disposed. */
+  disposables: DisposableStore;
+  /** The manifest of the store's current state, written after each run. */
+  manifest: () => IndexManifest;
+  /** A run finished and wrote its manifest. */
+  onIndexed: () => void;
+}
+
+export interface IndexQueue {
+  /** Bumped whenever indexed documents may change (derived caches such as the link graph compare it). */
+  readonly generation: number;
+  /** Indexed documents changed outside a run (a root removed, a reader saw the writer commit). */
+  invalidate(): void;
+  status(): IndexStatus;
+  readonly watching: boolean;
+  /** Indexes these roots in the queue, then embeds what is new and writes the manifest. */
+  indexRoots(roots: Root[]): Promise<IndexReport>;
+  /**
+   * The chat model reads notes not yet read, for at most `budgetMs` (default: the setting), in the
+   * queue: never beside an index run that rewrites the same notes.
+   */
+  extractGraph(budgetMs?: number): Promise<LlmGraphReport>;
+  /** Watches every root; pending jobs of an interrupted run are finished first. */
+  watch(options?: WatchOptions): Promise<Disposable>;
+  unwatch(): Promise<void>;
+  /**
+   * The roots changed while watching: the watcher follows (a folder added gets watched, and the run
+   * that adds it indexes it; a folder removed stops being watched; the others keep their watchers, so
+   * none of their changes is lost). addRoot and removeRoot let it finish in the background; index()
+   * waits for it, so a file created after index() returns is seen.
+   */
+  rewatch(): Promise<void>;
+  pause(): IndexStatus;
+  resume(): IndexStatus;
+  /** Stops runs between files and waits for the current one. */
+  stop(): Promise<void>;
+}
+
+export function createIndexQueue(deps: IndexQueueDeps): IndexQueue {
+  const { store, config, events, dataDir, dense, chat, disposables } = deps;
+  let stopping = false;
+  /** Paused by the user: runs stop between files and watcher changes wait in the queue until resume. */
+  let paused = false;
+  let running = 0;
+  /** The roots being watched: one chokidar watcher over the current roots, swapped when the roots change. */
+  let watching: { roots: RootWatcher; options: WatchOptions; handle: Disposable } | null = null;
+  let queue: Promise<unknown> = Promise.resolve();
+  let generation = 0;
+  const status = (): IndexStatus => ({ running: running > 0, paused, watching: watching !== null, pending_jobs: store.countPendingJobs() });
+  const emitStatus = () => events.emit('index/status', status());
+  const indexerDeps = { store, config, events, paramsHash: deps.paramsHash, shouldStop: () => stopping || paused };
+
+  /** The embedding stage after the lexical one: embed what is new, then match the vector index to the chunks. */
+  const embedStage = async (report: IndexReport): Promise<IndexReport> => {
+    let out: IndexReport = { ...report, embedded: 0, embed_failed: 0, embed_pending: 0 };
+    const add = (r: IndexReport) => {
+      out = { ...out, embedded: out.embedded + r.embedded, embed_failed: out.embed_failed + r.embed_failed, embed_pending: out.embed_pending + r.embed_pending };
+    };
+    // Every model's chunk vectors first (hybrid search works from then on), then the sentences.
+    for (const d of dense) add(await embedWith(d.index, report));
+    const withSentences = dense.filter((d) => d.index.sentences && !d.index.unavailable);
+    if (withSentences.length > 0) {
+      await splitSentenceStage();
+      // The report counts chunk inputs; sentence progress shows in health (models.embedders[].sentences).
+      for (const d of withSentences) await embedWith(d.index.sentences!, report);
+    }
+    return dense.length > 0 ? out : report;
+  };
+  /** Splits the chunks not split yet into sentence spans, a page at a time (queries get in between). */
+  const splitSentenceStage = async () => {
+    const hashOf = (title: string | null, heading: string | null, text: string) => sha256(embeddingInput(title, heading, text));
+    while (!(stopping || paused) && store.splitSentences(splitSentences, hashOf, 1000) > 0) await new Promise<void>((resolve) => setImmediate(resolve));
+  };
+  const embedWith = async (semantic: SemanticIndex, report: IndexReport): Promise<IndexReport> => {
+    const stage = semantic.unit === 'sentence' ? 'sentences' : 'embed';
+    const started = performance.now();
+    try {
+      const { embedded, failed } = await semantic.embedPending(
+        ({ done, total }) => {
+          const elapsed = (performance.now() - started) / 1000;
+          const rate = elapsed > 0 ? done / elapsed : 0;
+          events.emit('index/progress', { stage, files_done: done, files_total: total, rate_per_s: Math.round(rate * 10) / 10, eta_s: rate > 0 ? Math.round((total - done) / rate) : null });
+        },
+        () => stopping || paused,
+      );
+      await semantic.syncIndex();
+      semantic.unavailable = null;
+      return { ...report, embedded, embed_failed: failed, embed_pending: store.countPendingEmbeddings(semantic.modelId, semantic.unit) };
+    } catch (error) {
+      if (isSynapsisError(error) && error.code === 'E_SYN_INDEX_VERSION_MISMATCH') throw error;
+      // A full disk or a locked store is not a model problem: the run fails and says so.
+      const storeError = storeWriteError(dataDir, error);
+      if (storeError) throw storeError;
+      // The lexical index is complete; dense retrieval waits for a model that loads.
+      semantic.unavailable = (error as Error).message;
+      return { ...report, embed_pending: store.countPendingEmbeddings(semantic.modelId, semantic.unit) };
+    }
+  };
+  /** The chat model's pass over notes the rules have processed; restricted notes are never shown to it. */
+  const llmGraphStage = async (budgetMs: number): Promise<LlmGraphReport> => {
+    if (!chat) throw createError('E_SYN_MODEL_UNAVAILABLE', 'Graph extraction with a model needs a chat model: add one with `synapsis models add <file.gguf> --role chat`.');
+    const report = await runLlmGraphStage(
+      {
+        store,
+        chat,
+        visible: visibleTo({ allowSensitivity: [], sensitivityEnable: config.sensitivityEnable }),
+        onProgress: (done, total, p) => events.emit('index/progress', { stage: 'graph', files_done: done, files_total: total, path: p, rate_per_s: 0, eta_s: null }),
+      },
+      { budgetMs, shouldStop: () => stopping },
+    );
+    generation++;
+    return report;
+  };
+  // One indexing run at a time; each run ends by writing the manifest of the resulting state.
+  const exclusive = (run: () => Promise<IndexReport>): Promise<IndexReport> => {
+    const next = queue.then(async () => {
+      generation++;
+      running++;
+      emitStatus();
+      try {
+        const report = await embedStage(await run());
+        if (config.graphLlm && chat) await llmGraphStage(config.graphLlmBudgetMs);
+        writeManifest(dataDir, deps.manifest(), config.keepIndexVersions);
+        recordRoots(dataDir, store.listRoots());
+        deps.onIndexed();
+        events.emit('syn.index.completed', report);
+        return report;
+      } catch (error) {
+        if (isSynapsisError(error) && error.code === 'E_SYN_STORE_FAILED') throw error;
+        const storeError = storeWriteError(dataDir, error);
+        if (storeError) throw storeError;
+        if (isSynapsisError(error)) throw error;
+        throw createError('E_SYN_INDEX_FAILED', `Indexing failed: ${(error as Error).message}`, undefined, error);
+      } finally {
+        running--;
+        if (!disposables.isDisposed) emitStatus();
+      }
+    });
+    queue = next.catch(() => undefined).finally(() => void generation++);
+    return next;
+  };
+
+  const applyChange = (change: RootChange): Promise<IndexReport> | undefined => {
+    // A change that raced the folder's removal: nothing of that folder is indexed any more.
+    const root = store.rootByPath(change.root.path);
+    if (!root) return undefined;
+    const allowed = createPathFilter(root.path, { include: root.include, exclude: root.exclude });
+    const known = store.documentsOfRoot(root.id);
+    const jobs = new Map<string, 'upsert' | 'delete'>();
+    for (const p of change.paths) {
+      if (fs.existsSync(path.join(root.path, p)) && allowed(p)) jobs.set(p, 'upsert');
+      else if (known.has(p)) jobs.set(p, 'delete');
+    }
+    for (const dir of change.removedDirs) for (const p of known.keys()) if (p.startsWith(`${dir}/`)) jobs.set(p, 'delete');
+    return exclusive(() => indexPaths(indexerDeps, root, [...jobs].map(([p, kind]) => ({ path: p, kind }))));
+  };
+
+  const watchRootsNow = async (options: WatchOptions): Promise<RootWatcher> => {
+    const rootWatcher = watchRoots(store.listRoots(), {
+      ...(options.debounceMs !== undefined ? { debounceMs: options.debounceMs } : {}),
+      onChange: async (change) => void (await applyChange(change)),
+      onError: options.onError ?? ((error) => console.error('[synapsis] watch:', error)),
+    });
+    await rootWatcher.ready;
+    disposables.add(rootWatcher);
+    return rootWatcher;
+  };
+
+  const indexQueue: IndexQueue = {
+    get generation() {
+      return generation;
+    },
+    invalidate() {
+      generation++;
+    },
+    status,
+    get watching() {
+      return watching !== null;
+    },
+    indexRoots: (roots) => exclusive(() => indexRoots(indexerDeps, roots)),
+    async extractGraph(budgetMs = config.graphLlmBudgetMs) {
+      if (!Number.isInteger(budgetMs) || budgetMs < 1) throw createError('E_SYN_BAD_REQUEST', `budget_ms must be a positive integer (got ${budgetMs})`);
+      let result: LlmGraphReport | undefined;
+      const next = queue.then(async () => {
+        result = await llmGraphStage(budgetMs);
+      });
+      queue = next.catch(() => undefined);
+      await next;
+      return result!;
+    },
+    async watch(options = {}) {
+      const roots = store.listRoots();
+      if (roots.length === 0) throw createError('E_SYN_BAD_REQUEST', 'Nothing to watch: add a folder first (synapsis index <folder>)');
+      if (watching) await watching.handle.dispose();
+      const state: NonNullable<typeof watching> = {
+        roots: await watchRootsNow(options),
+        options,
+        handle: {
+          dispose: async () => {
+            if (watching === state) watching = null;
+            await state.roots.dispose();
+            if (!disposables.isDisposed) emitStatus();
+          },
+        },
+      };
+      watching = state;
+      emitStatus();
+      // Catch up with whatever changed while nobody was watching, and finish interrupted jobs.
+      await indexQueue.indexRoots(roots);
+      return state.handle;
+    },
+    async unwatch() {
+      await watching?.handle.dispose();
+    },
+    async rewatch() {
+      if (!watching) return;
+      const { roots, options } = watching;
+      await roots.setRoots(store.listRoots()).catch((error) => (options.onError ?? ((e: unknown) => console.error('[synapsis] watch:', e)))(error));
+    },
+    pause() {
+      paused = true;
+      emitStatus();
+      return status();
+    },
+    resume() {
+      if (!paused) return status();
+      paused = false;
+      emitStatus();
+      const roots = store.listRoots();
+      // A full scan (a stat per unchanged file) finds what changed while paused; queued jobs come first.
+      if (roots.length > 0) void indexQueue.indexRoots(roots).catch((error) => console.error('[synapsis] resume:', error));
+      return status();
+    },
+    async stop() {
+      stopping = true;
+      await queue;
+    },
+  };
+  return indexQueue;
+}
