@@ -322,11 +322,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
       assertLive();
       return handlers['source/get']({ ...parseRequest('source/get', { locator, ...opts }), ...(max_lines ? { max_lines } : {}) });
     },
-    graphNeighbors: (entity, hops = 1, opts = {}) => {
-      // Said in the library's words: callers pass hops positionally.
-      if (!Number.isInteger(hops) || hops < 1 || hops > 3) throw createError('E_SYN_BAD_REQUEST', `hops must be 1, 2 or 3 (got ${hops})`);
-      return run('graph/neighbors', { entity, hops, ...opts });
-    },
+    graphNeighbors: (entity, hops = 1, opts = {}) => run('graph/neighbors', { entity, hops, ...opts }),
     graphPath: (from, to, opts = {}) => run('graph/path', { from, to, ...opts }),
     graphOverview: (opts = {}) => run('graph/overview', opts),
     graphSubgraph: (request) => run('graph/subgraph', request),

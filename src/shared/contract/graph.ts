@@ -77,9 +77,12 @@ export type GraphExtractReport = z.infer<typeof GraphExtractReportSchema>;
 export const GraphSubgraphSchema = GraphViewSchema.extend({ missing: z.array(z.string()) });
 export type GraphNeighbors = z.infer<typeof GraphNeighborsSchema>;
 
+/** The one error for a neighbourhood's depth, whichever entry (RPC, CLI, library) is given a bad one. */
+const NEIGHBOUR_HOPS = 'hops must be 1, 2 or 3';
+
 export const graphMethods = {
   'graph/neighbors': {
-    request: z.object({ entity: z.string().min(1, 'entity is empty').max(300), hops: z.number().int().min(1).max(3).default(1), allow_sensitivity: z.array(z.string().min(1)).default([]) }).strict(),
+    request: z.object({ entity: z.string().min(1, 'entity is empty').max(300), hops: z.number().int(NEIGHBOUR_HOPS).min(1, NEIGHBOUR_HOPS).max(3, NEIGHBOUR_HOPS).default(1), allow_sensitivity: z.array(z.string().min(1)).default([]) }).strict(),
     response: GraphNeighborsSchema,
   },
   'graph/path': {
