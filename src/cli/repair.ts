@@ -4,17 +4,9 @@
  * read (rebuildStore), and an index run over the roots re-chunks the files, embedding only the
  * texts whose vectors were lost.
  */
-import path from 'node:path';
-import { loadConfig } from '../engine/config.ts';
 import type { Engine } from '../engine/engine.ts';
-import { defaultDataDir } from '../engine/paths.ts';
 import { rebuildStore, type StoreRebuild } from '../engine/store/repair.ts';
 import type { IndexReport } from '../shared/contract.ts';
-
-/** The data dir a command without an engine works on (as createEngine resolves it). */
-export function cliDataDir(dataDir: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
-  return path.resolve(dataDir ?? (env.SYNAPSIS_DATA_DIR || loadConfig({}, env).indexPath || defaultDataDir(env)));
-}
 
 export interface RepairResult {
   rebuild: StoreRebuild;
@@ -27,7 +19,7 @@ export async function repairWorkspace(
   withEngine: <T>(fn: (engine: Engine) => Promise<T>) => Promise<T>,
 ): Promise<RepairResult> {
   const rebuild = rebuildStore(dataDir, { folders });
-  const index = await withEngine((engine) => engine.index());
+  const index = await withEngine((engine) => engine.call('index/run', {}));
   return { rebuild, index };
 }
 

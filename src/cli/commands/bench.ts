@@ -1,0 +1,209 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Command } from 'commander';
+import { createError } from '../../shared/errors.ts';
+import { benchDemo } from '../bench/demo.ts';
+import { benchExtractionOverhead, benchMultiHop } from '../bench/graph.ts';
+import { benchIngest } from '../bench/ingest.ts';
+import { benchSearch, generateZipfCorpus } from '../bench/search.ts';
+import { benchHybrid, formatSuite, runSuite } from '../bench/suite.ts';
+import { benchVectors } from '../bench/vectors.ts';
+import { collect, examplesText, nonNegativeInt, positiveInt, type RegisteredCommand } from '../command.ts';
+import { metricTable } from '../format.ts';
+import { DEMO_MODELS_DIR, DEMO_TOUR, REPO_ROOT, SAMPLE_QUESTIONS, SAMPLE_VAULT } from '../resources.ts';
+
+/** `synapsis <bench subcommand> --help` ends with these. */
+const EXAMPLES: Record<string, string[]> = {
+  all: ['synapsis bench all --chunks 20000 --queries 100', 'synapsis bench   # the same as bench all, at 100k chunks', 'synapsis bench --full --out /tmp/bench.md'],
+  ingest: ['synapsis bench ingest --files 5000'],
+  search: ['synapsis bench search --chunks 100000 --work-dir /tmp/bench'],
+  hybrid: ['synapsis bench hybrid --chunks 20000', 'synapsis bench hybrid --work-dir /tmp/bench/search-100000   # a suite run\'s kept notes and index'],
+  vectors: ['synapsis bench vectors --sizes 10000,100000 --dims 384'],
+  demo: ['synapsis bench demo', 'synapsis bench demo --starts 5 --json'],
+  graph: ['synapsis bench graph', 'synapsis bench graph --mode hybrid --embed-model ../shared/models/all-MiniLM-L6-v2.Q8_0.gguf --notes 0'],
+};
+
+/** Benchmarks build their own workspaces and measure engine internals (bench/ may import them). */
+export const bench: RegisteredCommand = {
+  name: 'bench',
+  examples: [],
+  register: (parent, { io, globals, print }) => {
+    const bench = parent.command('bench').description('benchmarks that print reproducible numbers (alone: the whole suite, every speed target in one table)');
+    bench
+      .command('all', { isDefault: true })
+      .description('every speed target (indexing, latency, recall, memory, cold start, incremental) and the comparisons with MiniSearch, Orama, LanceDB and sqlite-vec, in one table')
+      .option('--chunks <n>', 'chunks of the generated corpus', positiveInt, 100_000)
+      .option('--queries <n>', 'queries per latency measurement', positiveInt, 300)
+      .option('--full', 'also measure at 1M chunks (about 25 more minutes on 2 cores)')
+      .option('--scifact <dir>', 'BEIR folder for the indexing-time row and the BM25 comparison', path.join(REPO_ROOT, '..', 'shared', 'data', 'scifact'))
+      .option('--work-dir <dir>', 'keep the generated corpora and indexes here')
+      .option('--out <file>', 'also write the tables (markdown) to this file')
+      .action(async (cmdOpts: { chunks: number; queries: number; full?: boolean; scifact: string; workDir?: string; out?: string }, cmd: Command) => {
+        const opts = globals(cmd);
+        if (!fs.existsSync(path.join(cmdOpts.scifact, 'corpus.jsonl'))) throw createError('E_SYN_BAD_REQUEST', `--scifact: no corpus.jsonl in ${cmdOpts.scifact}`);
+        const report = await runSuite({
+          chunks: cmdOpts.chunks,
+          queries: cmdOpts.queries,
+          full: cmdOpts.full === true,
+          scifact: path.resolve(cmdOpts.scifact),
+          ...(cmdOpts.workDir ? { workDir: cmdOpts.workDir } : {}),
+          log: (line) => io.err(`${line}\n`),
+        });
+        const text = formatSuite(report);
+        if (cmdOpts.out) fs.writeFileSync(cmdOpts.out, `${text}\n`);
+        print(opts, report, text);
+      });
+    bench
+      .command('ingest')
+      .description('first index, no-change re-index, watcher edit latency and manifest determinism on a generated markdown folder')
+      .option('--files <n>', 'number of generated notes', positiveInt, 5000)
+      .action(async (cmdOpts: { files: number }, cmd: Command) => {
+        const opts = globals(cmd);
+        const result = await benchIngest(cmdOpts.files, (line) => io.err(`${line}\n`));
+        print(opts, result, metricTable(result));
+      });
+  
+    bench
+      .command('search')
+      .description('lexical search latency (p50/p95 at k = 10 and 100) over a generated Zipf-distributed index')
+      .option('--chunks <n>', 'approximate number of chunks to index', positiveInt, 100_000)
+      .option('--queries <n>', 'number of queries', positiveInt, 300)
+      .option('--work-dir <dir>', 'keep the generated notes and index here (re-runs re-index incrementally)')
+      .action(async (cmdOpts: { chunks: number; queries: number; workDir?: string }, cmd: Command) => {
+        const opts = globals(cmd);
+        const result = await benchSearch(cmdOpts.chunks, cmdOpts.queries, (line) => io.err(`${line}\n`), cmdOpts.workDir);
+        print(opts, result, metricTable(result));
+      });
+  
+    bench
+      .command('hybrid')
+      .description('hybrid query latency (lexical, dense with sentence vectors, fusion, graph) over the generated notes with the synthetic embedder, with each stage\'s p50/p95; a kept --work-dir is measured again without building it again')
+      .option('--chunks <n>', 'approximate number of chunks of the generated notes', positiveInt, 100_000)
+      .option('--queries <n>', 'number of queries', positiveInt, 300)
+      .option('--work-dir <dir>', 'keep the notes (corpus/) and the hybrid index (data-hybrid/) here; `synapsis bench --work-dir D` leaves them in D/search-<chunks>')
+      .option('--no-sentence-vectors', 'search chunk vectors only (what sentence vectors cost; a kept sentence index is left as it is)')
+      .option('--no-lexical-thread', 'compute the lexical list on the main thread, after the vector searches (what the lexical thread saves)')
+      .option('--include <glob>', 'filter every query to these paths (repeatable; the notes are in folders d000/ to d039/ of 500 each)', collect, [])
+      .option('--exclude <glob>', 'leave these paths out of every query (repeatable)', collect, [])
+      .option('--profile <name|file.json>', 'retrieval profile to query with (default: the shipped one), e.g. docs/profiles/default-chunk-max.json')
+      .action(async (cmdOpts: { chunks: number; queries: number; workDir?: string; sentenceVectors: boolean; lexicalThread: boolean; include: string[]; exclude: string[]; profile?: string }, cmd: Command) => {
+        const opts = globals(cmd);
+        const log = (line: string) => io.err(`${line}\n`);
+        const work = cmdOpts.workDir ? path.resolve(cmdOpts.workDir) : fs.mkdtempSync(path.join(os.tmpdir(), 'synapsis-bench-hybrid-'));
+        try {
+          if (!fs.existsSync(path.join(work, 'corpus'))) {
+            log(`generating notes for about ${cmdOpts.chunks} chunks…`);
+            generateZipfCorpus(path.join(work, 'corpus'), cmdOpts.chunks);
+          }
+          const r = await benchHybrid(work, cmdOpts.chunks, cmdOpts.queries, log, { sentenceVectors: cmdOpts.sentenceVectors, lexicalThread: cmdOpts.lexicalThread, includeGlobs: cmdOpts.include, excludeGlobs: cmdOpts.exclude, ...(cmdOpts.profile ? { profile: cmdOpts.profile } : {}) });
+          const { queries: _queries, ...result } = r;
+          const round = (v: number) => Math.round(v * 100) / 100;
+          const human = [
+            `hybrid query${cmdOpts.profile ? ` (profile ${cmdOpts.profile})` : ''}${cmdOpts.sentenceVectors ? '' : ' (chunk vectors only)'}${cmdOpts.lexicalThread ? '' : ' (lexical list on the main thread)'}${cmdOpts.include.length + cmdOpts.exclude.length > 0 ? ` (filtered: ${[...cmdOpts.include.map((g) => `in ${g}`), ...cmdOpts.exclude.map((g) => `not in ${g}`)].join(', ')})` : ''}, ${r.chunks} chunks, k = 10, ${r.queries.length} queries (warm, ${r.results_mean} results each on average): p50 ${round(r.p50)} ms, p95 ${round(r.p95)} ms (target p95 < 30 ms: ${r.p95 < 30 ? 'met' : 'NOT met'})`,
+            '',
+            '| stage | p50 ms | p95 ms |',
+            '|---|---|---|',
+            ...Object.entries(r.stages).map(([stage, v]) => `| ${stage} | ${v.p50} | ${v.p95} |`),
+          ];
+          print(opts, { ...result, p50: round(r.p50), p95: round(r.p95) }, human.join('\n'));
+        } finally {
+          if (!cmdOpts.workDir) fs.rmSync(work, { recursive: true, force: true });
+        }
+      });
+  
+    bench
+      .command('demo')
+      .description('how long the demo takes to be ready: the first start (index the sample vault) and later starts (open, check, first answer; target under 10 s)')
+      .option('--starts <n>', 'later starts to time (the median is reported)', positiveInt, 3)
+      .option('--demo-models <dir>', 'models for the demo (default: models/ of a demo bundle, or ../shared/models)')
+      .action(async (cmdOpts: { starts: number; demoModels?: string }, cmd: Command) => {
+        const opts = globals(cmd);
+        const r = await benchDemo(
+          { vault: SAMPLE_VAULT, questionsFile: SAMPLE_QUESTIONS, tourFile: DEMO_TOUR, modelsDir: cmdOpts.demoModels ?? DEMO_MODELS_DIR },
+          cmdOpts.starts,
+          (line) => io.err(`${line}\n`),
+        );
+        print(
+          opts,
+          r,
+          [
+            `demo models: ${r.models.join(', ') || 'none (lexical)'}`,
+            `| measure | seconds |`,
+            `|---|---|`,
+            `| first start: sample vault indexed${r.models.length ? ' and embedded' : ''} | ${r.first_start_s} |`,
+            `| later start: open to first search | ${r.later_first_search_s} |`,
+            `| later start: open, incremental check, first answer (median of ${r.later_starts_s.length}) | ${r.later_start_s} |`,
+            `| target for a later start | < ${r.target_s} (${r.later_start_s < r.target_s ? 'met' : 'NOT met'}) |`,
+          ].join('\n'),
+        );
+      });
+  
+    bench
+      .command('graph')
+      .description('multi-hop retrieval with and without the graph list (sample vault), and what graph extraction adds to lexical indexing')
+      .option('--mode <mode>', 'retrieval mode: bm25 or hybrid (needs --embed-model)', 'bm25')
+      .option('--embed-model <file>', 'GGUF embedding model for --mode hybrid')
+      .option('--k <n>', 'results per question', positiveInt, 8)
+      .option('--vault <dir>', 'folder to use instead of the sample vault', SAMPLE_VAULT)
+      .option('--questions <file>', 'question file (kind "multi-hop" entries with their sources)', SAMPLE_QUESTIONS)
+      .option('--notes <n>', 'generated notes for the extraction-overhead run (0: skip it)', nonNegativeInt, 5000)
+      .option('--rounds <n>', 'index runs per setting for the overhead (best is kept)', positiveInt, 2)
+      .action(async (cmdOpts: { mode: string; embedModel?: string; k: number; vault: string; questions: string; notes: number; rounds: number }, cmd: Command) => {
+        const opts = globals(cmd);
+        if (cmdOpts.mode !== 'bm25' && cmdOpts.mode !== 'hybrid') throw createError('E_SYN_BAD_REQUEST', `--mode must be bm25 or hybrid (got "${cmdOpts.mode}")`);
+        const log = (line: string) => io.err(`${line}\n`);
+        const multi = await benchMultiHop(
+          { vault: path.resolve(cmdOpts.vault), questions: path.resolve(cmdOpts.questions), mode: cmdOpts.mode, k: cmdOpts.k, ...(cmdOpts.embedModel ? { embedModel: cmdOpts.embedModel } : {}), ...(opts.modelsDir ? { modelsDir: opts.modelsDir } : {}) },
+          log,
+        );
+        const overhead = cmdOpts.notes > 0 ? await benchExtractionOverhead(cmdOpts.notes, cmdOpts.rounds, log) : null;
+        const rank = (r: (number | null)[]) => r.map((x) => x ?? '–').join(', ');
+        const human = [
+          `multi-hop questions with both sources in the top ${multi.k} (${multi.mode}): ${multi.both_without_graph}/${multi.questions} without the graph, ${multi.both_with_graph}/${multi.questions} with it`,
+          '',
+          '| question | ranks without graph | ranks with graph |',
+          '|---|---|---|',
+          ...multi.rows.map((r) => `| ${r.id} | ${rank(r.without_graph)} | ${rank(r.with_graph)} |`),
+          ...(overhead
+            ? [
+                '',
+                `graph extraction on ${overhead.notes} notes (${overhead.chunks} chunks): lexical ${overhead.lexical_only_s} s, with graph ${overhead.with_graph_s} s, overhead ${overhead.overhead_pct}%`,
+                `stored: ${overhead.entities} entities, ${overhead.relations} relations, ${overhead.mentions} mentions; graph ${overhead.graph_nodes} nodes, ${overhead.graph_edges} links, loaded in ${overhead.graph_load_ms} ms`,
+              ]
+            : []),
+        ];
+        print(opts, { multi_hop: multi, extraction: overhead }, human.join('\n'));
+      });
+  
+    bench
+      .command('vectors')
+      .description('vector backends: build time, memory, p50/p95 query latency and recall@10 against exact search')
+      .option('--sizes <list>', 'corpus sizes, comma-separated', '10000,100000,1000000')
+      .option('--dims <list>', 'vector dimensions, comma-separated', '384,768')
+      .option('--backends <list>', 'usearch, faiss, usearch-exact (usearch forced to exact search)', 'usearch,faiss')
+      .option('--queries <n>', 'queries per configuration', positiveInt, 200)
+      .action(async (cmdOpts: { sizes: string; dims: string; backends: string; queries: number }, cmd: Command) => {
+        const opts = globals(cmd);
+        const list = (value: string, what: string) =>
+          value.split(',').map((v) => {
+            const n = Number(v.trim());
+            if (!Number.isInteger(n) || n < 1) throw createError('E_SYN_BAD_REQUEST', `--${what} expects positive integers separated by commas, got "${v}"`);
+            return n;
+          });
+        const backends = cmdOpts.backends.split(',').map((b) => b.trim());
+        for (const b of backends) {
+          if (!['usearch', 'faiss', 'usearch-exact'].includes(b)) throw createError('E_SYN_BAD_REQUEST', `--backends: unknown backend "${b}" (usearch, faiss, usearch-exact)`);
+        }
+        const rows = await benchVectors(
+          { sizes: list(cmdOpts.sizes, 'sizes'), dimensions: list(cmdOpts.dims, 'dims'), backends: backends as ('usearch' | 'faiss' | 'usearch-exact')[], queries: cmdOpts.queries },
+          (line) => io.err(`${line}\n`),
+        );
+        const header = '| backend | kind | dim | vectors | build s | memory MiB | p50 ms | p95 ms | recall@10 |\n|---|---|---|---|---|---|---|---|---|';
+        const table = rows.map((r) => `| ${r.backend} | ${r.kind} | ${r.dimension} | ${r.vectors} | ${r.build_s} | ${r.memory_mib} | ${r.p50_ms} | ${r.p95_ms} | ${r.recall_at_10} |`).join('\n');
+        print(opts, rows, `${header}\n${table}`);
+      });
+    for (const sub of bench.commands) sub.addHelpText('after', examplesText(EXAMPLES[sub.name()] ?? []));
+    return bench;
+  },
+};

@@ -1,0 +1,117 @@
+import type { Command } from 'commander';
+import { Option } from 'commander';
+import { resolveDataDir } from '../../engine/paths.ts';
+import { loadProfile } from '../../engine/retrieve/profile.ts';
+import { createError } from '../../shared/errors.ts';
+import { option, positiveInt, repeatable, type RegisteredCommand } from '../command.ts';
+import { type AnswerEvalReport, runAnswerEval } from '../eval/answers.ts';
+import { EVAL_MODES, runEval, type EvalMode } from '../eval/run.ts';
+import { metricTable } from '../format.ts';
+
+interface EvalOptions {
+  dataset?: string;
+  split: string;
+  mode: EvalMode;
+  limit?: number;
+  depth?: number;
+  workDir?: string;
+  embedModel: string[];
+  rerankModel?: string;
+  chatModel?: string;
+  rerankTop?: number;
+  fusion?: 'rrf' | 'weighted';
+  profile?: string;
+  answers?: boolean;
+  vault?: string;
+  questions?: string;
+  unanswerable: boolean;
+  details?: boolean;
+}
+
+/** Builds its own throwaway workspaces from a dataset (eval/ may use engine internals). */
+export const evaluate: RegisteredCommand = {
+  name: 'eval',
+  examples: [
+    'synapsis eval --dataset ../shared/data/scifact',
+    'synapsis eval --dataset ../shared/data/scifact --mode hybrid --embed-model all-MiniLM-L6-v2.Q8_0.gguf --json',
+    'synapsis eval --dataset ../shared/data/scifact --mode hybrid --embed-model all-MiniLM-L6-v2.Q8_0.gguf --embed-model multilingual-e5-small.Q4_0.gguf --profile my-fit --work-dir /tmp/sf',
+  ],
+  register: (parent, { io, globals, print }) =>
+    parent
+      .command('eval')
+      .description('retrieval quality on a dataset in BEIR layout: nDCG@10, Recall@1/5/10/100, MRR@10, latency, indexing time; with --answers, answer quality (facts stated, abstentions)')
+      .addOption(option('--dataset <dir>', 'folder with corpus.jsonl, queries.jsonl and qrels/<split>.tsv (with --answers: and answers.jsonl)'))
+      .addOption(option('--answers', 'answer quality instead of retrieval: fact recall, fully correct, fact in the first sentence, abstention on unanswerable questions, answer length and time'))
+      .addOption(option('--vault <dir>', 'with --answers: a folder of notes to ask (with --questions)'))
+      .addOption(option('--questions <file>', 'with --answers: questions in the sample fixture\'s format (question, kind, sources, answer_contains)'))
+      .addOption(option('--no-unanswerable', 'with --answers on a BEIR set: skip the variant that leaves each gold passage out'))
+      .addOption(option('--details', 'with --answers --json: each question\'s answer and scores too'))
+      .addOption(option('--split <name>', 'qrels split to evaluate', undefined, 'test'))
+      .addOption(new Option('--mode <mode>', 'retrieval mode').choices([...EVAL_MODES]).default('bm25'))
+      .addOption(option('--limit <n>', 'evaluate only the first N judged queries', positiveInt))
+      .addOption(option('--depth <n>', 'chunks retrieved per query (default 150; 10 measures the interactive case)', positiveInt))
+      .addOption(repeatable('--embed-model <file>', 'GGUF embedding model for dense and hybrid modes (or a registry id with --models-dir); repeat it to fuse several'))
+      .addOption(option('--rerank-model <file>', 'GGUF rerank model for hybrid+rerank'))
+      .addOption(option('--chat-model <file>', 'without a rerank model: the chat model judges the top passages in hybrid+rerank'))
+      .addOption(option('--rerank-top <n>', 'passages reranked per query (default 50 with a rerank model, 10 with the chat judge)', positiveInt))
+      .addOption(new Option('--fusion <kind>', 'fusion of the hybrid modes: reciprocal rank or weighted normalised scores (default: the profile\'s)').choices(['rrf', 'weighted']))
+      .addOption(option('--profile <name>', 'retrieval profile: default, one saved by synapsis tune in the work dir\'s data, or a .json file'))
+      .addOption(option('--work-dir <dir>', 'keep the generated corpus and index here (re-runs re-index incrementally)'))
+      .action(async (cmdOpts: EvalOptions, cmd: Command) => {
+        const opts = globals(cmd);
+        const log = (line: string) => io.err(`${line}\n`);
+        if (cmdOpts.answers) {
+          const report = await runAnswerEval({
+            ...(cmdOpts.dataset ? { dataset: cmdOpts.dataset, split: cmdOpts.split } : {}),
+            ...(cmdOpts.vault ? { vault: cmdOpts.vault } : {}),
+            ...(cmdOpts.questions ? { questions: cmdOpts.questions } : {}),
+            embedModels: cmdOpts.embedModel,
+            ...(cmdOpts.chatModel ? { chatModel: cmdOpts.chatModel } : {}),
+            ...(cmdOpts.limit ? { limit: cmdOpts.limit } : {}),
+            ...(cmdOpts.workDir ? { workDir: cmdOpts.workDir } : {}),
+            ...(opts.modelsDir ? { modelsDir: opts.modelsDir } : {}),
+            unanswerable: cmdOpts.unanswerable,
+            details: cmdOpts.details === true,
+            log,
+          });
+          print(opts, report, formatAnswerReport(report));
+          return;
+        }
+        if (!cmdOpts.dataset) throw createError('E_SYN_BAD_REQUEST', 'synapsis eval needs --dataset <dir> (or --answers with --vault and --questions)');
+        const { embedModel, profile, rerankTop, answers: _a, vault: _v, questions: _q, unanswerable: _u, details: _d, ...rest } = cmdOpts;
+        // A profile name is one saved by synapsis tune in this workspace (the eval's own data dir is throwaway).
+        const report = await runEval({
+          ...rest,
+          dataset: cmdOpts.dataset,
+          embedModels: embedModel,
+          ...(rerankTop ? { rerankTopN: rerankTop } : {}),
+          ...(profile ? { profile: loadProfile(profile, resolveDataDir(opts.dataDir)) } : {}),
+          ...(opts.modelsDir ? { modelsDir: opts.modelsDir } : {}),
+          log,
+        });
+        print(opts, report, metricTable(report));
+      }),
+};
+
+/** The answer-quality report as a table a person reads, one row per kind after it. */
+export function formatAnswerReport(r: AnswerEvalReport): string {
+  const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+  const rows: [string, string][] = [
+    ['set', r.set],
+    ['models', `embeddings ${r.embed_models.join(', ') || 'none'}; chat ${r.chat_model ?? 'none (answer reader)'}`],
+    ['questions', `${r.questions} (${r.answerable} answerable, ${r.unanswerable} unanswerable)`],
+    ['fact recall', pct(r.fact_recall)],
+    ['fully correct', pct(r.fully_correct)],
+    ['fact in the first sentence', pct(r.fact_in_first_sentence)],
+    ['source cited', pct(r.source_cited)],
+    ['abstained on unanswerable', pct(r.abstained_unanswerable)],
+    ['false abstentions on answerable', pct(r.false_abstentions)],
+    ['partly answered (of answers)', pct(r.partial)],
+    ...(r.restricted_leaked === null ? [] : [['restricted answers leaked', String(r.restricted_leaked)] as [string, string]]),
+    ['median answer length', `${r.median_words} words`],
+    ['time to answer p50 / p95', `${r.latency_p50_ms} / ${r.latency_p95_ms} ms`],
+    ['confidence AUROC (answerable vs not)', r.confidence_auroc === null ? 'n/a' : r.confidence_auroc.toFixed(3)],
+  ];
+  const kinds = r.by_kind.map((k) => `| ${k.kind} | ${k.questions} | ${pct(k.fully_correct)} | ${pct(k.abstained)} |`).join('\n');
+  return `| metric | value |\n|---|---|\n${rows.map(([a, b]) => `| ${a} | ${b} |`).join('\n')}\n\n| kind | questions | fully correct | abstained |\n|---|---:|---:|---:|\n${kinds}`;
+}

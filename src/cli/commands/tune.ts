@@ -1,0 +1,58 @@
+import type { Command } from 'commander';
+import { InvalidArgumentError } from 'commander';
+import { resolveDataDir } from '../../engine/paths.ts';
+import { createError } from '../../shared/errors.ts';
+import { option, positiveInt, repeatable, type RegisteredCommand } from '../command.ts';
+
+interface TuneOptions {
+  dataset: string[];
+  split: string[];
+  name: string;
+  embedModel: string[];
+  limit?: number;
+  minGain?: number;
+  workDir?: string;
+}
+
+function fraction(v: string): number {
+  const n = Number(v);
+  if (!Number.isFinite(n) || n < 0 || n > 1) throw new InvalidArgumentError('expected a number from 0 to 1');
+  return n;
+}
+
+export const tune: RegisteredCommand = {
+  name: 'tune',
+  examples: ['synapsis tune --dataset ../shared/data/scifact --split train --name my-fit --embed-model all-MiniLM-L6-v2.Q8_0.gguf --embed-model multilingual-e5-small.Q4_0.gguf --work-dir /tmp/sf'],
+  register: (parent, { io, globals, print }) =>
+    parent
+      .command('tune')
+      .description('fit a retrieval profile (fusion weights, RRF k, expansion, document scoring) on the training queries of a BEIR dataset and save it by name')
+      .addOption(repeatable('--dataset <dir>', 'folder with corpus.jsonl, queries.jsonl and qrels/<split>.tsv (repeat it to fit on several datasets together, each counting equally)').makeOptionMandatory())
+      .addOption(repeatable('--split <name>', 'training split (test splits are refused); one for every --dataset, or one per --dataset in the same order'))
+      .addOption(option('--name <name>', 'name of the profile to save (letters, digits, _ . -)').makeOptionMandatory())
+      .addOption(repeatable('--embed-model <file>', 'GGUF embedding model (repeat it for several); none: lexical lists only'))
+      .addOption(option('--limit <n>', 'fit on the first N training queries only', positiveInt))
+      .addOption(option('--min-gain <x>', 'least nDCG@10 gain on the training queries for a parameter to move (default 0.001)', fraction))
+      .addOption(option('--work-dir <dir>', 'keep the generated corpus and index here (shared with synapsis eval --work-dir)'))
+      .action(async (cmdOpts: TuneOptions, cmd: Command) => {
+        const opts = globals(cmd);
+        const splits = cmdOpts.split.length > 0 ? cmdOpts.split : ['train'];
+        if (splits.length !== 1 && splits.length !== cmdOpts.dataset.length) {
+          throw createError('E_SYN_BAD_REQUEST', `${cmdOpts.dataset.length} --dataset but ${splits.length} --split: give one --split for all, or one per --dataset in the same order`);
+        }
+        const { runTune } = await import('../eval/tune.ts');
+        // Saved in this workspace: the engine (SYN_PROFILE=<name>) and synapsis eval --profile <name> find it there.
+        const report = await runTune({
+          sets: cmdOpts.dataset.map((dataset, i) => ({ dataset, split: splits[splits.length === 1 ? 0 : i]! })),
+          name: cmdOpts.name,
+          embedModels: cmdOpts.embedModel,
+          saveDir: resolveDataDir(opts.dataDir),
+          ...(cmdOpts.limit ? { limit: cmdOpts.limit } : {}),
+          ...(cmdOpts.minGain !== undefined ? { minGain: cmdOpts.minGain } : {}),
+          ...(cmdOpts.workDir ? { workDir: cmdOpts.workDir } : {}),
+          ...(opts.modelsDir ? { modelsDir: opts.modelsDir } : {}),
+          log: (line) => io.err(`${line}\n`),
+        });
+        print(opts, report, `saved ${report.file}\nnDCG@10 on ${report.queries} training queries: default profile ${report.ndcg_default}, fitted ${report.ndcg_fitted}\nuse it: SYN_PROFILE=${report.profile.name} (or --profile ${report.profile.name} with synapsis eval)`);
+      }),
+};

@@ -1,0 +1,68 @@
+import path from 'node:path';
+import type { Command } from 'commander';
+import { createEngine } from '../../engine/engine.ts';
+import { defaultDemoDir } from '../../engine/host/demo.ts';
+import { EngineHost } from '../../engine/host/engine-host.ts';
+import { openUrl } from '../../engine/host/open-file.ts';
+import { engineOptions, option, parsePort, type RegisteredCommand } from '../command.ts';
+import { DEMO_MODELS_DIR, DEMO_TOUR, PACKAGE_VERSION, REPO_ROOT, SAMPLE_QUESTIONS, SAMPLE_VAULT } from '../resources.ts';
+import { startWebServer } from '../web.ts';
+
+interface WebOptions {
+  port: number;
+  uiDir?: string;
+  watch: boolean;
+  demo?: boolean;
+  demoDir?: string;
+  demoModels?: string;
+  open?: boolean;
+}
+
+/** Serves the renderer and the engine's `call` over a loopback WebSocket until Ctrl+C. */
+export const web: RegisteredCommand = {
+  name: 'web',
+  examples: ['synapsis web                 serve the UI on http://127.0.0.1:4747 (the printed address carries the token)', 'synapsis web --port 0 --json   any free port; prints {url, port, data_dir, demo}', 'synapsis web --demo --open     the guided demo on the sample vault, in your browser'],
+  register: (parent, { io, globals }) =>
+    parent
+      .command('web')
+      .description('serve the desktop UI in your browser on 127.0.0.1 (a per-run secret token guards the engine); Ctrl+C stops')
+      .addOption(option('--port <n>', 'port on 127.0.0.1 (0: any free port)', parsePort, 4747))
+      .addOption(option('--ui-dir <dir>', 'the built renderer (default: out/renderer of this installation; npm run build makes it)'))
+      .addOption(option('--no-watch', 'do not watch the roots for changes'))
+      .addOption(option('--demo', 'start in the demo: the sample vault in a throwaway data dir (never --data-dir), with a guided tour'))
+      .addOption(option('--demo-dir <dir>', 'the demo data dir (default: synapsis-demo-<user> in the OS temp folder)'))
+      .addOption(option('--demo-models <dir>', 'models for the demo (default: models/ of a demo bundle, or ../shared/models)'))
+      .addOption(option('--open', 'open the address in the default browser'))
+      .action(async (cmdOpts: WebOptions, cmd: Command) => {
+        const opts = globals(cmd);
+        const staticDir = path.resolve(cmdOpts.uiDir ?? path.join(REPO_ROOT, 'out', 'renderer'));
+        const host = new EngineHost({
+          create: () => createEngine(engineOptions(opts)),
+          watch: cmdOpts.watch,
+          onError: (error) => io.err(`synapsis web: ${(error as Error).message}\n`),
+          demo: {
+            vault: SAMPLE_VAULT,
+            questionsFile: SAMPLE_QUESTIONS,
+            tourFile: DEMO_TOUR,
+            dataDir: path.resolve(cmdOpts.demoDir ?? defaultDemoDir()),
+            modelsDir: cmdOpts.demoModels ?? DEMO_MODELS_DIR,
+          },
+          startInDemo: cmdOpts.demo ?? false,
+        });
+        try {
+          const engine = await host.engine();
+          const server = await startWebServer({ host, staticDir, port: cmdOpts.port, version: PACKAGE_VERSION });
+          const what = cmdOpts.demo ? `the demo (${engine.dataDir})` : engine.dataDir;
+          if (opts.json) io.out(`${JSON.stringify({ url: server.openUrl, port: server.port, data_dir: engine.dataDir, demo: cmdOpts.demo ?? false })}\n`);
+          else io.out(`Synapsis web mode, ${what}: open ${server.openUrl}\nOnly this machine can connect, and only with the token in that address. Ctrl+C stops.\n`);
+          if (cmdOpts.open) await openUrl(server.openUrl).catch((error: Error) => io.err(`synapsis web: could not open a browser (${error.message}); open the address above\n`));
+          await new Promise<void>((resolve) => {
+            process.once('SIGINT', () => resolve());
+            process.once('SIGTERM', () => resolve());
+          });
+          await server.close();
+        } finally {
+          await host.dispose();
+        }
+      }),
+};
