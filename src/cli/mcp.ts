@@ -1,9 +1,12 @@
 /**
  * `synapsis mcp`: the second brain as a Model Context Protocol server over stdio, so an assistant
  * (Claude Desktop, an IDE agent, any MCP client) can search the notes, get cited answers, open the
- * exact lines behind a citation and walk the link graph. A thin adapter over the engine: every tool
- * validates its input, and the sensitivity policy is never relaxed here (restricted notes are not
- * searchable, answerable, listable or readable through MCP).
+ * exact lines behind a citation and walk the link graph. A thin adapter over the contract: each tool
+ * is one method (search → search/query, answer_query → answer/ask, get_source → source/get,
+ * graph_neighbors → graph/neighbors, the document resources → index/documents), its input the
+ * method's request schema narrowed for a client, and it calls `engine.call`. The sensitivity policy
+ * is never relaxed here (restricted notes are not searchable, answerable, listable or readable
+ * through MCP).
  *
  * The server is a reader (engine readOnly): it takes no data-dir lock, so the app, `synapsis watch`
  * or `synapsis index` keep indexing while a client is connected, and every request sees what they
@@ -17,15 +20,25 @@ import { isJSONRPCErrorResponse, isJSONRPCNotification, isJSONRPCRequest, isJSON
 import { z } from 'zod';
 import type { Engine } from '../engine/index.ts';
 import { fileUri, MAX_SOURCE_LINES, rootedLocator } from '../engine/retrieve/source.ts';
-import { AnswerEnvelopeSchema, GraphNeighborsSchema, MAX_QUERY_CHARS, QUERY_TOO_LONG, QUESTION_TOO_LONG, SourceLinesSchema } from '../shared/contract.ts';
+import { AnswerEnvelopeSchema, contract, GraphNeighborsSchema, MAX_QUERY_CHARS, RetrieveContextSchema, SourceLinesSchema } from '../shared/contract.ts';
 import { isSynapsisError, serializeError } from '../shared/errors.ts';
 
+const retrieveContext = RetrieveContextSchema.shape;
+const searchRequest = contract['search/query'].request.shape;
+const answerRequest = contract['answer/ask'].request.shape;
+const sourceRequest = contract['source/get'].request.shape;
+const neighborsRequest = contract['graph/neighbors'].request.shape;
+
+/** A list of the retrieve context, narrowed for a client: optional, at most 50 entries of at most `itemMax` characters. */
+const scopeList = (field: typeof retrieveContext.include_globs, itemMax: number, description: string) => z.array(field.unwrap().element.max(itemMax)).max(50).optional().describe(description);
+
+/** The part of the retrieve context a client may set (never allow_sensitivity). */
 const ScopeSchema = z
   .object({
-    include_globs: z.array(z.string().min(1).max(500)).max(50).optional().describe('only files whose path (relative to its folder) matches one of these globs, e.g. "projects/**"'),
-    exclude_globs: z.array(z.string().min(1).max(500)).max(50).optional().describe('leave out files matching these globs'),
-    languages: z.array(z.string().min(1).max(50)).max(50).optional().describe('a code language (python, typescript) or a note language (ru, en)'),
-    tags: z.array(z.string().min(1).max(100)).max(50).optional().describe('documents carrying any of these tags'),
+    include_globs: scopeList(retrieveContext.include_globs, 500, 'only files whose path (relative to its folder) matches one of these globs, e.g. "projects/**"'),
+    exclude_globs: scopeList(retrieveContext.exclude_globs, 500, 'leave out files matching these globs'),
+    languages: scopeList(retrieveContext.languages, 50, 'a code language (python, typescript) or a note language (ru, en)'),
+    tags: scopeList(retrieveContext.tags, 100, 'documents carrying any of these tags'),
   })
   .strict()
   .describe('where to look; everything indexed when absent');
@@ -86,16 +99,16 @@ export function createMcpServer(source: Engine | (() => Engine), version = '0.1.
       title: 'Search the notes',
       description: 'Hybrid (BM25 + embeddings) search over the indexed files. Returns ranked passages with file URI, line range, language and text.',
       inputSchema: {
-        query: z.string().min(1).max(MAX_QUERY_CHARS, QUERY_TOO_LONG).describe('what to look for; "quoted phrases" and prefix* work'),
+        query: searchRequest.query.min(1).describe('what to look for; "quoted phrases" and prefix* work'),
         scope: ScopeSchema.optional(),
-        top_k: z.number().int().min(1).max(50).optional().describe('how many passages (default 8)'),
+        top_k: searchRequest.k.unwrap().max(50).optional().describe('how many passages (default 8)'),
       },
       outputSchema: { findings: z.array(FindingSchema), latency_ms: z.number(), mode: z.string() },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     async ({ query, scope, top_k }) =>
       guarded(async () => {
-        const result = await current().retrieve(query, contextOf(scope), top_k ?? 8);
+        const result = await current().call('search/query', { query, k: top_k ?? 8, context: contextOf(scope) });
         const findings = result.chunks.map((c) => ({
           uri: fileUri(path.join(c.root, c.path)),
           locator: c.locator,
@@ -121,17 +134,18 @@ export function createMcpServer(source: Engine | (() => Engine), version = '0.1.
         'Answers a question from the indexed files only. Every sentence cites [n]; citations carry path and line range. ' +
         'A critic checks the answer against the sources and it abstains when they do not hold the answer.',
       inputSchema: {
-        query: z.string().min(1).max(MAX_QUERY_CHARS, QUESTION_TOO_LONG).describe(`the question (at most ${MAX_QUERY_CHARS} characters)`),
+        query: answerRequest.query.describe(`the question (at most ${MAX_QUERY_CHARS} characters)`),
         scope: ScopeSchema.optional(),
-        top_k: z.number().int().min(1).max(50).optional().describe('passages retrieved before the context is packed (default 8)'),
-        rerank_top_n: z.number().int().min(1).max(200).optional().describe('fused candidates the reranker scores, when a rerank model is configured'),
+        top_k: answerRequest.k.unwrap().max(50).optional().describe('passages retrieved before the context is packed (default 8)'),
+        rerank_top_n: retrieveContext.rerank_top_n.unwrap().max(200).optional().describe('fused candidates the reranker scores, when a rerank model is configured'),
       },
       outputSchema: AnswerEnvelopeSchema.shape,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     async ({ query, scope, top_k, rerank_top_n }) =>
       guarded(async () => {
-        const envelope = await current().answer(query, {
+        const envelope = await current().call('answer/ask', {
+          query,
           ...(top_k ? { k: top_k } : {}),
           context: { ...contextOf(scope), ...(rerank_top_n ? { rerank_top_n } : {}) },
         });
@@ -146,13 +160,13 @@ export function createMcpServer(source: Engine | (() => Engine), version = '0.1.
     {
       title: 'Read the exact lines behind a locator',
       description: 'Returns the lines a finding or citation points at (path#Lstart-Lend), from an indexed file only. Marks lines whose file changed since indexing as stale.',
-      inputSchema: { locator: z.string().min(1).max(4096).describe('path#Lstart-Lend, as search and answer_query return it') },
+      inputSchema: { locator: sourceRequest.locator.describe('path#Lstart-Lend, as search and answer_query return it') },
       outputSchema: SourceLinesSchema.shape,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     async ({ locator }) =>
       guarded(async () => {
-        const source = current().source(locator);
+        const source = await current().call('source/get', { locator });
         const header = `${source.locator}${source.stale ? ' (changed since indexing: lines as indexed)' : ''}${source.truncated ? ` (cut at ${MAX_SOURCE_LINES} lines)` : ''}`;
         return { content: [{ type: 'text' as const, text: `${header}\n${source.text}` }], structuredContent: source };
       }),
@@ -166,15 +180,15 @@ export function createMcpServer(source: Engine | (() => Engine), version = '0.1.
         'The neighbourhood of an entity in the knowledge graph of the notes: notes, people, projects, names and tags linked by [[wikilinks]], ' +
         'markdown links, front-matter fields (people, project, owner, ...), #tags, @mentions and names in the text. Each edge carries the locator of the lines that state it.',
       inputSchema: {
-        entity: z.string().min(1).max(300).describe('a note title or alias, person, project, name or #tag'),
-        hops: z.number().int().min(1).max(3).optional().describe('how far to follow links (default 1)'),
+        entity: neighborsRequest.entity.describe('a note title or alias, person, project, name or #tag'),
+        hops: neighborsRequest.hops.removeDefault().optional().describe('how far to follow links (default 1)'),
       },
       outputSchema: GraphNeighborsSchema.shape,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     async ({ entity, hops }) =>
       guarded(async () => {
-        const result = current().graphNeighbors(entity, hops ?? 1);
+        const result = await current().call('graph/neighbors', { entity, hops: hops ?? 1 });
         const text = result.found
           ? [`${result.entity}: ${result.nodes.length - 1} neighbours within ${hops ?? 1} hop(s)`, ...result.edges.map((e) => `${e.source} -${e.relation}-> ${e.target}  (${e.locator})`)].join('\n')
           : `No entity "${entity}" in the link graph.${result.suggestions.length ? ` Did you mean: ${result.suggestions.join(', ')}?` : ''}`;
@@ -186,7 +200,7 @@ export function createMcpServer(source: Engine | (() => Engine), version = '0.1.
     'document',
     new ResourceTemplate('synapsis://document/{doc_id}', {
       list: async () => {
-        const docs = current().documents();
+        const docs = await current().call('index/documents', {});
         // Two roots holding one relative path: each document's URI names its root, so each reads its own file.
         const count = new Map<string, number>();
         for (const d of docs) count.set(d.path, (count.get(d.path) ?? 0) + 1);
@@ -204,6 +218,7 @@ export function createMcpServer(source: Engine | (() => Engine), version = '0.1.
     { title: 'Indexed documents', description: 'Each indexed file (restricted ones left out), as its text' },
     async (uri, variables) => {
       // A doc_id is the document's path in its root: the policy and the not-found error are source()'s.
+      // The library method, not source/get: the contract's request has no line cap to lift for a whole file.
       const source = current().source(decodeURIComponent(String(variables.doc_id)), { max_lines: 20_000 });
       return { contents: [{ uri: uri.href, mimeType: source.type === 'markdown' ? 'text/markdown' : 'text/plain', text: source.text }] };
     },
@@ -327,7 +342,8 @@ export async function runMcp(open: () => Engine, log: (text: string) => void): P
   const current = (): Engine => (engine ??= open());
   try {
     const e = current();
-    log(`synapsis mcp: serving ${e.dataDir} over stdio (${e.listRoots().length} roots), read-only beside any Synapsis that indexes it\n`);
+    const roots = await e.call('index/roots', {});
+    log(`synapsis mcp: serving ${e.dataDir} over stdio (${roots.length} roots), read-only beside any Synapsis that indexes it\n`);
   } catch (error) {
     if (!waitsForWriter(error)) throw error;
     log(`synapsis mcp: serving over stdio; ${(error as Error).message}\n`);
