@@ -199,6 +199,7 @@ export function createIndexQueue(deps: IndexQueueDeps): IndexQueue {
   const watchRootsNow = async (options: WatchOptions): Promise<RootWatcher> => {
     const rootWatcher = watchRoots(store.listRoots(), {
       ...(options.debounceMs !== undefined ? { debounceMs: options.debounceMs } : {}),
+      followExternalSymlinks: config.followExternalSymlinks,
       onChange: async (change) => void (await applyChange(change)),
       onError: options.onError ?? ((error) => console.error('[synapsis] watch:', error)),
     });

@@ -69,6 +69,45 @@ describe('engine.watch', () => {
     expect(engine.indexStatus().watching).toBe(false);
   });
 
+  it('never follows a symlink loop: a file created in a looped folder is indexed once, by its real path', async () => {
+    const root = temp.make('syn-watch-loop-', { 'a.md': '# A\n\nalpha\n', 'sub/b.md': '# B\n\nbeta\n' });
+    fs.symlinkSync('.', path.join(root, 'loop'));
+    fs.symlinkSync('..', path.join(root, 'sub', 'up'));
+    const engine = createEngine({ dataDir: temp.make('syn-watch-loop-data-'), env: {} });
+    engines.push(engine);
+    await engine.index([root]);
+    const watcher = await engine.watch({ debounceMs: 30 });
+    fs.writeFileSync(path.join(root, 'new-note.md'), '# New\n\nloopcanaryword\n');
+    fs.writeFileSync(path.join(root, 'sub', 'deep.md'), '# Deep\n\ndeepcanaryword\n');
+    const found = async (q: string) => (await engine.retrieve(q, {}, 50)).chunks.map((c) => c.locator.split('#')[0]);
+    await eventually(async () => (await found('loopcanaryword')).length > 0 && (await found('deepcanaryword')).length > 0, 'the new files are searchable');
+    // Let any duplicate events through the loop arrive and be indexed, then look.
+    await new Promise((r) => setTimeout(r, 600));
+    expect(await found('loopcanaryword')).toEqual(['new-note.md']);
+    expect(await found('deepcanaryword')).toEqual(['sub/deep.md']);
+    expect(engine.documents().map((d) => d.path).sort()).toEqual(['a.md', 'new-note.md', 'sub/b.md', 'sub/deep.md']);
+    await watcher.dispose();
+  });
+
+  it('follows a folder linked from outside when asked, and still not a loop', async () => {
+    const outside = temp.make('syn-watch-outside-', { 'x.md': '# X\n\nexternal\n' });
+    const root = temp.make('syn-watch-follow-', { 'a.md': '# A\n\nalpha\n' });
+    fs.symlinkSync('.', path.join(root, 'loop'));
+    fs.symlinkSync(outside, path.join(root, 'linked'));
+    const engine = createEngine({ dataDir: temp.make('syn-watch-follow-data-'), env: { SYN_FOLLOW_EXTERNAL_SYMLINKS: 'true' } });
+    engines.push(engine);
+    await engine.index([root]);
+    const watcher = await engine.watch({ debounceMs: 30 });
+    fs.writeFileSync(path.join(outside, 'y.md'), '# Y\n\nlinkedcanaryword\n');
+    fs.writeFileSync(path.join(root, 'z.md'), '# Z\n\nrootcanaryword\n');
+    const found = async (q: string) => (await engine.retrieve(q, {}, 50)).chunks.map((c) => c.locator.split('#')[0]);
+    await eventually(async () => (await found('linkedcanaryword')).length > 0 && (await found('rootcanaryword')).length > 0, 'both new files are searchable');
+    await new Promise((r) => setTimeout(r, 600));
+    expect(await found('linkedcanaryword')).toEqual(['linked/y.md']);
+    expect(await found('rootcanaryword')).toEqual(['z.md']);
+    await watcher.dispose();
+  });
+
   it('refuses to watch a workspace with no folder', async () => {
     const engine = createEngine({ dataDir: temp.make('syn-watch-empty-'), env: {} });
     engines.push(engine);

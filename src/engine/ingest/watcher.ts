@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 import type { Root } from '../../shared/contract.ts';
@@ -20,6 +21,13 @@ export interface WatcherOptions {
   stabilityMs?: number;
   onChange(change: RootChange): Promise<void>;
   onError?(error: unknown): void;
+  /**
+   * Follow symlinked folders whose target lies outside the root (config followExternalSymlinks).
+   * Off, no symlinked folder is followed: one pointing inside the root is a second path to a folder
+   * already watched (`ln -s . loop` made `loop/loop/…/note.md` endlessly), and one pointing outside
+   * is not indexed. On, links back into the root are still dropped (by their real path).
+   */
+  followExternalSymlinks?: boolean;
 }
 
 export interface RootWatcher extends Disposable {
@@ -64,13 +72,30 @@ export function watchRoots(roots: readonly Root[], options: WatcherOptions): Roo
       timer = setTimeout(flush, debounceMs);
     };
     const rel = (abs: string) => path.relative(root.path, abs).split(path.sep).join('/');
+    const follow = options.followExternalSymlinks === true;
+    let rootReal = root.path;
+    try {
+      rootReal = fs.realpathSync(root.path);
+    } catch {
+      // a missing root is reported by the indexer
+    }
+    /** A path reached through a link back into the root: the same folder under a second name. */
+    const throughInternalLink = (p: string): boolean => {
+      try {
+        const real = fs.realpathSync(path.dirname(p));
+        const inside = real === rootReal || real.startsWith(rootReal + path.sep);
+        return inside && real !== path.join(rootReal, path.relative(root.path, path.dirname(p)));
+      } catch {
+        return false;
+      }
+    };
     const watcher = watch(root.path, {
       ignoreInitial: true,
-      followSymlinks: true,
+      followSymlinks: follow,
       awaitWriteFinish: { stabilityThreshold: options.stabilityMs ?? 150, pollInterval: 30 },
       ignored: (p: string) => {
         const r = rel(p);
-        return r !== '' && (excluded(r) || excluded(`${r}/`));
+        return r !== '' && (excluded(r) || excluded(`${r}/`) || (follow && throughInternalLink(p)));
       },
     });
     watcher
