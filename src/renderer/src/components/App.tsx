@@ -49,7 +49,9 @@ function useShortcuts() {
       } else if (e.altKey && /^[1-5]$/.test(e.key)) {
         e.preventDefault();
         setView(NAV[Number(e.key) - 1]!.view);
-      } else if (e.key === 'Escape') {
+      } else if (e.key === 'Escape' && useApp.getState().preview) {
+        // Esc closes the preview and nothing else: a search field's own Esc would clear the query.
+        e.preventDefault();
         closePreview();
       }
     };
