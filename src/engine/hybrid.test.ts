@@ -8,6 +8,7 @@ import { fuseLists, orderByDocument, withoutCommonWords, type DenseSource } from
 import { parseProfile } from './retrieve/profile.ts';
 import { buildFtsQuery } from './search/fts-query.ts';
 import type { LexicalResult } from './search/lexical.ts';
+import { asReadConnection } from './store/connection.ts';
 
 const temp = new TempDirs();
 afterAll(() => temp.cleanup());
@@ -128,26 +129,26 @@ describe('withoutCommonWords', () => {
   });
 
   it('drops the common words of a long query', () => {
-    expect(withoutCommonWords(db, 'Quantum system data entanglement', 4, 1)).toBe('Quantum entanglement');
+    expect(withoutCommonWords(asReadConnection(db), 'Quantum system data entanglement', 4, 1)).toBe('Quantum entanglement');
     // Stopwords are not counted as words, and do not come back.
-    expect(withoutCommonWords(db, 'the quantum system of the data and entanglement', 4, 1)).toBe('quantum entanglement');
+    expect(withoutCommonWords(asReadConnection(db), 'the quantum system of the data and entanglement', 4, 1)).toBe('quantum entanglement');
   });
 
   it('keeps every word that is rare enough, however many', () => {
-    expect(withoutCommonWords(db, 'quantum entanglement photon laser system', 4, 1)).toBe('quantum entanglement photon laser');
+    expect(withoutCommonWords(asReadConnection(db), 'quantum entanglement photon laser system', 4, 1)).toBe('quantum entanglement photon laser');
   });
 
   it('keeps at least half of the words, the rarest', () => {
-    const kept = withoutCommonWords(db, 'system data stores quantum', 4, 1);
+    const kept = withoutCommonWords(asReadConnection(db), 'system data stores quantum', 4, 1);
     expect(kept.split(' ')).toHaveLength(2);
     expect(kept.split(' ')).toContain('quantum');
-    expect(withoutCommonWords(db, 'system data stores note photon', 4, 1).split(' ')).toHaveLength(3);
+    expect(withoutCommonWords(asReadConnection(db), 'system data stores note photon', 4, 1).split(' ')).toHaveLength(3);
   });
 
   it('leaves short queries, quoted phrases and prefix queries as they are', () => {
-    expect(withoutCommonWords(db, 'system data quantum', 4, 1)).toBe('system data quantum');
-    expect(withoutCommonWords(db, '"system data" quantum entanglement', 4, 1)).toBe('"system data" quantum entanglement');
-    expect(withoutCommonWords(db, 'syst* data quantum entanglement', 4, 1)).toBe('syst* data quantum entanglement');
+    expect(withoutCommonWords(asReadConnection(db), 'system data quantum', 4, 1)).toBe('system data quantum');
+    expect(withoutCommonWords(asReadConnection(db), '"system data" quantum entanglement', 4, 1)).toBe('"system data" quantum entanglement');
+    expect(withoutCommonWords(asReadConnection(db), 'syst* data quantum entanglement', 4, 1)).toBe('syst* data quantum entanglement');
   });
 });
 

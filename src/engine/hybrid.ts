@@ -5,7 +5,6 @@
  * so that it overlaps the vector searches too); a list that fails or times out is named in `limits`
  * and the other one answers alone.
  */
-import type { Database } from 'better-sqlite3';
 import type { RetrievalResult, RetrievedChunk } from '../shared/contract.ts';
 import type { Config } from './config.ts';
 import type { Reranker } from './llm/reranker.ts';
@@ -18,6 +17,7 @@ import { expansionTerms } from './search/prf.ts';
 import { isStopword, tokenize } from './search/analyzer.ts';
 import { termStats } from './search/lexical.ts';
 import { tableStats } from './search/bm25.ts';
+import type { ReadConnection } from './store/connection.ts';
 import type { LexicalThread } from './search/lexical-thread.ts';
 import { applyRetrievalMode } from './retrieve/modes.ts';
 import type { SemanticIndex } from './semantic.ts';
@@ -62,7 +62,7 @@ export interface DenseSource {
 }
 
 export interface PipelineDeps {
-  db: Database;
+  db: ReadConnection;
   config: Config;
   /** Every embedding model's list; a query uses those covering its language. */
   dense: readonly DenseSource[];
@@ -400,7 +400,7 @@ export function orderByDocument<C extends RetrievedChunk>(chunks: readonly C[], 
  * tenth of the index pull in passages that share nothing else with it. Short queries, quoted
  * phrases and prefix queries are left as they are; at least half of the words always stay.
  */
-export function withoutCommonWords(db: Database, query: string, minTerms: number, minIdf: number): string {
+export function withoutCommonWords(db: ReadConnection, query: string, minTerms: number, minIdf: number): string {
   if (query.includes('"') || query.includes('*')) return query;
   const words = tokenize(query).filter((t) => !isStopword(t.raw));
   if (words.length < minTerms) return query;

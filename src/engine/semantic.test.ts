@@ -4,6 +4,7 @@ import { TempDirs } from '../../test/helpers/tmp.ts';
 import { HashedEmbedder } from '../cli/bench/hashed-embedder.ts';
 import { SemanticIndex } from './semantic.ts';
 import { Store } from './store/store.ts';
+import { sqliteOf } from './store/connection.ts';
 
 const temp = new TempDirs();
 afterAll(() => temp.cleanup());
@@ -35,7 +36,7 @@ function setup() {
     );
   const embedder = new FlakyEmbedder(16);
   const semantic = new SemanticIndex({ store, embedder, indexDir: path.join(dir, 'index'), backend: 'usearch' });
-  const idsOf = (words: string[]) => words.map((w) => store.db.prepare('SELECT id FROM chunks WHERE text = ?').pluck().get(w) as number);
+  const idsOf = (words: string[]) => words.map((w) => sqliteOf(store.db).prepare('SELECT id FROM chunks WHERE text = ?').pluck().get(w) as number);
   return { store, writeDoc, embedder, semantic, idsOf };
 }
 
@@ -122,7 +123,7 @@ async function storedSetup(storedCacheBytes?: number) {
   const embedder = new HashedEmbedder(32);
   const semantic = new SemanticIndex({ store, embedder, indexDir: path.join(dir, 'index'), backend: 'usearch', exactLimit: 0, ...(storedCacheBytes !== undefined ? { storedCacheBytes } : {}) });
   await semantic.embedPending();
-  const ids = store.db.prepare('SELECT id FROM chunks ORDER BY id').pluck().all() as number[];
+  const ids = sqliteOf(store.db).prepare('SELECT id FROM chunks ORDER BY id').pluck().all() as number[];
   // The graph is loaded (from the stored vectors) before a test counts reads.
   expect(await semantic.search('relay', 3, undefined, { waitForRebuild: true })).toHaveLength(3);
   /** Exact cosine ranking of these chunks for the query, from their stored vectors. */

@@ -5,10 +5,13 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { TempDirs } from '../helpers/tmp.ts';
-import { launchChromium, openApp, screenshot, UI_DIR, type App } from './harness.ts';
+import { startWebServer } from '../../src/cli/web.ts';
+import { createEngine } from '../../src/engine/engine.ts';
+import { EngineHost } from '../../src/engine/host/engine-host.ts';
+import { SAMPLE_QUESTIONS, SAMPLE_VAULT, TempDirs } from '../helpers/tmp.ts';
+import { launchChromium, openApp, REPO, screenshot, UI_DIR, type App } from './harness.ts';
 
 const temp = new TempDirs();
 let browser: Browser;
@@ -28,7 +31,31 @@ async function open(options?: Parameters<typeof openApp>[2]): Promise<App> {
   opened.push(app);
   return app;
 }
+/** The demo workspace (started in it, as `synapsis web --demo`), over an empty user workspace. */
+async function openDemo(options: { modelsDir?: string } = {}): Promise<{ page: Page; host: EngineHost; userDir: string }> {
+  const userDir = temp.make('edges-user-');
+  const demoDir = path.join(temp.make('edges-demo-'), 'synapsis-demo');
+  const host = new EngineHost({
+    create: () => createEngine({ dataDir: userDir, env: {} }),
+    demo: { vault: SAMPLE_VAULT, questionsFile: SAMPLE_QUESTIONS, tourFile: path.join(REPO, 'resources', 'demo-tour.json'), dataDir: demoDir, modelsDir: options.modelsDir },
+    startInDemo: true,
+  });
+  const server = await startWebServer({ host, staticDir: UI_DIR, port: 0, version: 'e2e' });
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  await page.goto(server.openUrl);
+  await page.getByTestId('demo-banner').waitFor({ timeout: 30_000 });
+  cleanups.push(async () => {
+    await context.close();
+    await server.close();
+    await host.dispose();
+  });
+  return { page, host, userDir };
+}
+const cleanups: (() => Promise<void>)[] = [];
+
 afterEach(async () => {
+  for (const cleanup of cleanups.splice(0)) await cleanup();
   for (const app of opened.splice(0)) {
     const origin = `http://127.0.0.1:${app.server.port}`;
     expect(app.requests.filter((u) => !u.startsWith(`${origin}/`) && !u.startsWith('data:'))).toEqual([]);
@@ -53,5 +80,32 @@ describe('rough edges in web mode', () => {
     // With no preview open, Esc in the field still clears it, as a search field does.
     await page.locator('#search-input').press('Escape');
     expect(await page.locator('#search-input').inputValue()).toBe('');
+  });
+
+  it('the answer card shows its question; a tour step fills the ask box; a typed question survives switching views', async () => {
+    const { page } = await open({ indexFirst: true });
+    const question = 'Why did we postpone QUIC?';
+    await page.locator('#ask-input').fill(question);
+    await page.keyboard.press('Control+/');
+    await page.locator('#search-input').waitFor();
+    await page.keyboard.press('Control+k');
+    await expect.poll(() => page.locator('#ask-input').inputValue()).toBe(question);
+    await page.locator('#ask-input').press('Enter');
+    await page.getByTestId('answer').waitFor({ timeout: 30_000 });
+    expect(await page.getByTestId('answer').getByTestId('answer-question').textContent()).toBe(question);
+    expect(await page.locator('#ask-input').inputValue()).toBe(question);
+    await screenshot(page, 'edges-02-answer-question');
+
+    const demo = await openDemo();
+    const tour = demo.page.getByRole('region', { name: 'Guided tour' });
+    const first = tour.locator('.tour__ask').first();
+    const tourQuestion = (await first.locator('.tour__question').textContent()) ?? 'missing';
+    // The tour's buttons wait while the demo is being prepared.
+    await expect.poll(() => first.isEnabled(), { timeout: 60_000 }).toBe(true);
+    await first.click();
+    await expect.poll(() => demo.page.locator('#ask-input').inputValue()).toBe(tourQuestion);
+    await demo.page.getByTestId('answer').waitFor({ timeout: 60_000 });
+    expect(await demo.page.getByTestId('answer-question').textContent()).toBe(tourQuestion);
+    await screenshot(demo.page, 'edges-02-tour-question');
   });
 });

@@ -9,7 +9,8 @@
  */
 import path from 'node:path';
 import Graph from 'graphology';
-import type { Database } from 'better-sqlite3';
+import type { ReadConnection } from '../store/connection.ts';
+import { entitiesMentionedOutside, entityMentions, graphDocuments, graphEntities, graphRelations } from '../store/queries/graph.ts';
 import { normalizeName } from './names.ts';
 
 export { normalizeName };
@@ -85,14 +86,6 @@ const MAX_EVIDENCE = 12;
 /** Entity types that never resolve to a note (the status "accepted" is not a note called Accepted). */
 const UNRESOLVED_TYPES = new Set(['tag', 'date', 'status', 'module', 'symbol']);
 
-interface DocRow {
-  id: number;
-  path: string;
-  title: string | null;
-  sensitivity: string | null;
-  meta_json: string;
-}
-
 function aliasesOf(json: string): string[] {
   try {
     const meta = JSON.parse(json) as { aliases?: unknown };
@@ -102,7 +95,7 @@ function aliasesOf(json: string): string[] {
   }
 }
 
-export function loadKnowledgeGraph(db: Database, visible: (sensitivity: string | null) => boolean): KnowledgeGraph {
+export function loadKnowledgeGraph(db: ReadConnection, visible: (sensitivity: string | null) => boolean): KnowledgeGraph {
   const graph: KnowledgeGraphStructure = new Graph({ type: 'undirected', multi: false, allowSelfLoops: false });
   const byName = new Map<string, string[]>();
   const byWords = new Map<string, string[]>();
@@ -119,7 +112,7 @@ export function loadKnowledgeGraph(db: Database, visible: (sensitivity: string |
     put(byWords, wordsKey(name), id, first);
   };
 
-  const indexed = db.prepare("SELECT id, path, title, sensitivity, meta_json FROM documents WHERE status = 'indexed' ORDER BY id").all() as DocRow[];
+  const indexed = graphDocuments(db);
   const docs = indexed.filter((d) => visible(d.sensitivity));
   const noteOf = new Map<number, string>();
   const pathOf = new Map<number, string>();
@@ -139,19 +132,10 @@ export function loadKnowledgeGraph(db: Database, visible: (sensitivity: string |
   }
 
   const entities = new Map<number, { key: string; type: string; name: string }>();
-  for (const e of db.prepare('SELECT id, key, type, name FROM entities').all() as { id: number; key: string; type: string; name: string }[]) entities.set(e.id, e);
+  for (const e of graphEntities(db)) entities.set(e.id, e);
   // Raw rows and evidence kept as row numbers: building an object and a locator string per relation
   // took two thirds of the load; the few edges a question shows build theirs on demand (evidenceOf).
-  const rows = db.prepare('SELECT document_id, src_id, dst_id, type, start_line, end_line, fragment, origin FROM relations ORDER BY document_id, seq').raw(true).all() as [
-    number,
-    number | null,
-    number,
-    string,
-    number,
-    number,
-    string | null,
-    'rule' | 'llm',
-  ][];
+  const rows = graphRelations(db);
   // Capitalised names worth a node: named by two visible notes or more (one note's name joins nothing);
   // counted from the rows just read rather than by a second pass over the relations.
   const nameDocs = new Map<number, number>();
@@ -226,8 +210,8 @@ export function loadKnowledgeGraph(db: Database, visible: (sensitivity: string |
       if (src !== null) named.add(src);
       named.add(dst);
     }
-    const hidden = JSON.stringify(indexed.filter((d) => !noteOf.has(d.id)).map((d) => d.id));
-    for (const id of db.prepare('SELECT DISTINCT entity_id FROM mentions WHERE document_id NOT IN (SELECT value FROM json_each(?))').pluck().all(hidden) as number[]) named.add(id);
+    const hidden = indexed.filter((d) => !noteOf.has(d.id)).map((d) => d.id);
+    for (const id of entitiesMentionedOutside(db, hidden)) named.add(id);
     for (const id of named) entityNode(id);
   }
   return { graph, byName, byWords, relations: table, entityIds };
@@ -257,20 +241,10 @@ export function suggestNames(kg: KnowledgeGraph, name: string, limit = 5): strin
 }
 
 /** Where visible notes name an entity: the lines of its relations and of its mentions in other chunks, in note order. */
-export function mentionsOf(db: Database, kg: KnowledgeGraph, node: string, limit = 50): { locator: string; path: string; line: number }[] {
+export function mentionsOf(db: ReadConnection, kg: KnowledgeGraph, node: string, limit = 50): { locator: string; path: string; line: number }[] {
   const ids = kg.entityIds.get(node) ?? [];
   if (ids.length === 0) return [];
-  const rows = db
-    .prepare(
-      `SELECT document_id AS doc, start_line AS line, COALESCE(fragment, 'L' || start_line || '-L' || end_line) AS fragment
-         FROM relations WHERE dst_id IN (SELECT value FROM json_each(@ids))
-       UNION
-       SELECT m.document_id, m.line, CASE WHEN d.type = 'pdf' THEN substr(c.locator, instr(c.locator, '#') + 1) ELSE 'L' || m.line || '-L' || m.line END
-         FROM mentions m JOIN documents d ON d.id = m.document_id LEFT JOIN chunks c ON c.document_id = m.document_id AND c.ordinal = m.ordinal
-        WHERE m.entity_id IN (SELECT value FROM json_each(@ids))
-       ORDER BY 1, 2`,
-    )
-    .all({ ids: JSON.stringify(ids) }) as { doc: number; line: number; fragment: string }[];
+  const rows = entityMentions(db, ids);
   const out: { locator: string; path: string; line: number }[] = [];
   for (const r of rows) {
     const p = kg.relations.pathOf.get(r.doc);

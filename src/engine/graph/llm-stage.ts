@@ -10,6 +10,7 @@
  */
 import type { GraphExtractReport } from '../../shared/contract.ts';
 import type { ChatModel } from '../llm/chat.ts';
+import { llmPendingDocuments, markLlmGraphDone, openingChunks } from '../store/queries/graph.ts';
 import type { Store, StoredGraph } from '../store/store.ts';
 import { extractWithModel } from './llm-extract.ts';
 
@@ -24,14 +25,9 @@ export async function runLlmGraphStage(
 ): Promise<LlmGraphReport> {
   const started = performance.now();
   const { store } = deps;
-  const pending = () =>
-    (store.db
-      .prepare("SELECT id, path, title, content_hash, sensitivity FROM documents WHERE status = 'indexed' AND graph_version > 0 AND llm_graph = 0 AND type != 'code' ORDER BY id")
-      .all() as { id: number; path: string; title: string | null; content_hash: string | null; sensitivity: string | null }[]).filter((d) => deps.visible(d.sensitivity));
+  const pending = () => llmPendingDocuments(store.db).filter((d) => deps.visible(d.sensitivity));
   const docs = pending();
   const report: LlmGraphReport = { documents_done: 0, chunks_read: 0, entities_found: 0, relations_found: 0, documents_pending: docs.length, elapsed_ms: 0, stopped_by_budget: false };
-  const chunksOf = store.db.prepare('SELECT ordinal, locator, start_line, end_line, text FROM chunks WHERE document_id = ? ORDER BY ordinal LIMIT ?');
-  const markDone = store.db.prepare('UPDATE documents SET llm_graph = 1 WHERE id = ?');
   for (const doc of docs) {
     if (performance.now() - started > options.budgetMs) {
       report.stopped_by_budget = true;
@@ -39,7 +35,7 @@ export async function runLlmGraphStage(
     }
     if (options.shouldStop?.() || options.signal?.aborted) break;
     const facts: StoredGraph = { relations: [], mentions: [] };
-    const chunks = chunksOf.all(doc.id, LLM_CHUNKS_PER_DOCUMENT) as { ordinal: number; locator: string; start_line: number; end_line: number; text: string }[];
+    const chunks = openingChunks(store.db, doc.id, LLM_CHUNKS_PER_DOCUMENT);
     let complete = true;
     const seen = new Set<string>();
     // The budget is checked between notes: a note started is finished (at most LLM_CHUNKS_PER_DOCUMENT chunks).
@@ -83,12 +79,7 @@ export async function runLlmGraphStage(
     }
     if (!complete) break;
     // The note may have changed while the model read it: then its facts are stale and it waits for the next run.
-    store.db.transaction(() => {
-      const still = store.db.prepare("SELECT llm_graph, content_hash FROM documents WHERE id = ? AND status = 'indexed'").get(doc.id) as { llm_graph: number; content_hash: string | null } | undefined;
-      if (!still || still.llm_graph !== 0 || still.content_hash !== doc.content_hash) return;
-      store.insertGraph(doc.id, facts);
-      markDone.run(doc.id);
-    })();
+    markLlmGraphDone(store.db, doc.id, doc.content_hash, () => store.insertGraph(doc.id, facts));
     report.documents_done++;
     deps.onProgress?.(report.documents_done, docs.length, doc.path);
   }

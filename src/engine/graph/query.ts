@@ -7,7 +7,7 @@ import louvain from 'graphology-communities-louvain';
 import pagerank from 'graphology-metrics/centrality/pagerank';
 import { bidirectional } from 'graphology-shortest-path/unweighted';
 import type { GraphEdge, GraphNeighbors, GraphNode, GraphOverview, GraphPath, GraphView } from '../../shared/contract.ts';
-import type { Database } from 'better-sqlite3';
+import type { ReadConnection } from '../store/connection.ts';
 import { prng } from '../../shared/prng.ts';
 import { evidenceOf, findNode, mentionsOf, suggestNames, type KnowledgeGraph } from './links.ts';
 
@@ -67,7 +67,7 @@ function view(kg: KnowledgeGraph, depth: Map<string, number>): GraphView {
 }
 
 /** The neighbourhood of an entity; with `db`, also the lines of visible notes that name it. */
-export function neighbors(kg: KnowledgeGraph, entity: string, hops: number, options: { maxNodes?: number; db?: Database } = {}): GraphNeighbors {
+export function neighbors(kg: KnowledgeGraph, entity: string, hops: number, options: { maxNodes?: number; db?: ReadConnection } = {}): GraphNeighbors {
   const { maxNodes = MAX_GRAPH_NODES, db } = options;
   const start = findNode(kg, entity);
   if (!start) return { entity, found: false, nodes: [], edges: [], mentioned_in: [], suggestions: suggestNames(kg, entity) };

@@ -8,6 +8,7 @@ import { EventBus } from '../events.ts';
 import { Store } from '../store/store.ts';
 import { searchLexical } from '../search/lexical.ts';
 import { compactLexicalIndex, indexRoots, paramsHashOf } from './indexer.ts';
+import { sqliteOf } from '../store/connection.ts';
 
 const temp = new TempDirs();
 const engines: Engine[] = [];
@@ -176,7 +177,7 @@ describe('indexer', () => {
       const config = loadConfig({}, {});
       const r = store.addRoot(fs.realpathSync(root), [], []);
       await indexRoots({ store, config, events: new EventBus(), paramsHash: paramsHashOf(chunkingParams(config)) }, [r]);
-      const rows = store.db.prepare('SELECT d.path, c.id, c.lang FROM chunks c JOIN documents d ON d.id = c.document_id ORDER BY d.path').all() as { path: string; id: number; lang: string }[];
+      const rows = sqliteOf(store.db).prepare('SELECT d.path, c.id, c.lang FROM chunks c JOIN documents d ON d.id = c.document_id ORDER BY d.path').all() as { path: string; id: number; lang: string }[];
       expect(rows.map((c) => [c.path, c.lang])).toEqual([['en.md', 'en'], ['numbers.txt', 'und'], ['ru.md', 'ru']]);
       expect(store.languageCounts()).toEqual([{ lang: 'en', chunks: 1 }, { lang: 'ru', chunks: 1 }, { lang: 'und', chunks: 1 }]);
       expect(store.chunkLanguages(rows.map((c) => c.id))).toEqual(new Map(rows.map((c) => [c.id, c.lang])));

@@ -159,7 +159,7 @@ async function processQueue(deps: IndexerDeps, roots: readonly Root[], report: I
   let batchStarted = performance.now();
   const write = (op: () => void) => void batch.push(op);
   const flush = () => {
-    if (batch.length > 0) deps.store.db.transaction(() => batch.splice(0).forEach((op) => op()))();
+    if (batch.length > 0) deps.store.transaction(() => batch.splice(0).forEach((op) => op()));
     batchStarted = performance.now();
   };
 

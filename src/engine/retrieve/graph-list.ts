@@ -6,11 +6,12 @@
  * query names; their linked notes, scored by how many seeds link to them and how highly those
  * ranked, contribute their best chunk for the query.
  */
-import type { Database } from 'better-sqlite3';
 import type { RetrievedChunk } from '../../shared/contract.ts';
 import { wordsKey, type KnowledgeGraph } from '../graph/links.ts';
 import { buildFtsQuery } from '../search/fts-query.ts';
-import { BM25_WEIGHTS, loadFilteredChunks, toRetrievedChunk, type LexicalFilters } from '../search/lexical.ts';
+import { loadFilteredChunks, toRetrievedChunk, type LexicalFilters } from '../search/lexical.ts';
+import type { ReadConnection } from '../store/connection.ts';
+import { matchingChunksOf, openingChunksOf } from '../store/queries/graph.ts';
 
 /** Documents of the first lists that seed the expansion. */
 export const GRAPH_SEED_DOCS = 5;
@@ -54,7 +55,7 @@ export function namedIn(kg: KnowledgeGraph, query: string): string[] {
   return found;
 }
 
-export function graphList(db: Database, kg: KnowledgeGraph, query: string, ranked: readonly RetrievedChunk[], filters: LexicalFilters): RetrievedChunk[] {
+export function graphList(db: ReadConnection, kg: KnowledgeGraph, query: string, ranked: readonly RetrievedChunk[], filters: LexicalFilters): RetrievedChunk[] {
   const g = kg.graph;
   const seeds: string[] = [];
   for (const c of ranked) {
@@ -97,15 +98,7 @@ export function graphList(db: Database, kg: KnowledgeGraph, query: string, ranke
   const fts = buildFtsQuery(query);
   const best = new Map<string, { id: number; rank: number }>();
   if (fts.match) {
-    const rows = db
-      .prepare(
-        `SELECT c.id AS id, d.path AS path, bm25(chunks_fts, ${BM25_WEIGHTS.title}, ${BM25_WEIGHTS.heading}, ${BM25_WEIGHTS.body}) AS rank
-           FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid JOIN documents d ON d.id = c.document_id
-          WHERE chunks_fts MATCH @match AND d.status = 'indexed' AND d.path IN (SELECT value FROM json_each(@paths))
-          ORDER BY rank`,
-      )
-      .all({ match: fts.match, paths: JSON.stringify(candidates) }) as { id: number; path: string; rank: number }[];
-    for (const r of rows) if (!best.has(r.path)) best.set(r.path, { id: r.id, rank: r.rank });
+    for (const r of matchingChunksOf(db, fts.match, candidates)) if (!best.has(r.path)) best.set(r.path, { id: r.id, rank: r.rank });
   }
   // Linked and about the question: the link score times how well the note's best chunk matches the
   // question (bm25 relative to the best-matching candidate); a note that shares no word keeps a quarter.
@@ -115,13 +108,7 @@ export function graphList(db: Database, kg: KnowledgeGraph, query: string, ranke
   // A linked note that shares no word with the query still offers its opening chunk (who, role, links).
   const missing = docs.filter((p) => !best.has(p));
   if (missing.length > 0) {
-    const first = db
-      .prepare(
-        `SELECT c.id AS id, d.path AS path FROM chunks c JOIN documents d ON d.id = c.document_id
-          WHERE d.status = 'indexed' AND d.path IN (SELECT value FROM json_each(@paths)) AND c.ordinal = 0`,
-      )
-      .all({ paths: JSON.stringify(missing) }) as { id: number; path: string }[];
-    for (const r of first) if (!best.has(r.path)) best.set(r.path, { id: r.id, rank: 0 });
+    for (const r of openingChunksOf(db, missing)) if (!best.has(r.path)) best.set(r.path, { id: r.id, rank: 0 });
   }
   const ids = docs.flatMap((p) => (best.has(p) ? [best.get(p)!.id] : []));
   const rows = loadFilteredChunks(db, ids, filters);

@@ -7,7 +7,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Database } from 'better-sqlite3';
 import type { DocumentEntry, SourceLines } from '../../shared/contract.ts';
 import { createError } from '../../shared/errors.ts';
 import { parseLocator } from '../../shared/locator.ts';
@@ -15,6 +14,9 @@ import { fromTerminalLine } from '../../shared/terminal-safe.ts';
 import { sha256 } from '../hash.ts';
 import { decodeText, normalizeLines } from '../ingest/normalize.ts';
 import { isInside } from '../ingest/walk.ts';
+import type { ReadConnection } from '../store/connection.ts';
+import { chunkLinesOf, documentsAtPath, rootCount, visibleDocuments, visiblePathsByRoot, type LocatedDocument } from '../store/queries/documents.ts';
+import { visibleTo } from '../store/visibility.ts';
 
 /** The longest range served at once; a longer one is cut and says so. */
 export const MAX_SOURCE_LINES = 500;
@@ -22,17 +24,6 @@ const TEXT_TYPES = new Set(['markdown', 'text', 'code']);
 
 // The grammar lives in src/shared/locator.ts (the UI reads locators too); re-exported for this module's callers.
 export { parseLocator, type ParsedLocator } from '../../shared/locator.ts';
-
-interface DocRow {
-  id: number;
-  doc_id: string;
-  root: string;
-  path: string;
-  type: string;
-  language: string | null;
-  content_hash: string | null;
-  sensitivity: string | null;
-}
 
 export interface SourceOptions {
   allowSensitivity: readonly string[];
@@ -44,32 +35,21 @@ export interface SourceOptions {
   followExternalSymlinks?: boolean;
 }
 
-/** The sensitivity policy as a predicate over a document's sensitivity (the SQL form is lexical.ts's filterSql). */
-export const visibleTo = (options: { allowSensitivity: readonly string[]; sensitivityEnable: boolean }) => {
-  const allowed = new Set(options.allowSensitivity.map((s) => s.toLowerCase()));
-  return (sensitivity: string | null) => !options.sensitivityEnable || !sensitivity || sensitivity === 'public' || allowed.has(sensitivity.toLowerCase());
-};
+// The sensitivity policy is the store layer's (store/visibility.ts); re-exported for this module's callers.
+export { visibleTo };
 
 /**
  * The relative paths among `paths` that more than one root holds (documents this caller may see).
  * Their locators name the root (`/abs/root/notes/x.md#L1-L3`): `notes/x.md#L1-L3` alone would
  * open whichever root came first.
  */
-export function pathsInSeveralRoots(db: Database, paths: readonly string[], options: Pick<SourceOptions, 'allowSensitivity' | 'sensitivityEnable'>): Set<string> {
+export function pathsInSeveralRoots(db: ReadConnection, paths: readonly string[], options: Pick<SourceOptions, 'allowSensitivity' | 'sensitivityEnable'>): Set<string> {
   const several = new Set<string>();
-  if (paths.length === 0 || (db.prepare('SELECT count(*) FROM roots').pluck().get() as number) < 2) return several;
-  const visible = visibleTo(options);
-  const rows = db
-    .prepare(
-      `SELECT d.path, d.sensitivity FROM roots r CROSS JOIN json_each(@paths) j
-         JOIN documents d ON d.root_id = r.id AND d.path = j.value WHERE d.status = 'indexed'`,
-    )
-    .all({ paths: JSON.stringify([...new Set(paths)]) }) as { path: string; sensitivity: string | null }[];
+  if (paths.length === 0 || rootCount(db) < 2) return several;
   const seen = new Set<string>();
-  for (const r of rows) {
-    if (!visible(r.sensitivity)) continue;
-    if (seen.has(r.path)) several.add(r.path);
-    seen.add(r.path);
+  for (const p of visiblePathsByRoot(db, paths, options)) {
+    if (seen.has(p)) several.add(p);
+    seen.add(p);
   }
   return several;
 }
@@ -80,37 +60,25 @@ export function rootedLocator(root: string, locator: string): string {
 }
 
 /** Indexed documents the policy lets this caller see, in path order. */
-export function listDocuments(db: Database, options: Pick<SourceOptions, 'allowSensitivity' | 'sensitivityEnable'>): DocumentEntry[] {
-  const visible = visibleTo(options);
-  const rows = db
-    .prepare(
-      `SELECT d.doc_id, r.path AS root, d.path, d.type, d.language, d.title, d.size, d.sensitivity
-         FROM documents d JOIN roots r ON r.id = d.root_id WHERE d.status = 'indexed' ORDER BY r.id, d.path`,
-    )
-    .all() as (Omit<DocumentEntry, 'uri'> & { sensitivity: string | null })[];
-  return rows.filter((r) => visible(r.sensitivity)).map(({ sensitivity: _s, ...r }) => ({ ...r, uri: fileUri(path.join(r.root, r.path)) }));
+export function listDocuments(db: ReadConnection, options: Pick<SourceOptions, 'allowSensitivity' | 'sensitivityEnable'>): DocumentEntry[] {
+  return visibleDocuments(db, options).map((r) => ({ ...r, uri: fileUri(path.join(r.root, r.path)) }));
 }
 
-export function readSource(db: Database, locator: string, options: SourceOptions): SourceLines {
+export function readSource(db: ReadConnection, locator: string, options: SourceOptions): SourceLines {
   const parsed = parseLocator(locator);
   if (parsed.path.split(/[\\/]/).includes('..')) {
     throw createError('E_SYN_BAD_REQUEST', `Invalid locator "${locator.slice(0, 200)}": ".." is not allowed; locators name indexed files relative to their folder`);
   }
-  const byPath = db.prepare(
-    `SELECT d.id, d.doc_id, r.path AS root, d.path, d.type, d.language, d.content_hash, d.sensitivity
-       FROM documents d JOIN roots r ON r.id = d.root_id
-      WHERE d.status = 'indexed' AND (d.path = @rel OR (r.path || '/' || d.path) = @rel)
-      ORDER BY r.id`,
-  );
   // The name as written first: a backslash is an ordinary character in a POSIX file name
   // (`back\slash.md`). Then with backslashes read as Windows separators, then with the control
   // characters a terminal showed as pictures (terminal-safe.ts) read back. Only indexed paths match.
   const names = [...new Set([parsed.path, parsed.path.replace(/\\/g, '/'), fromTerminalLine(parsed.path)])];
-  let candidates: DocRow[] = [];
+  let found: { all: LocatedDocument[]; visible: LocatedDocument[] } = { all: [], visible: [] };
   for (const rel of names) {
-    candidates = byPath.all({ rel }) as DocRow[];
-    if (candidates.length > 0) break;
+    found = documentsAtPath(db, rel, options);
+    if (found.all.length > 0) break;
   }
+  const { all: candidates, visible } = found;
   // A hidden document answers exactly like a missing one: the error must not tell that it exists.
   const notFound = () =>
     createError(
@@ -118,8 +86,6 @@ export function readSource(db: Database, locator: string, options: SourceOptions
       `No indexed document at "${parsed.path.slice(0, 300)}" that this request may read (locators come from search results: path#L<start>-L<end>; notes marked with a sensitivity are served only when it is allowed)`,
     );
   if (candidates.length === 0) throw notFound();
-  const isVisible = visibleTo(options);
-  const visible = candidates.filter((d) => isVisible(d.sensitivity));
   if (visible.length === 0) {
     options.onDenied?.(`${parsed.path} is marked ${candidates[0]!.sensitivity}; it is not served unless that sensitivity is allowed`);
     throw notFound();
@@ -145,9 +111,7 @@ export function readSource(db: Database, locator: string, options: SourceOptions
   }
   const stale = current === null || doc.content_hash === null || sha256(current) !== doc.content_hash;
 
-  const chunks = db
-    .prepare('SELECT start_line, end_line, text FROM chunks WHERE document_id = ? ORDER BY ordinal')
-    .all(doc.id) as { start_line: number; end_line: number; text: string }[];
+  const chunks = chunkLinesOf(db, doc.id);
   const lastLine = chunks.reduce((m, c) => Math.max(m, c.end_line), 0);
 
   let lines: string[];

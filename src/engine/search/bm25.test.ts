@@ -7,6 +7,7 @@ import { TempDirs } from '../../../test/helpers/tmp.ts';
 import { createEngine } from '../engine.ts';
 import { documentFrequencies, ftsTokens, idf, readVarint, rowLengths, tableStats, termScore } from './bm25.ts';
 import { searchLexical, type LexicalOptions } from './lexical.ts';
+import { asReadConnection } from '../store/connection.ts';
 
 describe('BM25 as FTS5 computes it', () => {
   it('reads SQLite varints', () => {
@@ -27,15 +28,15 @@ describe('BM25 as FTS5 computes it', () => {
     ];
     const ins = db.prepare('INSERT INTO t (rowid, title, heading, body) VALUES (?, ?, ?, ?)');
     rows.forEach((r, i) => ins.run(i + 1, ...r));
-    const stats = tableStats(db, 't');
+    const stats = tableStats(asReadConnection(db), 't');
     expect(stats.rows).toBe(4);
     const all = rows.map((r) => r.flatMap((c) => ftsTokens(c)));
     expect(stats.avgdl).toBeCloseTo(all.reduce((a, r) => a + r.length, 0) / 4, 10);
-    const lengths = rowLengths(db, 't', [1, 2, 3, 4]);
+    const lengths = rowLengths(asReadConnection(db), 't', [1, 2, 3, 4]);
     expect([...lengths.values()]).toEqual(all.map((r) => r.length));
     const w = [2, 1.5, 1];
     for (const term of ['cache', 'cafe', 'notes']) {
-      const df = documentFrequencies(db, 'temp.v', [term]).get(term)!;
+      const df = documentFrequencies(asReadConnection(db), 'temp.v', [term]).get(term)!;
       const expected = db.prepare('SELECT rowid, -bm25(t, 2, 1.5, 1) AS s FROM t WHERE t MATCH ? ORDER BY rowid').all(`"${term}"`) as { rowid: number; s: number }[];
       expect(expected.length).toBe(df);
       for (const { rowid, s } of expected) {
@@ -59,7 +60,7 @@ describe('document frequencies', () => {
       const ins = a.prepare('INSERT INTO t (body) VALUES (?)');
       ins.run('relay sync');
       ins.run('relay');
-      const df = (db: typeof a) => Object.fromEntries(documentFrequencies(db, 'temp.v', ['relay', 'sync', 'okapi']));
+      const df = (db: typeof a) => Object.fromEntries(documentFrequencies(asReadConnection(db), 'temp.v', ['relay', 'sync', 'okapi']));
       expect(df(a)).toEqual({ relay: 2, sync: 1, okapi: 0 });
       expect(df(b)).toEqual({ relay: 2, sync: 1, okapi: 0 });
       // Remembered: the vocab table is not read again while nothing changed.
@@ -110,15 +111,15 @@ describe('pruned lexical search', () => {
 
   it('leaves common terms out of the MATCH and gives candidates their full-query scores', () => {
     const q = 'orchard harbor lantern zeppelin quokka';
-    const full = searchLexical(db, q, { ...base, prune: false });
-    const pruned = searchLexical(db, q, { ...base, pruneMinRows: 0 });
+    const full = searchLexical(asReadConnection(db), q, { ...base, prune: false });
+    const pruned = searchLexical(asReadConnection(db), q, { ...base, pruneMinRows: 0 });
     expect(full.pruned).toBe(false);
     expect(pruned.pruned).toBe(true);
     const fullScores = new Map(full.chunks.map((c) => [c.locator, c.score]));
     expect(pruned.chunks.map((c) => c.locator)).toEqual(full.chunks.map((c) => c.locator));
     for (const c of pruned.chunks) expect(c.score).toBeCloseTo(fullScores.get(c.locator)!, 3);
     // Too few clauses, or a small index under the default threshold: the full query runs.
-    expect(searchLexical(db, 'orchard zeppelin', { ...base, pruneMinRows: 0 }).pruned).toBe(false);
-    expect(searchLexical(db, q, base).pruned).toBe(false);
+    expect(searchLexical(asReadConnection(db), 'orchard zeppelin', { ...base, pruneMinRows: 0 }).pruned).toBe(false);
+    expect(searchLexical(asReadConnection(db), q, base).pruned).toBe(false);
   });
 });

@@ -1,10 +1,10 @@
 /**
  * The lexical list on a thread of its own (see lexical-thread.ts): a second connection to the store,
- * opened for reading only by convention (it never writes; WAL lets it read the last committed state
- * while the engine's connection writes), answering searchLexical requests one at a time.
+ * a read handle only (it never writes; WAL lets it read the last committed state while the
+ * engine's connection writes), answering searchLexical requests one at a time.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import BetterSqlite3 from 'better-sqlite3';
+import { openReadConnection, type ReadConnection } from '../store/connection.ts';
 import { searchLexical } from './lexical.ts';
 import type { LexicalRequest, LexicalReply } from './lexical-thread.ts';
 
@@ -12,11 +12,9 @@ const port = parentPort;
 if (!port) throw new Error('lexical-worker.ts runs as a worker thread only');
 
 const { file } = workerData as { file: string };
-let db: BetterSqlite3.Database;
+let db: ReadConnection;
 try {
-  db = new BetterSqlite3(file, { fileMustExist: true });
-  db.pragma('busy_timeout = 5000');
-  db.pragma('mmap_size = 2147418112'); // as the engine's connection (store/database.ts)
+  db = openReadConnection(file);
   port.postMessage({ ready: true } satisfies LexicalReply);
 } catch (error) {
   port.postMessage({ ready: false, error: (error as Error).message } satisfies LexicalReply);

@@ -7,6 +7,7 @@ import { analyzeForIndex } from './analyzer.ts';
 import { ftsTokens } from './bm25.ts';
 import { allowedChunksSql, termCounter } from './lexical.ts';
 import { Store } from '../store/store.ts';
+import { sqliteOf } from '../store/connection.ts';
 
 const temp = new TempDirs();
 let engine: Engine;
@@ -129,7 +130,7 @@ describe('allowedChunkIds', () => {
   it('reads documents first, so a path filter runs once per document, not once per chunk', () => {
     const store = new Store(temp.make('syn-allowed-'));
     try {
-      const plan = (store.db.prepare(`EXPLAIN QUERY PLAN ${allowedChunksSql('d.path IS NOT NULL')}`).all() as { detail: string }[]).map((p) => p.detail);
+      const plan = (sqliteOf(store.db).prepare(`EXPLAIN QUERY PLAN ${allowedChunksSql('d.path IS NOT NULL')}`).all() as { detail: string }[]).map((p) => p.detail);
       expect(plan[0]).toMatch(/^SCAN d\b/);
       expect(plan.at(-1)).toMatch(/^SEARCH c USING (COVERING )?INDEX \S+ \(document_id=\?\)/);
     } finally {

@@ -1,23 +1,24 @@
-import type { Database } from 'better-sqlite3';
 import picomatch from 'picomatch';
 import type { MatchExplanation, RetrievedChunk } from '../../shared/contract.ts';
+import type { ReadConnection } from '../store/connection.ts';
+import type { ChunkRow } from '../store/queries/chunks.ts';
+import { countVisibleAndHidden } from '../store/queries/documents.ts';
+import type { ChunkFilters } from '../store/queries/filters.ts';
+import { BM25_WEIGHTS, documentFrequencies, ensureVocab, lexicalQueries, rowLengths, tableStats, tokensOnlyHidden } from '../store/queries/fts.ts';
+import type { VisibilityPolicy } from '../store/visibility.ts';
 import { analyzeForIndex, tokenize } from './analyzer.ts';
-import { documentFrequencies, ftsTokens, idf, rowLengths, tableStats, termScore } from './bm25.ts';
+import { ftsTokens, idf, termScore } from './bm25.ts';
 import { buildFtsQuery, type FtsQuery } from './fts-query.ts';
 import { highlightSnippet } from './snippet.ts';
-import { statements } from '../store/statements.ts';
 import { ASCII_KIND, DIGIT, isNonAsciiWord, LOWER, OTHER_WORD, stepOver, UNDERSCORE, UPPER } from './word-chars.ts';
 
-export interface LexicalFilters {
-  allowSensitivity: readonly string[];
-  sensitivityEnable: boolean;
-  includeGlobs: readonly string[];
-  excludeGlobs: readonly string[];
-  types: readonly string[];
-  languages: readonly string[];
-  tags: readonly string[];
-  roots: readonly string[];
-}
+/** A request's filters (the store layer applies them inside its queries). */
+export type LexicalFilters = ChunkFilters;
+
+// The hydration of hits and the filters are the store layer's; re-exported for the lists that use them.
+export { allowedChunkIds, allowedChunksSql, loadFilteredChunks } from '../store/queries/chunks.ts';
+export { hiddenDocumentPaths } from '../store/queries/documents.ts';
+export { BM25_WEIGHTS };
 
 export interface LexicalOptions extends LexicalFilters {
   k: number;
@@ -46,26 +47,7 @@ export interface LexicalResult {
   highlight: Map<number, string[]>;
 }
 
-/** Column weights for bm25(): the document's title counts most, then the section heading, then the text. */
-export const BM25_WEIGHTS = { title: 2.0, heading: 1.5, body: 1.0 } as const;
-
-export interface Row {
-  id: number;
-  locator: string;
-  start_line: number;
-  end_line: number;
-  text: string;
-  heading: string | null;
-  tags_json: string;
-  doc_id: string;
-  path: string;
-  title: string | null;
-  root: string;
-  rank: number;
-}
-
-const SELECT = `SELECT c.id, c.locator, c.start_line, c.end_line, c.text, c.heading, c.tags_json, d.doc_id, d.path, d.title,
-                       r.path AS root`;
+export type Row = ChunkRow;
 
 /** Below this many chunks the full OR query is fast (SciFact's 8.6k: p95 15 ms); pruning would only cost recall. */
 const PRUNE_MIN_ROWS = 50_000;
@@ -75,14 +57,6 @@ const PRUNE_MAX_K = 50;
 const PRUNE_BUDGET_SHARE = 0.1;
 /** Extra candidates rescored beyond k, at most (6k below that). */
 const PRUNE_MAX_MARGIN = 100;
-const vocabReady = new WeakSet<Database>();
-
-function ensureVocab(db: Database): void {
-  if (!vocabReady.has(db)) {
-    db.exec('CREATE VIRTUAL TABLE IF NOT EXISTS temp.chunks_vocab USING fts5vocab(main, chunks_fts, row)');
-    vocabReady.add(db);
-  }
-}
 
 /**
  * How rare each analyzed term is in the index (BM25's idf; a term no chunk holds gets the highest
@@ -91,25 +65,13 @@ function ensureVocab(db: Database): void {
  * With `visibility`, a term that only documents hidden from the caller hold counts as held by none:
  * "your files never mention X" must not tell whether a restricted note mentions X.
  */
-export function termStats(
-  db: Database,
-  terms: readonly string[],
-  visibility?: Pick<LexicalFilters, 'allowSensitivity' | 'sensitivityEnable'>,
-): Map<string, { idf: number; df: number }> {
+export function termStats(db: ReadConnection, terms: readonly string[], visibility?: VisibilityPolicy): Map<string, { idf: number; df: number }> {
   ensureVocab(db);
   const { rows } = tableStats(db, 'chunks_fts');
   const tokens = [...new Set(terms.flatMap((t) => ftsTokens(t)))];
   const df = documentFrequencies(db, 'temp.chunks_vocab', tokens);
-  if (visibility?.sensitivityEnable && hidesAnyDocument(db, visibility.allowSensitivity)) {
-    const allowed = JSON.stringify(visibility.allowSensitivity.map((s) => s.toLowerCase()));
-    const visibleHolds = statements(db).prepare(
-      `SELECT 1 FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid JOIN documents d ON d.id = c.document_id
-        WHERE chunks_fts MATCH @match AND (d.sensitivity IS NULL OR d.sensitivity = 'public' OR d.sensitivity IN (SELECT value FROM json_each(@allowed)))
-        LIMIT 1`,
-    );
-    for (const token of tokens) {
-      if ((df.get(token) ?? 0) > 0 && !visibleHolds.get({ match: `"${token.replace(/"/g, '""')}"`, allowed })) df.set(token, 0);
-    }
+  if (visibility) {
+    for (const token of tokensOnlyHidden(db, tokens.filter((t) => (df.get(t) ?? 0) > 0), visibility)) df.set(token, 0);
   }
   const out = new Map<string, { idf: number; df: number }>();
   for (const t of terms) {
@@ -134,7 +96,7 @@ export function termStats(
  * candidate. `synapsis bench search` prints how often the top 10 equals the full query's, and
  * `synapsis eval` measures quality with it on or off. Returns null when pruning does not apply.
  */
-function searchPruned(db: Database, fts: FtsQuery, k: number, minRows: number, run: (match: string, limit: number) => Row[]): Row[] | null {
+function searchPruned(db: ReadConnection, fts: FtsQuery, k: number, minRows: number, run: (match: string, limit: number) => Row[]): Row[] | null {
   if (k > PRUNE_MAX_K || fts.clauses.length < 3) return null;
   const stats = tableStats(db, 'chunks_fts');
   if (stats.rows < minRows) return null;
@@ -251,84 +213,6 @@ function wordTerms(word: string): readonly string[] {
   return terms;
 }
 
-function hasJsFilter(f: LexicalFilters): boolean {
-  return f.includeGlobs.length + f.excludeGlobs.length + f.types.length + f.languages.length + f.tags.length + f.roots.length > 0;
-}
-
-/** Whether any indexed document is marked with a sensitivity other than public and not allowed. */
-function hidesAnyDocument(db: Database, allowSensitivity: readonly string[]): boolean {
-  return (
-    statements(db)
-      .prepare("SELECT 1 FROM documents WHERE sensitivity IS NOT NULL AND sensitivity != 'public' AND sensitivity NOT IN (SELECT value FROM json_each(@allowed)) LIMIT 1")
-      .get({ allowed: JSON.stringify(allowSensitivity.map((s) => s.toLowerCase())) }) !== undefined
-  );
-}
-
-/** Paths of the documents the policy hides from this request, relative to their root and absolute. */
-export function hiddenDocumentPaths(db: Database, f: Pick<LexicalFilters, 'allowSensitivity' | 'sensitivityEnable'>): Set<string> {
-  if (!f.sensitivityEnable) return new Set();
-  const rows = statements(db)
-    .prepare(
-      `SELECT r.path AS root, d.path FROM documents d JOIN roots r ON r.id = d.root_id
-        WHERE d.sensitivity IS NOT NULL AND d.sensitivity != 'public' AND d.sensitivity NOT IN (SELECT value FROM json_each(@allowed))`,
-    )
-    .all({ allowed: JSON.stringify(f.allowSensitivity.map((s) => s.toLowerCase())) }) as { root: string; path: string }[];
-  return new Set(rows.flatMap((r) => [r.path, `${r.root}/${r.path}`]));
-}
-
-/** Chunks the sensitivity policy hides from this request (documents marked other than public and not allowed). */
-function hiddenChunkIds(db: Database, f: LexicalFilters): number[] {
-  if (!f.sensitivityEnable) return [];
-  return statements(db)
-    .prepare(
-      `SELECT c.id FROM documents d JOIN chunks c ON c.document_id = d.id
-        WHERE d.sensitivity IS NOT NULL AND d.sensitivity != 'public' AND d.sensitivity NOT IN (SELECT value FROM json_each(@allowed))`,
-    )
-    .pluck()
-    .all({ allowed: JSON.stringify(f.allowSensitivity.map((s) => s.toLowerCase())) }) as number[];
-}
-
-/** The JS side of the filters that SQL cannot express (globs, tag lists); null when none is set. */
-function buildFilter(f: LexicalFilters) {
-  const include = f.includeGlobs.length > 0 ? picomatch([...f.includeGlobs], { dot: true }) : null;
-  const exclude = f.excludeGlobs.length > 0 ? picomatch([...f.excludeGlobs], { dot: true }) : null;
-  const types = f.types.length > 0 ? new Set(f.types.map((t) => t.toLowerCase())) : null;
-  const languages = f.languages.length > 0 ? new Set(f.languages.map((t) => t.toLowerCase())) : null;
-  const tags = f.tags.length > 0 ? new Set(f.tags.map((t) => t.toLowerCase().replace(/^#/, ''))) : null;
-  const roots = f.roots.length > 0 ? new Set(f.roots) : null;
-  if (!include && !exclude && !types && !languages && !tags && !roots) return null;
-  return (p: string, type: string, language: string | null, tagsJson: string, root: string): boolean => {
-    if (include && !include(p)) return false;
-    if (exclude && exclude(p)) return false;
-    if (types && !types.has(type)) return false;
-    if (roots && !roots.has(root)) return false;
-    if (languages || tags) {
-      const t = JSON.parse(tagsJson) as Record<string, string>;
-      if (languages && !languages.has((language ?? '').toLowerCase()) && !languages.has((t.lang ?? '').toLowerCase())) return false;
-      if (tags && !(t.tags ?? '').split(',').some((x) => tags.has(x.toLowerCase()))) return false;
-    }
-    return true;
-  };
-}
-
-/** The WHERE clause (over c, d, r) for sensitivity and the JS-side filters, and a count of rows the filters dropped. */
-export function filterSql(db: Database, f: LexicalFilters): { where: string; params: { allowed: string }; filtered: () => number } {
-  const filter = buildFilter(f);
-  let filtered = 0;
-  if (filter) {
-    db.function('syn_filter', { deterministic: true }, (p: unknown, type: unknown, language: unknown, tagsJson: unknown, root: unknown) => {
-      const ok = filter(String(p), String(type), language === null ? null : String(language), String(tagsJson), String(root));
-      if (!ok) filtered++;
-      return ok ? 1 : 0;
-    });
-  }
-  const where = [
-    f.sensitivityEnable ? `(d.sensitivity IS NULL OR d.sensitivity = 'public' OR d.sensitivity IN (SELECT value FROM json_each(@allowed)))` : '1',
-    filter ? 'syn_filter(d.path, d.type, d.language, d.tags_json, r.path) = 1' : '1',
-  ].join(' AND ');
-  return { where, params: { allowed: JSON.stringify(f.allowSensitivity.map((s) => s.toLowerCase())) }, filtered: () => filtered };
-}
-
 /** A stored row as a result; `withSnippet` false leaves the snippet to be built once the final top k is known. */
 export function toRetrievedChunk(r: Row, highlightTerms: readonly string[], score: number, withSnippet = true): RetrievedChunk {
   return {
@@ -348,56 +232,15 @@ export function toRetrievedChunk(r: Row, highlightTerms: readonly string[], scor
   };
 }
 
-/** The chunks with these ids that pass the filters, in the order given (for the dense list). */
-export function loadFilteredChunks(db: Database, ids: readonly number[], f: LexicalFilters): Map<number, Row> {
-  const { where, params } = filterSql(db, f);
-  const rows = statements(db)
-    .prepare(
-      `${SELECT}, 0 AS rank FROM chunks c JOIN documents d ON d.id = c.document_id JOIN roots r ON r.id = d.root_id
-        WHERE c.id IN (SELECT value FROM json_each(@ids)) AND ${where}`,
-    )
-    .all({ ...params, ids: JSON.stringify(ids) }) as Row[];
-  return new Map(rows.map((r) => [r.id, r]));
-}
-
-/**
- * Chunks of the documents that pass `where` (filterSql's fragments), documents first: CROSS JOIN
- * keeps the order, so the filter, a JS function of the document, runs once per document instead of
- * once per chunk (with the shortcut in assertNotOnlyDenied, `synapsis bench hybrid --include
- * 'd001/**'` at 117k chunks went from p50 340 to 232 ms).
- */
-export const allowedChunksSql = (where: string) =>
-  `SELECT c.id FROM documents d CROSS JOIN roots r ON r.id = d.root_id CROSS JOIN chunks c ON c.document_id = d.id WHERE ${where}`;
-
-/** Ids of every chunk the filters allow (for an exact vector search when over-fetching was not enough). */
-export function allowedChunkIds(db: Database, f: LexicalFilters): Set<number> {
-  const { where, params } = filterSql(db, f);
-  const ids = db
-    .prepare(allowedChunksSql(where))
-    .pluck()
-    .all(params) as number[];
-  return new Set(ids);
-}
-
 /**
  * A request that names only sources the policy hides (say --include hr/** where every note is
  * restricted) is answered like one that names nothing: empty results, and a `syn.retrieve.denied`
  * event for the engine's own listeners (logs, metrics). An error would tell the caller that
  * restricted notes match the glob.
  */
-export function noteDenied(db: Database, f: LexicalFilters, onDenied: (reason: string) => void): void {
+export function noteDenied(db: ReadConnection, f: LexicalFilters, onDenied: (reason: string) => void): void {
   if (!f.sensitivityEnable || f.includeGlobs.length === 0) return;
-  // Nothing is hidden from anyone in a vault without marked documents (the partial index answers).
-  if (!statements(db).prepare("SELECT 1 FROM documents WHERE sensitivity IS NOT NULL AND sensitivity != 'public' LIMIT 1").get()) return;
-  const include = picomatch([...f.includeGlobs], { dot: true });
-  const allowed = new Set(f.allowSensitivity.map((s) => s.toLowerCase()));
-  let visible = 0;
-  let hidden = 0;
-  for (const d of db.prepare('SELECT path, sensitivity FROM documents').iterate() as IterableIterator<{ path: string; sensitivity: string | null }>) {
-    if (!include(d.path)) continue;
-    if (d.sensitivity && d.sensitivity !== 'public' && !allowed.has(d.sensitivity)) hidden++;
-    else visible++;
-  }
+  const { visible, hidden } = countVisibleAndHidden(db, f, picomatch([...f.includeGlobs], { dot: true }));
   if (hidden > 0 && visible === 0) onDenied(`every document matching ${f.includeGlobs.join(', ')} is hidden by its sensitivity`);
 }
 
@@ -406,49 +249,20 @@ export function noteDenied(db: Database, f: LexicalFilters, onDenied: (reason: s
  * BM25 finds fewer than k. Filters run inside the query, before ranking and limiting, so a hidden
  * chunk never takes a slot of the top k.
  */
-export function searchLexical(db: Database, query: string, options: LexicalOptions): LexicalResult {
+export function searchLexical(db: ReadConnection, query: string, options: LexicalOptions): LexicalResult {
   const fts = buildFtsQuery(query);
   const result: LexicalResult = { chunks: [], query: fts, candidates: 0, filtered: 0, trigramUsed: false, pruned: false, highlight: new Map() };
-  const { where, params: filterParams, filtered: countFiltered } = filterSql(db, options);
-  const params = { ...filterParams, k: options.k };
+  const queries = lexicalQueries(db, options);
   const seen = new Set<number>();
   const rows: (Row & { via: 'bm25' | 'trigram' })[] = [];
 
   if (fts.match) {
     // Rank first with ids only, then load the winners' rows: the sorter then carries two numbers per
     // matched row instead of its text, and the text (often in overflow pages) is read for k rows only.
-    const sql = statements(db);
-    // Compiled only when used (a filtered request): its joins take the longest to prepare.
-    const rank = () =>
-      sql.prepare(
-        `SELECT c.id AS id, bm25(chunks_fts, ${BM25_WEIGHTS.title}, ${BM25_WEIGHTS.heading}, ${BM25_WEIGHTS.body}) AS rank
-           FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid JOIN documents d ON d.id = c.document_id JOIN roots r ON r.id = d.root_id
-          WHERE chunks_fts MATCH @match AND ${where}
-          ORDER BY rank LIMIT @k`,
-      );
-    const load = sql.prepare(
-      `${SELECT}, 0 AS rank FROM chunks c JOIN documents d ON d.id = c.document_id JOIN roots r ON r.id = d.root_id
-        WHERE c.id IN (SELECT value FROM json_each(@ids))`,
-    );
-    // Without path/type/tag filters only sensitivity can exclude a chunk: rank over the FTS table
-    // alone and leave out the (few) hidden chunks by id, instead of joining every matched row; with
-    // none hidden (the usual case) the check is left out too, as it costs a tenth of the ranking.
-    const hiddenIds = hasJsFilter(options) ? null : hiddenChunkIds(db, options);
-    const hidden = hiddenIds && hiddenIds.length > 0 ? { hidden: JSON.stringify(hiddenIds) } : null;
-    const hiddenClause = hidden ? 'AND rowid NOT IN (SELECT value FROM json_each(@hidden))' : '';
-    const plainRank =
-      hiddenIds === null
-        ? null
-        : sql.prepare(
-            `SELECT rowid AS id, bm25(chunks_fts, ${BM25_WEIGHTS.title}, ${BM25_WEIGHTS.heading}, ${BM25_WEIGHTS.body}) AS rank
-               FROM chunks_fts
-              WHERE chunks_fts MATCH @match ${hiddenClause}
-              ORDER BY rank LIMIT @k`,
-          );
     const run = (match: string, limit: number): Row[] => {
-      const ranked = (plainRank ? plainRank.all({ match, ...hidden, k: limit }) : rank().all({ ...params, match, k: limit })) as { id: number; rank: number }[];
+      const ranked = queries.rank(match, limit);
       if (ranked.length === 0) return [];
-      const byId = new Map((load.all({ ids: JSON.stringify(ranked.map((r) => r.id)) }) as Row[]).map((r) => [r.id, r]));
+      const byId = new Map(queries.load(ranked.map((r) => r.id)).map((r) => [r.id, r]));
       return ranked.flatMap((r) => {
         const row = byId.get(r.id);
         return row ? [{ ...row, rank: r.rank }] : [];
@@ -465,13 +279,7 @@ export function searchLexical(db: Database, query: string, options: LexicalOptio
   if (rows.length < options.k && trigramTerms.length > 0) {
     result.trigramUsed = true;
     const match = trigramTerms.map((t) => `"${t.replace(/"/g, '""')}"`).join(' OR ');
-    const stmt = statements(db).prepare(
-      `${SELECT}, bm25(chunks_tri) AS rank
-         FROM chunks_tri JOIN chunks c ON c.id = chunks_tri.rowid JOIN documents d ON d.id = c.document_id JOIN roots r ON r.id = d.root_id
-        WHERE chunks_tri MATCH @match AND ${where}
-        ORDER BY rank LIMIT @k`,
-    );
-    for (const r of stmt.all({ ...params, match, k: options.k + seen.size }) as Row[]) {
+    for (const r of queries.trigram(match, options.k + seen.size)) {
       if (seen.has(r.id) || rows.length >= options.k) continue;
       seen.add(r.id);
       rows.push({ ...r, via: 'trigram' });
@@ -489,8 +297,8 @@ export function searchLexical(db: Database, query: string, options: LexicalOptio
       return chunk;
     })
     .filter((c) => options.minScore === undefined || c.score >= options.minScore);
-  result.candidates = rows.length + countFiltered();
-  result.filtered = countFiltered();
+  result.candidates = rows.length + queries.filtered();
+  result.filtered = queries.filtered();
   return result;
 }
 

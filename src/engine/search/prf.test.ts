@@ -5,6 +5,7 @@ import { TempDirs } from '../../../test/helpers/tmp.ts';
 import type { RetrievedChunk } from '../../shared/contract.ts';
 import { createEngine, type Engine } from '../engine.ts';
 import { expansionTerms } from './prf.ts';
+import { asReadConnection } from '../store/connection.ts';
 
 const temp = new TempDirs();
 const noModels = { env: { SYN_EMBED_MODEL: '', SYN_CHAT_MODEL: '' } as NodeJS.ProcessEnv };
@@ -51,7 +52,7 @@ describe('expansionTerms', () => {
   });
 
   it('favours words frequent in the feedback chunks, then rare in the index', () => {
-    const terms = expansionTerms(db, feedback, queryTerms, 20);
+    const terms = expansionTerms(asReadConnection(db), feedback, queryTerms, 20);
     // lava (3 per chunk) before crater and magma (1 per chunk, same idf); report (2 per chunk) is
     // in every chunk of the index, so its idf is next to nothing and it comes after them.
     expect(terms[0]).toBe('lava');
@@ -62,30 +63,30 @@ describe('expansionTerms', () => {
   });
 
   it('leaves out the query terms, stopwords and pure digits', () => {
-    const terms = expansionTerms(db, feedback, queryTerms, 50);
+    const terms = expansionTerms(asReadConnection(db), feedback, queryTerms, 50);
     expect(terms).not.toContain('volcano');
     for (const stop of ['the', 'about', 'which', 'there', 'this', 'one']) expect(terms).not.toContain(stop);
     expect(terms).not.toContain('2024');
     expect(terms.every((t) => !/^\d+$/.test(t))).toBe(true);
     // Without the query terms to skip, the query word itself is the best expansion.
-    expect(expansionTerms(db, feedback, [], 50)).toContain('volcano');
+    expect(expansionTerms(asReadConnection(db), feedback, [], 50)).toContain('volcano');
   });
 
   it('leaves out a term found in only one of several feedback chunks', () => {
-    expect(expansionTerms(db, feedback, queryTerms, 50)).not.toContain('pumice');
+    expect(expansionTerms(asReadConnection(db), feedback, queryTerms, 50)).not.toContain('pumice');
     // With that one chunk as the only feedback, the term qualifies.
     const v1 = feedback.find((c) => c.path === 'v1.md')!;
-    expect(expansionTerms(db, [v1], queryTerms, 50)).toContain('pumice');
+    expect(expansionTerms(asReadConnection(db), [v1], queryTerms, 50)).toContain('pumice');
   });
 
   it('returns at most `count` terms, the best ones', () => {
-    const all = expansionTerms(db, feedback, queryTerms, 50);
+    const all = expansionTerms(asReadConnection(db), feedback, queryTerms, 50);
     expect(all.length).toBeGreaterThan(2);
-    expect(expansionTerms(db, feedback, queryTerms, 2)).toEqual(all.slice(0, 2));
-    expect(expansionTerms(db, feedback, queryTerms, 1)).toEqual(['lava']);
+    expect(expansionTerms(asReadConnection(db), feedback, queryTerms, 2)).toEqual(all.slice(0, 2));
+    expect(expansionTerms(asReadConnection(db), feedback, queryTerms, 1)).toEqual(['lava']);
   });
 
   it('returns nothing for no feedback', () => {
-    expect(expansionTerms(db, [], queryTerms, 10)).toEqual([]);
+    expect(expansionTerms(asReadConnection(db), [], queryTerms, 10)).toEqual([]);
   });
 });

@@ -4,7 +4,7 @@
  * index) become an expansion query, searched as a list of its own and fused with a weight of its
  * own (FTS5 cannot weight terms inside one query).
  */
-import type { Database } from 'better-sqlite3';
+import type { ReadConnection } from '../store/connection.ts';
 import type { RetrievedChunk } from '../../shared/contract.ts';
 import { isStopword, tokenize } from './analyzer.ts';
 import { termStats } from './lexical.ts';
@@ -17,7 +17,7 @@ const MIN_TERM = 3;
  * the chunk's weight (1 / rank), times the term's idf; query terms and terms found in one feedback
  * chunk only are left out. Returned as raw words (the analyzer stems them again to the same term).
  */
-export function expansionTerms(db: Database, feedback: readonly RetrievedChunk[], queryTerms: readonly string[], count: number): string[] {
+export function expansionTerms(db: ReadConnection, feedback: readonly RetrievedChunk[], queryTerms: readonly string[], count: number): string[] {
   const skip = new Set(queryTerms);
   const weight = new Map<string, number>();
   const docsWith = new Map<string, number>();

@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Database } from 'better-sqlite3';
+import { sqliteOf, type ReadConnection } from './connection.ts';
 import { createError, isSynapsisError, type SynapsisError } from '../../shared/errors.ts';
 import { DB_FILE } from './database.ts';
 
@@ -77,7 +77,8 @@ export interface IntegrityReport {
  * the lexical indexes, on the given connection. Stores above `maxBytes` are not checked (see
  * HEALTH_CHECK_MAX_BYTES). The FTS5 checks cost 16 and 106 ms at 5,673 chunks.
  */
-export function checkStoreIntegrity(db: Database, maxBytes = HEALTH_CHECK_MAX_BYTES): IntegrityReport {
+export function checkStoreIntegrity(connection: ReadConnection, maxBytes = HEALTH_CHECK_MAX_BYTES): IntegrityReport {
+  const db = sqliteOf(connection);
   const started = performance.now();
   const done = (status: IntegrityReport['status'], problems: string[], bytes: number): IntegrityReport => ({
     status,

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CHUNK_VECTORS_BY_ID_SQL, CHUNK_VECTORS_PAGE_SQL, embeddedAboveSql, Store } from './store.ts';
+import { sqliteOf } from './connection.ts';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -41,7 +42,7 @@ describe('store: vectors and pending embeddings', () => {
   it('reads vectors by chunk id and by id range, looking each vector up by key (never a scan of all vectors)', () => {
     const store = storeWithVectors(10);
     try {
-      const ids = store.db.prepare('SELECT id FROM chunks ORDER BY id').pluck().all() as number[];
+      const ids = sqliteOf(store.db).prepare('SELECT id FROM chunks ORDER BY id').pluck().all() as number[];
       const byId = [...store.chunkVectors('m', [ids[3]!, ids[4]!])].flat();
       expect(byId.map((r) => [r.id, Array.from(r.vector)])).toEqual([
         [ids[3], [1, 1]],
@@ -52,7 +53,7 @@ describe('store: vectors and pending embeddings', () => {
         [CHUNK_VECTORS_BY_ID_SQL, ['[1]', 'm']],
         [CHUNK_VECTORS_PAGE_SQL, ['m', 0]],
       ] as const) {
-        const plan = (store.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map((p) => p.detail);
+        const plan = (sqliteOf(store.db).prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map((p) => p.detail);
         expect(plan.at(-1)).toMatch(/SEARCH e USING PRIMARY KEY \(model_id=\? AND text_hash=\?\)/);
       }
     } finally {
@@ -65,11 +66,11 @@ describe('store: vectors and pending embeddings', () => {
     try {
       for (const table of ['chunks', 'chunk_sentences']) {
         for (const select of ['c.id', 'COUNT(*)'] as const) {
-          const plan = (store.db.prepare(`EXPLAIN QUERY PLAN ${embeddedAboveSql(table, select)}`).all('m', 5) as { detail: string }[]).map((p) => p.detail);
+          const plan = (sqliteOf(store.db).prepare(`EXPLAIN QUERY PLAN ${embeddedAboveSql(table, select)}`).all('m', 5) as { detail: string }[]).map((p) => p.detail);
           expect(plan).toEqual([expect.stringMatching(/^SEARCH c USING INTEGER PRIMARY KEY \(rowid>\?\)/), expect.stringMatching(/^SEARCH e USING PRIMARY KEY \(model_id=\? AND text_hash=\?\)/)]);
         }
       }
-      const ids = store.db.prepare('SELECT id FROM chunks ORDER BY id').pluck().all() as number[];
+      const ids = sqliteOf(store.db).prepare('SELECT id FROM chunks ORDER BY id').pluck().all() as number[];
       store.markEmbeddedThrough('m', 'chunk', ids[5]!);
       store.markEmbeddedThrough('m', 'chunk', ids[2]!); // never moves back
       expect(store.embeddedThrough('m', 'chunk')).toBe(ids[5]);
@@ -86,7 +87,7 @@ describe('store: vectors and pending embeddings', () => {
   it('pages pending embeddings by chunk id', () => {
     const store = storeWithVectors(10);
     try {
-      store.db.prepare("DELETE FROM embeddings WHERE text_hash IN ('e3', 'e4')").run();
+      sqliteOf(store.db).prepare("DELETE FROM embeddings WHERE text_hash IN ('e3', 'e4')").run();
       const first = store.pendingEmbeddings('m', 2);
       expect(first.map((r) => r.hash)).toEqual(['e3', 'e3']);
       const next = store.pendingEmbeddings('m', 10, first.at(-1)!.id);
@@ -100,8 +101,8 @@ describe('store: vectors and pending embeddings', () => {
   it('counts chunks by language (NULL as und) and reads the language of given chunks', () => {
     const store = storeWithVectors(4);
     try {
-      const ids = store.db.prepare('SELECT id FROM chunks ORDER BY id').pluck().all() as number[];
-      const setLang = store.db.prepare('UPDATE chunks SET lang = ? WHERE id = ?');
+      const ids = sqliteOf(store.db).prepare('SELECT id FROM chunks ORDER BY id').pluck().all() as number[];
+      const setLang = sqliteOf(store.db).prepare('UPDATE chunks SET lang = ? WHERE id = ?');
       // Two Russian, one undetected (NULL, as written before migration 008), one 'und'.
       setLang.run('ru', ids[0]);
       setLang.run('ru', ids[1]);
@@ -140,7 +141,7 @@ describe('store: sentence spans and their vectors', () => {
       expect(store.splitSentences(split, hashOf, 2)).toBe(1);
       expect(store.splitSentences(split, hashOf, 2)).toBe(0);
       expect(store.countUnsplitChunks()).toBe(0);
-      expect(store.db.prepare('SELECT sentences FROM chunks ORDER BY id').pluck().all()).toEqual([2, 0, 0]);
+      expect(sqliteOf(store.db).prepare('SELECT sentences FROM chunks ORDER BY id').pluck().all()).toEqual([2, 0, 0]);
       const pending = store.pendingEmbeddings('m', 10, 0, 'sentence');
       expect(pending.map((p) => [p.text, p.hash, p.title, p.heading])).toEqual([
         ['one', 'T|H|one', 'T', 'H'],
@@ -152,12 +153,12 @@ describe('store: sentence spans and their vectors', () => {
       expect(store.countEmbeddedChunks('m', 'sentence')).toBe(1);
       const [sid] = [...store.embeddedChunkIds('m', 'sentence')];
       expect([...store.chunkVectors('m', [sid!], 'sentence')].flat().map((r) => Array.from(r.vector))).toEqual([[1, 0]]);
-      const chunkId = store.db.prepare('SELECT id FROM chunks ORDER BY id').pluck().get() as number;
+      const chunkId = sqliteOf(store.db).prepare('SELECT id FROM chunks ORDER BY id').pluck().get() as number;
       expect(store.sentenceChunks([sid!, 999])).toEqual(new Map([[sid!, chunkId]]));
       expect(store.sentencesOfChunks([chunkId]).length).toBe(2);
       // Re-indexing the document replaces its chunks: their sentences go, the new chunks wait to be split.
       doc('a.md', 'markdown', ['three. four']);
-      expect(store.db.prepare('SELECT COUNT(*) FROM chunk_sentences').pluck().get()).toBe(0);
+      expect(sqliteOf(store.db).prepare('SELECT COUNT(*) FROM chunk_sentences').pluck().get()).toBe(0);
       expect(store.countUnsplitChunks()).toBe(1);
     } finally {
       store.dispose();

@@ -4,6 +4,7 @@ import type { FileIssue, Root } from '../../shared/contract.ts';
 import type { Disposable } from '../lifecycle.ts';
 import { normalizeName } from '../graph/names.ts';
 import { DB_FILE, isDiskFull, isReadOnlyStore, isStoreLocked, openDatabase, schemaVersion } from './database.ts';
+import { asWriteConnection, type WriteConnection } from './connection.ts';
 import { statements } from './statements.ts';
 
 export interface DocumentRow {
@@ -149,7 +150,12 @@ export interface TraceRow {
 
 /** The SQLite store: the source of truth (DESIGN.md §3). All SQL is parameterised. */
 export class Store implements Disposable {
-  readonly db: Database;
+  /**
+   * The writer's connection as the rest of the engine holds it: a handle that only the store
+   * layer's queries (queries/*) run SQL on. Writes go through this class's methods.
+   */
+  readonly db: WriteConnection;
+  private readonly sqlite: Database;
   readonly file: string;
   private readonly stmts: {
     upsertDoc: Statement;
@@ -173,9 +179,10 @@ export class Store implements Disposable {
   constructor(dataDir: string, options: { reader?: boolean } = {}) {
     this.file = path.join(dataDir, DB_FILE);
     this.reader = options.reader === true;
-    this.db = openDatabase(this.file, undefined, { reader: this.reader });
+    this.sqlite = openDatabase(this.file, undefined, { reader: this.reader });
+    this.db = asWriteConnection(this.sqlite);
     this.stmts = {
-      upsertDoc: this.db.prepare(`
+      upsertDoc: this.sqlite.prepare(`
         INSERT INTO documents (root_id, path, doc_id, type, language, title, content_hash, mtime_ms, size, status,
                                error_code, error, sensitivity, tags_json, meta_json, indexed_at)
         VALUES (@rootId, @path, @docId, @type, @language, @title, @contentHash, @mtimeMs, @size, @status,
@@ -187,32 +194,32 @@ export class Store implements Disposable {
           sensitivity = excluded.sensitivity, tags_json = excluded.tags_json, meta_json = excluded.meta_json,
           indexed_at = excluded.indexed_at
         RETURNING id`),
-      docByPath: this.db.prepare('SELECT * FROM documents WHERE root_id = ? AND path = ?'),
-      deleteChunksOfDoc: this.db.prepare('DELETE FROM chunks WHERE document_id = ?'),
-      insertChunk: this.db.prepare(`
+      docByPath: this.sqlite.prepare('SELECT * FROM documents WHERE root_id = ? AND path = ?'),
+      deleteChunksOfDoc: this.sqlite.prepare('DELETE FROM chunks WHERE document_id = ?'),
+      insertChunk: this.sqlite.prepare(`
         INSERT INTO chunks (id, document_id, ordinal, locator, section_id, heading, start_line, end_line, text,
                             chunk_hash, text_hash, tags_json, token_count, embed_hash, lang)
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
-      insertFts: this.db.prepare('INSERT INTO chunks_fts (rowid, title, heading, body) VALUES (?, ?, ?, ?)'),
-      insertTri: this.db.prepare('INSERT INTO chunks_tri (rowid, body) VALUES (?, ?)'),
-      upsertEntity: this.db.prepare(
+      insertFts: this.sqlite.prepare('INSERT INTO chunks_fts (rowid, title, heading, body) VALUES (?, ?, ?, ?)'),
+      insertTri: this.sqlite.prepare('INSERT INTO chunks_tri (rowid, body) VALUES (?, ?)'),
+      upsertEntity: this.sqlite.prepare(
         'INSERT INTO entities (key, type, name) VALUES (?, ?, ?) ON CONFLICT (key, type) DO UPDATE SET key = excluded.key RETURNING id',
       ),
-      insertMention: this.db.prepare('INSERT OR IGNORE INTO mentions (document_id, entity_id, ordinal, line, origin) VALUES (?, ?, ?, ?, ?)'),
-      deleteRelationsOfDoc: this.db.prepare('DELETE FROM relations WHERE document_id = ?'),
-      deleteMentionsOfDoc: this.db.prepare('DELETE FROM mentions WHERE document_id = ?'),
-      setGraphVersion: this.db.prepare('UPDATE documents SET graph_version = ?, llm_graph = 0 WHERE id = ?'),
+      insertMention: this.sqlite.prepare('INSERT OR IGNORE INTO mentions (document_id, entity_id, ordinal, line, origin) VALUES (?, ?, ?, ?, ?)'),
+      deleteRelationsOfDoc: this.sqlite.prepare('DELETE FROM relations WHERE document_id = ?'),
+      deleteMentionsOfDoc: this.sqlite.prepare('DELETE FROM mentions WHERE document_id = ?'),
+      setGraphVersion: this.sqlite.prepare('UPDATE documents SET graph_version = ?, llm_graph = 0 WHERE id = ?'),
     };
   }
 
   get schemaVersion(): number {
-    return schemaVersion(this.db);
+    return schemaVersion(this.sqlite);
   }
 
   // Roots -------------------------------------------------------------------------------------
 
   addRoot(rootPath: string, include: string[], exclude: string[]): Root {
-    const row = this.db
+    const row = this.sqlite
       .prepare(
         `INSERT INTO roots (path, include_json, exclude_json, added_at) VALUES (?, ?, ?, ?)
          ON CONFLICT (path) DO UPDATE SET include_json = excluded.include_json, exclude_json = excluded.exclude_json
@@ -225,12 +232,12 @@ export class Store implements Disposable {
   }
 
   rootByPath(rootPath: string): Root | null {
-    const row = this.db.prepare('SELECT * FROM roots WHERE path = ?').get(rootPath) as RootRow | undefined;
+    const row = this.sqlite.prepare('SELECT * FROM roots WHERE path = ?').get(rootPath) as RootRow | undefined;
     return row ? toRoot(row) : null;
   }
 
   listRoots(): Root[] {
-    return (this.db.prepare('SELECT * FROM roots ORDER BY path').all() as RootRow[]).map(toRoot);
+    return (this.sqlite.prepare('SELECT * FROM roots ORDER BY path').all() as RootRow[]).map(toRoot);
   }
 
   /**
@@ -242,7 +249,7 @@ export class Store implements Disposable {
    */
   /** Records the highest chunk id in use (before a delete) and returns the highest ever given out. */
   private raiseChunkHighWater(): number {
-    const top = (this.db.prepare('SELECT MAX(id) FROM chunks').pluck().get() as number | null) ?? 0;
+    const top = (this.sqlite.prepare('SELECT MAX(id) FROM chunks').pluck().get() as number | null) ?? 0;
     const stored = this.getSetting<number>(CHUNK_ID_HIGH_WATER) ?? 0;
     if (top > stored) this.setSetting(CHUNK_ID_HIGH_WATER, top);
     return Math.max(top, stored);
@@ -250,11 +257,11 @@ export class Store implements Disposable {
 
   /** Removes a root with all its documents and chunks (cascade); returns how many documents went. */
   removeRoot(rootId: number): number {
-    return this.db.transaction(() => {
+    return this.sqlite.transaction(() => {
       this.raiseChunkHighWater();
-      const { n } = this.db.prepare('SELECT COUNT(*) AS n FROM documents WHERE root_id = ?').get(rootId) as { n: number };
-      this.db.prepare('DELETE FROM roots WHERE id = ?').run(rootId);
-      this.db.prepare('DELETE FROM settings WHERE key = ?').run(`walk_issues:${rootId}`);
+      const { n } = this.sqlite.prepare('SELECT COUNT(*) AS n FROM documents WHERE root_id = ?').get(rootId) as { n: number };
+      this.sqlite.prepare('DELETE FROM roots WHERE id = ?').run(rootId);
+      this.sqlite.prepare('DELETE FROM settings WHERE key = ?').run(`walk_issues:${rootId}`);
       return n;
     })();
   }
@@ -262,7 +269,7 @@ export class Store implements Disposable {
   // Documents and chunks ------------------------------------------------------------------------
 
   documentsOfRoot(rootId: number): Map<string, DocumentRow> {
-    const rows = this.db.prepare('SELECT * FROM documents WHERE root_id = ?').all(rootId) as DocumentRow[];
+    const rows = this.sqlite.prepare('SELECT * FROM documents WHERE root_id = ?').all(rootId) as DocumentRow[];
     return new Map(rows.map((r) => [r.path, r]));
   }
 
@@ -272,8 +279,8 @@ export class Store implements Disposable {
 
   /** Replaces a document and all its chunks atomically: a crash leaves the old version or the new one. */
   writeDocument(doc: DocumentWrite, chunks: readonly ChunkWrite[], completeJobId?: number): number {
-    return this.db.transaction(() => {
-      if (completeJobId !== undefined) this.db.prepare('DELETE FROM index_jobs WHERE id = ?').run(completeJobId);
+    return this.sqlite.transaction(() => {
+      if (completeJobId !== undefined) this.sqlite.prepare('DELETE FROM index_jobs WHERE id = ?').run(completeJobId);
       const { id } = this.stmts.upsertDoc.get({
         rootId: doc.rootId,
         path: doc.path,
@@ -331,7 +338,7 @@ export class Store implements Disposable {
    */
   insertGraph(documentId: number, graph: StoredGraph, firstSeq?: number): void {
     const idOf = (e: { name: string; type: string }) => this.entityId(e.type, e.name);
-    let seq = firstSeq ?? (this.db.prepare('SELECT COALESCE(MAX(seq), -1) FROM relations WHERE document_id = ?').pluck().get(documentId) as number) + 1;
+    let seq = firstSeq ?? (this.sqlite.prepare('SELECT COALESCE(MAX(seq), -1) FROM relations WHERE document_id = ?').pluck().get(documentId) as number) + 1;
     const cited = new Set<number>();
     const COLS = 10;
     // Rows go in groups of GRAPH_BATCH per statement: one statement per row cost as much as extraction itself.
@@ -358,7 +365,7 @@ export class Store implements Disposable {
   private relationInsert(rows: number): Statement {
     let stmt = this.relationInserts.get(rows);
     if (!stmt) {
-      stmt = this.db.prepare(
+      stmt = this.sqlite.prepare(
         `INSERT INTO relations (document_id, seq, src_id, dst_id, type, ordinal, start_line, end_line, fragment, origin) VALUES ${Array(rows).fill('(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
       );
       this.relationInserts.set(rows, stmt);
@@ -368,12 +375,12 @@ export class Store implements Disposable {
 
   /** True when some document has graph facts stored. */
   hasGraphFacts(): boolean {
-    return this.db.prepare('SELECT 1 FROM relations LIMIT 1').get() !== undefined;
+    return this.sqlite.prepare('SELECT 1 FROM relations LIMIT 1').get() !== undefined;
   }
 
   /** Deletes entities no relation or mention refers to any more (one pass over both); returns how many went. */
   collectOrphanEntities(): number {
-    const { changes } = this.db
+    const { changes } = this.sqlite
       .prepare(
         `DELETE FROM entities WHERE id NOT IN (
            SELECT dst_id FROM relations UNION SELECT src_id FROM relations WHERE src_id IS NOT NULL UNION SELECT entity_id FROM mentions)`,
@@ -385,13 +392,13 @@ export class Store implements Disposable {
 
   /** Records that an unchanged file was seen again with a new mtime (a touch), without re-chunking. */
   touchDocument(id: number, mtimeMs: number, size: number): void {
-    this.db.prepare('UPDATE documents SET mtime_ms = ?, size = ? WHERE id = ?').run(mtimeMs, size, id);
+    this.sqlite.prepare('UPDATE documents SET mtime_ms = ?, size = ? WHERE id = ?').run(mtimeMs, size, id);
   }
 
   deleteDocuments(ids: readonly number[], completeJobId?: number): void {
-    const del = this.db.prepare('DELETE FROM documents WHERE id = ?');
-    this.db.transaction(() => {
-      if (completeJobId !== undefined) this.db.prepare('DELETE FROM index_jobs WHERE id = ?').run(completeJobId);
+    const del = this.sqlite.prepare('DELETE FROM documents WHERE id = ?');
+    this.sqlite.transaction(() => {
+      if (completeJobId !== undefined) this.sqlite.prepare('DELETE FROM index_jobs WHERE id = ?').run(completeJobId);
       if (ids.length > 0) this.raiseChunkHighWater();
       for (const id of ids) del.run(id);
     })();
@@ -402,16 +409,16 @@ export class Store implements Disposable {
    * re-parsing (embeddings are keyed by text hash, so they are reused as they are).
    */
   moveDocument(docId: number, newPath: string, mtimeMs: number, chunkHashOf: (locator: string, text: string, tags: Record<string, string>) => string, jobIds: readonly number[]): void {
-    this.db.transaction(() => {
-      const old = this.db.prepare('SELECT path FROM documents WHERE id = ?').get(docId) as { path: string };
-      this.db.prepare('UPDATE documents SET path = ?, doc_id = ?, mtime_ms = ?, indexed_at = ? WHERE id = ?').run(newPath, newPath, mtimeMs, new Date().toISOString(), docId);
-      const chunks = this.db.prepare('SELECT id, locator, text, tags_json FROM chunks WHERE document_id = ?').all(docId) as { id: number; locator: string; text: string; tags_json: string }[];
-      const update = this.db.prepare('UPDATE chunks SET locator = ?, chunk_hash = ? WHERE id = ?');
+    this.sqlite.transaction(() => {
+      const old = this.sqlite.prepare('SELECT path FROM documents WHERE id = ?').get(docId) as { path: string };
+      this.sqlite.prepare('UPDATE documents SET path = ?, doc_id = ?, mtime_ms = ?, indexed_at = ? WHERE id = ?').run(newPath, newPath, mtimeMs, new Date().toISOString(), docId);
+      const chunks = this.sqlite.prepare('SELECT id, locator, text, tags_json FROM chunks WHERE document_id = ?').all(docId) as { id: number; locator: string; text: string; tags_json: string }[];
+      const update = this.sqlite.prepare('UPDATE chunks SET locator = ?, chunk_hash = ? WHERE id = ?');
       for (const c of chunks) {
         const locator = newPath + c.locator.slice(old.path.length);
         update.run(locator, chunkHashOf(locator, c.text, JSON.parse(c.tags_json) as Record<string, string>), c.id);
       }
-      const delJob = this.db.prepare('DELETE FROM index_jobs WHERE id = ?');
+      const delJob = this.sqlite.prepare('DELETE FROM index_jobs WHERE id = ?');
       for (const id of jobIds) delJob.run(id);
     })();
   }
@@ -421,12 +428,12 @@ export class Store implements Disposable {
   /** Persists work to do in one transaction; an existing job for the same file is replaced. */
   enqueueJobs(jobs: readonly { rootId: number; path: string; kind: 'upsert' | 'delete' }[]): void {
     if (jobs.length === 0) return;
-    const insert = this.db.prepare(
+    const insert = this.sqlite.prepare(
       `INSERT INTO index_jobs (root_id, path, kind, enqueued_at) VALUES (?, ?, ?, ?)
        ON CONFLICT (root_id, path) DO UPDATE SET kind = excluded.kind, enqueued_at = excluded.enqueued_at`,
     );
     const now = new Date().toISOString();
-    this.db.transaction(() => {
+    this.sqlite.transaction(() => {
       for (const j of jobs) insert.run(j.rootId, j.path, j.kind, now);
     })();
   }
@@ -434,7 +441,7 @@ export class Store implements Disposable {
   /** Pending jobs of the given roots: upserts first (so a move is seen before its delete), oldest first. */
   pendingJobs(rootIds: readonly number[]): IndexJob[] {
     if (rootIds.length === 0) return [];
-    return this.db
+    return this.sqlite
       .prepare(
         `SELECT id, root_id, path, kind, attempts FROM index_jobs
           WHERE root_id IN (SELECT value FROM json_each(?)) ORDER BY kind = 'delete', id`,
@@ -443,21 +450,21 @@ export class Store implements Disposable {
   }
 
   countPendingJobs(): number {
-    return (this.db.prepare('SELECT COUNT(*) AS n FROM index_jobs').get() as { n: number }).n;
+    return (this.sqlite.prepare('SELECT COUNT(*) AS n FROM index_jobs').get() as { n: number }).n;
   }
 
   completeJob(id: number): void {
-    this.db.prepare('DELETE FROM index_jobs WHERE id = ?').run(id);
+    this.sqlite.prepare('DELETE FROM index_jobs WHERE id = ?').run(id);
   }
 
   noteJobAttempt(id: number): void {
-    this.db.prepare('UPDATE index_jobs SET attempts = attempts + 1 WHERE id = ?').run(id);
+    this.sqlite.prepare('UPDATE index_jobs SET attempts = attempts + 1 WHERE id = ?').run(id);
   }
 
   /** Ordered hashes for the manifest: chunk hashes, and each indexed document's path and content hash. */
   manifestInputs(): { chunkHashes: string[]; documents: string[] } {
-    const chunkHashes = (this.db.prepare('SELECT chunk_hash FROM chunks ORDER BY chunk_hash').pluck().all() as string[]);
-    const documents = (this.db
+    const chunkHashes = (this.sqlite.prepare('SELECT chunk_hash FROM chunks ORDER BY chunk_hash').pluck().all() as string[]);
+    const documents = (this.sqlite
       .prepare("SELECT d.doc_id || ':' || d.content_hash FROM documents d WHERE d.status = 'indexed' ORDER BY d.doc_id, d.content_hash")
       .pluck()
       .all() as string[]);
@@ -467,7 +474,7 @@ export class Store implements Disposable {
   // Health ----------------------------------------------------------------------------------------
 
   documentCounts() {
-    const rows = this.db.prepare('SELECT status, type, COUNT(*) AS n FROM documents GROUP BY status, type').all() as {
+    const rows = this.sqlite.prepare('SELECT status, type, COUNT(*) AS n FROM documents GROUP BY status, type').all() as {
       status: DocumentRow['status'];
       type: string;
       n: number;
@@ -482,13 +489,13 @@ export class Store implements Disposable {
   }
 
   chunkCount(): number {
-    return (this.db.prepare('SELECT COUNT(*) AS n FROM chunks').get() as { n: number }).n;
+    return (this.sqlite.prepare('SELECT COUNT(*) AS n FROM chunks').get() as { n: number }).n;
   }
 
   /** Chunks per language, most first; chunks written before languages were detected count as 'und'. */
   languageCounts(): { lang: string; chunks: number }[] {
     // Grouped on the bare column, so SQLite reads the chunks_lang index only (not every chunk's text).
-    const rows = this.db.prepare('SELECT lang, COUNT(*) AS n FROM chunks GROUP BY lang').all() as { lang: string | null; n: number }[];
+    const rows = this.sqlite.prepare('SELECT lang, COUNT(*) AS n FROM chunks GROUP BY lang').all() as { lang: string | null; n: number }[];
     const counts = new Map<string, number>();
     for (const r of rows) counts.set(r.lang ?? 'und', (counts.get(r.lang ?? 'und') ?? 0) + r.n);
     return [...counts].map(([lang, chunks]) => ({ lang, chunks })).sort((a, b) => b.chunks - a.chunks || a.lang.localeCompare(b.lang));
@@ -497,14 +504,14 @@ export class Store implements Disposable {
   /** The language of each of these chunks ('und' when not detected); ids not in the store are left out. */
   chunkLanguages(ids: readonly number[]): Map<number, string> {
     if (ids.length === 0) return new Map();
-    const rows = this.db
+    const rows = this.sqlite
       .prepare("SELECT c.id, COALESCE(c.lang, 'und') AS lang FROM json_each(?) j CROSS JOIN chunks c ON c.id = j.value")
       .all(JSON.stringify(ids)) as { id: number; lang: string }[];
     return new Map(rows.map((r) => [r.id, r.lang]));
   }
 
   fileIssues(limit = 500): FileIssue[] {
-    const rows = this.db
+    const rows = this.sqlite
       .prepare(
         `SELECT r.path AS root, d.path, d.status, d.error, d.error_code FROM documents d JOIN roots r ON r.id = d.root_id
          WHERE d.status != 'indexed' OR d.error IS NOT NULL ORDER BY r.path, d.path LIMIT ?`,
@@ -527,7 +534,7 @@ export class Store implements Disposable {
 
   /** B-trees (segments) the BM25 index is stored in: every batch commit adds one, automerge keeps a few levels of them. */
   lexicalSegments(): number {
-    return (this.db.prepare('SELECT count(DISTINCT segid) AS n FROM chunks_fts_idx').get() as { n: number }).n;
+    return (this.sqlite.prepare('SELECT count(DISTINCT segid) AS n FROM chunks_fts_idx').get() as { n: number }).n;
   }
 
   /**
@@ -537,9 +544,9 @@ export class Store implements Disposable {
    * instead of one per segment.
    */
   compactLexicalStep(pages = 500): boolean {
-    const before = this.db.prepare('SELECT total_changes() AS t').pluck();
+    const before = this.sqlite.prepare('SELECT total_changes() AS t').pluck();
     const t = before.get() as number;
-    this.db.prepare("INSERT INTO chunks_fts (chunks_fts, rank) VALUES ('merge', ?)").run(-Math.abs(pages));
+    this.sqlite.prepare("INSERT INTO chunks_fts (chunks_fts, rank) VALUES ('merge', ?)").run(-Math.abs(pages));
     // FTS5's documented test: fewer than two changes means the index is one b-tree.
     return (before.get() as number) - t >= 2;
   }
@@ -549,10 +556,10 @@ export class Store implements Disposable {
    * nothing is re-read from disk.
    */
   rebuildLexicalIndex(analyze: (text: string) => string): number {
-    return this.db.transaction(() => {
-      this.db.exec("INSERT INTO chunks_fts (chunks_fts) VALUES ('delete-all'); INSERT INTO chunks_tri (chunks_tri) VALUES ('delete-all');");
+    return this.sqlite.transaction(() => {
+      this.sqlite.exec("INSERT INTO chunks_fts (chunks_fts) VALUES ('delete-all'); INSERT INTO chunks_tri (chunks_tri) VALUES ('delete-all');");
       // Paged by id: a statement that is being iterated cannot share the connection with writes.
-      const page = this.db.prepare(
+      const page = this.sqlite.prepare(
         'SELECT c.id, c.text, c.heading, d.title FROM chunks c JOIN documents d ON d.id = c.document_id WHERE c.id > ? ORDER BY c.id LIMIT 2000',
       );
       let n = 0;
@@ -579,15 +586,15 @@ export class Store implements Disposable {
 
   /** Fills embed_hash for chunks written before migration 004 (paged; nothing is re-read from disk). */
   backfillEmbedHashes(hashOf: (title: string | null, heading: string | null, text: string) => string): number {
-    const page = this.db.prepare(
+    const page = this.sqlite.prepare(
       'SELECT c.id, c.text, c.heading, d.title FROM chunks c JOIN documents d ON d.id = c.document_id WHERE c.embed_hash IS NULL ORDER BY c.id LIMIT 2000',
     );
-    const update = this.db.prepare('UPDATE chunks SET embed_hash = ? WHERE id = ?');
+    const update = this.sqlite.prepare('UPDATE chunks SET embed_hash = ? WHERE id = ?');
     let n = 0;
     for (;;) {
       const rows = page.all() as { id: number; text: string; heading: string | null; title: string | null }[];
       if (rows.length === 0) return n;
-      this.db.transaction(() => {
+      this.sqlite.transaction(() => {
         for (const r of rows) update.run(hashOf(r.title, r.heading, r.text), r.id);
       })();
       n += rows.length;
@@ -603,7 +610,7 @@ export class Store implements Disposable {
   pendingEmbeddings(modelId: string, limit: number, afterId = 0, unit: VectorUnit = 'chunk'): { id: number; hash: string; title: string | null; heading: string | null; text: string }[] {
     afterId = Math.max(afterId, this.embeddedThrough(modelId, unit));
     if (unit === 'sentence') {
-      const rows = this.db
+      const rows = this.sqlite
         .prepare(
           `SELECT s.id, s.embed_hash AS hash, d.title, c.heading, c.text, s.start, s.end
              FROM chunk_sentences s JOIN chunks c ON c.id = s.chunk_id JOIN documents d ON d.id = c.document_id
@@ -614,7 +621,7 @@ export class Store implements Disposable {
         .all({ model: modelId, limit, after: afterId }) as { id: number; hash: string; title: string | null; heading: string | null; text: string; start: number; end: number }[];
       return rows.map((r) => ({ id: r.id, hash: r.hash, title: r.title, heading: r.heading, text: r.text.slice(r.start, r.end) }));
     }
-    return this.db
+    return this.sqlite
       .prepare(
         `SELECT c.id, c.embed_hash AS hash, d.title, c.heading, c.text
            FROM chunks c JOIN documents d ON d.id = c.document_id
@@ -627,7 +634,7 @@ export class Store implements Disposable {
 
   countPendingEmbeddings(modelId: string, unit: VectorUnit = 'chunk'): number {
     return (
-      this.db
+      this.sqlite
         .prepare(
           `SELECT COUNT(DISTINCT c.embed_hash) AS n FROM ${UNIT_TABLE[unit]} c
             WHERE c.id > ? AND c.embed_hash IS NOT NULL
@@ -658,15 +665,15 @@ export class Store implements Disposable {
 
   /** The highest id in the unit's table now (0 when empty). */
   maxUnitId(unit: VectorUnit): number {
-    return (this.db.prepare(`SELECT MAX(id) FROM ${UNIT_TABLE[unit]}`).pluck().get() as number | null) ?? 0;
+    return (this.sqlite.prepare(`SELECT MAX(id) FROM ${UNIT_TABLE[unit]}`).pluck().get() as number | null) ?? 0;
   }
 
   writeEmbeddings(modelId: string, rows: readonly { hash: string; vector: Float32Array }[]): void {
-    const insert = this.db.prepare(
+    const insert = this.sqlite.prepare(
       'INSERT OR REPLACE INTO embeddings (model_id, text_hash, dim, vector, created_at) VALUES (?, ?, ?, ?, ?)',
     );
     const now = new Date().toISOString();
-    this.db.transaction(() => {
+    this.sqlite.transaction(() => {
       for (const r of rows) insert.run(modelId, r.hash, r.vector.length, Buffer.from(r.vector.buffer, r.vector.byteOffset, r.vector.byteLength), now);
     })();
   }
@@ -677,14 +684,14 @@ export class Store implements Disposable {
    * one dimension; reading them all to be sure took 3 s at 850k vectors.
    */
   embeddingDimension(modelId: string): number | null {
-    return (this.db.prepare('SELECT dim FROM embeddings WHERE model_id = ? LIMIT 1').pluck().get(modelId) as number | undefined) ?? null;
+    return (this.sqlite.prepare('SELECT dim FROM embeddings WHERE model_id = ? LIMIT 1').pluck().get(modelId) as number | undefined) ?? null;
   }
 
   /** How many chunks (or sentences) have a vector for this model (health counts them without loading the ids). */
   countEmbeddedChunks(modelId: string, unit: VectorUnit = 'chunk'): number {
     const through = this.embeddedThrough(modelId, unit);
-    const below = this.db.prepare(`SELECT COUNT(*) FROM ${UNIT_TABLE[unit]} WHERE id <= ? AND embed_hash IS NOT NULL`).pluck().get(through) as number;
-    const above = this.db
+    const below = this.sqlite.prepare(`SELECT COUNT(*) FROM ${UNIT_TABLE[unit]} WHERE id <= ? AND embed_hash IS NOT NULL`).pluck().get(through) as number;
+    const above = this.sqlite
       .prepare(embeddedAboveSql(UNIT_TABLE[unit], 'COUNT(*)'))
       .pluck()
       .get(modelId, through) as number;
@@ -694,8 +701,8 @@ export class Store implements Disposable {
   /** Ids of chunks (or sentences) that have a vector for this model. */
   embeddedChunkIds(modelId: string, unit: VectorUnit = 'chunk'): Set<number> {
     const through = this.embeddedThrough(modelId, unit);
-    const ids = new Set(this.db.prepare(`SELECT id FROM ${UNIT_TABLE[unit]} WHERE id <= ? AND embed_hash IS NOT NULL`).pluck().all(through) as number[]);
-    const above = this.db
+    const ids = new Set(this.sqlite.prepare(`SELECT id FROM ${UNIT_TABLE[unit]} WHERE id <= ? AND embed_hash IS NOT NULL`).pluck().all(through) as number[]);
+    const above = this.sqlite
       .prepare(embeddedAboveSql(UNIT_TABLE[unit], 'c.id'))
       .pluck()
       .all(modelId, through) as number[];
@@ -707,14 +714,14 @@ export class Store implements Disposable {
   *chunkVectors(modelId: string, ids?: readonly number[], unit: VectorUnit = 'chunk'): Generator<{ id: number; vector: Float32Array }[]> {
     const toVector = (b: Buffer) => new Float32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength));
     if (ids) {
-      const stmt = this.db.prepare(unit === 'chunk' ? CHUNK_VECTORS_BY_ID_SQL : vectorsByIdSql(UNIT_TABLE[unit]));
+      const stmt = this.sqlite.prepare(unit === 'chunk' ? CHUNK_VECTORS_BY_ID_SQL : vectorsByIdSql(UNIT_TABLE[unit]));
       for (let i = 0; i < ids.length; i += 5000) {
         const rows = stmt.all(JSON.stringify(ids.slice(i, i + 5000)), modelId) as { id: number; vector: Buffer }[];
         yield rows.map((r) => ({ id: r.id, vector: toVector(r.vector) }));
       }
       return;
     }
-    const page = this.db.prepare(unit === 'chunk' ? CHUNK_VECTORS_PAGE_SQL : vectorsPageSql(UNIT_TABLE[unit]));
+    const page = this.sqlite.prepare(unit === 'chunk' ? CHUNK_VECTORS_PAGE_SQL : vectorsPageSql(UNIT_TABLE[unit]));
     let last = 0;
     for (;;) {
       const rows = page.all(modelId, last) as { id: number; vector: Buffer }[];
@@ -736,15 +743,15 @@ export class Store implements Disposable {
     hashOf: (title: string | null, heading: string | null, text: string) => string,
     limit = 2000,
   ): number {
-    const rows = this.db
+    const rows = this.sqlite
       .prepare(
         `SELECT c.id, c.text, c.heading, d.title, d.type FROM chunks c JOIN documents d ON d.id = c.document_id
           WHERE c.sentences IS NULL ORDER BY c.id LIMIT ?`,
       )
       .all(limit) as { id: number; text: string; heading: string | null; title: string | null; type: string }[];
-    const insert = this.db.prepare('INSERT INTO chunk_sentences (chunk_id, ordinal, start, end, embed_hash) VALUES (?, ?, ?, ?, ?)');
-    const mark = this.db.prepare('UPDATE chunks SET sentences = ? WHERE id = ?');
-    this.db.transaction(() => {
+    const insert = this.sqlite.prepare('INSERT INTO chunk_sentences (chunk_id, ordinal, start, end, embed_hash) VALUES (?, ?, ?, ?, ?)');
+    const mark = this.sqlite.prepare('UPDATE chunks SET sentences = ? WHERE id = ?');
+    this.sqlite.transaction(() => {
       for (const r of rows) {
         const spans = r.type === 'code' ? [] : split(r.text);
         spans.forEach((s, i) => insert.run(r.id, i, s.start, s.end, hashOf(r.title, r.heading, r.text.slice(s.start, s.end))));
@@ -756,12 +763,12 @@ export class Store implements Disposable {
 
   /** Chunks not split into sentences yet. */
   countUnsplitChunks(): number {
-    return this.db.prepare('SELECT COUNT(*) FROM chunks WHERE sentences IS NULL').pluck().get() as number;
+    return this.sqlite.prepare('SELECT COUNT(*) FROM chunks WHERE sentences IS NULL').pluck().get() as number;
   }
 
   /** The chunk of each sentence id (ids not found are left out). */
   sentenceChunks(ids: readonly number[]): Map<number, number> {
-    const rows = statements(this.db)
+    const rows = statements(this.sqlite)
       .prepare('SELECT s.id, s.chunk_id FROM json_each(?) j CROSS JOIN chunk_sentences s ON s.id = j.value')
       .all(JSON.stringify(ids)) as { id: number; chunk_id: number }[];
     return new Map(rows.map((r) => [r.id, r.chunk_id]));
@@ -769,7 +776,7 @@ export class Store implements Disposable {
 
   /** The given chunks that have sentence vectors of their own (split into two sentences or more). */
   splitChunks(ids: readonly number[]): Set<number> {
-    const rows = statements(this.db)
+    const rows = statements(this.sqlite)
       .prepare('SELECT c.id FROM json_each(?) j CROSS JOIN chunks c ON c.id = j.value WHERE c.sentences > 0')
       .pluck()
       .all(JSON.stringify(ids)) as number[];
@@ -778,7 +785,7 @@ export class Store implements Disposable {
 
   /** Sentence ids of the given chunks. */
   sentencesOfChunks(chunkIds: readonly number[]): number[] {
-    return this.db
+    return this.sqlite
       .prepare('SELECT s.id FROM json_each(?) j CROSS JOIN chunk_sentences s ON s.chunk_id = j.value')
       .pluck()
       .all(JSON.stringify(chunkIds)) as number[];
@@ -788,7 +795,7 @@ export class Store implements Disposable {
 
   /** Where a document lives now and the hash it was indexed with (stale-citation checks). */
   documentSource(docId: string): { absPath: string; contentHash: string | null } | null {
-    const row = this.db
+    const row = this.sqlite
       .prepare("SELECT r.path AS root, d.path, d.content_hash FROM documents d JOIN roots r ON r.id = d.root_id WHERE d.doc_id = ? AND d.status = 'indexed' LIMIT 1")
       .get(docId) as { root: string; path: string; content_hash: string | null } | undefined;
     return row ? { absPath: path.join(row.root, row.path), contentHash: row.content_hash } : null;
@@ -799,7 +806,7 @@ export class Store implements Disposable {
       this.tryWrite(() => this.insertTrace(trace));
       return;
     }
-    this.db
+    this.sqlite
       .prepare(
         `INSERT INTO traces (trace_id, started_at, finished_at, query, answer_mode, verdict, confidence, latencies_json, retrieved_json, reranked_json,
            tokens_in, tokens_out, first_token_ms, tokens_per_s, limits_json)
@@ -821,7 +828,7 @@ export class Store implements Disposable {
 
   /** The newest traces first. */
   listTraces(limit = 1000): TraceRow[] {
-    const rows = this.db.prepare('SELECT * FROM traces ORDER BY started_at DESC, rowid DESC LIMIT ?').all(limit) as Record<string, unknown>[];
+    const rows = this.sqlite.prepare('SELECT * FROM traces ORDER BY started_at DESC, rowid DESC LIMIT ?').all(limit) as Record<string, unknown>[];
     return rows.map((r) => ({
       trace_id: r.trace_id as string,
       started_at: r.started_at as string,
@@ -844,7 +851,7 @@ export class Store implements Disposable {
   // Settings --------------------------------------------------------------------------------------
 
   getSetting<T>(key: string): T | undefined {
-    const row = this.db.prepare('SELECT value_json FROM settings WHERE key = ?').get(key) as { value_json: string } | undefined;
+    const row = this.sqlite.prepare('SELECT value_json FROM settings WHERE key = ?').get(key) as { value_json: string } | undefined;
     return row ? (JSON.parse(row.value_json) as T) : undefined;
   }
 
@@ -853,7 +860,7 @@ export class Store implements Disposable {
       this.tryWrite(() => this.setSetting(key, value));
       return;
     }
-    this.db
+    this.sqlite
       .prepare('INSERT INTO settings (key, value_json) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value_json = excluded.value_json')
       .run(key, JSON.stringify(value));
   }
@@ -863,7 +870,7 @@ export class Store implements Disposable {
    * each request to follow the writer. Costs no read of the database.
    */
   dataVersion(): number {
-    return this.db.pragma('data_version', { simple: true }) as number;
+    return this.sqlite.pragma('data_version', { simple: true }) as number;
   }
 
   private insideTryWrite = false;
@@ -874,7 +881,7 @@ export class Store implements Disposable {
    * file is read-only or the disk is full; a query never fails for it.
    */
   tryWrite(write: () => void): boolean {
-    this.db.pragma('busy_timeout = 250');
+    this.sqlite.pragma('busy_timeout = 250');
     this.insideTryWrite = true;
     try {
       write();
@@ -884,11 +891,16 @@ export class Store implements Disposable {
       throw error;
     } finally {
       this.insideTryWrite = false;
-      if (this.db.open) this.db.pragma('busy_timeout = 5000');
+      if (this.sqlite.open) this.sqlite.pragma('busy_timeout = 5000');
     }
   }
 
+  /** Runs `writes` (Store methods) in one transaction: all of them or none. */
+  transaction(writes: () => void): void {
+    this.sqlite.transaction(writes)();
+  }
+
   dispose(): void {
-    if (this.db.open) this.db.close();
+    if (this.sqlite.open) this.sqlite.close();
   }
 }

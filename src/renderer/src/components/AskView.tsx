@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef } from 'react';
 import { useAppFields } from '../store.ts';
 import { TourList } from './DemoBanner.tsx';
 import { CitedText, Highlighted } from './text.tsx';
@@ -34,9 +34,22 @@ function VerdictBadge({ verdict, outcome, decidedBy }: { verdict: string | null;
 }
 
 export function AskView() {
-  const { asking, answer, history, ask, cancelAsk, openPreview, showAnswerGraph, showGraph, health, demo, tourStep } = useAppFields('asking', 'answer', 'history', 'ask', 'cancelAsk', 'openPreview', 'showAnswerGraph', 'showGraph', 'health', 'demo', 'tourStep');
+  const { asking, answer, history, ask, cancelAsk, openPreview, showAnswerGraph, showGraph, health, demo, tourStep, draft: question, setDraft: setQuestion } = useAppFields(
+    'asking',
+    'answer',
+    'history',
+    'ask',
+    'cancelAsk',
+    'openPreview',
+    'showAnswerGraph',
+    'showGraph',
+    'health',
+    'demo',
+    'tourStep',
+    'draft',
+    'setDraft',
+  );
   const step = demo?.active ? demo.tour.find((t) => t.id === tourStep && t.question === answer?.query) : undefined;
-  const [question, setQuestion] = useState('');
   const input = useRef<HTMLTextAreaElement>(null);
   useEffect(() => input.current?.focus(), []);
   const submit = () => {
@@ -85,6 +98,9 @@ export function AskView() {
 
       {asking && (
         <article className="answer answer--streaming" aria-live="polite" data-testid="answer-streaming">
+          <h2 className="answer__question" data-testid="answer-question">
+            {asking.question}
+          </h2>
           <div className="answer__stage">
             <span className="spinner" aria-hidden /> {STAGE_LABEL[asking.stage ?? 'retrieve']}
           </div>
@@ -104,6 +120,9 @@ export function AskView() {
 
       {!asking && answer && (
         <article className={`answer answer--${answer.answer_mode}`} data-testid="answer">
+          <h2 className="answer__question" data-testid="answer-question">
+            {answer.query}
+          </h2>
           <div className="answer__meta">
             <VerdictBadge verdict={answer.verdict} outcome={answer.outcome} decidedBy={answer.critic.decided_by} />
             <span className="confidence" title="How sure Synapsis is that the quoted sources answer your question">
@@ -217,10 +236,7 @@ export function AskView() {
                 <button
                   type="button"
                   className="link"
-                  onClick={() => {
-                    setQuestion(h);
-                    void ask(h);
-                  }}
+                  onClick={() => void ask(h)}
                 >
                   {h}
                 </button>

@@ -17,9 +17,12 @@ export interface Asking {
 
 /** The ask view: the question being answered (its streamed text), the last answer, and past questions. */
 export interface AskSlice {
+  /** The question in the ask box: kept across views, filled by a tour step or a recent question. */
+  draft: string;
   history: string[];
   asking: Asking | null;
   answer: AnswerEnvelope | null;
+  setDraft(draft: string): void;
   ask(question: string): Promise<void>;
   cancelAsk(): void;
 }
@@ -27,10 +30,14 @@ export interface AskSlice {
 export const createAskSlice: StateCreator<AppState, [], [], AskSlice> = (set, get) => {
   const { client, sensitivity, run } = kit(get);
   return {
+    draft: '',
     history: storage.get<string[]>('history', []),
     asking: null,
     answer: null,
 
+    setDraft(draft) {
+      set({ draft });
+    },
     async ask(question) {
       const q = question.trim();
       if (!q || get().asking) return;
@@ -38,7 +45,7 @@ export const createAskSlice: StateCreator<AppState, [], [], AskSlice> = (set, ge
       const controller = new AbortController();
       const history = [q, ...get().history.filter((h) => h !== q)].slice(0, 50);
       storage.set('history', history);
-      set({ asking: { question: q, text: '', attempt: 1, stage: 'retrieve', controller }, answer: null, history });
+      set({ draft: q, asking: { question: q, text: '', attempt: 1, stage: 'retrieve', controller }, answer: null, history });
       await run(async () => {
         const mode = get().mode;
         const answer = await client().call(

@@ -1,0 +1,113 @@
+/**
+ * Documents as a caller sees them: which ones the sensitivity policy hides, the listing, and the
+ * lookups behind a locator (retrieve/source.ts). Each takes the policy from visibility.ts.
+ */
+import type { DocumentEntry } from '../../../shared/contract.ts';
+import { sqliteOf, type ReadConnection } from '../connection.ts';
+import { statements } from '../statements.ts';
+import { allowedParam, hiddenSql, visibleTo, type VisibilityPolicy } from '../visibility.ts';
+
+/** Whether any indexed document is marked with a sensitivity other than public and not allowed. */
+export function hidesAnyDocument(connection: ReadConnection, allowSensitivity: readonly string[]): boolean {
+  return statements(sqliteOf(connection)).prepare(`SELECT 1 FROM documents WHERE ${hiddenSql('')} LIMIT 1`).get({ allowed: allowedParam({ allowSensitivity }) }) !== undefined;
+}
+
+/** Paths of the documents the policy hides from this request, relative to their root and absolute. */
+export function hiddenDocumentPaths(connection: ReadConnection, policy: VisibilityPolicy): Set<string> {
+  if (!policy.sensitivityEnable) return new Set();
+  const rows = statements(sqliteOf(connection))
+    .prepare(`SELECT r.path AS root, d.path FROM documents d JOIN roots r ON r.id = d.root_id WHERE ${hiddenSql('d')}`)
+    .all({ allowed: allowedParam(policy) }) as { root: string; path: string }[];
+  return new Set(rows.flatMap((r) => [r.path, `${r.root}/${r.path}`]));
+}
+
+/** Chunks the sensitivity policy hides from this request (documents marked other than public and not allowed). */
+export function hiddenChunkIds(connection: ReadConnection, policy: VisibilityPolicy): number[] {
+  if (!policy.sensitivityEnable) return [];
+  return statements(sqliteOf(connection))
+    .prepare(`SELECT c.id FROM documents d JOIN chunks c ON c.document_id = d.id WHERE ${hiddenSql('d')}`)
+    .pluck()
+    .all({ allowed: allowedParam(policy) }) as number[];
+}
+
+/**
+ * How many documents whose path passes `matches` the policy shows and hides (for noteDenied: a
+ * request that names only hidden sources); zero hidden at once when no document is marked at all.
+ */
+export function countVisibleAndHidden(connection: ReadConnection, policy: VisibilityPolicy, matches: (path: string) => boolean): { visible: number; hidden: number } {
+  const counts = { visible: 0, hidden: 0 };
+  // Nothing is hidden from anyone in a vault without marked documents (the partial index answers).
+  if (!hidesAnyDocument(connection, [])) return counts;
+  const isVisible = visibleTo(policy);
+  for (const d of sqliteOf(connection).prepare('SELECT path, sensitivity FROM documents').iterate() as IterableIterator<{ path: string; sensitivity: string | null }>) {
+    if (!matches(d.path)) continue;
+    if (isVisible(d.sensitivity)) counts.visible++;
+    else counts.hidden++;
+  }
+  return counts;
+}
+
+/** How many source folders the store holds. */
+export function rootCount(connection: ReadConnection): number {
+  return sqliteOf(connection).prepare('SELECT count(*) FROM roots').pluck().get() as number;
+}
+
+/** Relative paths among `paths` that each visible indexed document holding one has, once per root holding it. */
+export function visiblePathsByRoot(connection: ReadConnection, paths: readonly string[], policy: VisibilityPolicy): string[] {
+  const visible = visibleTo(policy);
+  const rows = sqliteOf(connection)
+    .prepare(
+      `SELECT d.path, d.sensitivity FROM roots r CROSS JOIN json_each(@paths) j
+         JOIN documents d ON d.root_id = r.id AND d.path = j.value WHERE d.status = 'indexed'`,
+    )
+    .all({ paths: JSON.stringify([...new Set(paths)]) }) as { path: string; sensitivity: string | null }[];
+  return rows.filter((r) => visible(r.sensitivity)).map((r) => r.path);
+}
+
+/** Indexed documents the policy lets this caller see, in root then path order (uri left to the caller). */
+export function visibleDocuments(connection: ReadConnection, policy: VisibilityPolicy): Omit<DocumentEntry, 'uri'>[] {
+  const visible = visibleTo(policy);
+  const rows = sqliteOf(connection)
+    .prepare(
+      `SELECT d.doc_id, r.path AS root, d.path, d.type, d.language, d.title, d.size, d.sensitivity
+         FROM documents d JOIN roots r ON r.id = d.root_id WHERE d.status = 'indexed' ORDER BY r.id, d.path`,
+    )
+    .all() as (Omit<DocumentEntry, 'uri'> & { sensitivity: string | null })[];
+  return rows.filter((r) => visible(r.sensitivity)).map(({ sensitivity: _s, ...r }) => r);
+}
+
+export interface LocatedDocument {
+  id: number;
+  doc_id: string;
+  root: string;
+  path: string;
+  type: string;
+  language: string | null;
+  content_hash: string | null;
+  sensitivity: string | null;
+}
+
+/**
+ * Indexed documents at a path relative to their root or absolute (root joined to it), in root
+ * order, visible or not: readSource tells a hidden one apart only to report the denial, then
+ * answers as for a missing one. `visible` says which of them the policy shows.
+ */
+export function documentsAtPath(connection: ReadConnection, rel: string, policy: VisibilityPolicy): { all: LocatedDocument[]; visible: LocatedDocument[] } {
+  const all = statements(sqliteOf(connection))
+    .prepare(
+      `SELECT d.id, d.doc_id, r.path AS root, d.path, d.type, d.language, d.content_hash, d.sensitivity
+       FROM documents d JOIN roots r ON r.id = d.root_id
+      WHERE d.status = 'indexed' AND (d.path = @rel OR (r.path || '/' || d.path) = @rel)
+      ORDER BY r.id`,
+    )
+    .all({ rel }) as LocatedDocument[];
+  const isVisible = visibleTo(policy);
+  return { all, visible: all.filter((d) => isVisible(d.sensitivity)) };
+}
+
+/** A document's chunks as line ranges and text, in order (the lines as indexed). */
+export function chunkLinesOf(connection: ReadConnection, documentId: number): { start_line: number; end_line: number; text: string }[] {
+  return sqliteOf(connection)
+    .prepare('SELECT start_line, end_line, text FROM chunks WHERE document_id = ? ORDER BY ordinal')
+    .all(documentId) as { start_line: number; end_line: number; text: string }[];
+}

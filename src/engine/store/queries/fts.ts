@@ -1,0 +1,198 @@
+/**
+ * The lexical index's SQL: BM25 ranking over chunks_fts (and the trigram table), and the statistics
+ * FTS5 keeps in its shadow tables, read for exact top-k pruning (search/bm25.ts has the formula).
+ * The search itself (which clauses to keep, how to rescore) is search/lexical.ts's.
+ */
+import type { Database } from 'better-sqlite3';
+import { sqliteOf, type ReadConnection } from '../connection.ts';
+import { statements } from '../statements.ts';
+import { allowedParam, visibleSql, type VisibilityPolicy } from '../visibility.ts';
+import { CHUNK_ROW_SELECT, chunkRows, type ChunkRow } from './chunks.ts';
+import { hiddenChunkIds, hidesAnyDocument } from './documents.ts';
+import { filterSql, hasJsFilter, type ChunkFilters } from './filters.ts';
+
+/** Column weights for bm25(): the document's title counts most, then the section heading, then the text. */
+export const BM25_WEIGHTS = { title: 2.0, heading: 1.5, body: 1.0 } as const;
+
+/** SQLite's varint (as FTS5 writes it): big-endian, 7 bits a byte, the 9th byte holds 8 bits. */
+export function readVarint(buf: Uint8Array, pos: number): [value: number, next: number] {
+  let v = 0;
+  for (let i = 0; i < 8; i++) {
+    const byte = buf[pos + i];
+    if (byte === undefined) return [v, pos + i];
+    v = v * 128 + (byte & 0x7f);
+    if ((byte & 0x80) === 0) return [v, pos + i + 1];
+  }
+  const last = buf[pos + 8] ?? 0;
+  return [v * 256 + last, pos + 9];
+}
+
+export function readVarints(buf: Uint8Array): number[] {
+  const out: number[] = [];
+  let pos = 0;
+  while (pos < buf.length) {
+    const [v, next] = readVarint(buf, pos);
+    out.push(v);
+    pos = next;
+  }
+  return out;
+}
+
+/** Rows and average row length (tokens over all columns) of an FTS5 table, from its averages record. */
+export function tableStats(db: ReadConnection, table: string): { rows: number; avgdl: number } {
+  const rec = statements(sqliteOf(db)).prepare(`SELECT block FROM ${table}_data WHERE id = 1`).get() as { block: Uint8Array } | undefined;
+  if (!rec) return { rows: 0, avgdl: 1 };
+  const [rows, ...sizes] = readVarints(rec.block);
+  const tokens = sizes.reduce((a, b) => a + b, 0);
+  return { rows: rows ?? 0, avgdl: rows ? tokens / rows : 1 };
+}
+
+/** Tokens in each row (all columns together), from the table's docsize shadow table. */
+export function rowLengths(db: ReadConnection, table: string, rowids: readonly number[]): Map<number, number> {
+  const out = new Map<number, number>();
+  if (rowids.length === 0) return out;
+  const rows = statements(sqliteOf(db))
+    .prepare(`SELECT id, sz FROM ${table}_docsize WHERE id IN (SELECT value FROM json_each(?))`)
+    .all(JSON.stringify(rowids)) as { id: number; sz: Uint8Array }[];
+  for (const r of rows) out.set(r.id, readVarints(r.sz).reduce((a, b) => a + b, 0));
+  return out;
+}
+
+/**
+ * Documents (rows) holding each term, from an fts5vocab 'row' table over the FTS5 table. fts5vocab
+ * counts them by walking each term's whole doclist (common terms: tens of thousands of rows), so the
+ * counts are remembered until the store changes: a commit on another connection moves
+ * PRAGMA data_version, one on this connection total_changes().
+ */
+export function documentFrequencies(db: ReadConnection, vocabTable: string, terms: readonly string[]): Map<string, number> {
+  const out = new Map<string, number>();
+  if (terms.length === 0) return out;
+  const sqlite = sqliteOf(db);
+  const cache = dfCache(sqlite, vocabTable);
+  const missing = [...new Set(terms.filter((t) => !cache.has(t)))];
+  if (missing.length > 0) {
+    const rows = statements(sqlite)
+      .prepare(`SELECT term, doc FROM ${vocabTable} WHERE term IN (SELECT value FROM json_each(?))`)
+      .all(JSON.stringify(missing)) as { term: string; doc: number }[];
+    const found = new Map(rows.map((r) => [r.term, r.doc]));
+    if (cache.size + missing.length > DF_CACHE_MAX) cache.clear();
+    for (const t of missing) cache.set(t, found.get(t) ?? 0);
+  }
+  for (const t of terms) out.set(t, cache.get(t)!);
+  return out;
+}
+
+const DF_CACHE_MAX = 50_000;
+const dfCaches = new WeakMap<Database, { version: string; tables: Map<string, Map<string, number>> }>();
+
+/** The remembered document frequencies of one vocab table, emptied whenever the store has changed since. */
+function dfCache(db: Database, vocabTable: string): Map<string, number> {
+  const v = statements(db).prepare('SELECT total_changes() AS t, (SELECT data_version FROM pragma_data_version) AS d').get() as { t: number; d: number };
+  const version = `${v.t}:${v.d}`;
+  let entry = dfCaches.get(db);
+  if (!entry || entry.version !== version) {
+    entry = { version, tables: new Map() };
+    dfCaches.set(db, entry);
+  }
+  let cache = entry.tables.get(vocabTable);
+  if (!cache) entry.tables.set(vocabTable, (cache = new Map()));
+  return cache;
+}
+
+const vocabReady = new WeakSet<Database>();
+
+/** The connection's fts5vocab table over chunks_fts (temp.chunks_vocab), created on first use. */
+export function ensureVocab(connection: ReadConnection): void {
+  const db = sqliteOf(connection);
+  if (!vocabReady.has(db)) {
+    db.exec('CREATE VIRTUAL TABLE IF NOT EXISTS temp.chunks_vocab USING fts5vocab(main, chunks_fts, row)');
+    vocabReady.add(db);
+  }
+}
+
+/**
+ * Of `tokens` (FTS5 tokens some chunk holds), those that only documents hidden from this caller
+ * hold; empty when the policy hides nothing. termStats counts them as held by none: "your files
+ * never mention X" must not tell whether a restricted note mentions X.
+ */
+export function tokensOnlyHidden(connection: ReadConnection, tokens: readonly string[], policy: VisibilityPolicy): string[] {
+  if (!policy.sensitivityEnable || tokens.length === 0 || !hidesAnyDocument(connection, policy.allowSensitivity)) return [];
+  const allowed = allowedParam(policy);
+  const visibleHolds = statements(sqliteOf(connection)).prepare(
+    `SELECT 1 FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid JOIN documents d ON d.id = c.document_id
+      WHERE chunks_fts MATCH @match AND ${visibleSql(policy, 'd')}
+      LIMIT 1`,
+  );
+  return tokens.filter((token) => !visibleHolds.get({ match: `"${token.replace(/"/g, '""')}"`, allowed }));
+}
+
+/** The lexical queries of one request: ranking by BM25 and the trigram fallback, with its filters inside. */
+export interface LexicalQueries {
+  /** Ids and bm25 ranks of the best `limit` chunks matching an FTS5 expression that pass the filters. */
+  rank(match: string, limit: number): { id: number; rank: number }[];
+  /** The rows of chosen chunk ids (unordered). */
+  load(ids: readonly number[]): ChunkRow[];
+  /** The best `limit` rows of the trigram table matching `match` that pass the filters, with their ranks. */
+  trigram(match: string, limit: number): ChunkRow[];
+  /** Rows the JS-side filters dropped so far. */
+  filtered(): number;
+}
+
+/**
+ * Filters run inside the queries, before ranking and limiting, so a hidden chunk never takes a slot
+ * of the top k. The SQL is compiled once per connection (statements.ts) and the joins only when a
+ * filter needs them.
+ */
+export function lexicalQueries(connection: ReadConnection, f: ChunkFilters): LexicalQueries {
+  const { where, params, filtered } = filterSql(connection, f);
+  const sql = statements(sqliteOf(connection));
+  const weights = `${BM25_WEIGHTS.title}, ${BM25_WEIGHTS.heading}, ${BM25_WEIGHTS.body}`;
+  // Without path/type/tag filters only sensitivity can exclude a chunk: rank over the FTS table
+  // alone and leave out the (few) hidden chunks by id, instead of joining every matched row; with
+  // none hidden (the usual case) the check is left out too, as it costs a tenth of the ranking.
+  let plain: { hidden: { hidden: string } | null } | null | undefined;
+  const plainRanking = () => {
+    if (plain === undefined) {
+      const hiddenIds = hasJsFilter(f) ? null : hiddenChunkIds(connection, f);
+      plain = hiddenIds === null ? null : { hidden: hiddenIds.length > 0 ? { hidden: JSON.stringify(hiddenIds) } : null };
+    }
+    return plain;
+  };
+  return {
+    rank(match, limit) {
+      const p = plainRanking();
+      if (p) {
+        const hiddenClause = p.hidden ? 'AND rowid NOT IN (SELECT value FROM json_each(@hidden))' : '';
+        return sql
+          .prepare(
+            `SELECT rowid AS id, bm25(chunks_fts, ${weights}) AS rank
+               FROM chunks_fts
+              WHERE chunks_fts MATCH @match ${hiddenClause}
+              ORDER BY rank LIMIT @k`,
+          )
+          .all({ match, ...p.hidden, k: limit }) as { id: number; rank: number }[];
+      }
+      // Compiled only when used (a filtered request): its joins take the longest to prepare.
+      return sql
+        .prepare(
+          `SELECT c.id AS id, bm25(chunks_fts, ${weights}) AS rank
+             FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid JOIN documents d ON d.id = c.document_id JOIN roots r ON r.id = d.root_id
+            WHERE chunks_fts MATCH @match AND ${where}
+            ORDER BY rank LIMIT @k`,
+        )
+        .all({ ...params, match, k: limit }) as { id: number; rank: number }[];
+    },
+    load: (ids) => chunkRows(connection, ids),
+    trigram(match, limit) {
+      return sql
+        .prepare(
+          `${CHUNK_ROW_SELECT}, bm25(chunks_tri) AS rank
+             FROM chunks_tri JOIN chunks c ON c.id = chunks_tri.rowid JOIN documents d ON d.id = c.document_id JOIN roots r ON r.id = d.root_id
+            WHERE chunks_tri MATCH @match AND ${where}
+            ORDER BY rank LIMIT @k`,
+        )
+        .all({ ...params, match, k: limit }) as ChunkRow[];
+    },
+    filtered,
+  };
+}
