@@ -11,22 +11,45 @@ const NODE_BUILTINS =
 const rule = (patterns) => ['error', { patterns }];
 const forbid = (regex, message) => ({ regex, message });
 
+/**
+ * DESIGN.md §6, one owner for SQL: only src/engine/store opens SQLite and runs SQL; the rest of the
+ * engine holds its typed handles (store/connection.ts) and calls its queries (store/queries).
+ */
+const SQL_OUTSIDE_STORE = [
+  forbid('^better-sqlite3(/|$)', 'SQL has one owner: only src/engine/store may import better-sqlite3. Add a query to src/engine/store/queries and call it with the typed handle.'),
+  {
+    regex: '(^|/)store/connection(\\.ts)?$',
+    importNames: ['sqliteOf', 'asReadConnection', 'asWriteConnection'],
+    message: 'The SQLite connection behind a store handle is the store layer\'s: add a query to src/engine/store/queries instead.',
+  },
+];
+const ENGINE = [
+  forbid('^electron(/|$)', 'src/engine is plain Node: it must never import electron.'),
+  forbid('^(react|react-dom|zustand)(/|$)', 'src/engine must not import UI libraries.'),
+  forbid(intoFolder('cli|main|preload|renderer'), 'src/engine may import only src/shared, Node and npm packages.'),
+];
+const CLI = [
+  forbid('^electron(/|$)', 'src/cli runs in plain Node: it must never import electron.'),
+  forbid('^(react|react-dom|zustand)(/|$)', 'src/cli must not import UI libraries.'),
+  forbid(intoFolder('main|preload|renderer'), 'src/cli may import only src/engine and src/shared.'),
+];
+
 /** DESIGN.md §1: what each folder may import. */
 export const boundaryRules = {
   'src/shared/**': rule([
     forbid('^(?!zod$|zod/|\\./)', 'src/shared is the contract: it may import nothing but zod and its own files.'),
   ]),
-  'src/engine/**': rule([
-    forbid('^electron(/|$)', 'src/engine is plain Node: it must never import electron.'),
-    forbid('^(react|react-dom|zustand)(/|$)', 'src/engine must not import UI libraries.'),
-    forbid(intoFolder('cli|main|preload|renderer'), 'src/engine may import only src/shared, Node and npm packages.'),
-  ]),
-  'src/cli/**': rule([
-    forbid('^electron(/|$)', 'src/cli runs in plain Node: it must never import electron.'),
-    forbid('^(react|react-dom|zustand)(/|$)', 'src/cli must not import UI libraries.'),
-    forbid(intoFolder('main|preload|renderer'), 'src/cli may import only src/engine and src/shared.'),
-  ]),
+  'src/engine/**': rule([...ENGINE, ...SQL_OUTSIDE_STORE]),
+  // The store layer owns SQL (later entries replace the rule for the files they match).
+  'src/engine/store/**': rule(ENGINE),
+  'src/cli/**': rule([...CLI, ...SQL_OUTSIDE_STORE]),
+  // Exceptions, each with its reason: the benchmarks compare Synapsis with other engines, plain
+  // SQLite FTS5 and sqlite-vec among them, on connections of their own; doctor checks that the
+  // native module loads and has FTS5 and the trigram tokenizer, before any store is opened.
+  'src/cli/bench/**': rule(CLI),
+  'src/cli/doctor.ts': rule(CLI),
   'src/main/**': rule([
+    ...SQL_OUTSIDE_STORE,
     forbid('^(react|react-dom|zustand)(/|$)', 'src/main must not import UI libraries.'),
     forbid(intoFolder('cli|preload|renderer'), 'src/main may import src/shared, electron and the engine entry only.'),
     forbid('^\\.{1,2}/(?:\\.\\./)*engine/(?!index(\\.ts)?$)', 'src/main may use the engine only through src/engine/index.ts.'),

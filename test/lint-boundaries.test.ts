@@ -34,6 +34,20 @@ const CASES: [string, string, boolean][] = [
   ['src/renderer/src/x.tsx', "import { createEngine } from '../../engine/index.ts';", false],
   ['src/renderer/src/x.tsx', "import fs from 'fs';", false],
   ['src/renderer/src/x.tsx', "import Database from 'better-sqlite3';", false],
+  // DESIGN.md §6, one owner for SQL: better-sqlite3 and the raw connection stay inside src/engine/store.
+  ['src/engine/store/x.ts', "import BetterSqlite3 from 'better-sqlite3';", true],
+  ['src/engine/store/queries/x.ts', "import type { Database } from 'better-sqlite3'; import { sqliteOf } from '../connection.ts';", true],
+  ['src/engine/search/x.ts', "import BetterSqlite3 from 'better-sqlite3';", false],
+  ['src/engine/search/x.ts', "import type { Database } from 'better-sqlite3';", false],
+  ['src/engine/x.ts', "import { sqliteOf } from './store/connection.ts';", false],
+  ['src/engine/graph/x.ts', "import { asReadConnection } from '../store/connection';", false],
+  ['src/engine/search/x.ts', "import { openReadConnection, type ReadConnection } from '../store/connection.ts';", true],
+  ['src/engine/retrieve/x.ts', "import { visibleDocuments } from '../store/queries/documents.ts';", true],
+  ['src/cli/x.ts', "import Database from 'better-sqlite3';", false],
+  ['src/cli/x.ts', "import { sqliteOf } from '../engine/store/connection.ts';", false],
+  ['src/cli/bench/x.ts', "import Database from 'better-sqlite3';", true],
+  ['src/cli/doctor.ts', "import Database from 'better-sqlite3';", true],
+  ['src/main/x.ts', "import Database from 'better-sqlite3';", false],
 ];
 
 describe('import boundaries (DESIGN.md §1)', () => {
