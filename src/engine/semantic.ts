@@ -1,5 +1,7 @@
 /**
- * The dense side of the engine: the embedding stage of indexing and the vector index it feeds.
+ * The dense side of the engine: a model's vector index, loaded or rebuilt, kept in step and queried.
+ * The embedding stage that feeds it is ingest/embed-stage.ts, the sync with the store
+ * vector/sync.ts, the blending of chunk and sentence hits vector/blend.ts.
  * SQLite is the source of truth: vectors live in the embeddings table keyed by (model id, embed
  * hash); the vector index under index/<index_version>/ is a cache rebuilt from them when missing or
  * corrupt, and kept in step with the chunks table by id after every indexing run.
@@ -7,12 +9,18 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createError, isSynapsisError } from '../shared/errors.ts';
-import { embeddingInput } from './llm/embedding-input.ts';
+import { embedPending, type EmbedProgress } from './ingest/embed-stage.ts';
 import type { EmbedderLike } from './llm/runtime.ts';
 import type { Store, VectorUnit } from './store/store.ts';
+import { bestPerChunk, blendPerChunk, type SentenceHits } from './vector/blend.ts';
 import { META_FILE, topK } from './vector/common.ts';
 import { createVectorIndex, loadVectorIndex, resolveBackend, type VectorBackendChoice } from './vector/index.ts';
+import { addStoredVectors, syncVectorIndex } from './vector/sync.ts';
 import type { VectorHit, VectorIndex } from './vector/types.ts';
+
+// The stages this class runs live in their own modules; re-exported for the callers that import them here.
+export { bestPerChunk, blendPerChunk, type SentenceHits } from './vector/blend.ts';
+export type { EmbedProgress } from './ingest/embed-stage.ts';
 
 export interface SemanticOptions {
   store: Store;
@@ -39,12 +47,6 @@ export interface SemanticOptions {
   readOnly?: boolean;
 }
 
-export interface EmbedProgress {
-  done: number;
-  total: number;
-}
-
-const BATCH = 32;
 /** Memory for stored vectors that filtered searches read (searchStored): about 21,000 384-d vectors, four filters of the most it answers that way (EXACT_FILTER_MAX). */
 const STORED_CACHE_BYTES = 32 * 1024 * 1024;
 /**
@@ -162,64 +164,10 @@ export class SemanticIndex {
   }
 
   /** Embeds every chunk input that has no vector for this model yet, in batches, reporting progress. */
-  async embedPending(onProgress?: (p: EmbedProgress) => void, shouldStop?: () => boolean): Promise<{ embedded: number; failed: number }> {
+  embedPending(onProgress?: (p: EmbedProgress) => void, shouldStop?: () => boolean): Promise<{ embedded: number; failed: number }> {
     const { store, embedder } = this.options;
-    // Rows written from here on get higher ids: up to `top`, a pass that ends with nothing left
-    // pending has embedded every row (see Store.embeddedThrough).
-    const top = store.maxUnitId(this.unit);
-    const total = store.countPendingEmbeddings(this.modelId, this.unit);
-    if (total === 0) {
-      store.markEmbeddedThrough(this.modelId, this.unit, top);
-      return { embedded: 0, failed: 0 };
-    }
-    this.empty = false;
-    await this.modelDimension();
-    const failed = new Set<string>();
-    /** The lowest id whose input failed: the next run tries it again, so the mark stays below it. */
-    let firstFailedId = Infinity;
-    let embedded = 0;
-    let after = 0;
-    let finished = false;
-    onProgress?.({ done: 0, total });
-    while (!shouldStop?.()) {
-      // Paged by chunk id: each page reads only its own rows. A hash already in this page (the same
-      // text in two chunks) is embedded once; one written by an earlier page is no longer pending.
-      const page = store.pendingEmbeddings(this.modelId, BATCH, after, this.unit);
-      if (page.length === 0) {
-        finished = true;
-        break;
-      }
-      after = page[page.length - 1]!.id;
-      const taken = new Set<string>();
-      const batch = page.filter((r) => !failed.has(r.hash) && !taken.has(r.hash) && taken.add(r.hash));
-      if (batch.length === 0) continue;
-      const rows: { hash: string; vector: Float32Array }[] = [];
-      const outcomes = await embedder.embedMany(
-        batch.map((r) => embeddingInput(r.title, r.heading, r.text)),
-        'document',
-      );
-      outcomes.forEach((outcome, i) => {
-        const { hash } = batch[i]!;
-        if (outcome.status === 'fulfilled') {
-          rows.push({ hash, vector: outcome.value });
-          return;
-        }
-        const error = outcome.reason as unknown;
-        if (isSynapsisError(error) && error.code === 'E_SYN_MODEL_UNAVAILABLE') throw error;
-        failed.add(hash);
-      });
-      // Rows whose input failed, now or on an earlier page (those were left out of the batch).
-      for (const r of page) if (failed.has(r.hash) && r.id < firstFailedId) firstFailedId = r.id;
-      store.writeEmbeddings(this.modelId, rows);
-      embedded += rows.length;
-      onProgress?.({ done: embedded + failed.size, total });
-      // An embedder that answers at once (a cache, the benchmarks' hashed one) would otherwise hold
-      // the event loop for the whole stage; queries get in between pages.
-      await new Promise<void>((resolve) => setImmediate(resolve));
-    }
-    // Stopped (pause, shutdown): every row up to the last page is done; finished: every row up to top.
-    store.markEmbeddedThrough(this.modelId, this.unit, Math.min(finished ? top : after, firstFailedId - 1));
-    return { embedded, failed: failed.size };
+    const deps = { store, embedder, modelId: this.modelId, unit: this.unit, dimension: () => this.modelDimension(), onWork: () => void (this.empty = false) };
+    return embedPending(deps, onProgress, shouldStop);
   }
 
   /** Loads the vector index of this version, or rebuilds it from stored vectors, then matches it to the chunks. */
@@ -229,23 +177,9 @@ export class SemanticIndex {
     if (!this.index) await this.ensureLoaded();
     const index = this.index;
     if (!index) return { added: 0, removed: 0 };
-    const wanted = store.embeddedChunkIds(this.modelId, this.unit);
-    const held = index.ids();
-    const toRemove = held.filter((id) => !wanted.has(id));
-    const heldSet = new Set(held);
-    const toAdd = [...wanted].filter((id) => !heldSet.has(id));
-    if (toRemove.length > 0) index.remove(toRemove);
-    for (const page of store.chunkVectors(this.modelId, toAdd, this.unit)) {
-      if (page.length === 0) continue;
-      index.add(
-        page.map((p) => p.id),
-        page.map((p) => p.vector),
-      );
-      // Queries get in between pages: a first sync of a large vault's sentences adds hundreds of thousands of vectors.
-      await new Promise<void>((resolve) => setImmediate(resolve));
-    }
-    if (!this.options.readOnly && (toAdd.length + toRemove.length > 0 || !fs.existsSync(path.join(indexDir, META_FILE)))) index.save(indexDir);
-    return { added: toAdd.length, removed: toRemove.length };
+    const { added, removed } = await syncVectorIndex(index, store, this.modelId, this.unit);
+    if (!this.options.readOnly && (added + removed > 0 || !fs.existsSync(path.join(indexDir, META_FILE)))) index.save(indexDir);
+    return { added, removed };
   }
 
   /** One load (or rebuild) at a time, shared by the queries and index runs that need it. */
@@ -283,10 +217,7 @@ export class SemanticIndex {
       this.rebuilding = true;
       this.rebuildStarted.resolve();
       try {
-        for (const page of store.chunkVectors(this.modelId, [...wanted], this.unit)) {
-          if (page.length > 0) index.add(page.map((p) => p.id), page.map((p) => p.vector));
-          await new Promise<void>((resolve) => setImmediate(resolve));
-        }
+        await addStoredVectors(index, store, this.modelId, this.unit, [...wanted], false);
         if (!this.options.readOnly) index.save(indexDir);
       } catch (error) {
         index.dispose();
@@ -511,45 +442,4 @@ export class SemanticIndex {
     this.index?.dispose();
     this.index = null;
   }
-}
-
-/** What the sentence index found: each chunk once with its best sentence's score, and the last sentence's score. */
-export interface SentenceHits {
-  hits: VectorHit[];
-  floor: number | null;
-}
-
-/**
- * Each chunk once, scored share × its chunk vector's cosine + (1 − share) × its best sentence's; the k
- * best. A chunk one search did not find gets what that search rules out being exceeded: the last
- * chunk hit's score for its own vector, the last sentence's for its best sentence (the lists are
- * the k nearest of each index). A chunk that has no sentence vectors (`split` leaves it out:
- * code, a single sentence, not split yet) scores by its own vector alone. No sentence found: the
- * chunk hits as they are.
- */
-export function blendPerChunk(chunkHits: readonly VectorHit[], sentences: SentenceHits, share: number, split: (ids: number[]) => Set<number>, k: number): VectorHit[] {
-  if (sentences.hits.length === 0 || sentences.floor === null) return chunkHits.slice(0, k);
-  const own = new Map(chunkHits.map((h) => [h.id, h.score]));
-  const best = new Map(sentences.hits.map((h) => [h.id, h.score]));
-  const chunkFloor = chunkHits.at(-1)?.score;
-  const unmatched = chunkHits.filter((h) => !best.has(h.id)).map((h) => h.id);
-  const withSentences = unmatched.length > 0 ? split(unmatched) : new Set<number>();
-  const out: VectorHit[] = [];
-  for (const [id, c] of own) {
-    const s = best.get(id) ?? (withSentences.has(id) ? sentences.floor : c);
-    out.push({ id, score: share * c + (1 - share) * s });
-  }
-  for (const [id, s] of best) {
-    if (own.has(id)) continue;
-    // Without a single chunk hit (an index still empty) the sentence stands alone.
-    out.push({ id, score: chunkFloor === undefined ? s : share * chunkFloor + (1 - share) * s });
-  }
-  return out.sort((a, b) => b.score - a.score || a.id - b.id).slice(0, k);
-}
-
-/** Each chunk once, with the better of its chunk-vector and best-sentence scores; the k best. */
-export function bestPerChunk(chunkHits: readonly VectorHit[], sentenceHits: readonly VectorHit[], k: number): VectorHit[] {
-  const best = new Map<number, number>();
-  for (const h of [...chunkHits, ...sentenceHits]) if (!(best.get(h.id)! >= h.score)) best.set(h.id, h.score);
-  return [...best].map(([id, score]) => ({ id, score })).sort((a, b) => b.score - a.score || a.id - b.id).slice(0, k);
 }
