@@ -1,7 +1,17 @@
 #!/usr/bin/env node
-// The `synapsis` command: runs the TypeScript CLI through tsx's loader (no separate build step).
-import { register } from 'tsx/esm/api';
+// The `synapsis` command: the built JavaScript (scripts/build-cli.mjs, run by scripts/setup.sh) while
+// it is current, else the TypeScript sources through tsx's loader, with the same behaviour.
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { cliEntry } from './cli-entry.js';
 
-register();
-const { runCli } = await import('../src/cli/main.ts');
+const entry = cliEntry(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..'));
+let runCli;
+if (entry.built) {
+  ({ runCli } = await import(pathToFileURL(entry.file).href));
+} else {
+  const { register } = await import('tsx/esm/api');
+  register();
+  ({ runCli } = await import('../src/cli/main.ts'));
+}
 process.exitCode = await runCli(process.argv.slice(2));

@@ -53,4 +53,7 @@ else
   printf '%s' "$want" > "$stamp"
 fi
 node scripts/build-faiss.mjs
+# The CLI as plain JavaScript: `synapsis` starts without compiling TypeScript (bin/synapsis.js runs
+# the sources through tsx again as soon as one is newer than this build).
+node scripts/build-cli.mjs
 echo "setup: done"

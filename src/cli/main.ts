@@ -30,6 +30,7 @@ import { traces } from './commands/traces.ts';
 import { tune } from './commands/tune.ts';
 import { watch } from './commands/watch.ts';
 import { web } from './commands/web.ts';
+import { PACKAGE_VERSION } from './resources.ts';
 
 export { readQuestions, SAMPLE_QUESTIONS, SAMPLE_VAULT, type FixtureQuestion } from './resources.ts';
 
@@ -75,6 +76,7 @@ export function buildProgram(io: Io): Command {
   const program = new Command();
   program
     .name('synapsis')
+    .version(PACKAGE_VERSION, '-V, --version', 'print the version')
     .description('Synapsis: an air-gapped second brain. Index your folders, search them, ask with citations.')
     .option('--data-dir <dir>', 'workspace data directory (default: $SYNAPSIS_DATA_DIR, then $SYN_INDEX_PATH, then the OS app-data folder)')
     .option('--models-dir <dir>', 'where imported GGUF models live (default: <data-dir>/models)')

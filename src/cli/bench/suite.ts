@@ -13,6 +13,7 @@ import { percentile } from '../eval/metrics.ts';
 // compare.ts loads the devDependencies it compares against (LanceDB, Orama, ...): import it only when
 // a comparison runs, so the CLI starts where only production dependencies are installed (the demo bundle).
 import type { LexicalCompareRow, VectorCompareRow } from './compare.ts';
+import { benchCliStart, cliStartRow } from './cli-start.ts';
 import { HashedEmbedder } from './hashed-embedder.ts';
 import { benchIngest } from './ingest.ts';
 import { benchSearch, generateZipfCorpus, sampleQueries } from './search.ts';
@@ -164,6 +165,9 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteReport> {
       goal: '< 1.5 s',
       met: cold.open_and_first_query_ms < 1500,
     });
+
+    log('— the CLI as a whole process');
+    rows.push(cliStartRow(await benchCliStart({ vault: path.join(REPO_ROOT, 'resources', 'sample-vault'), log })));
 
     // 4. Incremental: an edit saved, found through the watcher.
     log('— incremental edit (5,000 notes)');

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { createError } from '../../shared/errors.ts';
+import { benchCliStart, cliStartRow } from '../bench/cli-start.ts';
 import { benchDemo } from '../bench/demo.ts';
 import { benchExtractionOverhead, benchMultiHop } from '../bench/graph.ts';
 import { benchIngest } from '../bench/ingest.ts';
@@ -20,6 +21,7 @@ const EXAMPLES: Record<string, string[]> = {
   search: ['synapsis bench search --chunks 100000 --work-dir /tmp/bench'],
   hybrid: ['synapsis bench hybrid --chunks 20000', 'synapsis bench hybrid --work-dir /tmp/bench/search-100000   # a suite run\'s kept notes and index'],
   vectors: ['synapsis bench vectors --sizes 10000,100000 --dims 384'],
+  cli: ['synapsis bench cli', 'synapsis bench cli --runs 15 --json'],
   demo: ['synapsis bench demo', 'synapsis bench demo --starts 5 --json'],
   graph: ['synapsis bench graph', 'synapsis bench graph --mode hybrid --embed-model ../shared/models/all-MiniLM-L6-v2.Q8_0.gguf --notes 0'],
 };
@@ -112,6 +114,17 @@ export const bench: RegisteredCommand = {
         }
       });
   
+    bench
+      .command('cli')
+      .description('the CLI as a whole process: --help and a search of the sample vault, built (out/cli) and through tsx, against node -e 0')
+      .option('--runs <n>', 'rounds (the median is reported)', positiveInt, 7)
+      .action(async (cmdOpts: { runs: number }, cmd: Command) => {
+        const opts = globals(cmd);
+        const r = await benchCliStart({ vault: SAMPLE_VAULT, runs: cmdOpts.runs, log: (line) => io.err(`${line}\n`) });
+        const row = cliStartRow(r);
+        print(opts, r, `${row.target}\n${row.measured}\ngoal: ${row.goal} (${row.met ? 'met' : 'NOT met'})`);
+      });
+
     bench
       .command('demo')
       .description('how long the demo takes to be ready: the first start (index the sample vault) and later starts (open, check, first answer; target under 10 s)')
