@@ -108,4 +108,35 @@ describe('rough edges in web mode', () => {
     expect(await demo.page.getByTestId('answer-question').textContent()).toBe(tourQuestion);
     await screenshot(demo.page, 'edges-02-tour-question');
   });
+
+  it('after the server restarts, an open tab says to open the new address and reloads with it', async () => {
+    const app = await open({ indexFirst: true });
+    const { page } = app;
+    await page.getByRole('navigation', { name: 'Main' }).waitFor();
+    const port = app.server.port;
+    await app.server.close();
+    // The same port, a new run: a new token, as `synapsis web` prints after a restart.
+    const next = await startWebServer({ host: app.host, staticDir: UI_DIR, port, version: 'e2e' });
+    cleanups.push(() => next.close());
+    const card = page.getByTestId('restarted');
+    await card.waitFor({ timeout: 60_000 });
+    expect(await card.getByRole('heading').textContent()).toBe('Synapsis restarted — open the new address');
+    expect(await page.getByTestId('index-badge').count()).toBe(0);
+    expect(await page.getByRole('alert').filter({ hasText: /connection/i }).count()).toBe(0);
+    await screenshot(page, 'edges-03-restarted');
+    await card.getByLabel('New address').fill(next.openUrl);
+    await card.getByRole('button', { name: 'Reload with it' }).click();
+    await page.getByRole('navigation', { name: 'Main' }).waitFor({ timeout: 30_000 });
+    await expect.poll(() => page.getByTestId('index-badge').textContent(), { timeout: 30_000 }).toMatch(/Up to date|Watching/);
+    expect(page.url()).not.toContain('token=');
+    // Pasting the address into the address bar (only the fragment changes) reloads too.
+    await next.close();
+    const third = await startWebServer({ host: app.host, staticDir: UI_DIR, port, version: 'e2e' });
+    cleanups.push(() => third.close());
+    await card.waitFor({ timeout: 60_000 });
+    await page.evaluate((url) => (window.location.href = url), third.openUrl);
+    await page.getByRole('navigation', { name: 'Main' }).waitFor({ timeout: 30_000 });
+    await expect.poll(() => page.getByTestId('index-badge').textContent(), { timeout: 30_000 }).toMatch(/Up to date|Watching/);
+    await screenshot(page, 'edges-03-reconnected');
+  });
 });

@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { useApp, useAppFields, type View } from '../store.ts';
 import { AskView } from './AskView.tsx';
 import { DemoBanner } from './DemoBanner.tsx';
@@ -107,11 +107,61 @@ export function NoConnection() {
   );
 }
 
+/** Opens a pasted address: a new token in the fragment alone does not reload the page, so reload it. */
+function openAddress(text: string): string | null {
+  let next: URL;
+  try {
+    next = new URL(text.trim());
+  } catch {
+    return 'That is not an address: copy the whole line synapsis web printed, starting with http://';
+  }
+  if (!/(?:^#|&)token=[0-9a-f]{16,128}/.test(next.hash)) return 'That address has no #token=… part: copy the whole line synapsis web printed.';
+  const here = new URL(window.location.href);
+  window.location.assign(next.href);
+  if (next.origin === here.origin && next.pathname === here.pathname) window.location.reload();
+  return null;
+}
+
+/** Web mode after the server restarted: this tab's token is refused, so reconnecting cannot help. */
+export function Restarted() {
+  const [address, setAddress] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  return (
+    <div className="onboarding">
+      <div className="onboarding__card" data-testid="restarted" role="alert">
+        <div className="brand brand--big">◆ Synapsis</div>
+        <h2>Synapsis restarted — open the new address</h2>
+        <p className="muted">
+          Each start of <code>synapsis web</code> prints an address with a new secret key, and this tab still holds the old one. Paste the new address here (or into the address bar) to reload with it.
+        </p>
+        <form
+          className="row"
+          onSubmit={(e) => {
+            e.preventDefault();
+            setError(openAddress(address));
+          }}
+        >
+          <input className="grow" value={address} onChange={(e) => setAddress(e.target.value)} placeholder="http://127.0.0.1:4747/#token=…" aria-label="New address" aria-invalid={error !== null} aria-describedby={error ? 'new-address-error' : undefined} />
+          <button type="submit" className="btn btn--primary" disabled={!address.trim()}>
+            Reload with it
+          </button>
+        </form>
+        {error && (
+          <p className="error-line" id="new-address-error">
+            {error}
+          </p>
+        )}
+      </div>
+    </div>
+  );
+}
+
 export function App() {
   useTheme();
   useShortcuts();
-  const { client, view, setView, onboarding } = useAppFields('client', 'view', 'setView', 'onboarding');
+  const { client, view, setView, onboarding, staleToken } = useAppFields('client', 'view', 'setView', 'onboarding', 'staleToken');
   if (!client) return <NoConnection />;
+  if (staleToken) return <Restarted />;
   if (onboarding) {
     return (
       <>

@@ -11,6 +11,9 @@ export interface ConnectionSlice {
   client: SynapsisClient | null;
   connected: boolean;
   health: HealthReport | null;
+  /** Web mode: the server was restarted and refuses this tab's token; only its new address reaches the engine. */
+  staleToken: boolean;
+  tokenRefused(): void;
   connect(client: SynapsisClient): () => void;
   /** Reads health, index status, models and the demo state again. */
   refresh(): Promise<void>;
@@ -22,6 +25,12 @@ export const createConnectionSlice: StateCreator<AppState, [], [], ConnectionSli
     client: null,
     connected: false,
     health: null,
+    staleToken: false,
+
+    tokenRefused() {
+      // What the lost connection left (failed requests, "connection lost") is explained by this one state.
+      set({ staleToken: true, connected: false, toasts: [] });
+    },
 
     connect(c) {
       set({ client: c, connected: true });
