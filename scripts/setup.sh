@@ -40,19 +40,20 @@ if ! node_ok; then
   exit 1
 fi
 
-# Electron's binary cannot be downloaded offline; the package still installs and builds.
-export ELECTRON_SKIP_BINARY_DOWNLOAD=1
 stamp=node_modules/.synapsis-setup
 want="$(node -e 'const c=require("crypto");process.stdout.write(c.createHash("sha256").update(require("fs").readFileSync("package-lock.json")).digest("hex")+process.version)')"
 if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ] && node -e 'require("better-sqlite3")(":memory:")' >/dev/null 2>&1; then
   echo "setup: npm dependencies are up to date"
 else
   echo "setup: installing npm dependencies (native modules build from source, a few minutes)"
-  npm ci --no-audit --no-fund
+  # Electron's binary is fetched below, with a timeout, where the network allows it.
+  ELECTRON_SKIP_BINARY_DOWNLOAD=1 npm ci --no-audit --no-fund
   node -e 'require("better-sqlite3")(":memory:")' || { echo "setup: error: better-sqlite3 did not build (see npm output above)" >&2; exit 1; }
   printf '%s' "$want" > "$stamp"
 fi
 node scripts/build-faiss.mjs
+# The desktop app's Electron binary where it can be downloaded (a few seconds to decide); web mode otherwise.
+node scripts/electron-download.mjs
 # The CLI as plain JavaScript: `synapsis` starts without compiling TypeScript (bin/synapsis.js runs
 # the sources through tsx again as soon as one is newer than this build).
 node scripts/build-cli.mjs

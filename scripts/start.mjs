@@ -5,7 +5,7 @@ import { electronBinary } from './electron-binary.mjs';
 
 if (!electronBinary()) {
   console.error(
-    "Electron's binary is not installed on this machine (it was skipped at install time, e.g. offline with ELECTRON_SKIP_BINARY_DOWNLOAD=1).\n" +
+    "Electron's binary is not installed on this machine (setup could not download it; once online: node scripts/electron-download.mjs).\n" +
       'Start the same app in your browser instead:\n\n' +
       '  npm run web          (builds the UI, then serves it on http://127.0.0.1:4747 with a secret token; open the address it prints)\n\n' +
       'or use the command line: npx synapsis --help',
