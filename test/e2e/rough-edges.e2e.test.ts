@@ -139,4 +139,31 @@ describe('rough edges in web mode', () => {
     await expect.poll(() => page.getByTestId('index-badge').textContent(), { timeout: 30_000 }).toMatch(/Up to date|Watching/);
     await screenshot(page, 'edges-03-reconnected');
   });
+
+  it('search cards show the note tags; the tag filter applies as you type with suggestions; results stop at a score gap', async () => {
+    const { page } = await open({ indexFirst: true });
+    await page.keyboard.press('Control+/');
+    await page.locator('#search-input').fill('relay port');
+    const first = page.getByTestId('result').first().locator('..');
+    await first.waitFor();
+    // The sample vault's "Relay server" note is tagged aurora, backend, go, project, relay.
+    expect(await first.getByTestId('result-tag').allTextContents()).toEqual(expect.arrayContaining(['#aurora', '#project']));
+    expect(await first.locator('.result__side').textContent()).not.toMatch(/markdown\s*markdown/);
+    // Typing a tag filters without Enter or leaving the field, and suggests the vault's tags.
+    await page.locator('#tag-filter').pressSequentially('how', { delay: 40 });
+    await page.getByRole('list', { name: 'Tag suggestions' }).getByRole('button', { name: '#howto' }).waitFor();
+    await screenshot(page, 'edges-04-tag-suggestions');
+    await page.getByRole('list', { name: 'Tag suggestions' }).getByRole('button', { name: '#howto' }).click();
+    await expect.poll(async () => (await page.locator('.result__loc').allTextContents()).every((p) => p.startsWith('howto/')), { timeout: 10_000 }).toBe(true);
+    expect(await page.locator('#tag-filter').inputValue()).toBe('howto, ');
+    expect(await page.locator('#tag-filter').evaluate((el) => el === document.activeElement)).toBe(true);
+    // An exact identifier: the four passages that name it, the rest behind "more".
+    await page.locator('#tag-filter').fill('');
+    await page.locator('#search-input').fill('AURORA_RELAY_PORT');
+    await expect.poll(() => page.getByTestId('search-meta').textContent(), { timeout: 10_000 }).toMatch(/^4 passages stand out of 20/);
+    expect(await page.getByTestId('result').count()).toBe(4);
+    await screenshot(page, 'edges-04-score-gap');
+    await page.getByRole('button', { name: 'Show 16 more' }).click();
+    expect(await page.getByTestId('result').count()).toBe(20);
+  });
 });

@@ -1,10 +1,15 @@
 import { useEffect, useRef, useState } from 'react';
+import { relevantCount } from '../search-cut.ts';
 import { useAppFields } from '../store.ts';
-import { Highlighted } from './text.tsx';
+import { Highlighted, plural } from './text.tsx';
 
 const TYPES = ['markdown', 'text', 'code', 'pdf', 'docx', 'html'];
 /** Results follow typing after this pause (a query takes ~15 ms; the pause saves work, not time). */
 const DEBOUNCE_MS = 150;
+/** The tag filter applies this long after the last keystroke. */
+const TAG_DEBOUNCE_MS = 300;
+
+const parseTags = (text: string) => [...new Set(text.split(',').map((t) => t.trim().replace(/^#/, '')).filter(Boolean))];
 
 function Chip({ active, onClick, children, title }: { active: boolean; onClick: () => void; children: React.ReactNode; title?: string }) {
   return (
@@ -17,8 +22,39 @@ function Chip({ active, onClick, children, title }: { active: boolean; onClick: 
 const toggle = (list: string[], value: string) => (list.includes(value) ? list.filter((x) => x !== value) : [...list, value]);
 
 export function SearchView() {
-  const { query, setQuery, search, results, searching, searchError, filters, setFilters, roots, openPreview, showGraph } = useAppFields('query', 'setQuery', 'search', 'results', 'searching', 'searchError', 'filters', 'setFilters', 'roots', 'openPreview', 'showGraph');
+  const { query, setQuery, search, results, searching, searchError, filters, setFilters, roots, openPreview, showGraph, knownTags, loadTags } = useAppFields(
+    'query',
+    'setQuery',
+    'search',
+    'results',
+    'searching',
+    'searchError',
+    'filters',
+    'setFilters',
+    'roots',
+    'openPreview',
+    'showGraph',
+    'knownTags',
+    'loadTags',
+  );
   const [tagText, setTagText] = useState(filters.tags.join(', '));
+  useEffect(() => void loadTags(), [loadTags]);
+  // The tag filter applies as you type, once typing pauses.
+  useEffect(() => {
+    const tags = parseTags(tagText);
+    if (tags.join(',') === filters.tags.join(',')) return;
+    const t = setTimeout(() => setFilters({ tags }), TAG_DEBOUNCE_MS);
+    return () => clearTimeout(t);
+  }, [tagText, filters.tags, setFilters]);
+  const typedTags = tagText.split(',');
+  const fragment = (typedTags[typedTags.length - 1] ?? '').trim().replace(/^#/, '').toLowerCase();
+  const suggestions = knownTags.filter((t) => t.toLowerCase().startsWith(fragment) && !parseTags(tagText).includes(t)).slice(0, 8);
+  const [tagFocus, setTagFocus] = useState(false);
+  /** Results past the first sharp drop in score are shown on request. */
+  const [showAll, setShowAll] = useState(false);
+  useEffect(() => setShowAll(false), [results]);
+  const relevant = results ? relevantCount(results.chunks.map((c) => c.score)) : 0;
+  const shown = results ? (showAll ? results.chunks : results.chunks.slice(0, relevant)) : [];
   /** The result the arrow keys point at (Enter opens it). */
   const [active, setActive] = useState(-1);
   const list = useRef<HTMLOListElement>(null);
@@ -48,16 +84,16 @@ export function SearchView() {
         aria-label="Search query"
         onChange={(e) => setQuery(e.target.value)}
         onKeyDown={(e) => {
-          const n = results?.chunks.length ?? 0;
+          const n = shown.length;
           if (e.key === 'ArrowDown' && n > 0) {
             e.preventDefault();
             setActive((a) => Math.min(n - 1, a + 1));
           } else if (e.key === 'ArrowUp' && n > 0) {
             e.preventDefault();
             setActive((a) => Math.max(0, a - 1));
-          } else if (e.key === 'Enter' && results && results.chunks[Math.max(0, active)]) {
+          } else if (e.key === 'Enter' && shown[Math.max(0, active)]) {
             e.preventDefault();
-            void openPreview(results.chunks[Math.max(0, active)]!.locator);
+            void openPreview(shown[Math.max(0, active)]!.locator);
           }
         }}
         aria-activedescendant={active >= 0 ? `result-${active}` : undefined}
@@ -82,7 +118,7 @@ export function SearchView() {
             </Chip>
           ))}
         </div>
-        <div className="filters__group">
+        <div className="filters__group tag-filter" onFocus={() => setTagFocus(true)} onBlur={(e) => !e.currentTarget.contains(e.relatedTarget) && setTagFocus(false)}>
           <label className="filters__label" htmlFor="tag-filter">
             Tags
           </label>
@@ -91,12 +127,32 @@ export function SearchView() {
             className="tag-input"
             value={tagText}
             placeholder="decision, meeting"
+            autoComplete="off"
+            aria-controls="tag-suggestions"
             onChange={(e) => setTagText(e.target.value)}
-            onBlur={() => setFilters({ tags: tagText.split(',').map((t) => t.trim().replace(/^#/, '')).filter(Boolean) })}
             onKeyDown={(e) => {
-              if (e.key === 'Enter') (e.target as HTMLInputElement).blur();
+              if (e.key === 'Enter') setFilters({ tags: parseTags(tagText) });
             }}
           />
+          {tagFocus && suggestions.length > 0 && (
+            <ul className="tag-suggestions" id="tag-suggestions" aria-label="Tag suggestions">
+              {suggestions.map((t) => (
+                <li key={t}>
+                  <button
+                    type="button"
+                    className="chip"
+                    onClick={() => {
+                      typedTags[typedTags.length - 1] = t;
+                      setTagText(`${typedTags.map((x) => x.trim()).filter(Boolean).join(', ')}, `);
+                      document.getElementById('tag-filter')?.focus();
+                    }}
+                  >
+                    #{t}
+                  </button>
+                </li>
+              ))}
+            </ul>
+          )}
         </div>
       </div>
 
@@ -107,14 +163,14 @@ export function SearchView() {
       )}
       {results && (
         <p className="muted small" data-testid="search-meta">
-          {results.chunks.length === 0 ? 'No passage matches' : `${results.chunks.length} passages`} · {Math.round(results.latency_ms)} ms · {results.meta.mode}
+          {results.chunks.length === 0 ? 'No passage matches' : relevant < results.chunks.length ? `${plural(relevant, 'passage')} stand out of ${results.chunks.length}` : plural(results.chunks.length, 'passage')} · {Math.round(results.latency_ms)} ms · {results.meta.mode}
           {results.meta.trigram_used && ' · substring match'}
           {results.meta.limits.length > 0 && ` · ${results.meta.limits.join('; ')}`}
         </p>
       )}
       {searching && !results && <p className="muted">Searching…</p>}
       <ol className="results" aria-label="Results" id="search-results" ref={list}>
-        {results?.chunks.map((c, i) => (
+        {shown.map((c, i) => (
           <li key={`${c.chunk_id ?? c.locator}`} id={`result-${i}`} className={`result${i === active ? ' result--active' : ''}`} aria-selected={i === active}>
             <button type="button" className="result__main" onClick={() => void openPreview(c.locator)} data-testid="result">
               <span className="result__title">{c.title}</span>
@@ -127,12 +183,15 @@ export function SearchView() {
               </span>
             </button>
             <div className="result__side">
-              {Object.entries(c.tags)
-                .filter(([k]) => k === 'type' || k === 'language')
-                .map(([k, v]) => (
-                  <span key={k} className="tag">
-                    {v}
-                  </span>
+              <span className="tag" title={c.tags.type === 'code' ? 'Code' : 'File type'}>
+                {c.tags.type === 'code' && c.tags.language ? c.tags.language : c.tags.type}
+              </span>
+              {parseTags(c.tags.tags ?? '')
+                .slice(0, 4)
+                .map((t) => (
+                  <button key={t} type="button" className="tag tag--note" data-testid="result-tag" title={`Only passages tagged #${t}`} onClick={() => setTagText(parseTags(`${tagText},${t}`).join(', '))}>
+                    #{t}
+                  </button>
                 ))}
               <button type="button" className="link small" onClick={() => void showGraph(c.path)} title="This note in the knowledge graph">
                 graph
@@ -141,6 +200,11 @@ export function SearchView() {
           </li>
         ))}
       </ol>
+      {results && !showAll && relevant < results.chunks.length && (
+        <button type="button" className="btn btn--ghost more-results" onClick={() => setShowAll(true)}>
+          Show {results.chunks.length - relevant} more
+        </button>
+      )}
       {!results && !query && <p className="muted empty-hint">Type to search every indexed file. Exact terms and codes are found even inside words.</p>}
     </section>
   );

@@ -57,6 +57,11 @@ export function CitedText({ text, onCite, known, onLink }: { text: string; onCit
   return <>{out}</>;
 }
 
+/** "1 passage", "2 passages": a count with its noun. */
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${formatCount(n)} ${n === 1 ? one : many}`;
+}
+
 export function formatCount(n: number): string {
   return n.toLocaleString('en-US');
 }

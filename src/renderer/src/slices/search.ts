@@ -12,6 +12,9 @@ export interface SearchSlice {
   results: RetrievalResult | null;
   searching: boolean;
   searchError: string | null;
+  /** Tags the tag filter suggests: the graph's tag nodes and the tags of every result seen, sorted. */
+  knownTags: string[];
+  loadTags(): Promise<void>;
   setQuery(query: string): void;
   setFilters(filters: Partial<SearchFilters>): void;
   search(): Promise<void>;
@@ -21,13 +24,28 @@ let searchSeq = 0;
 
 export const createSearchSlice: StateCreator<AppState, [], [], SearchSlice> = (set, get) => {
   const { client, sensitivity } = kit(get);
+  const addTags = (tags: string[]) => {
+    const known = new Set(get().knownTags);
+    const before = known.size;
+    for (const t of tags) if (t.trim()) known.add(t.trim().replace(/^#/, ''));
+    if (known.size > before) set({ knownTags: [...known].sort() });
+  };
   return {
     query: '',
     filters: { roots: [], types: [], tags: [] },
     results: null,
     searching: false,
     searchError: null,
+    knownTags: [],
 
+    async loadTags() {
+      try {
+        const overview = await client().call('graph/overview', { limit: 100, allow_sensitivity: sensitivity() });
+        addTags(overview.central.filter((n) => n.kind === 'tag').map((n) => n.label));
+      } catch {
+        // Suggestions are a convenience: without the graph, the tags of the results still come.
+      }
+    },
     setQuery(query) {
       set({ query });
     },
@@ -52,6 +70,7 @@ export const createSearchSlice: StateCreator<AppState, [], [], SearchSlice> = (s
           context: { allow_sensitivity: sensitivity(), roots: filters.roots, types: filters.types, tags: filters.tags },
         });
         if (seq === searchSeq) set({ results, searching: false, searchError: null });
+        addTags(results.chunks.flatMap((c) => (c.tags.tags ?? '').split(',')));
       } catch (error) {
         if (seq === searchSeq) set({ searching: false, searchError: messageOf(error) });
       }
