@@ -45,6 +45,17 @@ async function openDemo(options: { modelsDir?: string } = {}): Promise<{ page: P
   const page = await context.newPage();
   await page.goto(server.openUrl);
   await page.getByTestId('demo-banner').waitFor({ timeout: 30_000 });
+  // Prepared: the sample vault indexed in the demo workspace.
+  await expect
+    .poll(
+      async () => {
+        const engine = await host.engine();
+        const [health, status] = await Promise.all([engine.call('health/get', {}), engine.call('index/status', {})]);
+        return health.documents.indexed > 40 && !status.running;
+      },
+      { timeout: 90_000, interval: 500 },
+    )
+    .toBe(true);
   cleanups.push(async () => {
     await context.close();
     await server.close();
@@ -165,5 +176,35 @@ describe('rough edges in web mode', () => {
     await screenshot(page, 'edges-04-score-gap');
     await page.getByRole('button', { name: 'Show 16 more' }).click();
     expect(await page.getByTestId('result').count()).toBe(20);
+  });
+
+  it('citations read 1, 2, 3 in answer order; times and counts read as words; a repeated toast shows once', async () => {
+    const demo = await openDemo();
+    // The graph-hop step's answer cites its sources as ranked 2, 4, 1.
+    await demo.page.getByTestId('tour-q08').click();
+    const answer = demo.page.getByTestId('answer');
+    await answer.waitFor({ timeout: 60_000 });
+    const chips = (await answer.locator('.answer__text button.cite-chip').allTextContents()).map(Number);
+    expect(chips.length).toBeGreaterThan(1);
+    // Each new source is the next number: 1, 2, … (a repeat may come back to an earlier one).
+    const firstSeen = chips.filter((n, i) => chips.indexOf(n) === i);
+    expect(firstSeen).toEqual(firstSeen.map((_, i) => i + 1));
+    expect((await answer.getByTestId('citation').locator('.cite-chip').allTextContents()).map(Number)).toEqual(firstSeen);
+    expect(await answer.locator('.answer__actions .muted').textContent()).toMatch(/^(\d+ tokens · )?(\d+ ms|\d+\.\d s|\d+ min \d+ s)$/);
+    expect(await demo.page.locator('.passages summary').textContent()).toMatch(/^(The passage|All \d+ passages) the answer was written from$/);
+    await screenshot(demo.page, 'edges-05-citation-order');
+
+    const { page } = await open({ indexFirst: true });
+    await page.keyboard.press('Control+/');
+    await page.locator('#search-input').fill('relay port');
+    await page.getByTestId('result').first().click();
+    const preview = page.getByTestId('source-preview');
+    await preview.locator('.code__line--cited').first().waitFor();
+    await preview.getByRole('button', { name: 'Open in editor' }).click();
+    await page.locator('.toast').first().waitFor();
+    await preview.getByRole('button', { name: 'Open in editor' }).click();
+    await page.waitForTimeout(500);
+    expect(await page.locator('.toast').count()).toBe(1);
+    await screenshot(page, 'edges-05-one-toast');
   });
 });

@@ -103,4 +103,13 @@ describe('the app store', () => {
     await new Promise((r) => setTimeout(r, 700));
     expect(healthCalls()).toBe(before + 1);
   });
+
+  it('shows a repeated message once, and at most three toasts', () => {
+    const { notify } = useApp.getState();
+    notify('error', 'The connection to the engine was lost; try again.');
+    notify('error', 'The connection to the engine was lost; try again.');
+    expect(useApp.getState().toasts.map((t) => t.text)).toEqual(['The connection to the engine was lost; try again.']);
+    for (const n of [1, 2, 3]) notify('info', `note ${n}`);
+    expect(useApp.getState().toasts.map((t) => t.text)).toEqual(['note 1', 'note 2', 'note 3']);
+  });
 });

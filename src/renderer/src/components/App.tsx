@@ -83,6 +83,18 @@ function Toasts() {
       {toasts.map((t) => (
         <div key={t.id} className={`toast toast--${t.kind}`} role={t.kind === 'error' ? 'alert' : 'status'}>
           <span>{t.text}</span>
+          {t.action && (
+            <button
+              type="button"
+              className="btn btn--ghost"
+              onClick={() => {
+                dismissToast(t.id);
+                t.action!.run();
+              }}
+            >
+              {t.action.label}
+            </button>
+          )}
           <button type="button" className="btn btn--icon" onClick={() => dismissToast(t.id)} aria-label="Dismiss">
             ×
           </button>

@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { useAppFields } from '../store.ts';
 import { TourList } from './DemoBanner.tsx';
-import { CitedText, Highlighted } from './text.tsx';
+import { citationNumbers, CitedText, formatMs, Highlighted, plural } from './text.tsx';
 
 const STAGE_LABEL: Record<string, string> = {
   retrieve: 'Searching your notes…',
@@ -56,6 +56,9 @@ export function AskView() {
     if (question.trim()) void ask(question);
   };
   const empty = health !== null && health.documents.indexed === 0;
+  const numbers = answer ? citationNumbers(answer.answer, answer.snippets.map((s) => s.n)) : new Map<number, number>();
+  const label = (n: number) => numbers.get(n) ?? n;
+  const byLabel = <T extends { n: number }>(list: readonly T[]) => [...list].sort((a, b) => label(a.n) - label(b.n));
 
   return (
     <section className="view view--ask" aria-label="Ask">
@@ -147,7 +150,7 @@ export function AskView() {
               <p className="answer__text">{answer.answer}</p>
               <h3>What was searched</h3>
               <p>
-                Terms <code>{answer.searched.terms.join(' ') || answer.searched.query}</code> — {answer.searched.results} passages found
+                Terms <code>{answer.searched.terms.join(' ') || answer.searched.query}</code> — {plural(answer.searched.results, 'passage')} found
                 {answer.searched.top.length > 0 && <>, closest: {answer.searched.top.slice(0, 3).join(', ')}</>}
               </p>
               {answer.searched.closest.length > 0 && (
@@ -169,6 +172,7 @@ export function AskView() {
               <CitedText
                 text={answer.answer}
                 known={(n) => answer.snippets.some((s) => s.n === n)}
+                label={label}
                 onLink={(name) => void showGraph(name)}
                 onCite={(n) => {
                   const s = answer.snippets.find((x) => x.n === n);
@@ -180,12 +184,12 @@ export function AskView() {
           )}
           {answer.citations.length > 0 && (
             <ol className="sources" aria-label="Sources">
-              {answer.citations.map((c) => {
+              {byLabel(answer.citations).map((c) => {
                 const s = answer.snippets.find((x) => x.n === c.n);
                 return (
                   <li key={c.n}>
                     <button type="button" className="source-link" onClick={() => void openPreview(c.locator)} data-testid="citation">
-                      <span className="cite-chip">{c.n}</span>
+                      <span className="cite-chip">{label(c.n)}</span>
                       <span className="source-link__title">{s?.title ?? c.path}</span>
                       <span className="source-link__loc">
                         {c.path}:{c.start_line}–{c.end_line}
@@ -220,7 +224,7 @@ export function AskView() {
             )}
             <span className="muted small">
               {answer.tokens.out > 0 && `${answer.tokens.out} tokens · `}
-              {Math.round(Object.values(answer.timings).reduce((a, b) => a + b, 0))} ms
+              {formatMs(Object.values(answer.timings).reduce((a, b) => a + b, 0))}
             </span>
           </div>
         </article>
@@ -247,12 +251,12 @@ export function AskView() {
       )}
       {answer && answer.snippets.length > 0 && !asking && (
         <details className="passages">
-          <summary>All {answer.snippets.length} passages the answer was written from</summary>
+          <summary>{answer.snippets.length === 1 ? 'The passage the answer was written from' : `All ${plural(answer.snippets.length, 'passage')} the answer was written from`}</summary>
           <ol>
-            {answer.snippets.map((s) => (
+            {byLabel(answer.snippets).map((s) => (
               <li key={s.n}>
                 <button type="button" className="link" onClick={() => void openPreview(s.locator)}>
-                  [{s.n}] {s.locator}
+                  [{label(s.n)}] {s.locator}
                 </button>
                 <p className="snippet">
                   <Highlighted text={s.text.slice(0, 280)} />

@@ -1,6 +1,6 @@
 import { useAppFields, type Progress } from '../store.ts';
 import { FolderPicker } from './FolderPicker.tsx';
-import { formatCount, formatDuration } from './text.tsx';
+import { formatCount, formatDuration, formatMs } from './text.tsx';
 
 const STAGE: Record<Progress['stage'], string> = { scan: 'Scanning', lexical: 'Indexing text', embed: 'Embedding', sentences: 'Embedding sentences', graph: 'Reading links', done: 'Up to date' };
 
@@ -91,7 +91,7 @@ export function LibraryView() {
 
       {lastReport && (
         <p className="muted small" data-testid="last-report">
-          Last run: {lastReport.indexed} indexed, {lastReport.unchanged} unchanged, {lastReport.removed} removed, {lastReport.skipped} skipped, {lastReport.failed} failed in {(lastReport.duration_ms / 1000).toFixed(1)} s.
+          Last run: {lastReport.indexed} indexed, {lastReport.unchanged} unchanged, {lastReport.removed} removed, {lastReport.skipped} skipped, {lastReport.failed} failed in {formatMs(lastReport.duration_ms)}.
         </p>
       )}
 

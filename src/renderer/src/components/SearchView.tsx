@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { relevantCount } from '../search-cut.ts';
 import { useAppFields } from '../store.ts';
-import { Highlighted, plural } from './text.tsx';
+import { formatMs, Highlighted, plural } from './text.tsx';
 
 const TYPES = ['markdown', 'text', 'code', 'pdf', 'docx', 'html'];
 /** Results follow typing after this pause (a query takes ~15 ms; the pause saves work, not time). */
@@ -163,7 +163,7 @@ export function SearchView() {
       )}
       {results && (
         <p className="muted small" data-testid="search-meta">
-          {results.chunks.length === 0 ? 'No passage matches' : relevant < results.chunks.length ? `${plural(relevant, 'passage')} stand out of ${results.chunks.length}` : plural(results.chunks.length, 'passage')} · {Math.round(results.latency_ms)} ms · {results.meta.mode}
+          {results.chunks.length === 0 ? 'No passage matches' : relevant < results.chunks.length ? `${plural(relevant, 'passage')} stand out of ${results.chunks.length}` : plural(results.chunks.length, 'passage')} · {formatMs(results.latency_ms)} · {results.meta.mode}
           {results.meta.trigram_used && ' · substring match'}
           {results.meta.limits.length > 0 && ` · ${results.meta.limits.join('; ')}`}
         </p>

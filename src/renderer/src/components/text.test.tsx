@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { cleanup, fireEvent, render } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { CitedText, formatDuration, Highlighted } from './text.tsx';
+import { citationNumbers, CitedText, formatDuration, formatMs, Highlighted, plural } from './text.tsx';
 
 afterEach(cleanup);
 
@@ -42,5 +42,26 @@ describe('CitedText markdown', () => {
 describe('formatDuration', () => {
   it('reads as a person would say it', () => {
     expect([formatDuration(null), formatDuration(0.2), formatDuration(75), formatDuration(7300)]).toEqual(['—', '1 s', '1 min 15 s', '2 h 1 min']);
+  });
+});
+
+describe('citationNumbers', () => {
+  it('numbers sources in the order the answer first cites them, then the uncited ones', () => {
+    const numbers = citationNumbers('UDP is blocked [6]. Permissions are fine [1, 6]. Also [9].', [1, 2, 6]);
+    expect([...numbers]).toEqual([
+      [6, 1],
+      [1, 2],
+      [2, 3],
+    ]);
+  });
+});
+
+describe('formatMs and plural', () => {
+  it('reads as a person would say it', () => {
+    expect(formatMs(583944)).toBe('9 min 44 s');
+    expect(formatMs(3200)).toBe('3.2 s');
+    expect(formatMs(69.4)).toBe('69 ms');
+    expect(plural(1, 'passage')).toBe('1 passage');
+    expect(plural(1200, 'passage')).toBe('1,200 passages');
   });
 });

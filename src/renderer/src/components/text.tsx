@@ -15,7 +15,20 @@ export function Highlighted({ text }: { text: string }) {
  * Answer text with each [n] turned into a chip that opens that source ([1, 2] and [1][2] both work),
  * **bold** kept bold, and [[wiki links]] of quoted notes shown as links (into the graph, when given).
  */
-export function CitedText({ text, onCite, known, onLink }: { text: string; onCite: (n: number) => void; known: (n: number) => boolean; onLink?: (name: string) => void }) {
+export function CitedText({
+  text,
+  onCite,
+  known,
+  onLink,
+  label = (n) => n,
+}: {
+  text: string;
+  onCite: (n: number) => void;
+  known: (n: number) => boolean;
+  onLink?: (name: string) => void;
+  /** The number a reader sees for source n (citationNumbers). */
+  label?: (n: number) => number;
+}) {
   const out: ReactNode[] = [];
   const re = /\[\[([^\]\n]+?)\]\]|\[(\d+(?:\s*,\s*\d+)*)\]|\*\*([^*\n]+)\*\*/g;
   let last = 0;
@@ -40,8 +53,8 @@ export function CitedText({ text, onCite, known, onLink }: { text: string; onCit
       for (const n of m[2]!.split(',').map((x) => Number(x.trim()))) {
         out.push(
           known(n) ? (
-            <button key={`${m.index}-${n}`} type="button" className="cite-chip" onClick={() => onCite(n)} title={`Open source [${n}]`} aria-label={`Open source ${n}`}>
-              {n}
+            <button key={`${m.index}-${n}`} type="button" className="cite-chip" onClick={() => onCite(n)} title={`Open source [${label(n)}]`} aria-label={`Open source ${label(n)}`}>
+              {label(n)}
             </button>
           ) : (
             <span key={`${m.index}-${n}`} className="cite-chip cite-chip--dead" title="This number matches no source">
@@ -55,6 +68,27 @@ export function CitedText({ text, onCite, known, onLink }: { text: string; onCit
   }
   if (last < text.length) out.push(text.slice(last));
   return <>{out}</>;
+}
+
+/**
+ * The numbers a reader sees for an answer's sources: 1, 2, 3 in the order the answer first cites
+ * them, then the uncited passages in their own order. The engine numbers passages by retrieval
+ * rank, so an answer could read "… [6] … [1]".
+ */
+export function citationNumbers(text: string, sources: readonly number[]): Map<number, number> {
+  const order: number[] = [];
+  for (const m of text.matchAll(/\[(\d+(?:\s*,\s*\d+)*)\]/g)) {
+    for (const n of m[1]!.split(',').map((x) => Number(x.trim()))) if (sources.includes(n) && !order.includes(n)) order.push(n);
+  }
+  for (const n of sources) if (!order.includes(n)) order.push(n);
+  return new Map(order.map((n, i) => [n, i + 1]));
+}
+
+/** A duration for people: "840 ms", "3.2 s", "9 min 44 s". */
+export function formatMs(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  if (ms < 10_000) return `${(ms / 1000).toFixed(1)} s`;
+  return formatDuration(ms / 1000);
 }
 
 /** "1 passage", "2 passages": a count with its noun. */

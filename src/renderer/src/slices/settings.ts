@@ -53,7 +53,7 @@ export const createSettingsSlice: StateCreator<AppState, [], [], SettingsSlice> 
     importModel: (path, role) =>
       run(async () => {
         const model = await client().call('models/add', { path, ...(role ? { role } : {}) });
-        get().notify('info', `Imported ${model.name} as the ${model.role} model. Restart the engine to use it.`);
+        get().notify('info', `Imported ${model.name} as the ${model.role} model. Restart the engine to use it.`, { label: 'Restart the engine', run: () => void get().restartEngine() });
         set({ restartNeeded: true });
         await get().refresh();
         return true;

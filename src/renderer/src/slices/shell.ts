@@ -7,7 +7,17 @@ export interface Toast {
   id: number;
   kind: 'error' | 'info';
   text: string;
+  /** A button on the toast that does what the text asks for. */
+  action?: ToastAction;
 }
+
+export interface ToastAction {
+  label: string;
+  run: () => void;
+}
+
+/** At most this many toasts show at once; the oldest gives way. */
+export const MAX_TOASTS = 3;
 
 /** The window around the views: which view is open, the toasts, and onboarding. */
 export interface ShellSlice {
@@ -18,11 +28,13 @@ export interface ShellSlice {
   onboarding: boolean | null;
   setView(view: View): void;
   finishOnboarding(): void;
-  notify(kind: Toast['kind'], text: string): void;
+  /** Shows a toast; the same message again replaces the one shown (and its timer) instead of stacking. */
+  notify(kind: Toast['kind'], text: string, action?: ToastAction): void;
   dismissToast(id: number): void;
 }
 
 let toastId = 0;
+const toastTimers = new Map<number, ReturnType<typeof setTimeout>>();
 
 export const createShellSlice: StateCreator<AppState, [], [], ShellSlice> = (set, get) => ({
   view: 'ask',
@@ -39,12 +51,22 @@ export const createShellSlice: StateCreator<AppState, [], [], ShellSlice> = (set
     storage.set('onboardingDone', true);
     set({ onboardingDone: true, onboarding: false });
   },
-  notify(kind, text) {
+  notify(kind, text, action) {
     const id = ++toastId;
-    set((s) => ({ toasts: [...s.toasts.slice(-3), { id, kind, text }] }));
-    setTimeout(() => get().dismissToast(id), kind === 'error' ? 9000 : 4000);
+    for (const same of get().toasts.filter((t) => t.kind === kind && t.text === text)) {
+      clearTimeout(toastTimers.get(same.id));
+      toastTimers.delete(same.id);
+    }
+    set((s) => ({ toasts: [...s.toasts.filter((t) => !(t.kind === kind && t.text === text)), { id, kind, text, ...(action ? { action } : {}) }].slice(-MAX_TOASTS) }));
+    // A toast with a button waits longer: it asks for something.
+    toastTimers.set(
+      id,
+      setTimeout(() => get().dismissToast(id), action ? 15000 : kind === 'error' ? 9000 : 4000),
+    );
   },
   dismissToast(id) {
+    clearTimeout(toastTimers.get(id));
+    toastTimers.delete(id);
     set((s) => ({ toasts: s.toasts.filter((t) => t.id !== id) }));
   },
 });
