@@ -34,7 +34,7 @@ describe('RENDERER_METHODS', () => {
   });
 
   it('leaves out methods the UI does not need', () => {
-    for (const method of ['graph/extract', 'graph/path', 'graph/neighbors', 'index/documents', 'index/roots']) expect(RENDERER_METHODS.has(method), method).toBe(false);
+    for (const method of ['graph/extract', 'graph/path', 'graph/neighbors', 'index/roots']) expect(RENDERER_METHODS.has(method), method).toBe(false);
   });
 });
 

@@ -24,6 +24,7 @@ export const RENDERER_METHODS: ReadonlySet<string> = new Set<AnyMethod>([
   'graph/subgraph',
   'health/get',
   'index/addRoot',
+  'index/documents',
   'index/pause',
   'index/removeRoot',
   'index/resume',

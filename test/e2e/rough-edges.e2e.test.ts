@@ -207,4 +207,34 @@ describe('rough edges in web mode', () => {
     expect(await page.locator('.toast').count()).toBe(1);
     await screenshot(page, 'edges-05-one-toast');
   });
+
+  it('restricted notes, once allowed, are marked in search, answers and sources, and the window says restricted notes are shown', async () => {
+    const { page } = await open({ indexFirst: true });
+    expect(await page.getByTestId('restricted-mode').count()).toBe(0);
+    await page.keyboard.press('Alt+5');
+    await page.getByLabel('Show them in this session').check();
+    await page.getByTestId('restricted-mode').getByText('Restricted notes shown').waitFor();
+    await page.keyboard.press('Control+/');
+    await page.locator('#search-input').fill('Bluefin retention');
+    const card = page.getByTestId('result').filter({ hasText: 'Compensation review' }).first().locator('..');
+    await card.waitFor({ timeout: 30_000 });
+    expect(await card.getByTestId('result-restricted').textContent()).toBe('restricted');
+    await screenshot(page, 'edges-06-restricted-search');
+    await page.keyboard.press('Control+k');
+    await page.locator('#ask-input').fill('What is the code word for the retention plan?');
+    await page.keyboard.press('Enter');
+    const answer = page.getByTestId('answer');
+    await answer.waitFor({ timeout: 30_000 });
+    await answer.getByTestId('answer-restricted').waitFor();
+    const restrictedSource = answer.getByTestId('citation').filter({ hasText: 'Compensation review' }).first();
+    expect(await restrictedSource.locator('.badge--restricted').textContent()).toBe('restricted');
+    await restrictedSource.click();
+    await page.getByTestId('source-preview').getByText('restricted note').waitFor();
+    await screenshot(page, 'edges-06-restricted-answer');
+    await page.keyboard.press('Escape');
+    // Hiding them again from the marker ends the mode.
+    await page.getByTestId('restricted-mode').getByRole('button', { name: 'Hide' }).click();
+    await expect.poll(() => page.getByTestId('restricted-mode').count()).toBe(0);
+    expect(await page.locator('main').textContent()).not.toContain('Bluefin');
+  });
 });

@@ -76,6 +76,20 @@ function IndexBadge() {
   );
 }
 
+/** While restricted notes are shown, the window says so, and one click hides them again. */
+function RestrictedMode() {
+  const { allowRestricted, setAllowRestricted } = useAppFields('allowRestricted', 'setAllowRestricted');
+  if (!allowRestricted) return null;
+  return (
+    <div className="restricted-mode" role="status" data-testid="restricted-mode" title="Restricted notes appear in search, answers and the graph until you hide them or close this window">
+      <span>Restricted notes shown</span>
+      <button type="button" className="link small" onClick={() => setAllowRestricted(false)}>
+        Hide
+      </button>
+    </div>
+  );
+}
+
 function Toasts() {
   const { toasts, dismissToast } = useAppFields('toasts', 'dismissToast');
   return (
@@ -205,6 +219,7 @@ export function App() {
           ))}
         </ul>
         <div className="sidebar__foot">
+          <RestrictedMode />
           <IndexBadge />
           <div className="muted small">Offline · nothing leaves this machine</div>
         </div>

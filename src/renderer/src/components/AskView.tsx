@@ -34,7 +34,7 @@ function VerdictBadge({ verdict, outcome, decidedBy }: { verdict: string | null;
 }
 
 export function AskView() {
-  const { asking, answer, history, ask, cancelAsk, openPreview, showAnswerGraph, showGraph, health, demo, tourStep, draft: question, setDraft: setQuestion } = useAppFields(
+  const { asking, answer, history, ask, cancelAsk, openPreview, showAnswerGraph, showGraph, health, demo, tourStep, draft: question, setDraft: setQuestion, restrictedDocs } = useAppFields(
     'asking',
     'answer',
     'history',
@@ -48,6 +48,7 @@ export function AskView() {
     'tourStep',
     'draft',
     'setDraft',
+    'restrictedDocs',
   );
   const step = demo?.active ? demo.tour.find((t) => t.id === tourStep && t.question === answer?.query) : undefined;
   const input = useRef<HTMLTextAreaElement>(null);
@@ -58,6 +59,8 @@ export function AskView() {
   const empty = health !== null && health.documents.indexed === 0;
   const numbers = answer ? citationNumbers(answer.answer, answer.snippets.map((s) => s.n)) : new Map<number, number>();
   const label = (n: number) => numbers.get(n) ?? n;
+  const restricted = (docId: string) => restrictedDocs.includes(docId);
+  const usesRestricted = answer !== null && answer.snippets.some((s) => restricted(s.doc_id));
   const byLabel = <T extends { n: number }>(list: readonly T[]) => [...list].sort((a, b) => label(a.n) - label(b.n));
 
   return (
@@ -136,6 +139,11 @@ export function AskView() {
             </span>
             {answer.answer_mode === 'extractive' && <span className="badge badge--info" title="The sentences of your notes that state the answer, quoted">Quoted from sources</span>}
             {answer.cancelled && <span className="badge badge--warn">Stopped</span>}
+            {usesRestricted && (
+              <span className="badge badge--restricted" data-testid="answer-restricted" title="Written from notes marked restricted, shown because you allowed them for this session">
+                Uses restricted notes
+              </span>
+            )}
           </div>
           {answer.limits.some((l) => changesMeaning(l, answer.outcome)) && (
             // Limits that change what the answer means are read with it, not folded away.
@@ -194,6 +202,7 @@ export function AskView() {
                       <span className="source-link__loc">
                         {c.path}:{c.start_line}–{c.end_line}
                       </span>
+                      {restricted(c.doc_id) && <span className="badge badge--restricted">restricted</span>}
                       {c.stale && <span className="badge badge--warn">changed since indexing</span>}
                     </button>
                   </li>
@@ -258,6 +267,7 @@ export function AskView() {
                 <button type="button" className="link" onClick={() => void openPreview(s.locator)}>
                   [{label(s.n)}] {s.locator}
                 </button>
+                {restricted(s.doc_id) && <span className="badge badge--restricted">restricted</span>}
                 <p className="snippet">
                   <Highlighted text={s.text.slice(0, 280)} />
                   {s.text.length > 280 && '…'}

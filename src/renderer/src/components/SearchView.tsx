@@ -163,7 +163,7 @@ export function SearchView() {
       )}
       {results && (
         <p className="muted small" data-testid="search-meta">
-          {results.chunks.length === 0 ? 'No passage matches' : relevant < results.chunks.length ? `${plural(relevant, 'passage')} stand out of ${results.chunks.length}` : plural(results.chunks.length, 'passage')} · {formatMs(results.latency_ms)} · {results.meta.mode}
+          {results.chunks.length === 0 ? 'No passage matches' : relevant < results.chunks.length ? `${plural(relevant, 'passage')} ${relevant === 1 ? 'stands' : 'stand'} out of ${results.chunks.length}` : plural(results.chunks.length, 'passage')} · {formatMs(results.latency_ms)} · {results.meta.mode}
           {results.meta.trigram_used && ' · substring match'}
           {results.meta.limits.length > 0 && ` · ${results.meta.limits.join('; ')}`}
         </p>
@@ -183,6 +183,11 @@ export function SearchView() {
               </span>
             </button>
             <div className="result__side">
+              {c.tags.sensitivity === 'restricted' && (
+                <span className="badge badge--restricted" data-testid="result-restricted" title="A restricted note, shown because you allowed them for this session">
+                  restricted
+                </span>
+              )}
               <span className="tag" title={c.tags.type === 'code' ? 'Code' : 'File type'}>
                 {c.tags.type === 'code' && c.tags.language ? c.tags.language : c.tags.type}
               </span>

@@ -3,7 +3,7 @@ import { useAppFields } from '../store.ts';
 
 /** The cited lines in their file, highlighted, with the lines around them and "open in editor". */
 export function SourcePreview() {
-  const { preview, closePreview, openInEditor } = useAppFields('preview', 'closePreview', 'openInEditor');
+  const { preview, closePreview, openInEditor, restrictedDocs } = useAppFields('preview', 'closePreview', 'openInEditor', 'restrictedDocs');
   const first = useRef<HTMLDivElement>(null);
   useEffect(() => {
     first.current?.scrollIntoView({ block: 'center' });
@@ -18,6 +18,7 @@ export function SourcePreview() {
           <div className="preview__path">{preview.path}</div>
           <div className="muted small">
             lines {preview.start}–{preview.end}
+            {source && restrictedDocs.includes(source.doc_id) && <span className="badge badge--restricted">restricted note</span>}
             {source?.stale && <span className="badge badge--warn">changed since indexing: showing the indexed text</span>}
           </div>
         </div>

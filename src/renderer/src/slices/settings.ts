@@ -12,6 +12,8 @@ export interface SettingsSlice {
   mode: RetrievalChoice;
   /** Restricted notes are shown only when the user turns this on, for this session. */
   allowRestricted: boolean;
+  /** While restricted notes are shown: the documents that are restricted, so every place that shows one can mark it. */
+  restrictedDocs: string[];
   system: SystemInfo | null;
   models: ModelInfo[];
   restartNeeded: boolean;
@@ -32,6 +34,7 @@ export const createSettingsSlice: StateCreator<AppState, [], [], SettingsSlice> 
     theme: storage.get<Theme>('theme', 'system'),
     mode: storage.get<RetrievalChoice>('mode', 'auto'),
     allowRestricted: false,
+    restrictedDocs: [],
     system: null,
     models: [],
     restartNeeded: false,
@@ -45,8 +48,15 @@ export const createSettingsSlice: StateCreator<AppState, [], [], SettingsSlice> 
       set({ mode });
     },
     setAllowRestricted(allowRestricted) {
-      set({ allowRestricted, results: null, answer: null, graph: { ...get().graph, view: null, overview: null, selected: null } });
+      set({ allowRestricted, restrictedDocs: [], results: null, answer: null, graph: { ...get().graph, view: null, overview: null, selected: null } });
       if (get().query) void get().search();
+      if (!allowRestricted) return;
+      // The documents seen only with restricted allowed are the restricted ones.
+      void run(async () => {
+        const [open, all] = await Promise.all([client().call('index/documents', {}), client().call('index/documents', { allow_sensitivity: ['restricted'] })]);
+        const visible = new Set(open.map((d) => d.doc_id));
+        if (get().allowRestricted) set({ restrictedDocs: all.filter((d) => !visible.has(d.doc_id)).map((d) => d.doc_id) });
+      });
     },
     loadSystem: () => run(async () => set({ system: await client().call('system/info', {}) })),
     pickModelFile: () => run(async () => (await client().call('app/pickModelFile', {})).path, null),
