@@ -89,6 +89,11 @@ export class EngineHost implements Disposable {
     });
   }
 
+  /** Whether the folders are to be watched (`synapsis web --no-watch` says no): the UI asks before turning watching on. */
+  get watches(): boolean {
+    return this.options.watch ?? false;
+  }
+
   /** What the UI needs to offer and run the demo. */
   demoStatus(): DemoStatus {
     const demo = this.options.demo;

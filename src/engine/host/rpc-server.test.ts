@@ -55,7 +55,8 @@ describe('serveRpc', () => {
     expect(statuses).toEqual(expect.arrayContaining([true, false]));
     const result = await client.call('search/query', { query: 'relay port' });
     expect(result.chunks.map((c) => c.path)).toEqual(['relay.md']);
-    expect(await client.call('app/info', {})).toMatchObject({ shell: 'test', version: '9.9.9' });
+    // A host told not to watch (synapsis web --no-watch) says so, so the UI never turns watching on.
+    expect(await client.call('app/info', {})).toMatchObject({ shell: 'test', version: '9.9.9', watch: false });
   });
 
   it('turns invalid requests and unknown methods into E_SYN_BAD_REQUEST errors, not crashes', async () => {

@@ -64,7 +64,7 @@ export function serveRpc(options: RpcServerOptions): { receive(message: unknown)
       await host.restart();
       return { restarted: true };
     },
-    'app/info': async () => ({ shell: options.shell, version: options.version, data_dir: (await host.engine()).dataDir, demo: host.demoStatus() }),
+    'app/info': async () => ({ shell: options.shell, version: options.version, data_dir: (await host.engine()).dataDir, demo: host.demoStatus(), watch: host.watches }),
     'demo/start': () => host.startDemo(),
     'demo/exit': () => host.exitDemo(),
     'demo/reset': () => host.resetDemo(),

@@ -43,7 +43,17 @@ export const hostContract = {
   /** Restarts the engine with the current models and settings (after importing a model). */
   'app/restart': { request: Empty, response: z.object({ restarted: z.boolean() }) },
   /** Which shell serves the UI and whether the engine is up. */
-  'app/info': { request: Empty, response: z.object({ shell: z.enum(['electron', 'web', 'test']), version: z.string(), data_dir: z.string(), demo: DemoStatusSchema }) },
+  'app/info': {
+    request: Empty,
+    response: z.object({
+      shell: z.enum(['electron', 'web', 'test']),
+      version: z.string(),
+      data_dir: z.string(),
+      demo: DemoStatusSchema,
+      /** Whether this shell watches the folders for changes (false for `synapsis web --no-watch`): the UI then never turns watching on. */
+      watch: z.boolean(),
+    }),
+  },
   /** Switches to the demo workspace (indexing the sample vault on its first start; progress comes as index events). */
   'demo/start': { request: Empty, response: DemoStatusSchema },
   /** Back to the user's own workspace. */

@@ -61,7 +61,7 @@ function useShortcuts() {
 }
 
 function IndexBadge() {
-  const { status, progress, connected } = useAppFields('status', 'progress', 'connected');
+  const { status, progress, connected, watchFolders } = useAppFields('status', 'progress', 'connected', 'watchFolders');
   const live = Object.values(progress).find((p) => p.stage !== 'done');
   let text = 'Up to date';
   if (!connected) text = 'Reconnecting to the engine…';
@@ -69,6 +69,7 @@ function IndexBadge() {
   else if (status?.running && live) text = live.files_total > 0 ? `Indexing ${live.files_done}/${live.files_total}` : 'Indexing…';
   else if (status?.running) text = 'Indexing…';
   else if (status?.watching) text = 'Watching for changes';
+  else if (!watchFolders) text = 'Indexed · not watching for changes';
   return (
     <div className={`index-badge${!connected ? ' index-badge--off' : status?.running ? ' index-badge--busy' : ''}`} data-testid="index-badge" role="status">
       <span className="dot" aria-hidden /> {text}

@@ -29,7 +29,7 @@ function ProgressBar({ progress, running }: { progress: Progress | undefined; ru
 }
 
 export function LibraryView() {
-  const { roots, health, status, progress, lastReport, removeFolder, indexNow, pause, resume } = useAppFields('roots', 'health', 'status', 'progress', 'lastReport', 'removeFolder', 'indexNow', 'pause', 'resume');
+  const { roots, health, status, progress, lastReport, removeFolder, indexNow, pause, resume, watchFolders } = useAppFields('roots', 'health', 'status', 'progress', 'lastReport', 'removeFolder', 'indexNow', 'pause', 'resume', 'watchFolders');
   const issues = health?.issues ?? [];
   const running = status?.running ?? false;
   return (
@@ -40,6 +40,7 @@ export function LibraryView() {
           <p className="muted">
             {health ? `${formatCount(health.documents.indexed)} documents · ${formatCount(health.chunks)} passages` : 'Loading…'}
             {status?.watching && ' · watching for changes'}
+            {!watchFolders && !status?.watching && <span data-testid="not-watching"> · not watching for changes (started with --no-watch): Re-scan picks them up</span>}
             {status && status.pending_jobs > 0 && ` · ${formatCount(status.pending_jobs)} files waiting`}
           </p>
         </div>

@@ -11,6 +11,8 @@ export interface ConnectionSlice {
   client: SynapsisClient | null;
   connected: boolean;
   health: HealthReport | null;
+  /** Whether the app watches folders (false for `synapsis web --no-watch`: changes wait for a re-scan). */
+  watchFolders: boolean;
   /** Web mode: the server was restarted and refuses this tab's token; only its new address reaches the engine. */
   staleToken: boolean;
   tokenRefused(): void;
@@ -25,6 +27,7 @@ export const createConnectionSlice: StateCreator<AppState, [], [], ConnectionSli
     client: null,
     connected: false,
     health: null,
+    watchFolders: true,
     staleToken: false,
 
     tokenRefused() {
@@ -72,7 +75,7 @@ export const createConnectionSlice: StateCreator<AppState, [], [], ConnectionSli
         const c = client();
         const [health, status, models, info] = await Promise.all([c.call('health/get', {}), c.call('index/status', {}), c.call('models/list', {}), c.call('app/info', {}).catch(() => null)]);
         const demo = info?.demo ?? null;
-        set((s) => ({ health, roots: health.roots, status, models, demo, onboarding: demo?.active ? false : (s.onboarding ?? (health.roots.length === 0 && !s.onboardingDone)) }));
+        set((s) => ({ health, roots: health.roots, status, models, demo, watchFolders: info?.watch ?? s.watchFolders, onboarding: demo?.active ? false : (s.onboarding ?? (health.roots.length === 0 && !s.onboardingDone)) }));
       }),
   };
 };

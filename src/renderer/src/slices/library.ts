@@ -33,7 +33,8 @@ export const createLibrarySlice: StateCreator<AppState, [], [], LibrarySlice> = 
         await get().refresh();
         void run(async () => {
           await client().call('index/run', {});
-          await client().call('index/watch', { enabled: true });
+          // Started with --no-watch: the folder is indexed now and again on Re-scan, never watched.
+          if (get().watchFolders) await client().call('index/watch', { enabled: true });
         });
         return true;
       }, false),
