@@ -57,4 +57,6 @@ node scripts/electron-download.mjs
 # The CLI as plain JavaScript: `synapsis` starts without compiling TypeScript (bin/synapsis.js runs
 # the sources through tsx again as soon as one is newer than this build).
 node scripts/build-cli.mjs
+# The default models (the demo's embedder): from ../shared/models when it exists, else downloaded.
+node scripts/setup-models.mjs
 echo "setup: done"

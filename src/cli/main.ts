@@ -16,8 +16,11 @@ import { health } from './commands/health.ts';
 import { indexFolders } from './commands/index-folders.ts';
 import { manifest } from './commands/manifest.ts';
 import { mcp } from './commands/mcp.ts';
+import { downloadsDisabled } from '../engine/llm/download.ts';
 import { modelsAdd } from './commands/models-add.ts';
+import { modelsCatalog } from './commands/models-catalog.ts';
 import { modelsList } from './commands/models-list.ts';
+import { modelsPull } from './commands/models-pull.ts';
 import { modelsRemove } from './commands/models-remove.ts';
 import { quality } from './commands/quality.ts';
 import { repair } from './commands/repair.ts';
@@ -39,7 +42,7 @@ export const EXIT_FAILURE = 1;
 export const EXIT_USAGE = 2;
 
 /** The program's commands in the order `synapsis --help` lists them; a group holds its subcommands. */
-const COMMANDS: (CommandModule | { group: string; description: string; commands: CommandModule[] })[] = [
+const commands = (): (CommandModule | { group: string; description: string; commands: CommandModule[] })[] => [
   indexFolders,
   search,
   ask,
@@ -55,7 +58,7 @@ const COMMANDS: (CommandModule | { group: string; description: string; commands:
   health,
   repair,
   { group: 'roots', description: 'list, add or remove the folders of this workspace', commands: [rootsList, rootsAdd, rootsRemove] },
-  { group: 'models', description: 'the GGUF models this workspace uses (embedding, chat, rerank)', commands: [modelsList, modelsAdd, modelsRemove] },
+  { group: 'models', description: 'the GGUF models this workspace uses (embedding, chat, rerank)', commands: [modelsList, modelsCatalog, ...(downloadsDisabled() ? [] : [modelsPull]), modelsAdd, modelsRemove] }, // SYNAPSIS_OFFLINE=1: no pull
   web,
   watch,
   bench,
@@ -105,7 +108,7 @@ Exit codes: 0 success, 1 failure, 2 bad usage or input.`,
     // Commands that only read open the data dir as a reader: they work beside the app or `synapsis watch` indexing it.
     withReader: (opts, fn) => withEngine(opts, fn, true),
   };
-  for (const entry of COMMANDS) {
+  for (const entry of commands()) {
     if (!('group' in entry)) {
       registerCommand(program, entry, ctx);
       continue;

@@ -1,0 +1,122 @@
+/**
+ * The models Synapsis knows by name: what each is for, what it needs, where it can be fetched and
+ * the exact file (sha256) it must be. Data only: downloading is llm/download.ts, run by the CLI and
+ * the app's host as an explicit step, never by the engine.
+ */
+import type { ModelRole } from '../../shared/contract.ts';
+
+export interface CatalogModel {
+  id: string;
+  role: ModelRole;
+  name: string;
+  /** The file name in the models dir (and on a mirror, see downloadUri). */
+  file: string;
+  /** ISO 639 codes, or '*' for the ~100 languages of a multilingual model. */
+  languages: string[];
+  size_bytes: number;
+  /** false: an approximate size (the sha256 is not pinned either). */
+  size_exact: boolean;
+  license: string;
+  /** The exact file, checked before it is registered; null: not pinned, the GGUF header is checked instead. */
+  sha256: string | null;
+  /** GGUF `general.architecture`, checked when no sha256 is pinned. */
+  architecture: string;
+  /** node-llama-cpp model URI (https: or hf:); null: no public copy of this exact file, get it from a mirror or a folder. */
+  uri: string | null;
+  good_for: string;
+  /** Memory the machine should have to run it beside the app. */
+  ram_bytes: number;
+  /** Part of `synapsis models pull --recommended` on a machine with at least ram_bytes. */
+  recommended: boolean;
+}
+
+const GB = 1024 ** 3;
+
+export const MODEL_CATALOG: readonly CatalogModel[] = [
+  {
+    id: 'multilingual-e5-small',
+    role: 'embed',
+    name: 'multilingual-e5-small (Q4_0)',
+    file: 'multilingual-e5-small.Q4_0.gguf',
+    languages: ['*'],
+    size_bytes: 73_578_784,
+    size_exact: true,
+    license: 'MIT',
+    sha256: 'ae11659df3031b19f966ae3c9cca6d9e287a331336ad49d148a782ba46ee1c9a',
+    architecture: 'bert',
+    // The 4-bit file Synapsis's retrieval numbers are measured with, repacked for llama.cpp: installers
+    // built with --with-models and model mirrors carry it; no public host serves this exact file.
+    uri: null,
+    good_for: 'the default embedder: meaning search in ~100 languages (Russian and English measured), 384 dimensions, 512 tokens',
+    ram_bytes: 1 * GB,
+    recommended: true,
+  },
+  {
+    id: 'qwen2.5-1.5b-instruct',
+    role: 'chat',
+    name: 'Qwen2.5 1.5B Instruct (Q4_K_M)',
+    file: 'qwen2.5-1.5b-instruct-q4_k_m.gguf',
+    languages: ['*'],
+    size_bytes: 1_117_320_736,
+    size_exact: true,
+    license: 'Apache-2.0',
+    sha256: '6a1a2eb6d15622bf3c96857206351ba97e1af16c30d7a74ee38970e434e9407e',
+    architecture: 'qwen2',
+    uri: 'https://huggingface.co/Qwen/Qwen2.5-1.5B-Instruct-GGUF/resolve/main/qwen2.5-1.5b-instruct-q4_k_m.gguf',
+    good_for: 'written answers and the critic on laptops with 4-8 GB: short cited answers on CPU',
+    ram_bytes: 4 * GB,
+    recommended: true,
+  },
+  {
+    id: 'qwen2.5-7b-instruct',
+    role: 'chat',
+    name: 'Qwen2.5 7B Instruct (Q4_K_M)',
+    file: 'Qwen2.5-7B-Instruct-Q4_K_M.gguf',
+    languages: ['*'],
+    size_bytes: 4_680_000_000,
+    size_exact: false,
+    license: 'Apache-2.0',
+    sha256: null,
+    architecture: 'qwen2',
+    uri: 'hf:bartowski/Qwen2.5-7B-Instruct-GGUF/Qwen2.5-7B-Instruct-Q4_K_M.gguf',
+    good_for: 'better answers on machines with 16 GB or a GPU: multi-hop questions, longer syntheses',
+    ram_bytes: 16 * GB,
+    recommended: true,
+  },
+  {
+    id: 'bge-reranker-v2-m3',
+    role: 'rerank',
+    name: 'bge-reranker-v2-m3 (Q4_K_M)',
+    file: 'bge-reranker-v2-m3-Q4_K_M.gguf',
+    languages: ['*'],
+    size_bytes: 438_000_000,
+    size_exact: false,
+    license: 'Apache-2.0',
+    sha256: null,
+    architecture: 'bert',
+    uri: 'hf:gpustack/bge-reranker-v2-m3-GGUF/bge-reranker-v2-m3-Q4_K_M.gguf',
+    good_for: 'optional: reorders the top passages with a cross-encoder (multilingual); costs latency per question',
+    ram_bytes: 8 * GB,
+    recommended: false,
+  },
+];
+
+export function catalogModel(id: string): CatalogModel | undefined {
+  return MODEL_CATALOG.find((m) => m.id === id);
+}
+
+/**
+ * What `--recommended` fetches on a machine with `totalRam` bytes: the default embedder, and the
+ * largest recommended chat model that fits (one chat model is used at a time).
+ */
+export function recommendedModels(totalRam: number): CatalogModel[] {
+  const fits = MODEL_CATALOG.filter((m) => m.recommended && m.ram_bytes <= totalRam);
+  const chat = fits.filter((m) => m.role === 'chat').sort((a, b) => b.ram_bytes - a.ram_bytes)[0];
+  return [...fits.filter((m) => m.role !== 'chat'), ...(chat ? [chat] : [])];
+}
+
+/** Where a model is fetched from: `<mirror>/<file>` when a mirror is set (an organisation's or a test's), else its public URI. */
+export function downloadUri(model: CatalogModel, mirror?: string): string | null {
+  if (mirror) return `${mirror.replace(/\/+$/, '')}/${encodeURIComponent(model.file)}`;
+  return model.uri;
+}

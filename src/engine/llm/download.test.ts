@@ -1,0 +1,137 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import * as esbuild from 'esbuild';
+import { afterAll, describe, expect, it } from 'vitest';
+import { serveModels } from '../../../test/helpers/model-server.ts';
+import { SHARED_DIR, TempDirs } from '../../../test/helpers/tmp.ts';
+import { catalogModel, downloadUri, MODEL_CATALOG, recommendedModels, type CatalogModel } from './catalog.ts';
+import { pullModel, type PullProgress } from './download.ts';
+
+const temp = new TempDirs();
+afterAll(() => temp.cleanup());
+const STORIES = fs.readFileSync(path.join(SHARED_DIR, 'models', 'stories260K.gguf'));
+const sha = (b: Buffer) => crypto.createHash('sha256').update(b).digest('hex');
+const GB = 1024 ** 3;
+
+/** A catalog entry for a test file served at `<mirror>/<file>`. */
+const entry = (file: string, data: Buffer, over: Partial<CatalogModel> = {}): CatalogModel => ({
+  id: 'test-model', role: 'chat', name: 'test model', file, languages: ['en'], size_bytes: data.length, size_exact: true, license: 'MIT',
+  sha256: sha(data), architecture: 'llama', uri: null, good_for: 'tests', ram_bytes: 0, recommended: false, ...over,
+});
+
+describe('model catalog', () => {
+  it('pins the default embedder to the file Synapsis is measured with', () => {
+    const e5 = catalogModel('multilingual-e5-small')!;
+    const file = fs.readFileSync(path.join(SHARED_DIR, 'models', e5.file));
+    expect({ size: file.length, sha256: sha(file) }).toEqual({ size: e5.size_bytes, sha256: e5.sha256 });
+    expect(e5).toMatchObject({ role: 'embed', languages: ['*'], recommended: true });
+  });
+
+  it('recommends the embedder and the largest chat model the memory allows', () => {
+    expect(recommendedModels(2 * GB).map((m) => m.id)).toEqual(['multilingual-e5-small']);
+    expect(recommendedModels(8 * GB).map((m) => m.id)).toEqual(['multilingual-e5-small', 'qwen2.5-1.5b-instruct']);
+    expect(recommendedModels(32 * GB).map((m) => m.id)).toEqual(['multilingual-e5-small', 'qwen2.5-7b-instruct']);
+  });
+
+  it('gives every model a role, licence, size and memory, and a source: a public URI or, for the pinned embedder, a mirror', () => {
+    for (const m of MODEL_CATALOG) {
+      expect(m.size_bytes, m.id).toBeGreaterThan(0);
+      expect(m.license, m.id).not.toBe('');
+      expect(m.sha256 === null || /^[0-9a-f]{64}$/.test(m.sha256), m.id).toBe(true);
+      expect(m.sha256 !== null || !m.size_exact, `${m.id}: an exact size comes with a pinned sha256`).toBe(true);
+    }
+    expect(downloadUri(catalogModel('qwen2.5-1.5b-instruct')!)).toMatch(/^https:\/\/huggingface\.co\/Qwen\//);
+    expect(downloadUri(catalogModel('multilingual-e5-small')!, 'http://m.local/models/')).toBe('http://m.local/models/multilingual-e5-small.Q4_0.gguf');
+  });
+});
+
+describe('pullModel', () => {
+  it('downloads, reports progress, checks the sha256 and moves the file into the models dir', async () => {
+    const server = await serveModels({ 'stories.gguf': STORIES });
+    try {
+      const modelsDir = temp.make('syn-pull-');
+      const progress: PullProgress[] = [];
+      const pulled = await pullModel(entry('stories.gguf', STORIES), { modelsDir, mirror: server.url, onProgress: (p) => progress.push(p) });
+      expect(pulled).toEqual({ path: path.join(modelsDir, 'stories.gguf'), sha256: sha(STORIES), pinned: true, reused: false });
+      expect(sha(fs.readFileSync(pulled.path))).toBe(sha(STORIES));
+      expect(fs.readdirSync(path.join(modelsDir, '.downloads'))).toEqual([]);
+      expect(progress.length).toBeGreaterThan(0);
+      expect(progress.at(-1)).toEqual({ id: 'test-model', downloaded_bytes: STORIES.length, total_bytes: STORIES.length });
+      for (let i = 1; i < progress.length; i++) expect(progress[i]!.downloaded_bytes).toBeGreaterThanOrEqual(progress[i - 1]!.downloaded_bytes);
+      // Asked again: the file there is checked and kept, nothing is fetched.
+      const before = server.requests.length;
+      expect(await pullModel(entry('stories.gguf', STORIES), { modelsDir, mirror: server.url })).toMatchObject({ reused: true, pinned: true });
+      expect(server.requests.length).toBe(before);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('resumes after the connection is cut: what arrived in whole pieces is not fetched again', async () => {
+    // Larger than the downloader's 5 MB pieces (a GGUF with zero padding after its tensors).
+    const big = Buffer.concat([STORIES, Buffer.alloc(12 * 1024 * 1024 - STORIES.length)]);
+    const cutAfter = 7_000_000;
+    const server = await serveModels({ 'big.gguf': big }, { cutFirstRangedAfter: cutAfter });
+    try {
+      const modelsDir = temp.make('syn-pull-cut-');
+      const pulled = await pullModel(entry('big.gguf', big), { modelsDir, mirror: server.url });
+      expect(sha(fs.readFileSync(pulled.path))).toBe(sha(big));
+      const ranged = server.requests.filter((r) => r.range);
+      expect(ranged.length).toBeGreaterThan(1);
+      // Starting over would send the cut bytes again (size + 7 MB); resuming sends the size plus the unfinished piece.
+      expect(server.rangedBytesSent).toBeLessThan(big.length + cutAfter / 2);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('refuses a file whose sha256 differs: deleted, nothing in the models dir', async () => {
+    const server = await serveModels({ 'stories.gguf': STORIES });
+    try {
+      const modelsDir = temp.make('syn-pull-bad-');
+      await expect(pullModel(entry('stories.gguf', STORIES, { sha256: '0'.repeat(64) }), { modelsDir, mirror: server.url })).rejects.toMatchObject({
+        code: 'E_SYN_MODEL_UNAVAILABLE',
+        message: expect.stringContaining('failed its checksum'),
+      });
+      expect(fs.existsSync(path.join(modelsDir, 'stories.gguf'))).toBe(false);
+      expect(fs.readdirSync(path.join(modelsDir, '.downloads'))).toEqual([]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('without a pinned sha256, checks the GGUF architecture instead', async () => {
+    const server = await serveModels({ 'stories.gguf': STORIES });
+    try {
+      const ok = await pullModel(entry('stories.gguf', STORIES, { sha256: null, size_exact: false }), { modelsDir: temp.make('syn-pull-arch-'), mirror: server.url });
+      expect(ok).toMatchObject({ pinned: false, sha256: sha(STORIES) });
+      const modelsDir = temp.make('syn-pull-arch-bad-');
+      await expect(pullModel(entry('stories.gguf', STORIES, { sha256: null, architecture: 'qwen2' }), { modelsDir, mirror: server.url })).rejects.toThrow(/is a llama model, not the qwen2 model/);
+      expect(fs.existsSync(path.join(modelsDir, 'stories.gguf'))).toBe(false);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('asks nothing of the network with SYNAPSIS_OFFLINE=1, or for a model without a source', async () => {
+    const server = await serveModels({ 'stories.gguf': STORIES });
+    try {
+      const modelsDir = temp.make('syn-pull-off-');
+      await expect(pullModel(entry('stories.gguf', STORIES), { modelsDir, mirror: server.url, env: { SYNAPSIS_OFFLINE: '1' } })).rejects.toThrow(/SYNAPSIS_OFFLINE=1/);
+      await expect(pullModel(entry('stories.gguf', STORIES), { modelsDir })).rejects.toThrow(/no public download of this exact file/);
+      expect(server.requests).toEqual([]);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('the engine and downloads', () => {
+  it('never reaches the downloader through its imports', async () => {
+    const result = await esbuild.build({ entryPoints: [path.join(import.meta.dirname, '..', 'engine.ts')], bundle: true, platform: 'node', format: 'esm', packages: 'external', write: false, metafile: true, logLevel: 'silent' });
+    const inputs = Object.keys(result.metafile.inputs);
+    expect(inputs.some((p) => p.endsWith('src/engine/store/store.ts'))).toBe(true);
+    expect(inputs.filter((p) => p.endsWith('llm/download.ts'))).toEqual([]);
+  });
+});

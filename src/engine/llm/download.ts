@@ -1,0 +1,131 @@
+/**
+ * Fetching a catalog model over the network: the one module of Synapsis that opens a connection, and
+ * only when a person asks for it (`synapsis models pull`). The engine never imports it (a test walks
+ * the engine's imports); the CLI does, and SYNAPSIS_OFFLINE=1 refuses it here as well as removing the
+ * command.
+ *
+ * node-llama-cpp's downloader (ipull) fetches into <models-dir>/.downloads: a cut connection is
+ * retried, and an interrupted download resumes from the 5 MB pieces it already has. The file is
+ * checked (sha256, or the GGUF header where no sha256 is pinned) before it is moved into the models
+ * dir; a file that fails the check is deleted and nothing is registered.
+ */
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { createError } from '../../shared/errors.ts';
+import { downloadUri, type CatalogModel } from './catalog.ts';
+
+export interface PullProgress {
+  id: string;
+  downloaded_bytes: number;
+  total_bytes: number;
+}
+
+export interface PullOptions {
+  modelsDir: string;
+  /** `<mirror>/<file>` instead of the catalog's URI (SYNAPSIS_MODEL_MIRROR). */
+  mirror?: string;
+  onProgress?: (progress: PullProgress) => void;
+  signal?: AbortSignal;
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface PulledModel {
+  /** Where the checked file now is, inside the models dir; register it with models/add. */
+  path: string;
+  sha256: string;
+  /** false: the catalog pins no sha256; the header was checked and this is the file's hash. */
+  pinned: boolean;
+  /** It was in the models dir already, checked, and not fetched again. */
+  reused: boolean;
+}
+
+/** SYNAPSIS_OFFLINE=1: this installation never downloads (air-gapped sites); models come from folders. */
+export function downloadsDisabled(env: NodeJS.ProcessEnv = process.env): boolean {
+  return env.SYNAPSIS_OFFLINE === '1';
+}
+
+export async function sha256File(file: string): Promise<string> {
+  const hash = crypto.createHash('sha256');
+  for await (const chunk of fs.createReadStream(file, { highWaterMark: 4 << 20 })) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
+/** Throws unless `file` is the catalog's file: its sha256, or where none is pinned, a GGUF of the expected architecture. */
+async function checkFile(model: CatalogModel, file: string): Promise<{ sha256: string; pinned: boolean }> {
+  const sha256 = await sha256File(file);
+  if (model.sha256) {
+    if (sha256 !== model.sha256) {
+      throw createError('E_SYN_MODEL_UNAVAILABLE', `${model.file} failed its checksum (sha256 ${sha256}, expected ${model.sha256}): it was deleted and nothing was registered`);
+    }
+    return { sha256, pinned: true };
+  }
+  const { readGgufFileInfo } = await import('node-llama-cpp');
+  let architecture: unknown;
+  try {
+    const info = await readGgufFileInfo(file, { logWarnings: false });
+    architecture = (info.metadata as unknown as { general?: { architecture?: unknown } }).general?.architecture;
+  } catch (error) {
+    throw createError('E_SYN_MODEL_UNAVAILABLE', `${model.file} is not a readable GGUF model (${(error as Error).message}): it was deleted and nothing was registered`);
+  }
+  if (architecture !== model.architecture) {
+    throw createError('E_SYN_MODEL_UNAVAILABLE', `${model.file} is a ${String(architecture)} model, not the ${model.architecture} model the catalog names: it was deleted and nothing was registered`);
+  }
+  return { sha256, pinned: false };
+}
+
+/** Downloads and checks one catalog model into the models dir; the caller registers it (models/add). */
+export async function pullModel(model: CatalogModel, options: PullOptions): Promise<PulledModel> {
+  if (downloadsDisabled(options.env)) {
+    throw createError('E_SYN_BAD_REQUEST', 'Downloads are turned off on this installation (SYNAPSIS_OFFLINE=1): copy the GGUF files over and run synapsis models add <folder>');
+  }
+  const target = path.join(options.modelsDir, model.file);
+  if (fs.existsSync(target)) {
+    try {
+      return { path: target, ...(await checkFile(model, target)), reused: true };
+    } catch {
+      // Not the catalog's file (a different build under the same name): fetch the right one beside it.
+    }
+  }
+  const uri = downloadUri(model, options.mirror);
+  if (!uri) {
+    throw createError(
+      'E_SYN_MODEL_UNAVAILABLE',
+      `${model.name} has no public download of this exact file: import it from a folder or USB stick (synapsis models add <folder>), or set SYNAPSIS_MODEL_MIRROR to a server that has ${model.file}`,
+    );
+  }
+  const staging = path.join(options.modelsDir, '.downloads');
+  fs.mkdirSync(staging, { recursive: true });
+  const staged = path.join(staging, model.file);
+  const { createModelDownloader } = await import('node-llama-cpp');
+  let downloader: Awaited<ReturnType<typeof createModelDownloader>>;
+  try {
+    downloader = await createModelDownloader({
+      modelUri: uri,
+      dirPath: staging,
+      fileName: model.file,
+      // An interrupted download keeps its pieces (<file>.ipull) and the next pull resumes from them.
+      deleteTempFileOnCancel: false,
+      // A staged file is checked below whatever its size says.
+      skipExisting: false,
+      ...(options.onProgress ? { onProgress: (s: { downloadedSize: number; totalSize: number }) => options.onProgress!({ id: model.id, downloaded_bytes: s.downloadedSize, total_bytes: s.totalSize }) } : {}),
+    });
+    await downloader.download(options.signal ? { signal: options.signal } : {});
+  } catch (error) {
+    if (options.signal?.aborted) throw createError('E_SYN_MODEL_UNAVAILABLE', `Download of ${model.file} stopped; run the pull again to resume it`);
+    throw createError('E_SYN_MODEL_UNAVAILABLE', `Cannot download ${model.file} from ${uri}: ${(error as Error).message}`);
+  }
+  // ipull resolves a cancelled download too: only a finished file (no .ipull left) goes on.
+  if (options.signal?.aborted || !fs.existsSync(staged)) {
+    throw createError('E_SYN_MODEL_UNAVAILABLE', `Download of ${model.file} stopped before the end; run the pull again to resume it`);
+  }
+  let checked: { sha256: string; pinned: boolean };
+  try {
+    checked = await checkFile(model, staged);
+  } catch (error) {
+    fs.rmSync(staged, { force: true });
+    throw error;
+  }
+  fs.renameSync(staged, target);
+  return { path: target, ...checked, reused: false };
+}

@@ -1,0 +1,118 @@
+/** `synapsis models catalog | pull | add <folder>` end to end, against a local server standing in for a model mirror. */
+import { execFile, execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { cli } from './helpers/cli.ts';
+import { serveModels } from './helpers/model-server.ts';
+import { SHARED_DIR, TempDirs } from './helpers/tmp.ts';
+
+const temp = new TempDirs();
+afterAll(() => temp.cleanup());
+const MODELS = path.join(SHARED_DIR, 'models');
+const E5 = 'multilingual-e5-small.Q4_0.gguf';
+/** What the workspace's registry holds (read as the file: `models list` wants an indexed workspace). */
+const list = (dataDir: string): { file: string; role: string; languages?: string[] }[] => {
+  const file = path.join(dataDir, 'models', 'registry.json');
+  return fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : [];
+};
+
+describe('synapsis models pull', () => {
+  it('fetches the default embedder from a mirror, verifies it and registers it with its languages', async () => {
+    const server = await serveModels({ [E5]: fs.readFileSync(path.join(MODELS, E5)) });
+    try {
+      const dataDir = temp.make('syn-pull-cli-');
+      const r = await cli(['models', 'pull', 'multilingual-e5-small', '--mirror', server.url, '--data-dir', dataDir]);
+      expect(r.code, r.err).toBe(0);
+      expect(r.out).toMatch(new RegExp(`^pulled ${E5.replace(/\./g, '\\.')} \\(74 MB, sha256 verified, MIT\\) as embed model [0-9a-f]{16}`));
+      expect(r.err).toContain('pull: multilingual-e5-small 100% (74 MB of 74 MB)');
+      expect(list(dataDir)).toEqual([expect.objectContaining({ file: E5, role: 'embed', languages: ['*'] })]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('registers nothing when the file fails its checksum', async () => {
+    const server = await serveModels({ [E5]: fs.readFileSync(path.join(MODELS, 'stories260K.gguf')) });
+    try {
+      const dataDir = temp.make('syn-pull-cli-bad-');
+      const r = await cli(['models', 'pull', 'multilingual-e5-small', '--mirror', server.url, '--data-dir', dataDir]);
+      expect(r.code).toBe(1);
+      expect(r.err).toMatch(/E_SYN_MODEL_UNAVAILABLE.*failed its checksum/);
+      expect(list(dataDir)).toEqual([]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('names the catalog for an unknown id, and wants ids or --recommended', async () => {
+    expect(await cli(['models', 'pull', 'gpt-5'])).toMatchObject({ code: 2, err: expect.stringContaining('known: multilingual-e5-small, qwen2.5-1.5b-instruct') });
+    expect((await cli(['models', 'pull'])).code).toBe(2);
+  });
+});
+
+describe('SYNAPSIS_OFFLINE=1', () => {
+  afterEach(() => {
+    delete process.env.SYNAPSIS_OFFLINE;
+  });
+
+  it('removes pull from the CLI; the catalog says to import from a folder', async () => {
+    process.env.SYNAPSIS_OFFLINE = '1';
+    expect((await cli(['models', 'pull', '--recommended'])).code).toBe(2);
+    expect((await cli(['models', '--help'])).out).not.toMatch(/^\s+pull\b/m);
+    expect((await cli(['models', 'catalog'])).out).toContain('downloads are off (SYNAPSIS_OFFLINE=1): synapsis models add <folder>');
+    delete process.env.SYNAPSIS_OFFLINE;
+    expect((await cli(['models', '--help'])).out).toMatch(/^\s+pull\b/m);
+  });
+});
+
+describe('synapsis models add <folder>', () => {
+  it('imports every GGUF file of a folder and its subfolders, skipping a broken one and saying so', async () => {
+    const stick = temp.make('syn-usb-', { 'README.txt': 'models for the laptop\n', 'broken.gguf': 'not a model at all' });
+    fs.copyFileSync(path.join(MODELS, 'stories260K.gguf'), path.join(stick, 'stories260K.gguf'));
+    fs.mkdirSync(path.join(stick, 'embed'));
+    fs.copyFileSync(path.join(MODELS, E5), path.join(stick, 'embed', E5));
+    const dataDir = temp.make('syn-usb-data-');
+    const r = await cli(['models', 'add', stick, '--data-dir', dataDir]);
+    expect(r.code).toBe(1);
+    expect(r.out).toMatch(/^skipped .*broken\.gguf: /m);
+    expect(r.out).toMatch(new RegExp(`^added ${E5.replace(/\./g, '\\.')} as embed model`, 'm'));
+    expect(r.out).toMatch(/^added stories260K\.gguf as chat model/m);
+    expect(list(dataDir).map((m) => m.file).sort()).toEqual([E5, 'stories260K.gguf']);
+    const empty = temp.make('syn-usb-empty-');
+    expect(await cli(['models', 'add', empty, '--data-dir', dataDir])).toMatchObject({ code: 1, out: expect.stringContaining('no .gguf files in') });
+  });
+});
+
+describe('scripts/setup-models.mjs', () => {
+  const setupModels = (args: string[], env: NodeJS.ProcessEnv = {}) =>
+    execFileSync(process.execPath, [path.join(import.meta.dirname, '..', 'scripts', 'setup-models.mjs'), ...args], { encoding: 'utf8', env: { ...process.env, SYNAPSIS_OFFLINE: '', SYNAPSIS_MODEL_MIRROR: '', ...env } });
+
+  it('imports the GGUF files of a shared models folder and verifies the default embedder', () => {
+    const shared = temp.make('syn-shared-models-', { 'notes.txt': 'x' });
+    fs.copyFileSync(path.join(MODELS, E5), path.join(shared, E5));
+    fs.copyFileSync(path.join(MODELS, 'stories260K.gguf'), path.join(shared, 'stories260K.gguf'));
+    const target = path.join(temp.make('syn-target-'), 'models');
+    expect(setupModels(['--shared', shared, '--target', target])).toMatch(/^setup: models: imported from .* 2 GGUF files \(2 copied now; multilingual-e5-small sha256 verified\)\n$/);
+    expect(fs.readdirSync(target).sort()).toEqual([E5, 'stories260K.gguf']);
+  });
+
+  it('without a shared folder, downloads the default embedder, or says in one line why not', async () => {
+    const target = path.join(temp.make('syn-target-dl-'), 'models');
+    const missing = path.join(target, 'no-such-folder');
+    expect(setupModels(['--shared', missing, '--target', target], { SYNAPSIS_OFFLINE: '1' })).toMatch(/^setup: models: none imported .*SYNAPSIS_OFFLINE=1/);
+    expect(setupModels(['--shared', missing, '--target', target])).toMatch(/^setup: models: no .* and the download did not succeed \(.*no public download of this exact file.*\): the demo searches by words/);
+    expect(fs.existsSync(path.join(target, E5))).toBe(false);
+    const server = await serveModels({ [E5]: fs.readFileSync(path.join(MODELS, E5)) });
+    try {
+      const out = await new Promise<string>((resolve, reject) => {
+        // Asynchronously: the server answers in this process.
+        execFile(process.execPath, [path.join(import.meta.dirname, '..', 'scripts', 'setup-models.mjs'), '--shared', missing, '--target', target], { env: { ...process.env, SYNAPSIS_OFFLINE: '', SYNAPSIS_MODEL_MIRROR: server.url } }, (error, stdout) => (error ? reject(error) : resolve(stdout)));
+      });
+      expect(out).toMatch(/^setup: models: downloaded multilingual-e5-small into .*models\/ \(sha256 verified\)\n$/);
+      expect(fs.existsSync(path.join(target, E5))).toBe(true);
+    } finally {
+      await server.close();
+    }
+  });
+});
