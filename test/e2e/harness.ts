@@ -51,7 +51,7 @@ export interface App {
  * A fresh workspace over a copy of the sample vault, its server, and a page at the tokened address.
  * `SYNAPSIS_EDITOR` points at a script that records what it was asked to open.
  */
-export async function openApp(browser: Browser, temp: TempDirs, options: { indexFirst?: boolean; chatDelayMs?: number; embedder?: EmbedderLike } = {}): Promise<App> {
+export async function openApp(browser: Browser, temp: TempDirs, options: { indexFirst?: boolean; chatDelayMs?: number; embedder?: EmbedderLike; env?: Record<string, string> } = {}): Promise<App> {
   const vault = temp.make('e2e-vault-');
   fs.cpSync(SAMPLE_VAULT, vault, { recursive: true });
   const dataDir = temp.make('e2e-data-');
@@ -61,7 +61,7 @@ export async function openApp(browser: Browser, temp: TempDirs, options: { index
   fs.writeFileSync(editor, `import fs from 'node:fs';\nfs.writeFileSync(${JSON.stringify(editorLog)}, JSON.stringify(process.argv.slice(2)));\n`);
   const host = new EngineHost({ create: () => createEngine({ dataDir, env: {}, chat: new QuotingChat(options.chatDelayMs ?? 15), ...(options.embedder ? { embedder: options.embedder } : {}) }), watch: true });
   if (options.indexFirst) await (await host.engine()).index([vault]);
-  const server = await startWebServer({ host, staticDir: UI_DIR, port: 0, version: 'e2e', env: { SYNAPSIS_EDITOR: `${process.execPath} ${editor} --goto {file}:{line}` } });
+  const server = await startWebServer({ host, staticDir: UI_DIR, port: 0, version: 'e2e', env: { SYNAPSIS_EDITOR: `${process.execPath} ${editor} --goto {file}:{line}`, ...options.env } });
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();
   const requests: string[] = [];

@@ -237,4 +237,28 @@ describe('rough edges in web mode', () => {
     await expect.poll(() => page.getByTestId('restricted-mode').count()).toBe(0);
     expect(await page.locator('main').textContent()).not.toContain('Bluefin');
   });
+
+  it('"Open in editor" that fails says why in the preview and offers to read the whole file there', async () => {
+    // An opener that fails the way xdg-open does on a desktop with no application for the file.
+    const bin = temp.make('edges-opener-');
+    fs.writeFileSync(path.join(bin, 'xdg-open'), '#!/bin/sh\necho "xdg-open: no method available for opening \'$1\'" >&2\nexit 3\n', { mode: 0o755 });
+    const { page } = await open({ indexFirst: true, env: { SYNAPSIS_EDITOR: `${path.join(bin, 'xdg-open')} {file}` } });
+    await page.keyboard.press('Control+/');
+    await page.locator('#search-input').fill('relay port');
+    await page.getByTestId('result').first().click();
+    const preview = page.getByTestId('source-preview');
+    await preview.locator('.code__line--cited').first().waitFor();
+    await preview.getByRole('button', { name: 'Open in editor' }).click();
+    const failure = preview.getByTestId('open-error');
+    await failure.waitFor({ timeout: 15_000 });
+    expect(await failure.textContent()).toMatch(/Could not open it in an editor\..*exited with code 3 \(no application is set to open this kind of file\)/);
+    expect(await page.locator('.toast').filter({ hasText: /^Opened/ }).count()).toBe(0);
+    await screenshot(page, 'edges-08-open-failed');
+    const before = await preview.locator('.code__line').count();
+    await failure.getByRole('button', { name: 'Read the whole file here' }).click();
+    await expect.poll(() => preview.locator('.code__line').first().getAttribute('data-line')).toBe('1');
+    expect(await preview.locator('.code__line').count()).toBeGreaterThan(before);
+    // The cited lines stay highlighted in the whole file.
+    expect(await preview.locator('.code__line--cited').count()).toBeGreaterThan(0);
+  });
 });

@@ -54,14 +54,51 @@ function osOpener(target: string): string[] {
   return ['xdg-open', target];
 }
 
-/** Starts a program without a shell and without waiting for it; rejects when it cannot start. */
-function spawnDetached(argv: readonly string[]): Promise<void> {
+/**
+ * How long an opener may take to fail. xdg-open, open and most editors' launchers hand the file to
+ * a running program and exit within this; one still running is an editor that stays open.
+ */
+export const OPENER_GRACE_MS = 1500;
+
+/** What xdg-open's exit codes mean (xdg-utils). */
+const XDG_EXIT: Record<number, string> = {
+  1: 'a syntax error in its command line',
+  2: 'the file does not exist',
+  3: 'no application is set to open this kind of file',
+  4: 'the opening application failed',
+};
+
+/**
+ * Starts a program without a shell. Resolves once it is running past the grace time or has exited 0;
+ * rejects when it cannot start or exits with an error within the grace time (xdg-open exits 3 when
+ * no application opens the file), so a failure is reported instead of "opened".
+ */
+function spawnDetached(argv: readonly string[], graceMs = OPENER_GRACE_MS): Promise<void> {
   return new Promise<void>((resolve, reject) => {
-    const child = spawn(argv[0]!, argv.slice(1), { detached: true, stdio: 'ignore', shell: false });
-    child.once('error', (error) => reject(createError('E_SYN_BAD_REQUEST', `Could not start ${argv[0]}: ${error.message}`)));
-    child.once('spawn', () => {
+    const child = spawn(argv[0]!, argv.slice(1), { detached: true, stdio: ['ignore', 'ignore', 'pipe'], shell: false });
+    let stderr = '';
+    child.stderr?.on('data', (chunk: Buffer) => {
+      if (stderr.length < 400) stderr += chunk.toString('utf8');
+    });
+    let settled = false;
+    const settle = (error?: Error) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      child.stderr?.destroy();
       child.unref();
-      resolve();
+      if (error) reject(error);
+      else resolve();
+    };
+    const timer = setTimeout(() => settle(), graceMs);
+    child.once('error', (error) => settle(createError('E_SYN_BAD_REQUEST', `Could not start ${argv[0]}: ${error.message}`)));
+    child.once('exit', (code, signal) => {
+      if (code === 0) return settle();
+      const name = path.basename(argv[0]!);
+      const meaning = code !== null && name === 'xdg-open' ? XDG_EXIT[code] : undefined;
+      const said = stderr.trim().split('\n')[0]?.slice(0, 200);
+      const why = signal ? `was stopped by ${signal}` : `exited with code ${code}${meaning ? ` (${meaning})` : ''}`;
+      settle(createError('E_SYN_BAD_REQUEST', `${name} could not open it: it ${why}${said ? `: ${said}` : ''}`));
     });
   });
 }

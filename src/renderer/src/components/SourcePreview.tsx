@@ -3,7 +3,7 @@ import { useAppFields } from '../store.ts';
 
 /** The cited lines in their file, highlighted, with the lines around them and "open in editor". */
 export function SourcePreview() {
-  const { preview, closePreview, openInEditor, restrictedDocs } = useAppFields('preview', 'closePreview', 'openInEditor', 'restrictedDocs');
+  const { preview, closePreview, openInEditor, readWholeFile, restrictedDocs } = useAppFields('preview', 'closePreview', 'openInEditor', 'readWholeFile', 'restrictedDocs');
   const first = useRef<HTMLDivElement>(null);
   useEffect(() => {
     first.current?.scrollIntoView({ block: 'center' });
@@ -31,6 +31,18 @@ export function SourcePreview() {
           </button>
         </div>
       </header>
+      {preview.openError && (
+        <div className="preview__open-error" role="alert" data-testid="open-error">
+          <p>
+            <strong>Could not open it in an editor.</strong> {preview.openError}
+          </p>
+          {!preview.whole && (
+            <button type="button" className="btn btn--primary" onClick={() => void readWholeFile()}>
+              Read the whole file here
+            </button>
+          )}
+        </div>
+      )}
       {preview.error && (
         <p className="error-line" role="alert">
           {preview.error}
