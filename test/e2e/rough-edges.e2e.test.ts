@@ -261,4 +261,50 @@ describe('rough edges in web mode', () => {
     // The cited lines stay highlighted in the whole file.
     expect(await preview.locator('.code__line--cited').count()).toBeGreaterThan(0);
   });
+
+  it('settings speak plain words first, with the technical names behind Details', async () => {
+    const { page } = await open({ indexFirst: true });
+    await page.keyboard.press('Alt+5');
+    const health = page.getByTestId('health');
+    await health.getByText(/no embedding model is installed/).waitFor();
+    await page.getByTestId('system').getByText(/threads/).waitFor({ timeout: 30_000 });
+    // What a person reads without opening anything: no setting names, commands or file paths.
+    const visible = await page.locator('main').innerText();
+    for (const jargon of [/SYN_[A-Z_]+/, /chunk_share/, /docs\/[\w-]+\.md/, /synapsis models add/, /<file\.gguf>/]) expect(visible).not.toMatch(jargon);
+    await screenshot(page, 'edges-09-settings-plain');
+    // The detail is one click away.
+    await page.getByTestId('health-details').locator('summary').click();
+    expect(await page.getByTestId('health-details').innerText()).toMatch(/synapsis models add/);
+    await page.locator('.setting').filter({ hasText: 'Passage size' }).locator('summary').click();
+    expect(await page.locator('.setting').filter({ hasText: 'Passage size' }).innerText()).toMatch(/SYN_CHUNK_SIZE/);
+  });
+
+  it('at 800x600 the sidebar collapses, the graph keeps its width and badges stay on one line', async () => {
+    const { page } = await open({ indexFirst: true });
+    await page.setViewportSize({ width: 800, height: 600 });
+    const sidebar = page.getByRole('navigation', { name: 'Main' });
+    await sidebar.getByRole('button', { name: 'Collapse the sidebar' }).click();
+    await expect.poll(async () => (await sidebar.boundingBox())?.width ?? 999).toBeLessThan(80);
+    // Icons still name their view.
+    await sidebar.getByRole('button', { name: 'Graph' }).click();
+    await page.getByLabel('Entity').fill('Maya Chen');
+    await page.getByRole('button', { name: 'Show' }).click();
+    await page.getByTestId('graph-node').first().waitFor();
+    const canvas = (await page.getByTestId('graph-svg').boundingBox())!;
+    expect(canvas.width).toBeGreaterThan(600);
+    expect(canvas.height).toBeGreaterThan(300);
+    await screenshot(page, 'edges-09-graph-800x600');
+    await page.keyboard.press('Control+k');
+    await page.locator('#ask-input').fill('Why did we postpone QUIC?');
+    await page.keyboard.press('Enter');
+    await page.getByTestId('answer').waitFor({ timeout: 30_000 });
+    const heights = await page.locator('.badge, .tag').evaluateAll((els) => els.map((el) => el.getBoundingClientRect().height));
+    expect(heights.length).toBeGreaterThan(0);
+    expect(Math.max(...heights)).toBeLessThan(26);
+    await screenshot(page, 'edges-09-answer-800x600');
+    // Remembered: a reload keeps it collapsed; expanding brings the labels back.
+    await page.reload();
+    await sidebar.getByRole('button', { name: 'Expand the sidebar' }).click();
+    await expect.poll(async () => (await sidebar.boundingBox())?.width ?? 0).toBeGreaterThan(150);
+  });
 });

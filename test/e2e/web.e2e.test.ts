@@ -200,7 +200,7 @@ describe('web mode in Chromium', () => {
     try {
       const { page } = app;
       await page.keyboard.press('Alt+5');
-      await page.getByTestId('health').getByText('no embedding model').waitFor();
+      await page.getByTestId('health').getByText('no embedding model is installed').waitFor();
       await page.getByTestId('system').getByText(/threads/).waitFor({ timeout: 30_000 });
       // The retrieval profile in use, and the languages detected in the folders (the sample vault has Russian notes).
       expect(await page.getByTestId('settings-profile').textContent()).toMatch(/profile default/);

@@ -71,8 +71,8 @@ function IndexBadge() {
   else if (status?.watching) text = 'Watching for changes';
   else if (!watchFolders) text = 'Indexed · not watching for changes';
   return (
-    <div className={`index-badge${!connected ? ' index-badge--off' : status?.running ? ' index-badge--busy' : ''}`} data-testid="index-badge" role="status">
-      <span className="dot" aria-hidden /> {text}
+    <div className={`index-badge${!connected ? ' index-badge--off' : status?.running ? ' index-badge--busy' : ''}`} data-testid="index-badge" role="status" title={text}>
+      <span className="dot" aria-hidden /> <span className="index-badge__text">{text}</span>
     </div>
   );
 }
@@ -83,7 +83,7 @@ function RestrictedMode() {
   if (!allowRestricted) return null;
   return (
     <div className="restricted-mode" role="status" data-testid="restricted-mode" title="Restricted notes appear in search, answers and the graph until you hide them or close this window">
-      <span>Restricted notes shown</span>
+      <span className="restricted-mode__text">Restricted notes shown</span>
       <button type="button" className="link small" onClick={() => setAllowRestricted(false)}>
         Hide
       </button>
@@ -186,7 +186,7 @@ export function Restarted() {
 export function App() {
   useTheme();
   useShortcuts();
-  const { client, view, setView, onboarding, staleToken } = useAppFields('client', 'view', 'setView', 'onboarding', 'staleToken');
+  const { client, view, setView, onboarding, staleToken, sidebarCollapsed, toggleSidebar } = useAppFields('client', 'view', 'setView', 'onboarding', 'staleToken', 'sidebarCollapsed', 'toggleSidebar');
   if (!client) return <NoConnection />;
   if (staleToken) return <Restarted />;
   if (onboarding) {
@@ -198,13 +198,16 @@ export function App() {
     );
   }
   return (
-    <div className="app">
+    <div className={`app${sidebarCollapsed ? ' app--collapsed' : ''}`}>
       <nav className="sidebar" aria-label="Main">
         <div className="brand">
           <span className="brand__mark" aria-hidden>
             ◆
-          </span>{' '}
-          Synapsis
+          </span>
+          <span className="brand__name"> Synapsis</span>
+          <button type="button" className="sidebar__toggle" onClick={toggleSidebar} aria-expanded={!sidebarCollapsed} aria-label={sidebarCollapsed ? 'Expand the sidebar' : 'Collapse the sidebar'} title={sidebarCollapsed ? 'Expand the sidebar' : 'Collapse the sidebar'}>
+            {sidebarCollapsed ? '»' : '«'}
+          </button>
         </div>
         <ul>
           {NAV.map((n) => (
@@ -213,7 +216,7 @@ export function App() {
                 <span className="nav__icon" aria-hidden>
                   {n.icon}
                 </span>
-                {n.label}
+                <span className="nav__label">{n.label}</span>
                 <kbd className="nav__keys">{n.keys}</kbd>
               </button>
             </li>
@@ -222,7 +225,7 @@ export function App() {
         <div className="sidebar__foot">
           <RestrictedMode />
           <IndexBadge />
-          <div className="muted small">Offline · nothing leaves this machine</div>
+          <div className="muted small sidebar__note">Offline · nothing leaves this machine</div>
         </div>
       </nav>
       <main className="main">

@@ -3,16 +3,36 @@ import { useAppFields, type RetrievalChoice, type Theme } from '../store.ts';
 import { ModelImport } from './ModelImport.tsx';
 import { formatBytes, formatCount } from './text.tsx';
 
-function Row({ label, children, hint }: { label: string; children: React.ReactNode; hint?: string }) {
+/** A setting: its name and what it means in plain words; the technical names behind "Details". */
+function Row({ label, children, hint, details }: { label: string; children: React.ReactNode; hint?: string; details?: React.ReactNode }) {
   return (
     <div className="setting">
       <div className="setting__label">
         {label}
         {hint && <div className="muted small">{hint}</div>}
+        {details && (
+          <details className="setting__details small">
+            <summary>Details</summary>
+            <div className="muted">{details}</div>
+          </details>
+        )}
       </div>
       <div className="setting__value">{children}</div>
     </div>
   );
+}
+
+/**
+ * A degradation as the engine reports it ("no embedding model: lexical retrieval only (synapsis
+ * models add <file.gguf>)") in plain words; the original stays under Details.
+ */
+export function plainDegradation(text: string): string {
+  if (/^no embedding model/i.test(text)) return 'Search finds your words, not their meaning: no embedding model is installed. Add one under Models below.';
+  if (/^no chat model/i.test(text)) return 'Answers quote your notes word for word: no chat model is installed.';
+  if (/\b(gpu|cuda|vulkan|metal)\b/i.test(text)) return 'Models run on the processor: the graphics card could not be used.';
+  // Otherwise the engine's sentence, without the command or setting that fixes it.
+  const plain = text.replace(/\s*\((?:synapsis |SYN_|set |see )[^)]*\)/gi, '').trim();
+  return plain.charAt(0).toUpperCase() + plain.slice(1);
 }
 
 export function SettingsView() {
@@ -35,18 +55,33 @@ export function SettingsView() {
         {health && health.degradations.length > 0 && (
           <ul>
             {health.degradations.map((d) => (
-              <li key={d}>{d}</li>
+              <li key={d}>{plainDegradation(d)}</li>
             ))}
           </ul>
         )}
         {health && (
           <p className="muted small">
-            {formatCount(health.documents.indexed)} documents ({Object.entries(health.documents.by_type)
-              .map(([t, n]) => `${t} ${n}`)
-              .join(', ') || 'none'}
-            ) · {formatCount(health.chunks)} passages · {formatCount(health.vectors.count)} vectors{health.vectors.backend ? ` (${health.vectors.backend})` : ''} · index {health.index_version} · data in{' '}
-            <span className="mono">{health.data_dir}</span>
+            {formatCount(health.documents.indexed)} documents · {formatCount(health.chunks)} passages
           </p>
+        )}
+        {health && (
+          <details className="setting__details small" data-testid="health-details">
+            <summary>Details</summary>
+            {health.degradations.length > 0 && (
+              <ul className="mono">
+                {health.degradations.map((d) => (
+                  <li key={d}>{d}</li>
+                ))}
+              </ul>
+            )}
+            <p className="muted">
+              By type:{' '}
+              {Object.entries(health.documents.by_type)
+                .map(([t, n]) => `${t} ${n}`)
+                .join(', ') || 'none'}{' '}
+              · {formatCount(health.vectors.count)} vectors{health.vectors.backend ? ` (${health.vectors.backend})` : ''} · index {health.index_version} · data in <span className="mono">{health.data_dir}</span>
+            </p>
+          </details>
         )}
       </div>
 
@@ -110,13 +145,29 @@ export function SettingsView() {
           <option value="dense">Meaning only</option>
         </select>
       </Row>
-      <Row label="Chunking" hint="Set with SYN_CHUNK_SIZE and SYN_CHUNK_OVERLAP; a change re-chunks and makes a new index version.">
+      <Row
+        label="Passage size"
+        hint="Your files are read in passages of about this many characters, each overlapping the next so no sentence is cut in two."
+        details={
+          <>
+            Set with <code>SYN_CHUNK_SIZE</code> and <code>SYN_CHUNK_OVERLAP</code>; a change re-reads every file into a new index version.
+          </>
+        }
+      >
         <span className="mono">
           {String(config.chunkSize ?? '—')} characters, overlap {String(config.chunkOverlap ?? '—')}
         </span>
       </Row>
       {(health?.models.embedders ?? []).length > 0 && (
-        <Row label="Sentence vectors" hint="Each embedding model also embeds every sentence of your prose (not code); a passage's closeness is mostly that of its closest sentence (the profile's chunk_share). Set SYN_SENTENCE_VECTORS=false to keep one vector per passage.">
+        <Row
+          label="Sentence matching"
+          hint="Every sentence of your prose is also matched on its own, so a long passage is found by its best sentence."
+          details={
+            <>
+              Each embedding model embeds every sentence (not code); a passage&apos;s closeness is mostly that of its closest sentence (the profile&apos;s <code>chunk_share</code>). <code>SYN_SENTENCE_VECTORS=false</code> keeps one vector per passage.
+            </>
+          }
+        >
           <span className="mono" data-testid="settings-sentences">
             {health!.models.embedders.some((e) => e.sentences)
               ? health!.models.embedders
@@ -127,10 +178,17 @@ export function SettingsView() {
           </span>
         </Row>
       )}
-      <Row label="Fusion" hint="The retrieval profile (SYN_PROFILE) weighs the lexical list and each embedding model's; SYN_FUSION overrides its kind. See docs/quality.md.">
-        <span className="mono" data-testid="settings-profile">
-          profile {health?.profile ?? 'default'}
-          {config.fusion ? `, ${String(config.fusion)} (SYN_FUSION)` : ''}, top {String(config.topK ?? 8)}
+      <Row
+        label="Ranking"
+        hint="How matches on your words and matches on meaning are weighed together, and how many passages an answer reads."
+        details={
+          <>
+            The retrieval profile (<code>SYN_PROFILE</code>) weighs the lexical list and each embedding model&apos;s; <code>SYN_FUSION</code> overrides its kind{config.fusion ? ` (now ${String(config.fusion)})` : ''}; <code>SYN_TOP_K</code> sets the passages. Measured in docs/quality.md.
+          </>
+        }
+      >
+        <span data-testid="settings-profile">
+          profile {health?.profile ?? 'default'} · {String(config.topK ?? 8)} passages per answer
         </span>
       </Row>
       {health?.languages && health.languages.length > 0 && (
@@ -142,10 +200,18 @@ export function SettingsView() {
       )}
 
       <h2>Privacy</h2>
-      <Row label="Restricted notes" hint="Notes with `sensitivity: restricted` in their front matter are hidden from search, answers and the graph.">
+      <Row
+        label="Restricted notes"
+        hint="Notes marked restricted are hidden from search, answers and the graph unless you show them here, for this session only."
+        details={
+          <>
+            A note is restricted by <code>sensitivity: restricted</code> in its front matter. <code>SYN_SENSITIVITY_ENABLE=false</code> turns hiding off.
+          </>
+        }
+      >
         <label className="switch">
           <input type="checkbox" checked={s.allowRestricted} onChange={(e) => s.setAllowRestricted(e.target.checked)} disabled={config.sensitivityEnable === false} />
-          <span>{config.sensitivityEnable === false ? 'Enforcement is off (SYN_SENSITIVITY_ENABLE=false)' : 'Show them in this session'}</span>
+          <span>{config.sensitivityEnable === false ? 'Hiding is turned off on this machine' : 'Show them in this session'}</span>
         </label>
       </Row>
 

@@ -26,12 +26,18 @@ export interface ShellSlice {
   onboardingDone: boolean;
   /** Decided at the first health report: an empty workspace that never finished onboarding starts with it. */
   onboarding: boolean | null;
+  /** The sidebar shows icons only (remembered; narrow windows start that way). */
+  sidebarCollapsed: boolean;
+  toggleSidebar(): void;
   setView(view: View): void;
   finishOnboarding(): void;
   /** Shows a toast; the same message again replaces the one shown (and its timer) instead of stacking. */
   notify(kind: Toast['kind'], text: string, action?: ToastAction): void;
   dismissToast(id: number): void;
 }
+
+/** Below this window width the sidebar starts collapsed, leaving the views the room. */
+export const NARROW_WINDOW_PX = 900;
 
 let toastId = 0;
 const toastTimers = new Map<number, ReturnType<typeof setTimeout>>();
@@ -41,7 +47,13 @@ export const createShellSlice: StateCreator<AppState, [], [], ShellSlice> = (set
   toasts: [],
   onboardingDone: storage.get('onboardingDone', false),
   onboarding: null,
+  sidebarCollapsed: storage.get('sidebarCollapsed', typeof window !== 'undefined' && window.innerWidth > 0 && window.innerWidth < NARROW_WINDOW_PX),
 
+  toggleSidebar() {
+    const sidebarCollapsed = !get().sidebarCollapsed;
+    storage.set('sidebarCollapsed', sidebarCollapsed);
+    set({ sidebarCollapsed });
+  },
   setView(view) {
     set({ view });
     if (view === 'graph' && !get().graph.overview) void get().loadOverview();
