@@ -2,11 +2,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Command } from 'commander';
-import { createEngine } from '../../engine/engine.ts';
+import { createEngine, type EngineOptions } from '../../engine/engine.ts';
+import { demoEngineOptions, demoModels } from '../../engine/host/demo.ts';
 import { engineOptions, option, type RegisteredCommand } from '../command.ts';
 import { formatAnswer, formatIndexReport } from '../format.ts';
 import { createProgressReporter } from '../progress.ts';
-import { DEMO_CHAT_MODEL, DEMO_EMBED_MODEL, readQuestions, SAMPLE_QUESTIONS, SAMPLE_VAULT } from '../resources.ts';
+import { DEMO_CHAT_MODEL, DEMO_MODELS_DIR, DEMO_TOUR, readQuestions, SAMPLE_QUESTIONS, SAMPLE_VAULT } from '../resources.ts';
 
 interface DemoOptions {
   vault: string;
@@ -31,24 +32,18 @@ export const demo: RegisteredCommand = {
       .addOption(option('--vault <dir>', 'folder to use instead of the sample vault', undefined, SAMPLE_VAULT))
       .addOption(option('--questions <file>', 'questions fixture (JSON)', undefined, SAMPLE_QUESTIONS))
       .addOption(option('--all', 'answer every question of the fixture, not one of each kind'))
-      .addOption(option('--embed-model <file>', `GGUF embedding model (default: ${path.relative(process.cwd(), DEMO_EMBED_MODEL)} when present)`))
+      .addOption(option('--embed-model <file>', `GGUF embedding model (default: the web demo's, multilingual-e5-small or else all-MiniLM-L6-v2 from ${path.relative(process.cwd(), DEMO_MODELS_DIR) || '.'}, when present)`))
       .addOption(option('--chat-model <file>', `GGUF chat model for generated answers (e.g. ${path.relative(process.cwd(), DEMO_CHAT_MODEL)}); default: extractive answers`))
       .addOption(option('--no-models', 'use no models: lexical retrieval and extractive answers'))
       .action(async (cmdOpts: DemoOptions, cmd: Command) => {
         const opts = globals(cmd);
         const all = readQuestions(cmdOpts.questions);
         const questions = cmdOpts.all ? all : all.filter((q, i) => all.findIndex((o) => o.kind === q.kind) === i);
-        const pick = (given: string | undefined, fallback: string) => given ?? (cmdOpts.models && fs.existsSync(fallback) ? fallback : undefined);
-        const embedModel = cmdOpts.models ? pick(cmdOpts.embedModel, DEMO_EMBED_MODEL) : undefined;
-        // The shared chat model (SmolLM2-135M) is too small to write good answers: the demo answers
-        // extractively unless a chat model is named, and the critic's checks judge either way.
-        const chatModel = cmdOpts.models ? cmdOpts.chatModel : undefined;
         const dataDir = opts.dataDir ? engineOptions(opts).dataDir : fs.mkdtempSync(path.join(os.tmpdir(), 'synapsis-demo-'));
-        const engine = createEngine({
-          ...engineOptions(opts),
-          dataDir,
-          config: { ...(embedModel ? { embedModel } : {}), ...(chatModel ? { chatModel, synthTokens: 160, contextTokens: 1200 } : {}) },
-        });
+        const options = cliDemoEngineOptions(cmdOpts, dataDir, DEMO_MODELS_DIR);
+        const embedModel = options.config?.embedModel;
+        const chatModel = options.config?.chatModel;
+        const engine = createEngine({ ...engineOptions(opts), ...options });
         try {
           const progress = opts.json ? null : createProgressReporter();
           const sub = progress ? engine.on('index/progress', (e) => progress.update(e)) : null;
@@ -79,4 +74,22 @@ function indent(text: string): string {
     .split('\n')
     .map((l) => `   ${l}`)
     .join('\n');
+}
+
+/**
+ * The engine of `synapsis demo`: the web demo's (demoEngineOptions: the multilingual embedder first,
+ * one vector per passage, none of the user's SYN_* overrides), in a data dir of its own. The shared
+ * chat model (SmolLM2-135M) is too small to write good answers: answers are extractive unless
+ * --chat-model names one, and the critic's checks judge either way.
+ */
+export function cliDemoEngineOptions(cmdOpts: Pick<DemoOptions, 'vault' | 'questions' | 'embedModel' | 'chatModel' | 'models'>, dataDir: string, modelsDir: string): EngineOptions & { dataDir: string } {
+  const setup = { vault: cmdOpts.vault, questionsFile: cmdOpts.questions, tourFile: DEMO_TOUR, dataDir, modelsDir: cmdOpts.models ? modelsDir : undefined };
+  const base = demoEngineOptions(setup);
+  const embedModel = cmdOpts.models ? (cmdOpts.embedModel ?? demoModels(setup).embed ?? undefined) : undefined;
+  const chatModel = cmdOpts.models ? cmdOpts.chatModel : undefined;
+  return {
+    ...base,
+    dataDir,
+    config: { ...(embedModel ? { embedModel, sentenceVectors: false } : {}), ...(chatModel ? { chatModel, synthTokens: 160, contextTokens: 1200 } : {}) },
+  };
 }
