@@ -45,6 +45,15 @@ describe('synapsis models pull', () => {
     }
   });
 
+  it('--recommended fetches what has a source and names what must come from a folder', async () => {
+    const dataDir = temp.make('syn-pull-rec-');
+    const r = await cli(['models', 'pull', '--recommended', '--ram', '2', '--data-dir', dataDir]);
+    expect(r.code).toBe(1);
+    expect(r.err).toContain('pull: skipping multilingual-e5-small: no public download of this exact file; synapsis models add <folder> imports it');
+    expect(r.err).toMatch(/None of the recommended models can be downloaded here/);
+    expect(list(dataDir)).toEqual([]);
+  });
+
   it('names the catalog for an unknown id, and wants ids or --recommended', async () => {
     expect(await cli(['models', 'pull', 'gpt-5'])).toMatchObject({ code: 2, err: expect.stringContaining('known: multilingual-e5-small, qwen2.5-1.5b-instruct') });
     expect((await cli(['models', 'pull'])).code).toBe(2);

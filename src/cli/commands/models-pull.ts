@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Command } from 'commander';
-import { catalogModel, MODEL_CATALOG, recommendedModels, type CatalogModel } from '../../engine/llm/catalog.ts';
+import { catalogModel, downloadUri, MODEL_CATALOG, recommendedModels, type CatalogModel } from '../../engine/llm/catalog.ts';
 import { pullModel, type PulledModel } from '../../engine/llm/download.ts';
 import { createError } from '../../shared/errors.ts';
 import { engineOptions, nonNegativeNumber, option, type RegisteredCommand } from '../command.ts';
@@ -23,10 +23,16 @@ export const modelsPull: RegisteredCommand = {
       .addOption(option('--mirror <url>', 'fetch <url>/<file> instead of the public address (default: $SYNAPSIS_MODEL_MIRROR)'))
       .action(async (ids: string[], cmdOpts: { recommended?: boolean; ram?: number; mirror?: string }, cmd: Command) => {
         const opts = globals(cmd);
-        const models = chooseModels(ids, cmdOpts.recommended === true, cmdOpts.ram === undefined ? os.totalmem() : cmdOpts.ram * 1024 ** 3);
+        const chosen = chooseModels(ids, cmdOpts.recommended === true, cmdOpts.ram === undefined ? os.totalmem() : cmdOpts.ram * 1024 ** 3);
         const resolved = engineOptions(opts);
         const modelsDir = path.resolve(resolved.modelsDir ?? path.join(resolved.dataDir, 'models'));
         const mirror = cmdOpts.mirror ?? process.env.SYNAPSIS_MODEL_MIRROR;
+        // --recommended fetches what can be fetched and names the rest (a model named by id fails instead).
+        const models = cmdOpts.recommended ? chosen.filter((m) => downloadUri(m, mirror) !== null || fs.existsSync(path.join(modelsDir, m.file))) : chosen;
+        for (const m of chosen.filter((c) => !models.includes(c))) {
+          io.err(`pull: skipping ${m.id}: no public download of this exact file; synapsis models add <folder> imports it (or --mirror <url>)\n`);
+        }
+        if (models.length === 0) throw createError('E_SYN_MODEL_UNAVAILABLE', 'None of the recommended models can be downloaded here: import them with synapsis models add <folder>, or name a mirror with --mirror');
         const total = models.reduce((s, m) => s + m.size_bytes, 0);
         io.err(`pull: ${models.map((m) => m.id).join(', ')} (${MB(total)}${models.every((m) => m.size_exact) ? '' : ' or so'}) into ${modelsDir}\n`);
         const pulled: { model: CatalogModel; file: PulledModel }[] = [];
