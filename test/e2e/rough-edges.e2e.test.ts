@@ -10,7 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startWebServer } from '../../src/cli/web.ts';
 import { createEngine } from '../../src/engine/engine.ts';
 import { EngineHost } from '../../src/engine/host/engine-host.ts';
-import { SAMPLE_QUESTIONS, SAMPLE_VAULT, TempDirs } from '../helpers/tmp.ts';
+import { SAMPLE_QUESTIONS, SAMPLE_VAULT, SHARED_DIR, TempDirs } from '../helpers/tmp.ts';
 import { launchChromium, openApp, REPO, screenshot, UI_DIR, type App } from './harness.ts';
 
 const temp = new TempDirs();
@@ -32,7 +32,7 @@ async function open(options?: Parameters<typeof openApp>[2]): Promise<App> {
   return app;
 }
 /** The demo workspace (started in it, as `synapsis web --demo`), over an empty user workspace. */
-async function openDemo(options: { modelsDir?: string } = {}): Promise<{ page: Page; host: EngineHost; userDir: string }> {
+async function openDemo(options: { modelsDir?: string; waitReady?: boolean } = {}): Promise<{ page: Page; host: EngineHost; userDir: string; ready: () => Promise<void> }> {
   const userDir = temp.make('edges-user-');
   const demoDir = path.join(temp.make('edges-demo-'), 'synapsis-demo');
   const host = new EngineHost({
@@ -44,24 +44,26 @@ async function openDemo(options: { modelsDir?: string } = {}): Promise<{ page: P
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();
   await page.goto(server.openUrl);
-  await page.getByTestId('demo-banner').waitFor({ timeout: 30_000 });
-  // Prepared: the sample vault indexed in the demo workspace.
-  await expect
-    .poll(
-      async () => {
-        const engine = await host.engine();
-        const [health, status] = await Promise.all([engine.call('health/get', {}), engine.call('index/status', {})]);
-        return health.documents.indexed > 40 && !status.running;
-      },
-      { timeout: 90_000, interval: 500 },
-    )
-    .toBe(true);
   cleanups.push(async () => {
     await context.close();
     await server.close();
     await host.dispose();
   });
-  return { page, host, userDir };
+  await page.getByTestId('demo-banner').waitFor({ timeout: 30_000 });
+  // Prepared: the sample vault indexed (and embedded) in the demo workspace.
+  const ready = () =>
+    expect
+      .poll(
+        async () => {
+          const engine = await host.engine();
+          const [health, status] = await Promise.all([engine.call('health/get', {}), engine.call('index/status', {})]);
+          return health.documents.indexed > 40 && !status.running;
+        },
+        { timeout: 120_000, interval: 500 },
+      )
+      .toBe(true);
+  if (options.waitReady !== false) await ready();
+  return { page, host, userDir, ready };
 }
 const cleanups: (() => Promise<void>)[] = [];
 
@@ -307,4 +309,39 @@ describe('rough edges in web mode', () => {
     await sidebar.getByRole('button', { name: 'Expand the sidebar' }).click();
     await expect.poll(async () => (await sidebar.boundingBox())?.width ?? 0).toBeGreaterThan(150);
   });
+
+  it.skipIf(!fs.existsSync(path.join(SHARED_DIR, 'models', 'multilingual-e5-small.Q4_0.gguf')))(
+    'the demo: the ask box says it is preparing, Settings name the model in use, and its questions stay in the demo',
+    async () => {
+      const { page, ready } = await openDemo({ modelsDir: path.join(SHARED_DIR, 'models'), waitReady: false });
+      // First start: e5 embeds the vault for a while; the ask box says why it cannot answer yet.
+      await expect.poll(() => page.locator('#ask-input').getAttribute('placeholder'), { timeout: 30_000 }).toMatch(/^Preparing the demo/);
+      await screenshot(page, 'edges-10-demo-preparing');
+      await ready();
+      await page.keyboard.press('Alt+5');
+      const inUse = page.getByTestId('models-in-use');
+      await inUse.waitFor({ timeout: 30_000 });
+      await page.getByTestId('health').getByText(/^5\d documents/).waitFor({ timeout: 30_000 });
+      expect(await inUse.textContent()).toMatch(/multilingual-e5-small.*embedding.*in use.*brought by the demo/);
+      expect(await page.locator('main').innerText()).not.toMatch(/No models/);
+      await screenshot(page, 'edges-10-demo-settings');
+      await page.keyboard.press('Control+k');
+      const tourQuestion = (await page.getByTestId('tour-q03').locator('.tour__question').textContent()) ?? 'missing';
+      await page.getByTestId('tour-q03').click();
+      await page.getByTestId('answer').waitFor({ timeout: 60_000 });
+      await page.getByRole('button', { name: 'Leave the demo' }).click();
+      // The user's own, empty workspace: onboarding, with a folder of their own.
+      const notes = temp.make('edges-own-notes-');
+      fs.writeFileSync(path.join(notes, 'groceries.md'), '# Groceries\n\nOat milk and coffee.\n');
+      await page.getByLabel('Folder path').fill(notes);
+      await page.getByRole('button', { name: 'Add folder' }).click();
+      await page.getByText(`✓ ${fs.realpathSync(notes)}`).waitFor({ timeout: 30_000 });
+      await page.getByRole('button', { name: 'Start with search by words' }).click();
+      await page.locator('#ask-input').waitFor();
+      await page.getByRole('heading', { name: 'Ask your notes' }).waitFor();
+      expect(await page.getByRole('region', { name: 'Recent questions' }).count()).toBe(0);
+      expect(await page.locator('main').textContent()).not.toContain(tourQuestion);
+      await screenshot(page, 'edges-10-user-after-demo');
+    },
+  );
 });

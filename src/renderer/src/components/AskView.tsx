@@ -34,7 +34,7 @@ function VerdictBadge({ verdict, outcome, decidedBy }: { verdict: string | null;
 }
 
 export function AskView() {
-  const { asking, answer, history, ask, cancelAsk, openPreview, showAnswerGraph, showGraph, health, demo, tourStep, draft: question, setDraft: setQuestion, restrictedDocs } = useAppFields(
+  const { asking, answer, history, ask, cancelAsk, openPreview, showAnswerGraph, showGraph, health, demo, tourStep, draft: question, setDraft: setQuestion, restrictedDocs, status } = useAppFields(
     'asking',
     'answer',
     'history',
@@ -49,6 +49,7 @@ export function AskView() {
     'draft',
     'setDraft',
     'restrictedDocs',
+    'status',
   );
   const step = demo?.active ? demo.tour.find((t) => t.id === tourStep && t.question === answer?.query) : undefined;
   const input = useRef<HTMLTextAreaElement>(null);
@@ -81,7 +82,15 @@ export function AskView() {
           ref={input}
           value={question}
           rows={2}
-          placeholder={empty ? 'Add a folder in Library first, then ask anything about it' : 'Ask a question… (Enter to ask, Shift+Enter for a new line)'}
+          placeholder={
+            empty && demo?.active
+              ? 'Preparing the demo… ask as soon as its notes are indexed'
+              : empty && status?.running
+                ? 'Indexing your folders… ask as soon as the first files are in'
+                : empty
+                  ? 'Add a folder in Library first, then ask anything about it'
+                  : 'Ask a question… (Enter to ask, Shift+Enter for a new line)'
+          }
           aria-label="Question"
           onChange={(e) => setQuestion(e.target.value)}
           onKeyDown={(e) => {

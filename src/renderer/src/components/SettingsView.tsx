@@ -98,7 +98,30 @@ export function SettingsView() {
       </p>
 
       <h2>Models</h2>
-      {models.length === 0 && <p className="muted">No models: search is lexical, answers quote the best sentences of your sources.</p>}
+      {(() => {
+        // Models in use that this workspace did not import (the demo's, or set in the configuration).
+        const listed = new Set(models.map((m) => m.id));
+        const inUse = health
+          ? [
+              ...((health.models.embedders ?? []).length > 0 ? health.models.embedders.map((e) => ({ id: e.id, name: e.name, role: 'embedding' })) : health.models.embed ? [{ ...health.models.embed, role: 'embedding' }] : []),
+              ...(health.models.chat ? [{ ...health.models.chat, role: 'chat' }] : []),
+              ...(health.models.rerank ? [{ ...health.models.rerank, role: 'rerank' }] : []),
+            ].filter((m) => !listed.has(m.id))
+          : [];
+        if (inUse.length > 0) {
+          return (
+            <ul className="models-in-use" data-testid="models-in-use">
+              {inUse.map((m) => (
+                <li key={`${m.role}-${m.id}`}>
+                  <strong>{m.name}</strong> <span className="tag">{m.role}</span> <span className="badge badge--approve">in use</span>{' '}
+                  <span className="muted small">{s.demo?.active ? 'brought by the demo' : 'set in the configuration'}</span>
+                </li>
+              ))}
+            </ul>
+          );
+        }
+        return models.length === 0 ? <p className="muted">No models: search finds your words (not their meaning), and answers quote the best sentences of your sources.</p> : null;
+      })()}
       <table className="models">
         <tbody>
           {models.map((m) => {

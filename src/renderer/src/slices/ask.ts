@@ -27,6 +27,12 @@ export interface AskSlice {
   cancelAsk(): void;
 }
 
+/**
+ * Recent questions are kept per workspace (its data dir): the demo's never show in the user's own.
+ * Before the workspace is known (and for history kept before this), the shared key.
+ */
+export const historyKey = (dataDir: string | null | undefined) => (dataDir ? `history:${dataDir}` : 'history');
+
 export const createAskSlice: StateCreator<AppState, [], [], AskSlice> = (set, get) => {
   const { client, sensitivity, run } = kit(get);
   return {
@@ -44,7 +50,7 @@ export const createAskSlice: StateCreator<AppState, [], [], AskSlice> = (set, ge
       get().asking?.controller.abort();
       const controller = new AbortController();
       const history = [q, ...get().history.filter((h) => h !== q)].slice(0, 50);
-      storage.set('history', history);
+      storage.set(historyKey(get().workspace), history);
       set({ draft: q, asking: { question: q, text: '', attempt: 1, stage: 'retrieve', controller }, answer: null, history });
       await run(async () => {
         const mode = get().mode;

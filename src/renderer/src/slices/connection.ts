@@ -1,7 +1,8 @@
 import type { StateCreator } from 'zustand';
 import type { HealthReport } from '../../../shared/contract.ts';
 import type { SynapsisClient } from '../../../shared/rpc.ts';
-import { kit, type AppState } from './kit.ts';
+import { historyKey } from './ask.ts';
+import { kit, storage, type AppState } from './kit.ts';
 
 /** After an index run completes, health and status are read again once this quiet time passes. */
 export const REFRESH_AFTER_INDEX_MS = 500;
@@ -11,6 +12,8 @@ export interface ConnectionSlice {
   client: SynapsisClient | null;
   connected: boolean;
   health: HealthReport | null;
+  /** The open workspace's data dir (the demo has its own); what is kept per workspace is keyed by it. */
+  workspace: string | null;
   /** Whether the app watches folders (false for `synapsis web --no-watch`: changes wait for a re-scan). */
   watchFolders: boolean;
   /** Web mode: the server was restarted and refuses this tab's token; only its new address reaches the engine. */
@@ -28,6 +31,7 @@ export const createConnectionSlice: StateCreator<AppState, [], [], ConnectionSli
     connected: false,
     health: null,
     watchFolders: true,
+    workspace: null,
     staleToken: false,
 
     tokenRefused() {
@@ -75,6 +79,12 @@ export const createConnectionSlice: StateCreator<AppState, [], [], ConnectionSli
         const c = client();
         const [health, status, models, info] = await Promise.all([c.call('health/get', {}), c.call('index/status', {}), c.call('models/list', {}), c.call('app/info', {}).catch(() => null)]);
         const demo = info?.demo ?? null;
+        const workspace = info?.data_dir ?? get().workspace;
+        if (workspace !== get().workspace) {
+          // Another workspace (the demo, or back from it): its own recent questions.
+          const legacy = demo?.active ? [] : storage.get<string[]>('history', []);
+          set({ workspace, history: storage.get<string[]>(historyKey(workspace), legacy) });
+        }
         set((s) => ({ health, roots: health.roots, status, models, demo, watchFolders: info?.watch ?? s.watchFolders, onboarding: demo?.active ? false : (s.onboarding ?? (health.roots.length === 0 && !s.onboardingDone)) }));
       }),
   };
