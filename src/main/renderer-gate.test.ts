@@ -5,7 +5,7 @@ import { TempDirs } from '../../test/helpers/tmp.ts';
 import { isHostMethod, isMethod } from '../shared/contract.ts';
 import { createBridgeCore, createClient, RpcError } from '../shared/rpc.ts';
 import { createEngine, EngineHost, serveRpc } from '../engine/index.ts';
-import { createRendererGate, gatedReceiver, isGrantMessage, RENDERER_METHODS } from './renderer-gate.ts';
+import { createRendererGate, gatedReceiver, isGrantMessage, RENDERER_METHODS, WEB_ONLY_METHODS } from './renderer-gate.ts';
 
 const RENDERER_SRC = path.resolve(import.meta.dirname, '..', 'renderer', 'src');
 
@@ -30,11 +30,11 @@ describe('RENDERER_METHODS', () => {
     const used = methodsTheRendererNames();
     // The scan finds what it should: calls made directly and through switchWorkspace's union type.
     expect(used).toEqual(expect.arrayContaining(['index/addRoot', 'models/add', 'demo/start', 'answer/ask']));
-    expect([...RENDERER_METHODS].sort()).toEqual(used);
+    expect([...RENDERER_METHODS, ...WEB_ONLY_METHODS].sort()).toEqual(used);
   });
 
   it('leaves out methods the UI does not need', () => {
-    for (const method of ['graph/extract', 'graph/path', 'graph/neighbors', 'index/roots']) expect(RENDERER_METHODS.has(method), method).toBe(false);
+    for (const method of ['graph/extract', 'graph/path', 'graph/neighbors', 'index/roots', ...WEB_ONLY_METHODS]) expect(RENDERER_METHODS.has(method), method).toBe(false);
   });
 });
 

@@ -40,6 +40,12 @@ export const RENDERER_METHODS: ReadonlySet<string> = new Set<AnyMethod>([
   'system/info',
 ]);
 
+/**
+ * Methods the renderer calls only in web mode, which has no system dialog: the desktop gate refuses
+ * them, so on the desktop a folder is chosen in the native dialog and nothing else lists folders.
+ */
+export const WEB_ONLY_METHODS: ReadonlySet<string> = new Set<AnyMethod>(['app/listFolders']);
+
 /** What the user picked in a native dialog: a folder to index, or a model file to import. */
 export type PickKind = 'folder' | 'model';
 export interface GrantMessage {

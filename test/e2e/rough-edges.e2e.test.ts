@@ -344,4 +344,34 @@ describe('rough edges in web mode', () => {
       await screenshot(page, 'edges-10-user-after-demo');
     },
   );
+
+  it('web mode browses folders in the page, and a refused path is explained under its field', async () => {
+    const app = await open();
+    const { page } = app;
+    await page.getByTestId('onboarding').waitFor();
+    // A typed path that is no folder: the reason sits under the field, and no toast repeats it.
+    await page.getByLabel('Folder path').fill('/no/such/folder');
+    await page.getByRole('button', { name: 'Add folder' }).click();
+    const reason = page.locator('.field-error');
+    await reason.getByText('No such folder: /no/such/folder').waitFor();
+    expect(await page.getByLabel('Folder path').getAttribute('aria-invalid')).toBe('true');
+    expect(await page.locator('.toast').count()).toBe(0);
+    await screenshot(page, 'edges-11-path-error');
+    // Browse…: from the typed path's nearest real folder down to the vault, by clicks.
+    const vault = fs.realpathSync(app.vault);
+    await page.getByLabel('Folder path').fill(path.dirname(vault));
+    await page.getByRole('button', { name: 'Browse…' }).click();
+    const browser = page.getByTestId('folder-browser');
+    await browser.locator('.folder-browser__path').getByText(path.dirname(vault), { exact: true }).waitFor();
+    await browser.getByRole('button', { name: `▸ ${path.basename(vault)}` }).click();
+    await browser.locator('.folder-browser__path').getByText(vault, { exact: true }).waitFor();
+    // The vault's own folders are listed; Up goes back.
+    await browser.getByRole('button', { name: '▸ decisions' }).waitFor();
+    await screenshot(page, 'edges-11-folder-browser');
+    await browser.getByRole('button', { name: 'Choose this folder' }).click();
+    expect(await page.getByLabel('Folder path').inputValue()).toBe(vault);
+    expect(await page.locator('.field-error').count()).toBe(0);
+    await page.getByRole('button', { name: 'Add folder' }).click();
+    await page.getByText(`✓ ${vault}`).waitFor({ timeout: 30_000 });
+  });
 });

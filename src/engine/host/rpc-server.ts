@@ -10,6 +10,7 @@ import type { ClientMessage, ServerMessage } from '../../shared/rpc.ts';
 import { describeIssues } from '../../shared/validate.ts';
 import type { Disposable } from '../lifecycle.ts';
 import type { EngineHost } from './engine-host.ts';
+import { listFolders } from './list-folders.ts';
 import { openInEditor } from './open-file.ts';
 
 export type HostHandlers = { [M in HostMethod]?: (request: AnyRequestOf<M>) => Promise<AnyResponseOf<M>> };
@@ -59,6 +60,7 @@ export function serveRpc(options: RpcServerOptions): { receive(message: unknown)
       return openInEditor({ root: lines.root, path: lines.path, line: lines.start_line }, options.env);
     },
     'app/pickFolder': async () => ({ path: null }),
+    'app/listFolders': async (req) => listFolders(req.path),
     'app/pickModelFile': async () => ({ path: null }),
     'app/restart': async () => {
       await host.restart();

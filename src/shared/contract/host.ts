@@ -38,6 +38,15 @@ export const hostContract = {
   },
   /** The OS folder picker (desktop only; web mode answers null and the UI asks for a path). */
   'app/pickFolder': { request: Empty, response: z.object({ path: z.string().nullable() }) },
+  /**
+   * Web mode's folder picker, which has no system dialog: the folders inside one folder (names only,
+   * hidden ones left out), from the home folder when no path is given. The desktop app never passes it
+   * (its renderer gate), so there only the system dialog picks a folder.
+   */
+  'app/listFolders': {
+    request: z.object({ path: z.string().min(1).max(4096).optional() }).strict(),
+    response: z.object({ path: z.string(), parent: z.string().nullable(), folders: z.array(z.string()), truncated: z.boolean() }),
+  },
   /** The OS file picker for a GGUF model to import (desktop only; web mode answers null and the UI asks for a path). */
   'app/pickModelFile': { request: Empty, response: z.object({ path: z.string().nullable() }) },
   /** Restarts the engine with the current models and settings (after importing a model). */

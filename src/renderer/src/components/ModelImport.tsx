@@ -7,19 +7,38 @@ import { PathField } from './PathField.tsx';
  * A GGUF file path to import into the models dir (PathField: from the system dialog on the desktop,
  * typed in web mode); the role is read from the file unless chosen.
  */
+let importIds = 0;
+
 export function ModelImport({ withRole = false }: { withRole?: boolean }) {
   const { importModel, pickModelFile } = useAppFields('importModel', 'pickModelFile');
   const [modelPath, setModelPath] = useState('');
   const [role, setRole] = useState<'' | ModelRole>('');
+  const [error, setError] = useState<string | null>(null);
+  const [errorId] = useState(() => `model-error-${++importIds}`);
   return (
+    <div className="folder-picker__wrap">
     <form
       className="folder-picker"
       onSubmit={async (e) => {
         e.preventDefault();
-        if (await importModel(modelPath.trim(), role || undefined)) setModelPath('');
+        const refused = await importModel(modelPath.trim(), role || undefined);
+        setError(refused);
+        if (!refused) setModelPath('');
       }}
     >
-      <PathField value={modelPath} onChange={setModelPath} browse={pickModelFile} label="Model file" placeholder="/path/to/model.gguf" browsePlaceholder="Choose a .gguf file with Browse…" />
+      <PathField
+        value={modelPath}
+        onChange={(p) => {
+          setModelPath(p);
+          setError(null);
+        }}
+        browse={pickModelFile}
+        label="Model file"
+        placeholder="/path/to/model.gguf"
+        browsePlaceholder="Choose a .gguf file with Browse…"
+        error={error}
+        errorId={errorId}
+      />
       {withRole && (
         <select value={role} onChange={(e) => setRole(e.target.value as '' | ModelRole)} aria-label="Model role">
           <option value="">role from the file</option>
@@ -32,5 +51,11 @@ export function ModelImport({ withRole = false }: { withRole?: boolean }) {
         Import model
       </button>
     </form>
+    {error && (
+      <p className="error-line field-error" id={errorId} role="alert">
+        {error}
+      </p>
+    )}
+    </div>
   );
 }

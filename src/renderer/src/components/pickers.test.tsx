@@ -47,15 +47,34 @@ describe('FolderPicker', () => {
     await waitFor(() => expect(calls.find((c) => c.method === 'index/addRoot')?.params).toMatchObject({ path: '/home/u/picked notes' }));
   });
 
-  it('in web mode takes a typed path and offers no dialog', async () => {
+  it('in web mode takes a typed path, or one browsed in the page (never the system dialog)', async () => {
     const calls = bridge('web');
     render(<FolderPicker />);
     const field = screen.getByLabelText('Folder path') as HTMLInputElement;
     expect(field.readOnly).toBe(false);
-    expect(screen.queryByRole('button', { name: 'Browse…' })).toBeNull();
     fireEvent.change(field, { target: { value: '/srv/notes' } });
     await act(async () => void fireEvent.click(screen.getByRole('button', { name: 'Add folder' })));
     await waitFor(() => expect(calls.find((c) => c.method === 'index/addRoot')?.params).toMatchObject({ path: '/srv/notes' }));
+    await act(async () => void fireEvent.click(screen.getByRole('button', { name: 'Browse…' })));
+    await waitFor(() => expect(calls.map((c) => c.method)).toContain('app/listFolders'));
+    expect(calls.map((c) => c.method)).not.toContain('app/pickFolder');
+  });
+
+  it('shows why a folder was refused under the field, not as a toast', async () => {
+    const refusing: SynapsisBridge = {
+      shell: 'web',
+      request: async () => ({ ok: false, error: { code: 'E_SYN_NOT_FOUND', message: 'No such folder: /nope', retryable: false } }),
+      cancel() {},
+      on: () => () => {},
+      onConnection: () => () => {},
+    };
+    useApp.setState({ client: createClient(refusing) });
+    render(<FolderPicker />);
+    fireEvent.change(screen.getByLabelText('Folder path'), { target: { value: '/nope' } });
+    await act(async () => void fireEvent.click(screen.getByRole('button', { name: 'Add folder' })));
+    expect((await screen.findByRole('alert')).textContent).toBe('No such folder: /nope');
+    expect(screen.getByLabelText('Folder path').getAttribute('aria-invalid')).toBe('true');
+    expect(useApp.getState().toasts).toEqual([]);
   });
 });
 

@@ -1,8 +1,9 @@
 import type { StateCreator } from 'zustand';
-import type { EventMap, IndexReport, IndexStatus, Root } from '../../../shared/contract.ts';
-import { kit, type AppState } from './kit.ts';
+import type { AnyResponseOf, EventMap, IndexReport, IndexStatus, Root } from '../../../shared/contract.ts';
+import { kit, messageOf, type AppState } from './kit.ts';
 
 export type Progress = EventMap['index/progress'];
+export type FolderListing = AnyResponseOf<'app/listFolders'>;
 
 /** The library view: the folders, indexing and its progress. */
 export interface LibrarySlice {
@@ -11,8 +12,11 @@ export interface LibrarySlice {
   /** Latest progress per root path ('' when a run spans several roots). */
   progress: Record<string, Progress>;
   lastReport: IndexReport | null;
-  addFolder(path: string, options?: { include?: string[]; exclude?: string[] }): Promise<boolean>;
+  /** Adds and indexes a folder; resolves to null, or to why it was refused (shown next to the field, not as a toast). */
+  addFolder(path: string, options?: { include?: string[]; exclude?: string[] }): Promise<string | null>;
   pickFolder(): Promise<string | null>;
+  /** Web mode's folder picker: the folders inside one (the home folder when none is given). */
+  listFolders(path?: string): Promise<FolderListing>;
   removeFolder(path: string): Promise<void>;
   indexNow(): Promise<void>;
   pause(): Promise<void>;
@@ -27,18 +31,22 @@ export const createLibrarySlice: StateCreator<AppState, [], [], LibrarySlice> = 
     progress: {},
     lastReport: null,
 
-    addFolder: (path, options = {}) =>
-      run(async () => {
+    async addFolder(path, options = {}) {
+      try {
         await client().call('index/addRoot', { path, include: options.include ?? [], exclude: options.exclude ?? [] });
-        await get().refresh();
-        void run(async () => {
-          await client().call('index/run', {});
-          // Started with --no-watch: the folder is indexed now and again on Re-scan, never watched.
-          if (get().watchFolders) await client().call('index/watch', { enabled: true });
-        });
-        return true;
-      }, false),
+      } catch (error) {
+        return messageOf(error);
+      }
+      await get().refresh();
+      void run(async () => {
+        await client().call('index/run', {});
+        // Started with --no-watch: the folder is indexed now and again on Re-scan, never watched.
+        if (get().watchFolders) await client().call('index/watch', { enabled: true });
+      });
+      return null;
+    },
     pickFolder: () => run(async () => (await client().call('app/pickFolder', {})).path, null),
+    listFolders: (path) => client().call('app/listFolders', path ? { path } : {}),
     removeFolder: (path) =>
       run(async () => {
         const r = await client().call('index/removeRoot', { path });

@@ -1,6 +1,6 @@
 import type { StateCreator } from 'zustand';
 import type { ModelInfo, ModelRole, SearchMode, SystemInfo } from '../../../shared/contract.ts';
-import { kit, storage, type AppState } from './kit.ts';
+import { kit, messageOf, storage, type AppState } from './kit.ts';
 
 export type Theme = 'system' | 'light' | 'dark';
 /** A search mode, or auto: the engine picks (hybrid when an embedding model works). */
@@ -23,7 +23,8 @@ export interface SettingsSlice {
   loadSystem(): Promise<void>;
   /** The system dialog for a model file (desktop only; null in web mode or when cancelled). */
   pickModelFile(): Promise<string | null>;
-  importModel(path: string, role?: ModelRole): Promise<boolean>;
+  /** Imports a model file; resolves to null, or to why it was refused (shown next to the field). */
+  importModel(path: string, role?: ModelRole): Promise<string | null>;
   removeModel(ref: string): Promise<void>;
   restartEngine(): Promise<void>;
 }
@@ -60,14 +61,18 @@ export const createSettingsSlice: StateCreator<AppState, [], [], SettingsSlice> 
     },
     loadSystem: () => run(async () => set({ system: await client().call('system/info', {}) })),
     pickModelFile: () => run(async () => (await client().call('app/pickModelFile', {})).path, null),
-    importModel: (path, role) =>
-      run(async () => {
-        const model = await client().call('models/add', { path, ...(role ? { role } : {}) });
-        get().notify('info', `Imported ${model.name} as the ${model.role} model. Restart the engine to use it.`, { label: 'Restart the engine', run: () => void get().restartEngine() });
-        set({ restartNeeded: true });
-        await get().refresh();
-        return true;
-      }, false),
+    async importModel(path, role) {
+      let model;
+      try {
+        model = await client().call('models/add', { path, ...(role ? { role } : {}) });
+      } catch (error) {
+        return messageOf(error);
+      }
+      get().notify('info', `Imported ${model.name} as the ${model.role} model. Restart the engine to use it.`, { label: 'Restart the engine', run: () => void get().restartEngine() });
+      set({ restartNeeded: true });
+      await get().refresh();
+      return null;
+    },
     removeModel: (ref) =>
       run(async () => {
         await client().call('models/remove', { ref });
