@@ -23,7 +23,7 @@ import { applyRetrievalMode } from './retrieve/modes.ts';
 import type { SemanticIndex } from './semantic.ts';
 import { allowedChunkIds, loadFilteredChunks, searchLexical, toRetrievedChunk, type LexicalFilters } from './search/lexical.ts';
 import { buildFtsQuery } from './search/fts-query.ts';
-import type { KnowledgeGraph } from './graph/links.ts';
+import type { LinkGraph } from './graph/stored.ts';
 import { graphList } from './retrieve/graph-list.ts';
 import { highlightSnippet } from './search/snippet.ts';
 
@@ -69,8 +69,8 @@ export interface PipelineDeps {
   /** Fusion weights, depths and query techniques. */
   profile: RetrievalProfile;
   reranker: Reranker | null;
-  /** The link graph for this request's visibility, or null when there is none (graph list skipped). */
-  graph?: (() => KnowledgeGraph | null) | undefined;
+  /** The link graph for this request's visibility, read where it is stored; null: the graph list is skipped. */
+  graph?: (() => LinkGraph | null) | undefined;
   /** The worker thread for the lexical list of large vaults; absent: always computed here. */
   lexicalThread?: LexicalThread | null;
 }
@@ -207,7 +207,7 @@ export async function runPipeline(deps: PipelineDeps, req: PipelineRequest): Pro
   // every list found weakly outrank the best answer); the ranking above them is untouched.
   let graphUsed = false;
   const graph = req.useGraph !== false && chunks.length > 0 ? deps.graph?.() : null;
-  if (graph && graph.graph.size > 0) {
+  if (graph?.hasRelations()) {
     const tg = performance.now();
     const slots = Math.min(GRAPH_SLOTS, Math.max(1, req.k - 2));
     const keep = Math.min(chunks.length, Math.max(0, req.k - slots));

@@ -1,59 +1,57 @@
 /**
- * The link graph a caller may see, loaded from the stored facts and kept until indexing changes
- * them. One cache per engine; the audience (the sensitivities a caller allows) keys it.
+ * The graph a caller may see. Searches, neighbours, paths and subgraphs read it where it is stored,
+ * for the nodes they touch (stored.ts); only the overview (central entities, communities) needs the
+ * whole graph, and it keeps its answer, not the graph, until indexing changes the facts.
  */
+import type { GraphOverview } from '../../shared/contract.ts';
 import type { Config } from '../config.ts';
 import type { Disposable } from '../lifecycle.ts';
-import { visibleTo } from '../retrieve/source.ts';
 import type { Store } from '../store/store.ts';
-import { loadKnowledgeGraph, type KnowledgeGraph } from './links.ts';
+import { visibleTo } from '../store/visibility.ts';
+import { loadKnowledgeGraph } from './links.ts';
+import { overview } from './query.ts';
+import { createGraphMemo, storedGraph, type GraphMemo, type LinkGraph } from './stored.ts';
 
 export interface GraphCache extends Disposable {
   /**
-   * The knowledge graph of what this caller may see, reloaded from the stored facts when indexing ran
-   * since the last load. Retrieval (`stale`) may use the graph of the previous index state while the
-   * new one loads right after the query: loading reads every relation (about 0.7 s for 5,000 notes),
-   * and an edit should be searchable at once. That is safe: the graph only proposes notes, whose
-   * chunks are then read under the current sensitivity and filters; a deleted note yields none.
-   * Graph queries (neighbours, paths, the UI) always see the current state.
+   * The graph of what this caller may see, read where it is stored for the nodes a question
+   * touches. Nothing is loaded whole; what was read is kept for the next question of the same
+   * caller until indexing changes the facts (bounded: stored.ts MAX_MEMO_NODES).
    */
-  linkGraph(allowSensitivity: readonly string[], stale?: boolean): KnowledgeGraph;
+  reader(allowSensitivity: readonly string[]): LinkGraph;
+  /**
+   * Central entities and communities of what this caller may see: computed when asked (PageRank and
+   * Louvain over the graph loaded for that), kept until indexing runs again. Never on a search's path.
+   */
+  overview(allowSensitivity: readonly string[], limit: number): GraphOverview;
 }
 
 export interface GraphCacheDeps {
   store: Store;
   config: Pick<Config, 'sensitivityEnable'>;
-  /** Bumped whenever indexed documents may change: a cached graph of another generation is reloaded. */
+  /** Bumped whenever indexed documents may change: an overview of another generation is recomputed. */
   generation: () => number;
 }
 
 export function createGraphCache({ store, config, generation }: GraphCacheDeps): GraphCache {
-  let cached: { generation: number; audience: string; graph: KnowledgeGraph } | null = null;
-  let reload: NodeJS.Immediate | null = null;
-  let disposed = false;
-  const load = (allowSensitivity: readonly string[], audience: string) => {
-    cached = { generation: generation(), audience, graph: loadKnowledgeGraph(store.db, visibleTo({ allowSensitivity, sensitivityEnable: config.sensitivityEnable })) };
-    return cached.graph;
-  };
+  let cached: { generation: number; key: string; overview: GraphOverview } | null = null;
+  let memo: { generation: number; audience: string; memo: GraphMemo } | null = null;
   return {
-    linkGraph(allowSensitivity, stale = false) {
+    reader(allowSensitivity) {
       const audience = JSON.stringify(allowSensitivity.map((s) => s.toLowerCase()).sort());
-      if (cached?.audience === audience) {
-        if (cached.generation === generation()) return cached.graph;
-        if (stale) {
-          reload ??= setImmediate(() => {
-            reload = null;
-            if (!disposed && cached?.audience === audience && cached.generation !== generation()) load(allowSensitivity, audience);
-          });
-          return cached.graph;
-        }
-      }
-      return load(allowSensitivity, audience);
+      if (memo?.audience !== audience || memo.generation !== generation()) memo = { generation: generation(), audience, memo: createGraphMemo() };
+      return storedGraph(store.db, { allowSensitivity, sensitivityEnable: config.sensitivityEnable }, memo.memo);
+    },
+    overview(allowSensitivity, limit) {
+      const key = JSON.stringify([allowSensitivity.map((s) => s.toLowerCase()).sort(), limit]);
+      if (cached?.key === key && cached.generation === generation()) return cached.overview;
+      const kg = loadKnowledgeGraph(store.db, visibleTo({ allowSensitivity, sensitivityEnable: config.sensitivityEnable }));
+      cached = { generation: generation(), key, overview: overview(kg, limit) };
+      return cached.overview;
     },
     dispose() {
-      disposed = true;
-      if (reload) clearImmediate(reload);
-      reload = null;
+      cached = null;
+      memo = null;
     },
   };
 }

@@ -7,13 +7,12 @@
  * mid-sentence) count once two notes name them.
  * Every edge keeps its evidence: the relation, its direction, and the locator of the stating lines.
  */
-import path from 'node:path';
 import Graph from 'graphology';
 import type { ReadConnection } from '../store/connection.ts';
 import { entitiesMentionedOutside, entityMentions, graphDocuments, graphEntities, graphRelations } from '../store/queries/graph.ts';
-import { normalizeName } from './names.ts';
+import { normalizeName, noteLabel, noteNames, refBaseKey, wordsKey } from './names.ts';
 
-export { normalizeName };
+export { normalizeName, wordsKey };
 
 export type NodeKind = 'note' | 'tag' | 'entity';
 
@@ -76,24 +75,10 @@ export function evidenceOf(kg: KnowledgeGraph, attributes: EdgeAttributes): Evid
   return out;
 }
 
-/** A name reduced to its words: "2026-04-16 Release codenames" → "2026 04 16 release codenames". */
-export function wordsKey(name: string): string {
-  return normalizeName(name).replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
-}
-
 /** Evidence kept per edge; the first ones are the earliest stated. */
-const MAX_EVIDENCE = 12;
+export const MAX_EVIDENCE = 12;
 /** Entity types that never resolve to a note (the status "accepted" is not a note called Accepted). */
-const UNRESOLVED_TYPES = new Set(['tag', 'date', 'status', 'module', 'symbol']);
-
-function aliasesOf(json: string): string[] {
-  try {
-    const meta = JSON.parse(json) as { aliases?: unknown };
-    return Array.isArray(meta.aliases) ? meta.aliases.map(String) : [];
-  } catch {
-    return [];
-  }
-}
+export const UNRESOLVED_TYPES: ReadonlySet<string> = new Set(['tag', 'date', 'status', 'module', 'symbol']);
 
 export function loadKnowledgeGraph(db: ReadConnection, visible: (sensitivity: string | null) => boolean): KnowledgeGraph {
   const graph: KnowledgeGraphStructure = new Graph({ type: 'undirected', multi: false, allowSelfLoops: false });
@@ -118,13 +103,12 @@ export function loadKnowledgeGraph(db: ReadConnection, visible: (sensitivity: st
   const pathOf = new Map<number, string>();
   const noteByKey = new Map<string, string>();
   for (const d of docs) {
-    const base = path.basename(d.path, path.extname(d.path));
-    const label = d.title ?? base;
+    const label = noteLabel(d.path, d.title);
     const id = `note:${d.path}`;
     noteOf.set(d.id, id);
     pathOf.set(d.id, d.path);
     if (!graph.hasNode(id)) graph.addNode(id, { label, kind: 'note', type: 'note', locator: d.path });
-    for (const name of [label, base, d.path.replace(/\.[^.]+$/, ''), ...aliasesOf(d.meta_json)]) {
+    for (const name of noteNames(d.path, d.title, d.meta_json)) {
       const key = normalizeName(name);
       if (key && !noteByKey.has(key)) noteByKey.set(key, id);
       addName(name, id, true);
@@ -154,7 +138,7 @@ export function loadKnowledgeGraph(db: ReadConnection, visible: (sensitivity: st
     const e = entities.get(entityId);
     let id: string | null = null;
     if (e) {
-      const note = UNRESOLVED_TYPES.has(e.type) ? undefined : (noteByKey.get(e.key) ?? (e.type === 'ref' ? noteByKey.get(normalizeName(path.posix.basename(e.name))) : undefined));
+      const note = UNRESOLVED_TYPES.has(e.type) ? undefined : (noteByKey.get(e.key) ?? (e.type === 'ref' ? noteByKey.get(refBaseKey(e.type, e.name)!) : undefined));
       if (note) id = note;
       else if (e.type === 'name' && (nameDocs.get(entityId) ?? 0) < 2) id = null;
       else {

@@ -1,7 +1,7 @@
 /** graph/*: the link graph of what a caller may see, and the chat model's pass that adds to it. */
 import { createError } from '../../shared/errors.ts';
 import type { GraphCache } from '../graph/cache.ts';
-import { neighbors, overview, shortestPath, subgraph } from '../graph/query.ts';
+import { neighbors, shortestPath, subgraph } from '../graph/query.ts';
 import type { IndexQueue } from '../ingest/queue.ts';
 import type { Store } from '../store/store.ts';
 import type { Handlers } from './types.ts';
@@ -12,18 +12,18 @@ export interface GraphServices {
   queue: IndexQueue;
 }
 
-export function createGraphHandlers({ store, graphs, queue }: GraphServices) {
+export function createGraphHandlers({ graphs, queue }: GraphServices) {
   return {
     'graph/neighbors': (req) => {
       if (!req.entity.trim()) throw createError('E_SYN_BAD_REQUEST', 'The entity is empty.');
-      return neighbors(graphs.linkGraph(req.allow_sensitivity), req.entity, req.hops, { db: store.db });
+      return neighbors(graphs.reader(req.allow_sensitivity), req.entity, req.hops);
     },
     'graph/path': (req) => {
       if (!req.from.trim() || !req.to.trim()) throw createError('E_SYN_BAD_REQUEST', 'Both ends of a path must be named.');
-      return shortestPath(graphs.linkGraph(req.allow_sensitivity), req.from, req.to);
+      return shortestPath(graphs.reader(req.allow_sensitivity), req.from, req.to);
     },
-    'graph/overview': (req) => overview(graphs.linkGraph(req.allow_sensitivity), req.limit),
-    'graph/subgraph': (req) => subgraph(graphs.linkGraph(req.allow_sensitivity), { ...(req.entity !== undefined ? { entity: req.entity } : {}), ...(req.paths ? { paths: req.paths } : {}), hops: req.hops, maxNodes: req.max_nodes }),
+    'graph/overview': (req) => graphs.overview(req.allow_sensitivity, req.limit),
+    'graph/subgraph': (req) => subgraph(graphs.reader(req.allow_sensitivity), { ...(req.entity !== undefined ? { entity: req.entity } : {}), ...(req.paths ? { paths: req.paths } : {}), hops: req.hops, maxNodes: req.max_nodes }),
     'graph/extract': (req) => queue.extractGraph(req.budget_ms),
   } satisfies Handlers;
 }

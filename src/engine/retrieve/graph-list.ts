@@ -4,10 +4,12 @@
  * resolution record?"): the first list finds the record, the link graph knows its author, and the
  * author's note holds the answer. Seeds are the best documents of the other lists plus the notes the
  * query names; their linked notes, scored by how many seeds link to them and how highly those
- * ranked, contribute their best chunk for the query.
+ * ranked, contribute their best chunk for the query. The graph is read where it is stored, for the
+ * seeds and their neighbours only (graph/stored.ts).
  */
 import type { RetrievedChunk } from '../../shared/contract.ts';
-import { wordsKey, type KnowledgeGraph } from '../graph/links.ts';
+import { wordsKey } from '../graph/names.ts';
+import type { LinkGraph } from '../graph/stored.ts';
 import { buildFtsQuery } from '../search/fts-query.ts';
 import { loadFilteredChunks, toRetrievedChunk, type LexicalFilters } from '../search/lexical.ts';
 import type { ReadConnection } from '../store/connection.ts';
@@ -37,36 +39,39 @@ const BRIDGE_TYPES = new Set(['entity', 'person', 'project', 'organization', 'te
  * A one-word name counts only where the query capitalises it or it holds a digit: "Kestrel" and
  * "ADR-011" name something, "conflict" in "the conflict resolution record" does not name conflict.py.
  */
-export function namedIn(kg: KnowledgeGraph, query: string): string[] {
+export function namedIn(g: LinkGraph, query: string): string[] {
   const words = wordsKey(query).split(' ').filter(Boolean);
   const raw = query.normalize('NFKD').replace(/\p{M}/gu, '').replace(/[^\p{L}\p{N}]+/gu, ' ').trim().split(' ');
-  const found: string[] = [];
+  const keys: string[] = [];
   for (let len = Math.min(MAX_NAME_WORDS, words.length); len >= 1; len--) {
     for (let i = 0; i + len <= words.length; i++) {
       const key = words.slice(i, i + len).join(' ');
       if (key.length < 4) continue;
       if (len === 1 && !/\p{N}/u.test(key) && !/^\p{Lu}/u.test(raw[i] ?? '')) continue;
-      for (const id of kg.byWords.get(key) ?? []) {
-        const a = kg.graph.getNodeAttributes(id);
-        if ((a.kind === 'note' || QUERY_ENTITY_TYPES.has(a.type)) && !found.includes(id)) found.push(id);
-      }
+      keys.push(key);
+    }
+  }
+  const byWords = g.byWords(keys);
+  const found: string[] = [];
+  for (const key of keys) {
+    for (const id of byWords.get(key) ?? []) {
+      if ((g.kind(id) === 'note' || g.typeIn(id, QUERY_ENTITY_TYPES)) && !found.includes(id)) found.push(id);
     }
   }
   return found;
 }
 
-export function graphList(db: ReadConnection, kg: KnowledgeGraph, query: string, ranked: readonly RetrievedChunk[], filters: LexicalFilters): RetrievedChunk[] {
-  const g = kg.graph;
+export function graphList(db: ReadConnection, g: LinkGraph, query: string, ranked: readonly RetrievedChunk[], filters: LexicalFilters): RetrievedChunk[] {
   const seeds: string[] = [];
   for (const c of ranked) {
     const id = `note:${c.path}`;
     if (g.hasNode(id) && !seeds.includes(id)) seeds.push(id);
     if (seeds.length >= GRAPH_SEED_DOCS) break;
   }
-  const named = namedIn(kg, query);
+  const named = namedIn(g, query);
   const score = new Map<string, number>();
   const add = (id: string, w: number) => score.set(id, (score.get(id) ?? 0) + w);
-  const isNote = (id: string) => g.getNodeAttribute(id, 'kind') === 'note';
+  const isNote = (id: string) => g.kind(id) === 'note';
   // A note the query names is itself a candidate, as strong as a link from the best seed.
   for (const id of named) if (isNote(id)) add(id, 1);
   const sources = [...named.map((id) => ({ id, weight: 1 })), ...seeds.map((id, i) => ({ id, weight: 1 / (i + 1) }))];
@@ -74,20 +79,22 @@ export function graphList(db: ReadConnection, kg: KnowledgeGraph, query: string,
     // Normalised by both ends' link counts (a hub spreads its weight thin, and a hub candidate is
     // linked to everything), so that a rare shared link says more than a common one.
     const ds = Math.sqrt(g.degree(source));
-    g.forEachNeighbor(source, (other) => {
+    for (const other of g.neighbors(source)) {
       if (isNote(other)) {
         // A note named several ways (front matter, a [[link]], in a sentence) is linked more strongly.
-        const strength = Math.min(MAX_STRENGTH, g.getEdgeAttribute(source, other, 'rows').length);
+        const strength = Math.min(MAX_STRENGTH, g.strength(source, other));
         add(other, (weight * strength) / (ds * Math.sqrt(g.degree(other))));
-        return;
+        continue;
       }
-      // Two notes that name the same person, project or codename are linked through it.
+      // Two notes that name the same person, project or codename are linked through it. The type
+      // and a capped degree first: a tag on every note, or a person named in thousands, is not read whole.
+      if (!g.typeIn(other, BRIDGE_TYPES)) continue;
+      if (g.degreeAtMost(other, MAX_ENTITY_DEGREE) > MAX_ENTITY_DEGREE) continue;
       const d = g.degree(other);
-      if (d > MAX_ENTITY_DEGREE || !BRIDGE_TYPES.has(g.getNodeAttribute(other, 'type'))) return;
-      g.forEachNeighbor(other, (note) => {
+      for (const note of g.neighbors(other)) {
         if (note !== source && isNote(note)) add(note, weight / (ds * d * Math.sqrt(g.degree(note))));
-      });
-    });
+      }
+    }
   }
   // A seed is a candidate too (ranked below the top results it is not yet in them), but not by itself.
   const candidates = [...score]

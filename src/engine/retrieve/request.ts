@@ -51,7 +51,7 @@ export function pipelineArgs(services: RetrievalServices, query: string, ctx: Pa
     throw createError('E_SYN_MODEL_UNAVAILABLE', 'Dense retrieval needs an embedding model: synapsis models add <file.gguf> --role embed');
   }
   const mode = ctx.mode ?? (denseReady ? 'hybrid' : 'bm25');
-  const deps: PipelineDeps = { db: store.db, config, dense, profile, reranker: services.reranker, graph: () => services.graphs.linkGraph(ctx.allow_sensitivity, true), lexicalThread: services.lexicalThread };
+  const deps: PipelineDeps = { db: store.db, config, dense, profile, reranker: services.reranker, graph: () => services.graphs.reader(ctx.allow_sensitivity), lexicalThread: services.lexicalThread };
   const req: PipelineRequest = {
     query,
     k: k ?? config.topK,

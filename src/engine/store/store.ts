@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { Database, Statement } from 'better-sqlite3';
 import type { FileIssue, Root } from '../../shared/contract.ts';
 import type { Disposable } from '../lifecycle.ts';
-import { normalizeName } from '../graph/names.ts';
+import { noteNameKeys, normalizeName, refBaseKey, wordsKey } from '../graph/names.ts';
 import { DB_FILE, isDiskFull, isReadOnlyStore, isStoreLocked, openDatabase, schemaVersion } from './database.ts';
 import { asWriteConnection, type WriteConnection } from './connection.ts';
 import { statements } from './statements.ts';
@@ -169,6 +169,8 @@ export class Store implements Disposable {
     deleteRelationsOfDoc: Statement;
     deleteMentionsOfDoc: Statement;
     setGraphVersion: Statement;
+    deleteNoteNames: Statement;
+    insertNoteName: Statement;
   };
   /** Entity ids by type and name as written; cleared when entities are collected. */
   private entityIds = new Map<string, Map<string, number>>();
@@ -203,12 +205,14 @@ export class Store implements Disposable {
       insertFts: this.sqlite.prepare('INSERT INTO chunks_fts (rowid, title, heading, body) VALUES (?, ?, ?, ?)'),
       insertTri: this.sqlite.prepare('INSERT INTO chunks_tri (rowid, body) VALUES (?, ?)'),
       upsertEntity: this.sqlite.prepare(
-        'INSERT INTO entities (key, type, name) VALUES (?, ?, ?) ON CONFLICT (key, type) DO UPDATE SET key = excluded.key RETURNING id',
+        'INSERT INTO entities (key, type, name, words, base_key) VALUES (?, ?, ?, ?, ?) ON CONFLICT (key, type) DO UPDATE SET key = excluded.key RETURNING id',
       ),
       insertMention: this.sqlite.prepare('INSERT OR IGNORE INTO mentions (document_id, entity_id, ordinal, line, origin) VALUES (?, ?, ?, ?, ?)'),
       deleteRelationsOfDoc: this.sqlite.prepare('DELETE FROM relations WHERE document_id = ?'),
       deleteMentionsOfDoc: this.sqlite.prepare('DELETE FROM mentions WHERE document_id = ?'),
       setGraphVersion: this.sqlite.prepare('UPDATE documents SET graph_version = ?, llm_graph = 0 WHERE id = ?'),
+      deleteNoteNames: this.sqlite.prepare('DELETE FROM note_names WHERE document_id = ?'),
+      insertNoteName: this.sqlite.prepare('INSERT INTO note_names (document_id, key, words) VALUES (?, ?, ?)'),
     };
   }
 
@@ -306,6 +310,7 @@ export class Store implements Disposable {
       this.stmts.deleteRelationsOfDoc.run(id);
       this.stmts.deleteMentionsOfDoc.run(id);
       this.stmts.setGraphVersion.run(doc.graphVersion ?? 0, id);
+      this.writeNoteNames(id, doc.path, doc.title, JSON.stringify(doc.meta ?? {}));
       if (doc.graph) this.insertGraph(id, doc.graph, 0);
       for (const c of chunks) {
         const info = this.stmts.insertChunk.run(
@@ -326,10 +331,17 @@ export class Store implements Disposable {
     if (!byName) this.entityIds.set(type, (byName = new Map()));
     let id = byName.get(name);
     if (id === undefined) {
-      id = (this.stmts.upsertEntity.get(normalizeName(name), type, name) as { id: number }).id;
+      const key = normalizeName(name);
+      id = (this.stmts.upsertEntity.get(key, type, name, wordsKey(key), refBaseKey(type, name)) as { id: number }).id;
       byName.set(name, id);
     }
     return id;
+  }
+
+  /** The names a note answers to (migration 010's note_names), replaced with its title, path or aliases. */
+  private writeNoteNames(documentId: number, notePath: string, title: string | null, metaJson: string): void {
+    this.stmts.deleteNoteNames.run(documentId);
+    for (const n of noteNameKeys(notePath, title, metaJson)) this.stmts.insertNoteName.run(documentId, n.key, n.words);
   }
 
   /**
@@ -410,8 +422,9 @@ export class Store implements Disposable {
    */
   moveDocument(docId: number, newPath: string, mtimeMs: number, chunkHashOf: (locator: string, text: string, tags: Record<string, string>) => string, jobIds: readonly number[]): void {
     this.sqlite.transaction(() => {
-      const old = this.sqlite.prepare('SELECT path FROM documents WHERE id = ?').get(docId) as { path: string };
+      const old = this.sqlite.prepare('SELECT path, title, meta_json FROM documents WHERE id = ?').get(docId) as { path: string; title: string | null; meta_json: string };
       this.sqlite.prepare('UPDATE documents SET path = ?, doc_id = ?, mtime_ms = ?, indexed_at = ? WHERE id = ?').run(newPath, newPath, mtimeMs, new Date().toISOString(), docId);
+      this.writeNoteNames(docId, newPath, old.title, old.meta_json);
       const chunks = this.sqlite.prepare('SELECT id, locator, text, tags_json FROM chunks WHERE document_id = ?').all(docId) as { id: number; locator: string; text: string; tags_json: string }[];
       const update = this.sqlite.prepare('UPDATE chunks SET locator = ?, chunk_hash = ? WHERE id = ?');
       for (const c of chunks) {

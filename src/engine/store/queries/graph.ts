@@ -4,6 +4,8 @@
  * extraction read.
  */
 import { sqliteOf, type ReadConnection, type WriteConnection } from '../connection.ts';
+import { statements } from '../statements.ts';
+import { allowedParam, visibleSql, type VisibilityPolicy } from '../visibility.ts';
 import { BM25_WEIGHTS } from './fts.ts';
 
 export interface GraphDocumentRow {
@@ -118,4 +120,223 @@ export function markLlmGraphDone(connection: WriteConnection, documentId: number
     db.prepare('UPDATE documents SET llm_graph = 1 WHERE id = ?').run(documentId);
     return true;
   })();
+}
+
+// The graph read where it is stored (migration 010): what one question touches, by entity id, for
+// the documents the caller may see. The graph reader (graph/stored.ts) resolves names to nodes.
+
+export interface GraphEntityRow {
+  id: number;
+  key: string;
+  type: string;
+  name: string;
+}
+
+export interface GraphNoteRow {
+  id: number;
+  path: string;
+  title: string | null;
+  meta_json: string;
+}
+
+/** A relation row of a visible document, with the document's path. */
+export interface AdjacentRelationRow {
+  doc: number;
+  seq: number;
+  src: number | null;
+  dst: number;
+  type: string;
+  start: number;
+  end: number;
+  fragment: string | null;
+  origin: 'rule' | 'llm';
+  path: string;
+  /** The source entity (null with src) and the target entity, as stored. */
+  src_key: string | null;
+  src_type: string | null;
+  src_name: string | null;
+  dst_key: string;
+  dst_type: string;
+  dst_name: string;
+}
+
+const ids = (list: readonly (number | string)[]) => JSON.stringify(list);
+
+/** The visible indexed documents at a path (two roots may hold the same one), in id order. */
+export function visibleNotesAt(connection: ReadConnection, policy: VisibilityPolicy, notePath: string): GraphNoteRow[] {
+  return statements(sqliteOf(connection))
+    .prepare(`SELECT d.id, d.path, d.title, d.meta_json FROM documents d WHERE d.path = @path AND d.status = 'indexed' AND ${visibleSql(policy)} ORDER BY d.id`)
+    .all({ path: notePath, allowed: allowedParam(policy) }) as GraphNoteRow[];
+}
+
+/** The path of the first (or last) visible indexed document, by id, one of whose names folds to `key`. */
+export function visibleNoteNamed(connection: ReadConnection, policy: VisibilityPolicy, key: string, order: 'first' | 'last' = 'first'): string | null {
+  const row = statements(sqliteOf(connection))
+    .prepare(
+      `SELECT d.path FROM note_names n CROSS JOIN documents d ON d.id = n.document_id
+        WHERE n.key = @key AND d.status = 'indexed' AND ${visibleSql(policy)} ORDER BY d.id ${order === 'first' ? 'ASC' : 'DESC'} LIMIT 1`,
+    )
+    .get({ key, allowed: allowedParam(policy) }) as { path: string } | undefined;
+  return row?.path ?? null;
+}
+
+/** visibleNoteNamed for many names at once: each folded name with its note's path (null: none). */
+export function visibleNotesNamed(connection: ReadConnection, policy: VisibilityPolicy, keys: readonly string[]): { key: string; path: string | null }[] {
+  return statements(sqliteOf(connection))
+    .prepare(
+      `SELECT k.value AS key, (SELECT d.path FROM note_names n CROSS JOIN documents d ON d.id = n.document_id
+                                WHERE n.key = k.value AND d.status = 'indexed' AND ${visibleSql(policy)} ORDER BY d.id LIMIT 1) AS path
+         FROM json_each(@keys) k`,
+    )
+    .all({ keys: JSON.stringify(keys), allowed: allowedParam(policy) }) as { key: string; path: string | null }[];
+}
+
+/** Visible indexed documents with a name of these words (how a question names a note), by id. */
+export function visibleNotesByWords(connection: ReadConnection, policy: VisibilityPolicy, words: readonly string[]): { words: string; id: number; path: string }[] {
+  return statements(sqliteOf(connection))
+    .prepare(
+      `SELECT n.words, d.id, d.path FROM note_names n CROSS JOIN documents d ON d.id = n.document_id
+        WHERE n.words IN (SELECT value FROM json_each(@words)) AND d.status = 'indexed' AND ${visibleSql(policy)} ORDER BY d.id`,
+    )
+    .all({ words: ids(words), allowed: allowedParam(policy) }) as { words: string; id: number; path: string }[];
+}
+
+/** Visible indexed documents with a folded name containing `fragment` (for "did you mean"), by id. */
+export function visibleNotesNameContaining(connection: ReadConnection, policy: VisibilityPolicy, fragment: string, limit: number): GraphNoteRow[] {
+  return statements(sqliteOf(connection))
+    .prepare(
+      `SELECT d.id, d.path, d.title, d.meta_json FROM documents d
+        WHERE d.id IN (SELECT document_id FROM note_names WHERE instr(key, @fragment) > 0) AND d.status = 'indexed' AND ${visibleSql(policy)}
+        ORDER BY d.id LIMIT @limit`,
+    )
+    .all({ fragment, limit, allowed: allowedParam(policy) }) as GraphNoteRow[];
+}
+
+export function entitiesById(connection: ReadConnection, entityIds: readonly number[]): GraphEntityRow[] {
+  return statements(sqliteOf(connection)).prepare('SELECT id, key, type, name FROM entities WHERE id IN (SELECT value FROM json_each(@ids))').all({ ids: ids(entityIds) }) as GraphEntityRow[];
+}
+
+/** Entities whose folded name, or (links to a path) folded file name, is one of `keys`; by id. */
+export function entitiesByKeys(connection: ReadConnection, keys: readonly string[]): GraphEntityRow[] {
+  return statements(sqliteOf(connection))
+    .prepare(
+      `SELECT id, key, type, name FROM entities WHERE key IN (SELECT value FROM json_each(@keys))
+       UNION SELECT id, key, type, name FROM entities WHERE base_key IN (SELECT value FROM json_each(@keys)) ORDER BY id`,
+    )
+    .all({ keys: JSON.stringify(keys) }) as GraphEntityRow[];
+}
+
+/** Entities named by these words (entities.words), by id. */
+export function entitiesByWords(connection: ReadConnection, words: readonly string[]): GraphEntityRow[] {
+  return statements(sqliteOf(connection))
+    .prepare('SELECT id, key, type, name FROM entities WHERE words IN (SELECT value FROM json_each(@words)) ORDER BY id')
+    .all({ words: ids(words) }) as GraphEntityRow[];
+}
+
+/** Entities whose folded name contains `fragment` (for "did you mean"), by id. */
+export function entitiesNameContaining(connection: ReadConnection, fragment: string, limit: number): GraphEntityRow[] {
+  return statements(sqliteOf(connection))
+    .prepare('SELECT id, key, type, name FROM entities WHERE instr(key, @fragment) > 0 ORDER BY id LIMIT @limit')
+    .all({ fragment, limit }) as GraphEntityRow[];
+}
+
+/** Whether a visible document states any relation (no graph list without one). */
+export function visibleRelationExists(connection: ReadConnection, policy: VisibilityPolicy): boolean {
+  return (
+    statements(sqliteOf(connection))
+      .prepare(`SELECT 1 FROM relations r JOIN documents d ON d.id = r.document_id WHERE d.status = 'indexed' AND ${visibleSql(policy)} LIMIT 1`)
+      .get({ allowed: allowedParam(policy) }) !== undefined
+  );
+}
+
+/** How many visible documents (at most `cap`) state a relation to the entity. */
+export function visibleDocumentsNaming(connection: ReadConnection, policy: VisibilityPolicy, entityId: number, cap: number): number {
+  return statements(sqliteOf(connection))
+    .prepare(
+      `SELECT COUNT(*) AS n FROM (SELECT DISTINCT r.document_id FROM relations r CROSS JOIN documents d ON d.id = r.document_id
+        WHERE r.dst_id = @id AND d.status = 'indexed' AND ${visibleSql(policy)} LIMIT @cap)`,
+    )
+    .pluck()
+    .get({ id: entityId, cap, allowed: allowedParam(policy) }) as number;
+}
+
+/** visibleDocumentsNaming for many entities at once. */
+export function visibleDocumentsNamingEach(connection: ReadConnection, policy: VisibilityPolicy, entityIds: readonly number[], cap: number): { id: number; n: number }[] {
+  return statements(sqliteOf(connection))
+    .prepare(
+      `SELECT e.value AS id, (SELECT COUNT(*) FROM (SELECT DISTINCT r.document_id FROM relations r CROSS JOIN documents d ON d.id = r.document_id
+                                                    WHERE r.dst_id = e.value AND d.status = 'indexed' AND ${visibleSql(policy)} LIMIT @cap)) AS n
+         FROM json_each(@ids) e`,
+    )
+    .all({ ids: ids(entityIds), cap, allowed: allowedParam(policy) }) as { id: number; n: number }[];
+}
+
+/** Those of the entities that a visible document mentions outside its relations. */
+export function visibleMentioned(connection: ReadConnection, policy: VisibilityPolicy, entityIds: readonly number[]): number[] {
+  return statements(sqliteOf(connection))
+    .prepare(
+      `SELECT e.value FROM json_each(@ids) e WHERE EXISTS (SELECT 1 FROM mentions m CROSS JOIN documents d ON d.id = m.document_id
+          WHERE m.entity_id = e.value AND d.status = 'indexed' AND ${visibleSql(policy)})`,
+    )
+    .pluck()
+    .all({ ids: ids(entityIds), allowed: allowedParam(policy) }) as number[];
+}
+
+/**
+ * The relations of visible documents that touch a node: from or to one of its entities, or stated
+ * by its own documents (source NULL: the note itself); by document and sequence.
+ */
+export function adjacentRelations(connection: ReadConnection, policy: VisibilityPolicy, entityIds: readonly number[], documentIds: readonly number[]): AdjacentRelationRow[] {
+  return statements(sqliteOf(connection))
+    .prepare(`${adjacencySql(policy)} ORDER BY 1, 2`)
+    .all({ ids: ids(entityIds), docs: ids(documentIds), allowed: allowedParam(policy) }) as AdjacentRelationRow[];
+}
+
+/**
+ * The relations that touch a node, each branch through its index (by target, by source, by
+ * document), relations first: CROSS JOIN keeps SQLite from walking every indexed document instead.
+ */
+function adjacencySql(policy: VisibilityPolicy): string {
+  const branch = (where: string) =>
+    `SELECT r.document_id AS doc, r.seq, r.src_id AS src, r.dst_id AS dst, r.type, r.start_line AS start, r.end_line AS "end", r.fragment, r.origin, d.path,
+            se.key AS src_key, se.type AS src_type, se.name AS src_name, de.key AS dst_key, de.type AS dst_type, de.name AS dst_name
+       FROM relations r CROSS JOIN documents d ON d.id = r.document_id JOIN entities de ON de.id = r.dst_id LEFT JOIN entities se ON se.id = r.src_id
+      WHERE ${where} AND d.status = 'indexed' AND ${visibleSql(policy)}`;
+  return [
+    branch('r.dst_id IN (SELECT value FROM json_each(@ids))'),
+    branch('r.src_id IN (SELECT value FROM json_each(@ids))'),
+    branch('r.document_id IN (SELECT value FROM json_each(@docs)) AND r.src_id IS NULL'),
+  ].join(' UNION ');
+}
+
+/**
+ * How many visible notes (at most `cap`) state a relation of their own (source NULL) to one of the
+ * entities: each is a neighbour of the entity's node, so past `cap` its degree is too.
+ */
+export function visibleNotesStating(connection: ReadConnection, policy: VisibilityPolicy, entityIds: readonly number[], cap: number): number {
+  return statements(sqliteOf(connection))
+    .prepare(
+      `SELECT COUNT(*) FROM (SELECT DISTINCT d.path FROM relations r CROSS JOIN documents d ON d.id = r.document_id
+        WHERE r.dst_id IN (SELECT value FROM json_each(@ids)) AND r.src_id IS NULL AND d.status = 'indexed' AND ${visibleSql(policy)} LIMIT @cap)`,
+    )
+    .pluck()
+    .get({ ids: ids(entityIds), cap, allowed: allowedParam(policy) }) as number;
+}
+
+/** Where visible documents name the entities: the lines of their relations and mentions, by path order of documents and line. */
+export function visibleEntityMentions(connection: ReadConnection, policy: VisibilityPolicy, entityIds: readonly number[], limit: number): { path: string; line: number; fragment: string }[] {
+  return statements(sqliteOf(connection))
+    .prepare(
+      `SELECT d.path, x.line, x.fragment FROM (
+         SELECT document_id AS doc, start_line AS line, COALESCE(fragment, 'L' || start_line || '-L' || end_line) AS fragment
+           FROM relations WHERE dst_id IN (SELECT value FROM json_each(@ids))
+         UNION
+         SELECT m.document_id, m.line, CASE WHEN md.type = 'pdf' THEN substr(c.locator, instr(c.locator, '#') + 1) ELSE 'L' || m.line || '-L' || m.line END
+           FROM mentions m JOIN documents md ON md.id = m.document_id LEFT JOIN chunks c ON c.document_id = m.document_id AND c.ordinal = m.ordinal
+          WHERE m.entity_id IN (SELECT value FROM json_each(@ids))
+       ) x CROSS JOIN documents d ON d.id = x.doc
+       WHERE d.status = 'indexed' AND ${visibleSql(policy)}
+       ORDER BY x.doc, x.line LIMIT @limit`,
+    )
+    .all({ ids: ids(entityIds), limit, allowed: allowedParam(policy) }) as { path: string; line: number; fragment: string }[];
 }

@@ -1,0 +1,103 @@
+import path from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SAMPLE_VAULT, TempDirs } from '../../../test/helpers/tmp.ts';
+import { createEngine } from '../engine.ts';
+import { asReadConnection, type ReadConnection } from '../store/connection.ts';
+import { DB_FILE } from '../store/database.ts';
+import { visibleTo } from '../store/visibility.ts';
+import { evidenceOf, findNode, loadKnowledgeGraph, mentionsOf, suggestNames, type KnowledgeGraph } from './links.ts';
+import { storedGraph, type LinkGraph } from './stored.ts';
+
+const temp = new TempDirs();
+const noModels = { env: { SYN_EMBED_MODEL: '', SYN_CHAT_MODEL: '' } as NodeJS.ProcessEnv };
+
+// Names shared, cased and accented differently, a link by path, a name two notes use, an alias two
+// notes claim, and a restricted note that names people and a code word nobody else does.
+const VAULT = {
+  'people/Maya Chen.md': '---\naliases: [Maya, M. Chen]\ntags: [person]\n---\n# Maya Chen\n\nLeads the sync team. Works on [[Project Aurora]] with Kestrel Ops.\n',
+  'projects/Project Aurora.md': '---\nowner: "[[Maya Chen]]"\n---\n# Project Aurora\n\nThe sync product. See [the storage note](../decisions/Storage.md) and [[people/Maya Chen]].\n',
+  'decisions/Storage.md': '---\ndecided_by: M. Chen\npeople: [Priya Raman, José Núñez]\nproject: project aurora\n---\n# Storage\n\nWe chose SQLite with Kestrel Ops. #adr #storage\n\nDiscussed with [[maya chen|Maya]] and [[Nobody Yet]].\n',
+  'decisions/Storage v2.md': '---\naliases: [Maya]\npeople: [jose nunez]\n---\n# Storage v2\n\nSupersedes [[Storage]]. #adr\n',
+  'hr/Pay.md': '---\nsensitivity: restricted\npeople: [Maya Chen, Ximena Quetzal]\n---\n# Pay\n\nSalary bands for [[Maya Chen]]; codename Bluefin Lantern, with Bluefin Lantern again. #adr\n',
+};
+
+let dataDirs: string[] = [];
+beforeAll(async () => {
+  for (const vault of [temp.make('syn-stored-', VAULT), SAMPLE_VAULT]) {
+    const dataDir = temp.make();
+    const engine = createEngine({ dataDir, ...noModels, config: { graphLlm: false } });
+    await engine.index([vault]);
+    await engine.dispose();
+    dataDirs.push(dataDir);
+  }
+});
+afterAll(() => {
+  temp.cleanup();
+  dataDirs = [];
+});
+
+/** Every node, edge and attribute of the loaded graph, as the stored reader gives them. */
+function expectSameGraph(db: ReadConnection, kg: KnowledgeGraph, stored: LinkGraph): void {
+  kg.graph.forEachNode((id, attributes) => {
+    expect(stored.hasNode(id), id).toBe(true);
+    expect(stored.attributes(id), id).toEqual(attributes);
+    expect(stored.neighbors(id), id).toEqual(kg.graph.neighbors(id));
+    expect(stored.degree(id), id).toBe(kg.graph.degree(id));
+    for (const other of kg.graph.neighbors(id)) {
+      const attrs = kg.graph.getEdgeAttributes(id, other);
+      expect(stored.strength(id, other)).toBe(attrs.rows.length);
+      expect(stored.evidence(id, other), `${id} — ${other}`).toEqual(evidenceOf(kg, attrs));
+    }
+    expect(stored.mentionsOf(id), id).toEqual(mentionsOf(db, kg, id));
+  });
+}
+
+describe('stored graph reader', () => {
+  for (const [name, index] of [
+    ['a small vault', 0],
+    ['the sample vault', 1],
+  ] as const) {
+    for (const allow of [[], ['restricted', 'confidential']]) {
+      it(`reads the same nodes, edges and evidence as the loaded graph: ${name}, allowing [${allow.join(', ')}]`, () => {
+        const sqlite = new BetterSqlite3(path.join(dataDirs[index]!, DB_FILE), { readonly: true });
+        try {
+          const db = asReadConnection(sqlite);
+          const policy = { allowSensitivity: allow, sensitivityEnable: true };
+          const kg = loadKnowledgeGraph(db, visibleTo(policy));
+          expect(kg.graph.order).toBeGreaterThan(5);
+          expectSameGraph(db, kg, storedGraph(db, policy));
+          // Names resolve the same way, including ones that are not there.
+          const stored = storedGraph(db, policy);
+          const names = ['Maya Chen', 'maya', 'jose nunez', '#adr', 'adr', 'Storage', 'people/Maya Chen.md', 'Kestrel Ops', 'Bluefin Lantern', 'Ximena Quetzal', 'Aurora', 'Nobody Yet', 'stor', 'Priya'];
+          kg.graph.forEachNode((id, a) => void names.push(a.label, id));
+          for (const n of names) {
+            expect(stored.findNode(n), n).toBe(findNode(kg, n));
+            if (!findNode(kg, n)) expect(stored.suggestNames(n), n).toEqual(suggestNames(kg, n));
+          }
+          // A node the loaded graph does not have is not there either.
+          for (const id of ['entity:bluefin lantern', 'entity:ximena quetzal', 'note:hr/Pay.md', 'entity:nobody at all', 'nonsense']) {
+            expect(stored.hasNode(id), id).toBe(kg.graph.hasNode(id));
+          }
+        } finally {
+          sqlite.close();
+        }
+      });
+    }
+  }
+
+  it('reads only the nodes a question touches', () => {
+    const sqlite = new BetterSqlite3(path.join(dataDirs[1]!, DB_FILE), { readonly: true });
+    try {
+      const db = asReadConnection(sqlite);
+      const stored = storedGraph(db, { allowSensitivity: [], sensitivityEnable: true });
+      const kg = loadKnowledgeGraph(db, visibleTo({ allowSensitivity: [], sensitivityEnable: true }));
+      const start = kg.graph.nodes().find((id) => id.startsWith('note:') && kg.graph.degree(id) > 1)!;
+      stored.neighbors(start);
+      expect(stored.nodesRead).toBe(1);
+      expect(kg.graph.order).toBeGreaterThan(20);
+    } finally {
+      sqlite.close();
+    }
+  });
+});

@@ -1,0 +1,401 @@
+/**
+ * The knowledge graph read where it is stored (issue 29): the nodes and edges one question touches,
+ * read from the indexed tables (migration 010) for the documents the caller may see, and remembered
+ * for that question only. No process loads the whole graph to search or to answer.
+ *
+ * It is the graph `loadKnowledgeGraph` (links.ts) builds, node for node and edge for edge: the same
+ * ids, labels, types, neighbours (in the order their first relation is stated), degrees and
+ * evidence; stored.test.ts compares the two on every node of a vault, with and without hidden notes.
+ */
+import type { ReadConnection } from '../store/connection.ts';
+import {
+  adjacentRelations,
+  entitiesById,
+  entitiesByKeys,
+  entitiesByWords,
+  entitiesNameContaining,
+  visibleDocumentsNaming,
+  visibleDocumentsNamingEach,
+  visibleEntityMentions,
+  visibleMentioned,
+  visibleNoteNamed,
+  visibleNotesAt,
+  visibleNotesByWords,
+  visibleNotesNamed,
+  visibleNotesStating,
+  visibleNotesNameContaining,
+  visibleRelationExists,
+  type AdjacentRelationRow,
+  type GraphEntityRow,
+} from '../store/queries/graph.ts';
+import type { VisibilityPolicy } from '../store/visibility.ts';
+import { MAX_EVIDENCE, UNRESOLVED_TYPES, type Evidence, type NodeAttributes } from './links.ts';
+import { normalizeName, noteLabel, noteNameKeys, refBaseKey, wordsKey } from './names.ts';
+
+/** Node id prefixes of entity nodes: people, projects and plain names share `entity`; the rest keep their type. */
+const ENTITY_NAMESPACES = new Set(['entity', 'tag', ...UNRESOLVED_TYPES]);
+
+export interface Adjacency {
+  attributes: NodeAttributes;
+  /** Neighbour → the relations that state the edge (at most MAX_EVIDENCE, earliest first). */
+  edges: Map<string, { rows: AdjacentRelationRow[]; ends: [string, string][] }>;
+}
+
+/** What the graph questions and the graph list read: the graph of one caller, node by node. */
+export interface LinkGraph {
+  /** Whether the caller's graph has any stated relation at all. */
+  hasRelations(): boolean;
+  hasNode(id: string): boolean;
+  attributes(id: string): NodeAttributes;
+  /** The node's kind without reading its edges (entity nodes' type may need them: see type()). */
+  kind(id: string): NodeAttributes['kind'];
+  type(id: string): string;
+  degree(id: string): number;
+  /** The degree when it is at most `cap`, else cap + 1; a hub's edges are not all read for it. */
+  degreeAtMost(id: string, cap: number): number;
+  /** Whether the node's type is one of `types`; an entity node's edges are read only where its stored types disagree. */
+  typeIn(id: string, types: ReadonlySet<string>): boolean;
+  /** Neighbours in the order the graph's edges were first stated. */
+  neighbors(id: string): string[];
+  /** Relations kept as evidence of the edge (at most MAX_EVIDENCE). */
+  strength(a: string, b: string): number;
+  /** Document and sequence of the relation that first states the edge (the order edges are listed in). */
+  firstStated(a: string, b: string): readonly [number, number];
+  /** The evidence of the edge between two nodes: each stated relation once, in note order. */
+  evidence(a: string, b: string): Evidence[];
+  /** The node a user means by a name (notes win over entities of the same name). */
+  findNode(name: string): string | null;
+  /** Labels that contain the asked name (for "did you mean"). */
+  suggestNames(name: string, limit?: number): string[];
+  /** Nodes with a name of these words, notes first (latest indexed first), then entities. */
+  byWords(words: readonly string[]): Map<string, string[]>;
+  /** Where visible notes name an entity node. */
+  mentionsOf(id: string, limit?: number): { locator: string; path: string; line: number }[];
+  /** Nodes whose edges were read so far (tests assert a question reads only what it touches). */
+  readonly nodesRead: number;
+}
+
+const noteId = (p: string) => `note:${p}`;
+
+/**
+ * What a reader has read: the nodes, their edges and how names resolved. Valid for one caller and
+ * one state of the index; kept between questions (graph/cache.ts) until indexing changes the facts,
+ * so the hubs every question meets are read once.
+ */
+export interface GraphMemo {
+  entities: Map<number, GraphEntityRow>;
+  resolved: Map<number, string | null>;
+  noteOfKey: Map<string, string | null>;
+  nameCounts: Map<number, number>;
+  adjacency: Map<string, Adjacency | null>;
+  nodeEntities: Map<string, GraphEntityRow[]>;
+}
+
+export function createGraphMemo(): GraphMemo {
+  return { entities: new Map(), resolved: new Map(), noteOfKey: new Map(), nameCounts: new Map(), adjacency: new Map(), nodeEntities: new Map() };
+}
+
+/** Nodes a memo keeps at most; past that it starts again (a bound on memory, not a cache policy). */
+export const MAX_MEMO_NODES = 20_000;
+
+/** A reader of the stored graph for one caller: a fresh memo by default (one question). */
+export function storedGraph(db: ReadConnection, policy: VisibilityPolicy, memo: GraphMemo = createGraphMemo()): LinkGraph {
+  if (memo.adjacency.size > MAX_MEMO_NODES || memo.entities.size > MAX_MEMO_NODES * 20) {
+    for (const map of Object.values(memo)) (map as Map<unknown, unknown>).clear();
+  }
+  const { entities, resolved, noteOfKey, nameCounts, adjacency, nodeEntities } = memo;
+  const nodesBefore = adjacency.size;
+
+  const remember = (rows: GraphEntityRow[]) => {
+    for (const e of rows) entities.set(e.id, e);
+    return rows;
+  };
+  const rememberRows = (rows: readonly AdjacentRelationRow[]): GraphEntityRow[] => {
+    const fresh: GraphEntityRow[] = [];
+    for (const r of rows) {
+      if (!entities.has(r.dst)) {
+        const e = { id: r.dst, key: r.dst_key, type: r.dst_type, name: r.dst_name };
+        entities.set(r.dst, e);
+        fresh.push(e);
+      }
+      if (r.src !== null && !entities.has(r.src)) {
+        const e = { id: r.src, key: r.src_key!, type: r.src_type!, name: r.src_name! };
+        entities.set(r.src, e);
+        fresh.push(e);
+      }
+    }
+    return fresh;
+  };
+  const entity = (id: number): GraphEntityRow | undefined => {
+    if (!entities.has(id)) remember(entitiesById(db, [id]));
+    return entities.get(id);
+  };
+  /** The note a name resolves to: the first visible one (by id) that answers to it. */
+  const noteNamed = (key: string, order: 'first' | 'last' = 'first'): string | null => {
+    const k = `${order}\u0000${key}`;
+    let id = noteOfKey.get(k);
+    if (id === undefined) {
+      const p = visibleNoteNamed(db, policy, key, order);
+      id = p === null ? null : noteId(p);
+      noteOfKey.set(k, id);
+    }
+    return id;
+  };
+
+  /** Reads at once what resolving these entities needs: the notes their names claim, how many notes name each plain name. */
+  const prepare = (list: readonly GraphEntityRow[]) => {
+    const keys = new Set<string>();
+    const names: number[] = [];
+    for (const e of list) {
+      if (resolved.has(e.id)) continue;
+      if (!UNRESOLVED_TYPES.has(e.type)) {
+        keys.add(e.key);
+        const base = refBaseKey(e.type, e.name);
+        if (base !== null) keys.add(base);
+      }
+      if (e.type === 'name' && !nameCounts.has(e.id)) names.push(e.id);
+    }
+    const missing = [...keys].filter((k) => !noteOfKey.has(`first\u0000${k}`));
+    if (missing.length > 0) for (const r of visibleNotesNamed(db, policy, missing)) noteOfKey.set(`first\u0000${r.key}`, r.path === null ? null : noteId(r.path));
+    if (names.length > 0) for (const r of visibleDocumentsNamingEach(db, policy, names, 2)) nameCounts.set(r.id, r.n);
+  };
+
+  /** The node a stored entity stands for (links.ts entityNode), or null. */
+  const resolve = (e: GraphEntityRow): string | null => {
+    let id = resolved.get(e.id);
+    if (id !== undefined) return id;
+    id = null;
+    const note = UNRESOLVED_TYPES.has(e.type) ? null : (noteNamed(e.key) ?? (e.type === 'ref' ? noteNamed(refBaseKey(e.type, e.name)!) : null));
+    if (note) id = note;
+    else if (e.type === 'name') {
+      let n = nameCounts.get(e.id);
+      if (n === undefined) nameCounts.set(e.id, (n = visibleDocumentsNaming(db, policy, e.id, 2)));
+      if (n >= 2) id = `entity:${e.key}`;
+    } else {
+      const ns = e.type === 'tag' ? 'tag' : UNRESOLVED_TYPES.has(e.type) ? e.type : 'entity';
+      id = `${ns}:${e.key}`;
+    }
+    resolved.set(e.id, id);
+    return id;
+  };
+  const resolveId = (entityId: number): string | null => {
+    const e = entity(entityId);
+    return e ? resolve(e) : null;
+  };
+
+  const split = (id: string): [string, string] => {
+    const i = id.indexOf(':');
+    return [id.slice(0, i), id.slice(i + 1)];
+  };
+
+  /** The stored entities a node stands for, by id. */
+  const entitiesOf = (id: string, notes: { id: number; path: string; title: string | null; meta_json: string }[]): GraphEntityRow[] => {
+    let list = nodeEntities.get(id);
+    if (list) return list;
+    const [ns, key] = split(id);
+    const keys = ns === 'note' ? [...new Set(notes.flatMap((d) => noteNameKeys(d.path, d.title, d.meta_json).map((n) => n.key)))] : [key];
+    const found = remember(entitiesByKeys(db, keys));
+    prepare(found);
+    list = found.filter((e) => resolve(e) === id);
+    nodeEntities.set(id, list);
+    return list;
+  };
+
+  const read = (id: string): Adjacency | null => {
+    const known = adjacency.get(id);
+    if (known !== undefined) return known;
+    const [ns, key] = split(id);
+    let result: Adjacency | null = null;
+    const notes = ns === 'note' ? visibleNotesAt(db, policy, key) : [];
+    if (ns === 'note' ? notes.length > 0 : ENTITY_NAMESPACES.has(ns)) {
+      const mine = entitiesOf(id, notes);
+      const ids = new Set(mine.map((e) => e.id));
+      const rows = ns !== 'note' && ids.size === 0 ? [] : adjacentRelations(db, policy, [...ids], notes.map((d) => d.id));
+      prepare(rememberRows(rows));
+      const edges: Adjacency['edges'] = new Map();
+      let first: GraphEntityRow | undefined;
+      let specific: string | undefined;
+      const seen = new Set<number>();
+      const saw = (entityId: number | null) => {
+        if (entityId === null || !ids.has(entityId) || seen.has(entityId)) return;
+        seen.add(entityId);
+        const e = entities.get(entityId)!;
+        first ??= e;
+        if (specific === undefined && e.type !== 'ref' && e.type !== 'name') specific = e.type;
+      };
+      for (const r of rows) {
+        saw(r.src);
+        saw(r.dst);
+        const source = r.src === null ? noteId(r.path) : resolveId(r.src);
+        const target = resolveId(r.dst);
+        if (!source || !target || source === target) continue;
+        const other = source === id ? target : target === id ? source : null;
+        if (other === null) continue;
+        const edge = edges.get(other);
+        if (!edge) edges.set(other, { rows: [r], ends: [[source, target]] });
+        else if (edge.rows.length < MAX_EVIDENCE) {
+          edge.rows.push(r);
+          edge.ends.push([source, target]);
+        }
+      }
+      if (ns === 'note') {
+        result = { attributes: { label: noteLabel(notes[0]!.path, notes[0]!.title), kind: 'note', type: 'note', locator: notes[0]!.path }, edges };
+      } else if (ids.size > 0) {
+        // Entities only mentioned (no relation) still make the node, and still give it their type.
+        const mentioned = new Set(visibleMentioned(db, policy, [...ids]));
+        for (const e of mine) if (mentioned.has(e.id)) saw(e.id);
+        if (seen.size > 0) {
+          const kind = ns === 'tag' ? 'tag' : 'entity';
+          result = { attributes: { label: kind === 'tag' ? `#${key}` : first!.name, kind, type: ns === 'entity' ? (specific ?? 'entity') : ns, locator: null }, edges };
+        }
+      }
+    }
+    adjacency.set(id, result);
+    return result;
+  };
+
+  const must = (id: string): Adjacency => {
+    const a = read(id);
+    if (!a) throw new Error(`graph node ${id} does not exist`);
+    return a;
+  };
+
+  const hasNode = (id: string) => id.includes(':') && read(id) !== null;
+
+  const byWords = (words: readonly string[]): Map<string, string[]> => {
+    const out = new Map<string, string[]>();
+    const put = (w: string, id: string, first: boolean) => {
+      const list = out.get(w) ?? [];
+      if (list.includes(id)) return;
+      if (first) list.unshift(id);
+      else list.push(id);
+      out.set(w, list);
+    };
+    if (words.length === 0) return out;
+    for (const n of visibleNotesByWords(db, policy, words)) put(n.words, noteId(n.path), true);
+    for (const e of remember(entitiesByWords(db, words))) {
+      const id = resolve(e);
+      // A name that resolves to a note is found by the note's own names.
+      if (id && !id.startsWith('note:') && hasNode(id)) put(wordsKey(e.key), id, false);
+    }
+    return out;
+  };
+
+  return {
+    hasRelations: () => visibleRelationExists(db, policy),
+    hasNode,
+    attributes: (id) => must(id).attributes,
+    kind(id) {
+      const [ns] = split(id);
+      return ns === 'note' ? 'note' : ns === 'tag' ? 'tag' : 'entity';
+    },
+    type(id) {
+      const [ns] = split(id);
+      if (ns === 'note') return 'note';
+      if (ns !== 'entity') return ns;
+      return must(id).attributes.type;
+    },
+    degree: (id) => must(id).edges.size,
+    degreeAtMost(id, cap) {
+      const known = adjacency.get(id);
+      if (known) return Math.min(known.edges.size, cap + 1);
+      const [ns] = split(id);
+      // A hub (a tag or a name on thousands of notes) is told by counting its notes, not by reading its edges.
+      if (ns !== 'note') {
+        const mine = entitiesOf(id, []);
+        if (mine.length > 0 && visibleNotesStating(db, policy, mine.map((e) => e.id), cap + 1) > cap) return cap + 1;
+      }
+      return Math.min(must(id).edges.size, cap + 1);
+    },
+    typeIn(id, types) {
+      const [ns] = split(id);
+      if (ns !== 'entity') return types.has(ns);
+      if (adjacency.has(id)) return types.has(must(id).attributes.type);
+      // The node's type is that of the first entity with a specific type it was stated with, else
+      // 'entity': one of these. When they all agree on the answer, their order does not matter.
+      const candidates = [...new Set(entitiesOf(id, []).map((e) => (e.type === 'ref' || e.type === 'name' ? 'entity' : e.type)))];
+      if (candidates.every((t) => types.has(t))) return true;
+      if (candidates.every((t) => !types.has(t))) return false;
+      return types.has(must(id).attributes.type);
+    },
+    neighbors: (id) => [...must(id).edges.keys()],
+    strength: (a, b) => must(a).edges.get(b)?.rows.length ?? 0,
+    firstStated(a, b) {
+      const r = must(a).edges.get(b)?.rows[0];
+      return r ? [r.doc, r.seq] : [Infinity, Infinity];
+    },
+    evidence(a, b) {
+      const edge = must(a).edges.get(b);
+      if (!edge) return [];
+      const out: Evidence[] = [];
+      const seen = new Set<string>();
+      edge.rows.forEach((r, i) => {
+        const locator = `${r.path}#${r.fragment ?? `L${r.start}-L${r.end}`}`;
+        const k = `${r.type}\u0000${locator}`;
+        if (seen.has(k)) return;
+        seen.add(k);
+        const [source, target] = edge.ends[i]!;
+        out.push({ source, target, relation: r.type, locator, origin: r.origin });
+      });
+      return out;
+    },
+    findNode(name) {
+      const raw = name.trim().replace(/^\[\[|\]\]$/g, '');
+      if (raw.includes(':') && hasNode(raw)) return raw;
+      if (hasNode(noteId(raw))) return noteId(raw);
+      for (const key of [normalizeName(raw), normalizeName(raw.replace(/\.[^./]+$/, ''))]) {
+        const found = nodesNamed(key);
+        if (found.length > 0) return found[0]!;
+      }
+      return null;
+    },
+    suggestNames(name, limit = 5) {
+      const wanted = normalizeName(name.replace(/^#|^\[\[|\]\]$/g, ''));
+      if (wanted.length < 3) return [];
+      const out: string[] = [];
+      for (const d of visibleNotesNameContaining(db, policy, wanted, 200)) {
+        const label = noteLabel(d.path, d.title);
+        if (out.length < limit && normalizeName(label).includes(wanted) && !out.includes(label)) out.push(label);
+      }
+      for (const e of remember(entitiesNameContaining(db, wanted, 200))) {
+        if (out.length >= limit) break;
+        const id = resolve(e);
+        if (!id || id.startsWith('note:') || !hasNode(id)) continue;
+        const label = must(id).attributes.label;
+        if (normalizeName(label).includes(wanted) && !out.includes(label)) out.push(label);
+      }
+      return out;
+    },
+    byWords,
+    mentionsOf(id, limit = 50) {
+      if (!hasNode(id)) return [];
+      const ids = (nodeEntities.get(id) ?? []).map((e) => e.id);
+      if (ids.length === 0) return [];
+      return visibleEntityMentions(db, policy, ids, limit).map((r) => ({ locator: `${r.path}#${r.fragment}`, path: r.path, line: r.line }));
+    },
+    get nodesRead() {
+      return adjacency.size - nodesBefore;
+    },
+  };
+
+  /**
+   * Nodes one of whose names folds to `key`, as links.ts byName lists them: the notes (the latest
+   * indexed first), then entity nodes.
+   */
+  function nodesNamed(key: string): string[] {
+    if (!key) return [];
+    const note = noteNamed(key, 'last');
+    const out: string[] = [];
+    if (note && hasNode(note)) out.push(note);
+    // Tags are also named with their '#'.
+    const plain = key.startsWith('#') ? key.slice(1) : key;
+    for (const e of remember(entitiesByKeys(db, [plain]))) {
+      if (e.key !== plain) continue;
+      const id = resolve(e);
+      if (!id || id.startsWith('note:') || out.includes(id)) continue;
+      if (key.startsWith('#') && !id.startsWith('tag:')) continue;
+      if (hasNode(id)) out.push(id);
+    }
+    return out;
+  }
+}
