@@ -1,9 +1,11 @@
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { createEngine } from '../../engine/index.ts';
 import { percentile } from '../eval/metrics.ts';
-import { prng } from './corpus.ts';
+import { linkedNoteParts, prng } from './corpus.ts';
 
 export interface SearchBenchResult {
   files: number;
@@ -19,6 +21,36 @@ export interface SearchBenchResult {
   k10_top10_overlap_with_unpruned: number;
   k100_p50_ms: number;
   k100_p95_ms: number;
+  /** A fresh process on this index: open + first query, and RSS after 21 queries; with the graph and without. */
+  cold_first_query_ms: number;
+  cold_rss_mb: number;
+  /** Of which the process's own (not file-backed: the memory-mapped store is not in it); null off Linux. */
+  cold_rss_anon_mb: number | null;
+  cold_first_query_no_graph_ms: number;
+  cold_rss_no_graph_mb: number;
+  cold_rss_anon_no_graph_mb: number | null;
+}
+
+const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+
+export interface ColdStart {
+  open_ms: number;
+  open_and_first_query_ms: number;
+  rss_mb: number;
+  rss_anon_mb: number | null;
+  /** The whole process, Node and tsx start included. */
+  process_ms: number;
+}
+
+/** Opening an engine on an existing index and answering, in a fresh process (cold-start.ts); its memory afterwards. */
+export function coldStart(dataDir: string, query: string, graph = true): ColdStart {
+  const t = performance.now();
+  const args = ['--import', 'tsx', path.join(REPO_ROOT, 'src', 'cli', 'bench', 'cold-start.ts'), dataDir, query, ...(graph ? [] : ['--no-graph'])];
+  const child = spawnSync(process.execPath, args, { cwd: REPO_ROOT, encoding: 'utf8' });
+  const processMs = performance.now() - t;
+  if (child.status !== 0) throw new Error(`cold-start process failed: ${child.stderr}`);
+  const line = child.stdout.trim().split('\n').pop()!;
+  return { ...(JSON.parse(line) as Omit<ColdStart, 'process_ms'>), process_ms: Math.round(processMs) };
 }
 
 const SYLLABLES = 'ka lo mi re su ta ne vo pi da ru sel mor tin gra bel fen dor lis pra qua zen hul vik nor trem'.split(' ');
@@ -64,7 +96,7 @@ function zipfSampler(vocab: readonly string[], rand: () => number, s = 1.05, off
 
 /**
  * Writes notes of a title line and four ~150-word sections (five chunks) until about `chunks` chunks
- * exist. With `write` false nothing is written: the same notes are drawn, for their sampled sections
+ * exist, each with the links, names, tags and front matter of a real vault's note (linkedNoteParts). With `write` false nothing is written: the same notes are drawn, for their sampled sections
  * (queries over a corpus an earlier call wrote).
  */
 /**
@@ -85,17 +117,20 @@ function sentences(words: readonly string[], rand: () => number): string {
 
 export function generateZipfCorpus(dir: string, chunks: number, seed = 7, write = true): { files: number; sections: string[][] } {
   const rand = prng(seed);
+  // Links, names and tags come from their own stream: the words, and so the queries, stay as they were.
+  const linkRand = prng(seed + 1);
   const next = zipfSampler(vocabulary(40_000), rand);
   const files = Math.ceil(chunks / 5);
   const sample: string[][] = [];
   for (let i = 0; i < files; i++) {
     const folder = path.join(dir, `d${String(Math.floor(i / 500)).padStart(3, '0')}`);
     if (write && i % 500 === 0) fs.mkdirSync(folder, { recursive: true });
-    const parts = [`# Note ${i} ${next()} ${next()}\n`];
+    const linked = linkedNoteParts(i, files, linkRand, 4);
+    const parts = [`---\n${linked.frontMatter}---\n# Note ${i} ${next()} ${next()}\n`];
     for (let s = 0; s < 4; s++) {
       const words = Array.from({ length: 140 + Math.floor(rand() * 20) }, next);
       if (i % 97 === 0 && s === 0) sample.push(words);
-      parts.push(`## ${next()} ${next()}\n\n${sentences(words, rand)}\n`);
+      parts.push(`## ${next()} ${next()}\n\n${sentences(words, rand)}\n${linked.sectionLines[s] ? `\n${linked.sectionLines[s]}\n` : ''}`);
     }
     if (write) fs.writeFileSync(path.join(folder, `n${i}.md`), parts.join('\n'));
   }
@@ -129,6 +164,8 @@ export async function benchSearch(chunks: number, queryCount: number, log: (line
     const dataDir = path.join(work, 'data');
     const engine = createEngine({ dataDir, env: {} });
     const unpruned = createEngine({ dataDir, env: {}, config: { lexicalPruning: false } });
+    let measured: Omit<SearchBenchResult, `cold_${string}`>;
+    let firstQuery: string;
     try {
       const t0 = performance.now();
       const report = await engine.index([corpus]);
@@ -154,7 +191,8 @@ export async function benchSearch(chunks: number, queryCount: number, log: (line
           const full = new Set(k10full.results[i]!.chunks.map((c) => c.locator));
           return sum + (full.size === 0 ? 1 : r.chunks.filter((c) => full.has(c.locator)).length / full.size);
         }, 0) / queries.length;
-      return {
+      firstQuery = queries[0]!;
+      measured = {
         files,
         chunks: report.chunks_total,
         index_s: Math.round(indexS * 10) / 10,
@@ -173,6 +211,19 @@ export async function benchSearch(chunks: number, queryCount: number, log: (line
       await unpruned.dispose();
       await engine.dispose();
     }
+    // A fresh process on the index just built (the writer closed, as after a restart).
+    log('cold start of a fresh process, with the graph and without…');
+    const cold = coldStart(dataDir, firstQuery);
+    const coldNoGraph = coldStart(dataDir, firstQuery, false);
+    return {
+      ...measured,
+      cold_first_query_ms: cold.open_and_first_query_ms,
+      cold_rss_mb: cold.rss_mb,
+      cold_rss_anon_mb: cold.rss_anon_mb,
+      cold_first_query_no_graph_ms: coldNoGraph.open_and_first_query_ms,
+      cold_rss_no_graph_mb: coldNoGraph.rss_mb,
+      cold_rss_anon_no_graph_mb: coldNoGraph.rss_anon_mb,
+    };
   } finally {
     if (!workDir) fs.rmSync(work, { recursive: true, force: true });
   }
