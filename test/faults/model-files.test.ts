@@ -22,6 +22,9 @@ beforeAll(() => {
     'header-only.gguf': real.subarray(0, 64),
     'cut.gguf': real.subarray(0, Math.floor(real.length / 2)),
     'empty.gguf': '',
+    // Magic and version right, then claims of four billion metadata entries: the GGUF reader spun on these for minutes.
+    'huge-counts.gguf': Buffer.concat([Buffer.from('GGUF', 'latin1'), Buffer.from([3, 0, 0, 0]), Buffer.alloc(8), Buffer.from([255, 255, 255, 255, 0, 0, 0, 0]), Buffer.alloc(40)]),
+    'magic-only.gguf': 'GGUFxxxxxxxxxxxx',
   });
   vault = temp.make('syn-models-vault-', { 'a.md': '# Storage\n\nThe team chose SQLite for the offline cache.\n', 'b.md': '# Travel\n\nMaya flies to Lisbon in May.\n' });
 });
@@ -34,7 +37,9 @@ function open(config: Record<string, unknown>): Engine {
 
 const WHY: Record<string, RegExp> = {
   'notes.gguf': /Not a GGUF model file \(bad magic bytes\)/,
-  'header-only.gguf': /Cannot read the GGUF header of .*header-only\.gguf/,
+  'header-only.gguf': /The GGUF model .*header-only\.gguf is damaged or truncated: its header claims \d+ metadata entries and \d+ tensors, more than 64 bytes can hold/,
+  'huge-counts.gguf': /The GGUF model .*huge-counts\.gguf is damaged or truncated: its header claims 4294967295 metadata entries/,
+  'magic-only.gguf': /The GGUF model .*magic-only\.gguf is truncated: 16 bytes, not even a whole header/,
   'cut.gguf': /The GGUF model .*cut\.gguf is truncated: it is \d+ bytes but its tensors start up to byte \d+/,
   'empty.gguf': /Not a GGUF model file \(bad magic bytes\)/,
 };

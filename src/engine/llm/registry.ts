@@ -22,7 +22,8 @@ async function hashFile(file: string): Promise<string> {
   return hash.digest('hex');
 }
 
-function assertGguf(file: string): fs.Stats {
+/** The file's stats, once its fixed GGUF header is sane; otherwise E_SYN_BAD_REQUEST saying what is wrong. */
+export function assertGguf(file: string): fs.Stats {
   let stat: fs.Stats;
   try {
     stat = fs.statSync(file);
@@ -31,15 +32,30 @@ function assertGguf(file: string): fs.Stats {
   }
   if (!stat.isFile()) throw createError('E_SYN_BAD_REQUEST', `Not a file: ${file}`);
   const fd = fs.openSync(file, 'r');
-  const magic = Buffer.alloc(4);
+  const head = Buffer.alloc(GGUF_FIXED_HEADER);
+  let read = 0;
   try {
-    fs.readSync(fd, magic, 0, 4, 0);
+    read = fs.readSync(fd, head, 0, GGUF_FIXED_HEADER, 0);
   } finally {
     fs.closeSync(fd);
   }
-  if (magic.toString('latin1') !== 'GGUF') throw createError('E_SYN_BAD_REQUEST', `Not a GGUF model file (bad magic bytes): ${file}`);
+  if (head.subarray(0, 4).toString('latin1') !== 'GGUF') throw createError('E_SYN_BAD_REQUEST', `Not a GGUF model file (bad magic bytes): ${file}`);
+  // The fixed header (version, tensor count, metadata count) is checked before the GGUF reader sees
+  // the file: a few bytes claiming billions of entries kept that reader busy for minutes.
+  if (read < GGUF_FIXED_HEADER) throw createError('E_SYN_BAD_REQUEST', `The GGUF model ${file} is truncated: ${stat.size} bytes, not even a whole header. Copy it again.`);
+  const version = head.readUInt32LE(4);
+  const tensors = head.readBigUInt64LE(8);
+  const entries = head.readBigUInt64LE(16);
+  if (version < 1 || version > 3) throw createError('E_SYN_BAD_REQUEST', `The GGUF model ${file} has an unknown format version ${version} (1 to 3 are read).`);
+  // Each metadata entry takes at least 13 bytes (key length, one key byte, type, a 1-byte value) and each tensor description 29.
+  if (entries * 13n + tensors * 29n > BigInt(stat.size)) {
+    throw createError('E_SYN_BAD_REQUEST', `The GGUF model ${file} is damaged or truncated: its header claims ${entries} metadata entries and ${tensors} tensors, more than ${stat.size} bytes can hold.`);
+  }
   return stat;
 }
+
+/** Magic, version (u32), tensor count (u64) and metadata count (u64). */
+const GGUF_FIXED_HEADER = 24;
 
 /** Reads what the registry needs from a GGUF header (no tensors are loaded). */
 export async function inspectGguf(file: string, role?: ModelRole): Promise<Omit<ModelInfo, 'id' | 'added_at' | 'file'>> {

@@ -4,7 +4,7 @@
  * scorer with the same shape can stand in (tests use a deterministic one).
  */
 import type { LlamaModel, LlamaRankingContext } from 'node-llama-cpp';
-import { modelFileProblem } from './registry.ts';
+import { assertGguf, modelFileProblem } from './registry.ts';
 import { createError } from '../../shared/errors.ts';
 import { LazyModel } from './lazy.ts';
 import type { LlamaRuntime } from './runtime.ts';
@@ -28,6 +28,7 @@ export class LlamaReranker implements Reranker {
       async () => {
         const llama = await this.runtime.get();
         try {
+          assertGguf(this.modelPath);
           const model = await llama.loadModel({ modelPath: this.modelPath });
           const context = await model.createRankingContext({ threads: this.runtime.threads });
           return { model, context };

@@ -8,7 +8,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import type { Llama, LlamaEmbeddingContext, LlamaModel } from 'node-llama-cpp';
-import { modelFileProblem } from './registry.ts';
+import { assertGguf, modelFileProblem } from './registry.ts';
 import { createError } from '../../shared/errors.ts';
 import { modelFamily, type ModelFamily } from './families.ts';
 import { LazyModel } from './lazy.ts';
@@ -135,6 +135,8 @@ export class Embedder implements EmbedderLike {
   private async loadModel(): Promise<{ model: LlamaModel; contexts: LlamaEmbeddingContext[] }> {
     const llama = await this.runtime.get();
     try {
+      // A file whose header cannot be a model is refused before the GGUF reader spends minutes on it.
+      assertGguf(this.options.modelPath);
       const model = await llama.loadModel({ modelPath: this.options.modelPath });
       const contextSize = Math.min(model.trainContextSize || 512, 8192);
       // getEmbeddingFor embeds one text per call, and a small model cannot keep several CPU
