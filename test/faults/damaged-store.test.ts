@@ -61,17 +61,25 @@ function copy(): string {
   return dataDir;
 }
 
-/** Random bytes over 20 pages of the store: the root pages of the chunks and relations tables and 18 others (never the header page). */
-function damagePages(file: string): void {
+/**
+ * Random bytes over 20 pages of the store: the root pages of the chunks and relations tables and 18
+ * others. The schema's own pages (the header page and the rest of sqlite_schema) are left alone
+ * unless `schema` is set: damage there stops the store from opening at all, the next case.
+ */
+function damagePages(file: string, schema = false): void {
   const db = new BetterSqlite3(file, { readonly: true });
   const roots = (db.prepare("SELECT rootpage FROM sqlite_master WHERE name IN ('chunks', 'relations')").pluck().all() as number[]).map((p) => p - 1);
+  const schemaPages = new Set((db.prepare("SELECT pageno FROM dbstat WHERE name = 'sqlite_schema'").pluck().all() as number[]).map((p) => p - 1));
   const pageSize = db.pragma('page_size', { simple: true }) as number;
   db.close();
   const pages = Math.floor(fs.statSync(file).size / pageSize);
   let seed = 7;
   const rand = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
-  const targets = new Set(roots);
-  while (targets.size < 20) targets.add(1 + Math.floor(rand() * (pages - 1)));
+  const targets = new Set(schema ? [...roots, ...[...schemaPages].filter((p) => p > 0)] : roots);
+  while (targets.size < 20) {
+    const page = 1 + Math.floor(rand() * (pages - 1));
+    if (!schemaPages.has(page)) targets.add(page);
+  }
   const fd = fs.openSync(file, 'r+');
   for (const page of targets) {
     const bytes = Buffer.alloc(pageSize);
@@ -148,6 +156,39 @@ describe('a store with damaged pages', () => {
     const after = await repaired.health();
     expect(after.chunks).toBe(cleanChunks);
     expect(after.degradations.join(' ')).not.toMatch(/store damaged/);
+  });
+});
+
+describe('a store whose schema pages are damaged', () => {
+  it('is refused at open with the coded error naming repair, which rebuilds it from the recorded roots', async () => {
+    const dataDir = copy();
+    const file = path.join(dataDir, DB_FILE);
+    const probe = new BetterSqlite3(file, { readonly: true });
+    const schemaPages = probe.prepare("SELECT count(*) FROM dbstat WHERE name = 'sqlite_schema'").pluck().get() as number;
+    probe.close();
+    // Page 1 holds the header, which stays; a schema of more than one page is damaged beyond it.
+    if (schemaPages < 2) {
+      const fd = fs.openSync(file, 'r+');
+      fs.writeSync(fd, Buffer.alloc(200, 0xab), 0, 200, 100 + 8);
+      fs.closeSync(fd);
+    } else damagePages(file, true);
+    let error: unknown;
+    try {
+      open(dataDir);
+    } catch (e) {
+      error = e;
+    }
+    expect(isSynapsisError(error) && error.code).toBe('E_SYN_STORE_DAMAGED');
+    expect((error as Error).message).toMatch(/is damaged .*synapsis repair --data-dir /);
+    const health = await cli(['health', '--data-dir', dataDir]);
+    expect(health.code).toBe(1);
+    expect(health.err).toMatch(/E_SYN_STORE_DAMAGED/);
+    expect(health.err).not.toMatch(/SqliteError|\n\s+at /);
+    const rebuild = rebuildStore(dataDir);
+    expect(rebuild.roots.map((r) => r.path)).toEqual([fs.realpathSync(corpus)]);
+    const repaired = open(dataDir);
+    await repaired.index();
+    expect(await locators(repaired)).toEqual(cleanHybrid);
   });
 });
 

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import BetterSqlite3, { type Database } from 'better-sqlite3';
-import { createError } from '../../shared/errors.ts';
+import { createError, type SynapsisError } from '../../shared/errors.ts';
 import { MIGRATIONS } from './migrations/index.ts';
 import type { Migration } from './migrations/types.ts';
 
@@ -50,9 +50,23 @@ export function openDatabase(file: string, migrations: readonly Migration[] = MI
   return db;
 }
 
+/** The error a damaged store becomes: what is damaged, that the notes are untouched, and the command that rebuilds it. */
+export function storeDamagedError(dataDir: string, reason: string, cause?: unknown): SynapsisError {
+  const file = path.join(dataDir, DB_FILE);
+  return createError(
+    'E_SYN_STORE_DAMAGED',
+    `The store ${file} is damaged (${reason}). Your files are untouched: run \`synapsis repair --data-dir ${dataDir}\` to rebuild the store from them, ` +
+      're-using every embedding that can still be read; the damaged file is kept beside it.',
+    { data_dir: dataDir, file, reason },
+    cause,
+  );
+}
+
 function openError(file: string, error: unknown): unknown {
   const message = (error as Error).message;
-  if (/not a database|malformed/i.test(message)) {
+  // A damaged page that opening already meets (the schema's own): the same coded error and repair as any other.
+  if (/malformed/i.test(message)) return storeDamagedError(path.dirname(file), message, error);
+  if (/not a database/i.test(message)) {
     return createError('E_SYN_STORE_FAILED', `The store ${file} is not a valid Synapsis database (${message}). Move it aside or choose another --data-dir.`, { file }, error);
   }
   if (isDiskFull(error)) return diskFullError(path.dirname(file), error, 'the store cannot be opened', 'start Synapsis again');

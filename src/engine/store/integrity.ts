@@ -8,7 +8,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { sqliteOf, type ReadConnection } from './connection.ts';
 import { createError, isSynapsisError, type SynapsisError } from '../../shared/errors.ts';
-import { DB_FILE } from './database.ts';
+import { DB_FILE, storeDamagedError } from './database.ts';
+
+export { storeDamagedError };
 
 /** Every degradation line of a damaged store starts with this (the CLI's `health` exits 1 on it). */
 export const STORE_DAMAGED = 'store damaged';
@@ -42,17 +44,6 @@ function firstLine(error: unknown): string {
   return ((error as Error)?.message ?? String(error)).split('\n')[0]!;
 }
 
-/** The error a damaged store becomes: what is damaged, that the notes are untouched, and the command that rebuilds it. */
-export function storeDamagedError(dataDir: string, reason: string, cause?: unknown): SynapsisError {
-  const file = path.join(dataDir, DB_FILE);
-  return createError(
-    'E_SYN_STORE_DAMAGED',
-    `The store ${file} is damaged (${reason}). Your files are untouched: run \`synapsis repair --data-dir ${dataDir}\` to rebuild the store from them, ` +
-      're-using every embedding that can still be read; the damaged file is kept beside it.',
-    { data_dir: dataDir, file, reason },
-    cause,
-  );
-}
 
 /**
  * `error` as the damaged-store error when SQLite found the store damaged; null for anything else,

@@ -9,7 +9,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import BetterSqlite3, { type Database } from 'better-sqlite3';
+import BetterSqlite3, { type Database, type Statement } from 'better-sqlite3';
 import { createError } from '../../shared/errors.ts';
 import { DB_FILE } from './database.ts';
 import { lockDataDir } from './data-dir-lock.ts';
@@ -93,8 +93,15 @@ const prefixOf = (hash: string) => parseInt(hash.slice(0, PREFIX), 16) || 0;
  * prefix, with the next model.
  */
 function copyEmbeddings(old: Database, write: (modelId: string, rows: { hash: string; vector: Float32Array }[]) => void): { copied: number; skips: number } {
-  const first = old.prepare('SELECT model_id, text_hash, dim, vector FROM embeddings ORDER BY model_id, text_hash');
-  const after = old.prepare('SELECT model_id, text_hash, dim, vector FROM embeddings WHERE (model_id, text_hash) > (?, ?) ORDER BY model_id, text_hash');
+  let first: Statement<[]>;
+  let after: Statement<[string, string]>;
+  try {
+    first = old.prepare('SELECT model_id, text_hash, dim, vector FROM embeddings ORDER BY model_id, text_hash');
+    after = old.prepare('SELECT model_id, text_hash, dim, vector FROM embeddings WHERE (model_id, text_hash) > (?, ?) ORDER BY model_id, text_hash');
+  } catch {
+    // The schema itself is unreadable (a damaged sqlite_schema page): nothing can be salvaged, everything is embedded again.
+    return { copied: 0, skips: 1 };
+  }
   let copied = 0;
   let skips = 0;
   let last: { model: string; hash: string } | null = null;
