@@ -105,6 +105,8 @@ describe('web mode in Chromium', () => {
       await page.keyboard.press('Enter');
       await page.getByTestId('abstention').waitFor({ timeout: 30_000 });
       expect(await page.getByTestId('abstention').textContent()).toMatch(/What was searched/);
+      // The question as the person wrote it, not the analyzer's stems ("capit mongolia").
+      expect(await page.getByTestId('abstention').textContent()).toContain('searched for What is the capital of Mongolia?');
       expect(await page.getByTestId('verdict').textContent()).toBe('Not in your notes');
       // What changes the meaning is read with the answer, not folded under "What was limited".
       expect(await page.getByTestId('meaning-limits').textContent()).toMatch(/never mention: .*Mongolia/);

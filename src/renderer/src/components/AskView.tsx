@@ -167,7 +167,7 @@ export function AskView() {
               <p className="answer__text">{answer.answer}</p>
               <h3>What was searched</h3>
               <p>
-                Terms <code>{answer.searched.terms.join(' ') || answer.searched.query}</code> — {plural(answer.searched.results, 'passage')} found
+                Your notes were searched for <q title={answer.searched.terms.length > 0 ? `matched as: ${answer.searched.terms.join(' ')}` : undefined}>{answer.searched.query}</q> — {plural(answer.searched.results, 'passage')} found
                 {answer.searched.top.length > 0 && <>, closest: {answer.searched.top.slice(0, 3).join(', ')}</>}
               </p>
               {answer.searched.closest.length > 0 && (
