@@ -89,10 +89,12 @@ export interface GraphMemo {
   nameCounts: Map<number, number>;
   adjacency: Map<string, Adjacency | null>;
   nodeEntities: Map<string, GraphEntityRow[]>;
+  /** Node and cap → whether its notes alone put it past the cap (degreeAtMost's count of a hub, read once). */
+  hubs: Map<string, boolean>;
 }
 
 export function createGraphMemo(): GraphMemo {
-  return { entities: new Map(), resolved: new Map(), noteOfKey: new Map(), nameCounts: new Map(), adjacency: new Map(), nodeEntities: new Map() };
+  return { entities: new Map(), resolved: new Map(), noteOfKey: new Map(), nameCounts: new Map(), adjacency: new Map(), nodeEntities: new Map(), hubs: new Map() };
 }
 
 /** Nodes a memo keeps at most; past that it starts again (a bound on memory, not a cache policy). */
@@ -100,10 +102,10 @@ export const MAX_MEMO_NODES = 20_000;
 
 /** A reader of the stored graph for one caller: a fresh memo by default (one question). */
 export function storedGraph(db: ReadConnection, policy: VisibilityPolicy, memo: GraphMemo = createGraphMemo()): LinkGraph {
-  if (memo.adjacency.size > MAX_MEMO_NODES || memo.entities.size > MAX_MEMO_NODES * 20) {
+  if (memo.adjacency.size > MAX_MEMO_NODES || memo.entities.size > MAX_MEMO_NODES * 20 || memo.hubs.size > MAX_MEMO_NODES) {
     for (const map of Object.values(memo)) (map as Map<unknown, unknown>).clear();
   }
-  const { entities, resolved, noteOfKey, nameCounts, adjacency, nodeEntities } = memo;
+  const { entities, resolved, noteOfKey, nameCounts, adjacency, nodeEntities, hubs } = memo;
   const nodesBefore = adjacency.size;
 
   const remember = (rows: GraphEntityRow[]) => {
@@ -302,8 +304,14 @@ export function storedGraph(db: ReadConnection, policy: VisibilityPolicy, memo: 
       const [ns] = split(id);
       // A hub (a tag or a name on thousands of notes) is told by counting its notes, not by reading its edges.
       if (ns !== 'note') {
-        const mine = entitiesOf(id, []);
-        if (mine.length > 0 && visibleNotesStating(db, policy, mine.map((e) => e.id), cap + 1) > cap) return cap + 1;
+        const k = `${cap}\u0000${id}`;
+        let hub = hubs.get(k);
+        if (hub === undefined) {
+          const mine = entitiesOf(id, []);
+          hub = mine.length > 0 && visibleNotesStating(db, policy, mine.map((e) => e.id), cap + 1) > cap;
+          hubs.set(k, hub);
+        }
+        if (hub) return cap + 1;
       }
       return Math.min(must(id).edges.size, cap + 1);
     },
