@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
 import { chromium, type Browser, type Page, type Request } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { createEngine } from '../../src/engine/engine.ts';
 import type { EmbedderLike } from '../../src/engine/llm/runtime.ts';
 import { EngineHost } from '../../src/engine/host/engine-host.ts';
@@ -70,6 +71,7 @@ export async function openApp(browser: Browser, temp: TempDirs, options: { index
   await page.goto(server.openUrl);
   // Ready when the engine has answered: the main screen, or onboarding for an empty workspace.
   await page.locator('nav[aria-label=Main], [data-testid=onboarding]').first().waitFor();
+  let closed = false;
   return {
     server,
     host,
@@ -79,10 +81,55 @@ export async function openApp(browser: Browser, temp: TempDirs, options: { index
     requests,
     page,
     async close() {
+      if (closed) return;
+      closed = true;
       await context.close();
       await server.close();
       await host.dispose();
     },
+  };
+}
+
+/**
+ * One web-mode suite: Chromium for the whole file, its temp dirs, and after each spec the check that
+ * every page requested nothing but the server that served it (then the spec's apps and anything it
+ * asked to clean up are closed).
+ */
+export function webSuite(): {
+  temp: TempDirs;
+  browser: () => Browser;
+  open: (options?: Parameters<typeof openApp>[2]) => Promise<App>;
+  cleanup: (fn: () => Promise<void>) => void;
+} {
+  const temp = new TempDirs();
+  let browser: Browser | undefined;
+  const opened: App[] = [];
+  const cleanups: (() => Promise<void>)[] = [];
+  beforeAll(async () => {
+    if (!fs.existsSync(path.join(UI_DIR, 'index.html'))) throw new Error(`${UI_DIR} is missing: npm run test:e2e builds it first`);
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    temp.cleanup();
+  });
+  afterEach(async () => {
+    for (const fn of cleanups.splice(0)) await fn();
+    for (const app of opened.splice(0)) {
+      const origin = `http://127.0.0.1:${app.server.port}`;
+      expect(app.requests.filter((u) => !u.startsWith(`${origin}/`) && !u.startsWith('data:'))).toEqual([]);
+      await app.close();
+    }
+  });
+  return {
+    temp,
+    browser: () => browser!,
+    async open(options) {
+      const app = await openApp(browser!, temp, options);
+      opened.push(app);
+      return app;
+    },
+    cleanup: (fn) => void cleanups.push(fn),
   };
 }
 

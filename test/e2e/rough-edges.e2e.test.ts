@@ -5,32 +5,16 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { startWebServer } from '../../src/cli/web.ts';
 import { createEngine } from '../../src/engine/engine.ts';
 import { EngineHost } from '../../src/engine/host/engine-host.ts';
-import { SAMPLE_QUESTIONS, SAMPLE_VAULT, SHARED_DIR, TempDirs } from '../helpers/tmp.ts';
-import { launchChromium, openApp, REPO, screenshot, UI_DIR, type App } from './harness.ts';
+import { SAMPLE_QUESTIONS, SAMPLE_VAULT, SHARED_DIR } from '../helpers/tmp.ts';
+import { REPO, screenshot, UI_DIR, webSuite } from './harness.ts';
 
-const temp = new TempDirs();
-let browser: Browser;
+const { temp, browser: chromiumBrowser, open, cleanup } = webSuite();
 
-beforeAll(async () => {
-  if (!fs.existsSync(path.join(UI_DIR, 'index.html'))) throw new Error(`${UI_DIR} is missing: npm run test:e2e builds it first`);
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-  temp.cleanup();
-});
-
-const opened: App[] = [];
-async function open(options?: Parameters<typeof openApp>[2]): Promise<App> {
-  const app = await openApp(browser, temp, options);
-  opened.push(app);
-  return app;
-}
 /** The demo workspace (started in it, as `synapsis web --demo`), over an empty user workspace. */
 async function openDemo(options: { modelsDir?: string; waitReady?: boolean } = {}): Promise<{ page: Page; host: EngineHost; userDir: string; ready: () => Promise<void> }> {
   const userDir = temp.make('edges-user-');
@@ -41,10 +25,10 @@ async function openDemo(options: { modelsDir?: string; waitReady?: boolean } = {
     startInDemo: true,
   });
   const server = await startWebServer({ host, staticDir: UI_DIR, port: 0, version: 'e2e' });
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const context = await chromiumBrowser().newContext({ viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();
   await page.goto(server.openUrl);
-  cleanups.push(async () => {
+  cleanup(async () => {
     await context.close();
     await server.close();
     await host.dispose();
@@ -65,17 +49,6 @@ async function openDemo(options: { modelsDir?: string; waitReady?: boolean } = {
   if (options.waitReady !== false) await ready();
   return { page, host, userDir, ready };
 }
-const cleanups: (() => Promise<void>)[] = [];
-
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0)) await cleanup();
-  for (const app of opened.splice(0)) {
-    const origin = `http://127.0.0.1:${app.server.port}`;
-    expect(app.requests.filter((u) => !u.startsWith(`${origin}/`) && !u.startsWith('data:'))).toEqual([]);
-    await app.close();
-  }
-});
-
 describe('rough edges in web mode', () => {
   it('Esc closes a search result preview and keeps the query and its results', async () => {
     const { page } = await open({ indexFirst: true });
@@ -130,7 +103,7 @@ describe('rough edges in web mode', () => {
     await app.server.close();
     // The same port, a new run: a new token, as `synapsis web` prints after a restart.
     const next = await startWebServer({ host: app.host, staticDir: UI_DIR, port, version: 'e2e' });
-    cleanups.push(() => next.close());
+    cleanup(() => next.close());
     const card = page.getByTestId('restarted');
     await card.waitFor({ timeout: 60_000 });
     expect(await card.getByRole('heading').textContent()).toBe('Synapsis restarted — open the new address');
@@ -145,7 +118,7 @@ describe('rough edges in web mode', () => {
     // Pasting the address into the address bar (only the fragment changes) reloads too.
     await next.close();
     const third = await startWebServer({ host: app.host, staticDir: UI_DIR, port, version: 'e2e' });
-    cleanups.push(() => third.close());
+    cleanup(() => third.close());
     await card.waitFor({ timeout: 60_000 });
     await page.evaluate((url) => (window.location.href = url), third.openUrl);
     await page.getByRole('navigation', { name: 'Main' }).waitFor({ timeout: 30_000 });

@@ -1,36 +1,10 @@
 import fs from 'node:fs';
-import path from 'node:path';
-import type { Browser } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { HashedEmbedder } from '../../src/cli/bench/hashed-embedder.ts';
-import { TempDirs } from '../helpers/tmp.ts';
-import { launchChromium, openApp, screenshot, UI_DIR, type App } from './harness.ts';
+import { screenshot, webSuite } from './harness.ts';
 
-const temp = new TempDirs();
-let browser: Browser;
-
-beforeAll(async () => {
-  if (!fs.existsSync(path.join(UI_DIR, 'index.html'))) throw new Error(`${UI_DIR} is missing: npm run test:e2e builds it first`);
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-  temp.cleanup();
-});
-
-/** Apps opened by the current spec: after each, every request their pages made went to the server that served them. */
-const opened: App[] = [];
-async function open(options?: Parameters<typeof openApp>[2]): Promise<App> {
-  const app = await openApp(browser, temp, options);
-  opened.push(app);
-  return app;
-}
-afterEach(() => {
-  for (const app of opened.splice(0)) {
-    const origin = `http://127.0.0.1:${app.server.port}`;
-    expect(app.requests.filter((u) => !u.startsWith(`${origin}/`) && !u.startsWith('data:'))).toEqual([]);
-  }
-});
+/** After each spec, every request its pages made went to the server that served them (webSuite checks). */
+const { browser: chromiumBrowser, open } = webSuite();
 
 describe('web mode in Chromium', () => {
   it('first run: onboarding adds a folder, shows the hardware, continues lexical-only, and indexing completes with progress', async () => {
@@ -239,7 +213,7 @@ describe('web mode in Chromium', () => {
   it('a page without the token cannot reach the engine and says how to open the app', async () => {
     const app = await open();
     try {
-      const page = await browser.newPage();
+      const page = await chromiumBrowser().newPage();
       await page.goto(app.server.url);
       await page.getByText('Open the address that `synapsis web` printed').waitFor();
       const refused = await page.evaluate(
