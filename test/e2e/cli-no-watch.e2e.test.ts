@@ -4,21 +4,11 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SAMPLE_VAULT, TempDirs } from '../helpers/tmp.ts';
-import { launchChromium, REPO, screenshot, startServer, stopAll } from './harness.ts';
+import { describe, expect, it } from 'vitest';
+import { SAMPLE_VAULT } from '../helpers/tmp.ts';
+import { commandSuite, REPO, screenshot, startServer } from './harness.ts';
 
-const temp = new TempDirs();
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  stopAll();
-  await browser?.close();
-  temp.cleanup();
-});
+const { temp, browser: chromiumBrowser } = commandSuite();
 
 describe('synapsis web --no-watch', () => {
   it('never watches: the page says so and a new file waits for a re-scan', async () => {
@@ -26,7 +16,7 @@ describe('synapsis web --no-watch', () => {
     fs.cpSync(path.join(SAMPLE_VAULT, 'decisions'), path.join(vault, 'decisions'), { recursive: true });
     const dataDir = temp.make('no-watch-data-');
     const server = await startServer<{ url: string }>(process.execPath, [path.join(REPO, 'bin', 'synapsis.js'), 'web', '--no-watch', '--port', '0', '--json', '--data-dir', dataDir]);
-    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    const page = await chromiumBrowser().newPage({ viewport: { width: 1280, height: 800 } });
     try {
       await page.goto(server.info.url);
       await page.getByTestId('onboarding').waitFor({ timeout: 30_000 });

@@ -1,20 +1,10 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SAMPLE_VAULT, TempDirs } from '../helpers/tmp.ts';
-import { launchChromium, REPO, startServer, stopAll } from './harness.ts';
+import { describe, expect, it } from 'vitest';
+import { SAMPLE_VAULT } from '../helpers/tmp.ts';
+import { commandSuite, REPO, startServer } from './harness.ts';
 
-const temp = new TempDirs();
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  stopAll();
-  await browser?.close();
-  temp.cleanup();
-});
+const { temp, browser: chromiumBrowser } = commandSuite();
 
 describe('synapsis web (the command)', () => {
   it('prints a tokened loopback address whose page searches the workspace, and stops on SIGTERM', async () => {
@@ -25,7 +15,7 @@ describe('synapsis web (the command)', () => {
     const server = await startServer<{ url: string }>(process.execPath, [bin, 'web', '--port', '0', '--json', '--data-dir', dataDir]);
     const { url } = server.info;
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/#token=[0-9a-f]{64}$/);
-    const page = await browser.newPage();
+    const page = await chromiumBrowser().newPage();
     await page.goto(url);
     await page.getByRole('navigation', { name: 'Main' }).waitFor();
     await page.keyboard.press('Control+/');

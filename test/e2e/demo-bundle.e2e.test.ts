@@ -6,21 +6,10 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TempDirs } from '../helpers/tmp.ts';
-import { launchChromium, REPO, screenshot, startServer, stopAll } from './harness.ts';
+import { describe, expect, it } from 'vitest';
+import { commandSuite, REPO, screenshot, startServer } from './harness.ts';
 
-const temp = new TempDirs();
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  stopAll();
-  await browser?.close();
-  temp.cleanup();
-});
+const { temp, browser: chromiumBrowser } = commandSuite();
 
 describe('the portable demo bundle', () => {
   it('is one folder with the program, its packages, the vault and a start script, and it runs from anywhere', async () => {
@@ -39,7 +28,7 @@ describe('the portable demo bundle', () => {
     const server = await startServer<{ url: string; demo: boolean }>(path.join(out, 'start.sh'), ['--json', '--demo-dir', demoDir], { cwd: temp.make('elsewhere-'), stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, PATH: `${path.dirname(process.execPath)}:/usr/bin:/bin`, DISPLAY: '' } });
     const { url, demo } = server.info;
     expect(demo).toBe(true);
-    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    const page = await chromiumBrowser().newPage({ viewport: { width: 1280, height: 800 } });
     await page.goto(url);
     await page.getByTestId('demo-banner').waitFor();
     await page.getByTestId('tour-q03').waitFor();

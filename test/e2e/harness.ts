@@ -90,6 +90,21 @@ export async function openApp(browser: Browser, temp: TempDirs, options: { index
   };
 }
 
+/** A suite of commands run as processes (startServer), with Chromium for their pages: stopped and cleaned up after the file. */
+export function commandSuite(): { temp: TempDirs; browser: () => Browser } {
+  const temp = new TempDirs();
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    stopAll();
+    await browser?.close();
+    temp.cleanup();
+  });
+  return { temp, browser: () => browser! };
+}
+
 /**
  * One web-mode suite: Chromium for the whole file, its temp dirs, and after each spec the check that
  * every page requested nothing but the server that served it (then the spec's apps and anything it
