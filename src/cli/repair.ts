@@ -29,6 +29,7 @@ export function formatRepair(r: RepairResult): string {
     b.set_aside ? `the old store is kept as ${b.set_aside}` : 'there was no store file: a new one was started',
     `roots (from the ${b.roots_from === 'store' ? 'old store' : b.roots_from === 'recorded' ? 'record beside the store' : 'folders named'}): ${b.roots.map((x) => x.path).join(', ')}`,
     `embeddings kept: ${b.embeddings}${b.unreadable_ranges > 0 ? ` (${b.unreadable_ranges} damaged ranges skipped)` : ''}; newly embedded: ${r.index.embedded}`,
+    ...(b.threads > 0 ? [`conversations kept: ${b.threads} (${b.turns} questions)`] : []),
     `indexed ${r.index.indexed}, skipped ${r.index.skipped}, failed ${r.index.failed} of ${r.index.files_seen} files; ${r.index.chunks_total} chunks in the index`,
   ];
   if (b.missing_roots.length > 0) lines.push(`left out (the folder no longer exists): ${b.missing_roots.join(', ')}`);

@@ -62,6 +62,7 @@ import { createIndexHandlers } from './handlers/index.ts';
 import { createModelsHandlers } from './handlers/models.ts';
 import { createSearchHandlers } from './handlers/search.ts';
 import { createSourceHandlers } from './handlers/source.ts';
+import { createThreadsHandlers } from './handlers/threads.ts';
 import { createSystemHandlers } from './handlers/system.ts';
 import type { CallContext, Handler, HandlerTable } from './handlers/types.ts';
 
@@ -272,6 +273,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
     ...createSourceHandlers({ store, config, events }),
     ...createGraphHandlers({ store, graphs, queue }),
     ...createModelsHandlers({ registry }),
+    ...createThreadsHandlers({ store, config }),
     ...createSystemHandlers({
       store, config, dataDir, indexVersion, dense, runtime, profile,
       models: { embed: embedModel, chat: chatModel, rerank: rerankModel, customChat: options.chat?.name, customRerank: options.reranker?.name },

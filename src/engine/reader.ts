@@ -37,6 +37,9 @@ const READER_METHODS = [
   'health/get',
   'index/roots',
   'index/status',
+  'threads/list',
+  'threads/get',
+  'threads/export',
 ] as const satisfies readonly Method[];
 
 /** Library methods outside the contract (they call services directly): the same two kinds. */

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { answerMethods, contract, graphMethods, HOST_METHODS, indexMethods, METHODS, modelsMethods, searchMethods, sourceMethods, systemMethods } from './contract.ts';
+import { answerMethods, contract, graphMethods, HOST_METHODS, indexMethods, METHODS, modelsMethods, searchMethods, sourceMethods, systemMethods, threadsMethods } from './contract.ts';
 
 describe('contract', () => {
   it('joins every namespace once: no method is defined twice or lost', () => {
-    const parts = [indexMethods, searchMethods, systemMethods, answerMethods, sourceMethods, graphMethods, modelsMethods];
+    const parts = [indexMethods, searchMethods, systemMethods, answerMethods, sourceMethods, graphMethods, modelsMethods, threadsMethods];
     const names = parts.flatMap((p) => Object.keys(p));
     expect(new Set(names).size).toBe(names.length);
     expect([...METHODS].sort()).toEqual([...names].sort());

@@ -13,6 +13,7 @@ import { modelsMethods } from './contract/models.ts';
 import { searchMethods } from './contract/search.ts';
 import { sourceMethods } from './contract/source.ts';
 import { systemMethods } from './contract/system.ts';
+import { threadsMethods } from './contract/threads.ts';
 
 export * from './contract/answer.ts';
 export * from './contract/events.ts';
@@ -23,6 +24,7 @@ export * from './contract/models.ts';
 export * from './contract/search.ts';
 export * from './contract/source.ts';
 export * from './contract/system.ts';
+export * from './contract/threads.ts';
 
 export const contract = {
   ...indexMethods,
@@ -32,6 +34,7 @@ export const contract = {
   ...sourceMethods,
   ...graphMethods,
   ...modelsMethods,
+  ...threadsMethods,
 } as const;
 
 export type Contract = typeof contract;

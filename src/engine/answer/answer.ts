@@ -459,6 +459,7 @@ export async function answerQuestion(deps: AnswerDeps, query: string, options: A
     cancelled: isCancelled,
     timings,
     tokens: { in: tokensIn, out: tokensOut, first_token_ms: firstTokenMs, per_s: perS },
+    thread: null,
   };
   deps.saveTrace({
     trace_id: traceId,

@@ -1,12 +1,16 @@
 /** answer/ask: a cited answer, its tokens streamed as events and to the caller. */
 import { createError } from '../../shared/errors.ts';
+import { MAX_QUERY_CHARS } from '../../shared/contract.ts';
 import { answerQuestion, type AnswerDeps } from '../answer/answer.ts';
+import { rewriteFollowUp } from '../answer/follow-up.ts';
 import { DEFAULT_SYSTEM_PROMPT } from '../answer/prompt.ts';
 import type { Config } from '../config.ts';
 import type { EventBus } from '../events.ts';
 import type { ChatModel } from '../llm/chat.ts';
 import { termStats } from '../search/lexical.ts';
+import { appendTurn, createThread, lastTurnQuery, threadById } from '../store/queries/threads.ts';
 import type { Store } from '../store/store.ts';
+import { noThreadError } from './threads.ts';
 import type { Handlers } from './types.ts';
 
 export interface AnswerServices {
@@ -49,7 +53,11 @@ export function createAnswerHandlers({ store, config, events, chat, retrieve, st
     'answer/ask': async (req, { signal, onToken, onPrompt }) => {
       // The schema refuses an empty question; one of blanks only is empty too.
       if (!req.query.trim()) throw createError('E_SYN_BAD_REQUEST', 'The question is empty.');
-      const envelope = await answerQuestion(deps, req.query, {
+      // In a thread, a follow-up that leans on it is searched with the previous question's terms carried.
+      if (req.thread_id && !threadById(store.db, req.thread_id)) throw noThreadError(req.thread_id);
+      const previous = req.thread_id ? lastTurnQuery(store.db, req.thread_id) : null;
+      const followUp = rewriteFollowUp(req.query, previous ? (previous.searched_as ?? previous.question) : null, MAX_QUERY_CHARS);
+      const envelope = await answerQuestion(deps, followUp.query, {
         ...(req.k ? { k: req.k } : {}),
         ...(req.mode ? { mode: req.mode } : {}),
         ...(req.context ? { context: req.context } : {}),
@@ -61,8 +69,30 @@ export function createAnswerHandlers({ store, config, events, chat, retrieve, st
           onToken?.(text, attempt, trace_id);
         },
       });
+      if ((req.thread_id || req.new_thread) && !envelope.cancelled) {
+        const question = req.query.trim();
+        const searchedAs = followUp.carried.length > 0 ? followUp.query : null;
+        const askedAt = new Date().toISOString();
+        let threadId = req.thread_id;
+        let turn = 0;
+        store.transaction(() => {
+          threadId ??= createThread(store.db, threadTitle(question), askedAt).id;
+          const saved = { ...envelope, query: question, thread: { id: threadId, turn: 0, searched_as: searchedAs, carried: followUp.carried } };
+          turn = appendTurn(store.db, threadId, { question, searched_as: searchedAs, carried: followUp.carried, asked_at: askedAt, envelope: saved, doc_ids: [...new Set(envelope.snippets.map((s) => s.doc_id))] });
+        });
+        envelope.query = question;
+        envelope.thread = { id: threadId!, turn, searched_as: searchedAs, carried: followUp.carried };
+      }
       events.emit('syn.answer.completed', { trace_id: envelope.trace_id, verdict: envelope.verdict, confidence: envelope.confidence, latency_ms: envelope.timings.total_ms ?? 0 });
       return envelope;
     },
   } satisfies Handlers;
+}
+
+/** A new thread is named by its first question, cut at a word within 80 characters. */
+export function threadTitle(question: string): string {
+  const q = question.replace(/\s+/g, ' ').trim();
+  if (q.length <= 80) return q;
+  const cut = q.slice(0, 80);
+  return `${cut.slice(0, cut.lastIndexOf(' ') > 40 ? cut.lastIndexOf(' ') : 80)}…`;
 }

@@ -14,6 +14,7 @@ import { createError } from '../../shared/errors.ts';
 import { DB_FILE } from './database.ts';
 import { lockDataDir } from './data-dir-lock.ts';
 import { isStoreCorrupt, recordedRoots, recordRoots, type RootRecord } from './integrity.ts';
+import { sqliteOf } from './connection.ts';
 import { Store } from './store.ts';
 import { DATA_FILE, META_FILE } from '../vector/common.ts';
 
@@ -31,6 +32,9 @@ export interface StoreRebuild {
   unreadable_ranges: number;
   /** Saved vector index files removed (rebuilt from the kept embeddings on the next run). */
   vector_files_removed: number;
+  /** Conversations (threads) and their turns read from the old store and kept. */
+  threads: number;
+  turns: number;
 }
 
 function openOld(file: string): Database | null {
@@ -80,6 +84,43 @@ function removeVectorFiles(dir: string): number {
     }
   }
   return removed;
+}
+
+/**
+ * The conversations of the old store, carried into the new one as they were (they are not derived
+ * from the files). Each thread goes over with the turns that can be read; a damaged page loses
+ * what it holds, not the rest. A store from before threads existed has none.
+ */
+function copyThreads(old: Database, store: Store): { threads: number; turns: number } {
+  let threads: Record<string, unknown>[];
+  try {
+    threads = old.prepare('SELECT id, title, created_at, updated_at FROM threads').all() as Record<string, unknown>[];
+  } catch {
+    return { threads: 0, turns: 0 };
+  }
+  const db = sqliteOf(store.db);
+  const addThread = db.prepare('INSERT OR IGNORE INTO threads (id, title, created_at, updated_at) VALUES (@id, @title, @created_at, @updated_at)');
+  const addTurn = db.prepare(
+    `INSERT OR IGNORE INTO thread_turns (thread_id, ordinal, question, searched_as, carried_json, asked_at, envelope_json, sensitivity_json, doc_ids_json)
+     VALUES (@thread_id, @ordinal, @question, @searched_as, @carried_json, @asked_at, @envelope_json, @sensitivity_json, @doc_ids_json)`,
+  );
+  const readTurns = old.prepare(
+    'SELECT thread_id, ordinal, question, searched_as, carried_json, asked_at, envelope_json, sensitivity_json, doc_ids_json FROM thread_turns WHERE thread_id = ? ORDER BY ordinal',
+  );
+  let turns = 0;
+  db.transaction(() => {
+    for (const t of threads) {
+      addThread.run(t);
+      let rows: Record<string, unknown>[] = [];
+      try {
+        rows = readTurns.all(t.id) as Record<string, unknown>[];
+      } catch (error) {
+        if (!isStoreCorrupt(error)) throw error;
+      }
+      for (const r of rows) turns += addTurn.run(r).changes;
+    }
+  })();
+  return { threads: threads.length, turns };
 }
 
 /** Text hashes are lowercase hex: a damaged page is skipped 1/65,536 of the hashes at a time (a page holds about 1/1,000 of 16,000 vectors). */
@@ -184,9 +225,11 @@ export function rebuildStore(dataDir: string, options: { folders?: readonly stri
     const vectorFiles = removeVectorFiles(path.join(dataDir, 'index'));
     const store = new Store(dataDir);
     let salvage = { copied: 0, skips: 0 };
+    let conversations = { threads: 0, turns: 0 };
     try {
       for (const r of kept) store.addRoot(r.path, r.include, r.exclude);
       if (old) salvage = copyEmbeddings(old, (model, rows) => store.writeEmbeddings(model, rows));
+      if (old) conversations = copyThreads(old, store);
     } finally {
       old?.close();
       store.dispose();
@@ -200,6 +243,8 @@ export function rebuildStore(dataDir: string, options: { folders?: readonly stri
       embeddings: salvage.copied,
       unreadable_ranges: salvage.skips,
       vector_files_removed: vectorFiles,
+      threads: conversations.threads,
+      turns: conversations.turns,
     };
   } finally {
     void lock.dispose();

@@ -2,6 +2,7 @@
  * The answer namespace: a question in, an envelope out (answer, snippets, citations, plan, verdict).
  */
 import { z } from 'zod';
+import { ThreadIdSchema } from './common.ts';
 import { MAX_QUERY_CHARS, QUESTION_TOO_LONG, RetrieveContextSchema, SearchModeSchema } from './search.ts';
 
 export const AnswerRequestSchema = z
@@ -13,8 +14,16 @@ export const AnswerRequestSchema = z
     context: RetrieveContextSchema.optional(),
     /** Run the critic (deterministic checks always run). */
     critic: z.boolean().default(true),
+    /**
+     * Ask in this thread (threads/*): a follow-up is searched with the thread's terms carried
+     * (`thread.searched_as`), and the question and its answer are saved as the thread's next turn.
+     */
+    thread_id: ThreadIdSchema.optional(),
+    /** Start a new thread with this question (its title) and save the answer as its first turn. */
+    new_thread: z.boolean().optional(),
   })
-  .strict();
+  .strict()
+  .refine((r) => !(r.thread_id && r.new_thread), { message: 'thread_id and new_thread exclude each other', path: ['new_thread'] });
 export type AnswerRequest = z.input<typeof AnswerRequestSchema>;
 
 export const VerdictSchema = z.enum(['APPROVE', 'REVISE', 'REJECT']);
@@ -94,6 +103,17 @@ export const AnswerEnvelopeSchema = z.object({
   cancelled: z.boolean(),
   timings: z.record(z.string(), z.number()),
   tokens: z.object({ in: z.number().int(), out: z.number().int(), first_token_ms: z.number().nullable(), per_s: z.number() }),
+  /** The thread the question was asked in (thread_id or new_thread), and the turn it became; null: no thread. */
+  thread: z
+    .object({
+      id: z.string(),
+      turn: z.number().int(),
+      /** What retrieval searched for when the follow-up carried the thread's terms; null: the question itself. */
+      searched_as: z.string().nullable(),
+      carried: z.array(z.string()),
+    })
+    .nullable()
+    .default(null),
 });
 export type AnswerEnvelope = z.infer<typeof AnswerEnvelopeSchema>;
 

@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { leansOnThread, MAX_CARRIED, rewriteFollowUp } from './follow-up.ts';
+
+describe('rewriteFollowUp', () => {
+  it('carries the previous question’s subject into a follow-up with a pronoun', () => {
+    const r = rewriteFollowUp('and who approved it?', 'What did we decide about the vector store in ADR-011?');
+    expect(r.carried).toEqual(expect.arrayContaining(['vector', 'store', 'ADR-011']));
+    expect(r.query.startsWith('and who approved it ')).toBe(true);
+    expect(r.query).toContain('ADR-011');
+    // Question words and stopwords of the previous question are not carried.
+    expect(r.carried.map((w) => w.toLowerCase())).not.toEqual(expect.arrayContaining(['what']));
+    expect(r.carried).not.toContain('the');
+  });
+
+  it('carries into a short follow-up without a name of its own, and leaves out what it already has', () => {
+    const r = rewriteFollowUp('when was it approved?', 'Who approved the vector store decision ADR-011');
+    expect(r.carried).toEqual(['vector', 'store', 'decision', 'ADR-011']);
+    expect(r.query).toBe('when was it approved vector store decision ADR-011');
+    expect(rewriteFollowUp('when?', 'Who approved ADR-011').query).toBe('when approved ADR-011');
+  });
+
+  it('keeps a question that names its own subject as asked', () => {
+    for (const q of ['What is QUIC?', 'Who is Maya Chen?', 'Why did we postpone QUIC and who decided it in the planning meeting last spring?', 'Почему отложили QUIC?']) {
+      expect(leansOnThread(q)).toBe(false);
+      expect(rewriteFollowUp(q, 'Who approved the vector store decision?')).toEqual({ query: q, carried: [] });
+    }
+  });
+
+  it('carries after an opening that continues the thread, even with a name', () => {
+    const r = rewriteFollowUp('what about Lena?', 'Who owns the relay service?');
+    expect(r.carried).toEqual(['owns', 'relay', 'service']);
+    expect(r.query).toBe('what about Lena owns relay service');
+  });
+
+  it('works in Russian', () => {
+    const r = rewriteFollowUp('а кто его утвердил?', 'Что решили про векторное хранилище в ADR-011?');
+    expect(r.carried).toEqual(expect.arrayContaining(['векторное', 'хранилище', 'ADR-011']));
+    expect(r.carried).not.toContain('про');
+    expect(r.query.startsWith('а кто его утвердил ')).toBe(true);
+    // Already in the follow-up (another form of the same word): not carried again.
+    expect(rewriteFollowUp('когда его утвердили?', 'Кто утвердил переход на SQLite?').carried).toEqual(['переход', 'SQLite']);
+  });
+
+  it('puts names and identifiers first when it must choose, and keeps the question’s word order', () => {
+    const previous = 'Which meeting notes about the release schedule mention Maya Chen and the ADR-011 review with Oleg?';
+    const r = rewriteFollowUp('and then?', previous);
+    expect(r.carried.length).toBe(MAX_CARRIED);
+    expect(r.carried).toEqual(expect.arrayContaining(['Maya', 'Chen', 'ADR-011', 'Oleg']));
+    const order = r.carried.map((w) => previous.indexOf(w));
+    expect([...order].sort((a, b) => a - b)).toEqual(order);
+  });
+
+  it('follows a chain: the previous turn as it was searched', () => {
+    const first = rewriteFollowUp('who approved it?', 'What did we decide about ADR-011?');
+    const second = rewriteFollowUp('when?', first.query);
+    expect(second.carried).toEqual(expect.arrayContaining(['approved', 'ADR-011']));
+  });
+
+  it('changes nothing without a previous question, or when nothing is left to carry', () => {
+    expect(rewriteFollowUp('and who approved it?', null)).toEqual({ query: 'and who approved it?', carried: [] });
+    expect(rewriteFollowUp('who approved it?', 'who approved it?')).toEqual({ query: 'who approved it?', carried: [] });
+  });
+
+  it('stays within the length a question may have', () => {
+    const r = rewriteFollowUp('and who approved it?', 'the vector store decision ADR-011', 30);
+    expect(r.query.length).toBeLessThanOrEqual(30);
+    expect(r.carried.length).toBeGreaterThan(0);
+  });
+});

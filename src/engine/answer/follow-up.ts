@@ -1,0 +1,115 @@
+/**
+ * A follow-up question in a thread ("and who approved it?", "а кто его утвердил?") names what it
+ * asks about only through the thread: searched as written, it finds nothing. When it leans on the
+ * thread (a pronoun or a "that/there" among few words of its own, an opening "and"/"what about", or too few words of its own
+ * to search by and no name among them), it is searched with the previous question's salient terms
+ * carried: names and identifiers first, then its other content words, those the follow-up already
+ * has left out. The previous question is the one it was searched as, so a chain of follow-ups keeps
+ * the topic. English and Russian; a pure function, shown to the user as "Searched as: …".
+ */
+import { isStopword, stemWord } from '../search/analyzer.ts';
+
+/** Words that point back into the conversation. */
+const POINTERS = new Set(
+  [
+    // English
+    'it', 'its', 'itself', 'this', 'that', 'these', 'those', 'they', 'them', 'their', 'theirs', 'he', 'him', 'his', 'she', 'her', 'hers',
+    'there', 'then', 'same', 'such', 'former', 'latter',
+    // Russian
+    'он', 'она', 'оно', 'они', 'его', 'её', 'ее', 'ему', 'ей', 'им', 'ими', 'их', 'него', 'неё', 'нее', 'нему', 'ней', 'ним', 'них', 'нём', 'нем',
+    'это', 'этот', 'эта', 'эти', 'этого', 'этой', 'этому', 'этим', 'этих', 'этом', 'тот', 'та', 'те', 'то', 'того', 'той', 'тому', 'тем', 'тех', 'том',
+    'там', 'тогда', 'туда', 'оттуда', 'такой', 'такая', 'такое', 'такие', 'него',
+  ],
+);
+
+/** Question words: they say what is asked, never what about. */
+const QUESTION_WORDS = new Set([
+  'who', 'whom', 'whose', 'what', 'when', 'where', 'why', 'how', 'which', 'did', 'does', 'do', 'was', 'were', 'is', 'are', 'will', 'would', 'can', 'could', 'should',
+  'кто', 'кого', 'кому', 'кем', 'ком', 'что', 'чего', 'чем', 'чему', 'чём', 'когда', 'где', 'куда', 'откуда', 'почему', 'зачем', 'как', 'какой', 'какая', 'какое',
+  'какие', 'каком', 'какую', 'каких', 'сколько', 'чей', 'чья', 'чьё', 'чье', 'чьи', 'ли',
+]);
+
+/** Openings that continue the previous question. */
+const CONTINUES = /^(?:and|also|but|so|plus|what about|how about|and what about|и|а|но|также|тоже|ещё|еще|а что|а как|что насчёт|что насчет)(?=[\s,?!.:;]|$)/iu;
+
+/** A word, an identifier with its hyphens/dots/underscores (ADR-011, v2.3, retry_sync) kept whole. */
+const WORD = /[\p{L}\p{N}]+(?:[-_.][\p{L}\p{N}]+)*/gu;
+
+/** A question with a pointer and more words of its own than this stands on its own. */
+const MAX_OWN_WITH_POINTER = 4;
+
+/** Most terms a follow-up carries. */
+export const MAX_CARRIED = 6;
+
+export interface FollowUpQuery {
+  /** What retrieval searches for: the question, with the carried terms after it. */
+  query: string;
+  /** The previous question's terms added (empty: searched as asked). */
+  carried: string[];
+}
+
+interface Word {
+  raw: string;
+  lower: string;
+  stem: string;
+  /** A name or an identifier: a capital past the first word, capitals only, or digits. */
+  name: boolean;
+}
+
+const fold = (w: string) => w.normalize('NFC').toLowerCase().replace(/ё/g, 'е');
+
+function wordsOf(text: string): Word[] {
+  const out: Word[] = [];
+  let first = true;
+  for (const m of text.matchAll(WORD)) {
+    const raw = m[0];
+    const lower = fold(raw);
+    const capital = /^\p{Lu}/u.test(raw);
+    const name = /\d/.test(raw) || (raw.length > 1 && raw === raw.toUpperCase() && /\p{L}/u.test(raw)) || (capital && !first) || /[-_.]/.test(raw);
+    out.push({ raw, lower, stem: lower.split(/[-_.]/).map(stemWord).join('-'), name });
+    first = false;
+  }
+  return out;
+}
+
+const isContent = (w: Word) => !POINTERS.has(w.lower) && !QUESTION_WORDS.has(w.lower) && !(w.lower.length > 1 ? isStopword(w.lower) : !/\d/.test(w.lower));
+
+/** Does the question lean on the thread for what it is about? */
+export function leansOnThread(question: string): boolean {
+  if (CONTINUES.test(fold(question.trim()))) return true;
+  const words = wordsOf(question);
+  const own = words.filter(isContent);
+  // A long question names its own subject; a pronoun in it points inside it ("why did we postpone QUIC and who decided it").
+  if (words.some((w) => POINTERS.has(w.lower))) return own.length <= MAX_OWN_WITH_POINTER;
+  return own.length <= 2 && !own.some((w) => w.name);
+}
+
+/**
+ * The follow-up as retrieval searches it, given what the previous question was searched as (its
+ * text when it was searched as asked); unchanged when it stands on its own or there is nothing to
+ * carry.
+ */
+export function rewriteFollowUp(question: string, previous: string | null, maxChars = Infinity): FollowUpQuery {
+  const asked = question.trim();
+  if (!previous || !leansOnThread(asked)) return { query: asked, carried: [] };
+  const have = new Set(wordsOf(asked).map((w) => w.stem));
+  const seen = new Set<string>();
+  const candidates: (Word & { order: number })[] = [];
+  wordsOf(previous).forEach((w, order) => {
+    if (!isContent(w) || have.has(w.stem) || seen.has(w.stem)) return;
+    seen.add(w.stem);
+    candidates.push({ ...w, order });
+  });
+  const chosen = [...candidates]
+    .sort((a, b) => Number(b.name) - Number(a.name) || a.order - b.order)
+    .slice(0, MAX_CARRIED)
+    .sort((a, b) => a.order - b.order);
+  const carried: string[] = [];
+  let query = asked.replace(/[?？]+$/u, '').trimEnd();
+  for (const w of chosen) {
+    if (query.length + 1 + w.raw.length > maxChars) break;
+    query += ` ${w.raw}`;
+    carried.push(w.raw);
+  }
+  return carried.length > 0 ? { query, carried } : { query: asked, carried: [] };
+}

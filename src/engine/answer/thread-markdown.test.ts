@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import type { AnswerEnvelope } from '../../shared/contract.ts';
+import { exportFileName, threadMarkdown, turnMarkdown } from './thread-markdown.ts';
+
+const envelope = (over: Partial<AnswerEnvelope>): AnswerEnvelope =>
+  ({
+    answer: 'SQLite was chosen [1]; Maya approved it [2].',
+    answer_mode: 'extractive',
+    snippets: [
+      { n: 1, locator: 'decisions/Storage.md#L1-L3', path: 'decisions/Storage.md', start_line: 1, end_line: 3, doc_id: 'd1', title: 'ADR-011 Storage', heading: null, text: '', score: 1 },
+      { n: 2, locator: 'people/Maya.md#L4-L4', path: 'people/Maya.md', start_line: 4, end_line: 4, doc_id: 'd2', title: 'people/Maya.md', heading: null, text: '', score: 1 },
+    ],
+    citations: [
+      { n: 2, locator: 'people/Maya.md#L4-L4', path: 'people/Maya.md', start_line: 4, end_line: 4, doc_id: 'd2', stale: true },
+      { n: 1, locator: 'decisions/Storage.md#L1-L3', path: 'decisions/Storage.md', start_line: 1, end_line: 3, doc_id: 'd1', stale: false },
+    ],
+    searched: { query: 'q', terms: [], results: 2, top: [], closest: [] },
+    ...over,
+  }) as AnswerEnvelope;
+
+describe('thread markdown', () => {
+  it('writes a turn with its question, what it was searched as, the answer and each citation with its lines', () => {
+    const md = turnMarkdown({ question: 'and who\napproved it?', searched_as: 'and who approved it ADR-011', answer: envelope({}), hidden: false, restricted: false });
+    expect(md.split('\n')).toEqual([
+      '## and who approved it?',
+      '',
+      '_Searched as: and who approved it ADR-011_',
+      '',
+      'SQLite was chosen [1]; Maya approved it [2].',
+      '',
+      '**Sources**',
+      '',
+      '- [1] ADR-011 Storage — `decisions/Storage.md:1–3`',
+      '- [2] `people/Maya.md:4` (changed since indexing)',
+    ]);
+  });
+
+  it('holds back a hidden answer, marks a restricted one, and quotes an abstention’s closest passages as not an answer', () => {
+    const hidden = turnMarkdown({ question: 'q', searched_as: null, answer: null, hidden: true, restricted: true });
+    expect(hidden).toContain('not shown');
+    expect(turnMarkdown({ question: 'q', searched_as: null, answer: envelope({}), hidden: false, restricted: true })).toContain('_Uses restricted notes._');
+    const abstained = turnMarkdown({
+      question: 'q',
+      searched_as: null,
+      answer: envelope({ answer: 'Not found in your notes.', answer_mode: 'abstained', citations: [], searched: { query: 'q', terms: [], results: 1, top: [], closest: [{ text: 'a\nline', locator: 'a.md#L1-L1' }] } }),
+      hidden: false,
+      restricted: false,
+    });
+    expect(abstained).toContain('Closest passages (not an answer):\n\n> a line\n> — `a.md#L1-L1`');
+    expect(abstained).not.toContain('**Sources**');
+  });
+
+  it('writes the thread under its title and names the file after it', () => {
+    const md = threadMarkdown('ADR-011: storage?', [{ question: 'one', searched_as: null, answer: envelope({}), hidden: false, restricted: false }], '2026-11-25T10:00:00Z');
+    expect(md.startsWith('# ADR-011: storage?\n\n_Exported from Synapsis on 2026-11-25: 1 question._\n\n## one\n')).toBe(true);
+    expect(exportFileName('ADR-011: storage?')).toBe('ADR-011-storage.md');
+    expect(exportFileName('Кто утвердил ADR/../011')).toBe('Кто-утвердил-ADR-011.md');
+    expect(exportFileName('???')).toBe('thread.md');
+  });
+});

@@ -1,0 +1,62 @@
+/**
+ * A thread as markdown: what "Copy as markdown" copies (one turn) and what an export writes (the
+ * whole thread). Each answer keeps its [n] citations, listed under it with the file and lines they
+ * open; an answer held back (restricted notes not allowed) says so instead of showing it.
+ */
+import type { AnswerEnvelope, ThreadTurn } from '../../shared/contract.ts';
+
+const lines = (c: { path: string; start_line: number; end_line: number }) => (c.start_line === c.end_line ? `${c.path}:${c.start_line}` : `${c.path}:${c.start_line}–${c.end_line}`);
+
+/** One line of markdown never breaks a heading or a list item. */
+const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
+
+function answerMarkdown(a: AnswerEnvelope): string[] {
+  const out: string[] = [a.answer.trim()];
+  if (a.answer_mode === 'abstained') {
+    if (a.searched.closest.length > 0) {
+      out.push('', 'Closest passages (not an answer):', '');
+      for (const c of a.searched.closest) out.push(`> ${oneLine(c.text)}`, `> — \`${c.locator}\``, '');
+      out.pop();
+    }
+    return out;
+  }
+  const cited = [...a.citations].sort((x, y) => x.n - y.n);
+  if (cited.length > 0) {
+    out.push('', '**Sources**', '');
+    for (const c of cited) {
+      const s = a.snippets.find((x) => x.n === c.n);
+      const title = s?.title && s.title !== c.path ? `${oneLine(s.title)} — ` : '';
+      out.push(`- [${c.n}] ${title}\`${lines(c)}\`${c.stale ? ' (changed since indexing)' : ''}`);
+    }
+  }
+  return out;
+}
+
+/** One turn: the question as a heading, what it was searched as, the answer and its sources. */
+export function turnMarkdown(turn: Pick<ThreadTurn, 'question' | 'searched_as' | 'answer' | 'hidden' | 'restricted'>, level = 2): string {
+  const out: string[] = [`${'#'.repeat(level)} ${oneLine(turn.question)}`, ''];
+  if (turn.searched_as) out.push(`_Searched as: ${oneLine(turn.searched_as)}_`, '');
+  if (turn.hidden || !turn.answer) out.push('_The answer uses restricted notes and is not shown here. Show restricted notes to include it._');
+  else {
+    if (turn.restricted) out.push('_Uses restricted notes._', '');
+    out.push(...answerMarkdown(turn.answer));
+  }
+  return out.join('\n');
+}
+
+/** The whole thread: its title, when it was exported, and each turn in order. */
+export function threadMarkdown(title: string, turns: readonly Parameters<typeof turnMarkdown>[0][], exportedAt: string): string {
+  const head = [`# ${oneLine(title)}`, '', `_Exported from Synapsis on ${exportedAt.slice(0, 10)}: ${turns.length} ${turns.length === 1 ? 'question' : 'questions'}._`];
+  return [head.join('\n'), ...turns.map((t) => turnMarkdown(t))].join('\n\n') + '\n';
+}
+
+/** A file name for the export: the title's letters and digits joined by hyphens, at most 80 of them. */
+export function exportFileName(title: string): string {
+  const base = title
+    .normalize('NFC')
+    .replace(/[^\p{L}\p{N}]+/gu, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 80)
+    .replace(/-+$/, '');
+  return `${base || 'thread'}.md`;
+}

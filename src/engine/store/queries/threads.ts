@@ -1,0 +1,143 @@
+/**
+ * Conversations (migration 012): threads and their turns. A turn keeps the answer as it was given;
+ * whether a caller may read it is decided when it is read, with the sensitivity policy
+ * (visibility.ts): the labels of the notes it used as they were then, and as the documents it used
+ * are marked now.
+ */
+import { randomBytes } from 'node:crypto';
+import { sqliteOf, type ReadConnection, type WriteConnection } from '../connection.ts';
+import { statements } from '../statements.ts';
+import { allowedParam, hiddenSql, visibleTo, type VisibilityPolicy } from '../visibility.ts';
+
+export interface ThreadRow {
+  id: string;
+  title: string;
+  created_at: string;
+  updated_at: string;
+  turns: number;
+}
+
+export interface TurnWrite {
+  question: string;
+  searched_as: string | null;
+  carried: readonly string[];
+  asked_at: string;
+  /** The answer envelope, stored as JSON. */
+  envelope: unknown;
+  /** The documents (doc_id) the answer's snippets come from. */
+  doc_ids: readonly string[];
+}
+
+export interface TurnRow {
+  id: number;
+  ordinal: number;
+  question: string;
+  searched_as: string | null;
+  carried: string[];
+  asked_at: string;
+  /** Null when the policy hides a note the answer used. */
+  envelope: unknown;
+  hidden: boolean;
+  /** The answer used notes marked with a sensitivity other than public. */
+  restricted: boolean;
+}
+
+const SUMMARY = `SELECT t.id, t.title, t.created_at, t.updated_at, (SELECT COUNT(*) FROM thread_turns u WHERE u.thread_id = t.id) AS turns FROM threads t`;
+
+export function listThreads(connection: ReadConnection, limit: number): ThreadRow[] {
+  return statements(sqliteOf(connection)).prepare(`${SUMMARY} ORDER BY t.updated_at DESC, t.rowid DESC LIMIT ?`).all(limit) as ThreadRow[];
+}
+
+export function threadById(connection: ReadConnection, id: string): ThreadRow | null {
+  return (statements(sqliteOf(connection)).prepare(`${SUMMARY} WHERE t.id = ?`).get(id) as ThreadRow | undefined) ?? null;
+}
+
+export function createThread(connection: WriteConnection, title: string, now: string): ThreadRow {
+  const id = `t_${randomBytes(8).toString('hex')}`;
+  statements(sqliteOf(connection)).prepare('INSERT INTO threads (id, title, created_at, updated_at) VALUES (?, ?, ?, ?)').run(id, title, now, now);
+  return { id, title, created_at: now, updated_at: now, turns: 0 };
+}
+
+/** False when there is no such thread. */
+export function renameThread(connection: WriteConnection, id: string, title: string): boolean {
+  return statements(sqliteOf(connection)).prepare('UPDATE threads SET title = ? WHERE id = ?').run(title, id).changes > 0;
+}
+
+/** Deletes the thread and its turns; false when there was none. */
+export function deleteThread(connection: WriteConnection, id: string): boolean {
+  const db = sqliteOf(connection);
+  return db.transaction(() => {
+    statements(db).prepare('DELETE FROM thread_turns WHERE thread_id = ?').run(id);
+    return statements(db).prepare('DELETE FROM threads WHERE id = ?').run(id).changes > 0;
+  })();
+}
+
+/**
+ * Appends a turn to the thread (its next ordinal) with the sensitivity labels of the documents the
+ * answer used, as they are marked now; returns the ordinal.
+ */
+export function appendTurn(connection: WriteConnection, threadId: string, turn: TurnWrite): number {
+  const db = sqliteOf(connection);
+  return db.transaction(() => {
+    const ordinal = (statements(db).prepare('SELECT COALESCE(MAX(ordinal), 0) + 1 FROM thread_turns WHERE thread_id = ?').pluck().get(threadId) as number) ?? 1;
+    const labels = statements(db)
+      .prepare(
+        `SELECT DISTINCT lower(sensitivity) FROM documents
+          WHERE doc_id IN (SELECT value FROM json_each(?)) AND sensitivity IS NOT NULL AND lower(sensitivity) != 'public' ORDER BY 1`,
+      )
+      .pluck()
+      .all(JSON.stringify(turn.doc_ids)) as string[];
+    statements(db)
+      .prepare(
+        `INSERT INTO thread_turns (thread_id, ordinal, question, searched_as, carried_json, asked_at, envelope_json, sensitivity_json, doc_ids_json)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(threadId, ordinal, turn.question, turn.searched_as, JSON.stringify(turn.carried), turn.asked_at, JSON.stringify(turn.envelope), JSON.stringify(labels), JSON.stringify(turn.doc_ids));
+    statements(db).prepare('UPDATE threads SET updated_at = ? WHERE id = ?').run(turn.asked_at, threadId);
+    return ordinal;
+  })();
+}
+
+/**
+ * The thread's turns in order, as this caller may read them: a turn whose answer used a note the
+ * policy hides (by the label it had when the answer was saved, or as it is marked now) comes back
+ * without its answer.
+ */
+export function threadTurns(connection: ReadConnection, threadId: string, policy: VisibilityPolicy): TurnRow[] {
+  const db = sqliteOf(connection);
+  const rows = statements(db)
+    .prepare('SELECT id, ordinal, question, searched_as, carried_json, asked_at, envelope_json, sensitivity_json, doc_ids_json FROM thread_turns WHERE thread_id = ? ORDER BY ordinal')
+    .all(threadId) as { id: number; ordinal: number; question: string; searched_as: string | null; carried_json: string; asked_at: string; envelope_json: string; sensitivity_json: string; doc_ids_json: string }[];
+  const visible = visibleTo(policy);
+  const hiddenNow = policy.sensitivityEnable
+    ? statements(db).prepare(`SELECT 1 FROM documents d WHERE d.doc_id IN (SELECT value FROM json_each(@docs)) AND ${hiddenSql('d')} LIMIT 1`)
+    : null;
+  const markedNow = statements(db).prepare(
+    "SELECT 1 FROM documents d WHERE d.doc_id IN (SELECT value FROM json_each(?)) AND d.sensitivity IS NOT NULL AND lower(d.sensitivity) != 'public' LIMIT 1",
+  );
+  return rows.map((r) => {
+    const labels = JSON.parse(r.sensitivity_json) as string[];
+    const hidden = !labels.every((l) => visible(l)) || (hiddenNow !== null && hiddenNow.get({ docs: r.doc_ids_json, allowed: allowedParam(policy) }) !== undefined);
+    return {
+      id: r.id,
+      ordinal: r.ordinal,
+      question: r.question,
+      searched_as: r.searched_as,
+      carried: JSON.parse(r.carried_json) as string[],
+      asked_at: r.asked_at,
+      envelope: hidden ? null : (JSON.parse(r.envelope_json) as unknown),
+      hidden,
+      restricted: labels.length > 0 || markedNow.get(r.doc_ids_json) !== undefined,
+    };
+  });
+}
+
+/** The newest turn's question and what it was searched as: what a follow-up carries from. */
+export function lastTurnQuery(connection: ReadConnection, threadId: string): { question: string; searched_as: string | null } | null {
+  return (
+    (statements(sqliteOf(connection)).prepare('SELECT question, searched_as FROM thread_turns WHERE thread_id = ? ORDER BY ordinal DESC LIMIT 1').get(threadId) as
+      | { question: string; searched_as: string | null }
+      | undefined) ?? null
+  );
+}
+

@@ -1,0 +1,154 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { TempDirs } from '../../test/helpers/tmp.ts';
+import { createEngine, type Engine } from './engine.ts';
+import { rebuildStore } from './store/repair.ts';
+import { isSynapsisError } from '../shared/errors.ts';
+
+const temp = new TempDirs();
+const engines: Engine[] = [];
+afterEach(async () => {
+  for (const e of engines.splice(0)) await e.dispose();
+  temp.cleanup();
+});
+
+function vault() {
+  return temp.make('syn-vault-', {
+    'decisions/Storage.md':
+      '# ADR-011 Storage decision\n\nOn 2026-03-14 the team chose SQLite over Postgres for the offline cache.\n\nThe decision was approved by Maya Chen after the architecture review.\n',
+    'people/Maya Chen.md': '# Maya Chen\n\nMaya leads the sync team and chairs the architecture review.\n',
+    'finance/Budget.md': '# Budget 2026\n\nThe travel budget was approved by Oleg Petrov in May.\n',
+    'hr/Pay.md': '---\nsensitivity: restricted\n---\n# Pay bands\n\nThe codeword for the salary review is BLUEHERON.\n',
+  });
+}
+
+function open(dataDir: string) {
+  const engine = createEngine({ dataDir, env: {} });
+  engines.push(engine);
+  return engine;
+}
+
+async function close(engine: Engine) {
+  engines.splice(engines.indexOf(engine), 1);
+  await engine.dispose();
+}
+
+const errorOf = async (p: Promise<unknown>) => p.then(() => null, (e: unknown) => e);
+
+describe('threads', () => {
+  it('keeps a conversation: a follow-up is searched with the thread’s terms, and every turn keeps its citations', async () => {
+    const root = vault();
+    const engine = open(temp.make('syn-data-'));
+    await engine.index([root]);
+    const first = await engine.call('answer/ask', { query: 'Which database did the team choose for the offline cache in ADR-011?', new_thread: true });
+    expect(first.thread).toMatchObject({ turn: 1, searched_as: null, carried: [] });
+    const id = first.thread!.id;
+    expect(first.citations[0]?.path).toBe('decisions/Storage.md');
+
+    const follow = await engine.call('answer/ask', { query: 'and who approved it?', thread_id: id });
+    expect(follow.query).toBe('and who approved it?');
+    expect(follow.thread).toMatchObject({ id, turn: 2 });
+    expect(follow.thread!.carried).toEqual(expect.arrayContaining(['ADR-011', 'offline', 'cache']));
+    expect(follow.thread!.searched_as).toMatch(/^and who approved it .*ADR-011/);
+    expect(follow.searched.query).toBe(follow.thread!.searched_as);
+    expect(follow.answer).toMatch(/Maya Chen/);
+    expect(follow.citations.map((c) => c.path)).toContain('decisions/Storage.md');
+    // Asked on its own, the same words also find another approval; in the thread, only the decision's.
+    const alone = await engine.call('answer/ask', { query: 'and who approved it?' });
+    expect(alone.thread).toBeNull();
+    expect(alone.searched.query).toBe('and who approved it?');
+    expect(alone.answer).toContain('Oleg');
+    expect(follow.answer).not.toContain('Oleg');
+
+    const list = await engine.call('threads/list', {});
+    expect(list.threads).toEqual([expect.objectContaining({ id, title: 'Which database did the team choose for the offline cache in ADR-011?', turns: 2 })]);
+    const thread = await engine.call('threads/get', { id });
+    expect(thread.turns_list.map((t) => [t.ordinal, t.question, t.hidden])).toEqual([
+      [1, 'Which database did the team choose for the offline cache in ADR-011?', false],
+      [2, 'and who approved it?', false],
+    ]);
+    expect(thread.turns_list[1]!.searched_as).toBe(follow.thread!.searched_as);
+    expect(thread.turns_list[1]!.answer!.citations).toEqual(follow.citations);
+    expect(thread.turns_list[1]!.answer!.query).toBe('and who approved it?');
+
+    const exported = await engine.call('threads/export', { id });
+    expect(exported.filename).toBe('Which-database-did-the-team-choose-for-the-offline-cache-in-ADR-011.md');
+    expect(exported.markdown).toMatch(/^# Which database/);
+    expect(exported.markdown).toContain('## and who approved it?');
+    expect(exported.markdown).toContain(`_Searched as: ${follow.thread!.searched_as}_`);
+    expect(exported.markdown).toMatch(/- \[\d+\] .*`decisions\/Storage\.md:\d+(–\d+)?`/);
+    const one = await engine.call('threads/export', { id, turn: 2 });
+    expect(one.markdown.startsWith('## and who approved it?')).toBe(true);
+    expect(one.markdown).not.toContain('## Which database');
+  });
+
+  it('never shows a restricted answer to a request that does not allow it, however the thread was saved', async () => {
+    const root = vault();
+    const engine = open(temp.make('syn-data-'));
+    await engine.index([root]);
+    const asked = await engine.call('answer/ask', { query: 'What is the codeword for the salary review?', new_thread: true, context: { allow_sensitivity: ['restricted'] } });
+    expect(asked.answer).toContain('BLUEHERON');
+    const id = asked.thread!.id;
+    await engine.call('answer/ask', { query: 'Who approved the storage decision ADR-011?', thread_id: id });
+
+    const hidden = await engine.call('threads/get', { id });
+    expect(hidden.turns_list[0]).toMatchObject({ hidden: true, answer: null, restricted: true, question: 'What is the codeword for the salary review?' });
+    expect(hidden.turns_list[1]).toMatchObject({ hidden: false, restricted: false });
+    expect(JSON.stringify(hidden)).not.toContain('BLUEHERON');
+    const md = await engine.call('threads/export', { id });
+    expect(md.markdown).not.toContain('BLUEHERON');
+    expect(md.markdown).toContain('uses restricted notes and is not shown');
+    expect(md.hidden).toBe(1);
+
+    const allowed = await engine.call('threads/get', { id, allow_sensitivity: ['restricted'] });
+    expect(allowed.turns_list[0]).toMatchObject({ hidden: false, restricted: true });
+    expect(allowed.turns_list[0]!.answer!.answer).toContain('BLUEHERON');
+    expect((await engine.call('threads/export', { id, allow_sensitivity: ['restricted'] })).markdown).toContain('BLUEHERON');
+  });
+
+  it('survives a restart and a repair of the store', async () => {
+    const root = vault();
+    const dataDir = temp.make('syn-data-');
+    let engine = open(dataDir);
+    await engine.index([root]);
+    const a = await engine.call('answer/ask', { query: 'Who chairs the architecture review?', new_thread: true });
+    await engine.call('answer/ask', { query: 'and what team does she lead?', thread_id: a.thread!.id });
+    await engine.call('threads/rename', { id: a.thread!.id, title: 'Maya' });
+    const before = await engine.call('threads/get', { id: a.thread!.id });
+    await close(engine);
+
+    engine = open(dataDir);
+    expect(await engine.call('threads/get', { id: a.thread!.id })).toEqual(before);
+    await close(engine);
+
+    const rebuilt = rebuildStore(dataDir);
+    expect(rebuilt).toMatchObject({ threads: 1, turns: 2 });
+    engine = open(dataDir);
+    await engine.call('index/run', {});
+    expect(await engine.call('threads/get', { id: a.thread!.id })).toEqual(before);
+    // The thread goes on after the repair.
+    const next = await engine.call('answer/ask', { query: 'when?', thread_id: a.thread!.id });
+    expect(next.thread!.turn).toBe(3);
+  });
+
+  it('renames and deletes, and names a thread that does not exist', async () => {
+    const engine = open(temp.make('syn-data-'));
+    await engine.index([vault()]);
+    const t = await engine.call('threads/create', { title: '  Storage\n questions ' });
+    expect(t).toMatchObject({ title: 'Storage questions', turns: 0 });
+    expect((await engine.call('threads/rename', { id: t.id, title: 'ADR-011' })).title).toBe('ADR-011');
+    expect(await engine.call('threads/delete', { id: t.id })).toEqual({ id: t.id, deleted: true });
+    expect((await engine.call('threads/list', {})).threads).toEqual([]);
+
+    const missing = await errorOf(engine.call('threads/get', { id: t.id }));
+    expect(isSynapsisError(missing) && missing.code).toBe('E_SYN_BAD_REQUEST');
+    expect((missing as Error).message).toContain(`No thread ${t.id}`);
+    const ask = await errorOf(engine.call('answer/ask', { query: 'who?', thread_id: t.id }));
+    expect((ask as Error).message).toContain(`No thread ${t.id}`);
+    const bad = await errorOf(engine.call('threads/get', { id: '../../etc/passwd' }));
+    expect((bad as Error).message).toMatch(/not a thread id/);
+    const empty = await errorOf(engine.call('threads/rename', { id: t.id, title: '   ' }));
+    expect((empty as Error).message).toMatch(/title is empty/);
+    const both = await errorOf(engine.call('answer/ask', { query: 'who?', thread_id: t.id, new_thread: true }));
+    expect((both as Error).message).toMatch(/exclude each other/);
+  });
+});
