@@ -38,6 +38,11 @@ export const RENDERER_METHODS: ReadonlySet<string> = new Set<AnyMethod>([
   'source/get',
   'source/open',
   'system/info',
+  'threads/delete',
+  'threads/export',
+  'threads/get',
+  'threads/list',
+  'threads/rename',
 ]);
 
 /**

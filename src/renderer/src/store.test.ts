@@ -54,7 +54,31 @@ describe('the app store', () => {
     expect(useApp.getState().answer).toBe(envelope);
     expect(useApp.getState().asking).toBeNull();
     expect(useApp.getState().history[0]).toBe('Why?');
-    expect(bridge.calls.find((c) => c.method === 'answer/ask')?.params).toEqual({ query: 'Why?', context: { allow_sensitivity: [] } });
+    expect(bridge.calls.find((c) => c.method === 'answer/ask')?.params).toEqual({ query: 'Why?', context: { allow_sensitivity: [] }, new_thread: true });
+  });
+
+  it('asks a follow-up in the open thread, starts a new one after New, and reads the thread again when restricted notes are shown', async () => {
+    const thread = { id: 't_0123456789abcdef', title: 'Who?', created_at: 'a', updated_at: 'a', turns: 1, turns_list: [] };
+    const envelope = { query: 'Who?', answer: 'Maya [1]', citations: [], snippets: [], thread: { id: thread.id, turn: 1, searched_as: null, carried: [] } } as unknown as AnswerEnvelope;
+    const bridge = fakeBridge({ 'answer/ask': envelope, 'threads/get': thread, 'threads/list': { threads: [thread] } });
+    useApp.setState({ client: createClient(bridge) });
+    await useApp.getState().ask('Who?');
+    expect(useApp.getState().thread?.id).toBe(thread.id);
+    await expect.poll(() => useApp.getState().threads.length).toBe(1);
+    await useApp.getState().ask('and when?');
+    const asks = bridge.calls.filter((c) => c.method === 'answer/ask').map((c) => c.params as Record<string, unknown>);
+    expect(asks.map((p) => [p.new_thread, p.thread_id])).toEqual([[true, undefined], [undefined, thread.id]]);
+
+    const reads = () => bridge.calls.filter((c) => c.method === 'threads/get').map((c) => (c.params as { allow_sensitivity: string[] }).allow_sensitivity);
+    const before = reads().length;
+    useApp.getState().setAllowRestricted(true);
+    await expect.poll(() => reads().length).toBe(before + 1);
+    expect(reads().at(-1)).toEqual(['restricted']);
+
+    useApp.getState().newThread();
+    expect(useApp.getState().thread).toBeNull();
+    await useApp.getState().ask('What is QUIC?');
+    expect((bridge.calls.filter((c) => c.method === 'answer/ask').at(-1)!.params as Record<string, unknown>).new_thread).toBe(true);
   });
 
   it('asks with restricted notes only when the user allowed them, and shows errors as toasts', async () => {

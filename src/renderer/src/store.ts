@@ -16,6 +16,7 @@ import { createSearchSlice } from './slices/search.ts';
 import { createSettingsSlice } from './slices/settings.ts';
 import { createShellSlice } from './slices/shell.ts';
 import { createSourceSlice } from './slices/source.ts';
+import { createThreadsSlice } from './slices/threads.ts';
 
 export type { AnswerStage, Asking } from './slices/ask.ts';
 export { REFRESH_AFTER_INDEX_MS } from './slices/connection.ts';
@@ -37,6 +38,7 @@ export const useApp = create<AppState>()((...a) => ({
   ...createSourceSlice(...a),
   ...createGraphSlice(...a),
   ...createDemoSlice(...a),
+  ...createThreadsSlice(...a),
 }));
 
 /** The named fields of the store; the component re-renders only when one of them changes (shallow compare). */

@@ -54,9 +54,11 @@ export const createAskSlice: StateCreator<AppState, [], [], AskSlice> = (set, ge
       set({ draft: q, asking: { question: q, text: '', attempt: 1, stage: 'retrieve', controller }, answer: null, history });
       await run(async () => {
         const mode = get().mode;
+        // A question asked in an open thread is its follow-up; with none open it starts one.
+        const thread = get().thread;
         const answer = await client().call(
           'answer/ask',
-          { query: q, ...(mode !== 'auto' ? { mode } : {}), context: { allow_sensitivity: sensitivity() } },
+          { query: q, ...(mode !== 'auto' ? { mode } : {}), context: { allow_sensitivity: sensitivity() }, ...(thread ? { thread_id: thread.id } : { new_thread: true }) },
           {
             signal: controller.signal,
             onToken: (t) =>
@@ -68,6 +70,11 @@ export const createAskSlice: StateCreator<AppState, [], [], AskSlice> = (set, ge
           },
         );
         set({ answer });
+        if (answer.thread) {
+          const t = await client().call('threads/get', { id: answer.thread.id, allow_sensitivity: sensitivity() });
+          set({ thread: t });
+          void get().loadThreads();
+        }
       });
       set((s) => (s.asking?.controller === controller ? { asking: null } : {}));
     },

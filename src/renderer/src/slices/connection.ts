@@ -83,7 +83,8 @@ export const createConnectionSlice: StateCreator<AppState, [], [], ConnectionSli
         if (workspace !== get().workspace) {
           // Another workspace (the demo, or back from it): its own recent questions.
           const legacy = demo?.active ? [] : storage.get<string[]>('history', []);
-          set({ workspace, history: storage.get<string[]>(historyKey(workspace), legacy) });
+          set({ workspace, history: storage.get<string[]>(historyKey(workspace), legacy), thread: null, threads: [] });
+          void get().loadThreads();
         }
         set((s) => ({ health, roots: health.roots, status, models, demo, watchFolders: info?.watch ?? s.watchFolders, onboarding: demo?.active ? false : (s.onboarding ?? (health.roots.length === 0 && !s.onboardingDone)) }));
       }),

@@ -36,7 +36,8 @@ export const createDemoSlice: StateCreator<AppState, [], [], DemoSlice> = (set, 
     async askTour(id) {
       const step = get().demo?.tour.find((t) => t.id === id);
       if (!step) return;
-      set({ tourStep: id, view: 'ask' });
+      // Each tour question stands on its own: it starts its own conversation.
+      set({ tourStep: id, view: 'ask', thread: null });
       await get().ask(step.question);
     },
   };

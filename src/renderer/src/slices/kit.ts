@@ -12,9 +12,10 @@ import type { SearchSlice } from './search.ts';
 import type { SettingsSlice } from './settings.ts';
 import type { ShellSlice } from './shell.ts';
 import type { SourceSlice } from './source.ts';
+import type { ThreadsSlice } from './threads.ts';
 
 /** The whole store: each view's slice, joined in one zustand store (components select what they show). */
-export type AppState = ConnectionSlice & ShellSlice & LibrarySlice & SettingsSlice & AskSlice & SearchSlice & SourceSlice & GraphSlice & DemoSlice;
+export type AppState = ConnectionSlice & ShellSlice & LibrarySlice & SettingsSlice & AskSlice & SearchSlice & SourceSlice & GraphSlice & DemoSlice & ThreadsSlice;
 
 export const storage = {
   get<T>(key: string, fallback: T): T {

@@ -51,6 +51,8 @@ export const createSettingsSlice: StateCreator<AppState, [], [], SettingsSlice> 
     setAllowRestricted(allowRestricted) {
       set({ allowRestricted, restrictedDocs: [], results: null, answer: null, graph: { ...get().graph, view: null, overview: null, selected: null } });
       if (get().query) void get().search();
+      // The open thread is read again: answers from restricted notes show or are held back.
+      void get().reloadThread();
       if (!allowRestricted) return;
       // The documents seen only with restricted allowed are the restricted ones.
       void run(async () => {
