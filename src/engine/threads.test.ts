@@ -47,7 +47,7 @@ describe('threads', () => {
     const follow = await engine.call('answer/ask', { query: 'and who approved it?', thread_id: id });
     expect(follow.query).toBe('and who approved it?');
     expect(follow.thread).toMatchObject({ id, turn: 2 });
-    expect(follow.thread!.carried).toEqual(expect.arrayContaining(['ADR-011', 'offline', 'cache']));
+    expect(follow.thread!.carried).toEqual(expect.arrayContaining(['ADR-011', 'database', 'Storage']));
     expect(follow.thread!.searched_as).toMatch(/^and who approved it .*ADR-011/);
     expect(follow.searched.query).toBe(follow.thread!.searched_as);
     expect(follow.answer).toMatch(/Maya Chen/);
@@ -69,6 +69,7 @@ describe('threads', () => {
     expect(thread.turns_list[1]!.searched_as).toBe(follow.thread!.searched_as);
     expect(thread.turns_list[1]!.answer!.citations).toEqual(follow.citations);
     expect(thread.turns_list[1]!.answer!.query).toBe('and who approved it?');
+    expect(thread.turns_list.map((t) => t.answer!.thread)).toEqual([first.thread, follow.thread]);
 
     const exported = await engine.call('threads/export', { id });
     expect(exported.filename).toBe('Which-database-did-the-team-choose-for-the-offline-cache-in-ADR-011.md');
@@ -88,11 +89,20 @@ describe('threads', () => {
     const asked = await engine.call('answer/ask', { query: 'What is the codeword for the salary review?', new_thread: true, context: { allow_sensitivity: ['restricted'] } });
     expect(asked.answer).toContain('BLUEHERON');
     const id = asked.thread!.id;
+    // A follow-up asked without the allowance carries the question’s words, never the restricted note’s title.
+    const follow = await engine.call('answer/ask', { query: 'and who set it?', thread_id: id });
+    expect(follow.thread!.carried).toEqual(expect.arrayContaining(['codeword', 'salary']));
+    expect(follow.thread!.carried).not.toContain('Pay');
+    expect(JSON.stringify(follow)).not.toContain('BLUEHERON');
+    // With the allowance, the same follow-up carries the note’s title.
+    const other = await engine.call('answer/ask', { query: 'What is the codeword for the salary review?', new_thread: true, context: { allow_sensitivity: ['restricted'] } });
+    const allowed2 = await engine.call('answer/ask', { query: 'and who set it?', thread_id: other.thread!.id, context: { allow_sensitivity: ['restricted'] } });
+    expect(allowed2.thread!.carried).toContain('Pay');
     await engine.call('answer/ask', { query: 'Who approved the storage decision ADR-011?', thread_id: id });
 
     const hidden = await engine.call('threads/get', { id });
     expect(hidden.turns_list[0]).toMatchObject({ hidden: true, answer: null, restricted: true, question: 'What is the codeword for the salary review?' });
-    expect(hidden.turns_list[1]).toMatchObject({ hidden: false, restricted: false });
+    expect(hidden.turns_list.map((t) => t.hidden)).toEqual([true, false, false]);
     expect(JSON.stringify(hidden)).not.toContain('BLUEHERON');
     const md = await engine.call('threads/export', { id });
     expect(md.markdown).not.toContain('BLUEHERON');

@@ -56,6 +56,15 @@ describe('rewriteFollowUp', () => {
     expect(second.carried).toEqual(expect.arrayContaining(['approved', 'ADR-011']));
   });
 
+  it('carries the titles of the notes the previous answer cited, after the question’s own terms', () => {
+    const r = rewriteFollowUp('and who decided it?', 'Why did we postpone QUIC?', Infinity, ['2026-04-02 Transport protocol']);
+    expect(r.query).toBe('and who decided it postpone QUIC 2026-04-02 Transport protocol');
+    // A title word the follow-up or the question already has is not carried twice.
+    expect(rewriteFollowUp('who approved it?', 'Why did we postpone QUIC?', Infinity, ['QUIC postponed']).carried).toEqual(['postpone', 'QUIC']);
+    // A question that stands on its own carries nothing, titles included.
+    expect(rewriteFollowUp('What is QUIC?', 'Who approved it?', Infinity, ['Relay server']).carried).toEqual([]);
+  });
+
   it('changes nothing without a previous question, or when nothing is left to carry', () => {
     expect(rewriteFollowUp('and who approved it?', null)).toEqual({ query: 'and who approved it?', carried: [] });
     expect(rewriteFollowUp('who approved it?', 'who approved it?')).toEqual({ query: 'who approved it?', carried: [] });

@@ -4,8 +4,9 @@
  * thread (a pronoun or a "that/there" among few words of its own, an opening "and"/"what about", or too few words of its own
  * to search by and no name among them), it is searched with the previous question's salient terms
  * carried: names and identifiers first, then its other content words, those the follow-up already
- * has left out. The previous question is the one it was searched as, so a chain of follow-ups keeps
- * the topic. English and Russian; a pure function, shown to the user as "Searched as: …".
+ * has left out; then the titles of the notes the previous answer cited (the thread's entities: the
+ * decision, the person, the project it was about). The previous question is the one it was searched
+ * as, so a chain of follow-ups keeps the topic. English and Russian; a pure function, shown to the user as "Searched as: …".
  */
 import { isStopword, stemWord } from '../search/analyzer.ts';
 
@@ -86,16 +87,17 @@ export function leansOnThread(question: string): boolean {
 
 /**
  * The follow-up as retrieval searches it, given what the previous question was searched as (its
- * text when it was searched as asked); unchanged when it stands on its own or there is nothing to
+ * text when it was searched as asked) and the titles of the notes its answer cited; unchanged when it stands on its own or there is nothing to
  * carry.
  */
-export function rewriteFollowUp(question: string, previous: string | null, maxChars = Infinity): FollowUpQuery {
+export function rewriteFollowUp(question: string, previous: string | null, maxChars = Infinity, titles: readonly string[] = []): FollowUpQuery {
   const asked = question.trim();
   if (!previous || !leansOnThread(asked)) return { query: asked, carried: [] };
   const have = new Set(wordsOf(asked).map((w) => w.stem));
   const seen = new Set<string>();
   const candidates: (Word & { order: number })[] = [];
-  wordsOf(previous).forEach((w, order) => {
+  const title = (t: string) => wordsOf(t).map((w, i) => (i === 0 && /^\p{Lu}/u.test(w.raw) ? { ...w, name: true } : w));
+  [...wordsOf(previous), ...titles.flatMap(title)].forEach((w, order) => {
     if (!isContent(w) || have.has(w.stem) || seen.has(w.stem)) return;
     seen.add(w.stem);
     candidates.push({ ...w, order });

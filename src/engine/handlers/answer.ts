@@ -1,6 +1,6 @@
 /** answer/ask: a cited answer, its tokens streamed as events and to the caller. */
 import { createError } from '../../shared/errors.ts';
-import { MAX_QUERY_CHARS } from '../../shared/contract.ts';
+import { MAX_QUERY_CHARS, type AnswerEnvelope } from '../../shared/contract.ts';
 import { answerQuestion, type AnswerDeps } from '../answer/answer.ts';
 import { rewriteFollowUp } from '../answer/follow-up.ts';
 import { DEFAULT_SYSTEM_PROMPT } from '../answer/prompt.ts';
@@ -8,7 +8,7 @@ import type { Config } from '../config.ts';
 import type { EventBus } from '../events.ts';
 import type { ChatModel } from '../llm/chat.ts';
 import { termStats } from '../search/lexical.ts';
-import { appendTurn, createThread, lastTurnQuery, threadById } from '../store/queries/threads.ts';
+import { appendTurn, createThread, threadById, threadTurns } from '../store/queries/threads.ts';
 import type { Store } from '../store/store.ts';
 import { noThreadError } from './threads.ts';
 import type { Handlers } from './types.ts';
@@ -55,8 +55,8 @@ export function createAnswerHandlers({ store, config, events, chat, retrieve, st
       if (!req.query.trim()) throw createError('E_SYN_BAD_REQUEST', 'The question is empty.');
       // In a thread, a follow-up that leans on it is searched with the previous question's terms carried.
       if (req.thread_id && !threadById(store.db, req.thread_id)) throw noThreadError(req.thread_id);
-      const previous = req.thread_id ? lastTurnQuery(store.db, req.thread_id) : null;
-      const followUp = rewriteFollowUp(req.query, previous ? (previous.searched_as ?? previous.question) : null, MAX_QUERY_CHARS);
+      const previous = req.thread_id ? threadTurns(store.db, req.thread_id, { allowSensitivity: req.context?.allow_sensitivity ?? [], sensitivityEnable: config.sensitivityEnable }).at(-1) : undefined;
+      const followUp = rewriteFollowUp(req.query, previous ? (previous.searched_as ?? previous.question) : null, MAX_QUERY_CHARS, citedTitles(previous?.envelope as AnswerEnvelope | null | undefined));
       const envelope = await answerQuestion(deps, followUp.query, {
         ...(req.k ? { k: req.k } : {}),
         ...(req.mode ? { mode: req.mode } : {}),
@@ -77,8 +77,15 @@ export function createAnswerHandlers({ store, config, events, chat, retrieve, st
         let turn = 0;
         store.transaction(() => {
           threadId ??= createThread(store.db, threadTitle(question), askedAt).id;
-          const saved = { ...envelope, query: question, thread: { id: threadId, turn: 0, searched_as: searchedAs, carried: followUp.carried } };
-          turn = appendTurn(store.db, threadId, { question, searched_as: searchedAs, carried: followUp.carried, asked_at: askedAt, envelope: saved, doc_ids: [...new Set(envelope.snippets.map((s) => s.doc_id))] });
+          const id = threadId;
+          turn = appendTurn(store.db, id, {
+            question,
+            searched_as: searchedAs,
+            carried: followUp.carried,
+            asked_at: askedAt,
+            envelope: (ordinal) => ({ ...envelope, query: question, thread: { id, turn: ordinal, searched_as: searchedAs, carried: followUp.carried } }),
+            doc_ids: [...new Set(envelope.snippets.map((s) => s.doc_id))],
+          });
         });
         envelope.query = question;
         envelope.thread = { id: threadId!, turn, searched_as: searchedAs, carried: followUp.carried };
@@ -95,4 +102,16 @@ export function threadTitle(question: string): string {
   if (q.length <= 80) return q;
   const cut = q.slice(0, 80);
   return `${cut.slice(0, cut.lastIndexOf(' ') > 40 ? cut.lastIndexOf(' ') : 80)}…`;
+}
+
+/** The titles of the first notes an answer cited (a hidden answer gives none): what a follow-up may carry. */
+function citedTitles(answer: AnswerEnvelope | null | undefined, max = 2): string[] {
+  if (!answer) return [];
+  const titles: string[] = [];
+  for (const c of [...answer.citations].sort((a, b) => a.n - b.n)) {
+    const title = answer.snippets.find((s) => s.n === c.n)?.title;
+    if (title && !titles.includes(title)) titles.push(title);
+    if (titles.length === max) break;
+  }
+  return titles;
 }

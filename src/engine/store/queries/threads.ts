@@ -22,8 +22,8 @@ export interface TurnWrite {
   searched_as: string | null;
   carried: readonly string[];
   asked_at: string;
-  /** The answer envelope, stored as JSON. */
-  envelope: unknown;
+  /** The answer envelope as stored (JSON), given the turn's ordinal. */
+  envelope: (ordinal: number) => unknown;
   /** The documents (doc_id) the answer's snippets come from. */
   doc_ids: readonly string[];
 }
@@ -92,7 +92,7 @@ export function appendTurn(connection: WriteConnection, threadId: string, turn: 
         `INSERT INTO thread_turns (thread_id, ordinal, question, searched_as, carried_json, asked_at, envelope_json, sensitivity_json, doc_ids_json)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
-      .run(threadId, ordinal, turn.question, turn.searched_as, JSON.stringify(turn.carried), turn.asked_at, JSON.stringify(turn.envelope), JSON.stringify(labels), JSON.stringify(turn.doc_ids));
+      .run(threadId, ordinal, turn.question, turn.searched_as, JSON.stringify(turn.carried), turn.asked_at, JSON.stringify(turn.envelope(ordinal)), JSON.stringify(labels), JSON.stringify(turn.doc_ids));
     statements(db).prepare('UPDATE threads SET updated_at = ? WHERE id = ?').run(turn.asked_at, threadId);
     return ordinal;
   })();
@@ -130,14 +130,5 @@ export function threadTurns(connection: ReadConnection, threadId: string, policy
       restricted: labels.length > 0 || markedNow.get(r.doc_ids_json) !== undefined,
     };
   });
-}
-
-/** The newest turn's question and what it was searched as: what a follow-up carries from. */
-export function lastTurnQuery(connection: ReadConnection, threadId: string): { question: string; searched_as: string | null } | null {
-  return (
-    (statements(sqliteOf(connection)).prepare('SELECT question, searched_as FROM thread_turns WHERE thread_id = ? ORDER BY ordinal DESC LIMIT 1').get(threadId) as
-      | { question: string; searched_as: string | null }
-      | undefined) ?? null
-  );
 }
 

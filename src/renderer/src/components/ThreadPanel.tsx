@@ -139,6 +139,7 @@ export function ThreadHeader() {
         <RenameField id={thread.id} title={thread.title} done={() => setRenaming(false)} />
       ) : (
         <h2 className="thread-head__title" title={thread.title}>
+          <span className="muted">Conversation · </span>
           {thread.title}
         </h2>
       )}
@@ -175,9 +176,8 @@ export function ThreadHeader() {
 export function SearchedAs({ searchedAs, carried }: { searchedAs: string | null; carried: readonly string[] }) {
   if (!searchedAs) return null;
   return (
-    <p className="searched-as small" data-testid="searched-as" title="A follow-up is searched with the terms of the question before it">
+    <p className="searched-as small" data-testid="searched-as" title={`A follow-up is searched with the terms of the conversation before it${carried.length > 0 ? `: ${carried.join(', ')}` : ''}`}>
       Searched as: <q>{searchedAs}</q>
-      {carried.length > 0 && <span className="muted"> (carried from the conversation: {carried.join(', ')})</span>}
     </p>
   );
 }
