@@ -82,6 +82,28 @@ describe('synapsis CLI', () => {
     expect((await cli(['ask', '', '--data-dir', dataDir])).code).toBe(2);
   });
 
+  it('asks in a conversation: --thread new, a follow-up searched with its terms, threads list/show/export, exit 2 for an unknown thread', async () => {
+    const dataDir = temp.make('syn-cli-data-');
+    expect((await cli(['index', vault, '--data-dir', dataDir, '--quiet'])).code).toBe(0);
+    const first = JSON.parse((await cli(['ask', 'What is the launch date?', '--thread', 'new', '--data-dir', dataDir, '--json'])).out);
+    const id = first.thread.id as string;
+    const follow = await cli(['ask', 'and who mentions it?', '--thread', id, '--data-dir', dataDir]);
+    expect(follow.code).toBe(0);
+    expect(follow.out).toMatch(/^Searched as: and who mentions it launch date/m);
+    expect(follow.out).toContain(`conversation ${id}, question 2`);
+    const list = await cli(['threads', 'list', '--data-dir', dataDir]);
+    expect(list.out).toMatch(new RegExp(`^${id} .* 2 q {2}What is the launch date\\?$`, 'm'));
+    const show = await cli(['threads', 'show', id, '--data-dir', dataDir]);
+    expect(show.out).toMatch(/^2\. and who mentions it\?\n {3}searched as: and who mentions it launch date/m);
+    const md = await cli(['threads', 'export', id, '--data-dir', dataDir]);
+    expect(md.out).toMatch(/^# What is the launch date\?$/m);
+    expect(md.out).toMatch(/- \[1\] .*`a\.md:1–3`/);
+    const missing = await cli(['threads', 'show', 't_0000000000000000', '--data-dir', dataDir]);
+    expect(missing.code).toBe(2);
+    expect(missing.err).toContain('No thread t_0000000000000000');
+    expect((await cli(['ask', 'who?', '--thread', 'nope', '--data-dir', dataDir])).err).toMatch(/not a thread id/);
+  });
+
   it('opens the lines behind a locator, lists documents and follows links, with exit 2 for what is not there', async () => {
     const notes = temp.make('syn-cli-links-', {
       'Maya Chen.md': '---\npeople: [Lukas Becker]\n---\n# Maya Chen\n\nLeads [[Project Aurora]].\n',

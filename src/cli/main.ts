@@ -29,6 +29,7 @@ import { rootsList } from './commands/roots-list.ts';
 import { rootsRemove } from './commands/roots-remove.ts';
 import { search } from './commands/search.ts';
 import { source } from './commands/source.ts';
+import { threadsDelete, threadsExport, threadsList, threadsRename, threadsShow } from './commands/threads.ts';
 import { traces } from './commands/traces.ts';
 import { tune } from './commands/tune.ts';
 import { watch } from './commands/watch.ts';
@@ -57,6 +58,7 @@ const commands = (): (CommandModule | { group: string; description: string; comm
   quality,
   health,
   repair,
+  { group: 'threads', description: 'the conversations of this workspace: list, show, export as markdown, rename, delete', commands: [threadsList, threadsShow, threadsExport, threadsRename, threadsDelete] },
   { group: 'roots', description: 'list, add or remove the folders of this workspace', commands: [rootsList, rootsAdd, rootsRemove] },
   { group: 'models', description: 'the GGUF models this workspace uses (embedding, chat, rerank)', commands: [modelsList, modelsCatalog, ...(downloadsDisabled() ? [] : [modelsPull]), modelsAdd, modelsRemove] }, // SYNAPSIS_OFFLINE=1: no pull
   web,

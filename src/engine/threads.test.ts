@@ -152,6 +152,7 @@ describe('threads', () => {
     const missing = await errorOf(engine.call('threads/get', { id: t.id }));
     expect(isSynapsisError(missing) && missing.code).toBe('E_SYN_BAD_REQUEST');
     expect((missing as Error).message).toContain(`No thread ${t.id}`);
+    expect(((await errorOf(engine.call('threads/delete', { id: t.id }))) as Error).message).toContain(`No thread ${t.id}`);
     const ask = await errorOf(engine.call('answer/ask', { query: 'who?', thread_id: t.id }));
     expect((ask as Error).message).toContain(`No thread ${t.id}`);
     const bad = await errorOf(engine.call('threads/get', { id: '../../etc/passwd' }));

@@ -1,5 +1,6 @@
 import { Option } from 'commander';
 import { argument, methodCommand, option, positiveInt, repeatable } from '../command.ts';
+import { terminalLine } from '../../shared/terminal-safe.ts';
 import { formatAnswer } from '../format.ts';
 
 interface AskOptions {
@@ -9,6 +10,7 @@ interface AskOptions {
   allow: string[];
   mode?: 'bm25' | 'dense' | 'hybrid';
   critic: boolean;
+  thread?: string;
 }
 
 export const ask = methodCommand<'answer/ask', AskOptions>({
@@ -23,14 +25,18 @@ export const ask = methodCommand<'answer/ask', AskOptions>({
     repeatable('--allow <sensitivity>', 'also use chunks with this sensitivity, e.g. restricted (repeatable)'),
     new Option('--mode <mode>', 'retrieval lists to use').choices(['bm25', 'dense', 'hybrid']),
     option('--no-critic', 'skip the model critic (deterministic citation checks still run)'),
+    option('--thread <id>', 'ask in this conversation (a follow-up keeps its context), or "new" to start one; synapsis threads list shows them'),
   ],
-  examples: ['synapsis ask "Why did we postpone QUIC?"', 'synapsis ask "Who owns the relay?" --include "people/**" --json'],
+  examples: [
+    'synapsis ask "Why did we postpone QUIC?" --thread new',
+    'synapsis ask "and who decided it?" --thread t_0123456789abcdef', 'synapsis ask "Who owns the relay?" --include "people/**" --json'],
   toRequest: ([question], o) => ({
     query: question!,
     ...(o.k ? { k: o.k } : {}),
     ...(o.mode ? { mode: o.mode } : {}),
     context: { include_globs: o.include, exclude_globs: o.exclude, allow_sensitivity: o.allow },
     critic: o.critic !== false,
+    ...(o.thread === 'new' ? { new_thread: true } : o.thread ? { thread_id: o.thread } : {}),
   }),
   // The answer streams to stderr as it is written (stdout keeps the envelope); Ctrl+C stops it.
   call: async (engine, request, { io, opts }) => {
@@ -56,5 +62,10 @@ export const ask = methodCommand<'answer/ask', AskOptions>({
       process.off('SIGINT', cancel);
     }
   },
-  format: (envelope) => formatAnswer(envelope),
+  format: (envelope) => {
+    const t = envelope.thread;
+    if (!t) return formatAnswer(envelope);
+    const head = t.searched_as ? [`Searched as: ${terminalLine(t.searched_as)}`, ''] : [];
+    return [...head, formatAnswer(envelope), `conversation ${t.id}, question ${t.turn} (follow up: synapsis ask "…" --thread ${t.id})`].join('\n');
+  },
 });

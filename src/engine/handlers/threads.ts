@@ -42,7 +42,10 @@ export function createThreadsHandlers(services: ThreadsServices) {
       if (!renameThread(store.db, req.id, req.title)) throw noThreadError(req.id);
       return threadById(store.db, req.id)!;
     },
-    'threads/delete': (req) => ({ id: req.id, deleted: deleteThread(store.db, req.id) }),
+    'threads/delete': (req) => {
+      if (!deleteThread(store.db, req.id)) throw noThreadError(req.id);
+      return { id: req.id, deleted: true };
+    },
     'threads/export': (req) => {
       const thread = readThread(services, req.id, req.allow_sensitivity);
       const turns = req.turn === undefined ? thread.turns_list : thread.turns_list.filter((t) => t.ordinal === req.turn);
