@@ -140,6 +140,18 @@ describe('threads', () => {
     expect(next.thread!.turn).toBe(3);
   });
 
+  it('saves a turn from a reader beside the writer, and the writer reads it', async () => {
+    const dataDir = temp.make('syn-data-');
+    const writer = open(dataDir);
+    await writer.index([vault()]);
+    const reader = createEngine({ dataDir, env: {}, readOnly: true });
+    engines.push(reader);
+    const asked = await reader.call('answer/ask', { query: 'Who chairs the architecture review?', new_thread: true });
+    expect(asked.thread?.turn).toBe(1);
+    expect((await writer.call('threads/list', {})).threads.map((t) => t.id)).toEqual([asked.thread!.id]);
+    expect((await reader.call('threads/get', { id: asked.thread!.id })).turns_list).toHaveLength(1);
+  });
+
   it('renames and deletes, and names a thread that does not exist', async () => {
     const engine = open(temp.make('syn-data-'));
     await engine.index([vault()]);
