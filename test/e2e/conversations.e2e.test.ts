@@ -107,4 +107,35 @@ describe('conversations', () => {
     // Nothing overflows sideways at 800x600.
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(800);
   });
+
+  it('holds back an answer from restricted notes once they are hidden: in the thread, after a reload and in the export', async () => {
+    const { page } = await open({ indexFirst: true });
+    await page.keyboard.press('Alt+5');
+    await page.getByLabel('Show them in this session').check();
+    await page.keyboard.press('Control+k');
+    await page.locator('#ask-input').fill('What is the code word for the retention plan?');
+    await page.locator('#ask-input').press('Enter');
+    await page.getByTestId('answer-restricted').waitFor({ timeout: 60_000 });
+    expect(await page.getByTestId('answer').textContent()).toContain('Bluefin');
+    await page.locator('#ask-input').fill(FIRST);
+    await page.locator('#ask-input').press('Enter');
+    await expect.poll(() => page.getByTestId('answer').getByTestId('answer-question').textContent(), { timeout: 60_000 }).toBe(FIRST);
+    expect(await page.getByTestId('thread-turn').first().textContent()).toContain('Bluefin');
+
+    await page.getByRole('button', { name: 'Hide' }).click();
+    await page.getByTestId('turn-hidden').waitFor();
+    expect(await page.locator('main').textContent()).not.toContain('Bluefin');
+    expect(await page.getByTestId('thread-turn').locator('.answer__question').allTextContents()).toEqual(['What is the code word for the retention plan?', FIRST]);
+    await screenshot(page, 'threads-05-restricted-held-back');
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('thread-export').click()]);
+    const markdown = fs.readFileSync((await download.path())!, 'utf8');
+    expect(markdown).not.toContain('Bluefin');
+    expect(markdown).toContain('uses restricted notes and is not shown');
+    expect(markdown).toContain(`## ${FIRST}`);
+
+    await page.reload();
+    await page.getByTestId('thread-item').first().click();
+    await page.getByTestId('turn-hidden').waitFor();
+    expect(await page.locator('main').textContent()).not.toContain('Bluefin');
+  });
 });
