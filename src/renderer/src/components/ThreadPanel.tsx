@@ -20,7 +20,9 @@ function focusAsk() {
 
 /** The list of the workspace's threads, newest first. */
 export function ThreadList() {
-  const { threads, thread, openThread, newThread, asking } = useAppFields('threads', 'thread', 'openThread', 'newThread', 'asking');
+  const { threads, thread, openThread, newThread } = useAppFields('threads', 'thread', 'openThread', 'newThread');
+  // A boolean, not the streamed answer: the list does not re-render per token.
+  const busy = useApp((s) => s.asking !== null);
   const [renaming, setRenaming] = useState<string | null>(null);
   const list = useRef<HTMLUListElement>(null);
   useEffect(() => {
@@ -52,7 +54,7 @@ export function ThreadList() {
         <button
           type="button"
           className="btn btn--ghost btn--small"
-          disabled={asking !== null}
+          disabled={busy}
           onClick={() => {
             newThread();
             focusAsk();
@@ -76,7 +78,7 @@ export function ThreadList() {
                   type="button"
                   className="thread-item__open"
                   aria-current={thread?.id === t.id ? 'true' : undefined}
-                  disabled={asking !== null}
+                  disabled={busy}
                   onClick={() => void openThread(t.id)}
                   onKeyDown={(e) => move(e, t.id)}
                   title={`${t.title} — F2 to rename`}
@@ -129,7 +131,8 @@ function RenameField({ id, title, done }: { id: string; title: string; done: () 
 
 /** The open thread's title and what can be done with it. */
 export function ThreadHeader() {
-  const { thread, exportThread, deleteThread, asking } = useAppFields('thread', 'exportThread', 'deleteThread', 'asking');
+  const { thread, exportThread, deleteThread } = useAppFields('thread', 'exportThread', 'deleteThread');
+  const busy = useApp((s) => s.asking !== null);
   const [renaming, setRenaming] = useState(false);
   const [confirming, setConfirming] = useState(false);
   if (!thread) return null;
@@ -159,7 +162,7 @@ export function ThreadHeader() {
             <button type="button" className="btn btn--ghost btn--small" onClick={() => setRenaming(true)} disabled={renaming}>
               Rename
             </button>
-            <button type="button" className="btn btn--ghost btn--small" onClick={() => void exportThread(thread.id)} disabled={asking !== null} data-testid="thread-export" title="Save the conversation as a markdown file, with its sources">
+            <button type="button" className="btn btn--ghost btn--small" onClick={() => void exportThread(thread.id)} disabled={busy} data-testid="thread-export" title="Save the conversation as a markdown file, with its sources">
               Export .md
             </button>
             <button type="button" className="btn btn--ghost btn--small" onClick={() => setConfirming(true)} data-testid="thread-delete">

@@ -7,6 +7,7 @@ import { useApp } from '../store.ts';
 import { AskView } from './AskView.tsx';
 import { LibraryView } from './LibraryView.tsx';
 import { SearchView } from './SearchView.tsx';
+import { ThreadList } from './ThreadPanel.tsx';
 
 const initial = useApp.getState();
 afterEach(() => {
@@ -37,7 +38,7 @@ function streamingBridge(): SynapsisBridge {
 describe('views select their fields', () => {
   it('a streamed answer token re-renders the answer, not the library or the search view', async () => {
     useApp.setState({ client: createClient(streamingBridge()) });
-    const renders: Record<string, number> = { ask: 0, library: 0, search: 0 };
+    const renders: Record<string, number> = { ask: 0, library: 0, search: 0, threads: 0 };
     const counted = (id: string, view: ReactNode) => (
       <Profiler id={id} onRender={() => void renders[id]!++}>
         {view}
@@ -48,6 +49,7 @@ describe('views select their fields', () => {
         {counted('ask', <AskView />)}
         {counted('library', <LibraryView />)}
         {counted('search', <SearchView />)}
+        {counted('threads', <ThreadList />)}
       </>,
     );
     const before = { ...renders };
@@ -61,5 +63,7 @@ describe('views select their fields', () => {
     expect(renders.ask! - before.ask!).toBeGreaterThanOrEqual(2);
     expect(renders.library).toBe(before.library);
     expect(renders.search).toBe(before.search);
+    // The conversation list re-renders when asking starts and ends, not per token.
+    expect(renders.threads! - before.threads!).toBeLessThanOrEqual(2);
   });
 });
