@@ -39,6 +39,10 @@ describe('rewriteFollowUp', () => {
     expect(r.query.startsWith('а кто его утвердил ')).toBe(true);
     // Already in the follow-up (another form of the same word): not carried again.
     expect(rewriteFollowUp('когда его утвердили?', 'Кто утвердил переход на SQLite?').carried).toEqual(['переход', 'SQLite']);
+    // Question words in any form stay behind; the sample vault's pilot question carries its subject.
+    const pilot = rewriteFollowUp('а когда он начнётся?', 'На скольких планшетах «Северный Софт» запустит пилот?', Infinity, ['Встреча с партнёрами Северный Софт']);
+    expect(pilot.carried).not.toContain('скольких');
+    expect(pilot.carried).toEqual(expect.arrayContaining(['Северный', 'Софт', 'пилот']));
   });
 
   it('puts names and identifiers first when it must choose, and keeps the question’s word order', () => {
