@@ -1,7 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { TempDirs } from '../../test/helpers/tmp.ts';
 import { createEngine, type Engine } from './engine.ts';
+import { appendTurn, createThread, threadTurns } from './store/queries/threads.ts';
 import { rebuildStore } from './store/repair.ts';
+import { Store } from './store/store.ts';
 import { isSynapsisError } from '../shared/errors.ts';
 
 const temp = new TempDirs();
@@ -113,6 +115,27 @@ describe('threads', () => {
     expect(allowed.turns_list[0]).toMatchObject({ hidden: false, restricted: true });
     expect(allowed.turns_list[0]!.answer!.answer).toContain('BLUEHERON');
     expect((await engine.call('threads/export', { id, allow_sensitivity: ['restricted'] })).markdown).toContain('BLUEHERON');
+  });
+
+  it('counts a restricted note an answer only names (in what was searched) as used', async () => {
+    const dataDir = temp.make('syn-data-');
+    const engine = open(dataDir);
+    await engine.index([vault()]);
+    await close(engine);
+    const store = new Store(dataDir);
+    try {
+      const t = createThread(store.db, 'names only', 'now');
+      appendTurn(store.db, t.id, { question: 'q', searched_as: null, carried: [], asked_at: 'now', envelope: () => ({}), doc_ids: [], paths: ['hr/Pay.md', 'missing.md'] });
+      appendTurn(store.db, t.id, { question: 'q2', searched_as: null, carried: [], asked_at: 'now', envelope: () => ({}), doc_ids: [], paths: ['decisions/Storage.md'] });
+      const policy = { allowSensitivity: [] as string[], sensitivityEnable: true };
+      expect(threadTurns(store.db, t.id, policy).map((r) => [r.hidden, r.restricted])).toEqual([
+        [true, true],
+        [false, false],
+      ]);
+      expect(threadTurns(store.db, t.id, { ...policy, allowSensitivity: ['restricted'] }).map((r) => r.hidden)).toEqual([false, false]);
+    } finally {
+      store.dispose();
+    }
   });
 
   it('survives a restart and a repair of the store', async () => {

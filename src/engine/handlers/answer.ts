@@ -85,6 +85,7 @@ export function createAnswerHandlers({ store, config, events, chat, retrieve, st
             asked_at: askedAt,
             envelope: (ordinal) => ({ ...envelope, query: question, thread: { id, turn: ordinal, searched_as: searchedAs, carried: followUp.carried } }),
             doc_ids: [...new Set(envelope.snippets.map((s) => s.doc_id))],
+            paths: [...new Set(envelope.searched.top.map((l) => l.replace(/#.*$/, '')))],
           });
         });
         envelope.query = question;

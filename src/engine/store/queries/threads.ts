@@ -26,6 +26,8 @@ export interface TurnWrite {
   envelope: (ordinal: number) => unknown;
   /** The documents (doc_id) the answer's snippets come from. */
   doc_ids: readonly string[];
+  /** Paths the envelope names besides its snippets (what was searched: the top results), relative to their root or absolute. */
+  paths: readonly string[];
 }
 
 export interface TurnRow {
@@ -79,6 +81,15 @@ export function deleteThread(connection: WriteConnection, id: string): boolean {
 export function appendTurn(connection: WriteConnection, threadId: string, turn: TurnWrite): number {
   const db = sqliteOf(connection);
   return db.transaction(() => {
+    // The documents behind the named paths count as used: a restricted note's name is itself restricted.
+    const named = statements(db)
+      .prepare(
+        `SELECT d.doc_id FROM documents d JOIN roots r ON r.id = d.root_id
+          WHERE d.path IN (SELECT value FROM json_each(@paths)) OR (r.path || '/' || d.path) IN (SELECT value FROM json_each(@paths))`,
+      )
+      .pluck()
+      .all({ paths: JSON.stringify(turn.paths) }) as string[];
+    const docIds = [...new Set([...turn.doc_ids, ...named])];
     const ordinal = (statements(db).prepare('SELECT COALESCE(MAX(ordinal), 0) + 1 FROM thread_turns WHERE thread_id = ?').pluck().get(threadId) as number) ?? 1;
     const labels = statements(db)
       .prepare(
@@ -86,13 +97,13 @@ export function appendTurn(connection: WriteConnection, threadId: string, turn: 
           WHERE doc_id IN (SELECT value FROM json_each(?)) AND sensitivity IS NOT NULL AND lower(sensitivity) != 'public' ORDER BY 1`,
       )
       .pluck()
-      .all(JSON.stringify(turn.doc_ids)) as string[];
+      .all(JSON.stringify(docIds)) as string[];
     statements(db)
       .prepare(
         `INSERT INTO thread_turns (thread_id, ordinal, question, searched_as, carried_json, asked_at, envelope_json, sensitivity_json, doc_ids_json)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
-      .run(threadId, ordinal, turn.question, turn.searched_as, JSON.stringify(turn.carried), turn.asked_at, JSON.stringify(turn.envelope(ordinal)), JSON.stringify(labels), JSON.stringify(turn.doc_ids));
+      .run(threadId, ordinal, turn.question, turn.searched_as, JSON.stringify(turn.carried), turn.asked_at, JSON.stringify(turn.envelope(ordinal)), JSON.stringify(labels), JSON.stringify(docIds));
     statements(db).prepare('UPDATE threads SET updated_at = ? WHERE id = ?').run(turn.asked_at, threadId);
     return ordinal;
   })();
