@@ -57,6 +57,25 @@ describe('the app store', () => {
     expect(bridge.calls.find((c) => c.method === 'answer/ask')?.params).toEqual({ query: 'Why?', context: { allow_sensitivity: [] }, new_thread: true });
   });
 
+  it('copies a turn as markdown, with the copy command where the window denies the clipboard', async () => {
+    const thread = { id: 't_0123456789abcdef', title: 'Q', created_at: 'a', updated_at: 'a', turns: 1, turns_list: [] };
+    const bridge = fakeBridge({ 'threads/export': { markdown: '## Q\n\nA [1]\n', filename: 'Q.md', hidden: 0 } });
+    useApp.setState({ client: createClient(bridge), thread });
+    const copied: string[] = [];
+    Object.defineProperty(navigator, 'clipboard', { configurable: true, value: { writeText: () => Promise.reject(new Error('denied')) } });
+    document.execCommand = ((command: string) => {
+      copied.push(`${command}:${document.querySelector('textarea')?.value ?? ''}`);
+      return true;
+    }) as typeof document.execCommand;
+    await useApp.getState().copyTurn(1);
+    expect(bridge.calls.find((c) => c.method === 'threads/export')?.params).toEqual({ id: thread.id, turn: 1, allow_sensitivity: [] });
+    expect(copied).toEqual(['copy:## Q\n\nA [1]\n']);
+    expect(useApp.getState().toasts.at(-1)).toMatchObject({ kind: 'info', text: 'Copied as markdown, with its sources.' });
+    document.execCommand = (() => false) as typeof document.execCommand;
+    await useApp.getState().copyTurn(1);
+    expect(useApp.getState().toasts.at(-1)).toMatchObject({ kind: 'error', text: expect.stringContaining('Could not copy') });
+  });
+
   it('asks a follow-up in the open thread, starts a new one after New, and reads the thread again when restricted notes are shown', async () => {
     const thread = { id: 't_0123456789abcdef', title: 'Who?', created_at: 'a', updated_at: 'a', turns: 1, turns_list: [] };
     const envelope = { query: 'Who?', answer: 'Maya [1]', citations: [], snippets: [], thread: { id: thread.id, turn: 1, searched_as: null, carried: [] } } as unknown as AnswerEnvelope;

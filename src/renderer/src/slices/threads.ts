@@ -39,6 +39,30 @@ function download(filename: string, text: string) {
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
+/**
+ * Puts text on the clipboard: the Clipboard API, else (a window that denies the clipboard permission,
+ * as the desktop app denies every permission request) a selected textarea and the copy command.
+ */
+async function copyText(text: string) {
+  try {
+    await navigator.clipboard.writeText(text);
+    return;
+  } catch {
+    // Fall through to the copy command.
+  }
+  const area = document.createElement('textarea');
+  area.value = text;
+  area.setAttribute('readonly', '');
+  area.style.position = 'fixed';
+  area.style.opacity = '0';
+  document.body.append(area);
+  area.focus();
+  area.select();
+  const copied = document.execCommand('copy');
+  area.remove();
+  if (!copied) throw new Error('Could not copy: this window may not use the clipboard. Export .md saves the conversation instead.');
+}
+
 export const createThreadsSlice: StateCreator<AppState, [], [], ThreadsSlice> = (set, get) => {
   const { client, sensitivity, run } = kit(get);
   const read = (id: string) => client().call('threads/get', { id, allow_sensitivity: sensitivity() });
@@ -85,7 +109,7 @@ export const createThreadsSlice: StateCreator<AppState, [], [], ThreadsSlice> = 
         const open = get().thread;
         if (!open) return;
         const out = await client().call('threads/export', { id: open.id, turn: ordinal, allow_sensitivity: sensitivity() });
-        await navigator.clipboard.writeText(out.markdown);
+        await copyText(out.markdown);
         get().notify('info', 'Copied as markdown, with its sources.');
       }),
   };
