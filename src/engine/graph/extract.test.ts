@@ -95,3 +95,39 @@ describe('graph extraction rules', () => {
     expect(facts.mentions.some((m) => m.line === 3)).toBe(false);
   });
 });
+
+describe('names that are not entities', () => {
+  const names = (text: string) => [...new Set(extractGraphFacts(md(text)).mentions.filter((m) => m.entity.type === 'name').map((m) => m.entity.name))].sort();
+
+  it('drops buttons, menus and imperatives of English instructions, keeping the people and products', () => {
+    const text = [
+      'Click **Save**, then **Close**. Open the settings and see [[Setup]].',
+      'Choose **Settings > Sync > Turn on** and press **Continue**; use **Reset** to undo.',
+      'Check the log in Help > Show log. Create a folder with **New folder**.',
+      'Grace Okoye wrote this guide for Inkwell; ask Grace Okoye or Acme Cloud support.',
+      'Edit `Config.yaml` or README.md, then restart Inkwell.',
+    ].join('\n');
+    expect(names(text)).toEqual(['Acme Cloud', 'Grace Okoye', 'Inkwell']);
+  });
+
+  it('drops the same in Russian: imperatives, infinitives, button labels and menu paths', () => {
+    const text = [
+      'Нажмите **Сохранить**, затем **Закрыть**. Откройте настройки.',
+      'Выберите **Настройки > Синхронизация > Включить** и нажмите **Войти**.',
+      'Проверьте журнал в разделе Справка > Журнал. Потом снова Выйти и Войти.',
+      'Экран конфликтов придумала Анна Волкова; пилот прошёл в компании Северный Ветер у Анна Волкова.',
+    ].join('\n');
+    expect(names(text)).toEqual(['Анна Волкова', 'Северный Ветер']);
+  });
+
+  it('drops a word the note mostly writes in lower case, but not an acronym', () => {
+    const text = ['The Sync tab shows when sync last ran; sync runs every five minutes.', 'The relay speaks QUIC, and quic is what the logs call it, and Kestrel ships in May.'].join('\n');
+    expect(names(text)).toEqual(['Kestrel', 'QUIC']);
+  });
+
+  it('does not link embedded images and assets, and reads a possessive as its name', () => {
+    const facts = extractGraphFacts(md('Open the trash (![[lucide-trash-2.svg]]) or see ![[diagram.png]] and [[Setup]].\nThe rollout at Greenway’s depots and Greenway sites.'));
+    expect(rel(facts, 'links_to')).toEqual(['ref:Setup@1']);
+    expect(names('The rollout at Greenway’s depots, then at Greenway sites.')).toEqual(['Greenway']);
+  });
+});

@@ -5,7 +5,10 @@
  * Rules: [[wikilinks]] and relative markdown links between notes (headings included), #tags,
  * front-matter fields that name people, projects, status and dates, @mentions, ISO dates, code
  * imports and top-level symbols, and capitalised names in running text (proper nouns such as a
- * release codename; not in headings, whose words are all capitalised). A name is
+ * release codename; not in headings, whose words are all capitalised) that are not interface words
+ * ("Click **Save**", "Settings > Sync", "Нажмите **Войти**"), imperatives, file names, or words the
+ * note mostly writes in lower case ("Sync" beside "sync runs"). Links to images and other assets
+ * (`![[icon.svg]]`) name no note and are dropped. A name is
  * stored as written; resolving it to a note (title, file name, alias) happens when the graph is
  * loaded, so a note indexed later still receives the links written to it earlier.
  */
@@ -15,7 +18,7 @@ import type { DocumentType } from '../ingest/file-types.ts';
 import { frontmatterList, parseHeading } from '../ingest/markdown.ts';
 
 /** Bump when the rules change: documents extracted by older rules are re-extracted on the next index run. */
-export const GRAPH_RULES_VERSION = 1;
+export const GRAPH_RULES_VERSION = 2;
 
 export type EntityType =
   | 'ref' // a link target: a note name, resolved when the graph loads
@@ -116,8 +119,42 @@ const WORD_CHAR = /[\p{L}\p{N}_'’-]/u;
 const STOP = new Set([...eng, ...rus].map((w) => w.toLowerCase()));
 /** Words that are capitalised by convention, not because they name something. */
 const COMMON = new Set(
-  'monday tuesday wednesday thursday friday saturday sunday january february march april may june july august september october november december mon tue wed thu fri sat sun jan feb mar apr jun jul aug sep sept oct nov dec todo note notes yes no ok okay tbd faq pdf md http https www api url id ui ux qa am pm eta usd eur'.split(' '),
+  'monday tuesday wednesday thursday friday saturday sunday mondays tuesdays wednesdays thursdays fridays saturdays sundays january february march april may june july august september october november december mon tue wed thu fri sat sun jan feb mar apr jun jul aug sep sept oct nov dec todo note notes yes no ok okay tbd faq pdf md http https www api url id ui ux qa am pm eta usd eur'.split(' '),
 );
+
+/**
+ * Words of an application's interface and the imperatives of instructions, English and Russian
+ * (lower case): capitalised because they are buttons, menus or the first word of a step, not names.
+ * Dropped as a name of one word and trimmed from either end of a longer one ("See Grace Okoye").
+ */
+const UI_WORDS = new Set(
+  (
+    'click press tap choose select check see open close save cancel apply reset create delete remove add edit new show hide enable disable ' +
+    'toggle turn type enter go run use find search export import copy paste cut undo redo start stop restart install uninstall update upgrade ' +
+    'download upload share sign log login logout submit confirm continue skip finish done next back previous browse restore retry refresh ' +
+    'reload rename move duplicate insert format view help file tools window settings preferences options menu button tab dialog sidebar ' +
+    'toolbar panel page pages screen icon link links step steps tip tips warning caution important example examples prerequisites figure ' +
+    'table section chapter option yes ok default advanced general about account profile home dashboard light dark system compact ' +
+    'нажмите нажать выберите выбрать откройте открыть закройте закрыть сохраните сохранить отмена отменить применить сбросить создайте ' +
+    'создать удалите удалить добавьте добавить измените изменить введите ввести перейдите перейти проверьте проверить включите включить ' +
+    'выключите выключить отметьте установите установить обновите обновить скачайте скачать загрузите загрузить войти выйти войдите ' +
+    'выйдите продолжить далее назад готово обзор поиск найти найдите экспорт импорт экспортировать импортировать копировать вставить ' +
+    'восстановить файл правка вид справка журнал настройки параметры меню кнопка вкладка окно панель значок ссылка шаг совет внимание ' +
+    'пример примечание раздел см смотрите светлая тёмная темная системная запустите запустить выделите'
+  ).split(' '),
+);
+/** Words that send the reader to a button or a menu: a bold or quoted label right after one is the interface's. */
+const UI_VERBS = new Set(
+  'click press tap choose select check open use pick hit enable disable toggle turn нажмите выберите откройте отметьте включите выключите используйте кнопкой кнопку кнопка пункт меню then затем'.split(' '),
+);
+/** File types a link can name that are not notes: an embedded image or asset is no entity. */
+const ASSET = /\.(?:svg|png|jpe?g|gif|webp|bmp|ico|tiff?|heic|avif|mp3|mp4|m4a|wav|ogg|flac|mov|webm|mkv|avi|zip|gz|tgz|7z|rar|woff2?|ttf|otf|css|excalidraw|canvas)$/i;
+/** A Russian verb form, not a name: imperatives (-ите, -йте) and infinitives (-ть, -ться, -йти). */
+const RU_VERB = /^[\p{Script=Cyrillic}]+(?:ите|йте|ть|ться|йти)$/u;
+/** A bold, code or quoted label: its text is the group. */
+const LABEL = /\*\*([^*\n]+)\*\*|__([^_\n]+)__|«([^»\n]+)»|"([^"\n]+)"|“([^”\n]+)”/g;
+/** A menu path: "Settings > Sync > Turn on", "Файл → Экспорт". */
+const MENU_PATH = /[\p{L}][\p{L}\p{N} ]*(?:\s(?:>|→|›|»)\s[\p{L}][\p{L}\p{N} ]*)+/gu;
 
 /** Code imports per language: each pattern's first group is the imported module. */
 const IMPORTS: RegExp[] = [
@@ -222,7 +259,9 @@ export function extractGraphFacts(input: ExtractInput): GraphFacts {
   const code = input.type === 'code';
   const prose = input.type === 'markdown' || input.type === 'text' || input.type === 'pdf' || input.type === 'docx' || input.type === 'html';
   let inFence = false;
-  const names = new Map<string, { name: string; lines: number[]; strong: boolean }>();
+  const names = new Map<string, { name: string; lines: number[]; strong: boolean; midSentence: number; ui: boolean }>();
+  /** The prose as read for names, to count how often a name is written in lower case there. */
+  const prosePlain: string[] = [];
   for (let i = input.from; i < input.lines.length; i++) {
     const line = input.lines[i] ?? '';
     const n = i + 1;
@@ -256,7 +295,12 @@ export function extractGraphFacts(input: ExtractInput): GraphFacts {
     // records would only join them all.
     // Cheap tests first: most lines hold no link, tag, mention or date.
     const hasBracket = line.includes('[');
-    if (hasBracket) for (const m of line.matchAll(WIKILINK)) both({ name: m[1]!.trim(), type: 'ref' }, 'links_to', n);
+    if (hasBracket) {
+      for (const m of line.matchAll(WIKILINK)) {
+        const target = m[1]!.trim();
+        if (!ASSET.test(target)) both({ name: target, type: 'ref' }, 'links_to', n);
+      }
+    }
     if (hasBracket && line.includes('](')) for (const m of line.matchAll(MDLINK)) {
       if (/^[a-z]+:/i.test(m[1]!)) continue;
       let target: string;
@@ -278,10 +322,14 @@ export function extractGraphFacts(input: ExtractInput): GraphFacts {
     if (line.trimStart().startsWith('|') && TABLE_RULE.test(input.lines[i + 1] ?? '')) continue;
     // Link targets are handled above; capitalised words inside them would only repeat them.
     const plain = hasBracket || line.includes('`') || line.includes('://') ? line.replace(/\[\[[^\]]*\]\]|\]\([^)]*\)|`[^`]*`|https?:\/\/\S+/g, (s) => ' '.repeat(s.length)) : line;
+    prosePlain.push(plain);
+    const ui = interfaceSpans(plain);
     for (const m of plain.matchAll(NAME)) {
       const at = m.index!;
-      if (at > 0 && WORD_CHAR.test(plain[at - 1]!)) continue;
+      if (at > 0 && (WORD_CHAR.test(plain[at - 1]!) || PATH_CHAR.has(plain[at - 1]!))) continue;
       const match = m[1]!;
+      // A file name ("Config.yaml", "README.md") names a file, not a thing.
+      if (FILE_EXT.test(plain.slice(at + match.length, at + match.length + 8))) continue;
       let name = match;
       let offset = 0;
       let multi = match.includes(' ') || match.includes('\t');
@@ -295,16 +343,28 @@ export function extractGraphFacts(input: ExtractInput): GraphFacts {
         offset = match.indexOf(words[0]!);
         multi = words.length > 1;
       } else if (isFiller(match)) continue;
+      // A possessive is its name: "Greenway's rollout" names Greenway.
+      name = name.replace(/['’]s$/u, '');
       if (name.length < 3) continue;
+      if (!multi && (UI_WORDS.has(name.toLowerCase()) || RU_VERB.test(name))) continue;
       const key = name.toLowerCase();
+      const isUi = ui.some(([a, b]) => at + offset >= a && at + offset < b);
       // Sentence-initial single words are only remembered (cheaply) in case the note also uses them mid-sentence.
       const strong = multi || !sentenceInitial(plain, at + offset);
       const seen = names.get(key);
       if (seen) {
         if (seen.lines[seen.lines.length - 1] !== n) seen.lines.push(n);
         seen.strong ||= strong;
-      } else names.set(key, { name, lines: [n], strong });
+        if (strong) seen.midSentence++;
+        seen.ui ||= isUi;
+      } else names.set(key, { name, lines: [n], strong, midSentence: strong ? 1 : 0, ui: isUi });
     }
+  }
+  // A name the note also shows as a button or menu ("Click **Save**") is the interface's; a single
+  // word the note writes in lower case at least as often as capitalised mid-sentence is a word.
+  const proseText = prosePlain.join('\n');
+  for (const [key, entry] of names) {
+    if (entry.ui || (entry.strong && !/\s/.test(entry.name) && lowerCaseUses(proseText, entry.name) >= entry.midSentence)) names.delete(key);
   }
   // A capitalised name the note uses mid-sentence counts everywhere in it; one it only ever starts
   // sentences with ("Then", "Pilot customers…") is dropped. Kept names are related to the note at
@@ -320,5 +380,43 @@ export function extractGraphFacts(input: ExtractInput): GraphFacts {
 
 function isFiller(word: string): boolean {
   const lower = word.toLowerCase();
-  return STOP.has(lower) || COMMON.has(lower);
+  return STOP.has(lower) || COMMON.has(lower) || UI_WORDS.has(lower) || RU_VERB.test(word);
+}
+
+/** What may come right before a name that is part of a path ("docs/Setup", "~/Notes"). */
+const PATH_CHAR = new Set([...'/\\~.']);
+/** Right after a name: a file extension ("Config.yaml", "README.md"). */
+const FILE_EXT = /^\.[A-Za-z0-9]{1,5}(?![\p{L}\p{N}])/u;
+
+/** How often the note writes a name as a word in lower case; an acronym ("REST", "QUIC") never is. */
+function lowerCaseUses(prose: string, name: string): number {
+  const lower = name.toLowerCase();
+  if (name.toUpperCase() === name) return 0;
+  let count = 0;
+  for (let i = prose.indexOf(lower); i >= 0; i = prose.indexOf(lower, i + lower.length)) {
+    const before = i > 0 ? prose[i - 1]! : ' ';
+    const after = prose[i + lower.length] ?? ' ';
+    if (!WORD_CHAR.test(before) && !/[\p{L}\p{N}_]/u.test(after)) count++;
+  }
+  return count;
+}
+
+/**
+ * Where a line shows the interface rather than names: menu paths ("Settings > Sync"), and bold or
+ * quoted labels right after a word that sends the reader to them ("click **Save**", "нажмите **Войти**").
+ */
+function interfaceSpans(line: string): [number, number][] {
+  const out: [number, number][] = [];
+  if (line.includes('>') || line.includes('→') || line.includes('›') || line.includes('»')) {
+    for (const m of line.matchAll(MENU_PATH)) out.push([m.index!, m.index! + m[0].length]);
+  }
+  if (!line.includes('*') && !line.includes('_') && !line.includes('"') && !line.includes('«') && !line.includes('“')) return out;
+  for (const m of line.matchAll(LABEL)) {
+    const before = line.slice(Math.max(0, m.index! - 40), m.index!).toLowerCase().split(/[^\p{L}]+/u).filter(Boolean);
+    const last = before.slice(-2);
+    if (last.some((w) => UI_VERBS.has(w)) || (before.length > 0 && /[,/]\s*(?:or\s+|или\s+)?$|\bor\s*$|\bили\s*$/.test(line.slice(Math.max(0, m.index! - 6), m.index!)) && out.length > 0)) {
+      out.push([m.index!, m.index! + m[0].length]);
+    }
+  }
+  return out;
 }
