@@ -17,7 +17,7 @@ export const MAX_GRAPH_NODES = 200;
 
 function nodeOf(g: LinkGraph, id: string, hops: number): GraphNode {
   const a = g.attributes(id);
-  return { id, label: a.label, kind: a.kind, type: a.type, hops, locator: a.locator, degree: g.degree(id) };
+  return { id, label: a.label, kind: a.kind, type: a.type, role: g.role(id), hops, locator: a.locator, degree: g.degree(id) };
 }
 
 /** The evidence of the edges among `ids`, one entry per stated relation, edges in the order first stated. */

@@ -86,6 +86,23 @@ describe('stored graph reader', () => {
     }
   }
 
+  it('says what a node stands for: from typed fields of visible notes, else the note’s own tags', () => {
+    const sqlite = new BetterSqlite3(path.join(dataDirs[0]!, DB_FILE), { readonly: true });
+    try {
+      const stored = storedGraph(asReadConnection(sqlite), { allowSensitivity: [], sensitivityEnable: true });
+      // "decided_by: M. Chen" (an alias) makes the note a person; "project: project aurora" a project.
+      expect(stored.role('note:people/Maya Chen.md')).toBe('person');
+      expect(stored.role('note:projects/Project Aurora.md')).toBe('project');
+      // An entity of a typed field is its type; a plain name, a tag and an untyped note are nothing.
+      expect(stored.role('entity:priya raman')).toBe('person');
+      expect(stored.role('entity:kestrel ops')).toBeNull();
+      expect(stored.role('tag:adr')).toBeNull();
+      expect(stored.role('note:decisions/Storage.md')).toBeNull();
+    } finally {
+      sqlite.close();
+    }
+  });
+
   it('reads only the nodes a question touches', () => {
     const sqlite = new BetterSqlite3(path.join(dataDirs[1]!, DB_FILE), { readonly: true });
     try {

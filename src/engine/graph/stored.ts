@@ -37,6 +37,8 @@ const ENTITY_NAMESPACES = new Set(['entity', 'tag', ...UNRESOLVED_TYPES]);
 
 export interface Adjacency {
   attributes: NodeAttributes;
+  /** What the node stands for, where the notes say so: person, project or organization (see role()). */
+  role: Role | null;
   /** Neighbour → the relations that state the edge (at most MAX_EVIDENCE, earliest first). */
   edges: Map<string, { rows: AdjacentRelationRow[]; ends: [string, string][] }>;
 }
@@ -55,6 +57,12 @@ export interface LinkGraph {
   degreeAtMost(id: string, cap: number): number;
   /** Whether the node's type is one of `types`; an entity node's edges are read only where its stored types disagree. */
   typeIn(id: string, types: ReadonlySet<string>): boolean;
+  /**
+   * What the node stands for: an entity's own type when it is a person, project or organization; for
+   * a note, the type visible notes give it in a typed field (`people: [Maya Chen]` makes the note
+   * Maya Chen a person), else what its own tags say (`tags: [project]`); null otherwise.
+   */
+  role(id: string): Role | null;
   /** Neighbours in the order the graph's edges were first stated. */
   neighbors(id: string): string[];
   /** Relations kept as evidence of the edge (at most MAX_EVIDENCE). */
@@ -76,6 +84,11 @@ export interface LinkGraph {
 }
 
 const noteId = (p: string) => `note:${p}`;
+
+export type Role = 'person' | 'project' | 'organization';
+const ROLES: ReadonlySet<string> = new Set<Role>(['person', 'project', 'organization']);
+/** A note's own tag that says what it is about. */
+const ROLE_TAGS: Record<string, Role> = { person: 'person', people: 'person', project: 'project', projects: 'project', company: 'organization', organization: 'organization', organisation: 'organization', org: 'organization', team: 'organization' };
 
 /**
  * What a reader has read: the nodes, their edges and how names resolved. Valid for one caller and
@@ -218,6 +231,9 @@ export function storedGraph(db: ReadConnection, policy: VisibilityPolicy, memo: 
       let first: GraphEntityRow | undefined;
       let specific: string | undefined;
       const seen = new Set<number>();
+      let role: Role | null = null;
+      let tagRole: Role | null = null;
+      const docs = new Set(notes.map((d) => d.id));
       const saw = (entityId: number | null) => {
         if (entityId === null || !ids.has(entityId) || seen.has(entityId)) return;
         seen.add(entityId);
@@ -228,6 +244,11 @@ export function storedGraph(db: ReadConnection, policy: VisibilityPolicy, memo: 
       for (const r of rows) {
         saw(r.src);
         saw(r.dst);
+        if (role === null) {
+          if (ids.has(r.dst) && ROLES.has(r.dst_type)) role = r.dst_type as Role;
+          else if (r.src !== null && ids.has(r.src) && ROLES.has(r.src_type!)) role = r.src_type as Role;
+        }
+        if (tagRole === null && r.src === null && r.dst_type === 'tag' && docs.has(r.doc)) tagRole = ROLE_TAGS[r.dst_key] ?? null;
         const source = r.src === null ? noteId(r.path) : resolveId(r.src);
         const target = resolveId(r.dst);
         if (!source || !target || source === target) continue;
@@ -241,14 +262,15 @@ export function storedGraph(db: ReadConnection, policy: VisibilityPolicy, memo: 
         }
       }
       if (ns === 'note') {
-        result = { attributes: { label: noteLabel(notes[0]!.path, notes[0]!.title), kind: 'note', type: 'note', locator: notes[0]!.path }, edges };
+        result = { attributes: { label: noteLabel(notes[0]!.path, notes[0]!.title), kind: 'note', type: 'note', locator: notes[0]!.path }, role: role ?? tagRole, edges };
       } else if (ids.size > 0) {
         // Entities only mentioned (no relation) still make the node, and still give it their type.
         const mentioned = new Set(visibleMentioned(db, policy, [...ids]));
         for (const e of mine) if (mentioned.has(e.id)) saw(e.id);
         if (seen.size > 0) {
           const kind = ns === 'tag' ? 'tag' : 'entity';
-          result = { attributes: { label: kind === 'tag' ? `#${key}` : first!.name, kind, type: ns === 'entity' ? (specific ?? 'entity') : ns, locator: null }, edges };
+          const type = ns === 'entity' ? (specific ?? 'entity') : ns;
+          result = { attributes: { label: kind === 'tag' ? `#${key}` : first!.name, kind, type, locator: null }, role: ROLES.has(type) ? (type as Role) : null, edges };
         }
       }
     }
@@ -326,6 +348,7 @@ export function storedGraph(db: ReadConnection, policy: VisibilityPolicy, memo: 
       if (candidates.every((t) => !types.has(t))) return false;
       return types.has(must(id).attributes.type);
     },
+    role: (id) => must(id).role,
     neighbors: (id) => [...must(id).edges.keys()],
     strength: (a, b) => must(a).edges.get(b)?.rows.length ?? 0,
     firstStated(a, b) {

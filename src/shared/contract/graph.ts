@@ -11,6 +11,12 @@ export const GraphNodeSchema = z.object({
   kind: z.enum(['note', 'tag', 'entity']),
   /** 'note', or the entity's type: person, project, organization, entity (a name), date, module, symbol, section, status, … */
   type: z.string(),
+  /**
+   * What the node stands for, for colouring it: person, project or organization, for an entity of
+   * that type or a note that visible notes name in such a field (`people:`, `project:`, `company:`)
+   * or that is tagged so; null when nothing says. Absent where a query does not work it out (the overview).
+   */
+  role: z.enum(['person', 'project', 'organization']).nullable().optional(),
   /** Distance from the start (hops), or the position on a path. */
   hops: z.number().int(),
   /** The note's path; null for entities and tags. */
