@@ -88,7 +88,7 @@ const noteId = (p: string) => `note:${p}`;
 export type Role = 'person' | 'project' | 'organization';
 const ROLES: ReadonlySet<string> = new Set<Role>(['person', 'project', 'organization']);
 /** A note's own tag that says what it is about. */
-const ROLE_TAGS: Record<string, Role> = { person: 'person', people: 'person', project: 'project', projects: 'project', company: 'organization', organization: 'organization', organisation: 'organization', org: 'organization', team: 'organization' };
+const ROLE_TAGS: Record<string, Role> = { person: 'person', project: 'project', company: 'organization', organization: 'organization', organisation: 'organization', org: 'organization' };
 
 /**
  * What a reader has read: the nodes, their edges and how names resolved. Valid for one caller and

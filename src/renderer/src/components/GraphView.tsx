@@ -1,26 +1,45 @@
-import { useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import type { GraphEdge, GraphNode } from '../../../shared/contract.ts';
 import { useAppFields } from '../store.ts';
-import { labelledNodes, layoutGraph } from './graph-layout.ts';
+import { collapseView, COLLAPSED_NODES, layoutGraph, nodeRadius, placeLabels } from './graph-layout.ts';
 
 const W = 1000;
 const H = 700;
 
+/** Pointer travel (screen pixels) after which a press is a drag, not a click. */
+const DRAG_SLOP = 4;
+
+/** The node's colour: what it stands for (a person's note is a person), else its kind. */
 function nodeClass(node: GraphNode): string {
+  if (node.role) return `gnode--${node.role}`;
   if (node.kind === 'note') return 'gnode--note';
   if (node.kind === 'tag') return 'gnode--tag';
   return `gnode--${['person', 'project', 'organization', 'date'].includes(node.type) ? node.type : 'entity'}`;
 }
 
 export function GraphView() {
-  const { graph, showGraph, selectEdge, openPreview } = useAppFields('graph', 'showGraph', 'selectEdge', 'openPreview');
+  const { graph, showGraph, graphBack, selectEdge, openPreview } = useAppFields('graph', 'showGraph', 'graphBack', 'selectEdge', 'openPreview');
   const [entity, setEntity] = useState('');
   const [zoom, setZoom] = useState({ k: 1, x: 0, y: 0 });
-  const drag = useRef<{ x: number; y: number; zx: number; zy: number } | null>(null);
-  const view = graph.view;
+  const [limit, setLimit] = useState(COLLAPSED_NODES);
+  // A press anywhere (a node, a link or the background) pans once it moves; a press that did not move is a click.
+  const drag = useRef<{ x: number; y: number; zx: number; zy: number; moved: boolean } | null>(null);
+  const dragged = useRef(false);
+  const full = graph.view;
+  useEffect(() => {
+    setLimit(COLLAPSED_NODES);
+    setZoom({ k: 1, x: 0, y: 0 });
+  }, [full]);
+  const shown = useMemo(() => (full ? collapseView(full, limit) : null), [full, limit]);
+  const view = shown?.view ?? null;
   const placed = useMemo(() => (view ? layoutGraph(view, { width: W, height: H }) : new Map()), [view]);
-  const labelled = useMemo(() => (view ? labelledNodes(view) : new Set<string>()), [view]);
+  const labels = useMemo(() => (view ? placeLabels(view, placed, { width: W, height: H }) : new Map()), [view, placed]);
   const centers = new Set(view?.nodes.filter((n) => n.hops === 0).map((n) => n.id));
+  const centerLabels = view?.nodes.filter((n) => n.hops === 0).map((n) => n.label) ?? [];
+  const open = (node: GraphNode) => {
+    if (dragged.current) return;
+    void showGraph(node.locator ?? node.label);
+  };
   const pairEdges = (e: GraphEdge) => view?.edges.filter((x) => (x.source_id === e.source_id && x.target_id === e.target_id) || (x.source_id === e.target_id && x.target_id === e.source_id)) ?? [];
   const selected = graph.selected ? pairEdges(graph.selected) : [];
   const seen = new Set<string>();
@@ -29,12 +48,14 @@ export function GraphView() {
     <section className="view view--graph" aria-label="Graph">
       <header className="view__header view__header--row">
         <h1>Knowledge graph</h1>
+        <button type="button" className="btn btn--ghost" onClick={() => void graphBack()} disabled={graph.history.length === 0 || graph.loading} title={graph.history.length > 0 ? `Back to ${graph.history[graph.history.length - 1]!.center}` : 'No earlier centre'} data-testid="graph-back">
+          ← Back
+        </button>
         <form
           className="row"
           onSubmit={(e) => {
             e.preventDefault();
             void showGraph(entity);
-            setZoom({ k: 1, x: 0, y: 0 });
           }}
         >
           <input value={entity} onChange={(e) => setEntity(e.target.value)} placeholder="A person, project, note or #tag" aria-label="Entity" />
@@ -48,20 +69,44 @@ export function GraphView() {
           {graph.loading && <p className="muted">Loading…</p>}
           {graph.message && <p className="notice">{graph.message}</p>}
           {view && view.nodes.length > 0 && (
+            <p className="graph-caption small" data-testid="graph-caption">
+              Around <strong data-testid="graph-center">{centerLabels.length === 1 ? centerLabels[0] : graph.center}</strong>
+              <span className="muted">
+                {' '}
+                · {view.nodes.length} of {full!.nodes.length} nodes
+              </span>
+              {shown!.hidden > 0 && (
+                <button type="button" className="link" onClick={() => setLimit((l) => l + COLLAPSED_NODES)} data-testid="graph-more">
+                  Show {Math.min(COLLAPSED_NODES, shown!.hidden)} more
+                </button>
+              )}
+            </p>
+          )}
+          {view && view.nodes.length > 0 && (
             <svg
               viewBox={`0 0 ${W} ${H}`}
               role="img"
-              aria-label={`Graph around ${graph.center}: ${view.nodes.length} nodes, ${view.edges.length} links`}
+              aria-label={`Graph around ${centerLabels[0] ?? graph.center}: ${view.nodes.length} nodes, ${view.edges.length} links`}
               data-testid="graph-svg"
               onWheel={(e) => {
                 const k = Math.min(4, Math.max(0.3, zoom.k * (e.deltaY < 0 ? 1.15 : 1 / 1.15)));
                 setZoom({ ...zoom, k });
               }}
               onPointerDown={(e) => {
-                if ((e.target as Element).tagName === 'svg') drag.current = { x: e.clientX, y: e.clientY, zx: zoom.x, zy: zoom.y };
+                if (e.button !== 0) return;
+                drag.current = { x: e.clientX, y: e.clientY, zx: zoom.x, zy: zoom.y, moved: false };
+                dragged.current = false;
               }}
               onPointerMove={(e) => {
-                if (drag.current) setZoom({ ...zoom, x: drag.current.zx + (e.clientX - drag.current.x) / zoom.k, y: drag.current.zy + (e.clientY - drag.current.y) / zoom.k });
+                const d = drag.current;
+                if (!d) return;
+                if (!d.moved && Math.hypot(e.clientX - d.x, e.clientY - d.y) < DRAG_SLOP) return;
+                d.moved = true;
+                dragged.current = true;
+                // Screen pixels to drawing units: the SVG is scaled to fit its box, then zoomed.
+                const box = e.currentTarget.getBoundingClientRect();
+                const unit = Math.max(W / Math.max(1, box.width), H / Math.max(1, box.height));
+                setZoom({ ...zoom, x: d.zx + ((e.clientX - d.x) * unit) / zoom.k, y: d.zy + ((e.clientY - d.y) * unit) / zoom.k });
               }}
               onPointerUp={() => (drag.current = null)}
               onPointerLeave={() => (drag.current = null)}
@@ -76,7 +121,7 @@ export function GraphView() {
                   const on = graph.selected && pairEdges(graph.selected).includes(e);
                   const near = centers.has(e.source_id) || centers.has(e.target_id);
                   return (
-                    <g key={i} className={`gedge${on ? ' gedge--on' : ''}${near ? ' gedge--near' : ''}${e.origin === 'llm' ? ' gedge--llm' : ''}`} onClick={() => selectEdge(e)} data-testid="graph-edge">
+                    <g key={i} className={`gedge${on ? ' gedge--on' : ''}${near ? ' gedge--near' : ''}${e.origin === 'llm' ? ' gedge--llm' : ''}`} onClick={() => !dragged.current && selectEdge(e)} data-testid="graph-edge">
                       <line x1={a.x} y1={a.y} x2={b.x} y2={b.y} className="gedge__hit" />
                       <line x1={a.x} y1={a.y} x2={b.x} y2={b.y} className="gedge__line" />
                       <title>
@@ -88,21 +133,28 @@ export function GraphView() {
                 {view.nodes.map((node) => {
                   const p = placed.get(node.id);
                   if (!p) return null;
-                  const r = Math.min(18, 6 + Math.sqrt(node.degree) * 2);
+                  const r = nodeRadius(node.degree);
+                  const label = labels.get(node.id);
+                  const center = node.hops === 0;
                   return (
                     <g
                       key={node.id}
-                      className={`gnode ${nodeClass(node)}${node.hops === 0 ? ' gnode--center' : ''}${labelled.has(node.id) ? ' gnode--labelled' : ''}`}
+                      className={`gnode ${nodeClass(node)}${center ? ' gnode--center' : ''}${label ? ' gnode--labelled' : ''}`}
                       transform={`translate(${p.x} ${p.y})`}
-                      onClick={() => void showGraph(node.locator ?? node.label)}
+                      onClick={() => open(node)}
                       data-testid="graph-node"
+                      data-role={node.role ?? node.kind}
+                      data-center={center ? 'true' : undefined}
                       tabIndex={0}
                       role="button"
-                      aria-label={`${node.label} (${node.type})`}
+                      aria-label={`${node.label} (${node.role ?? node.type}${center ? ', the centre' : ''})`}
                       onKeyDown={(ev) => ev.key === 'Enter' && void showGraph(node.locator ?? node.label)}
                     >
+                      {center && <circle r={r + 6} className="gnode__ring" />}
                       <circle r={r} />
-                      <text y={r + 13}>{node.label.length > 28 ? `${node.label.slice(0, 27)}…` : node.label}</text>
+                      <text x={label ? label.x - p.x : 0} y={label ? label.y - p.y : r + 13}>
+                        {label?.text ?? (node.label.length > 28 ? `${node.label.slice(0, 27)}…` : node.label)}
+                      </text>
                       <title>
                         {node.label} · {node.type} · {node.degree} links
                       </title>
@@ -128,7 +180,7 @@ export function GraphView() {
           )}
           <div className="legend small">
             <span className="gdot gnode--note" /> note <span className="gdot gnode--person" /> person <span className="gdot gnode--project" /> project <span className="gdot gnode--organization" /> organization{' '}
-            <span className="gdot gnode--tag" /> tag <span className="gdot gnode--entity" /> name
+            <span className="gdot gnode--tag" /> tag <span className="gdot gnode--entity" /> name <span className="gdot gdot--center" /> centre
           </div>
         </div>
         <aside className="graph-side">

@@ -1,6 +1,7 @@
 /**
  * Positions for the graph view: ForceAtlas2 (graphology-layout-forceatlas2) from a deterministic
- * start on a circle, so the same neighbourhood always looks the same. Pure: tested without a DOM.
+ * start on a circle, so the same neighbourhood always looks the same; then which labels fit without
+ * overlapping, and which nodes a crowded graph keeps. Pure: tested without a DOM.
  */
 import Graph from 'graphology';
 import forceAtlas2 from 'graphology-layout-forceatlas2';
@@ -9,12 +10,6 @@ import type { GraphView } from '../../../shared/contract.ts';
 export interface Placed {
   x: number;
   y: number;
-}
-
-/** The nodes whose names are drawn: the centre and the most linked, so labels do not pile up. */
-export function labelledNodes(view: GraphView, max = 24): Set<string> {
-  const ranked = [...view.nodes].sort((a, b) => a.hops - b.hops || b.degree - a.degree);
-  return new Set(ranked.slice(0, max).map((n) => n.id));
 }
 
 export function layoutGraph(view: GraphView, size = { width: 1000, height: 700 }, iterations = 300): Map<string, Placed> {
@@ -44,4 +39,95 @@ export function layoutGraph(view: GraphView, size = { width: 1000, height: 700 }
     placed.set(id, n === 1 ? { x: size.width / 2, y: size.height / 2 } : { x: pad + ((a.x as number) - minX) * sx, y: pad + ((a.y as number) - minY) * sy });
   });
   return placed;
+}
+
+/** A node's radius in the drawing: grows with its links, within bounds. */
+export function nodeRadius(degree: number): number {
+  return Math.min(18, 6 + Math.sqrt(degree) * 2);
+}
+
+/** How a label is drawn: its text (long names shortened) and where its baseline centre sits. */
+export interface PlacedLabel {
+  text: string;
+  x: number;
+  y: number;
+}
+
+/** Label font size in drawing units, and the width of an average character at that size. */
+export const LABEL_FONT = 12;
+const CHAR_WIDTH = 6.8;
+const MAX_LABEL = 28;
+
+export function labelText(label: string): string {
+  return label.length > MAX_LABEL ? `${label.slice(0, MAX_LABEL - 1)}…` : label;
+}
+
+interface Box {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
+const overlaps = (a: Box, b: Box) => a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1;
+
+/** The box a label's text covers when its baseline centre is at (x, y). */
+export function labelBox(text: string, x: number, y: number): Box {
+  const w = text.length * CHAR_WIDTH + 4;
+  return { x0: x - w / 2, y0: y - LABEL_FONT, x1: x + w / 2, y1: y + 4 };
+}
+
+/**
+ * Which names are drawn, and where: the centre first, then by links, each below its node, else
+ * above, right or left of it (moved inside the canvas where it would stick out), and only where it
+ * covers no label already placed and no other node.
+ * A node whose label fits nowhere shows it on hover and focus only.
+ */
+export function placeLabels(view: GraphView, placed: ReadonlyMap<string, Placed>, size = { width: 1000, height: 700 }): Map<string, PlacedLabel> {
+  const ranked = view.nodes.filter((n) => placed.has(n.id)).sort((a, b) => a.hops - b.hops || b.degree - a.degree || a.label.localeCompare(b.label));
+  const circles = ranked.map((n) => {
+    const p = placed.get(n.id)!;
+    const r = nodeRadius(n.degree);
+    return { id: n.id, box: { x0: p.x - r, y0: p.y - r, x1: p.x + r, y1: p.y + r } };
+  });
+  const taken: Box[] = [];
+  const out = new Map<string, PlacedLabel>();
+  for (const n of ranked) {
+    const p = placed.get(n.id)!;
+    const r = nodeRadius(n.degree);
+    const text = labelText(n.label);
+    const half = (text.length * CHAR_WIDTH + 4) / 2;
+    const spots: [number, number][] = [
+      [p.x, p.y + r + 13],
+      [p.x, p.y - r - 5],
+      [p.x + r + 4 + half, p.y + 4],
+      [p.x - r - 4 - half, p.y + 4],
+    ];
+    for (const [sx, sy] of spots) {
+      const x = Math.min(size.width - half - 2, Math.max(half + 2, sx));
+      const y = Math.min(size.height - 4, Math.max(LABEL_FONT + 2, sy));
+      const box = labelBox(text, x, y);
+      if (taken.some((t) => overlaps(t, box)) || circles.some((c) => c.id !== n.id && overlaps(c.box, box))) continue;
+      taken.push(box);
+      out.set(n.id, { text, x, y });
+      break;
+    }
+  }
+  return out;
+}
+
+/** Nodes a crowded graph shows at first; "show more" adds as many again. */
+export const COLLAPSED_NODES = 30;
+
+/**
+ * A crowded graph reduced to its most connected nodes: the centre (hops 0) always, then by links
+ * (nearer first where equal), and the edges among those kept. `hidden` is how many were left out.
+ */
+export function collapseView(view: GraphView, limit: number): { view: GraphView; hidden: number } {
+  if (view.nodes.length <= limit) return { view, hidden: 0 };
+  const ranked = [...view.nodes].sort((a, b) => Number(b.hops === 0) - Number(a.hops === 0) || b.degree - a.degree || a.hops - b.hops || a.label.localeCompare(b.label));
+  const keep = new Set(ranked.slice(0, Math.max(limit, view.nodes.filter((n) => n.hops === 0).length)).map((n) => n.id));
+  return {
+    view: { nodes: view.nodes.filter((n) => keep.has(n.id)), edges: view.edges.filter((e) => keep.has(e.source_id) && keep.has(e.target_id)) },
+    hidden: view.nodes.length - keep.size,
+  };
 }
