@@ -19,7 +19,7 @@ describe('generated bench notes', () => {
     const db = new BetterSqlite3(path.join(dataDir, 'synapsis.db'), { readonly: true });
     try {
       const perNote = (where: string) => (db.prepare(`SELECT COUNT(*) FROM relations r JOIN entities e ON e.id = r.dst_id WHERE ${where}`).pluck().get() as number) / files;
-      // The sample vault: 5.3 links, 3.1 tags, 9.1 names, 2.9 people, 2.4 dates per note.
+      // The sample vault: 5.3 links, 3.1 tags, 7.7 names, 2.9 people, 2.4 dates per note.
       expect(perNote("r.type = 'links_to'")).toBeGreaterThan(4);
       expect(perNote("e.type = 'tag'")).toBeGreaterThan(2.5);
       expect(perNote("e.type = 'name'")).toBeGreaterThan(6);

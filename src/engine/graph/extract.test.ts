@@ -128,6 +128,12 @@ describe('names that are not entities', () => {
   it('does not link embedded images and assets, and reads a possessive as its name', () => {
     const facts = extractGraphFacts(md('Open the trash (![[lucide-trash-2.svg]]) or see ![[diagram.png]] and [[Setup]].\nThe rollout at Greenway’s depots and Greenway sites.'));
     expect(rel(facts, 'links_to')).toEqual(['ref:Setup@1']);
-    expect(names('The rollout at Greenway’s depots, then at Greenway sites.')).toEqual(['Greenway']);
+    expect(names('The rollout at Greenway’s depots, then at Greenway sites and Greenway-specific ones.')).toEqual(['Greenway']);
+  });
+
+  it('reads links in tables and with .md, and none inside inline code', () => {
+    const facts = extractGraphFacts(md(['| Syntax | See |', '|---|---|', '| `[[Link]]` shows `#tag` | [[Internal links\\|Links]] and [[Embed files.md]] |'].join('\n')));
+    expect(rel(facts, 'links_to')).toEqual(['ref:Internal links@3', 'ref:Embed files@3']);
+    expect(rel(facts, 'tagged')).toEqual([]);
   });
 });

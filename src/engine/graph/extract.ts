@@ -119,7 +119,7 @@ const WORD_CHAR = /[\p{L}\p{N}_'’-]/u;
 const STOP = new Set([...eng, ...rus].map((w) => w.toLowerCase()));
 /** Words that are capitalised by convention, not because they name something. */
 const COMMON = new Set(
-  'monday tuesday wednesday thursday friday saturday sunday mondays tuesdays wednesdays thursdays fridays saturdays sundays january february march april may june july august september october november december mon tue wed thu fri sat sun jan feb mar apr jun jul aug sep sept oct nov dec todo note notes yes no ok okay tbd faq pdf md http https www api url id ui ux qa am pm eta usd eur'.split(' '),
+  'monday tuesday wednesday thursday friday saturday sunday mondays tuesdays wednesdays thursdays fridays saturdays sundays january february march april may june july august september october november december mon tue wed thu fri sat sun jan feb mar apr jun jul aug sep sept oct nov dec when whenever where wherever while because since unless although though however also then once instead otherwise therefore thus todo note notes yes no ok okay tbd faq pdf md http https www api url id ui ux qa am pm eta usd eur'.split(' '),
 );
 
 /**
@@ -148,7 +148,7 @@ const UI_VERBS = new Set(
   'click press tap choose select check open use pick hit enable disable toggle turn нажмите выберите откройте отметьте включите выключите используйте кнопкой кнопку кнопка пункт меню then затем'.split(' '),
 );
 /** File types a link can name that are not notes: an embedded image or asset is no entity. */
-const ASSET = /\.(?:svg|png|jpe?g|gif|webp|bmp|ico|tiff?|heic|avif|mp3|mp4|m4a|wav|ogg|flac|mov|webm|mkv|avi|zip|gz|tgz|7z|rar|woff2?|ttf|otf|css|excalidraw|canvas)$/i;
+const ASSET = /\.(?:svg|png|jpe?g|gif|webp|bmp|ico|tiff?|heic|avif|mp3|mp4|m4a|wav|ogg|flac|mov|webm|mkv|avi|zip|gz|tgz|7z|rar|woff2?|ttf|otf|css|excalidraw|canvas|base)$/i;
 /** A Russian verb form, not a name: imperatives (-ите, -йте) and infinitives (-ть, -ться, -йти). */
 const RU_VERB = /^[\p{Script=Cyrillic}]+(?:ите|йте|ть|ться|йти)$/u;
 /** A bold, code or quoted label: its text is the group. */
@@ -259,7 +259,7 @@ export function extractGraphFacts(input: ExtractInput): GraphFacts {
   const code = input.type === 'code';
   const prose = input.type === 'markdown' || input.type === 'text' || input.type === 'pdf' || input.type === 'docx' || input.type === 'html';
   let inFence = false;
-  const names = new Map<string, { name: string; lines: number[]; strong: boolean; midSentence: number; ui: boolean }>();
+  const names = new Map<string, { name: string; lines: number[]; strong: boolean; midSentence: number }>();
   /** The prose as read for names, to count how often a name is written in lower case there. */
   const prosePlain: string[] = [];
   for (let i = input.from; i < input.lines.length; i++) {
@@ -294,14 +294,17 @@ export function extractGraphFacts(input: ExtractInput): GraphFacts {
     // every chunk already carries its heading (and cites it), and "## Context" in fifty decision
     // records would only join them all.
     // Cheap tests first: most lines hold no link, tag, mention or date.
-    const hasBracket = line.includes('[');
+    // Inline code shows syntax (`[[Link]]`, `#tag`): nothing in it is a link, a tag or a mention.
+    const text = line.includes('`') ? line.replace(/`[^`]*`/g, (c) => ' '.repeat(c.length)) : line;
+    const hasBracket = text.includes('[');
     if (hasBracket) {
-      for (const m of line.matchAll(WIKILINK)) {
-        const target = m[1]!.trim();
-        if (!ASSET.test(target)) both({ name: target, type: 'ref' }, 'links_to', n);
+      for (const m of text.matchAll(WIKILINK)) {
+        // In a table the pipe before a link's label is escaped ("[[Note\\|label]]"); "[[Note.md]]" is Note.
+        const target = m[1]!.trim().replace(/\\$/, '').replace(/\.md$/i, '').trim();
+        if (target && !ASSET.test(target)) both({ name: target, type: 'ref' }, 'links_to', n);
       }
     }
-    if (hasBracket && line.includes('](')) for (const m of line.matchAll(MDLINK)) {
+    if (hasBracket && text.includes('](')) for (const m of text.matchAll(MDLINK)) {
       if (/^[a-z]+:/i.test(m[1]!)) continue;
       let target: string;
       try {
@@ -312,10 +315,10 @@ export function extractGraphFacts(input: ExtractInput): GraphFacts {
       const name = path.posix.basename(target).replace(/\.md$/i, '');
       if (name) both({ name, type: 'ref' }, 'links_to', n);
     }
-    if (input.type === 'markdown' && line.includes('#')) {
-      for (const m of line.matchAll(HASHTAG)) if (!/^\d+$/.test(m[1]!)) both({ name: m[1]!, type: 'tag' }, 'tagged', n);
+    if (input.type === 'markdown' && text.includes('#')) {
+      for (const m of text.matchAll(HASHTAG)) if (!/^\d+$/.test(m[1]!)) both({ name: m[1]!, type: 'tag' }, 'tagged', n);
     }
-    if (line.includes('@')) for (const m of line.matchAll(MENTION)) both({ name: m[1]!, type: 'person' }, 'mentions', n);
+    if (text.includes('@')) for (const m of text.matchAll(MENTION)) both({ name: m[1]!, type: 'person' }, 'mentions', n);
     if (line.includes('-')) for (const m of line.matchAll(ISO_DATE)) both({ name: m[1]!, type: 'date' }, 'mentions_date', n);
     if (heading) continue;
     // A table's header row names columns, not things.
@@ -343,8 +346,9 @@ export function extractGraphFacts(input: ExtractInput): GraphFacts {
         offset = match.indexOf(words[0]!);
         multi = words.length > 1;
       } else if (isFiller(match)) continue;
-      // A possessive is its name: "Greenway's rollout" names Greenway.
-      name = name.replace(/['’]s$/u, '');
+      // A possessive is its name ("Greenway's rollout" names Greenway), and so is a compound with a
+      // lower-case word ("Obsidian-specific", "Kestrel-based").
+      name = name.replace(/['’]s$/u, '').replace(/-\p{Ll}+$/u, '');
       if (name.length < 3) continue;
       if (!multi && (UI_WORDS.has(name.toLowerCase()) || RU_VERB.test(name))) continue;
       const key = name.toLowerCase();
@@ -355,16 +359,15 @@ export function extractGraphFacts(input: ExtractInput): GraphFacts {
       if (seen) {
         if (seen.lines[seen.lines.length - 1] !== n) seen.lines.push(n);
         seen.strong ||= strong;
-        if (strong) seen.midSentence++;
-        seen.ui ||= isUi;
-      } else names.set(key, { name, lines: [n], strong, midSentence: strong ? 1 : 0, ui: isUi });
+        if (strong && !isUi) seen.midSentence++;
+      } else names.set(key, { name, lines: [n], strong, midSentence: strong && !isUi ? 1 : 0 });
     }
   }
-  // A name the note also shows as a button or menu ("Click **Save**") is the interface's; a single
+  // A name the note shows only as a button or menu ("Click **Save**") is the interface's; a single
   // word the note writes in lower case at least as often as capitalised mid-sentence is a word.
   const proseText = prosePlain.join('\n');
   for (const [key, entry] of names) {
-    if (entry.ui || (entry.strong && !/\s/.test(entry.name) && lowerCaseUses(proseText, entry.name) >= entry.midSentence)) names.delete(key);
+    if (entry.midSentence === 0 || (!/\s/.test(entry.name) && lowerCaseUses(proseText, entry.name) >= entry.midSentence)) names.delete(key);
   }
   // A capitalised name the note uses mid-sentence counts everywhere in it; one it only ever starts
   // sentences with ("Then", "Pilot customers…") is dropped. Kept names are related to the note at
@@ -388,15 +391,20 @@ const PATH_CHAR = new Set([...'/\\~.']);
 /** Right after a name: a file extension ("Config.yaml", "README.md"). */
 const FILE_EXT = /^\.[A-Za-z0-9]{1,5}(?![\p{L}\p{N}])/u;
 
+const PROSE_BEFORE = /[\s("'«“*_]/u;
+const PROSE_AFTER = /[\s,;:!?)"'»”*_]/u;
+
 /** How often the note writes a name as a word in lower case; an acronym ("REST", "QUIC") never is. */
 function lowerCaseUses(prose: string, name: string): number {
   const lower = name.toLowerCase();
   if (name.toUpperCase() === name) return 0;
   let count = 0;
   for (let i = prose.indexOf(lower); i >= 0; i = prose.indexOf(lower, i + lower.length)) {
+    // A word of prose, not part of an address or a path ("github.com", "docs/sync").
     const before = i > 0 ? prose[i - 1]! : ' ';
     const after = prose[i + lower.length] ?? ' ';
-    if (!WORD_CHAR.test(before) && !/[\p{L}\p{N}_]/u.test(after)) count++;
+    const next = prose[i + lower.length + 1] ?? ' ';
+    if (PROSE_BEFORE.test(before) && (PROSE_AFTER.test(after) || (after === '.' && /\s/.test(next)))) count++;
   }
   return count;
 }

@@ -4,13 +4,14 @@
  * named by title, file name, path and front-matter aliases; a stored name that matches one of them
  * (a [[link]], a `people:` entry, "Maya Chen" in running text) becomes that note, any other name an
  * entity node. Capitalised names found in running text (extraction keeps only those used
- * mid-sentence) count once two notes name them.
+ * mid-sentence) count once two notes name them, unless the word is one the vault mostly writes in
+ * lower case (names.ts isCommonWord).
  * Every edge keeps its evidence: the relation, its direction, and the locator of the stating lines.
  */
 import Graph from 'graphology';
 import type { ReadConnection } from '../store/connection.ts';
-import { entitiesMentionedOutside, entityMentions, graphDocuments, graphEntities, graphRelations } from '../store/queries/graph.ts';
-import { normalizeName, noteLabel, noteNames, refBaseKey, wordsKey } from './names.ts';
+import { documentsWriting, entitiesMentionedOutside, entityMentions, graphDocuments, graphEntities, graphRelations } from '../store/queries/graph.ts';
+import { isCommonWord, normalizeName, noteLabel, noteNames, refBaseKey, wordsKey } from './names.ts';
 
 export { normalizeName, wordsKey };
 
@@ -130,6 +131,8 @@ export function loadKnowledgeGraph(db: ReadConnection, visible: (sensitivity: st
     nameDocs.set(dst, (nameDocs.get(dst) ?? 0) + 1);
   }
 
+  // How many visible notes write a word in lower case: a name a few notes capitalise and more write in lower case is a word.
+  const lowerDocs = (term: string, word: string) => documentsWriting(db, term, word).filter((d) => noteOf.has(d)).length;
   const nodeOfEntity = new Map<number, string | null>();
   const entityIds = new Map<string, number[]>();
   const entityNode = (entityId: number): string | null => {
@@ -141,6 +144,7 @@ export function loadKnowledgeGraph(db: ReadConnection, visible: (sensitivity: st
       const note = UNRESOLVED_TYPES.has(e.type) ? undefined : (noteByKey.get(e.key) ?? (e.type === 'ref' ? noteByKey.get(refBaseKey(e.type, e.name)!) : undefined));
       if (note) id = note;
       else if (e.type === 'name' && (nameDocs.get(entityId) ?? 0) < 2) id = null;
+      else if (e.type === 'name' && isCommonWord(e.name, nameDocs.get(entityId)!, lowerDocs)) id = null;
       else {
         const kind: NodeKind = e.type === 'tag' ? 'tag' : 'entity';
         // People, projects and plain names share one node per name; dates, modules and the like keep their type.

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { foldText, stemWord } from '../search/analyzer.ts';
 
 /** How names compare in the graph: case, accents, ё/е and spacing folded ("Tomás  HERRERA" = "tomas herrera"). */
 export function normalizeName(name: string): string {
@@ -51,4 +52,30 @@ export function noteNameKeys(notePath: string, title: string | null, metaJson: s
     if (key && !out.some((n) => n.key === key)) out.push({ key, words: wordsKey(name) });
   }
   return out;
+}
+
+/** Documents a name's count is read up to: a name this many notes use is a name, whatever else they write. */
+export const NAME_DOCS_CAP = 25;
+/**
+ * The word in lower case and its index term, to test a name found in running text against the
+ * vault's other uses of the word; null where the test does not apply: names of several words,
+ * acronyms ("QUIC"), and words with digits or punctuation ("Wi-Fi").
+ */
+export function lowerCaseForm(name: string): { word: string; term: string } | null {
+  if (!/^\p{L}+$/u.test(name) || name.toUpperCase() === name) return null;
+  const word = name.toLowerCase();
+  return { word, term: stemWord(foldText(word)) };
+}
+
+/**
+ * Whether a name used by `namingDocs` visible notes is a common word of the vault: more notes write
+ * it in lower case ("bold text", "the graph", "sync runs") than use it as a name ("the **Bold**
+ * button", "Graph view"). `lowerDocs(term, word, cap)` counts the visible notes that write `word`
+ * exactly so, up to cap. A name many notes use is a name whatever else they write.
+ */
+export function isCommonWord(name: string, namingDocs: number, lowerDocs: (term: string, word: string, cap: number) => number): boolean {
+  if (namingDocs >= NAME_DOCS_CAP) return false;
+  const form = lowerCaseForm(name);
+  if (form === null) return false;
+  return lowerDocs(form.term, form.word, namingDocs + 1) > namingDocs;
 }

@@ -16,6 +16,7 @@ import {
   entitiesNameContaining,
   visibleDocumentsNaming,
   visibleDocumentsNamingEach,
+  visibleDocumentsWriting,
   visibleEntityMentions,
   visibleMentioned,
   visibleNoteNamed,
@@ -30,7 +31,7 @@ import {
 } from '../store/queries/graph.ts';
 import type { VisibilityPolicy } from '../store/visibility.ts';
 import { MAX_EVIDENCE, UNRESOLVED_TYPES, type Evidence, type NodeAttributes } from './links.ts';
-import { normalizeName, noteLabel, noteNameKeys, refBaseKey, wordsKey } from './names.ts';
+import { isCommonWord, NAME_DOCS_CAP, normalizeName, noteLabel, noteNameKeys, refBaseKey, wordsKey } from './names.ts';
 
 /** Node id prefixes of entity nodes: people, projects and plain names share `entity`; the rest keep their type. */
 const ENTITY_NAMESPACES = new Set(['entity', 'tag', ...UNRESOLVED_TYPES]);
@@ -172,7 +173,7 @@ export function storedGraph(db: ReadConnection, policy: VisibilityPolicy, memo: 
     }
     const missing = [...keys].filter((k) => !noteOfKey.has(`first\u0000${k}`));
     if (missing.length > 0) for (const r of visibleNotesNamed(db, policy, missing)) noteOfKey.set(`first\u0000${r.key}`, r.path === null ? null : noteId(r.path));
-    if (names.length > 0) for (const r of visibleDocumentsNamingEach(db, policy, names, 2)) nameCounts.set(r.id, r.n);
+    if (names.length > 0) for (const r of visibleDocumentsNamingEach(db, policy, names, NAME_DOCS_CAP)) nameCounts.set(r.id, r.n);
   };
 
   /** The node a stored entity stands for (links.ts entityNode), or null. */
@@ -184,8 +185,8 @@ export function storedGraph(db: ReadConnection, policy: VisibilityPolicy, memo: 
     if (note) id = note;
     else if (e.type === 'name') {
       let n = nameCounts.get(e.id);
-      if (n === undefined) nameCounts.set(e.id, (n = visibleDocumentsNaming(db, policy, e.id, 2)));
-      if (n >= 2) id = `entity:${e.key}`;
+      if (n === undefined) nameCounts.set(e.id, (n = visibleDocumentsNaming(db, policy, e.id, NAME_DOCS_CAP)));
+      if (n >= 2 && !isCommonWord(e.name, n, (term, word, cap) => visibleDocumentsWriting(db, policy, term, word, cap))) id = `entity:${e.key}`;
     } else {
       const ns = e.type === 'tag' ? 'tag' : UNRESOLVED_TYPES.has(e.type) ? e.type : 'entity';
       id = `${ns}:${e.key}`;

@@ -345,3 +345,39 @@ export function visibleEntityMentions(connection: ReadConnection, policy: Visibi
     )
     .all({ ids: ids(entityIds), limit, allowed: allowedParam(policy) }) as { path: string; line: number; fragment: string }[];
 }
+
+/** The index term's match expression: one quoted term (its own quotes doubled). */
+const termMatch = (term: string) => `"${term.replace(/"/g, '""')}"`;
+
+/**
+ * A word, in the case given, as a word of prose in a chunk's text (GLOB is case-sensitive; the text
+ * is padded to match at its ends): after a space or an opening mark, before a space, a closing mark
+ * or a full stop that ends a sentence; not inside an address or a path ("github.com", "/sync/").
+ */
+const wordGlobs = (word: string) => ({ glob: `*[ \t\n("'«“*_]${word}[ \t\n,;:!?)"'»”*_]*`, globStop: `*[ \t\n("'«“*_]${word}.[ \t\n]*` });
+const WRITES = `((' ' || c.text || ' ') GLOB @glob OR (' ' || c.text || ' ') GLOB @globStop)`;
+
+/**
+ * How many visible documents write `word` exactly so (case-sensitive, as a whole word), counted up
+ * to `cap`; `term` is its index term, which finds the candidate chunks through the full-text index.
+ */
+export function visibleDocumentsWriting(connection: ReadConnection, policy: VisibilityPolicy, term: string, word: string, cap: number): number {
+  return statements(sqliteOf(connection))
+    .prepare(
+      `SELECT COUNT(*) FROM (SELECT DISTINCT c.document_id FROM chunks_fts CROSS JOIN chunks c ON c.id = chunks_fts.rowid CROSS JOIN documents d ON d.id = c.document_id
+        WHERE chunks_fts MATCH @match AND ${WRITES} AND d.status = 'indexed' AND ${visibleSql(policy)} LIMIT @cap)`,
+    )
+    .pluck()
+    .get({ match: termMatch(term), ...wordGlobs(word), cap, allowed: allowedParam(policy) }) as number;
+}
+
+/** The indexed documents that write `word` exactly so (as visibleDocumentsWriting; the caller filters them). */
+export function documentsWriting(connection: ReadConnection, term: string, word: string): number[] {
+  return statements(sqliteOf(connection))
+    .prepare(
+      `SELECT DISTINCT c.document_id FROM chunks_fts CROSS JOIN chunks c ON c.id = chunks_fts.rowid CROSS JOIN documents d ON d.id = c.document_id
+        WHERE chunks_fts MATCH @match AND ${WRITES} AND d.status = 'indexed'`,
+    )
+    .pluck()
+    .all({ match: termMatch(term), ...wordGlobs(word) }) as number[];
+}
