@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { GraphEdge, GraphNode } from '../../../shared/contract.ts';
 import { useAppFields } from '../store.ts';
-import { collapseView, COLLAPSED_NODES, layoutGraph, nodeRadius, placeLabels } from './graph-layout.ts';
+import { collapseView, COLLAPSED_NODES, LABEL_FONT, layoutGraph, nodeRadius, placeLabels } from './graph-layout.ts';
 
 const W = 1000;
 const H = 700;
@@ -33,7 +33,24 @@ export function GraphView() {
   const shown = useMemo(() => (full ? collapseView(full, limit) : null), [full, limit]);
   const view = shown?.view ?? null;
   const placed = useMemo(() => (view ? layoutGraph(view, { width: W, height: H }) : new Map()), [view]);
-  const labels = useMemo(() => (view ? placeLabels(view, placed, { width: W, height: H }) : new Map()), [view, placed]);
+  // Names read at LABEL_FONT screen pixels whatever the window and the zoom: the drawing's scale on
+  // screen (it fits its box) times the zoom sets their size in drawing units, and so how many fit.
+  const [fit, setFit] = useState(1);
+  const svgRef = useRef<SVGSVGElement | null>(null);
+  useEffect(() => {
+    const svg = svgRef.current;
+    if (!svg || typeof ResizeObserver === 'undefined') return;
+    const measure = () => {
+      const box = svg.getBoundingClientRect();
+      if (box.width > 0 && box.height > 0) setFit(Math.min(box.width / W, box.height / H));
+    };
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(svg);
+    return () => observer.disconnect();
+  }, [view]);
+  const labelScale = Math.min(3, Math.max(0.5, 1 / (fit * zoom.k)));
+  const labels = useMemo(() => (view ? placeLabels(view, placed, { width: W, height: H }, labelScale) : new Map()), [view, placed, labelScale]);
   const centers = new Set(view?.nodes.filter((n) => n.hops === 0).map((n) => n.id));
   const centerLabels = view?.nodes.filter((n) => n.hops === 0).map((n) => n.label) ?? [];
   const open = (node: GraphNode) => {
@@ -88,6 +105,8 @@ export function GraphView() {
               role="img"
               aria-label={`Graph around ${centerLabels[0] ?? graph.center}: ${view.nodes.length} nodes, ${view.edges.length} links`}
               data-testid="graph-svg"
+              ref={svgRef}
+              style={{ fontSize: `${LABEL_FONT * labelScale}px` }}
               onWheel={(e) => {
                 const k = Math.min(4, Math.max(0.3, zoom.k * (e.deltaY < 0 ? 1.15 : 1 / 1.15)));
                 setZoom({ ...zoom, k });
@@ -152,7 +171,7 @@ export function GraphView() {
                     >
                       {center && <circle r={r + 6} className="gnode__ring" />}
                       <circle r={r} />
-                      <text x={label ? label.x - p.x : 0} y={label ? label.y - p.y : r + 13}>
+                      <text x={label ? label.x - p.x : 0} y={label ? label.y - p.y : r + 13 * labelScale}>
                         {label?.text ?? (node.label.length > 28 ? `${node.label.slice(0, 27)}…` : node.label)}
                       </text>
                       <title>

@@ -67,6 +67,23 @@ describe('placeLabels', () => {
     expect(placeLabels(long, layoutGraph(long)).get('x')!.text).toBe('A very long note title that…');
   });
 
+  it('draws fewer, larger names where the drawing is shown small, still apart and inside the canvas', () => {
+    const v = collapseView(crowded(), 30).view;
+    const placed = layoutGraph(v);
+    const full = placeLabels(v, placed);
+    const small = placeLabels(v, placed, { width: 1000, height: 700 }, 1.8);
+    expect(small.size).toBeLessThan(full.size);
+    expect(small.has('center')).toBe(true);
+    const boxes = [...small.values()].map((l) => labelBox(l.text, l.x, l.y, 1.8));
+    for (const b of boxes) expect(b.x0 >= 0 && b.x1 <= 1000 && b.y0 >= 0 && b.y1 <= 700).toBe(true);
+    for (let i = 0; i < boxes.length; i++) {
+      for (let j = i + 1; j < boxes.length; j++) {
+        const [x, y] = [boxes[i]!, boxes[j]!];
+        expect(x.x0 < y.x1 && y.x0 < x.x1 && x.y0 < y.y1 && y.y0 < x.y1).toBe(false);
+      }
+    }
+  });
+
   it('labels most of a collapsed neighbourhood', () => {
     const v = collapseView(crowded(), 30).view;
     expect(placeLabels(v, layoutGraph(v)).size).toBeGreaterThanOrEqual(15);

@@ -70,19 +70,21 @@ interface Box {
 }
 const overlaps = (a: Box, b: Box) => a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1;
 
-/** The box a label's text covers when its baseline centre is at (x, y). */
-export function labelBox(text: string, x: number, y: number): Box {
-  const w = text.length * CHAR_WIDTH + 4;
-  return { x0: x - w / 2, y0: y - LABEL_FONT, x1: x + w / 2, y1: y + 4 };
+/** The box a label's text covers when its baseline centre is at (x, y), its font scaled by `scale`. */
+export function labelBox(text: string, x: number, y: number, scale = 1): Box {
+  const w = (text.length * CHAR_WIDTH + 4) * scale;
+  return { x0: x - w / 2, y0: y - LABEL_FONT * scale, x1: x + w / 2, y1: y + 4 * scale };
 }
 
 /**
  * Which names are drawn, and where: the centre first, then by links, each below its node, else
  * above, right or left of it (moved inside the canvas where it would stick out), and only where it
  * covers no label already placed and no other node.
- * A node whose label fits nowhere shows it on hover and focus only.
+ * A node whose label fits nowhere shows it on hover and focus only. `scale` is the label font's
+ * size in drawing units over LABEL_FONT: where the drawing is shown small (a small window) or zoomed
+ * out, names are drawn larger in its units so that they read at the same size on screen, and fewer fit.
  */
-export function placeLabels(view: GraphView, placed: ReadonlyMap<string, Placed>, size = { width: 1000, height: 700 }): Map<string, PlacedLabel> {
+export function placeLabels(view: GraphView, placed: ReadonlyMap<string, Placed>, size = { width: 1000, height: 700 }, scale = 1): Map<string, PlacedLabel> {
   const ranked = view.nodes.filter((n) => placed.has(n.id)).sort((a, b) => a.hops - b.hops || b.degree - a.degree || a.label.localeCompare(b.label));
   const circles = ranked.map((n) => {
     const p = placed.get(n.id)!;
@@ -95,17 +97,17 @@ export function placeLabels(view: GraphView, placed: ReadonlyMap<string, Placed>
     const p = placed.get(n.id)!;
     const r = nodeRadius(n.degree);
     const text = labelText(n.label);
-    const half = (text.length * CHAR_WIDTH + 4) / 2;
+    const half = ((text.length * CHAR_WIDTH + 4) * scale) / 2;
     const spots: [number, number][] = [
-      [p.x, p.y + r + 13],
-      [p.x, p.y - r - 5],
-      [p.x + r + 4 + half, p.y + 4],
-      [p.x - r - 4 - half, p.y + 4],
+      [p.x, p.y + r + 13 * scale],
+      [p.x, p.y - r - 5 * scale],
+      [p.x + r + 4 + half, p.y + 4 * scale],
+      [p.x - r - 4 - half, p.y + 4 * scale],
     ];
     for (const [sx, sy] of spots) {
       const x = Math.min(size.width - half - 2, Math.max(half + 2, sx));
-      const y = Math.min(size.height - 4, Math.max(LABEL_FONT + 2, sy));
-      const box = labelBox(text, x, y);
+      const y = Math.min(size.height - 4 * scale, Math.max((LABEL_FONT + 2) * scale, sy));
+      const box = labelBox(text, x, y, scale);
       if (taken.some((t) => overlaps(t, box)) || circles.some((c) => c.id !== n.id && overlaps(c.box, box))) continue;
       taken.push(box);
       out.set(n.id, { text, x, y });
