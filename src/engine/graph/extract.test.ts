@@ -123,6 +123,7 @@ describe('names that are not entities', () => {
   it('drops a word the note mostly writes in lower case, but not an acronym', () => {
     const text = ['The Sync tab shows when sync last ran; sync runs every five minutes.', 'The relay speaks QUIC, and quic is what the logs call it, and Kestrel ships in May.'].join('\n');
     expect(names(text)).toEqual(['Kestrel', 'QUIC']);
+    expect(names('Export the PDFs and the URLs to Kestrel.')).toEqual(['Kestrel']);
   });
 
   it('does not link embedded images and assets, and reads a possessive as its name', () => {

@@ -350,7 +350,8 @@ export function extractGraphFacts(input: ExtractInput): GraphFacts {
       // lower-case word ("Obsidian-specific", "Kestrel-based").
       name = name.replace(/['’]s$/u, '').replace(/-\p{Ll}+$/u, '');
       if (name.length < 3) continue;
-      if (!multi && (UI_WORDS.has(name.toLowerCase()) || RU_VERB.test(name))) continue;
+      // An interface word, a Russian verb, or the plural of an acronym ("PDFs", "URLs": things, not a name).
+      if (!multi && (UI_WORDS.has(name.toLowerCase()) || RU_VERB.test(name) || /^\p{Lu}{2,}s$/u.test(name))) continue;
       const key = name.toLowerCase();
       const isUi = ui.some(([a, b]) => at + offset >= a && at + offset < b);
       // Sentence-initial single words are only remembered (cheaply) in case the note also uses them mid-sentence.

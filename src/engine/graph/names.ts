@@ -69,7 +69,7 @@ export function lowerCaseForm(name: string): { word: string; term: string } | nu
 
 /**
  * Whether a name used by `namingDocs` visible notes is a common word of the vault: more notes write
- * it in lower case ("bold text", "the graph", "sync runs") than use it as a name ("the **Bold**
+ * it in lower case ("bold text", "the graph", "sync runs") than use it as a name, or as many ("the **Bold**
  * button", "Graph view"). `lowerDocs(term, word, cap)` counts the visible notes that write `word`
  * exactly so, up to cap. A name many notes use is a name whatever else they write.
  */
@@ -77,5 +77,5 @@ export function isCommonWord(name: string, namingDocs: number, lowerDocs: (term:
   if (namingDocs >= NAME_DOCS_CAP) return false;
   const form = lowerCaseForm(name);
   if (form === null) return false;
-  return lowerDocs(form.term, form.word, namingDocs + 1) > namingDocs;
+  return lowerDocs(form.term, form.word, namingDocs) >= namingDocs;
 }
