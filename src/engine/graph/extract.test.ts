@@ -108,6 +108,9 @@ describe('names that are not entities', () => {
       'Edit `Config.yaml` or README.md, then restart Inkwell.',
     ].join('\n');
     expect(names(text)).toEqual(['Acme Cloud', 'Grace Okoye', 'Inkwell']);
+    // A verb before a name at the start of a step, and the interface place after it, are no part of
+    // the name; an interface word inside one is ("New York").
+    expect(names('See Grace Okoye about it. Relaunch Inkwell once. We met Grace Okoye in New York, then in New York again; open the Inkwell Settings.')).toEqual(['Grace Okoye', 'Inkwell', 'New York']);
   });
 
   it('drops the same in Russian: imperatives, infinitives, button labels and menu paths', () => {

@@ -341,7 +341,13 @@ export function extractGraphFacts(input: ExtractInput): GraphFacts {
         // Leading stopwords ("The Relay") and trailing ones are not part of the name.
         while (words.length > 0 && isFiller(words[0]!)) words.shift();
         while (words.length > 0 && isFiller(words[words.length - 1]!)) words.pop();
-        if (words.length === 0) continue;
+        // An instruction's verb before a name is no part of it ("See Grace Okoye", "Relaunch Obsidian",
+        // "Откройте Заметник"); other interface words are ("New York", "General Motors").
+        if (words.length > 1 && isImperative(words[0]!) && sentenceInitial(plain, at + match.indexOf(words[0]!))) words.shift();
+        // Nor is the interface part after it ("Web Clipper Settings", "Sync menu").
+        while (words.length > 1 && UI_PLACES.has(words[words.length - 1]!.toLowerCase())) words.pop();
+        // Interface words only: a button or a menu item ("New Folder", "Sign In").
+        if (words.length === 0 || words.every((w) => UI_WORDS.has(w.toLowerCase()))) continue;
         name = words.join(' ');
         offset = match.indexOf(words[0]!);
         multi = words.length > 1;
@@ -384,7 +390,17 @@ export function extractGraphFacts(input: ExtractInput): GraphFacts {
 
 function isFiller(word: string): boolean {
   const lower = word.toLowerCase();
-  return STOP.has(lower) || COMMON.has(lower) || UI_WORDS.has(lower) || RU_VERB.test(word);
+  return STOP.has(lower) || COMMON.has(lower);
+}
+
+/** Instructions' verbs, English and Russian: "Click", "See", "Relaunch", "Откройте", "Нажмите". */
+const IMPERATIVES = new Set(
+  'click press tap choose select check see open close save cancel apply reset create delete remove add edit show hide enable disable toggle turn type enter go run use find search export import copy paste install uninstall update upgrade download upload restart relaunch reload rename move browse restore retry refresh drag drop visit read learn ask contact'.split(' '),
+);
+/** Where in an interface something is: after a name, not part of it. */
+const UI_PLACES = new Set('settings preferences options menu button tab dialog panel icon sidebar toolbar настройки меню кнопка вкладка панель'.split(' '));
+function isImperative(word: string): boolean {
+  return IMPERATIVES.has(word.toLowerCase()) || RU_VERB.test(word);
 }
 
 /** What may come right before a name that is part of a path ("docs/Setup", "~/Notes"). */
