@@ -13,7 +13,8 @@ export interface ModelServer {
   close(): Promise<void>;
 }
 
-export async function serveModels(files: Record<string, Buffer>, options: { cutFirstRangedAfter?: number } = {}): Promise<ModelServer> {
+/** cutFirstRangedAfter: cut the first ranged answer after that many bytes; bytesPerSecond: send file data no faster (a slow line). */
+export async function serveModels(files: Record<string, Buffer>, options: { cutFirstRangedAfter?: number; bytesPerSecond?: number } = {}): Promise<ModelServer> {
   let cut = options.cutFirstRangedAfter;
   const state: ModelServer = { url: '', requests: [], rangedBytesSent: 0, close: async () => {} };
   const server = http.createServer((req, res) => {
@@ -37,6 +38,21 @@ export async function serveModels(files: Record<string, Buffer>, options: { cutF
       cut = undefined;
       state.rangedBytesSent += sent.length;
       res.write(sent, () => setTimeout(() => res.destroy(), 20));
+      return;
+    }
+    if (options.bytesPerSecond && req.method === 'GET') {
+      // 64 KB at a time at the given rate; counted as sent, so a cancelled answer counts what went out.
+      const piece = 64 * 1024;
+      let at = 0;
+      const next = () => {
+        if (res.destroyed || at >= body.length) return void res.end();
+        const part = body.subarray(at, at + piece);
+        at += part.length;
+        if (m) state.rangedBytesSent += part.length;
+        res.write(part, () => setTimeout(next, (part.length / options.bytesPerSecond!) * 1000));
+      };
+      res.on('close', () => (at = body.length));
+      next();
       return;
     }
     if (m) state.rangedBytesSent += body.length;

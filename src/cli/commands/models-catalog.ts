@@ -1,6 +1,6 @@
 import os from 'node:os';
 import type { Command } from 'commander';
-import { MODEL_CATALOG, recommendedModels } from '../../engine/llm/catalog.ts';
+import { activeCatalog, recommendedModels } from '../../engine/llm/catalog.ts';
 import { downloadsDisabled } from '../../engine/llm/download.ts';
 import type { RegisteredCommand } from '../command.ts';
 
@@ -16,12 +16,13 @@ export const modelsCatalog: RegisteredCommand = {
       .description('the models Synapsis knows: role, languages, size, licence, memory needed, what each is good for')
       .action((_opts: unknown, cmd: Command) => {
         const opts = globals(cmd);
-        const picked = new Set(recommendedModels(os.totalmem()).map((m) => m.id));
-        const lines = MODEL_CATALOG.map(
+        const catalog = activeCatalog();
+        const picked = new Set(recommendedModels(os.totalmem(), catalog).map((m) => m.id));
+        const lines = catalog.map(
           (m) =>
             `${m.id.padEnd(24)} ${m.role.padEnd(6)} ${size(m).padStart(9)}  ${m.license.padEnd(10)}  RAM ${Math.round(m.ram_bytes / 1024 ** 3)} GB${picked.has(m.id) ? '  (recommended here)' : ''}\n    ${m.good_for}${m.uri ? '' : '\n    no public download of this exact file: from a folder (synapsis models add) or a mirror'}`,
         );
         const how = downloadsDisabled() ? 'downloads are off (SYNAPSIS_OFFLINE=1): synapsis models add <folder>' : 'synapsis models pull <id> | --recommended, or synapsis models add <folder>';
-        print(opts, MODEL_CATALOG.map((m) => ({ ...m, recommended_here: picked.has(m.id) })), `${lines.join('\n')}\n\n${how}`);
+        print(opts, catalog.map((m) => ({ ...m, recommended_here: picked.has(m.id) })), `${lines.join('\n')}\n\n${how}`);
       }),
 };

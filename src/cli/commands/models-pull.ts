@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Command } from 'commander';
-import { catalogModel, downloadUri, MODEL_CATALOG, recommendedModels, type CatalogModel } from '../../engine/llm/catalog.ts';
+import { activeCatalog, catalogModel, downloadUri, recommendedModels, type CatalogModel } from '../../engine/llm/catalog.ts';
 import { pullModel, type PulledModel } from '../../engine/llm/download.ts';
 import { createError } from '../../shared/errors.ts';
 import { engineOptions, nonNegativeNumber, option, type RegisteredCommand } from '../command.ts';
@@ -65,12 +65,12 @@ export const modelsPull: RegisteredCommand = {
       }),
 };
 
-export function chooseModels(ids: string[], recommended: boolean, totalRam: number): CatalogModel[] {
+export function chooseModels(ids: string[], recommended: boolean, totalRam: number, catalog: readonly CatalogModel[] = activeCatalog()): CatalogModel[] {
   if (recommended === (ids.length > 0)) throw createError('E_SYN_BAD_REQUEST', 'Name catalog ids or --recommended (synapsis models catalog lists them)');
-  if (recommended) return recommendedModels(totalRam);
+  if (recommended) return recommendedModels(totalRam, catalog);
   return ids.map((id) => {
-    const model = catalogModel(id);
-    if (!model) throw createError('E_SYN_BAD_REQUEST', `No model "${id}" in the catalog; known: ${MODEL_CATALOG.map((m) => m.id).join(', ')}`);
+    const model = catalogModel(id, catalog);
+    if (!model) throw createError('E_SYN_BAD_REQUEST', `No model "${id}" in the catalog; known: ${catalog.map((m) => m.id).join(', ')}`);
     return model;
   });
 }

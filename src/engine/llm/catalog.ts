@@ -3,7 +3,9 @@
  * the exact file (sha256) it must be. Data only: downloading is llm/download.ts, run by the CLI and
  * the app's host as an explicit step, never by the engine.
  */
-import type { ModelRole } from '../../shared/contract.ts';
+import fs from 'node:fs';
+import { MODEL_ROLES, type ModelRole } from '../../shared/contract.ts';
+import { createError } from '../../shared/errors.ts';
 
 export interface CatalogModel {
   id: string;
@@ -101,16 +103,57 @@ export const MODEL_CATALOG: readonly CatalogModel[] = [
   },
 ];
 
-export function catalogModel(id: string): CatalogModel | undefined {
-  return MODEL_CATALOG.find((m) => m.id === id);
+export function catalogModel(id: string, catalog: readonly CatalogModel[] = MODEL_CATALOG): CatalogModel | undefined {
+  return catalog.find((m) => m.id === id);
+}
+
+const FIELDS: Record<keyof CatalogModel, string> = {
+  id: 'string', role: 'role', name: 'string', file: 'string', languages: 'string[]', size_bytes: 'number', size_exact: 'boolean', license: 'string',
+  sha256: 'sha256', architecture: 'string', uri: 'string|null', good_for: 'string', ram_bytes: 'number', recommended: 'boolean',
+};
+
+function fieldOk(kind: string, v: unknown): boolean {
+  switch (kind) {
+    case 'string': return typeof v === 'string' && v.length > 0;
+    case 'number': return typeof v === 'number' && Number.isFinite(v) && v >= 0;
+    case 'boolean': return typeof v === 'boolean';
+    case 'role': return (MODEL_ROLES as readonly unknown[]).includes(v);
+    case 'string[]': return Array.isArray(v) && v.every((x) => typeof x === 'string');
+    case 'sha256': return v === null || (typeof v === 'string' && /^[0-9a-f]{64}$/.test(v));
+    default: return v === null || (typeof v === 'string' && v.length > 0);
+  }
+}
+
+/**
+ * The catalog in use: the built-in one, or an organisation's own (a JSON array of entries shaped like
+ * MODEL_CATALOG's) named by SYNAPSIS_MODEL_CATALOG, e.g. the models its mirror serves.
+ */
+export function activeCatalog(env: NodeJS.ProcessEnv = process.env): readonly CatalogModel[] {
+  const file = env.SYNAPSIS_MODEL_CATALOG;
+  if (!file) return MODEL_CATALOG;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw createError('E_SYN_BAD_REQUEST', `SYNAPSIS_MODEL_CATALOG=${file} cannot be read as JSON: ${(error as Error).message}`);
+  }
+  if (!Array.isArray(parsed) || parsed.length === 0) throw createError('E_SYN_BAD_REQUEST', `SYNAPSIS_MODEL_CATALOG=${file} must hold a non-empty JSON array of models`);
+  return parsed.map((entry: unknown, i) => {
+    const e = (entry ?? {}) as Record<string, unknown>;
+    for (const [key, kind] of Object.entries(FIELDS)) {
+      if (!fieldOk(kind, e[key])) throw createError('E_SYN_BAD_REQUEST', `SYNAPSIS_MODEL_CATALOG=${file}: model ${i + 1} has no valid "${key}" (${kind})`);
+    }
+    if (/[/\\]|^\.\.?$/.test(e.file as string)) throw createError('E_SYN_BAD_REQUEST', `SYNAPSIS_MODEL_CATALOG=${file}: model ${i + 1}'s file must be a plain file name`);
+    return e as unknown as CatalogModel;
+  });
 }
 
 /**
  * What `--recommended` fetches on a machine with `totalRam` bytes: the default embedder, and the
  * largest recommended chat model that fits (one chat model is used at a time).
  */
-export function recommendedModels(totalRam: number): CatalogModel[] {
-  const fits = MODEL_CATALOG.filter((m) => m.recommended && m.ram_bytes <= totalRam);
+export function recommendedModels(totalRam: number, catalog: readonly CatalogModel[] = MODEL_CATALOG): CatalogModel[] {
+  const fits = catalog.filter((m) => m.recommended && m.ram_bytes <= totalRam);
   const chat = fits.filter((m) => m.role === 'chat').sort((a, b) => b.ram_bytes - a.ram_bytes)[0];
   return [...fits.filter((m) => m.role !== 'chat'), ...(chat ? [chat] : [])];
 }

@@ -5,8 +5,8 @@ import * as esbuild from 'esbuild';
 import { afterAll, describe, expect, it } from 'vitest';
 import { serveModels } from '../../../test/helpers/model-server.ts';
 import { SHARED_DIR, TempDirs } from '../../../test/helpers/tmp.ts';
-import { catalogModel, downloadUri, MODEL_CATALOG, recommendedModels, type CatalogModel } from './catalog.ts';
-import { pullModel, type PullProgress } from './download.ts';
+import { activeCatalog, catalogModel, downloadUri, MODEL_CATALOG, recommendedModels, type CatalogModel } from './catalog.ts';
+import { checkDiskSpace, describeDownloadError, httpUrlOf, pullModel, type PullProgress } from './download.ts';
 
 const temp = new TempDirs();
 afterAll(() => temp.cleanup());
@@ -133,5 +133,42 @@ describe('the engine and downloads', () => {
     const inputs = Object.keys(result.metafile.inputs);
     expect(inputs.some((p) => p.endsWith('src/engine/store/store.ts'))).toBe(true);
     expect(inputs.filter((p) => p.endsWith('llm/download.ts'))).toEqual([]);
+  });
+});
+
+describe('download errors a person can act on', () => {
+  it('names a full disk, a missing network and a missing file', () => {
+    const enospc = Object.assign(new Error('write failed'), { code: 'ENOSPC' });
+    expect(describeDownloadError(enospc, 'https://huggingface.co/x/y.gguf')).toMatch(/^The disk is full/);
+    const refused = new TypeError('fetch failed', { cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }) });
+    expect(describeDownloadError(refused, 'https://huggingface.co/x/y.gguf')).toBe('No network connection to huggingface.co (ECONNREFUSED): check the connection, or import the model from a folder');
+    expect(describeDownloadError(new Error('getaddrinfo ENOTFOUND hf.co'), 'hf:a/b/c.gguf')).toMatch(/^No network connection to huggingface\.co \(ENOTFOUND\)/);
+    expect(describeDownloadError(new Error('HTTP 404'), 'http://m.local/a.gguf')).toBe('m.local does not have this file (HTTP 404 for http://m.local/a.gguf)');
+  });
+
+  it('checks the free space before a download starts', () => {
+    expect(() => checkDiskSpace('/models', 2_000_000_000, () => 500_000_000)).toThrow('The disk is full: 2000 MB needed, 500 MB free in /models');
+    expect(() => checkDiskSpace('/models', 100, () => 1000)).not.toThrow();
+  });
+
+  it('turns hf: URIs into the address the file is served from', () => {
+    expect(httpUrlOf('hf:bartowski/Qwen2.5-7B-Instruct-GGUF/Qwen2.5-7B-Instruct-Q4_K_M.gguf')).toBe('https://huggingface.co/bartowski/Qwen2.5-7B-Instruct-GGUF/resolve/main/Qwen2.5-7B-Instruct-Q4_K_M.gguf');
+  });
+});
+
+describe('activeCatalog', () => {
+  it('is the built-in catalog unless SYNAPSIS_MODEL_CATALOG names a file, whose entries are checked', () => {
+    expect(activeCatalog({})).toBe(MODEL_CATALOG);
+    const dir = temp.make('syn-catalog-');
+    const file = path.join(dir, 'catalog.json');
+    const ok = entry('stories.gguf', STORIES);
+    fs.writeFileSync(file, JSON.stringify([ok]));
+    expect(activeCatalog({ SYNAPSIS_MODEL_CATALOG: file })).toEqual([ok]);
+    fs.writeFileSync(file, JSON.stringify([{ ...ok, sha256: 'xyz' }]));
+    expect(() => activeCatalog({ SYNAPSIS_MODEL_CATALOG: file })).toThrow(/model 1 has no valid "sha256"/);
+    fs.writeFileSync(file, JSON.stringify([{ ...ok, file: '../../etc/passwd' }]));
+    expect(() => activeCatalog({ SYNAPSIS_MODEL_CATALOG: file })).toThrow(/file must be a plain file name/);
+    fs.writeFileSync(file, '{not json');
+    expect(() => activeCatalog({ SYNAPSIS_MODEL_CATALOG: file })).toThrow(/cannot be read as JSON/);
   });
 });

@@ -28,6 +28,8 @@ export interface PullOptions {
   onProgress?: (progress: PullProgress) => void;
   signal?: AbortSignal;
   env?: NodeJS.ProcessEnv;
+  /** How long the first contact with the server may take before "no network" (default 15 s). */
+  probeTimeoutMs?: number;
 }
 
 export interface PulledModel {
@@ -74,6 +76,87 @@ async function checkFile(model: CatalogModel, file: string): Promise<{ sha256: s
   return { sha256, pinned: false };
 }
 
+const NETWORK_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'ECONNRESET', 'ENETUNREACH', 'EHOSTUNREACH', 'ENETDOWN', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_SOCKET', 'CERT_HAS_EXPIRED', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE']);
+
+function errorCodes(error: unknown): { codes: string[]; text: string } {
+  const codes: string[] = [];
+  const texts: string[] = [];
+  let e = error as { code?: unknown; message?: unknown; cause?: unknown; name?: unknown } | undefined;
+  for (let i = 0; e && typeof e === 'object' && i < 6; i++) {
+    if (typeof e.code === 'string') codes.push(e.code);
+    if (typeof e.message === 'string') texts.push(e.message);
+    e = e.cause as typeof e;
+  }
+  return { codes, text: texts.join(': ') };
+}
+
+/** The address a person would recognise: the server's host name. */
+function hostOf(uri: string): string {
+  if (uri.startsWith('hf:')) return 'huggingface.co';
+  try {
+    return new URL(uri).host;
+  } catch {
+    return uri;
+  }
+}
+
+/**
+ * A download failure in words a person can act on: no network, a full disk, a file the server does
+ * not have; otherwise the downloader's own message.
+ */
+export function describeDownloadError(error: unknown, uri: string): string {
+  const { codes, text } = errorCodes(error);
+  if (codes.includes('ENOSPC') || /ENOSPC|no space left/i.test(text)) return 'The disk is full: free some space (or choose a data folder on another disk) and download again; what arrived is kept';
+  const network = codes.find((c) => NETWORK_CODES.has(c)) ?? /\b(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|ECONNRESET|ENETUNREACH|EHOSTUNREACH)\b/.exec(text)?.[1];
+  if (network || /fetch failed|timed? ?out|aborted due to timeout/i.test(text)) {
+    return `No network connection to ${hostOf(uri)}${network ? ` (${network})` : ''}: check the connection, or import the model from a folder`;
+  }
+  const status = /\b(40[0-9]|41[0-9]|5[0-9][0-9])\b/.exec(text)?.[1];
+  if (status === '404') return `${hostOf(uri)} does not have this file (HTTP 404 for ${uri})`;
+  if (status) return `${hostOf(uri)} refused the download (HTTP ${status} for ${uri})`;
+  return `Cannot download from ${uri}: ${text || String(error)}`;
+}
+
+/** The address a catalog URI is fetched from over HTTP (hf:<owner>/<repo>/<file> is a Hugging Face file). */
+export function httpUrlOf(uri: string): string {
+  const hf = /^hf:([^/]+)\/([^/]+)\/(.+)$/.exec(uri);
+  return hf ? `https://huggingface.co/${hf[1]}/${hf[2]}/resolve/main/${hf[3]}` : uri;
+}
+
+/**
+ * Asks the server for the file once, briefly, before the downloader starts: the downloader retries a
+ * missing network for minutes, while a person wants to hear at once that there is none.
+ */
+async function probe(uri: string, timeoutMs: number, signal?: AbortSignal): Promise<void> {
+  const url = httpUrlOf(uri);
+  if (!/^https?:/.test(url)) return;
+  let response: Response;
+  try {
+    response = await fetch(url, { method: 'HEAD', redirect: 'follow', signal: signal ? AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]) : AbortSignal.timeout(timeoutMs) });
+  } catch (error) {
+    if (signal?.aborted) throw error;
+    throw createError('E_SYN_MODEL_UNAVAILABLE', describeDownloadError(error, uri));
+  }
+  if (response.status === 404 || response.status === 410) throw createError('E_SYN_MODEL_UNAVAILABLE', describeDownloadError(new Error(`HTTP ${response.status}`), uri));
+}
+
+/** Throws unless the disk holding `dir` has `needed` bytes free (a full disk found before the download, not in the middle). */
+export function checkDiskSpace(dir: string, needed: number, free: (dir: string) => number = freeBytes): void {
+  const available = free(dir);
+  if (available < needed) {
+    throw createError('E_SYN_MODEL_UNAVAILABLE', `The disk is full: ${Math.ceil(needed / 1e6)} MB needed, ${Math.floor(available / 1e6)} MB free in ${dir}`);
+  }
+}
+
+function freeBytes(dir: string): number {
+  try {
+    const st = fs.statfsSync(dir);
+    return st.bavail * st.bsize;
+  } catch {
+    return Number.POSITIVE_INFINITY;
+  }
+}
+
 /** Downloads and checks one catalog model into the models dir; the caller registers it (models/add). */
 export async function pullModel(model: CatalogModel, options: PullOptions): Promise<PulledModel> {
   if (downloadsDisabled(options.env)) {
@@ -97,6 +180,12 @@ export async function pullModel(model: CatalogModel, options: PullOptions): Prom
   const staging = path.join(options.modelsDir, '.downloads');
   fs.mkdirSync(staging, { recursive: true });
   const staged = path.join(staging, model.file);
+  const partial = fs.existsSync(`${staged}.ipull`) ? fs.statSync(`${staged}.ipull`).size : 0;
+  checkDiskSpace(staging, model.size_bytes - Math.min(partial, model.size_bytes));
+  await probe(uri, options.probeTimeoutMs ?? 15_000, options.signal).catch((error: unknown) => {
+    if (options.signal?.aborted) throw createError('E_SYN_MODEL_UNAVAILABLE', `Download of ${model.file} stopped; run the pull again to resume it`);
+    throw error;
+  });
   const { createModelDownloader } = await import('node-llama-cpp');
   let downloader: Awaited<ReturnType<typeof createModelDownloader>>;
   try {
@@ -113,7 +202,7 @@ export async function pullModel(model: CatalogModel, options: PullOptions): Prom
     await downloader.download(options.signal ? { signal: options.signal } : {});
   } catch (error) {
     if (options.signal?.aborted) throw createError('E_SYN_MODEL_UNAVAILABLE', `Download of ${model.file} stopped; run the pull again to resume it`);
-    throw createError('E_SYN_MODEL_UNAVAILABLE', `Cannot download ${model.file} from ${uri}: ${(error as Error).message}`);
+    throw createError('E_SYN_MODEL_UNAVAILABLE', `Cannot download ${model.file}: ${describeDownloadError(error, uri)}`);
   }
   // ipull resolves a cancelled download too: only a finished file (no .ipull left) goes on.
   if (options.signal?.aborted || !fs.existsSync(staged)) {
