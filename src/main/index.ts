@@ -141,6 +141,7 @@ void app.whenReady().then(() => {
   ipcMain.handle('synapsis:pickModelFile', (event) =>
     pick(event, 'model', { properties: ['openFile'], title: 'Choose a model to import', filters: [{ name: 'GGUF models', extensions: ['gguf'] }] }),
   );
+  ipcMain.handle('synapsis:pickModelFolder', (event) => pick(event, 'modelFolder', { properties: ['openDirectory'], title: 'Choose the folder that holds the models (.gguf)' }));
   engine = startEngine();
   createWindow();
   app.on('activate', () => {

@@ -69,12 +69,23 @@ describe('createRendererGate', () => {
     expect(gate.check(request('index/addRoot', { path: '/home/u' }))).toMatchObject({ ok: false });
     expect(gate.check(request('index/addRoot', { path: '/home/u/notes/../..' }))).toMatchObject({ ok: false });
   });
+
+  it('imports a folder of models only once it was picked in the model-folder dialog; catalog and download need no path', () => {
+    const gate = createRendererGate();
+    gate.grant('folder', '/home/u/notes');
+    expect(gate.check(request('models/importFolder', { path: '/home/u/notes' }))).toMatchObject({ ok: false, error: { message: expect.stringContaining('Choose a folder of models with Browse… first') } });
+    gate.grant('modelFolder', '/media/usb/models');
+    expect(gate.check(request('models/importFolder', { path: '/media/usb/models' }))).toBe('pass');
+    expect(gate.check(request('index/addRoot', { path: '/media/usb/models' }))).toMatchObject({ ok: false });
+    for (const method of ['models/catalog', 'models/download', 'models/cancelDownload']) expect(gate.check(request(method, {})), method).toBe('pass');
+  });
 });
 
 describe('isGrantMessage', () => {
   it('accepts only a well-formed grant', () => {
     expect(isGrantMessage({ type: 'grant', kind: 'folder', path: '/a' })).toBe(true);
     expect(isGrantMessage({ type: 'grant', kind: 'model', path: '/a.gguf' })).toBe(true);
+    expect(isGrantMessage({ type: 'grant', kind: 'modelFolder', path: '/media/usb' })).toBe(true);
     for (const bad of [null, 'grant', { type: 'grant', kind: 'root', path: '/a' }, { type: 'grant', kind: 'folder', path: '' }, { type: 'grant', kind: 'folder' }, { type: 'connect' }]) expect(isGrantMessage(bad)).toBe(false);
   });
 });

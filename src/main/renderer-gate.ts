@@ -15,6 +15,7 @@ export const RENDERER_METHODS: ReadonlySet<string> = new Set<AnyMethod>([
   'app/info',
   'app/pickFolder',
   'app/pickModelFile',
+  'app/pickModelFolder',
   'app/restart',
   'answer/ask',
   'demo/exit',
@@ -32,6 +33,10 @@ export const RENDERER_METHODS: ReadonlySet<string> = new Set<AnyMethod>([
   'index/status',
   'index/watch',
   'models/add',
+  'models/cancelDownload',
+  'models/catalog',
+  'models/download',
+  'models/importFolder',
   'models/list',
   'models/remove',
   'search/query',
@@ -51,8 +56,8 @@ export const RENDERER_METHODS: ReadonlySet<string> = new Set<AnyMethod>([
  */
 export const WEB_ONLY_METHODS: ReadonlySet<string> = new Set<AnyMethod>(['app/listFolders']);
 
-/** What the user picked in a native dialog: a folder to index, or a model file to import. */
-export type PickKind = 'folder' | 'model';
+/** What the user picked in a native dialog: a folder to index, a model file or a folder of models to import. */
+export type PickKind = 'folder' | 'model' | 'modelFolder';
 export interface GrantMessage {
   type: 'grant';
   kind: PickKind;
@@ -60,12 +65,13 @@ export interface GrantMessage {
 }
 
 /** The methods that read a path the user must have picked, and which dialog picks it. */
-const PICKED_PATH: Partial<Record<string, PickKind>> = { 'index/addRoot': 'folder', 'models/add': 'model' };
+const PICKED_PATH: Partial<Record<string, PickKind>> = { 'index/addRoot': 'folder', 'models/add': 'model', 'models/importFolder': 'modelFolder' };
+const PICKED_WHAT: Record<PickKind, [string, string]> = { folder: ['a folder', 'adds folders'], model: ['a model file', 'imports models'], modelFolder: ['a folder of models', 'imports models from folders'] };
 
 export function isGrantMessage(value: unknown): value is GrantMessage {
   if (typeof value !== 'object' || value === null) return false;
   const m = value as Record<string, unknown>;
-  return m.type === 'grant' && (m.kind === 'folder' || m.kind === 'model') && typeof m.path === 'string' && m.path.length > 0;
+  return m.type === 'grant' && (m.kind === 'folder' || m.kind === 'model' || m.kind === 'modelFolder') && typeof m.path === 'string' && m.path.length > 0;
 }
 
 export interface RendererGate {
@@ -79,7 +85,7 @@ export interface RendererGate {
 }
 
 export function createRendererGate(): RendererGate {
-  const granted: Record<PickKind, Set<string>> = { folder: new Set(), model: new Set() };
+  const granted: Record<PickKind, Set<string>> = { folder: new Set(), model: new Set(), modelFolder: new Set() };
   const refuse = (id: number, message: string, details: Record<string, unknown>): RpcResponseMessage => ({
     type: 'response',
     id,
@@ -102,8 +108,8 @@ export function createRendererGate(): RendererGate {
       if (kind) {
         const path = (m.params as { path?: unknown } | null | undefined)?.path;
         if (typeof path !== 'string' || !granted[kind].has(path)) {
-          const what = kind === 'folder' ? 'a folder' : 'a model file';
-          return refuse(id, `Choose ${what} with Browse… first: the desktop app only ${kind === 'folder' ? 'adds folders' : 'imports models'} picked in the system dialog`, { method });
+          const [what, does] = PICKED_WHAT[kind];
+          return refuse(id, `Choose ${what} with Browse… first: the desktop app only ${does} picked in the system dialog`, { method });
         }
       }
       return 'pass';

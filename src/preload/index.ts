@@ -36,7 +36,7 @@ ipcRenderer.on('synapsis:open-file', (_event, file: unknown) => {
 });
 
 /** Host methods main answers itself, by the IPC channel that asks it. */
-const MAIN_CHANNELS: Record<string, string> = { 'app/pickFolder': 'synapsis:pickFolder', 'app/pickModelFile': 'synapsis:pickModelFile' };
+const MAIN_CHANNELS: Record<string, string> = { 'app/pickFolder': 'synapsis:pickFolder', 'app/pickModelFile': 'synapsis:pickModelFile', 'app/pickModelFolder': 'synapsis:pickModelFolder' };
 
 const bridge: SynapsisBridge = {
   shell: 'electron',

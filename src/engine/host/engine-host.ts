@@ -144,6 +144,11 @@ export class EngineHost implements Disposable {
     return this.events.on(event, listener);
   }
 
+  /** An event of the host's own (a model download's progress), to the same listeners as the engine's. */
+  emit<E extends EventName>(event: E, payload: EventMap[E]): void {
+    if (!this.disposed) this.events.emit(event, payload);
+  }
+
   private async close(): Promise<void> {
     if (this.starting) await this.starting.catch(() => undefined);
     const engine = this.current;

@@ -11,6 +11,7 @@ import { describeIssues } from '../../shared/validate.ts';
 import type { Disposable } from '../lifecycle.ts';
 import type { EngineHost } from './engine-host.ts';
 import { listFolders } from './list-folders.ts';
+import { modelDownloadsOf } from './model-downloads.ts';
 import { openInEditor } from './open-file.ts';
 
 export type HostHandlers = { [M in HostMethod]?: (request: AnyRequestOf<M>) => Promise<AnyResponseOf<M>> };
@@ -53,6 +54,7 @@ export function serveRpc(options: RpcServerOptions): { receive(message: unknown)
   };
   const subscriptions = BROADCAST.map((event) => host.on(event, (payload) => post({ type: 'event', event, payload })));
 
+  const downloads = () => modelDownloadsOf(host, options.env);
   const defaults: HostHandlers = {
     'source/open': async (req) => {
       const engine = await host.engine();
@@ -62,6 +64,11 @@ export function serveRpc(options: RpcServerOptions): { receive(message: unknown)
     'app/pickFolder': async () => ({ path: null }),
     'app/listFolders': async (req) => listFolders(req.path),
     'app/pickModelFile': async () => ({ path: null }),
+    'app/pickModelFolder': async () => ({ path: null }),
+    'models/catalog': () => downloads().catalog(),
+    'models/download': (req) => downloads().download(req.ids),
+    'models/cancelDownload': async () => downloads().cancel(),
+    'models/importFolder': (req) => downloads().importFolder(req.path),
     'app/restart': async () => {
       await host.restart();
       return { restarted: true };

@@ -1,6 +1,7 @@
 /**
  * The events namespace: what the engine and the host push to subscribers, by name.
  */
+import type { DownloadProgress } from './host.ts';
 import type { IndexReport, IndexStatus } from './indexing.ts';
 
 /** Typed events; names are the specification's (`syn.*`) plus UI progress streams. */
@@ -28,6 +29,8 @@ export interface EventMap {
   'syn.answer.completed': { trace_id: string; verdict: string | null; confidence: number; latency_ms: number };
   /** Indexing started, stopped, was paused or resumed, or watching was turned on or off. */
   'index/status': IndexStatus;
+  /** The host's model download: bytes, rate, and each state change (checked, registered, failed). */
+  'models/download': DownloadProgress;
   /** Desktop shell only: a .md file was opened with the app (file association). */
   'app/openFile': { path: string };
 }
@@ -44,6 +47,7 @@ export const EVENT_NAMES = [
   'answer/stage',
   'answer/quote',
   'syn.answer.completed',
+  'models/download',
   'app/openFile',
 ] as const satisfies readonly EventName[];
 // Fails to compile when an event is added to EventMap but not to EVENT_NAMES.

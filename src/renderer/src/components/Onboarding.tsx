@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { useAppFields } from '../store.ts';
 import { FolderPicker } from './FolderPicker.tsx';
+import { GetModels } from './GetModels.tsx';
 import { ModelImport } from './ModelImport.tsx';
 import { formatBytes } from './text.tsx';
 
@@ -51,8 +52,8 @@ export function Onboarding() {
         </div>
         {models.length === 0 ? (
           <p className="muted" data-testid="models-present">
-            No models yet: search by words works at once. Import a GGUF file to add more: an embedding model (all-MiniLM-L6-v2, multilingual-e5-small) adds {ADDS.embed}; a chat model adds {ADDS.chat}. Nothing is
-            downloaded.
+            No models yet: search by words works at once. An embedding model adds {ADDS.embed}; a chat model adds {ADDS.chat}. Download the recommended ones (checked, then used offline), or import
+            them from a folder, such as a USB stick.
           </p>
         ) : (
           <ul className="roots roots--compact" data-testid="models-present">
@@ -63,7 +64,11 @@ export function Onboarding() {
             ))}
           </ul>
         )}
-        <ModelImport />
+        <GetModels />
+        <details className="setting__details small">
+          <summary>Import one model file</summary>
+          <ModelImport />
+        </details>
 
         <div className="row row--end">
           {demo?.available && (

@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import { useAppFields, type RetrievalChoice, type Theme } from '../store.ts';
+import { GetModels } from './GetModels.tsx';
 import { ModelImport } from './ModelImport.tsx';
 import { formatBytes, formatCount } from './text.tsx';
 
@@ -149,6 +150,7 @@ export function SettingsView() {
           })}
         </tbody>
       </table>
+      <GetModels />
       <ModelImport withRole />
       {s.restartNeeded && (
         <p className="notice">

@@ -66,6 +66,7 @@ export const createConnectionSlice: StateCreator<AppState, [], [], ConnectionSli
         c.on('answer/quote', (e) => set((s) => (s.asking ? { asking: { ...s.asking, quote: e } } : {}))),
         // A .md file opened with the desktop app (file association).
         c.on('app/openFile', (p) => get().openFile(p.path)),
+        c.on('models/download', (download) => set({ download })),
       ];
       void get().refresh();
       return () => {

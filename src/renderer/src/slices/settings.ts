@@ -1,10 +1,12 @@
 import type { StateCreator } from 'zustand';
-import type { ModelInfo, ModelRole, SearchMode, SystemInfo } from '../../../shared/contract.ts';
+import type { AnyResponseOf, DownloadProgress, ModelInfo, ModelRole, SearchMode, SystemInfo } from '../../../shared/contract.ts';
 import { kit, messageOf, storage, type AppState } from './kit.ts';
 
 export type Theme = 'system' | 'light' | 'dark';
 /** A search mode, or auto: the engine picks (hybrid when an embedding model works). */
 export type RetrievalChoice = 'auto' | SearchMode;
+
+export type ModelCatalog = AnyResponseOf<'models/catalog'>;
 
 /** The settings view: preferences, the machine, and the models. */
 export interface SettingsSlice {
@@ -17,6 +19,12 @@ export interface SettingsSlice {
   system: SystemInfo | null;
   models: ModelInfo[];
   restartNeeded: boolean;
+  /** The model catalog for this machine (what "Download the recommended models" fetches), once asked. */
+  catalog: ModelCatalog | null;
+  /** The host's model download as its events tell it (the last state stays until the next run). */
+  download: DownloadProgress | null;
+  /** The ids the last download asked for (a failed or cancelled one resumes with them). */
+  downloadIds: string[];
   setTheme(theme: Theme): void;
   setMode(mode: RetrievalChoice): void;
   setAllowRestricted(allow: boolean): void;
@@ -26,11 +34,30 @@ export interface SettingsSlice {
   /** Imports a model file; resolves to null, or to why it was refused (shown next to the field). */
   importModel(path: string, role?: ModelRole): Promise<string | null>;
   removeModel(ref: string): Promise<void>;
+  loadCatalog(): Promise<void>;
+  /** Downloads catalog models on the host; resolves to null, or to why it failed (shown beside the progress). */
+  downloadModels(ids: string[]): Promise<string | null>;
+  cancelDownload(): Promise<void>;
+  /** The system dialog for a folder of models (desktop only; null in web mode or when cancelled). */
+  pickModelFolder(): Promise<string | null>;
+  /** Imports every model of a folder; resolves to null, or to why it was refused. */
+  importModelFolder(path: string): Promise<string | null>;
   restartEngine(): Promise<void>;
 }
 
 export const createSettingsSlice: StateCreator<AppState, [], [], SettingsSlice> = (set, get) => {
   const { client, run } = kit(get);
+  /** The host registered models and restarted the engine with them: show them, and embed the notes with a new embedder. */
+  const modelsArrived = async (models: ModelInfo[]) => {
+    if (models.length === 0) return;
+    set({ restartNeeded: false, system: null });
+    await get().refresh();
+    await get().loadCatalog();
+    const names = models.map((m) => m.name).join(', ');
+    const embeds = models.some((m) => m.role === 'embed') && get().roots.length > 0;
+    get().notify('info', embeds ? `Synapsis now uses ${names}. Your notes are being embedded for meaning search; search by words works meanwhile.` : `Synapsis now uses ${names}.`);
+    if (embeds) void get().indexNow();
+  };
   return {
     theme: storage.get<Theme>('theme', 'system'),
     mode: storage.get<RetrievalChoice>('mode', 'auto'),
@@ -39,6 +66,9 @@ export const createSettingsSlice: StateCreator<AppState, [], [], SettingsSlice> 
     system: null,
     models: [],
     restartNeeded: false,
+    catalog: null,
+    download: null,
+    downloadIds: [],
 
     setTheme(theme) {
       storage.set('theme', theme);
@@ -73,6 +103,36 @@ export const createSettingsSlice: StateCreator<AppState, [], [], SettingsSlice> 
       get().notify('info', `Imported ${model.name} as the ${model.role} model. Restart the engine to use it.`, { label: 'Restart the engine', run: () => void get().restartEngine() });
       set({ restartNeeded: true });
       await get().refresh();
+      return null;
+    },
+    loadCatalog: () => run(async () => set({ catalog: await client().call('models/catalog', {}) })),
+    async downloadModels(ids) {
+      set({ downloadIds: ids, download: null });
+      let result;
+      try {
+        result = await client().call('models/download', { ids });
+      } catch (error) {
+        await get().loadCatalog();
+        await get().refresh();
+        return messageOf(error);
+      }
+      await modelsArrived(result.models);
+      return null;
+    },
+    cancelDownload: () => run(async () => void (await client().call('models/cancelDownload', {}))),
+    pickModelFolder: () => run(async () => (await client().call('app/pickModelFolder', {})).path, null),
+    async importModelFolder(path) {
+      let result;
+      try {
+        result = await client().call('models/importFolder', { path });
+      } catch (error) {
+        return messageOf(error);
+      }
+      await modelsArrived(result.added);
+      if (result.skipped.length > 0) {
+        const why = result.skipped.map((x) => `${x.file.split(/[\\/]/).pop()}: ${x.reason}`).join('; ');
+        return result.added.length > 0 ? `Imported ${result.added.length}; skipped ${why}` : `Nothing imported: ${why}`;
+      }
       return null;
     },
     removeModel: (ref) =>
