@@ -4,12 +4,16 @@
  * there, native code is unpacked from the asar, and no model, source or test file would ship.
  */
 import { execFileSync } from 'node:child_process';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import picomatch from 'picomatch';
 import YAML from 'yaml';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { parseDistArgs, stageModels, withModelsConfig } from '../scripts/dist-models.mjs';
+import { catalogModel, MODEL_CATALOG } from '../src/engine/llm/catalog.ts';
+import { SHARED_DIR, TempDirs } from './helpers/tmp.ts';
 
 const REPO = path.resolve(import.meta.dirname, '..');
 const config = YAML.parse(fs.readFileSync(path.join(REPO, 'build', 'electron-builder.yml'), 'utf8')) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -88,5 +92,61 @@ describe('build/electron-builder.yml', () => {
     const extra = (config.extraResources as { from: string }[]).map((r) => r.from);
     expect(extra).toEqual(['resources/sample-vault', 'resources/sample-vault.questions.json', 'resources/demo-tour.json']);
     for (const from of extra) expect(fs.existsSync(path.join(REPO, from))).toBe(true);
+  });
+});
+
+describe('npm run dist -- --with-models DIR (scripts/dist-models.mjs)', () => {
+  const temp = new TempDirs();
+  afterAll(() => temp.cleanup());
+  const stories = fs.readFileSync(path.join(SHARED_DIR, 'models', 'stories260K.gguf'));
+  const sha = (b: Buffer) => crypto.createHash('sha256').update(b).digest('hex');
+
+  it('takes its own option out of electron-builder\'s arguments, and names a missing folder', () => {
+    expect(parseDistArgs(['--linux', 'deb', '--with-models', '/srv/models', '--x64'])).toEqual({ withModels: '/srv/models', builderArgs: ['--linux', 'deb', '--x64'] });
+    expect(parseDistArgs(['--with-models=/m'])).toEqual({ withModels: '/m', builderArgs: [] });
+    expect(parseDistArgs(['--mac'])).toEqual({ withModels: null, builderArgs: ['--mac'] });
+    expect(() => parseDistArgs(['--with-models'])).toThrow('--with-models needs a folder');
+    expect(() => parseDistArgs(['--with-models', '--linux'])).toThrow('--with-models needs a folder');
+    expect(() => parseDistArgs(['--with-models', 'a', '--with-models', 'b'])).toThrow('given twice');
+  });
+
+  it('stages the folder\'s GGUF files with a manifest, each pinned one checked against the catalog\'s sha256', () => {
+    const dir = temp.make('dist-models-');
+    fs.copyFileSync(path.join(SHARED_DIR, 'models', 'multilingual-e5-small.Q4_0.gguf'), path.join(dir, 'multilingual-e5-small.Q4_0.gguf'));
+    fs.writeFileSync(path.join(dir, 'custom.gguf'), stories);
+    fs.writeFileSync(path.join(dir, 'README.txt'), 'not a model');
+    const staging = path.join(temp.make('dist-staging-'), 'models');
+    const models = stageModels(dir, staging, MODEL_CATALOG);
+    expect(models).toEqual([
+      { file: 'custom.gguf', sha256: sha(stories), size_bytes: stories.length, verified: false },
+      { file: 'multilingual-e5-small.Q4_0.gguf', sha256: catalogModel('multilingual-e5-small')!.sha256, size_bytes: 73_578_784, id: 'multilingual-e5-small', role: 'embed', languages: ['*'], verified: true },
+    ]);
+    expect(fs.readdirSync(staging).sort()).toEqual(['custom.gguf', 'models.json', 'multilingual-e5-small.Q4_0.gguf']);
+    expect(JSON.parse(fs.readFileSync(path.join(staging, 'models.json'), 'utf8'))).toEqual(models);
+  });
+
+  it('refuses a file named like a catalog model that is not its exact file, an empty folder and a missing one', () => {
+    const dir = temp.make('dist-models-bad-');
+    fs.writeFileSync(path.join(dir, 'multilingual-e5-small.Q4_0.gguf'), stories);
+    const staging = path.join(temp.make('dist-staging-bad-'), 'models');
+    expect(() => stageModels(dir, staging, MODEL_CATALOG)).toThrow(/multilingual-e5-small\.Q4_0\.gguf is not the catalog's multilingual-e5-small \(sha256 [0-9a-f]{64}, expected ae11659d/);
+    expect(fs.existsSync(staging)).toBe(false);
+    expect(() => stageModels(temp.make('dist-empty-'), staging, MODEL_CATALOG)).toThrow(/no \.gguf files in/);
+    expect(() => stageModels(path.join(dir, 'nope'), staging, MODEL_CATALOG)).toThrow(/no such folder/);
+  });
+
+  it('ships the staged models as extra resources in models/, a configuration electron-builder accepts', async () => {
+    const staged = withModelsConfig(structuredClone(config), '/tmp/stage/models');
+    expect((staged.extraResources as { from: string; to: string }[]).map((r) => [r.from, r.to])).toEqual([
+      ['resources/sample-vault', 'sample-vault'],
+      ['resources/sample-vault.questions.json', 'sample-vault.questions.json'],
+      ['resources/demo-tour.json', 'demo-tour.json'],
+      ['/tmp/stage/models', 'models'],
+    ]);
+    const { validateConfiguration } = require('app-builder-lib/out/util/config/config') as { validateConfiguration(c: unknown, logger: unknown): Promise<void> };
+    const { DebugLogger } = require('builder-util') as { DebugLogger: new (enabled: boolean) => unknown };
+    await expect(validateConfiguration(staged, new DebugLogger(false))).resolves.toBeUndefined();
+    // The base configuration is left as it was: installers carry models only when asked.
+    expect((config.extraResources as unknown[]).length).toBe(3);
   });
 });

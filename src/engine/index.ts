@@ -9,3 +9,4 @@ export { EngineHost, type EngineHostOptions } from './host/engine-host.ts';
 export { serveRpc, type HostHandlers, type RpcServerOptions } from './host/rpc-server.ts';
 export { openInEditor, openUrl, type OpenResult, type OpenTarget } from './host/open-file.ts';
 export { defaultDemoDir, loadTour, type DemoSetup } from './host/demo.ts';
+export { importBundledModels, type BundledImport } from './host/bundled-models.ts';

@@ -4,7 +4,7 @@
  * the renderer gate: only the UI's methods, and folders or models only as picked in a dialog.
  */
 import fs from 'node:fs';
-import { createEngine, EngineHost, serveRpc } from '../engine/index.ts';
+import { createEngine, EngineHost, importBundledModels, serveRpc } from '../engine/index.ts';
 import { createRendererGate, gatedReceiver, isGrantMessage } from './renderer-gate.ts';
 
 const VERSION = process.env.npm_package_version ?? '0.1.0';
@@ -22,6 +22,15 @@ const host = new EngineHost({
 
 const gate = createRendererGate();
 
+// Models the installer carries (npm run dist -- --with-models) are imported on the first start, before
+// any window talks to the engine, so the first screen already shows them in use; no network.
+const ready = (async () => {
+  if (!env.SYNAPSIS_BUNDLED_MODELS) return;
+  const { added, skipped } = await importBundledModels(await host.engine(), env.SYNAPSIS_BUNDLED_MODELS);
+  for (const s of skipped) console.error('[synapsis engine] a model the installer carries was not imported:', s.file, s.reason);
+  if (added.length > 0) await host.restart();
+})().catch((error: unknown) => console.error('[synapsis engine]', error));
+
 // Only the main process holds the parent port: grants come from its dialogs, never from the renderer.
 process.parentPort.on('message', (event) => {
   if (isGrantMessage(event.data)) {
@@ -30,11 +39,14 @@ process.parentPort.on('message', (event) => {
   }
   const port = event.ports[0];
   if ((event.data as { type?: string } | null)?.type !== 'connect' || !port) return;
-  const rpc = serveRpc({ host, shell: 'electron', version: VERSION, send: (message) => port.postMessage(message) });
-  const receive = gatedReceiver(gate, (message) => rpc.receive(message), (refusal) => port.postMessage(refusal));
-  port.on('message', (e) => receive(e.data));
-  port.on('close', () => rpc.dispose());
-  port.start();
+  // The port holds the window's messages until start().
+  void ready.then(() => {
+    const rpc = serveRpc({ host, shell: 'electron', version: VERSION, send: (message) => port.postMessage(message) });
+    const receive = gatedReceiver(gate, (message) => rpc.receive(message), (refusal) => port.postMessage(refusal));
+    port.on('message', (e) => receive(e.data));
+    port.on('close', () => rpc.dispose());
+    port.start();
+  });
 });
 
 const shutdown = () => void host.dispose().finally(() => process.exit(0));

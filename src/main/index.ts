@@ -60,6 +60,8 @@ function startEngine(): UtilityProcess {
       // The demo never shares the user's data dir; its models come from a folder beside the app, if any.
       SYNAPSIS_DEMO_DIR: path.join(app.getPath('userData'), 'demo'),
       SYNAPSIS_DEMO_MODELS: process.env.SYNAPSIS_DEMO_MODELS ?? path.join(resources, 'models'),
+      // Models an installer carries (npm run dist -- --with-models DIR): imported on the first start.
+      SYNAPSIS_BUNDLED_MODELS: process.env.SYNAPSIS_BUNDLED_MODELS ?? path.join(resources, 'models'),
     },
     stdio: 'inherit',
   });
