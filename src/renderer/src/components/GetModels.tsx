@@ -66,7 +66,10 @@ export function GetModels() {
     setDownloadError(await downloadModels(which));
   };
   const shown = catalog ? catalog.models.filter((m) => m.recommended) : [];
-  const stopped = !running && downloadError !== null;
+  // Why the last download stopped: from its request, or from its events (a download this window did not start).
+  const failure = running ? null : (downloadError ?? (download && (download.state === 'failed' || download.state === 'cancelled') ? (download.error ?? null) : null));
+  const stopped = failure !== null;
+  const resumeIds = downloadIds.length > 0 ? downloadIds : (catalog?.recommended ?? []);
 
   return (
     <div className="get-models" data-testid="get-models">
@@ -101,10 +104,10 @@ export function GetModels() {
       {stopped && (
         <div className="download">
           <p className="error-line" role="alert" data-testid="download-error">
-            {downloadError}
+            {failure}
           </p>
-          {catalog && !catalog.offline && downloadIds.length > 0 && (
-            <button type="button" className="btn btn--ghost" data-testid="download-resume" onClick={() => void start(downloadIds)}>
+          {catalog && !catalog.offline && resumeIds.length > 0 && (
+            <button type="button" className="btn btn--ghost" data-testid="download-resume" onClick={() => void start(resumeIds)}>
               Resume the download
             </button>
           )}

@@ -105,7 +105,12 @@ export const createSettingsSlice: StateCreator<AppState, [], [], SettingsSlice> 
       await get().refresh();
       return null;
     },
-    loadCatalog: () => run(async () => set({ catalog: await client().call('models/catalog', {}) })),
+    loadCatalog: () =>
+      run(async () => {
+        const catalog = await client().call('models/catalog', {});
+        // A download started before this window opened (or was reloaded) shows its progress here too.
+        set((s) => ({ catalog, download: s.download ?? catalog.download }));
+      }),
     async downloadModels(ids) {
       set({ downloadIds: ids, download: null });
       let result;
