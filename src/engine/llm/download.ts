@@ -78,7 +78,7 @@ async function checkFile(model: CatalogModel, file: string): Promise<{ sha256: s
 
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'ECONNRESET', 'ENETUNREACH', 'EHOSTUNREACH', 'ENETDOWN', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_SOCKET', 'CERT_HAS_EXPIRED', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE']);
 
-function errorCodes(error: unknown): { codes: string[]; text: string } {
+function errorCodes(error: unknown): { codes: string[]; text: string; innermost: string } {
   const codes: string[] = [];
   const texts: string[] = [];
   let e = error as { code?: unknown; message?: unknown; cause?: unknown; name?: unknown } | undefined;
@@ -87,7 +87,7 @@ function errorCodes(error: unknown): { codes: string[]; text: string } {
     if (typeof e.message === 'string') texts.push(e.message);
     e = e.cause as typeof e;
   }
-  return { codes, text: texts.join(': ') };
+  return { codes, text: texts.join(': '), innermost: texts.at(-1) ?? '' };
 }
 
 /** The address a person would recognise: the server's host name. */
@@ -105,11 +105,12 @@ function hostOf(uri: string): string {
  * not have; otherwise the downloader's own message.
  */
 export function describeDownloadError(error: unknown, uri: string): string {
-  const { codes, text } = errorCodes(error);
+  const { codes, text, innermost } = errorCodes(error);
   if (codes.includes('ENOSPC') || /ENOSPC|no space left/i.test(text)) return 'The disk is full: free some space (or choose a data folder on another disk) and download again; what arrived is kept';
   const network = codes.find((c) => NETWORK_CODES.has(c)) ?? /\b(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|ECONNRESET|ENETUNREACH|EHOSTUNREACH)\b/.exec(text)?.[1];
   if (network || /fetch failed|timed? ?out|aborted due to timeout/i.test(text)) {
-    return `No network connection to ${hostOf(uri)}${network ? ` (${network})` : ''}: check the connection, or import the model from a folder`;
+    const why = network ?? (innermost && !/^fetch failed$/i.test(innermost) ? innermost : '');
+    return `No network connection to ${hostOf(uri)}${why ? ` (${why})` : ''}: check the connection, or import the model from a folder`;
   }
   const status = /\b(40[0-9]|41[0-9]|5[0-9][0-9])\b/.exec(text)?.[1];
   if (status === '404') return `${hostOf(uri)} does not have this file (HTTP 404 for ${uri})`;
