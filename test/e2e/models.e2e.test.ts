@@ -95,5 +95,17 @@ describe('getting models from the app (web mode)', () => {
     await screenshot(page, 'models-06-imported');
     const models = await (await app.host.engine()).call('models/list', {});
     expect(models.map((m) => [m.file, m.role])).toEqual([[STORIES, 'chat']]);
+
+    // Settings → Models offers the same: the catalog (the imported one marked installed) and the folder import.
+    await page.getByLabel('Folder path').fill(app.vault);
+    await page.getByRole('button', { name: 'Add folder' }).click();
+    await page.getByRole('button', { name: 'Start', exact: true }).click();
+    await page.keyboard.press('Alt+5');
+    const settings = page.getByRole('region', { name: 'Settings' }).getByTestId('get-models');
+    await settings.getByTestId('downloads-off').waitFor();
+    expect(await settings.getByTestId('catalog-line').allTextContents()).toEqual([expect.stringMatching(/^minilm-test .* import it from a folder$/), expect.stringMatching(/^stories-test .* installed$/)]);
+    expect(await settings.getByTestId('import-folder').count()).toBe(1);
+    await settings.scrollIntoViewIfNeeded();
+    await screenshot(page, 'models-07-settings');
   });
 });
