@@ -21,9 +21,10 @@ function CatalogLine({ m }: { m: CatalogEntry }) {
   );
 }
 
-function progressLine(d: DownloadProgress): string {
+/** `pinned`: the catalog pins the file's sha256 (otherwise its GGUF header is what is checked). */
+function progressLine(d: DownloadProgress, pinned: boolean): string {
   const of = d.count > 1 ? ` (${d.index} of ${d.count})` : '';
-  if (d.state === 'verifying') return `${d.file}${of}: checking the sha256…`;
+  if (d.state === 'verifying') return `${d.file}${of}: checking ${pinned ? 'the sha256' : 'the file'}…`;
   if (d.state === 'registering') return `${d.file}${of}: checked; registering…`;
   if (d.state === 'done') return `${d.file}${of}: downloaded, checked and registered`;
   const pct = d.total_bytes > 0 ? Math.floor((d.downloaded_bytes / d.total_bytes) * 100) : 0;
@@ -93,7 +94,7 @@ export function GetModels() {
       {download && (running || download.state === 'done') && (
         <div className="download" data-testid="download-progress" aria-live="polite">
           <progress max={download.total_bytes || 1} value={download.downloaded_bytes} aria-label={`Downloading ${download.file}`} />
-          <span className="small">{progressLine(download)}</span>
+          <span className="small">{progressLine(download, catalog?.models.find((m) => m.id === download.id)?.verified ?? true)}</span>
           {running && download.state === 'downloading' && (
             <button type="button" className="btn btn--ghost" data-testid="download-cancel" onClick={() => void cancelDownload()}>
               Cancel
