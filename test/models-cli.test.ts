@@ -60,6 +60,34 @@ describe('synapsis models pull', () => {
   });
 });
 
+describe('SYNAPSIS_MODEL_CATALOG', () => {
+  afterEach(() => {
+    delete process.env.SYNAPSIS_MODEL_CATALOG;
+  });
+
+  it('replaces the built-in catalog for catalog and pull; a malformed one is named', async () => {
+    const stories = fs.readFileSync(path.join(MODELS, 'stories260K.gguf'));
+    const sha256 = (await import('node:crypto')).createHash('sha256').update(stories).digest('hex');
+    const file = path.join(temp.make('syn-org-catalog-'), 'catalog.json');
+    const entry = { id: 'org-chat', role: 'chat', name: 'Org chat', file: 'org-chat.gguf', languages: ['en'], size_bytes: stories.length, size_exact: true, license: 'MIT', sha256, architecture: 'llama', uri: null, good_for: 'tests', ram_bytes: 0, recommended: true };
+    fs.writeFileSync(file, JSON.stringify([entry]));
+    process.env.SYNAPSIS_MODEL_CATALOG = file;
+    const listed = await cli(['models', 'catalog', '--json']);
+    expect(JSON.parse(listed.out).map((m: { id: string }) => m.id)).toEqual(['org-chat']);
+    const server = await serveModels({ 'org-chat.gguf': stories });
+    try {
+      const dataDir = temp.make('syn-org-pull-');
+      const r = await cli(['models', 'pull', '--recommended', '--mirror', server.url, '--data-dir', dataDir]);
+      expect(r.code, r.err).toBe(0);
+      expect(list(dataDir)).toEqual([expect.objectContaining({ file: 'org-chat.gguf', role: 'chat' })]);
+    } finally {
+      await server.close();
+    }
+    fs.writeFileSync(file, JSON.stringify([{ ...entry, license: '' }]));
+    expect(await cli(['models', 'catalog'])).toMatchObject({ code: 2, err: expect.stringContaining('model 1 has no valid "license"') });
+  });
+});
+
 describe('SYNAPSIS_OFFLINE=1', () => {
   afterEach(() => {
     delete process.env.SYNAPSIS_OFFLINE;
