@@ -39,14 +39,12 @@ process.parentPort.on('message', (event) => {
   }
   const port = event.ports[0];
   if ((event.data as { type?: string } | null)?.type !== 'connect' || !port) return;
-  // The port holds the window's messages until start().
-  void ready.then(() => {
-    const rpc = serveRpc({ host, shell: 'electron', version: VERSION, send: (message) => port.postMessage(message) });
-    const receive = gatedReceiver(gate, (message) => rpc.receive(message), (refusal) => port.postMessage(refusal));
-    port.on('message', (e) => receive(e.data));
-    port.on('close', () => rpc.dispose());
-    port.start();
-  });
+  const rpc = serveRpc({ host, shell: 'electron', version: VERSION, send: (message) => port.postMessage(message) });
+  const receive = gatedReceiver(gate, (message) => rpc.receive(message), (refusal) => port.postMessage(refusal));
+  // Requests wait (in order) for the first-start import of the installer's models.
+  port.on('message', (e) => void ready.then(() => receive(e.data)));
+  port.on('close', () => rpc.dispose());
+  port.start();
 });
 
 const shutdown = () => void host.dispose().finally(() => process.exit(0));

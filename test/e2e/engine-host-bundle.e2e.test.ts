@@ -8,7 +8,8 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { SAMPLE_VAULT, TempDirs } from '../helpers/tmp.ts';
+import { stageModels } from '../../scripts/dist-models.mjs';
+import { SAMPLE_VAULT, SHARED_DIR, TempDirs } from '../helpers/tmp.ts';
 import { REPO } from './harness.ts';
 
 const temp = new TempDirs();
@@ -62,5 +63,33 @@ describe('the built engine host (utilityProcess entry)', () => {
     expect(byId[2]).toMatchObject({ ok: false, error: { code: 'E_SYN_BAD_REQUEST' } });
     expect(byId[3].result.chunks.length).toBe(3);
     expect(lines.at(-1).events).toEqual(expect.arrayContaining(['index/progress', 'index/status', 'syn.index.completed']));
+  });
+
+  it('on a first start imports the models an installer carries before it answers the window', async () => {
+    const bundle = path.join(REPO, 'out', 'main', 'engine-host.js');
+    const dir = temp.make('engine-host-models-');
+    const source = path.join(dir, 'usb');
+    fs.mkdirSync(source);
+    fs.copyFileSync(path.join(SHARED_DIR, 'models', 'stories260K.gguf'), path.join(source, 'stories260K.gguf'));
+    const resources = path.join(dir, 'resources', 'models');
+    stageModels(source, resources, []);
+    // The window's first request, sent the moment it connects: answered only after the import.
+    const shim = path.join(dir, 'shim.mjs');
+    fs.writeFileSync(
+      shim,
+      SHIM.slice(0, SHIM.indexOf("ask(1, 'index/run'")) +
+        "ask(1, 'models/list', {});\nconst waitFor = (id) => new Promise((r) => { const t = setInterval(() => { if (replies.some((m) => m.type === 'response' && m.id === id)) { clearInterval(t); r(); } }, 20); });\nawait waitFor(1);\nprocess.kill(process.pid, 'SIGTERM');\n",
+    );
+    const child = spawn(process.execPath, [shim, bundle, SAMPLE_VAULT], { cwd: REPO, env: { ...process.env, SYNAPSIS_DATA_DIR: path.join(dir, 'data'), SYNAPSIS_BUNDLED_MODELS: resources }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (err += d));
+    const code = await new Promise((resolve) => child.on('exit', resolve));
+    expect(err).toBe('');
+    expect(code).toBe(0);
+    const reply = JSON.parse(out.trim().split('\n')[0]!);
+    expect(reply).toMatchObject({ id: 1, ok: true, result: [{ file: 'stories260K.gguf', role: 'chat' }] });
+    expect(fs.existsSync(path.join(dir, 'data', 'models', 'stories260K.gguf'))).toBe(true);
   });
 });
