@@ -111,7 +111,7 @@ describe('GetModels', () => {
     render(<GetModels />);
     const field = screen.getByLabelText('Models folder') as HTMLInputElement;
     expect(field.readOnly).toBe(true);
-    await act(async () => void fireEvent.click(screen.getByRole('button', { name: 'Browse…' })));
+    await act(async () => void fireEvent.click(screen.getByRole('button', { name: 'Browse for the folder of models' })));
     await waitFor(() => expect(field.value).toBe('/media/usb/models'));
     await act(async () => void fireEvent.click(screen.getByTestId('import-folder')));
     expect(calls.find((c) => c.method === 'models/importFolder')?.params).toEqual({ path: '/media/usb/models' });

@@ -136,6 +136,7 @@ export function GetModels() {
             browse={pickModelFolder}
             {...(web ? { webBrowse: () => setBrowsing((b) => !b) } : {})}
             label="Models folder"
+            browseLabel="Browse for the folder of models"
             placeholder="/media/usb/models"
             browsePlaceholder="Choose the folder with the .gguf files (Browse…)"
             error={folderError}

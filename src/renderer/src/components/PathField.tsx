@@ -16,6 +16,7 @@ export function PathField({
   className,
   errorId,
   error,
+  browseLabel,
 }: {
   value: string;
   onChange: (path: string) => void;
@@ -32,6 +33,8 @@ export function PathField({
   /** The id of the element that says why the path was refused. */
   errorId?: string;
   error?: string | null;
+  /** The Browse… button's accessible name, where a screen has more than one (default: its text). */
+  browseLabel?: string;
 }) {
   const desktop = useApp((s) => s.client?.shell === 'electron');
   return (
@@ -51,6 +54,7 @@ export function PathField({
         <button
           type="button"
           className="btn btn--ghost"
+          aria-label={browseLabel}
           onClick={async () => {
             if (!desktop) return webBrowse!();
             const picked = await browse();
