@@ -72,7 +72,8 @@ describe('models/download (the host downloads, the engine registers)', () => {
     expect((await client.call('models/list', {})).map((m) => m.file)).toEqual(['stories.gguf']);
     const states = events.map((e) => e.state);
     expect(states[0]).toBe('downloading');
-    expect(states.slice(-2)).toEqual(['registering', 'done']);
+    expect(states.slice(-3)).toEqual(['verifying', 'registering', 'done']);
+    expect(states.filter((s) => s === 'verifying')).toHaveLength(1);
     expect(events.at(-1)).toMatchObject({ id: 'stories', file: 'stories.gguf', downloaded_bytes: STORIES.length, total_bytes: STORIES.length, index: 1, count: 1 });
     for (let i = 1; i < events.length; i++) expect(events[i]!.downloaded_bytes).toBeGreaterThanOrEqual(events[i - 1]!.downloaded_bytes);
     const after = await client.call('models/catalog', {});
@@ -83,7 +84,8 @@ describe('models/download (the host downloads, the engine registers)', () => {
   it('cancels on request, keeps what arrived, and the next download resumes instead of starting over', async () => {
     // Larger than the downloader's 5 MB pieces, sent slowly enough to cancel in the middle.
     const big = Buffer.concat([STORIES, Buffer.alloc(12 * 1024 * 1024 - STORIES.length)]);
-    const server = await serve({ 'big.gguf': big }, { bytesPerSecond: 6 * 1024 * 1024 });
+    // 2 MB/s per connection: the downloader's few parallel connections take seconds, a wide window to cancel in.
+    const server = await serve({ 'big.gguf': big }, { bytesPerSecond: 2 * 1024 * 1024 });
     const { client, dataDir, events } = connect([entry('big', 'big.gguf', big)], { SYNAPSIS_MODEL_MIRROR: server.url });
     let cancelled: Promise<unknown> | null = null;
     client.on('models/download', (e) => {

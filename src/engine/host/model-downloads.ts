@@ -111,6 +111,7 @@ export class ModelDownloads {
         this.emit(base);
         const rate = new Rate();
         let last = 0;
+        let verifying = false;
         const pulled = await pullModel(model, {
           modelsDir,
           ...(mirror ? { mirror } : {}),
@@ -121,7 +122,9 @@ export class ModelDownloads {
             const now = Date.now();
             const rate_bytes_per_s = rate.add(p.downloaded_bytes, now);
             const finished = p.total_bytes > 0 && p.downloaded_bytes >= p.total_bytes;
-            if (!finished && now - last < every) return;
+            // The downloader repeats its last progress while it closes the file: "verifying" is sent once.
+            if (finished ? verifying : now - last < every) return;
+            verifying ||= finished;
             last = now;
             this.emit({ ...base, state: finished ? 'verifying' : 'downloading', downloaded_bytes: p.downloaded_bytes, total_bytes: p.total_bytes || model.size_bytes, rate_bytes_per_s });
           },

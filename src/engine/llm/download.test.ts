@@ -86,6 +86,20 @@ describe('pullModel', () => {
     }
   });
 
+  it('checks a download that ended just as it was stopped instead of fetching it again', async () => {
+    const server = await serveModels({ 'stories.gguf': STORIES });
+    try {
+      const modelsDir = temp.make('syn-pull-whole-');
+      fs.mkdirSync(path.join(modelsDir, '.downloads'));
+      fs.writeFileSync(path.join(modelsDir, '.downloads', 'stories.gguf'), STORIES);
+      const pulled = await pullModel(entry('stories.gguf', STORIES), { modelsDir, mirror: server.url });
+      expect(pulled).toMatchObject({ path: path.join(modelsDir, 'stories.gguf'), pinned: true, reused: false });
+      expect(server.requests).toEqual([]);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('refuses a file whose sha256 differs: deleted, nothing in the models dir', async () => {
     const server = await serveModels({ 'stories.gguf': STORIES });
     try {

@@ -181,6 +181,23 @@ export async function pullModel(model: CatalogModel, options: PullOptions): Prom
   const staging = path.join(options.modelsDir, '.downloads');
   fs.mkdirSync(staging, { recursive: true });
   const staged = path.join(staging, model.file);
+  // Whole: the downloader renames <file>.ipull to <file> at the end (a stop just after that leaves it here).
+  const finished = () => fs.existsSync(staged) && !fs.existsSync(`${staged}.ipull`);
+  if (!finished()) await download(model, uri, staged, options);
+  let checked: { sha256: string; pinned: boolean };
+  try {
+    checked = await checkFile(model, staged);
+  } catch (error) {
+    fs.rmSync(staged, { force: true });
+    throw error;
+  }
+  fs.renameSync(staged, target);
+  return { path: target, ...checked, reused: false };
+}
+
+/** Fetches `uri` to `staged` with node-llama-cpp's downloader, resuming from <staged>.ipull; throws unless the file is whole. */
+async function download(model: CatalogModel, uri: string, staged: string, options: PullOptions): Promise<void> {
+  const staging = path.dirname(staged);
   const partial = fs.existsSync(`${staged}.ipull`) ? fs.statSync(`${staged}.ipull`).size : 0;
   checkDiskSpace(staging, model.size_bytes - Math.min(partial, model.size_bytes));
   await probe(uri, options.probeTimeoutMs ?? 15_000, options.signal).catch((error: unknown) => {
@@ -200,22 +217,25 @@ export async function pullModel(model: CatalogModel, options: PullOptions): Prom
       skipExisting: false,
       ...(options.onProgress ? { onProgress: (s: { downloadedSize: number; totalSize: number }) => options.onProgress!({ id: model.id, downloaded_bytes: s.downloadedSize, total_bytes: s.totalSize }) } : {}),
     });
-    await downloader.download(options.signal ? { signal: options.signal } : {});
+    const run = downloader.download(options.signal ? { signal: options.signal } : {});
+    const signal = options.signal;
+    if (signal) {
+      // After a stop the downloader gets a moment to save its pieces, but is never waited on for ever.
+      const stopped = new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+      const settled = run.then(
+        () => undefined,
+        () => undefined,
+      );
+      await Promise.race([run, stopped.then(() => Promise.race([settled, new Promise((resolve) => setTimeout(resolve, 10_000).unref())]))]);
+    } else {
+      await run;
+    }
   } catch (error) {
     if (options.signal?.aborted) throw createError('E_SYN_MODEL_UNAVAILABLE', `Download of ${model.file} stopped; run the pull again to resume it`);
     throw createError('E_SYN_MODEL_UNAVAILABLE', `Cannot download ${model.file}: ${describeDownloadError(error, uri)}`);
   }
-  // ipull resolves a cancelled download too: only a finished file (no .ipull left) goes on.
-  if (options.signal?.aborted || !fs.existsSync(staged)) {
+  // ipull resolves a cancelled download too: only a whole file goes on (one that ended just as it was stopped too).
+  if (!fs.existsSync(staged) || fs.existsSync(`${staged}.ipull`)) {
     throw createError('E_SYN_MODEL_UNAVAILABLE', `Download of ${model.file} stopped before the end; run the pull again to resume it`);
   }
-  let checked: { sha256: string; pinned: boolean };
-  try {
-    checked = await checkFile(model, staged);
-  } catch (error) {
-    fs.rmSync(staged, { force: true });
-    throw error;
-  }
-  fs.renameSync(staged, target);
-  return { path: target, ...checked, reused: false };
 }
