@@ -270,7 +270,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
     ...createIndexHandlers({ store, config, events, dataDir, queue, integrity: storeIntegrity }),
     ...createSearchHandlers({ ...retrieval, indexVersion }),
     ...createAnswerHandlers({ store, config, events, chat, retrieve: (q, ctx, k) => engine.retrieve(q, ctx, k), startedAt: engineStartedAt }),
-    ...createSourceHandlers({ store, config, events }),
+    ...createSourceHandlers(retrieval),
     ...createGraphHandlers({ store, graphs, queue }),
     ...createModelsHandlers({ registry }),
     ...createThreadsHandlers({ store, config }),

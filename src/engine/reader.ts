@@ -27,8 +27,10 @@ const WRITER_METHODS = {
 /** Methods that read the store: a reader first follows what the writer committed. */
 const READER_METHODS = [
   'search/query',
+  'search/tags',
   'answer/ask',
   'source/get',
+  'source/related',
   'graph/neighbors',
   'graph/path',
   'graph/overview',

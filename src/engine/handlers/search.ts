@@ -1,8 +1,9 @@
-/** search/query: the hybrid retrieval pipeline behind one query. */
+/** search/query: the hybrid retrieval pipeline behind one query; search/tags: the tags a caller may filter by. */
 import { RetrieveContextSchema, type RetrievalResult } from '../../shared/contract.ts';
 import { runPipeline } from '../hybrid.ts';
 import { pipelineArgs, type ParsedRetrieveContext, type RetrievalServices } from '../retrieve/request.ts';
 import { pathsInSeveralRoots, rootedLocator } from '../retrieve/source.ts';
+import { visibleTagCounts } from '../store/queries/tags.ts';
 import type { Handlers } from './types.ts';
 
 export interface SearchServices extends RetrievalServices {
@@ -31,5 +32,6 @@ export function createSearchHandlers(services: SearchServices) {
   };
   return {
     'search/query': (req) => search(req.query, { ...(req.context ?? RetrieveContextSchema.parse({})), ...(req.mode ? { mode: req.mode } : {}) }, req.k),
+    'search/tags': (req) => visibleTagCounts(store.db, { allowSensitivity: req.allow_sensitivity, sensitivityEnable: config.sensitivityEnable }, req.prefix, req.limit),
   } satisfies Handlers;
 }

@@ -1,18 +1,15 @@
-/** source/get: the exact lines behind a locator. */
+/** source/get: the exact lines behind a locator; source/related: the notes related to one. */
 import type { ParsedRequestOf } from '../../shared/contract.ts';
-import type { Config } from '../config.ts';
-import type { EventBus } from '../events.ts';
+import { relatedNotes } from '../retrieve/related.ts';
+import type { RetrievalServices } from '../retrieve/request.ts';
 import { readSource } from '../retrieve/source.ts';
-import type { Store } from '../store/store.ts';
 import type { Handlers } from './types.ts';
 
-export interface SourceServices {
-  store: Store;
-  config: Config;
-  events: EventBus;
-}
+/** The related notes read the graph and run the retrieval pipeline: the search handlers' services. */
+export type SourceServices = RetrievalServices;
 
-export function createSourceHandlers({ store, config, events }: SourceServices) {
+export function createSourceHandlers(services: SourceServices) {
+  const { store, config, events } = services;
   return {
     /** `max_lines` is the library's (the desktop's preview, MCP resources); transports serve the default. */
     'source/get': (req: ParsedRequestOf<'source/get'> & { max_lines?: number }) =>
@@ -23,5 +20,6 @@ export function createSourceHandlers({ store, config, events }: SourceServices) 
         followExternalSymlinks: config.followExternalSymlinks,
         ...(req.max_lines ? { maxLines: req.max_lines } : {}),
       }),
+    'source/related': (req) => relatedNotes(services, req),
   } satisfies Handlers;
 }

@@ -130,6 +130,24 @@ export const SearchRequestSchema = z
   })
   .strict();
 
+/** The tags of the notes a caller may see, each with how many notes carry it, most used first. */
+export const TagListSchema = z.object({
+  tags: z.array(z.object({ tag: z.string(), count: z.number().int() })),
+  /** Tags that match the prefix: more than the list holds when it was cut at limit. */
+  total: z.number().int(),
+});
+export type TagList = z.infer<typeof TagListSchema>;
+
+export const TagsRequestSchema = z
+  .object({
+    /** Only tags that start with this (case-insensitive; a leading # is ignored). */
+    prefix: z.string().max(200, 'prefix is longer than 200 characters').default(''),
+    limit: z.number().int().min(1, 'limit must be 1 to 1000').max(1000, 'limit must be 1 to 1000').default(50),
+    allow_sensitivity: z.array(z.string().min(1)).default([]),
+  })
+  .strict();
+
 export const searchMethods = {
   'search/query': { request: SearchRequestSchema, response: RetrievalResultSchema },
+  'search/tags': { request: TagsRequestSchema, response: TagListSchema },
 } as const;

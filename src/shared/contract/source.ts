@@ -30,6 +30,44 @@ export const SourceLinesSchema = z.object({
 });
 export type SourceLines = z.infer<typeof SourceLinesSchema>;
 
+/** Why one note is related to another: a link either way, what both name, or a passage alike. */
+export const RelatedReasonSchema = z.object({
+  kind: z.enum(['links_here', 'linked_from_here', 'shares', 'similar']),
+  /** In words: "links here", "shares: QUIC, Dana", "similar passage: …". */
+  text: z.string(),
+  /** The lines that make the reason (the link, the similar passage); null for shared names. */
+  locator: z.string().nullable(),
+});
+export type RelatedReason = z.infer<typeof RelatedReasonSchema>;
+
+export const RelatedNoteSchema = z.object({
+  path: z.string(),
+  title: z.string(),
+  score: z.number(),
+  reasons: z.array(RelatedReasonSchema),
+});
+export type RelatedNote = z.infer<typeof RelatedNoteSchema>;
+
+/** A note's related notes (graph and similarity), and its [[wikilinks]] resolved to the notes they name. */
+export const RelatedResultSchema = z.object({
+  path: z.string(),
+  related: z.array(RelatedNoteSchema),
+  /** Each [[name]] the note writes, with the path of the visible note it names (null: none, or not visible). */
+  links: z.array(z.object({ name: z.string(), path: z.string().nullable() })),
+  /** How passages alike were found: stored vectors, shared words, or not at all. */
+  similarity: z.enum(['vectors', 'words', 'none']),
+});
+export type RelatedResult = z.infer<typeof RelatedResultSchema>;
+
+export const RelatedRequestSchema = z
+  .object({
+    locator: z.string().min(1, 'locator is empty').max(4096, 'locator is longer than 4096 characters'),
+    k: z.number().int().min(1, 'k must be 1 to 50').max(50, 'k must be 1 to 50').default(8),
+    allow_sensitivity: z.array(z.string().min(1)).default([]),
+  })
+  .strict();
+
 export const sourceMethods = {
   'source/get': { request: SourceRequestSchema, response: SourceLinesSchema },
+  'source/related': { request: RelatedRequestSchema, response: RelatedResultSchema },
 } as const;

@@ -1,0 +1,202 @@
+/**
+ * A note's related notes, for the reading pane: the notes that link to it or that it links to, the
+ * notes that name what it names (people, projects, tags), and the notes with a passage like one of
+ * its own (the vector index when an embedding model works, shared words otherwise). Each comes with
+ * why. Everything is read through the caller's visible graph and the retrieval pipeline's filters,
+ * so a hidden note is never a candidate, a reason, or a resolved [[link]].
+ */
+import { RetrieveContextSchema, type RelatedNote, type RelatedReason, type RelatedResult } from '../../shared/contract.ts';
+import { createError } from '../../shared/errors.ts';
+import type { LinkGraph } from '../graph/stored.ts';
+import { runPipeline } from '../hybrid.ts';
+import { isStopword, tokenize } from '../search/analyzer.ts';
+import { chunkLinesOf, documentsAtPath } from '../store/queries/documents.ts';
+import { pipelineArgs, type RetrievalServices } from './request.ts';
+import { parseLocator } from './source.ts';
+
+/** What the graph says about one other note. */
+export interface GraphSignal {
+  path: string;
+  title: string;
+  /** The lines of the other note that link here (null: it does not). */
+  linksHere: string | null;
+  /** The lines of this note that link to the other one (null: none). */
+  linkedFromHere: string | null;
+  /** Names and tags both notes are joined to, each weighted by how rare it is (1 / log2(1 + notes joined)). */
+  shared: { label: string; weight: number }[];
+}
+
+/** The best passage of another note like one of this note's. */
+export interface SimilarSignal {
+  path: string;
+  title: string;
+  score: number;
+  locator: string;
+  text: string;
+}
+
+/** Weights of the signals: a link stated either way outweighs a shared name, and a passage alike counts as a link at best. */
+export const RELATED_WEIGHTS = { linksHere: 1, linkedFromHere: 0.8, sharedCap: 1.2, similar: 1 } as const;
+/** Shared names listed in a reason; the rest are counted. */
+const SHARED_SHOWN = 3;
+/** Characters of a similar passage quoted in its reason. */
+const QUOTE_CHARS = 90;
+/** An entity joined to more notes than this says nothing about any two of them (a vault-wide tag). */
+const MAX_SHARED_DEGREE = 400;
+
+/** "similar passage: …" quotes the start of the passage, on one line, cut at a word. */
+export function quotePassage(text: string, max = QUOTE_CHARS): string {
+  const flat = text
+    .replace(/^---[\s\S]*?---\s*/, '')
+    .replace(/[#>*_`|[\]]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  if (flat.length <= max) return flat;
+  const cut = flat.slice(0, max);
+  const space = cut.lastIndexOf(' ');
+  return `${(space > max / 2 ? cut.slice(0, space) : cut).trimEnd()}…`;
+}
+
+/**
+ * Ranks the other notes by what joins them to this one: score = link here + link from here + the
+ * shared names' weights (capped) + the similar passage's score relative to the best one. Pure: the
+ * graph and the similarity search feed it. Best first, ties by path; at most k.
+ */
+export function rankRelated(graph: readonly GraphSignal[], similar: readonly SimilarSignal[], k: number): RelatedNote[] {
+  const byPath = new Map<string, { title: string; score: number; reasons: RelatedReason[]; order: number[] }>();
+  const entry = (p: string, title: string) => {
+    let e = byPath.get(p);
+    if (!e) byPath.set(p, (e = { title, score: 0, reasons: [], order: [] }));
+    return e;
+  };
+  for (const g of graph) {
+    const e = entry(g.path, g.title);
+    if (g.linksHere) {
+      e.score += RELATED_WEIGHTS.linksHere;
+      e.reasons.push({ kind: 'links_here', text: 'links here', locator: g.linksHere });
+    }
+    if (g.linkedFromHere) {
+      e.score += RELATED_WEIGHTS.linkedFromHere;
+      e.reasons.push({ kind: 'linked_from_here', text: 'linked from this note', locator: g.linkedFromHere });
+    }
+    const shared = [...new Map(g.shared.map((s) => [s.label, s])).values()].sort((a, b) => b.weight - a.weight || a.label.localeCompare(b.label));
+    if (shared.length > 0) {
+      e.score += Math.min(RELATED_WEIGHTS.sharedCap, shared.reduce((sum, s) => sum + s.weight, 0));
+      const names = shared.slice(0, SHARED_SHOWN).map((s) => s.label);
+      const more = shared.length - names.length;
+      e.reasons.push({ kind: 'shares', text: `shares: ${names.join(', ')}${more > 0 ? ` and ${more} more` : ''}`, locator: null });
+    }
+  }
+  const best = similar.reduce((m, s) => Math.max(m, s.score), 0);
+  const seen = new Set<string>();
+  for (const s of similar) {
+    if (seen.has(s.path) || !(best > 0) || !(s.score > 0)) continue;
+    seen.add(s.path);
+    const e = entry(s.path, s.title);
+    e.score += RELATED_WEIGHTS.similar * (s.score / best);
+    e.reasons.push({ kind: 'similar', text: `similar passage: ${quotePassage(s.text)}`, locator: s.locator });
+  }
+  return [...byPath]
+    .filter(([, e]) => e.score > 0)
+    .map(([p, e]) => ({ path: p, title: e.title, score: Math.round(e.score * 1000) / 1000, reasons: e.reasons }))
+    .sort((a, b) => b.score - a.score || a.path.localeCompare(b.path))
+    .slice(0, k);
+}
+
+/** The other notes the graph joins to the note at `path`: links either way, and names or tags both are joined to. */
+export function graphSignals(g: LinkGraph, notePath: string): GraphSignal[] {
+  const id = `note:${notePath}`;
+  if (!g.hasNode(id)) return [];
+  const out = new Map<string, GraphSignal>();
+  const signal = (other: string): GraphSignal => {
+    let s = out.get(other);
+    if (!s) {
+      const a = g.attributes(other);
+      out.set(other, (s = { path: a.locator ?? other.replace(/^note:/, ''), title: a.label, linksHere: null, linkedFromHere: null, shared: [] }));
+    }
+    return s;
+  };
+  for (const x of g.neighbors(id)) {
+    if (g.kind(x) === 'note') {
+      const s = signal(x);
+      for (const e of g.evidence(id, x)) {
+        if (e.source === x && e.target === id) s.linksHere ??= e.locator;
+        else if (e.source === id && e.target === x) s.linkedFromHere ??= e.locator;
+      }
+      continue;
+    }
+    const degree = g.degree(x);
+    if (degree > MAX_SHARED_DEGREE) continue;
+    const weight = 1 / Math.log2(1 + degree);
+    const label = g.attributes(x).label;
+    for (const y of g.neighbors(x)) {
+      if (y !== id && g.kind(y) === 'note') signal(y).shared.push({ label, weight });
+    }
+  }
+  return [...out.values()];
+}
+
+/** The words a note is most about (stopwords, numbers and short words dropped), most frequent first: the query for notes alike without vectors. */
+export function distinctiveWords(text: string, limit = 24): string[] {
+  const counts = new Map<string, { raw: string; n: number; first: number }>();
+  let i = 0;
+  for (const t of tokenize(text)) {
+    i++;
+    const raw = t.raw.toLowerCase();
+    if (raw.length < 3 || /^\d+$/.test(raw) || isStopword(raw)) continue;
+    const c = counts.get(t.term);
+    if (c) c.n++;
+    else counts.set(t.term, { raw, n: 1, first: i });
+  }
+  return [...counts.values()]
+    .sort((a, b) => b.n - a.n || a.first - b.first)
+    .slice(0, limit)
+    .map((c) => c.raw);
+}
+
+/** [[names]] a note writes, in order, once each. */
+const WIKILINK = /\[\[([^\]|#^\n]+)(?:[#^][^\]|\n]*)?(?:\|[^\]\n]*)?\]\]/g;
+export function wikilinkNames(text: string): string[] {
+  return [...new Set([...text.matchAll(WIKILINK)].map((m) => m[1]!.trim()).filter(Boolean))];
+}
+
+/** Candidates the similarity search asks for: several passages of one note may come first. */
+const SIMILAR_CANDIDATES = 40;
+/** Characters of the note embedded as the query for passages alike (the embedder reads about 512 tokens). */
+const DENSE_QUERY_CHARS = 1500;
+
+export async function relatedNotes(services: RetrievalServices, req: { locator: string; k: number; allow_sensitivity: string[] }): Promise<RelatedResult> {
+  const { store, config } = services;
+  const policy = { allowSensitivity: req.allow_sensitivity, sensitivityEnable: config.sensitivityEnable };
+  const parsed = parseLocator(req.locator);
+  const found = documentsAtPath(store.db, parsed.path, policy);
+  const doc = found.visible[0];
+  // A hidden note answers exactly like a missing one.
+  if (!doc) throw createError('E_SYN_NOT_FOUND', `No indexed document at "${parsed.path.slice(0, 300)}" that this request may read`);
+  const text = chunkLinesOf(store.db, doc.id).map((c) => c.text).join('\n');
+  const g = services.graphs.reader(req.allow_sensitivity);
+  const links = wikilinkNames(text).map((name) => {
+    const node = g.findNode(name);
+    return { name, path: node && g.kind(node) === 'note' ? (g.attributes(node).locator ?? null) : null };
+  });
+  const fromGraph = graphSignals(g, doc.path);
+
+  const denseReady = services.dense.some((d) => d.index.unavailable === null);
+  const query = denseReady ? text.slice(0, DENSE_QUERY_CHARS) : distinctiveWords(text).join(' ');
+  let similar: SimilarSignal[] = [];
+  let similarity: RelatedResult['similarity'] = 'none';
+  if (query.trim()) {
+    const ctx = RetrieveContextSchema.parse({ allow_sensitivity: req.allow_sensitivity, mode: denseReady ? 'dense' : 'bm25', use_graph: false, enable_rerank: false, min_score: 0 });
+    const { deps, req: pipelineReq } = pipelineArgs(services, query, ctx, SIMILAR_CANDIDATES);
+    try {
+      const result = await runPipeline(deps, pipelineReq);
+      similar = result.chunks
+        .filter((c) => !(c.path === doc.path && c.root === doc.root))
+        .map((c) => ({ path: c.path, title: c.title, score: c.score, locator: c.locator, text: c.text }));
+      similarity = denseReady ? 'vectors' : 'words';
+    } catch {
+      // Passages alike are one signal of three: without them the graph's still rank.
+    }
+  }
+  return { path: doc.path, related: rankRelated(fromGraph, similar, req.k), links, similarity };
+}
