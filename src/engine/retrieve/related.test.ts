@@ -68,11 +68,11 @@ describe('the helpers of related notes', () => {
 });
 
 const VAULT = {
-  'projects/Relay.md': '---\ntags: [project, backend]\n---\n# Relay\n\nThe relay forwards operations. Owner: [[Dana Park]]. It speaks QUIC to [[Gateway]].\n',
+  'projects/Relay.md': '---\ntags: [project, backend]\nstatus: active\n---\n# Relay\n\nThe relay forwards operations. Owner: [[Dana Park]]. It speaks QUIC to [[Gateway]].\n',
   'people/Dana Park.md': '---\ntags: [person]\n---\n# Dana Park\n\nDana runs the backend team.\n',
   'projects/Gateway.md': '---\ntags: [project]\n---\n# Gateway\n\nThe gateway terminates TLS in front of the relay fleet and balances operations.\n',
   'notes/Ports.md': '# Ports\n\nThe relay forwards operations on port 7443; the gateway balances operations too.\n',
-  'notes/Unrelated.md': '# Baking\n\nSourdough needs flour, water and time.\n',
+  'notes/Unrelated.md': '---\nstatus: active\n---\n# Baking\n\nSourdough needs flour, water and time.\n',
   'hr/Review.md': '---\nsensitivity: restricted\ntags: [hr, salary]\n---\n# Review\n\n[[Dana Park]] and the relay operations budget, salary bands for the relay team.\n',
 };
 
@@ -110,7 +110,9 @@ describe('source/related', () => {
       ]);
       expect(r.related).toHaveLength(3);
       expect(r.related.map((n) => n.path)).not.toContain('projects/Relay.md');
+      // Both are "active": a status joins them in the graph, but does not make them related.
       expect(r.related.map((n) => n.path)).not.toContain('notes/Unrelated.md');
+      expect((await engine.call('source/related', { locator: 'notes/Unrelated.md' })).related.flatMap((n) => n.reasons.map((x) => x.text))).not.toContain('shares: active');
       const ports = (await engine.call('source/related', { locator: 'projects/Relay.md', k: 10 })).related.find((n) => n.path === 'notes/Ports.md');
       expect(ports?.reasons[0]).toMatchObject({ kind: 'similar', locator: expect.stringMatching(/^notes\/Ports\.md#L/) });
       expect(ports?.reasons[0]!.text).toMatch(/^similar passage: .*relay forwards operations/);

@@ -43,6 +43,8 @@ const SHARED_SHOWN = 3;
 const QUOTE_CHARS = 90;
 /** An entity joined to more notes than this says nothing about any two of them (a vault-wide tag). */
 const MAX_SHARED_DEGREE = 400;
+/** Entity types that join notes without relating them: two notes both "active" or "accepted" are not alike. */
+const NOT_SHARED: ReadonlySet<string> = new Set(['status']);
 
 /** "similar passage: …" quotes the start of the passage, on one line, cut at a word. */
 export function quotePassage(text: string, max = QUOTE_CHARS): string {
@@ -126,7 +128,7 @@ export function graphSignals(g: LinkGraph, notePath: string): GraphSignal[] {
       continue;
     }
     const degree = g.degree(x);
-    if (degree > MAX_SHARED_DEGREE) continue;
+    if (degree > MAX_SHARED_DEGREE || NOT_SHARED.has(g.type(x))) continue;
     const weight = 1 / Math.log2(1 + degree);
     const label = g.attributes(x).label;
     for (const y of g.neighbors(x)) {
