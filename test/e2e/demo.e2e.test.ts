@@ -92,7 +92,7 @@ describe('the demo in web mode', () => {
       await page.getByTestId(`tour-q03`).click();
       await waitForAnswer(page);
       await page.getByTestId('citation').first().click();
-      await page.getByTestId('source-preview').locator('.code__line--cited').first().waitFor();
+      await page.getByTestId('source-preview').locator('[data-cited]').first().waitFor();
       await page.keyboard.press('Escape');
 
       // Reset rebuilds the demo from scratch.

@@ -57,7 +57,7 @@ describe('rough edges in web mode', () => {
     await page.getByTestId('result').first().waitFor();
     const before = await page.locator('.result__loc').allTextContents();
     await page.locator('#search-input').press('Enter');
-    await page.getByTestId('source-preview').locator('.code__line--cited').first().waitFor();
+    await page.getByTestId('source-preview').locator('[data-cited]').first().waitFor();
     await page.keyboard.press('Escape');
     await expect.poll(() => page.getByTestId('source-preview').count()).toBe(0);
     expect(await page.locator('#search-input').inputValue()).toBe('relay port');
@@ -174,7 +174,7 @@ describe('rough edges in web mode', () => {
     await page.locator('#search-input').fill('relay port');
     await page.getByTestId('result').first().click();
     const preview = page.getByTestId('source-preview');
-    await preview.locator('.code__line--cited').first().waitFor();
+    await preview.locator('[data-cited]').first().waitFor();
     await preview.getByRole('button', { name: 'Open in editor' }).click();
     await page.locator('.toast').first().waitFor();
     await preview.getByRole('button', { name: 'Open in editor' }).click();
@@ -222,7 +222,7 @@ describe('rough edges in web mode', () => {
     await page.locator('#search-input').fill('relay port');
     await page.getByTestId('result').first().click();
     const preview = page.getByTestId('source-preview');
-    await preview.locator('.code__line--cited').first().waitFor();
+    await preview.locator('[data-cited]').first().waitFor();
     await preview.getByRole('button', { name: 'Open in editor' }).click();
     const failure = preview.getByTestId('open-error');
     await failure.waitFor({ timeout: 15_000 });

@@ -52,6 +52,9 @@ describe('web mode in Chromium', () => {
       const chip = page.getByTestId('answer').locator('.answer__text button.cite-chip').first();
       await chip.click();
       const preview = page.getByTestId('source-preview');
+      // A note opens rendered with the cited lines marked; its numbered lines hold the exact text.
+      await preview.locator('[data-cited]').first().waitFor();
+      await preview.getByRole('button', { name: 'Lines', exact: true }).click();
       await preview.locator('.code__line--cited').first().waitFor();
       const cited = (await preview.locator('.code__line--cited .code__text').allTextContents()).join('\n');
       const answerText = (await page.getByTestId('answer').locator('.answer__text').textContent()) ?? '';
@@ -137,7 +140,7 @@ describe('web mode in Chromium', () => {
       expect(locator).toMatch(/#L\d+-L\d+$/);
       await screenshot(page, '08-graph');
       await evidence.locator('button.link').first().click();
-      await page.getByTestId('source-preview').locator('.code__line--cited').first().waitFor();
+      await page.getByTestId('source-preview').locator('[data-cited]').first().waitFor();
     } finally {
       await app.close();
     }

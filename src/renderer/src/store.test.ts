@@ -120,16 +120,46 @@ describe('the app store', () => {
     expect(useApp.getState().results).toBeNull();
   });
 
-  it('previews the lines around a cited range, keeping the page of a PDF locator', async () => {
-    const bridge = fakeBridge({ 'source/get': { text: 'x' } });
+  it('previews the lines around a cited range, keeping the page of a PDF locator, with its related notes', async () => {
+    const bridge = fakeBridge({ 'source/get': { text: 'x' }, 'source/related': { path: 'docs/x.pdf', related: [], links: [], similarity: 'words' } });
     useApp.setState({ client: createClient(bridge) });
     await useApp.getState().openPreview('docs/x.pdf#page=3&L20-L22');
-    expect(bridge.calls.at(-1)?.params).toEqual({ locator: 'docs/x.pdf#page=3&L8-L34', allow_sensitivity: [] });
-    expect(useApp.getState().preview).toMatchObject({ path: 'docs/x.pdf', start: 20, end: 22, source: { text: 'x' } });
-    await useApp.getState().openPreview('notes/a.md');
-    expect(bridge.calls.at(-1)?.params).toMatchObject({ locator: 'notes/a.md#L1-L13' });
+    const sent = (method: string) => bridge.calls.filter((c) => c.method === method).map((c) => c.params);
+    expect(sent('source/get')).toEqual([{ locator: 'docs/x.pdf#page=3&L8-L34', allow_sensitivity: [] }]);
+    expect(sent('source/related')).toEqual([{ locator: 'docs/x.pdf', k: 8, allow_sensitivity: [] }]);
+    expect(useApp.getState().preview).toMatchObject({ path: 'docs/x.pdf', start: 20, end: 22, cited: true, view: 'lines', note: null, source: { text: 'x' }, related: { similarity: 'words' } });
     await useApp.getState().openPreview('notes/a.md#section');
     expect(useApp.getState().preview?.error).toMatch(/not a line range/);
+  });
+
+  it('opens a markdown note rendered, follows links into the pane and goes Back', async () => {
+    const bridge = fakeBridge({ 'source/get': { text: '# A', start_line: 1, end_line: 1, truncated: false }, 'source/related': { path: 'x', related: [], links: [], similarity: 'none' } });
+    useApp.setState({ client: createClient(bridge) });
+    await useApp.getState().openPreview('notes/a.md#L3-L4');
+    const gets = () => bridge.calls.filter((c) => c.method === 'source/get').map((c) => (c.params as { locator: string }).locator);
+    // The lines around the citation and the whole note, for the rendered view.
+    expect(gets()).toEqual(['notes/a.md#L1-L16', 'notes/a.md']);
+    expect(useApp.getState().preview).toMatchObject({ view: 'note', cited: true, note: { text: '# A' } });
+    await useApp.getState().followInPreview('notes/b.md');
+    expect(useApp.getState().preview).toMatchObject({ path: 'notes/b.md', cited: false });
+    expect(useApp.getState().previewHistory).toEqual(['notes/a.md#L3-L4']);
+    await useApp.getState().previewBack();
+    expect(useApp.getState().preview).toMatchObject({ locator: 'notes/a.md#L3-L4', start: 3, end: 4 });
+    expect(useApp.getState().previewHistory).toEqual([]);
+    useApp.getState().setPreviewView('lines');
+    expect(useApp.getState().preview?.view).toBe('lines');
+    // Opened afresh (a citation, a result), the pane forgets where it was.
+    await useApp.getState().followInPreview('notes/c.md');
+    await useApp.getState().openPreview('notes/d.md');
+    expect(useApp.getState().previewHistory).toEqual([]);
+  });
+
+  it('asks the engine for the tags that start with what is typed', async () => {
+    const bridge = fakeBridge({ 'search/tags': { tags: [{ tag: 'howto', count: 7 }], total: 1 } });
+    useApp.setState({ client: createClient(bridge), allowRestricted: true });
+    await useApp.getState().suggestTags('how');
+    expect(bridge.calls.at(-1)).toEqual({ method: 'search/tags', params: { prefix: 'how', limit: 30, allow_sensitivity: ['restricted'] } });
+    expect(useApp.getState().tagSuggestions).toEqual([{ tag: 'howto', count: 7 }]);
   });
 
   it('reads health once for a burst of completed index runs (a watched folder being edited)', async () => {

@@ -57,6 +57,8 @@ export function GraphView() {
     if (dragged.current) return;
     void showGraph(node.locator ?? node.label);
   };
+  /** The centre when it is a note: it opens in the reading pane. */
+  const centerNote = view?.nodes.find((n) => n.hops === 0 && n.kind === 'note')?.locator ?? null;
   const pairEdges = (e: GraphEdge) => view?.edges.filter((x) => (x.source_id === e.source_id && x.target_id === e.target_id) || (x.source_id === e.target_id && x.target_id === e.source_id)) ?? [];
   const selected = graph.selected ? pairEdges(graph.selected) : [];
   const seen = new Set<string>();
@@ -80,6 +82,11 @@ export function GraphView() {
             Show
           </button>
         </form>
+        {centerNote && (
+          <button type="button" className="btn btn--ghost" onClick={() => void openPreview(centerNote)} title={`Read ${centerNote} with its related notes`}>
+            Read this note
+          </button>
+        )}
       </header>
       <div className="graph-layout">
         <div className="graph-canvas">

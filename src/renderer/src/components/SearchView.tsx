@@ -8,6 +8,8 @@ const TYPES = ['markdown', 'text', 'code', 'pdf', 'docx', 'html'];
 const DEBOUNCE_MS = 150;
 /** The tag filter applies this long after the last keystroke. */
 const TAG_DEBOUNCE_MS = 300;
+/** Suggestions follow typing in the tag field after this pause. */
+const TAG_SUGGEST_MS = 80;
 
 const parseTags = (text: string) => [...new Set(text.split(',').map((t) => t.trim().replace(/^#/, '')).filter(Boolean))];
 
@@ -22,7 +24,7 @@ function Chip({ active, onClick, children, title }: { active: boolean; onClick: 
 const toggle = (list: string[], value: string) => (list.includes(value) ? list.filter((x) => x !== value) : [...list, value]);
 
 export function SearchView() {
-  const { query, setQuery, search, results, searching, searchError, filters, setFilters, roots, openPreview, showGraph, knownTags, loadTags } = useAppFields(
+  const { query, setQuery, search, results, searching, searchError, filters, setFilters, roots, openPreview, showGraph, tagSuggestions, suggestTags, allowRestricted } = useAppFields(
     'query',
     'setQuery',
     'search',
@@ -34,11 +36,11 @@ export function SearchView() {
     'roots',
     'openPreview',
     'showGraph',
-    'knownTags',
-    'loadTags',
+    'tagSuggestions',
+    'suggestTags',
+    'allowRestricted',
   );
   const [tagText, setTagText] = useState(filters.tags.join(', '));
-  useEffect(() => void loadTags(), [loadTags]);
   // The tag filter applies as you type, once typing pauses.
   useEffect(() => {
     const tags = parseTags(tagText);
@@ -48,8 +50,25 @@ export function SearchView() {
   }, [tagText, filters.tags, setFilters]);
   const typedTags = tagText.split(',');
   const fragment = (typedTags[typedTags.length - 1] ?? '').trim().replace(/^#/, '').toLowerCase();
-  const suggestions = knownTags.filter((t) => t.toLowerCase().startsWith(fragment) && !parseTags(tagText).includes(t)).slice(0, 8);
   const [tagFocus, setTagFocus] = useState(false);
+  // Every visible note's tags that start with what is typed (search/tags), asked again as typing goes on.
+  useEffect(() => {
+    if (!tagFocus) return;
+    const t = setTimeout(() => void suggestTags(fragment), TAG_SUGGEST_MS);
+    return () => clearTimeout(t);
+  }, [fragment, tagFocus, suggestTags, allowRestricted]);
+  const chosen = parseTags(tagText).map((t) => t.toLowerCase());
+  const suggestions = tagSuggestions.filter((t) => t.tag.toLowerCase().startsWith(fragment) && !chosen.includes(t.tag.toLowerCase())).slice(0, 8);
+  /** The suggestion the arrow keys point at (Enter picks it). */
+  const [activeTag, setActiveTag] = useState(-1);
+  useEffect(() => setActiveTag(-1), [fragment, tagSuggestions]);
+  const pickTag = (t: string) => {
+    typedTags[typedTags.length - 1] = t;
+    setTagText(`${typedTags.map((x) => x.trim()).filter(Boolean).join(', ')}, `);
+    setActiveTag(-1);
+    document.getElementById('tag-filter')?.focus();
+  };
+  const suggesting = tagFocus && suggestions.length > 0;
   /** Results past the first sharp drop in score are shown on request. */
   const [showAll, setShowAll] = useState(false);
   useEffect(() => setShowAll(false), [results]);
@@ -128,26 +147,47 @@ export function SearchView() {
             value={tagText}
             placeholder="decision, meeting"
             autoComplete="off"
+            role="combobox"
+            aria-expanded={suggesting}
+            aria-autocomplete="list"
             aria-controls="tag-suggestions"
+            aria-activedescendant={suggesting && activeTag >= 0 ? `tag-suggestion-${activeTag}` : undefined}
             onChange={(e) => setTagText(e.target.value)}
             onKeyDown={(e) => {
-              if (e.key === 'Enter') setFilters({ tags: parseTags(tagText) });
+              if (e.key === 'ArrowDown' && suggesting) {
+                e.preventDefault();
+                setActiveTag((a) => Math.min(suggestions.length - 1, a + 1));
+              } else if (e.key === 'ArrowUp' && suggesting) {
+                e.preventDefault();
+                setActiveTag((a) => Math.max(-1, a - 1));
+              } else if (e.key === 'Enter') {
+                const picked = suggesting && activeTag >= 0 ? suggestions[activeTag] : undefined;
+                if (picked) {
+                  e.preventDefault();
+                  pickTag(picked.tag);
+                } else setFilters({ tags: parseTags(tagText) });
+              } else if (e.key === 'Escape' && suggesting) {
+                // Esc closes the suggestions first (the query and its results stay).
+                e.stopPropagation();
+                setTagFocus(false);
+              }
             }}
           />
-          {tagFocus && suggestions.length > 0 && (
+          {suggesting && (
             <ul className="tag-suggestions" id="tag-suggestions" aria-label="Tag suggestions">
-              {suggestions.map((t) => (
-                <li key={t}>
+              {suggestions.map((t, i) => (
+                <li key={t.tag}>
                   <button
                     type="button"
-                    className="chip"
-                    onClick={() => {
-                      typedTags[typedTags.length - 1] = t;
-                      setTagText(`${typedTags.map((x) => x.trim()).filter(Boolean).join(', ')}, `);
-                      document.getElementById('tag-filter')?.focus();
-                    }}
+                    id={`tag-suggestion-${i}`}
+                    className={`chip${i === activeTag ? ' chip--on' : ''}`}
+                    aria-selected={i === activeTag}
+                    tabIndex={-1}
+                    title={`${t.count} ${t.count === 1 ? 'note' : 'notes'} tagged #${t.tag}`}
+                    onMouseDown={(e) => e.preventDefault()}
+                    onClick={() => pickTag(t.tag)}
                   >
-                    #{t}
+                    #{t.tag} <span className="tag-suggestions__count">{t.count}</span>
                   </button>
                 </li>
               ))}

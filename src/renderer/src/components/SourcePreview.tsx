@@ -1,28 +1,148 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
+import type { RelatedResult, SourceLines } from '../../../shared/contract.ts';
+import { renderNote, resolveNoteLink } from '../markdown.ts';
+import type { Preview } from '../slices/source.ts';
 import { useAppFields } from '../store.ts';
 
-/** The cited lines in their file, highlighted, with the lines around them and "open in editor". */
+/** The note rendered as markdown: wikilinks open in the pane, the cited blocks marked. */
+function RenderedNote({ preview, note, related, onFollow }: { preview: Preview; note: SourceLines; related: RelatedResult | null; onFollow: (locator: string) => void }) {
+  const links = useMemo(() => new Map((related?.links ?? []).map((l) => [l.name, l.path])), [related]);
+  const html = useMemo(
+    () => renderNote(note.text, { firstLine: note.start_line, links, cited: preview.cited ? { start: preview.start, end: preview.end } : null }),
+    [note, links, preview.cited, preview.start, preview.end],
+  );
+  return (
+    <article
+      className="note-body"
+      aria-label="Note"
+      data-testid="rendered-note"
+      // markdown-it renders with raw HTML off: a note's tags arrive escaped, as text (markdown.ts).
+      dangerouslySetInnerHTML={{ __html: html }}
+      onClick={(e) => {
+        const a = (e.target as HTMLElement).closest('a');
+        if (!a) return;
+        // Nothing in a note navigates the app away: notes open in the pane, addresses only show in their title.
+        e.preventDefault();
+        const target = a.dataset.note ?? (a.dataset.href ? resolveNoteLink(note.path, a.dataset.href) : null);
+        if (target) onFollow(target);
+      }}
+    />
+  );
+}
+
+/** Numbered lines: around the cited ones, or the whole file. */
+function NumberedLines({ preview, source }: { preview: Preview; source: SourceLines }) {
+  const lines = source.text.split('\n');
+  return (
+    <div className="code" role="region" aria-label="File lines">
+      {lines.map((text, i) => {
+        const n = source.start_line + i;
+        const cited = preview.cited && n >= preview.start && n <= preview.end;
+        return (
+          <div key={n} className={`code__line${cited ? ' code__line--cited' : ''}`} data-line={n} data-cited={cited || undefined}>
+            <span className="code__no">{n}</span>
+            <span className="code__text">{text || ' '}</span>
+          </div>
+        );
+      })}
+      {source.truncated && <div className="muted small">… the file continues; open it in your editor to read on.</div>}
+    </div>
+  );
+}
+
+const REASON_ICON: Record<string, string> = { links_here: '←', linked_from_here: '→', shares: '≈', similar: '¶' };
+
+/** Related notes with why each is related; a click opens it in the pane (at the lines that make the reason). */
+function RelatedRail({ preview, onFollow }: { preview: Preview; onFollow: (locator: string) => void }) {
+  const related = preview.related;
+  return (
+    <aside className="related" aria-label="Related notes" data-testid="related-notes">
+      <h2 className="related__title">Related notes</h2>
+      {preview.relatedError && <p className="muted small">{preview.relatedError}</p>}
+      {!related && !preview.relatedError && <p className="muted small">Looking…</p>}
+      {related && related.related.length === 0 && <p className="muted small">Nothing links here, and no other note shares its names or passages.</p>}
+      {related && related.related.length > 0 && (
+        <ol className="related__list">
+          {related.related.map((n) => (
+            <li key={n.path}>
+              <button type="button" className="related__item" data-testid="related-note" onClick={() => onFollow(n.reasons.find((r) => r.locator && !r.locator.startsWith(`${preview.path}#`))?.locator ?? n.path)}>
+                <span className="related__name">{n.title}</span>
+                <span className="related__path">{n.path}</span>
+                {n.reasons.map((r) => (
+                  <span key={r.kind} className={`related__why related__why--${r.kind}`} data-testid="related-why">
+                    <span aria-hidden="true">{REASON_ICON[r.kind]} </span>
+                    {r.text}
+                  </span>
+                ))}
+              </button>
+            </li>
+          ))}
+        </ol>
+      )}
+      {related && (
+        <p className="muted small related__how">
+          {related.similarity === 'vectors' ? 'Links, shared names and passages alike (embedding model).' : related.similarity === 'words' ? 'Links, shared names and passages with the same words (no embedding model).' : 'Links and shared names.'}
+        </p>
+      )}
+    </aside>
+  );
+}
+
+/** The reading pane: the note rendered (or its lines), the cited lines highlighted, related notes beside it, Back, and "open in editor". */
 export function SourcePreview() {
-  const { preview, closePreview, openInEditor, readWholeFile, restrictedDocs } = useAppFields('preview', 'closePreview', 'openInEditor', 'readWholeFile', 'restrictedDocs');
-  const first = useRef<HTMLDivElement>(null);
+  const { preview, previewHistory, closePreview, openInEditor, readWholeFile, restrictedDocs, followInPreview, previewBack, setPreviewView } = useAppFields(
+    'preview',
+    'previewHistory',
+    'closePreview',
+    'openInEditor',
+    'readWholeFile',
+    'restrictedDocs',
+    'followInPreview',
+    'previewBack',
+    'setPreviewView',
+  );
+  const body = useRef<HTMLDivElement>(null);
+  const shown = preview ? (preview.view === 'note' && preview.note ? preview.note : preview.source) : null;
   useEffect(() => {
-    first.current?.scrollIntoView({ block: 'center' });
-  }, [preview?.source]);
+    const root = body.current;
+    if (!root || !shown) return;
+    const first = root.querySelector('[data-cited]');
+    if (first) first.scrollIntoView({ block: 'center' });
+    else root.scrollTop = 0;
+  }, [shown, preview?.view, preview?.locator]);
   if (!preview) return null;
-  const source = preview.source;
-  const lines = source ? source.text.split('\n') : [];
+  const source = preview.source ?? preview.note;
+  const rendered = preview.view === 'note' && preview.note;
+  const follow = (locator: string) => void followInPreview(locator);
   return (
     <aside className="preview" role="dialog" aria-label={`Source ${preview.locator}`} data-testid="source-preview">
       <header className="preview__header">
-        <div>
-          <div className="preview__path">{preview.path}</div>
-          <div className="muted small">
-            lines {preview.start}–{preview.end}
-            {source && restrictedDocs.includes(source.doc_id) && <span className="badge badge--restricted">restricted note</span>}
-            {source?.stale && <span className="badge badge--warn">changed since indexing: showing the indexed text</span>}
+        <div className="preview__heading">
+          {previewHistory.length > 0 && (
+            <button type="button" className="btn btn--ghost preview__back" onClick={() => void previewBack()} data-testid="preview-back" title={`Back to ${previewHistory.at(-1)}`}>
+              ← Back
+            </button>
+          )}
+          <div>
+            <div className="preview__path">{preview.path}</div>
+            <div className="muted small">
+              {preview.cited ? `lines ${preview.start}–${preview.end}` : 'whole note'}
+              {source && restrictedDocs.includes(source.doc_id) && <span className="badge badge--restricted">restricted note</span>}
+              {source?.stale && <span className="badge badge--warn">changed since indexing: showing the indexed text</span>}
+            </div>
           </div>
         </div>
         <div className="preview__actions">
+          {preview.note && (
+            <div className="segmented" role="group" aria-label="Show as">
+              <button type="button" className={preview.view === 'note' ? 'on' : undefined} aria-pressed={preview.view === 'note'} onClick={() => setPreviewView('note')}>
+                Note
+              </button>
+              <button type="button" className={preview.view === 'lines' ? 'on' : undefined} aria-pressed={preview.view === 'lines'} onClick={() => setPreviewView('lines')}>
+                Lines
+              </button>
+            </div>
+          )}
           <button type="button" className="btn btn--ghost" onClick={() => void openInEditor(preview.locator)}>
             Open in editor
           </button>
@@ -44,26 +164,19 @@ export function SourcePreview() {
         </div>
       )}
       {preview.error && (
-        <p className="error-line" role="alert">
+        <p className="error-line preview__error" role="alert">
           {preview.error}
         </p>
       )}
-      {!source && !preview.error && <p className="muted">Loading…</p>}
-      {source && (
-        <div className="code" role="region" aria-label="File lines">
-          {lines.map((text, i) => {
-            const n = source.start_line + i;
-            const cited = n >= preview.start && n <= preview.end;
-            return (
-              <div key={n} ref={n === preview.start ? first : undefined} className={`code__line${cited ? ' code__line--cited' : ''}`} data-line={n} data-cited={cited || undefined}>
-                <span className="code__no">{n}</span>
-                <span className="code__text">{text || ' '}</span>
-              </div>
-            );
-          })}
-          {source.truncated && <div className="muted small">… the range continues; open the file to read on.</div>}
+      <div className="preview__body">
+        <div className="preview__main" ref={body}>
+          {!shown && !preview.error && <p className="muted preview__loading">Loading…</p>}
+          {rendered && <RenderedNote preview={preview} note={preview.note!} related={preview.related} onFollow={follow} />}
+          {!rendered && preview.source && <NumberedLines preview={preview} source={preview.source} />}
+          {rendered && preview.note!.truncated && <p className="muted small preview__loading">… the note continues past line {preview.note!.end_line}; open it in your editor to read on.</p>}
         </div>
-      )}
+        <RelatedRail preview={preview} onFollow={follow} />
+      </div>
     </aside>
   );
 }

@@ -1,5 +1,5 @@
 import type { StateCreator } from 'zustand';
-import type { ParsedRequestOf, RetrievalResult } from '../../../shared/contract.ts';
+import type { ParsedRequestOf, RetrievalResult, TagList } from '../../../shared/contract.ts';
 import { kit, messageOf, type AppState } from './kit.ts';
 
 /** The filters the search view offers, as the request's retrieval context names them. */
@@ -12,38 +12,37 @@ export interface SearchSlice {
   results: RetrievalResult | null;
   searching: boolean;
   searchError: string | null;
-  /** Tags the tag filter suggests: the graph's tag nodes and the tags of every result seen, sorted. */
-  knownTags: string[];
-  loadTags(): Promise<void>;
+  /** Tags the tag filter suggests for what is typed: every visible note's tags (search/tags), most used first. */
+  tagSuggestions: TagList['tags'];
+  suggestTags(prefix: string): Promise<void>;
   setQuery(query: string): void;
   setFilters(filters: Partial<SearchFilters>): void;
   search(): Promise<void>;
 }
 
 let searchSeq = 0;
+let tagSeq = 0;
+/** Tags asked for per keystroke; the filter shows the first ones not already chosen. */
+const TAGS_ASKED = 30;
 
 export const createSearchSlice: StateCreator<AppState, [], [], SearchSlice> = (set, get) => {
   const { client, sensitivity } = kit(get);
-  const addTags = (tags: string[]) => {
-    const known = new Set(get().knownTags);
-    const before = known.size;
-    for (const t of tags) if (t.trim()) known.add(t.trim().replace(/^#/, ''));
-    if (known.size > before) set({ knownTags: [...known].sort() });
-  };
   return {
     query: '',
     filters: { roots: [], types: [], tags: [] },
     results: null,
     searching: false,
     searchError: null,
-    knownTags: [],
+    tagSuggestions: [],
 
-    async loadTags() {
+    async suggestTags(prefix) {
+      const seq = ++tagSeq;
       try {
-        const overview = await client().call('graph/overview', { limit: 100, allow_sensitivity: sensitivity() });
-        addTags(overview.central.filter((n) => n.kind === 'tag').map((n) => n.label));
+        const { tags } = await client().call('search/tags', { prefix, limit: TAGS_ASKED, allow_sensitivity: sensitivity() });
+        if (seq === tagSeq) set({ tagSuggestions: tags });
       } catch {
-        // Suggestions are a convenience: without the graph, the tags of the results still come.
+        // Suggestions are a convenience: typing a tag still filters.
+        if (seq === tagSeq) set({ tagSuggestions: [] });
       }
     },
     setQuery(query) {
@@ -70,7 +69,6 @@ export const createSearchSlice: StateCreator<AppState, [], [], SearchSlice> = (s
           context: { allow_sensitivity: sensitivity(), roots: filters.roots, types: filters.types, tags: filters.tags },
         });
         if (seq === searchSeq) set({ results, searching: false, searchError: null });
-        addTags(results.chunks.flatMap((c) => (c.tags.tags ?? '').split(',')));
       } catch (error) {
         if (seq === searchSeq) set({ searching: false, searchError: messageOf(error) });
       }
