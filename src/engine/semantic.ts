@@ -293,6 +293,21 @@ export class SemanticIndex {
     return run(this.rocchio(vector, first.slice(0, options.feedback.docs), options.feedback.beta));
   }
 
+  /**
+   * Nearest units to a vector already stored (no model call): a note's passages alike start from its
+   * own chunks' vectors. Filtering is the caller's (it hydrates the hits through the request's
+   * filters). While the index is being rebuilt this throws E_SYN_VECTORSTORE_UNAVAILABLE, as search does.
+   */
+  async nearest(vector: Float32Array, k: number): Promise<VectorHit[]> {
+    if (!this.index) {
+      if (this.empty) return [];
+      await Promise.race([this.ensureLoaded(), this.rebuildStarted.promise]);
+      if (this.rebuilding) throw createError('E_SYN_VECTORSTORE_UNAVAILABLE', 'the vector index is being built from stored embeddings');
+    }
+    await this.current();
+    return this.searchVector(vector, k);
+  }
+
   private searchVector(v: Float32Array, k: number, allow?: ReadonlySet<number>): VectorHit[] {
     const index = this.index;
     if (!index || index.stats().count === 0) return [];

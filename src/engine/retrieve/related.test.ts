@@ -130,6 +130,9 @@ describe('source/related', () => {
       expect(r.similarity).toBe('vectors');
       expect(r.related.some((n) => n.reasons.some((x) => x.kind === 'similar'))).toBe(true);
       expect(r.related.map((n) => n.path)).not.toContain('hr/Review.md');
+      // The restricted note is near in the vector index: the filters, not chance, keep it out.
+      const allowed = await engine.call('source/related', { locator: 'notes/Ports.md', k: 10, allow_sensitivity: ['restricted'] });
+      expect(allowed.related.find((n) => n.path === 'hr/Review.md')?.reasons.map((x) => x.kind)).toEqual(['similar']);
     } finally {
       await engine.dispose();
     }

@@ -10,6 +10,7 @@ import { createError } from '../../shared/errors.ts';
 import type { LinkGraph } from '../graph/stored.ts';
 import { runPipeline } from '../hybrid.ts';
 import { isStopword, tokenize } from '../search/analyzer.ts';
+import { loadFilteredChunks } from '../store/queries/chunks.ts';
 import { chunkLinesOf, documentsAtPath } from '../store/queries/documents.ts';
 import { pipelineArgs, type RetrievalServices } from './request.ts';
 import { parseLocator } from './source.ts';
@@ -162,10 +163,56 @@ export function wikilinkNames(text: string): string[] {
   return [...new Set([...text.matchAll(WIKILINK)].map((m) => m[1]!.trim()).filter(Boolean))];
 }
 
-/** Candidates the similarity search asks for: several passages of one note may come first. */
+/** Candidates the word search asks for: several passages of one note may come first. */
 const SIMILAR_CANDIDATES = 40;
-/** Characters of the note embedded as the query for passages alike (the embedder reads about 512 tokens). */
-const DENSE_QUERY_CHARS = 1500;
+/** The note's chunks whose vectors look for passages alike (a long note's first ones), and the hits each asks for. */
+const VECTOR_QUERIES = 8;
+const VECTOR_HITS = 20;
+
+type Policy = { allowSensitivity: readonly string[]; sensitivityEnable: boolean };
+type NoteDoc = { id: number; path: string; root: string };
+
+/**
+ * Passages of other notes nearest to this note's own chunks in the vector index, from the vectors
+ * stored at indexing (no model call), hydrated through the visibility filters. Null when no vector
+ * index answers (no embedding model, still being built, the note not embedded yet).
+ */
+async function similarByVectors(services: RetrievalServices, doc: NoteDoc, chunkIds: readonly number[], policy: Policy): Promise<SimilarSignal[] | null> {
+  const dense = services.dense.find((d) => d.index.unavailable === null);
+  if (!dense || chunkIds.length === 0) return null;
+  const best = new Map<number, number>();
+  let queried = 0;
+  for (const page of services.store.chunkVectors(dense.index.modelId, chunkIds.slice(0, VECTOR_QUERIES))) {
+    for (const { vector } of page) {
+      queried++;
+      for (const hit of await dense.index.nearest(vector, VECTOR_HITS)) {
+        if (!(best.get(hit.id)! >= hit.score)) best.set(hit.id, hit.score);
+      }
+    }
+  }
+  if (queried === 0) return null;
+  const own = new Set(chunkIds);
+  const ids = [...best.keys()].filter((id) => !own.has(id));
+  const filters = { ...policy, includeGlobs: [], excludeGlobs: [], types: [], languages: [], tags: [], roots: [] };
+  const rows = loadFilteredChunks(services.store.db, ids, filters);
+  return ids
+    .map((id) => rows.get(id))
+    .filter((r) => r !== undefined && !(r.path === doc.path && r.root === doc.root))
+    .map((r) => ({ path: r!.path, title: r!.title ?? r!.path, score: best.get(r!.id)!, locator: r!.locator, text: r!.text }))
+    .sort((a, b) => b.score - a.score);
+}
+
+/** Passages of other notes that share this note's most frequent words (BM25 through the retrieval pipeline and its filters). */
+async function similarByWords(services: RetrievalServices, doc: NoteDoc, text: string, allow: string[]): Promise<SimilarSignal[] | null> {
+  const query = distinctiveWords(text).join(' ');
+  if (!query) return null;
+  const ctx = RetrieveContextSchema.parse({ allow_sensitivity: allow, mode: 'bm25', use_graph: false, enable_rerank: false, min_score: 0 });
+  const { deps, req } = pipelineArgs(services, query, ctx, SIMILAR_CANDIDATES);
+  const result = await runPipeline(deps, req);
+  return result.chunks
+    .filter((c) => !(c.path === doc.path && c.root === doc.root))
+    .map((c) => ({ path: c.path, title: c.title, score: c.score, locator: c.locator, text: c.text }));
+}
 
 export async function relatedNotes(services: RetrievalServices, req: { locator: string; k: number; allow_sensitivity: string[] }): Promise<RelatedResult> {
   const { store, config } = services;
@@ -175,7 +222,8 @@ export async function relatedNotes(services: RetrievalServices, req: { locator: 
   const doc = found.visible[0];
   // A hidden note answers exactly like a missing one.
   if (!doc) throw createError('E_SYN_NOT_FOUND', `No indexed document at "${parsed.path.slice(0, 300)}" that this request may read`);
-  const text = chunkLinesOf(store.db, doc.id).map((c) => c.text).join('\n');
+  const chunks = chunkLinesOf(store.db, doc.id);
+  const text = chunks.map((c) => c.text).join('\n');
   const g = services.graphs.reader(req.allow_sensitivity);
   const links = wikilinkNames(text).map((name) => {
     const node = g.findNode(name);
@@ -183,22 +231,13 @@ export async function relatedNotes(services: RetrievalServices, req: { locator: 
   });
   const fromGraph = graphSignals(g, doc.path);
 
-  const denseReady = services.dense.some((d) => d.index.unavailable === null);
-  const query = denseReady ? text.slice(0, DENSE_QUERY_CHARS) : distinctiveWords(text).join(' ');
-  let similar: SimilarSignal[] = [];
+  // Passages alike are one signal of three: when neither search answers, the graph's still rank.
   let similarity: RelatedResult['similarity'] = 'none';
-  if (query.trim()) {
-    const ctx = RetrieveContextSchema.parse({ allow_sensitivity: req.allow_sensitivity, mode: denseReady ? 'dense' : 'bm25', use_graph: false, enable_rerank: false, min_score: 0 });
-    const { deps, req: pipelineReq } = pipelineArgs(services, query, ctx, SIMILAR_CANDIDATES);
-    try {
-      const result = await runPipeline(deps, pipelineReq);
-      similar = result.chunks
-        .filter((c) => !(c.path === doc.path && c.root === doc.root))
-        .map((c) => ({ path: c.path, title: c.title, score: c.score, locator: c.locator, text: c.text }));
-      similarity = denseReady ? 'vectors' : 'words';
-    } catch {
-      // Passages alike are one signal of three: without them the graph's still rank.
-    }
+  let similar: SimilarSignal[] | null = await similarByVectors(services, doc, chunks.map((c) => c.id), policy).catch(() => null);
+  if (similar) similarity = 'vectors';
+  else {
+    similar = await similarByWords(services, doc, text, req.allow_sensitivity).catch(() => null);
+    if (similar) similarity = 'words';
   }
-  return { path: doc.path, related: rankRelated(fromGraph, similar, req.k), links, similarity };
+  return { path: doc.path, related: rankRelated(fromGraph, similar ?? [], req.k), links, similarity };
 }

@@ -105,9 +105,9 @@ export function documentsAtPath(connection: ReadConnection, rel: string, policy:
   return { all, visible: all.filter((d) => isVisible(d.sensitivity)) };
 }
 
-/** A document's chunks as line ranges and text, in order (the lines as indexed). */
-export function chunkLinesOf(connection: ReadConnection, documentId: number): { start_line: number; end_line: number; text: string }[] {
+/** A document's chunks as ids, line ranges and text, in order (the lines as indexed). */
+export function chunkLinesOf(connection: ReadConnection, documentId: number): { id: number; start_line: number; end_line: number; text: string }[] {
   return sqliteOf(connection)
-    .prepare('SELECT start_line, end_line, text FROM chunks WHERE document_id = ? ORDER BY ordinal')
-    .all(documentId) as { start_line: number; end_line: number; text: string }[];
+    .prepare('SELECT id, start_line, end_line, text FROM chunks WHERE document_id = ? ORDER BY ordinal')
+    .all(documentId) as { id: number; start_line: number; end_line: number; text: string }[];
 }
