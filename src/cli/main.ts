@@ -28,7 +28,9 @@ import { rootsAdd } from './commands/roots-add.ts';
 import { rootsList } from './commands/roots-list.ts';
 import { rootsRemove } from './commands/roots-remove.ts';
 import { search } from './commands/search.ts';
+import { related } from './commands/related.ts';
 import { source } from './commands/source.ts';
+import { tags } from './commands/tags.ts';
 import { threadsDelete, threadsExport, threadsList, threadsRename, threadsShow } from './commands/threads.ts';
 import { traces } from './commands/traces.ts';
 import { tune } from './commands/tune.ts';
@@ -48,6 +50,8 @@ const commands = (): (CommandModule | { group: string; description: string; comm
   search,
   ask,
   source,
+  related,
+  tags,
   graph,
   documents,
   mcp,
