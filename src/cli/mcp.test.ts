@@ -36,9 +36,9 @@ describe('synapsis mcp (the SDK client over stdio, sample vault)', () => {
     temp.cleanup();
   });
 
-  it('lists the four tools with their input schemas', async () => {
+  it('lists the five tools with their input schemas', async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(['answer_query', 'get_source', 'graph_neighbors', 'search']);
+    expect(tools.map((t) => t.name).sort()).toEqual(['answer_query', 'get_source', 'graph_neighbors', 'related_notes', 'search']);
     const answer = tools.find((t) => t.name === 'answer_query')!;
     expect(answer.inputSchema.required).toEqual(['query']);
     expect(Object.keys(answer.inputSchema.properties ?? {})).toEqual(expect.arrayContaining(['query', 'scope', 'top_k', 'rerank_top_n']));
@@ -81,6 +81,18 @@ describe('synapsis mcp (the SDK client over stdio, sample vault)', () => {
     const decided = g.edges.find((e) => e.relation === 'decided_by' && e.target === 'Maya Chen');
     // The evidence is the front-matter line itself: `decided_by: Maya Chen` is line 8 of that record.
     expect(decided?.locator).toBe('decisions/2026-03-14 Storage decision.md#L8-L8');
+  });
+
+  it('lists the notes related to one, each with why', async () => {
+    const r = await call('related_notes', { locator: 'people/Sofia Lindqvist.md', top_k: 5 });
+    expect(r.isError).toBeFalsy();
+    const result = r.structuredContent as { path: string; related: { path: string; reasons: { kind: string; text: string }[] }[] };
+    expect(result.path).toBe('people/Sofia Lindqvist.md');
+    expect(result.related).toHaveLength(5);
+    expect(result.related[0]!.reasons.length).toBeGreaterThan(0);
+    // The restricted note names her, and is never listed.
+    expect(result.related.map((n) => n.path).some((p) => p.startsWith('hr/'))).toBe(false);
+    expect(r.content[0]!.text).toMatch(/^Related to people\/Sofia Lindqvist\.md:\n1\. /);
   });
 
   it('never serves restricted notes: not in search, answers, sources, resources or the graph', async () => {

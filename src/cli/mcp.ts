@@ -20,7 +20,7 @@ import { isJSONRPCErrorResponse, isJSONRPCNotification, isJSONRPCRequest, isJSON
 import { z } from 'zod';
 import type { Engine } from '../engine/index.ts';
 import { fileUri, MAX_SOURCE_LINES, rootedLocator } from '../engine/retrieve/source.ts';
-import { AnswerEnvelopeSchema, contract, GraphNeighborsSchema, MAX_QUERY_CHARS, RetrieveContextSchema, SourceLinesSchema } from '../shared/contract.ts';
+import { AnswerEnvelopeSchema, contract, GraphNeighborsSchema, MAX_QUERY_CHARS, RelatedResultSchema, RetrieveContextSchema, SourceLinesSchema } from '../shared/contract.ts';
 import { isSynapsisError, serializeError } from '../shared/errors.ts';
 
 const retrieveContext = RetrieveContextSchema.shape;
@@ -28,6 +28,7 @@ const searchRequest = contract['search/query'].request.shape;
 const answerRequest = contract['answer/ask'].request.shape;
 const sourceRequest = contract['source/get'].request.shape;
 const neighborsRequest = contract['graph/neighbors'].request.shape;
+const relatedRequest = contract['source/related'].request.shape;
 
 /** A list of the retrieve context, narrowed for a client: optional, at most 50 entries of at most `itemMax` characters. */
 const scopeList = (field: typeof retrieveContext.include_globs, itemMax: number, description: string) => z.array(field.unwrap().element.max(itemMax)).max(50).optional().describe(description);
@@ -192,6 +193,30 @@ export function createMcpServer(source: Engine | (() => Engine), version = '0.1.
         const text = result.found
           ? [`${result.entity}: ${result.nodes.length - 1} neighbours within ${hops ?? 1} hop(s)`, ...result.edges.map((e) => `${e.source} -${e.relation}-> ${e.target}  (${e.locator})`)].join('\n')
           : `No entity "${entity}" in the link graph.${result.suggestions.length ? ` Did you mean: ${result.suggestions.join(', ')}?` : ''}`;
+        return { content: [{ type: 'text' as const, text }], structuredContent: result };
+      }),
+  );
+
+  server.registerTool(
+    'related_notes',
+    {
+      title: 'Find the notes related to one',
+      description:
+        'The notes related to an indexed note, best first, each with why: it links here or is linked from it, the names and tags both carry, ' +
+        'or a passage alike (by the embedding model, or shared words without one), with the locator of the lines that make the reason.',
+      inputSchema: {
+        locator: relatedRequest.locator.describe('the note: its path, or a locator as search returns it'),
+        top_k: relatedRequest.k.removeDefault().optional().describe('how many related notes (1-50, default 8)'),
+      },
+      outputSchema: RelatedResultSchema.shape,
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    async ({ locator, top_k }) =>
+      guarded(async () => {
+        const result = await current().call('source/related', { locator, ...(top_k ? { k: top_k } : {}) });
+        const text = result.related.length
+          ? [`Related to ${result.path}:`, ...result.related.map((n, i) => `${i + 1}. ${n.path}: ${n.reasons.map((r) => r.text).join('; ')}`)].join('\n')
+          : `Nothing is related to ${result.path}: no note links to it or shares its names or passages.`;
         return { content: [{ type: 'text' as const, text }], structuredContent: result };
       }),
   );
