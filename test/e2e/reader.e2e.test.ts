@@ -117,8 +117,9 @@ describe('the reading pane in web mode', () => {
   it('the tag filter suggests every visible tag as you type, keyboard navigable, a restricted note\'s tags hidden', async () => {
     const { page } = await open({ indexFirst: true });
     await page.keyboard.press('Control+/');
-    await page.locator('#search-input').fill('metrics');
+    await page.locator('#search-input').fill('relay');
     await page.getByTestId('result').first().waitFor();
+    const paths = () => page.locator('.result__loc').allTextContents();
     const tags = page.locator('#tag-filter');
     const suggestions = page.getByRole('list', { name: 'Tag suggestions' });
     // A tag one note carries, in no result and not among the graph's most connected.
@@ -127,12 +128,16 @@ describe('the reading pane in web mode', () => {
     // Only the restricted note is tagged confidential: not suggested.
     await tags.fill('');
     await tags.pressSequentially('conf', { delay: 30 });
-    await page.waitForTimeout(400);
+    await page.getByTestId('no-tag').waitFor();
+    expect(await page.getByTestId('no-tag').textContent()).toContain('No note is tagged #conf');
     expect(await suggestions.count()).toBe(0);
     // The arrow keys move through the suggestions, Enter picks one and the results follow it.
     await tags.fill('');
     await tags.pressSequentially('how', { delay: 30 });
     await suggestions.getByRole('button', { name: '#howto' }).waitFor();
+    // A half-typed tag does not filter the results away.
+    await page.waitForTimeout(600);
+    expect((await paths()).some((p) => !p.startsWith('howto/'))).toBe(true);
     expect(await suggestions.locator('.tag-suggestions__count').first().textContent()).toMatch(/^\d+$/);
     await tags.press('ArrowDown');
     await expect.poll(() => tags.getAttribute('aria-activedescendant')).toBe('tag-suggestion-0');
@@ -140,7 +145,13 @@ describe('the reading pane in web mode', () => {
     await screenshot(page, 'reader-05-tag-suggestions');
     await tags.press('Enter');
     await expect.poll(() => tags.inputValue()).toBe('howto, ');
-    await expect.poll(async () => (await page.locator('.result__loc').allTextContents()).every((p) => p.startsWith('howto/')), { timeout: 10_000 }).toBe(true);
+    await expect.poll(async () => (await paths()).every((p) => p.startsWith('howto/')), { timeout: 10_000 }).toBe(true);
+    expect((await paths()).length).toBeGreaterThan(0);
+    // A whole tag typed applies without picking it.
+    await tags.fill('');
+    await tags.pressSequentially('decision', { delay: 30 });
+    await expect.poll(async () => (await paths()).every((p) => p.startsWith('decisions/')), { timeout: 10_000 }).toBe(true);
+    expect((await paths()).length).toBeGreaterThan(0);
   });
 
   it('reads at 1280x800 and 800x600, in light and dark', async () => {

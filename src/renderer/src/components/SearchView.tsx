@@ -11,6 +11,8 @@ const TAG_DEBOUNCE_MS = 300;
 /** Suggestions follow typing in the tag field after this pause. */
 const TAG_SUGGEST_MS = 80;
 
+/** The tags typed, each complete one followed by ", " (how picking a suggestion or a card's tag writes it). */
+const tagsText = (tags: readonly string[]) => (tags.length > 0 ? `${tags.join(', ')}, ` : '');
 const parseTags = (text: string) => [...new Set(text.split(',').map((t) => t.trim().replace(/^#/, '')).filter(Boolean))];
 
 function Chip({ active, onClick, children, title }: { active: boolean; onClick: () => void; children: React.ReactNode; title?: string }) {
@@ -40,16 +42,19 @@ export function SearchView() {
     'suggestTags',
     'allowRestricted',
   );
-  const [tagText, setTagText] = useState(filters.tags.join(', '));
-  // The tag filter applies as you type, once typing pauses.
+  const [tagText, setTagText] = useState(tagsText(filters.tags));
+  const typedTags = tagText.split(',');
+  const fragment = (typedTags[typedTags.length - 1] ?? '').trim().replace(/^#/, '').toLowerCase();
+  /** The tag being typed names a tag of the notes (not just the start of one). */
+  const fragmentIsTag = fragment !== '' && tagSuggestions.some((t) => t.tag.toLowerCase() === fragment);
+  // The tag filter applies as you type, once typing pauses: the complete tags, and the one being typed
+  // once it names a tag of the notes (a half-typed "how" does not empty the results; Enter applies anything).
   useEffect(() => {
-    const tags = parseTags(tagText);
+    const tags = parseTags(typedTags.slice(0, -1).join(',')).concat(fragmentIsTag ? parseTags(fragment) : []);
     if (tags.join(',') === filters.tags.join(',')) return;
     const t = setTimeout(() => setFilters({ tags }), TAG_DEBOUNCE_MS);
     return () => clearTimeout(t);
-  }, [tagText, filters.tags, setFilters]);
-  const typedTags = tagText.split(',');
-  const fragment = (typedTags[typedTags.length - 1] ?? '').trim().replace(/^#/, '').toLowerCase();
+  }, [tagText, fragmentIsTag, filters.tags, setFilters]);
   const [tagFocus, setTagFocus] = useState(false);
   // Every visible note's tags that start with what is typed (search/tags), asked again as typing goes on.
   useEffect(() => {
@@ -64,7 +69,7 @@ export function SearchView() {
   useEffect(() => setActiveTag(-1), [fragment, tagSuggestions]);
   const pickTag = (t: string) => {
     typedTags[typedTags.length - 1] = t;
-    setTagText(`${typedTags.map((x) => x.trim()).filter(Boolean).join(', ')}, `);
+    setTagText(tagsText(typedTags.map((x) => x.trim()).filter(Boolean)));
     setActiveTag(-1);
     document.getElementById('tag-filter')?.focus();
   };
@@ -165,7 +170,11 @@ export function SearchView() {
                 if (picked) {
                   e.preventDefault();
                   pickTag(picked.tag);
-                } else setFilters({ tags: parseTags(tagText) });
+                } else {
+                  // Enter applies what is typed, a tag no note carries included (the results then say so).
+                  setTagText(tagsText(parseTags(tagText)));
+                  setFilters({ tags: parseTags(tagText) });
+                }
               } else if (e.key === 'Escape' && suggesting) {
                 // Esc closes the suggestions first (the query and its results stay).
                 e.stopPropagation();
@@ -173,6 +182,11 @@ export function SearchView() {
               }
             }}
           />
+          {tagFocus && fragment && !fragmentIsTag && suggestions.length === 0 && (
+            <p className="tag-suggestions tag-suggestions--none muted small" role="status" data-testid="no-tag">
+              No note is tagged #{fragment}… (Enter filters by it anyway)
+            </p>
+          )}
           {suggesting && (
             <ul className="tag-suggestions" id="tag-suggestions" aria-label="Tag suggestions">
               {suggestions.map((t, i) => (
@@ -234,7 +248,7 @@ export function SearchView() {
               {parseTags(c.tags.tags ?? '')
                 .slice(0, 4)
                 .map((t) => (
-                  <button key={t} type="button" className="tag tag--note" data-testid="result-tag" title={`Only passages tagged #${t}`} onClick={() => setTagText(parseTags(`${tagText},${t}`).join(', '))}>
+                  <button key={t} type="button" className="tag tag--note" data-testid="result-tag" title={`Only passages tagged #${t}`} onClick={() => setTagText(tagsText(parseTags(`${tagText},${t}`)))}>
                     #{t}
                   </button>
                 ))}
