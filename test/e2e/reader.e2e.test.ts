@@ -112,6 +112,20 @@ describe('the reading pane in web mode', () => {
     await expect.poll(() => pane.locator('.preview__path').textContent()).toBe('people/Sofia Lindqvist.md');
     expect(await relatedPaths(pane)).not.toContain(RESTRICTED);
     expect(await pane.textContent()).not.toMatch(/Compensation review/);
+    await page.keyboard.press('Escape');
+
+    // Shown for the session, the restricted note reads in the pane, marked, with the notes it links to.
+    await page.keyboard.press('Alt+5');
+    await page.getByLabel('Show them in this session').check();
+    await page.keyboard.press('Control+/');
+    await page.locator('#search-input').fill('Bluefin retention');
+    await page.getByTestId('result').filter({ hasText: 'Compensation review' }).first().click();
+    await pane.getByTestId('rendered-note').locator('[data-cited]').first().waitFor();
+    expect(await pane.locator('.preview__header .badge--restricted').textContent()).toBe('restricted note');
+    const sofia = pane.getByTestId('related-note').filter({ hasText: 'people/Sofia Lindqvist.md' });
+    await sofia.waitFor();
+    expect(await sofia.getByTestId('related-why').allTextContents()).toContain('→ linked from this note');
+    await screenshot(page, 'reader-07-restricted-shown');
   });
 
   it('the tag filter suggests every visible tag as you type, keyboard navigable, a restricted note\'s tags hidden', async () => {

@@ -12,7 +12,7 @@ export const related = methodCommand<'source/related', { k?: number; allow: stri
   format: (r) => {
     const how = r.similarity === 'vectors' ? 'passages alike by the embedding model' : r.similarity === 'words' ? 'passages alike by shared words (no embedding model)' : 'no passages compared';
     if (r.related.length === 0) return `── ${terminalLine(r.path)}: no related notes (nothing links here or shares its names; ${how})`;
-    const lines = r.related.map((n, i) => [`${i + 1}. ${terminalLine(n.title)}  ${terminalLine(n.path)}`, ...n.reasons.map((x) => `     ${terminalLine(x.text)}${x.locator ? `  (${terminalLine(x.locator)})` : ''}`)].join('\n'));
+    const lines = r.related.map((n, i) => [`${i + 1}. ${terminalLine(n.title)}  ${terminalLine(n.path)}${n.restricted ? '  (restricted)' : ''}`, ...n.reasons.map((x) => `     ${terminalLine(x.text)}${x.locator ? `  (${terminalLine(x.locator)})` : ''}`)].join('\n'));
     return [`── related to ${terminalLine(r.path)} (${how})`, ...lines].join('\n');
   },
 });

@@ -93,6 +93,8 @@ describe('source/related', () => {
 
       const allowed = await engine.call('source/related', { locator: 'people/Dana Park.md', allow_sensitivity: ['restricted'] });
       expect(allowed.related.find((n) => n.path === 'hr/Review.md')?.reasons.map((x) => x.kind)).toContain('links_here');
+      expect(allowed.related.find((n) => n.path === 'hr/Review.md')?.restricted).toBe(true);
+      expect(allowed.related.filter((n) => n.restricted).map((n) => n.path)).toEqual(['hr/Review.md']);
     } finally {
       await engine.dispose();
     }

@@ -11,7 +11,7 @@ import type { LinkGraph } from '../graph/stored.ts';
 import { runPipeline } from '../hybrid.ts';
 import { isStopword, tokenize } from '../search/analyzer.ts';
 import { loadFilteredChunks } from '../store/queries/chunks.ts';
-import { chunkLinesOf, documentsAtPath } from '../store/queries/documents.ts';
+import { chunkLinesOf, documentsAtPath, markedPaths } from '../store/queries/documents.ts';
 import { pipelineArgs, type RetrievalServices } from './request.ts';
 import { parseLocator } from './source.ts';
 
@@ -65,7 +65,7 @@ export function quotePassage(text: string, max = QUOTE_CHARS): string {
  * shared names' weights (capped) + the similar passage's score relative to the best one. Pure: the
  * graph and the similarity search feed it. Best first, ties by path; at most k.
  */
-export function rankRelated(graph: readonly GraphSignal[], similar: readonly SimilarSignal[], k: number): RelatedNote[] {
+export function rankRelated(graph: readonly GraphSignal[], similar: readonly SimilarSignal[], k: number): Omit<RelatedNote, 'restricted'>[] {
   const byPath = new Map<string, { title: string; score: number; reasons: RelatedReason[]; order: number[] }>();
   const entry = (p: string, title: string) => {
     let e = byPath.get(p);
@@ -239,5 +239,8 @@ export async function relatedNotes(services: RetrievalServices, req: { locator: 
     similar = await similarByWords(services, doc, text, req.allow_sensitivity).catch(() => null);
     if (similar) similarity = 'words';
   }
-  return { path: doc.path, related: rankRelated(fromGraph, similar ?? [], req.k), links, similarity };
+  const ranked = rankRelated(fromGraph, similar ?? [], req.k);
+  // Only notes the request may see are ranked: a marked one is here because its sensitivity is allowed, and says so.
+  const marked = markedPaths(store.db, ranked.map((n) => n.path));
+  return { path: doc.path, related: ranked.map((n) => ({ ...n, restricted: marked.has(n.path) })), links, similarity };
 }

@@ -44,6 +44,8 @@ export const RelatedNoteSchema = z.object({
   path: z.string(),
   title: z.string(),
   score: z.number(),
+  /** The note is marked with a sensitivity (listed only when the request allows it). */
+  restricted: z.boolean(),
   reasons: z.array(RelatedReasonSchema),
 });
 export type RelatedNote = z.infer<typeof RelatedNoteSchema>;

@@ -105,6 +105,18 @@ export function documentsAtPath(connection: ReadConnection, rel: string, policy:
   return { all, visible: all.filter((d) => isVisible(d.sensitivity)) };
 }
 
+/** The paths among these whose indexed documents are marked with a sensitivity other than public. */
+export function markedPaths(connection: ReadConnection, paths: readonly string[]): Set<string> {
+  const rows = statements(sqliteOf(connection))
+    .prepare(
+      `SELECT DISTINCT d.path FROM json_each(@paths) p JOIN documents d ON d.path = p.value
+        WHERE d.status = 'indexed' AND d.sensitivity IS NOT NULL AND d.sensitivity != 'public'`,
+    )
+    .pluck()
+    .all({ paths: JSON.stringify([...new Set(paths)]) }) as string[];
+  return new Set(rows);
+}
+
 /** A document's chunks as ids, line ranges and text, in order (the lines as indexed). */
 export function chunkLinesOf(connection: ReadConnection, documentId: number): { id: number; start_line: number; end_line: number; text: string }[] {
   return sqliteOf(connection)

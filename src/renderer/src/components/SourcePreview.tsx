@@ -66,7 +66,10 @@ function RelatedRail({ preview, onFollow }: { preview: Preview; onFollow: (locat
           {related.related.map((n) => (
             <li key={n.path}>
               <button type="button" className="related__item" data-testid="related-note" onClick={() => onFollow(n.reasons.find((r) => r.locator && !r.locator.startsWith(`${preview.path}#`))?.locator ?? n.path)}>
-                <span className="related__name">{n.title}</span>
+                <span className="related__name">
+                  {n.title}
+                  {n.restricted && <span className="badge badge--restricted">restricted</span>}
+                </span>
                 <span className="related__path">{n.path}</span>
                 {n.reasons.map((r) => (
                   <span key={r.kind} className={`related__why related__why--${r.kind}`} data-testid="related-why">
