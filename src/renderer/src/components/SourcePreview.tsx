@@ -5,7 +5,7 @@ import type { Preview } from '../slices/source.ts';
 import { useAppFields } from '../store.ts';
 
 /** The note rendered as markdown: wikilinks open in the pane, the cited blocks marked. */
-function RenderedNote({ preview, note, related, onFollow }: { preview: Preview; note: SourceLines; related: RelatedResult | null; onFollow: (locator: string) => void }) {
+function RenderedNote({ preview, note, related, onFollow }: { preview: Preview; note: SourceLines; related: RelatedResult | null; onFollow: (locator: string, anchor?: string) => void }) {
   const links = useMemo(() => new Map((related?.links ?? []).map((l) => [l.name, l.path])), [related]);
   const html = useMemo(
     () => renderNote(note.text, { firstLine: note.start_line, links, cited: preview.cited ? { start: preview.start, end: preview.end } : null }),
@@ -24,7 +24,8 @@ function RenderedNote({ preview, note, related, onFollow }: { preview: Preview; 
         // Nothing in a note navigates the app away: notes open in the pane, addresses only show in their title.
         e.preventDefault();
         const target = a.dataset.note ?? (a.dataset.href ? resolveNoteLink(note.path, a.dataset.href) : null);
-        if (target) onFollow(target);
+        const anchor = (a.dataset.anchor ?? (a.dataset.href?.includes('#') ? a.dataset.href.slice(a.dataset.href.indexOf('#')) : '')).replace(/^[#^]/, '');
+        if (target) onFollow(target, anchor || undefined);
       }}
     />
   );
@@ -48,6 +49,15 @@ function NumberedLines({ preview, source }: { preview: Preview; source: SourceLi
       {source.truncated && <div className="muted small">… the file continues; open it in your editor to read on.</div>}
     </div>
   );
+}
+
+/** Letters and digits only, lower case: how a [[Note#Heading]] link and the heading are compared. */
+const headingKey = (text: string) => text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+
+/** The rendered heading a link's #anchor names (by its words, or as a slug), if any. */
+function headingNamed(root: HTMLElement, anchor: string): Element | null {
+  const want = headingKey(anchor);
+  return [...root.querySelectorAll('h1, h2, h3, h4, h5, h6')].find((h) => headingKey(h.textContent ?? '') === want) ?? null;
 }
 
 const REASON_ICON: Record<string, string> = { links_here: '←', linked_from_here: '→', shares: '≈', similar: '¶' };
@@ -109,14 +119,14 @@ export function SourcePreview() {
   useEffect(() => {
     const root = body.current;
     if (!root || !shown) return;
-    const first = root.querySelector('[data-cited]');
-    if (first) first.scrollIntoView({ block: 'center' });
+    const first = root.querySelector('[data-cited]') ?? (preview?.anchor ? headingNamed(root, preview.anchor) : null);
+    if (first) first.scrollIntoView({ block: first.hasAttribute('data-cited') ? 'center' : 'start' });
     else root.scrollTop = 0;
-  }, [shown, preview?.view, preview?.locator]);
+  }, [shown, preview?.view, preview?.locator, preview?.anchor]);
   if (!preview) return null;
   const source = preview.source ?? preview.note;
   const rendered = preview.view === 'note' && preview.note;
-  const follow = (locator: string) => void followInPreview(locator);
+  const follow = (locator: string, anchor?: string) => void followInPreview(locator, anchor);
   return (
     <aside className="preview" role="dialog" aria-label={`Source ${preview.locator}`} data-testid="source-preview">
       <header className="preview__header">

@@ -31,6 +31,8 @@ export interface Preview {
   openError?: string | null;
   /** The whole file is in the lines view (read here instead of in an editor), the cited lines still highlighted. */
   whole?: boolean;
+  /** The heading a [[Note#Heading]] link named: scrolled to when no lines are cited. */
+  anchor?: string | null;
 }
 
 /** The reading pane: a note rendered or its lines, the cited ones highlighted, related notes, and opening it in the user's editor. */
@@ -39,8 +41,8 @@ export interface SourceSlice {
   /** Notes the pane showed before the current one, for Back (cleared when the pane opens afresh). */
   previewHistory: string[];
   openPreview(locator: string): Promise<void>;
-  /** Opens another note in the pane (a wikilink, a related note), keeping the current one for Back. */
-  followInPreview(locator: string): Promise<void>;
+  /** Opens another note in the pane (a wikilink, a related note), keeping the current one for Back; `anchor`: a heading to scroll to. */
+  followInPreview(locator: string, anchor?: string): Promise<void>;
   previewBack(): Promise<void>;
   setPreviewView(view: ReaderView): void;
   closePreview(): void;
@@ -56,7 +58,7 @@ export const createSourceSlice: StateCreator<AppState, [], [], SourceSlice> = (s
   /** Changes the pane only while it still shows `locator` (a later open supersedes a slow answer). */
   const update = (locator: string, change: (p: Preview) => Partial<Preview>) => set((s) => (s.preview?.locator === locator ? { preview: { ...s.preview, ...change(s.preview) } } : {}));
 
-  const load = async (locator: string) => {
+  const load = async (locator: string, anchor: string | null = null) => {
     let parsed: ParsedLocator;
     try {
       parsed = parseLocator(locator);
@@ -69,7 +71,7 @@ export const createSourceSlice: StateCreator<AppState, [], [], SourceSlice> = (s
     const start = parsed.startLine ?? 1;
     const end = parsed.endLine ?? start;
     const markdown = isMarkdownPath(path) && !page;
-    set({ preview: { locator, path, start, end, cited, source: null, note: null, view: markdown ? 'note' : 'lines', related: null, relatedError: null, error: null } });
+    set({ preview: { locator, path, start, end, cited, source: null, note: null, view: markdown ? 'note' : 'lines', related: null, relatedError: null, error: null, anchor } });
     const allow = sensitivity();
     const lines = async () => {
       try {
@@ -109,11 +111,11 @@ export const createSourceSlice: StateCreator<AppState, [], [], SourceSlice> = (s
       set({ previewHistory: [] });
       await load(locator);
     },
-    async followInPreview(locator) {
+    async followInPreview(locator, anchor) {
       const current = get().preview?.locator;
-      if (current === locator) return;
+      if (current === locator && !anchor) return;
       if (current) set((s) => ({ previewHistory: [...s.previewHistory, current].slice(-50) }));
-      await load(locator);
+      await load(locator, anchor ?? null);
     },
     async previewBack() {
       const history = get().previewHistory;
