@@ -38,7 +38,7 @@ describe('conversations', () => {
     expect(await earlier.count()).toBe(1);
     expect(await earlier.locator('.answer__question').textContent()).toBe(FIRST);
     await earlier.getByTestId('turn-citation').first().click();
-    await page.getByTestId('source-preview').locator('.code__line--cited').first().waitFor();
+    await page.getByTestId('source-preview').locator('[data-cited]').first().waitFor();
     await page.keyboard.press('Escape');
     expect(await page.getByTestId('thread-item').first().textContent()).toContain('2 questions');
     await screenshot(page, 'threads-01-follow-up');
