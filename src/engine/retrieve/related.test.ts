@@ -2,7 +2,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { TempDirs } from '../../../test/helpers/tmp.ts';
 import { HashedEmbedder } from '../../cli/bench/hashed-embedder.ts';
 import { createEngine } from '../engine.ts';
-import { distinctiveWords, quotePassage, rankRelated, wikilinkNames, type GraphSignal, type SimilarSignal } from './related.ts';
+import type { LinkGraph } from '../graph/stored.ts';
+import { distinctiveWords, graphSignals, quotePassage, rankRelated, wikilinkNames, type GraphSignal, type SimilarSignal } from './related.ts';
 
 const temp = new TempDirs();
 afterAll(() => temp.cleanup());
@@ -48,6 +49,36 @@ describe('rankRelated', () => {
   it('lists nothing for no signal, and nothing without a positive score', () => {
     expect(rankRelated([], [], 8)).toEqual([]);
     expect(rankRelated([g('a.md')], [sim('b.md', 0)], 8)).toEqual([]);
+  });
+});
+
+describe('graphSignals', () => {
+  /** A small graph: note a links to b; a and c share a person, a date and a status. */
+  const nodes: Record<string, { label: string; kind: 'note' | 'entity'; type: string; locator: string | null; around: string[] }> = {
+    'note:a.md': { label: 'A', kind: 'note', type: 'note', locator: 'a.md', around: ['note:b.md', 'entity:dana', 'date:2026-04-02', 'status:active'] },
+    'note:b.md': { label: 'B', kind: 'note', type: 'note', locator: 'b.md', around: ['note:a.md'] },
+    'note:c.md': { label: 'C', kind: 'note', type: 'note', locator: 'c.md', around: ['entity:dana', 'date:2026-04-02', 'status:active'] },
+    'entity:dana': { label: 'Dana', kind: 'entity', type: 'person', locator: null, around: ['note:a.md', 'note:c.md'] },
+    'date:2026-04-02': { label: '2026-04-02', kind: 'entity', type: 'date', locator: null, around: ['note:a.md', 'note:c.md'] },
+    'status:active': { label: 'active', kind: 'entity', type: 'status', locator: null, around: ['note:a.md', 'note:c.md'] },
+  };
+  const g = {
+    hasNode: (id: string) => id in nodes,
+    attributes: (id: string) => nodes[id]!,
+    kind: (id: string) => nodes[id]!.kind,
+    type: (id: string) => nodes[id]!.type,
+    degree: (id: string) => nodes[id]!.around.length,
+    neighbors: (id: string) => [...nodes[id]!.around],
+    evidence: (x: string, y: string) => (x === 'note:a.md' && y === 'note:b.md' ? [{ source: 'note:a.md', target: 'note:b.md', relation: 'links_to', locator: 'a.md#L3-L3', origin: 'rule' }] : []),
+  } as unknown as LinkGraph;
+
+  it('tells a link from here, and weighs a shared date below a shared person, a status not at all', () => {
+    const signals = graphSignals(g, 'a.md');
+    expect(signals.find((s) => s.path === 'b.md')).toMatchObject({ linkedFromHere: 'a.md#L3-L3', linksHere: null, shared: [] });
+    const c = signals.find((s) => s.path === 'c.md')!;
+    expect(c.shared.map((s) => s.label)).toEqual(['Dana', '2026-04-02']);
+    expect(c.shared[1]!.weight).toBeCloseTo(c.shared[0]!.weight / 2, 5);
+    expect(rankRelated(signals, [], 8).find((n) => n.path === 'c.md')?.reasons[0]?.text).toBe('shares: Dana, 2026-04-02');
   });
 });
 

@@ -46,6 +46,8 @@ const QUOTE_CHARS = 90;
 const MAX_SHARED_DEGREE = 400;
 /** Entity types that join notes without relating them: two notes both "active" or "accepted" are not alike. */
 const NOT_SHARED: ReadonlySet<string> = new Set(['status']);
+/** A shared date counts half: two notes of one day are often about different things (names and tags are listed first). */
+const DATE_WEIGHT = 0.5;
 
 /** "similar passage: …" quotes the start of the passage, on one line, cut at a word. */
 export function quotePassage(text: string, max = QUOTE_CHARS): string {
@@ -130,7 +132,7 @@ export function graphSignals(g: LinkGraph, notePath: string): GraphSignal[] {
     }
     const degree = g.degree(x);
     if (degree > MAX_SHARED_DEGREE || NOT_SHARED.has(g.type(x))) continue;
-    const weight = 1 / Math.log2(1 + degree);
+    const weight = (g.type(x) === 'date' ? DATE_WEIGHT : 1) / Math.log2(1 + degree);
     const label = g.attributes(x).label;
     for (const y of g.neighbors(x)) {
       if (y !== id && g.kind(y) === 'note') signal(y).shared.push({ label, weight });
