@@ -115,5 +115,5 @@ describe('the demo in web mode', () => {
       await server.close();
       await host.dispose();
     }
-  });
+  }, 300_000);
 });
