@@ -279,6 +279,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
       models: { embed: embedModel, chat: chatModel, rerank: rerankModel, customChat: options.chat?.name, customRerank: options.reranker?.name },
       integrity: storeIntegrity,
       manifestRecovery: () => manifestRecovery,
+      progress: () => queue.status().progress,
     }),
   } satisfies HandlerTable;
   // A reader follows the writer: a commit since the last request invalidates the link graph and the vector indexes.

@@ -3,7 +3,7 @@
  * start whose outcome it shows until the next indexing run.
  */
 import fs from 'node:fs';
-import type { HealthReport } from '../shared/contract.ts';
+import type { HealthReport, IndexProgress } from '../shared/contract.ts';
 import type { Config } from './config.ts';
 import type { DenseSource } from './hybrid.ts';
 import { languageCovered } from './lang/detect.ts';
@@ -28,6 +28,8 @@ export interface HealthDeps {
   integrity: () => IntegrityReport;
   /** What the manifest check at start did, until an indexing run writes a new manifest. */
   manifestRecovery: () => string | null;
+  /** The index queue's progress model (the numbers index/status carries). */
+  progress?: () => IndexProgress;
 }
 
 export function healthReport(deps: HealthDeps): HealthReport {
@@ -79,6 +81,7 @@ export function healthReport(deps: HealthDeps): HealthReport {
     chunks: store.chunkCount(),
     pending_jobs: store.countPendingJobs(),
     issues: store.fileIssues(),
+    ...(deps.progress ? { progress: deps.progress() } : {}),
     models: { embed: models.embed, chat: models.chat ?? custom(models.customChat), rerank: models.rerank ?? custom(models.customRerank), gpu: rt.gpu, threads: rt.threads, embedders },
     profile: deps.profile.name,
     languages,

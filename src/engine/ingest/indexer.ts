@@ -31,8 +31,18 @@ export interface IndexerDeps {
   paramsHash: string;
   /** Checked between files: pausing or disposing stops a run cleanly, the queue keeps the rest. */
   shouldStop?: () => boolean;
+  /** The progress model (ingest/progress.ts): told what the run works on, per folder. */
+  progress?: IndexerProgress;
   /** Chunks a run must add before it compacts the BM25 index, at the least (default COMPACT_MIN_CHUNKS; tests lower it). */
   compactMinChunks?: number;
+}
+
+/** What the indexer tells the progress model: the phase, its units (files) per folder, each one done. */
+export interface IndexerProgress {
+  begin(phase: 'scan' | 'words', total: number, folders: readonly (readonly [string, number])[]): void;
+  /** One more unit of the folder done; `done` units of the phase in all. */
+  advance(root: string, done: number): void;
+  end(): void;
 }
 
 const BATCH_FILES = 40;
@@ -87,6 +97,8 @@ export async function indexRoots(deps: IndexerDeps, roots: readonly Root[]): Pro
   const started = performance.now();
   const report = emptyReport(roots);
   const jobs: { rootId: number; path: string; kind: 'upsert' | 'delete' }[] = [];
+  deps.progress?.begin('scan', roots.length, roots.map((r) => [r.path, 1] as const));
+  let scanned = 0;
   for (const root of roots) {
     const { files, issues } = walkRoot(root.path, { include: root.include, exclude: root.exclude, followExternalSymlinks: deps.config.followExternalSymlinks });
     deps.store.setSetting(`walk_issues:${root.id}`, issues);
@@ -101,8 +113,10 @@ export async function indexRoots(deps: IndexerDeps, roots: readonly Root[]): Pro
       else jobs.push({ rootId: root.id, path: entry.relPath, kind: 'upsert' });
     }
     for (const doc of known.values()) if (!seen.has(doc.path)) jobs.push({ rootId: root.id, path: doc.path, kind: 'delete' });
+    deps.progress?.advance(root.path, ++scanned);
   }
   deps.store.enqueueJobs(jobs);
+  deps.progress?.end();
   await processQueue(deps, roots, report, started);
   return report;
 }
@@ -140,6 +154,12 @@ async function processQueue(deps: IndexerDeps, roots: readonly Root[], report: I
     });
   };
   progress('scan');
+  const perRoot = new Map<string, number>();
+  for (const job of queue) {
+    const p = byId.get(job.root_id)!.path;
+    perRoot.set(p, (perRoot.get(p) ?? 0) + 1);
+  }
+  deps.progress?.begin('words', total, [...perRoot]);
   const graphBefore = deps.store.hasGraphFacts();
 
   // Documents that will be deleted in this run, by content hash, so a renamed file can take one over.
@@ -169,11 +189,12 @@ async function processQueue(deps: IndexerDeps, roots: readonly Root[], report: I
   for (const job of queue) {
     if (batch.length >= BATCH_FILES || performance.now() - batchStarted > BATCH_MS) flush();
     if (deps.shouldStop?.()) break;
+    const root = byId.get(job.root_id)!;
     if (claimed.has(job.id)) {
       done++;
+      deps.progress?.advance(root.path, done);
       continue;
     }
-    const root = byId.get(job.root_id)!;
     const { outcome, chunks, issue } = await processJob({ ...deps, write }, root, job, pendingDeletes, claimed);
     if (outcome === 'moved' || outcome === 'indexed') report.indexed++;
     else if (outcome === 'unchanged') report.unchanged++;
@@ -183,6 +204,7 @@ async function processQueue(deps: IndexerDeps, roots: readonly Root[], report: I
     report.chunks_added += chunks;
     if (issue) report.issues.push(issue);
     done++;
+    deps.progress?.advance(root.path, done);
     progress('lexical', job.path, root.path);
     // Yield to the event loop so queries interleave with a long indexing run.
     if (performance.now() - sliceStarted > SLICE_MS) {
@@ -191,6 +213,7 @@ async function processQueue(deps: IndexerDeps, roots: readonly Root[], report: I
     }
   }
   flush();
+  deps.progress?.end();
   const compactAt = deps.compactMinChunks ?? COMPACT_MIN_CHUNKS;
   if (report.chunks_added >= compactAt && report.chunks_added >= deps.store.chunkCount() * COMPACT_MIN_SHARE) {
     // Only an optimization: each step is a transaction of its own, so a failed one (a full disk)

@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { IndexReport, IndexStatus, Root } from '../../shared/contract.ts';
+import type { IndexProgress, IndexReport, IndexStatus, Root } from '../../shared/contract.ts';
 import { createError, isSynapsisError } from '../../shared/errors.ts';
 import type { Config } from '../config.ts';
 import type { EventBus } from '../events.ts';
@@ -21,10 +21,16 @@ import type { SemanticIndex } from '../semantic.ts';
 import { storeWriteError } from '../store/database.ts';
 import { recordRoots } from '../store/integrity.ts';
 import type { Store } from '../store/store.ts';
-import { indexPaths, indexRoots } from './indexer.ts';
+import { indexPaths, indexRoots, type IndexerProgress } from './indexer.ts';
+import { ProgressTracker, type FolderBacklog } from './progress.ts';
 import { splitSentences } from './sentences.ts';
 import { createPathFilter } from './walk.ts';
 import { watchRoots, type RootChange, type RootWatcher } from './watcher.ts';
+
+/** Progress goes out at most this often (ms) with the index status. */
+const PROGRESS_EMIT_MS = 500;
+/** How often the per-folder counts of an embedding phase over several folders are read from the store (ms). */
+const FOLDER_REFRESH_MS = 10_000;
 
 export interface WatchOptions {
   debounceMs?: number;
@@ -83,13 +89,93 @@ export function createIndexQueue(deps: IndexQueueDeps): IndexQueue {
   /** Paused by the user: runs stop between files and watcher changes wait in the queue until resume. */
   let paused = false;
   let running = 0;
+  /**
+   * Runs asked for and not started: each starts with lexical work, so the embedding stage of the
+   * run before stops between batches to let it in (a new folder is searchable by words before
+   * another folder's embedding goes on); the next run's embedding stage continues where it stopped.
+   */
+  let queued = 0;
   /** The roots being watched: one chokidar watcher over the current roots, swapped when the roots change. */
   let watching: { roots: RootWatcher; options: WatchOptions; handle: Disposable } | null = null;
   let queue: Promise<unknown> = Promise.resolve();
   let generation = 0;
-  const status = (): IndexStatus => ({ running: running > 0, paused, watching: watching !== null, pending_jobs: store.countPendingJobs() });
+  const tracker = new ProgressTracker();
+  /** What waits in the store per folder (files queued, vectors missing): read at phase ends, pauses and folder changes. */
+  let backlog: Map<string, FolderBacklog> | null = null;
+  const readBacklog = (): Map<string, FolderBacklog> => {
+    const roots = store.listRoots();
+    const jobs = store.pendingJobsByRoot();
+    const passages = new Map<number, number>();
+    const sentences = new Map<number, number>();
+    const addTo = (into: Map<number, number>, from: Map<number, number>) => {
+      for (const [id, n] of from) into.set(id, (into.get(id) ?? 0) + n);
+    };
+    const withSentences = dense.filter((d) => d.index.sentences);
+    for (const d of dense) addTo(passages, store.pendingEmbeddingsByRoot(d.index.modelId, 'chunk'));
+    for (const d of withSentences) addTo(sentences, store.pendingEmbeddingsByRoot(d.index.modelId, 'sentence'));
+    if (withSentences.length > 0) {
+      // A chunk not split yet counts as about one sentence per model (as health counts it).
+      const unsplit = store.unsplitChunksByRoot();
+      for (let i = 0; i < withSentences.length; i++) addTo(sentences, unsplit);
+    }
+    backlog = new Map(
+      roots.map((r) => [
+        r.path,
+        // A folder never scanned (added, not indexed yet) has no record of its walk.
+        { scan: store.getSetting(`walk_issues:${r.id}`) === undefined ? 1 : 0, words: jobs.get(r.id) ?? 0, passages: passages.get(r.id) ?? 0, sentences: sentences.get(r.id) ?? 0 },
+      ]),
+    );
+    return backlog;
+  };
+  const progress = (): IndexProgress => {
+    const roots = store.listRoots().map((r) => r.path);
+    const known = backlog && roots.every((r) => backlog!.has(r)) ? backlog : readBacklog();
+    return tracker.snapshot({ roots, paused, backlog: known });
+  };
+  const status = (): IndexStatus => ({ running: running > 0 || queued > 0, paused, watching: watching !== null, pending_jobs: store.countPendingJobs(), progress: progress() });
   const emitStatus = () => events.emit('index/status', status());
-  const indexerDeps = { store, config, events, paramsHash: deps.paramsHash, shouldStop: () => stopping || paused };
+  /** Progress goes out with the status, at most every PROGRESS_EMIT_MS; the last change always goes out. */
+  let lastEmit = 0;
+  let emitTimer: ReturnType<typeof setTimeout> | null = null;
+  const progressChanged = () => {
+    if (disposables.isDisposed) return;
+    const wait = PROGRESS_EMIT_MS - (performance.now() - lastEmit);
+    if (wait <= 0) {
+      lastEmit = performance.now();
+      emitStatus();
+      return;
+    }
+    emitTimer ??= setTimeout(() => {
+      emitTimer = null;
+      lastEmit = performance.now();
+      if (!disposables.isDisposed) emitStatus();
+    }, wait);
+    emitTimer.unref?.();
+  };
+  /** A phase ended: what waits is read again, and the change goes out at once. */
+  const endPhase = () => {
+    tracker.end();
+    readBacklog();
+    if (!disposables.isDisposed) {
+      lastEmit = performance.now();
+      emitStatus();
+    }
+  };
+  const lexicalProgress: IndexerProgress = {
+    begin(phase, total, folders) {
+      tracker.begin(phase, total, folders);
+      progressChanged();
+    },
+    advance(root, done) {
+      tracker.update(done);
+      tracker.advanceFolder(root);
+      progressChanged();
+    },
+    end: endPhase,
+  };
+  /** Embedding yields to queued lexical work, as it does to a pause. */
+  const embeddingShouldStop = () => stopping || paused || queued > 0;
+  const indexerDeps = { store, config, events, paramsHash: deps.paramsHash, shouldStop: () => stopping || paused, progress: lexicalProgress };
 
   /** The embedding stage after the lexical one: embed what is new, then match the vector index to the chunks. */
   const embedStage = async (report: IndexReport): Promise<IndexReport> => {
@@ -97,22 +183,66 @@ export function createIndexQueue(deps: IndexQueueDeps): IndexQueue {
     const add = (r: IndexReport) => {
       out = { ...out, embedded: out.embedded + r.embedded, embed_failed: out.embed_failed + r.embed_failed, embed_pending: out.embed_pending + r.embed_pending };
     };
+    if (dense.length === 0) return report;
     // Every model's chunk vectors first (hybrid search works from then on), then the sentences.
-    for (const d of dense) add(await embedWith(d.index, report));
+    await embedPhase('passages', dense.map((d) => d.index), (r) => add(r), report);
     const withSentences = dense.filter((d) => d.index.sentences && !d.index.unavailable);
-    if (withSentences.length > 0) {
+    if (withSentences.length > 0 && !embeddingShouldStop()) {
+      beginEmbedPhase('sentences');
       await splitSentenceStage();
       // The report counts chunk inputs; sentence progress shows in health (models.embedders[].sentences).
-      for (const d of withSentences) await embedWith(d.index.sentences!, report);
+      await embedPhase('sentences', withSentences.map((d) => d.index.sentences!), () => undefined, report);
     }
-    return dense.length > 0 ? out : report;
+    return out;
+  };
+  /** Begins an embedding phase with what the store says waits for it, per folder. */
+  const beginEmbedPhase = (phase: 'passages' | 'sentences'): number => {
+    const folders = [...readBacklog()].map(([root, b]) => [root, b[phase]] as const).filter(([, n]) => n > 0);
+    const total = folders.reduce((n, [, k]) => n + k, 0);
+    tracker.begin(phase, total, folders);
+    progressChanged();
+    return total;
+  };
+  /** Per-folder counts of an embedding phase: exact for one folder, read again from the store every FOLDER_REFRESH_MS for several. */
+  let foldersReadAt = 0;
+  const updateFolders = (phase: 'passages' | 'sentences', done: number) => {
+    const folders = tracker.folderTotals();
+    if (folders.size === 1) {
+      const [root, f] = [...folders][0]!;
+      tracker.setFolder(root, Math.min(done, f.total));
+    } else if (folders.size > 1 && performance.now() - foldersReadAt > FOLDER_REFRESH_MS) {
+      foldersReadAt = performance.now();
+      const now = readBacklog();
+      for (const [root, f] of folders) tracker.setFolder(root, Math.max(0, f.total - (now.get(root)?.[phase] ?? 0)));
+    }
+  };
+  const embedPhase = async (phase: 'passages' | 'sentences', indexes: readonly SemanticIndex[], add: (r: IndexReport) => void, report: IndexReport) => {
+    beginEmbedPhase(phase);
+    foldersReadAt = performance.now();
+    let base = 0;
+    try {
+      for (const index of indexes) {
+        let modelTotal = 0;
+        add(
+          await embedWith(index, report, (done, total) => {
+            modelTotal = total;
+            tracker.update(base + done);
+            updateFolders(phase, base + done);
+            progressChanged();
+          }),
+        );
+        base += modelTotal;
+      }
+    } finally {
+      endPhase();
+    }
   };
   /** Splits the chunks not split yet into sentence spans, a page at a time (queries get in between). */
   const splitSentenceStage = async () => {
     const hashOf = (title: string | null, heading: string | null, text: string) => sha256(embeddingInput(title, heading, text));
-    while (!(stopping || paused) && store.splitSentences(splitSentences, hashOf, 1000) > 0) await new Promise<void>((resolve) => setImmediate(resolve));
+    while (!embeddingShouldStop() && store.splitSentences(splitSentences, hashOf, 1000) > 0) await new Promise<void>((resolve) => setImmediate(resolve));
   };
-  const embedWith = async (semantic: SemanticIndex, report: IndexReport): Promise<IndexReport> => {
+  const embedWith = async (semantic: SemanticIndex, report: IndexReport, onProgress: (done: number, total: number) => void): Promise<IndexReport> => {
     const stage = semantic.unit === 'sentence' ? 'sentences' : 'embed';
     const started = performance.now();
     try {
@@ -121,8 +251,9 @@ export function createIndexQueue(deps: IndexQueueDeps): IndexQueue {
           const elapsed = (performance.now() - started) / 1000;
           const rate = elapsed > 0 ? done / elapsed : 0;
           events.emit('index/progress', { stage, files_done: done, files_total: total, rate_per_s: Math.round(rate * 10) / 10, eta_s: rate > 0 ? Math.round((total - done) / rate) : null });
+          onProgress(done, total);
         },
-        () => stopping || paused,
+        embeddingShouldStop,
       );
       await semantic.syncIndex();
       semantic.unavailable = null;
@@ -145,17 +276,26 @@ export function createIndexQueue(deps: IndexQueueDeps): IndexQueue {
         store,
         chat,
         visible: visibleTo({ allowSensitivity: [], sensitivityEnable: config.sensitivityEnable }),
-        onProgress: (done, total, p) => events.emit('index/progress', { stage: 'graph', files_done: done, files_total: total, path: p, rate_per_s: 0, eta_s: null }),
+        onProgress: (done, total, p) => {
+          events.emit('index/progress', { stage: 'graph', files_done: done, files_total: total, path: p, rate_per_s: 0, eta_s: null });
+          if (tracker.phase !== 'graph') tracker.begin('graph', total);
+          tracker.update(done, total);
+          progressChanged();
+        },
       },
       { budgetMs, shouldStop: () => stopping },
-    );
+    ).finally(() => {
+      if (tracker.phase === 'graph') endPhase();
+    });
     generation++;
     return report;
   };
   // One indexing run at a time; each run ends by writing the manifest of the resulting state.
   const exclusive = (run: () => Promise<IndexReport>): Promise<IndexReport> => {
+    queued++;
     const next = queue.then(async () => {
       generation++;
+      queued--;
       running++;
       emitStatus();
       try {
@@ -174,6 +314,9 @@ export function createIndexQueue(deps: IndexQueueDeps): IndexQueue {
         throw createError('E_SYN_INDEX_FAILED', `Indexing failed: ${(error as Error).message}`, undefined, error);
       } finally {
         running--;
+        // A phase a failed run left open is over; what waits is read again.
+        if (tracker.phase) tracker.end();
+        readBacklog();
         if (!disposables.isDisposed) emitStatus();
       }
     });
@@ -214,6 +357,7 @@ export function createIndexQueue(deps: IndexQueueDeps): IndexQueue {
     },
     invalidate() {
       generation++;
+      backlog = null;
     },
     status,
     get watching() {
@@ -255,26 +399,31 @@ export function createIndexQueue(deps: IndexQueueDeps): IndexQueue {
       await watching?.handle.dispose();
     },
     async rewatch() {
+      backlog = null;
       if (!watching) return;
       const { roots, options } = watching;
       await roots.setRoots(store.listRoots()).catch((error) => (options.onError ?? ((e: unknown) => console.error('[synapsis] watch:', e)))(error));
     },
     pause() {
       paused = true;
+      // The rate after a resume is measured again, not carried over the pause.
+      tracker.restartRate();
       emitStatus();
       return status();
     },
     resume() {
       if (!paused) return status();
       paused = false;
-      emitStatus();
       const roots = store.listRoots();
       // A full scan (a stat per unchanged file) finds what changed while paused; queued jobs come first.
+      // Queued before the status goes out, so every status from here on says a run is on its way.
       if (roots.length > 0) void indexQueue.indexRoots(roots).catch((error) => console.error('[synapsis] resume:', error));
+      emitStatus();
       return status();
     },
     async stop() {
       stopping = true;
+      if (emitTimer) clearTimeout(emitTimer);
       await queue;
     },
   };

@@ -657,6 +657,38 @@ export class Store implements Disposable {
     ).n;
   }
 
+  /** countPendingEmbeddings per root id (a text shared by two roots counts in each). */
+  pendingEmbeddingsByRoot(modelId: string, unit: VectorUnit = 'chunk'): Map<number, number> {
+    const rows = this.sqlite
+      .prepare(
+        unit === 'chunk'
+          ? `SELECT d.root_id AS root, COUNT(DISTINCT c.embed_hash) AS n FROM chunks c JOIN documents d ON d.id = c.document_id
+              WHERE c.id > ? AND c.embed_hash IS NOT NULL
+                AND NOT EXISTS (SELECT 1 FROM embeddings e WHERE e.model_id = ? AND e.text_hash = c.embed_hash)
+              GROUP BY d.root_id`
+          : `SELECT d.root_id AS root, COUNT(DISTINCT s.embed_hash) AS n FROM chunk_sentences s JOIN chunks c ON c.id = s.chunk_id JOIN documents d ON d.id = c.document_id
+              WHERE s.id > ? AND s.embed_hash IS NOT NULL
+                AND NOT EXISTS (SELECT 1 FROM embeddings e WHERE e.model_id = ? AND e.text_hash = s.embed_hash)
+              GROUP BY d.root_id`,
+      )
+      .all(this.embeddedThrough(modelId, unit), modelId) as { root: number; n: number }[];
+    return new Map(rows.map((r) => [r.root, r.n]));
+  }
+
+  /** Files queued per root id. */
+  pendingJobsByRoot(): Map<number, number> {
+    const rows = this.sqlite.prepare('SELECT root_id AS root, COUNT(*) AS n FROM index_jobs GROUP BY root_id').all() as { root: number; n: number }[];
+    return new Map(rows.map((r) => [r.root, r.n]));
+  }
+
+  /** countUnsplitChunks per root id. */
+  unsplitChunksByRoot(): Map<number, number> {
+    const rows = this.sqlite
+      .prepare('SELECT d.root_id AS root, COUNT(*) AS n FROM chunks c JOIN documents d ON d.id = c.document_id WHERE c.sentences IS NULL GROUP BY d.root_id')
+      .all() as { root: number; n: number }[];
+    return new Map(rows.map((r) => [r.root, r.n]));
+  }
+
   /**
    * Every row of the unit's table (chunks or sentences) up to this id has a vector of the model. Rows
    * are never rewritten (an edit writes new rows, with ids above every id used before) and vectors

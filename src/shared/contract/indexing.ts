@@ -61,13 +61,41 @@ export const DocumentEntrySchema = z.object({
 });
 export type DocumentEntry = z.infer<typeof DocumentEntrySchema>;
 
+/**
+ * The phases of indexing, in the order a folder goes through them: scan (finding what changed),
+ * words (the lexical index: searchable by words when done), passages (chunk vectors), sentences
+ * (sentence vectors), graph (the chat model reading notes for the graph); done: nothing left.
+ */
+export const ProgressPhaseSchema = z.enum(['scan', 'words', 'passages', 'sentences', 'graph', 'done']);
+export type ProgressPhase = z.infer<typeof ProgressPhaseSchema>;
+
+/** running: worked on now; waiting: queued behind other work; paused: held by the user; done: nothing left. */
+const PhaseProgressSchema = z.object({
+  phase: ProgressPhaseSchema,
+  state: z.enum(['running', 'waiting', 'paused', 'done']),
+  /** Units of the phase done and in all (files for scan and words, passages, sentences, notes for graph). */
+  done: z.number().int(),
+  total: z.number().int(),
+  /** Units a second over the last seconds of this phase; null until measured, and while paused or waiting. */
+  rate_per_s: z.number().nullable(),
+  /** Seconds until the phase ends at that rate; null without a rate. */
+  eta_s: z.number().int().nullable(),
+});
+export const FolderProgressSchema = PhaseProgressSchema.extend({ root: z.string() });
+export type FolderProgress = z.infer<typeof FolderProgressSchema>;
+/** The one progress model: overall and per folder, read by the app (Library, Settings, sidebar), the CLI and health. */
+export const IndexProgressSchema = PhaseProgressSchema.extend({ folders: z.array(FolderProgressSchema) });
+export type IndexProgress = z.infer<typeof IndexProgressSchema>;
+
 /** Whether indexing runs, is paused (the queue keeps the rest), and whether the roots are watched. */
 export const IndexStatusSchema = z.object({
+  /** A run is working or queued. */
   running: z.boolean(),
   paused: z.boolean(),
   watching: z.boolean(),
   /** Files queued and not yet indexed (an interrupted or paused run leaves them). */
   pending_jobs: z.number().int(),
+  progress: IndexProgressSchema,
 });
 export type IndexStatus = z.infer<typeof IndexStatusSchema>;
 

@@ -3,7 +3,7 @@
  */
 import { z } from 'zod';
 import { Empty } from './common.ts';
-import { FileIssueSchema, RootSchema } from './indexing.ts';
+import { FileIssueSchema, IndexProgressSchema, RootSchema } from './indexing.ts';
 
 export const HealthReportSchema = z.object({
   status: z.enum(['ok', 'degraded']),
@@ -23,6 +23,8 @@ export const HealthReportSchema = z.object({
   /** Files queued by an interrupted run; the next index or watch finishes them. */
   pending_jobs: z.number().int(),
   issues: z.array(FileIssueSchema),
+  /** Indexing progress, the same model index/status carries. */
+  progress: IndexProgressSchema.optional(),
   models: z.object({
     embed: z.object({ id: z.string(), name: z.string(), path: z.string() }).nullable(),
     chat: z.object({ id: z.string(), name: z.string(), path: z.string() }).nullable(),
