@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { STORE_DAMAGED } from '../../engine/store/integrity.ts';
 import type { HealthReport } from '../../shared/contract.ts';
+import { progressText } from '../../shared/progress-text.ts';
 import { terminalLine } from '../../shared/terminal-safe.ts';
 import { ChecksFailed, option, type RegisteredCommand } from '../command.ts';
 
@@ -48,6 +49,10 @@ function formatHealth(h: HealthReport): string {
     lines.push(`vectors: ${vectors.count}${vectors.backend ? ` in ${vectors.backend}` : ''}${vectors.dimension ? `, dim ${vectors.dimension}` : ''}${vectors.pending ? `, ${vectors.pending} waiting` : ''}`);
   }
   if (h.models) lines.push(`llm runtime: ${h.models.gpu ? `GPU (${h.models.gpu})` : 'CPU'}, ${h.models.threads} threads`);
+  if (h.progress) {
+    lines.push(`indexing: ${progressText(h.progress)}`);
+    if (h.progress.folders.length > 1) for (const f of h.progress.folders) lines.push(`  ${terminalLine(f.root)}: ${progressText(f)}`);
+  }
   if (h.pending_jobs > 0) lines.push(`pending: ${h.pending_jobs} files from an interrupted run (synapsis index finishes them)`);
   if (h.issues.length > 0) {
     lines.push('files skipped, failed or read with warnings:');

@@ -22,7 +22,6 @@ export type { AnswerStage, Asking } from './slices/ask.ts';
 export { REFRESH_AFTER_INDEX_MS } from './slices/connection.ts';
 export type { GraphState } from './slices/graph.ts';
 export type { AppState } from './slices/kit.ts';
-export type { Progress } from './slices/library.ts';
 export type { SearchFilters } from './slices/search.ts';
 export type { RetrievalChoice, Theme } from './slices/settings.ts';
 export type { Toast, View } from './slices/shell.ts';

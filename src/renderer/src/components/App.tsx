@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { progressText } from '../../../shared/progress-text.ts';
 import { useApp, useAppFields, type View } from '../store.ts';
 import { AskView } from './AskView.tsx';
 import { DemoBanner } from './DemoBanner.tsx';
@@ -61,13 +62,17 @@ function useShortcuts() {
 }
 
 function IndexBadge() {
-  const { status, progress, connected, watchFolders } = useAppFields('status', 'progress', 'connected', 'watchFolders');
-  const live = Object.values(progress).find((p) => p.stage !== 'done');
+  const { status, connected, watchFolders } = useAppFields('status', 'connected', 'watchFolders');
+  // The engine's progress model, as the Library and Settings show it.
+  const progress = status?.progress;
+  const working = progress && progress.phase !== 'done' ? progress : null;
   let text = 'Up to date';
   if (!connected) text = 'Reconnecting to the engine…';
-  else if (status?.paused) text = 'Indexing paused';
-  else if (status?.running && live) text = live.files_total > 0 ? `Indexing ${live.files_done}/${live.files_total}` : 'Indexing…';
+  else if (status?.paused) text = working ? progressText(working) : 'Indexing paused';
+  else if (working && (status?.running || working.state === 'running')) text = progressText(working);
   else if (status?.running) text = 'Indexing…';
+  // Work that waits with nothing running (an embedding model that does not load): said, not hidden.
+  else if (working) text = progressText(working);
   else if (status?.watching) text = 'Watching for changes';
   else if (!watchFolders) text = 'Indexed · not watching for changes';
   return (

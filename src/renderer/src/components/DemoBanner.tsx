@@ -1,11 +1,11 @@
+import { progressText } from '../../../shared/progress-text.ts';
 import { useApp, useAppFields } from '../store.ts';
-import { formatCount } from './text.tsx';
 
 /** Shown while the demo workspace is open: what it is, its first indexing, reset and leave. */
 export function DemoBanner() {
-  const { demo, status, progress, resetDemo, exitDemo } = useAppFields('demo', 'status', 'progress', 'resetDemo', 'exitDemo');
+  const { demo, status, resetDemo, exitDemo } = useAppFields('demo', 'status', 'resetDemo', 'exitDemo');
   if (!demo?.active) return null;
-  const live = Object.values(progress).find((p) => p.stage !== 'done');
+  const live = status?.progress && status.progress.phase !== 'done' ? status.progress : null;
   return (
     <div className="demo-banner" role="status" data-testid="demo-banner">
       <div>
@@ -13,11 +13,11 @@ export function DemoBanner() {
         {demo.models.length > 0 ? <span className="muted"> Models: {demo.models.join(', ')}.</span> : <span className="muted"> No models found: search is lexical, answers quote the sources.</span>}
         {status?.running && (
           <div className="demo-banner__progress" data-testid="demo-progress">
-            <div className="progress__bar" role="progressbar" aria-label="Preparing the demo" aria-valuenow={live && live.files_total ? Math.round((live.files_done / live.files_total) * 100) : 0}>
-              <span style={{ width: `${live && live.files_total ? Math.round((live.files_done / live.files_total) * 100) : 5}%` }} />
+            <div className="progress__bar" role="progressbar" aria-label="Preparing the demo" aria-valuenow={live && live.total ? Math.round((live.done / live.total) * 100) : 0}>
+              <span style={{ width: `${live && live.total ? Math.round((live.done / live.total) * 100) : 5}%` }} />
             </div>
             <span className="small muted">
-              Preparing the demo{live ? `: ${live.stage === 'embed' || live.stage === 'sentences' ? 'embedding' : 'indexing'} ${formatCount(live.files_done)} / ${formatCount(live.files_total)}` : '…'}
+              Preparing the demo{live ? `: ${progressText(live)}` : '…'}
             </span>
           </div>
         )}

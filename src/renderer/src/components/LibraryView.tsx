@@ -1,35 +1,24 @@
-import { useAppFields, type Progress } from '../store.ts';
+import type { FolderProgress, IndexProgress } from '../../../shared/contract.ts';
+import { PHASE_LABEL, progressText } from '../../../shared/progress-text.ts';
+import { useAppFields } from '../store.ts';
 import { FolderPicker } from './FolderPicker.tsx';
-import { formatCount, formatDuration, formatMs } from './text.tsx';
+import { formatCount, formatMs } from './text.tsx';
 
-const STAGE: Record<Progress['stage'], string> = { scan: 'Scanning', lexical: 'Indexing text', embed: 'Embedding', sentences: 'Embedding sentences', graph: 'Reading links', done: 'Up to date' };
-
-function ProgressBar({ progress, running }: { progress: Progress | undefined; running: boolean }) {
-  if (!progress) return <div className="muted small">{running ? 'Waiting for its turn…' : 'Up to date'}</div>;
-  const pct = progress.files_total > 0 ? Math.min(100, Math.round((progress.files_done / progress.files_total) * 100)) : progress.stage === 'done' ? 100 : 0;
-  const unit = progress.stage === 'embed' ? 'passages' : progress.stage === 'sentences' ? 'sentences' : 'files';
+/** One line of the progress model (the engine's index status): a folder's, or all folders' together. */
+function ProgressBar({ progress, testId }: { progress: Omit<IndexProgress, 'folders'> | FolderProgress; testId: string }) {
+  const pct = progress.phase === 'done' ? 100 : progress.total > 0 ? Math.min(100, Math.round((progress.done / progress.total) * 100)) : 0;
   return (
-    <div className="progress" data-testid="root-progress" data-stage={progress.stage}>
-      <div className="progress__bar" role="progressbar" aria-valuenow={pct} aria-valuemin={0} aria-valuemax={100} aria-label={`${STAGE[progress.stage]} ${pct}%`}>
+    <div className="progress" data-testid={testId} data-stage={progress.phase} data-state={progress.state}>
+      <div className="progress__bar" role="progressbar" aria-valuenow={pct} aria-valuemin={0} aria-valuemax={100} aria-label={`${PHASE_LABEL[progress.phase]} ${pct}%`}>
         <span style={{ width: `${pct}%` }} />
       </div>
-      <div className="progress__text small">
-        {STAGE[progress.stage]}
-        {progress.stage !== 'done' && progress.files_total > 0 && (
-          <>
-            {' '}
-            · {formatCount(progress.files_done)} / {formatCount(progress.files_total)} {unit}
-            {progress.rate_per_s > 0 && ` · ${progress.rate_per_s}/s`} · ETA {formatDuration(progress.eta_s)}
-          </>
-        )}
-        {progress.stage !== 'done' && progress.path && <span className="progress__file"> · {progress.path}</span>}
-      </div>
+      <div className="progress__text small">{progressText(progress)}</div>
     </div>
   );
 }
 
 export function LibraryView() {
-  const { roots, health, status, progress, lastReport, removeFolder, indexNow, pause, resume, watchFolders } = useAppFields('roots', 'health', 'status', 'progress', 'lastReport', 'removeFolder', 'indexNow', 'pause', 'resume', 'watchFolders');
+  const { roots, health, status, lastReport, removeFolder, indexNow, pause, resume, watchFolders } = useAppFields('roots', 'health', 'status', 'lastReport', 'removeFolder', 'indexNow', 'pause', 'resume', 'watchFolders');
   const issues = health?.issues ?? [];
   const running = status?.running ?? false;
   return (
@@ -82,13 +71,16 @@ export function LibraryView() {
                 Remove
               </button>
             </div>
-            <ProgressBar progress={progress[r.path] ?? (roots.length === 1 ? progress[''] : undefined)} running={running} />
+            {(() => {
+              const mine = status?.progress?.folders.find((f) => f.root === r.path);
+              return mine ? <ProgressBar progress={mine} testId="root-progress" /> : <div className="muted small">{running ? 'Waiting for its turn…' : ''}</div>;
+            })()}
           </li>
         ))}
       </ul>
       {roots.length === 0 && <p className="muted">No folders yet. Add the folders that hold your notes, documents and code.</p>}
       <FolderPicker />
-      {progress[''] && roots.length > 1 && <ProgressBar progress={progress['']} running={running} />}
+      {status?.progress && roots.length > 1 && status.progress.phase !== 'done' && <ProgressBar progress={status.progress} testId="overall-progress" />}
 
       {lastReport && (
         <p className="muted small" data-testid="last-report">

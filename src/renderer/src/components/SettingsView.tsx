@@ -1,4 +1,5 @@
 import { useEffect } from 'react';
+import { progressText } from '../../../shared/progress-text.ts';
 import { useAppFields, type RetrievalChoice, type Theme } from '../store.ts';
 import { GetModels } from './GetModels.tsx';
 import { ModelImport } from './ModelImport.tsx';
@@ -37,7 +38,7 @@ export function plainDegradation(text: string): string {
 }
 
 export function SettingsView() {
-  const s = useAppFields('health', 'system', 'models', 'loadSystem', 'removeModel', 'restartNeeded', 'restartEngine', 'mode', 'setMode', 'allowRestricted', 'setAllowRestricted', 'demo', 'startDemo', 'exitDemo', 'theme', 'setTheme');
+  const s = useAppFields('health', 'status', 'system', 'models', 'loadSystem', 'removeModel', 'restartNeeded', 'restartEngine', 'mode', 'setMode', 'allowRestricted', 'setAllowRestricted', 'demo', 'startDemo', 'exitDemo', 'theme', 'setTheme');
   const { health, system, models, loadSystem } = s;
   useEffect(() => {
     if (!system) void loadSystem();
@@ -63,6 +64,11 @@ export function SettingsView() {
         {health && (
           <p className="muted small">
             {formatCount(health.documents.indexed)} documents · {formatCount(health.chunks)} passages
+          </p>
+        )}
+        {s.status?.progress && (
+          <p className="small" data-testid="settings-progress">
+            Indexing: {progressText(s.status.progress)}
           </p>
         )}
         {health && (

@@ -54,9 +54,6 @@ export const createConnectionSlice: StateCreator<AppState, [], [], ConnectionSli
           set({ connected });
           if (connected) void get().refresh();
         }),
-        c.on('index/progress', (p) => {
-          set((s) => ({ progress: { ...s.progress, [p.root ?? '']: p } }));
-        }),
         c.on('index/status', (status) => set({ status })),
         c.on('syn.index.completed', (report) => {
           set({ lastReport: report });

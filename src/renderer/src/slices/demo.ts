@@ -20,7 +20,7 @@ export const createDemoSlice: StateCreator<AppState, [], [], DemoSlice> = (set, 
   /** Opens another workspace (the demo or the user's): everything shown belonged to the old one. */
   const switchWorkspace = (method: 'demo/start' | 'demo/exit' | 'demo/reset') =>
     run(async () => {
-      set({ answer: null, draft: '', results: null, preview: null, progress: {}, lastReport: null, tourStep: null, system: null, graph: EMPTY_GRAPH });
+      set({ answer: null, draft: '', results: null, preview: null, lastReport: null, tourStep: null, system: null, graph: EMPTY_GRAPH });
       const demo = await client().call(method, {});
       set({ demo, view: 'ask', onboarding: demo.active ? false : get().onboarding });
       await get().refresh();

@@ -1,16 +1,14 @@
 import type { StateCreator } from 'zustand';
-import type { AnyResponseOf, EventMap, IndexReport, IndexStatus, Root } from '../../../shared/contract.ts';
+import type { AnyResponseOf, IndexReport, IndexStatus, Root } from '../../../shared/contract.ts';
 import { kit, messageOf, type AppState } from './kit.ts';
 
-export type Progress = EventMap['index/progress'];
 export type FolderListing = AnyResponseOf<'app/listFolders'>;
 
 /** The library view: the folders, indexing and its progress. */
 export interface LibrarySlice {
   roots: Root[];
+  /** The engine's index status, with its progress model (overall and per folder). */
   status: IndexStatus | null;
-  /** Latest progress per root path ('' when a run spans several roots). */
-  progress: Record<string, Progress>;
   lastReport: IndexReport | null;
   /** Adds and indexes a folder; resolves to null, or to why it was refused (shown next to the field, not as a toast). */
   addFolder(path: string, options?: { include?: string[]; exclude?: string[] }): Promise<string | null>;
@@ -28,7 +26,6 @@ export const createLibrarySlice: StateCreator<AppState, [], [], LibrarySlice> = 
   return {
     roots: [],
     status: null,
-    progress: {},
     lastReport: null,
 
     async addFolder(path, options = {}) {
