@@ -259,7 +259,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
     await runtime.dispose();
   } });
 
-  const queue = createIndexQueue({ store, config, events, dataDir, paramsHash, dense, chat, disposables, manifest: storedManifest, onIndexed: () => (manifestRecovery = null) });
+  const queue = createIndexQueue({ store, config, events, dataDir, readOnly, paramsHash, dense, chat, disposables, manifest: storedManifest, onIndexed: () => (manifestRecovery = null) });
   const graphs = createGraphCache({ store, config, generation: () => queue.generation });
   /** The store's quick integrity check, run once per engine (health, the first index run). */
   let integrity: IntegrityReport | null = null;

@@ -96,6 +96,26 @@ describe('index queue: lexical work first', () => {
     expect(statuses.at(-1)!.progress).toMatchObject({ phase: 'done', eta_s: null });
   });
 
+  it('a reader beside the writer (synapsis health beside the app) shows the writer\'s numbers', async () => {
+    const embedder = new GatedEmbedder(64);
+    const writer = open(embedder);
+    const a = temp.make('syn-queue-w-', notes(40, 'delta'));
+    const firstBatch = embedder.nextBatch();
+    const run = writer.index([a]);
+    await firstBatch;
+    const reader = createEngine({ dataDir: writer.dataDir, env: { SYN_SENTENCE_VECTORS: 'false' }, embedder: new HashedEmbedder(64), readOnly: true });
+    engines.push(reader);
+    try {
+      const mine = writer.indexStatus().progress;
+      expect(mine).toMatchObject({ phase: 'passages', state: 'running', total: 40 });
+      expect((await reader.health()).progress).toEqual(mine);
+    } finally {
+      embedder.letThrough();
+      await run;
+    }
+    expect((await reader.health()).progress).toMatchObject({ phase: 'done', state: 'done' });
+  });
+
   it('after a restart, the passages an interrupted run left are shown as waiting, per folder', async () => {
     const embedder = new GatedEmbedder(64);
     const dataDir = temp.make('syn-queue-r-');

@@ -32,6 +32,29 @@ const PROGRESS_EMIT_MS = 500;
 /** How often the per-folder counts of an embedding phase over several folders are read from the store (ms). */
 const FOLDER_REFRESH_MS = 10_000;
 
+/** The writer's progress for readers in other processes (`synapsis health` beside the app): the same numbers. */
+const PROGRESS_FILE = 'progress.json';
+
+function publishProgress(file: string, progress: IndexProgress): void {
+  try {
+    fs.writeFileSync(`${file}.tmp`, JSON.stringify({ pid: process.pid, progress }));
+    fs.renameSync(`${file}.tmp`, file);
+  } catch {
+    // Only a view for other processes (a full disk must not fail a run): they compute their own.
+  }
+}
+
+/** The progress a live writer published; null when there is none or its process is gone. */
+function readPublishedProgress(file: string): IndexProgress | null {
+  try {
+    const { pid, progress } = JSON.parse(fs.readFileSync(file, 'utf8')) as { pid: number; progress: IndexProgress };
+    process.kill(pid, 0);
+    return progress;
+  } catch {
+    return null;
+  }
+}
+
 export interface WatchOptions {
   debounceMs?: number;
   onError?: (error: unknown) => void;
@@ -49,6 +72,8 @@ export interface IndexQueueDeps {
   disposables: DisposableStore;
   /** The manifest of the store's current state, written after each run. */
   manifest: () => IndexManifest;
+  /** A reader beside the writer: it shows the progress the writer publishes (progress.json) instead of its own. */
+  readOnly?: boolean;
   /** A run finished and wrote its manifest. */
   onIndexed: () => void;
 }
@@ -127,13 +152,22 @@ export function createIndexQueue(deps: IndexQueueDeps): IndexQueue {
     );
     return backlog;
   };
+  const progressFile = path.join(dataDir, PROGRESS_FILE);
   const progress = (): IndexProgress => {
+    if (deps.readOnly) {
+      const published = readPublishedProgress(progressFile);
+      if (published) return published;
+    }
     const roots = store.listRoots().map((r) => r.path);
     const known = backlog && roots.every((r) => backlog!.has(r)) ? backlog : readBacklog();
     return tracker.snapshot({ roots, paused, backlog: known });
   };
   const status = (): IndexStatus => ({ running: running > 0 || queued > 0, paused, watching: watching !== null, pending_jobs: store.countPendingJobs(), progress: progress() });
-  const emitStatus = () => events.emit('index/status', status());
+  const emitStatus = () => {
+    const now = status();
+    if (!deps.readOnly) publishProgress(progressFile, now.progress);
+    events.emit('index/status', now);
+  };
   /** Progress goes out with the status, at most every PROGRESS_EMIT_MS; the last change always goes out. */
   let lastEmit = 0;
   let emitTimer: ReturnType<typeof setTimeout> | null = null;
@@ -152,19 +186,22 @@ export function createIndexQueue(deps: IndexQueueDeps): IndexQueue {
     }, wait);
     emitTimer.unref?.();
   };
-  /** A phase ended: what waits is read again, and the change goes out at once. */
+  /** A phase began or ended: the change goes out at once. */
+  const emitNow = () => {
+    if (disposables.isDisposed) return;
+    lastEmit = performance.now();
+    emitStatus();
+  };
+  /** A phase ended: what waits is read again. */
   const endPhase = () => {
     tracker.end();
     readBacklog();
-    if (!disposables.isDisposed) {
-      lastEmit = performance.now();
-      emitStatus();
-    }
+    emitNow();
   };
   const lexicalProgress: IndexerProgress = {
     begin(phase, total, folders) {
       tracker.begin(phase, total, folders);
-      progressChanged();
+      emitNow();
     },
     advance(root, done) {
       tracker.update(done);
@@ -200,7 +237,7 @@ export function createIndexQueue(deps: IndexQueueDeps): IndexQueue {
     const folders = [...readBacklog()].map(([root, b]) => [root, b[phase]] as const).filter(([, n]) => n > 0);
     const total = folders.reduce((n, [, k]) => n + k, 0);
     tracker.begin(phase, total, folders);
-    progressChanged();
+    emitNow();
     return total;
   };
   /** Per-folder counts of an embedding phase: exact for one folder, read again from the store every FOLDER_REFRESH_MS for several. */
