@@ -11,6 +11,8 @@ export interface SearchBenchResult {
   files: number;
   chunks: number;
   index_s: number;
+  /** The process's peak resident memory while indexing (Linux: VmHWM, reset before the run); null elsewhere. */
+  index_peak_rss_mb: number | null;
   queries: number;
   query_terms_mean: number;
   k10_p50_ms: number;
@@ -29,6 +31,22 @@ export interface SearchBenchResult {
   cold_first_query_no_graph_ms: number;
   cold_rss_no_graph_mb: number;
   cold_rss_anon_no_graph_mb: number | null;
+}
+
+/** Resets the kernel's peak-RSS mark of this process (Linux); false where that cannot be done. */
+function resetPeakRss(): boolean {
+  try {
+    fs.writeFileSync('/proc/self/clear_refs', '5');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Peak RSS since the last reset, in MB (VmHWM). */
+function peakRssMb(): number | null {
+  const m = /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync('/proc/self/status', 'utf8'));
+  return m ? Math.round(Number(m[1]) / 1024) : null;
 }
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
@@ -167,10 +185,12 @@ export async function benchSearch(chunks: number, queryCount: number, log: (line
     let measured: Omit<SearchBenchResult, `cold_${string}`>;
     let firstQuery: string;
     try {
+      const peakReset = resetPeakRss();
       const t0 = performance.now();
       const report = await engine.index([corpus]);
       const indexS = (performance.now() - t0) / 1000;
-      log(`indexed ${report.indexed} (unchanged ${report.unchanged}) files, ${report.chunks_total} chunks in ${indexS.toFixed(1)} s`);
+      const indexPeak = peakReset ? peakRssMb() : null;
+      log(`indexed ${report.indexed} (unchanged ${report.unchanged}) files, ${report.chunks_total} chunks in ${indexS.toFixed(1)} s${indexPeak === null ? '' : `, peak RSS ${indexPeak} MB`}`);
       const queries = sampleQueries(sections, queryCount);
       const run = async (e: typeof engine, k: number) => {
         const lat: number[] = [];
@@ -196,6 +216,7 @@ export async function benchSearch(chunks: number, queryCount: number, log: (line
         files,
         chunks: report.chunks_total,
         index_s: Math.round(indexS * 10) / 10,
+        index_peak_rss_mb: indexPeak,
         queries: queries.length,
         query_terms_mean: Math.round((queries.reduce((a, q) => a + q.split(' ').length, 0) / queries.length) * 10) / 10,
         k10_p50_ms: ms(percentile(k10.lat, 50)),

@@ -142,6 +142,9 @@ export async function runSuite(options: SuiteOptions): Promise<SuiteReport> {
     const lexical = await benchSearch(options.chunks, options.queries, log, searchWork);
     const chunksPerS = Math.round(lexical.chunks / lexical.index_s);
     rows.push({ target: `lexical indexing, generated ${k(lexical.chunks)}-chunk markdown corpus`, measured: `${chunksPerS} chunks/s (${lexical.index_s} s)`, goal: '≥ 2,000 chunks/s', met: chunksPerS >= 2000 });
+    if (lexical.index_peak_rss_mb !== null) {
+      rows.push({ target: `indexing peak RSS, ${k(lexical.files)} linked notes (${k(lexical.chunks)} chunks)`, measured: `${lexical.index_peak_rss_mb} MB`, goal: '< 1 GB', met: lexical.index_peak_rss_mb < 1024 });
+    }
     rows.push({ target: `lexical query, ${k(lexical.chunks)} chunks, k = 10 (warm)`, measured: `p50 ${lexical.k10_p50_ms} ms, p95 ${lexical.k10_p95_ms} ms`, goal: 'reported', met: null });
 
     // 2. Hybrid latency (synthetic query vectors) and the vector index's recall.

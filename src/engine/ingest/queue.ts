@@ -335,6 +335,8 @@ export function createIndexQueue(deps: IndexQueueDeps): IndexQueue {
       queued--;
       running++;
       emitStatus();
+      // The run reads most of the store; through the memory map every page would stay resident (Store.setMemoryMapped).
+      store.setMemoryMapped(false);
       try {
         const report = await embedStage(await run());
         if (config.graphLlm && chat) await llmGraphStage(config.graphLlmBudgetMs);
@@ -350,6 +352,7 @@ export function createIndexQueue(deps: IndexQueueDeps): IndexQueue {
         if (isSynapsisError(error)) throw error;
         throw createError('E_SYN_INDEX_FAILED', `Indexing failed: ${(error as Error).message}`, undefined, error);
       } finally {
+        if (!disposables.isDisposed) store.setMemoryMapped(true);
         running--;
         // A phase a failed run left open is over; what waits is read again.
         if (tracker.phase) tracker.end();

@@ -17,6 +17,9 @@ export interface OpenDatabaseOptions {
 }
 
 /** Opens (creating if needed) the store in WAL mode and applies pending migrations; a reader opens it as it is. */
+/** The memory map of a connection: 0x7fff0000, SQLite's own maximum. */
+export const MMAP_SIZE = 2147418112;
+
 export function openDatabase(file: string, migrations: readonly Migration[] = MIGRATIONS, options: OpenDatabaseOptions = {}): Database {
   if (options.reader) return openReader(file, migrations);
   if (file !== ':memory:') {
@@ -41,7 +44,7 @@ export function openDatabase(file: string, migrations: readonly Migration[] = MI
     // at 117k chunks went from p95 ~38.5 to ~35.5 ms (docs/benchmarks.md). SQLite caps it at its
     // compile-time maximum (2 GB); writes still go through the file. The data dir is local anyway:
     // WAL mode needs shared memory on one host.
-    db.pragma('mmap_size = 2147418112'); // 0x7fff0000, SQLite's own maximum
+    db.pragma(`mmap_size = ${MMAP_SIZE}`);
     migrate(db, migrations);
   } catch (error) {
     db.close();

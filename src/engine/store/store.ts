@@ -3,7 +3,7 @@ import type { Database, Statement } from 'better-sqlite3';
 import type { FileIssue, Root } from '../../shared/contract.ts';
 import type { Disposable } from '../lifecycle.ts';
 import { noteNameKeys, normalizeName, refBaseKey, wordsKey } from '../graph/names.ts';
-import { DB_FILE, isDiskFull, isReadOnlyStore, isStoreLocked, openDatabase, schemaVersion } from './database.ts';
+import { DB_FILE, MMAP_SIZE, isDiskFull, isReadOnlyStore, isStoreLocked, openDatabase, schemaVersion } from './database.ts';
 import { asWriteConnection, type WriteConnection } from './connection.ts';
 import { statements } from './statements.ts';
 
@@ -655,6 +655,16 @@ export class Store implements Disposable {
         )
         .get(this.embeddedThrough(modelId, unit), modelId) as { n: number }
     ).n;
+  }
+
+  /**
+   * Whether pages are read through the memory map. An indexing run reads the whole store (every
+   * b-tree it inserts into, the FTS5 segments it merges): mapped, each page it touched stayed in
+   * the resident set, 1.67 GB peak for 50,000 notes whose store is 1.5 GB. Unmapped, they are read
+   * into the OS page cache, which the process does not hold; queries map them again after the run.
+   */
+  setMemoryMapped(on: boolean): void {
+    this.sqlite.pragma(`mmap_size = ${on ? MMAP_SIZE : 0}`);
   }
 
   /** countPendingEmbeddings per root id (a text shared by two roots counts in each). */
