@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { GatedEmbedder } from '../../../test/helpers/gated-embedder.ts';
 import { TempDirs } from '../../../test/helpers/tmp.ts';
@@ -133,5 +134,14 @@ describe('index queue: lexical work first', () => {
     const status = again.indexStatus();
     expect(status.progress).toMatchObject({ phase: 'passages', state: 'waiting', done: 0, total: 18 });
     expect(status.progress.folders).toEqual([expect.objectContaining({ phase: 'passages', state: 'waiting', total: 18 })]);
+    // Folder changes show at once: one added waits to be scanned; one removed is gone with its backlog.
+    const b = temp.make('syn-queue-rb-', notes(3, 'echo'));
+    again.addRoot(b);
+    expect(again.indexStatus().progress.folders.map((f) => [f.phase, f.state, f.total])).toEqual([
+      ['passages', 'waiting', 18],
+      ['scan', 'waiting', 1],
+    ]);
+    again.removeRoot(a);
+    expect(again.indexStatus().progress).toMatchObject({ phase: 'scan', state: 'waiting', folders: [expect.objectContaining({ root: fs.realpathSync(b), phase: 'scan' })] });
   });
 });
