@@ -105,15 +105,15 @@ export function documentsAtPath(connection: ReadConnection, rel: string, policy:
   return { all, visible: all.filter((d) => isVisible(d.sensitivity)) };
 }
 
-/** The paths among these whose indexed documents are marked with a sensitivity other than public. */
+/** The paths among these whose indexed documents are marked with a sensitivity other than public (hidden from a caller allowed nothing). */
 export function markedPaths(connection: ReadConnection, paths: readonly string[]): Set<string> {
   const rows = statements(sqliteOf(connection))
     .prepare(
       `SELECT DISTINCT d.path FROM json_each(@paths) p JOIN documents d ON d.path = p.value
-        WHERE d.status = 'indexed' AND d.sensitivity IS NOT NULL AND d.sensitivity != 'public'`,
+        WHERE d.status = 'indexed' AND ${hiddenSql('d')}`,
     )
     .pluck()
-    .all({ paths: JSON.stringify([...new Set(paths)]) }) as string[];
+    .all({ paths: JSON.stringify([...new Set(paths)]), allowed: allowedParam({ allowSensitivity: [] }) }) as string[];
   return new Set(rows);
 }
 

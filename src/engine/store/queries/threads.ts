@@ -1,5 +1,5 @@
 /**
- * Conversations (migration 012): threads and their turns. A turn keeps the answer as it was given;
+ * Conversations (migration 011): threads and their turns. A turn keeps the answer as it was given;
  * whether a caller may read it is decided when it is read, with the sensitivity policy
  * (visibility.ts): the labels of the notes it used as they were then, and as the documents it used
  * are marked now.

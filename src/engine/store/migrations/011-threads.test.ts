@@ -3,14 +3,14 @@ import { describe, expect, it } from 'vitest';
 import { migrate, schemaVersion } from '../database.ts';
 import { MIGRATIONS } from './index.ts';
 
-describe('migration 012 (threads)', () => {
+describe('migration 011 (threads)', () => {
   it('adds threads and their turns to an existing store; a thread’s turns go with it, and a turn’s place in it is unique', () => {
     const db = new BetterSqlite3(':memory:');
     db.pragma('foreign_keys = ON');
     migrate(db, MIGRATIONS.filter((m) => m.version <= 10));
     db.prepare("INSERT INTO settings (key, value_json) VALUES ('kept', '1')").run();
-    migrate(db, MIGRATIONS.filter((m) => m.version <= 12));
-    expect(schemaVersion(db)).toBe(12);
+    migrate(db, MIGRATIONS.filter((m) => m.version <= 11));
+    expect(schemaVersion(db)).toBe(11);
     expect(db.prepare("SELECT value_json FROM settings WHERE key = 'kept'").pluck().get()).toBe('1');
 
     db.prepare("INSERT INTO threads (id, title, created_at, updated_at) VALUES ('t_0123456789abcdef', 'ADR-011', 'a', 'a')").run();

@@ -13,8 +13,8 @@ import type { Migration } from './types.ts';
  *
  * Neither table is derived from the files: `synapsis repair` carries them into the new store.
  */
-export const migration012: Migration = {
-  version: 12,
+export const migration011: Migration = {
+  version: 11,
   name: 'threads',
   up(db) {
     db.exec(`
