@@ -84,7 +84,7 @@ export function loadTour(setup: Pick<DemoSetup, 'questionsFile' | 'tourFile'>): 
 export function removeDemoDir(dir: string): void {
   if (!fs.existsSync(dir)) return;
   const entries = fs.readdirSync(dir);
-  const known = new Set(['synapsis.db', 'synapsis.db-wal', 'synapsis.db-shm', 'index', 'models', 'synapsis.lock', 'traces', 'roots.json']);
+  const known = new Set(['synapsis.db', 'synapsis.db-wal', 'synapsis.db-shm', 'index', 'models', 'synapsis.lock', 'traces', 'roots.json', 'progress.json']);
   const foreign = entries.filter((e) => !known.has(e) && !e.startsWith('synapsis'));
   if (foreign.length > 0) throw createError('E_SYN_BAD_REQUEST', `Not resetting ${dir}: it holds files the demo did not make (${foreign.slice(0, 3).join(', ')})`);
   fs.rmSync(dir, { recursive: true, force: true });
