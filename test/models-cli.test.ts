@@ -153,3 +153,20 @@ describe('scripts/setup-models.mjs', () => {
     }
   });
 });
+
+describe('synapsis models add: one embedding model per language', () => {
+  it('says an English model added beside the multilingual one is not used, with what using it too gains and costs', async () => {
+    const dataDir = temp.make('syn-plan-cli-');
+    const first = await cli(['models', 'add', path.join(MODELS, E5), '--data-dir', dataDir]);
+    expect(first.code, first.err).toBe(0);
+    expect(first.out).not.toContain('Not used');
+    const second = await cli(['models', 'add', path.join(MODELS, 'all-MiniLM-L6-v2.Q8_0.gguf'), '--data-dir', dataDir]);
+    expect(second.code, second.err).toBe(0);
+    expect(second.out).toMatch(/^added all-MiniLM-L6-v2\.Q8_0\.gguf as embed model/m);
+    expect(second.out).toMatch(/Not used: multilingual-e5-small[^\n]* already covers en\. As a second model \(SYN_EMBED_MODELS=[0-9a-f]{16},[0-9a-f]{16}\)/);
+    expect(second.out).toMatch(/SciFact 0\.7278 → 0\.7468/);
+    expect(second.out).not.toContain('the next synapsis index uses them');
+    const listed = list(dataDir).map((m) => m.file);
+    expect(listed.sort()).toEqual(['all-MiniLM-L6-v2.Q8_0.gguf', E5]);
+  });
+});

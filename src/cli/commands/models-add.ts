@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import { Option, type Command } from 'commander';
 import { ChecksFailed, option, type RegisteredCommand } from '../command.ts';
+import { defaultEmbedPlan } from '../../engine/llm/resolve.ts';
+import { unusedEmbedderNote } from '../../shared/embed-plan.ts';
 import { serializeError } from '../../shared/errors.ts';
 import { ggufFilesIn } from '../../engine/llm/model-folder.ts';
 
@@ -41,15 +43,18 @@ export const modelsAdd: RegisteredCommand = {
               out.push({ file, error: serializeError(error) });
             }
           }
-          return out;
+          // An embedding model the default plan leaves out (its languages are covered): what using it too costs and gains.
+          const configured = engine.config.embedModels !== undefined || engine.config.embedModel !== undefined;
+          const plan = configured ? [] : defaultEmbedPlan(await engine.call('models/list', {}));
+          return out.map((r) => ('model' in r ? { ...r, note: unusedEmbedderNote(r.model, plan) } : r));
         });
         const lines = results.map((r) =>
           'model' in r
-            ? `added ${r.model.file} as ${r.model.role} model ${r.model.id} (${r.model.architecture}, dim ${r.model.dimension}${r.model.languages ? `, languages ${r.model.languages.join(',')}` : ''})`
+            ? `added ${r.model.file} as ${r.model.role} model ${r.model.id} (${r.model.architecture}, dim ${r.model.dimension}${r.model.languages ? `, languages ${r.model.languages.join(',')}` : ''})${r.note ? `\n  ${r.note}` : ''}`
             : `skipped ${r.file}: ${r.error.message}`,
         );
         if (folder && files.length === 0) lines.push(`no .gguf files in ${source}`);
-        else lines.push('the next synapsis index uses them');
+        else if (results.some((r) => 'model' in r && !r.note)) lines.push('the next synapsis index uses them');
         print(opts, folder ? results : (results[0] as { model: unknown }).model, lines.join('\n'));
         if (results.some((r) => 'error' in r) || (folder && files.length === 0)) throw new ChecksFailed();
       }),

@@ -50,9 +50,12 @@ function fromRegistry(model: ModelInfo, role: ModelRole, registry: ModelRegistry
 export const MAX_EMBED_MODELS = 3;
 
 /**
- * The embedding models of a workspace, primary first: the configured list, else the configured
- * one, else every registered embedding model (latest added first, at most MAX_EMBED_MODELS), so an
- * imported multilingual model serves the languages an English one does not.
+ * The embedding plan of a workspace, primary first: the configured list (SYN_EMBED_MODELS: several
+ * models on purpose), else the configured one, else one model per language from the registry: the
+ * latest added model that covers every language when there is one, otherwise the latest added model
+ * and then each model that covers a language none before it does (at most MAX_EMBED_MODELS). A
+ * second model for a language its first already covers doubles the embedding work for a few points
+ * of nDCG (docs/indexing.md), so it is used only when listed.
  */
 export function resolveEmbedModels(refs: readonly string[] | undefined, ref: string | undefined, registry: ModelRegistry, store: Store): ResolvedModel[] {
   const out: ResolvedModel[] = [];
@@ -61,12 +64,24 @@ export function resolveEmbedModels(refs: readonly string[] | undefined, ref: str
   };
   if (refs && refs.length > 0) for (const r of refs) push(resolveModel(r, 'embed', registry, store));
   else if (ref) push(resolveModel(ref, 'embed', registry, store));
-  else {
-    const all = registry
-      .list()
-      .filter((m) => m.role === 'embed')
-      .sort((a, b) => b.added_at.localeCompare(a.added_at));
-    for (const m of all.slice(0, MAX_EMBED_MODELS)) push(fromRegistry(m, 'embed', registry));
-  }
+  else for (const m of defaultEmbedPlan(registry.list())) push(fromRegistry(m, 'embed', registry));
   return out;
+}
+
+/** The registered embedding models used when none is configured: one per language (see resolveEmbedModels). */
+export function defaultEmbedPlan(models: readonly ModelInfo[]): ModelInfo[] {
+  const embedders = models.filter((m) => m.role === 'embed').sort((a, b) => b.added_at.localeCompare(a.added_at));
+  const languagesOf = (m: ModelInfo) => m.languages ?? embedderLanguages(m.name, m.file);
+  const universal = embedders.find((m) => languagesOf(m).includes('*'));
+  if (universal) return [universal];
+  const plan: ModelInfo[] = [];
+  const covered = new Set<string>();
+  for (const m of embedders) {
+    const langs = languagesOf(m);
+    if (plan.length > 0 && langs.every((l) => covered.has(l))) continue;
+    plan.push(m);
+    for (const l of langs) covered.add(l);
+    if (plan.length === MAX_EMBED_MODELS) break;
+  }
+  return plan;
 }

@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { progressText } from '../../../shared/progress-text.ts';
 import { useAppFields, type RetrievalChoice, type Theme } from '../store.ts';
+import { unusedEmbedderNote } from '../../../shared/embed-plan.ts';
 import { GetModels } from './GetModels.tsx';
 import { ModelImport } from './ModelImport.tsx';
 import { formatBytes, formatCount } from './text.tsx';
@@ -142,6 +143,14 @@ export function SettingsView() {
                     {m.dimension > 0 && ` · dim ${m.dimension}`} · context {formatCount(m.context_length)}
                     {m.role === 'embed' && m.languages && ` · languages ${m.languages.includes('*') ? 'all' : m.languages.join(', ')}`}
                   </div>
+                  {(() => {
+                    const note = health ? unusedEmbedderNote(m, (health.models.embedders ?? []).map((e) => ({ ...e, role: 'embed' }))) : null;
+                    return note ? (
+                      <div className="muted small" data-testid="embedder-unused">
+                        {note}
+                      </div>
+                    ) : null;
+                  })()}
                 </td>
                 <td>
                   <span className="tag">{m.role}</span> {inUse && <span className="badge badge--approve">in use</span>}
