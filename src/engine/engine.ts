@@ -26,6 +26,7 @@ import { parseRequest } from '../shared/validate.ts';
 import { chunkingParams, loadConfig, type Config, type ConfigInput } from './config.ts';
 import { EventBus, type Listener } from './events.ts';
 import { sha256, stableStringify } from './hash.ts';
+import { ForegroundGate } from './ingest/foreground.ts';
 import { paramsHashOf } from './ingest/indexer.ts';
 import { createIndexQueue, type WatchOptions } from './ingest/queue.ts';
 import { buildManifest, readManifest, type IndexManifest } from './manifest.ts';
@@ -227,11 +228,14 @@ export function createEngine(options: EngineOptions = {}): Engine {
   // One vector index per embedding model; the primary's under index/<version>/, the others' in models/<id>/ beside it.
   // Named by file (all-MiniLM-L6-v2.Q8_0), the same whether a path or the registry names the model: profiles weight models by it.
   // With sentence vectors on, each model's sentence index lives in sentences/ inside its folder.
+  /** Questions in flight: background sentence embedding waits for them (ingest/foreground.ts). */
+  const foreground = new ForegroundGate();
   const dense: DenseSource[] = embedModels.map((m, i) => {
     const embedder = (i === 0 ? options.embedder : undefined) ?? new Embedder(runtime, { modelPath: m.path, modelId: m.id, modelName: m.name, idleMs: config.modelIdleMs });
     const indexDir = i === 0 ? path.join(dataDir, 'index', indexVersion) : path.join(dataDir, 'index', indexVersion, 'models', m.id);
+    // Sentence vectors come after every chunk vector (ingest/queue.ts) and pause while a question is in flight.
     const sentences = config.sentenceVectors
-      ? new SemanticIndex({ store, embedder, indexDir: path.join(indexDir, 'sentences'), backend: config.vectorBackend, unit: 'sentence', readOnly })
+      ? new SemanticIndex({ store, embedder, indexDir: path.join(indexDir, 'sentences'), backend: config.vectorBackend, unit: 'sentence', readOnly, yieldTo: foreground })
       : null;
     return {
       name: m.path ? path.basename(m.path, '.gguf') : m.name,
@@ -282,6 +286,9 @@ export function createEngine(options: EngineOptions = {}): Engine {
       progress: () => queue.status().progress,
     }),
   } satisfies HandlerTable;
+  // A question (search or answer, from any transport) pauses background sentence embedding until it is answered.
+  table['search/query'] = foreground.wrap(table['search/query']);
+  table['answer/ask'] = foreground.wrap(table['answer/ask']);
   // A reader follows the writer: a commit since the last request invalidates the link graph and the vector indexes.
   let seenVersion = readOnly ? store.dataVersion() : 0;
   const follow = () => {

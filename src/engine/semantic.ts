@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createError, isSynapsisError } from '../shared/errors.ts';
 import { embedPending, type EmbedProgress } from './ingest/embed-stage.ts';
+import type { ForegroundGate } from './ingest/foreground.ts';
 import type { EmbedderLike } from './llm/runtime.ts';
 import type { Store, VectorUnit } from './store/store.ts';
 import { bestPerChunk, blendPerChunk, type SentenceHits } from './vector/blend.ts';
@@ -36,6 +37,11 @@ export interface SemanticOptions {
    * says (the retrieval profile's chunk_share; none: the better of the two; see ingest/sentences.ts).
    */
   sentences?: SemanticIndex | null;
+  /**
+   * Embedding of this index's inputs pauses between pages while a request of this gate is in flight
+   * (the sentence indexes: background work that waits for questions).
+   */
+  yieldTo?: ForegroundGate;
   /** Vectors up to which the index searches exactly before it becomes an HNSW graph (tests; default the backend's). */
   exactLimit?: number;
   /** Memory for the stored vectors filtered searches remember (tests; default STORED_CACHE_BYTES). */
@@ -166,7 +172,16 @@ export class SemanticIndex {
   /** Embeds every chunk input that has no vector for this model yet, in batches, reporting progress. */
   embedPending(onProgress?: (p: EmbedProgress) => void, shouldStop?: () => boolean): Promise<{ embedded: number; failed: number }> {
     const { store, embedder } = this.options;
-    const deps = { store, embedder, modelId: this.modelId, unit: this.unit, dimension: () => this.modelDimension(), onWork: () => void (this.empty = false) };
+    const gate = this.options.yieldTo;
+    const deps = {
+      store,
+      embedder,
+      modelId: this.modelId,
+      unit: this.unit,
+      dimension: () => this.modelDimension(),
+      onWork: () => void (this.empty = false),
+      ...(gate ? { yieldTo: () => gate.idle() } : {}),
+    };
     return embedPending(deps, onProgress, shouldStop);
   }
 

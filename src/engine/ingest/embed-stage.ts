@@ -24,6 +24,8 @@ export interface EmbedStageDeps {
   dimension: () => Promise<number>;
   /** Called once there is something to embed, before the model loads. */
   onWork?: () => void;
+  /** Waited for before each page: background work (sentence vectors) gives way to questions in flight (ForegroundGate). */
+  yieldTo?: () => Promise<void>;
 }
 
 /** Embeds every input that has no vector for this model yet, in batches, reporting progress. */
@@ -47,6 +49,10 @@ export async function embedPending(deps: EmbedStageDeps, onProgress?: (p: EmbedP
   let finished = false;
   onProgress?.({ done: 0, total });
   while (!shouldStop?.()) {
+    if (deps.yieldTo) {
+      await deps.yieldTo();
+      if (shouldStop?.()) break;
+    }
     // Paged by chunk id: each page reads only its own rows. A hash already in this page (the same
     // text in two chunks) is embedded once; one written by an earlier page is no longer pending.
     const page = store.pendingEmbeddings(modelId, BATCH, after, unit);

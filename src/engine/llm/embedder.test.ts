@@ -33,3 +33,29 @@ describe('Embedder', () => {
     model.mockRestore();
   }, 60_000);
 });
+
+describe('Embedder batches', () => {
+  it('embeds a batch across its contexts in input order, each vector the one a single call gives', async () => {
+    const texts = ['the cat sat', 'a dog ran home', 'once upon a time', 'x', ''];
+    const batch = await embedder.embedMany(texts, 'document');
+    expect(batch.map((o) => o.status)).toEqual(texts.map(() => 'fulfilled'));
+    for (let i = 0; i < texts.length; i++) {
+      const single = await embedder.embed(texts[i]!, 'document');
+      const v = (batch[i] as PromiseFulfilledResult<Float32Array>).value;
+      expect(v.length).toBe(single.length);
+      for (let d = 0; d < v.length; d++) expect(v[d]).toBeCloseTo(single[d]!, 4);
+    }
+    expect(Math.hypot(...(batch[0] as PromiseFulfilledResult<Float32Array>).value)).toBeCloseTo(1, 4);
+  }, 60_000);
+
+  it('gives a question the next free context, ahead of the documents of a page still waiting', async () => {
+    const order: string[] = [];
+    const docs = Array.from({ length: 24 }, (_, i) => `document number ${i} about the forest and the river`);
+    const page = Promise.all(docs.map((t, i) => embedder.embed(t, 'document').then(() => order.push(`doc ${i}`))));
+    const question = embedder.embed('which river runs through the forest', 'query').then(() => order.push('query'));
+    await Promise.all([page, question]);
+    // One context (threads: 1): the first document was being embedded, then the question.
+    expect(order.indexOf('query')).toBeLessThanOrEqual(1);
+    expect(order.at(-1)).toBe('doc 23');
+  }, 60_000);
+});

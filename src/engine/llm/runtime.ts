@@ -95,9 +95,9 @@ export interface EmbedderLike {
  */
 export class Embedder implements EmbedderLike {
   private readonly lazy: LazyModel<{ model: LlamaModel; contexts: LlamaEmbeddingContext[] }>;
-  /** Contexts not in use now, and callers waiting for one. */
+  /** Contexts not in use now, and callers waiting for one: queries first, then documents, each in arrival order. */
   private idle: LlamaEmbeddingContext[] = [];
-  private waiting: ((context: LlamaEmbeddingContext) => void)[] = [];
+  private waiting: { query: ((context: LlamaEmbeddingContext) => void)[]; document: ((context: LlamaEmbeddingContext) => void)[] } = { query: [], document: [] };
   readonly family: ModelFamily;
   private maxTokens = 0;
   dimension = 0;
@@ -162,14 +162,19 @@ export class Embedder implements EmbedderLike {
     return this.dimension;
   }
 
-  private acquire(): Promise<LlamaEmbeddingContext> {
+  /**
+   * A context for one input. A question's embedding goes ahead of the documents waiting for one (a
+   * page of background embedding queues a few dozen): it waits for at most the inputs being
+   * embedded now, not for the whole page.
+   */
+  private acquire(kind: 'query' | 'document'): Promise<LlamaEmbeddingContext> {
     const context = this.idle.pop();
     if (context) return Promise.resolve(context);
-    return new Promise((resolve) => this.waiting.push(resolve));
+    return new Promise((resolve) => this.waiting[kind].push(resolve));
   }
 
   private release(context: LlamaEmbeddingContext): void {
-    const next = this.waiting.shift();
+    const next = this.waiting.query.shift() ?? this.waiting.document.shift();
     if (next) next(context);
     else this.idle.push(context);
   }
@@ -194,15 +199,13 @@ export class Embedder implements EmbedderLike {
   private async embedText(text: string, kind: 'query' | 'document'): Promise<Float32Array> {
     const { model } = await this.ensure();
     const prefix = kind === 'query' ? this.family.queryPrefix : this.family.documentPrefix;
-    const prefixTokens = prefix ? model.tokenize(prefix).length : 0;
-    // Special tokens ([CLS], [SEP], BOS) take a few places of the context.
-    const budget = Math.max(8, this.maxTokens - prefixTokens - 4);
-    let body = text.trim() || '.';
-    const tokens = model.tokenize(body);
-    if (tokens.length > budget) body = model.detokenize(tokens.slice(0, budget));
-    const context = await this.acquire();
+    // Tokenised once, here: the context is given the tokens (a string would be tokenised again).
+    // Special tokens ([CLS], [SEP], BOS) take a few places of the context; the rest is cut off.
+    const tokens = model.tokenize(prefix + (text.trim() || '.'));
+    const budget = Math.max(8, this.maxTokens - 4);
+    const context = await this.acquire(kind);
     try {
-      const { vector } = await context.getEmbeddingFor(prefix + body);
+      const { vector } = await context.getEmbeddingFor(tokens.length > budget ? tokens.slice(0, budget) : tokens);
       return normalize(vector);
     } catch (error) {
       throw createError('E_SYN_EMBED_FAILED', `Embedding failed: ${(error as Error).message}`);
