@@ -5,6 +5,7 @@ import type { Command } from 'commander';
 import { createError } from '../../shared/errors.ts';
 import { benchCliStart, cliStartRow } from '../bench/cli-start.ts';
 import { benchDemo } from '../bench/demo.ts';
+import { benchEmbed, embedRow } from '../bench/embed.ts';
 import { benchExtractionOverhead, benchMultiHop } from '../bench/graph.ts';
 import { benchIngest } from '../bench/ingest.ts';
 import { benchSearch, generateZipfCorpus } from '../bench/search.ts';
@@ -18,6 +19,7 @@ import { DEMO_MODELS_DIR, DEMO_TOUR, REPO_ROOT, SAMPLE_QUESTIONS, SAMPLE_VAULT }
 const EXAMPLES: Record<string, string[]> = {
   all: ['synapsis bench all --chunks 20000 --queries 100', 'synapsis bench   # the same as bench all, at 100k chunks', 'synapsis bench --full --out /tmp/bench.md'],
   ingest: ['synapsis bench ingest --files 5000'],
+  embed: ['synapsis bench embed', 'synapsis bench embed --embed-model ../shared/models/all-MiniLM-L6-v2.Q8_0.gguf --notes 300'],
   search: ['synapsis bench search --chunks 100000 --work-dir /tmp/bench'],
   hybrid: ['synapsis bench hybrid --chunks 20000', 'synapsis bench hybrid --work-dir /tmp/bench/search-100000   # a suite run\'s kept notes and index'],
   vectors: ['synapsis bench vectors --sizes 10000,100000 --dims 384'],
@@ -41,7 +43,8 @@ export const bench: RegisteredCommand = {
       .option('--scifact <dir>', 'BEIR folder for the indexing-time row and the BM25 comparison', path.join(REPO_ROOT, '..', 'shared', 'data', 'scifact'))
       .option('--work-dir <dir>', 'keep the generated corpora and indexes here')
       .option('--out <file>', 'also write the tables (markdown) to this file')
-      .action(async (cmdOpts: { chunks: number; queries: number; full?: boolean; scifact: string; workDir?: string; out?: string }, cmd: Command) => {
+      .option('--embed-model <file>', 'embedding model for the time-to-semantic row', path.join(DEMO_MODELS_DIR, 'multilingual-e5-small.Q4_0.gguf'))
+      .action(async (cmdOpts: { chunks: number; queries: number; full?: boolean; scifact: string; workDir?: string; out?: string; embedModel: string }, cmd: Command) => {
         const opts = globals(cmd);
         if (!fs.existsSync(path.join(cmdOpts.scifact, 'corpus.jsonl'))) throw createError('E_SYN_BAD_REQUEST', `--scifact: no corpus.jsonl in ${cmdOpts.scifact}`);
         const report = await runSuite({
@@ -50,6 +53,7 @@ export const bench: RegisteredCommand = {
           full: cmdOpts.full === true,
           scifact: path.resolve(cmdOpts.scifact),
           ...(cmdOpts.workDir ? { workDir: cmdOpts.workDir } : {}),
+          embedModel: path.resolve(cmdOpts.embedModel),
           log: (line) => io.err(`${line}\n`),
         });
         const text = formatSuite(report);
@@ -66,6 +70,27 @@ export const bench: RegisteredCommand = {
         print(opts, result, metricTable(result));
       });
   
+    bench
+      .command('embed')
+      .description('time to semantic: a generated vault indexed with a real embedding model until every chunk has its vector, with a profile of the embedding stage (our share, node-llama-cpp alone, GFLOP/s)')
+      .option('--notes <n>', 'generated notes (about 2 chunks each)', positiveInt, 1000)
+      .option('--embed-model <file>', 'GGUF embedding model (default: multilingual-e5-small, the default embedder)', path.join(DEMO_MODELS_DIR, 'multilingual-e5-small.Q4_0.gguf'))
+      .option('--threads <n>', 'threads for the model (default: the machine\'s cores)', positiveInt)
+      .option('--gpu <mode>', 'auto (a GPU when node-llama-cpp finds one) or off', 'auto')
+      .action(async (cmdOpts: { notes: number; embedModel: string; threads?: number; gpu: string }, cmd: Command) => {
+        const opts = globals(cmd);
+        if (cmdOpts.gpu !== 'auto' && cmdOpts.gpu !== 'off') throw createError('E_SYN_BAD_REQUEST', `--gpu must be auto or off (got "${cmdOpts.gpu}")`);
+        if (!fs.existsSync(cmdOpts.embedModel)) throw createError('E_SYN_BAD_REQUEST', `--embed-model: no such file ${cmdOpts.embedModel}`);
+        const r = await benchEmbed({ model: cmdOpts.embedModel, notes: cmdOpts.notes, gpu: cmdOpts.gpu, ...(cmdOpts.threads ? { threads: cmdOpts.threads } : {}), log: (line) => io.err(`${line}\n`) });
+        const row = embedRow(r);
+        const human = [
+          `${row.target}: ${row.measured} (goal ${row.goal}: ${row.met ? 'met' : 'NOT met'})`,
+          `embedding stage ${r.embed_s} s, ${r.chunks_per_s} chunks/s, ${Math.round(r.model_share * 100)}% of it inside the model's calls; ${r.contexts} context(s) x ${r.threads_per_context} thread(s), GPU ${r.gpu || 'none'}`,
+          `node-llama-cpp alone on ${r.runtime_sample} of the same inputs: ${r.runtime_chunks_per_s} chunks/s; matrix work at the measured rate: ${r.gflops} GFLOP/s`,
+        ];
+        print(opts, r, human.join('\n'));
+      });
+
     bench
       .command('search')
       .description('lexical search latency (p50/p95 at k = 10 and 100) over a generated Zipf-distributed index')
