@@ -36,7 +36,7 @@ export const bench: RegisteredCommand = {
     const bench = parent.command('bench').description('benchmarks that print reproducible numbers (alone: the whole suite, every speed target in one table)');
     bench
       .command('all', { isDefault: true })
-      .description('every speed target (indexing, latency, recall, memory, cold start, incremental) and the comparisons with MiniSearch, Orama, LanceDB and sqlite-vec, in one table')
+      .description('every speed target (indexing, latency, recall, memory, cold start, incremental, time to semantic) and the comparisons with MiniSearch, Orama, LanceDB and sqlite-vec, in one table')
       .option('--chunks <n>', 'chunks of the generated corpus', positiveInt, 100_000)
       .option('--queries <n>', 'queries per latency measurement', positiveInt, 300)
       .option('--full', 'also measure at 1M chunks (about 25 more minutes on 2 cores)')
