@@ -23,6 +23,9 @@ describe('askedType', () => {
     ['Где работает Томас?', 'place'],
     ['Сколько стоит лицензия?', 'money'],
     ['Какую базу данных выбрала команда?', 'entity'],
+    ['Сколько длился сбой уведомлений?', 'duration'],
+    ['Сколько времени занимает сборка?', 'duration'],
+    ['Какова была его причина?', 'reason'],
   ])('%s → %s', (q, type) => {
     expect(askedType(q).type).toBe(type);
   });
@@ -33,6 +36,9 @@ describe('askedType', () => {
     expect(holdsType('const MAX_RETRIES = 5;', askedType('How many retries does the SDK attempt?'))).toBe(true);
     expect(holdsType('The SDK retries with backoff after 5 seconds of silence and 3 failures.', { type: 'number', unit: 'week' })).toBe(false);
     expect(holdsType('Партнёр запустит пилот на 1200 полевых планшетах.', askedType('На скольких планшетах запустят пилот?'))).toBe(true);
+    // "сколько раз" counts times, "сколько стоит" has a verb after it: no counted noun.
+    expect(askedType('Сколько раз сервис повторяет отправку?')).toEqual({ type: 'number' });
+    expect(askedType('Сколько курьеров не получили уведомления?').unit).toBe('курьер');
   });
 });
 
@@ -61,6 +67,10 @@ describe('questionParts', () => {
     expect(questionParts('How long did the outage last, and what was its root cause?')).toEqual(['How long did the outage last', 'what was its root cause?']);
     expect(questionParts('На скольких планшетах запустят пилот и когда он начнётся?')).toEqual(['На скольких планшетах запустят пилот', 'когда он начнётся?']);
     expect(questionParts('Which ticket tracked the tests and the builds?')).toEqual(['Which ticket tracked the tests and the builds?']);
+    // Russian question words in any case form, after a preposition too.
+    expect(questionParts('Сколько длился сбой и какова была его причина?')).toEqual(['Сколько длился сбой', 'какова была его причина?']);
+    expect(questionParts('Какую очередь выбрала Анна и в какой день?')).toEqual(['Какую очередь выбрала Анна', 'в какой день?']);
+    expect(questionParts('Какие сервисы и базы данных использует команда?')).toEqual(['Какие сервисы и базы данных использует команда?']);
   });
 });
 
@@ -70,6 +80,13 @@ describe('askedAttribute', () => {
     expect(askedAttribute('Who is the general counsel of Lumen Labs?')).toEqual(['general', 'counsel']);
     expect(askedAttribute('How many weeks of parental leave do employees get?')).toEqual(['parental', 'leave']);
     expect(askedAttribute('Why did the team postpone QUIC?')).toEqual([]);
+    expect(askedAttribute('Сколько стоит подписка на сервис для одного курьера?')).toEqual(['подписка']);
+    expect(askedAttribute('Сколько недель длится испытательный срок для новых сотрудников?')).toEqual(['испытательный', 'срок']);
+    expect(askedAttribute('Какой уровень доступности обещан заказчикам?')).toEqual(['уровень', 'доступности']);
+    expect(askedAttribute('Кто главный бухгалтер компании?')).toEqual(['главный', 'бухгалтер']);
+    // Verbs are paraphrased in notes: never the attribute.
+    expect(askedAttribute('Что означает код ошибки MR-401?')).toEqual(['код']);
+    expect(askedAttribute('Кто утвердил расходы на облако?')).toEqual(['расходы']);
   });
 });
 
@@ -81,6 +98,8 @@ describe('likelyVerbs', () => {
     expect(likelyVerbs('Why did the team postpone QUIC for traffic between devices?').has('traffic')).toBe(false);
     expect(likelyVerbs('На скольких планшетах запустят пилот и когда он начнётся?').has('начнется')).toBe(true);
     expect(likelyVerbs('На скольких планшетах запустят пилот?').has('планшетах')).toBe(false);
+    // Nouns with verb-like endings stay nouns.
+    expect([...likelyVerbs('Какой бюджет выделили на маршрут отдела, где работает Павел?')]).toEqual(['выделили', 'работает']);
   });
 });
 

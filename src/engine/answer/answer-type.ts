@@ -68,13 +68,13 @@ interface Rule {
 
 /** Tried in order on the lower-cased question; the first match decides. */
 const RULES: Rule[] = [
-  { re: /\b(?:how long|how much (?:\w+ )?time|for how long|how many (?:days|weeks|months|years|hours|minutes|seconds))\b|(?<![\p{L}])(?:как долго|сколько времени|какой срок|на какой срок|в течение какого|сколько (?:дней|недель|месяцев|лет|часов|минут|секунд))(?![\p{L}])/u, type: 'duration' },
+  { re: /\b(?:how long|how much (?:\w+ )?time|for how long|how many (?:days|weeks|months|years|hours|minutes|seconds))\b|(?<![\p{L}])(?:как долго|сколько времени|какой срок|на какой срок|в течение какого|сколько (?:дней|недель|месяцев|лет|часов|минут|секунд)|сколько (?:времени )?(?:длил\p{L}*|длит\p{L}*|длят\p{L}*|продолжа\p{L}*|продлит\p{L}*|занима\p{L}*|занял\p{L}*))(?![\p{L}])/u, type: 'duration' },
   { re: /\bhow often\b|(?<![\p{L}])(?:как часто|с какой периодичностью|раз в сколько)(?![\p{L}])/u, type: 'duration' },
   { re: /\b(?:how much (?:does|did|do|will|would|is|was|are|were)?\s*(?:[\w'-]+\s+){0,4}(?:cost|pay|paid|charge|spend|spent|earn|raise|budget|price|worth)|how much (?:money|funding|revenue|budget)|what (?:is |was )?(?:the )?(?:[\w-]+ ){0,3}(?:price|cost|budget|salary|spend|spending|amount|fee)s?)\b|(?<![\p{L}])(?:сколько стоит|сколько стоил\p{L}*|какова цена|какая цена|какой бюджет|какая сумма|на какую сумму)(?![\p{L}])/u, type: 'money' },
   { re: /\b(?:how many|how much|how old|what age|what number of|what percentage|what percent|what share|how large|how big|what size)\b|(?<![\p{L}])(?:сколько|на скольких|скольким|скольких|какое количество|какой процент|какого размера)(?![\p{L}])/u, type: 'number' },
   { re: /\b(?:when|what date|which date|what day|which day|what time|what year|which year|by when|until when|since when|what month)\b|(?<![\p{L}])(?:когда|какого числа|какая дата|в какой день|к какому сроку|до какого|с какого|в каком году|в какое время)(?![\p{L}])/u, type: 'date' },
   { re: /\b(?:who|whom|whose)\b|(?<![\p{L}])(?:кто|кого|кому|кем|чей|чья|чьё|чье|чьи)(?![\p{L}])/u, type: 'person' },
-  { re: /\b(?:why|for what reason|what (?:was|is|were|are) (?:the |its |their )?(?:root )?(?:cause|reason)s?|what caused)\b|(?<![\p{L}])(?:почему|зачем|по какой причине|из-за чего|какова причина|в чем причина|в чём причина)(?![\p{L}])/u, type: 'reason' },
+  { re: /\b(?:why|for what reason|what (?:was|is|were|are) (?:the |its |their )?(?:root )?(?:cause|reason)s?|what caused)\b|(?<![\p{L}])(?:почему|зачем|по какой причине|из-за чего|(?:какова|какая|каковы|какие|в ч[её]м)(?:\s+[\p{L}]+){0,2}\s+причин\p{L}*)(?![\p{L}])/u, type: 'reason' },
   { re: /\b(?:where|which (?:city|country|office|place|town|region))\b|(?<![\p{L}])(?:где|куда|откуда|в каком (?:городе|офисе|месте)|в какой стране)(?![\p{L}])/u, type: 'place' },
   { re: /\b(?:what (?:does|do|did) .{1,60}\bmean|what is meant by|define|what (?:is|are) (?:an? |the )?[\w-]+\??$)|(?<![\p{L}])(?:что (?:такое|означает|значит))(?![\p{L}])/u, type: 'definition' },
   { re: /\b(?:which|what)\b|(?<![\p{L}])(?:какой|какая|какое|какие|каким|каком|какую|какого|который|которая|которые|что)(?![\p{L}])/u, type: 'entity' },
@@ -85,8 +85,9 @@ function countedUnit(q: string): string | undefined {
   const m = /\bhow many\s+([\p{L}-]+)/u.exec(q) ?? /(?<![\p{L}])(?:сколько|на скольких|скольких)\s+([\p{L}-]+)/u.exec(q);
   if (!m) return undefined;
   const word = m[1]!;
-  // "how many of the..." names nothing countable.
-  if (/^(?:of|the|times|more|people|are|were|is|was|did|do|does|have|has|will|would)$/.test(word)) return undefined;
+  // "how many of the..." / "сколько раз" names nothing countable; "сколько стоит" a verb, not a unit.
+  if (/^(?:of|the|times|more|people|are|were|is|was|did|do|does|have|has|will|would|раз|же|всего|ещё|еще)$/.test(word)) return undefined;
+  if (isRussianVerb(word)) return undefined;
   return stemWord(word);
 }
 
@@ -113,7 +114,7 @@ export function askedType(question: string): AskedType {
  */
 export function questionParts(question: string): string[] {
   const q = question.replace(/\s+/g, ' ').trim();
-  const split = /,?\s+(?:and|и|а также)\s+(?=(?:what|when|who|whom|whose|where|why|how|which|on what|in what|by when|for how|что|когда|кто|кого|кому|где|куда|почему|зачем|как|какой|какая|какое|какие|каков|сколько|на каком|в каком|с какого)(?![\p{L}]))/iu;
+  const split = /,?\s+(?:and|и|а также)\s+(?=(?:what|when|who|whom|whose|where|why|how|which|on what|in what|by when|for how|(?:(?:в|во|на|с|со|до|к|по|из|о|об|от|за|для)\s+)?(?:что|чем|чего|когда|кто|кого|кому|кем|где|куда|откуда|почему|зачем|как|сколько|скольких|как(?:ой|ая|ое|ие|ую|им|ом|ого|ому|их|ими|ов|ова|ово|овы)|чей|чья|чьё|чье|чьи))(?![\p{L}]))/iu;
   const parts = q.split(split).map((p) => p.trim()).filter((p) => /[\p{L}\p{N}]/u.test(p));
   return parts.length > 1 ? parts : [q];
 }
@@ -158,17 +159,26 @@ export function holdsType(sentence: string, asked: AskedType): boolean {
  * Notes that never use a word of it cannot state it, however much of the rest they mention; verbs,
  * which notes paraphrase freely, are never part of it. Empty when the form does not show one.
  */
+const RU_MEASURE_VERBS = String.raw`сто(?:ит|ят|ил|ила|ило|или)|длит(?:ся)?|длятся|длил(?:ся|ась|ось|ись)|продолжа\p{L}*|занима\p{L}*|весит|весят`;
+const RU_PREPOSITIONS = 'в|во|на|для|по|с|со|у|к|от|до|из|о|об|при|за|под|над|между|через';
+const RU_PREPOSITION = new RegExp(`^(?:${RU_PREPOSITIONS})$`, 'iu');
+
 export function askedAttribute(question: string): string[] {
   const q = question.replace(/[’`]/g, "'").replace(/\s+/g, ' ').trim();
   const patterns = [
     /^(?:what|who|which)\s+(?:is|are|was|were)\s+(?:the\s+|a\s+|an\s+)?(?:[\p{L}\p{N}-]+(?:\s[\p{L}\p{N}-]+)?'s?\s+)?([\p{L}\p{N}\s-]+?)(?:\s+(?:of|for|at|in|on|to|from|by)\s|\?|$)/iu,
     /^how (?:many|much) (?:[\p{L}-]+ )?of (?:the |a |an |their |our |his |her )?([\p{L}\p{N}\s-]+?)\s(?:do|does|did|is|are|was|were|can|will|would|has|have|had)\s/iu,
     /^(?:каков|какова|каково|каковы|кто|что)\s+(?:является\s+|такое\s+)?([\p{L}\p{N}-]+(?:\s[\p{L}\p{N}-]+)?)(?:\s|\?|$)/iu,
+    // "Сколько стоит подписка…", "Сколько недель длится испытательный срок…": the subject after the verb.
+    new RegExp(`^(?:на\\s+)?(?:сколько|скольких)\\s+(?:[\\p{L}-]+\\s+)?(?:${RU_MEASURE_VERBS})\\s+([\\p{L}\\p{N}-]+(?:\\s(?!(?:${RU_PREPOSITIONS})\\s)[\\p{L}\\p{N}-]+)?)(?:\\s|\\?|$)`, 'iu'),
+    // "Какой уровень доступности…", "В какой базе данных…": the thing that "какой" asks about.
+    /^(?:(?:в|во|на|из|с|по|для|до)\s+)?как(?:ой|ая|ое|ие|ую|им|ом|ого|ому|их)\s+([\p{L}\p{N}-]+(?:\s[\p{L}\p{N}-]+)?)(?:\s|\?|$)/iu,
   ];
   for (const re of patterns) {
     const m = re.exec(q);
     if (!m?.[1]) continue;
-    const words = m[1].split(/[\s-]+/).filter((w) => w.length > 1);
+    // Verbs are not the attribute: notes paraphrase them ("утвердил" for "одобрил"); nor are prepositions.
+    const words = m[1].split(/[\s-]+/).filter((w) => w.length > 1 && !isRussianVerb(w) && !RU_PREPOSITION.test(w));
     // "What is it" / "Who is he": no attribute named.
     if (words.length > 0 && words.length <= 4) return words;
   }
@@ -177,8 +187,17 @@ export function askedAttribute(question: string): string[] {
 
 const AUXILIARY = /^(?:do|does|did|will|would|can|could|should|shall|may|might|must|to|who|which|that|not|never)$/;
 const DETERMINER = /^(?:the|a|an|this|that|these|those|its|their|his|her|our|your|my|of|for|in|on|at|by|with|from|per|about)$/;
-/** Russian verb endings (infinitive, present, past, reflexive). */
-const RUSSIAN_VERB = /(?:ть|ться|ет|ит|ут|ют|ат|ят|ется|ится|утся|ются|ал|ял|ил|ел|ала|яла|ила|ела|али|яли|или|ели|ался|ился|лся|лась|лись)$/;
+/**
+ * Russian verb endings (infinitive, present, past, reflexive), as they rarely end a noun: "-ет" only
+ * after a vowel (делает, but бюджет, пакет), "-ут", "-ел", "-ела", "-ели" not at all (маршрут, отдел, Павел, недели), nor "-нал", "-тал", "-вила" (канал, правила).
+ */
+const RUSSIAN_VERB = /(?:ть|ться|чь|[аеёияую]ет|ёт|ит|[аеияуюо]ют|[жчшщ]ат|ят|ется|ится|утся|ются|(?<![инт])ал|ял|ил|ала|яла|(?<!в)ила|али|яли|или|ался|ился|лся|лась|лись|лось)$/;
+
+/** A Russian word that is probably a verb form (начнётся, выбрали, руководит), judged by its ending. */
+export function isRussianVerb(word: string): boolean {
+  const w = word.toLowerCase().replace(/ё/g, 'е');
+  return /^[а-я-]+$/.test(w) && w.length > 4 && RUSSIAN_VERB.test(w);
+}
 
 /**
  * Words of the question that are probably its verbs: notes say "deferred" where a question asks
@@ -191,7 +210,7 @@ export function likelyVerbs(question: string): Set<string> {
   const out = new Set<string>();
   words.forEach((w, i) => {
     if (/[а-я]/.test(w)) {
-      if (w.length > 4 && RUSSIAN_VERB.test(w)) out.add(w);
+      if (isRussianVerb(w)) out.add(w);
       return;
     }
     if (i === 0 || DETERMINER.test(w) || AUXILIARY.test(w) || DETERMINER.test(words[i - 1]!)) return;

@@ -33,7 +33,8 @@ import type { Snippet } from './types.ts';
 export const QUESTION_WORDS: ReadonlySet<string> = new Set(
   (
     'what which who whom whose when where why how does doe did do long often many much kind sort tell explain describe mean ' +
-    'что какой какая какое какие каков кто когда где куда откуда почему зачем как сколько скольк ли'
+    'что какой какая какое какие какую каков какова каково каковы кто когда где куда откуда почему зачем как сколько скольк скольких ли ' +
+    'который которая которое которые которого которой которому которым чей чья чьё чье чьи'
   ).split(' '),
 );
 
