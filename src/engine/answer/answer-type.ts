@@ -119,8 +119,14 @@ export function questionParts(question: string): string[] {
   return parts.length > 1 ? parts : [q];
 }
 
-/** Does the sentence hold a value of the asked type? `unit`: the counted noun should be near a number. */
-export function holdsType(sentence: string, asked: AskedType): boolean {
+/**
+ * Does the sentence hold a value of the asked type? `unit`: the counted noun should be near a number.
+ * `line`: what the reader knows of a line of code — it is a command or setting (a named thing), and
+ * the comment or sentence that introduces it may name what its number counts.
+ */
+export function holdsType(sentence: string, asked: AskedType, line?: { code?: boolean; described?: string }): boolean {
+  if (line?.code && asked.type === 'entity') return true;
+  if (line?.described && asked.type === 'number' && asked.unit && describesUnit(line.described, sentence, asked.unit)) return true;
   switch (asked.type) {
     case 'duration':
       return has(DURATION, sentence);
@@ -218,6 +224,15 @@ export function likelyVerbs(question: string): Set<string> {
     if (before.some((b) => AUXILIARY.test(b))) out.add(w);
   });
   return out;
+}
+
+/**
+ * A line that sets a number (`BatchSize = 500`) under a comment naming the counted noun ("how many
+ * notifications go in one batch"): the number counts it.
+ */
+export function describesUnit(described: string, line: string, unit: string): boolean {
+  if (!/(?::=|=(?!=)|:)\s*["']?\d/.test(line)) return false;
+  return (described.match(WORDS) ?? []).some((w) => isUnit(w, unit));
 }
 
 /**

@@ -88,6 +88,25 @@ describe('readAnswer', () => {
     const ts = 'export const MAX_RETRIES = 5;\nexport const BACKOFF_MS = 250;';
     expect(read('How many retries does the sync engine attempt?', [snippet(1, ts, { language: 'typescript', title: 'sync_engine.ts' })]).answer).toBe('export const MAX_RETRIES = 5; [1]');
   });
+
+  it('reads a setting with the comment above it, and a command with the sentence that introduces its code block', () => {
+    const go = '// Сколько уведомлений отправляем в одном пакете провайдеру push.\nBatchSize = 500\n\n// Пауза между попытками.\nRetryBackoff = 20 * time.Second';
+    expect(read('Сколько уведомлений отправляется в одном пакете?', [snippet(1, go, { language: 'go', title: 'notifier.go' })]).answer).toBe('BatchSize = 500. [1]');
+    const md = 'Нужны Docker и make.\n\nПоднимите окружение одной командой:\n\n```sh\nmake dev-stack\n```\n\nПервый запуск занимает около 10 минут.';
+    const r = read('Какой командой поднять локальное окружение?', [snippet(1, md, { title: 'Локальный запуск' })]);
+    expect(r.answer.startsWith('make dev-stack. [1]')).toBe(true);
+    // A line of a code block that no sentence introduces gets no words from the prose around it.
+    const bare = 'Поднимите окружение одной командой.\n\n```sh\nmake dev-stack\n```';
+    expect(read('Какой командой поднять локальное окружение?', [snippet(1, bare, { title: 'Локальный запуск' })]).answer.startsWith('make dev-stack')).toBe(false);
+  });
+
+  it('answers each part of a question with a sentence that holds that part\'s kind of value', () => {
+    const text = 'Пилот начнётся 1 июля 2026 года и продлится два месяца. Заказчик запустит пилот на 350 курьерах в Казани. Курьеры работают через мессенджер.';
+    const r = read('Сколько курьеров участвует в пилоте и когда он начнётся?', [snippet(1, text, { title: 'Встреча с заказчиком' })]);
+    expect(r.answer).toContain('350 курьерах');
+    expect(r.answer).toContain('1 июля 2026');
+    expect(r.outcome).toBe('answered');
+  });
 });
 
 describe('passage sentences', () => {

@@ -24,7 +24,7 @@
  * Pure: no store, no model, no I/O.
  */
 import { isStopword, stemWord, tokenize } from '../search/analyzer.ts';
-import { type AskedType, askedAttribute, askedType, assignsUnit, holdsType, likelyVerbs, questionParts } from './answer-type.ts';
+import { type AskedType, askedAttribute, askedType, assignsUnit, describesUnit, holdsType, likelyVerbs, questionParts } from './answer-type.ts';
 import { splitSentences, stripCitationMarkers } from './citations.ts';
 import { contentTerms } from './checks.ts';
 import type { Snippet } from './types.ts';
@@ -57,6 +57,25 @@ export interface Candidate {
   near: Set<string>;
   /** Stemmed words of every retrieved passage of its note (shared by the note's candidates). */
   doc: Set<string>;
+  /**
+   * A line of code (a statement, or a line of a code block in a note): a command or a setting, a
+   * named thing in itself.
+   */
+  code?: boolean;
+  /**
+   * The text that says what this line is: the comment right above a statement ("// Сколько раз
+   * повторяем отправку": `MaxPushRetries = 4`), or the sentence ending in ":" that introduces a
+   * code block ("Поднимите окружение одной командой:" `make dev-stack`). Its words count as the
+   * line's own; its counted noun names the line's number.
+   */
+  described?: string;
+}
+
+/** A quotable piece of a passage: a sentence or a line of code, and what introduces it. */
+export interface PassageUnit {
+  text: string;
+  code?: boolean;
+  described?: string;
 }
 
 export interface ReaderOptions {
@@ -133,30 +152,39 @@ const cells = (row: string) => row.trim().replace(/^\||\|$/g, '').split('|').map
  * a table row read with its header ("Time: 08:00; Event: Certificate expires").
  */
 export function proseSentences(text: string): string[] {
+  return proseUnits(text).map((u) => u.text);
+}
+
+/** The prose sentences of a snippet, and each line of its code blocks with the sentence that introduces it. */
+export function proseUnits(text: string): PassageUnit[] {
   const lines = text.split(/\r\n|\r|\n/);
   let i = 0;
   if (lines[0]?.trim() === '---') {
     const close = lines.findIndex((l, j) => j > 0 && /^(?:---|\.\.\.)\s*$/.test(l));
     if (close > 0) i = close + 1;
   }
-  const out: string[] = [];
+  const out: PassageUnit[] = [];
   let current: string[] = [];
   const flush = () => {
-    if (current.length > 0) out.push(...splitSentences(current.join(' ')));
+    if (current.length > 0) out.push(...splitSentences(current.join(' ')).map((t) => ({ text: t })));
     current = [];
   };
   let inFence = false;
+  /** The sentence ending in ":" right before the open code block, if any. */
+  let intro: string | undefined;
   let header: string[] | null = null;
   for (; i < lines.length; i++) {
     const line = lines[i]!.trim();
     if (FENCE.test(line)) {
       inFence = !inFence;
       flush();
+      const last = out.at(-1);
+      intro = inFence && last && !last.code && /:\s*$/.test(last.text) ? last.text : undefined;
       continue;
     }
     if (inFence) {
       // A command or a setting in a code block answers "which command": each line on its own.
-      if (line.length >= 4 && /[\p{L}]/u.test(line) && !COMMENT.test(line)) out.push(line);
+      if (line.length >= 4 && /[\p{L}]/u.test(line) && !COMMENT.test(line)) out.push({ text: line, code: true, ...(intro ? { described: intro } : {}) });
       continue;
     }
     if (TABLE_ROW.test(line)) {
@@ -169,7 +197,7 @@ export function proseSentences(text: string): string[] {
         continue;
       }
       const fields = row.map((c, j) => (c && header![j] ? `${header![j]}: ${c}` : c)).filter(Boolean);
-      if (fields.length > 0) out.push(fields.join('; '));
+      if (fields.length > 0) out.push({ text: fields.join('; ') });
       continue;
     }
     header = null;
@@ -188,7 +216,10 @@ export function proseSentences(text: string): string[] {
   }
   flush();
   // Markers in a note ("as shown in [3]") would read as citations of our snippets: drop them.
-  return out.map((s) => plainText(stripCitationMarkers(s))).filter((s) => /[\p{L}\p{N}]/u.test(s));
+  const clean = (t: string) => plainText(stripCitationMarkers(t));
+  return out
+    .map((u) => ({ ...u, text: clean(u.text), ...(u.described ? { described: clean(u.described) } : {}) }))
+    .filter((u) => /[\p{L}\p{N}]/u.test(u.text));
 }
 
 const COMMENT = /^(?:\/\/+|#+(?!include|define|!)|\/\*+|\*+\/?|--|;+|%)\s?/;
@@ -198,10 +229,20 @@ const COMMENT = /^(?:\/\/+|#+(?!include|define|!)|\/\*+|\*+\/?|--|;+|%)\s?/;
  * removed), and each statement line on its own (`RetentionDays = 45`), trimmed.
  */
 export function codeSentences(text: string): string[] {
-  const out: string[] = [];
+  return codeUnits(text).map((u) => u.text);
+}
+
+/** A code file's candidate sentences, each statement with the comment right above it (its documentation). */
+export function codeUnits(text: string): PassageUnit[] {
+  const out: PassageUnit[] = [];
   let comment: string[] = [];
+  /** The comment run just read; it documents the next line when that line is a statement. */
+  let doc: string | undefined;
   const flush = () => {
-    if (comment.length > 0) out.push(...splitSentences(comment.join(' ')));
+    if (comment.length > 0) {
+      doc = comment.join(' ');
+      out.push(...splitSentences(doc).map((t) => ({ text: t })));
+    }
     comment = [];
   };
   for (const raw of text.split(/\r\n|\r|\n/)) {
@@ -209,14 +250,18 @@ export function codeSentences(text: string): string[] {
     if (COMMENT.test(line) && !/^\*\*?[^*]*\*\*?\s*[=:]/.test(line)) {
       const body = line.replace(COMMENT, '').replace(/\*\/\s*$/, '').trim();
       if (body) comment.push(body);
-      else flush();
+      else {
+        flush();
+        doc = undefined;
+      }
       continue;
     }
     flush();
-    if (line.length >= 8 && !/^[{}()[\];,]*$/.test(line)) out.push(line);
+    if (line.length >= 8 && !/^[{}()[\];,]*$/.test(line)) out.push({ text: line, code: true, ...(doc ? { described: doc } : {}) });
+    doc = undefined;
   }
   flush();
-  return out.filter((s) => /[\p{L}\p{N}]/u.test(s));
+  return out.filter((u) => /[\p{L}\p{N}]/u.test(u.text));
 }
 
 function termSet(text: string): Set<string> {
@@ -236,13 +281,15 @@ export function readerCandidates(snippets: readonly Snippet[]): Candidate[] {
   const docs = new Map<string, Set<string>>();
   snippets.forEach((snippet, snippetIndex) => {
     const context = termSet(`${snippet.title}\n${snippet.heading ?? ''}`);
-    const sentences = PROSE_LANGUAGES.has(snippet.language) ? proseSentences(snippet.text) : codeSentences(snippet.text);
-    for (const text of sentences) {
+    const units = PROSE_LANGUAGES.has(snippet.language) ? proseUnits(snippet.text) : codeUnits(snippet.text);
+    for (const { text, code, described } of units) {
       if (text.length > MAX_SENTENCE_CHARS || seen.has(text)) continue;
       seen.add(text);
       let doc = docs.get(snippet.doc_id);
       if (!doc) docs.set(snippet.doc_id, (doc = new Set()));
-      out.push({ text, n: snippet.n, snippetIndex, terms: termSet(text), context, near: new Set(), doc });
+      // What introduces a line of code says what it is: its words are the line's own.
+      const terms = termSet(described ? `${described}\n${text}` : text);
+      out.push({ text, n: snippet.n, snippetIndex, terms, context, near: new Set(), doc, ...(code ? { code } : {}), ...(described ? { described } : {}) });
     }
     // A reason or a figure is often stated in the sentence after the one that names the subject.
     const own = out.filter((c) => c.snippetIndex === snippetIndex);
@@ -359,6 +406,8 @@ export function readAnswer(question: string, candidates: readonly Candidate[], o
   for (const p of parts) if (p.total === 0) Object.assign(p, { terms: all, total: allTotal });
 
   const values = questionValues(question);
+  // A sentence ending in ":" that introduces a code block announces the value; the line after it holds it.
+  const intros = new Set(candidates.flatMap((c) => (c.described && c.code && /:\s*$/.test(c.described) ? [c.described] : [])));
 
 
   /** How well candidate i answers part p, 0..1, and its ranking score. */
@@ -366,22 +415,22 @@ export function readAnswer(question: string, candidates: readonly Candidate[], o
     const c = candidates[i]!;
     const cov = coverage(c, p.terms, p.total);
     const novel = values ? c.text.replace(values, ' ') : c.text;
-    const typed = p.asked.type === 'any' ? 1 : holdsType(novel, p.asked) ? 1 : 0;
+    const typed = p.asked.type === 'any' ? 1 : !intros.has(c.text) && holdsType(novel, p.asked, c) ? 1 : 0;
     // A later part shares the first part's subject, so its own kind of value is what tells its
     // sentence apart: "…and when does it start?" is not answered by a sentence without a date.
     const answers = pi > 0 && typed === 0 ? Math.min((1 - W_TYPE) * cov, PART_ANSWERED - 0.01) : (1 - W_TYPE) * cov + W_TYPE * typed;
     const rank = 1 / (1 + c.snippetIndex);
     const whole = coverage(c, all, allTotal);
     // The line that sets the counted thing (`MAX_RETRIES = 5`) states the value; a loop that uses it does not.
-    const direct = p.asked.unit && assignsUnit(c.text, p.asked.unit) ? 1 : 0;
+    const direct = p.asked.unit && (assignsUnit(c.text, p.asked.unit) || (c.described && describesUnit(c.described, c.text, p.asked.unit))) ? 1 : 0;
     const score = W_PART * cov + W_TYPE * typed + W_WHOLE * whole + W_RANK * rank + W_DIRECT * direct;
-    return { answers, score, cov };
+    return { answers, score, cov, typed: typed === 1 };
   };
 
   const table = candidates.map((_, i) => parts.map((p, pi) => read(i, p, pi)));
   const typedOf = (i: number) => {
     const novel = values ? candidates[i]!.text.replace(values, ' ') : candidates[i]!.text;
-    return holdsType(novel, parts[0]!.asked);
+    return holdsType(novel, parts[0]!.asked, candidates[i]!);
   };
   const order = candidates.map((_, i) => i).sort((a, b) => {
     const sa = table[a]!.reduce((s, r) => s + r.score, 0);
@@ -391,12 +440,15 @@ export function readAnswer(question: string, candidates: readonly Candidate[], o
 
   const picked: number[] = [];
   if (order.length > 0 && table[order[0]!]!.some((r) => r.cov > 0)) picked.push(order[0]!);
-  // Each part still open: its best sentence, if it answers that part.
+  // Each part still open: its best sentence, if it answers that part. In a question of several parts
+  // a part is open until a sentence holds its own kind of value: "How many couriers…, and when does
+  // it start?" is not answered by the sentence that holds only the date, however well it covers both.
+  const answersPart = (i: number, pi: number) => table[i]![pi]!.answers >= PART_ANSWERED && (parts.length === 1 || table[i]![pi]!.typed);
   parts.forEach((_, pi) => {
     if (picked.length === 0 || picked.length >= maxSentences) return;
-    if (picked.some((i) => table[i]![pi]!.answers >= PART_ANSWERED)) return;
+    if (picked.some((i) => answersPart(i, pi))) return;
     let best = -1;
-    for (const i of order) if (!picked.includes(i) && table[i]![pi]!.answers >= PART_ANSWERED && (best < 0 || table[i]![pi]!.score > table[best]![pi]!.score)) best = i;
+    for (const i of order) if (!picked.includes(i) && answersPart(i, pi) && (best < 0 || table[i]![pi]!.score > table[best]![pi]!.score)) best = i;
     if (best >= 0) picked.push(best);
   });
   // Question words no quoted sentence holds yet (a multi-hop question's other half): the sentence that brings most of them.
@@ -423,7 +475,9 @@ export function readAnswer(question: string, candidates: readonly Candidate[], o
   // asked kind too, and the reader cannot tell which one the question means, so both are quoted.
   const total = (i: number) => table[i]!.reduce((sum, r) => sum + r.score, 0);
   if (picked.length === 1 && parts.length === 1 && parts[0]!.asked.type !== 'any') {
-    const runnerUp = order.find((i) => !picked.includes(i));
+    // A line of code and the comment that describes it state one fact, not two.
+    const described = (a: number, b: number) => candidates[a]!.described?.includes(candidates[b]!.text) === true;
+    const runnerUp = order.find((i) => !picked.includes(i) && !described(i, picked[0]!) && !described(picked[0]!, i));
     if (runnerUp !== undefined && total(runnerUp) >= RUNNER_UP_SHARE * total(picked[0]!) && table[runnerUp]![0]!.answers >= PART_ANSWERED && typedOf(runnerUp)) picked.push(runnerUp);
   }
 
