@@ -1,7 +1,9 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { TempDirs } from '../../../test/helpers/tmp.ts';
 import { cli } from '../../../test/helpers/cli.ts';
+import path from 'node:path';
 import { SAMPLE_QUESTIONS, SAMPLE_VAULT } from '../main.ts';
+import { REPO_ROOT } from '../resources.ts';
 import { auroc } from './answers.ts';
 
 const temp = new TempDirs();
@@ -51,6 +53,19 @@ describe('synapsis eval --answers', () => {
     const table = await cli(['eval', '--answers', '--vault', SAMPLE_VAULT, '--questions', SAMPLE_QUESTIONS]);
     expect(table.out).toMatch(/\| abstained on unanswerable \| 100\.0% \|/);
     expect(table.out).toMatch(/\| kind \| questions \| fully correct \| abstained \|/);
+  });
+
+  it('scores the Russian dev set: facts stated in Russian, unanswerable questions abstained', async () => {
+    const vault = path.join(REPO_ROOT, 'test', 'fixtures', 'ru-vault');
+    const r = await cli(['eval', '--answers', '--vault', vault, '--questions', `${vault}.questions.json`, '--json']);
+    expect(r.code).toBe(0);
+    const report = JSON.parse(r.out);
+    expect(report.questions).toBe(25);
+    expect(report.unanswerable).toBe(4);
+    // The floor this reader reaches without models (docs/answers.md); a regression shows here.
+    expect(report.abstained_unanswerable).toBe(1);
+    expect(report.fully_correct).toBeGreaterThanOrEqual(0.8);
+    expect(report.false_abstentions).toBeLessThanOrEqual(0.1);
   });
 
   it('refuses a set without answers, and a vault without questions, naming what is missing', async () => {
