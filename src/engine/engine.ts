@@ -273,7 +273,12 @@ export function createEngine(options: EngineOptions = {}): Engine {
   const table = {
     ...createIndexHandlers({ store, config, events, dataDir, queue, integrity: storeIntegrity }),
     ...createSearchHandlers({ ...retrieval, indexVersion }),
-    ...createAnswerHandlers({ store, config, events, chat, retrieve: (q, ctx, k) => engine.retrieve(q, ctx, k), startedAt: engineStartedAt }),
+    ...createAnswerHandlers({
+      store, config, events, chat,
+      retrieve: (q, ctx, k) => engine.retrieve(q, ctx, k),
+      startedAt: engineStartedAt,
+      ...(dense[0] ? { sentenceSimilarities: (q: string, ids: readonly number[]) => dense[0]!.index.sentenceSimilarities(q, ids) } : {}),
+    }),
     ...createSourceHandlers(retrieval),
     ...createGraphHandlers({ store, graphs, queue }),
     ...createModelsHandlers({ registry }),

@@ -330,6 +330,31 @@ export class SemanticIndex {
     return this.unit === 'sentence' ? index.search(v, k, allow, SENTENCE_SEARCH_WIDTH) : index.search(v, k, allow);
   }
 
+  /**
+   * The query's cosine to each stored sentence of the given chunks, from the sentence vectors of this
+   * model: no model call beyond the query's vector, which the search just computed (the embedder
+   * keeps recent queries). Null when the chunks have no sentence vectors.
+   */
+  async sentenceSimilarities(query: string, chunkIds: readonly number[]): Promise<{ chunk_id: number; text: string; score: number }[] | null> {
+    const s = this.sentences;
+    if (!s || chunkIds.length === 0) return null;
+    const rows = this.options.store.sentenceTexts(chunkIds);
+    if (rows.length === 0) return null;
+    const vectors = new Map<number, Float32Array>();
+    for (const page of this.options.store.chunkVectors(s.modelId, rows.map((r) => r.id), 'sentence')) for (const { id, vector } of page) vectors.set(id, vector);
+    if (vectors.size === 0) return null;
+    const q = await this.options.embedder.embed(query, 'query');
+    const norm = (v: Float32Array) => Math.sqrt(v.reduce((sum, x) => sum + x * x, 0)) || 1;
+    const qn = norm(q);
+    return rows.flatMap((r) => {
+      const v = vectors.get(r.id);
+      if (!v || v.length !== q.length) return [];
+      let dot = 0;
+      for (let i = 0; i < v.length; i++) dot += v[i]! * q[i]!;
+      return [{ chunk_id: r.chunk_id, text: r.text, score: dot / (qn * norm(v)) }];
+    });
+  }
+
   /** The sentence index when it can answer now (loaded, not being rebuilt); null otherwise (chunk vectors answer alone). */
   private async readySentences(): Promise<SemanticIndex | null> {
     const s = this.sentences;

@@ -18,7 +18,7 @@ import type { TraceRow } from '../store/store.ts';
 import { checkAnswer, supportedShare, tidyAnswer } from './checks.ts';
 import { citationsFor, extractCitations, splitSentences, stripCitationMarkers } from './citations.ts';
 import { answerConfidence } from './confidence.ts';
-import { type Reading, readAnswer, readerCandidates } from './reader.ts';
+import { type Reading, readAnswer, readerCandidates, sentenceSimilarity } from './reader.ts';
 import { ABSTAIN_TEXT, answerPrompt, CRITIC_SCHEMA, CRITIC_SYSTEM_PROMPT, criticPrompt, snippetsFromBlocks } from './prompt.ts';
 import type { CriticResult, Snippet, Verdict } from './types.ts';
 
@@ -44,6 +44,11 @@ export interface AnswerDeps {
   /** idf and document frequency of analyzed terms in the index, as far as a caller allowing these sensitivities may see. */
   termStats: (terms: readonly string[], allowSensitivity: readonly string[]) => Map<string, { idf: number; df: number }>;
   saveTrace: (trace: TraceRow) => void;
+  /**
+   * The question's cosine to the stored sentence vectors of these chunks (an embedding model with
+   * sentence vectors; null or absent otherwise): a signal of the reader's, free at question time.
+   */
+  sentenceSimilarities?: (query: string, chunkIds: readonly number[]) => Promise<readonly { text: string; score: number }[] | null>;
   onStage?: (traceId: string, stage: 'retrieve' | 'context' | 'synthesize' | 'critic' | 'revise' | 'done') => void;
   /** The reader's quote, as soon as it is read (before any chat model writes). */
   onQuote?: (traceId: string, quote: { answer: string; outcome: Reading['outcome'] }) => void;
@@ -171,7 +176,18 @@ export async function answerQuestion(deps: AnswerDeps, query: string, options: A
   const tread = performance.now();
   // Term rarity as far as this caller may see: a word only restricted notes hold is one "your files never mention".
   const visibleTermStats = (terms: readonly string[]) => deps.termStats(terms, options.context?.allow_sensitivity ?? []);
-  const reading: Reading = readAnswer(query, readerCandidates(snippets), { termStats: visibleTermStats });
+  let sentenceScores: readonly { text: string; score: number }[] | null = null;
+  const chunkIds = result?.chunks.flatMap((c) => (c.chunk_id === undefined ? [] : [c.chunk_id])) ?? [];
+  if (deps.sentenceSimilarities && snippets.length > 0 && chunkIds.length > 0) {
+    try {
+      sentenceScores = await deps.sentenceSimilarities(query, chunkIds);
+    } catch {
+      // A missing vector or model costs the reader one signal, never the answer.
+      sentenceScores = null;
+    }
+  }
+  const similarity = sentenceScores && sentenceScores.length > 0 ? sentenceSimilarity(sentenceScores) : undefined;
+  const reading: Reading = readAnswer(query, readerCandidates(snippets), { termStats: visibleTermStats, ...(similarity ? { similarity } : {}) });
   timings.read_ms = ms(tread);
   if (snippets.length > 0) deps.onQuote?.(traceId, { answer: reading.outcome === 'not_found' ? '' : reading.answer, outcome: reading.outcome });
   if (reading.unknown.length > 0) limits.push(`your files never mention: ${reading.unknown.join(', ')}`);

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { tokenize } from '../search/analyzer.ts';
 import { checkAnswer } from './checks.ts';
-import { codeSentences, plainText, proseSentences, readAnswer, readerCandidates } from './reader.ts';
+import { codeSentences, plainText, proseSentences, readAnswer, readerCandidates, sentenceSimilarity } from './reader.ts';
 import type { Snippet } from './types.ts';
 
 const snippet = (n: number, text: string, extra: Partial<Snippet> = {}): Snippet => ({
@@ -98,6 +98,22 @@ describe('readAnswer', () => {
     // A line of a code block that no sentence introduces gets no words from the prose around it.
     const bare = 'Поднимите окружение одной командой.\n\n```sh\nmake dev-stack\n```';
     expect(read('Какой командой поднять локальное окружение?', [snippet(1, bare, { title: 'Локальный запуск' })]).answer.startsWith('make dev-stack')).toBe(false);
+  });
+
+  it('with sentence vectors, leads with the sentence nearest the question among those the words cannot tell apart', () => {
+    const s = [snippet(1, 'The relay team chose Kafka in March. The relay team chose NATS in March.', { title: 'Queue' })];
+    const q = 'Which queue did the relay team choose?';
+    expect(read(q, s).answer.startsWith('The relay team chose Kafka')).toBe(true);
+    const similarity = sentenceSimilarity([
+      { text: 'The relay team chose Kafka in March.', score: 0.81 },
+      { text: 'The relay team chose **NATS** in March.', score: 0.88 },
+    ]);
+    const r = readAnswer(q, readerCandidates(s), { termStats: stats(), similarity });
+    expect(r.answer.startsWith('The relay team chose NATS')).toBe(true);
+    expect(r.similarity).toBe(0.88);
+    // A sentence is found among the stored ones whatever the markup; one not stored has no cosine.
+    expect(similarity('- **Decision:** none')).toBeUndefined();
+    expect(sentenceSimilarity([{ text: '- **Decision:** use SQLite for storage', score: 0.9 }])('Decision: use SQLite for storage')).toBe(0.9);
   });
 
   it('answers each part of a question with a sentence that holds that part\'s kind of value', () => {

@@ -19,13 +19,16 @@ export interface AnswerServices {
   events: EventBus;
   chat: ChatModel | null;
   retrieve: AnswerDeps['retrieve'];
+  /** The question's cosine to stored sentence vectors (an embedding model with sentence vectors). */
+  sentenceSimilarities?: AnswerDeps['sentenceSimilarities'];
   /** When this engine started: chat speeds are measured again on each start. */
   startedAt: string;
 }
 
-export function createAnswerHandlers({ store, config, events, chat, retrieve, startedAt }: AnswerServices) {
+export function createAnswerHandlers({ store, config, events, chat, retrieve, startedAt, sentenceSimilarities }: AnswerServices) {
   const deps: AnswerDeps = {
     retrieve,
+    ...(sentenceSimilarities ? { sentenceSimilarities } : {}),
     chat,
     settings: {
       systemPrompt: config.systemPrompt ?? DEFAULT_SYSTEM_PROMPT,

@@ -838,6 +838,14 @@ export class Store implements Disposable {
     return new Set(rows);
   }
 
+  /** The sentences of the given chunks with their text (the chunk's text at the sentence's span), in order. */
+  sentenceTexts(chunkIds: readonly number[]): { id: number; chunk_id: number; text: string }[] {
+    const rows = statements(this.sqlite)
+      .prepare('SELECT s.id, s.chunk_id, s.start, s.end, c.text FROM json_each(?) j CROSS JOIN chunk_sentences s ON s.chunk_id = j.value JOIN chunks c ON c.id = s.chunk_id ORDER BY s.id')
+      .all(JSON.stringify(chunkIds)) as { id: number; chunk_id: number; start: number; end: number; text: string }[];
+    return rows.map((r) => ({ id: r.id, chunk_id: r.chunk_id, text: r.text.slice(r.start, r.end) }));
+  }
+
   /** Sentence ids of the given chunks. */
   sentencesOfChunks(chunkIds: readonly number[]): number[] {
     return this.sqlite
