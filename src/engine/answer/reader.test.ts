@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { tokenize } from '../search/analyzer.ts';
 import { checkAnswer } from './checks.ts';
-import { codeSentences, plainText, proseSentences, readAnswer, readerCandidates, sentenceSimilarity } from './reader.ts';
+import { codeSentences, matchForm, plainText, proseSentences, readAnswer, readerCandidates, sentenceSimilarity } from './reader.ts';
 import type { Snippet } from './types.ts';
 
 const snippet = (n: number, text: string, extra: Partial<Snippet> = {}): Snippet => ({
@@ -114,6 +114,16 @@ describe('readAnswer', () => {
     // A sentence is found among the stored ones whatever the markup; one not stored has no cosine.
     expect(similarity('- **Decision:** none')).toBeUndefined();
     expect(sentenceSimilarity([{ text: '- **Decision:** use SQLite for storage', score: 0.9 }])('Decision: use SQLite for storage')).toBe(0.9);
+  });
+
+  it('meets a Russian name or noun asked in another case, its fleeting vowel dropped', () => {
+    expect(matchForm('павел')).toBe('павл');
+    expect(matchForm('павл')).toBe('павл');
+    expect(matchForm('relay')).toBe('relay');
+    const s = [snippet(1, 'Анна руководит командой, в неё входит Павел Ким. Игорь ведёт мобильное приложение.', { title: 'Команда' })];
+    const r = read('Кто руководит Павлом?', s);
+    expect(r.answer.startsWith('Анна руководит командой')).toBe(true);
+    expect(r.missing).toEqual([]);
   });
 
   it('answers each part of a question with a sentence that holds that part\'s kind of value', () => {

@@ -289,12 +289,21 @@ export function codeUnits(text: string): PassageUnit[] {
   return out.filter((u) => /[\p{L}\p{N}]/u.test(u.text));
 }
 
+/**
+ * A Russian stem with its fleeting vowel dropped: Павел / Павла, день / дня, конец / конца stem to
+ * "павел" / "павл", "ден" / "дн", "конец" / "конц". The reader matches words by this form (the
+ * index's statistics keep the stem), so a name or noun asked in another case meets its note.
+ */
+export function matchForm(term: string): string {
+  return /[бвгджзклмнпрстфхцчшщ][ео][бвгджзклмнпрстфхцчшщ]$/.test(term) ? `${term.slice(0, -2)}${term.slice(-1)}` : term;
+}
+
 function termSet(text: string): Set<string> {
   const out = new Set<string>();
   for (const t of tokenize(text)) {
     if (isStopword(t.raw)) continue;
-    out.add(t.term);
-    for (const p of t.parts) out.add(p);
+    out.add(matchForm(t.term));
+    for (const p of t.parts) out.add(matchForm(p));
   }
   return out;
 }
@@ -363,7 +372,10 @@ const W_SIMILARITY = 0.3;
 const UNKNOWN_WEIGHT_SHARE = 0.5;
 
 interface Weighted {
+  /** The form a sentence's words are matched by (matchForm). */
   term: string;
+  /** The stem as the index counts it (term statistics). */
+  stem: string;
   raw: string;
   w: number;
 }
@@ -408,7 +420,7 @@ export function readAnswer(question: string, candidates: readonly Candidate[], o
     for (const t of c.terms) set.add(t);
   }
   // Two passages say little about what is topic; from three on, a word in all of them is.
-  const localShare = (t: string) => (passages.size < 3 ? 0 : [...passages.values()].filter((p) => p.has(t)).length / passages.size);
+  const localShare = (t: string) => (passages.size < 3 ? 0 : [...passages.values()].filter((p) => p.has(matchForm(t))).length / passages.size);
   // A verb no file uses is a paraphrase ("postpone" for "deferred"), not a missing subject: it does not count.
   const verbs = new Set([...likelyVerbs(question)].flatMap((w) => contentTerms(w)));
   const weightOf = (t: string) => {
@@ -416,10 +428,10 @@ export function readAnswer(question: string, candidates: readonly Candidate[], o
     const base = s && s.df > 0 ? Math.max(s.idf, 0.05) : verbs.has(t) ? 0 : maxIdf * UNKNOWN_WEIGHT_SHARE;
     return base * (1 - LOCAL_SPECIFICITY * localShare(t));
   };
-  const weighted = (terms: readonly string[]): Weighted[] => [...new Set(terms)].filter((t) => qTerms.includes(t)).map((t) => ({ term: t, raw: written.get(t) ?? t, w: weightOf(t) }));
+  const weighted = (terms: readonly string[]): Weighted[] => [...new Set(terms)].filter((t) => qTerms.includes(t)).map((t) => ({ term: matchForm(t), stem: t, raw: written.get(t) ?? t, w: weightOf(t) }));
   const all = weighted(qTerms);
   const allTotal = all.reduce((s, t) => s + t.w, 0);
-  const unknown = all.filter((t) => (stats.get(t.term)?.df ?? 0) === 0).map((t) => t.raw);
+  const unknown = all.filter((t) => (stats.get(t.stem)?.df ?? 0) === 0).map((t) => t.raw);
   // The asked attribute ("per-seat price") holds a word no file uses: nothing can state it.
   const attribute = new Set(askedAttribute(question).flatMap((w) => contentTerms(w)));
   const unknownAttribute = [...attribute].some((t) => qTerms.includes(t) && (stats.get(t)?.df ?? 0) === 0);
@@ -497,7 +509,7 @@ export function readAnswer(question: string, candidates: readonly Candidate[], o
   // Question words no quoted sentence holds yet (a multi-hop question's other half): the sentence that brings most of them.
   while (picked.length > 0 && picked.length < maxSentences) {
     const held = new Set(picked.flatMap((i) => [...candidates[i]!.terms, ...candidates[i]!.context]));
-    const open = all.filter((t) => !held.has(t.term) && (stats.get(t.term)?.df ?? 0) > 0);
+    const open = all.filter((t) => !held.has(t.term) && (stats.get(t.stem)?.df ?? 0) > 0);
     const openWeight = open.reduce((s, t) => s + t.w, 0);
     if (openWeight < MULTI_HOP_GAIN * allTotal) break;
     let best = -1;
