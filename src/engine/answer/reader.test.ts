@@ -116,6 +116,15 @@ describe('readAnswer', () => {
     expect(sentenceSimilarity([{ text: '- **Decision:** use SQLite for storage', score: 0.9 }])('Decision: use SQLite for storage')).toBe(0.9);
   });
 
+  it('quotes a field line with the note it is about, unless the line names it or the title is a dated record', () => {
+    const person = snippet(1, '# Анна Соколова\n\n**Город:** работает из офиса в Казани\n**Роль:** руководитель платформы', { title: 'Анна Соколова' });
+    expect(read('В каком городе работает руководитель платформы?', [person]).answer.startsWith('Анна Соколова — Город: работает из офиса в Казани. [1]')).toBe(true);
+    const dated = snippet(1, '**Date:** 2026-03-14\n\nWe chose SQLite for on-device storage.', { title: '2026-03-14 Storage decision' });
+    const onDate = read('On what date was the storage decided?', [dated]).answer;
+    expect(onDate).toContain('Date: 2026-03-14. [1]');
+    expect(onDate).not.toContain('—');
+  });
+
   it('meets a Russian name or noun asked in another case, its fleeting vowel dropped', () => {
     expect(matchForm('павел')).toBe('павл');
     expect(matchForm('павл')).toBe('павл');

@@ -69,11 +69,15 @@ export interface Candidate {
    * line's own; its counted noun names the line's number.
    */
   described?: string;
+  /** For a "Field: value" line, its note's title: the subject the field is about ("Город: Казань" in "Анна Соколова"). */
+  subject?: string;
 }
 
 /** A quotable piece of a passage: a sentence or a line of code, and what introduces it. */
 export interface PassageUnit {
   text: string;
+  /** A "Field: value" line: it states something of its note's subject. */
+  field?: boolean;
   code?: boolean;
   described?: string;
 }
@@ -232,8 +236,7 @@ export function proseUnits(text: string): PassageUnit[] {
     }
     if (LABEL_LINE.test(line)) {
       flush();
-      current.push(line);
-      flush();
+      out.push(...splitSentences(line).map((t, j) => (j === 0 ? { text: t, field: true } : { text: t })));
       continue;
     }
     if (LIST_ITEM.test(line)) flush();
@@ -316,14 +319,15 @@ export function readerCandidates(snippets: readonly Snippet[]): Candidate[] {
   snippets.forEach((snippet, snippetIndex) => {
     const context = termSet(`${snippet.title}\n${snippet.heading ?? ''}`);
     const units = PROSE_LANGUAGES.has(snippet.language) ? proseUnits(snippet.text) : codeUnits(snippet.text);
-    for (const { text, code, described } of units) {
+    for (const { text, code, described, field } of units) {
       if (text.length > MAX_SENTENCE_CHARS || seen.has(text)) continue;
       seen.add(text);
       let doc = docs.get(snippet.doc_id);
       if (!doc) docs.set(snippet.doc_id, (doc = new Set()));
       // What introduces a line of code says what it is: its words are the line's own.
       const terms = termSet(described ? `${described}\n${text}` : text);
-      out.push({ text, n: snippet.n, snippetIndex, terms, context, near: new Set(), doc, ...(code ? { code } : {}), ...(described ? { described } : {}) });
+      const subject = field && snippet.title.trim() ? snippet.title.trim() : undefined;
+      out.push({ text, n: snippet.n, snippetIndex, terms, context, near: new Set(), doc, ...(code ? { code } : {}), ...(described ? { described } : {}), ...(subject ? { subject } : {}) });
     }
     // A reason or a figure is often stated in the sentence after the one that names the subject.
     const own = out.filter((c) => c.snippetIndex === snippetIndex);
@@ -563,7 +567,10 @@ export function readAnswer(question: string, candidates: readonly Candidate[], o
   }
   // Written in reading order of relevance: the lead first, then what completes it.
   const answer = picked.map((i) => {
-    const s = candidates[i]!.text;
+    const c = candidates[i]!;
+    // A field line quoted alone loses whom it is about: "Анна Соколова — Город: Казань".
+    const subject = c.subject && c.subject.split(/\s+/).length <= 4 && !/\d/.test(c.subject) && !c.text.toLowerCase().includes(c.subject.toLowerCase()) ? c.subject : null;
+    const s = subject ? `${subject} — ${c.text}` : c.text;
     return `${/[.!?…]["'”’»)`]*$|[{;,(:]$/.test(s) ? s : `${s}.`} [${candidates[i]!.n}]`;
   }).join(' ');
   return { outcome, answer, cited: [...new Set(picked.map((i) => candidates[i]!.n))], answerability, parts: partReadings, missing: missingTerms.map((t) => t.raw), unknown, unknownAttribute, closest, similarity };
