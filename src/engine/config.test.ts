@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chunkingParams, loadConfig } from './config.ts';
+import { chunkingParams, loadConfig, MMAP_MB_DEFAULT } from './config.ts';
 
 describe('loadConfig', () => {
   it('uses the defaults of DESIGN.md §4', () => {
@@ -18,6 +18,15 @@ describe('loadConfig', () => {
     expect(c).toMatchObject({ chunkSize: 800, chunkOverlap: 100, topK: 5, minScore: 0.5, sensitivityEnable: false, sourceRoots: ['/a', '/b'], indexPath: '/tmp/idx', lexicalPruning: false });
     expect(loadConfig({}, {}).lexicalPruning).toBe(true);
     expect(loadConfig({}, { SYN_SOURCE_ROOTS: '["/x y"]' }).sourceRoots).toEqual(['/x y']);
+  });
+
+  it('reads the memory map size in MB and refuses what SQLite cannot map', () => {
+    expect(loadConfig({}, {}).mmapMb).toBe(MMAP_MB_DEFAULT);
+    expect(loadConfig({}, { SYN_MMAP_MB: '0' }).mmapMb).toBe(0);
+    expect(loadConfig({}, { SYN_MMAP_MB: '256' }).mmapMb).toBe(256);
+    expect(() => loadConfig({}, { SYN_MMAP_MB: '-1' })).toThrowError(/mmapMb/);
+    expect(() => loadConfig({}, { SYN_MMAP_MB: '4096' })).toThrowError(/mmapMb/);
+    expect(() => loadConfig({}, { SYN_MMAP_MB: 'lots' })).toThrowError(/SYN_MMAP_MB/);
   });
 
   it('lets explicit overrides win over the environment', () => {

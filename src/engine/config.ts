@@ -6,6 +6,9 @@ import { z } from 'zod';
 import { createError } from '../shared/errors.ts';
 import { describeIssues } from '../shared/validate.ts';
 
+/** The store's memory map in MB by default (mmapMb). */
+export const MMAP_MB_DEFAULT = 2047;
+
 export const ConfigSchema = z
   .object({
     sourceRoots: z.array(z.string().min(1)).default([]),
@@ -35,6 +38,12 @@ export const ConfigSchema = z
     maxFileBytes: z.number().int().positive().default(20 * 1024 * 1024),
     /** Keep common terms out of large OR-ed lexical queries (see search/lexical.ts); false: always the full query. */
     lexicalPruning: z.boolean().default(true),
+    /**
+     * MB of the store read through a memory map (database.ts setMemoryMap; 0: none). Mapped pages a
+     * query read stay in the resident set: on a 1.5 GB store the whole file would, after enough
+     * questions. docs/benchmarks.md measures the default.
+     */
+    mmapMb: z.number().int().min(0).max(2047).default(MMAP_MB_DEFAULT),
     /** On large vaults, compute the lexical list of hybrid queries on a worker thread beside the vector searches (search/lexical-thread.ts). */
     lexicalThread: z.boolean().default(true),
     /** Chunks in the index from which the lexical thread is used (below, the lexical list takes a few ms and stays on the engine's thread). */
@@ -103,6 +112,7 @@ const ENV_KEYS: Record<string, { key: keyof Config; kind: EnvKind }> = {
   SYN_GRAPH_LLM: { key: 'graphLlm', kind: 'bool' },
   SYN_GRAPH_LLM_BUDGET_MS: { key: 'graphLlmBudgetMs', kind: 'int' },
   SYN_LEXICAL_PRUNING: { key: 'lexicalPruning', kind: 'bool' },
+  SYN_MMAP_MB: { key: 'mmapMb', kind: 'int' },
   SYN_LEXICAL_THREAD: { key: 'lexicalThread', kind: 'bool' },
   SYN_LEXICAL_THREAD_MIN_CHUNKS: { key: 'lexicalThreadMinChunks', kind: 'int' },
   SYN_EMBED_MODEL: { key: 'embedModel', kind: 'string' },

@@ -197,7 +197,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
   function openStore() {
     // A store that vanished while its index files stayed is named as lost, not started afresh.
     assertStoreNotLost(dataDir);
-    const store = disposables.add(new Store(dataDir, { reader: readOnly }));
+    const store = disposables.add(new Store(dataDir, { reader: readOnly, mmapBytes: config.mmapMb * 1024 * 1024 }));
     // The lexical index is derived data: refill it from stored chunks when the analyzer changed.
     if (store.getSetting<string>('lexical_analyzer') !== ANALYZER_VERSION) {
       if (readOnly) throw storeNeedsWriterError(dataDir, 'its lexical index was built by another version of the analyzer');
@@ -245,7 +245,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
   });
   const engineStartedAt = new Date().toISOString();
   // Started on the first hybrid query of a large vault; closed with the engine.
-  const lexicalThread = config.lexicalThread && dense.length > 0 ? new LexicalThread(store.file) : null;
+  const lexicalThread = config.lexicalThread && dense.length > 0 ? new LexicalThread(store.file, undefined, undefined, store.mmapBytes) : null;
   if (lexicalThread) disposables.add({ dispose: () => lexicalThread.dispose() });
   const storedManifest = (): IndexManifest => {
     const inputs = store.manifestInputs();

@@ -1,32 +1,55 @@
 /**
- * Run as its own process by the benchmark suite: opens an engine on an existing data dir, runs one
- * query, then a few more, and prints one JSON line: how long opening and the first query took, and
- * the process's resident memory after them (no models loaded: lexical only).
+ * Run as its own process by the benchmark suite: opens an engine on an existing data dir, answers
+ * the first query, then the rest, and prints one JSON line: how long opening and the first query
+ * took, the later queries' p50/p95, and the process's resident memory after them (no models loaded:
+ * lexical and graph lists only).
  *
- *   node --import tsx src/cli/bench/cold-start.ts <data-dir> <query> [--no-graph]
+ *   node --import tsx src/cli/bench/cold-start.ts <data-dir> [--no-graph] < queries.json
  *
- * With the knowledge graph by default (every search of the app, the CLI and MCP uses it); with
- * --no-graph, what the same process costs without it.
+ * The queries come on stdin as a JSON array of strings. With the knowledge graph by default (every
+ * search of the app, the CLI and MCP uses it); with --no-graph, what the same process costs
+ * without it. SYN_MMAP_MB in the environment sets the store's memory map as for the app.
  */
 import fs from 'node:fs';
 import { createEngine } from '../../engine/index.ts';
+import { percentile } from '../eval/metrics.ts';
 
-const [dataDir, query, flag] = process.argv.slice(2);
+const [dataDir, flag] = process.argv.slice(2);
 const useGraph = flag !== '--no-graph';
-if (!dataDir || !query) {
-  console.error('usage: cold-start.ts <data-dir> <query>');
+const queries = JSON.parse(fs.readFileSync(0, 'utf8')) as unknown;
+if (!dataDir || !Array.isArray(queries) || queries.length === 0 || !queries.every((q) => typeof q === 'string')) {
+  console.error('usage: cold-start.ts <data-dir> [--no-graph] < queries.json (a JSON array of query strings)');
   process.exit(2);
 }
+const env: Record<string, string> = { SYN_EMBED_MODEL: '', SYN_CHAT_MODEL: '' };
+if (process.env.SYN_MMAP_MB) env.SYN_MMAP_MB = process.env.SYN_MMAP_MB;
 const t0 = performance.now();
-const engine = createEngine({ dataDir, env: { SYN_EMBED_MODEL: '', SYN_CHAT_MODEL: '' } });
+const engine = createEngine({ dataDir, env });
 const openMs = performance.now() - t0;
-const first = await engine.retrieve(query, { use_graph: useGraph }, 10);
+const first = await engine.retrieve(queries[0] as string, { use_graph: useGraph }, 10);
 const firstMs = performance.now() - t0;
-for (let i = 0; i < 20; i++) await engine.retrieve(`${query} ${i}`, { use_graph: useGraph }, 10);
+const lat: number[] = [];
+for (const q of (queries as string[]).slice(1)) {
+  const t = performance.now();
+  await engine.retrieve(q, { use_graph: useGraph }, 10);
+  lat.push(performance.now() - t);
+}
 const rssMb = process.memoryUsage().rss / (1024 * 1024);
 // The store is memory-mapped: pages of the database file read by a query count in the resident set
 // too (shared, dropped under pressure). Where Linux says so, the process's own memory apart.
 const anon = /RssAnon:\s+(\d+) kB/.exec(fs.existsSync('/proc/self/status') ? fs.readFileSync('/proc/self/status', 'utf8') : '');
 const anonMb = anon ? Number(anon[1]) / 1024 : null;
-console.log(JSON.stringify({ open_ms: Math.round(openMs), open_and_first_query_ms: Math.round(firstMs), results: first.chunks.length, rss_mb: Math.round(rssMb), rss_anon_mb: anonMb === null ? null : Math.round(anonMb) }));
+const ms = (v: number) => Math.round(v * 10) / 10;
+console.log(
+  JSON.stringify({
+    open_ms: Math.round(openMs),
+    open_and_first_query_ms: Math.round(firstMs),
+    results: first.chunks.length,
+    queries: queries.length,
+    p50_ms: lat.length > 0 ? ms(percentile(lat, 50)) : null,
+    p95_ms: lat.length > 0 ? ms(percentile(lat, 95)) : null,
+    rss_mb: Math.round(rssMb),
+    rss_anon_mb: anonMb === null ? null : Math.round(anonMb),
+  }),
+);
 await engine.dispose();

@@ -23,12 +23,16 @@ export interface SearchBenchResult {
   k10_top10_overlap_with_unpruned: number;
   k100_p50_ms: number;
   k100_p95_ms: number;
-  /** A fresh process on this index: open + first query, and RSS after 21 queries; with the graph and without. */
+  /** A fresh process on this index: open + first query, then the other queries (p50/p95), and RSS after them all; with the graph and without. */
   cold_first_query_ms: number;
+  cold_p50_ms: number | null;
+  cold_p95_ms: number | null;
   cold_rss_mb: number;
   /** Of which the process's own (not file-backed: the memory-mapped store is not in it); null off Linux. */
   cold_rss_anon_mb: number | null;
   cold_first_query_no_graph_ms: number;
+  cold_p50_no_graph_ms: number | null;
+  cold_p95_no_graph_ms: number | null;
   cold_rss_no_graph_mb: number;
   cold_rss_anon_no_graph_mb: number | null;
 }
@@ -54,17 +58,25 @@ const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..
 export interface ColdStart {
   open_ms: number;
   open_and_first_query_ms: number;
+  queries: number;
+  /** The queries after the first, each timed alone. */
+  p50_ms: number | null;
+  p95_ms: number | null;
   rss_mb: number;
   rss_anon_mb: number | null;
   /** The whole process, Node and tsx start included. */
   process_ms: number;
 }
 
-/** Opening an engine on an existing index and answering, in a fresh process (cold-start.ts); its memory afterwards. */
-export function coldStart(dataDir: string, query: string, graph = true): ColdStart {
+/**
+ * Opening an engine on an existing index and answering `queries` in order, in a fresh process
+ * (cold-start.ts); its memory afterwards. `mmapMb` sets the store's memory map (SYN_MMAP_MB).
+ */
+export function coldStart(dataDir: string, queries: readonly string[], graph = true, mmapMb?: number): ColdStart {
   const t = performance.now();
-  const args = ['--import', 'tsx', path.join(REPO_ROOT, 'src', 'cli', 'bench', 'cold-start.ts'), dataDir, query, ...(graph ? [] : ['--no-graph'])];
-  const child = spawnSync(process.execPath, args, { cwd: REPO_ROOT, encoding: 'utf8' });
+  const args = ['--import', 'tsx', path.join(REPO_ROOT, 'src', 'cli', 'bench', 'cold-start.ts'), dataDir, ...(graph ? [] : ['--no-graph'])];
+  const env = { ...process.env, ...(mmapMb === undefined ? {} : { SYN_MMAP_MB: String(mmapMb) }) };
+  const child = spawnSync(process.execPath, args, { cwd: REPO_ROOT, encoding: 'utf8', input: JSON.stringify(queries), env, maxBuffer: 1 << 20 });
   const processMs = performance.now() - t;
   if (child.status !== 0) throw new Error(`cold-start process failed: ${child.stderr}`);
   const line = child.stdout.trim().split('\n').pop()!;
@@ -183,7 +195,7 @@ export async function benchSearch(chunks: number, queryCount: number, log: (line
     const engine = createEngine({ dataDir, env: {} });
     const unpruned = createEngine({ dataDir, env: {}, config: { lexicalPruning: false } });
     let measured: Omit<SearchBenchResult, `cold_${string}`>;
-    let firstQuery: string;
+    let coldQueries: string[];
     try {
       const peakReset = resetPeakRss();
       const t0 = performance.now();
@@ -211,7 +223,7 @@ export async function benchSearch(chunks: number, queryCount: number, log: (line
           const full = new Set(k10full.results[i]!.chunks.map((c) => c.locator));
           return sum + (full.size === 0 ? 1 : r.chunks.filter((c) => full.has(c.locator)).length / full.size);
         }, 0) / queries.length;
-      firstQuery = queries[0]!;
+      coldQueries = queries;
       measured = {
         files,
         chunks: report.chunks_total,
@@ -234,14 +246,18 @@ export async function benchSearch(chunks: number, queryCount: number, log: (line
     }
     // A fresh process on the index just built (the writer closed, as after a restart).
     log('cold start of a fresh process, with the graph and without…');
-    const cold = coldStart(dataDir, firstQuery);
-    const coldNoGraph = coldStart(dataDir, firstQuery, false);
+    const cold = coldStart(dataDir, coldQueries);
+    const coldNoGraph = coldStart(dataDir, coldQueries, false);
     return {
       ...measured,
       cold_first_query_ms: cold.open_and_first_query_ms,
+      cold_p50_ms: cold.p50_ms,
+      cold_p95_ms: cold.p95_ms,
       cold_rss_mb: cold.rss_mb,
       cold_rss_anon_mb: cold.rss_anon_mb,
       cold_first_query_no_graph_ms: coldNoGraph.open_and_first_query_ms,
+      cold_p50_no_graph_ms: coldNoGraph.p50_ms,
+      cold_p95_no_graph_ms: coldNoGraph.p95_ms,
       cold_rss_no_graph_mb: coldNoGraph.rss_mb,
       cold_rss_anon_no_graph_mb: coldNoGraph.rss_anon_mb,
     };

@@ -8,7 +8,7 @@ import { benchDemo } from '../bench/demo.ts';
 import { benchEmbed, embedRow } from '../bench/embed.ts';
 import { benchExtractionOverhead, benchMultiHop } from '../bench/graph.ts';
 import { benchIngest } from '../bench/ingest.ts';
-import { benchSearch, generateZipfCorpus } from '../bench/search.ts';
+import { benchSearch, coldStart, generateZipfCorpus, sampleQueries } from '../bench/search.ts';
 import { benchHybrid, formatSuite, runSuite } from '../bench/suite.ts';
 import { benchVectors } from '../bench/vectors.ts';
 import { collect, examplesText, nonNegativeInt, positiveInt, type RegisteredCommand } from '../command.ts';
@@ -21,6 +21,7 @@ const EXAMPLES: Record<string, string[]> = {
   ingest: ['synapsis bench ingest --files 5000'],
   embed: ['synapsis bench embed', 'synapsis bench embed --embed-model ../shared/models/all-MiniLM-L6-v2.Q8_0.gguf --notes 300'],
   search: ['synapsis bench search --chunks 100000 --work-dir /tmp/bench'],
+  'cold-start': ['synapsis bench cold-start --data-dir /tmp/bench/data --chunks 100000   # an index bench search --work-dir /tmp/bench built', 'synapsis bench cold-start --data-dir /tmp/bench/data --chunks 100000 --mmap-mb 0'],
   hybrid: ['synapsis bench hybrid --chunks 20000', 'synapsis bench hybrid --work-dir /tmp/bench/search-100000   # a suite run\'s kept notes and index'],
   vectors: ['synapsis bench vectors --sizes 10000,100000 --dims 384'],
   cli: ['synapsis bench cli', 'synapsis bench cli --runs 15 --json'],
@@ -68,6 +69,34 @@ export const bench: RegisteredCommand = {
         const opts = globals(cmd);
         const result = await benchIngest(cmdOpts.files, (line) => io.err(`${line}\n`));
         print(opts, result, metricTable(result));
+      });
+
+    bench
+      .command('cold-start')
+      .description('a fresh process on an existing index (--data-dir): open + first query, then the other queries (p50/p95), resident memory and its anonymous part after them; with the graph and without')
+      .option('--chunks <n>', 'the --chunks of the bench search run that built the index: its queries are drawn from the same generated notes', positiveInt, 100_000)
+      .option('--queries <n>', 'queries answered by each process, the first one included', positiveInt, 300)
+      .option('--mmap-mb <n>', "the store's memory map in MB (SYN_MMAP_MB; default the engine's)", nonNegativeInt)
+      .action(async (cmdOpts: { chunks: number; queries: number; mmapMb?: number }, cmd: Command) => {
+        const opts = globals(cmd);
+        if (!opts.dataDir) throw createError('E_SYN_BAD_REQUEST', 'bench cold-start needs --data-dir: the data dir of an index (bench search --work-dir D leaves one in D/data)');
+        const dataDir = path.resolve(opts.dataDir);
+        if (!fs.existsSync(path.join(dataDir, 'synapsis.db'))) throw createError('E_SYN_NOT_FOUND', `${dataDir} holds no index (synapsis.db)`, { data_dir: dataDir });
+        const { sections } = generateZipfCorpus('', cmdOpts.chunks, 7, false);
+        const queries = sampleQueries(sections, cmdOpts.queries);
+        const rows: Record<string, number | string | null>[] = [];
+        for (const graph of [true, false]) {
+          io.err(`fresh process, ${graph ? 'with' : 'without'} the graph…\n`);
+          const r = coldStart(dataDir, queries, graph, cmdOpts.mmapMb);
+          rows.push({ graph: graph ? 'yes' : 'no', open_ms: r.open_ms, open_and_first_query_ms: r.open_and_first_query_ms, queries: r.queries, p50_ms: r.p50_ms, p95_ms: r.p95_ms, rss_mb: r.rss_mb, rss_anon_mb: r.rss_anon_mb, process_ms: r.process_ms });
+        }
+        const result = { data_dir: dataDir, mmap_mb: cmdOpts.mmapMb ?? null, with_graph: rows[0]!, without_graph: rows[1]! };
+        print(opts, result, [
+          `${dataDir}, ${cmdOpts.queries} queries per process, memory map ${cmdOpts.mmapMb === undefined ? 'default' : `${cmdOpts.mmapMb} MB`}`,
+          '| graph | open + first query ms | p50 ms | p95 ms | RSS MB | of it anonymous MB |',
+          '|---|---|---|---|---|---|',
+          ...rows.map((r) => `| ${r.graph} | ${r.open_and_first_query_ms} | ${r.p50_ms} | ${r.p95_ms} | ${r.rss_mb} | ${r.rss_anon_mb} |`),
+        ].join('\n'));
       });
   
     bench

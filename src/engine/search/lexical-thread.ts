@@ -64,6 +64,8 @@ export class LexicalThread {
     private readonly dbFile: string,
     private readonly entry: () => Promise<WorkerEntry | null> = workerEntry,
     private readonly timeoutMs = 10_000,
+    /** The worker connection's memory map, as the engine's (Store.mmapBytes). */
+    private readonly mmapBytes?: number,
   ) {}
 
   /** Whether a request sent now is answered by the worker; starts it the first time it is asked. */
@@ -124,7 +126,7 @@ export class LexicalThread {
     if (!entry) return this.fail('its code was not found beside the engine');
     let worker: Worker;
     try {
-      worker = new Worker(entry.code, { eval: entry.eval, workerData: { file: this.dbFile } });
+      worker = new Worker(entry.code, { eval: entry.eval, workerData: { file: this.dbFile, mmapBytes: this.mmapBytes } });
     } catch (error) {
       return this.fail((error as Error).message);
     }

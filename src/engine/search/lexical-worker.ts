@@ -11,10 +11,10 @@ import type { LexicalRequest, LexicalReply } from './lexical-thread.ts';
 const port = parentPort;
 if (!port) throw new Error('lexical-worker.ts runs as a worker thread only');
 
-const { file } = workerData as { file: string };
+const { file, mmapBytes } = workerData as { file: string; mmapBytes?: number };
 let db: ReadConnection;
 try {
-  db = openReadConnection(file);
+  db = openReadConnection(file, mmapBytes);
   port.postMessage({ ready: true } satisfies LexicalReply);
 } catch (error) {
   port.postMessage({ ready: false, error: (error as Error).message } satisfies LexicalReply);

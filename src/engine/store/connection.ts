@@ -6,6 +6,7 @@
  * the hot path (the statement cache, statements.ts, keys on the same object).
  */
 import BetterSqlite3, { type Database } from 'better-sqlite3';
+import { MMAP_SIZE, setMemoryMap } from './database.ts';
 
 declare const READ: unique symbol;
 declare const WRITE: unique symbol;
@@ -34,9 +35,9 @@ export const asWriteConnection = (db: Database): WriteConnection => db as unknow
  * the last committed state while the engine's connection writes. Same busy timeout and memory map
  * as the engine's connection (database.ts).
  */
-export function openReadConnection(file: string): ReadConnection {
+export function openReadConnection(file: string, mmapBytes = MMAP_SIZE): ReadConnection {
   const db = new BetterSqlite3(file, { fileMustExist: true });
   db.pragma('busy_timeout = 5000');
-  db.pragma('mmap_size = 2147418112');
+  setMemoryMap(db, mmapBytes);
   return asReadConnection(db);
 }

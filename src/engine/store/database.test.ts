@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { migrate, openDatabase, schemaVersion } from './database.ts';
+import { MMAP_SIZE, migrate, openDatabase, schemaVersion, setMemoryMap } from './database.ts';
 import { MIGRATIONS } from './migrations/index.ts';
 
 const dirs: string[] = [];
@@ -25,6 +25,20 @@ describe('openDatabase', () => {
     expect(db.pragma('mmap_size', { simple: true })).toBeGreaterThan(2 ** 30);
     expect(schemaVersion(db)).toBe(Math.max(...MIGRATIONS.map((m) => m.version)));
     db.close();
+  });
+
+  it('maps as much of the store as asked, for the writer and a reader, clamped to what SQLite maps', () => {
+    const file = path.join(tmp(), 'synapsis.db');
+    const writer = openDatabase(file, MIGRATIONS, { mmapBytes: 256 * 1024 * 1024 });
+    expect(writer.pragma('mmap_size', { simple: true })).toBe(256 * 1024 * 1024);
+    const reader = openDatabase(file, MIGRATIONS, { reader: true, mmapBytes: 0 });
+    expect(reader.pragma('mmap_size', { simple: true })).toBe(0);
+    setMemoryMap(reader, 1e12);
+    expect(reader.pragma('mmap_size', { simple: true })).toBe(MMAP_SIZE);
+    setMemoryMap(reader, -5);
+    expect(reader.pragma('mmap_size', { simple: true })).toBe(0);
+    reader.close();
+    writer.close();
   });
 
   it('applies migrations once: a second run changes nothing', () => {

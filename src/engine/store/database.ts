@@ -14,14 +14,27 @@ export interface OpenDatabaseOptions {
    * created, or from an older Synapsis says so and which command fixes it.
    */
   reader?: boolean;
+  /** Bytes of the file read through a memory map (setMemoryMap); default MMAP_SIZE. */
+  mmapBytes?: number;
+}
+
+/** The largest memory map of a connection: 0x7fff0000, SQLite's own maximum. */
+export const MMAP_SIZE = 2147418112;
+
+/**
+ * Sets how much of the store a connection reads through a memory map (0: none, every page by a
+ * read() into SQLite's own small page cache). Mapped pages a query touched stay in the process's
+ * resident set (file-backed and shared, but counted), so the map's size bounds that part of it.
+ */
+export function setMemoryMap(db: Database, bytes: number): void {
+  const size = Number.isFinite(bytes) ? Math.max(0, Math.min(MMAP_SIZE, Math.floor(bytes))) : MMAP_SIZE;
+  db.pragma(`mmap_size = ${size}`);
 }
 
 /** Opens (creating if needed) the store in WAL mode and applies pending migrations; a reader opens it as it is. */
-/** The memory map of a connection: 0x7fff0000, SQLite's own maximum. */
-export const MMAP_SIZE = 2147418112;
-
 export function openDatabase(file: string, migrations: readonly Migration[] = MIGRATIONS, options: OpenDatabaseOptions = {}): Database {
-  if (options.reader) return openReader(file, migrations);
+  const mmapBytes = options.mmapBytes ?? MMAP_SIZE;
+  if (options.reader) return openReader(file, migrations, mmapBytes);
   if (file !== ':memory:') {
     try {
       fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -40,11 +53,10 @@ export function openDatabase(file: string, migrations: readonly Migration[] = MI
     db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');
     db.pragma('busy_timeout = 5000');
-    // Pages are read through a memory map instead of one read() call each: `synapsis bench hybrid`
-    // at 117k chunks went from p95 ~38.5 to ~35.5 ms (docs/benchmarks.md). SQLite caps it at its
-    // compile-time maximum (2 GB); writes still go through the file. The data dir is local anyway:
-    // WAL mode needs shared memory on one host.
-    db.pragma(`mmap_size = ${MMAP_SIZE}`);
+    // Pages are read through a memory map instead of one read() call each (the size is a setting:
+    // config.ts mmapMb, docs/benchmarks.md). Writes still go through the file. The data dir is local
+    // anyway: WAL mode needs shared memory on one host.
+    setMemoryMap(db, mmapBytes);
     migrate(db, migrations);
   } catch (error) {
     db.close();
@@ -94,7 +106,7 @@ export function noIndexError(dataDir: string): Error {
  * journal mode: the writer made the file a WAL database, and WAL lets this connection read the last
  * committed state while the writer commits.
  */
-function openReader(file: string, migrations: readonly Migration[]): Database {
+function openReader(file: string, migrations: readonly Migration[], mmapBytes: number): Database {
   const dataDir = path.dirname(file);
   if (!fs.existsSync(file)) throw noIndexError(dataDir);
   let db: Database;
@@ -107,7 +119,7 @@ function openReader(file: string, migrations: readonly Migration[]): Database {
   try {
     db.pragma('foreign_keys = ON');
     db.pragma('busy_timeout = 5000');
-    db.pragma('mmap_size = 2147418112'); // as the writer's connection
+    setMemoryMap(db, mmapBytes); // as the writer's connection
     const current = schemaVersion(db);
     const known = migrations.reduce((max, m) => Math.max(max, m.version), 0);
     if (current === 0) throw noIndexError(dataDir);

@@ -165,3 +165,18 @@ describe('store: sentence spans and their vectors', () => {
     }
   });
 });
+
+describe('Store memory map', () => {
+  it('maps the configured size, unmaps for an indexing run and maps the same size again', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'syn-store-'));
+    dirs.push(dir);
+    const store = new Store(dir, { mmapBytes: 64 * 1024 * 1024 });
+    const mapped = () => sqliteOf(store.db).pragma('mmap_size', { simple: true });
+    expect(mapped()).toBe(64 * 1024 * 1024);
+    store.setMemoryMapped(false);
+    expect(mapped()).toBe(0);
+    store.setMemoryMapped(true);
+    expect(mapped()).toBe(64 * 1024 * 1024);
+    store.dispose();
+  });
+});

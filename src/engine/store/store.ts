@@ -3,7 +3,7 @@ import type { Database, Statement } from 'better-sqlite3';
 import type { FileIssue, Root } from '../../shared/contract.ts';
 import type { Disposable } from '../lifecycle.ts';
 import { noteNameKeys, normalizeName, refBaseKey, wordsKey } from '../graph/names.ts';
-import { DB_FILE, MMAP_SIZE, isDiskFull, isReadOnlyStore, isStoreLocked, openDatabase, schemaVersion } from './database.ts';
+import { DB_FILE, MMAP_SIZE, isDiskFull, setMemoryMap, isReadOnlyStore, isStoreLocked, openDatabase, schemaVersion } from './database.ts';
 import { asWriteConnection, type WriteConnection } from './connection.ts';
 import { statements } from './statements.ts';
 
@@ -178,10 +178,14 @@ export class Store implements Disposable {
   /** Opened beside the writer (see openDatabase): its optional writes (traces, cached settings) are best-effort. */
   readonly reader: boolean;
 
-  constructor(dataDir: string, options: { reader?: boolean } = {}) {
+  /** Bytes of the store read through the memory map while no indexing run is in progress. */
+  readonly mmapBytes: number;
+
+  constructor(dataDir: string, options: { reader?: boolean; mmapBytes?: number } = {}) {
     this.file = path.join(dataDir, DB_FILE);
     this.reader = options.reader === true;
-    this.sqlite = openDatabase(this.file, undefined, { reader: this.reader });
+    this.mmapBytes = options.mmapBytes ?? MMAP_SIZE;
+    this.sqlite = openDatabase(this.file, undefined, { reader: this.reader, mmapBytes: this.mmapBytes });
     this.db = asWriteConnection(this.sqlite);
     this.stmts = {
       upsertDoc: this.sqlite.prepare(`
@@ -664,7 +668,7 @@ export class Store implements Disposable {
    * into the OS page cache, which the process does not hold; queries map them again after the run.
    */
   setMemoryMapped(on: boolean): void {
-    this.sqlite.pragma(`mmap_size = ${on ? MMAP_SIZE : 0}`);
+    setMemoryMap(this.sqlite, on ? this.mmapBytes : 0);
   }
 
   /** countPendingEmbeddings per root id (a text shared by two roots counts in each). */
