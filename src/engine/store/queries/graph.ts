@@ -84,8 +84,9 @@ export function matchingChunksOf(connection: ReadConnection, match: string, path
 export function openingChunksOf(connection: ReadConnection, paths: readonly string[]): { id: number; path: string }[] {
   return statements(sqliteOf(connection))
     .prepare(
-      `SELECT c.id AS id, d.path AS path FROM chunks c JOIN documents d ON d.id = c.document_id
-        WHERE d.status = 'indexed' AND d.path IN (SELECT value FROM json_each(@paths)) AND c.ordinal = 0`,
+      // From the paths (CROSS JOIN): left to itself, SQLite walks every indexed document by status.
+      `SELECT c.id AS id, d.path AS path FROM json_each(@paths) p CROSS JOIN documents d ON d.path = p.value CROSS JOIN chunks c ON c.document_id = d.id AND c.ordinal = 0
+        WHERE d.status = 'indexed'`,
     )
     .all({ paths: JSON.stringify(paths) }) as { id: number; path: string }[];
 }
