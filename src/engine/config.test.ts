@@ -22,6 +22,7 @@ describe('loadConfig', () => {
 
   it('reads the memory map size in MB and refuses what SQLite cannot map', () => {
     expect(loadConfig({}, {}).mmapMb).toBe(MMAP_MB_DEFAULT);
+    expect(MMAP_MB_DEFAULT).toBe(128);
     expect(loadConfig({}, { SYN_MMAP_MB: '0' }).mmapMb).toBe(0);
     expect(loadConfig({}, { SYN_MMAP_MB: '256' }).mmapMb).toBe(256);
     expect(() => loadConfig({}, { SYN_MMAP_MB: '-1' })).toThrowError(/mmapMb/);

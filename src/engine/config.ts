@@ -6,8 +6,13 @@ import { z } from 'zod';
 import { createError } from '../shared/errors.ts';
 import { describeIssues } from '../shared/validate.ts';
 
-/** The store's memory map in MB by default (mmapMb). */
-export const MMAP_MB_DEFAULT = 2047;
+/**
+ * The store's memory map in MB by default (mmapMb): a store up to this size is read through the
+ * map whole; a larger one (50,000 notes make 1.5 GB) keeps its resident set bounded, 544 MB after
+ * 300 questions with the graph against 1,514 MB mapped whole, for a p50/p95 2-8% higher in
+ * one run of each (`synapsis bench cold-start`, docs/benchmarks.md).
+ */
+export const MMAP_MB_DEFAULT = 128;
 
 export const ConfigSchema = z
   .object({
@@ -41,7 +46,7 @@ export const ConfigSchema = z
     /**
      * MB of the store read through a memory map (database.ts setMemoryMap; 0: none). Mapped pages a
      * query read stay in the resident set: on a 1.5 GB store the whole file would, after enough
-     * questions. docs/benchmarks.md measures the default.
+     * questions. docs/benchmarks.md measures the default (MMAP_MB_DEFAULT).
      */
     mmapMb: z.number().int().min(0).max(2047).default(MMAP_MB_DEFAULT),
     /** On large vaults, compute the lexical list of hybrid queries on a worker thread beside the vector searches (search/lexical-thread.ts). */
