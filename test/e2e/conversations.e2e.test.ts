@@ -111,7 +111,7 @@ describe('conversations', () => {
   it('holds back an answer from restricted notes once they are hidden: in the thread, after a reload and in the export', async () => {
     const { page } = await open({ indexFirst: true });
     await page.keyboard.press('Alt+5');
-    await page.getByLabel('Show them in this session').check();
+    await page.getByLabel('Show them until the window closes').check();
     await page.keyboard.press('Control+k');
     await page.locator('#ask-input').fill('What is the code word for the retention plan?');
     await page.locator('#ask-input').press('Enter');

@@ -116,7 +116,7 @@ describe('the reading pane in web mode', () => {
 
     // Shown for the session, the restricted note reads in the pane, marked, with the notes it links to.
     await page.keyboard.press('Alt+5');
-    await page.getByLabel('Show them in this session').check();
+    await page.getByLabel('Show them until the window closes').check();
     await page.keyboard.press('Control+/');
     await page.locator('#search-input').fill('Bluefin retention');
     await page.getByTestId('result').filter({ hasText: 'Compensation review' }).first().click();

@@ -187,7 +187,7 @@ describe('rough edges in web mode', () => {
     const { page } = await open({ indexFirst: true });
     expect(await page.getByTestId('restricted-mode').count()).toBe(0);
     await page.keyboard.press('Alt+5');
-    await page.getByLabel('Show them in this session').check();
+    await page.getByLabel('Show them until the window closes').check();
     await page.getByTestId('restricted-mode').getByText('Restricted notes shown').waitFor();
     await page.keyboard.press('Control+/');
     await page.locator('#search-input').fill('Bluefin retention');

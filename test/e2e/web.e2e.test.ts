@@ -165,7 +165,7 @@ describe('web mode in Chromium', () => {
       await page.locator('[data-testid=graph-svg], .notice').first().waitFor();
       expect(await page.locator('main').textContent()).not.toContain('Compensation review');
       await page.keyboard.press('Alt+5');
-      await page.getByLabel('Show them in this session').check();
+      await page.getByLabel('Show them until the window closes').check();
       await page.keyboard.press('Control+/');
       await page.locator('#search-input').fill('Bluefin retention');
       await expect.poll(async () => (await page.locator('.result__loc').allTextContents()).join(' '), { timeout: 10_000 }).toContain('Compensation review');

@@ -165,7 +165,7 @@ export function AskView() {
                 {answer.answer_mode === 'extractive' && <span className="badge badge--info" title="The sentences of your notes that state the answer, quoted">Quoted from sources</span>}
                 {answer.cancelled && <span className="badge badge--warn">Stopped</span>}
                 {usesRestricted && (
-                  <span className="badge badge--restricted" data-testid="answer-restricted" title="Written from notes marked restricted, shown because you allowed them for this session">
+                  <span className="badge badge--restricted" data-testid="answer-restricted" title="Written from notes marked restricted, shown because you allowed them in Settings">
                     Uses restricted notes
                   </span>
                 )}

@@ -238,7 +238,7 @@ export function SearchView() {
             </button>
             <div className="result__side">
               {c.tags.sensitivity === 'restricted' && (
-                <span className="badge badge--restricted" data-testid="result-restricted" title="A restricted note, shown because you allowed them for this session">
+                <span className="badge badge--restricted" data-testid="result-restricted" title="A restricted note, shown because you allowed them in Settings">
                   restricted
                 </span>
               )}

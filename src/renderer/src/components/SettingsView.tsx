@@ -242,7 +242,7 @@ export function SettingsView() {
       <h2>Privacy</h2>
       <Row
         label="Restricted notes"
-        hint="Notes marked restricted are hidden from search, answers and the graph unless you show them here, for this session only."
+        hint="Notes marked restricted are hidden from search, answers and the graph unless you show them here, until the window closes or reloads."
         details={
           <>
             A note is restricted by <code>sensitivity: restricted</code> in its front matter. <code>SYN_SENSITIVITY_ENABLE=false</code> turns hiding off.
@@ -251,7 +251,7 @@ export function SettingsView() {
       >
         <label className="switch">
           <input type="checkbox" checked={s.allowRestricted} onChange={(e) => s.setAllowRestricted(e.target.checked)} disabled={config.sensitivityEnable === false} />
-          <span>{config.sensitivityEnable === false ? 'Hiding is turned off on this machine' : 'Show them in this session'}</span>
+          <span>{config.sensitivityEnable === false ? 'Hiding is turned off on this machine' : 'Show them until the window closes'}</span>
         </label>
       </Row>
 

@@ -12,7 +12,7 @@ export type ModelCatalog = AnyResponseOf<'models/catalog'>;
 export interface SettingsSlice {
   theme: Theme;
   mode: RetrievalChoice;
-  /** Restricted notes are shown only when the user turns this on, for this session. */
+  /** Restricted notes are shown only when the user turns this on; it lasts until the window closes or reloads. */
   allowRestricted: boolean;
   /** While restricted notes are shown: the documents that are restricted, so every place that shows one can mark it. */
   restrictedDocs: string[];
