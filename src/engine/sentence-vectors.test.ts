@@ -149,3 +149,35 @@ describe('vector keys', () => {
     expect(c.score).toBeGreaterThan(0.5);
   });
 });
+
+describe('sentence vectors in the answer reader', () => {
+  // Two sentences hold every word of the question and a date each, so word coverage and the
+  // answer type tie; only the question's cosine to the stored sentence vectors tells them apart
+  // (the hashed embedder: the sentence that adds fewer other words is the closer one).
+  const note = [
+    '# Orion',
+    '',
+    'Schedule notes follow.',
+    'The Orion review happens on 9 April, per a long memo written by our steering committee after many debates over winter months.',
+    'The Orion review does happen on 3 March.',
+    '',
+  ].join('\n');
+  const QUESTION = 'When does the Orion review happen?';
+
+  it("reads the stored sentence vectors when it answers: the question's closest sentence leads", async () => {
+    const root = temp.make('syn-sent-read-', { 'orion.md': note });
+    const words = open(temp.make('syn-sent-read-off-'), { SYN_SENTENCE_VECTORS: 'false' });
+    await words.index([root]);
+    const withWords = await words.answer(QUESTION);
+
+    const vectors = open(temp.make('syn-sent-read-on-'));
+    await vectors.index([root]);
+    expect((await vectors.health()).models.embedders[0]!.sentences).toEqual({ vectors: 3, pending: 0 });
+    const withVectors = await vectors.answer(QUESTION);
+
+    expect(withVectors.outcome).toBe('answered');
+    expect(withVectors.answer).toMatch(/^The Orion review does happen on 3 March\./);
+    // Without stored sentence vectors the words tie and the note's order decides.
+    expect(withWords.answer).toMatch(/^The Orion review happens on 9 April/);
+  });
+});
