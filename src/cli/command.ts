@@ -146,3 +146,20 @@ export function parsePort(value: string): number {
   if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError('a port is a whole number from 0 to 65535');
   return n;
 }
+
+/**
+ * The options `search` and `ask` share: which paths and sensitivities to read, and which lists to
+ * use. `noun` names what they filter ("results", "sources") in the help.
+ */
+export function scopeOptions(noun: string): Option[] {
+  return [
+    repeatable('--include <glob>', `only ${noun} whose path matches (repeatable)`),
+    repeatable('--exclude <glob>', `leave out ${noun} whose path matches (repeatable)`),
+    repeatable('--allow <sensitivity>', 'also read chunks with this sensitivity, e.g. restricted (repeatable)'),
+  ];
+}
+
+/** `--mode`: the retrieval lists to use. */
+export function modeOption(): Option {
+  return new Option('--mode <mode>', 'lists to use (default: hybrid with an embedding model, else bm25)').choices(['bm25', 'dense', 'hybrid']);
+}

@@ -1,5 +1,4 @@
-import { Option } from 'commander';
-import { argument, methodCommand, option, positiveInt, repeatable } from '../command.ts';
+import { argument, methodCommand, modeOption, option, positiveInt, scopeOptions } from '../command.ts';
 import { terminalLine } from '../../shared/terminal-safe.ts';
 import { formatAnswer } from '../format.ts';
 
@@ -20,10 +19,8 @@ export const ask = methodCommand<'answer/ask', AskOptions>({
   arguments: [argument('<question>', 'what you want to know')],
   options: [
     option('-k, --k <n>', 'passages to retrieve before packing the context', positiveInt),
-    repeatable('--include <glob>', 'only sources whose path matches (repeatable)'),
-    repeatable('--exclude <glob>', 'leave out sources whose path matches (repeatable)'),
-    repeatable('--allow <sensitivity>', 'also use chunks with this sensitivity, e.g. restricted (repeatable)'),
-    new Option('--mode <mode>', 'retrieval lists to use').choices(['bm25', 'dense', 'hybrid']),
+    ...scopeOptions('sources'),
+    modeOption(),
     option('--no-critic', 'skip the model critic (deterministic citation checks still run)'),
     option('--thread <id>', 'ask in this conversation (a follow-up keeps its context), or "new" to start one; synapsis threads list shows them'),
   ],

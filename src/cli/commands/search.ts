@@ -3,7 +3,7 @@ import { Option } from 'commander';
 import { buildContext, type BuiltContext } from '../../engine/retrieve/context.ts';
 import type { MatchExplanation, RetrievalResult } from '../../shared/contract.ts';
 import { terminalLine } from '../../shared/terminal-safe.ts';
-import { argument, methodCommand, nonNegativeNumber, option, positiveInt, repeatable } from '../command.ts';
+import { argument, methodCommand, modeOption, nonNegativeNumber, option, positiveInt, repeatable, scopeOptions } from '../command.ts';
 
 interface SearchOptions {
   k?: number;
@@ -30,16 +30,14 @@ export const search = methodCommand<'search/query', SearchOptions>({
   arguments: [argument('<query>', 'what to look for; "quoted phrases" and prefix* work')],
   options: [
     option('-k, --k <n>', 'number of results', positiveInt),
-    repeatable('--include <glob>', 'only results whose path matches (repeatable)'),
-    repeatable('--exclude <glob>', 'drop results whose path matches (repeatable)'),
+    ...scopeOptions('results'),
     repeatable('--type <type>', 'only these document types: markdown, text, code, pdf, docx, html (repeatable)'),
     repeatable('--lang <language>', 'only this language: a code language (python) or a note\'s lang (ru) (repeatable)'),
     repeatable('--tag <tag>', 'only documents carrying this tag (repeatable)'),
     repeatable('--root <folder>', 'only this root folder (repeatable)'),
-    repeatable('--allow <sensitivity>', 'also show chunks with this sensitivity, e.g. restricted (repeatable)'),
     option('--min-score <score>', 'drop results scoring below this', nonNegativeNumber),
     option('--explain', 'say why each result matched: fields, missing terms, BM25 or trigram'),
-    new Option('--mode <mode>', 'lists to use (default: hybrid with an embedding model, else bm25)').choices(['bm25', 'dense', 'hybrid']),
+    modeOption(),
     new Option('--retrieval-mode <mode>', 'group results by document, section or chunk').choices(['doc_first', 'section_first', 'chunk_priority', 'hybrid_only']).default('hybrid_only'),
     option('--no-rerank', 'skip reranking even when a rerank model is configured'),
     option('--no-graph', 'leave linked notes (the graph list) out of a hybrid search'),
