@@ -2,7 +2,7 @@
  * The built CLI (scripts/build-cli.mjs -> out/cli/main.js) and how bin/synapsis.js chooses between
  * it and the TypeScript sources.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -107,5 +107,20 @@ describe('scripts/build-cli.mjs', () => {
     const run = (argv: string[]) =>
       execFileSync(process.execPath, ['--input-type=module', '-e', `const { runCli } = await import(${JSON.stringify(pathToFileURL(path.join(out, 'main.js')).href)}); process.exitCode = await runCli(${JSON.stringify(argv)});`], { cwd: REPO, encoding: 'utf8' });
     for (const argv of [['--help'], ['--version'], ['search', '--help']]) expect(run(argv), argv.join(' ')).toBe((await cli(argv)).out);
+  });
+
+  it('stops quietly when the reader closes the pipe early (`synapsis … | head`)', async () => {
+    const root = fakeCheckout();
+    // A command that writes far more than a pipe holds, line by line.
+    fs.writeFileSync(path.join(root, 'out', 'cli', 'main.js'), "export async function runCli() { for (let i = 0; i < 200000; i++) process.stdout.write(`line ${i}\\n`); await new Promise((r) => setTimeout(r, 200)); return 0; }\n");
+    const child = spawn(process.execPath, [path.join(root, 'bin', 'synapsis.js'), 'search', 'x'], { env: { ...process.env, SYNAPSIS_FROM_SOURCE: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const first = await new Promise<string>((resolve) => child.stdout.once('data', (d: Buffer) => resolve(d.toString())));
+    child.stdout.destroy();
+    const code = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
+    expect(first).toMatch(/^line 0\n/);
+    expect(stderr).not.toMatch(/EPIPE|Error/);
+    expect(code).toBe(0);
   });
 });
