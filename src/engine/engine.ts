@@ -231,7 +231,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
   /** Questions in flight: background sentence embedding waits for them (ingest/foreground.ts). */
   const foreground = new ForegroundGate();
   const dense: DenseSource[] = embedModels.map((m, i) => {
-    const embedder = (i === 0 ? options.embedder : undefined) ?? new Embedder(runtime, { modelPath: m.path, modelId: m.id, modelName: m.name, idleMs: config.modelIdleMs });
+    const embedder = (i === 0 ? options.embedder : undefined) ?? new Embedder(runtime, { modelPath: m.path, modelId: m.id, modelName: m.name, idleMs: config.modelIdleMs, maxInputChars: config.chunkSize });
     const indexDir = i === 0 ? path.join(dataDir, 'index', indexVersion) : path.join(dataDir, 'index', indexVersion, 'models', m.id);
     // Sentence vectors come after every chunk vector (ingest/queue.ts) and pause while a question is in flight.
     const sentences = config.sentenceVectors

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { SHARED_DIR } from '../../../test/helpers/tmp.ts';
-import { Embedder, LlamaRuntime } from './runtime.ts';
+import { Embedder, embeddingContextSize, LlamaRuntime } from './runtime.ts';
 
 // stories260K: real vectors from a real GGUF through node-llama-cpp, with no meaning.
 const MODEL = path.join(SHARED_DIR, 'models', 'stories260K.gguf');
@@ -58,4 +58,20 @@ describe('Embedder batches', () => {
     expect(order.indexOf('query')).toBeLessThanOrEqual(1);
     expect(order.at(-1)).toBe('doc 23');
   }, 60_000);
+});
+
+describe('embeddingContextSize', () => {
+  it('sizes the context for the longest input, never past the training context or 8,192 tokens', () => {
+    // 512-token models (MiniLM, e5-small) keep their whole context.
+    expect(embeddingContextSize(512, 1200)).toBe(512);
+    // An 8,192-token model gets what a 1,200-character chunk with its title and heading can take.
+    expect(embeddingContextSize(8192, 1200)).toBe(1536);
+    expect(embeddingContextSize(8192, 20_000)).toBe(8192);
+    expect(embeddingContextSize(32_768, 20_000)).toBe(8192);
+    expect(embeddingContextSize(8192, 200)).toBe(512);
+    // A model that does not say gets 512.
+    expect(embeddingContextSize(0, 1200)).toBe(512);
+    // Every chunk fits: at least one character per token.
+    for (const chars of [200, 999, 1200, 4000, 7000]) expect(embeddingContextSize(1 << 20, chars)).toBeGreaterThanOrEqual(chars + 256);
+  });
 });

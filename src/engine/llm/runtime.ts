@@ -77,6 +77,20 @@ export interface EmbedderOptions {
   modelName: string;
   /** Dispose the loaded model after this long without use (ms); 0 keeps it. */
   idleMs?: number;
+  /** The longest text it embeds, in characters (the chunk size): sizes the embedding context. */
+  maxInputChars?: number;
+}
+
+/**
+ * Tokens of an embedding context: the model's training context, but no more than the longest input
+ * needs. A token covers at least one character in the tokenizers of embedding models (CJK text comes
+ * closest), so `maxInputChars` plus room for the title and heading put before a chunk is enough; each context's buffers grow with
+ * its size (a 135M model's context takes 202 MB at 8,192 tokens and 38 MB at 1,024), and one
+ * context runs per core.
+ */
+export function embeddingContextSize(trainContextSize: number, maxInputChars = 1200): number {
+  const needed = Math.ceil((maxInputChars + 256) / 256) * 256;
+  return Math.min(trainContextSize || 512, 8192, Math.max(512, needed));
 }
 
 /** What the dense side needs of an embedder (the GGUF Embedder below, or a synthetic one). */
@@ -138,7 +152,7 @@ export class Embedder implements EmbedderLike {
       // A file whose header cannot be a model is refused before the GGUF reader spends minutes on it.
       assertGguf(this.options.modelPath);
       const model = await llama.loadModel({ modelPath: this.options.modelPath });
-      const contextSize = Math.min(model.trainContextSize || 512, 8192);
+      const contextSize = embeddingContextSize(model.trainContextSize, this.options.maxInputChars);
       // getEmbeddingFor embeds one text per call, and a small model cannot keep several CPU
       // threads busy on one text: one single-threaded context per core embeds texts side by side
       // (measured on 2 cores with MiniLM: about twice the rate of one context with 2 threads).
