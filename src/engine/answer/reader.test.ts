@@ -100,6 +100,18 @@ describe('readAnswer', () => {
     expect(read('Какой командой поднять локальное окружение?', [snippet(1, bare, { title: 'Локальный запуск' })]).answer.startsWith('make dev-stack')).toBe(false);
   });
 
+  it('reads a line of a shell block as a command, and a word of code that abbreviates a question word as that word', () => {
+    const s = [
+      snippet(1, 'The three promises we make to app developers: no lost edits, no silent conflicts, no surprises.', { title: 'Project Aurora' }),
+      snippet(2, 'Start the dependencies and the relay:\n\n```bash\ndocker compose up -d\nmake relay-dev   # builds and runs the relay\n```', { title: 'Run the relay locally' }),
+    ];
+    const r = read('Which make command brings up a development relay on a laptop?', s);
+    expect(r.answer.startsWith('make relay-dev')).toBe(true);
+    // In prose a short word is a word of its own: "dev" there does not stand for "development".
+    const prose = [snippet(1, 'Ask a dev before you change the relay.', { title: 'Relay' }), snippet(2, 'Development of the relay started in 2025.', { title: 'History' })];
+    expect(read('When did development of the relay start?', prose).answer).toContain('2025');
+  });
+
   it('with sentence vectors, leads with the sentence nearest the question among those the words cannot tell apart', () => {
     const s = [snippet(1, 'The relay team chose Kafka in March. The relay team chose NATS in March.', { title: 'Queue' })];
     const q = 'Which queue did the relay team choose?';

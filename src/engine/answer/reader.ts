@@ -79,6 +79,8 @@ export interface PassageUnit {
   /** A "Field: value" line: it states something of its note's subject. */
   field?: boolean;
   code?: boolean;
+  /** A line of a shell code block (```sh, ```bash, …): a command a person types. */
+  command?: boolean;
   described?: string;
 }
 
@@ -199,6 +201,8 @@ export function proseUnits(text: string): PassageUnit[] {
     current = [];
   };
   let inFence = false;
+  /** The open code block is a shell session: each line is a command. */
+  let shell = false;
   /** The sentence ending in ":" right before the open code block, if any. */
   let intro: string | undefined;
   let header: string[] | null = null;
@@ -206,6 +210,7 @@ export function proseUnits(text: string): PassageUnit[] {
     const line = lines[i]!.trim();
     if (FENCE.test(line)) {
       inFence = !inFence;
+      shell = inFence && SHELL_FENCE.test(line.slice(3).trim());
       flush();
       const last = out.at(-1);
       intro = inFence && last && !last.code && /:\s*$/.test(last.text) ? last.text : undefined;
@@ -213,7 +218,7 @@ export function proseUnits(text: string): PassageUnit[] {
     }
     if (inFence) {
       // A command or a setting in a code block answers "which command": each line on its own.
-      if (line.length >= 4 && /[\p{L}]/u.test(line) && !COMMENT.test(line)) out.push({ text: line, code: true, ...(intro ? { described: intro } : {}) });
+      if (line.length >= 4 && /[\p{L}]/u.test(line) && !COMMENT.test(line)) out.push({ text: line, code: true, ...(shell ? { command: true } : {}), ...(intro ? { described: intro } : {}) });
       continue;
     }
     if (TABLE_ROW.test(line)) {
@@ -249,6 +254,11 @@ export function proseUnits(text: string): PassageUnit[] {
     .map((u) => ({ ...u, text: clean(u.text), ...(u.described ? { described: clean(u.described) } : {}) }))
     .filter((u) => /[\p{L}\p{N}]/u.test(u.text));
 }
+
+/** A code block whose lines are commands: a shell's info string, or none. */
+const SHELL_FENCE = /^(?:sh|bash|zsh|fish|shell|console|shell-session|powershell|ps1?|pwsh|cmd|bat)?$/i;
+/** The words a line of a shell block answers to besides its own: it is a command ("which make command", «какой командой»). */
+const COMMAND_TERMS = ['command', 'команд'];
 
 const COMMENT = /^(?:\/\/+|#+(?!include|define|!)|\/\*+|\*+\/?|--|;+|%)\s?/;
 
@@ -319,13 +329,14 @@ export function readerCandidates(snippets: readonly Snippet[]): Candidate[] {
   snippets.forEach((snippet, snippetIndex) => {
     const context = termSet(`${snippet.title}\n${snippet.heading ?? ''}`);
     const units = PROSE_LANGUAGES.has(snippet.language) ? proseUnits(snippet.text) : codeUnits(snippet.text);
-    for (const { text, code, described, field } of units) {
+    for (const { text, code, command, described, field } of units) {
       if (text.length > MAX_SENTENCE_CHARS || seen.has(text)) continue;
       seen.add(text);
       let doc = docs.get(snippet.doc_id);
       if (!doc) docs.set(snippet.doc_id, (doc = new Set()));
       // What introduces a line of code says what it is: its words are the line's own.
       const terms = termSet(described ? `${described}\n${text}` : text);
+      if (command) for (const t of COMMAND_TERMS) terms.add(t);
       const subject = field && snippet.title.trim() ? snippet.title.trim() : undefined;
       out.push({ text, n: snippet.n, snippetIndex, terms, context, near: new Set(), doc, ...(code ? { code } : {}), ...(described ? { described } : {}), ...(subject ? { subject } : {}) });
     }
@@ -405,12 +416,29 @@ function coverage(c: Candidate, terms: readonly Weighted[], total: number): numb
   return got / total;
 }
 
-export function readAnswer(question: string, candidates: readonly Candidate[], options: ReaderOptions): Reading {
+/**
+ * Code abbreviates: "relay-dev" for "development", `cfg.env` for "environment". A word of a line of
+ * code that begins a longer question word (at least 3 letters and 40% of it) counts as that word, in
+ * that line only: prose abbreviates rarely, and there a short word is usually a word of its own.
+ */
+function withAbbreviations(candidates: readonly Candidate[], qTerms: readonly string[]): readonly Candidate[] {
+  const long = qTerms.filter((t) => /^[a-z]{6,}$/.test(t));
+  if (long.length === 0) return candidates;
+  return candidates.map((c) => {
+    if (!c.code) return c;
+    const own = [...termSet(c.text)].filter((a) => /^[a-z]{3,}$/.test(a));
+    const more = long.filter((q) => !c.terms.has(q) && own.some((a) => a.length < q.length && a.length >= 0.4 * q.length && q.startsWith(a)));
+    return more.length === 0 ? c : { ...c, terms: new Set([...c.terms, ...more]) };
+  });
+}
+
+export function readAnswer(question: string, given: readonly Candidate[], options: ReaderOptions): Reading {
   const maxSentences = Math.max(1, Math.floor(options.maxSentences ?? 3));
   // The question's own words: content words that do not merely frame the question.
   const written = new Map<string, string>();
   for (const t of tokenize(question)) if (!written.has(t.term)) written.set(t.term, t.raw);
   const qTerms = [...new Set(contentTerms(question))].filter((t) => !QUESTION_STEMS.has(t));
+  const candidates = withAbbreviations(given, qTerms);
   const stats = options.termStats(qTerms);
   const known = qTerms.filter((t) => (stats.get(t)?.df ?? 0) > 0);
   // Relative to the vault's own scale: in a vault of a few files every idf is near zero.

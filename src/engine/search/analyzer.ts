@@ -8,11 +8,25 @@ import snowball from 'snowball-stemmers';
 import { eng, rus } from 'stopword';
 
 /** Changes whenever the terms produced for a text change: the lexical index is then rebuilt. */
-export const ANALYZER_VERSION = 'snowball-en-ru-v2';
+export const ANALYZER_VERSION = 'snowball-en-ru-v3';
 
 const english = snowball.newStemmer('english');
 const russian = snowball.newStemmer('russian');
-export const STOPWORDS: ReadonlySet<string> = new Set([...eng, ...rus].map((w) => w.toLowerCase().replace(/ё/g, 'е')));
+/**
+ * Words the stopword lists drop that a person searches for: content verbs ("make relay-dev",
+ * "take", "get"), words of time and order (before, after, never, now, сегодня, после, перед,
+ * никогда) and nouns or adjectives (way, same, раз). Only function words stay stopwords: articles,
+ * pronouns, prepositions, conjunctions, auxiliaries and particles.
+ */
+const SEARCHABLE = new Set(
+  (
+    'after before came come get got like make never now said same still take way well ' +
+    'сказал сегодня теперь потом никогда всегда иногда после перед больше лучше много нельзя можно надо раз'
+  ).split(' '),
+);
+export const STOPWORDS: ReadonlySet<string> = new Set(
+  [...eng, ...rus].map((w) => w.toLowerCase().replace(/ё/g, 'е')).filter((w) => !SEARCHABLE.has(w)),
+);
 const WORD = /[\p{L}\p{N}_]+/gu;
 const CYRILLIC = /[\u0400-\u04FF]/;
 const IDENTIFIER_PARTS = /[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+/g;

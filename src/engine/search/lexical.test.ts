@@ -21,6 +21,7 @@ beforeAll(async () => {
       'en/Indexing.md': '---\ntags: [search, howto]\n---\n# Index notes\n\nThe vault was indexed overnight; the café notes too.\n',
       'en/Cache.md': '# Offline cache\n\nWe keep an offline cache of every note. Migrations are numbered.\n',
       'en/Words.md': '# Scattered\n\nThe cache was offline for a day, then back online.\n',
+      'en/Relay.md': '# Local relay\n\nStart it with make relay-dev before the demo app.\n',
       'code/sync.ts': 'export class SyncEngine {\n  retryBackoffMillis = 250;\n}\n',
       'code/util.py': 'def parse_config(path):\n    return open(path).read()\n',
       'hr/Pay.md': '---\nsensitivity: restricted\n---\n# Pay bands\n\nThe salary review codeword is BLUEHERON.\n',
@@ -45,6 +46,11 @@ describe('lexical search', () => {
     expect(await paths('indexing')).toEqual(['en/Indexing.md']);
     expect(await paths('елка')).toEqual(['ru/Настройка.md']);
     expect(await paths('cafe')).toEqual(['en/Indexing.md']);
+  });
+
+  it('finds exact terms that are common English words: "make", "before"', async () => {
+    expect(await paths('make')).toEqual(['en/Relay.md']);
+    expect(await paths('before demo')).toEqual(['en/Relay.md']);
   });
 
   it('ranks a title match first, honours phrases and prefixes, and highlights matches', async () => {
