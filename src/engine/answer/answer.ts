@@ -18,7 +18,7 @@ import type { TraceRow } from '../store/store.ts';
 import { checkAnswer, supportedShare, tidyAnswer } from './checks.ts';
 import { citationsFor, extractCitations, splitSentences, stripCitationMarkers } from './citations.ts';
 import { answerConfidence } from './confidence.ts';
-import { type Reading, readAnswer, readerCandidates, sentenceSimilarity } from './reader.ts';
+import { describesSubject, type Reading, readAnswer, readerCandidates, sentenceSimilarity } from './reader.ts';
 import { ABSTAIN_TEXT, answerPrompt, CRITIC_SCHEMA, CRITIC_SYSTEM_PROMPT, criticPrompt, snippetsFromBlocks } from './prompt.ts';
 import type { CriticResult, Snippet, Verdict } from './types.ts';
 
@@ -114,6 +114,40 @@ function staleCitations(citations: ReturnType<typeof citationsFor>, deps: Answer
   return stale;
 }
 
+/** Passages a second hop adds at most. */
+const HOP_PASSAGES = 4;
+/** Passages each second-hop search returns, before those of the subject's own note are kept. */
+const HOP_SEARCH_K = 10;
+/** Tokens the passages of a second hop take at most. */
+const HOP_TOKENS = 700;
+
+/**
+ * Retrieves the passages about the subjects the first reading's best sentences name, searched with
+ * the question's words the quote still lacks; returns the new ones as snippets numbered after the
+ * first hop's. Lexical search: the subject is a name, and a name is matched by its words.
+ */
+async function secondHop(deps: AnswerDeps, query: string, reading: Reading, snippets: readonly Snippet[], context: RetrieveContext, limits: string[]): Promise<Snippet[]> {
+  const open = reading.missing.slice(0, 6).join(' ');
+  const have = new Set(snippets.map((s) => s.locator));
+  const covered = (c: { doc_id: string; start_line: number; end_line: number }) => snippets.some((s) => s.doc_id === c.doc_id && s.start_line <= c.end_line && c.start_line <= s.end_line);
+  const chunks: RetrievalResult['chunks'] = [];
+  for (const subject of reading.hops) {
+    const found = await withTimeout(deps.retrieve(`${subject} ${open}`.trim(), { ...context, mode: 'bm25', enable_rerank: false }, HOP_SEARCH_K), 5000).catch(() => null);
+    if (!found || !('value' in found)) continue;
+    const subjectKey = subject.toLowerCase();
+    // The subject's own note: its title is the name ("Tomás" in "Tomás Herrera"), or the name is its title.
+    const hits = found.value.chunks.filter((c) => {
+      const title = c.title.toLowerCase();
+      return !have.has(c.locator) && !covered(c) && title.length > 0 && (title.includes(subjectKey) || subjectKey.includes(title));
+    });
+    for (const c of hits.slice(0, 2)) if (!chunks.some((x) => x.locator === c.locator)) chunks.push(c);
+  }
+  if (chunks.length === 0) return [];
+  const blocks = buildContext(chunks.slice(0, HOP_PASSAGES * 2), { budgetTokens: HOP_TOKENS, countTokens: estimateTokens }).blocks.slice(0, HOP_PASSAGES);
+  limits.push(`second hop: read ${blocks.length} passage${blocks.length === 1 ? '' : 's'} about ${reading.hops.join(', ')}`);
+  return snippetsFromBlocks(blocks).map((s, i) => ({ ...s, n: snippets.length + i + 1 }));
+}
+
 interface Attempt {
   text: string;
   generation: Generation | null;
@@ -187,7 +221,17 @@ export async function answerQuestion(deps: AnswerDeps, query: string, options: A
     }
   }
   const similarity = sentenceScores && sentenceScores.length > 0 ? sentenceSimilarity(sentenceScores) : undefined;
-  const reading: Reading = readAnswer(query, readerCandidates(snippets), { termStats: visibleTermStats, ...(similarity ? { similarity } : {}) });
+  const readerOptions = { termStats: visibleTermStats, ...(similarity ? { similarity } : {}) };
+  let reading: Reading = readAnswer(query, readerCandidates(snippets), readerOptions);
+  // A second hop: the question describes its subject ("the engineer who chose WebSockets") and the
+  // best sentences name it (Tomás Herrera); that subject's own passages hold the rest of the answer.
+  if (result && reading.hops.length > 0 && describesSubject(query)) {
+    const hop = await secondHop(deps, query, reading, snippets, { ...(options.context ?? {}) }, limits);
+    if (hop.length > 0) {
+      snippets = [...snippets, ...hop];
+      reading = readAnswer(query, readerCandidates(snippets), readerOptions);
+    }
+  }
   timings.read_ms = ms(tread);
   if (snippets.length > 0) deps.onQuote?.(traceId, { answer: reading.outcome === 'not_found' ? '' : reading.answer, outcome: reading.outcome });
   if (reading.unknown.length > 0) limits.push(`your files never mention: ${reading.unknown.join(', ')}`);

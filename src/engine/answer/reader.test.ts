@@ -81,6 +81,49 @@ describe('readAnswer', () => {
     expect(r.answer).not.toContain('hiking');
   });
 
+  it('follows a name from one note to another: the sentence that answers, and the one that says what it is about', () => {
+    const s = [
+      snippet(1, 'The beta starts in May, after the review.', { title: 'Planning' }),
+      snippet(2, 'Version 2.0 is called Heron. Version 3.0 is called Ibis.', { title: 'Release names' }),
+      snippet(3, 'The beta was discussed at length. Heron beta starts on 2026-05-18.', { title: 'Beta review' }),
+    ];
+    const r = read('When does the beta of version 2.0 start?', s);
+    expect(r.answer.startsWith('Heron beta starts on 2026-05-18. [3]')).toBe(true);
+    expect(r.answer).toContain('Version 2.0 is called Heron. [2]');
+    // Without the name that joins them, a sentence of another note is no second hop.
+    const apart = read('When does the beta of version 2.0 start?', [s[0]!, snippet(2, 'Version 2.0 is called Heron.', { title: 'Release names' }), snippet(3, 'The Osprey beta starts on 2026-05-18.', { title: 'Beta review' })]);
+    expect(apart.answer).not.toContain('Version 2.0 is called Heron. [2] ');
+  });
+
+  it('follows a name in Russian too, whatever its case («Цапля», «Цапли»)', () => {
+    const s = [
+      snippet(1, 'Бета стартует в мае, после обзора.', { title: 'Планирование' }),
+      snippet(2, 'Версия 2.0 называется Цапля. Версия 3.0 называется Ибис.', { title: 'Кодовые имена' }),
+      snippet(3, 'Бету долго обсуждали. Бета Цапли стартует 2026-05-18.', { title: 'Обзор беты' }),
+    ];
+    const r = read('Когда стартует бета версии 2.0?', s);
+    expect(r.answer.startsWith('Бета Цапли стартует 2026-05-18. [3]')).toBe(true);
+    expect(r.answer).toContain('Версия 2.0 называется Цапля. [2]');
+  });
+
+  it('does not hop through a name the question gives, nor to a person a sentence only lists', () => {
+    const s = [
+      snippet(1, 'Anna Sokolova works from Kazan.', { title: 'Anna Sokolova' }),
+      snippet(2, 'Manager: Anna Sokolova. Pavel Kim works from Novosibirsk.', { title: 'Pavel Kim' }),
+      snippet(3, 'Anna leads the platform team: Pavel Kim and Igor Lebedev.', { title: 'Anna Sokolova', doc_id: 'doc-1' }),
+    ];
+    const r = read('Where does Pavel Kim work from?', s);
+    expect(r.answer.startsWith('Pavel Kim works from Novosibirsk. [2]')).toBe(true);
+    expect(r.answer).not.toContain('Kazan');
+  });
+
+  it('offers the notes and names the best sentences point to as subjects of a second hop', () => {
+    const s = [snippet(1, 'Decider: [[Rosa Diaz]]. We chose NATS for the event bus, see [[Queue benchmarks]].', { title: '2026-02-10 Queue choice' })];
+    const r = read('Where does the engineer who chose NATS for the event bus work from?', s);
+    expect(r.hops).toEqual(expect.arrayContaining(['Rosa Diaz', 'Queue benchmarks']));
+    expect(r.hops).not.toContain('NATS');
+  });
+
   it('quotes the comment or the line of code that holds the value', () => {
     const go = '// DefaultTombstoneTTL: tombstones are kept for 45 days before they are\n// garbage-collected by the relay.\nDefaultTombstoneTTL = 45 * 24 * time.Hour';
     const r = read('How long are tombstones retained before garbage collection?', [snippet(1, go, { language: 'go', path: 'code/config.go' })]);

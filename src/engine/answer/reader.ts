@@ -15,6 +15,15 @@
  * the first leaves open, or brings question words the first lacks (a multi-hop question: who leads
  * the team, then what she decided), never to fill space.
  *
+ * Multi-hop: two sentences of different notes are one chain when they are about the same name —
+ * "Version: 1.0; Codename: Kestrel" and "Kestrel beta go date: 2026-05-18" — or when one is in the
+ * note of a person the other's note names ("Decider: Maya Chen" above a decision, "Maya leads the
+ * sync team" in hers). A lead is ranked with the question's word weight its best such companion
+ * adds, and the companion is quoted after it, with its note's name when the sentence lacks it. A
+ * sentence that links to a note ("the reasoning is in [[2026-03-14 Storage decision]]") lends its
+ * words to that note's sentences, and a date inside the link is the record's, not a stated fact.
+ * `hops` names what the best sentences point to, for a second search (answer.ts).
+ *
  * Answerability: every part of the question needs a sentence that covers its words and holds a
  * value of its type; the question's rare words must appear in what is quoted. The outcome is
  * `answered`, `partial` (some part found, what is missing named) or `not_found` (the closest
@@ -23,7 +32,7 @@
  *
  * Pure: no store, no model, no I/O.
  */
-import { isStopword, stemWord, tokenize } from '../search/analyzer.ts';
+import { foldText, isStopword, stemWord, tokenize } from '../search/analyzer.ts';
 import { type AskedType, askedAttribute, askedType, assignsUnit, describesUnit, holdsType, likelyVerbs, questionParts } from './answer-type.ts';
 import { splitSentences, stripCitationMarkers } from './citations.ts';
 import { contentTerms } from './checks.ts';
@@ -58,6 +67,27 @@ export interface Candidate {
   /** Stemmed words of every retrieved passage of its note (shared by the note's candidates). */
   doc: Set<string>;
   /**
+   * The names it is about, lower-cased: the capitalised words of the sentence (not its first word)
+   * that the passages never write in lower case ("Kestrel", "Tomás"), and those of its note's title
+   * when the title is a name ("Tomás Herrera"). Two sentences of different notes that share a name
+   * are two hops of one chain: "Version 1.0: Kestrel" and "Kestrel beta go date: 2026-05-18".
+   */
+  names?: Set<string>;
+  /** The names of its note's title, when the title is a name ("Tomás Herrera"): what its note is about. */
+  titleNames?: Set<string>;
+  /** The names its text holds, in order: the first is what the sentence is about ("Анна руководит…, в неё входят Павел Ким"). */
+  nameOrder?: string[];
+  /** The names every retrieved passage of its note holds (shared by the note's candidates). */
+  noteNames?: Set<string>;
+  /** Its note's title as a phrase key (" 2026 03 14 storage decision "): a sentence that names it links to the note. */
+  titleKey?: string;
+  /** Its note's title, as written. */
+  title?: string;
+  /** The notes its [[wikilinks]] name. */
+  links?: string[];
+  /** Stemmed words of the sentences of other notes that link to its note: they say what the note is about. */
+  pointed?: Set<string>;
+  /**
    * A line of code (a statement, or a line of a code block in a note): a command or a setting, a
    * named thing in itself.
    */
@@ -79,6 +109,8 @@ export interface PassageUnit {
   /** A "Field: value" line: it states something of its note's subject. */
   field?: boolean;
   code?: boolean;
+  /** The notes its [[wikilinks]] name. */
+  links?: string[];
   /** A line of a shell code block (```sh, ```bash, …): a command a person types. */
   command?: boolean;
   described?: string;
@@ -141,6 +173,11 @@ export interface Reading {
   closest: { text: string; n: number }[];
   /** The question's best cosine to a quoted sentence (or, not found, to any candidate); null without sentence vectors. */
   similarity: number | null;
+  /**
+   * What the best sentences name that the question does not — notes they link to, names they hold
+   * ("Tomás Herrera", "Kestrel") — best first, at most three: the subjects a second hop reads about.
+   */
+  hops: string[];
 }
 
 // ---------------------------------------------------------------- sentences of a passage
@@ -251,7 +288,10 @@ export function proseUnits(text: string): PassageUnit[] {
   // Markers in a note ("as shown in [3]") would read as citations of our snippets: drop them.
   const clean = (t: string) => plainText(stripCitationMarkers(t));
   return out
-    .map((u) => ({ ...u, text: clean(u.text), ...(u.described ? { described: clean(u.described) } : {}) }))
+    .map((u) => {
+      const links = [...u.text.matchAll(/\[\[([^\]|#]+)/g)].map((m) => m[1]!.trim()).filter(Boolean);
+      return { ...u, text: clean(u.text), ...(u.described ? { described: clean(u.described) } : {}), ...(links.length > 0 ? { links } : {}) };
+    })
     .filter((u) => /[\p{L}\p{N}]/u.test(u.text));
 }
 
@@ -329,7 +369,7 @@ export function readerCandidates(snippets: readonly Snippet[]): Candidate[] {
   snippets.forEach((snippet, snippetIndex) => {
     const context = termSet(`${snippet.title}\n${snippet.heading ?? ''}`);
     const units = PROSE_LANGUAGES.has(snippet.language) ? proseUnits(snippet.text) : codeUnits(snippet.text);
-    for (const { text, code, command, described, field } of units) {
+    for (const { text, code, command, described, field, links } of units) {
       if (text.length > MAX_SENTENCE_CHARS || seen.has(text)) continue;
       seen.add(text);
       let doc = docs.get(snippet.doc_id);
@@ -338,7 +378,7 @@ export function readerCandidates(snippets: readonly Snippet[]): Candidate[] {
       const terms = termSet(described ? `${described}\n${text}` : text);
       if (command) for (const t of COMMAND_TERMS) terms.add(t);
       const subject = field && snippet.title.trim() ? snippet.title.trim() : undefined;
-      out.push({ text, n: snippet.n, snippetIndex, terms, context, near: new Set(), doc, ...(code ? { code } : {}), ...(described ? { described } : {}), ...(subject ? { subject } : {}) });
+      out.push({ text, n: snippet.n, snippetIndex, terms, context, near: new Set(), doc, ...(code ? { code } : {}), ...(described ? { described } : {}), ...(subject ? { subject } : {}), ...(links ? { links } : {}) });
     }
     // A reason or a figure is often stated in the sentence after the one that names the subject.
     const own = out.filter((c) => c.snippetIndex === snippetIndex);
@@ -347,7 +387,97 @@ export function readerCandidates(snippets: readonly Snippet[]): Candidate[] {
       for (const t of c.terms) c.doc.add(t);
     });
   });
+  nameCandidates(snippets, out);
   return out;
+}
+
+/** A title names a note when it is this long at least: "Aurora" does, "Q4" or "API" do not. */
+const MIN_LINK_TITLE = 5;
+const phraseKey = (s: string) => ` ${plainText(s).toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim()} `;
+/** A name as it is matched: stemmed, so "Цапля" meets "Цапли" and "Tomás" meets "Tomás's". */
+const nameKey = (word: string) => matchForm(stemWord(foldText(word).toLowerCase()));
+/** A capitalised word of mixed case ("Kestrel", "Tomás", "Северный"); not an acronym (TLS) or a code. */
+const NAME_PHRASE = /[\p{Lu}][\p{Ll}][\p{L}'’]+(?:\s+[\p{Lu}][\p{Ll}][\p{L}'’]+)*/gu;
+const NAME_WORD = /(?<![\p{L}\p{N}_-])[\p{Lu}][\p{Ll}][\p{L}'’]+(?![\p{L}\p{N}_-])/gu;
+
+/** The word starts the sentence or a field's label ("Role on Aurora:", "; Owner:"): capitalised as a label, not as a name. */
+function isLabel(text: string, at: number, word: string): boolean {
+  if (at === 0 || /[;|•]\s*$/.test(text.slice(0, at))) return true;
+  return /^\s*(?:[\p{L}-]+\s+){0,2}?:/u.test(text.slice(at + word.length)) && !/:\s*$/.test(text.slice(0, at));
+}
+
+/**
+ * The names each candidate is about (see Candidate.names). A word counts as a name when the
+ * passages write it capitalised more often than not ("Relay server" is a title, but "relay" is
+ * a word), and it is not a month or a weekday.
+ */
+function nameCandidates(snippets: readonly Snippet[], candidates: Candidate[]): void {
+  const capital = new Map<string, number>();
+  const lower = new Map<string, number>();
+  for (const c of candidates) {
+    for (const m of c.text.matchAll(/[\p{L}'’]+/gu)) {
+      const w = m[0];
+      const key = w.toLowerCase();
+      if (/^[\p{Lu}][\p{Ll}]/u.test(w)) capital.set(key, (capital.get(key) ?? 0) + 1);
+      else if (w === key) lower.set(key, (lower.get(key) ?? 0) + 1);
+    }
+  }
+  const isName = (w: string) => w.length >= 3 && (lower.get(w) ?? 0) < (capital.get(w) ?? 1) && !isStopword(w) && !QUESTION_WORDS.has(w) && !holdsType(w, { type: 'date' });
+  const titleNames = new Map<string, string[]>();
+  const noteNames = new Map<string, Set<string>>();
+  for (const c of candidates) {
+    const snippet = snippets[c.snippetIndex]!;
+    const title = snippet.title.trim();
+    if (title) c.title = title;
+    if (title.length >= MIN_LINK_TITLE) c.titleKey = phraseKey(title);
+    let fromTitle = titleNames.get(snippet.doc_id);
+    if (!fromTitle) {
+      // A title that is a name (a person, a project): two to four words, each capitalised, no digits.
+      const words = title.split(/\s+/);
+      fromTitle = words.length >= 2 && words.length <= 4 && words.every((w) => /^\p{Lu}/u.test(w)) ? [...title.matchAll(NAME_WORD)].map((m) => m[0].toLowerCase()).filter(isName).map(nameKey) : [];
+      titleNames.set(snippet.doc_id, fromTitle);
+    }
+    if (fromTitle.length > 0) c.titleNames = new Set(fromTitle);
+    const names = new Set(fromTitle);
+    const order: string[] = [];
+    for (const m of c.text.matchAll(NAME_WORD)) {
+      const w = m[0].toLowerCase();
+      // A sentence's first word is a name only when the passages never write it in lower case ("Maya leads…").
+      const ok = m.index === 0 ? !lower.has(w) && (capital.get(w) ?? 0) >= 2 && isName(w) : !isLabel(c.text, m.index!, m[0]) && isName(w);
+      if (!ok) continue;
+      names.add(nameKey(w));
+      order.push(nameKey(w));
+    }
+    if (names.size > 0) c.names = names;
+    if (order.length > 0) c.nameOrder = order;
+    let shared = noteNames.get(snippet.doc_id);
+    if (!shared) noteNames.set(snippet.doc_id, (shared = new Set()));
+    for (const w of order) shared.add(w);
+    c.noteNames = shared;
+  }
+  // A sentence that points to a note ("the choice and the reasoning are in [[2026-03-14 Storage
+  // decision]]") says what that note is about: its words count for the note's sentences.
+  const pointed = new Map<string, Set<string>>();
+  const byTitle = new Map<string, string[]>();
+  for (const s of snippets) {
+    const key = phraseKey(s.title);
+    if (key.trim().length >= MIN_LINK_TITLE && !(byTitle.get(key) ?? []).includes(s.doc_id)) byTitle.set(key, [...(byTitle.get(key) ?? []), s.doc_id]);
+  }
+  for (const c of candidates) {
+    const own = snippets[c.snippetIndex]!.doc_id;
+    for (const link of c.links ?? []) {
+      for (const id of byTitle.get(phraseKey(link)) ?? []) {
+        if (id === own) continue;
+        let set = pointed.get(id);
+        if (!set) pointed.set(id, (set = new Set()));
+        for (const t of c.terms) set.add(t);
+      }
+    }
+  }
+  for (const c of candidates) {
+    const set = pointed.get(snippets[c.snippetIndex]!.doc_id);
+    if (set) c.pointed = set;
+  }
 }
 
 // ---------------------------------------------------------------- scoring
@@ -374,6 +504,18 @@ const PART_ANSWERED = 0.5;
 const NOT_FOUND_BELOW = 0.4;
 /** A further sentence must bring at least this share of the question's word weight that the quote lacks. */
 const MULTI_HOP_GAIN = 0.25;
+/** Kinds of value a link title may hold but does not state as a fact (a record's date in its title). */
+const MEASURED: ReadonlySet<AskedType['type']> = new Set(['date', 'duration', 'number', 'money']);
+/** The best sentences whose links and names a second hop follows. */
+const HOP_FROM = 5;
+/** The most subjects a reading offers for a second hop. */
+const MAX_HOPS = 5;
+/** A lead's companion of another note (the other hop) adds this much per share of the question's word weight it brings. */
+const W_HOP = 0.4;
+/** A link through a name the lead's note holds elsewhere counts this much of one the lead itself holds. */
+const NOTE_LINK_SHARE = 0.5;
+/** The best-ranked sentences that are tried as the lead of a two-hop answer. */
+const HOP_LEADS = 20;
 /** How much less a question word weighs when every retrieved passage holds it (the topic, not the question). */
 const LOCAL_SPECIFICITY = 0.5;
 /**
@@ -412,7 +554,9 @@ function questionValues(question: string): RegExp | null {
 function coverage(c: Candidate, terms: readonly Weighted[], total: number): number {
   if (total <= 0) return 1;
   let got = 0;
-  for (const t of terms) got += c.terms.has(t.term) ? t.w : c.context.has(t.term) ? t.w * CONTEXT_SHARE : c.near.has(t.term) ? t.w * NEAR_SHARE : c.doc.has(t.term) ? t.w * DOC_SHARE : 0;
+  for (const t of terms) {
+    got += c.terms.has(t.term) ? t.w : c.context.has(t.term) ? t.w * CONTEXT_SHARE : c.near.has(t.term) ? t.w * NEAR_SHARE : c.pointed?.has(t.term) ? t.w * NEAR_SHARE : c.doc.has(t.term) ? t.w * DOC_SHARE : 0;
+  }
   return got / total;
 }
 
@@ -430,6 +574,16 @@ function withAbbreviations(candidates: readonly Candidate[], qTerms: readonly st
     const more = long.filter((q) => !c.terms.has(q) && own.some((a) => a.length < q.length && a.length >= 0.4 * q.length && q.startsWith(a)));
     return more.length === 0 ? c : { ...c, terms: new Set([...c.terms, ...more]) };
   });
+}
+
+/**
+ * The question names its subject by a description rather than a name: a relative clause ("the
+ * person who leads…", "the library that Nadia maintains", «инженер, который выбрал…») or a
+ * possessive ("Lukas Becker's manager"). Its answer may take a second hop.
+ */
+export function describesSubject(question: string): boolean {
+  const q = question.replace(/[’`]/g, "'");
+  return /\S\s+(?:who|whom|whose|that|which)\s/i.test(q) || /[\p{L}]'s\s/u.test(q) || /(?<![\p{L}])(?:котор\p{L}*|чей|чья|чьё|чьи)(?![\p{L}])/iu.test(q.slice(q.indexOf(' ') + 1)) || /,\s*(?:кто|где|что)(?![\p{L}])/iu.test(q);
 }
 
 export function readAnswer(question: string, given: readonly Candidate[], options: ReaderOptions): Reading {
@@ -494,6 +648,14 @@ export function readAnswer(question: string, given: readonly Candidate[], option
     return v === undefined ? 0.5 : (v - simLo) / (simHi - simLo);
   };
   // A sentence ending in ":" that introduces a code block announces the value; the line after it holds it.
+  // A link to a note that is among the passages is a pointer, not a value: the date in "the reasoning
+  // is in [[2026-03-14 Storage decision]]" is the record's date; the record itself states the fact.
+  const readable = new Set(candidates.flatMap((c) => (c.titleKey ? [c.titleKey] : [])));
+  const ownValues = (c: Candidate, asked: AskedType) => {
+    let text = values ? c.text.replace(values, ' ') : c.text;
+    if (MEASURED.has(asked.type)) for (const l of c.links ?? []) if (readable.has(phraseKey(l))) text = text.split(plainText(l)).join(' ');
+    return text;
+  };
   const intros = new Set(candidates.flatMap((c) => (c.described && c.code && /:\s*$/.test(c.described) ? [c.described] : [])));
 
 
@@ -501,7 +663,7 @@ export function readAnswer(question: string, given: readonly Candidate[], option
   const read = (i: number, p: Part, pi: number) => {
     const c = candidates[i]!;
     const cov = coverage(c, p.terms, p.total);
-    const novel = values ? c.text.replace(values, ' ') : c.text;
+    const novel = ownValues(c, p.asked);
     const typed = p.asked.type === 'any' ? 1 : !intros.has(c.text) && holdsType(novel, p.asked, c) ? 1 : 0;
     // A later part shares the first part's subject, so its own kind of value is what tells its
     // sentence apart: "…and when does it start?" is not answered by a sentence without a date.
@@ -515,18 +677,70 @@ export function readAnswer(question: string, given: readonly Candidate[], option
   };
 
   const table = candidates.map((_, i) => parts.map((p, pi) => read(i, p, pi)));
-  const typedOf = (i: number) => {
-    const novel = values ? candidates[i]!.text.replace(values, ' ') : candidates[i]!.text;
-    return holdsType(novel, parts[0]!.asked, candidates[i]!);
-  };
+  const typedOf = (i: number) => holdsType(ownValues(candidates[i]!, parts[0]!.asked), parts[0]!.asked, candidates[i]!);
   const order = candidates.map((_, i) => i).sort((a, b) => {
     const sa = table[a]!.reduce((s, r) => s + r.score, 0);
     const sb = table[b]!.reduce((s, r) => s + r.score, 0);
     return sb - sa || a - b;
   });
 
+  // Multi-hop: a sentence and one of another note about the same name ("Kestrel beta go date:
+  // 2026-05-18" and "Version: 1.0; Codename: Kestrel"), or one that names the other's note, answer
+  // together what neither states alone. A lead is ranked with what its best such companion adds:
+  // the question's word weight the companion holds and the lead lacks.
+  const asked = new Set(tokenize(question).map((t) => matchForm(t.term)));
+  const holds = (c: Candidate, t: Weighted) => c.terms.has(t.term) || c.context.has(t.term);
+  const bridged = describesSubject(question);
+  const linked = (a: number, b: number): number => {
+    const ca = candidates[a]!;
+    const cb = candidates[b]!;
+    if (ca.doc === cb.doc || (ca.titleKey !== undefined && ca.titleKey === cb.titleKey)) return 0;
+    // b is about a name (its first one the question does not give); a is about it too: a's note is
+    // that name's own note, or a (a record, a meeting) names it. "Анна руководит…, Павел Ким…" is
+    // about Анна, so it is no hop to Павел's note.
+    const about = cb.nameOrder?.find((n) => !asked.has(n));
+    if (about !== undefined && (ca.titleNames ? ca.titleNames.has(about) : ca.names?.has(about))) return 1;
+    // A record that names the other's subject elsewhere ("Decider: Maya Chen" above the decision):
+    // a weaker link, followed only when the question describes its subject instead of naming it.
+    if (!bridged) return 0;
+    if (about !== undefined && !ca.titleNames && ca.noteNames?.has(about)) return NOTE_LINK_SHARE;
+    if (ca.titleNames && !cb.titleNames && [...ca.titleNames].some((n) => !asked.has(n) && cb.noteNames?.has(n))) return NOTE_LINK_SHARE;
+    return 0;
+  };
+  // The names the question gives its subject ("Павел Ким", "Lukas Becker") are what the lead must be about itself:
+  // a companion about another subject cannot lend them.
+  const named = new Set((question.slice(1).match(NAME_WORD) ?? []).flatMap((w) => contentTerms(w).map(matchForm)));
+  const companions = new Map<number, { b: number; gain: number }>();
+  if (allTotal > 0) {
+    for (const a of order.slice(0, HOP_LEADS)) {
+      if (!table[a]!.some((r) => r.cov > 0)) continue;
+      let best: { b: number; gain: number } | null = null;
+      for (const b of order) {
+        const link = b === a ? 0 : linked(a, b);
+        if (link === 0) continue;
+        let gain = 0;
+        for (const t of all) if (!named.has(t.term) && !holds(candidates[a]!, t) && holds(candidates[b]!, t)) gain += t.w;
+        gain = (gain / allTotal) * link;
+        if (gain >= MULTI_HOP_GAIN && (!best || gain > best.gain)) best = { b, gain };
+      }
+      if (best) companions.set(a, best);
+    }
+  }
+  const total = (i: number) => table[i]!.reduce((sum, r) => sum + r.score, 0);
+  const withHop = (i: number) => total(i) + W_HOP * (companions.get(i)?.gain ?? 0);
+  const lead = order.slice(0, HOP_LEADS).reduce<number | undefined>((best, i) => (best === undefined || withHop(i) > withHop(best) ? i : best), undefined);
+
   const picked: number[] = [];
-  if (order.length > 0 && table[order[0]!]!.some((r) => r.cov > 0)) picked.push(order[0]!);
+  /** Sentences quoted as the other hop of a chain: they are quoted with the name of their note's subject. */
+  const hopped = new Set<number>();
+  if (lead !== undefined && table[lead]!.some((r) => r.cov > 0)) {
+    picked.push(lead);
+    const companion = companions.get(lead);
+    if (companion && maxSentences > 1) {
+      picked.push(companion.b);
+      hopped.add(companion.b);
+    }
+  }
   // Each part still open: its best sentence, if it answers that part. In a question of several parts
   // a part is open until a sentence holds its own kind of value: "How many couriers…, and when does
   // it start?" is not answered by the sentence that holds only the date, however well it covers both.
@@ -560,7 +774,6 @@ export function readAnswer(question: string, given: readonly Candidate[], option
   }
   // A single question that two sentences answer about equally well: the runner-up holds a value of the
   // asked kind too, and the reader cannot tell which one the question means, so both are quoted.
-  const total = (i: number) => table[i]!.reduce((sum, r) => sum + r.score, 0);
   if (picked.length === 1 && parts.length === 1 && parts[0]!.asked.type !== 'any') {
     // A line of code and the comment that describes it state one fact, not two.
     const described = (a: number, b: number) => candidates[a]!.described?.includes(candidates[b]!.text) === true;
@@ -582,6 +795,30 @@ export function readAnswer(question: string, given: readonly Candidate[], option
   const bestPart = partReadings.length > 0 ? Math.max(...partReadings.map((p) => p.score)) : 0;
   const answerability = Math.round(Math.min(1, 0.5 * partScore + 0.5 * heldShare) * 1000) / 1000;
 
+  // The subjects a second hop would read about: what the quoted (or closest) sentences name beyond the question.
+  const hops: string[] = [];
+  const seenHop = new Set<string>();
+  const addHop = (name: string) => {
+    const key = phraseKey(name);
+    const words = key.trim().split(' ');
+    if (hops.length >= MAX_HOPS || seenHop.has(key) || words.every((w) => asked.has(nameKey(w)))) return;
+    seenHop.add(key);
+    hops.push(name);
+  };
+  const top = [...new Set([...picked, ...order.slice(0, HOP_FROM)])].filter((i) => table[i]!.some((r) => r.cov > 0));
+  // The names the best sentences hold (a name of two words, or one the passages always capitalise),
+  // best sentence first; then the notes they link to.
+  const topTitles = new Set(top.flatMap((i) => (candidates[i]!.titleKey ? [candidates[i]!.titleKey!] : [])));
+  for (const key of topTitles) seenHop.add(key);
+  for (const i of top) {
+    const c = candidates[i]!;
+    for (const m of c.text.matchAll(NAME_PHRASE)) {
+      const words = m[0].split(/\s+/);
+      if (!isLabel(c.text, m.index!, m[0]) && words.some((w) => c.names?.has(nameKey(w))) && (words.length > 1 || c.nameOrder?.includes(nameKey(m[0])))) addHop(m[0]);
+    }
+  }
+  for (const i of top) for (const l of candidates[i]!.links ?? []) addHop(l);
+
   let outcome: Outcome;
   if (picked.length === 0 || unknownAttribute || answerability < NOT_FOUND_BELOW || bestPart < PART_ANSWERED) outcome = 'not_found';
   else if (partReadings.every((p) => p.answered)) outcome = 'answered';
@@ -591,15 +828,17 @@ export function readAnswer(question: string, given: readonly Candidate[], option
   const similarity = quotedSims.length > 0 ? Math.round(Math.max(...quotedSims) * 1000) / 1000 : null;
   const closest = order.slice(0, 3).filter((i) => table[i]!.some((r) => r.cov > 0)).map((i) => ({ text: candidates[i]!.text, n: candidates[i]!.n }));
   if (outcome === 'not_found') {
-    return { outcome, answer: '', cited: [], answerability, parts: partReadings, missing: missingTerms.map((t) => t.raw), unknown, unknownAttribute, closest, similarity };
+    return { outcome, answer: '', cited: [], answerability, parts: partReadings, missing: missingTerms.map((t) => t.raw), unknown, unknownAttribute, closest, similarity, hops };
   }
   // Written in reading order of relevance: the lead first, then what completes it.
   const answer = picked.map((i) => {
     const c = candidates[i]!;
     // A field line quoted alone loses whom it is about: "Анна Соколова — Город: Казань".
-    const subject = c.subject && c.subject.split(/\s+/).length <= 4 && !/\d/.test(c.subject) && !c.text.toLowerCase().includes(c.subject.toLowerCase()) ? c.subject : null;
+    // So is the other hop of a chain: "Maya Chen — Maya leads the sync team".
+    const about = c.subject ?? (hopped.has(i) ? c.title : undefined);
+    const subject = about && about.split(/\s+/).length <= 4 && !/\d/.test(about) && !c.text.toLowerCase().includes(about.toLowerCase()) ? about : null;
     const s = subject ? `${subject} — ${c.text}` : c.text;
     return `${/[.!?…]["'”’»)`]*$|[{;,(:]$/.test(s) ? s : `${s}.`} [${candidates[i]!.n}]`;
   }).join(' ');
-  return { outcome, answer, cited: [...new Set(picked.map((i) => candidates[i]!.n))], answerability, parts: partReadings, missing: missingTerms.map((t) => t.raw), unknown, unknownAttribute, closest, similarity };
+  return { outcome, answer, cited: [...new Set(picked.map((i) => candidates[i]!.n))], answerability, parts: partReadings, missing: missingTerms.map((t) => t.raw), unknown, unknownAttribute, closest, similarity, hops };
 }
