@@ -119,7 +119,9 @@ const HOP_PASSAGES = 4;
 /** Passages each second-hop search returns, before those of the subject's own note are kept. */
 const HOP_SEARCH_K = 10;
 /** Tokens the passages of a second hop take at most. */
-const HOP_TOKENS = 700;
+const HOP_TOKENS = 1200;
+/** A second-hop search that takes longer is skipped: the first reading stands. */
+const HOP_TIMEOUT_MS = 5000;
 
 /**
  * Retrieves the passages about the subjects the first reading's best sentences name, searched with
@@ -130,21 +132,32 @@ async function secondHop(deps: AnswerDeps, query: string, reading: Reading, snip
   const open = reading.missing.slice(0, 6).join(' ');
   const have = new Set(snippets.map((s) => s.locator));
   const covered = (c: { doc_id: string; start_line: number; end_line: number }) => snippets.some((s) => s.doc_id === c.doc_id && s.start_line <= c.end_line && c.start_line <= s.end_line);
-  const chunks: RetrievalResult['chunks'] = [];
+  const found: { subject: string; hits: RetrievalResult['chunks'] }[] = [];
   for (const subject of reading.hops) {
-    const found = await withTimeout(deps.retrieve(`${subject} ${open}`.trim(), { ...context, mode: 'bm25', enable_rerank: false }, HOP_SEARCH_K), 5000).catch(() => null);
-    if (!found || !('value' in found)) continue;
+    const searched = await withTimeout(deps.retrieve(`${subject} ${open}`.trim(), { ...context, mode: 'bm25', enable_rerank: false }, HOP_SEARCH_K), HOP_TIMEOUT_MS).catch(() => null);
+    if (!searched || !('value' in searched)) continue;
     const subjectKey = subject.toLowerCase();
     // The subject's own note: its title is the name ("Tomás" in "Tomás Herrera"), or the name is its title.
-    const hits = found.value.chunks.filter((c) => {
+    const hits = searched.value.chunks.filter((c) => {
       const title = c.title.toLowerCase();
       return !have.has(c.locator) && !covered(c) && title.length > 0 && (title.includes(subjectKey) || subjectKey.includes(title));
     });
-    for (const c of hits.slice(0, 2)) if (!chunks.some((x) => x.locator === c.locator)) chunks.push(c);
+    if (hits.length > 0) found.push({ subject, hits });
+  }
+  // Each subject's best passage first, then each one's next: one subject does not crowd out the others.
+  const chunks: RetrievalResult['chunks'] = [];
+  for (let round = 0; chunks.length < HOP_PASSAGES && found.some((f) => f.hits.length > round); round++) {
+    for (const f of found) {
+      const c = f.hits[round];
+      if (c && chunks.length < HOP_PASSAGES && !chunks.some((x) => x.locator === c.locator)) chunks.push(c);
+    }
   }
   if (chunks.length === 0) return [];
-  const blocks = buildContext(chunks.slice(0, HOP_PASSAGES * 2), { budgetTokens: HOP_TOKENS, countTokens: estimateTokens }).blocks.slice(0, HOP_PASSAGES);
-  limits.push(`second hop: read ${blocks.length} passage${blocks.length === 1 ? '' : 's'} about ${reading.hops.join(', ')}`);
+  // Scores from different searches do not compare: the order above is the ranking.
+  const ranked = chunks.map((c, i) => ({ ...c, score: chunks.length - i }));
+  const blocks = buildContext(ranked, { budgetTokens: HOP_TOKENS, countTokens: estimateTokens }).blocks;
+  const subjects = found.filter((f) => f.hits.some((h) => chunks.includes(h))).map((f) => f.subject);
+  limits.push(`second hop: read ${blocks.length} passage${blocks.length === 1 ? '' : 's'} about ${subjects.join(', ')}`);
   return snippetsFromBlocks(blocks).map((s, i) => ({ ...s, n: snippets.length + i + 1 }));
 }
 
