@@ -175,7 +175,7 @@ function runOrama(ds: BeirDataset, queries: BeirDataset['queries']) {
  * and the same judged queries.
  *
  * Our row is `runEval` mode bm25 unchanged, at depth 150 chunks by default: the depth of
- * `synapsis eval` and of the README's SciFact nDCG@10 (0.7046), and deep enough that the list always
+ * `synapsis eval` and of docs/retrieval.md's BM25 SciFact nDCG@10, and deep enough that the list always
  * holds ten distinct documents (a document scores its best chunk), as the other engines' top 10
  * (they index whole documents) do. Its index time is `engine.index` over the corpus written as one
  * Markdown file per document (reading, parsing, chunking, FTS5 on disk), its latency a full
