@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { askedAttribute, askedType, assignsUnit, holdsType, likelyVerbs, questionParts } from './answer-type.ts';
+import { askedAttribute, askedType, assignsUnit, hasRelativeClause, holdsType, likelyVerbs, questionParts } from './answer-type.ts';
 
 describe('askedType', () => {
   it.each([
@@ -71,6 +71,17 @@ describe('questionParts', () => {
     expect(questionParts('Сколько длился сбой и какова была его причина?')).toEqual(['Сколько длился сбой', 'какова была его причина?']);
     expect(questionParts('Какую очередь выбрала Анна и в какой день?')).toEqual(['Какую очередь выбрала Анна', 'в какой день?']);
     expect(questionParts('Какие сервисы и базы данных использует команда?')).toEqual(['Какие сервисы и базы данных использует команда?']);
+  });
+});
+
+describe('hasRelativeClause', () => {
+  it('finds a relative clause after the first word, in English and Russian', () => {
+    expect(hasRelativeClause('How often does the library that Nadia Volkova maintains rotate its key?')).toBe(true);
+    expect(hasRelativeClause('Where does the engineer who chose WebSockets work?')).toBe(true);
+    expect(hasRelativeClause('Кто руководит разработчиком, который написал сервис уведомлений?')).toBe(true);
+    expect(hasRelativeClause('Who leads the platform team?')).toBe(false);
+    expect(hasRelativeClause('Where is the relay hosted?')).toBe(false);
+    expect(hasRelativeClause('Где хранятся треки курьеров?')).toBe(false);
   });
 });
 

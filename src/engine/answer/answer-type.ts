@@ -120,6 +120,16 @@ export function questionParts(question: string): string[] {
 }
 
 /**
+ * A question with a relative clause after its first word ("…the library *that* Nadia Volkova
+ * maintains", "…разработчиком, *который* написал…") may ask across two facts: one note says who
+ * maintains the library, another what the library does.
+ */
+export function hasRelativeClause(question: string): boolean {
+  const rest = question.replace(/\s+/g, ' ').trim().replace(/^\S+/, '');
+  return /(?<![\p{L}])(?:that|which|who|whom|whose|where|котор\p{L}*|чей|чья|чьё|чье|чьи|где)(?![\p{L}])/iu.test(rest);
+}
+
+/**
  * Does the sentence hold a value of the asked type? `unit`: the counted noun should be near a number.
  * `line`: what the reader knows of a line of code — it is a command or setting (a named thing), and
  * the comment or sentence that introduces it may name what its number counts.

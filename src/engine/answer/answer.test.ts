@@ -187,7 +187,9 @@ describe('answer (scripted chat model)', () => {
   it('shows the reader\'s quote instead of a chat answer that still fails the checks after its revision', async () => {
     const mixed = (u: string) =>
       `Devices talk to the relay server over WebSockets on TLS 1.3 [${snippetWith(u, 'WebSockets on TLS 1.3')}]. The switch cost two million dollars in licence fees [${snippetWith(u, 'WebSockets on TLS 1.3')}].`;
-    const a = await open({ chat: new ScriptedChat([mixed, mixed]) }).answer(TRANSPORT_Q);
+    // A question the notes state in its own words: the reader quotes it (asked as TRANSPORT_Q, "team" and
+    // "traffic" are in no sentence of the transport note, and the reader finds it not stated).
+    const a = await open({ chat: new ScriptedChat([mixed, mixed]) }).answer('Which transport do devices use to talk to the relay server?');
     expect(a.critic.retried).toBe(true);
     expect(a.answer_mode).toBe('extractive');
     expect(a.answer).toContain('WebSockets on TLS 1.3');

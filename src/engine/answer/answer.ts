@@ -379,7 +379,7 @@ export async function answerQuestion(deps: AnswerDeps, query: string, options: A
     const cited = new Set(extractCitations(answer, snippets).cited);
     const context = snippets.filter((s) => cited.has(s.n)).map((s) => `${s.title} ${s.heading ?? ''}`).join(' ');
     const own = readerCandidates(splitSentences(answer).map((sentence, i) => ({ ...snippets[0]!, n: i + 1, title: context, heading: null, text: stripCitationMarkers(sentence), language: 'text' })));
-    const read = readAnswer(query, own, { termStats: visibleTermStats });
+    const read = readAnswer(query, own, { termStats: visibleTermStats, together: false });
     modelReadings.set(answer, read);
     return read;
   };

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { tokenize } from '../search/analyzer.ts';
 import { checkAnswer } from './checks.ts';
-import { codeSentences, matchForm, plainText, proseSentences, readAnswer, readerCandidates, sentenceSimilarity } from './reader.ts';
+import { codeSentences, matchForm, plainText, proseSentences, readAnswer, readerCandidates, sentenceSimilarity, togetherNeeded } from './reader.ts';
 import type { Snippet } from './types.ts';
 
 const snippet = (n: number, text: string, extra: Partial<Snippet> = {}): Snippet => ({
@@ -196,6 +196,47 @@ describe('readAnswer', () => {
     expect(r.answer).toContain('350 курьерах');
     expect(r.answer).toContain('1 июля 2026');
     expect(r.outcome).toBe('answered');
+  });
+});
+
+describe('the question held together', () => {
+  it('abstains when the notes hold the question\'s words only scattered over sentences (English)', () => {
+    const q = 'Which river flows past the Harvard campus?';
+    const topic = snippet(1, 'Harvard was founded in 1636 and its campus grew over centuries. Several rivers cross Massachusetts. The river towns flourished.', { title: 'Harvard' });
+    const scattered = read(q, [topic]);
+    expect(scattered.outcome).toBe('not_found');
+    // The other rules alone would quote it: holding the words together is what decides.
+    expect(readAnswer(q, readerCandidates([topic]), { termStats: stats(), together: false }).outcome).not.toBe('not_found');
+    const stated = read(q, [topic, snippet(2, 'The Charles River flows past the Harvard campus on its way to Boston.')]);
+    expect(stated.outcome).toBe('answered');
+    expect(stated.answer).toBe('The Charles River flows past the Harvard campus on its way to Boston. [2]');
+  });
+
+  it('abstains when the notes hold the question\'s words only scattered over sentences (Russian)', () => {
+    const q = 'Сколько курьеров работает на складе в Казани?';
+    const topic = snippet(1, 'Курьеры получат 40 новых курток. Погода в июле жаркая. Казань — крупный город. Склад открыт круглосуточно.', { title: 'Склады' });
+    expect(read(q, [topic]).outcome).toBe('not_found');
+    expect(readAnswer(q, readerCandidates([topic]), { termStats: stats(), together: false }).outcome).not.toBe('not_found');
+    const stated = read(q, [topic, snippet(2, 'На складе в Казани работает 12 курьеров.')]);
+    expect(stated.outcome).toBe('answered');
+    expect(stated.answer.startsWith('На складе в Казани работает 12 курьеров. [2]')).toBe(true);
+  });
+
+  it('counts the sentences of each hop together for a question with a relative clause', () => {
+    const s = [
+      snippet(1, 'Maintainer: Nadia Volkova.', { title: 'Client SDK' }),
+      snippet(2, 'The Client SDK rotates its data encryption key every 90 days.', { title: 'Encryption at rest' }),
+    ];
+    const r = read('How often does the library that Nadia Volkova maintains rotate its encryption key?', s);
+    expect(r.outcome).toBe('answered');
+    expect(r.answer).toContain('every 90 days');
+    expect(r.answer).toContain('Nadia Volkova');
+  });
+
+  it('asks a question of few words to be held more fully than one of many', () => {
+    expect(togetherNeeded(2)).toBeGreaterThan(togetherNeeded(5));
+    expect(togetherNeeded(5)).toBeGreaterThan(togetherNeeded(8));
+    expect(togetherNeeded(12)).toBe(togetherNeeded(8));
   });
 });
 
