@@ -233,6 +233,13 @@ describe('the question held together', () => {
     expect(r.answer).toContain('Nadia Volkova');
   });
 
+  it('answers "what" with a thing named by a common noun, not with the sentence full of names', () => {
+    const s = [snippet(1, 'Alan Turing described the alphabet of the Turing Machine. A problem instance is a string over an alphabet.', { title: 'Complexity' })];
+    const r = read('What can be described as a string over an alphabet?', s);
+    expect(r.outcome).toBe('answered');
+    expect(r.answer.startsWith('A problem instance is a string over an alphabet. [1]')).toBe(true);
+  });
+
   it('asks a question of few words to be held more fully than one of many', () => {
     expect(togetherNeeded(2)).toBeGreaterThan(togetherNeeded(5));
     expect(togetherNeeded(5)).toBeGreaterThan(togetherNeeded(8));
