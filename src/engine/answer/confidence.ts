@@ -11,8 +11,8 @@
  *
  * The verdict dominates (the critic read the answer; the scores did not), so a rejected answer
  * stays below 0.1 however good the retrieval was. Within a verdict, the answer reader's
- * answerability (does a quoted sentence cover the question's words and hold a value of the asked
- * type; reader.ts) moves it most: retrieval scores alone do not tell an answered question from
+ * answerability (does one sentence hold the question's words together, does the quote cover them and
+ * hold a value of the asked type; reader.ts) moves it most: retrieval scores alone do not tell an answered question from
  * one the notes cannot answer. Each degradation (a stage skipped or timed out, a fallback taken)
  * costs a flat 0.1.
  */

@@ -210,6 +210,7 @@ describe('the question held together', () => {
     const stated = read(q, [topic, snippet(2, 'The Charles River flows past the Harvard campus on its way to Boston.')]);
     expect(stated.outcome).toBe('answered');
     expect(stated.answer).toBe('The Charles River flows past the Harvard campus on its way to Boston. [2]');
+    expect(stated.answerability).toBeGreaterThan(scattered.answerability);
   });
 
   it('abstains when the notes hold the question\'s words only scattered over sentences (Russian)', () => {
@@ -238,6 +239,27 @@ describe('the question held together', () => {
     const r = read('What can be described as a string over an alphabet?', s);
     expect(r.outcome).toBe('answered');
     expect(r.answer.startsWith('A problem instance is a string over an alphabet. [1]')).toBe(true);
+  });
+
+  it('with sentence vectors, lets the words and the vectors decide together', () => {
+    const q = 'Which river flows past the Harvard campus?';
+    const topic = snippet(1, 'Harvard was founded in 1636 and its campus grew over centuries. Several rivers cross Massachusetts. The river towns flourished.', { title: 'Harvard' });
+    const stated = snippet(2, 'The Charles River flows past the Harvard campus on its way to Boston.');
+    const withCosines = (snippets: Snippet[], scores: number[]) => {
+      const candidates = readerCandidates(snippets);
+      const similarity = sentenceSimilarity(candidates.map((c, i) => ({ text: c.text, score: scores[i]! })));
+      return readAnswer(q, candidates, { termStats: stats(), similarity });
+    };
+    // Scattered words, but the quoted sentence stands far above the others: the vectors hear a statement.
+    expect(withCosines([topic], [0.95, 0.7, 0.7]).outcome).not.toBe('not_found');
+    // Scattered words and no sentence standing out: not found, as without vectors.
+    expect(withCosines([topic], [0.8, 0.8, 0.8]).outcome).toBe('not_found');
+    // The words hold the sentence whole: the vectors may lower the evidence, not veto the answer.
+    const unlike = withCosines([topic, stated], [0.9, 0.9, 0.9, 0.6]);
+    const like = withCosines([topic, stated], [0.8, 0.8, 0.8, 0.92]);
+    expect(unlike.outcome).toBe('answered');
+    expect(like.outcome).toBe('answered');
+    expect(unlike.answerability).toBeLessThan(like.answerability);
   });
 
   it('asks a question of few words to be held more fully than one of many', () => {
