@@ -260,6 +260,15 @@ describe('the question held together', () => {
     expect(unlike.outcome).toBe('answered');
     expect(like.outcome).toBe('answered');
     expect(unlike.answerability).toBeLessThan(like.answerability);
+    // In Russian alike: scattered words, lifted only when the quote stands out.
+    const ru = snippet(3, 'Курьеры получат 40 новых курток. Погода в июле жаркая. Казань — крупный город. Склад открыт круглосуточно.', { title: 'Склады' });
+    const ruRead = (scores: number[]) => {
+      const candidates = readerCandidates([ru]);
+      const similarity = sentenceSimilarity(candidates.map((c, i) => ({ text: c.text, score: scores[i]! })));
+      return readAnswer('Сколько курьеров работает на складе в Казани?', candidates, { termStats: stats(), similarity });
+    };
+    expect(ruRead([0.8, 0.8, 0.8, 0.8]).outcome).toBe('not_found');
+    expect(ruRead([0.95, 0.7, 0.7, 0.7]).outcome).not.toBe('not_found');
   });
 
   it('asks a question of few words to be held more fully than one of many', () => {
