@@ -120,6 +120,18 @@ describe('citationsFor', () => {
 });
 
 describe('splitSentences', () => {
+  it('keeps a middle initial inside its sentence, and ends one at a lone capital after a common word', () => {
+    expect(splitSentences('In 1973, Nixon named William E. Simon as the first Administrator. He served a year.')).toEqual([
+      'In 1973, Nixon named William E. Simon as the first Administrator.',
+      'He served a year.',
+    ]);
+    expect(splitSentences('Поэт Александр С. Пушкин родился в Москве. Он писал стихи.')).toEqual(['Поэт Александр С. Пушкин родился в Москве.', 'Он писал стихи.']);
+    expect(splitSentences("These are special cases of Schinzel's hypothesis H. Brocard's conjecture says more.")).toEqual([
+      "These are special cases of Schinzel's hypothesis H.",
+      "Brocard's conjecture says more.",
+    ]);
+  });
+
   it('keeps citation markers with the sentence they follow', () => {
     expect(splitSentences('X is Y [1]. Z [2].')).toEqual(['X is Y [1].', 'Z [2].']);
     expect(splitSentences('X is Y. [1] Z is W. [2]')).toEqual(['X is Y. [1]', 'Z is W. [2]']);

@@ -152,7 +152,9 @@ function isAbbreviation(line: string, stop: number): boolean {
   const word = /(?<![\p{L}\p{N}.])([\p{L}.]+)$/u.exec(line.slice(0, stop))?.[1];
   if (!word) return false;
   const lower = word.toLowerCase();
-  return ABBREVIATIONS.has(lower) || /^\p{Ll}$/u.test(word) || /^(?:\p{L}\.)+\p{L}$/u.test(word);
+  // A single capital after a name is an initial ("William E. Simon", "Александр С. Пушкин"), not the end of a sentence.
+  const initial = /^\p{Lu}$/u.test(word) && /(?:^|\s)\p{Lu}[\p{L}'’-]*\.?\s+$/u.test(line.slice(0, stop - 1));
+  return ABBREVIATIONS.has(lower) || /^\p{Ll}$/u.test(word) || initial || /^(?:\p{L}\.)+\p{L}$/u.test(word);
 }
 
 /** Splits one line at sentence ends; markers and closing quotes after the stop stay in front. */

@@ -271,6 +271,15 @@ describe('the question held together', () => {
     expect(ruRead([0.95, 0.7, 0.7, 0.7]).outcome).not.toBe('not_found');
   });
 
+  it('reads a sentence too long to quote clause by clause', () => {
+    const leaders = Array.from({ length: 40 }, (_, i) => `Governor General Person${i} of Province${i}`).join('; ');
+    const s = [snippet(1, `Politics: UN Secretary General Ban Ki-moon; ${leaders}; Costa Rican President José María Figueres.`, { title: 'Harvard alumni' })];
+    const r = read('Which UN Secretary General studied at Harvard?', s);
+    expect(r.outcome).toBe('answered');
+    expect(r.answer).toContain('Politics: UN Secretary General Ban Ki-moon. [1]');
+    expect(r.answer).not.toContain('Person');
+  });
+
   it('asks a question of few words to be held more fully than one of many', () => {
     expect(togetherNeeded(2)).toBeGreaterThan(togetherNeeded(5));
     expect(togetherNeeded(5)).toBeGreaterThan(togetherNeeded(8));

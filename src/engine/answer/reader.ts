@@ -374,7 +374,10 @@ export function readerCandidates(snippets: readonly Snippet[]): Candidate[] {
   const docs = new Map<string, Set<string>>();
   snippets.forEach((snippet, snippetIndex) => {
     const context = termSet(`${snippet.title}\n${snippet.heading ?? ''}`);
-    const units = PROSE_LANGUAGES.has(snippet.language) ? proseUnits(snippet.text) : codeUnits(snippet.text);
+    const read = PROSE_LANGUAGES.has(snippet.language) ? proseUnits(snippet.text) : codeUnits(snippet.text);
+    // A sentence too long to quote whole is often a list of clauses ("Politics: …; American political
+    // leaders …; Chilean President …"): each clause is read on its own.
+    const units = read.flatMap((u) => (!u.code && u.text.length > MAX_SENTENCE_CHARS && /;\s/.test(u.text) ? u.text.split(/;\s+/).map((t) => ({ ...u, text: t.trim() })) : [u]));
     for (const { text, code, command, described, field, links } of units) {
       if (text.length > MAX_SENTENCE_CHARS || seen.has(text)) continue;
       seen.add(text);
