@@ -91,6 +91,11 @@ describe('askedAttribute', () => {
     expect(askedAttribute('Who is the general counsel of Lumen Labs?')).toEqual(['general', 'counsel']);
     expect(askedAttribute('How many weeks of parental leave do employees get?')).toEqual(['parental', 'leave']);
     expect(askedAttribute('Why did the team postpone QUIC?')).toEqual([]);
+    // A word that names the answer's form is no attribute: notes say "known as", not "nickname".
+    expect(askedAttribute('What is the nickname for the Delta in the Netherlands?')).toEqual([]);
+    expect(askedAttribute('What is the percentage of households with children?')).toEqual([]);
+    expect(askedAttribute('Какое прозвище у дельты Рейна?')).toEqual([]);
+    expect(askedAttribute('Каково название проекта?')).toEqual(['проекта']);
     expect(askedAttribute('Сколько стоит подписка на сервис для одного курьера?')).toEqual(['подписка']);
     expect(askedAttribute('Сколько недель длится испытательный срок для новых сотрудников?')).toEqual(['испытательный', 'срок']);
     expect(askedAttribute('Какой уровень доступности обещан заказчикам?')).toEqual(['уровень', 'доступности']);

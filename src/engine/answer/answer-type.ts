@@ -180,6 +180,8 @@ export function holdsType(sentence: string, asked: AskedType, line?: { code?: bo
 const RU_MEASURE_VERBS = String.raw`сто(?:ит|ят|ил|ила|ило|или)|длит(?:ся)?|длятся|длил(?:ся|ась|ось|ись)|продолжа\p{L}*|занима\p{L}*|весит|весят`;
 const RU_PREPOSITIONS = 'в|во|на|для|по|с|со|у|к|от|до|из|о|об|при|за|под|над|между|через';
 const RU_PREPOSITION = new RegExp(`^(?:${RU_PREPOSITIONS})$`, 'iu');
+/** Nouns that name the form of an answer, not an attribute of the subject: "the *nickname* for …", "the *percentage* of …". */
+const FORM_NOUN = /^(?:names?|nicknames?|terms?|synonyms?|words?|titles?|percentages?|percent|numbers?|названи\p{L}*|прозвищ\p{L}*|термин\p{L}*|синоним\p{L}*|слов\p{L}*|процент\p{L}*|числ\p{L}*)$/iu;
 
 export function askedAttribute(question: string): string[] {
   const q = question.replace(/[’`]/g, "'").replace(/\s+/g, ' ').trim();
@@ -195,8 +197,9 @@ export function askedAttribute(question: string): string[] {
   for (const re of patterns) {
     const m = re.exec(q);
     if (!m?.[1]) continue;
-    // Verbs are not the attribute: notes paraphrase them ("утвердил" for "одобрил"); nor are prepositions.
-    const words = m[1].split(/[\s-]+/).filter((w) => w.length > 1 && !isRussianVerb(w) && !RU_PREPOSITION.test(w));
+    // Verbs are not the attribute: notes paraphrase them ("утвердил" for "одобрил"); nor are prepositions,
+    // nor the words that name the answer's form, which notes state without them ("known as …", "45%").
+    const words = m[1].split(/[\s-]+/).filter((w) => w.length > 1 && !isRussianVerb(w) && !RU_PREPOSITION.test(w) && !FORM_NOUN.test(w));
     // "What is it" / "Who is he": no attribute named.
     if (words.length > 0 && words.length <= 4) return words;
   }

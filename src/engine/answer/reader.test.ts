@@ -280,6 +280,14 @@ describe('the question held together', () => {
     expect(r.answer).not.toContain('Person');
   });
 
+  it('answers a question whose word for the answer\'s form no file uses ("nickname")', () => {
+    const s = [snippet(1, 'The Delta in the Netherlands is known as the Low Countries.')];
+    const r = read('What is the nickname for the Delta in the Netherlands?', s, tokenize('nickname').map((t) => t.term));
+    expect(r.unknownAttribute).toBe(false);
+    expect(r.outcome).toBe('answered');
+    expect(r.answer).toBe('The Delta in the Netherlands is known as the Low Countries. [1]');
+  });
+
   it('asks a question of few words to be held more fully than one of many', () => {
     expect(togetherNeeded(2)).toBeGreaterThan(togetherNeeded(5));
     expect(togetherNeeded(5)).toBeGreaterThan(togetherNeeded(8));
