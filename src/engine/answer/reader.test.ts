@@ -288,6 +288,13 @@ describe('the question held together', () => {
     expect(r.answer).toBe('The Delta in the Netherlands is known as the Low Countries. [1]');
   });
 
+  it('reads a sentence that opens with a pronoun as about what the sentence before it names', () => {
+    const en = [snippet(1, "Warsaw's first stock exchange opened in 1817 and traded until the war. It was re-established in April 1991. The city has many parks.")];
+    expect(read('When was the Warsaw stock exchange re-established?', en).answer.startsWith('It was re-established in April 1991. [1]')).toBe(true);
+    const ru = [snippet(1, 'Первая биржа Варшавы открылась в 1817 году и работала до войны. Она была восстановлена в апреле 1991 года. В городе много парков.')];
+    expect(read('Когда была восстановлена биржа Варшавы?', ru).answer.startsWith('Она была восстановлена в апреле 1991 года. [1]')).toBe(true);
+  });
+
   it('asks a question of few words to be held more fully than one of many', () => {
     expect(togetherNeeded(2)).toBeGreaterThan(togetherNeeded(5));
     expect(togetherNeeded(5)).toBeGreaterThan(togetherNeeded(8));

@@ -64,6 +64,8 @@ export interface Candidate {
   context: Set<string>;
   /** Stemmed words of the sentences just before and after it in its passage. */
   near: Set<string>;
+  /** A sentence that opens with a pronoun ("It was re-established in 1991"): the words of the sentence before it, which name its subject. */
+  antecedent?: Set<string>;
   /** Stemmed words of every retrieved passage of its note (shared by the note's candidates). */
   doc: Set<string>;
   /**
@@ -393,6 +395,7 @@ export function readerCandidates(snippets: readonly Snippet[]): Candidate[] {
     const own = out.filter((c) => c.snippetIndex === snippetIndex);
     own.forEach((c, i) => {
       for (const o of [own[i - 1], own[i + 1]]) if (o) for (const t of o.terms) c.near.add(t);
+      if (own[i - 1] && PRONOUN_START.test(c.text)) c.antecedent = own[i - 1]!.terms;
       for (const t of c.terms) c.doc.add(t);
     });
   });
@@ -490,6 +493,11 @@ function nameCandidates(snippets: readonly Snippet[], candidates: Candidate[]): 
 }
 
 // ---------------------------------------------------------------- scoring
+
+/** A sentence that opens with a pronoun is about what the sentence before it names. */
+const PRONOUN_START = /^(?:it|he|she|they|this|these|its|his|her|their|он|она|оно|они|это|его|её|ее|их)(?![\p{L}])/iu;
+/** The words of that sentence before count this much in it. */
+const ANTECEDENT_SHARE = 0.75;
 
 /** Weights of the sentence score; tuned on the dev sets (the sample vault's questions, XQuAD-en dev). */
 const W_PART = 0.55;
@@ -598,7 +606,7 @@ function heldInSentence(c: Candidate, terms: readonly Weighted[], total: number)
   let got = 0;
   // A field line ("Date: 2026-03-14") states something of its note's subject: the title is part of what it says.
   const title = c.subject ? 1 : CONTEXT_SHARE;
-  for (const t of terms) got += c.terms.has(t.term) ? t.w : c.context.has(t.term) ? t.w * title : c.near.has(t.term) ? t.w * TOGETHER_NEAR_SHARE : 0;
+  for (const t of terms) got += c.terms.has(t.term) ? t.w : c.antecedent?.has(t.term) ? t.w * ANTECEDENT_SHARE : c.context.has(t.term) ? t.w * title : c.near.has(t.term) ? t.w * TOGETHER_NEAR_SHARE : 0;
   return got / total;
 }
 
@@ -619,7 +627,7 @@ function coverage(c: Candidate, terms: readonly Weighted[], total: number): numb
   if (total <= 0) return 1;
   let got = 0;
   for (const t of terms) {
-    got += c.terms.has(t.term) ? t.w : c.context.has(t.term) ? t.w * CONTEXT_SHARE : c.near.has(t.term) ? t.w * NEAR_SHARE : c.pointed?.has(t.term) ? t.w * NEAR_SHARE : c.doc.has(t.term) ? t.w * DOC_SHARE : 0;
+    got += c.terms.has(t.term) ? t.w : c.antecedent?.has(t.term) ? t.w * ANTECEDENT_SHARE : c.context.has(t.term) ? t.w * CONTEXT_SHARE : c.near.has(t.term) ? t.w * NEAR_SHARE : c.pointed?.has(t.term) ? t.w * NEAR_SHARE : c.doc.has(t.term) ? t.w * DOC_SHARE : 0;
   }
   return got / total;
 }
