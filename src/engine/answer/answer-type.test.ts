@@ -10,6 +10,9 @@ describe('askedType', () => {
     ['On what date was the beta set to start?', 'date'],
     ['How much did the migration cost?', 'money'],
     ['What monthly cloud spend did the manager approve?', 'money'],
+    ['What amount of money did the grant bring?', 'money'],
+    // "Amount" alone asks how much of something, not a price.
+    ["The rainforest makes up what amount of Earth's forests?", 'number'],
     ['Who manages the engineer who wrote the record?', 'person'],
     ['Why did the team postpone QUIC?', 'reason'],
     ['What was the root cause of the outage?', 'reason'],
