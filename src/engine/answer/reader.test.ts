@@ -180,6 +180,18 @@ describe('readAnswer', () => {
     expect(onDate).not.toContain('—');
   });
 
+  it('when nothing answers, names the question words no retrieved passage holds, not those the closest sentence lacks', () => {
+    const s = [
+      snippet(1, 'Employees get a laptop on their first day.', { title: 'Onboarding' }),
+      snippet(2, 'Planning weeks start on a Monday.', { title: 'Calendar' }),
+    ];
+    const r = read('How many weeks of parental leave do employees get?', s);
+    expect(r.outcome).toBe('not_found');
+    expect(r.missing).toEqual(expect.arrayContaining(['parental', 'leave']));
+    expect(r.missing).not.toContain('weeks');
+    expect(r.missing).not.toContain('employees');
+  });
+
   it('meets a Russian name or noun asked in another case, its fleeting vowel dropped', () => {
     expect(matchForm('павел')).toBe('павл');
     expect(matchForm('павл')).toBe('павл');

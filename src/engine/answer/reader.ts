@@ -171,7 +171,10 @@ export interface Reading {
   /** 0..1: the evidence that the quoted text answers the question (the confidence's main input). */
   answerability: number;
   parts: PartReading[];
-  /** Question words (as written) that no quoted sentence or its note's title holds, rarest first. */
+  /**
+   * Question words (as written) that no quoted sentence or its note's title holds, rarest first; when
+   * nothing is quoted (not found), those that no retrieved passage holds: what the search lacked.
+   */
   missing: string[];
   /** Question words no file of the vault holds at all. */
   unknown: string[];
@@ -922,7 +925,10 @@ export function readAnswer(question: string, given: readonly Candidate[], option
   const similarity = quotedSims.length > 0 ? Math.round(Math.max(...quotedSims) * 1000) / 1000 : null;
   const closest = order.slice(0, 3).filter((i) => table[i]!.some((r) => r.cov > 0)).map((i) => ({ text: candidates[i]!.text, n: candidates[i]!.n }));
   if (outcome === 'not_found') {
-    return { outcome, answer: '', cited: [], answerability, parts: partReadings, missing: missingTerms.map((t) => t.raw), unknown, unknownAttribute, closest, similarity, hops };
+    // No sentence is quoted, so the words the best candidate lacks would name words the passages hold.
+    const anywhere = new Set(candidates.flatMap((c) => [...c.terms, ...c.context]));
+    const absent = missingTerms.filter((t) => !anywhere.has(t.term));
+    return { outcome, answer: '', cited: [], answerability, parts: partReadings, missing: absent.map((t) => t.raw), unknown, unknownAttribute, closest, similarity, hops };
   }
   // Written in reading order of relevance: the lead first, then what completes it.
   const answer = picked.map((i) => {

@@ -67,7 +67,7 @@ export const AnswerEnvelopeSchema = z.object({
   outcome: z.enum(['answered', 'partial', 'not_found']).default('not_found'),
   /** The parts of the question the notes leave open (a partial answer), as the question wrote them. */
   missing_parts: z.array(z.string()).default([]),
-  /** Question words that no quoted sentence (nor its note's title) holds, rarest first. */
+  /** Question words that no quoted sentence (nor its note's title) holds, rarest first; when not found, those no retrieved passage holds. */
   missing_terms: z.array(z.string()).default([]),
   snippets: z.array(AnswerSnippetSchema),
   citations: z.array(CitationSchema),
