@@ -2,6 +2,16 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { SAMPLE_QUESTIONS, SAMPLE_VAULT, TempDirs } from '../../../test/helpers/tmp.ts';
 import { createEngine } from '../engine.ts';
 import fs from 'node:fs';
+import path from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { generateZipfCorpus, sampleQueries } from '../../cli/bench/search.ts';
+import { storedGraph } from '../graph/stored.ts';
+import { buildFtsQuery } from '../search/fts-query.ts';
+import { graphList } from './graph-list.ts';
+import { rankRowsByBm25 } from '../search/lexical.ts';
+import { asReadConnection } from '../store/connection.ts';
+import { DB_FILE } from '../store/database.ts';
+import { chunksOfNotes, matchingChunksOf } from '../store/queries/graph.ts';
 
 const temp = new TempDirs();
 afterAll(() => temp.cleanup());
@@ -79,6 +89,79 @@ describe('graph list', () => {
       fs.writeFileSync(`${vault}/decisions/Conflict strategy.md`, '# Conflict strategy\n\nNo author.\n');
       await engine.index([vault]);
       expect(engine.graphNeighbors('Priya Raman').nodes.map((n) => n.label)).not.toContain('Conflict strategy');
+    } finally {
+      await engine.dispose();
+    }
+  });
+});
+
+describe('ranking the candidate notes’ chunks', () => {
+  it('from their text gives what FTS5 MATCH restricted to them gives: the same chunks, ranks and order', async () => {
+    const dataDir = temp.make();
+    const engine = createEngine({ dataDir, ...noModels });
+    await engine.index([SAMPLE_VAULT]);
+    await engine.dispose();
+    const sqlite = new BetterSqlite3(path.join(dataDir, DB_FILE), { readonly: true });
+    try {
+      const db = asReadConnection(sqlite);
+      const paths = (sqlite.prepare("SELECT path FROM documents WHERE status = 'indexed' ORDER BY id").pluck().all() as string[]).filter((_, i) => i % 3 !== 1);
+      const queries = (JSON.parse(fs.readFileSync(SAMPLE_QUESTIONS, 'utf8')) as { question: string }[]).map((q) => q.question);
+      let compared = 0;
+      for (const q of [...queries, 'relay transport websockets', 'настроить синхронизацию', 'retryBackoffMillis']) {
+        const fts = buildFtsQuery(q);
+        if (!fts.match) continue;
+        const fromText = rankRowsByBm25(db, fts, chunksOfNotes(db, paths));
+        const fromIndex = matchingChunksOf(db, fts.match, paths);
+        expect(fromText, q).not.toBeNull();
+        expect(fromText!.map((r) => [r.id, r.path]), q).toEqual(fromIndex.map((r) => [r.id, r.path]));
+        fromText!.forEach((r, i) => expect(r.rank, q).toBeCloseTo(fromIndex[i]!.rank, 9));
+        compared += fromIndex.length;
+      }
+      expect(compared).toBeGreaterThan(200);
+      // A phrase or a prefix is left to the index.
+      expect(rankRowsByBm25(db, buildFtsQuery('"relay transport"'), chunksOfNotes(db, paths))).toBeNull();
+      expect(rankRowsByBm25(db, buildFtsQuery('websock*'), chunksOfNotes(db, paths))).toBeNull();
+    } finally {
+      sqlite.close();
+    }
+  });
+});
+
+describe('bounding the linked notes ranked against the question', () => {
+  it('keeps the graph list’s best notes of the unbounded ranking on generated link-rich notes', async () => {
+    const vault = temp.make('syn-graph-bound-');
+    const { sections } = generateZipfCorpus(vault, 4000);
+    const dataDir = temp.make();
+    const engine = createEngine({ dataDir, ...noModels });
+    try {
+      await engine.index([vault]);
+      const sqlite = new BetterSqlite3(path.join(dataDir, DB_FILE), { readonly: true });
+      try {
+        const db = asReadConnection(sqlite);
+        const policy = { allowSensitivity: [], sensitivityEnable: true };
+        const g = storedGraph(db, policy);
+        const filters = { ...policy, includeGlobs: [], excludeGlobs: [], types: [], languages: [], tags: [], roots: [] };
+        let compared = 0;
+        let same = 0;
+        let sameFirst = 0;
+        for (const q of sampleQueries(sections, 60)) {
+          const ranked = (await engine.retrieve(q, { use_graph: false }, 20)).chunks;
+          const bounded = graphList(db, g, q, ranked, filters).slice(0, 2).map((c) => c.path);
+          const wide = graphList(db, g, q, ranked, filters, { candidates: 200, floor: false }).slice(0, 2).map((c) => c.path);
+          if (wide.length === 0) continue;
+          compared++;
+          if (JSON.stringify(bounded) === JSON.stringify(wide)) same++;
+          if (bounded[0] === wide[0]) sameFirst++;
+        }
+        expect(compared).toBeGreaterThanOrEqual(50);
+        // The two slots the graph list fills: the same notes in the same order for nearly every
+        // question (a bounded ranking may normalise the match by another best candidate): 54 and 59
+        // of 60 when written.
+        expect(same / compared).toBeGreaterThanOrEqual(0.85);
+        expect(sameFirst / compared).toBeGreaterThanOrEqual(0.95);
+      } finally {
+        sqlite.close();
+      }
     } finally {
       await engine.dispose();
     }

@@ -11,16 +11,23 @@ import type { RetrievedChunk } from '../../shared/contract.ts';
 import { wordsKey } from '../graph/names.ts';
 import type { LinkGraph } from '../graph/stored.ts';
 import { buildFtsQuery } from '../search/fts-query.ts';
-import { loadFilteredChunks, toRetrievedChunk, type LexicalFilters } from '../search/lexical.ts';
+import { loadFilteredChunks, rankRowsByBm25, toRetrievedChunk, type LexicalFilters } from '../search/lexical.ts';
 import type { ReadConnection } from '../store/connection.ts';
-import { matchingChunksOf, openingChunksOf } from '../store/queries/graph.ts';
+import { chunksOfNotes, matchingChunksOf, openingChunksOf } from '../store/queries/graph.ts';
 
 /** Documents of the first lists that seed the expansion. */
 export const GRAPH_SEED_DOCS = 5;
 /** Linked documents the graph list contributes at most. */
 export const GRAPH_MAX_DOCS = 8;
-/** Linked documents whose text is matched against the question before the final order is set. */
-const GRAPH_CANDIDATES = 200;
+/**
+ * Linked documents whose text is matched against the question before the final order is set: the
+ * strongest links, and of those only the ones that can still reach the top GRAPH_MAX_DOCS (a match
+ * multiplies a link score by 0.25 to 1.25, so one under a fifth of the GRAPH_MAX_DOCS-th best cannot).
+ */
+export const GRAPH_CANDIDATES = 40;
+/** What the best text match multiplies a link score by, and what no match leaves of it. */
+const MATCH_MAX = 1.25;
+const MATCH_MIN = 0.25;
 /** An entity linked to more notes than this joins nothing in particular (a tag on every note). */
 const MAX_ENTITY_DEGREE = 60;
 /** Entity types a question may name to start from; sections and statuses are too generic. */
@@ -61,7 +68,31 @@ export function namedIn(g: LinkGraph, query: string): string[] {
   return found;
 }
 
-export function graphList(db: ReadConnection, g: LinkGraph, query: string, ranked: readonly RetrievedChunk[], filters: LexicalFilters): RetrievedChunk[] {
+/** The `n` highest link scores, best first (ties by id): a partial selection, the map can hold thousands. */
+function topLinks(score: ReadonlyMap<string, number>, n: number): [string, number][] {
+  const better = (a: [string, number], b: [string, number]) => a[1] > b[1] || (a[1] === b[1] && a[0] < b[0]);
+  const top: [string, number][] = [];
+  for (const e of score) {
+    if (top.length === n && !better(e, top[n - 1]!)) continue;
+    let i = top.length === n ? n - 1 : top.length;
+    while (i > 0 && better(e, top[i - 1]!)) {
+      top[i] = top[i - 1]!;
+      i--;
+    }
+    top[i] = e;
+  }
+  return top;
+}
+
+/** How much of the linked notes is ranked against the question (tests compare a wider ranking). */
+export interface GraphListBounds {
+  /** The strongest links ranked at most (GRAPH_CANDIDATES). */
+  candidates?: number;
+  /** Leave out the links too weak to reach the top GRAPH_MAX_DOCS whatever their match (default true). */
+  floor?: boolean;
+}
+
+export function graphList(db: ReadConnection, g: LinkGraph, query: string, ranked: readonly RetrievedChunk[], filters: LexicalFilters, bounds: GraphListBounds = {}): RetrievedChunk[] {
   const seeds: string[] = [];
   for (const c of ranked) {
     const id = `note:${c.path}`;
@@ -97,21 +128,23 @@ export function graphList(db: ReadConnection, g: LinkGraph, query: string, ranke
     }
   }
   // A seed is a candidate too (ranked below the top results it is not yet in them), but not by itself.
-  const candidates = [...score]
-    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
-    .slice(0, GRAPH_CANDIDATES)
-    .map(([id]) => id.slice('note:'.length));
+  const strongest = topLinks(score, bounds.candidates ?? GRAPH_CANDIDATES);
+  const floor = bounds.floor !== false && strongest.length >= GRAPH_MAX_DOCS ? (strongest[GRAPH_MAX_DOCS - 1]![1] * MATCH_MIN) / MATCH_MAX : 0;
+  const candidates = strongest.filter(([, s]) => s >= floor).map(([id]) => id.slice('note:'.length));
   if (candidates.length === 0) return [];
   const fts = buildFtsQuery(query);
   const best = new Map<string, { id: number; rank: number }>();
   if (fts.match) {
-    for (const r of matchingChunksOf(db, fts.match, candidates)) if (!best.has(r.path)) best.set(r.path, { id: r.id, rank: r.rank });
+    // The candidates' own chunks are ranked from their text (a few hundred rows); a query with a
+    // phrase or a prefix goes through the index, restricted to them.
+    const ranked = rankRowsByBm25(db, fts, chunksOfNotes(db, candidates)) ?? matchingChunksOf(db, fts.match, candidates);
+    for (const r of ranked) if (!best.has(r.path)) best.set(r.path, { id: r.id, rank: r.rank });
   }
   // Linked and about the question: the link score times how well the note's best chunk matches the
   // question (bm25 relative to the best-matching candidate); a note that shares no word keeps a quarter.
   const top = Math.min(-1e-9, ...[...best.values()].map((b) => b.rank));
-  const final = (p: string) => (score.get(`note:${p}`) ?? 0) * (0.25 + (best.has(p) ? best.get(p)!.rank / top : 0));
-  const docs = [...candidates].sort((a, b) => final(b) - final(a) || a.localeCompare(b)).slice(0, GRAPH_MAX_DOCS);
+  const final = new Map(candidates.map((p) => [p, (score.get(`note:${p}`) ?? 0) * (MATCH_MIN + (best.has(p) ? best.get(p)!.rank / top : 0))]));
+  const docs = [...candidates].sort((a, b) => final.get(b)! - final.get(a)! || (a < b ? -1 : a > b ? 1 : 0)).slice(0, GRAPH_MAX_DOCS);
   // A linked note that shares no word with the query still offers its opening chunk (who, role, links).
   const missing = docs.filter((p) => !best.has(p));
   if (missing.length > 0) {

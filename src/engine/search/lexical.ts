@@ -137,6 +137,43 @@ function searchPruned(db: ReadConnection, fts: FtsQuery, k: number, minRows: num
   return rescored.slice(0, k);
 }
 
+/**
+ * FTS5's bm25 rank of a few given rows for the query, computed from their text (FTS5's formula
+ * with the index's own statistics, as the pruned search rescoring does): what `MATCH` restricted
+ * to these rows returns, without walking each term's whole posting list. Rows that hold no term are
+ * left out; best first. Null when the query has a phrase, a prefix or a term the analyzer splits,
+ * which only the index can match.
+ */
+export function rankRowsByBm25<R extends { id: number; title: string | null; heading: string | null; text: string }>(db: ReadConnection, fts: FtsQuery, rows: readonly R[]): (R & { rank: number })[] | null {
+  if (fts.clauses.length === 0 || !fts.clauses.every((c) => c.term !== null && ftsTokens(c.term).length === 1 && ftsTokens(c.term)[0] === c.term)) return null;
+  if (rows.length === 0) return [];
+  const stats = tableStats(db, 'chunks_fts');
+  ensureVocab(db);
+  const terms = [...new Set(fts.clauses.map((c) => c.term!))];
+  const df = documentFrequencies(db, 'temp.chunks_vocab', terms);
+  const weights = terms.map((t) => ({ term: t, idf: idf(stats.rows, df.get(t) ?? 0) }));
+  const lengths = rowLengths(db, 'chunks_fts', rows.map((r) => r.id));
+  const countTerms = termCounter(new Set(terms));
+  const titles = new Map<string, Map<string, number>>();
+  const out: (R & { rank: number })[] = [];
+  for (const r of rows) {
+    const t = r.title ?? '';
+    let title = titles.get(t);
+    if (title === undefined) titles.set(t, (title = countTerms(t)));
+    const heading = countTerms(r.heading ?? '');
+    const body = countTerms(r.text);
+    let score = 0;
+    let held = false;
+    for (const w of weights) {
+      const f = BM25_WEIGHTS.title * (title.get(w.term) ?? 0) + BM25_WEIGHTS.heading * (heading.get(w.term) ?? 0) + BM25_WEIGHTS.body * (body.get(w.term) ?? 0);
+      if (f > 0) held = true;
+      score += termScore(w.idf, f, lengths.get(r.id) ?? stats.avgdl, stats.avgdl);
+    }
+    if (held) out.push({ ...r, rank: -score });
+  }
+  return out.sort((a, b) => a.rank - b.rank || a.id - b.id);
+}
+
 /** Porter2's exceptional forms whose stem starts otherwise than the word: dying, lying, tying. */
 const OTHER_HEADS: Record<string, string> = { die: 'dy', lie: 'ly', tie: 'ty' };
 const lowerAscii = (c: number) => (c >= 65 && c <= 90 ? c | 32 : c);

@@ -80,6 +80,20 @@ export function matchingChunksOf(connection: ReadConnection, match: string, path
     .all({ match, paths: JSON.stringify(paths) }) as { id: number; path: string; rank: number }[];
 }
 
+/**
+ * The chunks of the indexed documents at `paths` with the text their full-text row was made of
+ * (title, heading, text), for ranking a few notes' chunks without walking the index's posting lists.
+ */
+export function chunksOfNotes(connection: ReadConnection, paths: readonly string[]): { id: number; path: string; title: string | null; heading: string | null; text: string }[] {
+  return statements(sqliteOf(connection))
+    .prepare(
+      `SELECT c.id AS id, d.path AS path, d.title AS title, c.heading AS heading, c.text AS text
+         FROM json_each(@paths) p CROSS JOIN documents d ON d.path = p.value CROSS JOIN chunks c ON c.document_id = d.id
+        WHERE d.status = 'indexed' ORDER BY c.id`,
+    )
+    .all({ paths: JSON.stringify(paths) }) as { id: number; path: string; title: string | null; heading: string | null; text: string }[];
+}
+
 /** The opening chunk of each indexed document at `paths` (hydrated through the filters as above). */
 export function openingChunksOf(connection: ReadConnection, paths: readonly string[]): { id: number; path: string }[] {
   return statements(sqliteOf(connection))
