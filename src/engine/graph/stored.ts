@@ -26,9 +26,11 @@ import {
   visibleNotesStating,
   visibleNotesNameContaining,
   visibleRelationExists,
+  storedNoteDegrees,
   type AdjacentRelationRow,
   type GraphEntityRow,
 } from '../store/queries/graph.ts';
+import { hidesAnyDocument } from '../store/queries/documents.ts';
 import type { VisibilityPolicy } from '../store/visibility.ts';
 import { MAX_EVIDENCE, UNRESOLVED_TYPES, type Evidence, type NodeAttributes } from './links.ts';
 import { isCommonWord, NAME_DOCS_CAP, normalizeName, noteLabel, noteNameKeys, refBaseKey, wordsKey } from './names.ts';
@@ -54,6 +56,12 @@ export interface LinkGraph {
   kind(id: string): NodeAttributes['kind'];
   type(id: string): string;
   degree(id: string): number;
+  /**
+   * The degrees of these note nodes. Where the caller sees every indexed document, the counts kept
+   * with the index (graph/degrees.ts) are read for the notes whose edges were not read yet; for
+   * anyone else, and for a note without a stored count, the edges are read.
+   */
+  noteDegrees(ids: readonly string[]): Map<string, number>;
   /** The degree when it is at most `cap`, else cap + 1; a hub's edges are not all read for it. */
   degreeAtMost(id: string, cap: number): number;
   /** Whether the node's type is one of `types`; an entity node's edges are read only where its stored types disagree. */
@@ -105,10 +113,14 @@ export interface GraphMemo {
   nodeEntities: Map<string, GraphEntityRow[]>;
   /** Node and cap → whether its notes alone put it past the cap (degreeAtMost's count of a hub, read once). */
   hubs: Map<string, boolean>;
+  /** Note → its stored degree (noteDegrees). */
+  degrees: Map<string, number>;
+  /** Whether the caller sees every indexed document (the stored degrees are theirs), once asked. */
+  seesAll: Map<'all', boolean>;
 }
 
 export function createGraphMemo(): GraphMemo {
-  return { entities: new Map(), resolved: new Map(), noteOfKey: new Map(), nameCounts: new Map(), adjacency: new Map(), nodeEntities: new Map(), hubs: new Map() };
+  return { entities: new Map(), resolved: new Map(), noteOfKey: new Map(), nameCounts: new Map(), adjacency: new Map(), nodeEntities: new Map(), hubs: new Map(), degrees: new Map(), seesAll: new Map() };
 }
 
 /** Nodes a memo keeps at most; past that it starts again (a bound on memory, not a cache policy). */
@@ -116,10 +128,10 @@ export const MAX_MEMO_NODES = 20_000;
 
 /** A reader of the stored graph for one caller: a fresh memo by default (one question). */
 export function storedGraph(db: ReadConnection, policy: VisibilityPolicy, memo: GraphMemo = createGraphMemo()): LinkGraph {
-  if (memo.adjacency.size > MAX_MEMO_NODES || memo.entities.size > MAX_MEMO_NODES * 20 || memo.hubs.size > MAX_MEMO_NODES) {
+  if (memo.adjacency.size > MAX_MEMO_NODES || memo.entities.size > MAX_MEMO_NODES * 20 || memo.hubs.size > MAX_MEMO_NODES || memo.degrees.size > MAX_MEMO_NODES * 5) {
     for (const map of Object.values(memo)) (map as Map<unknown, unknown>).clear();
   }
-  const { entities, resolved, noteOfKey, nameCounts, adjacency, nodeEntities, hubs } = memo;
+  const { entities, resolved, noteOfKey, nameCounts, adjacency, nodeEntities, hubs, degrees, seesAll } = memo;
   const nodesBefore = adjacency.size;
 
   const remember = (rows: GraphEntityRow[]) => {
@@ -321,6 +333,28 @@ export function storedGraph(db: ReadConnection, policy: VisibilityPolicy, memo: 
       return must(id).attributes.type;
     },
     degree: (id) => must(id).edges.size,
+    noteDegrees(ids) {
+      const out = new Map<string, number>();
+      const wanted: string[] = [];
+      for (const id of ids) {
+        const known = adjacency.get(id);
+        if (known) out.set(id, known.edges.size);
+        else if (degrees.has(id)) out.set(id, degrees.get(id)!);
+        else if (id.startsWith('note:')) wanted.push(id);
+      }
+      if (wanted.length > 0) {
+        let all = seesAll.get('all');
+        if (all === undefined) seesAll.set('all', (all = !policy.sensitivityEnable || !hidesAnyDocument(db, policy.allowSensitivity)));
+        if (all) {
+          for (const r of storedNoteDegrees(db, wanted.map((id) => id.slice('note:'.length)))) {
+            degrees.set(noteId(r.path), r.degree);
+            out.set(noteId(r.path), r.degree);
+          }
+        }
+      }
+      for (const id of ids) if (!out.has(id)) out.set(id, must(id).edges.size);
+      return out;
+    },
     degreeAtMost(id, cap) {
       const known = adjacency.get(id);
       if (known) return Math.min(known.edges.size, cap + 1);

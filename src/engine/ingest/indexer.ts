@@ -11,6 +11,7 @@ import { chunkLines, estimateTokens, type ChunkParams } from './chunk.ts';
 import { detectFileKind, looksBinary, type FileKind } from './file-types.ts';
 import { parseDocument, type ParsedDocument } from './parsers/index.ts';
 import { extractGraphFacts, GRAPH_RULES_VERSION, type FactMention, type FactRelation } from '../graph/extract.ts';
+import { DEGREE_NEIGHBOURHOODS_MAX, notesAround, refreshNoteDegrees } from '../graph/degrees.ts';
 import { analyzeForIndex } from '../search/analyzer.ts';
 import { detectLanguage } from '../lang/detect.ts';
 import { EXTERNAL_SYMLINK_REASON, isInside, walkRoot, type WalkEntry } from './walk.ts';
@@ -183,6 +184,17 @@ async function processQueue(deps: IndexerDeps, roots: readonly Root[], report: I
     batchStarted = performance.now();
   };
 
+  // Which notes' stored degrees the run changes (graph/degrees.ts): the notes it touches and the
+  // notes linked to them before it; past DEGREE_NEIGHBOURHOODS_MAX notes, every degree is counted again.
+  const countAll = queue.length > DEGREE_NEIGHBOURHOODS_MAX;
+  const touched = new Set<string>();
+  const staleDegrees = countAll
+    ? new Set<string>()
+    : notesAround(
+        deps.store.db,
+        queue.flatMap((job) => (deps.store.documentByPath(job.root_id, job.path)?.status === 'indexed' ? [job.path] : [])),
+      );
+
   // Delete jobs taken over by a move; they were completed in the move's transaction.
   const claimed = new Set<number>();
   let sliceStarted = performance.now();
@@ -191,11 +203,13 @@ async function processQueue(deps: IndexerDeps, roots: readonly Root[], report: I
     if (deps.shouldStop?.()) break;
     const root = byId.get(job.root_id)!;
     if (claimed.has(job.id)) {
+      touched.add(job.path);
       done++;
       deps.progress?.advance(root.path, done);
       continue;
     }
     const { outcome, chunks, issue } = await processJob({ ...deps, write }, root, job, pendingDeletes, claimed);
+    if (outcome === 'moved' || outcome === 'indexed' || outcome === 'removed') touched.add(job.path);
     if (outcome === 'moved' || outcome === 'indexed') report.indexed++;
     else if (outcome === 'unchanged') report.unchanged++;
     else if (outcome === 'removed') report.removed++;
@@ -223,6 +237,12 @@ async function processQueue(deps: IndexerDeps, roots: readonly Root[], report: I
   }
   // Entities only become orphans when stored facts were replaced or removed: not on a first index.
   if (graphBefore && report.indexed + report.removed > 0) deps.store.collectOrphanEntities();
+  // Degrees are counted after the facts are final; a stopped run leaves them to the next one (a note
+  // without a stored degree is counted from its links when a question needs it).
+  if ((deps.config.graphExtract || graphBefore) && !deps.shouldStop?.()) {
+    const stale = countAll || touched.size > DEGREE_NEIGHBOURHOODS_MAX ? 'all' : new Set([...staleDegrees, ...notesAround(deps.store.db, touched)]);
+    await refreshNoteDegrees(deps.store.db, stale, () => new Promise<void>((resolve) => setImmediate(resolve)));
+  }
   report.chunks_total = deps.store.chunkCount();
   report.duration_ms = Math.round(performance.now() - started);
   progress('done');

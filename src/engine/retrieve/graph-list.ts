@@ -11,9 +11,9 @@ import type { RetrievedChunk } from '../../shared/contract.ts';
 import { wordsKey } from '../graph/names.ts';
 import type { LinkGraph } from '../graph/stored.ts';
 import { buildFtsQuery } from '../search/fts-query.ts';
-import { loadFilteredChunks, rankRowsByBm25, toRetrievedChunk, type LexicalFilters } from '../search/lexical.ts';
+import { loadFilteredChunks, rankChunksOfNotes, toRetrievedChunk, type LexicalFilters } from '../search/lexical.ts';
 import type { ReadConnection } from '../store/connection.ts';
-import { chunksOfNotes, matchingChunksOf, openingChunksOf } from '../store/queries/graph.ts';
+import { openingChunksOf } from '../store/queries/graph.ts';
 
 /** Documents of the first lists that seed the expansion. */
 export const GRAPH_SEED_DOCS = 5;
@@ -105,6 +105,8 @@ export function graphList(db: ReadConnection, g: LinkGraph, query: string, ranke
   const isNote = (id: string) => g.kind(id) === 'note';
   // A note the query names is itself a candidate, as strong as a link from the best seed.
   for (const id of named) if (isNote(id)) add(id, 1);
+  /** Each link found, with its weight before the far end's degree divides it, in the order found. */
+  const links: [string, number][] = [];
   const sources = [...named.map((id) => ({ id, weight: 1 })), ...seeds.map((id, i) => ({ id, weight: 1 / (i + 1) }))];
   for (const { id: source, weight } of sources) {
     // Normalised by both ends' link counts (a hub spreads its weight thin, and a hub candidate is
@@ -114,7 +116,7 @@ export function graphList(db: ReadConnection, g: LinkGraph, query: string, ranke
       if (isNote(other)) {
         // A note named several ways (front matter, a [[link]], in a sentence) is linked more strongly.
         const strength = Math.min(MAX_STRENGTH, g.strength(source, other));
-        add(other, (weight * strength) / (ds * Math.sqrt(g.degree(other))));
+        links.push([other, (weight * strength) / ds]);
         continue;
       }
       // Two notes that name the same person, project or codename are linked through it. The type
@@ -123,10 +125,14 @@ export function graphList(db: ReadConnection, g: LinkGraph, query: string, ranke
       if (g.degreeAtMost(other, MAX_ENTITY_DEGREE) > MAX_ENTITY_DEGREE) continue;
       const d = g.degree(other);
       for (const note of g.neighbors(other)) {
-        if (note !== source && isNote(note)) add(note, weight / (ds * d * Math.sqrt(g.degree(note))));
+        if (note !== source && isNote(note)) links.push([note, weight / (ds * d)]);
       }
     }
   }
+  // The far ends' degrees at once: kept with the index for most callers, so a linked note's own
+  // links are not read just to be counted.
+  const degrees = g.noteDegrees([...new Set(links.map(([id]) => id))]);
+  for (const [id, w] of links) add(id, w / Math.sqrt(Math.max(1, degrees.get(id)!)));
   // A seed is a candidate too (ranked below the top results it is not yet in them), but not by itself.
   const strongest = topLinks(score, bounds.candidates ?? GRAPH_CANDIDATES);
   const floor = bounds.floor !== false && strongest.length >= GRAPH_MAX_DOCS ? (strongest[GRAPH_MAX_DOCS - 1]![1] * MATCH_MIN) / MATCH_MAX : 0;
@@ -135,10 +141,7 @@ export function graphList(db: ReadConnection, g: LinkGraph, query: string, ranke
   const fts = buildFtsQuery(query);
   const best = new Map<string, { id: number; rank: number }>();
   if (fts.match) {
-    // The candidates' own chunks are ranked from their text (a few hundred rows); a query with a
-    // phrase or a prefix goes through the index, restricted to them.
-    const ranked = rankRowsByBm25(db, fts, chunksOfNotes(db, candidates)) ?? matchingChunksOf(db, fts.match, candidates);
-    for (const r of ranked) if (!best.has(r.path)) best.set(r.path, { id: r.id, rank: r.rank });
+    for (const r of rankChunksOfNotes(db, fts, candidates)) if (!best.has(r.path)) best.set(r.path, { id: r.id, rank: r.rank });
   }
   // Linked and about the question: the link score times how well the note's best chunk matches the
   // question (bm25 relative to the best-matching candidate); a note that shares no word keeps a quarter.

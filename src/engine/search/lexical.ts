@@ -5,6 +5,7 @@ import type { ChunkRow } from '../store/queries/chunks.ts';
 import { countVisibleAndHidden } from '../store/queries/documents.ts';
 import type { ChunkFilters } from '../store/queries/filters.ts';
 import { BM25_WEIGHTS, documentFrequencies, ensureVocab, lexicalQueries, rowLengths, tableStats, tokensOnlyHidden } from '../store/queries/fts.ts';
+import { chunksOfNotes, matchingChunksOf } from '../store/queries/graph.ts';
 import type { VisibilityPolicy } from '../store/visibility.ts';
 import { analyzeForIndex, tokenize } from './analyzer.ts';
 import { ftsTokens, idf, termScore } from './bm25.ts';
@@ -137,39 +138,56 @@ function searchPruned(db: ReadConnection, fts: FtsQuery, k: number, minRows: num
   return rescored.slice(0, k);
 }
 
+/** When ranking given notes' chunks over a large index, the query terms matched through the index hit at most this share of all chunks together. */
+const NOTES_MATCH_BUDGET_SHARE = 0.02;
+
 /**
- * FTS5's bm25 rank of a few given rows for the query, computed from their text (FTS5's formula
- * with the index's own statistics, as the pruned search rescoring does): what `MATCH` restricted
- * to these rows returns, without walking each term's whole posting list. Rows that hold no term are
- * left out; best first. Null when the query has a phrase, a prefix or a term the analyzer splits,
- * which only the index can match.
+ * The chunks of the indexed documents at `paths` that match the query, with FTS5's bm25 rank, best
+ * first: what `MATCH` restricted to those chunks gives. FTS5's bm25 walks every query term's whole
+ * posting list to count its rows, which for a common term over a large index (PRUNE_MIN_ROWS) costs
+ * more than reading the few notes: there the rarer plain terms are matched through the index (within
+ * NOTES_MATCH_BUDGET_SHARE of all chunks), and the common ones are counted in the chunks' text and
+ * scored with FTS5's formula and the index's statistics, as the pruned search rescores. The ranks
+ * are FTS5's either way. `minRows` moves the size from which this applies (tests).
  */
-export function rankRowsByBm25<R extends { id: number; title: string | null; heading: string | null; text: string }>(db: ReadConnection, fts: FtsQuery, rows: readonly R[]): (R & { rank: number })[] | null {
-  if (fts.clauses.length === 0 || !fts.clauses.every((c) => c.term !== null && ftsTokens(c.term).length === 1 && ftsTokens(c.term)[0] === c.term)) return null;
-  if (rows.length === 0) return [];
+export function rankChunksOfNotes(db: ReadConnection, fts: FtsQuery, paths: readonly string[], minRows = PRUNE_MIN_ROWS): { id: number; path: string; rank: number }[] {
+  if (!fts.match || paths.length === 0) return [];
   const stats = tableStats(db, 'chunks_fts');
+  const plain = fts.clauses.filter((c) => c.term !== null && /^[a-z0-9]+$/.test(c.term));
+  if (stats.rows < minRows || plain.length === 0) return matchingChunksOf(db, fts.match, paths);
   ensureVocab(db);
-  const terms = [...new Set(fts.clauses.map((c) => c.term!))];
-  const df = documentFrequencies(db, 'temp.chunks_vocab', terms);
-  const weights = terms.map((t) => ({ term: t, idf: idf(stats.rows, df.get(t) ?? 0) }));
+  const df = documentFrequencies(db, 'temp.chunks_vocab', plain.map((c) => c.term!));
+  // Phrases, prefixes and non-ASCII terms always go through the index; plain terms rarest first.
+  const kept = new Set(fts.clauses.filter((c) => !plain.includes(c)));
+  let hits = 0;
+  for (const c of [...plain].sort((x, y) => df.get(x.term!)! - df.get(y.term!)!)) {
+    const n = df.get(c.term!)!;
+    if (hits + n > stats.rows * NOTES_MATCH_BUDGET_SHARE) break;
+    kept.add(c);
+    hits += n;
+  }
+  const left = plain.filter((c) => !kept.has(c)).map((c) => ({ term: c.term!, idf: idf(stats.rows, df.get(c.term!)!) }));
+  const matched = kept.size === 0 ? [] : matchingChunksOf(db, fts.clauses.filter((c) => kept.has(c)).map((c) => c.expr).join(' OR '), paths);
+  if (left.length === 0) return matched;
+  const rank = new Map(matched.map((r) => [r.id, r.rank]));
+  const rows = chunksOfNotes(db, paths);
   const lengths = rowLengths(db, 'chunks_fts', rows.map((r) => r.id));
-  const countTerms = termCounter(new Set(terms));
+  const countTerms = termCounter(new Set(left.map((t) => t.term)));
   const titles = new Map<string, Map<string, number>>();
-  const out: (R & { rank: number })[] = [];
+  const out: { id: number; path: string; rank: number }[] = [];
   for (const r of rows) {
-    const t = r.title ?? '';
-    let title = titles.get(t);
-    if (title === undefined) titles.set(t, (title = countTerms(t)));
+    let title = titles.get(r.title ?? '');
+    if (title === undefined) titles.set(r.title ?? '', (title = countTerms(r.title ?? '')));
     const heading = countTerms(r.heading ?? '');
     const body = countTerms(r.text);
-    let score = 0;
+    let extra = 0;
     let held = false;
-    for (const w of weights) {
-      const f = BM25_WEIGHTS.title * (title.get(w.term) ?? 0) + BM25_WEIGHTS.heading * (heading.get(w.term) ?? 0) + BM25_WEIGHTS.body * (body.get(w.term) ?? 0);
+    for (const t of left) {
+      const f = BM25_WEIGHTS.title * (title.get(t.term) ?? 0) + BM25_WEIGHTS.heading * (heading.get(t.term) ?? 0) + BM25_WEIGHTS.body * (body.get(t.term) ?? 0);
       if (f > 0) held = true;
-      score += termScore(w.idf, f, lengths.get(r.id) ?? stats.avgdl, stats.avgdl);
+      extra += termScore(t.idf, f, lengths.get(r.id) ?? stats.avgdl, stats.avgdl);
     }
-    if (held) out.push({ ...r, rank: -score });
+    if (held || rank.has(r.id)) out.push({ id: r.id, path: r.path, rank: (rank.get(r.id) ?? 0) - extra });
   }
   return out.sort((a, b) => a.rank - b.rank || a.id - b.id);
 }

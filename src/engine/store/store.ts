@@ -167,6 +167,7 @@ export class Store implements Disposable {
     upsertEntity: Statement;
     insertMention: Statement;
     deleteRelationsOfDoc: Statement;
+    deleteNoteDegree: Statement;
     deleteMentionsOfDoc: Statement;
     setGraphVersion: Statement;
     deleteNoteNames: Statement;
@@ -213,6 +214,7 @@ export class Store implements Disposable {
       ),
       insertMention: this.sqlite.prepare('INSERT OR IGNORE INTO mentions (document_id, entity_id, ordinal, line, origin) VALUES (?, ?, ?, ?, ?)'),
       deleteRelationsOfDoc: this.sqlite.prepare('DELETE FROM relations WHERE document_id = ?'),
+      deleteNoteDegree: this.sqlite.prepare('DELETE FROM note_degrees WHERE document_id = ?'),
       deleteMentionsOfDoc: this.sqlite.prepare('DELETE FROM mentions WHERE document_id = ?'),
       setGraphVersion: this.sqlite.prepare('UPDATE documents SET graph_version = ?, llm_graph = 0 WHERE id = ?'),
       deleteNoteNames: this.sqlite.prepare('DELETE FROM note_names WHERE document_id = ?'),
@@ -313,6 +315,8 @@ export class Store implements Disposable {
       // New content: the old graph facts (rules and model alike) go; the model stage sees it again.
       this.stmts.deleteRelationsOfDoc.run(id);
       this.stmts.deleteMentionsOfDoc.run(id);
+      // Its links may have changed: its degree is counted again after the run (graph/degrees.ts).
+      this.stmts.deleteNoteDegree.run(id);
       this.stmts.setGraphVersion.run(doc.graphVersion ?? 0, id);
       this.writeNoteNames(id, doc.path, doc.title, JSON.stringify(doc.meta ?? {}));
       if (doc.graph) this.insertGraph(id, doc.graph, 0);
@@ -429,6 +433,7 @@ export class Store implements Disposable {
       const old = this.sqlite.prepare('SELECT path, title, meta_json FROM documents WHERE id = ?').get(docId) as { path: string; title: string | null; meta_json: string };
       this.sqlite.prepare('UPDATE documents SET path = ?, doc_id = ?, mtime_ms = ?, indexed_at = ? WHERE id = ?').run(newPath, newPath, mtimeMs, new Date().toISOString(), docId);
       this.writeNoteNames(docId, newPath, old.title, old.meta_json);
+      this.stmts.deleteNoteDegree.run(docId);
       const chunks = this.sqlite.prepare('SELECT id, locator, text, tags_json FROM chunks WHERE document_id = ?').all(docId) as { id: number; locator: string; text: string; tags_json: string }[];
       const update = this.sqlite.prepare('UPDATE chunks SET locator = ?, chunk_hash = ? WHERE id = ?');
       for (const c of chunks) {

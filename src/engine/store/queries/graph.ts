@@ -82,7 +82,7 @@ export function matchingChunksOf(connection: ReadConnection, match: string, path
 
 /**
  * The chunks of the indexed documents at `paths` with the text their full-text row was made of
- * (title, heading, text), for ranking a few notes' chunks without walking the index's posting lists.
+ * (title, heading, text), by id: a few notes' chunks ranked without walking the index's posting lists.
  */
 export function chunksOfNotes(connection: ReadConnection, paths: readonly string[]): { id: number; path: string; title: string | null; heading: string | null; text: string }[] {
   return statements(sqliteOf(connection))
@@ -395,4 +395,46 @@ export function documentsWriting(connection: ReadConnection, term: string, word:
     )
     .pluck()
     .all({ match: termMatch(term), ...wordGlobs(word) }) as number[];
+}
+
+// How many neighbours each note has (migration 012), kept by graph/degrees.ts after each index run.
+
+/** The stored degree of the note at each path, where every indexed document at that path has one. */
+export function storedNoteDegrees(connection: ReadConnection, paths: readonly string[]): { path: string; degree: number }[] {
+  return statements(sqliteOf(connection))
+    .prepare(
+      `SELECT d.path AS path, MAX(n.degree) AS degree FROM json_each(@paths) p CROSS JOIN documents d ON d.path = p.value LEFT JOIN note_degrees n ON n.document_id = d.id
+        WHERE +d.status = 'indexed' GROUP BY d.path HAVING COUNT(n.document_id) = COUNT(*)`,
+    )
+    .all({ paths: JSON.stringify(paths) }) as { path: string; degree: number }[];
+}
+
+/** Paths of indexed documents without a stored degree, at most `limit`, by id. */
+export function notesWithoutDegree(connection: ReadConnection, limit: number): string[] {
+  return statements(sqliteOf(connection))
+    .prepare(
+      `SELECT DISTINCT path FROM (SELECT d.path FROM documents d WHERE d.status = 'indexed' AND NOT EXISTS (SELECT 1 FROM note_degrees n WHERE n.document_id = d.id)
+        ORDER BY d.id LIMIT @limit)`,
+    )
+    .pluck()
+    .all({ limit }) as string[];
+}
+
+/** Stores the degree of the note at each path (every indexed document there). */
+export function writeNoteDegrees(connection: WriteConnection, degrees: readonly { path: string; degree: number }[]): void {
+  const db = sqliteOf(connection);
+  const put = db.prepare(
+    `INSERT INTO note_degrees (document_id, degree) SELECT d.id, @degree FROM documents d WHERE d.path = @path AND +d.status = 'indexed'
+       ON CONFLICT (document_id) DO UPDATE SET degree = excluded.degree`,
+  );
+  db.transaction(() => {
+    for (const d of degrees) put.run(d);
+  })();
+}
+
+/** Forgets the stored degrees of the notes at these paths (all of them with `paths` null). */
+export function forgetNoteDegrees(connection: WriteConnection, paths: readonly string[] | null): void {
+  const db = sqliteOf(connection);
+  if (paths === null) db.prepare('DELETE FROM note_degrees').run();
+  else if (paths.length > 0) db.prepare('DELETE FROM note_degrees WHERE document_id IN (SELECT d.id FROM json_each(?) p CROSS JOIN documents d ON d.path = p.value)').run(JSON.stringify(paths));
 }

@@ -1,0 +1,126 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { afterAll, describe, expect, it } from 'vitest';
+import { SAMPLE_VAULT, TempDirs } from '../../../test/helpers/tmp.ts';
+import { createEngine } from '../engine.ts';
+import { asReadConnection } from '../store/connection.ts';
+import { DB_FILE } from '../store/database.ts';
+import { storedNoteDegrees } from '../store/queries/graph.ts';
+import { storedGraph } from './stored.ts';
+
+const temp = new TempDirs();
+afterAll(() => temp.cleanup());
+const noModels = { env: { SYN_EMBED_MODEL: '', SYN_CHAT_MODEL: '' } as NodeJS.ProcessEnv };
+
+/** Every indexed note's stored degree beside the degree its links give it now (the whole graph). */
+function degrees(dataDir: string): { stored: Record<string, number>; live: Record<string, number> } {
+  const sqlite = new BetterSqlite3(path.join(dataDir, DB_FILE), { readonly: true });
+  try {
+    const db = asReadConnection(sqlite);
+    const paths = sqlite.prepare("SELECT DISTINCT path FROM documents WHERE status = 'indexed' ORDER BY path").pluck().all() as string[];
+    const g = storedGraph(db, { allowSensitivity: [], sensitivityEnable: false });
+    const live = Object.fromEntries(paths.map((p) => [p, g.hasNode(`note:${p}`) ? g.degree(`note:${p}`) : 0]));
+    const stored = Object.fromEntries(storedNoteDegrees(db, paths).map((r) => [r.path, r.degree]));
+    return { stored, live };
+  } finally {
+    sqlite.close();
+  }
+}
+
+const VAULT = {
+  'people/Maya Chen.md': '# Maya Chen\n\nLeads the sync team. Works on [[Project Aurora]].\n',
+  'people/Priya Raman.md': '# Priya Raman\n\nReports to [[Maya Chen]].\n',
+  'projects/Project Aurora.md': '---\nowner: "[[Maya Chen]]"\n---\n# Project Aurora\n\nThe sync product. See [[Storage]].\n',
+  'decisions/Storage.md': '---\ndecided_by: Priya Raman\n---\n# Storage\n\nWe chose SQLite. Discussed with [[Nadia Volkova]].\n',
+  'notes/Standup.md': '# Standup\n\nNothing linked here.\n',
+};
+
+describe('stored note degrees', () => {
+  it('are every note’s degree in the graph after an index run, on the sample vault', async () => {
+    const dataDir = temp.make();
+    const engine = createEngine({ dataDir, ...noModels });
+    try {
+      await engine.index([SAMPLE_VAULT]);
+    } finally {
+      await engine.dispose();
+    }
+    const { stored, live } = degrees(dataDir);
+    expect(Object.keys(live).length).toBeGreaterThan(40);
+    expect(Object.values(live).filter((d) => d > 3).length).toBeGreaterThan(10);
+    expect(stored).toEqual(live);
+  });
+
+  it('follow edits, deletions and renames of notes, and the notes linked to them', async () => {
+    const vault = temp.make('syn-degrees-', VAULT);
+    const dataDir = temp.make();
+    const engine = createEngine({ dataDir, ...noModels });
+    try {
+      await engine.index([vault]);
+      let d = degrees(dataDir);
+      expect(d.stored).toEqual(d.live);
+      const before = d.live;
+
+      // An edit adds a link: both ends count it.
+      fs.writeFileSync(path.join(vault, 'notes/Standup.md'), '# Standup\n\nAsked [[Priya Raman]] about [[Storage]].\n');
+      await engine.index([vault]);
+      d = degrees(dataDir);
+      expect(d.live['notes/Standup.md']).toBe(before['notes/Standup.md']! + 2);
+      expect(d.live['people/Priya Raman.md']).toBe(before['people/Priya Raman.md']! + 1);
+      expect(d.stored).toEqual(d.live);
+
+      // A new note takes over a name others link to ([[Nadia Volkova]] was a name, now a note).
+      fs.writeFileSync(path.join(vault, 'people/Nadia Volkova.md'), '# Nadia Volkova\n\nSecurity lead.\n');
+      await engine.index([vault]);
+      d = degrees(dataDir);
+      expect(d.live['people/Nadia Volkova.md']).toBe(1);
+      expect(d.stored).toEqual(d.live);
+
+      // A deleted note: the notes it linked to and that linked to it lose it.
+      const priyaBefore = d.live['people/Priya Raman.md']!;
+      fs.rmSync(path.join(vault, 'notes/Standup.md'));
+      await engine.index([vault]);
+      d = degrees(dataDir);
+      expect(d.live['people/Priya Raman.md']).toBe(priyaBefore - 1);
+      expect(d.stored['notes/Standup.md']).toBeUndefined();
+      expect(d.stored).toEqual(d.live);
+
+      // A renamed note (same content, a move): links to its old name no longer reach it.
+      fs.renameSync(path.join(vault, 'projects/Project Aurora.md'), path.join(vault, 'projects/Aurora.md'));
+      await engine.index([vault]);
+      d = degrees(dataDir);
+      expect(d.stored['projects/Project Aurora.md']).toBeUndefined();
+      expect(d.stored['projects/Aurora.md']).toBeDefined();
+      expect(d.stored).toEqual(d.live);
+    } finally {
+      await engine.dispose();
+    }
+  });
+
+  it('are read by the graph for a caller who sees every note, and not for one who cannot', async () => {
+    const vault = temp.make('syn-degrees-hidden-', { ...VAULT, 'hr/Pay.md': '---\nsensitivity: restricted\n---\n# Pay\n\nBands for [[Maya Chen]] and [[Priya Raman]].\n' });
+    const dataDir = temp.make();
+    const engine = createEngine({ dataDir, ...noModels });
+    try {
+      await engine.index([vault]);
+    } finally {
+      await engine.dispose();
+    }
+    const sqlite = new BetterSqlite3(path.join(dataDir, DB_FILE));
+    try {
+      // A stored count that differs from the links shows which one a reader used.
+      sqlite.prepare("UPDATE note_degrees SET degree = 99 WHERE document_id = (SELECT id FROM documents WHERE path = 'people/Maya Chen.md')").run();
+      const db = asReadConnection(sqlite);
+      const maya = 'note:people/Maya Chen.md';
+      const all = storedGraph(db, { allowSensitivity: ['restricted'], sensitivityEnable: true });
+      expect(all.noteDegrees([maya]).get(maya)).toBe(99);
+      // Once its edges are read, a note's degree is counted from them.
+      expect(all.degree(maya)).toBe(all.noteDegrees([maya]).get(maya));
+      const publicOnly = storedGraph(db, { allowSensitivity: [], sensitivityEnable: true });
+      const withPay = storedGraph(db, { allowSensitivity: ['restricted'], sensitivityEnable: true });
+      expect(publicOnly.noteDegrees([maya]).get(maya)).toBe(withPay.degree(maya) - 1);
+    } finally {
+      sqlite.close();
+    }
+  });
+});
