@@ -24,7 +24,7 @@ export const GRAPH_MAX_DOCS = 8;
  * strongest links, and of those only the ones that can still reach the top GRAPH_MAX_DOCS (a match
  * multiplies a link score by 0.25 to 1.25, so one under a fifth of the GRAPH_MAX_DOCS-th best cannot).
  */
-export const GRAPH_CANDIDATES = 40;
+export const GRAPH_CANDIDATES = 24;
 /** What the best text match multiplies a link score by, and what no match leaves of it. */
 const MATCH_MAX = 1.25;
 const MATCH_MIN = 0.25;
