@@ -62,6 +62,9 @@ export interface ColdStart {
   /** The queries after the first, each timed alone. */
   p50_ms: number | null;
   p95_ms: number | null;
+  /** The graph list's share of those queries (meta.timings.graph_ms); null without the graph. */
+  graph_p50_ms: number | null;
+  graph_p95_ms: number | null;
   rss_mb: number;
   rss_anon_mb: number | null;
   /** The whole process, Node and tsx start included. */
