@@ -7,6 +7,7 @@ import { createEngine } from '../engine.ts';
 import { asReadConnection } from '../store/connection.ts';
 import { DB_FILE } from '../store/database.ts';
 import { storedNoteDegrees } from '../store/queries/graph.ts';
+import type { ChatModel, GenerateOptions, Generation } from '../llm/chat.ts';
 import { storedGraph } from './stored.ts';
 
 const temp = new TempDirs();
@@ -121,6 +122,34 @@ describe('stored note degrees', () => {
       expect(publicOnly.noteDegrees([maya]).get(maya)).toBe(withPay.degree(maya) - 1);
     } finally {
       sqlite.close();
+    }
+  });
+
+  it('follow the links a chat model adds to a note', async () => {
+    // The model finds the codename Kestrel in the stand-up note, which the rules found nothing in.
+    const json = { entities: [{ name: 'Kestrel', type: 'project' }], relations: [] };
+    const chat: ChatModel = {
+      name: 'scripted',
+      contextSize: async () => 4096,
+      countTokens: async (text: string) => Math.ceil(text.length / 4),
+      generate: async (options: GenerateOptions): Promise<Generation> => {
+        const answer = options.user.includes('codename kestrel') ? json : { entities: [], relations: [] };
+        return { text: JSON.stringify(answer), json: answer, tokensIn: 10, tokensOut: 10, firstTokenMs: 1, tokensPerS: 100, aborted: false };
+      },
+      unload: async () => {},
+    };
+    const vault = temp.make('syn-degrees-llm-', { ...VAULT, 'notes/Standup.md': '# Standup\n\nthe codename kestrel came up again.\n' });
+    const dataDir = temp.make();
+    const engine = createEngine({ dataDir, ...noModels, chat });
+    try {
+      await engine.index([vault]);
+      const before = degrees(dataDir).live;
+      await engine.extractGraphWithModel({ budget_ms: 60_000 });
+      const d = degrees(dataDir);
+      expect(d.live['notes/Standup.md']).toBe(before['notes/Standup.md']! + 1);
+      expect(d.stored).toEqual(d.live);
+    } finally {
+      await engine.dispose();
     }
   });
 });

@@ -8,9 +8,10 @@
  * Which degrees a run changes: the notes it wrote, moved or deleted, and the notes linked to them
  * before the run and after it (a new note can take over a name others link to; a deleted one
  * leaves its links' names to resolve elsewhere). Every indexed document without a stored degree is
- * counted too, which fills the table after the migration. A name that a note's edit makes common
- * enough to join two other notes changes those notes' degrees by one until they are next counted:
- * a normalisation weight, not a fact shown to anyone.
+ * counted too, which fills the table after the migration. The model stage of extraction
+ * (llm-stage.ts) counts the notes it adds links to and their neighbours the same way. A name that a
+ * note's edit makes common enough to join two other notes changes those notes' degrees by one until
+ * they are next counted: a normalisation weight, not a fact shown to anyone.
  */
 import type { ReadConnection, WriteConnection } from '../store/connection.ts';
 import { forgetNoteDegrees, notesWithoutDegree, writeNoteDegrees } from '../store/queries/graph.ts';

@@ -11,6 +11,7 @@
 import type { GraphExtractReport } from '../../shared/contract.ts';
 import type { ChatModel } from '../llm/chat.ts';
 import { llmPendingDocuments, markLlmGraphDone, openingChunks } from '../store/queries/graph.ts';
+import { notesAround, refreshNoteDegrees } from './degrees.ts';
 import type { Store, StoredGraph } from '../store/store.ts';
 import { extractWithModel } from './llm-extract.ts';
 
@@ -27,6 +28,7 @@ export async function runLlmGraphStage(
   const { store } = deps;
   const pending = () => llmPendingDocuments(store.db).filter((d) => deps.visible(d.sensitivity));
   const docs = pending();
+  const done: string[] = [];
   const report: LlmGraphReport = { documents_done: 0, chunks_read: 0, entities_found: 0, relations_found: 0, documents_pending: docs.length, elapsed_ms: 0, stopped_by_budget: false };
   for (const doc of docs) {
     if (performance.now() - started > options.budgetMs) {
@@ -79,10 +81,12 @@ export async function runLlmGraphStage(
     }
     if (!complete) break;
     // The note may have changed while the model read it: then its facts are stale and it waits for the next run.
-    markLlmGraphDone(store.db, doc.id, doc.content_hash, () => store.insertGraph(doc.id, facts));
+    if (markLlmGraphDone(store.db, doc.id, doc.content_hash, () => store.insertGraph(doc.id, facts))) done.push(doc.path);
     report.documents_done++;
     deps.onProgress?.(report.documents_done, docs.length, doc.path);
   }
+  // The model's links change the degrees of the notes read and of the notes they now link to.
+  if (done.length > 0) await refreshNoteDegrees(store.db, notesAround(store.db, done));
   report.documents_pending = pending().length;
   report.elapsed_ms = Math.round(performance.now() - started);
   return report;
