@@ -139,7 +139,7 @@ function searchPruned(db: ReadConnection, fts: FtsQuery, k: number, minRows: num
 }
 
 /** When ranking given notes' chunks over a large index, the query terms matched through the index hit at most this share of all chunks together. */
-const NOTES_MATCH_BUDGET_SHARE = 0.02;
+const NOTES_MATCH_BUDGET_SHARE = 0.08;
 
 /**
  * The chunks of the indexed documents at `paths` that match the query, with FTS5's bm25 rank, best
