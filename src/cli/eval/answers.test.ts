@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { TempDirs } from '../../../test/helpers/tmp.ts';
 import { cli } from '../../../test/helpers/cli.ts';
+import fs from 'node:fs';
 import path from 'node:path';
 import { SAMPLE_QUESTIONS, SAMPLE_VAULT } from '../main.ts';
 import { REPO_ROOT } from '../resources.ts';
@@ -66,6 +67,22 @@ describe('synapsis eval --answers', () => {
     expect(report.abstained_unanswerable).toBe(1);
     expect(report.fully_correct).toBeGreaterThanOrEqual(0.9);
     expect(report.false_abstentions).toBeLessThanOrEqual(0.1);
+  });
+
+  it('answers from the given vault only when its work dir was used with another one', async () => {
+    const files = { 'outage.md': '# Relay outage\n\nThe relay outage on Friday lasted 47 minutes.\n' };
+    const first = temp.make('syn-qa-vault-a-', files);
+    const second = temp.make('syn-qa-vault-b-', files);
+    const questions = path.join(temp.make('syn-qa-q-'), 'q.json');
+    fs.writeFileSync(questions, JSON.stringify([{ id: 'q1', question: 'How long did the relay outage last?', kind: 'single', sources: ['outage.md'], answer_contains: ['47 minutes'] }]));
+    const work = temp.make('syn-qa-work-');
+    expect((await cli(['eval', '--answers', '--vault', first, '--questions', questions, '--work-dir', work, '--json'])).code).toBe(0);
+    const again = await cli(['eval', '--answers', '--vault', second, '--questions', questions, '--work-dir', work, '--json']);
+    expect(again.code).toBe(0);
+    expect(again.err).toContain(`removed 1 documents of another folder, ${fs.realpathSync(first)}`);
+    const roots = JSON.parse((await cli(['roots', 'list', '--data-dir', path.join(work, 'data'), '--json'])).out) as { path: string }[] | { roots: { path: string }[] };
+    const listed = (Array.isArray(roots) ? roots : roots.roots).map((r) => r.path);
+    expect(listed).toEqual([fs.realpathSync(second)]);
   });
 
   it('refuses a set without answers, and a vault without questions, naming what is missing', async () => {

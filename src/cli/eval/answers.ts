@@ -275,6 +275,13 @@ export async function runAnswerEval(options: AnswerEvalOptions): Promise<AnswerE
     const work = options.workDir ? path.resolve(options.workDir) : fs.mkdtempSync(path.join(os.tmpdir(), 'synapsis-answers-'));
     const engine = createEngine({ dataDir: path.join(work, 'data'), env: {}, ...(options.modelsDir ? { modelsDir: options.modelsDir } : {}), config: config() });
     try {
+      // A work dir used with another vault (or this one at another path) would answer from both.
+      const vaultReal = fs.realpathSync(vault);
+      for (const root of engine.listRoots()) {
+        if (root.path === vault || root.path === vaultReal) continue;
+        const { documents_removed } = engine.removeRoot(root.path);
+        log(`work dir: removed ${documents_removed} documents of another folder, ${root.path}`);
+      }
       const report = await engine.index([vault]);
       log(`${path.basename(vault)}: ${report.chunks_total} chunks, ${report.embedded} embedded; ${items.length} questions`);
       const rows = await askAll(engine, items, log);
