@@ -89,6 +89,56 @@ export function termStats(db: ReadConnection, terms: readonly string[], visibili
 }
 
 /**
+ * The query's plain terms split by how many chunks hold them: phrases, prefixes and non-ASCII terms
+ * stay matched through the index, plain terms join them rarest first while their rows together stay
+ * within `budgetShare` of all chunks (at least `minKept` clauses kept); the rest are `left`, with
+ * their idf, to be counted in the rows' text (`textScores`).
+ */
+function splitByFrequency(db: ReadConnection, fts: FtsQuery, budgetShare: number, minKept: number) {
+  const stats = tableStats(db, 'chunks_fts');
+  ensureVocab(db);
+  const plain = fts.clauses.filter((c) => c.term !== null && /^[a-z0-9]+$/.test(c.term));
+  const df = documentFrequencies(db, 'temp.chunks_vocab', plain.map((c) => c.term!));
+  const kept = new Set(fts.clauses.filter((c) => !plain.includes(c)));
+  let hits = 0;
+  for (const c of [...plain].sort((a, b) => df.get(a.term!)! - df.get(b.term!)!)) {
+    const n = df.get(c.term!)!;
+    if (kept.size >= minKept && hits + n > stats.rows * budgetShare) break;
+    kept.add(c);
+    hits += n;
+  }
+  const left = plain.filter((c) => !kept.has(c)).map((c) => ({ term: c.term!, idf: idf(stats.rows, df.get(c.term!)!) }));
+  const match = fts.clauses.filter((c) => kept.has(c)).map((c) => c.expr).join(' OR ');
+  return { stats, match, left };
+}
+
+/**
+ * Each row's bm25 contribution of the `left` terms, counted in its title, heading and text and scored
+ * with FTS5's formula and the index's statistics; `held` says whether the row holds any of them.
+ */
+function textScores(db: ReadConnection, rows: readonly { id: number; title?: string | null; heading?: string | null; text: string }[], left: readonly { term: string; idf: number }[], avgdl: number): Map<number, { extra: number; held: boolean }> {
+  const lengths = rowLengths(db, 'chunks_fts', rows.map((r) => r.id));
+  const countTerms = termCounter(new Set(left.map((t) => t.term)));
+  const titles = new Map<string, Map<string, number>>();
+  const out = new Map<number, { extra: number; held: boolean }>();
+  for (const r of rows) {
+    let title = titles.get(r.title ?? '');
+    if (title === undefined) titles.set(r.title ?? '', (title = countTerms(r.title ?? '')));
+    const heading = countTerms(r.heading ?? '');
+    const body = countTerms(r.text);
+    let extra = 0;
+    let held = false;
+    for (const t of left) {
+      const f = BM25_WEIGHTS.title * (title.get(t.term) ?? 0) + BM25_WEIGHTS.heading * (heading.get(t.term) ?? 0) + BM25_WEIGHTS.body * (body.get(t.term) ?? 0);
+      if (f > 0) held = true;
+      extra += termScore(t.idf, f, lengths.get(r.id) ?? avgdl, avgdl);
+    }
+    out.set(r.id, { extra, held });
+  }
+  return out;
+}
+
+/**
  * OR-ed queries with common terms are the slow case of FTS5: it scores every row that holds any
  * term. For interactive k this keeps the common plain terms out of the MATCH: the selective clauses
  * (rarest first, within a posting budget) find k + margin candidates, then the left-out terms' BM25
@@ -99,41 +149,15 @@ export function termStats(db: ReadConnection, terms: readonly string[], visibili
  */
 function searchPruned(db: ReadConnection, fts: FtsQuery, k: number, minRows: number, run: (match: string, limit: number) => Row[]): Row[] | null {
   if (k > PRUNE_MAX_K || fts.clauses.length < 3) return null;
-  const stats = tableStats(db, 'chunks_fts');
-  if (stats.rows < minRows) return null;
-  ensureVocab(db);
-  const plain = fts.clauses.filter((c) => c.term !== null && /^[a-z0-9]+$/.test(c.term));
-  const df = documentFrequencies(db, 'temp.chunks_vocab', plain.map((c) => c.term!));
-  // Phrases, prefixes and non-ASCII terms always stay; plain terms join rarest first within the budget.
-  const kept = new Set(fts.clauses.filter((c) => !plain.includes(c)));
-  let hits = 0;
-  for (const c of [...plain].sort((a, b) => df.get(a.term!)! - df.get(b.term!)!)) {
-    const n = df.get(c.term!)!;
-    if (kept.size >= 2 && hits + n > stats.rows * PRUNE_BUDGET_SHARE) break;
-    kept.add(c);
-    hits += n;
-  }
-  const left = plain.filter((c) => !kept.has(c));
+  if (tableStats(db, 'chunks_fts').rows < minRows) return null;
+  const { stats, match, left } = splitByFrequency(db, fts, PRUNE_BUDGET_SHARE, 2);
   if (left.length === 0) return null;
-  const match = fts.clauses.filter((c) => kept.has(c)).map((c) => c.expr).join(' OR ');
   // The margin grows with k up to PRUNE_MAX_MARGIN: a fusion pool of 50 needs its head right more than
   // its tail, and rescoring 350 candidates cost more than the pruning saved.
   const candidates = run(match, k + Math.max(30, Math.min(6 * k, PRUNE_MAX_MARGIN)));
   if (candidates.length < k) return null;
-  const out = left.map((c) => ({ term: c.term!, idf: idf(stats.rows, df.get(c.term!)!) }));
-  const lengths = rowLengths(db, 'chunks_fts', candidates.map((r) => r.id));
-  const countTerms = termCounter(new Set(out.map((t) => t.term)));
-  const rescored = candidates.map((r) => {
-    const title = countTerms(r.title ?? '');
-    const heading = countTerms(r.heading ?? '');
-    const body = countTerms(r.text);
-    let extra = 0;
-    for (const t of out) {
-      const f = BM25_WEIGHTS.title * (title.get(t.term) ?? 0) + BM25_WEIGHTS.heading * (heading.get(t.term) ?? 0) + BM25_WEIGHTS.body * (body.get(t.term) ?? 0);
-      extra += termScore(t.idf, f, lengths.get(r.id) ?? stats.avgdl, stats.avgdl);
-    }
-    return { ...r, rank: r.rank - extra };
-  });
+  const extra = textScores(db, candidates, left, stats.avgdl);
+  const rescored = candidates.map((r) => ({ ...r, rank: r.rank - extra.get(r.id)!.extra }));
   rescored.sort((a, b) => a.rank - b.rank || a.id - b.id);
   return rescored.slice(0, k);
 }
@@ -152,41 +176,17 @@ const NOTES_MATCH_BUDGET_SHARE = 0.08;
  */
 export function rankChunksOfNotes(db: ReadConnection, fts: FtsQuery, paths: readonly string[], minRows = PRUNE_MIN_ROWS): { id: number; path: string; rank: number }[] {
   if (!fts.match || paths.length === 0) return [];
-  const stats = tableStats(db, 'chunks_fts');
-  const plain = fts.clauses.filter((c) => c.term !== null && /^[a-z0-9]+$/.test(c.term));
-  if (stats.rows < minRows || plain.length === 0) return matchingChunksOf(db, fts.match, paths);
-  ensureVocab(db);
-  const df = documentFrequencies(db, 'temp.chunks_vocab', plain.map((c) => c.term!));
-  // Phrases, prefixes and non-ASCII terms always go through the index; plain terms rarest first.
-  const kept = new Set(fts.clauses.filter((c) => !plain.includes(c)));
-  let hits = 0;
-  for (const c of [...plain].sort((x, y) => df.get(x.term!)! - df.get(y.term!)!)) {
-    const n = df.get(c.term!)!;
-    if (hits + n > stats.rows * NOTES_MATCH_BUDGET_SHARE) break;
-    kept.add(c);
-    hits += n;
-  }
-  const left = plain.filter((c) => !kept.has(c)).map((c) => ({ term: c.term!, idf: idf(stats.rows, df.get(c.term!)!) }));
-  const matched = kept.size === 0 ? [] : matchingChunksOf(db, fts.clauses.filter((c) => kept.has(c)).map((c) => c.expr).join(' OR '), paths);
+  const hasPlain = fts.clauses.some((c) => c.term !== null && /^[a-z0-9]+$/.test(c.term));
+  if (tableStats(db, 'chunks_fts').rows < minRows || !hasPlain) return matchingChunksOf(db, fts.match, paths);
+  const { stats, match, left } = splitByFrequency(db, fts, NOTES_MATCH_BUDGET_SHARE, 0);
+  const matched = match === '' ? [] : matchingChunksOf(db, match, paths);
   if (left.length === 0) return matched;
   const rank = new Map(matched.map((r) => [r.id, r.rank]));
   const rows = chunksOfNotes(db, paths);
-  const lengths = rowLengths(db, 'chunks_fts', rows.map((r) => r.id));
-  const countTerms = termCounter(new Set(left.map((t) => t.term)));
-  const titles = new Map<string, Map<string, number>>();
+  const scores = textScores(db, rows, left, stats.avgdl);
   const out: { id: number; path: string; rank: number }[] = [];
   for (const r of rows) {
-    let title = titles.get(r.title ?? '');
-    if (title === undefined) titles.set(r.title ?? '', (title = countTerms(r.title ?? '')));
-    const heading = countTerms(r.heading ?? '');
-    const body = countTerms(r.text);
-    let extra = 0;
-    let held = false;
-    for (const t of left) {
-      const f = BM25_WEIGHTS.title * (title.get(t.term) ?? 0) + BM25_WEIGHTS.heading * (heading.get(t.term) ?? 0) + BM25_WEIGHTS.body * (body.get(t.term) ?? 0);
-      if (f > 0) held = true;
-      extra += termScore(t.idf, f, lengths.get(r.id) ?? stats.avgdl, stats.avgdl);
-    }
+    const { extra, held } = scores.get(r.id)!;
     if (held || rank.has(r.id)) out.push({ id: r.id, path: r.path, rank: (rank.get(r.id) ?? 0) - extra });
   }
   return out.sort((a, b) => a.rank - b.rank || a.id - b.id);
