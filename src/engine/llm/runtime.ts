@@ -84,9 +84,8 @@ export interface EmbedderOptions {
 /**
  * Tokens of an embedding context: the model's training context, but no more than the longest input
  * needs. A token covers at least one character in the tokenizers of embedding models (CJK text comes
- * closest), so `maxInputChars` plus room for the title and heading put before a chunk is enough; each context's buffers grow with
- * its size (a 135M model's context takes 202 MB at 8,192 tokens and 38 MB at 1,024), and one
- * context runs per core.
+ * closest), so `maxInputChars` plus room for the title and heading put before a chunk is enough;
+ * each context's buffers grow with its size, and one context runs per core.
  */
 export function embeddingContextSize(trainContextSize: number, maxInputChars = 1200): number {
   const needed = Math.ceil((maxInputChars + 256) / 256) * 256;
