@@ -35,6 +35,20 @@ describe('readAnswer', () => {
     expect(checkAnswer(r.answer, s).verdict).toBe('APPROVE');
   });
 
+  it('quotes the neighbour a lead refers to, after the lead, and no unrelated neighbour', () => {
+    const s = [
+      snippet(1, 'Hyperbaric medicine uses special oxygen chambers to raise the pressure. These devices treat carbon monoxide poisoning and decompression sickness. The hospital opened in 1990.'),
+    ];
+    const back = read('Which devices treat carbon monoxide poisoning?', s);
+    expect(back.answer).toBe('These devices treat carbon monoxide poisoning and decompression sickness. [1] Hyperbaric medicine uses special oxygen chambers to raise the pressure. [1]');
+    const notes = (after: string) => [snippet(1, `The stock exchange of Warsaw traded until the war closed it. ${after} Trading volumes grew.`)];
+    const when = 'When did the stock exchange of Warsaw reopen after the war?';
+    // The sentence with the date leads, with the one that says what "it" is.
+    expect(read(when, notes('It was re-established in April 1991.')).answer).toBe('It was re-established in April 1991. [1] The stock exchange of Warsaw traded until the war closed it. [1]');
+    // A sentence after the lead that brings nothing the question asks is filler, even when it opens with a pronoun.
+    expect(read(when, notes('It had a fine building.')).answer).toBe('The stock exchange of Warsaw traded until the war closed it. [1]');
+  });
+
   it('answers each part of a two-part question, and says which part the notes leave open', () => {
     const s = [snippet(1, 'The outage lasted 47 minutes. Root cause: an expired TLS certificate on the relay.', { title: 'Relay outage' })];
     const both = read('How long did the relay outage last, and what was its root cause?', s);
