@@ -575,10 +575,10 @@ const TOGETHER_NEAR_SHARE = 0.25;
  * the vectors must agree that nothing states the fact. Calibrated for multilingual-e5-small, whose
  * cosines crowd into a narrow band; another model's scale moves the bar less or more.
  */
-const SIMILARITY_GAP_MID = 0.06;
+const SIMILARITY_GAP_MID = 0.055;
 const SIMILARITY_GAP_WEIGHT = 4;
 /** The vectors raise the bar by at most this much: they veto a quote the words hold well only when the words hold it barely. */
-const SIMILARITY_VETO_MAX = 0.1;
+const SIMILARITY_VETO_MAX = 0.05;
 
 interface Weighted {
   /** The form a sentence's words are matched by (matchForm). */
