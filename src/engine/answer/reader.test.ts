@@ -347,6 +347,28 @@ describe('passage sentences', () => {
     expect(plainText('a **b** and _c_ [[d|e]]')).toBe('a b and _c_ e');
     expect(codeSentences('# retries before giving up\nMAX_RETRIES = 5\n}')).toEqual(['retries before giving up', 'MAX_RETRIES = 5']);
   });
+
+  it('reads a block quote or a callout apart from the prose around it, without its markers', () => {
+    const text = [
+      'Servers are hosted in these regions:',
+      '',
+      '> [!abstract] Sync regions',
+      '> **Asia**: Singapore',
+      '> **Europe**: Frankfurt, Germany',
+      'Prose after the quote.',
+      '> [!warning]- Warning',
+      '> Early access versions are beta releases.',
+      '>> A nested quote.',
+    ].join('\n');
+    expect(proseSentences(text)).toEqual([
+      'Servers are hosted in these regions:',
+      'Asia: Singapore',
+      'Europe: Frankfurt, Germany',
+      'Prose after the quote.',
+      'Early access versions are beta releases.',
+      'A nested quote.',
+    ]);
+  });
 });
 
 describe('property: an answer only quotes its passages', () => {

@@ -201,6 +201,9 @@ const LIST_ITEM = /^(?:[-*+•]|\d{1,3}[.)])\s/;
 /** "**Date:** 2026-04-02", "Owner: Maya": a line that states one field starts a sentence of its own. */
 const LABEL_LINE = /^(?:\*\*[^*\n]{1,40}:\*\*|\*\*[^*\n]{1,40}\*\*:|[\p{L}][\p{L} ]{0,30}:\s)/u;
 const TABLE_ROW = /^\|.*\|\s*$/;
+const QUOTE = /^(?:>\s?)+/;
+/** An Obsidian callout's first line: "[!warning] Title", "[!info]+ Title", "[!tip]-". */
+const CALLOUT = /^\[![\p{L}\p{N}_-]+\][+-]?(?:\s|$)/u;
 const TABLE_RULE = /^\|?[\s:|-]+\|[\s:|-]*$/;
 /**
  * Lines that carry no prose: headings, horizontal rules, HTML, and lines of links or tags only.
@@ -254,8 +257,22 @@ export function proseUnits(text: string): PassageUnit[] {
   /** The sentence ending in ":" right before the open code block, if any. */
   let intro: string | undefined;
   let header: string[] | null = null;
+  /** The line before was in a block quote (a callout): a quote is read apart from the prose around it. */
+  let quoted = false;
   for (; i < lines.length; i++) {
-    const line = lines[i]!.trim();
+    let line = lines[i]!.trim();
+    // "> text" is a block quote, "> [!note] Title" opens a callout: the quote's lines read as lines of
+    // their own, the callout's type and title as a heading (not a sentence).
+    const quote = !inFence && QUOTE.test(line);
+    if (quote !== quoted) flush();
+    quoted = quote;
+    if (quote) {
+      line = line.replace(QUOTE, '');
+      if (CALLOUT.test(line)) {
+        flush();
+        continue;
+      }
+    }
     if (FENCE.test(line)) {
       inFence = !inFence;
       shell = inFence && SHELL_FENCE.test(line.slice(3).trim());
