@@ -30,7 +30,10 @@ export function formatAnswer(a: AnswerEnvelope): string {
     }
   }
   const kind = a.answer_mode === 'extractive' ? 'quoted (the sentences of your files that answer)' : a.answer_mode;
-  const outcome = a.outcome === 'answered' ? 'Answered' : a.outcome === 'partial' ? `Partly answered (not found: ${a.missing_parts.join('; ') || a.missing_terms.join(', ')})` : 'Not in your notes';
+  // A question of one part that the quote only comes close to: its note line says what is not clearly stated.
+  const whole = a.missing_parts.length === 1 && a.missing_parts[0]!.trim() === a.query.trim();
+  const open = whole ? 'not clearly stated' : `not found: ${a.missing_parts.join('; ') || a.missing_terms.join(', ')}`;
+  const outcome = a.outcome === 'answered' ? 'Answered' : a.outcome === 'partial' ? `Partly answered (${open})` : 'Not in your notes';
   lines.push(a.cancelled ? 'Stopped' : outcome);
   lines.push(`${kind}; verdict ${a.verdict ?? 'none'} (${a.critic.decided_by}${a.critic.retried ? ', revised once' : ''}); confidence ${a.confidence.toFixed(2)}${a.low_confidence ? ' LOW' : ''}`);
   if (a.cancelled) lines.push('cancelled');

@@ -18,9 +18,36 @@ import type { TraceRow } from '../store/store.ts';
 import { checkAnswer, supportedShare, tidyAnswer } from './checks.ts';
 import { citationsFor, extractCitations, splitSentences, stripCitationMarkers } from './citations.ts';
 import { answerConfidence } from './confidence.ts';
-import { describesSubject, type Reading, readAnswer, readerCandidates, sentenceSimilarity } from './reader.ts';
+import { describesSubject, type PartReading, type Reading, readAnswer, readerCandidates, sentenceSimilarity } from './reader.ts';
 import { ABSTAIN_TEXT, answerPrompt, CRITIC_SCHEMA, CRITIC_SYSTEM_PROMPT, criticPrompt, snippetsFromBlocks } from './prompt.ts';
 import type { CriticResult, Snippet, Verdict } from './types.ts';
+
+
+/** What each kind of value is called where a limit says no sentence clearly states it. */
+const ASKED_VALUE: Record<PartReading['type'], string> = {
+  duration: 'how long',
+  date: 'when',
+  number: 'how many or how much',
+  money: 'the amount',
+  person: 'who',
+  reason: 'why',
+  place: 'where',
+  entity: 'which one',
+  definition: 'what it means',
+  any: 'the answer',
+};
+
+/**
+ * The limit a partial answer shows: the parts of the question the quote leaves open, or, for a
+ * question of one part, that no sentence clearly states the asked kind of value (the quoted ones are
+ * the closest): "not found" of the whole question above a quote would contradict it.
+ */
+export function missingPartsLimit(parts: readonly PartReading[]): string | null {
+  const open = parts.filter((p) => !p.answered);
+  if (open.length === 0) return null;
+  if (parts.length === 1) return `not found in your notes: a sentence that clearly says ${ASKED_VALUE[open[0]!.type]}; the closest ones are quoted`;
+  return `not found in your notes: ${open.map((p) => `"${p.part}"`).join(', ')}`;
+}
 
 export interface AnswerSettings {
   systemPrompt: string;
@@ -480,7 +507,8 @@ export async function answerQuestion(deps: AnswerDeps, query: string, options: A
   // "Supported" means the answer answers: a partial answer is badged as such, a cut one never approved.
   if (!isCancelled && verdict === 'APPROVE' && (outcome === 'partial' || generationCut)) verdict = 'REVISE';
   const missingParts = outcome === 'partial' ? finalReading.parts.filter((p) => !p.answered).map((p) => p.part) : [];
-  if (missingParts.length > 0) limits.push(`not found in your notes: ${missingParts.map((p) => `"${p}"`).join(', ')}`);
+  const missingLimit = outcome === 'partial' ? missingPartsLimit(finalReading.parts) : null;
+  if (missingLimit) limits.push(missingLimit);
 
   const cited = answerMode === 'abstained' ? [] : extractCitations(text, snippets).cited;
   const citations = citationsFor(cited, snippets);

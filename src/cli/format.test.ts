@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import type { AnswerEnvelope } from '../shared/contract.ts';
+import { formatAnswer } from './format.ts';
+
+const envelope = (over: Partial<AnswerEnvelope>): AnswerEnvelope =>
+  ({
+    query: 'How long are snapshots kept?',
+    answer: 'Snapshots are saved every 5 minutes. [1]',
+    answer_mode: 'extractive',
+    outcome: 'partial',
+    missing_parts: [],
+    missing_terms: [],
+    citations: [],
+    searched: { terms: [], results: 3, top: [], closest: [] },
+    verdict: 'REVISE',
+    critic: { decided_by: 'checks', retried: false },
+    confidence: 0.41,
+    low_confidence: false,
+    cancelled: false,
+    limits: [],
+    ...over,
+  }) as unknown as AnswerEnvelope;
+
+describe('formatAnswer', () => {
+  it('names the open part of a question of several parts', () => {
+    const text = formatAnswer(envelope({ query: 'How long did it last, and who approved it?', missing_parts: ['who approved it?'] }));
+    expect(text).toContain('Partly answered (not found: who approved it?)');
+  });
+
+  it('says a one-part question is not clearly stated rather than "not found" above a quote', () => {
+    const text = formatAnswer(envelope({ missing_parts: ['How long are snapshots kept?'], limits: ['not found in your notes: a sentence that clearly says how long; the closest ones are quoted'] }));
+    expect(text).toContain('Partly answered (not clearly stated)');
+    expect(text).not.toContain('not found: How long');
+    expect(text).toContain('note: not found in your notes: a sentence that clearly says how long');
+  });
+});
