@@ -49,6 +49,22 @@ describe('readAnswer', () => {
     expect(read(when, notes('It had a fine building.')).answer).toBe('The stock exchange of Warsaw traded until the war closed it. [1]');
   });
 
+  it('reads a relation stated by a label as the verb a question asks it with', () => {
+    const s = [
+      snippet(1, 'Decider: Maya Chen\nThe team compared SQLite and Postgres for the device store over two weeks.', { title: 'Storage decision' }),
+      snippet(2, 'Maya Chen reviewed the storage benchmarks with Priya.', { title: 'Benchmarks' }),
+    ];
+    const r = read('Who picked the device store?', s);
+    expect(r.answer.startsWith('Storage decision — Decider: Maya Chen. [1]')).toBe(true);
+  });
+
+  it('names the person of a note in full when a person is asked and the sentence says only the first name', () => {
+    const s = [snippet(1, 'Анна руководит платформенной командой с 2023 года. До того Анна работала в банке.', { title: 'Анна Соколова', path: 'people/Анна Соколова.md' })];
+    expect(read('Кто руководит платформенной командой?', s).answer).toBe('Анна Соколова — Анна руководит платформенной командой с 2023 года. [1]');
+    // Not for a question that asks no person.
+    expect(read('С какого года руководит платформенной командой?', s).answer).toBe('Анна руководит платформенной командой с 2023 года. [1]');
+  });
+
   it('answers each part of a two-part question, and says which part the notes leave open', () => {
     const s = [snippet(1, 'The outage lasted 47 minutes. Root cause: an expired TLS certificate on the relay.', { title: 'Relay outage' })];
     const both = read('How long did the relay outage last, and what was its root cause?', s);

@@ -36,6 +36,7 @@ import { foldText, isStopword, stemWord, tokenize } from '../search/analyzer.ts'
 import { type AskedType, askedAttribute, askedType, assignsUnit, describesUnit, hasRelativeClause, holdsType, likelyVerbs, questionParts } from './answer-type.ts';
 import { splitSentences, stripCitationMarkers } from './citations.ts';
 import { contentTerms } from './checks.ts';
+import { relationTerms } from './relations.ts';
 import type { Snippet } from './types.ts';
 
 /** Words that frame a question rather than say what it is about (stemmed forms too). */
@@ -407,6 +408,8 @@ export function readerCandidates(snippets: readonly Snippet[]): Candidate[] {
       if (!doc) docs.set(snippet.doc_id, (doc = new Set()));
       // What introduces a line of code says what it is: its words are the line's own.
       const terms = termSet(described ? `${described}\n${text}` : text);
+      // "Decider: Maya Chen" answers "who picked", "Reports to:" "who manages".
+      for (const t of relationTerms(text)) terms.add(matchForm(t));
       if (command) for (const t of COMMAND_TERMS) terms.add(t);
       const subject = field && snippet.title.trim() ? snippet.title.trim() : undefined;
       out.push({ text, n: snippet.n, snippetIndex, terms, context, near: new Set(), doc, ...(code ? { code } : {}), ...(described ? { described } : {}), ...(subject ? { subject } : {}), ...(links ? { links } : {}) });
@@ -967,11 +970,14 @@ export function readAnswer(question: string, given: readonly Candidate[], option
     return { outcome, answer: '', cited: [], answerability, parts: partReadings, missing: absent.map((t) => t.raw), unknown, unknownAttribute, closest, similarity, hops };
   }
   // Written in reading order of relevance: the lead first, then what completes it.
+  const askedPerson = parts.some((p) => p.asked.type === 'person');
   const answer = picked.map((i) => {
     const c = candidates[i]!;
     // A field line quoted alone loses whom it is about: "Анна Соколова — Город: Казань".
-    // So is the other hop of a chain: "Maya Chen — Maya leads the sync team".
-    const about = c.subject ?? (hopped.has(i) ? c.title : undefined);
+    // So is the other hop of a chain: "Maya Chen — Maya leads the sync team", and a sentence that
+    // names the person of its note by a first name only, when a person is asked: "Анна Соколова — Анна руководит…".
+    const byFirstName = askedPerson && c.titleNames !== undefined && (c.nameOrder ?? []).some((n) => c.titleNames!.has(n));
+    const about = c.subject ?? (hopped.has(i) || byFirstName ? c.title : undefined);
     const subject = about && about.split(/\s+/).length <= 4 && !/\d/.test(about) && !c.text.toLowerCase().includes(about.toLowerCase()) ? about : null;
     const s = subject ? `${subject} — ${c.text}` : c.text;
     return `${/[.!?…]["'”’»)`]*$|[{;,(:]$/.test(s) ? s : `${s}.`} [${candidates[i]!.n}]`;

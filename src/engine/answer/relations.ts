@@ -1,0 +1,41 @@
+/**
+ * Relations between people and records that notes state by a label and questions by a verb: a
+ * decision record says "Decider: Maya Chen" or «Решение принимала: Анна», a question asks "who
+ * picked" or «кто выбрал»; a person's note says "Reports to: Maya Chen", a question asks "who
+ * manages"; a record says "Author: Priya Raman", a question asks "who wrote". A sentence that states
+ * one of these relations holds the words a question asks it with. English and Russian.
+ */
+import { stemWord, tokenize } from '../search/analyzer.ts';
+
+interface Relation {
+  /** How a note states it: a field label, or a verb of the relation. */
+  stated: RegExp;
+  /** The words a question asks it with. */
+  asked: string;
+}
+
+const RELATIONS: readonly Relation[] = [
+  {
+    stated: /(?<![\p{L}])(?:decider|decided|decides|decide|decision maker|chose|chosen|choose|picked|selected|решение принимал\p{L}*|принял\p{L}* решение|решил\p{L}*|выбрал\p{L}*)(?![\p{L}])/iu,
+    asked: 'decide decider choose chose chosen pick picked select selected выбрал выбрала выбрать решил решила',
+  },
+  {
+    stated: /(?<![\p{L}])(?:reports? to|reporting to|manager|manages|managed by|boss|supervisor|руководител\p{L}*|подчиняется|начальник\p{L}*)(?![\p{L}])/iu,
+    asked: 'manage manages manager managed boss supervisor руководитель руководит начальник',
+  },
+  {
+    stated: /(?<![\p{L}])(?:author|authors|authored|wrote|written by|автор\p{L}*|написал\p{L}*)(?![\p{L}])/iu,
+    asked: 'author wrote write written автор написал написала',
+  },
+];
+
+const askedTerms = RELATIONS.map((r) => [...new Set(tokenize(r.asked).map((t) => stemWord(t.raw.toLowerCase())))]);
+
+/** The index terms of the words a question would ask the relations `text` states with. */
+export function relationTerms(text: string): string[] {
+  const out: string[] = [];
+  RELATIONS.forEach((r, i) => {
+    if (r.stated.test(text)) out.push(...askedTerms[i]!);
+  });
+  return out;
+}
