@@ -32,7 +32,7 @@ import { createIndexQueue, type WatchOptions } from './ingest/queue.ts';
 import { buildManifest, readManifest, type IndexManifest } from './manifest.ts';
 import { DisposableStore, type Disposable } from './lifecycle.ts';
 import { defaultDataDir } from './paths.ts';
-import { ANALYZER_VERSION, analyzeForIndex } from './search/analyzer.ts';
+import { ANALYZER_VERSION, analyzeForIndex, chunkLanguages } from './search/analyzer.ts';
 import { hiddenDocumentPaths } from './search/lexical.ts';
 import { gatherLists, type DenseSource, type GatheredLists } from './hybrid.ts';
 import { createGraphCache } from './graph/cache.ts';
@@ -201,7 +201,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
     // The lexical index is derived data: refill it from stored chunks when the analyzer changed.
     if (store.getSetting<string>('lexical_analyzer') !== ANALYZER_VERSION) {
       if (readOnly) throw storeNeedsWriterError(dataDir, 'its lexical index was built by another version of the analyzer');
-      store.rebuildLexicalIndex(analyzeForIndex);
+      store.rebuildLexicalIndex(analyzeForIndex, chunkLanguages);
       store.setSetting('lexical_analyzer', ANALYZER_VERSION);
     }
     if (store.getSetting<boolean>('embed_hash_filled') !== true) {

@@ -15,14 +15,13 @@ import { denseWeight, type RetrievalProfile } from './retrieve/profile.ts';
 import { detectLanguage, languageCovered } from './lang/detect.ts';
 import { expansionTerms } from './search/prf.ts';
 import { isStopword, tokenize } from './search/analyzer.ts';
-import { termStats } from './search/lexical.ts';
+import { queryLanguages, termStats } from './search/lexical.ts';
 import { tableStats } from './search/bm25.ts';
 import type { ReadConnection } from './store/connection.ts';
 import type { LexicalThread } from './search/lexical-thread.ts';
 import { applyRetrievalMode } from './retrieve/modes.ts';
 import type { SemanticIndex } from './semantic.ts';
-import { allowedChunkIds, loadFilteredChunks, searchLexical, toRetrievedChunk, type LexicalFilters } from './search/lexical.ts';
-import { buildFtsQuery } from './search/fts-query.ts';
+import { allowedChunkIds, ftsQueryFor, loadFilteredChunks, searchLexical, toRetrievedChunk, type LexicalFilters } from './search/lexical.ts';
 import type { LinkGraph } from './graph/stored.ts';
 import { graphList } from './retrieve/graph-list.ts';
 import { highlightSnippet } from './search/snippet.ts';
@@ -99,7 +98,7 @@ async function denseList(deps: PipelineDeps, semantic: SemanticIndex, req: Pipel
     rows = loadFilteredChunks(deps.db, again.map((h) => h.id), req.filters);
     ranked = again.filter((h) => rows.has(h.id));
   }
-  const terms = buildFtsQuery(req.query).terms;
+  const terms = ftsQueryFor(deps.db, req.query).terms;
   return ranked.slice(0, pool).map((h) => toRetrievedChunk(rows.get(h.id)!, terms, Math.round(h.score * 1e4) / 1e4, false));
 }
 
@@ -253,7 +252,7 @@ export async function runPipeline(deps: PipelineDeps, req: PipelineRequest): Pro
     max_chunks: Math.min(req.k, req.maxChunks ?? req.k),
   });
   // Snippets are built for the chunks returned only: 0.1 ms each, for pools of 50 from two lists.
-  const marks = lexical?.query.terms ?? buildFtsQuery(req.query).terms;
+  const marks = lexical?.query.terms ?? ftsQueryFor(deps.db, req.query).terms;
   const finalChunks = shaped.chunks.map((c) => (c.snippet || c.chunk_id === undefined ? c : { ...c, snippet: highlightSnippet(c.text, lexical?.highlight.get(c.chunk_id) ?? marks) }));
   return {
     chunks: finalChunks,
@@ -262,7 +261,7 @@ export async function runPipeline(deps: PipelineDeps, req: PipelineRequest): Pro
     meta: {
       mode: req.mode,
       retrieval_mode: req.retrievalMode,
-      terms: lexical?.query.terms ?? buildFtsQuery(req.query).terms,
+      terms: lexical?.query.terms ?? ftsQueryFor(deps.db, req.query).terms,
       candidates: lexical?.candidates ?? denseLists[0]?.chunks.length ?? 0,
       filtered: lexical?.filtered ?? 0,
       trigram_used: lexical?.trigramUsed ?? false,
@@ -402,7 +401,8 @@ export function orderByDocument<C extends RetrievedChunk>(chunks: readonly C[], 
  */
 export function withoutCommonWords(db: ReadConnection, query: string, minTerms: number, minIdf: number): string {
   if (query.includes('"') || query.includes('*')) return query;
-  const words = tokenize(query).filter((t) => !isStopword(t.raw));
+  const [lang] = queryLanguages(db, query);
+  const words = tokenize(query, lang).filter((t) => !isStopword(t.raw, lang));
   if (words.length < minTerms) return query;
   const stats = termStats(db, words.map((w) => w.term));
   const ranked = [...words].sort((a, b) => (stats.get(b.term)?.idf ?? 0) - (stats.get(a.term)?.idf ?? 0));

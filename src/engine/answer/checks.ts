@@ -32,7 +32,7 @@ const FRAMING_TERMS = new Set(
     'according', 'based', 'source', 'sources', 'snippet', 'snippets', 'passage', 'passages', 'excerpt', 'excerpts',
     'also', 'however', 'therefore', 'mentioned', 'mentions', 'states', 'stated', 'says', 'said',
     'согласно', 'источник', 'источники', 'источниках', 'фрагмент', 'фрагменте', 'фрагментах', 'также', 'однако', 'поэтому', 'указано', 'сказано', 'говорится',
-  ].map(stemWord),
+  ].map((w) => stemWord(w)),
 );
 
 /**

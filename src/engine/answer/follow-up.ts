@@ -67,7 +67,7 @@ function wordsOf(text: string): Word[] {
     const lower = fold(raw);
     const capital = /^\p{Lu}/u.test(raw);
     const name = /\d/.test(raw) || (raw.length > 1 && raw === raw.toUpperCase() && /\p{L}/u.test(raw)) || (capital && !first) || /[-_.]/.test(raw);
-    out.push({ raw, lower, stem: lower.split(/[-_.]/).map(stemWord).join('-'), name });
+    out.push({ raw, lower, stem: lower.split(/[-_.]/).map((w) => stemWord(w)).join('-'), name });
     first = false;
   }
   return out;

@@ -49,7 +49,7 @@ export const QUESTION_WORDS: ReadonlySet<string> = new Set(
 );
 
 /** The question words as the analyzer stems them ("why" is "whi"). */
-const QUESTION_STEMS: ReadonlySet<string> = new Set([...QUESTION_WORDS, ...[...QUESTION_WORDS].map(stemWord)]);
+const QUESTION_STEMS: ReadonlySet<string> = new Set([...QUESTION_WORDS, ...[...QUESTION_WORDS].map((w) => stemWord(w))]);
 
 export type Outcome = 'answered' | 'partial' | 'not_found';
 

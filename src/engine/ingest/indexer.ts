@@ -12,8 +12,7 @@ import { detectFileKind, looksBinary, type FileKind } from './file-types.ts';
 import { parseDocument, type ParsedDocument } from './parsers/index.ts';
 import { extractGraphFacts, GRAPH_RULES_VERSION, type FactMention, type FactRelation } from '../graph/extract.ts';
 import { DEGREE_NEIGHBOURHOODS_MAX, notesAround, refreshNoteDegrees } from '../graph/degrees.ts';
-import { analyzeForIndex } from '../search/analyzer.ts';
-import { detectLanguage } from '../lang/detect.ts';
+import { analyzeForIndex, chunkLanguages } from '../search/analyzer.ts';
 import { EXTERNAL_SYMLINK_REASON, isInside, walkRoot, type WalkEntry } from './walk.ts';
 
 /** Whether a file resolves (symlinks followed) inside its root; a file that cannot be resolved counts as inside (the read reports it). */
@@ -384,7 +383,10 @@ async function indexFile(
       params,
     );
     const tags = parsed.tags;
-    const analyzedTitle = analyzeForIndex(parsed.title);
+    // Per chunk, not per file: a note can switch language (an English summary over Russian minutes);
+    // a short chunk of a German note is German (chunkLanguages).
+    const languages = chunkLanguages(chunks.map((c) => c.text));
+    const analyzedTitle = analyzeForIndex(parsed.title, languages.doc);
     const rows: ChunkWrite[] = chunks.map((c, ordinal) => {
       const place = parsed.locate?.(c.startLine, c.endLine) ?? { fragment: `L${c.startLine}-L${c.endLine}`, startLine: c.startLine, endLine: c.endLine };
       const locator = `${entry.relPath}#${place.fragment}`;
@@ -402,9 +404,8 @@ async function indexFile(
         embedHash: sha256(embeddingInput(parsed.title, section?.heading ?? null, c.text)),
         tags,
         tokenCount: estimateTokens(c.text),
-        // Per chunk, not per file: a note can switch language (an English summary over Russian minutes).
-        lang: detectLanguage(c.text).lang,
-        fts: { title: analyzedTitle, heading: analyzeForIndex(section?.heading ?? ''), body: analyzeForIndex(c.text) },
+        lang: languages.chunks[ordinal]!,
+        fts: { title: analyzedTitle, heading: analyzeForIndex(section?.heading ?? '', languages.chunks[ordinal]), body: analyzeForIndex(c.text, languages.chunks[ordinal]) },
       };
     });
     const graph = config.graphExtract ? graphOf(entry.relPath, kind.type, parsed, chunks) : undefined;

@@ -10,8 +10,7 @@
 import type { RetrievedChunk } from '../../shared/contract.ts';
 import { wordsKey } from '../graph/names.ts';
 import type { LinkGraph } from '../graph/stored.ts';
-import { buildFtsQuery } from '../search/fts-query.ts';
-import { loadFilteredChunks, rankChunksOfNotes, toRetrievedChunk, type LexicalFilters } from '../search/lexical.ts';
+import { ftsQueryFor, loadFilteredChunks, rankChunksOfNotes, toRetrievedChunk, type LexicalFilters } from '../search/lexical.ts';
 import type { ReadConnection } from '../store/connection.ts';
 import { openingChunksOf } from '../store/queries/graph.ts';
 
@@ -138,7 +137,7 @@ export function graphList(db: ReadConnection, g: LinkGraph, query: string, ranke
   const floor = bounds.floor !== false && strongest.length >= GRAPH_MAX_DOCS ? (strongest[GRAPH_MAX_DOCS - 1]![1] * MATCH_MIN) / MATCH_MAX : 0;
   const candidates = strongest.filter(([, s]) => s >= floor).map(([id]) => id.slice('note:'.length));
   if (candidates.length === 0) return [];
-  const fts = buildFtsQuery(query);
+  const fts = ftsQueryFor(db, query);
   const best = new Map<string, { id: number; rank: number }>();
   if (fts.match) {
     for (const r of rankChunksOfNotes(db, fts, candidates)) if (!best.has(r.path)) best.set(r.path, { id: r.id, rank: r.rank });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { analyzeForIndex, isStopword, stemWord } from './analyzer.ts';
+import { analysisLanguage, analyzeForIndex, chunkLanguages, isStopword, stemWord } from './analyzer.ts';
 
 describe('analyzer stopwords', () => {
   it('keeps content verbs and words of time and order searchable ("make relay-dev", "before", "never")', () => {
@@ -18,5 +18,70 @@ describe('analyzer stopwords', () => {
   it('still drops function words: articles, pronouns, prepositions, conjunctions, auxiliaries', () => {
     for (const word of ['the', 'a', 'of', 'and', 'is', 'were', 'they', 'which', 'и', 'в', 'на', 'что', 'он', 'был']) expect(isStopword(word)).toBe(true);
     expect(analyzeForIndex('the relay and the app')).toBe(`${stemWord('relay')} ${stemWord('app')}`);
+  });
+});
+
+describe('analyzer languages', () => {
+  it('keeps English and Russian index terms exactly as they are (the BM25 numbers of English and Russian sets rest on them)', () => {
+    expect(analyzeForIndex('The engineers were restarting the relay servers before the outage; retrySync failed twice.')).toBe(
+      'engin restart relay server befor outag retrysync retri sync fail twice',
+    );
+    expect(analyzeForIndex('Команда перенесла запуск: настройка серверов заняла две недели, ёлка стоит.')).toBe('команд перене запуск настро сервер заня две недел елк сто');
+    // Text of another language analyzed as English: its words stay unstemmed, its function words kept.
+    expect(analyzeForIndex('Café résumé naïve Zürich Dateien die und ich')).toBe('café résumé naïve zürich dateien die und ich');
+    // English, Russian and unknown text share one analysis.
+    for (const lang of ['en', 'ru', 'und', 'ja', undefined]) expect(analyzeForIndex('The relay servers restarted; сервера перезапущены.', lang)).toBe('relay server restart сервер переза');
+    expect(analysisLanguage('ru')).toBe('en');
+    expect(analysisLanguage('xx')).toBe('en');
+    expect(analysisLanguage(null)).toBe('en');
+    expect(analysisLanguage('de')).toBe('de');
+  });
+
+  it('stems German words with the German stemmer, umlauts included, and drops German function words', () => {
+    expect(stemWord('dateien', 'de')).toBe(stemWord('datei', 'de'));
+    expect(stemWord('tagen', 'de')).toBe(stemWord('tage', 'de'));
+    expect(stemWord('gelöschte', 'de')).toBe(stemWord('gelöscht', 'de'));
+    expect(stemWord('sicherungen', 'de')).toBe(stemWord('sicherung', 'de'));
+    const terms = analyzeForIndex('Ich kann die gelöschten Dateien nicht wiederherstellen, und wie lange bleiben sie im Papierkorb?', 'de').split(' ');
+    for (const word of ['ich', 'kann', 'die', 'nicht', 'und', 'wie', 'sie', 'im']) {
+      expect(isStopword(word, 'de')).toBe(true);
+      expect(terms).not.toContain(word);
+    }
+    expect(terms).toEqual(expect.arrayContaining([stemWord('dateien', 'de'), stemWord('papierkorb', 'de'), stemWord('wiederherstellen', 'de'), stemWord('lange', 'de')]));
+    // In English text the same words are not function words ("die" is a verb there).
+    expect(isStopword('die')).toBe(false);
+  });
+
+  it('keeps German numbers, units of time and content words searchable though the stopword list has them', () => {
+    const terms = analyzeForIndex('Erstattungen sind sieben Tage lang möglich, zum Beispiel am Ende des Jahres.', 'de').split(' ');
+    for (const word of ['sieben', 'tage', 'lang', 'möglich', 'beispiel', 'ende', 'jahres']) expect(terms).toContain(stemWord(word, 'de'));
+  });
+
+  it('stems French, Spanish and other Latin-script languages in their own language', () => {
+    expect(stemWord('fichiers', 'fr')).toBe(stemWord('fichier', 'fr'));
+    expect(analyzeForIndex('Les fichiers supprimés sont conservés dans la corbeille', 'fr').split(' ')).toEqual(
+      ['fichiers', 'supprimés', 'conservés', 'corbeille'].map((w) => stemWord(w, 'fr')),
+    );
+    expect(isStopword('les', 'fr')).toBe(true);
+    expect(stemWord('archivos', 'es')).toBe(stemWord('archivo', 'es'));
+    expect(isStopword('los', 'es')).toBe(true);
+    // Cyrillic words in a German note are still Russian; digits and identifiers keep their parts.
+    expect(analyzeForIndex('Die Datei heißt retrySync, сервера 2026', 'de')).toBe(`${stemWord('datei', 'de')} ${stemWord('heißt', 'de')} retrysync retry sync сервер 2026`);
+  });
+});
+
+describe('chunkLanguages', () => {
+  const german = 'Gelöschte Notizen bleiben dreißig Tage im Papierkorb. Danach werden sie endgültig entfernt, und du kannst sie nicht mehr wiederherstellen.';
+  it('gives a short or unsure chunk its note\'s language when the note is in an analyzed language', () => {
+    const { doc, chunks } = chunkLanguages([german, 'Siehe auch: Sync, Publish, Canvas']);
+    expect(doc).toBe('de');
+    expect(chunks).toEqual(['de', 'de']);
+  });
+
+  it('leaves English and Russian notes\' chunks as detected, and a sure chunk keeps its own language', () => {
+    expect(chunkLanguages(['The relay restarts every night and the team checks the logs in the morning.', 'See also: Sync, Publish']).chunks).toEqual(['en', 'en']);
+    expect(chunkLanguages(['Сервер перезапускается каждую ночь, а команда проверяет журналы утром.', 'См. также: Sync']).doc).toBe('ru');
+    const mixed = chunkLanguages([german, 'The English summary of this note is here, and it is written for the whole team.']);
+    expect(mixed.chunks).toEqual(['de', 'en']);
   });
 });

@@ -1,17 +1,52 @@
 /**
  * The lexical analyzer shared by indexing and querying: Unicode word tokens, lower-cased, ё folded
- * to е, English and Russian Snowball stemming chosen per token by its script, stopwords dropped,
- * and code identifiers (camelCase, snake_case) indexed whole and by part. FTS5 then only splits
- * on spaces (unicode61) and folds diacritics, so the index holds exactly these terms.
+ * to е, Snowball stemming, stopwords dropped, and code identifiers (camelCase, snake_case) indexed
+ * whole and by part. FTS5 then only splits on spaces (unicode61) and folds diacritics, so the index
+ * holds exactly these terms.
+ *
+ * The stemmer of a word is chosen by its script and by the language of its text: Cyrillic words get
+ * the Russian stemmer, Latin words the stemmer of the text's language (German, French, Spanish,
+ * Italian, Portuguese, Dutch, Swedish, Danish, Norwegian, Finnish; `ANALYZED_LANGUAGES`) and English
+ * otherwise. That language's function words are dropped beside the English and Russian ones.
+ * English and Russian text (and text of any other or unknown language) is analyzed as it always
+ * was, so an English or Russian vault's index terms do not depend on language detection.
  */
 import snowball from 'snowball-stemmers';
-import { eng, rus } from 'stopword';
+import * as stopwords from 'stopword';
+import { detectLanguage } from '../lang/detect.ts';
+
+const { eng, rus } = stopwords;
 
 /** Changes whenever the terms produced for a text change: the lexical index is then rebuilt. */
-export const ANALYZER_VERSION = 'snowball-en-ru-v3';
+export const ANALYZER_VERSION = 'snowball-latin-v4';
 
 const english = snowball.newStemmer('english');
 const russian = snowball.newStemmer('russian');
+
+/** Latin-script languages with a stemmer of their own: ISO 639-1 code → Snowball algorithm and stopword list. */
+const LATIN_ANALYZERS = {
+  de: { algorithm: 'german', list: 'deu' },
+  fr: { algorithm: 'french', list: 'fra' },
+  es: { algorithm: 'spanish', list: 'spa' },
+  it: { algorithm: 'italian', list: 'ita' },
+  pt: { algorithm: 'portuguese', list: 'por' },
+  nl: { algorithm: 'dutch', list: 'nld' },
+  sv: { algorithm: 'swedish', list: 'swe' },
+  da: { algorithm: 'danish', list: 'dan' },
+  no: { algorithm: 'norwegian', list: 'nob' },
+  fi: { algorithm: 'finnish', list: 'fin' },
+} as const;
+type LatinLanguage = keyof typeof LATIN_ANALYZERS;
+/** The languages whose text is analyzed otherwise than English text ('en', 'ru' and unknown text share one analysis). */
+export const ANALYZED_LANGUAGES: readonly string[] = Object.keys(LATIN_ANALYZERS);
+
+/**
+ * The analysis a text in `lang` gets: its own language's when it has a stemmer here, else English
+ * (which also stems the Cyrillic words of any text as Russian).
+ */
+export function analysisLanguage(lang: string | null | undefined): string {
+  return lang && Object.hasOwn(LATIN_ANALYZERS, lang) ? lang : 'en';
+}
 /**
  * Words the stopword lists drop that a person searches for: content verbs ("make relay-dev",
  * "take", "get"), words of time and order (before, after, never, now, сегодня, после, перед,
@@ -27,19 +62,56 @@ const SEARCHABLE = new Set(
 export const STOPWORDS: ReadonlySet<string> = new Set(
   [...eng, ...rus].map((w) => w.toLowerCase().replace(/ё/g, 'е')).filter((w) => !SEARCHABLE.has(w)),
 );
+/**
+ * Words of a language's stopword list that a person searches for or that state a fact: numbers
+ * ("sieben Tage"), units of time (Tag, Jahr, Zeit, Uhr), words of time and order (heute, später,
+ * nie), content nouns, adjectives and verbs (Beispiel, Ende, gut, neu, möglich, machen, gehen).
+ * Only function words stay stopwords, as in English and Russian.
+ */
+const SEARCHABLE_IN: Partial<Record<LatinLanguage, string>> = {
+  de:
+    'acht achte achten achter achtes drei dritte dritten dritter drittes elf erste ersten erster erstes fünf fünfte fünften fünfter fünftes ' +
+    'neun neunte neunten neunter neuntes sechs sechste sechsten sechster sechstes sieben siebente siebenten siebenter siebentes vier vierte ' +
+    'vierten vierter viertes zehn zehnte zehnten zehnter zehntes zwanzig zwei zweite zweiten zweiter zweites zwölf ' +
+    'jahr jahre jahren tag tage tagen zeit uhr lang lange kurz heute morgen früher später vergangenen nie zurück ' +
+    'mensch menschen gott mann ordnung beispiel ende sache teil startseite suche ' +
+    'gut gute guter gutes schlecht richtig recht rechte rechten rechter rechtes leicht möglich hoch groß große großen großer großes gross grosse ' +
+    'grossen grosser grosses kleine kleinen kleiner kleines neue neuen offen satt ernst ehrlich besser besten lieber bekannt allgemeinen ' +
+    'gehen geht ging kommen kommt kam machen macht machte gemacht sagt sagte gesagt nahm sah steht tun tat tritt wissen',
+  fr: 'faire',
+};
+
+/** Each analyzed language's function words (its stopword list, less SEARCHABLE_IN), beside English and Russian ones. */
+const LATIN_STOPWORDS = new Map<string, ReadonlySet<string>>();
+function stopwordsOf(lang: string): ReadonlySet<string> {
+  let set = LATIN_STOPWORDS.get(lang);
+  if (!set) {
+    const spec = LATIN_ANALYZERS[lang as LatinLanguage];
+    const keep = new Set((SEARCHABLE_IN[lang as LatinLanguage] ?? '').split(' '));
+    set = new Set([...STOPWORDS, ...stopwords[spec.list].map((w) => w.toLowerCase()).filter((w) => !keep.has(w) && /^[\p{L}]+$/u.test(w))]);
+    LATIN_STOPWORDS.set(lang, set);
+  }
+  return set;
+}
+
 const WORD = /[\p{L}\p{N}_]+/gu;
 const CYRILLIC = /[\u0400-\u04FF]/;
+/** A lower-case word of Latin letters (a-z, ß, the accented letters of Latin-1 and Latin Extended-A). */
+const LATIN_WORD = /^[a-z\u00df-\u00f6\u00f8-\u00ff\u0100-\u017f]+$/;
 const IDENTIFIER_PARTS = /[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+/g;
 /** Russian stems are cut to this length so that, e.g., настроить and настройка meet (настро-). */
 const RUSSIAN_STEM_MAX = 6;
 const cache = new Map<string, string>();
+/** Stems of Latin words in the other analyzed languages, by language. */
+const latinCaches = new Map<string, { stemmer: { stem(word: string): string }; cache: Map<string, string> }>();
 
 export function foldText(text: string): string {
   return text.normalize('NFC').replace(/[ёЁ]/g, (c) => (c === 'ё' ? 'е' : 'Е'));
 }
 
-/** The index term of one lower-cased word. */
-export function stemWord(word: string): string {
+/** The index term of one lower-cased word, in text of language `lang` (default English). */
+export function stemWord(word: string, lang?: string): string {
+  if (lang !== undefined && lang !== 'en' && Object.hasOwn(LATIN_ANALYZERS, lang) && LATIN_WORD.test(word)) return latinStem(word, lang);
   let stem = cache.get(word);
   if (stem === undefined) {
     if (CYRILLIC.test(word)) stem = russian.stem(word).slice(0, RUSSIAN_STEM_MAX);
@@ -47,6 +119,19 @@ export function stemWord(word: string): string {
     else stem = word;
     if (cache.size > 200_000) cache.clear();
     cache.set(word, stem);
+  }
+  return stem;
+}
+
+function latinStem(word: string, lang: string): string {
+  if (word.length <= 2) return word;
+  let entry = latinCaches.get(lang);
+  if (!entry) latinCaches.set(lang, (entry = { stemmer: snowball.newStemmer(LATIN_ANALYZERS[lang as LatinLanguage].algorithm), cache: new Map() }));
+  let stem = entry.cache.get(word);
+  if (stem === undefined) {
+    stem = entry.stemmer.stem(word);
+    if (entry.cache.size > 200_000) entry.cache.clear();
+    entry.cache.set(word, stem);
   }
   return stem;
 }
@@ -60,8 +145,11 @@ export interface Token {
   parts: string[];
 }
 
-export function tokenize(text: string): Token[] {
+/** The words of a text and their index terms, for text of language `lang` (default English). */
+export function tokenize(text: string, lang?: string): Token[] {
   const tokens: Token[] = [];
+  const l = analysisLanguage(lang);
+  const stops = l === 'en' ? STOPWORDS : stopwordsOf(l);
   for (const match of foldText(text).matchAll(WORD)) {
     const raw = match[0];
     const lower = raw.toLowerCase();
@@ -69,24 +157,46 @@ export function tokenize(text: string): Token[] {
     if (/[a-z][A-Z]|_|[A-Za-z]\d|\d[A-Za-z]/.test(raw)) {
       for (const p of raw.match(IDENTIFIER_PARTS) ?? []) {
         const lp = p.toLowerCase();
-        if (lp.length > 1 && lp !== lower && !STOPWORDS.has(lp)) parts.push(stemWord(lp));
+        if (lp.length > 1 && lp !== lower && !stops.has(lp)) parts.push(stemWord(lp, l));
       }
     }
-    tokens.push({ raw, term: stemWord(lower), parts });
+    tokens.push({ raw, term: stemWord(lower, l), parts });
   }
   return tokens;
 }
 
 /** The text stored in the FTS5 columns: index terms separated by spaces, stopwords dropped. */
-export function analyzeForIndex(text: string): string {
+export function analyzeForIndex(text: string, lang?: string): string {
   const out: string[] = [];
-  for (const t of tokenize(text)) {
-    if (!STOPWORDS.has(t.raw.toLowerCase().replace(/ё/g, 'е'))) out.push(t.term);
+  const l = analysisLanguage(lang);
+  const stops = l === 'en' ? STOPWORDS : stopwordsOf(l);
+  for (const t of tokenize(text, l)) {
+    if (!stops.has(t.raw.toLowerCase().replace(/ё/g, 'е'))) out.push(t.term);
     for (const p of t.parts) out.push(p);
   }
   return out.join(' ');
 }
 
-export function isStopword(word: string): boolean {
-  return STOPWORDS.has(foldText(word).toLowerCase());
+/** Whether a word is a function word of text in `lang` (default English; English and Russian ones count in every language). */
+export function isStopword(word: string, lang?: string): boolean {
+  const l = analysisLanguage(lang);
+  return (l === 'en' ? STOPWORDS : stopwordsOf(l)).has(foldText(word).toLowerCase());
+}
+
+/** A chunk's own language counts from this confidence (function words, tinyld's telling n-grams); below it the note's decides. */
+const SURE_CHUNK = 0.9;
+
+/**
+ * The language of a note and of each of its chunks (in order), as stored with the chunks and used to
+ * analyze them. A chunk's own detection decides when it is sure; a short or unsure chunk (a list of
+ * names, a table, a line of code: detection leans English) takes its note's language when that is one
+ * of ANALYZED_LANGUAGES, so that a German note is stemmed as German throughout. A note in English,
+ * Russian or another language leaves its chunks' detections as they are.
+ */
+export function chunkLanguages(texts: readonly string[]): { doc: string; chunks: string[] } {
+  const own = texts.map((t) => detectLanguage(t));
+  // A one-chunk note is its chunk; a longer one is read from its start, as detectLanguage reads a text.
+  const doc = own.length === 1 ? own[0]!.lang : detectLanguage(texts.slice(0, 4).join('\n').slice(0, 2000)).lang;
+  const fallback = ANALYZED_LANGUAGES.includes(doc);
+  return { doc, chunks: own.map((d) => (fallback && d.confidence < SURE_CHUNK ? doc : d.lang)) };
 }

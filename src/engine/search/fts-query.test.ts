@@ -45,3 +45,20 @@ describe('buildFtsQuery', () => {
     db.close();
   });
 });
+
+describe('buildFtsQuery in several languages', () => {
+  it('ORs the index terms of each analysis language, and drops each language\'s function words', () => {
+    const q = buildFtsQuery('Wie lange bleiben gelöschte Dateien?', ['de', 'en']);
+    expect(q.languages).toEqual(['de', 'en']);
+    // German stems (datei) and English ones (dateien) both searched; "wie" is a German function word.
+    expect(q.terms).toEqual(expect.arrayContaining(['datei', 'dateien', 'bleib', 'bleiben']));
+    expect(q.terms).not.toContain('wie');
+    expect(q.match).toContain('"datei" OR');
+  });
+
+  it('is the English query when no other language is asked for', () => {
+    const q = 'Why did the team postpone QUIC? "relay outage" retry*';
+    expect(buildFtsQuery(q, ['en'])).toEqual(buildFtsQuery(q));
+    expect(buildFtsQuery(q).languages).toEqual(['en']);
+  });
+});

@@ -3,6 +3,10 @@
  * never passes FTS5 syntax through: every term is a quoted string, so quotes, operators, parentheses,
  * colons and stars in the input are plain text. "double-quoted phrases" stay phrases; a trailing *
  * on a word makes a prefix query. Stopwords are dropped unless the query has nothing else.
+ *
+ * Each word is analyzed in every language of `languages` (lexical.ts queryLanguages: the question's
+ * own, or English and the vault's other languages when the question's is unsure); its distinct index
+ * terms are OR-ed, so "Dateien" finds German text (datei) as well as English (dateien).
  */
 import { foldText, isStopword, stemWord, tokenize } from './analyzer.ts';
 
@@ -19,13 +23,17 @@ export interface FtsQuery {
   fragments: string[];
   /** The OR-ed clauses of `match`; `term` is set for a plain single term (not a phrase or prefix). */
   clauses: { expr: string; term: string | null }[];
+  /** The analysis languages the words were stemmed in ('en' alone for English, Russian and unknown text). */
+  languages: string[];
 }
 
 function quote(term: string): string {
   return `"${term.replace(/"/g, '""')}"`;
 }
 
-export function buildFtsQuery(input: string): FtsQuery {
+export function buildFtsQuery(input: string, languages: readonly string[] = ['en']): FtsQuery {
+  const langs = languages.length > 0 ? [...new Set(languages)] : ['en'];
+  const stop = (raw: string) => langs.some((l) => isStopword(raw, l));
   const terms: string[] = [];
   const phrases: string[] = [];
   const parts: { expr: string; term: string | null }[] = [];
@@ -41,11 +49,13 @@ export function buildFtsQuery(input: string): FtsQuery {
 
   // Complete "phrases" first; an unbalanced quote is treated as plain text.
   const rest = text.replace(/"([^"]*)"/g, (_m, inner: string) => {
-    const words = tokenize(inner).filter((t) => !isStopword(t.raw));
+    const words = tokenize(inner).filter((t) => !stop(t.raw));
     if (words.length > 1) {
-      const phrase = words.map((w) => w.term).join(' ');
-      if (!seen.has(`"${phrase}`)) phrases.push(phrase);
-      push(`"${phrase}`, quote(phrase));
+      for (const l of langs) {
+        const phrase = tokenize(inner, l).filter((t) => !stop(t.raw)).map((w) => w.term).join(' ');
+        if (!seen.has(`"${phrase}`)) phrases.push(phrase);
+        push(`"${phrase}`, quote(phrase));
+      }
     } else if (words.length === 1) {
       addWord(words[0]!.raw, false);
     }
@@ -55,7 +65,7 @@ export function buildFtsQuery(input: string): FtsQuery {
 
   const pending: { raw: string; prefix: boolean }[] = [];
   for (const m of rest.matchAll(/([\p{L}\p{N}_]+)(\*)?/gu)) pending.push({ raw: m[1]!, prefix: m[2] === '*' });
-  const content = pending.filter((w) => !isStopword(w.raw));
+  const content = pending.filter((w) => !stop(w.raw));
   for (const w of content.length > 0 ? content : pending) addWord(w.raw, w.prefix);
   const fragments = [...new Set((content.length > 0 ? content : pending).map((w) => w.raw).filter((w) => w.length >= 3))];
   // Identifier-like chunks of the raw input (AUR-1102, retry_sync, v2.3.1) also go to the trigram index.
@@ -70,13 +80,15 @@ export function buildFtsQuery(input: string): FtsQuery {
       push(`${lower}*`, `${quote(lower)}*`);
       return;
     }
-    const [token] = tokenize(raw);
-    const term = token?.term ?? stemWord(lower);
-    terms.push(term);
-    push(term, quote(term), term);
-    for (const p of token?.parts ?? []) {
-      terms.push(p);
-      push(p, quote(p), p);
+    for (const l of langs) {
+      const [token] = tokenize(raw, l);
+      const term = token?.term ?? stemWord(lower, l);
+      terms.push(term);
+      push(term, quote(term), term);
+      for (const p of token?.parts ?? []) {
+        terms.push(p);
+        push(p, quote(p), p);
+      }
     }
   }
 
@@ -87,5 +99,6 @@ export function buildFtsQuery(input: string): FtsQuery {
     phrases,
     literals: [...literals],
     fragments,
+    languages: langs,
   };
 }

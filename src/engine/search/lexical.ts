@@ -4,10 +4,11 @@ import type { ReadConnection } from '../store/connection.ts';
 import type { ChunkRow } from '../store/queries/chunks.ts';
 import { countVisibleAndHidden } from '../store/queries/documents.ts';
 import type { ChunkFilters } from '../store/queries/filters.ts';
-import { BM25_WEIGHTS, documentFrequencies, ensureVocab, lexicalQueries, rowLengths, tableStats, tokensOnlyHidden } from '../store/queries/fts.ts';
+import { BM25_WEIGHTS, documentFrequencies, ensureVocab, languagesPresent, lexicalQueries, rowLengths, tableStats, tokensOnlyHidden } from '../store/queries/fts.ts';
 import { chunksOfNotes, matchingChunksOf } from '../store/queries/graph.ts';
 import type { VisibilityPolicy } from '../store/visibility.ts';
-import { analyzeForIndex, tokenize } from './analyzer.ts';
+import { detectLanguage } from '../lang/detect.ts';
+import { ANALYZED_LANGUAGES, analysisLanguage, analyzeForIndex, tokenize } from './analyzer.ts';
 import { ftsTokens, idf, termScore } from './bm25.ts';
 import { buildFtsQuery, type FtsQuery } from './fts-query.ts';
 import { highlightSnippet } from './snippet.ts';
@@ -89,6 +90,34 @@ export function termStats(db: ReadConnection, terms: readonly string[], visibili
 }
 
 /**
+ * The languages a query's words are stemmed in, so that they meet the index terms of the vault's
+ * text: English alone while no chunk is written in another analyzed language (an English or Russian
+ * vault reads every query as it always did). Otherwise the question's own language when detection
+ * is sure of it; when it is not (two words, names, a lean), English and every analyzed language of
+ * the vault, whose stems are then OR-ed.
+ */
+export function queryLanguages(db: ReadConnection, query: string): string[] {
+  const present = languagesPresent(db, ANALYZED_LANGUAGES);
+  if (present.length === 0) return ['en'];
+  const detected = detectLanguage(query);
+  const own = analysisLanguage(detected.lang);
+  const langs = detected.confidence >= SURE_LANGUAGE ? [own] : [own, 'en', ...present];
+  const out = [...new Set(langs)].filter((l) => l === 'en' || present.includes(l));
+  return out.length > 0 ? out : ['en'];
+}
+
+/** detectLanguage's confidence from which a query's language is taken alone (function words, or tinyld's telling n-grams). */
+const SURE_LANGUAGE = 0.9;
+
+/** The FTS5 query of a search: its words analyzed in the query's languages (queryLanguages). */
+export function ftsQueryFor(db: ReadConnection, query: string): FtsQuery {
+  return buildFtsQuery(query, queryLanguages(db, query));
+}
+
+/** Pruning counts left-out terms in the rows' text with the English analysis (termCounter); other languages run the full query. */
+const prunable = (fts: FtsQuery) => fts.languages.every((l) => l === 'en');
+
+/**
  * The query's plain terms split by how many chunks hold them: phrases, prefixes and non-ASCII terms
  * stay matched through the index, plain terms join them rarest first while their rows together stay
  * within `budgetShare` of all chunks (at least `minKept` clauses kept); the rest are `left`, with
@@ -148,7 +177,7 @@ function textScores(db: ReadConnection, rows: readonly { id: number; title?: str
  * `synapsis eval` measures quality with it on or off. Returns null when pruning does not apply.
  */
 function searchPruned(db: ReadConnection, fts: FtsQuery, k: number, minRows: number, run: (match: string, limit: number) => Row[]): Row[] | null {
-  if (k > PRUNE_MAX_K || fts.clauses.length < 3) return null;
+  if (k > PRUNE_MAX_K || fts.clauses.length < 3 || !prunable(fts)) return null;
   if (tableStats(db, 'chunks_fts').rows < minRows) return null;
   const { stats, match, left } = splitByFrequency(db, fts, PRUNE_BUDGET_SHARE, 2);
   if (left.length === 0) return null;
@@ -177,7 +206,7 @@ const NOTES_MATCH_BUDGET_SHARE = 0.08;
 export function rankChunksOfNotes(db: ReadConnection, fts: FtsQuery, paths: readonly string[], minRows = PRUNE_MIN_ROWS): { id: number; path: string; rank: number }[] {
   if (!fts.match || paths.length === 0) return [];
   const hasPlain = fts.clauses.some((c) => c.term !== null && /^[a-z0-9]+$/.test(c.term));
-  if (tableStats(db, 'chunks_fts').rows < minRows || !hasPlain) return matchingChunksOf(db, fts.match, paths);
+  if (tableStats(db, 'chunks_fts').rows < minRows || !hasPlain || !prunable(fts)) return matchingChunksOf(db, fts.match, paths);
   const { stats, match, left } = splitByFrequency(db, fts, NOTES_MATCH_BUDGET_SHARE, 0);
   const matched = match === '' ? [] : matchingChunksOf(db, match, paths);
   if (left.length === 0) return matched;
@@ -305,7 +334,7 @@ export function noteDenied(db: ReadConnection, f: LexicalFilters, onDenied: (rea
  * chunk never takes a slot of the top k.
  */
 export function searchLexical(db: ReadConnection, query: string, options: LexicalOptions): LexicalResult {
-  const fts = buildFtsQuery(query);
+  const fts = ftsQueryFor(db, query);
   const result: LexicalResult = { chunks: [], query: fts, candidates: 0, filtered: 0, trigramUsed: false, pruned: false, highlight: new Map() };
   const queries = lexicalQueries(db, options);
   const seen = new Set<number>();
@@ -348,7 +377,7 @@ export function searchLexical(db: ReadConnection, query: string, options: Lexica
       const withSnippet = options.snippets !== false || options.explain === true;
       const chunk = toRetrievedChunk(r, marks, Math.round(-r.rank * 1e4) / 1e4, withSnippet);
       if (!withSnippet) result.highlight.set(r.id, marks);
-      if (options.explain) chunk.explain = explainMatch(chunk, terms, r.via, i + 1);
+      if (options.explain) chunk.explain = explainMatch(chunk, terms, r.via, i + 1, fts.languages);
       return chunk;
     })
     .filter((c) => options.minScore === undefined || c.score >= options.minScore);
@@ -357,17 +386,19 @@ export function searchLexical(db: ReadConnection, query: string, options: Lexica
   return result;
 }
 
-function termsIn(text: string): Set<string> {
+function termsIn(text: string, languages: readonly string[]): Set<string> {
   const out = new Set<string>();
-  for (const t of tokenize(text)) {
-    out.add(t.term);
-    for (const p of t.parts) out.add(p);
+  for (const l of languages) {
+    for (const t of tokenize(text, l)) {
+      out.add(t.term);
+      for (const p of t.parts) out.add(p);
+    }
   }
   return out;
 }
 
-export function explainMatch(chunk: RetrievedChunk, terms: readonly string[], via: 'bm25' | 'trigram', rank: number): MatchExplanation {
-  const fields = { title: termsIn(chunk.title), heading: termsIn(chunk.heading ?? ''), body: termsIn(chunk.text) };
+export function explainMatch(chunk: RetrievedChunk, terms: readonly string[], via: 'bm25' | 'trigram', rank: number, languages: readonly string[] = ['en']): MatchExplanation {
+  const fields = { title: termsIn(chunk.title, languages), heading: termsIn(chunk.heading ?? '', languages), body: termsIn(chunk.text, languages) };
   const has = (set: Set<string>, term: string) => (term.endsWith('*') ? [...set].some((x) => x.startsWith(term.slice(0, -1))) : set.has(term));
   const pick = (set: Set<string>) => terms.filter((t) => has(set, t));
   const found = { title: pick(fields.title), heading: pick(fields.heading), body: pick(fields.body) };

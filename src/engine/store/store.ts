@@ -575,30 +575,38 @@ export class Store implements Disposable {
 
   /**
    * Refills both lexical indexes from the chunks table with `analyze` (after an analyzer change);
-   * nothing is re-read from disk.
+   * nothing is re-read from disk. With `languages` (the note's and each chunk's, in order), each
+   * note's chunks are analyzed in their language, which is stored with them as the indexer would.
    */
-  rebuildLexicalIndex(analyze: (text: string) => string): number {
+  rebuildLexicalIndex(
+    analyze: (text: string, lang?: string) => string,
+    languages?: (texts: readonly string[]) => { doc: string; chunks: string[] },
+  ): number {
     return this.sqlite.transaction(() => {
       this.sqlite.exec("INSERT INTO chunks_fts (chunks_fts) VALUES ('delete-all'); INSERT INTO chunks_tri (chunks_tri) VALUES ('delete-all');");
-      // Paged by id: a statement that is being iterated cannot share the connection with writes.
-      const page = this.sqlite.prepare(
-        'SELECT c.id, c.text, c.heading, d.title FROM chunks c JOIN documents d ON d.id = c.document_id WHERE c.id > ? ORDER BY c.id LIMIT 2000',
-      );
+      // Paged by note: a statement that is being iterated cannot share the connection with writes.
+      const page = this.sqlite.prepare('SELECT id, title FROM documents WHERE id > ? ORDER BY id LIMIT 500');
+      const chunksOf = this.sqlite.prepare('SELECT id, text, heading, lang FROM chunks WHERE document_id = ? ORDER BY ordinal');
+      const setLang = this.sqlite.prepare('UPDATE chunks SET lang = ? WHERE id = ?');
       let n = 0;
       let last = 0;
-      const titles = new Map<string, string>();
       for (;;) {
-        const rows = page.all(last) as { id: number; text: string; heading: string | null; title: string | null }[];
-        if (rows.length === 0) break;
-        for (const r of rows) {
-          const title = r.title ?? '';
-          let t = titles.get(title);
-          if (t === undefined) titles.set(title, (t = analyze(title)));
-          this.stmts.insertFts.run(r.id, t, analyze(r.heading ?? ''), analyze(r.text));
-          this.stmts.insertTri.run(r.id, r.text);
-          n++;
+        const docs = page.all(last) as { id: number; title: string | null }[];
+        if (docs.length === 0) break;
+        for (const d of docs) {
+          const rows = chunksOf.all(d.id) as { id: number; text: string; heading: string | null; lang: string | null }[];
+          if (rows.length === 0) continue;
+          const langs = languages?.(rows.map((r) => r.text));
+          const title = analyze(d.title ?? '', langs?.doc);
+          rows.forEach((r, i) => {
+            const lang = langs?.chunks[i];
+            if (lang !== undefined && lang !== r.lang) setLang.run(lang, r.id);
+            this.stmts.insertFts.run(r.id, title, analyze(r.heading ?? '', lang), analyze(r.text, lang));
+            this.stmts.insertTri.run(r.id, r.text);
+            n++;
+          });
         }
-        last = rows[rows.length - 1]!.id;
+        last = docs[docs.length - 1]!.id;
       }
       return n;
     })();

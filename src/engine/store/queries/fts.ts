@@ -196,3 +196,14 @@ export function lexicalQueries(connection: ReadConnection, f: ChunkFilters): Lex
     filtered,
   };
 }
+
+/** Which of `langs` some chunk is written in: one lookup of the chunks_lang index per language. */
+export function languagesPresent(connection: ReadConnection, langs: readonly string[]): string[] {
+  try {
+    const stmt = statements(sqliteOf(connection)).prepare('SELECT 1 FROM chunks WHERE lang = ? LIMIT 1');
+    return langs.filter((l) => stmt.get(l) !== undefined);
+  } catch {
+    // A store from before chunk languages (migration 008): every chunk was analyzed as English.
+    return [];
+  }
+}
