@@ -29,6 +29,20 @@ describe('askedType', () => {
     ['Сколько длился сбой уведомлений?', 'duration'],
     ['Сколько времени занимает сборка?', 'duration'],
     ['Какова была его причина?', 'reason'],
+    ['Wie lange bleiben gelöschte Notizen im Papierkorb?', 'duration'],
+    ['Wie oft sichert das Programm den Tresor?', 'duration'],
+    ['Wann beginnt die Testphase?', 'date'],
+    ['Bis wann muss der Antrag gestellt werden?', 'date'],
+    ['Wie viele Geräte darf ich verbinden?', 'number'],
+    ['Wie viel Prozent Rabatt bekommen Vereine?', 'number'],
+    ['Wie viel kostet das Abo im Jahr?', 'money'],
+    ['Was kostet die Lizenz?', 'money'],
+    ['Wer pflegt das Plugin?', 'person'],
+    ['Wo liegen die Vorlagen?', 'place'],
+    ['Warum schlägt die Anmeldung fehl?', 'reason'],
+    ['Weshalb wurde QUIC verschoben?', 'reason'],
+    ['Welche Datenbank hat das Team gewählt?', 'entity'],
+    ['Was bedeutet der Fehlercode MR-401?', 'definition'],
   ])('%s → %s', (q, type) => {
     expect(askedType(q).type).toBe(type);
   });
@@ -36,6 +50,11 @@ describe('askedType', () => {
   it('names the counted thing of "how many" / "сколько", so the number must count it', () => {
     expect(askedType('How many retries does the SDK attempt?')).toEqual({ type: 'number', unit: 'retri' });
     expect(askedType('На скольких планшетах запустят пилот?').unit).toMatch(/^планш/);
+    expect(askedType('Wie viele Geräte darf ich verbinden?').unit).toMatch(/^ger/);
+    expect(holdsType('Mit einem Konto lassen sich bis zu fünf Geräte verbinden.', askedType('Wie viele Geräte darf ich verbinden?'))).toBe(true);
+    expect(holdsType('Das Abo kostet 8 € im Monat.', askedType('Wie viele Geräte darf ich verbinden?'))).toBe(false);
+    // "Wie viel Prozent" names the form of the answer ("40 %"), not a counted thing.
+    expect(askedType('Wie viel Prozent Rabatt bekommen Vereine?').unit).toBeUndefined();
     expect(holdsType('const MAX_RETRIES = 5;', askedType('How many retries does the SDK attempt?'))).toBe(true);
     expect(holdsType('The SDK retries with backoff after 5 seconds of silence and 3 failures.', { type: 'number', unit: 'week' })).toBe(false);
     expect(holdsType('Партнёр запустит пилот на 1200 полевых планшетах.', askedType('На скольких планшетах запустят пилот?'))).toBe(true);
@@ -63,6 +82,28 @@ describe('holdsType', () => {
     expect(holdsType('QUIC looked attractive.', { type: 'reason' })).toBe(false);
     expect(holdsType('Tomás works from Valencia.', { type: 'place' })).toBe(true);
   });
+
+  it('finds German durations, dates, numbers, amounts and reasons', () => {
+    expect(holdsType('Gelöschte Notizen bleiben 30 Tage im Papierkorb.', { type: 'duration' })).toBe(true);
+    expect(holdsType('Eine Erstattung ist innerhalb von 7 Tagen möglich.', { type: 'duration' })).toBe(true);
+    expect(holdsType('Das Abo läuft 12 Monate.', { type: 'duration' })).toBe(true);
+    expect(holdsType('Der Tresor wird alle 5 Minuten gesichert.', { type: 'duration' })).toBe(true);
+    expect(holdsType('Die Sicherung läuft täglich.', { type: 'duration' })).toBe(true);
+    expect(holdsType('Die Sicherung ist langsam.', { type: 'duration' })).toBe(false);
+    expect(holdsType('Die Testphase beginnt am 3. März 2026.', { type: 'date' })).toBe(true);
+    expect(holdsType('Der Antrag wird innerhalb von 3 Werktagen geprüft.', { type: 'date' })).toBe(true);
+    expect(holdsType('Die Übergabe ist jeden Montag.', { type: 'date' })).toBe(true);
+    expect(holdsType('Die Übergabe ist wichtig.', { type: 'date' })).toBe(false);
+    expect(holdsType('Studenten erhalten 40 % Rabatt.', { type: 'number' })).toBe(true);
+    expect(holdsType('Es gibt zwölf Vorlagen.', { type: 'number' })).toBe(true);
+    expect(holdsType('Das ist ein Test.', { type: 'number' })).toBe(false);
+    expect(holdsType('Sync kostet 4 € pro Monat.', { type: 'money' })).toBe(true);
+    expect(holdsType('Der Preis liegt bei 96 EUR.', { type: 'money' })).toBe(true);
+    expect(holdsType('Sync ist günstig.', { type: 'money' })).toBe(false);
+    expect(holdsType('Die Anmeldung schlägt fehl, weil der Server nicht erreichbar ist.', { type: 'reason' })).toBe(true);
+    expect(holdsType('QUIC wurde wegen blockiertem UDP verschoben.', { type: 'reason' })).toBe(true);
+    expect(holdsType('QUIC sah vielversprechend aus.', { type: 'reason' })).toBe(false);
+  });
 });
 
 describe('questionParts', () => {
@@ -74,6 +115,8 @@ describe('questionParts', () => {
     expect(questionParts('Сколько длился сбой и какова была его причина?')).toEqual(['Сколько длился сбой', 'какова была его причина?']);
     expect(questionParts('Какую очередь выбрала Анна и в какой день?')).toEqual(['Какую очередь выбрала Анна', 'в какой день?']);
     expect(questionParts('Какие сервисы и базы данных использует команда?')).toEqual(['Какие сервисы и базы данных использует команда?']);
+    expect(questionParts('Wie oft wird gesichert, und wie lange bleiben die Sicherungen?')).toEqual(['Wie oft wird gesichert', 'wie lange bleiben die Sicherungen?']);
+    expect(questionParts('Welche Dienste und Datenbanken nutzt das Team?')).toEqual(['Welche Dienste und Datenbanken nutzt das Team?']);
   });
 });
 
@@ -85,6 +128,8 @@ describe('hasRelativeClause', () => {
     expect(hasRelativeClause('Who leads the platform team?')).toBe(false);
     expect(hasRelativeClause('Where is the relay hosted?')).toBe(false);
     expect(hasRelativeClause('Где хранятся треки курьеров?')).toBe(false);
+    expect(hasRelativeClause('Wie oft rotiert die Bibliothek, die Nadia Volkova pflegt, ihren Schlüssel?')).toBe(true);
+    expect(hasRelativeClause('Wo liegt die Datei der Vorlage?')).toBe(false);
   });
 });
 
@@ -119,6 +164,10 @@ describe('likelyVerbs', () => {
     expect(likelyVerbs('На скольких планшетах запустят пилот?').has('планшетах')).toBe(false);
     // Nouns with verb-like endings stay nouns.
     expect([...likelyVerbs('Какой бюджет выделили на маршрут отдела, где работает Павел?')]).toEqual(['выделили', 'работает']);
+    // German capitalises every noun: the lower-case words are the verbs (and adjectives) notes paraphrase.
+    const de = likelyVerbs('Wie lange kann ich mein Geld zurückverlangen?', 'de');
+    expect(de.has('zurückverlangen')).toBe(true);
+    expect(de.has('geld')).toBe(false);
   });
 });
 

@@ -1,5 +1,5 @@
 /**
- * What kind of fact a question asks for, and whether a sentence holds one (English and Russian).
+ * What kind of fact a question asks for, and whether a sentence holds one (English, Russian and German).
  * "How long" wants a duration, "when" a date, "how many" a number (of the thing counted when the
  * question names it: "how many weeks" wants "12 weeks"), "how much" an amount, "who" a person,
  * "why" a reason, "where" a place, "which"/"what" a thing (any sentence may name one). The answer reader uses it to tell
@@ -24,34 +24,39 @@ const NUMBER_WORDS_EN =
   'one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand|million|billion|dozen|half|a few|several|once|twice';
 const NUMBER_WORDS_RU =
   String.raw`один|одна|одно|одного|одной|два|две|двух|три|трех|трёх|четыре|четырех|пять|пяти|шесть|шести|семь|семи|восемь|восьми|девять|девяти|десять|десяти|двадцать|тридцать|сорок|пятьдесят|сто|двести|тысяч[аиу]?|миллион\S*|полтора|несколько|дважды|трижды`;
-const NUMBER = String.raw`(?:\d[\d,.\s ]*\d|\d|(?:${NUMBER_WORDS_EN}|${NUMBER_WORDS_RU})(?![\p{L}]))`;
+const NUMBER_WORDS_DE =
+  'zwei|drei|vier|fünf|sechs|sieben|acht|neun|zehn|elf|zwölf|zwanzig|dreißig|vierzig|fünfzig|hundert|tausend|million(?:en)?|milliarde(?:n)?|dutzend|halbe[nr]?|einige|mehrere|einmal|zweimal|dreimal';
+const NUMBER = String.raw`(?:\d[\d,.\s ]*\d|\d|(?:${NUMBER_WORDS_EN}|${NUMBER_WORDS_RU})(?![\p{L}])|(?<![\p{L}])(?:${NUMBER_WORDS_DE})(?![\p{L}]))`;
 const TIME_UNITS =
   String.raw`ms|milliseconds?|seconds?|secs?|s|minutes?|mins?|hours?|hrs?|h|days?|d|weeks?|wks?|months?|years?|yrs?|decades?|centur(?:y|ies)|nights?|sprints?|quarters?|` +
   `engineer-days?|person-days?|man-days?|business days?|working days?|calendar days?|` +
-  String.raw`мс|миллисекунд\p{L}*|секунд\p{L}*|сек|минут\p{L}*|мин|час\p{L}*|ч|дн\p{L}*|день|сут\p{L}*|недел\p{L}*|месяц\p{L}*|мес|год\p{L}*|лет|квартал\p{L}*`;
+  String.raw`мс|миллисекунд\p{L}*|секунд\p{L}*|сек|минут\p{L}*|мин|час\p{L}*|ч|дн\p{L}*|день|сут\p{L}*|недел\p{L}*|месяц\p{L}*|мес|год\p{L}*|лет|квартал\p{L}*|` +
+  // German: Sekunde(n), Minute(n), Stunde(n), Tag(e/en), Werktag(e/en), Woche(n), Monat(e/en), Jahr(e/en), Quartal(e)
+  String.raw`sekunden?|sek|minuten?|stunden?|std|(?:werk|arbeits|kalender)?tag(?:e|en|es)?|wochen?|monat(?:e|en|s)?|jahr(?:e|en|es)?|jahrzehnt(?:e|en)?|quartal(?:e|en)?|nächte|nächten`;
 const MONTHS_EN = 'january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec';
+const MONTHS_DE = 'januar|jänner|februar|märz|mai|juni|juli|oktober|dezember';
 const MONTHS_RU = String.raw`январ\p{L}*|феврал\p{L}*|март\p{L}*|апрел\p{L}*|ма[йяе]|июн\p{L}*|июл\p{L}*|август\p{L}*|сентябр\p{L}*|октябр\p{L}*|ноябр\p{L}*|декабр\p{L}*`;
-const WEEKDAYS = String.raw`monday|tuesday|wednesday|thursday|friday|saturday|sunday|понедельник\p{L}*|вторник\p{L}*|сред[аыу]|четверг\p{L}*|пятниц\p{L}*|суббот\p{L}*|воскресень\p{L}*`;
+const WEEKDAYS = String.raw`monday|tuesday|wednesday|thursday|friday|saturday|sunday|montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonnabend|sonntag|понедельник\p{L}*|вторник\p{L}*|сред[аыу]|четверг\p{L}*|пятниц\p{L}*|суббот\p{L}*|воскресень\p{L}*`;
 
-const DURATION = new RegExp(String.raw`${NUMBER}\s*(?:-\s*)?(?:${TIME_UNITS})(?![\p{L}])|\b(?:daily|weekly|monthly|yearly|annually|hourly|nightly|fortnightly|ежедневно|еженедельно|ежемесячно|ежегодно)\b|(?:every|each|per|каждые|каждый|каждую|раз в)\s+(?:${NUMBER}\s*)?(?:${TIME_UNITS})(?![\p{L}])|\*\s*time\.(?:Hour|Minute|Second)`, 'iu');
+const DURATION = new RegExp(String.raw`${NUMBER}\s*(?:-\s*)?(?:${TIME_UNITS})(?![\p{L}])|(?<![\p{L}])(?:daily|weekly|monthly|yearly|annually|hourly|nightly|fortnightly|ежедневно|еженедельно|ежемесячно|ежегодно|täglich|wöchentlich|monatlich|jährlich|stündlich|nächtlich)(?![\p{L}])|(?<![\p{L}])(?:every|each|per|каждые|каждый|каждую|раз в|alle|jede[nrs]?|pro)\s+(?:${NUMBER}\s*)?(?:${TIME_UNITS})(?![\p{L}])|\*\s*time\.(?:Hour|Minute|Second)`, 'iu');
 const DATE = new RegExp(
-  String.raw`\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}[./]\d{1,2}[./]\d{2,4}\b|\b(?:1[5-9]|20)\d{2}\b|(?<![\p{L}])(?:${MONTHS_EN}|${MONTHS_RU})(?![\p{L}])|(?<![\p{L}])(?:${WEEKDAYS})(?![\p{L}])|\b\d{1,2}:\d{2}\b|\bQ[1-4]\b|\b(?:today|tomorrow|yesterday|next week|last week|end of (?:the )?(?:week|month|quarter|year))\b|(?<![\p{L}])(?:сегодня|завтра|вчера)(?![\p{L}])`,
+  String.raw`\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}[./]\d{1,2}[./]\d{2,4}\b|\b(?:1[5-9]|20)\d{2}\b|(?<![\p{L}])(?:${MONTHS_EN}|${MONTHS_RU}|${MONTHS_DE})(?![\p{L}])|(?<![\p{L}])(?:${WEEKDAYS})(?![\p{L}])|\b\d{1,2}:\d{2}\b|\bQ[1-4]\b|\b(?:today|tomorrow|yesterday|next week|last week|end of (?:the )?(?:week|month|quarter|year))\b|(?<![\p{L}])(?:сегодня|завтра|вчера|heute|morgen|gestern|übermorgen)(?![\p{L}])`,
   'iu',
 );
-const RELATIVE_TIME = new RegExp(String.raw`(?<![\p{L}])(?:within|after|before|in|by|no later than|через|в течение|не позднее|спустя)\s+(?:the\s+(?:first|next)\s+)?${NUMBER}\s*(?:-\s*)?(?:${TIME_UNITS})(?![\p{L}])`, 'iu');
-const MONEY = new RegExp(String.raw`[$€£¥₽]\s*\d|\d[\d,.\s ]*\s*(?:[$€£¥₽]|k\b|m\b|usd|eur|gbp|rub|dollars?|euros?|pounds?|руб\p{L}*|долл\p{L}*|евро)(?![\p{L}])`, 'iu');
+const RELATIVE_TIME = new RegExp(String.raw`(?<![\p{L}])(?:within|after|before|in|by|no later than|через|в течение|не позднее|спустя|innerhalb(?: von)?|binnen|nach|vor|in|bis zu|spätestens nach|ab)\s+(?:(?:den|dem|der|die)\s+)?(?:(?:ersten|nächsten|letzten)\s+)?(?:the\s+(?:first|next)\s+)?${NUMBER}\s*(?:-\s*)?(?:${TIME_UNITS})(?![\p{L}])`, 'iu');
+const MONEY = new RegExp(String.raw`[$€£¥₽]\s*\d|\d[\d,.\s ]*\s*(?:[$€£¥₽]|k\b|m\b|usd|eur|gbp|rub|dollars?|euros?|pounds?|руб\p{L}*|долл\p{L}*|евро|franken|chf)(?![\p{L}])`, 'iu');
 const ANY_NUMBER = new RegExp(NUMBER, 'iu');
 const REASON = new RegExp(
-  String.raw`\b(?:because|since|due to|owing to|as a result|caused by|root cause|the reason|so that|in order to|therefore|thus|hence|which is why|that is why|led to|leads to|blocks?|blocked|prevents?|prevented|fails?|failed|too (?:slow|expensive|risky|complex|hard))\b|,\s*so\b|(?<![\p{L}])(?:потому что|так как|поскольку|из-за|благодаря|поэтому|вследствие|причин\p{L}*|чтобы|так что|блокиру\p{L}*)(?![\p{L}])`,
+  String.raw`\b(?:because|since|due to|owing to|as a result|caused by|root cause|the reason|so that|in order to|therefore|thus|hence|which is why|that is why|led to|leads to|blocks?|blocked|prevents?|prevented|fails?|failed|too (?:slow|expensive|risky|complex|hard))\b|,\s*so\b|(?<![\p{L}])(?:потому что|так как|поскольку|из-за|благодаря|поэтому|вследствие|причин\p{L}*|чтобы|так что|блокиру\p{L}*|weil|denn|wegen|aufgrund|auf grund|deshalb|deswegen|daher|darum|damit|sodass|so dass|um zu|grund|ursache|verhindert|verhindern|blockiert)(?![\p{L}])`,
   'iu',
 );
 /** Two or more capitalised words (Latin or Cyrillic), or a wikilink: a name. */
 const PERSON = /\[\[[^\]|]+\]\]|(?<![\p{L}])[\p{Lu}][\p{Ll}'’-]+(?:\s+(?:van |von |de |da |del |der |le |la |bin |ibn )?[\p{Lu}][\p{Ll}'’-]+)+/u;
-const PLACE = /(?<![\p{L}])(?:in|at|from|near|based in|located in|в|во|из|на)\s+(?:the\s+)?[\p{Lu}][\p{L}'’-]+/u;
+const PLACE = /(?<![\p{L}])(?:in|at|from|near|based in|located in|в|во|из|на|im|aus|bei|nach|unter|auf der|in der|im ordner|unter)\s+(?:the\s+|dem\s+|der\s+|den\s+)?[\p{Lu}][\p{L}'’-]+/u;
 
 const has = (re: RegExp, s: string) => re.test(s);
 const WORDS = new RegExp(`${W}+`, 'gu');
-const NUMBER_WORD = new RegExp(`^(?:${NUMBER_WORDS_EN}|${NUMBER_WORDS_RU})$`, 'iu');
+const NUMBER_WORD = new RegExp(`^(?:${NUMBER_WORDS_EN}|${NUMBER_WORDS_RU}|${NUMBER_WORDS_DE})$`, 'iu');
 
 /** The word, or one part of it (MAX_RETRIES, engineer-days), is the counted noun; Russian stems may differ in their ending. */
 function isUnit(word: string, unit: string): boolean {
@@ -66,25 +71,25 @@ interface Rule {
 
 /** Tried in order on the lower-cased question; the first match decides. */
 const RULES: Rule[] = [
-  { re: /\b(?:how long|how much (?:\w+ )?time|for how long|how many (?:days|weeks|months|years|hours|minutes|seconds))\b|(?<![\p{L}])(?:как долго|сколько времени|какой срок|на какой срок|в течение какого|сколько (?:дней|недель|месяцев|лет|часов|минут|секунд)|сколько (?:времени )?(?:длил\p{L}*|длит\p{L}*|длят\p{L}*|продолжа\p{L}*|продлит\p{L}*|занима\p{L}*|занял\p{L}*))(?![\p{L}])/u, type: 'duration' },
-  { re: /\bhow often\b|(?<![\p{L}])(?:как часто|с какой периодичностью|раз в сколько)(?![\p{L}])/u, type: 'duration' },
-  { re: /\b(?:how much (?:does|did|do|will|would|is|was|are|were)?\s*(?:[\w'-]+\s+){0,4}(?:cost|pay|paid|charge|spend|spent|earn|raise|budget|price|worth)|how much (?:money|funding|revenue|budget)|what (?:is |was )?(?:the )?(?:[\w-]+ ){0,3}(?:price|cost|budget|salary|spend|spending|fee)s?|(?:what|the) amount of (?:money|funding|cash|capital))\b|(?<![\p{L}])(?:сколько стоит|сколько стоил\p{L}*|какова цена|какая цена|какой бюджет|какая сумма|на какую сумму)(?![\p{L}])/u, type: 'money' },
-  { re: /\b(?:how many|how much|how old|what age|what number of|what amount of|what percentage|what percent|what share|how large|how big|what size)\b|(?<![\p{L}])(?:сколько|на скольких|скольким|скольких|какое количество|какой процент|какого размера)(?![\p{L}])/u, type: 'number' },
-  { re: /\b(?:when|what date|which date|what day|which day|what time|what year|which year|by when|until when|since when|what month)\b|(?<![\p{L}])(?:когда|какого числа|какая дата|в какой день|к какому сроку|до какого|с какого|в каком году|в какое время)(?![\p{L}])/u, type: 'date' },
-  { re: /\b(?:who|whom|whose)\b|(?<![\p{L}])(?:кто|кого|кому|кем|чей|чья|чьё|чье|чьи)(?![\p{L}])/u, type: 'person' },
-  { re: /\b(?:why|for what reason|what (?:was|is|were|are) (?:the |its |their )?(?:root )?(?:cause|reason)s?|what caused)\b|(?<![\p{L}])(?:почему|зачем|по какой причине|из-за чего|(?:какова|какая|каковы|какие|в ч[её]м)(?:\s+[\p{L}]+){0,2}\s+причин\p{L}*)(?![\p{L}])/u, type: 'reason' },
-  { re: /\b(?:where|which (?:city|country|office|place|town|region))\b|(?<![\p{L}])(?:где|куда|откуда|в каком (?:городе|офисе|месте)|в какой стране)(?![\p{L}])/u, type: 'place' },
-  { re: /\b(?:what (?:does|do|did) .{1,60}\bmean|what is meant by|define|what (?:is|are) (?:an? |the )?[\w-]+\??$)|(?<![\p{L}])(?:что (?:такое|означает|значит))(?![\p{L}])/u, type: 'definition' },
-  { re: /\b(?:which|what)\b|(?<![\p{L}])(?:какой|какая|какое|какие|каким|каком|какую|какого|который|которая|которые|что)(?![\p{L}])/u, type: 'entity' },
+  { re: /\b(?:how long|how much (?:\w+ )?time|for how long|how many (?:days|weeks|months|years|hours|minutes|seconds))\b|(?<![\p{L}])(?:как долго|сколько времени|какой срок|на какой срок|в течение какого|сколько (?:дней|недель|месяцев|лет|часов|минут|секунд)|сколько (?:времени )?(?:длил\p{L}*|длит\p{L}*|длят\p{L}*|продолжа\p{L}*|продлит\p{L}*|занима\p{L}*|занял\p{L}*))(?![\p{L}])|(?<![\p{L}])(?:wie lange|wie viel zeit|für wie lange|wie viele (?:sekunden|minuten|stunden|tage|werktage|wochen|monate|jahre)|wie lang(?:e)? (?:dauert|dauern|hält|halten|braucht|brauchen))(?![\p{L}])/u, type: 'duration' },
+  { re: /\bhow often\b|(?<![\p{L}])(?:как часто|с какой периодичностью|раз в сколько)(?![\p{L}])|(?<![\p{L}])(?:wie oft|wie häufig|in welchen abständen|in welchem abstand|in welchem rhythmus)(?![\p{L}])/u, type: 'duration' },
+  { re: /\b(?:how much (?:does|did|do|will|would|is|was|are|were)?\s*(?:[\w'-]+\s+){0,4}(?:cost|pay|paid|charge|spend|spent|earn|raise|budget|price|worth)|how much (?:money|funding|revenue|budget)|what (?:is |was )?(?:the )?(?:[\w-]+ ){0,3}(?:price|cost|budget|salary|spend|spending|fee)s?|(?:what|the) amount of (?:money|funding|cash|capital))\b|(?<![\p{L}])(?:сколько стоит|сколько стоил\p{L}*|какова цена|какая цена|какой бюджет|какая сумма|на какую сумму)(?![\p{L}])|(?<![\p{L}])(?:wie viel (?:kostet|kosten|kostete|zahl\p{L}*|bezahl\p{L}*)|was kostet|was kosten|wie teuer|was zahl\p{L}*|welchen preis|welcher preis|wie hoch (?:ist|sind|war|waren) (?:der|die|das) (?:preis|kosten|gebühr\p{L}*|betrag))(?![\p{L}])/u, type: 'money' },
+  { re: /\b(?:how many|how much|how old|what age|what number of|what amount of|what percentage|what percent|what share|how large|how big|what size)\b|(?<![\p{L}])(?:сколько|на скольких|скольким|скольких|какое количество|какой процент|какого размера)(?![\p{L}])|(?<![\p{L}])(?:wie viele|wie viel|wieviele?|wie hoch|wie groß|wie alt|wie weit|welcher anteil|wie viel prozent|wie viele prozent|welche anzahl)(?![\p{L}])/u, type: 'number' },
+  { re: /\b(?:when|what date|which date|what day|which day|what time|what year|which year|by when|until when|since when|what month)\b|(?<![\p{L}])(?:когда|какого числа|какая дата|в какой день|к какому сроку|до какого|с какого|в каком году|в какое время)(?![\p{L}])|(?<![\p{L}])(?:wann|an welchem (?:tag|datum)|welches datum|in welchem jahr|in welchem monat|seit wann|bis wann|ab wann|um wie viel uhr|zu welcher zeit|bis zu welchem)(?![\p{L}])/u, type: 'date' },
+  { re: /\b(?:who|whom|whose)\b|(?<![\p{L}])(?:кто|кого|кому|кем|чей|чья|чьё|чье|чьи)(?![\p{L}])|(?<![\p{L}])(?:wer|wen|wem|wessen)(?![\p{L}])/u, type: 'person' },
+  { re: /\b(?:why|for what reason|what (?:was|is|were|are) (?:the |its |their )?(?:root )?(?:cause|reason)s?|what caused)\b|(?<![\p{L}])(?:почему|зачем|по какой причине|из-за чего|(?:какова|какая|каковы|какие|в ч[её]м)(?:\s+[\p{L}]+){0,2}\s+причин\p{L}*)(?![\p{L}])|(?<![\p{L}])(?:warum|weshalb|wieso|weswegen|aus welchem grund|was ist der grund|was war der grund|wozu)(?![\p{L}])/u, type: 'reason' },
+  { re: /\b(?:where|which (?:city|country|office|place|town|region))\b|(?<![\p{L}])(?:где|куда|откуда|в каком (?:городе|офисе|месте)|в какой стране)(?![\p{L}])|(?<![\p{L}])(?:wo|wohin|woher|an welchem ort|in welcher stadt|in welchem land|in welchem ordner|an welcher stelle)(?![\p{L}])/u, type: 'place' },
+  { re: /\b(?:what (?:does|do|did) .{1,60}\bmean|what is meant by|define|what (?:is|are) (?:an? |the )?[\w-]+\??$)|(?<![\p{L}])(?:что (?:такое|означает|значит))(?![\p{L}])|(?<![\p{L}])(?:was (?:bedeutet|bedeuten|heißt|meint)|was versteht man unter|was (?:ist|sind) (?:ein|eine|der|die|das)? ?[\p{L}-]+\??$)(?![\p{L}])/u, type: 'definition' },
+  { re: /\b(?:which|what)\b|(?<![\p{L}])(?:какой|какая|какое|какие|каким|каком|какую|какого|который|которая|которые|что)(?![\p{L}])|(?<![\p{L}])(?:welche|welcher|welches|welchen|welchem|was|womit|wofür|woraus|worauf|wodurch|worin|wovon)(?![\p{L}])/u, type: 'entity' },
 ];
 
 /** The counted noun after "how many" / "сколько" (stemmed), if the question names one. */
 function countedUnit(q: string): string | undefined {
-  const m = /\bhow many\s+([\p{L}-]+)/u.exec(q) ?? /(?<![\p{L}])(?:сколько|на скольких|скольких)\s+([\p{L}-]+)/u.exec(q);
+  const m = /\bhow many\s+([\p{L}-]+)/u.exec(q) ?? /(?<![\p{L}])(?:сколько|на скольких|скольких)\s+([\p{L}-]+)/u.exec(q) ?? /(?<![\p{L}])(?:wie viele|wie viel|wieviele?)\s+([\p{L}-]+)/u.exec(q);
   if (!m) return undefined;
   const word = m[1]!;
   // "how many of the..." / "сколько раз" names nothing countable; "сколько стоит" a verb, not a unit.
-  if (/^(?:of|the|times|more|people|are|were|is|was|did|do|does|have|has|will|would|раз|же|всего|ещё|еще)$/.test(word)) return undefined;
+  if (/^(?:of|the|times|more|people|are|were|is|was|did|do|does|have|has|will|would|раз|же|всего|ещё|еще|mal|prozent|davon|es|gibt|gab|sind|ist|hat|haben|kann|können|darf|dürfen|muss|müssen|soll|werden|wird|mehr|noch|insgesamt|ich|man|wir|sie|du|der|die|das|den|dem)$/.test(word)) return undefined;
   if (isRussianVerb(word)) return undefined;
   return stemWord(word);
 }
@@ -112,19 +117,20 @@ export function askedType(question: string): AskedType {
  */
 export function questionParts(question: string): string[] {
   const q = question.replace(/\s+/g, ' ').trim();
-  const split = /,?\s+(?:and|и|а также)\s+(?=(?:what|when|who|whom|whose|where|why|how|which|on what|in what|by when|for how|(?:(?:в|во|на|с|со|до|к|по|из|о|об|от|за|для)\s+)?(?:что|чем|чего|когда|кто|кого|кому|кем|где|куда|откуда|почему|зачем|как|сколько|скольких|как(?:ой|ая|ое|ие|ую|им|ом|ого|ому|их|ими|ов|ова|ово|овы)|чей|чья|чьё|чье|чьи))(?![\p{L}]))/iu;
+  const split = /,?\s+(?:and|и|а также|und|sowie)\s+(?=(?:wie|wann|wo|wer|wen|wem|warum|weshalb|wieso|was|welche[rsmn]?|womit|wofür|wohin|woher|what|when|who|whom|whose|where|why|how|which|on what|in what|by when|for how|(?:(?:в|во|на|с|со|до|к|по|из|о|об|от|за|для)\s+)?(?:что|чем|чего|когда|кто|кого|кому|кем|где|куда|откуда|почему|зачем|как|сколько|скольких|как(?:ой|ая|ое|ие|ую|им|ом|ого|ому|их|ими|ов|ова|ово|овы)|чей|чья|чьё|чье|чьи))(?![\p{L}]))/iu;
   const parts = q.split(split).map((p) => p.trim()).filter((p) => /[\p{L}\p{N}]/u.test(p));
   return parts.length > 1 ? parts : [q];
 }
 
 /**
  * A question with a relative clause after its first word ("…the library *that* Nadia Volkova
- * maintains", "…разработчиком, *который* написал…") may ask across two facts: one note says who
+ * maintains", "…разработчиком, *который* написал…", "…das Plugin, *das* Anna pflegt") may ask across two facts: one note says who
  * maintains the library, another what the library does.
  */
 export function hasRelativeClause(question: string): boolean {
   const rest = question.replace(/\s+/g, ' ').trim().replace(/^\S+/, '');
-  return /(?<![\p{L}])(?:that|which|who|whom|whose|where|котор\p{L}*|чей|чья|чьё|чье|чьи|где)(?![\p{L}])/iu.test(rest);
+  // German relative pronouns are its articles; after a comma they open a clause ("…das Plugin, das Anna pflegt").
+  return /,\s*(?:der|die|das|dem|den|deren|dessen|denen|welche[rsmn]?)\s/iu.test(rest) || /(?<![\p{L}])(?:that|which|who|whom|whose|where|котор\p{L}*|чей|чья|чьё|чье|чьи|где)(?![\p{L}])/iu.test(rest);
 }
 
 /**
@@ -224,9 +230,13 @@ export function isRussianVerb(word: string): boolean {
  * Words of the question that are probably its verbs: notes say "deferred" where a question asks
  * "postpone", so a verb no file uses says little about whether the notes answer. English: a word
  * shortly after an auxiliary or a relative pronoun ("did the team *postpone*", "who *chose*") and
- * not right after a determiner or preposition; Russian: a verb ending (начнётся, выбрали).
+ * not right after a determiner or preposition; Russian: a verb ending (начнётся, выбрали); German
+ * (`lang` 'de'): a word written in lower case.
  */
-export function likelyVerbs(question: string): Set<string> {
+export function likelyVerbs(question: string, lang?: string): Set<string> {
+  // German writes every noun capitalised: a lower-case word after the first is a verb, an adjective
+  // or an adverb, all of which notes paraphrase ("zurückverlangen" for "erstatten").
+  if (lang === 'de') return new Set((question.match(/[\p{L}'’-]+/gu) ?? []).slice(1).filter((w) => /^\p{Ll}/u.test(w)).map((w) => w.toLowerCase()));
   const words = question.toLowerCase().replace(/ё/g, 'е').match(/[\p{L}'’-]+/gu) ?? [];
   const out = new Set<string>();
   words.forEach((w, i) => {

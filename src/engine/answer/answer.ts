@@ -70,6 +70,8 @@ export interface AnswerDeps {
   documentSource: (docId: string) => { absPath: string; contentHash: string | null } | null;
   /** idf and document frequency of analyzed terms in the index, as far as a caller allowing these sensitivities may see. */
   termStats: (terms: readonly string[], allowSensitivity: readonly string[]) => Map<string, { idf: number; df: number }>;
+  /** The analysis language the question's words are stemmed in to meet the index (lexical.ts queryLanguages); default English. */
+  questionLanguage?: (query: string) => string;
   saveTrace: (trace: TraceRow) => void;
   /**
    * The question's cosine to the stored sentence vectors of these chunks (an embedding model with
@@ -261,15 +263,16 @@ export async function answerQuestion(deps: AnswerDeps, query: string, options: A
     }
   }
   const similarity = sentenceScores && sentenceScores.length > 0 ? sentenceSimilarity(sentenceScores) : undefined;
-  const readerOptions = { termStats: visibleTermStats, ...(similarity ? { similarity } : {}) };
-  let reading: Reading = readAnswer(query, readerCandidates(snippets), readerOptions);
+  const language = deps.questionLanguage?.(query) ?? 'en';
+  const readerOptions = { termStats: visibleTermStats, language, ...(similarity ? { similarity } : {}) };
+  let reading: Reading = readAnswer(query, readerCandidates(snippets, language), readerOptions);
   // A second hop: the question describes its subject ("the engineer who chose WebSockets") and the
   // best sentences name it (Tomás Herrera); that subject's own passages hold the rest of the answer.
   if (result && reading.hops.length > 0 && describesSubject(query)) {
     const hop = await secondHop(deps, query, reading, snippets, { ...(options.context ?? {}) }, limits);
     if (hop.length > 0) {
       snippets = [...snippets, ...hop];
-      reading = readAnswer(query, readerCandidates(snippets), readerOptions);
+      reading = readAnswer(query, readerCandidates(snippets, language), readerOptions);
     }
   }
   timings.read_ms = ms(tread);
@@ -405,8 +408,8 @@ export async function answerQuestion(deps: AnswerDeps, query: string, options: A
     if (known) return known;
     const cited = new Set(extractCitations(answer, snippets).cited);
     const context = snippets.filter((s) => cited.has(s.n)).map((s) => `${s.title} ${s.heading ?? ''}`).join(' ');
-    const own = readerCandidates(splitSentences(answer).map((sentence, i) => ({ ...snippets[0]!, n: i + 1, title: context, heading: null, text: stripCitationMarkers(sentence), language: 'text' })));
-    const read = readAnswer(query, own, { termStats: visibleTermStats, together: false });
+    const own = readerCandidates(splitSentences(answer).map((sentence, i) => ({ ...snippets[0]!, n: i + 1, title: context, heading: null, text: stripCitationMarkers(sentence), language: 'text' })), language);
+    const read = readAnswer(query, own, { termStats: visibleTermStats, together: false, language });
     modelReadings.set(answer, read);
     return read;
   };

@@ -37,12 +37,13 @@ const FRAMING_TERMS = new Set(
 
 /**
  * The stemmed content words of a text, in order, repeats kept: citation markers removed,
- * stopwords and framing words dropped, single letters dropped but single digits kept.
+ * stopwords and framing words dropped, single letters dropped but single digits kept; words of
+ * Latin script stemmed in `lang` (analyzer.ts; default English).
  */
-export function contentTerms(text: string): string[] {
+export function contentTerms(text: string, lang?: string): string[] {
   const out: string[] = [];
-  for (const t of tokenize(stripCitationMarkers(text))) {
-    if (isStopword(t.raw) || FRAMING_TERMS.has(t.term)) continue;
+  for (const t of tokenize(stripCitationMarkers(text), lang)) {
+    if (isStopword(t.raw, lang) || FRAMING_TERMS.has(t.term)) continue;
     if (t.raw.length < 2 && !/\d/.test(t.raw)) continue;
     out.push(t.term);
   }

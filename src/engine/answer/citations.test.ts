@@ -132,6 +132,13 @@ describe('splitSentences', () => {
     ]);
   });
 
+  it('keeps a German date ("am 3. März 2026") and German abbreviations inside their sentence', () => {
+    expect(splitSentences('Die Testphase beginnt am 3. März 2026. Zwölf Kollegen nehmen teil.')).toEqual(['Die Testphase beginnt am 3. März 2026.', 'Zwölf Kollegen nehmen teil.']);
+    expect(splitSentences('Siehe Abschnitt Nr. 4 der Anleitung. Danach geht es weiter.')).toEqual(['Siehe Abschnitt Nr. 4 der Anleitung.', 'Danach geht es weiter.']);
+    // A number that ends a sentence still ends it.
+    expect(splitSentences('Die Version ist 3. Danach kommt 4.')).toEqual(['Die Version ist 3.', 'Danach kommt 4.']);
+  });
+
   it('keeps citation markers with the sentence they follow', () => {
     expect(splitSentences('X is Y [1]. Z [2].')).toEqual(['X is Y [1].', 'Z [2].']);
     expect(splitSentences('X is Y. [1] Z is W. [2]')).toEqual(['X is Y. [1]', 'Z is W. [2]']);

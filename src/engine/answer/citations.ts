@@ -140,7 +140,11 @@ export function citationsFor(cited: readonly number[], snippets: readonly Snippe
 const ABBREVIATIONS = new Set([
   'approx', 'cf', 'dr', 'eg', 'esp', 'al', 'fig', 'figs', 'ie', 'incl', 'jr', 'mr', 'mrs', 'ms', 'prof', 'sr', 'st', 'vs', 'viz', 'eq', 'ca',
   'др', 'см', 'стр', 'напр', 'тыс', 'млн', 'млрд', 'руб', 'ул', 'им', 'рис', 'табл', 'гг', 'вв', 'пр', 'ср', 'проф', 'акад', 'т.е', 'т.к', 'т.д', 'т.п', 'т.н',
+  'bzw', 'usw', 'nr', 'vgl', 'ggf', 'inkl', 'evtl', 'zzgl', 'abs', 'bspw', 'sog', 'u.a', 'z.b', 'd.h', 'mio', 'mrd', 'tsd',
 ]);
+/** A German date writes its day as an ordinal: "am 3. März 2026" is one sentence. */
+const ORDINAL_DAY = /(?<![\p{L}\p{N}.])\d{1,2}$/u;
+const MONTH_NEXT = /^(?:Januar|Jänner|Februar|März|April|Mai|Juni|Juli|August|September|Oktober|November|Dezember)(?![\p{L}])/u;
 const TERMINATORS = /[.!?…]+/g;
 const CLOSERS = /^["'”’»)]*/;
 const TRAILING_MARKERS = new RegExp(`^(?:[ \\t]*${MARKER_SOURCE})*`);
@@ -172,6 +176,7 @@ function splitLine(line: string): string[] {
     // A lower-case word after the stop continues the sentence ("approx. three", "e.g. the").
     if (rest !== '' && /^\p{Ll}/u.test(rest)) continue;
     if (m[0] === '.' && isAbbreviation(line, m.index)) continue;
+    if (m[0] === '.' && ORDINAL_DAY.test(line.slice(0, m.index)) && MONTH_NEXT.test(rest)) continue;
     pieces.push(line.slice(start, end));
     start = end;
     terminators.lastIndex = end;

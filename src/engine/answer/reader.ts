@@ -44,12 +44,21 @@ export const QUESTION_WORDS: ReadonlySet<string> = new Set(
   (
     'what which who whom whose when where why how does doe did do long often many much kind sort tell explain describe mean ' +
     'что какой какая какое какие какую каков какова каково каковы кто когда где куда откуда почему зачем как сколько скольк скольких ли ' +
-    'который которая которое которые которого которой которому которым чей чья чьё чье чьи'
+    'который которая которое которые которого которой которому которым чей чья чьё чье чьи ' +
+    'wie wann wo woher wohin warum weshalb wieso weswegen wozu wer wen wem wessen was welche welcher welches welchen welchem ' +
+    'womit wofür woraus worauf wodurch worin wovon lange oft häufig viele viel wieviel wieviele gibt ' +
+    'quand où pourquoi combien quel quelle quels quelles qui que quoi lequel laquelle ' +
+    'cuándo cuando dónde donde por qué cómo cuánto cuánta cuántos cuántas quién quiénes cuál cuáles'
   ).split(' '),
 );
 
-/** The question words as the analyzer stems them ("why" is "whi"). */
-const QUESTION_STEMS: ReadonlySet<string> = new Set([...QUESTION_WORDS, ...[...QUESTION_WORDS].map((w) => stemWord(w))]);
+/** The question words as the analyzer stems them in each analysis language ("why" is "whi"). */
+const questionStemSets = new Map<string, ReadonlySet<string>>();
+function questionStems(lang = 'en'): ReadonlySet<string> {
+  let set = questionStemSets.get(lang);
+  if (!set) questionStemSets.set(lang, (set = new Set([...QUESTION_WORDS, ...[...QUESTION_WORDS].map((w) => stemWord(w, lang))])));
+  return set;
+}
 
 export type Outcome = 'answered' | 'partial' | 'not_found';
 
@@ -135,6 +144,11 @@ export interface ReaderOptions {
    * was read on the notes themselves.
    */
   together?: boolean;
+  /**
+   * The analysis language of the question and its passages (analyzer.ts: 'de', 'fr', ...; default
+   * English), the one its stemmed words are looked up in `termStats` with.
+   */
+  language?: string;
 }
 
 const matchKey = (s: string) => plainText(s).toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
@@ -380,10 +394,10 @@ export function matchForm(term: string): string {
   return /[бвгджзклмнпрстфхцчшщ][ео][бвгджзклмнпрстфхцчшщ]$/.test(term) ? `${term.slice(0, -2)}${term.slice(-1)}` : term;
 }
 
-function termSet(text: string): Set<string> {
+function termSet(text: string, lang?: string): Set<string> {
   const out = new Set<string>();
-  for (const t of tokenize(text)) {
-    if (isStopword(t.raw)) continue;
+  for (const t of tokenize(text, lang)) {
+    if (isStopword(t.raw, lang)) continue;
     out.add(matchForm(t.term));
     for (const p of t.parts) out.add(matchForm(p));
   }
@@ -391,12 +405,12 @@ function termSet(text: string): Set<string> {
 }
 
 /** Every candidate sentence of the snippets, in snippet order, each once. */
-export function readerCandidates(snippets: readonly Snippet[]): Candidate[] {
+export function readerCandidates(snippets: readonly Snippet[], lang?: string): Candidate[] {
   const out: Candidate[] = [];
   const seen = new Set<string>();
   const docs = new Map<string, Set<string>>();
   snippets.forEach((snippet, snippetIndex) => {
-    const context = termSet(`${snippet.title}\n${snippet.heading ?? ''}`);
+    const context = termSet(`${snippet.title}\n${snippet.heading ?? ''}`, lang);
     const read = PROSE_LANGUAGES.has(snippet.language) ? proseUnits(snippet.text) : codeUnits(snippet.text);
     // A sentence too long to quote whole is often a list of clauses ("Politics: …; American political
     // leaders …; Chilean President …"): each clause is read on its own.
@@ -407,7 +421,7 @@ export function readerCandidates(snippets: readonly Snippet[]): Candidate[] {
       let doc = docs.get(snippet.doc_id);
       if (!doc) docs.set(snippet.doc_id, (doc = new Set()));
       // What introduces a line of code says what it is: its words are the line's own.
-      const terms = termSet(described ? `${described}\n${text}` : text);
+      const terms = termSet(described ? `${described}\n${text}` : text, lang);
       // "Decider: Maya Chen" answers "who picked", "Reports to:" "who manages".
       for (const t of relationTerms(text)) terms.add(matchForm(t));
       if (command) for (const t of COMMAND_TERMS) terms.add(t);
@@ -422,7 +436,7 @@ export function readerCandidates(snippets: readonly Snippet[]): Candidate[] {
       for (const t of c.terms) c.doc.add(t);
     });
   });
-  nameCandidates(snippets, out);
+  nameCandidates(snippets, out, lang);
   return out;
 }
 
@@ -430,7 +444,7 @@ export function readerCandidates(snippets: readonly Snippet[]): Candidate[] {
 const MIN_LINK_TITLE = 5;
 const phraseKey = (s: string) => ` ${plainText(s).toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim()} `;
 /** A name as it is matched: stemmed, so "Цапля" meets "Цапли" and "Tomás" meets "Tomás's". */
-const nameKey = (word: string) => matchForm(stemWord(foldText(word).toLowerCase()));
+const nameKey = (word: string, lang?: string) => matchForm(stemWord(foldText(word).toLowerCase(), lang));
 /** A capitalised word of mixed case ("Kestrel", "Tomás", "Северный"); not an acronym (TLS) or a code. */
 const NAME_PHRASE = /[\p{Lu}][\p{Ll}][\p{L}'’]+(?:\s+[\p{Lu}][\p{Ll}][\p{L}'’]+)*/gu;
 const NAME_WORD = /(?<![\p{L}\p{N}_-])[\p{Lu}][\p{Ll}][\p{L}'’]+(?![\p{L}\p{N}_-])/gu;
@@ -446,7 +460,7 @@ function isLabel(text: string, at: number, word: string): boolean {
  * passages write it capitalised more often than not ("Relay server" is a title, but "relay" is
  * a word), and it is not a month or a weekday.
  */
-function nameCandidates(snippets: readonly Snippet[], candidates: Candidate[]): void {
+function nameCandidates(snippets: readonly Snippet[], candidates: Candidate[], lang?: string): void {
   const capital = new Map<string, number>();
   const lower = new Map<string, number>();
   for (const c of candidates) {
@@ -457,7 +471,7 @@ function nameCandidates(snippets: readonly Snippet[], candidates: Candidate[]): 
       else if (w === key) lower.set(key, (lower.get(key) ?? 0) + 1);
     }
   }
-  const isName = (w: string) => w.length >= 3 && (lower.get(w) ?? 0) < (capital.get(w) ?? 1) && !isStopword(w) && !QUESTION_WORDS.has(w) && !holdsType(w, { type: 'date' });
+  const isName = (w: string) => w.length >= 3 && (lower.get(w) ?? 0) < (capital.get(w) ?? 1) && !isStopword(w, lang) && !QUESTION_WORDS.has(w) && !holdsType(w, { type: 'date' });
   const titleNames = new Map<string, string[]>();
   const noteNames = new Map<string, Set<string>>();
   for (const c of candidates) {
@@ -469,7 +483,7 @@ function nameCandidates(snippets: readonly Snippet[], candidates: Candidate[]): 
     if (!fromTitle) {
       // A title that is a name (a person, a project): two to four words, each capitalised, no digits.
       const words = title.split(/\s+/);
-      fromTitle = words.length >= 2 && words.length <= 4 && words.every((w) => /^\p{Lu}/u.test(w)) ? [...title.matchAll(NAME_WORD)].map((m) => m[0].toLowerCase()).filter(isName).map(nameKey) : [];
+      fromTitle = words.length >= 2 && words.length <= 4 && words.every((w) => /^\p{Lu}/u.test(w)) ? [...title.matchAll(NAME_WORD)].map((m) => m[0].toLowerCase()).filter(isName).map((w) => nameKey(w, lang)) : [];
       titleNames.set(snippet.doc_id, fromTitle);
     }
     if (fromTitle.length > 0) c.titleNames = new Set(fromTitle);
@@ -480,8 +494,8 @@ function nameCandidates(snippets: readonly Snippet[], candidates: Candidate[]): 
       // A sentence's first word is a name only when the passages never write it in lower case ("Maya leads…").
       const ok = m.index === 0 ? !lower.has(w) && (capital.get(w) ?? 0) >= 2 && isName(w) : !isLabel(c.text, m.index!, m[0]) && isName(w);
       if (!ok) continue;
-      names.add(nameKey(w));
-      order.push(nameKey(w));
+      names.add(nameKey(w, lang));
+      order.push(nameKey(w, lang));
     }
     if (names.size > 0) c.names = names;
     if (order.length > 0) c.nameOrder = order;
@@ -660,12 +674,12 @@ function coverage(c: Candidate, terms: readonly Weighted[], total: number): numb
  * code that begins a longer question word (at least 3 letters and 40% of it) counts as that word, in
  * that line only: prose abbreviates rarely, and there a short word is usually a word of its own.
  */
-function withAbbreviations(candidates: readonly Candidate[], qTerms: readonly string[]): readonly Candidate[] {
+function withAbbreviations(candidates: readonly Candidate[], qTerms: readonly string[], lang?: string): readonly Candidate[] {
   const long = qTerms.filter((t) => /^[a-z]{6,}$/.test(t));
   if (long.length === 0) return candidates;
   return candidates.map((c) => {
     if (!c.code) return c;
-    const own = [...termSet(c.text)].filter((a) => /^[a-z]{3,}$/.test(a));
+    const own = [...termSet(c.text, lang)].filter((a) => /^[a-z]{3,}$/.test(a));
     const more = long.filter((q) => !c.terms.has(q) && own.some((a) => a.length < q.length && a.length >= 0.4 * q.length && q.startsWith(a)));
     return more.length === 0 ? c : { ...c, terms: new Set([...c.terms, ...more]) };
   });
@@ -700,9 +714,11 @@ export function readAnswer(question: string, given: readonly Candidate[], option
   const maxSentences = Math.max(1, Math.floor(options.maxSentences ?? 3));
   // The question's own words: content words that do not merely frame the question.
   const written = new Map<string, string>();
-  for (const t of tokenize(question)) if (!written.has(t.term)) written.set(t.term, t.raw);
-  const qTerms = [...new Set(contentTerms(question))].filter((t) => !QUESTION_STEMS.has(t));
-  const candidates = withAbbreviations(given, qTerms);
+  const lang = options.language;
+  for (const t of tokenize(question, lang)) if (!written.has(t.term)) written.set(t.term, t.raw);
+  const qStems = questionStems(lang);
+  const qTerms = [...new Set(contentTerms(question, lang))].filter((t) => !qStems.has(t));
+  const candidates = withAbbreviations(given, qTerms, lang);
   const stats = options.termStats(qTerms);
   const known = qTerms.filter((t) => (stats.get(t)?.df ?? 0) > 0);
   // Relative to the vault's own scale: in a vault of a few files every idf is near zero.
@@ -718,7 +734,7 @@ export function readAnswer(question: string, given: readonly Candidate[], option
   // Two passages say little about what is topic; from three on, a word in all of them is.
   const localShare = (t: string) => (passages.size < 3 ? 0 : [...passages.values()].filter((p) => p.has(matchForm(t))).length / passages.size);
   // A verb no file uses is a paraphrase ("postpone" for "deferred"), not a missing subject: it does not count.
-  const verbs = new Set([...likelyVerbs(question)].flatMap((w) => contentTerms(w)));
+  const verbs = new Set([...likelyVerbs(question, lang)].flatMap((w) => contentTerms(w, lang)));
   const weightOf = (t: string) => {
     const s = stats.get(t);
     const base = s && s.df > 0 ? Math.max(s.idf, 0.05) : verbs.has(t) ? 0 : maxIdf * UNKNOWN_WEIGHT_SHARE;
@@ -729,13 +745,13 @@ export function readAnswer(question: string, given: readonly Candidate[], option
   const allTotal = all.reduce((s, t) => s + t.w, 0);
   const unknown = all.filter((t) => (stats.get(t.stem)?.df ?? 0) === 0).map((t) => t.raw);
   // The asked attribute ("per-seat price") holds a word no file uses: nothing can state it.
-  const attribute = new Set(askedAttribute(question).flatMap((w) => contentTerms(w)));
+  const attribute = new Set(askedAttribute(question).flatMap((w) => contentTerms(w, lang)));
   const unknownAttribute = [...attribute].some((t) => qTerms.includes(t) && (stats.get(t)?.df ?? 0) === 0);
 
   const texts = questionParts(question);
-  const first = weighted(contentTerms(texts[0]!));
+  const first = weighted(contentTerms(texts[0]!, lang));
   const parts: Part[] = texts.map((text, i) => {
-    const own = weighted(contentTerms(text));
+    const own = weighted(contentTerms(text, lang));
     // A later part is about the first part's subject ("and what was *its* root cause", "и когда *он* начнётся"):
     // the first part's words count a quarter in it.
     const inherited = i === 0 ? [] : first.filter((f) => !own.some((o) => o.term === f.term)).map((f) => ({ ...f, w: f.w * INHERITED_SHARE }));
@@ -798,7 +814,7 @@ export function readAnswer(question: string, given: readonly Candidate[], option
   // 2026-05-18" and "Version: 1.0; Codename: Kestrel"), or one that names the other's note, answer
   // together what neither states alone. A lead is ranked with what its best such companion adds:
   // the question's word weight the companion holds and the lead lacks.
-  const asked = new Set(tokenize(question).map((t) => matchForm(t.term)));
+  const asked = new Set(tokenize(question, lang).map((t) => matchForm(t.term)));
   const holds = (c: Candidate, t: Weighted) => c.terms.has(t.term) || c.context.has(t.term);
   const bridged = describesSubject(question);
   const linked = (a: number, b: number): number => {
@@ -819,7 +835,7 @@ export function readAnswer(question: string, given: readonly Candidate[], option
   };
   // The names the question gives its subject ("Павел Ким", "Lukas Becker") are what the lead must be about itself:
   // a companion about another subject cannot lend them.
-  const named = new Set((question.slice(1).match(NAME_WORD) ?? []).flatMap((w) => contentTerms(w).map(matchForm)));
+  const named = new Set((question.slice(1).match(NAME_WORD) ?? []).flatMap((w) => contentTerms(w, lang).map(matchForm)));
   const companions = new Map<number, { b: number; gain: number }>();
   if (allTotal > 0) {
     for (const a of order.slice(0, HOP_LEADS)) {
@@ -916,7 +932,7 @@ export function readAnswer(question: string, given: readonly Candidate[], option
   const addHop = (name: string) => {
     const key = phraseKey(name);
     const words = key.trim().split(' ');
-    if (hops.length >= MAX_HOPS || seenHop.has(key) || words.every((w) => asked.has(nameKey(w)))) return;
+    if (hops.length >= MAX_HOPS || seenHop.has(key) || words.every((w) => asked.has(nameKey(w, lang)))) return;
     seenHop.add(key);
     hops.push(name);
   };
@@ -929,7 +945,7 @@ export function readAnswer(question: string, given: readonly Candidate[], option
     const c = candidates[i]!;
     for (const m of c.text.matchAll(NAME_PHRASE)) {
       const words = m[0].split(/\s+/);
-      if (!isLabel(c.text, m.index!, m[0]) && words.some((w) => c.names?.has(nameKey(w))) && (words.length > 1 || c.nameOrder?.includes(nameKey(m[0])))) addHop(m[0]);
+      if (!isLabel(c.text, m.index!, m[0]) && words.some((w) => c.names?.has(nameKey(w, lang))) && (words.length > 1 || c.nameOrder?.includes(nameKey(m[0], lang)))) addHop(m[0]);
     }
   }
   for (const i of top) for (const l of candidates[i]!.links ?? []) addHop(l);

@@ -7,7 +7,7 @@ import { DEFAULT_SYSTEM_PROMPT } from '../answer/prompt.ts';
 import type { Config } from '../config.ts';
 import type { EventBus } from '../events.ts';
 import type { ChatModel } from '../llm/chat.ts';
-import { termStats } from '../search/lexical.ts';
+import { queryLanguages, termStats } from '../search/lexical.ts';
 import { appendTurn, createThread, threadById, threadTurns } from '../store/queries/threads.ts';
 import type { Store } from '../store/store.ts';
 import { noThreadError } from './threads.ts';
@@ -42,6 +42,7 @@ export function createAnswerHandlers({ store, config, events, chat, retrieve, st
     },
     documentSource: (docId) => store.documentSource(docId),
     termStats: (terms, allowSensitivity) => termStats(store.db, terms, { allowSensitivity, sensitivityEnable: config.sensitivityEnable }),
+    questionLanguage: (query) => queryLanguages(store.db, query)[0]!,
     saveTrace: (trace) => store.insertTrace(trace),
     onStage: (trace_id, stage) => events.emit('answer/stage', { trace_id, stage }),
     onQuote: (trace_id, quote) => events.emit('answer/quote', { trace_id, ...quote }),
