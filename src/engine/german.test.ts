@@ -103,6 +103,15 @@ describe('a German vault', () => {
     }
   });
 
+  it('reads a compound no note writes whole by its parts ("Vereinsrabatt": Verein, Rabatt)', async () => {
+    const r = await engine.retrieve('Vereinsrabatt', {}, 3);
+    expect(r.meta.terms).toEqual(expect.arrayContaining(['vereinsrabatt', 'verein', 'rabatt']));
+    expect(r.chunks[0]?.path).toBe('Preise.md');
+    const a = await engine.answer('Wie viel Prozent Vereinsrabatt gibt es?');
+    expect(a.outcome).toBe('answered');
+    expect(a.answer).toContain('40 %');
+  });
+
   it('still answers an English question from the English note of the vault', async () => {
     const a = await engine.answer('How long does the relay server keep deleted files?');
     expect(a.outcome).toBe('answered');

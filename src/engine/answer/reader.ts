@@ -32,7 +32,7 @@
  *
  * Pure: no store, no model, no I/O.
  */
-import { foldText, isStopword, stemWord, tokenize } from '../search/analyzer.ts';
+import { compoundParts, foldText, isStopword, stemWord, tokenize } from '../search/analyzer.ts';
 import { type AskedType, askedAttribute, askedType, assignsUnit, describesUnit, hasRelativeClause, holdsType, likelyVerbs, questionParts } from './answer-type.ts';
 import { splitSentences, stripCitationMarkers } from './citations.ts';
 import { contentTerms } from './checks.ts';
@@ -710,6 +710,22 @@ function referredNeighbour(candidates: readonly Candidate[], lead: number, asks:
   return undefined;
 }
 
+/** The question terms no file holds that are German compounds of terms files hold, with those parts (the word as written kept for each part). */
+function compoundSplits(terms: readonly string[], written: Map<string, string>, lang: string | undefined, termStats: ReaderOptions['termStats']): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  if (lang !== 'de' || terms.length === 0) return out;
+  const df = (ts: readonly string[]) => new Map([...termStats(ts)].map(([t, s]) => [t, s.df]));
+  const own = df(terms);
+  for (const t of terms) {
+    if ((own.get(t) ?? 0) > 0 || !written.has(t)) continue;
+    const parts = compoundParts(written.get(t)!, lang, df);
+    if (parts.length === 0) continue;
+    out.set(t, parts);
+    for (const p of parts) if (!written.has(p)) written.set(p, written.get(t)!);
+  }
+  return out;
+}
+
 export function readAnswer(question: string, given: readonly Candidate[], options: ReaderOptions): Reading {
   const maxSentences = Math.max(1, Math.floor(options.maxSentences ?? 3));
   // The question's own words: content words that do not merely frame the question.
@@ -717,7 +733,11 @@ export function readAnswer(question: string, given: readonly Candidate[], option
   const lang = options.language;
   for (const t of tokenize(question, lang)) if (!written.has(t.term)) written.set(t.term, t.raw);
   const qStems = questionStems(lang);
-  const qTerms = [...new Set(contentTerms(question, lang))].filter((t) => !qStems.has(t));
+  const whole = [...new Set(contentTerms(question, lang))].filter((t) => !qStems.has(t));
+  // A German compound no file holds whole is read as its parts ("Bildungsrabatt": Bildung, Rabatt).
+  const split = compoundSplits(whole, written, lang, options.termStats);
+  const expand = (terms: readonly string[]) => (split.size === 0 ? terms : terms.flatMap((t) => split.get(t) ?? [t]));
+  const qTerms = [...new Set(expand(whole))];
   const candidates = withAbbreviations(given, qTerms, lang);
   const stats = options.termStats(qTerms);
   const known = qTerms.filter((t) => (stats.get(t)?.df ?? 0) > 0);
@@ -745,13 +765,13 @@ export function readAnswer(question: string, given: readonly Candidate[], option
   const allTotal = all.reduce((s, t) => s + t.w, 0);
   const unknown = all.filter((t) => (stats.get(t.stem)?.df ?? 0) === 0).map((t) => t.raw);
   // The asked attribute ("per-seat price") holds a word no file uses: nothing can state it.
-  const attribute = new Set(askedAttribute(question).flatMap((w) => contentTerms(w, lang)));
+  const attribute = new Set(askedAttribute(question).flatMap((w) => expand(contentTerms(w, lang))));
   const unknownAttribute = [...attribute].some((t) => qTerms.includes(t) && (stats.get(t)?.df ?? 0) === 0);
 
   const texts = questionParts(question);
-  const first = weighted(contentTerms(texts[0]!, lang));
+  const first = weighted(expand(contentTerms(texts[0]!, lang)));
   const parts: Part[] = texts.map((text, i) => {
-    const own = weighted(contentTerms(text, lang));
+    const own = weighted(expand(contentTerms(text, lang)));
     // A later part is about the first part's subject ("and what was *its* root cause", "и когда *он* начнётся"):
     // the first part's words count a quarter in it.
     const inherited = i === 0 ? [] : first.filter((f) => !own.some((o) => o.term === f.term)).map((f) => ({ ...f, w: f.w * INHERITED_SHARE }));

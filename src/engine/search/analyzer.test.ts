@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { analysisLanguage, analyzeForIndex, chunkLanguages, isStopword, stemWord } from './analyzer.ts';
+import { analysisLanguage, analyzeForIndex, chunkLanguages, compoundParts, isStopword, stemWord } from './analyzer.ts';
 
 describe('analyzer stopwords', () => {
   it('keeps content verbs and words of time and order searchable ("make relay-dev", "before", "never")', () => {
@@ -83,5 +83,20 @@ describe('chunkLanguages', () => {
     expect(chunkLanguages(['Сервер перезапускается каждую ночь, а команда проверяет журналы утром.', 'См. также: Sync']).doc).toBe('ru');
     const mixed = chunkLanguages([german, 'The English summary of this note is here, and it is written for the whole team.']);
     expect(mixed.chunks).toEqual(['de', 'en']);
+  });
+});
+
+describe('compoundParts', () => {
+  const vocabulary = new Set(['bildung', 'rabatt', 'papi', 'korb', 'papier', 'tresor', 'sync'].map((w) => stemWord(w, 'de')));
+  const df = (terms: readonly string[]) => new Map(terms.map((t) => [t, vocabulary.has(t) ? 3 : 0]));
+  it('splits a German compound the vault does not hold into parts it does, linking letters dropped', () => {
+    expect(compoundParts('Bildungsrabatt', 'de', df)).toEqual([stemWord('bildung', 'de'), stemWord('rabatt', 'de')]);
+    expect(compoundParts('Papierkorb', 'de', df)).toEqual([stemWord('papier', 'de'), stemWord('korb', 'de')]);
+  });
+
+  it('leaves words alone that are no compound of known parts, and other languages', () => {
+    expect(compoundParts('Abonnement', 'de', df)).toEqual([]);
+    expect(compoundParts('Rabatt', 'de', df)).toEqual([]);
+    expect(compoundParts('Bildungsrabatt', 'en', df)).toEqual([]);
   });
 });

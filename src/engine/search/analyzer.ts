@@ -200,3 +200,38 @@ export function chunkLanguages(texts: readonly string[]): { doc: string; chunks:
   const fallback = ANALYZED_LANGUAGES.includes(doc);
   return { doc, chunks: own.map((d) => (fallback && d.confidence < SURE_CHUNK ? doc : d.lang)) };
 }
+
+/** Letters German puts between the parts of a compound (Bildung-s-rabatt, Woche-n-ende). */
+const LINKS = ['', 's', 'es', 'n', 'en', 'e', 'er'];
+/** Each part of a split compound has at least this many letters. */
+const MIN_PART = 3;
+
+/**
+ * The index terms of the two parts of a German compound ("Bildungsrabatt" → bildung, rabatt), when
+ * the word itself is unknown to the vault and both parts are known: notes write "Rabatt für
+ * Bildungseinrichtungen" where a question asks for "Bildungsrabatt". `df` gives each term's document
+ * frequency (0 or absent: no chunk holds it). Of the splits whose parts are both known, the most
+ * balanced (its shorter part longest) is taken. Empty when the word is no such compound, or its
+ * language writes none (only German is split).
+ */
+export function compoundParts(word: string, lang: string, df: (terms: readonly string[]) => ReadonlyMap<string, number>): string[] {
+  const lower = foldText(word).toLowerCase();
+  if (lang !== 'de' || !LATIN_WORD.test(lower) || lower.length < 2 * MIN_PART + 1) return [];
+  const splits: { left: string; right: string; shorter: number }[] = [];
+  for (let i = MIN_PART; i <= lower.length - MIN_PART; i++) {
+    const right = stemWord(lower.slice(i), 'de');
+    for (const link of LINKS) {
+      const head = lower.slice(0, i);
+      if (!head.endsWith(link) || head.length - link.length < MIN_PART) continue;
+      const left = head.slice(0, head.length - link.length);
+      if (isStopword(left, 'de') || isStopword(lower.slice(i), 'de')) continue;
+      splits.push({ left: stemWord(left, 'de'), right, shorter: Math.min(left.length, lower.length - i) });
+    }
+  }
+  if (splits.length === 0) return [];
+  const counts = df([...new Set(splits.flatMap((s) => [s.left, s.right]))]);
+  const known = splits.filter((s) => (counts.get(s.left) ?? 0) > 0 && (counts.get(s.right) ?? 0) > 0);
+  if (known.length === 0) return [];
+  const best = known.reduce((a, b) => (b.shorter > a.shorter ? b : a));
+  return best.left === best.right ? [best.left] : [best.left, best.right];
+}

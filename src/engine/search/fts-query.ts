@@ -102,3 +102,12 @@ export function buildFtsQuery(input: string, languages: readonly string[] = ['en
     languages: langs,
   };
 }
+
+/** The query with more plain terms OR-ed in (the parts of a compound no chunk holds whole). */
+export function withTerms(fts: FtsQuery, more: readonly string[]): FtsQuery {
+  const have = new Set(fts.clauses.map((c) => c.term));
+  const added = [...new Set(more)].filter((t) => t.length > 0 && !have.has(t));
+  if (added.length === 0) return fts;
+  const clauses = [...fts.clauses, ...added.map((t) => ({ expr: quote(t), term: t }))];
+  return { ...fts, clauses, terms: [...new Set([...fts.terms, ...added])], match: clauses.map((c) => c.expr).join(' OR ') };
+}

@@ -8,9 +8,9 @@ import { BM25_WEIGHTS, documentFrequencies, ensureVocab, languagesPresent, lexic
 import { chunksOfNotes, matchingChunksOf } from '../store/queries/graph.ts';
 import type { VisibilityPolicy } from '../store/visibility.ts';
 import { detectLanguage } from '../lang/detect.ts';
-import { ANALYZED_LANGUAGES, analysisLanguage, analyzeForIndex, tokenize } from './analyzer.ts';
+import { ANALYZED_LANGUAGES, analysisLanguage, analyzeForIndex, compoundParts, isStopword, tokenize } from './analyzer.ts';
 import { ftsTokens, idf, termScore } from './bm25.ts';
-import { buildFtsQuery, type FtsQuery } from './fts-query.ts';
+import { buildFtsQuery, type FtsQuery, withTerms } from './fts-query.ts';
 import { highlightSnippet } from './snippet.ts';
 import { ASCII_KIND, DIGIT, isNonAsciiWord, LOWER, OTHER_WORD, stepOver, UNDERSCORE, UPPER } from './word-chars.ts';
 
@@ -109,9 +109,18 @@ export function queryLanguages(db: ReadConnection, query: string): string[] {
 /** detectLanguage's confidence from which a query's language is taken alone (function words, or tinyld's telling n-grams). */
 const SURE_LANGUAGE = 0.9;
 
-/** The FTS5 query of a search: its words analyzed in the query's languages (queryLanguages). */
+/**
+ * The FTS5 query of a search: its words analyzed in the query's languages (queryLanguages), and in a
+ * German query the parts of each compound no chunk holds whole (analyzer.ts compoundParts).
+ */
 export function ftsQueryFor(db: ReadConnection, query: string): FtsQuery {
-  return buildFtsQuery(query, queryLanguages(db, query));
+  const langs = queryLanguages(db, query);
+  const fts = buildFtsQuery(query, langs);
+  if (!langs.includes('de') || fts.match === null) return fts;
+  const df = (terms: readonly string[]) => new Map([...termStats(db, terms)].map(([t, s]) => [t, s.df]));
+  const words = tokenize(query, 'de').filter((t) => !isStopword(t.raw, 'de') && /^\p{L}+$/u.test(t.raw));
+  const whole = df(words.map((w) => w.term));
+  return withTerms(fts, words.flatMap((w) => ((whole.get(w.term) ?? 0) > 0 ? [] : compoundParts(w.raw, 'de', df))));
 }
 
 /** Pruning counts left-out terms in the rows' text with the English analysis (termCounter); other languages run the full query. */
