@@ -188,15 +188,20 @@ const SURE_CHUNK = 0.9;
 
 /**
  * The language of a note and of each of its chunks (in order), as stored with the chunks and used to
- * analyze them. A chunk's own detection decides when it is sure; a short or unsure chunk (a list of
+ * analyze them; the note's is that of most of its sure chunks. A chunk's own detection decides when it is sure; a short or unsure chunk (a list of
  * names, a table, a line of code: detection leans English) takes its note's language when that is one
  * of ANALYZED_LANGUAGES, so that a German note is stemmed as German throughout. A note in English,
  * Russian or another language leaves its chunks' detections as they are.
  */
 export function chunkLanguages(texts: readonly string[]): { doc: string; chunks: string[] } {
   const own = texts.map((t) => detectLanguage(t));
-  // A one-chunk note is its chunk; a longer one is read from its start, as detectLanguage reads a text.
-  const doc = own.length === 1 ? own[0]!.lang : detectLanguage(texts.slice(0, 4).join('\n').slice(0, 2000)).lang;
+  // The note's language: the one most of its sure chunks are in (the earliest on a tie), read from its
+  // start only when no chunk is sure; a one-chunk note is its chunk.
+  const sure = new Map<string, number>();
+  for (const d of own) if (d.confidence >= SURE_CHUNK) sure.set(d.lang, (sure.get(d.lang) ?? 0) + 1);
+  let doc = own.length === 1 ? own[0]!.lang : '';
+  if (!doc && sure.size > 0) doc = [...sure].reduce((best, cur) => (cur[1] > best[1] ? cur : best))[0];
+  if (!doc) doc = detectLanguage(texts.slice(0, 4).join('\n').slice(0, 2000)).lang;
   const fallback = ANALYZED_LANGUAGES.includes(doc);
   return { doc, chunks: own.map((d) => (fallback && d.confidence < SURE_CHUNK ? doc : d.lang)) };
 }
