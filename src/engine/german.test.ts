@@ -78,6 +78,8 @@ describe('a German vault', () => {
   it('finds a note by another form of its words ("Dateien" / "Datei", "gelöschten" / "Gelöschte")', async () => {
     const r = await engine.retrieve('gelöschten Datei wiederherstellen', {}, 3);
     expect(r.chunks[0]?.path).toBe('Papierkorb.md');
+    // The snippet marks the words as written.
+    expect(r.chunks[0]?.snippet).toContain('«Gelöschte» «Dateien»');
   });
 
   it('searches a German question by its content words, not by "wie", "ich", "die", "nicht"', async () => {

@@ -252,8 +252,9 @@ export async function runPipeline(deps: PipelineDeps, req: PipelineRequest): Pro
     max_chunks: Math.min(req.k, req.maxChunks ?? req.k),
   });
   // Snippets are built for the chunks returned only: 0.1 ms each, for pools of 50 from two lists.
-  const marks = lexical?.query.terms ?? ftsQueryFor(deps.db, req.query).terms;
-  const finalChunks = shaped.chunks.map((c) => (c.snippet || c.chunk_id === undefined ? c : { ...c, snippet: highlightSnippet(c.text, lexical?.highlight.get(c.chunk_id) ?? marks) }));
+  const query = lexical?.query ?? ftsQueryFor(deps.db, req.query);
+  const marks = query.terms;
+  const finalChunks = shaped.chunks.map((c) => (c.snippet || c.chunk_id === undefined ? c : { ...c, snippet: highlightSnippet(c.text, lexical?.highlight.get(c.chunk_id) ?? marks, undefined, query.languages) }));
   return {
     chunks: finalChunks,
     used_docs: shaped.used_docs,
@@ -261,7 +262,7 @@ export async function runPipeline(deps: PipelineDeps, req: PipelineRequest): Pro
     meta: {
       mode: req.mode,
       retrieval_mode: req.retrievalMode,
-      terms: lexical?.query.terms ?? ftsQueryFor(deps.db, req.query).terms,
+      terms: marks,
       candidates: lexical?.candidates ?? denseLists[0]?.chunks.length ?? 0,
       filtered: lexical?.filtered ?? 0,
       trigram_used: lexical?.trigramUsed ?? false,

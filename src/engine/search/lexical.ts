@@ -307,7 +307,7 @@ function wordTerms(word: string): readonly string[] {
 }
 
 /** A stored row as a result; `withSnippet` false leaves the snippet to be built once the final top k is known. */
-export function toRetrievedChunk(r: Row, highlightTerms: readonly string[], score: number, withSnippet = true): RetrievedChunk {
+export function toRetrievedChunk(r: Row, highlightTerms: readonly string[], score: number, withSnippet = true, languages: readonly string[] = []): RetrievedChunk {
   return {
     chunk_id: r.id,
     doc_id: r.doc_id,
@@ -319,7 +319,7 @@ export function toRetrievedChunk(r: Row, highlightTerms: readonly string[], scor
     start_line: r.start_line,
     end_line: r.end_line,
     text: r.text,
-    snippet: withSnippet ? highlightSnippet(r.text, highlightTerms) : '',
+    snippet: withSnippet ? highlightSnippet(r.text, highlightTerms, undefined, languages) : '',
     score,
     tags: JSON.parse(r.tags_json) as Record<string, string>,
   };
@@ -384,7 +384,7 @@ export function searchLexical(db: ReadConnection, query: string, options: Lexica
     .map((r, i) => {
       const marks = r.via === 'trigram' ? [...terms, ...trigramTerms.map((t) => `${t.toLowerCase()}*`)] : terms;
       const withSnippet = options.snippets !== false || options.explain === true;
-      const chunk = toRetrievedChunk(r, marks, Math.round(-r.rank * 1e4) / 1e4, withSnippet);
+      const chunk = toRetrievedChunk(r, marks, Math.round(-r.rank * 1e4) / 1e4, withSnippet, fts.languages);
       if (!withSnippet) result.highlight.set(r.id, marks);
       if (options.explain) chunk.explain = explainMatch(chunk, terms, r.via, i + 1, fts.languages);
       return chunk;

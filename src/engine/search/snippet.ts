@@ -1,12 +1,16 @@
 import { foldText, stemWord } from './analyzer.ts';
 import { stepOver, wordEnd } from './word-chars.ts';
 
-/** Does this written word match one of the query terms (exact term, or prefix* term)? */
-export function wordMatches(word: string, terms: ReadonlySet<string>, prefixes: readonly string[]): boolean {
+/**
+ * Does this written word match one of the query terms (exact term, or prefix* term)? Stemmed as
+ * English and in each other analysis language the query was stemmed in (`languages`).
+ */
+export function wordMatches(word: string, terms: ReadonlySet<string>, prefixes: readonly string[], languages: readonly string[] = []): boolean {
   const lower = ASCII.test(word) ? word.toLowerCase() : foldText(word).toLowerCase();
   if (terms.has(lower)) return true;
   const stem = stemWord(lower);
   if (terms.has(stem)) return true;
+  for (const l of languages) if (l !== 'en' && terms.has(stemWord(lower, l))) return true;
   return prefixes.some((p) => lower.startsWith(p) || stem.startsWith(p));
 }
 
@@ -24,7 +28,7 @@ export interface SnippetWord {
  * terms. Read code unit by code unit, with no regular expression or string per word that cannot
  * match: snippets are made for every result.
  */
-export function snippetWords(text: string, queryTerms: readonly string[]): SnippetWord[] {
+export function snippetWords(text: string, queryTerms: readonly string[], languages: readonly string[] = []): SnippetWord[] {
   const terms = new Set(queryTerms.filter((t) => !t.endsWith('*')));
   const prefixes = queryTerms.filter((t) => t.endsWith('*')).map((t) => t.slice(0, -1));
   // Stemming keeps a word's first letter, so only words starting like a term can match (cheap test first).
@@ -44,7 +48,7 @@ export function snippetWords(text: string, queryTerms: readonly string[]): Snipp
     if (!startsLikeTerm(text.charCodeAt(start), text.charAt(start))) return false;
     const w = text.slice(start, end);
     let v = memo.get(w);
-    if (v === undefined) memo.set(w, (v = wordMatches(w, terms, prefixes)));
+    if (v === undefined) memo.set(w, (v = wordMatches(w, terms, prefixes, languages)));
     return v;
   };
   const words: SnippetWord[] = [];
@@ -62,10 +66,10 @@ export function snippetWords(text: string, queryTerms: readonly string[]): Snipp
 
 /**
  * A highlighted excerpt of the original text around the densest run of matching words; matches are
- * wrapped in «». Pure: it only looks at the text and the terms.
+ * wrapped in «». Pure: it only looks at the text, the terms and the languages they were stemmed in.
  */
-export function highlightSnippet(text: string, queryTerms: readonly string[], maxChars = 240): string {
-  const words = snippetWords(text, queryTerms);
+export function highlightSnippet(text: string, queryTerms: readonly string[], maxChars = 240, languages: readonly string[] = []): string {
+  const words = snippetWords(text, queryTerms, languages);
   if (words.length === 0) return text.slice(0, maxChars).replace(/\s+/g, ' ').trim();
   // Best window start: the word index whose following maxChars hold the most hits.
   let best = 0;
