@@ -43,6 +43,15 @@ describe('askedType', () => {
     ['Weshalb wurde QUIC verschoben?', 'reason'],
     ['Welche Datenbank hat das Team gewählt?', 'entity'],
     ['Was bedeutet der Fehlercode MR-401?', 'definition'],
+    ['Combien de temps les fichiers restent-ils dans la corbeille ?', 'duration'],
+    ['Quand commence la phase de test ?', 'date'],
+    ['Combien coûte Sync par mois ?', 'money'],
+    ['Qui maintient le plugin ?', 'person'],
+    ['Pourquoi la synchronisation échoue-t-elle ?', 'reason'],
+    ['¿Cuánto tiempo se guardan los archivos?', 'duration'],
+    ['¿Cuántos dispositivos puedo conectar?', 'number'],
+    ['¿Dónde están las plantillas?', 'place'],
+    ['¿Por qué falla la sincronización?', 'reason'],
   ])('%s → %s', (q, type) => {
     expect(askedType(q).type).toBe(type);
   });
@@ -103,6 +112,16 @@ describe('holdsType', () => {
     expect(holdsType('Die Anmeldung schlägt fehl, weil der Server nicht erreichbar ist.', { type: 'reason' })).toBe(true);
     expect(holdsType('QUIC wurde wegen blockiertem UDP verschoben.', { type: 'reason' })).toBe(true);
     expect(holdsType('QUIC sah vielversprechend aus.', { type: 'reason' })).toBe(false);
+  });
+
+  it('finds French and Spanish durations, dates and reasons, and no month in an English name', () => {
+    expect(holdsType('Les fichiers restent 30 jours dans la corbeille.', { type: 'duration' })).toBe(true);
+    expect(holdsType('Los archivos se guardan 30 días.', { type: 'duration' })).toBe(true);
+    expect(holdsType('La phase commence le 3 mars 2026.', { type: 'date' })).toBe(true);
+    expect(holdsType('La prueba empieza el 3 de marzo.', { type: 'date' })).toBe(true);
+    expect(holdsType('Curiosity landed on Mars.', { type: 'date' })).toBe(false);
+    expect(holdsType('Elle échoue parce que le serveur est hors ligne.', { type: 'reason' })).toBe(true);
+    expect(holdsType('He bought a car.', { type: 'reason' })).toBe(false);
   });
 });
 

@@ -155,3 +155,33 @@ describe('a German vault indexed by an older analyzer', () => {
     }
   });
 });
+
+describe('French and Spanish notes', () => {
+  it('are stemmed and answered in their own language', async () => {
+    const vault = temp.make('syn-fr-es-vault-', {
+      'Corbeille.md': '# Corbeille\n\nQuand vous supprimez une note, elle va d’abord dans la corbeille du coffre.\nLes fichiers supprimés restent 30 jours dans la corbeille, puis ils sont effacés définitivement.\n',
+      'Prix.md': '# Prix\n\nL’abonnement de synchronisation coûte 8 € par mois.\nLes associations obtiennent une remise de 40 % sur chaque abonnement.\n',
+      'Papelera.md': '# Papelera\n\nLos archivos eliminados se guardan durante 30 días en la papelera y después se borran para siempre.\n',
+    });
+    const dir = temp.make('syn-fr-es-data-');
+    const e = createEngine({ dataDir: dir, env: {} });
+    try {
+      await e.index([vault]);
+      // "fichier" finds "fichiers", "supprimé" finds "supprimés".
+      expect((await e.retrieve('fichier supprimé', {}, 3)).chunks[0]?.path).toBe('Corbeille.md');
+      const cases: [string, string][] = [
+        ['Combien de temps les fichiers supprimés restent-ils dans la corbeille ?', '30 jours'],
+        ['Combien coûte l’abonnement par mois ?', '8 €'],
+        ['¿Cuánto tiempo se guardan los archivos eliminados en la papelera?', '30 días'],
+      ];
+      for (const [question, fact] of cases) {
+        const a = await e.answer(question);
+        expect({ question, outcome: a.outcome }).toEqual({ question, outcome: 'answered' });
+        expect(a.answer).toContain(fact);
+      }
+      expect((await e.answer('Combien de semaines de congé parental les employés ont-ils ?')).outcome).toBe('not_found');
+    } finally {
+      await e.dispose();
+    }
+  });
+});
