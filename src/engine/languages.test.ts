@@ -3,6 +3,8 @@ import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TempDirs } from '../../test/helpers/tmp.ts';
 import { createEngine, type Engine } from './engine.ts';
+import { queryLanguages } from './search/lexical.ts';
+import { openReadConnection, sqliteOf } from './store/connection.ts';
 import { DB_FILE } from './store/database.ts';
 
 /** A small German vault: a team's notes on its app, in the way people write them. */
@@ -73,6 +75,17 @@ describe('a German vault', () => {
     } finally {
       db.close();
     }
+  });
+
+  it('reads a short German question as German though the detector only leans, and an English one as English', () => {
+    const db = openReadConnection(path.join(dataDir, DB_FILE));
+    // Both are unsure for the detector: German by its function words (wann, die; kann, ich), so the reader reads German.
+    expect(queryLanguages(db, 'Wann beginnt die Testphase?')).toEqual(['de', 'en']);
+    expect(queryLanguages(db, 'Kann ich Sync kündigen?')).toEqual(['de', 'en']);
+    expect(queryLanguages(db, 'relay port')).toEqual(['en', 'de']);
+    expect(queryLanguages(db, 'How long does the relay server keep deleted files?')).toEqual(['en']);
+    expect(queryLanguages(db, 'Wie lange bleiben gelöschte Dateien im Papierkorb?')).toEqual(['de']);
+    sqliteOf(db).close();
   });
 
   it('finds a note by another form of its words ("Dateien" / "Datei", "gelöschten" / "Gelöschte")', async () => {

@@ -94,16 +94,34 @@ export function termStats(db: ReadConnection, terms: readonly string[], visibili
  * text: English alone while no chunk is written in another analyzed language (an English or Russian
  * vault reads every query as it always did). Otherwise the question's own language when detection
  * is sure of it; when it is not (two words, names, a lean), English and every analyzed language of
- * the vault, whose stems are then OR-ed.
+ * the vault, whose stems are then OR-ed. The first language is the one the question is read in
+ * (the answer reader's): when detection is unsure, the vault's language whose function words the
+ * question holds more of than English ones ("Wann beginnt die Testphase?": wann, die), else its lean.
  */
 export function queryLanguages(db: ReadConnection, query: string): string[] {
   const present = languagesPresent(db, ANALYZED_LANGUAGES);
   if (present.length === 0) return ['en'];
   const detected = detectLanguage(query);
   const own = analysisLanguage(detected.lang);
-  const langs = detected.confidence >= SURE_LANGUAGE ? [own] : [own, 'en', ...present];
+  const langs = detected.confidence >= SURE_LANGUAGE ? [own] : [leaningLanguage(query, present) ?? own, 'en', ...present];
   const out = [...new Set(langs)].filter((l) => l === 'en' || present.includes(l));
   return out.length > 0 ? out : ['en'];
+}
+
+/** Of `langs`, the one whose own function words (not English or Russian ones) the text holds most of, when more than English ones. */
+function leaningLanguage(text: string, langs: readonly string[]): string | null {
+  const words = text.toLowerCase().match(/\p{L}+/gu) ?? [];
+  const english = words.filter((w) => isStopword(w)).length;
+  let best: string | null = null;
+  let most = english;
+  for (const l of langs) {
+    const n = words.filter((w) => isStopword(w, l) && !isStopword(w)).length;
+    if (n > most) {
+      best = l;
+      most = n;
+    }
+  }
+  return best;
 }
 
 /** detectLanguage's confidence from which a query's language is taken alone (function words, or tinyld's telling n-grams). */
