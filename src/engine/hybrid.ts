@@ -186,7 +186,7 @@ export async function gatherLists(deps: PipelineDeps, req: PipelineRequest): Pro
   const lexicalPrf = profile.techniques.lexical_prf;
   if (lexical && lexicalPrf && req.mode !== 'bm25' && lexical.chunks.length > 0) {
     const tp = performance.now();
-    const terms = expansionTerms(deps.db, lexical.chunks.slice(0, lexicalPrf.docs), lexical.query.terms, lexicalPrf.terms);
+    const terms = expansionTerms(deps.db, lexical.chunks.slice(0, lexicalPrf.docs), lexical.query.terms, lexicalPrf.terms, lexical.query.languages[0]);
     if (terms.length > 0) expansion = searchLexical(deps.db, terms.join(' '), { ...req.filters, k: lexicalPool, prune: deps.config.lexicalPruning, snippets: false }).chunks;
     timings.prf_ms = ms(tp);
   }

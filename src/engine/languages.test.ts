@@ -3,7 +3,9 @@ import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TempDirs } from '../../test/helpers/tmp.ts';
 import { createEngine, type Engine } from './engine.ts';
+import { isStopword } from './search/analyzer.ts';
 import { queryLanguages } from './search/lexical.ts';
+import { expansionTerms } from './search/prf.ts';
 import { openReadConnection, sqliteOf } from './store/connection.ts';
 import { DB_FILE } from './store/database.ts';
 
@@ -86,6 +88,21 @@ describe('a German vault', () => {
     expect(queryLanguages(db, 'How long does the relay server keep deleted files?')).toEqual(['en']);
     expect(queryLanguages(db, 'Wie lange bleiben gelöschte Dateien im Papierkorb?')).toEqual(['de']);
     sqliteOf(db).close();
+  });
+
+  it('never expands a German query with German function words', async () => {
+    const r = await engine.retrieve('Abo Synchronisierung Testphase Papierkorb', {}, 5);
+    const db = openReadConnection(path.join(dataDir, DB_FILE));
+    try {
+      const english = expansionTerms(db, r.chunks, r.meta.terms, 20);
+      const german = expansionTerms(db, r.chunks, r.meta.terms, 20, 'de');
+      // Read as English, German articles and conjunctions look like content words.
+      expect(english.some((w) => isStopword(w, 'de'))).toBe(true);
+      expect(german.length).toBeGreaterThan(0);
+      expect(german.filter((w) => isStopword(w, 'de'))).toEqual([]);
+    } finally {
+      sqliteOf(db).close();
+    }
   });
 
   it('finds a note by another form of its words ("Dateien" / "Datei", "gelöschten" / "Gelöschte")', async () => {

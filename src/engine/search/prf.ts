@@ -16,14 +16,15 @@ const MIN_TERM = 3;
  * The `count` best expansion terms: Σ over the feedback chunks of (term frequency / chunk length) ·
  * the chunk's weight (1 / rank), times the term's idf; query terms and terms found in one feedback
  * chunk only are left out. Returned as raw words (the analyzer stems them again to the same term).
+ * `lang`: the analysis language the query was read in (its function words are no expansion).
  */
-export function expansionTerms(db: ReadConnection, feedback: readonly RetrievedChunk[], queryTerms: readonly string[], count: number): string[] {
+export function expansionTerms(db: ReadConnection, feedback: readonly RetrievedChunk[], queryTerms: readonly string[], count: number, lang?: string): string[] {
   const skip = new Set(queryTerms);
   const weight = new Map<string, number>();
   const docsWith = new Map<string, number>();
   const surface = new Map<string, string>();
   feedback.forEach((chunk, rank) => {
-    const tokens = tokenize(`${chunk.title}\n${chunk.text}`).filter((t) => t.term.length >= MIN_TERM && !/^\d+$/.test(t.term) && !isStopword(t.raw) && !skip.has(t.term));
+    const tokens = tokenize(`${chunk.title}\n${chunk.text}`, lang).filter((t) => t.term.length >= MIN_TERM && !/^\d+$/.test(t.term) && !isStopword(t.raw, lang) && !skip.has(t.term));
     if (tokens.length === 0) return;
     const tf = new Map<string, number>();
     for (const t of tokens) {
