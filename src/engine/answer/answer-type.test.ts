@@ -170,6 +170,13 @@ describe('askedAttribute', () => {
     // Verbs are paraphrased in notes: never the attribute.
     expect(askedAttribute('Что означает код ошибки MR-401?')).toEqual(['код']);
     expect(askedAttribute('Кто утвердил расходы на облако?')).toEqual(['расходы']);
+    // German: its nouns, written with a capital; adjectives and verbs are paraphrased.
+    expect(askedAttribute('Was ist der Preis von Sync?')).toEqual(['Preis']);
+    expect(askedAttribute('Wie hoch ist die monatliche Gebühr für Publish?')).toEqual(['Gebühr']);
+    expect(askedAttribute('Wer ist die Geschäftsführerin der Firma?')).toEqual(['Geschäftsführerin']);
+    expect(askedAttribute('Wie viele Wochen Elternzeit bekommen Mitarbeiter?')).toEqual(['Elternzeit']);
+    expect(askedAttribute('Was ist der Name des Plugins?')).toEqual([]);
+    expect(askedAttribute('Wer pflegt das Plugin?')).toEqual([]);
   });
 });
 

@@ -191,7 +191,7 @@ const RU_MEASURE_VERBS = String.raw`сто(?:ит|ят|ил|ила|ило|или
 const RU_PREPOSITIONS = 'в|во|на|для|по|с|со|у|к|от|до|из|о|об|при|за|под|над|между|через';
 const RU_PREPOSITION = new RegExp(`^(?:${RU_PREPOSITIONS})$`, 'iu');
 /** Nouns that name the form of an answer, not an attribute of the subject: "the *nickname* for …", "the *percentage* of …". */
-const FORM_NOUN = /^(?:names?|nicknames?|terms?|synonyms?|words?|titles?|percentages?|percent|numbers?|названи\p{L}*|прозвищ\p{L}*|термин\p{L}*|синоним\p{L}*|слов\p{L}*|процент\p{L}*|числ\p{L}*)$/iu;
+const FORM_NOUN = /^(?:names?|nicknames?|terms?|synonyms?|words?|titles?|percentages?|percent|numbers?|namen?|begriff\p{L}*|bezeichnung\p{L}*|prozent|anzahl|zahl|названи\p{L}*|прозвищ\p{L}*|термин\p{L}*|синоним\p{L}*|слов\p{L}*|процент\p{L}*|числ\p{L}*)$/iu;
 
 export function askedAttribute(question: string): string[] {
   const q = question.replace(/[’`]/g, "'").replace(/\s+/g, ' ').trim();
@@ -204,6 +204,17 @@ export function askedAttribute(question: string): string[] {
     // "Какой уровень доступности…", "В какой базе данных…": the thing that "какой" asks about.
     /^(?:(?:в|во|на|из|с|по|для|до)\s+)?как(?:ой|ая|ое|ие|ую|им|ом|ого|ому|их)\s+([\p{L}\p{N}-]+(?:\s[\p{L}\p{N}-]+)?)(?:\s|\?|$)/iu,
   ];
+  // German names its nouns with a capital: "Was ist der Preis von …", "Wer ist die Geschäftsführerin
+  // der …", "Wie viele Wochen Elternzeit bekommen …" ask for Preis, Geschäftsführerin, Elternzeit.
+  const german = [
+    /^(?:was|wer|welche[rsmn]?|wie hoch|wie groß|wie lang)\s+(?:ist|sind|war|waren)\s+(?:der|die|das|den|dem|des|ein|eine|einer|eines)\s+((?:\p{Ll}[\p{L}-]*\s+)?\p{Lu}[\p{L}-]*)(?=\s+(?:von|für|bei|des|der|im|in|am|auf|zu|zum|zur|unter)\s|\s*\?|$)/iu,
+    /^wie viele?\s+\p{Lu}[\p{L}-]*\s+(\p{Lu}[\p{L}-]*)\s/u,
+  ];
+  for (const re of german) {
+    const m = re.exec(q.replace(/^(\p{Lu})/u, (c) => c.toLowerCase()));
+    const nouns = m?.[1]?.split(/[\s-]+/).filter((w) => /^\p{Lu}/u.test(w) && !FORM_NOUN.test(w)) ?? [];
+    if (nouns.length > 0) return nouns;
+  }
   for (const re of patterns) {
     const m = re.exec(q);
     if (!m?.[1]) continue;
