@@ -69,6 +69,24 @@ describe('rewriteFollowUp', () => {
     expect(rewriteFollowUp('What is QUIC?', 'Who approved it?', Infinity, ['Relay server']).carried).toEqual([]);
   });
 
+  it('works in German, French and Spanish by their own pronouns, question words and openings', () => {
+    const de = rewriteFollowUp('Und wer hat sie genehmigt?', 'Wann beginnt die Testphase von Projekt Aurora?');
+    expect(de.carried).toEqual(expect.arrayContaining(['Testphase', 'Aurora']));
+    // German function and question words of the previous question are not carried.
+    expect(de.carried.map((w) => w.toLowerCase())).not.toEqual(expect.arrayContaining(['wann', 'die', 'von']));
+    expect(leansOnThread('Wer hat ihn genehmigt?')).toBe(true);
+    // A German question with nouns of its own stands on its own: a noun names its subject as a name does.
+    expect(leansOnThread('Wann beginnt die Testphase von Projekt Aurora?')).toBe(false);
+    expect(leansOnThread('Wie lange dauert die Testphase?')).toBe(false);
+    expect(leansOnThread('Wie viele Tage habe ich für eine Erstattung?')).toBe(false);
+    expect(leansOnThread('Wann beginnt sie?')).toBe(true);
+    expect(leansOnThread("Et qui l'a approuvé ?")).toBe(true);
+    expect(leansOnThread('¿Y quién lo aprobó?')).toBe(true);
+    expect(rewriteFollowUp('¿Y quién lo aprobó?', '¿Qué base de datos eligió el equipo de Aurora?').carried).toEqual(expect.arrayContaining(['base', 'datos', 'Aurora']));
+    // English words that other languages use as question words stay English content words.
+    expect(leansOnThread('Who bought the hat for the company party?')).toBe(false);
+  });
+
   it('changes nothing without a previous question, or when nothing is left to carry', () => {
     expect(rewriteFollowUp('and who approved it?', null)).toEqual({ query: 'and who approved it?', carried: [] });
     expect(rewriteFollowUp('who approved it?', 'who approved it?')).toEqual({ query: 'who approved it?', carried: [] });

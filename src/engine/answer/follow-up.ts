@@ -6,9 +6,11 @@
  * carried: names and identifiers first, then its other content words, those the follow-up already
  * has left out; then the titles of the notes the previous answer cited (the thread's entities: the
  * decision, the person, the project it was about). The previous question is the one it was searched
- * as, so a chain of follow-ups keeps the topic. English and Russian; a pure function, shown to the user as "Searched as: …".
+ * as, so a chain of follow-ups keeps the topic. English and Russian, and German, French and Spanish
+ * follow-ups by their own pronouns, question words and openings; a pure function, shown to the user as "Searched as: …".
  */
-import { isStopword, stemWord } from '../search/analyzer.ts';
+import { detectLanguage } from '../lang/detect.ts';
+import { analysisLanguage, isStopword, stemWord } from '../search/analyzer.ts';
 
 /** Words that point back into the conversation. */
 const POINTERS = new Set(
@@ -32,6 +34,39 @@ const QUESTION_WORDS = new Set([
 
 /** Openings that continue the previous question. */
 const CONTINUES = /^(?:and|also|but|so|plus|what about|how about|and what about|и|а|но|также|тоже|ещё|еще|а что|а как|что насчёт|что насчет)(?=[\s,?!.:;]|$)/iu;
+
+/**
+ * The same words of the other languages a follow-up may be asked in. A word English uses otherwise
+ * ("hat", "es", "que") counts only in a question read in that language.
+ */
+const OTHER: Record<string, { pointers: string; questions: string; continues: RegExp }> = {
+  de: {
+    pointers: 'er sie ihn ihm ihr ihre ihren ihrem ihrer sein seine seinen seinem seiner dessen deren diese dieser dieses diesem diesen dort damals dann derselbe dieselbe dasselbe solche',
+    questions: 'wer wen wem wessen was wann wo wohin woher warum weshalb wieso wie welche welcher welches welchen welchem hat haben hatte ist sind war waren wird werden wurde kann können',
+    continues: /^(?:und|auch|aber|also|und was ist mit|was ist mit|wie steht es mit|und wie|und wann|und wer)(?=[\s,?!.:;]|$)/iu,
+  },
+  fr: {
+    pointers: 'il elle ils elles lui leur leurs celui celle ceux celles cela ceci ça là alors',
+    questions: 'qui que quoi quand où pourquoi comment quel quelle quels quelles combien est sont était a ont',
+    continues: /^(?:et|aussi|mais|et pour|et qu'en est-il|qu'en est-il|et quand|et qui)(?=[\s,?!.:;]|$)/iu,
+  },
+  es: {
+    pointers: 'él ella ellos ellas le les lo ese esa eso esos esas este esta esto allí ahí entonces',
+    questions: 'quién quien quiénes qué que cuándo dónde por cómo cuál cuáles cuánto cuántos cuánta cuántas es son fue era ha han',
+    continues: /^(?:y|también|pero|y qué hay de|qué hay de|y cuándo|y quién)(?=[\s,?!.:;]|$)/iu,
+  },
+};
+const otherWords = Object.fromEntries(Object.entries(OTHER).map(([l, o]) => [l, { pointers: new Set(o.pointers.split(' ')), questions: new Set(o.questions.split(' ')), continues: o.continues }]));
+
+/** A follow-up's language among those with their own words here: what detection says, or, for a short unsure question, the one whose question words or openings it uses. */
+function followUpLanguage(question: string): string {
+  const detected = detectLanguage(question);
+  const lang = analysisLanguage(detected.lang);
+  if (otherWords[lang] && detected.confidence >= 0.9) return lang;
+  const words = fold(question).match(/\p{L}+/gu) ?? [];
+  for (const [l, o] of Object.entries(otherWords)) if (o.continues.test(fold(question)) || words.some((w) => o.questions.has(w) && !QUESTION_WORDS.has(w) && w.length > 2)) return l;
+  return otherWords[lang] ? lang : 'en';
+}
 
 /** A word, an identifier with its hyphens/dots/underscores (ADR-011, v2.3, retry_sync) kept whole. */
 const WORD = /[\p{L}\p{N}]+(?:[-_.][\p{L}\p{N}]+)*/gu;
@@ -73,15 +108,21 @@ function wordsOf(text: string): Word[] {
   return out;
 }
 
-const isContent = (w: Word) => !POINTERS.has(w.lower) && !QUESTION_WORDS.has(w.lower) && !(w.lower.length > 1 ? isStopword(w.lower) : !/\d/.test(w.lower));
+const isPointer = (w: Word, lang: string) => POINTERS.has(w.lower) || otherWords[lang]?.pointers.has(w.lower) === true;
+const isContent = (w: Word, lang = 'en') =>
+  !isPointer(w, lang) && !QUESTION_WORDS.has(w.lower) && !otherWords[lang]?.questions.has(w.lower) && !(w.lower.length > 1 ? isStopword(w.lower, lang) : !/\d/.test(w.lower));
+/** Leading Spanish question and exclamation marks ("¿Y quién…?") are not words. */
+const opening = (question: string) => fold(question.trim()).replace(/^[¿¡]+/u, '');
 
 /** Does the question lean on the thread for what it is about? */
 export function leansOnThread(question: string): boolean {
-  if (CONTINUES.test(fold(question.trim()))) return true;
+  const lang = followUpLanguage(question);
+  if (CONTINUES.test(opening(question)) || otherWords[lang]?.continues.test(opening(question))) return true;
+  // German writes every noun with a capital: a noun names the question's subject as a name does.
   const words = wordsOf(question);
-  const own = words.filter(isContent);
+  const own = words.filter((w) => isContent(w, lang));
   // A long question names its own subject; a pronoun in it points inside it ("why did we postpone QUIC and who decided it").
-  if (words.some((w) => POINTERS.has(w.lower))) return own.length <= MAX_OWN_WITH_POINTER;
+  if (words.some((w) => isPointer(w, lang))) return own.length <= MAX_OWN_WITH_POINTER;
   return own.length <= 2 && !own.some((w) => w.name);
 }
 
@@ -93,12 +134,13 @@ export function leansOnThread(question: string): boolean {
 export function rewriteFollowUp(question: string, previous: string | null, maxChars = Infinity, titles: readonly string[] = []): FollowUpQuery {
   const asked = question.trim();
   if (!previous || !leansOnThread(asked)) return { query: asked, carried: [] };
+  const lang = followUpLanguage(previous);
   const have = new Set(wordsOf(asked).map((w) => w.stem));
   const seen = new Set<string>();
   const candidates: (Word & { order: number })[] = [];
   const title = (t: string) => wordsOf(t).map((w, i) => (i === 0 && /^\p{Lu}/u.test(w.raw) ? { ...w, name: true } : w));
   [...wordsOf(previous), ...titles.flatMap(title)].forEach((w, order) => {
-    if (!isContent(w) || have.has(w.stem) || seen.has(w.stem)) return;
+    if (!isContent(w, lang) || have.has(w.stem) || seen.has(w.stem)) return;
     seen.add(w.stem);
     candidates.push({ ...w, order });
   });
