@@ -65,6 +65,20 @@ describe('readAnswer', () => {
     expect(read('С какого года руководит платформенной командой?', s).answer).toBe('Анна руководит платформенной командой с 2023 года. [1]');
   });
 
+  it('quotes the items of a list after the sentence that announces it, not the prose between them', () => {
+    const text = [
+      'Sync servers are hosted by DigitalOcean in the following regional locations:',
+      '- Asia: Singapore',
+      '- Europe: Frankfurt, Germany.',
+      '  Latency there is low.',
+      '- North America: San Francisco',
+      '',
+      'Support answers within two days.',
+    ].join('\n');
+    const r = read('In which regional locations are the Sync servers hosted by DigitalOcean?', [snippet(1, text, { title: 'Security' })]);
+    expect(r.answer).toBe('Sync servers are hosted by DigitalOcean in the following regional locations: [1] Asia: Singapore. [1] Europe: Frankfurt, Germany. [1] North America: San Francisco. [1]');
+  });
+
   it('answers each part of a two-part question, and says which part the notes leave open', () => {
     const s = [snippet(1, 'The outage lasted 47 minutes. Root cause: an expired TLS certificate on the relay.', { title: 'Relay outage' })];
     const both = read('How long did the relay outage last, and what was its root cause?', s);
@@ -361,6 +375,8 @@ describe('passage sentences', () => {
     ].join('\n');
     expect(proseSentences(text)).toEqual(['Date: 2026-03-30', 'Attendees: Lukas Becker, Maya', 'The outage was short and well handled.', 'Time: 08:00; Event: Certificate expires']);
     expect(plainText('a **b** and _c_ [[d|e]]')).toBe('a b and _c_ e');
+    // A bold span over two sentences leaves no marker on either.
+    expect(proseSentences('**I bought it weeks ago. Can I get a refund?**\nWe refund within 7 days.')).toEqual(['I bought it weeks ago.', 'Can I get a refund? We refund within 7 days.']);
     expect(codeSentences('# retries before giving up\nMAX_RETRIES = 5\n}')).toEqual(['retries before giving up', 'MAX_RETRIES = 5']);
   });
 

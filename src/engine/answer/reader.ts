@@ -113,11 +113,15 @@ export interface Candidate {
   described?: string;
   /** For a "Field: value" line, its note's title: the subject the field is about ("Город: Казань" in "Анна Соколова"). */
   subject?: string;
+  /** An item of a list or a field line: what a sentence ending in ":" before it announces. */
+  item?: boolean;
 }
 
 /** A quotable piece of a passage: a sentence or a line of code, and what introduces it. */
 export interface PassageUnit {
   text: string;
+  /** The first sentence of a list item. */
+  item?: boolean;
   /** A "Field: value" line: it states something of its note's subject. */
   field?: boolean;
   code?: boolean;
@@ -263,7 +267,9 @@ export function proseUnits(text: string): PassageUnit[] {
   const out: PassageUnit[] = [];
   let current: string[] = [];
   const flush = () => {
-    if (current.length > 0) out.push(...splitSentences(current.join(' ')).map((t) => ({ text: t })));
+    // The first sentence of a list item is an item of the list, as a field line is.
+    const listed = current.length > 0 && LIST_ITEM.test(current[0]!);
+    if (current.length > 0) out.push(...splitSentences(current.join(' ')).map((t, j) => (listed && j === 0 ? { text: t, item: true } : { text: t })));
     current = [];
   };
   let inFence = false;
@@ -329,7 +335,11 @@ export function proseUnits(text: string): PassageUnit[] {
   }
   flush();
   // Markers in a note ("as shown in [3]") would read as citations of our snippets: drop them.
-  const clean = (t: string) => plainText(stripCitationMarkers(t));
+  // A bold span over two sentences ("**I bought it weeks ago. Can I get a refund?**") leaves each an unpaired "**".
+  const clean = (t: string) =>
+    plainText(stripCitationMarkers(t))
+      .replace(/^\*\*(?=\S)|(?<=[.?!:;,)])\*\*(?=\s|$)/g, '')
+      .trim();
   return out
     .map((u) => {
       const links = [...u.text.matchAll(/\[\[([^\]|#]+)/g)].map((m) => m[1]!.trim()).filter(Boolean);
@@ -415,7 +425,7 @@ export function readerCandidates(snippets: readonly Snippet[], lang?: string): C
     // A sentence too long to quote whole is often a list of clauses ("Politics: …; American political
     // leaders …; Chilean President …"): each clause is read on its own.
     const units = read.flatMap((u) => (!u.code && u.text.length > MAX_SENTENCE_CHARS && /;\s/.test(u.text) ? u.text.split(/;\s+/).map((t) => ({ ...u, text: t.trim() })) : [u]));
-    for (const { text, code, command, described, field, links } of units) {
+    for (const { text, code, command, described, field, links, item } of units) {
       if (text.length > MAX_SENTENCE_CHARS || seen.has(text)) continue;
       seen.add(text);
       let doc = docs.get(snippet.doc_id);
@@ -426,7 +436,7 @@ export function readerCandidates(snippets: readonly Snippet[], lang?: string): C
       for (const t of relationTerms(text)) terms.add(matchForm(t));
       if (command) for (const t of COMMAND_TERMS) terms.add(t);
       const subject = field && snippet.title.trim() ? snippet.title.trim() : undefined;
-      out.push({ text, n: snippet.n, snippetIndex, terms, context, near: new Set(), doc, ...(code ? { code } : {}), ...(described ? { described } : {}), ...(subject ? { subject } : {}), ...(links ? { links } : {}) });
+      out.push({ text, n: snippet.n, snippetIndex, terms, context, near: new Set(), doc, ...(code ? { code } : {}), ...(described ? { described } : {}), ...(subject ? { subject } : {}), ...(links ? { links } : {}), ...(item || field ? { item: true } : {}) });
     }
     // A reason or a figure is often stated in the sentence after the one that names the subject.
     const own = out.filter((c) => c.snippetIndex === snippetIndex);
@@ -564,6 +574,8 @@ const NOT_FOUND_PART = 0.45;
 const NOT_FOUND_BELOW = 0.4;
 /** A further sentence must bring at least this share of the question's word weight that the quote lacks. */
 const MULTI_HOP_GAIN = 0.25;
+/** The most items of a list quoted after the sentence that announces it ("…in the following regions:"). */
+const MAX_LISTED = 6;
 /** Kinds of value a link title may hold but does not state as a fact (a record's date in its title). */
 const MEASURED: ReadonlySet<AskedType['type']> = new Set(['date', 'duration', 'number', 'money']);
 /** The best sentences whose links and names a second hop follows. */
@@ -930,6 +942,18 @@ export function readAnswer(question: string, given: readonly Candidate[], option
   // It follows the lead, which stays first: it is the sentence that reads best against the question.
   const neighbour = picked.length > 0 && picked.length < maxSentences && parts.length === 1 ? referredNeighbour(candidates, picked[0]!, (i) => all.some((t) => t.w > 0 && candidates[i]!.terms.has(t.term)) || (parts[0]!.asked.type !== 'any' && parts[0]!.asked.type !== 'entity' && typedOf(i) && !typedOf(picked[0]!))) : undefined;
   if (neighbour !== undefined && !picked.includes(neighbour)) picked.splice(1, 0, neighbour);
+  // A quoted sentence that ends in ":" announces what follows it in its passage (a list, fields): the
+  // items are quoted after it, so that "hosted in the following regions:" does not end the answer.
+  const listed = new Set<number>();
+  for (let k = 0; k < picked.length; k++) {
+    const i = picked[k]!;
+    if (candidates[i]!.code || !/:\s*$/.test(candidates[i]!.text)) continue;
+    const items: number[] = [];
+    for (let j = i + 1; j < candidates.length && items.length < MAX_LISTED && candidates[j]!.snippetIndex === candidates[i]!.snippetIndex; j++) if (candidates[j]!.item && !picked.includes(j)) items.push(j);
+    picked.splice(k + 1, 0, ...items);
+    for (const j of items) listed.add(j);
+    k += items.length;
+  }
 
   const partReadings: PartReading[] = parts.map((p, pi) => {
     const score = Math.max(0, ...picked.map((i) => table[i]![pi]!.answers));
@@ -1013,7 +1037,8 @@ export function readAnswer(question: string, given: readonly Candidate[], option
     // So is the other hop of a chain: "Maya Chen — Maya leads the sync team", and a sentence that
     // names the person of its note by a first name only, when a person is asked: "Анна Соколова — Анна руководит…".
     const byFirstName = askedPerson && c.titleNames !== undefined && (c.nameOrder ?? []).some((n) => c.titleNames!.has(n));
-    const about = c.subject ?? (hopped.has(i) || byFirstName ? c.title : undefined);
+    // An item quoted after the sentence that announces it reads with that sentence, not with its note's name.
+    const about = listed.has(i) ? undefined : (c.subject ?? (hopped.has(i) || byFirstName ? c.title : undefined));
     const subject = about && about.split(/\s+/).length <= 4 && !/\d/.test(about) && !c.text.toLowerCase().includes(about.toLowerCase()) ? about : null;
     const s = subject ? `${subject} — ${c.text}` : c.text;
     return `${/[.!?…]["'”’»)`]*$|[{;,(:]$/.test(s) ? s : `${s}.`} [${candidates[i]!.n}]`;
