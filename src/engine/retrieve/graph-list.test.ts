@@ -113,7 +113,7 @@ describe('ranking the candidate notes’ chunks', () => {
         const full = matchingChunksOf(db, fts.match, paths);
         // A small index: the whole query goes through the index.
         expect(rankChunksOfNotes(db, fts, paths), q).toEqual(full);
-        // As if the index were large: on 252 chunks, 8% of them leaves all but the rarest terms to the text.
+        // As if the index were large: every plain term is counted in the text, phrases and prefixes are matched.
         const counted = rankChunksOfNotes(db, fts, paths, 0);
         expect(counted.map((r) => [r.id, r.path]), q).toEqual(full.map((r) => [r.id, r.path]));
         counted.forEach((r, i) => expect(r.rank, q).toBeCloseTo(full[i]!.rank, 9));

@@ -218,23 +218,22 @@ function searchPruned(db: ReadConnection, fts: FtsQuery, k: number, minRows: num
   return rescored.slice(0, k);
 }
 
-/** When ranking given notes' chunks over a large index, the query terms matched through the index hit at most this share of all chunks together. */
-const NOTES_MATCH_BUDGET_SHARE = 0.08;
-
 /**
  * The chunks of the indexed documents at `paths` that match the query, with FTS5's bm25 rank, best
  * first: what `MATCH` restricted to those chunks gives. FTS5's bm25 walks every query term's whole
- * posting list to count its rows, which for a common term over a large index (PRUNE_MIN_ROWS) costs
- * more than reading the few notes: there the rarer plain terms are matched through the index (within
- * NOTES_MATCH_BUDGET_SHARE of all chunks), and the common ones are counted in the chunks' text and
- * scored with FTS5's formula and the index's statistics, as the pruned search rescores. The ranks
- * are FTS5's either way. `minRows` moves the size from which this applies (tests).
+ * posting list to count its rows, and a MATCH walks the lists to find the rows: over a large index
+ * (PRUNE_MIN_ROWS) that costs more than reading the few notes (24 linked notes are about 200 chunks;
+ * a term in 8% of 442k chunks has 35k rows). There the plain terms are counted in the chunks' text
+ * and scored with FTS5's formula and the index's statistics, as the pruned search rescores; only
+ * phrases, prefixes and non-ASCII terms are matched through the index. The ranks are FTS5's either
+ * way. `minRows` moves the size from which this applies (tests).
  */
 export function rankChunksOfNotes(db: ReadConnection, fts: FtsQuery, paths: readonly string[], minRows = PRUNE_MIN_ROWS): { id: number; path: string; rank: number }[] {
   if (!fts.match || paths.length === 0) return [];
   const hasPlain = fts.clauses.some((c) => c.term !== null && /^[a-z0-9]+$/.test(c.term));
   if (tableStats(db, 'chunks_fts').rows < minRows || !hasPlain || !prunable(fts)) return matchingChunksOf(db, fts.match, paths);
-  const { stats, match, left } = splitByFrequency(db, fts, NOTES_MATCH_BUDGET_SHARE, 0);
+  // A budget of no rows: the plain terms held by any chunk are all left to the text.
+  const { stats, match, left } = splitByFrequency(db, fts, 0, 0);
   const matched = match === '' ? [] : matchingChunksOf(db, match, paths);
   if (left.length === 0) return matched;
   const rank = new Map(matched.map((r) => [r.id, r.rank]));
@@ -248,27 +247,63 @@ export function rankChunksOfNotes(db: ReadConnection, fts: FtsQuery, paths: read
   return out.sort((a, b) => a.rank - b.rank || a.id - b.id);
 }
 
-/** Porter2's exceptional forms whose stem starts otherwise than the word: dying, lying, tying. */
-const OTHER_HEADS: Record<string, string> = { die: 'dy', lie: 'ly', tie: 'ty' };
+/**
+ * Where a word's first three letters differ from its stem's (Porter2, English; checked on the 40,810
+ * words of SciFact, XQuAD, CoSQA and the sample vault): step 1c turns a final y into i (crying →
+ * cri), a short stem gains an e (using → use), and the exceptional forms dying, lying, tying → die,
+ * lie, tie and skies → sky. Each is the word's beginning a stem may come from, besides its own.
+ */
+const OTHER_HEADS: Record<string, string> = { die: 'dy', lie: 'ly', tie: 'ty', sky: 'ski' };
+function wordHeads(term: string): string[] {
+  const out = [term.slice(0, 3)];
+  if (term.length >= 3 && term[2] === 'i') out.push(`${term.slice(0, 2)}y`);
+  if (term.length >= 3 && term[2] === 'e') out.push(`${term.slice(0, 2)}i`);
+  const other = OTHER_HEADS[term];
+  if (other) out.push(other);
+  return out;
+}
 const lowerAscii = (c: number) => (c >= 65 && c <= 90 ? c | 32 : c);
 /** Slot of a word head in a head table: two ASCII code units, or one for a one-letter word. */
 const headSlot = (a: number, b: number) => (b < 0 ? 16384 + a : a * 128 + b);
+const OPEN = 2;
+const THIRD = 1;
 
 /**
  * Counts the occurrences of the wanted index terms in texts, exactly as the indexer analyzed them
  * into FTS5 tokens. Only words that can become a wanted term go through the analyzer: a stem keeps
- * its word's first two letters, so a word whose first two code units are ASCII and match no wanted
- * term's (case aside) is skipped unless it is an identifier (whose parts are indexed too). The text
- * is scanned code unit by code unit with no regular expression or string per skipped word: the
- * rescoring of a pruned fusion pool reads every word of its 150 candidates.
+ * its word's first three letters but for the forms OTHER_HEADS lists, so a word whose first three
+ * code units are ASCII and begin no wanted term (case aside) is skipped unless it is an identifier
+ * (whose parts are indexed too); a word or term of one or two letters is matched on those. The text
+ * is scanned code unit by code unit with no regular expression or string per word: each word is
+ * hashed as it is read and found in a table of the words already analyzed by comparing it in place,
+ * so a word seen before costs no allocation (the graph list reads every word of 24 notes per query).
  */
 export function termCounter(wanted: ReadonlySet<string>): (text: string) => Map<string, number> {
+  // By a word's first two code units: OPEN, any word may hold a wanted term; THIRD, only words whose
+  // first three (as a number: third) begin one.
   const heads = new Uint8Array(16384 + 128);
-  for (const t of [...wanted, ...[...wanted].flatMap((w) => OTHER_HEADS[w] ?? [])]) {
-    const a = t.charCodeAt(0);
-    const b = t.length > 1 ? t.charCodeAt(1) : -1;
-    if (a < 128 && b < 128) heads[headSlot(lowerAscii(a), b < 0 ? b : lowerAscii(b))] = 1;
+  const third = new Set<number>();
+  for (const h of [...wanted].flatMap(wordHeads)) {
+    const a = h.charCodeAt(0);
+    const b = h.length > 1 ? h.charCodeAt(1) : -1;
+    if (a >= 128 || b >= 128) continue;
+    const slot = headSlot(a, b);
+    const c = h.length > 2 ? h.charCodeAt(2) : -1;
+    if (c < 0 || c >= 128) heads[slot] = OPEN;
+    else {
+      if (heads[slot] !== OPEN) heads[slot] = THIRD;
+      third.add(slot * 128 + c);
+    }
   }
+  const stamp = ++counterStamp;
+  /** The word's wanted terms, worked out once per counter. */
+  const hitsOf = (e: WordEntry): readonly string[] => {
+    if (e.stamp !== stamp) {
+      e.stamp = stamp;
+      e.hits = e.terms.some((t) => wanted.has(t)) ? e.terms.filter((t) => wanted.has(t)) : NONE;
+    }
+    return e.hits;
+  };
   return (text) => {
     const counts = new Map<string, number>();
     const n = text.length;
@@ -277,6 +312,7 @@ export function termCounter(wanted: ReadonlySet<string>): (text: string) => Map<
       const start = i;
       let identifier = false;
       let prev = 0;
+      let hash = 0;
       while (i < n) {
         const c = text.charCodeAt(i);
         let kind: number;
@@ -292,6 +328,7 @@ export function termCounter(wanted: ReadonlySet<string>): (text: string) => Map<
         // made as the word is read; the property test holds the two together.
         if (kind === UNDERSCORE || (kind === UPPER && prev === LOWER) || (kind === DIGIT && (prev === LOWER || prev === UPPER)) || (prev === DIGIT && (kind === LOWER || kind === UPPER))) identifier = true;
         prev = kind;
+        hash = (Math.imul(hash, 31) + c) | 0;
         i += width;
       }
       if (i === start) {
@@ -301,27 +338,53 @@ export function termCounter(wanted: ReadonlySet<string>): (text: string) => Map<
       }
       const a = text.charCodeAt(start);
       const b = i - start > 1 ? text.charCodeAt(start + 1) : -1;
-      const candidate = identifier || a >= 128 || b >= 128 || heads[headSlot(lowerAscii(a), b < 0 ? b : lowerAscii(b))] === 1;
-      if (!candidate) continue;
-      for (const t of wordTerms(text.slice(start, i))) if (wanted.has(t)) counts.set(t, (counts.get(t) ?? 0) + 1);
+      if (!identifier && a < 128 && b < 128) {
+        const slot = headSlot(lowerAscii(a), b < 0 ? b : lowerAscii(b));
+        const head = heads[slot];
+        if (head === 0) continue;
+        if (head === THIRD) {
+          // A word of two letters is its own term; a third code unit above ASCII may fold to anything.
+          if (i - start < 3) continue;
+          const c = text.charCodeAt(start + 2);
+          if (c < 128 && !third.has(slot * 128 + lowerAscii(c))) continue;
+        }
+      }
+      const length = i - start;
+      let e = wordTable.get(hash);
+      while (e !== undefined && !(e.word.length === length && text.startsWith(e.word, start))) e = e.next;
+      if (e === undefined) e = rememberWord(hash, text.slice(start, i));
+      for (const t of hitsOf(e)) counts.set(t, (counts.get(t) ?? 0) + 1);
     }
     return counts;
   };
 }
 
-/** Index terms of single words, remembered: the candidates of one query share most of their words. */
-const wordTermCache = new Map<string, readonly string[]>();
-const WORD_TERM_CACHE_MAX = 100_000;
+const NONE: readonly string[] = [];
+/** A word already analyzed: its index terms, and which of them the counter stamped last wants. */
+interface WordEntry {
+  word: string;
+  terms: readonly string[];
+  stamp: number;
+  hits: readonly string[];
+  /** The next word of the same hash. */
+  next: WordEntry | undefined;
+}
+let counterStamp = 0;
+/** Words analyzed so far by hash (the candidates of one query share most of their words). */
+const wordTable = new Map<number, WordEntry>();
+let wordsRemembered = 0;
+const WORD_TABLE_MAX = 100_000;
 
-/** The FTS5 tokens the indexer makes of one word (analyzer, then unicode61), as termCounter needs them. */
-function wordTerms(word: string): readonly string[] {
-  let terms = wordTermCache.get(word);
-  if (terms === undefined) {
-    terms = ftsTokens(analyzeForIndex(word));
-    if (wordTermCache.size >= WORD_TERM_CACHE_MAX) wordTermCache.clear();
-    wordTermCache.set(word, terms);
+/** Analyzes a word (analyzer, then unicode61: the FTS5 tokens the indexer makes of it) and remembers it. */
+function rememberWord(hash: number, word: string): WordEntry {
+  if (wordsRemembered >= WORD_TABLE_MAX) {
+    wordTable.clear();
+    wordsRemembered = 0;
   }
-  return terms;
+  const e: WordEntry = { word, terms: ftsTokens(analyzeForIndex(word)), stamp: 0, hits: NONE, next: wordTable.get(hash) };
+  wordTable.set(hash, e);
+  wordsRemembered++;
+  return e;
 }
 
 /** A stored row as a result; `withSnippet` false leaves the snippet to be built once the final top k is known. */
