@@ -6,7 +6,8 @@ import { SAMPLE_VAULT, TempDirs } from '../../../test/helpers/tmp.ts';
 import { createEngine } from '../engine.ts';
 import { asReadConnection } from '../store/connection.ts';
 import { DB_FILE } from '../store/database.ts';
-import { storedNoteDegrees } from '../store/queries/graph.ts';
+import { PUBLIC_AUDIENCE, storedNoteDegrees, storedPublicNoteDegrees } from '../store/queries/graph.ts';
+import { graphList } from '../retrieve/graph-list.ts';
 import type { ChatModel, GenerateOptions, Generation } from '../llm/chat.ts';
 import { storedGraph } from './stored.ts';
 
@@ -28,6 +29,23 @@ function degrees(dataDir: string): { stored: Record<string, number>; live: Recor
     sqlite.close();
   }
 }
+
+/** The same for the public degrees: every note a caller allowed no restricted label sees, in the graph it sees. */
+function publicDegrees(dataDir: string): { stored: Record<string, number>; live: Record<string, number> } {
+  const sqlite = new BetterSqlite3(path.join(dataDir, DB_FILE), { readonly: true });
+  try {
+    const db = asReadConnection(sqlite);
+    const paths = sqlite.prepare("SELECT DISTINCT path FROM documents WHERE status = 'indexed' AND (sensitivity IS NULL OR sensitivity = 'public') ORDER BY path").pluck().all() as string[];
+    const g = storedGraph(db, PUBLIC_AUDIENCE);
+    const live = Object.fromEntries(paths.map((p) => [p, g.hasNode(`note:${p}`) ? g.degree(`note:${p}`) : 0]));
+    const stored = Object.fromEntries(storedPublicNoteDegrees(db, paths).map((r) => [r.path, r.degree]));
+    return { stored, live };
+  } finally {
+    sqlite.close();
+  }
+}
+
+const PAY = '---\nsensitivity: restricted\n---\n# Pay\n\nBands for [[Maya Chen]] and [[Priya Raman]].\n';
 
 const VAULT = {
   'people/Maya Chen.md': '# Maya Chen\n\nLeads the sync team. Works on [[Project Aurora]].\n',
@@ -98,8 +116,8 @@ describe('stored note degrees', () => {
     }
   });
 
-  it('are read by the graph for a caller who sees every note, and not for one who cannot', async () => {
-    const vault = temp.make('syn-degrees-hidden-', { ...VAULT, 'hr/Pay.md': '---\nsensitivity: restricted\n---\n# Pay\n\nBands for [[Maya Chen]] and [[Priya Raman]].\n' });
+  it('are read by the graph for a caller who sees every note, the public ones for a caller who sees no restricted note', async () => {
+    const vault = temp.make('syn-degrees-hidden-', { ...VAULT, 'hr/Pay.md': PAY });
     const dataDir = temp.make();
     const engine = createEngine({ dataDir, ...noModels });
     try {
@@ -117,12 +135,104 @@ describe('stored note degrees', () => {
       expect(all.noteDegrees([maya]).get(maya)).toBe(99);
       // Once its edges are read, a note's degree is counted from them.
       expect(all.degree(maya)).toBe(all.noteDegrees([maya]).get(maya));
-      const publicOnly = storedGraph(db, { allowSensitivity: [], sensitivityEnable: true });
       const withPay = storedGraph(db, { allowSensitivity: ['restricted'], sensitivityEnable: true });
-      expect(publicOnly.noteDegrees([maya]).get(maya)).toBe(withPay.degree(maya) - 1);
+      const live = storedGraph(db, { allowSensitivity: [], sensitivityEnable: true }).degree(maya);
+      expect(live).toBe(withPay.degree(maya) - 1);
+      sqlite.prepare("UPDATE note_degrees SET public_degree = 77 WHERE document_id = (SELECT id FROM documents WHERE path = 'people/Maya Chen.md')").run();
+      // A caller who sees no restricted note reads the public count, as does one allowed a label no note has.
+      expect(storedGraph(db, { allowSensitivity: [], sensitivityEnable: true }).noteDegrees([maya]).get(maya)).toBe(77);
+      expect(storedGraph(db, { allowSensitivity: ['secret'], sensitivityEnable: true }).noteDegrees([maya]).get(maya)).toBe(77);
+      // One allowed some restricted notes but not all counts from the links it sees.
+      sqlite.prepare("UPDATE documents SET sensitivity = 'secret' WHERE path = 'notes/Standup.md'").run();
+      expect(storedGraph(db, { allowSensitivity: ['secret'], sensitivityEnable: true }).noteDegrees([maya]).get(maya)).toBe(live);
     } finally {
       sqlite.close();
     }
+  });
+
+  it('keep a public degree that leaves restricted notes out, through edits, deletions, renames and sensitivity changes', async () => {
+    const vault = temp.make('syn-degrees-public-', { ...VAULT, 'hr/Pay.md': PAY });
+    const dataDir = temp.make();
+    const engine = createEngine({ dataDir, ...noModels });
+    const maya = 'people/Maya Chen.md';
+    const priya = 'people/Priya Raman.md';
+    const check = () => {
+      const all = degrees(dataDir);
+      const pub = publicDegrees(dataDir);
+      expect(all.stored).toEqual(all.live);
+      expect(pub.stored).toEqual(pub.live);
+      return { all: all.live, pub: pub.live };
+    };
+    try {
+      await engine.index([vault]);
+      let d = check();
+      // The restricted note links Maya and Priya: the whole graph counts it, the public one does not.
+      expect(d.pub[maya]).toBe(d.all[maya]! - 1);
+      expect(d.pub[priya]).toBe(d.all[priya]! - 1);
+      expect(d.pub['hr/Pay.md']).toBeUndefined();
+
+      // The note is made public: every caller now sees its links.
+      fs.writeFileSync(path.join(vault, 'hr/Pay.md'), PAY.replace('restricted', 'public'));
+      await engine.index([vault]);
+      d = check();
+      expect(d.pub[maya]).toBe(d.all[maya]);
+      expect(d.pub['hr/Pay.md']).toBe(2);
+
+      // Another note is made restricted: its neighbours lose it in the public graph only.
+      const storageBefore = d.pub['decisions/Storage.md']!;
+      fs.writeFileSync(path.join(vault, 'decisions/Storage.md'), `---\nsensitivity: confidential\n${fs.readFileSync(path.join(vault, 'decisions/Storage.md'), 'utf8').slice(4)}`);
+      await engine.index([vault]);
+      d = check();
+      expect(d.pub['decisions/Storage.md']).toBeUndefined();
+      expect(d.all['decisions/Storage.md']).toBe(storageBefore);
+      expect(d.pub[priya]).toBe(d.all[priya]! - 1);
+
+      // A deleted and a renamed note.
+      fs.rmSync(path.join(vault, 'hr/Pay.md'));
+      fs.renameSync(path.join(vault, 'projects/Project Aurora.md'), path.join(vault, 'projects/Aurora.md'));
+      await engine.index([vault]);
+      d = check();
+      expect(d.pub['hr/Pay.md']).toBeUndefined();
+      expect(d.pub['projects/Aurora.md']).toBeDefined();
+      expect(d.pub[maya]).toBe(d.all[maya]);
+    } finally {
+      await engine.dispose();
+    }
+  });
+
+  it('never let a restricted note change what a caller who cannot see it is shown by the graph list', async () => {
+    // A seed links two notes that match the question alike; restricted notes link one of them.
+    const base = {
+      'notes/Seed.md': '# Seed\n\nThe kestrel migration plan, see [[Alpha]] and [[Beta]].\n',
+      'notes/Alpha.md': '# Alpha\n\nKestrel migration steps.\n',
+      'notes/Beta.md': '# Beta\n\nKestrel migration steps.\n',
+    };
+    const restricted = Object.fromEntries(Array.from({ length: 4 }, (_, i) => [`hr/Review ${i}.md`, `---\nsensitivity: restricted\n---\n# Review ${i}\n\nSee [[Alpha]].\n`]));
+    const linked = async (files: Record<string, string>, allow: string[]) => {
+      const dataDir = temp.make();
+      const engine = createEngine({ dataDir, ...noModels });
+      try {
+        await engine.index([temp.make('syn-degrees-rank-', files)]);
+      } finally {
+        await engine.dispose();
+      }
+      const sqlite = new BetterSqlite3(path.join(dataDir, DB_FILE), { readonly: true });
+      try {
+        const db = asReadConnection(sqlite);
+        const policy = { allowSensitivity: allow, sensitivityEnable: true };
+        const seed = { path: 'notes/Seed.md' } as Parameters<typeof graphList>[3][number];
+        const filters = { ...policy, includeGlobs: [], excludeGlobs: [], types: [], languages: [], tags: [], roots: [] };
+        return graphList(db, storedGraph(db, policy), 'kestrel migration', [seed], filters).map((c) => c.path);
+      } finally {
+        sqlite.close();
+      }
+    };
+    const without = await linked(base, []);
+    expect(without).toEqual(['notes/Alpha.md', 'notes/Beta.md']);
+    expect(await linked({ ...base, ...restricted }, [])).toEqual(without);
+    expect(await linked({ ...base, ...restricted }, ['confidential'])).toEqual(without);
+    // Whoever sees the restricted notes sees Alpha linked to five notes, which weakens each link.
+    expect(await linked({ ...base, ...restricted }, ['restricted'])).toEqual(['notes/Beta.md', 'notes/Alpha.md']);
   });
 
   it('follow the links a chat model adds to a note', async () => {

@@ -1,22 +1,27 @@
 /**
- * How many neighbours each note has, kept with the index (migration 012). The graph list divides a
- * link's weight by the square root of both ends' degrees, and counting a linked note's neighbours
- * means reading its whole adjacency: on 50,000 notes that was as much work as the rest of a graph
- * query. The degree is counted here, after an index run, in the graph of every indexed document;
- * a caller who cannot see some documents counts its own (stored.ts noteDegrees).
+ * How many neighbours each note has, kept with the index (migrations 012 and 013). The graph list
+ * divides a link's weight by the square root of both ends' degrees, and counting a linked note's
+ * neighbours means reading its whole adjacency: on 50,000 notes that was as much work as the rest of
+ * a graph query. Two degrees are counted here, after an index run: in the graph of every indexed
+ * document, and in the public graph (the documents a caller allowed no restricted label sees), so
+ * that a restricted note never weighs in what such a caller is shown. Where no document is
+ * restricted the two are the same count. A caller allowed some restricted labels but not all counts
+ * its own (stored.ts noteDegrees).
  *
  * Which degrees a run changes: the notes it wrote, moved or deleted, and the notes linked to them
- * before the run and after it (a new note can take over a name others link to; a deleted one
- * leaves its links' names to resolve elsewhere). Every indexed document without a stored degree is
+ * before the run and after it, in either graph (a new note can take over a name others link to; a
+ * deleted one leaves its links' names to resolve elsewhere; a note that becomes restricted leaves
+ * the public graph, and names that resolved to it resolve elsewhere there). Every indexed document without a stored degree is
  * counted too, which fills the table after the migration. The model stage of extraction
  * (llm-stage.ts) counts the notes it adds links to and their neighbours the same way. A name that a
  * note's edit makes common enough to join two other notes changes those notes' degrees by one until
  * they are next counted: a normalisation weight, not a fact shown to anyone.
  */
 import type { ReadConnection, WriteConnection } from '../store/connection.ts';
-import { forgetNoteDegrees, notesWithoutDegree, writeNoteDegrees } from '../store/queries/graph.ts';
+import { hidesAnyDocument } from '../store/queries/documents.ts';
+import { forgetNoteDegrees, notesWithoutDegree, PUBLIC_AUDIENCE, writeNoteDegrees } from '../store/queries/graph.ts';
 import type { VisibilityPolicy } from '../store/visibility.ts';
-import { createGraphMemo, storedGraph } from './stored.ts';
+import { createGraphMemo, storedGraph, type LinkGraph } from './stored.ts';
 
 /** The whole graph: every indexed document counts. */
 const EVERY_DOCUMENT: VisibilityPolicy = { allowSensitivity: [], sensitivityEnable: false };
@@ -25,15 +30,20 @@ export const DEGREE_NEIGHBOURHOODS_MAX = 2000;
 /** Notes counted per write (each a transaction; the caller may yield between them). */
 const BATCH = 500;
 
-/** These notes and the notes linked to them, as the graph is now (paths). */
+/** Whether the public graph is another than the whole one: some document is restricted. */
+const anyRestricted = (db: ReadConnection) => hidesAnyDocument(db, PUBLIC_AUDIENCE.allowSensitivity);
+
+/** These notes and the notes linked to them, as the whole graph and the public one are now (paths). */
 export function notesAround(db: ReadConnection, paths: Iterable<string>): Set<string> {
-  const g = storedGraph(db, EVERY_DOCUMENT);
+  const graphs = [storedGraph(db, EVERY_DOCUMENT), ...(anyRestricted(db) ? [storedGraph(db, PUBLIC_AUDIENCE)] : [])];
   const out = new Set<string>();
   for (const p of paths) {
     out.add(p);
     const id = `note:${p}`;
-    if (!g.hasNode(id)) continue;
-    for (const n of g.neighbors(id)) if (n.startsWith('note:')) out.add(n.slice('note:'.length));
+    for (const g of graphs) {
+      if (!g.hasNode(id)) continue;
+      for (const n of g.neighbors(id)) if (n.startsWith('note:')) out.add(n.slice('note:'.length));
+    }
   }
   return out;
 }
@@ -45,14 +55,18 @@ export function notesAround(db: ReadConnection, paths: Iterable<string>): Set<st
 export async function refreshNoteDegrees(db: WriteConnection, stale: Iterable<string> | 'all', between?: () => Promise<void>): Promise<number> {
   forgetNoteDegrees(db, stale === 'all' ? null : [...stale]);
   const memo = createGraphMemo();
+  const publicMemo = createGraphMemo();
+  const restricted = anyRestricted(db);
   const counted = new Set<string>();
   for (;;) {
     const paths = notesWithoutDegree(db, BATCH).filter((p) => !counted.has(p));
     if (paths.length === 0) return counted.size;
     const g = storedGraph(db, EVERY_DOCUMENT, memo);
+    const pg = restricted ? storedGraph(db, PUBLIC_AUDIENCE, publicMemo) : g;
+    const degree = (graph: LinkGraph, p: string) => (graph.hasNode(`note:${p}`) ? graph.degree(`note:${p}`) : 0);
     writeNoteDegrees(
       db,
-      paths.map((p) => ({ path: p, degree: g.hasNode(`note:${p}`) ? g.degree(`note:${p}`) : 0 })),
+      paths.map((p) => ({ path: p, degree: degree(g, p), publicDegree: degree(pg, p) })),
     );
     for (const p of paths) counted.add(p);
     await between?.();

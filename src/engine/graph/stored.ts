@@ -27,10 +27,12 @@ import {
   visibleNotesNameContaining,
   visibleRelationExists,
   storedNoteDegrees,
+  storedPublicNoteDegrees,
+  PUBLIC_AUDIENCE,
   type AdjacentRelationRow,
   type GraphEntityRow,
 } from '../store/queries/graph.ts';
-import { hidesAnyDocument } from '../store/queries/documents.ts';
+import { hiddenDocumentCount } from '../store/queries/documents.ts';
 import type { VisibilityPolicy } from '../store/visibility.ts';
 import { MAX_EVIDENCE, UNRESOLVED_TYPES, type Evidence, type NodeAttributes } from './links.ts';
 import { isCommonWord, NAME_DOCS_CAP, normalizeName, noteLabel, noteNameKeys, refBaseKey, wordsKey } from './names.ts';
@@ -57,9 +59,11 @@ export interface LinkGraph {
   type(id: string): string;
   degree(id: string): number;
   /**
-   * The degrees of these note nodes. Where the caller sees every indexed document, the counts kept
-   * with the index (graph/degrees.ts) are read for the notes whose edges were not read yet; for
-   * anyone else, and for a note without a stored count, the edges are read.
+   * The degrees of these note nodes. The counts kept with the index (graph/degrees.ts) are read for
+   * the notes whose edges were not read yet: the whole graph's where the caller sees every indexed
+   * document, the public graph's where it sees what every caller sees (restricted notes hidden). For
+   * a caller allowed some restricted notes but not all, and for a note without a stored count, the
+   * edges are read.
    */
   noteDegrees(ids: readonly string[]): Map<string, number>;
   /** The degree when it is at most `cap`, else cap + 1; a hub's edges are not all read for it. */
@@ -94,6 +98,21 @@ export interface LinkGraph {
 
 const noteId = (p: string) => `note:${p}`;
 
+/** Which stored degree is a caller's: the whole graph's, the public graph's, or neither. */
+type DegreeSource = 'all' | 'public' | null;
+
+/**
+ * The whole graph's degrees where the caller sees every document; the public graph's where it
+ * hides as many documents as a caller allowed no restricted label (its allowed labels reveal none
+ * of them: what it hides is a subset of those, so the same set); else neither.
+ */
+function degreeSourceOf(db: ReadConnection, policy: VisibilityPolicy): DegreeSource {
+  if (!policy.sensitivityEnable) return 'all';
+  const hidden = hiddenDocumentCount(db, policy.allowSensitivity);
+  if (hidden === 0) return 'all';
+  return policy.allowSensitivity.length === 0 || hidden === hiddenDocumentCount(db, PUBLIC_AUDIENCE.allowSensitivity) ? 'public' : null;
+}
+
 export type Role = 'person' | 'project' | 'organization';
 const ROLES: ReadonlySet<string> = new Set<Role>(['person', 'project', 'organization']);
 /** A note's own tag that says what it is about. */
@@ -115,12 +134,12 @@ export interface GraphMemo {
   hubs: Map<string, boolean>;
   /** Note → its stored degree (noteDegrees). */
   degrees: Map<string, number>;
-  /** Whether the caller sees every indexed document (the stored degrees are theirs), once asked. */
-  seesAll: Map<'all', boolean>;
+  /** Which stored degrees are the caller's (null: none), once asked. */
+  degreeSource: Map<'source', DegreeSource>;
 }
 
 export function createGraphMemo(): GraphMemo {
-  return { entities: new Map(), resolved: new Map(), noteOfKey: new Map(), nameCounts: new Map(), adjacency: new Map(), nodeEntities: new Map(), hubs: new Map(), degrees: new Map(), seesAll: new Map() };
+  return { entities: new Map(), resolved: new Map(), noteOfKey: new Map(), nameCounts: new Map(), adjacency: new Map(), nodeEntities: new Map(), hubs: new Map(), degrees: new Map(), degreeSource: new Map() };
 }
 
 /** Nodes a memo keeps at most; past that it starts again (a bound on memory, not a cache policy). */
@@ -131,7 +150,7 @@ export function storedGraph(db: ReadConnection, policy: VisibilityPolicy, memo: 
   if (memo.adjacency.size > MAX_MEMO_NODES || memo.entities.size > MAX_MEMO_NODES * 20 || memo.hubs.size > MAX_MEMO_NODES || memo.degrees.size > MAX_MEMO_NODES * 5) {
     for (const map of Object.values(memo)) (map as Map<unknown, unknown>).clear();
   }
-  const { entities, resolved, noteOfKey, nameCounts, adjacency, nodeEntities, hubs, degrees, seesAll } = memo;
+  const { entities, resolved, noteOfKey, nameCounts, adjacency, nodeEntities, hubs, degrees, degreeSource } = memo;
   const nodesBefore = adjacency.size;
 
   const remember = (rows: GraphEntityRow[]) => {
@@ -343,10 +362,11 @@ export function storedGraph(db: ReadConnection, policy: VisibilityPolicy, memo: 
         else if (id.startsWith('note:')) wanted.push(id);
       }
       if (wanted.length > 0) {
-        let all = seesAll.get('all');
-        if (all === undefined) seesAll.set('all', (all = !policy.sensitivityEnable || !hidesAnyDocument(db, policy.allowSensitivity)));
-        if (all) {
-          for (const r of storedNoteDegrees(db, wanted.map((id) => id.slice('note:'.length)))) {
+        let source = degreeSource.get('source');
+        if (source === undefined) degreeSource.set('source', (source = degreeSourceOf(db, policy)));
+        if (source !== null) {
+          const paths = wanted.map((id) => id.slice('note:'.length));
+          for (const r of source === 'all' ? storedNoteDegrees(db, paths) : storedPublicNoteDegrees(db, paths)) {
             degrees.set(noteId(r.path), r.degree);
             out.set(noteId(r.path), r.degree);
           }

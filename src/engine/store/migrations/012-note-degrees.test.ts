@@ -10,7 +10,7 @@ describe('migration 012 (note degrees)', () => {
     migrate(db, MIGRATIONS.filter((m) => m.version <= 11));
     db.prepare("INSERT INTO roots (id, path, added_at) VALUES (1, '/notes', 'now')").run();
     db.prepare("INSERT INTO documents (id, root_id, path, doc_id, type, mtime_ms, size, status, indexed_at) VALUES (7, 1, 'a.md', 'a.md', 'markdown', 0, 0, 'indexed', 'now')").run();
-    migrate(db, MIGRATIONS);
+    migrate(db, MIGRATIONS.filter((m) => m.version <= 12));
     expect(schemaVersion(db)).toBe(12);
     expect(db.prepare('SELECT COUNT(*) FROM note_degrees').pluck().get()).toBe(0);
     db.prepare('INSERT INTO note_degrees (document_id, degree) VALUES (7, 3)').run();

@@ -12,6 +12,11 @@ export function hidesAnyDocument(connection: ReadConnection, allowSensitivity: r
   return statements(sqliteOf(connection)).prepare(`SELECT 1 FROM documents WHERE ${hiddenSql('')} LIMIT 1`).get({ allowed: allowedParam({ allowSensitivity }) }) !== undefined;
 }
 
+/** How many documents the allowed labels leave hidden (marked with a sensitivity other than public and not allowed). */
+export function hiddenDocumentCount(connection: ReadConnection, allowSensitivity: readonly string[]): number {
+  return statements(sqliteOf(connection)).prepare(`SELECT COUNT(*) FROM documents WHERE ${hiddenSql('')}`).pluck().get({ allowed: allowedParam({ allowSensitivity }) }) as number;
+}
+
 /** Paths of the documents the policy hides from this request, relative to their root and absolute. */
 export function hiddenDocumentPaths(connection: ReadConnection, policy: VisibilityPolicy): Set<string> {
   if (!policy.sensitivityEnable) return new Set();

@@ -397,7 +397,9 @@ export function documentsWriting(connection: ReadConnection, term: string, word:
     .all({ match: termMatch(term), ...wordGlobs(word) }) as number[];
 }
 
-// How many neighbours each note has (migration 012), kept by graph/degrees.ts after each index run.
+// How many neighbours each note has (migrations 012 and 013), kept by graph/degrees.ts after each
+// index run: `degree` in the graph of every indexed document, `public_degree` in the graph of the
+// documents every caller may see.
 
 /** The stored degree of the note at each path, where every indexed document at that path has one. */
 export function storedNoteDegrees(connection: ReadConnection, paths: readonly string[]): { path: string; degree: number }[] {
@@ -409,23 +411,41 @@ export function storedNoteDegrees(connection: ReadConnection, paths: readonly st
     .all({ paths: JSON.stringify(paths) }) as { path: string; degree: number }[];
 }
 
-/** Paths of indexed documents without a stored degree, at most `limit`, by id. */
+/** Who the public degrees are counted for: a caller that sees no restricted document. */
+export const PUBLIC_AUDIENCE: VisibilityPolicy = { allowSensitivity: [], sensitivityEnable: true };
+
+/**
+ * The stored public degree of the note at each path (its degree in the graph of what every caller
+ * may see), where every such indexed document at that path has one.
+ */
+export function storedPublicNoteDegrees(connection: ReadConnection, paths: readonly string[]): { path: string; degree: number }[] {
+  const policy = PUBLIC_AUDIENCE;
+  return statements(sqliteOf(connection))
+    .prepare(
+      `SELECT d.path AS path, MAX(n.public_degree) AS degree FROM json_each(@paths) p CROSS JOIN documents d ON d.path = p.value LEFT JOIN note_degrees n ON n.document_id = d.id
+        WHERE +d.status = 'indexed' AND ${visibleSql(policy)} GROUP BY d.path HAVING COUNT(n.public_degree) = COUNT(*)`,
+    )
+    .all({ paths: JSON.stringify(paths), allowed: allowedParam(policy) }) as { path: string; degree: number }[];
+}
+
+/** Paths of indexed documents without both stored degrees, at most `limit`, by id. */
 export function notesWithoutDegree(connection: ReadConnection, limit: number): string[] {
   return statements(sqliteOf(connection))
     .prepare(
-      `SELECT DISTINCT path FROM (SELECT d.path FROM documents d WHERE d.status = 'indexed' AND NOT EXISTS (SELECT 1 FROM note_degrees n WHERE n.document_id = d.id)
+      `SELECT DISTINCT path FROM (SELECT d.path FROM documents d WHERE d.status = 'indexed'
+          AND NOT EXISTS (SELECT 1 FROM note_degrees n WHERE n.document_id = d.id AND n.public_degree IS NOT NULL)
         ORDER BY d.id LIMIT @limit)`,
     )
     .pluck()
     .all({ limit }) as string[];
 }
 
-/** Stores the degree of the note at each path (every indexed document there). */
-export function writeNoteDegrees(connection: WriteConnection, degrees: readonly { path: string; degree: number }[]): void {
+/** Stores both degrees of the note at each path (every indexed document there). */
+export function writeNoteDegrees(connection: WriteConnection, degrees: readonly { path: string; degree: number; publicDegree: number }[]): void {
   const db = sqliteOf(connection);
   const put = db.prepare(
-    `INSERT INTO note_degrees (document_id, degree) SELECT d.id, @degree FROM documents d WHERE d.path = @path AND +d.status = 'indexed'
-       ON CONFLICT (document_id) DO UPDATE SET degree = excluded.degree`,
+    `INSERT INTO note_degrees (document_id, degree, public_degree) SELECT d.id, @degree, @publicDegree FROM documents d WHERE d.path = @path AND +d.status = 'indexed'
+       ON CONFLICT (document_id) DO UPDATE SET degree = excluded.degree, public_degree = excluded.public_degree`,
   );
   db.transaction(() => {
     for (const d of degrees) put.run(d);
