@@ -248,10 +248,12 @@ export function rankChunksOfNotes(db: ReadConnection, fts: FtsQuery, paths: read
 }
 
 /**
- * Where a word's first three letters differ from its stem's (Porter2, English; checked on the 40,810
- * words of SciFact, XQuAD, CoSQA and the sample vault): step 1c turns a final y into i (crying →
- * cri), a short stem gains an e (using → use), and the exceptional forms dying, lying, tying → die,
- * lie, tie and skies → sky. Each is the word's beginning a stem may come from, besides its own.
+ * A Porter2 stem (English) is its word's beginning, but for its last letter (a final y made i, an
+ * e added, a suffix replaced: crying → cri, using → use, relational → relat) and the exceptional
+ * forms dying, lying, tying → die, lie, tie; checked on the 40,810 words of SciFact, XQuAD, CoSQA
+ * and the sample vault. So a word can only become a term of three letters or more if its first
+ * three are the term's, or those of the forms below, where the third letter of a short stem differs
+ * from the word's (crying, using, skies). Each is a word's beginning a stem may come from, besides its own.
  */
 const OTHER_HEADS: Record<string, string> = { die: 'dy', lie: 'ly', tie: 'ty', sky: 'ski' };
 function wordHeads(term: string): string[] {
@@ -269,6 +271,20 @@ const OPEN = 2;
 const THIRD = 1;
 
 /**
+ * Whether the word text[start, end) may begin with `rest` (lower case) once analyzed: its ASCII
+ * letters from the fourth on match, case aside; a letter above ASCII may fold to anything (é → e).
+ */
+function beginsWith(text: string, start: number, end: number, rest: string): boolean {
+  if (end - start < rest.length) return false;
+  for (let k = 3; k < rest.length; k++) {
+    const c = text.charCodeAt(start + k);
+    if (c >= 128) return true;
+    if (lowerAscii(c) !== rest.charCodeAt(k)) return false;
+  }
+  return true;
+}
+
+/**
  * Counts the occurrences of the wanted index terms in texts, exactly as the indexer analyzed them
  * into FTS5 tokens. Only words that can become a wanted term go through the analyzer: a stem keeps
  * its word's first three letters but for the forms OTHER_HEADS lists, so a word whose first three
@@ -280,19 +296,26 @@ const THIRD = 1;
  */
 export function termCounter(wanted: ReadonlySet<string>): (text: string) => Map<string, number> {
   // By a word's first two code units: OPEN, any word may hold a wanted term; THIRD, only words whose
-  // first three (as a number: third) begin one.
+  // first three (as a number: the key of `third`) begin one, and of those, where a wanted term is
+  // longer, only words that begin with all of it but its last letter (null: any word).
   const heads = new Uint8Array(16384 + 128);
-  const third = new Set<number>();
-  for (const h of [...wanted].flatMap(wordHeads)) {
-    const a = h.charCodeAt(0);
-    const b = h.length > 1 ? h.charCodeAt(1) : -1;
-    if (a >= 128 || b >= 128) continue;
-    const slot = headSlot(a, b);
-    const c = h.length > 2 ? h.charCodeAt(2) : -1;
-    if (c < 0 || c >= 128) heads[slot] = OPEN;
-    else {
-      if (heads[slot] !== OPEN) heads[slot] = THIRD;
-      third.add(slot * 128 + c);
+  const third = new Map<number, string[] | null>();
+  for (const t of wanted) {
+    for (const h of wordHeads(t)) {
+      const a = h.charCodeAt(0);
+      const b = h.length > 1 ? h.charCodeAt(1) : -1;
+      if (a >= 128 || b >= 128) continue;
+      const slot = headSlot(a, b);
+      const c = h.length > 2 ? h.charCodeAt(2) : -1;
+      if (c < 0 || c >= 128) heads[slot] = OPEN;
+      else {
+        if (heads[slot] !== OPEN) heads[slot] = THIRD;
+        const key = slot * 128 + c;
+        const known = third.get(key);
+        const rest = h === t.slice(0, 3) && t.length > 4 ? t.slice(0, -1) : null;
+        if (rest === null) third.set(key, null);
+        else if (known !== null) third.set(key, [...(known ?? []), rest]);
+      }
     }
   }
   const stamp = ++counterStamp;
@@ -346,7 +369,10 @@ export function termCounter(wanted: ReadonlySet<string>): (text: string) => Map<
           // A word of two letters is its own term; a third code unit above ASCII may fold to anything.
           if (i - start < 3) continue;
           const c = text.charCodeAt(start + 2);
-          if (c < 128 && !third.has(slot * 128 + lowerAscii(c))) continue;
+          if (c < 128) {
+            const rests = third.get(slot * 128 + lowerAscii(c));
+            if (rests === undefined || (rests !== null && !rests.some((r) => beginsWith(text, start, i, r)))) continue;
+          }
         }
       }
       const length = i - start;
