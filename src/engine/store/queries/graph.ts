@@ -307,14 +307,19 @@ export function visibleMentioned(connection: ReadConnection, policy: VisibilityP
  * by its own documents (source NULL: the note itself); by document and sequence.
  */
 export function adjacentRelations(connection: ReadConnection, policy: VisibilityPolicy, entityIds: readonly number[], documentIds: readonly number[]): AdjacentRelationRow[] {
-  return statements(sqliteOf(connection))
-    .prepare(`${adjacencySql(policy)} ORDER BY 1, 2`)
+  const rows = statements(sqliteOf(connection))
+    .prepare(adjacencySql(policy))
     .all({ ids: ids(entityIds), docs: ids(documentIds), allowed: allowedParam(policy) }) as AdjacentRelationRow[];
+  // Two branches can find the same relation (a note's own link to one of its names): a relation is
+  // its document and sequence, so once sorted by them a repeat follows its first.
+  rows.sort((a, b) => a.doc - b.doc || a.seq - b.seq);
+  return rows.filter((r, i) => i === 0 || r.doc !== rows[i - 1]!.doc || r.seq !== rows[i - 1]!.seq);
 }
 
 /**
  * The relations that touch a node, each branch through its index (by target, by source, by
  * document), relations first: CROSS JOIN keeps SQLite from walking every indexed document instead.
+ * UNION ALL: the caller drops repeats by key, cheaper than SQLite comparing every column.
  */
 function adjacencySql(policy: VisibilityPolicy): string {
   const branch = (where: string) =>
@@ -326,7 +331,7 @@ function adjacencySql(policy: VisibilityPolicy): string {
     branch('r.dst_id IN (SELECT value FROM json_each(@ids))'),
     branch('r.src_id IN (SELECT value FROM json_each(@ids))'),
     branch('r.document_id IN (SELECT value FROM json_each(@docs)) AND r.src_id IS NULL'),
-  ].join(' UNION ');
+  ].join(' UNION ALL ');
 }
 
 /**
