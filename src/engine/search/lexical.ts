@@ -223,10 +223,11 @@ function searchPruned(db: ReadConnection, fts: FtsQuery, k: number, minRows: num
  * first: what `MATCH` restricted to those chunks gives. FTS5's bm25 walks every query term's whole
  * posting list to count its rows, and a MATCH walks the lists to find the rows: over a large index
  * (PRUNE_MIN_ROWS) that costs more than reading the few notes (24 linked notes are about 200 chunks;
- * a term in 8% of 442k chunks has 35k rows). There the plain terms are counted in the chunks' text
- * and scored with FTS5's formula and the index's statistics, as the pruned search rescores; only
- * phrases, prefixes and non-ASCII terms are matched through the index. The ranks are FTS5's either
- * way. `minRows` moves the size from which this applies (tests).
+ * a term in 8% of 442k chunks has 35k rows). There, for a query read in English only (the counter
+ * analyzes as English: `prunable`), the plain terms are counted in the chunks' text and scored with
+ * FTS5's formula and the index's statistics, as the pruned search rescores; only phrases, prefixes
+ * and non-ASCII terms are matched through the index. The ranks are FTS5's either way. `minRows`
+ * moves the size from which this applies (tests).
  */
 export function rankChunksOfNotes(db: ReadConnection, fts: FtsQuery, paths: readonly string[], minRows = PRUNE_MIN_ROWS): { id: number; path: string; rank: number }[] {
   if (!fts.match || paths.length === 0) return [];
