@@ -72,8 +72,18 @@ const commands = (): (CommandModule | { group: string; description: string; comm
   manifest,
 ];
 
-async function withEngine<T>(opts: GlobalOptions, fn: (engine: Engine) => Promise<T>, readOnly = false): Promise<T> {
-  const engine = createEngine({ ...engineOptions(opts), ...(readOnly ? { readOnly } : {}) });
+/** Says on stderr, at most every 2 s and once at the end, how far the upgrade of an older store's word index has come. */
+export function upgradeLine(io: Io, now: () => number = Date.now): (notes: { done: number; total: number }) => void {
+  let last = -Infinity;
+  return ({ done, total }) => {
+    if (done < total && now() - last < 2000) return;
+    last = now();
+    io.err(`upgrading the word index to this version of Synapsis: ${done.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} notes re-read${done >= total ? ', done' : '…'}\n`);
+  };
+}
+
+async function withEngine<T>(opts: GlobalOptions, fn: (engine: Engine) => Promise<T>, readOnly = false, io?: Io): Promise<T> {
+  const engine = createEngine({ ...engineOptions(opts), ...(readOnly ? { readOnly } : {}), ...(io ? { onStoreUpgrade: upgradeLine(io) } : {}) });
   try {
     return await fn(engine);
   } finally {
@@ -110,9 +120,9 @@ Exit codes: 0 success, 1 failure, 2 bad usage or input.`,
     io,
     globals: (cmd) => cmd.optsWithGlobals() as GlobalOptions,
     print: (opts, value, human) => io.out(opts.json ? `${JSON.stringify(value, null, 2)}\n` : `${human}\n`),
-    withEngine,
+    withEngine: (opts, fn, readOnly) => withEngine(opts, fn, readOnly, io),
     // Commands that only read open the data dir as a reader: they work beside the app or `synapsis watch` indexing it.
-    withReader: (opts, fn) => withEngine(opts, fn, true),
+    withReader: (opts, fn) => withEngine(opts, fn, true, io),
   };
   for (const entry of commands()) {
     if (!('group' in entry)) {

@@ -90,6 +90,12 @@ export interface EngineOptions {
    * store is E_SYN_NOT_FOUND naming the command that creates it.
    */
   readOnly?: boolean;
+  /**
+   * Told how far the rebuild of an older store's word index has come, while it is opened: a store
+   * written by another version of the analyzer is re-read note by note (about 100 s for 50,000 notes
+   * on 2 cores) before the engine answers anything.
+   */
+  onStoreUpgrade?: (notes: { done: number; total: number }) => void;
 }
 
 /** The Synapse API of DESIGN.md §4 (index, retrieve, health) plus root management and typed events. */
@@ -201,7 +207,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
     // The lexical index is derived data: refill it from stored chunks when the analyzer changed.
     if (store.getSetting<string>('lexical_analyzer') !== ANALYZER_VERSION) {
       if (readOnly) throw storeNeedsWriterError(dataDir, 'its lexical index was built by another version of the analyzer');
-      store.rebuildLexicalIndex(analyzeForIndex, chunkLanguages);
+      store.rebuildLexicalIndex(analyzeForIndex, chunkLanguages, options.onStoreUpgrade);
       store.setSetting('lexical_analyzer', ANALYZER_VERSION);
     }
     if (store.getSetting<boolean>('embed_hash_filled') !== true) {

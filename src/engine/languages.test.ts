@@ -170,7 +170,10 @@ describe('a German vault indexed by an older analyzer', () => {
     db.close();
 
     expect(() => createEngine({ dataDir: dir, env: {}, readOnly: true })).toThrow(/another version of the analyzer/);
-    const reopened = createEngine({ dataDir: dir, env: {} });
+    const progress: { done: number; total: number }[] = [];
+    const reopened = createEngine({ dataDir: dir, env: {}, onStoreUpgrade: (p) => progress.push(p) });
+    // The writer says how far the rebuild has come, ending with every note re-read.
+    expect(progress.at(-1)).toEqual({ done: 1, total: 1 });
     try {
       const r = await reopened.retrieve('gelöschten Datei', {}, 3);
       expect(r.chunks[0]?.path).toBe('Papierkorb.md');

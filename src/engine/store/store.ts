@@ -581,8 +581,11 @@ export class Store implements Disposable {
   rebuildLexicalIndex(
     analyze: (text: string, lang?: string) => string,
     languages?: (texts: readonly string[]) => { doc: string; chunks: string[] },
+    onProgress?: (notes: { done: number; total: number }) => void,
   ): number {
     return this.sqlite.transaction(() => {
+      const total = (this.sqlite.prepare('SELECT COUNT(*) AS n FROM documents').get() as { n: number }).n;
+      let done = 0;
       this.sqlite.exec("INSERT INTO chunks_fts (chunks_fts) VALUES ('delete-all'); INSERT INTO chunks_tri (chunks_tri) VALUES ('delete-all');");
       // Paged by note: a statement that is being iterated cannot share the connection with writes.
       const page = this.sqlite.prepare('SELECT id, title FROM documents WHERE id > ? ORDER BY id LIMIT 500');
@@ -607,6 +610,8 @@ export class Store implements Disposable {
           });
         }
         last = docs[docs.length - 1]!.id;
+        done += docs.length;
+        onProgress?.({ done, total });
       }
       return n;
     })();
