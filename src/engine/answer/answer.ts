@@ -22,7 +22,6 @@ import { describesSubject, type PartReading, type Reading, readAnswer, readerCan
 import { ABSTAIN_TEXT, answerPrompt, CRITIC_SCHEMA, CRITIC_SYSTEM_PROMPT, criticPrompt, snippetsFromBlocks } from './prompt.ts';
 import type { CriticResult, Snippet, Verdict } from './types.ts';
 
-
 /** What each kind of value is called where a limit says no sentence clearly states it. */
 const ASKED_VALUE: Record<PartReading['type'], string> = {
   duration: 'how long',

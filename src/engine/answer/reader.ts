@@ -712,7 +712,7 @@ export function describesSubject(question: string): boolean {
  * before a lead that opens with a pronoun ("These devices treat…" needs what "these devices" are),
  * or the one after it when that one opens with a pronoun and goes on about the lead's subject with
  * something the question asks ("It was re-established in April 1991"), not with filler ("She likes
- * hiking"). XQuAD-en: in 53 of 128 wrong answers the fact was in the lead's neighbour.
+ * hiking"). On XQuAD-en a wrong answer's fact is often in the lead's neighbour.
  */
 function referredNeighbour(candidates: readonly Candidate[], lead: number, asks: (i: number) => boolean): number | undefined {
   const c = candidates[lead]!;

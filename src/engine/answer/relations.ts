@@ -5,7 +5,7 @@
  * manages"; a record says "Author: Priya Raman", a question asks "who wrote". A sentence that states
  * one of these relations holds the words a question asks it with. English and Russian.
  */
-import { stemWord, tokenize } from '../search/analyzer.ts';
+import { tokenize } from '../search/analyzer.ts';
 
 interface Relation {
   /** How a note states it: a field label, or a verb of the relation. */
@@ -29,7 +29,7 @@ const RELATIONS: readonly Relation[] = [
   },
 ];
 
-const askedTerms = RELATIONS.map((r) => [...new Set(tokenize(r.asked).map((t) => stemWord(t.raw.toLowerCase())))]);
+const askedTerms = RELATIONS.map((r) => [...new Set(tokenize(r.asked).map((t) => t.term))]);
 
 /** The index terms of the words a question would ask the relations `text` states with. */
 export function relationTerms(text: string): string[] {

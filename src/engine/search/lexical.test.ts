@@ -1,6 +1,7 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TempDirs } from '../../../test/helpers/tmp.ts';
+import { SAMPLE_VAULT, TempDirs } from '../../../test/helpers/tmp.ts';
 import { createEngine, type Engine } from '../engine.ts';
 import fc from 'fast-check';
 import { analyzeForIndex } from './analyzer.ts';
@@ -129,6 +130,19 @@ describe('termCounter (rescoring of pruned candidates)', () => {
       }),
       { numRuns: 400 },
     );
+  });
+});
+
+describe('termCounter on real notes', () => {
+  it('counts every word of the sample vault as the analyzer does', () => {
+    const texts = fs.readdirSync(SAMPLE_VAULT, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.md')).map((f) => fs.readFileSync(path.join(SAMPLE_VAULT, f), 'utf8'));
+    const all = texts.join('\n');
+    const wanted = new Set(ftsTokens(analyzeForIndex(all)));
+    for (const text of texts) {
+      const expected = new Map<string, number>();
+      for (const t of ftsTokens(analyzeForIndex(text))) expected.set(t, (expected.get(t) ?? 0) + 1);
+      expect(termCounter(wanted)(text)).toEqual(expected);
+    }
   });
 });
 

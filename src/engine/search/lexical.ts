@@ -251,8 +251,7 @@ export function rankChunksOfNotes(db: ReadConnection, fts: FtsQuery, paths: read
 /**
  * A Porter2 stem (English) is its word's beginning, but for its last letter (a final y made i, an
  * e added, a suffix replaced: crying → cri, using → use, relational → relat) and the exceptional
- * forms dying, lying, tying → die, lie, tie; checked on the 40,810 words of SciFact, XQuAD, CoSQA
- * and the sample vault. So a word can only become a term of three letters or more if its first
+ * forms dying, lying, tying → die, lie, tie (lexical.test.ts checks every word of the sample vault). So a word can only become a term of three letters or more if its first
  * three are the term's, or those of the forms below, where the third letter of a short stem differs
  * from the word's (crying, using, skies). Each is a word's beginning a stem may come from, besides its own.
  */

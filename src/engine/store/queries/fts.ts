@@ -199,10 +199,8 @@ export function lexicalQueries(connection: ReadConnection, f: ChunkFilters): Lex
 
 /**
  * A language is the vault's from this share of its chunks on. Detection misreads a few chunks of
- * any large vault (names, lists, tables: 515 of 442,676 chunks of generated English notes read as
- * Portuguese, Spanish, French, Norwegian or Italian); a language met only there would read every unsure
- * query in it too, and a query of several languages is not pruned, so lexical search at 50,000
- * notes took 3 times as long.
+ * any large vault (names, lists, tables; `synapsis health` counts chunks by language); a language met
+ * only there would read every unsure query in it too, and a query of several languages is not pruned.
  */
 export const LANGUAGE_PRESENT_SHARE = 0.005;
 
