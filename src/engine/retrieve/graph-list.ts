@@ -24,9 +24,9 @@ export const GRAPH_MAX_DOCS = 8;
  * multiplies a link score by 0.25 to 1.25, so one under a fifth of the GRAPH_MAX_DOCS-th best cannot).
  */
 export const GRAPH_CANDIDATES = 24;
-/** What the best text match multiplies a link score by, and what no match leaves of it. */
-const MATCH_MAX = 1.25;
+/** What no text match leaves of a link score, and what the best match multiplies it by (MATCH_MIN + rank share, at most 1). */
 const MATCH_MIN = 0.25;
+const MATCH_MAX = MATCH_MIN + 1;
 /** An entity linked to more notes than this joins nothing in particular (a tag on every note). */
 const MAX_ENTITY_DEGREE = 60;
 /** Entity types a question may name to start from; sections and statuses are too generic. */

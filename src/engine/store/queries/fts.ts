@@ -206,13 +206,20 @@ export const LANGUAGE_PRESENT_SHARE = 0.005;
 
 /**
  * Which of `langs` the vault is written in: at least LANGUAGE_PRESENT_SHARE of its chunks (one
- * chunk in a vault of up to 200). One bounded count on the chunks_lang index per language.
+ * chunk in a vault of up to 200). One bounded count on the chunks_lang index per language, remembered
+ * until the store changes (as document frequencies are): a query asks this of every list it builds.
  */
 export function languagesPresent(connection: ReadConnection, langs: readonly string[]): string[] {
   try {
-    const need = Math.max(1, Math.ceil(tableStats(connection, 'chunks_fts').rows * LANGUAGE_PRESENT_SHARE));
-    const stmt = statements(sqliteOf(connection)).prepare('SELECT COUNT(*) AS n FROM (SELECT 1 FROM chunks WHERE lang = ? LIMIT ?)');
-    return langs.filter((l) => (stmt.get(l, need) as { n: number }).n >= need);
+    const sqlite = sqliteOf(connection);
+    const present = dfCache(sqlite, '#languages present');
+    const missing = langs.filter((l) => !present.has(l));
+    if (missing.length > 0) {
+      const need = Math.max(1, Math.ceil(tableStats(connection, 'chunks_fts').rows * LANGUAGE_PRESENT_SHARE));
+      const stmt = statements(sqlite).prepare('SELECT COUNT(*) AS n FROM (SELECT 1 FROM chunks WHERE lang = ? LIMIT ?)');
+      for (const l of missing) present.set(l, (stmt.get(l, need) as { n: number }).n >= need ? 1 : 0);
+    }
+    return langs.filter((l) => present.get(l) === 1);
   } catch {
     // A store from before chunk languages (migration 008): every chunk was analyzed as English.
     return [];

@@ -21,6 +21,9 @@ describe('languagesPresent', () => {
     const langs = Array.from({ length: total }, (_, i) => (i < need ? 'de' : i < 2 * need - 1 ? 'pt' : 'en'));
     const db = store(langs);
     expect(languagesPresent(asReadConnection(db), ['de', 'pt', 'fr'])).toEqual(['de']);
+    // Remembered until the store changes: one more Portuguese chunk makes Portuguese the vault's.
+    db.prepare("INSERT INTO chunks (id, lang) VALUES (?, 'pt')").run(total + 1);
+    expect(languagesPresent(asReadConnection(db), ['de', 'pt', 'fr'])).toEqual(['de', 'pt']);
     db.close();
   });
 
