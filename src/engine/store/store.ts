@@ -580,7 +580,7 @@ export class Store implements Disposable {
    */
   rebuildLexicalIndex(
     analyze: (text: string, lang?: string) => string,
-    languages?: (texts: readonly string[]) => { doc: string; chunks: string[] },
+    languages: (texts: readonly string[]) => { doc: string; chunks: string[] },
     onProgress?: (notes: { done: number; total: number }) => void,
   ): number {
     return this.sqlite.transaction(() => {
@@ -599,10 +599,10 @@ export class Store implements Disposable {
         for (const d of docs) {
           const rows = chunksOf.all(d.id) as { id: number; text: string; heading: string | null; lang: string | null }[];
           if (rows.length === 0) continue;
-          const langs = languages?.(rows.map((r) => r.text));
-          const title = analyze(d.title ?? '', langs?.doc);
+          const langs = languages(rows.map((r) => r.text));
+          const title = analyze(d.title ?? '', langs.doc);
           rows.forEach((r, i) => {
-            const lang = langs?.chunks[i];
+            const lang = langs.chunks[i];
             if (lang !== undefined && lang !== r.lang) setLang.run(lang, r.id);
             this.stmts.insertFts.run(r.id, title, analyze(r.heading ?? '', lang), analyze(r.text, lang));
             this.stmts.insertTri.run(r.id, r.text);
