@@ -49,6 +49,15 @@ describe('readAnswer', () => {
     expect(read(when, notes('It had a fine building.')).answer).toBe('The stock exchange of Warsaw traded until the war closed it. [1]');
   });
 
+  it('does not take English function words the index keeps ("its", "somewhere else") for asked content', () => {
+    const s = [snippet(1, 'Snapshots are kept in the global settings folder, outside of the vault. Restoring a snapshot takes one click.', { title: 'File recovery' })];
+    const r = read('Where does File recovery put its snapshots: in my vault folder or somewhere else?', s);
+    expect(r.outcome).toBe('answered');
+    expect(r.answer).toBe('Snapshots are kept in the global settings folder, outside of the vault. [1]');
+    expect(r.missing).not.toEqual(expect.arrayContaining(['else']));
+    expect(r.missing).not.toEqual(expect.arrayContaining(['its']));
+  });
+
   it('reads a relation stated by a label as the verb a question asks it with', () => {
     const s = [
       snippet(1, 'Decider: Maya Chen\nThe team compared SQLite and Postgres for the device store over two weeks.', { title: 'Storage decision' }),
