@@ -58,6 +58,20 @@ describe('readAnswer', () => {
     expect(r.missing).not.toEqual(expect.arrayContaining(['its']));
   });
 
+  it('quotes the sentence before a lead that leans on it ("All of this", "Most of these"), and an example after a general claim', () => {
+    const before = [snippet(1, 'The network added file transfer and gateways to the Telenet data network in the late 1970s. All of this set the stage for the role of Merit in the NSFNET project. The office moved in 1990.')];
+    expect(read('What set the stage for the role of Merit in NSFNET?', before).answer).toBe(
+      'All of this set the stage for the role of Merit in the NSFNET project. [1] The network added file transfer and gateways to the Telenet data network in the late 1970s. [1]',
+    );
+    const after = (next: string) => [snippet(1, `Many known complexity classes are suspected to be unequal, but this has not been proved. ${next} The field is young.`)];
+    const q = 'Which expression illustrates the suspected inequality of complexity classes?';
+    expect(read(q, after('For instance the classes P ⊆ NP ⊆ PSPACE may all be equal.')).answer).toBe(
+      'Many known complexity classes are suspected to be unequal, but this has not been proved. [1] For instance the classes P ⊆ NP ⊆ PSPACE may all be equal. [1]',
+    );
+    // An example that says nothing the question asks is not quoted.
+    expect(read(q, after('For instance the proofs are long.')).answer).toBe('Many known complexity classes are suspected to be unequal, but this has not been proved. [1]');
+  });
+
   it('reads a relation stated by a label as the verb a question asks it with', () => {
     const s = [
       snippet(1, 'Decider: Maya Chen\nThe team compared SQLite and Postgres for the device store over two weeks.', { title: 'Storage decision' }),

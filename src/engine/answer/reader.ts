@@ -556,6 +556,12 @@ function nameCandidates(snippets: readonly Snippet[], candidates: Candidate[], l
 const PRONOUN_START = /^(?:it|he|she|they|this|these|its|his|her|their|он|она|оно|они|это|его|её|ее|их)(?![\p{L}])/iu;
 /** The words of that sentence before count this much in it. */
 const ANTECEDENT_SHARE = 0.75;
+/**
+ * Other openings that lean on the sentence before: "All of this set the stage for…", "Most of these
+ * schools are…", "For instance P ⊆ NP…", "As part of this merger…", "Today, this is known as…",
+ * «Например…», «Всё это…», «Многие из них…».
+ */
+const ANAPHOR_START = /^(?:those|such|the latter|the former|(?:most|all|some|many|each|one|none|both|several|few) of (?:these|them|this|those)|for instance|for example|as a result|as part of (?:this|these|that)|today,? (?:this|these|it)|in (?:this|that) (?:way|case)|например|вс[её] это|(?:большинство|многие|некоторые|каждый|каждая|одна|один) из (?:них|этих)|в результате)(?![\p{L}])/iu;
 
 /** Weights of the sentence score; tuned on the dev sets (the sample vault's questions, XQuAD-en dev). */
 const W_PART = 0.55;
@@ -728,8 +734,9 @@ export function describesSubject(question: string): boolean {
 function referredNeighbour(candidates: readonly Candidate[], lead: number, asks: (i: number) => boolean): number | undefined {
   const c = candidates[lead]!;
   const same = (i: number) => i >= 0 && i < candidates.length && candidates[i]!.snippetIndex === c.snippetIndex && !candidates[i]!.code && !c.code;
-  if (same(lead - 1) && PRONOUN_START.test(c.text)) return lead - 1;
-  if (same(lead + 1) && PRONOUN_START.test(candidates[lead + 1]!.text) && asks(lead + 1)) return lead + 1;
+  const refers = (t: string) => PRONOUN_START.test(t) || ANAPHOR_START.test(t);
+  if (same(lead - 1) && refers(c.text)) return lead - 1;
+  if (same(lead + 1) && refers(candidates[lead + 1]!.text) && asks(lead + 1)) return lead + 1;
   return undefined;
 }
 
