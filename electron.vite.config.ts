@@ -10,8 +10,14 @@ export default defineConfig({
       externalizeDeps: { exclude: ['graphology-metrics', 'graphology-shortest-path', 'graphology-communities-louvain', 'graphology-utils', 'graphology-indices'] },
       // The engine runs in a utilityProcess (engine-host); native modules stay external (node_modules).
       rollupOptions: {
-        // lexical-worker: the thread that computes the lexical list of large vaults (search/lexical-thread.ts finds it beside engine-host.js).
-        input: { index: resolve(__dirname, 'src/main/index.ts'), 'engine-host': resolve(__dirname, 'src/main/engine-host.ts'), 'lexical-worker': resolve(__dirname, 'src/engine/search/lexical-worker.ts') },
+        // lexical-worker: the thread that computes the lexical list of large vaults; lexical-upgrade-worker: the
+        // thread that rebuilds an older store's word index (search/lexical-thread.ts workerEntry finds each beside engine-host.js).
+        input: {
+          index: resolve(__dirname, 'src/main/index.ts'),
+          'engine-host': resolve(__dirname, 'src/main/engine-host.ts'),
+          'lexical-worker': resolve(__dirname, 'src/engine/search/lexical-worker.ts'),
+          'lexical-upgrade-worker': resolve(__dirname, 'src/engine/lexical-upgrade-worker.ts'),
+        },
         external: ['better-sqlite3', 'node-llama-cpp', 'usearch', 'faiss-node', 'pdfjs-dist', 'chokidar', 'mammoth'],
       },
     },

@@ -163,3 +163,13 @@ export function scopeOptions(noun: string): Option[] {
 export function modeOption(): Option {
   return new Option('--mode <mode>', 'lists to use (default: hybrid with an embedding model, else bm25)').choices(['bm25', 'dense', 'hybrid']);
 }
+
+/** Says on stderr, at most every 2 s and once at the end, how far the upgrade of an older store's word index has come. */
+export function upgradeLine(io: Io, now: () => number = Date.now): (notes: { done: number; total: number }) => void {
+  let last = -Infinity;
+  return ({ done, total }) => {
+    if (done < total && now() - last < 2000) return;
+    last = now();
+    io.err(`upgrading the word index to this version of Synapsis: ${done.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} notes re-read${done >= total ? ', done' : '…'}\n`);
+  };
+}

@@ -4,7 +4,7 @@ import { resolveDataDir } from '../engine/paths.ts';
 import { storeDamage } from '../engine/store/integrity.ts';
 import { isSynapsisError, serializeError } from '../shared/errors.ts';
 import { terminalJson, terminalLine, terminalText } from '../shared/terminal-safe.ts';
-import { ChecksFailed, engineOptions, registerCommand, type CliContext, type CommandModule, type GlobalOptions, type Io } from './command.ts';
+import { ChecksFailed, engineOptions, registerCommand, upgradeLine, type CliContext, type CommandModule, type GlobalOptions, type Io } from './command.ts';
 import { ask } from './commands/ask.ts';
 import { bench } from './commands/bench.ts';
 import { demo } from './commands/demo.ts';
@@ -72,15 +72,6 @@ const commands = (): (CommandModule | { group: string; description: string; comm
   manifest,
 ];
 
-/** Says on stderr, at most every 2 s and once at the end, how far the upgrade of an older store's word index has come. */
-export function upgradeLine(io: Io, now: () => number = Date.now): (notes: { done: number; total: number }) => void {
-  let last = -Infinity;
-  return ({ done, total }) => {
-    if (done < total && now() - last < 2000) return;
-    last = now();
-    io.err(`upgrading the word index to this version of Synapsis: ${done.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} notes re-read${done >= total ? ', done' : '…'}\n`);
-  };
-}
 
 async function withEngine<T>(opts: GlobalOptions, fn: (engine: Engine) => Promise<T>, readOnly = false, io?: Io): Promise<T> {
   const engine = createEngine({ ...engineOptions(opts), ...(readOnly ? { readOnly } : {}), ...(io ? { onStoreUpgrade: upgradeLine(io) } : {}) });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { upgradeLine } from './main.ts';
+import { upgradeLine } from './command.ts';
 
 describe('upgradeLine', () => {
   it('says how far the word index upgrade has come at most every 2 s, and always when it is done', () => {

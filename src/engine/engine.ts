@@ -32,7 +32,8 @@ import { createIndexQueue, type WatchOptions } from './ingest/queue.ts';
 import { buildManifest, readManifest, type IndexManifest } from './manifest.ts';
 import { DisposableStore, type Disposable } from './lifecycle.ts';
 import { defaultDataDir } from './paths.ts';
-import { ANALYZER_VERSION, analyzeForIndex, chunkLanguages } from './search/analyzer.ts';
+import { ANALYZER_VERSION } from './search/analyzer.ts';
+import { ANALYZER_SETTING, upgradeLexicalIndex, upgradeLexicalIndexOffThread, type UpgradeProgress } from './lexical-upgrade.ts';
 import { hiddenDocumentPaths } from './search/lexical.ts';
 import { gatherLists, type DenseSource, type GatheredLists } from './hybrid.ts';
 import { createGraphCache } from './graph/cache.ts';
@@ -178,10 +179,27 @@ export interface Engine extends Disposable {
  * the handler table typed from the contract, and the library API as a thin layer over it; disposes
  * them together.
  */
-export function createEngine(options: EngineOptions = {}): Engine {
+/** The configuration and data dir an engine opened with these options uses. */
+function engineSetting(options: EngineOptions) {
   const env = options.env ?? process.env;
   const config = loadConfig(options.config, env);
   const dataDir = path.resolve(options.dataDir ?? (env.SYNAPSIS_DATA_DIR || config.indexPath || defaultDataDir(env)));
+  return { config, dataDir };
+}
+
+/**
+ * What a host that serves the app does before createEngine: an older store's word index is rebuilt
+ * on a worker thread (lexical-upgrade.ts), so the host keeps answering and reports the rebuild's
+ * progress; createEngine then opens a current store at once. Nothing for a reader.
+ */
+export async function prepareEngineStore(options: EngineOptions, onProgress?: UpgradeProgress): Promise<'current' | 'upgraded' | 'failed'> {
+  if (options.readOnly === true) return 'current';
+  const { config, dataDir } = engineSetting(options);
+  return upgradeLexicalIndexOffThread(dataDir, { mmapBytes: config.mmapMb * 1024 * 1024, ...(onProgress ? { onProgress } : {}) });
+}
+
+export function createEngine(options: EngineOptions = {}): Engine {
+  const { config, dataDir } = engineSetting(options);
   const modelsDir = path.resolve(options.modelsDir ?? path.join(dataDir, 'models'));
   const disposables = new DisposableStore();
   const events = disposables.add(new EventBus());
@@ -205,11 +223,8 @@ export function createEngine(options: EngineOptions = {}): Engine {
     assertStoreNotLost(dataDir);
     const store = disposables.add(new Store(dataDir, { reader: readOnly, mmapBytes: config.mmapMb * 1024 * 1024 }));
     // The lexical index is derived data: refill it from stored chunks when the analyzer changed.
-    if (store.getSetting<string>('lexical_analyzer') !== ANALYZER_VERSION) {
-      if (readOnly) throw storeNeedsWriterError(dataDir, 'its lexical index was built by another version of the analyzer');
-      store.rebuildLexicalIndex(analyzeForIndex, chunkLanguages, options.onStoreUpgrade);
-      store.setSetting('lexical_analyzer', ANALYZER_VERSION);
-    }
+    if (readOnly && store.getSetting<string>(ANALYZER_SETTING) !== ANALYZER_VERSION) throw storeNeedsWriterError(dataDir, 'its lexical index was built by another version of the analyzer');
+    if (!readOnly) upgradeLexicalIndex(store, options.onStoreUpgrade);
     if (store.getSetting<boolean>('embed_hash_filled') !== true) {
       if (readOnly) throw storeNeedsWriterError(dataDir, 'its chunks have no embedding hashes yet');
       store.backfillEmbedHashes((title, heading, text) => sha256(embeddingInput(title, heading, text)));

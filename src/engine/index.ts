@@ -1,5 +1,5 @@
 /** The engine's public entry: `import { createEngine } from 'synapsis'`. */
-export { createEngine, type CallContext, type Engine, type EngineOptions, type WatchOptions } from './engine.ts';
+export { createEngine, prepareEngineStore, type CallContext, type Engine, type EngineOptions, type WatchOptions } from './engine.ts';
 export { loadConfig, type Config, type ConfigInput } from './config.ts';
 export { defaultDataDir } from './paths.ts';
 export * from '../shared/contract.ts';

@@ -4,7 +4,7 @@
  * the renderer gate: only the UI's methods, and folders or models only as picked in a dialog.
  */
 import fs from 'node:fs';
-import { createEngine, EngineHost, importBundledModels, serveRpc } from '../engine/index.ts';
+import { createEngine, EngineHost, importBundledModels, prepareEngineStore, serveRpc } from '../engine/index.ts';
 import { createRendererGate, gatedReceiver, isGrantMessage } from './renderer-gate.ts';
 
 const VERSION = process.env.npm_package_version ?? '0.1.0';
@@ -13,8 +13,11 @@ const demo =
   env.SYNAPSIS_DEMO_VAULT && env.SYNAPSIS_DEMO_QUESTIONS && env.SYNAPSIS_DEMO_TOUR && env.SYNAPSIS_DEMO_DIR && fs.existsSync(env.SYNAPSIS_DEMO_VAULT)
     ? { vault: env.SYNAPSIS_DEMO_VAULT, questionsFile: env.SYNAPSIS_DEMO_QUESTIONS, tourFile: env.SYNAPSIS_DEMO_TOUR, dataDir: env.SYNAPSIS_DEMO_DIR, modelsDir: env.SYNAPSIS_DEMO_MODELS }
     : undefined;
+const engineOptions = env.SYNAPSIS_DATA_DIR ? { dataDir: env.SYNAPSIS_DATA_DIR } : {};
 const host = new EngineHost({
-  create: () => createEngine(env.SYNAPSIS_DATA_DIR ? { dataDir: env.SYNAPSIS_DATA_DIR } : {}),
+  create: () => createEngine(engineOptions),
+  // An older store's word index is rebuilt off this process's thread first: the window shows its progress.
+  beforeOpen: (onProgress) => prepareEngineStore(engineOptions, onProgress),
   watch: true,
   onError: (error) => console.error('[synapsis engine]', error),
   ...(demo ? { demo } : {}),

@@ -1,10 +1,10 @@
 import path from 'node:path';
 import type { Command } from 'commander';
-import { createEngine } from '../../engine/engine.ts';
+import { createEngine, prepareEngineStore } from '../../engine/engine.ts';
 import { defaultDemoDir } from '../../engine/host/demo.ts';
 import { EngineHost } from '../../engine/host/engine-host.ts';
 import { openUrl } from '../../engine/host/open-file.ts';
-import { engineOptions, option, parsePort, type RegisteredCommand } from '../command.ts';
+import { engineOptions, option, parsePort, upgradeLine, type RegisteredCommand } from '../command.ts';
 import { DEMO_MODELS_DIR, DEMO_TOUR, PACKAGE_VERSION, REPO_ROOT, SAMPLE_QUESTIONS, SAMPLE_VAULT } from '../resources.ts';
 import { startWebServer } from '../web.ts';
 
@@ -38,6 +38,14 @@ export const web: RegisteredCommand = {
         const staticDir = path.resolve(cmdOpts.uiDir ?? path.join(REPO_ROOT, 'out', 'renderer'));
         const host = new EngineHost({
           create: () => createEngine(engineOptions(opts)),
+          // An older store's word index is rebuilt off the server's thread first, its progress on stderr.
+          beforeOpen: (onProgress) => {
+            const line = upgradeLine(io);
+            return prepareEngineStore(engineOptions(opts), (notes) => {
+              line(notes);
+              onProgress(notes);
+            });
+          },
           watch: cmdOpts.watch,
           onError: (error) => io.err(`synapsis web: ${(error as Error).message}\n`),
           demo: {

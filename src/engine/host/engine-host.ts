@@ -4,7 +4,7 @@
  * listeners that outlive a restart.
  */
 import path from 'node:path';
-import { EVENT_NAMES, type DemoStatus, type EventMap, type EventName, type TourStep } from '../../shared/contract.ts';
+import { EVENT_NAMES, type DemoStatus, type EventMap, type EventName, type IndexStatus, type TourStep } from '../../shared/contract.ts';
 import { createError } from '../../shared/errors.ts';
 import { createEngine, type Engine } from '../engine.ts';
 import { EventBus } from '../events.ts';
@@ -14,6 +14,12 @@ import { demoEngineOptions, demoModels, loadTour, removeDemoDir, type DemoSetup 
 export interface EngineHostOptions {
   /** Builds a fresh engine (same data dir each time). */
   create: () => Engine;
+  /**
+   * Work on the store before `create`, off this thread (engine.ts prepareEngineStore: an older
+   * store's word index rebuilt), reporting notes done of all: the host keeps answering meanwhile and
+   * says how far it has come as the indexing status (phase words), as the app shows any indexing.
+   */
+  beforeOpen?: (onProgress: (notes: { done: number; total: number }) => void) => Promise<unknown>;
   /** Watch every root once the engine is open (the desktop app does; tests may not). */
   watch?: boolean;
   /** Where background failures (a watch that could not start) go; default console.error. */
@@ -22,6 +28,19 @@ export interface EngineHostOptions {
   demo?: DemoSetup & { create?: () => Engine };
   /** Open the demo first (`synapsis web --demo`). */
   startInDemo?: boolean;
+}
+
+/** The indexing status while an older store's word index is rebuilt: phase words, notes done of all, rate and ETA since it began. */
+export function upgradeStatus(emit: (status: IndexStatus) => void, now: () => number = Date.now): (notes: { done: number; total: number }) => void {
+  const started = now();
+  return ({ done, total }) => {
+    const seconds = (now() - started) / 1000;
+    const rate = seconds > 0 && done > 0 ? Math.round((done / seconds) * 10) / 10 : null;
+    const eta = rate ? Math.max(0, Math.round((total - done) / rate)) : null;
+    const finished = done >= total;
+    const phase = { phase: finished ? ('done' as const) : ('words' as const), state: finished ? ('done' as const) : ('running' as const), done, total, rate_per_s: finished ? null : rate, eta_s: finished ? null : eta };
+    emit({ running: !finished, paused: false, watching: false, pending_jobs: 0, progress: { ...phase, folders: [] } });
+  };
 }
 
 export class EngineHost implements Disposable {
@@ -66,6 +85,7 @@ export class EngineHost implements Disposable {
 
   private async open(): Promise<Engine> {
     const demo = this.profile === 'demo' ? this.options.demo : undefined;
+    if (!demo && this.options.beforeOpen) await this.options.beforeOpen(upgradeStatus((status) => this.emit('index/status', status)));
     const engine = demo ? (demo.create ?? (() => createEngine(demoEngineOptions(demo))))() : this.options.create();
     for (const name of EVENT_NAMES) {
       this.subscriptions.push(engine.on(name, (payload) => this.events.emit(name, payload)));

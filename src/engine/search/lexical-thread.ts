@@ -34,15 +34,16 @@ export interface WorkerEntry {
 }
 
 /**
- * The worker's code: the built file beside this module in the desktop bundle (electron.vite.config.ts
- * builds lexical-worker.js next to engine-host.js), else the TypeScript source bundled in memory by
- * esbuild (tsx's own compiler; once per engine): Node 20 does not hand tsx's loader to worker
- * threads, so the source cannot be imported there as the CLI imports it.
+ * A worker's code (`name`: lexical-worker, lexical-upgrade-worker): the built file beside this module
+ * in the desktop bundle (electron.vite.config.ts builds each next to engine-host.js), else the
+ * TypeScript source in `here` bundled in memory by esbuild (tsx's own compiler; once per worker):
+ * Node 20 does not hand tsx's loader to worker threads, so the source cannot be imported there as
+ * the CLI imports it.
  */
-export async function workerEntry(here = path.dirname(fileURLToPath(import.meta.url))): Promise<WorkerEntry | null> {
-  const built = path.join(here, 'lexical-worker.js');
+export async function workerEntry(here = path.dirname(fileURLToPath(import.meta.url)), name = 'lexical-worker'): Promise<WorkerEntry | null> {
+  const built = path.join(here, `${name}.js`);
   if (fs.existsSync(built)) return { code: built, eval: false };
-  const source = path.join(here, 'lexical-worker.ts');
+  const source = path.join(here, `${name}.ts`);
   if (!fs.existsSync(source)) return null;
   const esbuild = await import('esbuild');
   const out = await esbuild.build({ entryPoints: [source], bundle: true, platform: 'node', format: 'cjs', target: 'node20', packages: 'external', write: false, logLevel: 'silent' });

@@ -239,3 +239,24 @@ export function storeWriteError(dataDir: string, error: unknown, stopped?: strin
   }
   return null;
 }
+
+/**
+ * A setting of the store in `dataDir`, read without opening it for work (no migration, no lock, no
+ * write): `missing` without a store file, `unreadable` when it cannot be read as it is (an older
+ * schema, damage: opening it for work says which).
+ */
+export function peekSetting(dataDir: string, key: string): { state: 'missing' | 'unreadable' } | { state: 'read'; value: unknown } {
+  const file = path.join(dataDir, DB_FILE);
+  if (!fs.existsSync(file)) return { state: 'missing' };
+  let db: Database | undefined;
+  try {
+    db = new BetterSqlite3(file, { readonly: true, fileMustExist: true });
+    db.pragma('busy_timeout = 5000');
+    const row = db.prepare('SELECT value_json FROM settings WHERE key = ?').get(key) as { value_json: string } | undefined;
+    return { state: 'read', value: row ? (JSON.parse(row.value_json) as unknown) : undefined };
+  } catch {
+    return { state: 'unreadable' };
+  } finally {
+    db?.close();
+  }
+}
