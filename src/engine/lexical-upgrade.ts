@@ -8,7 +8,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { ANALYZER_VERSION, analyzeForIndex, chunkLanguages } from './search/analyzer.ts';
+import { ANALYZER_VERSION, analyzeForIndex, detectChunkLanguages } from './search/analyzer.ts';
 import { workerEntry, type WorkerEntry } from './search/lexical-thread.ts';
 import { lockDataDir } from './store/data-dir-lock.ts';
 import { peekSetting } from './store/database.ts';
@@ -22,7 +22,7 @@ export type UpgradeProgress = (notes: { done: number; total: number }) => void;
 /** Rebuilds the word index of `store` when another analyzer wrote it; whether it did. */
 export function upgradeLexicalIndex(store: Store, onProgress?: UpgradeProgress): boolean {
   if (store.getSetting<string>(ANALYZER_SETTING) === ANALYZER_VERSION) return false;
-  store.rebuildLexicalIndex(analyzeForIndex, chunkLanguages, onProgress);
+  store.rebuildLexicalIndex(analyzeForIndex, detectChunkLanguages, onProgress);
   store.setSetting(ANALYZER_SETTING, ANALYZER_VERSION);
   return true;
 }

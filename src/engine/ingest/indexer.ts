@@ -12,7 +12,7 @@ import { detectFileKind, looksBinary, type FileKind } from './file-types.ts';
 import { parseDocument, type ParsedDocument } from './parsers/index.ts';
 import { extractGraphFacts, GRAPH_RULES_VERSION, type FactMention, type FactRelation } from '../graph/extract.ts';
 import { DEGREE_NEIGHBOURHOODS_MAX, notesAround, refreshNoteDegrees } from '../graph/degrees.ts';
-import { analyzeForIndex, chunkLanguages } from '../search/analyzer.ts';
+import { analyzeForIndex, detectChunkLanguages } from '../search/analyzer.ts';
 import { EXTERNAL_SYMLINK_REASON, isInside, walkRoot, type WalkEntry } from './walk.ts';
 
 /** Whether a file resolves (symlinks followed) inside its root; a file that cannot be resolved counts as inside (the read reports it). */
@@ -384,8 +384,8 @@ async function indexFile(
     );
     const tags = parsed.tags;
     // Per chunk, not per file: a note can switch language (an English summary over Russian minutes);
-    // a short chunk of a German note is German (chunkLanguages).
-    const languages = chunkLanguages(chunks.map((c) => c.text));
+    // a short chunk of a German note is German (detectChunkLanguages).
+    const languages = detectChunkLanguages(chunks.map((c) => c.text));
     const analyzedTitle = analyzeForIndex(parsed.title, languages.doc);
     const rows: ChunkWrite[] = chunks.map((c, ordinal) => {
       const place = parsed.locate?.(c.startLine, c.endLine) ?? { fragment: `L${c.startLine}-L${c.endLine}`, startLine: c.startLine, endLine: c.endLine };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { analysisLanguage, analyzeForIndex, chunkLanguages, compoundParts, isStopword, stemWord } from './analyzer.ts';
+import { analysisLanguage, analyzeForIndex, detectChunkLanguages, compoundParts, isStopword, stemWord } from './analyzer.ts';
 
 describe('analyzer stopwords', () => {
   it('keeps content verbs and words of time and order searchable ("make relay-dev", "before", "never")', () => {
@@ -70,18 +70,18 @@ describe('analyzer languages', () => {
   });
 });
 
-describe('chunkLanguages', () => {
+describe('detectChunkLanguages', () => {
   const german = 'Gelöschte Notizen bleiben dreißig Tage im Papierkorb. Danach werden sie endgültig entfernt, und du kannst sie nicht mehr wiederherstellen.';
   it('gives a short or unsure chunk its note\'s language when the note is in an analyzed language', () => {
-    const { doc, chunks } = chunkLanguages([german, 'Siehe auch: Sync, Publish, Canvas']);
+    const { doc, chunks } = detectChunkLanguages([german, 'Siehe auch: Sync, Publish, Canvas']);
     expect(doc).toBe('de');
     expect(chunks).toEqual(['de', 'de']);
   });
 
   it('leaves English and Russian notes\' chunks as detected, and a sure chunk keeps its own language', () => {
-    expect(chunkLanguages(['The relay restarts every night and the team checks the logs in the morning.', 'See also: Sync, Publish']).chunks).toEqual(['en', 'en']);
-    expect(chunkLanguages(['Сервер перезапускается каждую ночь, а команда проверяет журналы утром.', 'См. также: Sync']).doc).toBe('ru');
-    const mixed = chunkLanguages([german, 'The English summary of this note is here, and it is written for the whole team.']);
+    expect(detectChunkLanguages(['The relay restarts every night and the team checks the logs in the morning.', 'See also: Sync, Publish']).chunks).toEqual(['en', 'en']);
+    expect(detectChunkLanguages(['Сервер перезапускается каждую ночь, а команда проверяет журналы утром.', 'См. также: Sync']).doc).toBe('ru');
+    const mixed = detectChunkLanguages([german, 'The English summary of this note is here, and it is written for the whole team.']);
     expect(mixed.chunks).toEqual(['de', 'en']);
   });
 });

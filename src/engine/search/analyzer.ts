@@ -81,9 +81,13 @@ const SEARCHABLE_IN: Partial<Record<LatinLanguage, string>> = {
   fr: 'faire',
 };
 
-/** Each analyzed language's function words (its stopword list, less SEARCHABLE_IN), beside English and Russian ones. */
+/**
+ * The function words of an analysis language (analysisLanguage): English and Russian ones for 'en';
+ * for a Latin-script language its stopword list (less SEARCHABLE_IN) beside them.
+ */
 const LATIN_STOPWORDS = new Map<string, ReadonlySet<string>>();
 function stopwordsOf(lang: string): ReadonlySet<string> {
+  if (lang === 'en') return STOPWORDS;
   let set = LATIN_STOPWORDS.get(lang);
   if (!set) {
     const spec = LATIN_ANALYZERS[lang as LatinLanguage];
@@ -149,7 +153,7 @@ export interface Token {
 export function tokenize(text: string, lang?: string): Token[] {
   const tokens: Token[] = [];
   const l = analysisLanguage(lang);
-  const stops = l === 'en' ? STOPWORDS : stopwordsOf(l);
+  const stops = stopwordsOf(l);
   for (const match of foldText(text).matchAll(WORD)) {
     const raw = match[0];
     const lower = raw.toLowerCase();
@@ -169,7 +173,7 @@ export function tokenize(text: string, lang?: string): Token[] {
 export function analyzeForIndex(text: string, lang?: string): string {
   const out: string[] = [];
   const l = analysisLanguage(lang);
-  const stops = l === 'en' ? STOPWORDS : stopwordsOf(l);
+  const stops = stopwordsOf(l);
   for (const t of tokenize(text, l)) {
     if (!stops.has(t.raw.toLowerCase().replace(/ё/g, 'е'))) out.push(t.term);
     for (const p of t.parts) out.push(p);
@@ -180,7 +184,7 @@ export function analyzeForIndex(text: string, lang?: string): string {
 /** Whether a word is a function word of text in `lang` (default English; English and Russian ones count in every language). */
 export function isStopword(word: string, lang?: string): boolean {
   const l = analysisLanguage(lang);
-  return (l === 'en' ? STOPWORDS : stopwordsOf(l)).has(foldText(word).toLowerCase());
+  return stopwordsOf(l).has(foldText(word).toLowerCase());
 }
 
 /** A chunk's own language counts from this confidence (function words, tinyld's telling n-grams); below it the note's decides. */
@@ -193,7 +197,7 @@ const SURE_CHUNK = 0.9;
  * of ANALYZED_LANGUAGES, so that a German note is stemmed as German throughout. A note in English,
  * Russian or another language leaves its chunks' detections as they are.
  */
-export function chunkLanguages(texts: readonly string[]): { doc: string; chunks: string[] } {
+export function detectChunkLanguages(texts: readonly string[]): { doc: string; chunks: string[] } {
   const own = texts.map((t) => detectLanguage(t));
   // The note's language: the one most of its sure chunks are in (the earliest on a tie), read from its
   // start only when no chunk is sure; a one-chunk note is its chunk.
