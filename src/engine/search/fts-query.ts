@@ -15,6 +15,8 @@ export interface FtsQuery {
   match: string | null;
   /** Index terms (and prefix* terms) searched for, in query order. */
   terms: string[];
+  /** The terms of each word of the query outside phrases, one per language it was analyzed in (the word's first): a word is matched when any of them is. */
+  words: string[][];
   /** Phrases as space-joined index terms. */
   phrases: string[];
   /** Literal fragments for the trigram index (identifiers, numbers, substrings; 3+ characters). */
@@ -35,6 +37,7 @@ export function buildFtsQuery(input: string, languages: readonly string[] = ['en
   const langs = languages.length > 0 ? [...new Set(languages)] : ['en'];
   const stop = (raw: string) => langs.some((l) => isStopword(raw, l));
   const terms: string[] = [];
+  const words: string[][] = [];
   const phrases: string[] = [];
   const parts: { expr: string; term: string | null }[] = [];
   const literals = new Set<string>();
@@ -77,13 +80,17 @@ export function buildFtsQuery(input: string, languages: readonly string[] = ['en
     const lower = raw.toLowerCase();
     if (prefix) {
       terms.push(`${lower}*`);
+      words.push([`${lower}*`]);
       push(`${lower}*`, `${quote(lower)}*`);
       return;
     }
+    const variants: string[] = [];
+    words.push(variants);
     for (const l of langs) {
       const [token] = tokenize(raw, l);
       const term = token?.term ?? stemWord(lower, l);
       terms.push(term);
+      if (!variants.includes(term)) variants.push(term);
       push(term, quote(term), term);
       for (const p of token?.parts ?? []) {
         terms.push(p);
@@ -96,6 +103,7 @@ export function buildFtsQuery(input: string, languages: readonly string[] = ['en
     match: parts.length > 0 ? parts.map((p) => p.expr).join(' OR ') : null,
     clauses: parts,
     terms: [...new Set(terms)],
+    words: words.filter((w, i) => words.findIndex((o) => o.join(' ') === w.join(' ')) === i),
     phrases,
     literals: [...literals],
     fragments,
@@ -109,5 +117,5 @@ export function withTerms(fts: FtsQuery, more: readonly string[]): FtsQuery {
   const added = [...new Set(more)].filter((t) => t.length > 0 && !have.has(t));
   if (added.length === 0) return fts;
   const clauses = [...fts.clauses, ...added.map((t) => ({ expr: quote(t), term: t }))];
-  return { ...fts, clauses, terms: [...new Set([...fts.terms, ...added])], match: clauses.map((c) => c.expr).join(' OR ') };
+  return { ...fts, clauses, terms: [...new Set([...fts.terms, ...added])], words: [...fts.words, ...added.map((t) => [t])], match: clauses.map((c) => c.expr).join(' OR ') };
 }

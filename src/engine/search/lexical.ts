@@ -493,7 +493,7 @@ export function searchLexical(db: ReadConnection, query: string, options: Lexica
       const withSnippet = options.snippets !== false || options.explain === true;
       const chunk = toRetrievedChunk(r, marks, Math.round(-r.rank * 1e4) / 1e4, withSnippet, fts.languages);
       if (!withSnippet) result.highlight.set(r.id, marks);
-      if (options.explain) chunk.explain = explainMatch(chunk, terms, r.via, i + 1, fts.languages);
+      if (options.explain) chunk.explain = explainMatch(chunk, terms, r.via, i + 1, fts.languages, fts.words);
       return chunk;
     })
     .filter((c) => options.minScore === undefined || c.score >= options.minScore);
@@ -513,11 +513,18 @@ function termsIn(text: string, languages: readonly string[]): Set<string> {
   return out;
 }
 
-export function explainMatch(chunk: RetrievedChunk, terms: readonly string[], via: 'bm25' | 'trigram', rank: number, languages: readonly string[] = ['en']): MatchExplanation {
+/**
+ * Which of the query's terms each field of the chunk holds, and which words it lacks: a word analyzed
+ * in several languages (`words`, FtsQuery.words) is missing only when none of its terms is there, so
+ * an English chunk does not "lack" the German stem of an English word.
+ */
+export function explainMatch(chunk: RetrievedChunk, terms: readonly string[], via: 'bm25' | 'trigram', rank: number, languages: readonly string[] = ['en'], words: readonly (readonly string[])[] = terms.map((t) => [t])): MatchExplanation {
   const fields = { title: termsIn(chunk.title, languages), heading: termsIn(chunk.heading ?? '', languages), body: termsIn(chunk.text, languages) };
   const has = (set: Set<string>, term: string) => (term.endsWith('*') ? [...set].some((x) => x.startsWith(term.slice(0, -1))) : set.has(term));
   const pick = (set: Set<string>) => terms.filter((t) => has(set, t));
   const found = { title: pick(fields.title), heading: pick(fields.heading), body: pick(fields.body) };
   const any = new Set([...found.title, ...found.heading, ...found.body]);
-  return { via, fields: found, missing: terms.filter((t) => !any.has(t)), rank };
+  const grouped = new Set(words.flat());
+  const missing = [...words.filter((w) => w.length > 0 && !w.some((t) => any.has(t))).map((w) => w[0]!), ...terms.filter((t) => !grouped.has(t) && !any.has(t))];
+  return { via, fields: found, missing, rank };
 }
