@@ -72,6 +72,14 @@ describe('readAnswer', () => {
     expect(read(q, after('For instance the proofs are long.')).answer).toBe('Many known complexity classes are suspected to be unequal, but this has not been proved. [1]');
   });
 
+  it('meets a question\'s verb in its irregular past form ("When did … begin?" / "began")', () => {
+    const s = [snippet(1, 'The Seven Years War is named for its length in Europe. The war began in 1756 and ended with the peace of 1763. Fighting in America started earlier.', { title: 'Seven Years War' })];
+    const r = read('When did the Seven Years War begin in Europe?', s);
+    expect(r.outcome).toBe('answered');
+    expect(r.answer.startsWith('The war began in 1756 and ended with the peace of 1763. [1]')).toBe(true);
+    expect(r.missing).not.toContain('begin');
+  });
+
   it('reads a relation stated by a label as the verb a question asks it with', () => {
     const s = [
       snippet(1, 'Decider: Maya Chen\nThe team compared SQLite and Postgres for the device store over two weeks.', { title: 'Storage decision' }),
@@ -263,6 +271,9 @@ describe('readAnswer', () => {
     expect(matchForm('павел')).toBe('павл');
     expect(matchForm('павл')).toBe('павл');
     expect(matchForm('relay')).toBe('relay');
+    // An irregular past or participle meets its verb; a form that is also a noun or a name does not.
+    for (const [form, verb] of [['began', 'begin'], ['begun', 'begin'], ['led', 'lead'], ['wrote', 'write'], ['written', 'write'], ['chosen', 'choos'], ['paid', 'pay']]) expect(matchForm(form!)).toBe(matchForm(verb!));
+    for (const noun of ['left', 'found', 'saw', 'rose', 'drew']) expect(matchForm(noun)).toBe(noun);
     const s = [snippet(1, 'Анна руководит командой, в неё входит Павел Ким. Игорь ведёт мобильное приложение.', { title: 'Команда' })];
     const r = read('Кто руководит Павлом?', s);
     expect(r.answer.startsWith('Анна руководит командой')).toBe(true);

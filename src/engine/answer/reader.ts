@@ -407,13 +407,29 @@ export function codeUnits(text: string): PassageUnit[] {
 }
 
 /**
- * A Russian stem with its fleeting vowel dropped: Павел / Павла, день / дня, конец / конца stem to
- * "павел" / "павл", "ден" / "дн", "конец" / "конц". The reader matches words by this form (the
- * index's statistics keep the stem), so a name or noun asked in another case meets its note.
+ * The form the reader matches a stem by (the index's statistics keep the stem). An English irregular
+ * past or participle is its verb: a question asks "When did the war begin?", "Who led…", "What did
+ * she write?" of notes that say "began", "led", "wrote" (Snowball stems only regular endings);
+ * forms that are also common nouns or names (left, found, saw, rose, felt, drew, sung) are left as
+ * they are. A Russian stem with its fleeting vowel dropped: Павел / Павла, день / дня, конец / конца
+ * stem to "павел" / "павл", "ден" / "дн", "конец" / "конц", so a name or noun asked in another case
+ * meets its note.
  */
 export function matchForm(term: string): string {
+  const base = IRREGULAR.get(term);
+  if (base !== undefined) return base;
   return /[бвгджзклмнпрстфхцчшщ][ео][бвгджзклмнпрстфхцчшщ]$/.test(term) ? `${term.slice(0, -2)}${term.slice(-1)}` : term;
 }
+
+/** Irregular English verbs: the base, then its past and participle forms that differ from it. */
+const IRREGULAR_VERBS = `arise arose arisen|awake awoke awoken|beat beaten|become became|begin began begun|bend bent|bite bitten|bleed bled|blow blew blown|break broke broken|breed bred|bring brought|build built|buy bought|catch caught|choose chose chosen|come came|creep crept|deal dealt|dig dug|draw drawn|drink drank drunk|drive drove driven|eat ate eaten|fall fell fallen|feed fed|fight fought|flee fled|fly flew flown|forbid forbade forbidden|foresee foresaw foreseen|forget forgot forgotten|forgive forgave forgiven|freeze froze frozen|give gave given|go went gone|grow grew grown|hide hid hidden|hold held|keep kept|know knew known|lay laid|lead led|lose lost|make made|mean meant|meet met|mistake mistook mistaken|overcome overcame|overthrow overthrew overthrown|pay paid|rebuild rebuilt|ride rode ridden|ring rang rung|rise risen|run ran|see seen|seek sought|sell sold|send sent|shake shook shaken|shine shone|shoot shot|sing sang|sink sank sunk|sit sat|sleep slept|speak spoken|spend spent|spin spun|stand stood|steal stole stolen|stick stuck|strike struck|strive strove striven|swear swore sworn|swim swam swum|swing swung|take took taken|teach taught|tear tore torn|tell told|think thought|throw threw thrown|understand understood|undertake undertook undertaken|uphold upheld|wake woke woken|wear wore worn|weep wept|win won|withdraw withdrew withdrawn|withhold withheld|write wrote written`;
+const IRREGULAR: ReadonlyMap<string, string> = new Map(
+  IRREGULAR_VERBS.split('|').flatMap((entry) => {
+    const [base, ...forms] = entry.split(' ');
+    const to = stemWord(base!, 'en');
+    return forms.map((f) => [stemWord(f, 'en'), to] as [string, string]).filter(([from]) => from !== to);
+  }),
+);
 
 function termSet(text: string, lang?: string): Set<string> {
   const out = new Set<string>();
