@@ -123,6 +123,9 @@ describe('the lexical thread', () => {
     const bundle = temp.make('syn-lexthread-bundle-', { 'lexical-worker.js': '' });
     expect(await workerEntry(bundle)).toEqual({ code: path.join(bundle, 'lexical-worker.js'), eval: false });
     expect(await workerEntry(temp.make('syn-lexthread-none-'))).toBeNull();
+    // Shared by several entries, this module lands in the bundle's chunks/ folder, below the built workers.
+    const shared = temp.make('syn-lexthread-shared-', { 'lexical-upgrade-worker.js': '', 'chunks/store.js': '' });
+    expect(await workerEntry(path.join(shared, 'chunks'), 'lexical-upgrade-worker')).toEqual({ code: path.join(shared, 'chunks', '..', 'lexical-upgrade-worker.js'), eval: false });
     const source = await workerEntry(import.meta.dirname);
     expect(source?.eval).toBe(true);
     expect(source?.code).toContain('parentPort');

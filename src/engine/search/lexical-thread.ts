@@ -34,15 +34,15 @@ export interface WorkerEntry {
 }
 
 /**
- * A worker's code (`name`: lexical-worker, lexical-upgrade-worker): the built file beside this module
- * in the desktop bundle (electron.vite.config.ts builds each next to engine-host.js), else the
- * TypeScript source in `here` bundled in memory by esbuild (tsx's own compiler; once per worker):
- * Node 20 does not hand tsx's loader to worker threads, so the source cannot be imported there as
- * the CLI imports it.
+ * A worker's code (`name`: lexical-worker, lexical-upgrade-worker): the built file of the desktop
+ * bundle (electron.vite.config.ts builds each next to engine-host.js; this module may sit there or,
+ * shared by several entries, in its chunks/ folder), else the TypeScript source in `here` bundled
+ * in memory by esbuild (tsx's own compiler; once per worker): Node 20 does not hand tsx's loader to
+ * worker threads, so the source cannot be imported there as the CLI imports it.
  */
 export async function workerEntry(here = path.dirname(fileURLToPath(import.meta.url)), name = 'lexical-worker'): Promise<WorkerEntry | null> {
-  const built = path.join(here, `${name}.js`);
-  if (fs.existsSync(built)) return { code: built, eval: false };
+  const built = [path.join(here, `${name}.js`), ...(path.basename(here) === 'chunks' ? [path.join(here, '..', `${name}.js`)] : [])].find((file) => fs.existsSync(file));
+  if (built) return { code: built, eval: false };
   const source = path.join(here, `${name}.ts`);
   if (!fs.existsSync(source)) return null;
   const esbuild = await import('esbuild');
