@@ -67,6 +67,16 @@ describe('stored graph reader', () => {
           const kg = loadKnowledgeGraph(db, visibleTo(policy));
           expect(kg.graph.order).toBeGreaterThan(5);
           expectSameGraph(db, kg, storedGraph(db, policy));
+          // Read together (all nodes at once; notes and entities in groups of three, as a question's
+          // seeds are), each node's edges are what its own read finds, relations shared by two of them included.
+          const together = storedGraph(db, policy);
+          together.prefetch([...kg.graph.nodes(), 'note:no/such.md', 'entity:nobody at all', 'nonsense']);
+          expect(together.nodesRead).toBeGreaterThanOrEqual(kg.graph.order);
+          expectSameGraph(db, kg, together);
+          const grouped = storedGraph(db, policy);
+          const ids = kg.graph.nodes();
+          for (let i = 0; i < ids.length; i += 3) grouped.prefetch(ids.slice(i, i + 3));
+          expectSameGraph(db, kg, grouped);
           // Names resolve the same way, including ones that are not there.
           const stored = storedGraph(db, policy);
           const names = ['Maya Chen', 'maya', 'jose nunez', '#adr', 'adr', 'Storage', 'people/Maya Chen.md', 'Kestrel Ops', 'Bluefin Lantern', 'Ximena Quetzal', 'Aurora', 'Nobody Yet', 'stor', 'Priya'];

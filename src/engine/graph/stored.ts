@@ -21,6 +21,7 @@ import {
   visibleMentioned,
   visibleNoteNamed,
   visibleNotesAt,
+  visibleNotesAtEach,
   visibleNotesByWords,
   visibleNotesNamed,
   visibleNotesStating,
@@ -31,6 +32,7 @@ import {
   PUBLIC_AUDIENCE,
   type AdjacentRelationRow,
   type GraphEntityRow,
+  type GraphNoteRow,
 } from '../store/queries/graph.ts';
 import { hiddenDocumentCount } from '../store/queries/documents.ts';
 import type { VisibilityPolicy } from '../store/visibility.ts';
@@ -78,6 +80,11 @@ export interface LinkGraph {
   role(id: string): Role | null;
   /** Neighbours in the order the graph's edges were first stated. */
   neighbors(id: string): string[];
+  /**
+   * Reads the edges of these nodes together, in a few statements for all of them, as each alone
+   * would be read when first asked: for a caller about to ask of several (a question's seed notes).
+   */
+  prefetch(ids: readonly string[]): void;
   /** Relations kept as evidence of the edge (at most MAX_EVIDENCE). */
   strength(a: string, b: string): number;
   /** Document and sequence of the relation that first states the edge (the order edges are listed in). */
@@ -235,79 +242,128 @@ export function storedGraph(db: ReadConnection, policy: VisibilityPolicy, memo: 
     return [id.slice(0, i), id.slice(i + 1)];
   };
 
-  /** The stored entities a node stands for, by id. */
-  const entitiesOf = (id: string, notes: { id: number; path: string; title: string | null; meta_json: string }[]): GraphEntityRow[] => {
-    let list = nodeEntities.get(id);
-    if (list) return list;
-    const [ns, key] = split(id);
-    const keys = ns === 'note' ? [...new Set(notes.flatMap((d) => noteNameKeys(d.path, d.title, d.meta_json).map((n) => n.key)))] : [key];
-    const found = remember(entitiesByKeys(db, keys));
+  /**
+   * The stored entities each node stands for, by id: the entities named as the node is (a note by
+   * each of its names), read for all the nodes at once; of those, the ones that resolve to the node
+   * (an entity that resolves to a node is named as that node is).
+   */
+  const entitiesOfEach = (nodes: readonly { id: string; notes: readonly GraphNoteRow[] }[]): void => {
+    const todo = nodes.filter((n) => !nodeEntities.has(n.id));
+    if (todo.length === 0) return;
+    const keys = new Set<string>();
+    for (const { id, notes } of todo) {
+      const [ns, key] = split(id);
+      if (ns !== 'note') keys.add(key);
+      else for (const d of notes) for (const n of noteNameKeys(d.path, d.title, d.meta_json)) keys.add(n.key);
+    }
+    const found = remember(entitiesByKeys(db, [...keys]));
     prepare(found);
-    list = found.filter((e) => resolve(e) === id);
-    nodeEntities.set(id, list);
-    return list;
+    for (const { id } of todo) nodeEntities.set(id, found.filter((e) => resolve(e) === id));
+  };
+  const entitiesOf = (id: string, notes: GraphNoteRow[]): GraphEntityRow[] => {
+    entitiesOfEach([{ id, notes }]);
+    return nodeEntities.get(id)!;
+  };
+
+  /**
+   * Reads the edges of these nodes (those not read yet) in a few statements for all of them: their
+   * documents, their entities, then every relation that touches one of them, each kept for the nodes
+   * it touches as the node's own read would find it.
+   */
+  const readAll = (wanted: readonly string[]): void => {
+    const todo = [...new Set(wanted)].filter((id) => !adjacency.has(id) && id.includes(':'));
+    if (todo.length === 0) return;
+    const paths = todo.filter((id) => split(id)[0] === 'note').map((id) => split(id)[1]);
+    const notesAt = new Map<string, GraphNoteRow[]>();
+    if (paths.length > 0) {
+      for (const d of paths.length === 1 ? visibleNotesAt(db, policy, paths[0]!) : visibleNotesAtEach(db, policy, paths)) {
+        const list = notesAt.get(d.path);
+        if (list) list.push(d);
+        else notesAt.set(d.path, [d]);
+      }
+    }
+    const nodes: { id: string; ns: string; key: string; notes: GraphNoteRow[] }[] = [];
+    for (const id of todo) {
+      const [ns, key] = split(id);
+      const notes = ns === 'note' ? (notesAt.get(key) ?? []) : [];
+      if (ns === 'note' ? notes.length > 0 : ENTITY_NAMESPACES.has(ns)) nodes.push({ id, ns, key, notes });
+      else adjacency.set(id, null);
+    }
+    if (nodes.length === 0) return;
+    entitiesOfEach(nodes);
+    const entityIds = new Set<number>();
+    const docIds = new Set<number>();
+    for (const n of nodes) {
+      if (n.ns !== 'note' && nodeEntities.get(n.id)!.length === 0) continue;
+      for (const e of nodeEntities.get(n.id)!) entityIds.add(e.id);
+      for (const d of n.notes) docIds.add(d.id);
+    }
+    const all = entityIds.size === 0 && docIds.size === 0 ? [] : adjacentRelations(db, policy, [...entityIds], [...docIds]);
+    prepare(rememberRows(all));
+    for (const n of nodes) {
+      const mine = nodeEntities.get(n.id)!;
+      const ids = new Set(mine.map((e) => e.id));
+      const docs = new Set(n.notes.map((d) => d.id));
+      // What adjacentRelations gives for this node alone: to or from one of its entities, or stated by its own
+      // documents (a relation of another node's adds nothing to this one; left out, it is not resolved again).
+      const rows = n.ns !== 'note' && ids.size === 0 ? [] : nodes.length === 1 ? all : all.filter((r) => ids.has(r.dst) || (r.src !== null && ids.has(r.src)) || (r.src === null && docs.has(r.doc)));
+      adjacency.set(n.id, adjacencyOf(n.id, n.ns, n.key, n.notes, mine, ids, rows));
+    }
+  };
+
+  /** A node's edges, label and role from the relations that touch it (by document and sequence). */
+  const adjacencyOf = (id: string, ns: string, key: string, notes: readonly GraphNoteRow[], mine: readonly GraphEntityRow[], ids: ReadonlySet<number>, rows: readonly AdjacentRelationRow[]): Adjacency | null => {
+    const edges: Adjacency['edges'] = new Map();
+    let first: GraphEntityRow | undefined;
+    let specific: string | undefined;
+    const seen = new Set<number>();
+    let role: Role | null = null;
+    let tagRole: Role | null = null;
+    const docs = new Set(notes.map((d) => d.id));
+    const saw = (entityId: number | null) => {
+      if (entityId === null || !ids.has(entityId) || seen.has(entityId)) return;
+      seen.add(entityId);
+      const e = entities.get(entityId)!;
+      first ??= e;
+      if (specific === undefined && e.type !== 'ref' && e.type !== 'name') specific = e.type;
+    };
+    for (const r of rows) {
+      saw(r.src);
+      saw(r.dst);
+      if (role === null) {
+        if (ids.has(r.dst) && ROLES.has(r.dst_type)) role = r.dst_type as Role;
+        else if (r.src !== null && ids.has(r.src) && ROLES.has(r.src_type!)) role = r.src_type as Role;
+      }
+      if (tagRole === null && r.src === null && r.dst_type === 'tag' && docs.has(r.doc)) tagRole = ROLE_TAGS[r.dst_key] ?? null;
+      const source = r.src === null ? noteId(r.path) : resolveId(r.src);
+      const target = resolveId(r.dst);
+      if (!source || !target || source === target) continue;
+      const other = source === id ? target : target === id ? source : null;
+      if (other === null) continue;
+      const edge = edges.get(other);
+      if (!edge) edges.set(other, { rows: [r], ends: [[source, target]] });
+      else if (edge.rows.length < MAX_EVIDENCE) {
+        edge.rows.push(r);
+        edge.ends.push([source, target]);
+      }
+    }
+    if (ns === 'note') return { attributes: { label: noteLabel(notes[0]!.path, notes[0]!.title), kind: 'note', type: 'note', locator: notes[0]!.path }, role: role ?? tagRole, edges };
+    if (ids.size > 0) {
+      // Entities only mentioned (no relation) still make the node, and still give it their type.
+      const mentioned = new Set(visibleMentioned(db, policy, [...ids]));
+      for (const e of mine) if (mentioned.has(e.id)) saw(e.id);
+      if (seen.size > 0) {
+        const kind = ns === 'tag' ? 'tag' : 'entity';
+        const type = ns === 'entity' ? (specific ?? 'entity') : ns;
+        return { attributes: { label: kind === 'tag' ? `#${key}` : first!.name, kind, type, locator: null }, role: ROLES.has(type) ? (type as Role) : null, edges };
+      }
+    }
+    return null;
   };
 
   const read = (id: string): Adjacency | null => {
-    const known = adjacency.get(id);
-    if (known !== undefined) return known;
-    const [ns, key] = split(id);
-    let result: Adjacency | null = null;
-    const notes = ns === 'note' ? visibleNotesAt(db, policy, key) : [];
-    if (ns === 'note' ? notes.length > 0 : ENTITY_NAMESPACES.has(ns)) {
-      const mine = entitiesOf(id, notes);
-      const ids = new Set(mine.map((e) => e.id));
-      const rows = ns !== 'note' && ids.size === 0 ? [] : adjacentRelations(db, policy, [...ids], notes.map((d) => d.id));
-      prepare(rememberRows(rows));
-      const edges: Adjacency['edges'] = new Map();
-      let first: GraphEntityRow | undefined;
-      let specific: string | undefined;
-      const seen = new Set<number>();
-      let role: Role | null = null;
-      let tagRole: Role | null = null;
-      const docs = new Set(notes.map((d) => d.id));
-      const saw = (entityId: number | null) => {
-        if (entityId === null || !ids.has(entityId) || seen.has(entityId)) return;
-        seen.add(entityId);
-        const e = entities.get(entityId)!;
-        first ??= e;
-        if (specific === undefined && e.type !== 'ref' && e.type !== 'name') specific = e.type;
-      };
-      for (const r of rows) {
-        saw(r.src);
-        saw(r.dst);
-        if (role === null) {
-          if (ids.has(r.dst) && ROLES.has(r.dst_type)) role = r.dst_type as Role;
-          else if (r.src !== null && ids.has(r.src) && ROLES.has(r.src_type!)) role = r.src_type as Role;
-        }
-        if (tagRole === null && r.src === null && r.dst_type === 'tag' && docs.has(r.doc)) tagRole = ROLE_TAGS[r.dst_key] ?? null;
-        const source = r.src === null ? noteId(r.path) : resolveId(r.src);
-        const target = resolveId(r.dst);
-        if (!source || !target || source === target) continue;
-        const other = source === id ? target : target === id ? source : null;
-        if (other === null) continue;
-        const edge = edges.get(other);
-        if (!edge) edges.set(other, { rows: [r], ends: [[source, target]] });
-        else if (edge.rows.length < MAX_EVIDENCE) {
-          edge.rows.push(r);
-          edge.ends.push([source, target]);
-        }
-      }
-      if (ns === 'note') {
-        result = { attributes: { label: noteLabel(notes[0]!.path, notes[0]!.title), kind: 'note', type: 'note', locator: notes[0]!.path }, role: role ?? tagRole, edges };
-      } else if (ids.size > 0) {
-        // Entities only mentioned (no relation) still make the node, and still give it their type.
-        const mentioned = new Set(visibleMentioned(db, policy, [...ids]));
-        for (const e of mine) if (mentioned.has(e.id)) saw(e.id);
-        if (seen.size > 0) {
-          const kind = ns === 'tag' ? 'tag' : 'entity';
-          const type = ns === 'entity' ? (specific ?? 'entity') : ns;
-          result = { attributes: { label: kind === 'tag' ? `#${key}` : first!.name, kind, type, locator: null }, role: ROLES.has(type) ? (type as Role) : null, edges };
-        }
-      }
-    }
-    adjacency.set(id, result);
-    return result;
+    if (!adjacency.has(id)) readAll([id]);
+    return adjacency.get(id) ?? null;
   };
 
   const must = (id: string): Adjacency => {
@@ -405,6 +461,7 @@ export function storedGraph(db: ReadConnection, policy: VisibilityPolicy, memo: 
     },
     role: (id) => must(id).role,
     neighbors: (id) => [...must(id).edges.keys()],
+    prefetch: (ids) => readAll(ids),
     strength: (a, b) => must(a).edges.get(b)?.rows.length ?? 0,
     firstStated(a, b) {
       const r = must(a).edges.get(b)?.rows[0];

@@ -92,6 +92,13 @@ export interface GraphListBounds {
 }
 
 export function graphList(db: ReadConnection, g: LinkGraph, query: string, ranked: readonly RetrievedChunk[], filters: LexicalFilters, bounds: GraphListBounds = {}): RetrievedChunk[] {
+  // The seeds' edges are read together, not one note at a time.
+  const firstNotes: string[] = [];
+  for (const c of ranked) {
+    if (!firstNotes.includes(`note:${c.path}`)) firstNotes.push(`note:${c.path}`);
+    if (firstNotes.length >= GRAPH_SEED_DOCS) break;
+  }
+  g.prefetch(firstNotes);
   const seeds: string[] = [];
   for (const c of ranked) {
     const id = `note:${c.path}`;

@@ -189,6 +189,17 @@ export function visibleNotesAt(connection: ReadConnection, policy: VisibilityPol
     .all({ path: notePath, allowed: allowedParam(policy) }) as GraphNoteRow[];
 }
 
+/** visibleNotesAt for many paths at once: the visible indexed documents at each, in id order. */
+export function visibleNotesAtEach(connection: ReadConnection, policy: VisibilityPolicy, paths: readonly string[]): GraphNoteRow[] {
+  return statements(sqliteOf(connection))
+    .prepare(
+      // From the paths (CROSS JOIN): left to itself, SQLite walks every indexed document by status.
+      `SELECT d.id, d.path, d.title, d.meta_json FROM json_each(@paths) p CROSS JOIN documents d ON d.path = p.value
+        WHERE d.status = 'indexed' AND ${visibleSql(policy)} ORDER BY d.id`,
+    )
+    .all({ paths: JSON.stringify(paths), allowed: allowedParam(policy) }) as GraphNoteRow[];
+}
+
 /** The path of the first (or last) visible indexed document, by id, one of whose names folds to `key`. */
 export function visibleNoteNamed(connection: ReadConnection, policy: VisibilityPolicy, key: string, order: 'first' | 'last' = 'first'): string | null {
   const row = statements(sqliteOf(connection))
