@@ -173,19 +173,30 @@ function splitByFrequency(db: ReadConnection, fts: FtsQuery, budgetShare: number
  * with FTS5's formula and the index's statistics; `held` says whether the row holds any of them.
  */
 function textScores(db: ReadConnection, rows: readonly { id: number; title?: string | null; heading?: string | null; text: string }[], left: readonly { term: string; idf: number }[], avgdl: number): Map<number, { extra: number; held: boolean }> {
-  const countTerms = termCounter(new Set(left.map((t) => t.term)));
-  const titles = new Map<string, Map<string, number>>();
+  const tally = termTally(left.map((t) => t.term));
+  /** Each title's weighted counts, once per title (null: it holds none). */
+  const titles = new Map<string, Float64Array | null>();
   const out = new Map<number, { extra: number; held: boolean }>();
   /** Each row's weighted count of each left term, for the rows that hold one (most hold none). */
-  const held: { id: number; f: number[] }[] = [];
+  const held: { id: number; f: Float64Array }[] = [];
+  let f = new Float64Array(left.length);
   for (const r of rows) {
     let title = titles.get(r.title ?? '');
-    if (title === undefined) titles.set(r.title ?? '', (title = countTerms(r.title ?? '')));
-    const heading = countTerms(r.heading ?? '');
-    const body = countTerms(r.text);
+    if (title === undefined) {
+      const t = new Float64Array(left.length);
+      titles.set(r.title ?? '', (title = tally(r.title ?? '', BM25_WEIGHTS.title, t) ? t : null));
+    }
     out.set(r.id, { extra: 0, held: false });
-    if (title.size === 0 && heading.size === 0 && body.size === 0) continue;
-    held.push({ id: r.id, f: left.map((t) => BM25_WEIGHTS.title * (title.get(t.term) ?? 0) + BM25_WEIGHTS.heading * (heading.get(t.term) ?? 0) + BM25_WEIGHTS.body * (body.get(t.term) ?? 0)) });
+    // Weights and counts are small multiples of 0.5: the sums are exact in any order.
+    let any = tally(r.heading ?? '', BM25_WEIGHTS.heading, f);
+    if (tally(r.text, BM25_WEIGHTS.body, f)) any = true;
+    if (title !== null) {
+      for (let i = 0; i < f.length; i++) f[i]! += title[i]!;
+      any = true;
+    }
+    if (!any) continue;
+    held.push({ id: r.id, f });
+    f = new Float64Array(left.length);
   }
   // A row's length weighs only the terms it holds: read for those rows alone.
   const lengths = rowLengths(db, 'chunks_fts', held.map((r) => r.id));
@@ -313,6 +324,23 @@ function beginsWith(text: string, start: number, end: number, rest: string): boo
  * only those words are looked up: every word the scan would analyze, and a few more.
  */
 export function termCounter(wanted: ReadonlySet<string>): (text: string) => Map<string, number> {
+  const terms = [...wanted];
+  const tally = termTally(terms);
+  return (text) => {
+    const f = new Float64Array(terms.length);
+    const counts = new Map<string, number>();
+    if (tally(text, 1, f)) terms.forEach((t, i) => f[i]! > 0 && counts.set(t, f[i]!));
+    return counts;
+  };
+}
+
+/**
+ * termCounter for a scorer: adds `weight` to `into[i]` for each occurrence of `terms[i]`, and says
+ * whether the text holds any of them (no map per text).
+ */
+export function termTally(terms: readonly string[]): (text: string, weight: number, into: Float64Array) => boolean {
+  const wanted = new Set(terms);
+  const index = new Map(terms.map((t, i) => [t, i]));
   // By a word's first two code units: OPEN, any word may hold a wanted term; THIRD, only words whose
   // first three (as a number: the key of `third`) begin one, and of those, where a wanted term is
   // longer, only words that begin as it does (stemBeginning; null: any word).
@@ -349,25 +377,30 @@ export function termCounter(wanted: ReadonlySet<string>): (text: string) => Map<
   // Anywhere in a word, case aside: a part of an identifier may begin inside it.
   const begins = beginnings.size === 0 ? null : new RegExp([...beginnings].map((b) => b.replace(/[^a-z0-9]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)).join('|'), 'gi');
   const stamp = ++counterStamp;
-  /** The word's wanted terms, worked out once per counter. */
-  const hitsOf = (e: WordEntry): readonly string[] => {
+  /** The word's wanted terms (their indexes in `terms`), worked out once per counter. */
+  const hitsOf = (e: WordEntry): readonly number[] => {
     if (e.stamp !== stamp) {
       e.stamp = stamp;
-      e.hits = e.terms.some((t) => wanted.has(t)) ? e.terms.filter((t) => wanted.has(t)) : NONE;
+      e.hits = e.terms.some((t) => wanted.has(t)) ? e.terms.filter((t) => wanted.has(t)).map((t) => index.get(t)!) : NONE;
     }
     return e.hits;
   };
-  const add = (counts: Map<string, number>, e: WordEntry) => {
-    for (const t of hitsOf(e)) counts.set(t, (counts.get(t) ?? 0) + 1);
+  let into: Float64Array = new Float64Array(0);
+  let weight = 0;
+  let any = false;
+  const add = (e: WordEntry) => {
+    for (const i of hitsOf(e)) {
+      into[i]! += weight;
+      any = true;
+    }
   };
   /**
    * An ASCII-word text: each word in which a beginning is found, where it begins the word or the
    * word is an identifier (the first beginning found in a word is its leftmost, so one found inside
    * a plain word means none begins it).
    */
-  const byPattern = (text: string): Map<string, number> => {
-    const counts = new Map<string, number>();
-    if (begins === null) return counts;
+  const byPattern = (text: string): void => {
+    if (begins === null) return;
     begins.lastIndex = 0;
     for (let m = begins.exec(text); m !== null; m = begins.exec(text)) {
       let start = m.index;
@@ -375,13 +408,10 @@ export function termCounter(wanted: ReadonlySet<string>): (text: string) => Map<
       let end = m.index + m[0].length;
       while (end < text.length && ASCII_KIND[text.charCodeAt(end)]) end++;
       begins.lastIndex = end;
-      if (start === m.index || isIdentifier(text, start, end)) add(counts, entryOf(text.slice(start, end)));
+      if (start === m.index || isIdentifier(text, start, end)) add(entryOf(text, start, end));
     }
-    return counts;
   };
-  return (text) => {
-    if (asciiWords(text)) return byPattern(text);
-    const counts = new Map<string, number>();
+  const scan = (text: string): void => {
     const n = text.length;
     let i = 0;
     while (i < n) {
@@ -428,13 +458,16 @@ export function termCounter(wanted: ReadonlySet<string>): (text: string) => Map<
           }
         }
       }
-      const length = i - start;
-      let e = wordTable.get(hash);
-      while (e !== undefined && !(e.word.length === length && text.startsWith(e.word, start))) e = e.next;
-      if (e === undefined) e = rememberWord(hash, text.slice(start, i));
-      for (const t of hitsOf(e)) counts.set(t, (counts.get(t) ?? 0) + 1);
+      add(entryAt(text, start, i, hash));
     }
-    return counts;
+  };
+  return (text, w, out) => {
+    into = out;
+    weight = w;
+    any = false;
+    if (asciiWords(text)) byPattern(text);
+    else scan(text);
+    return any;
   };
 }
 
@@ -483,22 +516,28 @@ function asciiWords(text: string): boolean {
   return true;
 }
 
-/** The analyzed entry of an ASCII word (its hash as the scan makes it). */
-function entryOf(word: string): WordEntry {
-  let hash = 0;
-  for (let i = 0; i < word.length; i++) hash = (Math.imul(hash, 31) + word.charCodeAt(i)) | 0;
+/** The analyzed entry of the word text[start, end), of that hash; compared in place, a string made only for a new word. */
+function entryAt(text: string, start: number, end: number, hash: number): WordEntry {
+  const length = end - start;
   let e = wordTable.get(hash);
-  while (e !== undefined && e.word !== word) e = e.next;
-  return e ?? rememberWord(hash, word);
+  while (e !== undefined && !(e.word.length === length && text.startsWith(e.word, start))) e = e.next;
+  return e ?? rememberWord(hash, text.slice(start, end));
 }
 
-const NONE: readonly string[] = [];
-/** A word already analyzed: its index terms, and which of them the counter stamped last wants. */
+/** entryAt for an ASCII word, hashed as the scan hashes it. */
+function entryOf(text: string, start: number, end: number): WordEntry {
+  let hash = 0;
+  for (let i = start; i < end; i++) hash = (Math.imul(hash, 31) + text.charCodeAt(i)) | 0;
+  return entryAt(text, start, end, hash);
+}
+
+const NONE: readonly number[] = [];
+/** A word already analyzed: its index terms, and which of them the counter stamped last wants (their indexes). */
 interface WordEntry {
   word: string;
   terms: readonly string[];
   stamp: number;
-  hits: readonly string[];
+  hits: readonly number[];
   /** The next word of the same hash. */
   next: WordEntry | undefined;
 }
