@@ -105,6 +105,8 @@ async function denseList(deps: PipelineDeps, semantic: SemanticIndex, req: Pipel
 /** The lists of one query before fusion: lexical, its expansion, and each routed dense list. */
 export interface GatheredLists {
   lexical: ReturnType<typeof searchLexical> | null;
+  /** The text the lexical list searched for (the query, or the query without its common words). */
+  lexicalQuery?: string;
   expansion: RetrievedChunk[] | null;
   denseLists: { source: DenseSource; chunks: RetrievedChunk[] }[];
   language: string | null;
@@ -190,11 +192,11 @@ export async function gatherLists(deps: PipelineDeps, req: PipelineRequest): Pro
     if (terms.length > 0) expansion = searchLexical(deps.db, terms.join(' '), { ...req.filters, k: lexicalPool, prune: deps.config.lexicalPruning, snippets: false }).chunks;
     timings.prf_ms = ms(tp);
   }
-  return { lexical, expansion, denseLists, language, useLexical, limits, timings };
+  return { lexical, expansion, denseLists, language, useLexical, limits, timings, lexicalQuery };
 }
 
 export async function runPipeline(deps: PipelineDeps, req: PipelineRequest): Promise<{ chunks: RetrievedChunk[]; meta: Meta; used_docs: RetrievalResult['used_docs']; used_sections: RetrievalResult['used_sections'] }> {
-  const { lexical, expansion, denseLists, language, useLexical, limits, timings } = await gatherLists(deps, req);
+  const { lexical, expansion, denseLists, language, useLexical, limits, timings, lexicalQuery } = await gatherLists(deps, req);
   const profile = deps.profile;
   const tf = performance.now();
   const { chunks: fusedChunks, hybridUsed, fusedScores, scoreScale } = fuseLists({ lexical, expansion, denseLists, useLexical }, profile, { fusion: req.fusion, ...(deps.config.rrfK !== undefined ? { rrfK: deps.config.rrfK } : {}) });
@@ -211,7 +213,9 @@ export async function runPipeline(deps: PipelineDeps, req: PipelineRequest): Pro
     const slots = Math.min(GRAPH_SLOTS, Math.max(1, req.k - 2));
     const keep = Math.min(chunks.length, Math.max(0, req.k - slots));
     const present = new Set(chunks.slice(0, keep).map((c) => c.path));
-    const linked = graphList(deps.db, graph, req.query, chunks, req.filters)
+    // The question as the lexical list parsed it, where it searched the question itself.
+    const parsed = lexical && lexicalQuery === req.query ? lexical.query : undefined;
+    const linked = graphList(deps.db, graph, req.query, chunks, req.filters, {}, parsed)
       .filter((c) => !present.has(c.path))
       .slice(0, slots);
     if (linked.length > 0) {

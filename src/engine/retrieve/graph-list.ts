@@ -10,6 +10,7 @@
 import type { RetrievedChunk } from '../../shared/contract.ts';
 import { wordsKey } from '../graph/names.ts';
 import type { LinkGraph } from '../graph/stored.ts';
+import type { FtsQuery } from '../search/fts-query.ts';
 import { ftsQueryFor, loadFilteredChunks, rankChunksOfNotes, toRetrievedChunk, type LexicalFilters } from '../search/lexical.ts';
 import type { ReadConnection } from '../store/connection.ts';
 import { openingChunksOf } from '../store/queries/graph.ts';
@@ -91,7 +92,8 @@ export interface GraphListBounds {
   floor?: boolean;
 }
 
-export function graphList(db: ReadConnection, g: LinkGraph, query: string, ranked: readonly RetrievedChunk[], filters: LexicalFilters, bounds: GraphListBounds = {}): RetrievedChunk[] {
+/** `parsed`: the question's full-text query where the caller has it (ftsQueryFor(db, query)), not parsed again. */
+export function graphList(db: ReadConnection, g: LinkGraph, query: string, ranked: readonly RetrievedChunk[], filters: LexicalFilters, bounds: GraphListBounds = {}, parsed?: FtsQuery): RetrievedChunk[] {
   // The seeds' edges are read together, not one note at a time.
   const firstNotes: string[] = [];
   for (const c of ranked) {
@@ -144,7 +146,7 @@ export function graphList(db: ReadConnection, g: LinkGraph, query: string, ranke
   const floor = bounds.floor !== false && strongest.length >= GRAPH_MAX_DOCS ? (strongest[GRAPH_MAX_DOCS - 1]![1] * MATCH_MIN) / MATCH_MAX : 0;
   const candidates = strongest.filter(([, s]) => s >= floor).map(([id]) => id.slice('note:'.length));
   if (candidates.length === 0) return [];
-  const fts = ftsQueryFor(db, query);
+  const fts = parsed ?? ftsQueryFor(db, query);
   const best = new Map<string, { id: number; rank: number }>();
   if (fts.match) {
     for (const r of rankChunksOfNotes(db, fts, candidates)) if (!best.has(r.path)) best.set(r.path, { id: r.id, rank: r.rank });
