@@ -77,6 +77,16 @@ describe('stored graph reader', () => {
           const ids = kg.graph.nodes();
           for (let i = 0; i < ids.length; i += 3) grouped.prefetch(ids.slice(i, i + 3));
           expectSameGraph(db, kg, grouped);
+          // Types and capped degrees read together are those of the loaded graph; a node past the cap is not read.
+          const types = new Set(['person', 'project', 'entity', 'tag']);
+          const counted = storedGraph(db, policy);
+          counted.prefetchDegrees([...ids, 'entity:nobody at all'], 2, types);
+          expect(counted.nodesRead).toBeLessThan(ids.length);
+          for (const id of ids) {
+            expect(counted.typeIn(id, types), id).toBe(types.has(kg.graph.getNodeAttributes(id).type));
+            expect(counted.degreeAtMost(id, 2), id).toBe(Math.min(kg.graph.degree(id), 3));
+          }
+          expectSameGraph(db, kg, counted);
           // Names resolve the same way, including ones that are not there.
           const stored = storedGraph(db, policy);
           const names = ['Maya Chen', 'maya', 'jose nunez', '#adr', 'adr', 'Storage', 'people/Maya Chen.md', 'Kestrel Ops', 'Bluefin Lantern', 'Ximena Quetzal', 'Aurora', 'Nobody Yet', 'stor', 'Priya'];

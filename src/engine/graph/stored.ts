@@ -70,6 +70,12 @@ export interface LinkGraph {
   noteDegrees(ids: readonly string[]): Map<string, number>;
   /** The degree when it is at most `cap`, else cap + 1; a hub's edges are not all read for it. */
   degreeAtMost(id: string, cap: number): number;
+  /**
+   * Reads together what typeIn(id, types) and degreeAtMost(id, cap) ask of these nodes: the entities
+   * each stands for, then the edges of those of these types not past the cap (a hub is told by
+   * counting its notes, as degreeAtMost tells it, and its edges are not read).
+   */
+  prefetchDegrees(ids: readonly string[], cap: number, types: ReadonlySet<string>): void;
   /** Whether the node's type is one of `types`; an entity node's edges are read only where its stored types disagree. */
   typeIn(id: string, types: ReadonlySet<string>): boolean;
   /**
@@ -374,6 +380,31 @@ export function storedGraph(db: ReadConnection, policy: VisibilityPolicy, memo: 
 
   const hasNode = (id: string) => id.includes(':') && read(id) !== null;
 
+  /** Whether a node's notes alone put it past `cap` neighbours (a tag or a name on thousands of notes): counted once, its edges not read. */
+  const pastCap = (id: string, cap: number): boolean => {
+    if (split(id)[0] === 'note') return false;
+    const k = `${cap}\u0000${id}`;
+    let hub = hubs.get(k);
+    if (hub === undefined) {
+      const mine = entitiesOf(id, []);
+      hub = mine.length > 0 && visibleNotesStating(db, policy, mine.map((e) => e.id), cap + 1) > cap;
+      hubs.set(k, hub);
+    }
+    return hub;
+  };
+
+  const typeIn = (id: string, types: ReadonlySet<string>): boolean => {
+    const [ns] = split(id);
+    if (ns !== 'entity') return types.has(ns);
+    if (adjacency.has(id)) return types.has(must(id).attributes.type);
+    // The node's type is that of the first entity with a specific type it was stated with, else
+    // 'entity': one of these. When they all agree on the answer, their order does not matter.
+    const candidates = [...new Set(entitiesOf(id, []).map((e) => (e.type === 'ref' || e.type === 'name' ? 'entity' : e.type)))];
+    if (candidates.every((t) => types.has(t))) return true;
+    if (candidates.every((t) => !types.has(t))) return false;
+    return types.has(must(id).attributes.type);
+  };
+
   const byWords = (words: readonly string[]): Map<string, string[]> => {
     const out = new Map<string, string[]>();
     const put = (w: string, id: string, first: boolean) => {
@@ -434,31 +465,15 @@ export function storedGraph(db: ReadConnection, policy: VisibilityPolicy, memo: 
     degreeAtMost(id, cap) {
       const known = adjacency.get(id);
       if (known) return Math.min(known.edges.size, cap + 1);
-      const [ns] = split(id);
-      // A hub (a tag or a name on thousands of notes) is told by counting its notes, not by reading its edges.
-      if (ns !== 'note') {
-        const k = `${cap}\u0000${id}`;
-        let hub = hubs.get(k);
-        if (hub === undefined) {
-          const mine = entitiesOf(id, []);
-          hub = mine.length > 0 && visibleNotesStating(db, policy, mine.map((e) => e.id), cap + 1) > cap;
-          hubs.set(k, hub);
-        }
-        if (hub) return cap + 1;
-      }
+      if (pastCap(id, cap)) return cap + 1;
       return Math.min(must(id).edges.size, cap + 1);
     },
-    typeIn(id, types) {
-      const [ns] = split(id);
-      if (ns !== 'entity') return types.has(ns);
-      if (adjacency.has(id)) return types.has(must(id).attributes.type);
-      // The node's type is that of the first entity with a specific type it was stated with, else
-      // 'entity': one of these. When they all agree on the answer, their order does not matter.
-      const candidates = [...new Set(entitiesOf(id, []).map((e) => (e.type === 'ref' || e.type === 'name' ? 'entity' : e.type)))];
-      if (candidates.every((t) => types.has(t))) return true;
-      if (candidates.every((t) => !types.has(t))) return false;
-      return types.has(must(id).attributes.type);
+    prefetchDegrees(ids, cap, types) {
+      const fresh = [...new Set(ids)].filter((id) => id.includes(':') && !adjacency.has(id));
+      entitiesOfEach(fresh.filter((id) => split(id)[0] !== 'note').map((id) => ({ id, notes: [] })));
+      readAll(fresh.filter((id) => typeIn(id, types) && !pastCap(id, cap)));
     },
+    typeIn: (id, types) => typeIn(id, types),
     role: (id) => must(id).role,
     neighbors: (id) => [...must(id).edges.keys()],
     prefetch: (ids) => readAll(ids),

@@ -116,6 +116,8 @@ export function graphList(db: ReadConnection, g: LinkGraph, query: string, ranke
   /** Each link found, with its weight before the far end's degree divides it, in the order found. */
   const links: [string, number][] = [];
   const sources = [...named.map((id) => ({ id, weight: 1 })), ...seeds.map((id, i) => ({ id, weight: 1 / (i + 1) }))];
+  // The entities the sources name are typed, counted and (those that may join two notes) read together.
+  g.prefetchDegrees([...new Set(sources.flatMap(({ id }) => g.neighbors(id).filter((other) => !isNote(other))))], MAX_ENTITY_DEGREE, BRIDGE_TYPES);
   for (const { id: source, weight } of sources) {
     // Normalised by both ends' link counts (a hub spreads its weight thin, and a hub candidate is
     // linked to everything), so that a rare shared link says more than a common one.
