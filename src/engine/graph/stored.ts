@@ -170,21 +170,14 @@ export function storedGraph(db: ReadConnection, policy: VisibilityPolicy, memo: 
     for (const e of rows) entities.set(e.id, e);
     return rows;
   };
+  /** Reads the entities of these relations not read yet (by id, at once); returns them. */
   const rememberRows = (rows: readonly AdjacentRelationRow[]): GraphEntityRow[] => {
-    const fresh: GraphEntityRow[] = [];
+    const missing = new Set<number>();
     for (const r of rows) {
-      if (!entities.has(r.dst)) {
-        const e = { id: r.dst, key: r.dst_key, type: r.dst_type, name: r.dst_name };
-        entities.set(r.dst, e);
-        fresh.push(e);
-      }
-      if (r.src !== null && !entities.has(r.src)) {
-        const e = { id: r.src, key: r.src_key!, type: r.src_type!, name: r.src_name! };
-        entities.set(r.src, e);
-        fresh.push(e);
-      }
+      if (!entities.has(r.dst)) missing.add(r.dst);
+      if (r.src !== null && !entities.has(r.src)) missing.add(r.src);
     }
-    return fresh;
+    return missing.size === 0 ? [] : remember(entitiesById(db, [...missing]));
   };
   const entity = (id: number): GraphEntityRow | undefined => {
     if (!entities.has(id)) remember(entitiesById(db, [id]));
@@ -304,8 +297,10 @@ export function storedGraph(db: ReadConnection, policy: VisibilityPolicy, memo: 
       for (const e of nodeEntities.get(n.id)!) entityIds.add(e.id);
       for (const d of n.notes) docIds.add(d.id);
     }
-    const all = entityIds.size === 0 && docIds.size === 0 ? [] : adjacentRelations(db, policy, [...entityIds], [...docIds]);
-    prepare(rememberRows(all));
+    const found = entityIds.size === 0 && docIds.size === 0 ? [] : adjacentRelations(db, policy, [...entityIds], [...docIds]);
+    prepare(rememberRows(found));
+    // A relation to an entity that is not stored is none (as a join with the entities would drop it).
+    const all = found.filter((r) => entities.has(r.dst));
     for (const n of nodes) {
       const mine = nodeEntities.get(n.id)!;
       const ids = new Set(mine.map((e) => e.id));
@@ -337,10 +332,12 @@ export function storedGraph(db: ReadConnection, policy: VisibilityPolicy, memo: 
       saw(r.src);
       saw(r.dst);
       if (role === null) {
-        if (ids.has(r.dst) && ROLES.has(r.dst_type)) role = r.dst_type as Role;
-        else if (r.src !== null && ids.has(r.src) && ROLES.has(r.src_type!)) role = r.src_type as Role;
+        const dstType = entities.get(r.dst)!.type;
+        const srcType = r.src === null ? undefined : entities.get(r.src)?.type;
+        if (ids.has(r.dst) && ROLES.has(dstType)) role = dstType as Role;
+        else if (r.src !== null && ids.has(r.src) && srcType !== undefined && ROLES.has(srcType)) role = srcType as Role;
       }
-      if (tagRole === null && r.src === null && r.dst_type === 'tag' && docs.has(r.doc)) tagRole = ROLE_TAGS[r.dst_key] ?? null;
+      if (tagRole === null && r.src === null && docs.has(r.doc) && entities.get(r.dst)!.type === 'tag') tagRole = ROLE_TAGS[entities.get(r.dst)!.key] ?? null;
       const source = r.src === null ? noteId(r.path) : resolveId(r.src);
       const target = resolveId(r.dst);
       if (!source || !target || source === target) continue;

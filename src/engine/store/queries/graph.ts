@@ -171,13 +171,6 @@ export interface AdjacentRelationRow {
   fragment: string | null;
   origin: 'rule' | 'llm';
   path: string;
-  /** The source entity (null with src) and the target entity, as stored. */
-  src_key: string | null;
-  src_type: string | null;
-  src_name: string | null;
-  dst_key: string;
-  dst_type: string;
-  dst_name: string;
 }
 
 const ids = (list: readonly (number | string)[]) => JSON.stringify(list);
@@ -330,13 +323,13 @@ export function adjacentRelations(connection: ReadConnection, policy: Visibility
 /**
  * The relations that touch a node, each branch through its index (by target, by source, by
  * document), relations first: CROSS JOIN keeps SQLite from walking every indexed document instead.
+ * Their entities are not joined: the graph reader keeps the entities it has read and reads the others by id.
  * UNION ALL: the caller drops repeats by key, cheaper than SQLite comparing every column.
  */
 function adjacencySql(policy: VisibilityPolicy): string {
   const branch = (where: string) =>
-    `SELECT r.document_id AS doc, r.seq, r.src_id AS src, r.dst_id AS dst, r.type, r.start_line AS start, r.end_line AS "end", r.fragment, r.origin, d.path,
-            se.key AS src_key, se.type AS src_type, se.name AS src_name, de.key AS dst_key, de.type AS dst_type, de.name AS dst_name
-       FROM relations r CROSS JOIN documents d ON d.id = r.document_id JOIN entities de ON de.id = r.dst_id LEFT JOIN entities se ON se.id = r.src_id
+    `SELECT r.document_id AS doc, r.seq, r.src_id AS src, r.dst_id AS dst, r.type, r.start_line AS start, r.end_line AS "end", r.fragment, r.origin, d.path
+       FROM relations r CROSS JOIN documents d ON d.id = r.document_id
       WHERE ${where} AND d.status = 'indexed' AND ${visibleSql(policy)}`;
   return [
     branch('r.dst_id IN (SELECT value FROM json_each(@ids))'),
