@@ -4,9 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SAMPLE_VAULT, TempDirs } from '../../../test/helpers/tmp.ts';
 import { createEngine, type Engine } from '../engine.ts';
 import fc from 'fast-check';
-import { analyzeForIndex } from './analyzer.ts';
+import { analyzeForIndex, stemWord } from './analyzer.ts';
 import { ftsTokens } from './bm25.ts';
-import { allowedChunksSql, termCounter } from './lexical.ts';
+import { allowedChunksSql, stemBeginning, termCounter } from './lexical.ts';
 import { Store } from '../store/store.ts';
 import { sqliteOf } from '../store/connection.ts';
 
@@ -149,6 +149,27 @@ describe('termCounter (rescoring of pruned candidates)', () => {
       }),
       { numRuns: 600 },
     );
+  });
+});
+
+describe('what a stem begins with', () => {
+  it('every word begins as its stem does, but for a last letter e, i, l or y (the sample vault, docs/, README.md)', () => {
+    const root = path.resolve(import.meta.dirname, '..', '..', '..');
+    const files = [
+      ...fs.readdirSync(SAMPLE_VAULT, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.md')).map((f) => path.join(SAMPLE_VAULT, f)),
+      ...fs.readdirSync(path.join(root, 'docs')).filter((f) => f.endsWith('.md')).map((f) => path.join(root, 'docs', f)),
+      path.join(root, 'README.md'),
+    ];
+    const words = new Set(files.flatMap((f) => fs.readFileSync(f, 'utf8').toLowerCase().match(/[a-z]+/g) ?? []));
+    expect(words.size).toBeGreaterThan(3000);
+    const replaced: string[] = [];
+    for (const w of words) {
+      const stem = stemWord(w);
+      if (!w.startsWith(stem)) replaced.push(stem);
+      if (!['dying', 'lying', 'tying'].includes(w)) expect(w.startsWith(stemBeginning(stem)), `${w} → ${stem}`).toBe(true);
+    }
+    // The rule is tested where it matters: stems that are not their word's beginning.
+    expect(replaced.length).toBeGreaterThan(100);
   });
 });
 
