@@ -70,9 +70,12 @@ describe('stored graph reader', () => {
           // Read together (all nodes at once; notes and entities in groups of three, as a question's
           // seeds are), each node's edges are what its own read finds, relations shared by two of them included.
           const together = storedGraph(db, policy);
-          together.prefetch([...kg.graph.nodes(), 'note:no/such.md', 'entity:nobody at all', 'nonsense']);
+          // A restricted note and the names only it states, read together with the rest, stay out for a caller not allowed it.
+          const hidden = ['note:hr/Pay.md', 'entity:bluefin lantern', 'entity:ximena quetzal'];
+          together.prefetch([...kg.graph.nodes(), ...hidden, 'note:no/such.md', 'entity:nobody at all', 'nonsense']);
           expect(together.nodesRead).toBeGreaterThanOrEqual(kg.graph.order);
           expectSameGraph(db, kg, together);
+          for (const id of hidden) expect(together.hasNode(id), id).toBe(kg.graph.hasNode(id));
           const grouped = storedGraph(db, policy);
           const ids = kg.graph.nodes();
           for (let i = 0; i < ids.length; i += 3) grouped.prefetch(ids.slice(i, i + 3));
