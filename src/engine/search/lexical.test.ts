@@ -132,6 +132,15 @@ describe('termCounter (rescoring of pruned candidates)', () => {
     );
   });
 
+  it('reads a decomposed accent as the analyzer does, composed, inside an identifier too', () => {
+    for (const text of ['happy_cafe\u0301 ', 'happy_caf\u00e9 cafe\u0301', 'sync_cafe\u0301']) {
+      const wanted = new Set(ftsTokens(analyzeForIndex('caf\u00e9')));
+      const expected = new Map<string, number>();
+      for (const t of ftsTokens(analyzeForIndex(text))) if (wanted.has(t)) expected.set(t, (expected.get(t) ?? 0) + 1);
+      expect(termCounter(wanted)(text)).toEqual(expected);
+    }
+  });
+
   it('counts the same in texts whose words are all ASCII, read by pattern (fast-check)', () => {
     // Stems that end in a letter their word does not have there (happy → happi, hoping → hope,
     // probably → probabl, skies → sky), stems that keep their word's last letter (tinx), identifiers

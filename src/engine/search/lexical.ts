@@ -333,6 +333,9 @@ export function termCounter(wanted: ReadonlySet<string>): (text: string) => Map<
   };
 }
 
+/** A mark that may compose with the letter before it (a decomposed "é"). */
+const COMBINING_MARK = /\p{M}/u;
+
 /**
  * termCounter for a scorer: adds `weight` to `into[i]` for each occurrence of `terms[i]`, and says
  * whether the text holds any of them (no map per text).
@@ -465,7 +468,8 @@ export function termTally(terms: readonly string[]): (text: string, weight: numb
     weight = w;
     any = false;
     if (asciiWords(text)) byPattern(text);
-    else scan(text);
+    // The analyzer reads text composed (foldText: NFC): "cafe" + a combining acute is "café", one word.
+    else scan(COMBINING_MARK.test(text) ? text.normalize('NFC') : text);
     return any;
   };
 }
