@@ -98,7 +98,7 @@ async function denseList(deps: PipelineDeps, semantic: SemanticIndex, req: Pipel
     rows = loadFilteredChunks(deps.db, again.map((h) => h.id), req.filters);
     ranked = again.filter((h) => rows.has(h.id));
   }
-  const terms = ftsQueryFor(deps.db, req.query).terms;
+  const terms = ftsQueryFor(deps.db, req.query).shown;
   return ranked.slice(0, pool).map((h) => toRetrievedChunk(rows.get(h.id)!, terms, Math.round(h.score * 1e4) / 1e4, false));
 }
 
@@ -257,7 +257,7 @@ export async function runPipeline(deps: PipelineDeps, req: PipelineRequest): Pro
   });
   // Snippets are built for the chunks returned only: 0.1 ms each, for pools of 50 from two lists.
   const query = lexical?.query ?? ftsQueryFor(deps.db, req.query);
-  const marks = query.terms;
+  const marks = query.shown;
   const finalChunks = shaped.chunks.map((c) => (c.snippet || c.chunk_id === undefined ? c : { ...c, snippet: highlightSnippet(c.text, lexical?.highlight.get(c.chunk_id) ?? marks, undefined, query.languages) }));
   return {
     chunks: finalChunks,

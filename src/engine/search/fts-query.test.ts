@@ -10,6 +10,15 @@ describe('buildFtsQuery', () => {
     expect(buildFtsQuery('synap*').match).toBe('"synap"*');
   });
 
+  it('shows the words of a phrase as matched, each word with its terms in every language', () => {
+    const q = buildFtsQuery('"sync team" relay');
+    expect(q.terms).toEqual(['relay']);
+    expect(q.shown).toEqual(expect.arrayContaining(['sync', 'team', 'relay']));
+    expect(q.words).toEqual([['sync'], ['team'], ['relay']]);
+    const two = buildFtsQuery('"Dateien verschlüsselt"', ['de', 'en']);
+    expect(two.words).toEqual([['datei', 'dateien'], ['verschlusselt', 'verschlüsselt']]);
+  });
+
   it('stems Russian so different forms meet, and folds ё to е', () => {
     expect(buildFtsQuery('настроить').terms).toEqual(buildFtsQuery('настройка').terms);
     expect(buildFtsQuery('ёлка').terms).toEqual(buildFtsQuery('елка').terms);

@@ -15,8 +15,10 @@ export interface FtsQuery {
   match: string | null;
   /** Index terms (and prefix* terms) searched for, in query order. */
   terms: string[];
-  /** The terms of each word of the query outside phrases, one per language it was analyzed in (the word's first): a word is matched when any of them is. */
+  /** The terms of each word of the query, phrases' words too, one per language it was analyzed in (the word's first): a word is matched when any of them is. */
   words: string[][];
+  /** What a result shows as matched (highlights, the match explanation, the searched terms): `terms` and the words of the phrases. */
+  shown: string[];
   /** Phrases as space-joined index terms. */
   phrases: string[];
   /** Literal fragments for the trigram index (identifiers, numbers, substrings; 3+ characters). */
@@ -52,15 +54,18 @@ export function buildFtsQuery(input: string, languages: readonly string[] = ['en
 
   // Complete "phrases" first; an unbalanced quote is treated as plain text.
   const rest = text.replace(/"([^"]*)"/g, (_m, inner: string) => {
-    const words = tokenize(inner).filter((t) => !stop(t.raw));
-    if (words.length > 1) {
-      for (const l of langs) {
-        const phrase = tokenize(inner, l).filter((t) => !stop(t.raw)).map((w) => w.term).join(' ');
+    const inPhrase = tokenize(inner).filter((t) => !stop(t.raw));
+    if (inPhrase.length > 1) {
+      const variants = langs.map((l) => tokenize(inner, l).filter((t) => !stop(t.raw)).map((w) => w.term));
+      for (const v of variants) {
+        const phrase = v.join(' ');
         if (!seen.has(`"${phrase}`)) phrases.push(phrase);
         push(`"${phrase}`, quote(phrase));
       }
-    } else if (words.length === 1) {
-      addWord(words[0]!.raw, false);
+      // Each word of the phrase, with its terms in every language, for what a result shows as matched.
+      inPhrase.forEach((_, i) => words.push([...new Set(variants.flatMap((v) => (v[i] === undefined ? [] : [v[i]!])))]));
+    } else if (inPhrase.length === 1) {
+      addWord(inPhrase[0]!.raw, false);
     }
     if (inner.trim().length >= 3) literals.add(inner.trim());
     return ' ';
@@ -103,7 +108,8 @@ export function buildFtsQuery(input: string, languages: readonly string[] = ['en
     match: parts.length > 0 ? parts.map((p) => p.expr).join(' OR ') : null,
     clauses: parts,
     terms: [...new Set(terms)],
-    words: words.filter((w, i) => words.findIndex((o) => o.join(' ') === w.join(' ')) === i),
+    words: words.filter((w, i) => w.length > 0 && words.findIndex((o) => o.join(' ') === w.join(' ')) === i),
+    shown: [...new Set([...terms, ...words.flat()])],
     phrases,
     literals: [...literals],
     fragments,
@@ -117,5 +123,5 @@ export function withTerms(fts: FtsQuery, more: readonly string[]): FtsQuery {
   const added = [...new Set(more)].filter((t) => t.length > 0 && !have.has(t));
   if (added.length === 0) return fts;
   const clauses = [...fts.clauses, ...added.map((t) => ({ expr: quote(t), term: t }))];
-  return { ...fts, clauses, terms: [...new Set([...fts.terms, ...added])], words: [...fts.words, ...added.map((t) => [t])], match: clauses.map((c) => c.expr).join(' OR ') };
+  return { ...fts, clauses, terms: [...new Set([...fts.terms, ...added])], words: [...fts.words, ...added.map((t) => [t])], shown: [...new Set([...fts.shown, ...added])], match: clauses.map((c) => c.expr).join(' OR ') };
 }

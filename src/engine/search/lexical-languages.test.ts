@@ -27,9 +27,17 @@ describe('lexical search in a vault of two languages', () => {
       expect(inflected[0]?.path).toBe('de/sync.md');
       expect(inflected[0]?.explain?.missing).toEqual([]);
       expect(inflected[0]?.explain?.fields.body.length).toBe(2);
-      // A phrase is matched as a phrase in its own language, in either part of the vault.
-      expect((await top('"Dateien werden verschlüsselt"')).map((c) => c.path)).toEqual(['de/sync.md']);
-      expect((await top('"files are sent encrypted"')).map((c) => c.path)).toEqual(['en/sync.md']);
+      // A phrase is matched as a phrase in its own language, in either part of the vault, and shown as matched.
+      const german = await top('"Dateien werden verschlüsselt"');
+      expect(german.map((c) => c.path)).toEqual(['de/sync.md']);
+      expect(german[0]?.snippet).toContain('«Dateien» werden «verschlüsselt»');
+      expect(german[0]?.explain?.missing).toEqual([]);
+      expect(german[0]?.explain?.fields.body.length).toBeGreaterThanOrEqual(2);
+      const phrase = await engine.retrieve('"files are sent encrypted"', { mode: 'bm25', explain: true, use_graph: false }, 3);
+      expect(phrase.chunks.map((c) => c.path)).toEqual(['en/sync.md']);
+      expect(phrase.chunks[0]?.snippet).toContain('«Files» are «sent» «encrypted»');
+      expect(phrase.chunks[0]?.explain?.missing).toEqual([]);
+      expect(phrase.meta.terms).toEqual(expect.arrayContaining(['file', 'sent', 'encrypt']));
       // An English query with English inflections finds the English note.
       const english = await top('encrypting the file');
       expect(english[0]?.path).toBe('en/sync.md');

@@ -635,7 +635,8 @@ export function searchLexical(db: ReadConnection, query: string, options: Lexica
     }
   }
 
-  const terms = fts.terms;
+  // Highlighted and explained: the plain terms and the words of the phrases.
+  const terms = fts.shown;
   result.chunks = rows
     .map((r, i) => {
       const marks = r.via === 'trigram' ? [...terms, ...trigramTerms.map((t) => `${t.toLowerCase()}*`)] : terms;
