@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { createEngine, prepareEngineStore } from '../../engine/engine.ts';
 import { defaultDemoDir } from '../../engine/host/demo.ts';
 import { EngineHost } from '../../engine/host/engine-host.ts';
+import { lexicalIndexOutdated } from '../../engine/lexical-upgrade.ts';
 import { openUrl } from '../../engine/host/open-file.ts';
 import { engineOptions, option, parsePort, upgradeLine, type RegisteredCommand } from '../command.ts';
 import { DEMO_MODELS_DIR, DEMO_TOUR, PACKAGE_VERSION, REPO_ROOT, SAMPLE_QUESTIONS, SAMPLE_VAULT } from '../resources.ts';
@@ -57,13 +58,26 @@ export const web: RegisteredCommand = {
           },
           startInDemo: cmdOpts.demo ?? false,
         });
-        try {
-          const engine = await host.engine();
+        const serve = async (dataDir: string) => {
           const server = await startWebServer({ host, staticDir, port: cmdOpts.port, version: PACKAGE_VERSION });
-          const what = cmdOpts.demo ? `the demo (${engine.dataDir})` : engine.dataDir;
-          if (opts.json) io.out(`${JSON.stringify({ url: server.openUrl, port: server.port, data_dir: engine.dataDir, demo: cmdOpts.demo ?? false })}\n`);
+          const what = cmdOpts.demo ? `the demo (${dataDir})` : dataDir;
+          if (opts.json) io.out(`${JSON.stringify({ url: server.openUrl, port: server.port, data_dir: dataDir, demo: cmdOpts.demo ?? false })}\n`);
           else io.out(`Synapsis web mode, ${what}: open ${server.openUrl}\nOnly this machine can connect, and only with the token in that address. Ctrl+C stops.\n`);
           if (cmdOpts.open) await openUrl(server.openUrl).catch((error: Error) => io.err(`synapsis web: could not open a browser (${error.message}); open the address above\n`));
+          return server;
+        };
+        // A store whose word index must be rebuilt first is served at once, so the page shows how far
+        // the rebuild has come; otherwise the engine opens first and a store it cannot open is said
+        // before anything is served.
+        const userDir = engineOptions(opts).dataDir;
+        let server = !cmdOpts.demo && lexicalIndexOutdated(userDir) ? await serve(userDir) : null;
+        try {
+          const engine = await host.engine().catch(async (error: unknown) => {
+            await server?.close();
+            server = null;
+            throw error;
+          });
+          server ??= await serve(engine.dataDir);
           await new Promise<void>((resolve) => {
             process.once('SIGINT', () => resolve());
             process.once('SIGTERM', () => resolve());
