@@ -88,12 +88,12 @@ describe('the word index upgrade of an older store', () => {
       },
     });
     const phases: string[] = [];
-    host.on('index/status', (s) => phases.push(`${s.progress.phase} ${s.progress.done}/${s.progress.total}`));
+    host.on('index/status', (s) => phases.push(`${s.progress.phase}${s.progress.upgrade ? ' upgrade' : ''} ${s.progress.done}/${s.progress.total}`));
     try {
       const engine = await host.engine();
       expect(order).toEqual(['prepare upgraded', 'create']);
       expect(phases.at(-1)).toBe('done 3/3');
-      expect(phases.every((p) => /^(?:words|done) \d+\/3$/.test(p))).toBe(true);
+      expect(phases.every((p) => /^(?:words upgrade|done) \d+\/3$/.test(p))).toBe(true);
       expect((await engine.retrieve('codename beta', { mode: 'bm25' }, 5)).chunks.map((c) => c.path)).toEqual(['kestrel.md']);
     } finally {
       await host.dispose();

@@ -30,12 +30,16 @@ export function durationText(seconds: number): string {
 }
 
 /** "Embedding passages · 1,200 / 5,000 passages · 21.5/s · ETA 3 min 5 s", "Paused: Embedding passages · 3,800 passages left", "Waiting: …", "Up to date". */
+/** The words phase while an older store's word index is rebuilt (its units are notes). */
+export const UPGRADE_LABEL = 'Upgrading the word index';
+
 export function progressText(p: PhaseProgress): string {
   if (p.phase === 'done') return PHASE_LABEL.done;
-  const parts = [PHASE_LABEL[p.phase]];
+  const parts = [p.upgrade ? UPGRADE_LABEL : PHASE_LABEL[p.phase]];
   // What waits (not started, or held before it started) is a count left; what runs, a count done of all.
-  if (p.state !== 'running' && p.done === 0 && p.total > 0) parts.push(`${countText(p.total)} ${unit(p.phase, p.total)} left`);
-  else if (p.total > 0) parts.push(`${countText(p.done)} / ${countText(p.total)} ${unit(p.phase, p.total)}`);
+  const units = (n: number) => (p.upgrade ? (n === 1 ? 'note' : 'notes') : unit(p.phase, n));
+  if (p.state !== 'running' && p.done === 0 && p.total > 0) parts.push(`${countText(p.total)} ${units(p.total)} left`);
+  else if (p.total > 0) parts.push(`${countText(p.done)} / ${countText(p.total)} ${units(p.total)}`);
   if (p.state === 'running') {
     if (p.rate_per_s !== null) parts.push(`${p.rate_per_s}/s`);
     parts.push(p.eta_s === null ? 'ETA when measured' : `ETA ${durationText(p.eta_s)}`);

@@ -38,7 +38,7 @@ export function upgradeStatus(emit: (status: IndexStatus) => void, now: () => nu
     const rate = seconds > 0 && done > 0 ? Math.round((done / seconds) * 10) / 10 : null;
     const eta = rate ? Math.max(0, Math.round((total - done) / rate)) : null;
     const finished = done >= total;
-    const phase = { phase: finished ? ('done' as const) : ('words' as const), state: finished ? ('done' as const) : ('running' as const), done, total, rate_per_s: finished ? null : rate, eta_s: finished ? null : eta };
+    const phase = { phase: finished ? ('done' as const) : ('words' as const), state: finished ? ('done' as const) : ('running' as const), done, total, rate_per_s: finished ? null : rate, eta_s: finished ? null : eta, upgrade: !finished };
     emit({ running: !finished, paused: false, watching: false, pending_jobs: 0, progress: { ...phase, folders: [] } });
   };
 }

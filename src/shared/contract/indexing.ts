@@ -80,6 +80,8 @@ const PhaseProgressSchema = z.object({
   rate_per_s: z.number().nullable(),
   /** Seconds until the phase ends at that rate; null without a rate. */
   eta_s: z.number().int().nullable(),
+  /** Phase words only: the word index of a store an older version wrote is rebuilt from its chunks (units: notes). */
+  upgrade: z.boolean().optional(),
 });
 export const FolderProgressSchema = PhaseProgressSchema.extend({ root: z.string() });
 export type FolderProgress = z.infer<typeof FolderProgressSchema>;

@@ -29,6 +29,17 @@ function bridge(roots: { id: number; path: string; include: string[]; exclude: s
 }
 
 describe('App', () => {
+  it('while the engine rebuilds an older store\'s word index, says so in the sidebar with its progress', async () => {
+    const listeners = new Map<string, (payload: unknown) => void>();
+    // The engine is not open yet: requests wait; the host's status events arrive.
+    const opening: SynapsisBridge = { shell: 'test', request: () => new Promise(() => undefined), cancel() {}, on: (event, listener) => (listeners.set(event, listener), () => listeners.delete(event)), onConnection: () => () => {} };
+    await act(async () => void useApp.getState().connect(createClient(opening)));
+    render(<App />);
+    const progress = { phase: 'words', state: 'running', done: 12500, total: 50000, rate_per_s: 693.6, eta_s: 54, upgrade: true, folders: [] };
+    await act(async () => listeners.get('index/status')?.({ running: true, paused: false, watching: false, pending_jobs: 0, progress }));
+    expect(screen.getByTestId('index-badge').textContent).toContain('Upgrading the word index · 12,500 / 50,000 notes · 693.6/s · ETA 54 s');
+  });
+
   it('without an engine connection explains how to open web mode', () => {
     render(<App />);
     expect(screen.getByText(/Open the address that `synapsis web` printed/)).toBeTruthy();

@@ -1,5 +1,5 @@
 import type { FolderProgress, IndexProgress } from '../../../shared/contract.ts';
-import { PHASE_LABEL, progressText } from '../../../shared/progress-text.ts';
+import { PHASE_LABEL, progressText, UPGRADE_LABEL } from '../../../shared/progress-text.ts';
 import { useAppFields } from '../store.ts';
 import { FolderPicker } from './FolderPicker.tsx';
 import { formatCount, formatMs } from './text.tsx';
@@ -9,7 +9,7 @@ function ProgressBar({ progress, testId }: { progress: Omit<IndexProgress, 'fold
   const pct = progress.phase === 'done' ? 100 : progress.total > 0 ? Math.min(100, Math.round((progress.done / progress.total) * 100)) : 0;
   return (
     <div className="progress" data-testid={testId} data-stage={progress.phase} data-state={progress.state}>
-      <div className="progress__bar" role="progressbar" aria-valuenow={pct} aria-valuemin={0} aria-valuemax={100} aria-label={`${PHASE_LABEL[progress.phase]} ${pct}%`}>
+      <div className="progress__bar" role="progressbar" aria-valuenow={pct} aria-valuemin={0} aria-valuemax={100} aria-label={`${progress.upgrade ? UPGRADE_LABEL : PHASE_LABEL[progress.phase]} ${pct}%`}>
         <span style={{ width: `${pct}%` }} />
       </div>
       <div className="progress__text small">{progressText(progress)}</div>
