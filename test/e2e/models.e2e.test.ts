@@ -60,9 +60,10 @@ describe('getting models from the app (web mode)', () => {
 
     // How many bytes a resume saves is measured in src/engine/host/model-downloads.test.ts; here: it finishes.
     await page.getByTestId('download-resume').click();
-    const present = page.getByTestId('models-present');
-    await present.getByText('search by meaning, not only by words').waitFor({ timeout: 90_000 });
-    await present.getByText('answers written in sentences, checked by the critic').waitFor({ timeout: 30_000 });
+    // The list of models present (the empty state's sentence names the same roles: wait for the items).
+    const present = page.getByTestId('models-present').getByRole('listitem');
+    await present.filter({ hasText: 'search by meaning, not only by words' }).waitFor({ timeout: 90_000 });
+    await present.filter({ hasText: 'answers written in sentences, checked by the critic' }).waitFor({ timeout: 30_000 });
     await page.getByTestId('download-progress').getByText(/^stories260K\.gguf \(2 of 2\): downloaded, checked and registered$/).waitFor();
     await screenshot(page, 'models-04-registered');
     // Registered with the engine, which the host restarted with them: no restart is asked of the user.
@@ -91,7 +92,7 @@ describe('getting models from the app (web mode)', () => {
     fs.copyFileSync(path.join(SHARED_DIR, 'models', STORIES), path.join(stick, 'models', STORIES));
     await page.getByLabel('Models folder').fill(stick);
     await page.getByTestId('import-folder').click();
-    await page.getByTestId('models-present').getByText('answers written in sentences, checked by the critic').waitFor({ timeout: 30_000 });
+    await page.getByTestId('models-present').getByRole('listitem').filter({ hasText: 'answers written in sentences, checked by the critic' }).waitFor({ timeout: 30_000 });
     await screenshot(page, 'models-06-imported');
     const models = await (await app.host.engine()).call('models/list', {});
     expect(models.map((m) => [m.file, m.role])).toEqual([[STORIES, 'chat']]);
