@@ -53,21 +53,20 @@ export const QUESTION_WORDS: ReadonlySet<string> = new Set(
 );
 
 /**
- * English function words the index's stopword list keeps ("its", "somewhere", "else", "anyone"), as
- * stemmed: no question's asked content rests on them, yet in a small vault their idf is high, and a
- * quote without "else" read as missing the question's most specific word ("…in my vault folder or
- * somewhere else?"). "own" stays a content word: "on their own" is what some questions ask.
+ * English function words the index's stopword list keeps ("its", "somewhere", "else", "anyone"): no
+ * question's asked content rests on them, yet in a small vault their idf is high, and a quote without
+ * "else" read as missing the question's most specific word ("…in my vault folder or somewhere
+ * else?"). "own" stays a content word: "on their own" is what some questions ask.
  */
-const ENGLISH_FUNCTION_STEMS: ReadonlySet<string> = new Set(
-  'its itself she hers herself ours ourselves yours yourself yourselves myself theirs themselves else somewhere anywhere everywhere nowhere someone somebody anyone anybody everyone everybody something anything everything just'
-    .split(' ')
-    .map((w) => stemWord(w, 'en')),
-);
-/** The question words as the analyzer stems them in each analysis language ("why" is "whi"). */
+const ENGLISH_FUNCTION_WORDS = 'its itself she hers herself ours ourselves yours yourself yourselves myself theirs themselves else somewhere anywhere everywhere nowhere someone somebody anyone anybody everyone everybody something anything everything just'.split(' ');
+/** Words that do not count among a question's own, as the analyzer stems them in each analysis language ("why" is "whi"): the question words, and in English its function words above. */
 const questionStemSets = new Map<string, ReadonlySet<string>>();
 function questionStems(lang = 'en'): ReadonlySet<string> {
   let set = questionStemSets.get(lang);
-  if (!set) questionStemSets.set(lang, (set = new Set([...QUESTION_WORDS, ...[...QUESTION_WORDS].map((w) => stemWord(w, lang))])));
+  if (!set) {
+    const words = lang === 'en' ? [...QUESTION_WORDS, ...ENGLISH_FUNCTION_WORDS] : [...QUESTION_WORDS];
+    questionStemSets.set(lang, (set = new Set([...QUESTION_WORDS, ...words.map((w) => stemWord(w, lang))])));
+  }
   return set;
 }
 
@@ -779,7 +778,7 @@ export function readAnswer(question: string, given: readonly Candidate[], option
   const lang = options.language;
   for (const t of tokenize(question, lang)) if (!written.has(t.term)) written.set(t.term, t.raw);
   const qStems = questionStems(lang);
-  const whole = [...new Set(contentTerms(question, lang))].filter((t) => !qStems.has(t) && !((lang ?? 'en') === 'en' && ENGLISH_FUNCTION_STEMS.has(t)));
+  const whole = [...new Set(contentTerms(question, lang))].filter((t) => !qStems.has(t));
   // A German compound no file holds whole is read as its parts ("Bildungsrabatt": Bildung, Rabatt).
   const split = compoundSplits(whole, written, lang, options.termStats);
   const expand = (terms: readonly string[]) => (split.size === 0 ? terms : terms.flatMap((t) => split.get(t) ?? [t]));

@@ -4,7 +4,8 @@
  * listeners that outlive a restart.
  */
 import path from 'node:path';
-import { EVENT_NAMES, type DemoStatus, type EventMap, type EventName, type IndexStatus, type TourStep } from '../../shared/contract.ts';
+import { EVENT_NAMES, type DemoStatus, type EventMap, type EventName, type IndexProgress, type IndexStatus, type TourStep } from '../../shared/contract.ts';
+import { ProgressTracker } from '../ingest/progress.ts';
 import { createError } from '../../shared/errors.ts';
 import { createEngine, type Engine } from '../engine.ts';
 import { EventBus } from '../events.ts';
@@ -30,16 +31,17 @@ export interface EngineHostOptions {
   startInDemo?: boolean;
 }
 
-/** The indexing status while an older store's word index is rebuilt: phase words, notes done of all, rate and ETA since it began. */
-export function upgradeStatus(emit: (status: IndexStatus) => void, now: () => number = Date.now): (notes: { done: number; total: number }) => void {
-  const started = now();
+/** The indexing status while an older store's word index is rebuilt: phase words (upgrade), notes done of all, rate and ETA as indexing measures them. */
+function upgradeStatus(emit: (status: IndexStatus) => void): (notes: { done: number; total: number }) => void {
+  const tracker = new ProgressTracker();
+  tracker.begin('words', 0);
   return ({ done, total }) => {
-    const seconds = (now() - started) / 1000;
-    const rate = seconds > 0 && done > 0 ? Math.round((done / seconds) * 10) / 10 : null;
-    const eta = rate ? Math.max(0, Math.round((total - done) / rate)) : null;
+    tracker.update(done, total);
     const finished = done >= total;
-    const phase = { phase: finished ? ('done' as const) : ('words' as const), state: finished ? ('done' as const) : ('running' as const), done, total, rate_per_s: finished ? null : rate, eta_s: finished ? null : eta, upgrade: !finished };
-    emit({ running: !finished, paused: false, watching: false, pending_jobs: 0, progress: { ...phase, folders: [] } });
+    const progress: IndexProgress = finished
+      ? { phase: 'done', state: 'done', done, total, rate_per_s: null, eta_s: null, folders: [] }
+      : { ...tracker.snapshot({ roots: [], paused: false, backlog: new Map() }), upgrade: true };
+    emit({ running: !finished, paused: false, watching: false, pending_jobs: 0, progress });
   };
 }
 
