@@ -98,15 +98,15 @@ async function denseList(deps: PipelineDeps, semantic: SemanticIndex, req: Pipel
     rows = loadFilteredChunks(deps.db, again.map((h) => h.id), req.filters);
     ranked = again.filter((h) => rows.has(h.id));
   }
-  const terms = ftsQueryFor(deps.db, req.query).shown;
-  return ranked.slice(0, pool).map((h) => toRetrievedChunk(rows.get(h.id)!, terms, Math.round(h.score * 1e4) / 1e4, false));
+  // No snippet here: the fused result's snippets are built once, for the chunks returned (query.shown below).
+  return ranked.slice(0, pool).map((h) => toRetrievedChunk(rows.get(h.id)!, [], Math.round(h.score * 1e4) / 1e4, false));
 }
 
 /** The lists of one query before fusion: lexical, its expansion, and each routed dense list. */
 export interface GatheredLists {
   lexical: ReturnType<typeof searchLexical> | null;
   /** The text the lexical list searched for (the query, or the query without its common words). */
-  lexicalQuery?: string;
+  lexicalQuery: string;
   expansion: RetrievedChunk[] | null;
   denseLists: { source: DenseSource; chunks: RetrievedChunk[] }[];
   language: string | null;

@@ -95,12 +95,7 @@ export interface GraphListBounds {
 /** `parsed`: the question's full-text query where the caller has it (ftsQueryFor(db, query)), not parsed again. */
 export function graphList(db: ReadConnection, g: LinkGraph, query: string, ranked: readonly RetrievedChunk[], filters: LexicalFilters, bounds: GraphListBounds = {}, parsed?: FtsQuery): RetrievedChunk[] {
   // The seeds' edges are read together, not one note at a time.
-  const firstNotes: string[] = [];
-  for (const c of ranked) {
-    if (!firstNotes.includes(`note:${c.path}`)) firstNotes.push(`note:${c.path}`);
-    if (firstNotes.length >= GRAPH_SEED_DOCS) break;
-  }
-  g.prefetch(firstNotes);
+  g.prefetch([...new Set(ranked.map((c) => `note:${c.path}`))].slice(0, GRAPH_SEED_DOCS));
   const seeds: string[] = [];
   for (const c of ranked) {
     const id = `note:${c.path}`;

@@ -141,7 +141,7 @@ export function ftsQueryFor(db: ReadConnection, query: string): FtsQuery {
   return withTerms(fts, words.flatMap((w) => ((whole.get(w.term) ?? 0) > 0 ? [] : compoundParts(w.raw, 'de', df))));
 }
 
-/** Pruning counts left-out terms in the rows' text with the English analysis (termCounter); other languages run the full query. */
+/** Pruning counts left-out terms in the rows' text with the English analysis (termTally); other languages run the full query. */
 const prunable = (fts: FtsQuery) => fts.languages.every((l) => l === 'en');
 
 /**
