@@ -6,7 +6,7 @@ import { SAMPLE_VAULT, TempDirs } from '../../../test/helpers/tmp.ts';
 import { createEngine } from '../engine.ts';
 import { asReadConnection } from '../store/connection.ts';
 import { DB_FILE } from '../store/database.ts';
-import { PUBLIC_AUDIENCE, storedNoteDegrees, storedPublicNoteDegrees } from '../store/queries/graph.ts';
+import { PUBLIC_AUDIENCE, storedNoteDegrees } from '../store/queries/graph.ts';
 import { graphList } from '../retrieve/graph-list.ts';
 import type { ChatModel, GenerateOptions, Generation } from '../llm/chat.ts';
 import { storedGraph } from './stored.ts';
@@ -23,7 +23,7 @@ function degrees(dataDir: string): { stored: Record<string, number>; live: Recor
     const paths = sqlite.prepare("SELECT DISTINCT path FROM documents WHERE status = 'indexed' ORDER BY path").pluck().all() as string[];
     const g = storedGraph(db, { allowSensitivity: [], sensitivityEnable: false });
     const live = Object.fromEntries(paths.map((p) => [p, g.hasNode(`note:${p}`) ? g.degree(`note:${p}`) : 0]));
-    const stored = Object.fromEntries(storedNoteDegrees(db, paths).map((r) => [r.path, r.degree]));
+    const stored = Object.fromEntries(storedNoteDegrees(db, paths, 'all').map((r) => [r.path, r.degree]));
     return { stored, live };
   } finally {
     sqlite.close();
@@ -38,7 +38,7 @@ function publicDegrees(dataDir: string): { stored: Record<string, number>; live:
     const paths = sqlite.prepare("SELECT DISTINCT path FROM documents WHERE status = 'indexed' AND (sensitivity IS NULL OR sensitivity = 'public') ORDER BY path").pluck().all() as string[];
     const g = storedGraph(db, PUBLIC_AUDIENCE);
     const live = Object.fromEntries(paths.map((p) => [p, g.hasNode(`note:${p}`) ? g.degree(`note:${p}`) : 0]));
-    const stored = Object.fromEntries(storedPublicNoteDegrees(db, paths).map((r) => [r.path, r.degree]));
+    const stored = Object.fromEntries(storedNoteDegrees(db, paths, 'public').map((r) => [r.path, r.degree]));
     return { stored, live };
   } finally {
     sqlite.close();

@@ -20,7 +20,6 @@ import {
   visibleEntityMentions,
   visibleMentioned,
   visibleNoteNamed,
-  visibleNotesAt,
   visibleNotesAtEach,
   visibleNotesByWords,
   visibleNotesNamed,
@@ -28,7 +27,6 @@ import {
   visibleNotesNameContaining,
   visibleRelationExists,
   storedNoteDegrees,
-  storedPublicNoteDegrees,
   PUBLIC_AUDIENCE,
   type AdjacentRelationRow,
   type GraphEntityRow,
@@ -275,7 +273,7 @@ export function storedGraph(db: ReadConnection, policy: VisibilityPolicy, memo: 
     const paths = todo.filter((id) => split(id)[0] === 'note').map((id) => split(id)[1]);
     const notesAt = new Map<string, GraphNoteRow[]>();
     if (paths.length > 0) {
-      for (const d of paths.length === 1 ? visibleNotesAt(db, policy, paths[0]!) : visibleNotesAtEach(db, policy, paths)) {
+      for (const d of visibleNotesAtEach(db, policy, paths)) {
         const list = notesAt.get(d.path);
         if (list) list.push(d);
         else notesAt.set(d.path, [d]);
@@ -450,7 +448,7 @@ export function storedGraph(db: ReadConnection, policy: VisibilityPolicy, memo: 
         if (source === undefined) degreeSource.set('source', (source = degreeSourceOf(db, policy)));
         if (source !== null) {
           const paths = wanted.map((id) => id.slice('note:'.length));
-          for (const r of source === 'all' ? storedNoteDegrees(db, paths) : storedPublicNoteDegrees(db, paths)) {
+          for (const r of storedNoteDegrees(db, paths, source)) {
             degrees.set(noteId(r.path), r.degree);
             out.set(noteId(r.path), r.degree);
           }

@@ -175,14 +175,7 @@ export interface AdjacentRelationRow {
 
 const ids = (list: readonly (number | string)[]) => JSON.stringify(list);
 
-/** The visible indexed documents at a path (two roots may hold the same one), in id order. */
-export function visibleNotesAt(connection: ReadConnection, policy: VisibilityPolicy, notePath: string): GraphNoteRow[] {
-  return statements(sqliteOf(connection))
-    .prepare(`SELECT d.id, d.path, d.title, d.meta_json FROM documents d WHERE d.path = @path AND d.status = 'indexed' AND ${visibleSql(policy)} ORDER BY d.id`)
-    .all({ path: notePath, allowed: allowedParam(policy) }) as GraphNoteRow[];
-}
-
-/** visibleNotesAt for many paths at once: the visible indexed documents at each, in id order. */
+/** The visible indexed documents at each of these paths (a note is its path, whichever root holds it), in id order. */
 export function visibleNotesAtEach(connection: ReadConnection, policy: VisibilityPolicy, paths: readonly string[]): GraphNoteRow[] {
   return statements(sqliteOf(connection))
     .prepare(
@@ -410,31 +403,32 @@ export function documentsWriting(connection: ReadConnection, term: string, word:
 // index run: `degree` in the graph of every indexed document, `public_degree` in the graph of the
 // documents every caller may see.
 
-/** The stored degree of the note at each path, where every indexed document at that path has one. */
-export function storedNoteDegrees(connection: ReadConnection, paths: readonly string[]): { path: string; degree: number }[] {
-  return statements(sqliteOf(connection))
-    .prepare(
-      `SELECT d.path AS path, MAX(n.degree) AS degree FROM json_each(@paths) p CROSS JOIN documents d ON d.path = p.value LEFT JOIN note_degrees n ON n.document_id = d.id
-        WHERE +d.status = 'indexed' GROUP BY d.path HAVING COUNT(n.document_id) = COUNT(*)`,
-    )
-    .all({ paths: JSON.stringify(paths) }) as { path: string; degree: number }[];
-}
-
 /** Who the public degrees are counted for: a caller that sees no restricted document. */
 export const PUBLIC_AUDIENCE: VisibilityPolicy = { allowSensitivity: [], sensitivityEnable: true };
 
 /**
- * The stored public degree of the note at each path (its degree in the graph of what every caller
- * may see), where every such indexed document at that path has one.
+ * The stored degree of the note at each path, where every such indexed document at that path has
+ * one: in the graph of every indexed document (`all`), or of what every caller may see (`public`:
+ * restricted notes are not at any path).
  */
-export function storedPublicNoteDegrees(connection: ReadConnection, paths: readonly string[]): { path: string; degree: number }[] {
+export function storedNoteDegrees(connection: ReadConnection, paths: readonly string[], audience: 'all' | 'public'): { path: string; degree: number }[] {
+  const args = { paths: JSON.stringify(paths) };
   const policy = PUBLIC_AUDIENCE;
-  return statements(sqliteOf(connection))
-    .prepare(
-      `SELECT d.path AS path, MAX(n.public_degree) AS degree FROM json_each(@paths) p CROSS JOIN documents d ON d.path = p.value LEFT JOIN note_degrees n ON n.document_id = d.id
-        WHERE +d.status = 'indexed' AND ${visibleSql(policy)} GROUP BY d.path HAVING COUNT(n.public_degree) = COUNT(*)`,
-    )
-    .all({ paths: JSON.stringify(paths), allowed: allowedParam(policy) }) as { path: string; degree: number }[];
+  const rows =
+    audience === 'all'
+      ? statements(sqliteOf(connection))
+          .prepare(
+            `SELECT d.path AS path, MAX(n.degree) AS degree FROM json_each(@paths) p CROSS JOIN documents d ON d.path = p.value LEFT JOIN note_degrees n ON n.document_id = d.id
+              WHERE +d.status = 'indexed' GROUP BY d.path HAVING COUNT(n.document_id) = COUNT(*)`,
+          )
+          .all(args)
+      : statements(sqliteOf(connection))
+          .prepare(
+            `SELECT d.path AS path, MAX(n.public_degree) AS degree FROM json_each(@paths) p CROSS JOIN documents d ON d.path = p.value LEFT JOIN note_degrees n ON n.document_id = d.id
+              WHERE +d.status = 'indexed' AND ${visibleSql(policy)} GROUP BY d.path HAVING COUNT(n.public_degree) = COUNT(*)`,
+          )
+          .all({ ...args, allowed: allowedParam(policy) });
+  return rows as { path: string; degree: number }[];
 }
 
 /** Paths of indexed documents without both stored degrees, at most `limit`, by id. */
