@@ -10,6 +10,7 @@ import { benchExtractionOverhead, benchMultiHop } from '../bench/graph.ts';
 import { benchIngest } from '../bench/ingest.ts';
 import { benchSearch, coldStart, generateZipfCorpus, sampleQueries } from '../bench/search.ts';
 import { benchHybrid, formatSuite, runSuite } from '../bench/suite.ts';
+import { benchUpgrade } from '../bench/upgrade.ts';
 import { benchVectors } from '../bench/vectors.ts';
 import { collect, examplesText, nonNegativeInt, positiveInt, type RegisteredCommand } from '../command.ts';
 import { metricTable } from '../format.ts';
@@ -26,6 +27,7 @@ const EXAMPLES: Record<string, string[]> = {
   vectors: ['synapsis bench vectors --sizes 10000,100000 --dims 384'],
   cli: ['synapsis bench cli', 'synapsis bench cli --runs 15 --json'],
   demo: ['synapsis bench demo', 'synapsis bench demo --starts 5 --json'],
+  upgrade: ['synapsis bench upgrade --data-dir /tmp/bench/data   # an index bench search --work-dir /tmp/bench built', 'synapsis bench upgrade --data-dir /tmp/bench/data --in-line'],
   graph: ['synapsis bench graph', 'synapsis bench graph --mode hybrid --embed-model ../shared/models/all-MiniLM-L6-v2.Q8_0.gguf --notes 0'],
 };
 
@@ -99,6 +101,26 @@ export const bench: RegisteredCommand = {
         ].join('\n'));
       });
   
+    bench
+      .command('upgrade')
+      .description("a store of an older analyzer opened by this version (--data-dir: a copy of it is used): its word index rebuilt on a worker thread as the app's host does it, with the longest stall of the host's event loop; --in-line also times the CLI's in-line rebuild")
+      .option('--in-line', 'also rebuild in line on this thread (the CLI opening such a store)', false)
+      .action(async (cmdOpts: { inLine: boolean }, cmd: Command) => {
+        const opts = globals(cmd);
+        if (!opts.dataDir) throw createError('E_SYN_BAD_REQUEST', 'bench upgrade needs --data-dir: the data dir of an index (bench search --work-dir D leaves one in D/data); it is copied, not changed');
+        const dataDir = path.resolve(opts.dataDir);
+        if (!fs.existsSync(path.join(dataDir, 'synapsis.db'))) throw createError('E_SYN_NOT_FOUND', `${dataDir} holds no index (synapsis.db)`, { data_dir: dataDir });
+        const r = await benchUpgrade({ dataDir, inLine: cmdOpts.inLine, log: (line) => io.err(line) });
+        const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+        print(opts, r, [
+          `${r.data_dir}: ${r.notes.toLocaleString('en-US')} notes, ${r.chunks.toLocaleString('en-US')} chunks`,
+          '| rebuild of the word index | time | notes/s | progress reports | longest event-loop stall |',
+          '|---|---|---|---|---|',
+          `| on a worker thread (the app's host; ${r.off_thread.result}) | ${s(r.off_thread.ms)} | ${Math.round(r.notes / Math.max(0.001, r.off_thread.ms / 1000))} | ${r.off_thread.progress_reports} | ${r.off_thread.longest_stall_ms} ms |`,
+          ...(r.in_line ? [`| in line (the CLI) | ${s(r.in_line.ms)} | ${Math.round(r.notes / Math.max(0.001, r.in_line.ms / 1000))} | – | ${s(r.in_line.ms)} |`] : []),
+        ].join('\n'));
+      });
+
     bench
       .command('embed')
       .description('time to semantic: a generated vault indexed with a real embedding model until every chunk has its vector, with a profile of the embedding stage (our share, node-llama-cpp alone, GFLOP/s)')
