@@ -215,7 +215,9 @@ export async function runPipeline(deps: PipelineDeps, req: PipelineRequest): Pro
     const present = new Set(chunks.slice(0, keep).map((c) => c.path));
     // The question as the lexical list parsed it, where it searched the question itself.
     const parsed = lexical && lexicalQuery === req.query ? lexical.query : undefined;
-    const linked = graphList(deps.db, graph, req.query, chunks, req.filters, { docs: slots, exclude: present }, parsed);
+    const linked = graphList(deps.db, graph, req.query, chunks, req.filters, {}, parsed)
+      .filter((c) => !present.has(c.path))
+      .slice(0, slots);
     if (linked.length > 0) {
       const keys = new Set(linked.map(keyOf));
       const rest = chunks.filter((c) => !keys.has(keyOf(c)));

@@ -17,15 +17,16 @@ import { openingChunksOf } from '../store/queries/graph.ts';
 
 /** Documents of the first lists that seed the expansion. */
 export const GRAPH_SEED_DOCS = 5;
-/** Linked documents the graph list contributes at most (a caller may ask for fewer: GraphListBounds.docs). */
+/** Linked documents the graph list contributes at most. */
 export const GRAPH_MAX_DOCS = 8;
 /**
  * Linked documents whose text is matched against the question before the final order is set: the
- * strongest links, and of those only the ones that can still reach the top docs asked for (a match
- * multiplies a link score by 0.25 to 1.25, so one under a fifth of the last asked-for best cannot).
+ * strongest links, and of those only the ones that can still reach the top GRAPH_MAX_DOCS (a match
+ * multiplies a link score by 0.25 to 1.25, so one under a fifth of the GRAPH_MAX_DOCS-th best cannot).
  * Link scores of a big vault are flat (the 24th is about a quarter of the first). At 16, the two notes
- * the hybrid list takes are those of a 200-wide unfloored ranking for 144 of 150 of bench cold-start's
- * questions at 50,000 notes and 48 of 60 at 800 (at 24: 147 and 52), for two thirds of the cost.
+ * the hybrid list takes are those of a 200-wide unfloored ranking for 144 of 150 of bench
+ * cold-start's questions at 50,000 notes and 49 of 60 at 800 (at 24: 147 and 53), in three quarters
+ * of the time.
  */
 export const GRAPH_CANDIDATES = 16;
 /** What no text match leaves of a link score, and what the best match multiplies it by (MATCH_MIN + rank share, at most 1). */
@@ -91,12 +92,8 @@ function topLinks(score: ReadonlyMap<string, number>, n: number): [string, numbe
 export interface GraphListBounds {
   /** The strongest links ranked at most (GRAPH_CANDIDATES). */
   candidates?: number;
-  /** Leave out the links too weak to reach the top docs whatever their match (default true). */
+  /** Leave out the links too weak to reach the top GRAPH_MAX_DOCS whatever their match (default true). */
   floor?: boolean;
-  /** Linked documents wanted (default GRAPH_MAX_DOCS). */
-  docs?: number;
-  /** Paths the caller already has (its top results): not candidates. */
-  exclude?: ReadonlySet<string>;
 }
 
 /** `parsed`: the question's full-text query where the caller has it (ftsQueryFor(db, query)), not parsed again. */
@@ -145,11 +142,9 @@ export function graphList(db: ReadConnection, g: LinkGraph, query: string, ranke
   // links are not read just to be counted.
   const degrees = g.noteDegrees([...new Set(links.map(([id]) => id))]);
   for (const [id, w] of links) add(id, w / Math.sqrt(Math.max(1, degrees.get(id)!)));
-  for (const p of bounds.exclude ?? []) score.delete(`note:${p}`);
-  const wanted = Math.min(GRAPH_MAX_DOCS, bounds.docs ?? GRAPH_MAX_DOCS);
   // A seed is a candidate too (ranked below the top results it is not yet in them), but not by itself.
   const strongest = topLinks(score, bounds.candidates ?? GRAPH_CANDIDATES);
-  const floor = bounds.floor !== false && strongest.length >= wanted ? (strongest[wanted - 1]![1] * MATCH_MIN) / MATCH_MAX : 0;
+  const floor = bounds.floor !== false && strongest.length >= GRAPH_MAX_DOCS ? (strongest[GRAPH_MAX_DOCS - 1]![1] * MATCH_MIN) / MATCH_MAX : 0;
   const candidates = strongest.filter(([, s]) => s >= floor).map(([id]) => id.slice('note:'.length));
   if (candidates.length === 0) return [];
   const fts = parsed ?? ftsQueryFor(db, query);
@@ -161,7 +156,7 @@ export function graphList(db: ReadConnection, g: LinkGraph, query: string, ranke
   // question (bm25 relative to the best-matching candidate); a note that shares no word keeps a quarter.
   const top = Math.min(-1e-9, ...[...best.values()].map((b) => b.rank));
   const final = new Map(candidates.map((p) => [p, (score.get(`note:${p}`) ?? 0) * (MATCH_MIN + (best.has(p) ? best.get(p)!.rank / top : 0))]));
-  const docs = [...candidates].sort((a, b) => final.get(b)! - final.get(a)! || (a < b ? -1 : a > b ? 1 : 0)).slice(0, wanted);
+  const docs = [...candidates].sort((a, b) => final.get(b)! - final.get(a)! || (a < b ? -1 : a > b ? 1 : 0)).slice(0, GRAPH_MAX_DOCS);
   // A linked note that shares no word with the query still offers its opening chunk (who, role, links).
   const missing = docs.filter((p) => !best.has(p));
   if (missing.length > 0) {
