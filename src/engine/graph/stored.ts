@@ -24,6 +24,7 @@ import {
   visibleNotesByWords,
   visibleNotesNamed,
   visibleNotesStating,
+  documentsStating,
   visibleNotesNameContaining,
   visibleRelationExists,
   storedNoteDegrees,
@@ -375,14 +376,27 @@ export function storedGraph(db: ReadConnection, policy: VisibilityPolicy, memo: 
 
   const hasNode = (id: string) => id.includes(':') && read(id) !== null;
 
-  /** Whether a node's notes alone put it past `cap` neighbours (a tag or a name on thousands of notes): counted once, its edges not read. */
+  /** Which stored counts are this caller's (noteDegrees), asked once. */
+  const source = (): DegreeSource => {
+    let s = degreeSource.get('source');
+    if (s === undefined) degreeSource.set('source', (s = degreeSourceOf(db, policy)));
+    return s;
+  };
+
+  /**
+   * Whether a node's notes alone put it past `cap` neighbours (a tag or a name on thousands of notes):
+   * counted once, its edges not read. The documents that state anything about its entities are
+   * counted from an index first (ten times cheaper than reading the relations): no more than `cap`
+   * settles it for any caller; more settles it for a caller who sees every document (a hub: more
+   * than `cap` notes name it); another caller's visible notes are counted.
+   */
   const pastCap = (id: string, cap: number): boolean => {
     if (split(id)[0] === 'note') return false;
     const k = `${cap}\u0000${id}`;
     let hub = hubs.get(k);
     if (hub === undefined) {
-      const mine = entitiesOf(id, []);
-      hub = mine.length > 0 && visibleNotesStating(db, policy, mine.map((e) => e.id), cap + 1) > cap;
+      const ids = entitiesOf(id, []).map((e) => e.id);
+      hub = ids.length > 0 && documentsStating(db, ids, cap + 1) > cap && (source() === 'all' || visibleNotesStating(db, policy, ids, cap + 1) > cap);
       hubs.set(k, hub);
     }
     return hub;
@@ -444,11 +458,10 @@ export function storedGraph(db: ReadConnection, policy: VisibilityPolicy, memo: 
         else if (id.startsWith('note:')) wanted.push(id);
       }
       if (wanted.length > 0) {
-        let source = degreeSource.get('source');
-        if (source === undefined) degreeSource.set('source', (source = degreeSourceOf(db, policy)));
-        if (source !== null) {
+        const from = source();
+        if (from !== null) {
           const paths = wanted.map((id) => id.slice('note:'.length));
-          for (const r of storedNoteDegrees(db, paths, source)) {
+          for (const r of storedNoteDegrees(db, paths, from)) {
             degrees.set(noteId(r.path), r.degree);
             out.set(noteId(r.path), r.degree);
           }

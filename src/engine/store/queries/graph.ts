@@ -345,6 +345,18 @@ export function visibleNotesStating(connection: ReadConnection, policy: Visibili
     .get({ ids: ids(entityIds), cap, allowed: allowedParam(policy) }) as number;
 }
 
+/**
+ * How many documents (at most `cap`) state any relation to one of the entities, read from the
+ * relations_dst index alone: a bound of visibleNotesStating for any caller (what it counts is a subset),
+ * and, where every document is visible, how many notes name the entity.
+ */
+export function documentsStating(connection: ReadConnection, entityIds: readonly number[], cap: number): number {
+  return statements(sqliteOf(connection))
+    .prepare('SELECT COUNT(*) FROM (SELECT DISTINCT document_id FROM relations WHERE dst_id IN (SELECT value FROM json_each(@ids)) LIMIT @cap)')
+    .pluck()
+    .get({ ids: ids(entityIds), cap }) as number;
+}
+
 /** Where visible documents name the entities: the lines of their relations and mentions, by path order of documents and line. */
 export function visibleEntityMentions(connection: ReadConnection, policy: VisibilityPolicy, entityIds: readonly number[], limit: number): { path: string; line: number; fragment: string }[] {
   return statements(sqliteOf(connection))
