@@ -48,8 +48,9 @@ describe('synapsis eval --answers', () => {
     expect(report.questions).toBe(22);
     expect(report.abstained_unanswerable).toBe(1);
     expect(report.restricted_leaked).toBe(0);
-    // The floor this reader reaches without models (docs/answers.md); a regression shows here.
-    expect(report.fully_correct).toBeGreaterThanOrEqual(0.8);
+    // The floor this reader reaches without models (docs/answers.md): every answerable question but
+    // at most one, multi-hop questions through their bridge included; a regression shows here.
+    expect(report.fully_correct).toBeGreaterThanOrEqual(18 / 19);
     expect(report.false_abstentions).toBeLessThanOrEqual(0.1);
     const table = await cli(['eval', '--answers', '--vault', SAMPLE_VAULT, '--questions', SAMPLE_QUESTIONS]);
     expect(table.out).toMatch(/\| abstained on unanswerable \| 100\.0% \|/);

@@ -15,11 +15,15 @@ import type { ChatModel, Generation } from '../llm/chat.ts';
 import { withTimeout } from '../llm/reranker.ts';
 import { buildContext, estimateTokens } from '../retrieve/context.ts';
 import type { TraceRow } from '../store/store.ts';
+import { asksAboutSubject, type BridgeResolution, bridgeQuery, clauseRelation, clauseSubject, type DescribedSubject, describedSubject, evidenceQuote, mainQuestion, relationLine } from './bridge.ts';
 import { checkAnswer, supportedShare, tidyAnswer } from './checks.ts';
 import { citationsFor, extractCitations, splitSentences, stripCitationMarkers } from './citations.ts';
 import { answerConfidence } from './confidence.ts';
-import { describesSubject, type PartReading, type Reading, readAnswer, readerCandidates, sentenceSimilarity } from './reader.ts';
-import { ABSTAIN_TEXT, answerPrompt, CRITIC_SCHEMA, CRITIC_SYSTEM_PROMPT, criticPrompt, snippetsFromBlocks } from './prompt.ts';
+import { questionParts } from './answer-type.ts';
+import { describesSubject, matchForm, type PartReading, type Reading, type ReaderOptions, readAnswer, readerCandidates, sentenceSimilarity } from './reader.ts';
+import { isStopword, tokenize } from '../search/analyzer.ts';
+import { relationLabel } from './relations.ts';
+import { ABSTAIN_TEXT, answerPrompt, CRITIC_SCHEMA, CRITIC_SYSTEM_PROMPT, criticPrompt, fenceLanguage, snippetsFromBlocks } from './prompt.ts';
 import type { CriticResult, Snippet, Verdict } from './types.ts';
 
 /** What each kind of value is called where a limit says no sentence clearly states it. */
@@ -189,6 +193,152 @@ async function secondHop(deps: AnswerDeps, query: string, reading: Reading, snip
   return snippetsFromBlocks(blocks).map((s, i) => ({ ...s, n: snippets.length + i + 1 }));
 }
 
+/** Passages the bridge's own search returns (the clause of a described subject). */
+const BRIDGE_K = 8;
+/** The notes of the bridge's best passages whose relation lines are read. */
+const BRIDGE_NOTES = 2;
+/** Passages of the resolved name's own note read at most. */
+const BRIDGE_OWN = 3;
+/** Passages read further in each of the notes the question about the name finds first. */
+const BRIDGE_RECORD_K = 3;
+
+const toSnippets = (chunks: RetrievalResult['chunks']): Snippet[] =>
+  chunks.map((c, i) => ({ n: i + 1, locator: c.locator, path: c.path, start_line: c.start_line, end_line: c.end_line, doc_id: c.doc_id, title: c.title, heading: c.heading, text: c.text, score: c.score, language: fenceLanguage(c.path) }));
+/** A path as a glob that matches it alone (picomatch escapes). */
+const literalGlob = (path: string) => path.replace(/[*?[\](){}!+@\\]/g, '\\$&');
+const search = async (deps: AnswerDeps, query: string, context: RetrieveContext, k: number): Promise<RetrievalResult | null> => {
+  const r = await withTimeout(deps.retrieve(query, context, k), HOP_TIMEOUT_MS).catch(() => null);
+  return r && 'value' in r ? r.value : null;
+};
+
+/**
+ * Resolves a described subject ("the engineer who chose WebSockets as the relay transport") to a
+ * name: the clause is searched alone; the record its best passages are in states the asked relation
+ * on a field line ("Decider: Tomás Herrera", read from the record's passages, or from a search in that
+ * record when retrieval ranked its header low), else the best sentence for the clause is about a
+ * person ("Maya leads the sync team"). Null when neither resolves.
+ */
+async function resolveBridge(deps: AnswerDeps, d: DescribedSubject, context: RetrieveContext, readerOptions: ReaderOptions): Promise<BridgeResolution | null> {
+  const bridge = await search(deps, bridgeQuery(d), context, BRIDGE_K);
+  if (!bridge || bridge.chunks.length === 0) return null;
+  const passages = toSnippets(bridge.chunks);
+  const relation = clauseRelation(d);
+  if (relation !== null) {
+    const notes = [...new Set(bridge.chunks.map((c) => c.doc_id))].slice(0, BRIDGE_NOTES);
+    for (const doc of notes) {
+      const own = passages.filter((s) => s.doc_id === doc);
+      const found = relationLine(own, relation, d.clause);
+      if (found) return found;
+      const first = own[0]!;
+      const scoped = await search(deps, `${first.title} ${relationLabel(relation)}`, { ...context, mode: 'bm25', enable_rerank: false, include_globs: [literalGlob(first.path)] }, BRIDGE_K);
+      const more = toSnippets((scoped?.chunks ?? []).filter((c) => c.doc_id === doc && !own.some((s) => s.locator === c.locator)));
+      const line = relationLine(more, relation, d.clause);
+      if (line) return line;
+    }
+  }
+  // The sentence reading uses the words alone: the stored cosines are the whole question's, not the clause's.
+  const { similarity: _similarity, ...words } = readerOptions;
+  return clauseSubject(d, passages, words);
+}
+
+/** The quoted sentences of a reader's answer, each with its citation ("… [2]"). */
+const quotedPieces = (answer: string): string[] => answer.split(/(?<=\[\d+\])\s+/).filter((p) => p.trim().length > 0);
+
+const OUTCOME_RANK: Record<Reading['outcome'], number> = { not_found: 0, partial: 1, answered: 2 };
+
+/**
+ * Answers a question that describes its subject through the bridge: the rest of the question is
+ * asked about the resolved name (searched as the question with the name in place of the description,
+ * and in the name's own note), and the answer quotes the bridge's evidence first, then the facts
+ * asked. Null when the bridge does not resolve, or when the question reads no better about the name.
+ */
+async function bridgeHop(
+  deps: AnswerDeps,
+  d: DescribedSubject,
+  first: { chunks: RetrievalResult['chunks']; reading: Reading },
+  context: RetrieveContext,
+  k: number,
+  contextTokens: number,
+  readerOptions: ReaderOptions,
+  language: string,
+): Promise<{ snippets: Snippet[]; reading: Reading; limit: string } | null> {
+  const resolved = await resolveBridge(deps, d, context, readerOptions);
+  if (!resolved) return null;
+  const asked = mainQuestion(d, resolved.name);
+  const main = await search(deps, asked, context, k);
+  const nameKey = resolved.name.toLowerCase();
+  const rest = `${d.before} ${d.after}`.replace(/[?!.,;]/g, ' ');
+  const ownSearch = await search(deps, `${resolved.name} ${rest}`, { ...context, mode: 'bm25', enable_rerank: false }, HOP_SEARCH_K);
+  const own = (ownSearch?.chunks ?? []).filter((c) => c.title.toLowerCase() === nameKey || c.title.toLowerCase().includes(nameKey)).slice(0, BRIDGE_OWN);
+  // The notes the question about the name finds first (the record "Decider: Maya Chen" heads) are
+  // read further: the fact asked is often in another of their passages than the one that names her.
+  // So is the record the bridge was found in: a later part may ask about it ("what kind of clocks did that record adopt").
+  const paths = new Map((main?.chunks ?? []).map((c) => [c.doc_id, c.path] as const));
+  const records = [...new Set((main?.chunks ?? []).map((c) => c.doc_id))].filter((doc) => !own.some((o) => o.doc_id === doc)).slice(0, BRIDGE_NOTES);
+  if (resolved.by === 'relation' && !records.includes(resolved.evidence.snippet.doc_id)) {
+    records.unshift(resolved.evidence.snippet.doc_id);
+    paths.set(resolved.evidence.snippet.doc_id, resolved.evidence.snippet.path);
+  }
+  const further: RetrievalResult['chunks'] = [];
+  for (const doc of records) {
+    const path = paths.get(doc)!;
+    // The record the question is built on is read as far as the search finds the question's words in it.
+    const scoped = await search(deps, asked, { ...context, mode: 'bm25', enable_rerank: false, include_globs: [literalGlob(path)] }, doc === resolved.evidence.snippet.doc_id ? BRIDGE_K : BRIDGE_RECORD_K);
+    further.push(...(scoped?.chunks ?? []).filter((c) => c.doc_id === doc));
+  }
+  // The name's own note first, then what the question about the name finds, then the first search's passages.
+  const ranked: RetrievalResult['chunks'] = [];
+  const evidenceAt = resolved.evidence.snippet.locator;
+  for (const c of [...own, ...(main?.chunks ?? []), ...further, ...first.chunks]) if (c.locator !== evidenceAt && !ranked.some((x) => x.locator === c.locator)) ranked.push(c);
+  const packed = snippetsFromBlocks(buildContext(ranked.map((c, i) => ({ ...c, score: ranked.length - i })), { budgetTokens: contextTokens, countTokens: estimateTokens }).blocks);
+  const evidence: Snippet = { ...resolved.evidence.snippet, n: 1 };
+  const snippets = [evidence, ...packed.map((s, i) => ({ ...s, n: i + 2 }))];
+  let similarity: ReaderOptions['similarity'];
+  const chunkIds = ranked.flatMap((c) => (c.chunk_id === undefined ? [] : [c.chunk_id]));
+  if (deps.sentenceSimilarities && chunkIds.length > 0) {
+    const scores = await deps.sentenceSimilarities(asked, chunkIds).catch(() => null);
+    if (scores && scores.length > 0) similarity = sentenceSimilarity(scores);
+  }
+  const { similarity: _old, ...words } = readerOptions;
+  const options = { ...words, directForms: true, ...(similarity ? { similarity } : {}) };
+  // Every sentence of a note that names the resolved person is about her as much as the line that
+  // names her: the record Maya Chen decided states its fact without repeating "Decider: Maya Chen".
+  // So is every sentence of the note the clause describes: "that record" in "…the engineer who wrote
+  // the conflict resolution strategy record, and what kind of clocks did that record adopt?" is the
+  // record the bridge was found in, not a sentence that happens to say "record".
+  const nameTerms = tokenize(resolved.name, language).map((t) => matchForm(t.term));
+  const clauseTerms = resolved.by === 'relation' ? tokenize(d.clause, language).filter((t) => !isStopword(t.raw, language)).map((t) => matchForm(t.term)) : [];
+  const described = resolved.evidence.snippet.doc_id;
+  const candidates = readerCandidates(snippets, language).map((c) => {
+    const more = [...(nameTerms.every((t) => c.doc.has(t) || c.context.has(t)) ? nameTerms : []), ...(snippets[c.snippetIndex]!.doc_id === described ? clauseTerms : [])];
+    return more.length > 0 ? { ...c, terms: new Set([...c.terms, ...more]) } : c;
+  });
+  const reading = readAnswer(asked, candidates, options);
+  if (reading.outcome === 'not_found' || OUTCOME_RANK[reading.outcome] < OUTCOME_RANK[first.reading.outcome]) return null;
+  // A question of several parts about the name is quoted part by part: each part's best sentence
+  // about the name ("Where does Tomás Herrera work from" / "who is their manager"), so that a
+  // sentence that touches both parts a little does not stand for either.
+  const parts = questionParts(asked);
+  let quote = quotedPieces(reading.answer).filter((piece) => !piece.includes(resolved.evidence.text))[0] ?? '';
+  if (parts.length > 1) {
+    // By the words alone: the stored cosines are the whole question's, which do not say what part a sentence answers.
+    const byPart = parts.map((part, i) => readAnswer(i === 0 ? part : `${part.replace(/[?!.]+$/, '')} ${resolved.name}`, candidates, { ...words, directForms: true, maxSentences: 1 }));
+    if (byPart.every((r) => r.outcome !== 'not_found')) {
+      // Each part's lead only: the sentences a reading adds after it answer the part's own gaps.
+      quote = [...new Set(byPart.map((r) => quotedPieces(r.answer)[0]!))].join(' ');
+    }
+  }
+  // The chain is cited: the bridge's evidence leads, then the facts asked (without the evidence again).
+  const facts = quotedPieces(quote).filter((piece) => !piece.includes(resolved.evidence.text));
+  const answer = [`${evidenceQuote(resolved)} [1]`, ...facts].join(' ');
+  const cited = [...new Set([...answer.matchAll(/\[(\d+)\](?=\s|$)/g)].map((m) => Number(m[1])))];
+  return {
+    snippets,
+    reading: { ...reading, answer, cited },
+    limit: `described subject: "${d.phrase}" is ${resolved.name} (${resolved.evidence.snippet.locator}); searched "${asked}"`,
+  };
+}
+
 interface Attempt {
   text: string;
   generation: Generation | null;
@@ -265,9 +415,21 @@ export async function answerQuestion(deps: AnswerDeps, query: string, options: A
   const language = deps.questionLanguage?.(query) ?? 'en';
   const readerOptions = { termStats: visibleTermStats, language, ...(similarity ? { similarity } : {}) };
   let reading: Reading = readAnswer(query, readerCandidates(snippets, language), readerOptions);
+  // A question that describes its subject ("the engineer who chose WebSockets…") is answered through
+  // the bridge: the description resolved to a name, the rest asked about that name.
+  const described = result ? describedSubject(query) : null;
+  const bridged =
+    described && asksAboutSubject(described, language)
+      ? await bridgeHop(deps, described, { chunks: result!.chunks, reading }, { ...(options.context ?? {}), ...(options.mode ? { mode: options.mode } : {}) }, k, contextTokens, readerOptions, language)
+      : null;
+  if (bridged) {
+    snippets = bridged.snippets;
+    reading = bridged.reading;
+    limits.push(bridged.limit);
+  }
   // A second hop: the question describes its subject ("the engineer who chose WebSockets") and the
   // best sentences name it (Tomás Herrera); that subject's own passages hold the rest of the answer.
-  if (result && reading.hops.length > 0 && describesSubject(query)) {
+  if (!bridged && result && reading.hops.length > 0 && describesSubject(query)) {
     const hop = await secondHop(deps, query, reading, snippets, { ...(options.context ?? {}) }, limits);
     if (hop.length > 0) {
       snippets = [...snippets, ...hop];

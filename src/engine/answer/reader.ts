@@ -163,6 +163,11 @@ export interface ReaderOptions {
    * English), the one its stemmed words are looked up in `termStats` with.
    */
   language?: string;
+  /**
+   * Rank a sentence that states the value in the form the question's wording shows (directForm)
+   * above one that only shares its words. For a question about a known subject. Default false.
+   */
+  directForms?: boolean;
 }
 
 const matchKey = (s: string) => plainText(s).toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
@@ -672,6 +677,24 @@ interface Part {
   asked: AskedType;
   terms: Weighted[];
   total: number;
+  /** What a sentence that states the value directly holds (directForm). */
+  direct?: RegExp;
+}
+
+/** Prepositions a question may end on ("Where does she work *from*?", "Who does he report *to*?"). */
+const STRANDED = /(?<![\p{L}])(from|to|in|at|for|with|on|under|after)\s*[?,.!]*\s*$/iu;
+
+/**
+ * The form a sentence states the asked value in, when the question's wording shows it: a question
+ * that ends on a preposition is answered by that preposition before a name or number ("Where does
+ * Tomás Herrera work from?" — "works remotely from Valencia", not "spent five years in Madrid").
+ * English. Read for a question about a known subject (ReaderOptions.directForms), where it tells
+ * apart that subject's sentences; over open passages it picks as often as it misses.
+ */
+export function directForm(part: string, type: AskedType['type']): RegExp | undefined {
+  const stranded = type === 'place' || type === 'person' || type === 'entity' ? STRANDED.exec(part) : null;
+  if (stranded) return new RegExp(`(?<![\\p{L}])${stranded[1]!.toLowerCase()}\\s+(?:the\\s+)?[\\p{Lu}\\p{N}]`, 'u');
+  return undefined;
 }
 
 /** Numbers and capitalised words of the question: a value the question already states is no answer. */
@@ -821,7 +844,9 @@ export function readAnswer(question: string, given: readonly Candidate[], option
     // the first part's words count a quarter in it.
     const inherited = i === 0 ? [] : first.filter((f) => !own.some((o) => o.term === f.term)).map((f) => ({ ...f, w: f.w * INHERITED_SHARE }));
     const terms = [...own, ...inherited];
-    return { text, asked: askedType(text), terms, total: terms.reduce((s, t) => s + t.w, 0) };
+    const asked = askedType(text);
+    const direct = options.directForms && (lang === undefined || lang === 'en') ? directForm(text, asked.type) : undefined;
+    return { text, asked, terms, total: terms.reduce((s, t) => s + t.w, 0), ...(direct ? { direct } : {}) };
   });
   // A part with no word of its own ("and when?") is about the rest of the question.
   for (const p of parts) if (p.total === 0) Object.assign(p, { terms: all, total: allTotal });
@@ -862,7 +887,7 @@ export function readAnswer(question: string, given: readonly Candidate[], option
     const rank = 1 / (1 + c.snippetIndex);
     const whole = coverage(c, all, allTotal);
     // The line that sets the counted thing (`MAX_RETRIES = 5`) states the value; a loop that uses it does not.
-    const direct = p.asked.unit && (assignsUnit(c.text, p.asked.unit) || (c.described && describesUnit(c.described, c.text, p.asked.unit))) ? 1 : 0;
+    const direct = (p.asked.unit && (assignsUnit(c.text, p.asked.unit) || (c.described && describesUnit(c.described, c.text, p.asked.unit)))) || (p.direct && cov > 0 && p.direct.test(c.text)) ? 1 : 0;
     const score = W_PART * cov + W_TYPE * typed + W_WHOLE * whole + W_RANK * rank + W_DIRECT * direct + W_SIMILARITY * simOf(i) * cov;
     return { answers, score, cov, typed: typed === 1 };
   };

@@ -12,19 +12,24 @@ interface Relation {
   stated: RegExp;
   /** The words a question asks it with. */
   asked: string;
+  /** The words a note labels it with: what a search for the line uses. */
+  label: string;
 }
 
 const RELATIONS: readonly Relation[] = [
   {
     stated: /(?<![\p{L}])(?:decider|decided|decides|decide|decision maker|chose|chosen|choose|picked|selected|решение принимал\p{L}*|принял\p{L}* решение|решил\p{L}*|выбрал\p{L}*)(?![\p{L}])/iu,
+    label: 'decider decided decision решение принимал принимала',
     asked: 'decide decider choose chose chosen pick picked select selected выбрал выбрала выбрать решил решила',
   },
   {
     stated: /(?<![\p{L}])(?:reports? to|reporting to|manager|manages|managed by|boss|supervisor|руководител\p{L}*|подчиняется|начальник\p{L}*)(?![\p{L}])/iu,
-    asked: 'manage manages manager managed boss supervisor руководитель руководит начальник',
+    label: 'reports manager supervisor руководитель подчиняется',
+    asked: 'manage manages manager managed report reports boss supervisor руководитель руководит начальник',
   },
   {
     stated: /(?<![\p{L}])(?:author|authors|authored|wrote|written by|автор\p{L}*|написал\p{L}*)(?![\p{L}])/iu,
+    label: 'author authored written автор',
     asked: 'author wrote write written автор написал написала',
   },
 ];
@@ -38,4 +43,25 @@ export function relationTerms(text: string): string[] {
     if (r.stated.test(text)) out.push(...askedTerms[i]!);
   });
   return out;
+}
+
+/**
+ * The relation a question's clause asks by its verb ("chose WebSockets" → the decider, "wrote the
+ * record" → the author, "manages Priya" → the manager), as an index for statesRelation; null when
+ * it asks none of them.
+ */
+export function askedRelation(clause: string): number | null {
+  const terms = new Set(tokenize(clause).map((t) => t.term));
+  const i = askedTerms.findIndex((asked) => asked.some((t) => terms.has(t)));
+  return i < 0 ? null : i;
+}
+
+/** Whether a field's label states the relation ("Decider", "Author and decider", «Решение принимала»). */
+export function statesRelation(label: string, relation: number): boolean {
+  return RELATIONS[relation]?.stated.test(label) ?? false;
+}
+
+/** The words a note labels the relation with ("decider decided decision"): a search for its line. */
+export function relationLabel(relation: number): string {
+  return RELATIONS[relation]?.label ?? '';
 }
