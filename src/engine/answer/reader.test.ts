@@ -289,6 +289,16 @@ describe('readAnswer', () => {
   });
 });
 
+describe('the form the question shows (directForms)', () => {
+  it('prefers the sentence with the preposition the question ends on before a name', () => {
+    const note = snippet(1, '## Background\n\nBefore joining he spent five years at a payments company in Madrid working on queues.\n\n## Notes\n\n- Works remotely from Valencia, comes to Rotterdam once a month.', { title: 'Tomás Herrera' });
+    const q = 'Where does Tomás Herrera work from?';
+    expect(readAnswer(q, readerCandidates([note]), { termStats: stats(), directForms: true }).answer).toMatch(/^Works remotely from Valencia/);
+    // Without it, the two sentences tie on the words and the earlier one leads.
+    expect(readAnswer(q, readerCandidates([note]), { termStats: stats() }).answer).toMatch(/^Before joining/);
+  });
+});
+
 describe('the question held together', () => {
   it('abstains when the notes hold the question\'s words only scattered over sentences (English)', () => {
     const q = 'Which river flows past the Harvard campus?';
