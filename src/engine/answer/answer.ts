@@ -15,7 +15,7 @@ import type { ChatModel, Generation } from '../llm/chat.ts';
 import { withTimeout } from '../llm/reranker.ts';
 import { buildContext, estimateTokens } from '../retrieve/context.ts';
 import type { TraceRow } from '../store/store.ts';
-import { asksAboutSubject, type BridgeResolution, bridgeQuery, clauseRelation, clauseSubject, type DescribedSubject, describedSubject, evidenceQuote, mainQuestion, relationLine } from './bridge.ts';
+import { asksAboutSubject, type BridgeResolution, bridgeQuery, clauseRelation, clauseSubject, type DescribedSubject, describedSubject, evidenceQuote, mainQuestion, relationLine, typedRelation } from './bridge.ts';
 import { checkAnswer, supportedShare, tidyAnswer } from './checks.ts';
 import { citationsFor, extractCitations, splitSentences, stripCitationMarkers } from './citations.ts';
 import { answerConfidence } from './confidence.ts';
@@ -71,6 +71,12 @@ export interface AnswerDeps {
   chat: ChatModel | null;
   settings: AnswerSettings;
   documentSource: (docId: string) => { absPath: string; contentHash: string | null } | null;
+  /**
+   * The typed relations a note's front matter states of it (decided_by, reports_to, authored_by,
+   * owned_by), with the line of each: the graph's, for a described subject whose record states the
+   * relation only there. Absent: only field lines of the passages are read.
+   */
+  noteRelations?: (docId: string) => readonly { type: string; name: string; line: number }[];
   /** idf and document frequency of analyzed terms in the index, as far as a caller allowing these sensitivities may see. */
   termStats: (terms: readonly string[], allowSensitivity: readonly string[]) => Map<string, { idf: number; df: number }>;
   /** The analysis language the question's words are stemmed in to meet the index (lexical.ts queryLanguages); default English. */
@@ -234,11 +240,26 @@ async function resolveBridge(deps: AnswerDeps, d: DescribedSubject, context: Ret
       const more = toSnippets((scoped?.chunks ?? []).filter((c) => c.doc_id === doc && !own.some((s) => s.locator === c.locator)));
       const line = relationLine(more, relation, d.clause);
       if (line) return line;
+      const typed = deps.noteRelations ? typedRelation(deps.noteRelations(doc), relation, d.clause, first, (n) => sourceLine(deps, doc, n)) : null;
+      if (typed) return typed;
     }
   }
   // The sentence reading uses the words alone: the stored cosines are the whole question's, not the clause's.
   const { similarity: _similarity, ...words } = readerOptions;
   return clauseSubject(d, passages, words);
+}
+
+/** Line n of a document as the file holds it now, or null when the file changed since it was indexed (or is gone). */
+function sourceLine(deps: AnswerDeps, docId: string, n: number): string | null {
+  const source = deps.documentSource(docId);
+  if (!source?.contentHash) return null;
+  try {
+    const bytes = fs.readFileSync(source.absPath);
+    if (sha256(bytes) !== source.contentHash) return null;
+    return bytes.toString('utf8').split(/\r?\n/)[n - 1] ?? null;
+  } catch {
+    return null;
+  }
 }
 
 /** The quoted sentences of a reader's answer, each with its citation ("… [2]"). */

@@ -10,7 +10,7 @@
  */
 import { isStopword, tokenize } from '../search/analyzer.ts';
 import { plainText, readAnswer, type ReaderOptions, readerCandidates } from './reader.ts';
-import { askedRelation, statesRelation } from './relations.ts';
+import { askedRelation, relationGraphType, statesRelation } from './relations.ts';
 import type { Snippet } from './types.ts';
 
 export interface DescribedSubject {
@@ -175,6 +175,31 @@ export function relationLine(passages: readonly Snippet[], relation: number, cla
       const text = plainText(`${label}: ${m[3]!}`).replace(/\s+/g, ' ').trim();
       return { name, evidence: { text, snippet: lineSnippet(s, lines[i]!, i) }, by: 'relation' };
     }
+  }
+  return null;
+}
+
+/**
+ * The relation a note's front matter states (the graph's typed relations: `decided_by: Tomás
+ * Herrera`), for a note without a field line in its body. `line` reads a line of the note as it
+ * is now (null when the file changed since it was indexed: a quote must be the note's own words).
+ * A value the clause names points back to the note, as a field line's does.
+ */
+export function typedRelation(
+  rows: readonly { type: string; name: string; line: number }[],
+  relation: number,
+  clause: string,
+  note: Snippet,
+  line: (n: number) => string | null,
+): BridgeResolution | null {
+  const type = relationGraphType(relation);
+  const clauseWords = wordsOf(clause);
+  for (const r of rows) {
+    if (r.type !== type) continue;
+    const name = !named(r.name, clauseWords) ? r.name : personTitle(note.title) && !named(note.title, clauseWords) ? note.title.trim() : null;
+    const text = name ? line(r.line) : null;
+    if (!name || !text) continue;
+    return { name, evidence: { text: plainText(text.trim()), snippet: { ...note, locator: `${note.path}#L${r.line}-L${r.line}`, start_line: r.line, end_line: r.line, text } }, by: 'relation' };
   }
   return null;
 }

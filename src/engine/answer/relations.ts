@@ -14,22 +14,27 @@ interface Relation {
   asked: string;
   /** The words a note labels it with: what a search for the line uses. */
   label: string;
+  /** The graph's relation type for it, from a note's front matter (graph/extract.ts: decided_by, reports_to, authored_by). */
+  graph: string;
 }
 
 const RELATIONS: readonly Relation[] = [
   {
     stated: /(?<![\p{L}])(?:decider|decided|decides|decide|decision maker|chose|chosen|choose|picked|selected|решение принимал\p{L}*|принял\p{L}* решение|решил\p{L}*|выбрал\p{L}*)(?![\p{L}])/iu,
     label: 'decider decided decision решение принимал принимала',
+    graph: 'decided_by',
     asked: 'decide decider choose chose chosen pick picked select selected выбрал выбрала выбрать решил решила',
   },
   {
     stated: /(?<![\p{L}])(?:reports? to|reporting to|manager|manages|managed by|boss|supervisor|руководител\p{L}*|подчиняется|начальник\p{L}*)(?![\p{L}])/iu,
     label: 'reports manager supervisor руководитель подчиняется',
+    graph: 'reports_to',
     asked: 'manage manages manager managed report reports boss supervisor руководитель руководит начальник',
   },
   {
     stated: /(?<![\p{L}])(?:author|authors|authored|wrote|written by|автор\p{L}*|написал\p{L}*)(?![\p{L}])/iu,
     label: 'author authored written автор',
+    graph: 'authored_by',
     asked: 'author wrote write written автор написал написала',
   },
 ];
@@ -64,4 +69,9 @@ export function statesRelation(label: string, relation: number): boolean {
 /** The words a note labels the relation with ("decider decided decision"): a search for its line. */
 export function relationLabel(relation: number): string {
   return RELATIONS[relation]?.label ?? '';
+}
+
+/** The graph's relation type of the relation ("decided_by"): a note's front matter states it so. */
+export function relationGraphType(relation: number): string | null {
+  return RELATIONS[relation]?.graph ?? null;
 }

@@ -41,6 +41,7 @@ export function createAnswerHandlers({ store, config, events, chat, retrieve, st
       rerankTopN: config.rerankTopN,
     },
     documentSource: (docId) => store.documentSource(docId),
+    noteRelations: (docId) => store.documentRelations(docId),
     termStats: (terms, allowSensitivity) => termStats(store.db, terms, { allowSensitivity, sensitivityEnable: config.sensitivityEnable }),
     questionLanguage: (query) => queryLanguages(store.db, query)[0]!,
     saveTrace: (trace) => store.insertTrace(trace),

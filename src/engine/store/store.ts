@@ -886,6 +886,19 @@ export class Store implements Disposable {
     return row ? { absPath: path.join(row.root, row.path), contentHash: row.content_hash } : null;
   }
 
+  /**
+   * The typed relations a document states of itself (its front matter: decided_by, reports_to,
+   * authored_by, owned_by), with the name of each entity and the line that states it, in note order.
+   */
+  documentRelations(docId: string): { type: string; name: string; line: number }[] {
+    return this.sqlite
+      .prepare(
+        `SELECT r.type, e.name, r.start_line AS line FROM documents d JOIN relations r ON r.document_id = d.id JOIN entities e ON e.id = r.dst_id
+         WHERE d.doc_id = ? AND d.status = 'indexed' AND r.src_id IS NULL AND r.type IN ('decided_by', 'reports_to', 'authored_by', 'owned_by') ORDER BY r.seq`,
+      )
+      .all(docId) as { type: string; name: string; line: number }[];
+  }
+
   insertTrace(trace: TraceRow): void {
     if (this.reader && !this.insideTryWrite) {
       this.tryWrite(() => this.insertTrace(trace));
