@@ -703,7 +703,8 @@ export async function answerQuestion(deps: AnswerDeps, query: string, options: A
   const sentences = verdictInfo?.critic.sentences ?? [];
   const { confidence, low } = answerConfidence({
     synthesized: answerMode === 'generative',
-    degradations: limits.filter((l) => !/^(?:rerank: no rerank model|no chat model|not found in your notes|your files never mention)/.test(l)).length,
+    // How the question was read through its described subject is no degradation: no stage failed.
+    degradations: limits.filter((l) => !/^(?:rerank: no rerank model|no chat model|not found in your notes|your files never mention|described subject:)/.test(l)).length,
     verdict: isCancelled ? null : verdict,
     topScore: result ? topScoreOf(result) : null,
     supportedShare: supportedShare(sentences),
