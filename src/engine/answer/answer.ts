@@ -15,7 +15,7 @@ import type { ChatModel, Generation } from '../llm/chat.ts';
 import { withTimeout } from '../llm/reranker.ts';
 import { buildContext, estimateTokens } from '../retrieve/context.ts';
 import type { TraceRow } from '../store/store.ts';
-import { asksAboutSubject, type BridgeResolution, bridgeQuery, clauseRelation, clauseSubject, type DescribedSubject, describedSubject, evidenceQuote, mainQuestion, relationLine, typedRelation } from './bridge.ts';
+import { asksAboutSubject, type BridgeResolution, bridgeQuery, clauseRelation, clauseSubject, type DescribedSubject, describedSubject, evidenceQuote, mainQuestion, notesAbout, relationLine, typedRelation } from './bridge.ts';
 import { checkAnswer, supportedShare, tidyAnswer } from './checks.ts';
 import { citationsFor, extractCitations, splitSentences, stripCitationMarkers } from './citations.ts';
 import { answerConfidence } from './confidence.ts';
@@ -322,16 +322,19 @@ async function bridgeHop(
   }
   const { similarity: _old, ...words } = readerOptions;
   const options = { ...words, directForms: true, ...(similarity ? { similarity } : {}) };
-  // Every sentence of a note that names the resolved person is about her as much as the line that
-  // names her: the record Maya Chen decided states its fact without repeating "Decider: Maya Chen".
+  // Every sentence of a note about the resolved person (hers, or a record that is her work) is about
+  // her as much as the line that names her: the record Maya Chen decided states its fact without
+  // repeating "Decider: Maya Chen". A colleague's note that says "Reports to: Maya Chen" is not hers.
   // So is every sentence of the note the clause describes: "that record" in "…the engineer who wrote
   // the conflict resolution strategy record, and what kind of clocks did that record adopt?" is the
   // record the bridge was found in, not a sentence that happens to say "record".
   const nameTerms = tokenize(resolved.name, language).map((t) => matchForm(t.term));
   const clauseTerms = resolved.by === 'relation' ? tokenize(d.clause, language).filter((t) => !isStopword(t.raw, language)).map((t) => matchForm(t.term)) : [];
   const described = resolved.evidence.snippet.doc_id;
+  const about = notesAbout(snippets, resolved.name);
   const candidates = readerCandidates(snippets, language).map((c) => {
-    const more = [...(nameTerms.every((t) => c.doc.has(t) || c.context.has(t)) ? nameTerms : []), ...(snippets[c.snippetIndex]!.doc_id === described ? clauseTerms : [])];
+    const doc = snippets[c.snippetIndex]!.doc_id;
+    const more = [...(about.has(doc) ? nameTerms : []), ...(doc === described ? clauseTerms : [])];
     return more.length > 0 ? { ...c, terms: new Set([...c.terms, ...more]) } : c;
   });
   const reading = readAnswer(asked, candidates, options);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { asksAboutSubject, bridgeQuery, clauseRelation, clauseSubject, describedSubject, evidenceQuote, mainQuestion, relationLine } from './bridge.ts';
+import { asksAboutSubject, bridgeQuery, clauseRelation, clauseSubject, describedSubject, evidenceQuote, mainQuestion, notesAbout, relationLine } from './bridge.ts';
 import type { Snippet } from './types.ts';
 
 const snippet = (n: number, path: string, title: string, text: string, start = 10): Snippet => ({
@@ -92,6 +92,14 @@ describe('resolving the bridge', () => {
     expect(r.name).toBe('Maya Chen');
     expect(r.by).toBe('sentence');
     expect(evidenceQuote(r)).toMatch(/^Maya Chen — Maya leads the sync team/);
+  });
+
+  it('counts her note and the records she decided or wrote as about her, not a colleague\'s note that names her', () => {
+    const own = snippet(1, 'people/Maya Chen.md', 'Maya Chen', 'Maya leads the sync team.');
+    const decided = snippet(2, 'decisions/Storage.md', 'Storage decision', '**Decider:** [[Maya Chen]]\n\nDecided to use SQLite.');
+    const wrote = snippet(3, 'decisions/Решение.md', 'Решение', '**Автор:** [[Maya Chen]]');
+    const colleague = snippet(4, 'people/Tomás Herrera.md', 'Tomás Herrera', '**Reports to:** [[Maya Chen]]\n\nBefore Lumen Labs he worked in Madrid.');
+    expect([...notesAbout([own, decided, wrote, colleague], 'Maya Chen')].sort()).toEqual(['decisions/Storage.md', 'decisions/Решение.md', 'people/Maya Chen.md']);
   });
 
   it('resolves nothing when the best sentence names no person', () => {

@@ -10,7 +10,7 @@
  */
 import { isStopword, tokenize } from '../search/analyzer.ts';
 import { plainText, readAnswer, type ReaderOptions, readerCandidates } from './reader.ts';
-import { askedRelation, relationGraphType, statesRelation } from './relations.ts';
+import { askedRelation, relationGraphType, statesRelation, statesWorkOf } from './relations.ts';
 import type { Snippet } from './types.ts';
 
 export interface DescribedSubject {
@@ -134,6 +134,9 @@ export interface BridgeResolution {
   by: 'relation' | 'sentence';
 }
 
+/** A field line: its label and value ("**Decider:** [[Tomás Herrera]]", "Reports to: Maya Chen"). */
+const FIELD_LINE = /^\s*(?:[-*+]\s+)?(?:\*\*([^*\n]{1,40}?):?\*\*:?|([\p{L}][\p{L} ]{0,30}):)\s*(.+)$/u;
+
 /** A name as written in a field's value: its links first ("[[Tomás Herrera]]"), else its capitalised words. */
 function namesInValue(value: string): string[] {
   const links = [...value.matchAll(/\[\[([^\]|#]+)(?:[#|][^\]]*)?\]\]/g)].map((m) => m[1]!.trim());
@@ -146,6 +149,24 @@ const wordsOf = (s: string) => new Set(tokenize(s).map((t) => t.term));
 const named = (name: string, words: ReadonlySet<string>) => tokenize(name).every((t) => words.has(t.term));
 /** A title that is a person's name: two to four capitalised words, no digits. */
 const personTitle = (title: string) => /^[\p{Lu}][\p{L}'’-]+(?:\s+[\p{Lu}][\p{L}'’-]+){1,3}$/u.test(title.trim());
+
+/**
+ * The notes about the person: hers (its title is her name), and the records that are her work (a
+ * field line says she decided or wrote it: "Decider: [[Maya Chen]]"). A note that only names her
+ * ("Reports to: Maya Chen" in a colleague's) is about someone else.
+ */
+export function notesAbout(passages: readonly Snippet[], name: string): Set<string> {
+  const nameWords = wordsOf(name);
+  const out = new Set<string>();
+  for (const s of passages) {
+    if (named(name, wordsOf(s.title))) out.add(s.doc_id);
+    for (const line of s.text.split('\n')) {
+      const m = FIELD_LINE.exec(line);
+      if (m && statesWorkOf(m[1] ?? m[2]!) && namesInValue(m[3]!).some((n) => named(name, wordsOf(n)) && named(n, nameWords))) out.add(s.doc_id);
+    }
+  }
+  return out;
+}
 
 /** One line of a snippet as a snippet of its own: the evidence is cited by its exact line. */
 function lineSnippet(s: Snippet, line: string, offset: number): Snippet {
@@ -164,7 +185,7 @@ export function relationLine(passages: readonly Snippet[], relation: number, cla
   for (const s of passages) {
     const lines = s.text.split('\n');
     for (let i = 0; i < lines.length; i++) {
-      const m = /^\s*(?:[-*+]\s+)?(?:\*\*([^*\n]{1,40}?):?\*\*:?|([\p{L}][\p{L} ]{0,30}):)\s*(.+)$/u.exec(lines[i]!);
+      const m = FIELD_LINE.exec(lines[i]!);
       if (!m) continue;
       const label = m[1] ?? m[2]!;
       if (!statesRelation(label, relation)) continue;

@@ -75,3 +75,12 @@ export function relationLabel(relation: number): string {
 export function relationGraphType(relation: number): string | null {
   return RELATIONS[relation]?.graph ?? null;
 }
+
+/**
+ * Whether a field's label makes the note the named person's work: she decided it or wrote it
+ * ("Decider:", "Author and decider:", «Решение принимала:»); not a relation of the note's own
+ * subject to her ("Reports to:").
+ */
+export function statesWorkOf(label: string): boolean {
+  return RELATIONS.some((r) => (r.graph === 'decided_by' || r.graph === 'authored_by') && r.stated.test(label));
+}
