@@ -34,6 +34,8 @@ describe('described subject', () => {
     expect(pick.clause).toBe('leads the sync team');
     expect(mainQuestion(pick, 'Maya Chen')).toBe('Which database did Maya Chen pick for on-device storage, and on what date?');
     expect(describedSubject('When did the person who leads the sync team join Lumen Labs?')!.clause).toBe('leads the sync team');
+    const phd = describedSubject('Which city did the engineer who wrote the conflict resolution strategy record do her PhD in?')!;
+    expect(mainQuestion(phd, 'Priya Raman')).toBe('Which city did Priya Raman do her PhD in?');
   });
 
   it('reads Russian clauses: «…, который …» and «тот, кто …»', () => {

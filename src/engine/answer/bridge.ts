@@ -40,6 +40,8 @@ const PERSON_NOUNS = new Set(
 const EN_GLUE = new Set('a an the this that these those its his her their our my your as for to from in on at with about by of into over under after before through via per than and or'.split(' '));
 /** Particles and prepositions a main verb is followed by ("work from", "pick for"). */
 const EN_PARTICLES = new Set('from for to in on at with about by of into over under after before through via up out off around'.split(' '));
+/** What opens a main verb's object ("join *the* team", "do *her* PhD"). */
+const EN_DETERMINERS = new Set('the a an her his their its my our your this that these those'.split(' '));
 /** Auxiliaries that leave the main verb after the subject ("Where does the engineer who … work from?"). */
 const EN_AUX = /(?:^|\s)(?:do|does|did|can|could|will|would|should|may|might|must)\s+$/i;
 /** Where a relative clause ends: a comma or the question's end, or "and" opening the question's next part. */
@@ -50,7 +52,8 @@ const RU_CLAUSE_END = /\s*(?:[,;?!]|\s+и\s+(?:кто|что|где|когда|�
  * In a question with an auxiliary before the subject ("Which database did the person who leads the
  * sync team pick for on-device storage"), the clause runs up to the main verb: the first lower-case
  * word past the clause's own verb and one word of its object that follows a content word and comes
- * before a particle, a name, an article or the end ("pick for", "work from", "join Lumen Labs").
+ * before a particle, a name, an article or possessive, or the end ("pick for", "work from", "join
+ * Lumen Labs", "do her PhD").
  */
 function mainVerbAt(words: readonly string[]): number {
   for (let i = 2; i < words.length; i++) {
@@ -58,7 +61,7 @@ function mainVerbAt(words: readonly string[]): number {
     const prev = words[i - 1]!;
     if (!/^[\p{Ll}]+$/u.test(w) || EN_GLUE.has(w) || EN_GLUE.has(prev.toLowerCase()) || EN_PARTICLES.has(prev.toLowerCase())) continue;
     const next = words[i + 1];
-    if (next === undefined || EN_PARTICLES.has(next) || next === 'the' || next === 'a' || next === 'an' || /^\p{Lu}/u.test(next)) return i;
+    if (next === undefined || EN_PARTICLES.has(next) || EN_DETERMINERS.has(next) || /^\p{Lu}/u.test(next)) return i;
   }
   return -1;
 }
