@@ -180,6 +180,18 @@ describe('checkAnswer with numbers', () => {
     expect(wrong.feedback).toMatch(/use the numbers the snippet gives/);
     expect(checkAnswer('The Merkle tree uses a fan-out of 16 [1].', facts).verdict).toBe('APPROVE');
   });
+
+  it('reads a label that names the cited note as its source, not as a claim: a date in the title is not a number to find', () => {
+    const record: Snippet[] = [
+      { n: 1, locator: 'd.md#L16-L16', path: 'decisions/2026-04-02 Transport protocol.md', start_line: 16, end_line: 16, doc_id: 'd.md', title: '2026-04-02 Transport protocol', heading: null, text: '**Decider:** [[Tomás Herrera]]', score: 1 },
+    ];
+    const labelled = checkAnswer('2026-04-02 Transport protocol — Decider: Tomás Herrera. [1]', record);
+    expect(labelled.verdict).toBe('APPROVE');
+    // Another note's name in front is a claim like any other: its date must be in the passage.
+    const other = checkAnswer('2026-05-04 Telemetry opt-in — Decider: Tomás Herrera. [1]', record);
+    expect(other.verdict).not.toBe('APPROVE');
+    expect(other.sentences[0]!.reason).toMatch(/not in the cited snippet/);
+  });
 });
 
 describe('tidyAnswer', () => {

@@ -106,6 +106,20 @@ function quote(sentence: string): string {
 }
 
 /**
+ * The sentence without a label that names one of its cited passages' notes ("2026-04-02 Transport
+ * protocol — Decider: Tomás Herrera."): the label says where the rest comes from, as the citation
+ * does, and claims nothing of its own (a date in a title is not a number the passage must hold).
+ */
+function withoutSourceLabel(sentence: string, titles: readonly string[]): string {
+  const s = sentence.trimStart();
+  for (const title of titles) {
+    const t = title.trim();
+    if (t.length > 0 && s.length > t.length + 3 && s.slice(0, t.length).toLowerCase() === t.toLowerCase() && /^\s+—\s/.test(s.slice(t.length))) return s.slice(t.length).replace(/^\s+—\s+/, '');
+  }
+  return sentence;
+}
+
+/**
  * Checks every sentence of an answer against the snippets it cites. A claim (a sentence with at
  * least three content words that is not an abstention) is supported when it cites a snippet and
  * at least `minOverlap` of its content words occur in the cited snippets.
@@ -128,7 +142,7 @@ export function checkAnswer(answer: string, snippets: readonly Snippet[], option
   let abstains = false;
   const sentences: SentenceSupport[] = texts.map((sentence) => {
     const citations = [...new Set(citationNumbers(sentence))].filter((n) => byNumber.has(n));
-    const words = contentTerms(sentence);
+    const words = contentTerms(withoutSourceLabel(sentence, citations.map((n) => byNumber.get(n)!.title)));
     const abstention = isAbstention(sentence);
     abstains ||= abstention;
     const claim = !abstention && words.length >= MIN_CLAIM_WORDS;
