@@ -156,6 +156,16 @@ describe('readAnswer', () => {
     expect(r.answer).not.toContain('hiking');
   });
 
+  it('quotes a runner-up that answers as well as the lead before a sentence that only brings a missing question word', () => {
+    const s = [
+      snippet(1, 'Tesla founded a lighting company with two partners in 1886. The lighting company installed arc lamps that Tesla designed.'),
+      snippet(2, 'The studio was hired to produce a new identity for the network.'),
+    ];
+    const r = read('What did the lighting company of Tesla produce?', s);
+    expect(r.answer).toContain('Tesla founded a lighting company');
+    expect(r.answer).toContain('The lighting company installed arc lamps that Tesla designed. [1]');
+  });
+
   it('follows a name from one note to another: the sentence that answers, and the one that says what it is about', () => {
     const s = [
       snippet(1, 'The beta starts in May, after the review.', { title: 'Planning' }),

@@ -968,6 +968,14 @@ export function readAnswer(question: string, given: readonly Candidate[], option
     for (const i of order) if (!picked.includes(i) && answersPart(i, pi) && (best < 0 || table[i]![pi]!.score > table[best]![pi]!.score)) best = i;
     if (best >= 0) picked.push(best);
   });
+  // A single question that two sentences answer about equally well: the runner-up holds a value of the
+  // asked kind too, and the reader cannot tell which one the question means, so both are quoted.
+  if (picked.length === 1 && parts.length === 1 && parts[0]!.asked.type !== 'any') {
+    // A line of code and the comment that describes it state one fact, not two.
+    const described = (a: number, b: number) => candidates[a]!.described?.includes(candidates[b]!.text) === true;
+    const runnerUp = order.find((i) => !picked.includes(i) && !described(i, picked[0]!) && !described(picked[0]!, i));
+    if (runnerUp !== undefined && total(runnerUp) >= RUNNER_UP_SHARE * total(picked[0]!) && table[runnerUp]![0]!.answers >= PART_ANSWERED && typedOf(runnerUp)) picked.push(runnerUp);
+  }
   // Question words no quoted sentence holds yet (a multi-hop question's other half): the sentence that brings most of them.
   while (picked.length > 0 && picked.length < maxSentences) {
     const held = new Set(picked.flatMap((i) => [...candidates[i]!.terms, ...candidates[i]!.context]));
@@ -987,14 +995,6 @@ export function readAnswer(question: string, given: readonly Candidate[], option
     }
     if (best < 0 || bestGain < MULTI_HOP_GAIN * allTotal) break;
     picked.push(best);
-  }
-  // A single question that two sentences answer about equally well: the runner-up holds a value of the
-  // asked kind too, and the reader cannot tell which one the question means, so both are quoted.
-  if (picked.length === 1 && parts.length === 1 && parts[0]!.asked.type !== 'any') {
-    // A line of code and the comment that describes it state one fact, not two.
-    const described = (a: number, b: number) => candidates[a]!.described?.includes(candidates[b]!.text) === true;
-    const runnerUp = order.find((i) => !picked.includes(i) && !described(i, picked[0]!) && !described(picked[0]!, i));
-    if (runnerUp !== undefined && total(runnerUp) >= RUNNER_UP_SHARE * total(picked[0]!) && table[runnerUp]![0]!.answers >= PART_ANSWERED && typedOf(runnerUp)) picked.push(runnerUp);
   }
   // A lead that refers to the sentence next to it, or that the next one goes on about, is quoted with it.
   // It follows the lead, which stays first: it is the sentence that reads best against the question.
