@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { tokenize } from '../search/analyzer.ts';
 import { checkAnswer } from './checks.ts';
-import { codeSentences, matchForm, plainText, proseSentences, readAnswer, readerCandidates, sentenceSimilarity, togetherNeeded } from './reader.ts';
+import { codeSentences, leansOnPrevious, matchForm, plainText, proseSentences, readAnswer, readerCandidates, sentenceSimilarity, togetherNeeded } from './reader.ts';
 import type { Snippet } from './types.ts';
 
 const snippet = (n: number, text: string, extra: Partial<Snippet> = {}): Snippet => ({
@@ -154,6 +154,26 @@ describe('readAnswer', () => {
     expect(r.answer).toContain('SQLite');
     expect(r.answer).toContain('Maya Chen leads the sync team');
     expect(r.answer).not.toContain('hiking');
+  });
+
+  it('quotes the sentence after the lead that goes on about the subject of the lead with a question word', () => {
+    const s = [snippet(1, 'When considering computational problems, a problem instance is a string over an alphabet. Usually, the alphabet is taken to be the binary alphabet. Cats sleep a lot.')];
+    const r = read('Which alphabet is used for a problem instance string?', s);
+    expect(r.answer).toBe('When considering computational problems, a problem instance is a string over an alphabet. [1] Usually, the alphabet is taken to be the binary alphabet. [1]');
+    const ru = [snippet(1, 'Во время смены приложение пишет трек курьера. Трек хранится в базе ClickHouse. Курьеры любят чай.')];
+    expect(read('Где приложение курьера пишет трек?', ru).answer).toBe('Во время смены приложение пишет трек курьера. [1] Трек хранится в базе ClickHouse. [1]');
+  });
+
+  it('does not add a sentence of a distant passage that holds one rare question word', () => {
+    const s = [
+      snippet(1, 'The relay team keeps backups in the Frankfurt bucket.'),
+      snippet(2, 'Sprint notes for the week.'),
+      snippet(3, 'Lunch menu for Friday.'),
+      snippet(4, 'The freeze on hiring continues.'),
+    ];
+    const rare = (terms: readonly string[]) => new Map(terms.map((t) => [t, { idf: t === 'freez' ? 6 : 2, df: 3 }]));
+    const r = readAnswer('Where does the relay team keep backups during a freeze?', readerCandidates(s), { termStats: rare });
+    expect(r.answer).toBe('The relay team keeps backups in the Frankfurt bucket. [1]');
   });
 
   it('quotes a runner-up that answers as well as the lead before a sentence that only brings a missing question word', () => {
@@ -409,6 +429,19 @@ describe('the question held together', () => {
     expect(togetherNeeded(2)).toBeGreaterThan(togetherNeeded(5));
     expect(togetherNeeded(5)).toBeGreaterThan(togetherNeeded(8));
     expect(togetherNeeded(12)).toBe(togetherNeeded(8));
+  });
+});
+
+describe('a sentence that leans on the one before', () => {
+  it('opens with a pronoun, or holds one in its opening phrase', () => {
+    expect(leansOnPrevious('It was re-established in April 1991.')).toBe(true);
+    expect(leansOnPrevious('Usually, it is taken to be binary.')).toBe(true);
+    expect(leansOnPrevious('However, this is not really the case.')).toBe(true);
+    expect(leansOnPrevious('At the time of his death, the empire stretched to the sea.')).toBe(true);
+    expect(leansOnPrevious('После его смерти, империя распалась.')).toBe(true);
+    expect(leansOnPrevious('In the final years of the era, parents chose new schools.')).toBe(false);
+    expect(leansOnPrevious('The statement was in Latin.')).toBe(false);
+    expect(leansOnPrevious('In a long opening phrase of many words about this, the claim.')).toBe(false);
   });
 });
 

@@ -473,7 +473,7 @@ export function readerCandidates(snippets: readonly Snippet[], lang?: string): C
     const own = out.filter((c) => c.snippetIndex === snippetIndex);
     own.forEach((c, i) => {
       for (const o of [own[i - 1], own[i + 1]]) if (o) for (const t of o.terms) c.near.add(t);
-      if (own[i - 1] && PRONOUN_START.test(c.text)) c.antecedent = own[i - 1]!.terms;
+      if (own[i - 1] && leansOnPrevious(c.text)) c.antecedent = own[i - 1]!.terms;
       for (const t of c.terms) c.doc.add(t);
     });
   });
@@ -574,6 +574,20 @@ function nameCandidates(snippets: readonly Snippet[], candidates: Candidate[], l
 
 /** A sentence that opens with a pronoun is about what the sentence before it names. */
 const PRONOUN_START = /^(?:it|he|she|they|this|these|its|his|her|their|он|она|оно|они|это|его|её|ее|их)(?![\p{L}])/iu;
+/** A pronoun or demonstrative inside a sentence's opening phrase. */
+const PRONOUN_WORD = /(?<![\p{L}])(?:it|he|she|they|this|these|its|his|her|their|он|она|оно|они|это|этот|эта|эти|его|её|ее|их)(?![\p{L}])/iu;
+/** An opening word set off by a comma ("However, …", «Однако, …»). */
+const OPENING_WORD = /^[\p{L}]+,\s+/u;
+/**
+ * A sentence leans on the one before it when it opens with a pronoun (after an opening word set off
+ * by a comma or not), or when its opening phrase (up to the first comma, six words at most) holds one:
+ * "However, this is not the case", "At the time of his death, the empire…", «После его смерти, …».
+ */
+export function leansOnPrevious(text: string): boolean {
+  if (PRONOUN_START.test(text.replace(OPENING_WORD, ''))) return true;
+  const opening = /^([^,;:]{1,60}),\s/u.exec(text)?.[1];
+  return opening !== undefined && opening.split(/\s+/).length <= 6 && PRONOUN_WORD.test(opening);
+}
 /** The words of that sentence before count this much in it. */
 const ANTECEDENT_SHARE = 0.75;
 /**
@@ -765,17 +779,30 @@ export function describesSubject(question: string): boolean {
 /**
  * The sentence next to the lead, in its passage, that the lead cannot be read without: the one
  * before a lead that opens with a pronoun ("These devices treat…" needs what "these devices" are),
- * or the one after it when that one opens with a pronoun and goes on about the lead's subject with
- * something the question asks ("It was re-established in April 1991"), not with filler ("She likes
- * hiking"). On XQuAD-en a wrong answer's fact is often in the lead's neighbour.
+ * or the one after it when that one opens with a pronoun or with a question word the lead holds
+ * (`goesOn`) and goes on about the lead's subject with something the question asks ("It was
+ * re-established in April 1991"), not with filler ("She likes hiking"). On XQuAD-en a wrong
+ * answer's fact is often in the lead's neighbour.
  */
-function referredNeighbour(candidates: readonly Candidate[], lead: number, asks: (i: number) => boolean): number | undefined {
+function referredNeighbour(candidates: readonly Candidate[], lead: number, asks: (i: number) => boolean, goesOn: (i: number) => boolean): number | undefined {
   const c = candidates[lead]!;
   const same = (i: number) => i >= 0 && i < candidates.length && candidates[i]!.snippetIndex === c.snippetIndex && !candidates[i]!.code && !c.code;
   const refers = (t: string) => PRONOUN_START.test(t) || ANAPHOR_START.test(t);
   if (same(lead - 1) && refers(c.text)) return lead - 1;
-  if (same(lead + 1) && refers(candidates[lead + 1]!.text) && asks(lead + 1)) return lead + 1;
+  if (same(lead + 1) && (refers(candidates[lead + 1]!.text) || goesOn(lead + 1)) && asks(lead + 1)) return lead + 1;
   return undefined;
+}
+
+/**
+ * The sentence opens (its first content word, after an opening word set off by a comma) with a
+ * question word the lead holds: it goes on about the lead's subject ("…a problem instance is a string
+ * over an alphabet." "Usually, the alphabet is taken to be the binary alphabet…"; «Трек хранится…»
+ * after «…приложение пишет трек курьера»).
+ */
+function opensWithLeadWord(next: Candidate, lead: Candidate, asked: readonly Weighted[], lang?: string): boolean {
+  const first = tokenize(next.text.replace(OPENING_WORD, ''), lang).find((t) => !isStopword(t.raw, lang));
+  const w = first && matchForm(first.term);
+  return w !== undefined && lead.terms.has(w) && asked.some((t) => t.w > 0 && t.term === w);
 }
 
 /** The question terms no file holds that are German compounds of terms files hold, with those parts (the word as written kept for each part). */
@@ -977,7 +1004,10 @@ export function readAnswer(question: string, given: readonly Candidate[], option
     if (runnerUp !== undefined && total(runnerUp) >= RUNNER_UP_SHARE * total(picked[0]!) && table[runnerUp]![0]!.answers >= PART_ANSWERED && typedOf(runnerUp)) picked.push(runnerUp);
   }
   // Question words no quoted sentence holds yet (a multi-hop question's other half): the sentence that brings most of them.
+  // The other half is in a passage retrieval ranks next to or above the quoted ones: far below them, a
+  // sentence that shares a word or two with the question is from a passage on another topic.
   while (picked.length > 0 && picked.length < maxSentences) {
+    const lowest = Math.max(...picked.map((i) => candidates[i]!.snippetIndex));
     const held = new Set(picked.flatMap((i) => [...candidates[i]!.terms, ...candidates[i]!.context]));
     const open = all.filter((t) => !held.has(t.term) && (stats.get(t.stem)?.df ?? 0) > 0);
     const openWeight = open.reduce((s, t) => s + t.w, 0);
@@ -987,6 +1017,7 @@ export function readAnswer(question: string, given: readonly Candidate[], option
     for (const i of order) {
       if (picked.includes(i)) continue;
       const c = candidates[i]!;
+      if (c.snippetIndex > lowest + 1) continue;
       const gain = open.reduce((s, t) => s + (c.terms.has(t.term) ? t.w : c.context.has(t.term) ? t.w * CONTEXT_SHARE : 0), 0);
       if (gain > bestGain) {
         best = i;
@@ -998,7 +1029,7 @@ export function readAnswer(question: string, given: readonly Candidate[], option
   }
   // A lead that refers to the sentence next to it, or that the next one goes on about, is quoted with it.
   // It follows the lead, which stays first: it is the sentence that reads best against the question.
-  const neighbour = picked.length > 0 && picked.length < maxSentences && parts.length === 1 ? referredNeighbour(candidates, picked[0]!, (i) => all.some((t) => t.w > 0 && candidates[i]!.terms.has(t.term)) || (parts[0]!.asked.type !== 'any' && parts[0]!.asked.type !== 'entity' && typedOf(i) && !typedOf(picked[0]!))) : undefined;
+  const neighbour = picked.length > 0 && picked.length < maxSentences && parts.length === 1 ? referredNeighbour(candidates, picked[0]!, (i) => all.some((t) => t.w > 0 && candidates[i]!.terms.has(t.term)) || (parts[0]!.asked.type !== 'any' && parts[0]!.asked.type !== 'entity' && typedOf(i) && !typedOf(picked[0]!)), (i) => opensWithLeadWord(candidates[i]!, candidates[picked[0]!]!, all, lang)) : undefined;
   if (neighbour !== undefined && !picked.includes(neighbour)) picked.splice(1, 0, neighbour);
   // A quoted sentence that ends in ":" announces what follows it in its passage (a list, fields): the
   // items are quoted after it, so that "hosted in the following regions:" does not end the answer.
