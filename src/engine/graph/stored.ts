@@ -25,6 +25,7 @@ import {
   visibleNotesNamed,
   visibleNotesStating,
   documentsStating,
+  documentsNamingEach,
   visibleNotesNameContaining,
   visibleRelationExists,
   storedNoteDegrees,
@@ -194,6 +195,13 @@ export function storedGraph(db: ReadConnection, policy: VisibilityPolicy, memo: 
     return id;
   };
 
+  /** Which stored counts are this caller's (noteDegrees), asked once. */
+  const source = (): DegreeSource => {
+    let s = degreeSource.get('source');
+    if (s === undefined) degreeSource.set('source', (s = degreeSourceOf(db, policy)));
+    return s;
+  };
+
   /** Reads at once what resolving these entities needs: the notes their names claim, how many notes name each plain name. */
   const prepare = (list: readonly GraphEntityRow[]) => {
     const keys = new Set<string>();
@@ -209,7 +217,8 @@ export function storedGraph(db: ReadConnection, policy: VisibilityPolicy, memo: 
     }
     const missing = [...keys].filter((k) => !noteOfKey.has(`first\u0000${k}`));
     if (missing.length > 0) for (const r of visibleNotesNamed(db, policy, missing)) noteOfKey.set(`first\u0000${r.key}`, r.path === null ? null : noteId(r.path));
-    if (names.length > 0) for (const r of visibleDocumentsNamingEach(db, policy, names, NAME_DOCS_CAP)) nameCounts.set(r.id, r.n);
+    // Counted from the relations index alone for a caller who sees every document (the same count).
+    if (names.length > 0) for (const r of source() === 'all' ? documentsNamingEach(db, names, NAME_DOCS_CAP) : visibleDocumentsNamingEach(db, policy, names, NAME_DOCS_CAP)) nameCounts.set(r.id, r.n);
   };
 
   /** The node a stored entity stands for (links.ts entityNode), or null. */
@@ -221,7 +230,7 @@ export function storedGraph(db: ReadConnection, policy: VisibilityPolicy, memo: 
     if (note) id = note;
     else if (e.type === 'name') {
       let n = nameCounts.get(e.id);
-      if (n === undefined) nameCounts.set(e.id, (n = visibleDocumentsNaming(db, policy, e.id, NAME_DOCS_CAP)));
+      if (n === undefined) nameCounts.set(e.id, (n = source() === 'all' ? documentsNamingEach(db, [e.id], NAME_DOCS_CAP)[0]!.n : visibleDocumentsNaming(db, policy, e.id, NAME_DOCS_CAP)));
       if (n >= 2 && !isCommonWord(e.name, n, (term, word, cap) => visibleDocumentsWriting(db, policy, term, word, cap))) id = `entity:${e.key}`;
     } else {
       const ns = e.type === 'tag' ? 'tag' : UNRESOLVED_TYPES.has(e.type) ? e.type : 'entity';
@@ -375,13 +384,6 @@ export function storedGraph(db: ReadConnection, policy: VisibilityPolicy, memo: 
   };
 
   const hasNode = (id: string) => id.includes(':') && read(id) !== null;
-
-  /** Which stored counts are this caller's (noteDegrees), asked once. */
-  const source = (): DegreeSource => {
-    let s = degreeSource.get('source');
-    if (s === undefined) degreeSource.set('source', (s = degreeSourceOf(db, policy)));
-    return s;
-  };
 
   /**
    * Whether a node's notes alone put it past `cap` neighbours (a tag or a name on thousands of notes):
