@@ -161,6 +161,12 @@ const HOP_TOKENS = 1200;
 /** A second-hop search that takes longer is skipped: the first reading stands. */
 const HOP_TIMEOUT_MS = 5000;
 
+/** A search of a hop: its result, or null when it failed or ran past HOP_TIMEOUT_MS. */
+const search = async (deps: AnswerDeps, query: string, context: RetrieveContext, k: number): Promise<RetrievalResult | null> => {
+  const r = await withTimeout(deps.retrieve(query, context, k), HOP_TIMEOUT_MS).catch(() => null);
+  return r && 'value' in r ? r.value : null;
+};
+
 /**
  * Retrieves the passages about the subjects the first reading's best sentences name, searched with
  * the question's words the quote still lacks; returns the new ones as snippets numbered after the
@@ -172,11 +178,11 @@ async function secondHop(deps: AnswerDeps, query: string, reading: Reading, snip
   const covered = (c: { doc_id: string; start_line: number; end_line: number }) => snippets.some((s) => s.doc_id === c.doc_id && s.start_line <= c.end_line && c.start_line <= s.end_line);
   const found: { subject: string; hits: RetrievalResult['chunks'] }[] = [];
   for (const subject of reading.hops) {
-    const searched = await withTimeout(deps.retrieve(`${subject} ${open}`.trim(), { ...context, mode: 'bm25', enable_rerank: false }, HOP_SEARCH_K), HOP_TIMEOUT_MS).catch(() => null);
-    if (!searched || !('value' in searched)) continue;
+    const searched = await search(deps, `${subject} ${open}`.trim(), { ...context, mode: 'bm25', enable_rerank: false }, HOP_SEARCH_K);
+    if (!searched) continue;
     const subjectKey = subject.toLowerCase();
     // The subject's own note: its title is the name ("Tomás" in "Tomás Herrera"), or the name is its title.
-    const hits = searched.value.chunks.filter((c) => {
+    const hits = searched.chunks.filter((c) => {
       const title = c.title.toLowerCase();
       return !have.has(c.locator) && !covered(c) && title.length > 0 && (title.includes(subjectKey) || subjectKey.includes(title));
     });
@@ -212,10 +218,6 @@ const toSnippets = (chunks: RetrievalResult['chunks']): Snippet[] =>
   chunks.map((c, i) => ({ n: i + 1, locator: c.locator, path: c.path, start_line: c.start_line, end_line: c.end_line, doc_id: c.doc_id, title: c.title, heading: c.heading, text: c.text, score: c.score, language: fenceLanguage(c.path) }));
 /** A path as a glob that matches it alone (picomatch escapes). */
 const literalGlob = (path: string) => path.replace(/[*?[\](){}!+@\\]/g, '\\$&');
-const search = async (deps: AnswerDeps, query: string, context: RetrieveContext, k: number): Promise<RetrievalResult | null> => {
-  const r = await withTimeout(deps.retrieve(query, context, k), HOP_TIMEOUT_MS).catch(() => null);
-  return r && 'value' in r ? r.value : null;
-};
 
 /**
  * Resolves a described subject ("the engineer who chose WebSockets as the relay transport") to a
