@@ -23,10 +23,9 @@ export const GRAPH_MAX_DOCS = 8;
  * Linked documents whose text is matched against the question before the final order is set: the
  * strongest links, and of those only the ones that can still reach the top GRAPH_MAX_DOCS (a match
  * multiplies a link score by 0.25 to 1.25, so one under a fifth of the GRAPH_MAX_DOCS-th best cannot).
- * Link scores of a big vault are flat (the 24th is about a quarter of the first). At 16, the two notes
- * the hybrid list takes are those of a 200-wide unfloored ranking for 144 of 150 of bench
- * cold-start's questions at 50,000 notes and 49 of 60 at 800 (at 24: 147 and 53), in three quarters
- * of the time.
+ * Link scores of a big vault are flat (the 24th is about a quarter of the first): past 16 the ranking
+ * reads more chunk text for little change in the two notes the hybrid list takes (graph-list.test.ts
+ * compares them with a 200-wide ranking).
  */
 export const GRAPH_CANDIDATES = 16;
 /** What no text match leaves of a link score, and what the best match multiplies it by (MATCH_MIN + rank share, at most 1). */
