@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { tokenize } from '../search/analyzer.ts';
 import { checkAnswer } from './checks.ts';
-import { codeSentences, leansOnPrevious, matchForm, plainText, proseSentences, readAnswer, readerCandidates, sentenceSimilarity, togetherNeeded } from './reader.ts';
+import { askedNouns, codeSentences, derivedWords, leansOnPrevious, matchForm, plainText, proseSentences, readAnswer, readerCandidates, sentenceSimilarity, togetherNeeded } from './reader.ts';
 import type { Snippet } from './types.ts';
 
 const snippet = (n: number, text: string, extra: Partial<Snippet> = {}): Snippet => ({
@@ -162,6 +162,49 @@ describe('readAnswer', () => {
     expect(r.answer).toBe('When considering computational problems, a problem instance is a string over an alphabet. [1] Usually, the alphabet is taken to be the binary alphabet. [1]');
     const ru = [snippet(1, 'Во время смены приложение пишет трек курьера. Трек хранится в базе ClickHouse. Курьеры любят чай.')];
     expect(read('Где приложение курьера пишет трек?', ru).answer).toBe('Во время смены приложение пишет трек курьера. [1] Трек хранится в базе ClickHouse. [1]');
+  });
+
+  it('quotes the sentence after the lead that points back at a question word of the lead ("these drugs")', () => {
+    const s = [snippet(1, 'Anti-inflammatory drugs are often used to control inflammation. Glucocorticoids are the most powerful of these drugs. Side effects vary.')];
+    const r = read('What is the most powerful class of anti-inflammatory drugs used to control inflammation?', s);
+    expect(r.answer).toBe('Anti-inflammatory drugs are often used to control inflammation. [1] Glucocorticoids are the most powerful of these drugs. [1]');
+    // Pointing back at a word the question does not ask about is no reason to quote it.
+    const other = [snippet(1, 'Anti-inflammatory drugs are often used to control inflammation. Some patients dislike these pills. Side effects vary.')];
+    expect(read('What is the most powerful class of anti-inflammatory drugs used to control inflammation?', other).answer).toBe('Anti-inflammatory drugs are often used to control inflammation. [1]');
+  });
+
+  it('quotes the sentence before a lead that names the asked thing by pointing back at it ("the neighborhood")', () => {
+    const notes = (lead: string) => [snippet(1, `The West Side is one of the oldest parts of the city. ${lead} Parks are many.`)];
+    const q = 'Which neighborhood lies west of the 41 freeway?';
+    expect(read(q, notes('The neighborhood lies southwest of the 99 freeway and west of the 41 freeway.')).answer).toBe(
+      'The neighborhood lies southwest of the 99 freeway and west of the 41 freeway. [1] The West Side is one of the oldest parts of the city. [1]',
+    );
+    // A lead that names a neighborhood of its own says which itself.
+    expect(read(q, notes('Brookhaven is a neighborhood west of the 41 freeway.')).answer).toBe('Brookhaven is a neighborhood west of the 41 freeway. [1]');
+    const ru = [snippet(1, 'Команда выбрала Казань. Этот город лежит на Волге и близко к складу. Погода хорошая.')];
+    expect(read('Какой город лежит на Волге близко к складу?', ru, []).answer).toBe('Этот город лежит на Волге и близко к складу. [1] Команда выбрала Казань. [1]');
+  });
+
+  it('counts a word derived from a question word, less than the word itself', () => {
+    const s = [snippet(1, 'The museum shows paintings in twelve rooms. The museum shows the history of Mongolia in twelve rooms.')];
+    const r = read('What does the museum show about the Mongols?', s);
+    expect(r.answer.startsWith('The museum shows the history of Mongolia in twelve rooms. [1]')).toBe(true);
+    expect(derivedWords(matchForm(tokenize('Mongolia')[0]!.term), matchForm(tokenize('Mongols')[0]!.term))).toBe(true);
+    expect(derivedWords(matchForm(tokenize('percentage')[0]!.term), matchForm(tokenize('percent')[0]!.term))).toBe(true);
+    expect(derivedWords(matchForm(tokenize('scientific')[0]!.term), matchForm(tokenize('science')[0]!.term))).toBe(true);
+    // A short shared beginning, or a long word that goes on far past it, is another word.
+    expect(derivedWords('transport', 'transform')).toBe(false);
+    expect(derivedWords('electrostat', 'electr')).toBe(false);
+    expect(derivedWords('mongol', 'mongol')).toBe(false);
+    expect(derivedWords('code', 'coder')).toBe(false);
+  });
+
+  it('reads the noun a what/which question asks for', () => {
+    expect([...askedNouns('What device is used to treat carbon monoxide poisoning?')]).toEqual([matchForm(tokenize('device')[0]!.term)]);
+    expect(askedNouns('Which neighborhood lies west of the freeway?').has(matchForm(tokenize('neighborhood')[0]!.term))).toBe(true);
+    expect(askedNouns('What is the name of the stadium?').size).toBe(0);
+    expect(askedNouns('Какой город лежит на Волге?', 'ru').has(matchForm(tokenize('город', 'ru')[0]!.term))).toBe(true);
+    expect(askedNouns('Who wrote it?').size).toBe(0);
   });
 
   it('does not add a sentence of a distant passage that holds one rare question word', () => {

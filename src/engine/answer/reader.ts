@@ -672,7 +672,7 @@ const TOGETHER_NEAR_SHARE = 0.25;
  * the vectors must agree that nothing states the fact. Calibrated for multilingual-e5-small, whose
  * cosines crowd into a narrow band; another model's scale moves the bar less or more.
  */
-const SIMILARITY_GAP_MID = 0.055;
+const SIMILARITY_GAP_MID = 0.058;
 const SIMILARITY_GAP_WEIGHT = 4;
 /** The vectors raise the bar by at most this much: they veto a quote the words hold well only when the words hold it barely. */
 const SIMILARITY_VETO_MAX = 0.05;
@@ -718,13 +718,55 @@ function questionValues(question: string): RegExp | null {
   return new RegExp(`(?<![\\p{L}\\p{N}])(?:${vals.map((v) => v.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})(?![\\p{L}\\p{N}])`, 'gu');
 }
 
+/**
+ * A word of the sentence derived from the question's word, or the other way round: the two share
+ * their beginning, at least DERIVED_MIN letters and three quarters of the shorter one, and the
+ * longer one goes on for at most DERIVED_REST letters after it, in any language ("scientific" and
+ * "science", "percentage" and "percent", "Mongolia" and "Mongols": their stems differ). It counts
+ * as holding that word, less than the word itself: a shared beginning is not always a shared
+ * meaning ("pharmacies", "pharmacists").
+ */
+const DERIVED_SHARE = 0.75;
+/** In the check that one sentence holds the question together it counts less: a derived word from a passage on the topic must not make the notes look as if they answered. */
+const DERIVED_TOGETHER = 0.5;
+const DERIVED_MIN = 5;
+const DERIVED_REST = 4;
+const derivedMemo = new WeakMap<Candidate, Map<string, boolean>>();
+
+/** Is one of two different matched forms derived from the other (see DERIVED_SHARE)? */
+export function derivedWords(a: string, b: string): boolean {
+  if (a === b || a.length < DERIVED_MIN || b.length < DERIVED_MIN) return false;
+  let k = 0;
+  while (k < a.length && k < b.length && a[k] === b[k]) k++;
+  return k >= DERIVED_MIN && k >= 0.75 * Math.min(a.length, b.length) && Math.max(a.length, b.length) - k <= DERIVED_REST;
+}
+
+/** Does the sentence hold a word derived from `term` (or from which `term` is derived), not `term` itself? */
+function holdsDerived(c: Candidate, term: string): boolean {
+  if (term.length < DERIVED_MIN) return false;
+  let memo = derivedMemo.get(c);
+  if (!memo) derivedMemo.set(c, (memo = new Map()));
+  let held = memo.get(term);
+  if (held === undefined) {
+    held = false;
+    for (const w of c.terms) {
+      if (derivedWords(w, term)) {
+        held = true;
+        break;
+      }
+    }
+    memo.set(term, held);
+  }
+  return held;
+}
+
 /** The share of the question's word weight one sentence holds with its title and its neighbours (no other passage of its note). */
 function heldInSentence(c: Candidate, terms: readonly Weighted[], total: number): number {
   if (total <= 0) return 1;
   let got = 0;
   // A field line ("Date: 2026-03-14") states something of its note's subject: the title is part of what it says.
   const title = c.subject ? 1 : CONTEXT_SHARE;
-  for (const t of terms) got += c.terms.has(t.term) ? t.w : c.antecedent?.has(t.term) ? t.w * ANTECEDENT_SHARE : c.context.has(t.term) ? t.w * title : c.near.has(t.term) ? t.w * TOGETHER_NEAR_SHARE : 0;
+  for (const t of terms) got += c.terms.has(t.term) ? t.w : holdsDerived(c, t.term) ? t.w * DERIVED_TOGETHER : c.antecedent?.has(t.term) ? t.w * ANTECEDENT_SHARE : c.context.has(t.term) ? t.w * title : c.near.has(t.term) ? t.w * TOGETHER_NEAR_SHARE : 0;
   return got / total;
 }
 
@@ -745,7 +787,7 @@ function coverage(c: Candidate, terms: readonly Weighted[], total: number): numb
   if (total <= 0) return 1;
   let got = 0;
   for (const t of terms) {
-    got += c.terms.has(t.term) ? t.w : c.antecedent?.has(t.term) ? t.w * ANTECEDENT_SHARE : c.context.has(t.term) ? t.w * CONTEXT_SHARE : c.near.has(t.term) ? t.w * NEAR_SHARE : c.pointed?.has(t.term) ? t.w * NEAR_SHARE : c.doc.has(t.term) ? t.w * DOC_SHARE : 0;
+    got += c.terms.has(t.term) ? t.w : holdsDerived(c, t.term) ? t.w * DERIVED_SHARE : c.antecedent?.has(t.term) ? t.w * ANTECEDENT_SHARE : c.context.has(t.term) ? t.w * CONTEXT_SHARE : c.near.has(t.term) ? t.w * NEAR_SHARE : c.pointed?.has(t.term) ? t.w * NEAR_SHARE : c.doc.has(t.term) ? t.w * DOC_SHARE : 0;
   }
   return got / total;
 }
@@ -781,16 +823,46 @@ export function describesSubject(question: string): boolean {
  * before a lead that opens with a pronoun ("These devices treat…" needs what "these devices" are),
  * or the one after it when that one opens with a pronoun or with a question word the lead holds
  * (`goesOn`) and goes on about the lead's subject with something the question asks ("It was
- * re-established in April 1991"), not with filler ("She likes hiking"). On XQuAD-en a wrong
- * answer's fact is often in the lead's neighbour.
+ * re-established in April 1991"), not with filler ("She likes hiking"). The one before, too, when
+ * the lead names the very thing the question asks for by pointing back at it (`pointsAtAsked`:
+ * "Which neighborhood lies west of the 41 freeway?" — "*The neighborhood* lies southwest of…": the
+ * sentence before says which). On XQuAD-en a wrong answer's fact is often in the lead's neighbour.
  */
-function referredNeighbour(candidates: readonly Candidate[], lead: number, asks: (i: number) => boolean, goesOn: (i: number) => boolean): number | undefined {
+function referredNeighbour(candidates: readonly Candidate[], lead: number, asks: (i: number) => boolean, goesOn: (i: number) => boolean, pointsAtAsked: (text: string) => boolean): number | undefined {
   const c = candidates[lead]!;
   const same = (i: number) => i >= 0 && i < candidates.length && candidates[i]!.snippetIndex === c.snippetIndex && !candidates[i]!.code && !c.code;
   const refers = (t: string) => PRONOUN_START.test(t) || ANAPHOR_START.test(t);
-  if (same(lead - 1) && refers(c.text)) return lead - 1;
+  if (same(lead - 1) && (refers(c.text) || pointsAtAsked(c.text))) return lead - 1;
   if (same(lead + 1) && (refers(candidates[lead + 1]!.text) || goesOn(lead + 1)) && asks(lead + 1)) return lead + 1;
   return undefined;
+}
+
+/** "What/which X", «какой X», "welcher X": the words after it, to the first word that is no noun of it. */
+const ASKS_WHICH = /(?<![\p{L}])(?:what|which|как(?:ой|ая|ое|ие|ую|им|ом|ого|ому|их)|welche[rsmn]?)\s+((?:[\p{L}'’-]+\s+){0,3})/iu;
+const NOT_A_HEAD = /^(?:is|are|was|were|do|does|did|has|have|had|can|could|will|would|should|may|might|must|of|in|on|at|for|to|from|by|with|the|a|an)$/i;
+/** A demonstrative (or, for the asked noun, the definite article) and the noun after it. */
+const POINTING = /(?<![\p{L}])(?:this|these|those|such|этот|эта|это|эти|этого|этой|этих|этим|этом|эту|такой|такая|такие|dieser|diese|dieses|diesen|diesem)\s+([\p{L}-]+)/giu;
+const POINTING_OR_THE = /(?<![\p{L}])(?:the|that|this|these|those|such|этот|эта|это|эти|этого|этой|этих|этим|этом|эту|такой|такая|такие|dieser|diese|dieses|diesen|diesem)\s+([\p{L}-]+)/giu;
+
+/** The nouns a "what/which" question asks for (matched forms): "What device is used…" asks for a device. */
+export function askedNouns(question: string, lang?: string): Set<string> {
+  const out = new Set<string>();
+  const m = ASKS_WHICH.exec(question.replace(/\s+/g, ' '));
+  for (const w of m?.[1]?.trim().split(' ') ?? []) {
+    if (w === '' || NOT_A_HEAD.test(w) || isStopword(w, lang)) break;
+    const t = tokenize(w, lang)[0];
+    if (t && t.term.length > 2) out.add(matchForm(t.term));
+  }
+  return out;
+}
+
+/** Does the text point (a demonstrative, or `withThe` the definite article) at a noun `wanted` holds? */
+function pointsAt(text: string, wanted: (term: string) => boolean, withThe: boolean, lang?: string): boolean {
+  for (const m of text.matchAll(withThe ? POINTING_OR_THE : POINTING)) {
+    const t = tokenize(m[1]!, lang)[0];
+    if (t && wanted(matchForm(t.term))) return true;
+  }
+  return false;
 }
 
 /**
@@ -1029,7 +1101,9 @@ export function readAnswer(question: string, given: readonly Candidate[], option
   }
   // A lead that refers to the sentence next to it, or that the next one goes on about, is quoted with it.
   // It follows the lead, which stays first: it is the sentence that reads best against the question.
-  const neighbour = picked.length > 0 && picked.length < maxSentences && parts.length === 1 ? referredNeighbour(candidates, picked[0]!, (i) => all.some((t) => t.w > 0 && candidates[i]!.terms.has(t.term)) || (parts[0]!.asked.type !== 'any' && parts[0]!.asked.type !== 'entity' && typedOf(i) && !typedOf(picked[0]!)), (i) => opensWithLeadWord(candidates[i]!, candidates[picked[0]!]!, all, lang)) : undefined;
+  // A sentence that goes on about the lead's subject may point back at it ("…the most powerful of *these drugs*").
+  const heads = askedNouns(question, lang);
+  const neighbour = picked.length > 0 && picked.length < maxSentences && parts.length === 1 ? referredNeighbour(candidates, picked[0]!, (i) => all.some((t) => t.w > 0 && candidates[i]!.terms.has(t.term)) || (parts[0]!.asked.type !== 'any' && parts[0]!.asked.type !== 'entity' && typedOf(i) && !typedOf(picked[0]!)), (i) => opensWithLeadWord(candidates[i]!, candidates[picked[0]!]!, all, lang) || pointsAt(candidates[i]!.text, (w) => candidates[picked[0]!]!.terms.has(w) && all.some((t) => t.w > 0 && t.term === w), false, lang), (text) => heads.size > 0 && pointsAt(text, (w) => heads.has(w), true, lang)) : undefined;
   if (neighbour !== undefined && !picked.includes(neighbour)) picked.splice(1, 0, neighbour);
   // A quoted sentence that ends in ":" announces what follows it in its passage (a list, fields): the
   // items are quoted after it, so that "hosted in the following regions:" does not end the answer.
