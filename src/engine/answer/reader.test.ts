@@ -185,6 +185,21 @@ describe('readAnswer', () => {
     expect(read('Какой город лежит на Волге близко к складу?', ru, []).answer).toBe('Этот город лежит на Волге и близко к складу. [1] Команда выбрала Казань. [1]');
   });
 
+  it('quotes the best sentence for a later part that a quoted sentence answers only weakly', () => {
+    // The sentence with the function is in a passage ranked well below the lead's: no filler reaches it.
+    const s = [
+      snippet(1, 'Standard encryption uses an encryption key managed by the company to protect your synced data in transit.'),
+      snippet(2, 'Sync keeps your notes on every device.'),
+      snippet(3, 'Vaults can be shared with a team.'),
+      snippet(4, 'The encryption process involves these details. Key derivation function: scrypt with salt.'),
+    ];
+    // "derivation" is the rare word that names what the second part asks.
+    const rare = (terms: readonly string[]) => new Map(terms.map((t) => [t, { idf: t.startsWith('deriv') ? 6 : 2, df: 3 }]));
+    const r = readAnswer('What encryption protects my synced data, and which key derivation function do they use?', readerCandidates(s), { termStats: rare });
+    expect(r.answer).toContain('Standard encryption uses');
+    expect(r.answer).toContain('scrypt');
+  });
+
   it('counts a word derived from a question word, less than the word itself', () => {
     const s = [snippet(1, 'The museum shows paintings in twelve rooms. The museum shows the history of Mongolia in twelve rooms.')];
     const r = read('What does the museum show about the Mongols?', s);

@@ -1062,9 +1062,13 @@ export function readAnswer(question: string, given: readonly Candidate[], option
   const answersPart = (i: number, pi: number) => table[i]![pi]!.answers >= PART_ANSWERED && (parts.length === 1 || table[i]![pi]!.typed);
   parts.forEach((_, pi) => {
     if (picked.length === 0 || picked.length >= maxSentences) return;
-    if (picked.some((i) => answersPart(i, pi))) return;
     let best = -1;
     for (const i of order) if (!picked.includes(i) && answersPart(i, pi) && (best < 0 || table[i]![pi]!.score > table[best]![pi]!.score)) best = i;
+    // A quoted sentence answers the part when it does so nearly as well as the best one: a question of
+    // two parts whose lead holds a word of the second ("encryption key") is still told "Key derivation
+    // function: scrypt" for "which key derivation function…".
+    const held = Math.max(-1, ...picked.filter((i) => answersPart(i, pi)).map((i) => table[i]![pi]!.answers));
+    if (held >= 0 && (parts.length === 1 || best < 0 || held >= RUNNER_UP_SHARE * table[best]![pi]!.answers)) return;
     if (best >= 0) picked.push(best);
   });
   // A single question that two sentences answer about equally well: the runner-up holds a value of the
