@@ -525,6 +525,13 @@ describe('passage sentences', () => {
     expect(codeSentences('# retries before giving up\nMAX_RETRIES = 5\n}')).toEqual(['retries before giving up', 'MAX_RETRIES = 5']);
   });
 
+  it('drops Obsidian block IDs, at the end of a line or on a line of their own', () => {
+    const text = ['You can upload files **up to 50mb** in size to your Publish site. ^publish-media-limit', '', '- Sync: 5 MB', '- Plus: 200 MB', '^limits-list', '', 'Raise it to 2^10 at most.'];
+    expect(proseSentences(text.join('\n'))).toEqual(['You can upload files up to 50mb in size to your Publish site.', 'Sync: 5 MB', 'Plus: 200 MB', 'Raise it to 2^10 at most.']);
+    // In a code block the caret is code.
+    expect(proseSentences('```\nx = y ^mask\n```')).toEqual(['x = y ^mask']);
+  });
+
   it('reads a block quote or a callout apart from the prose around it, without its markers', () => {
     const text = [
       'Servers are hosted in these regions:',

@@ -239,6 +239,8 @@ const QUOTE = /^(?:>\s?)+/;
 /** An Obsidian callout's first line: "[!warning] Title", "[!info]+ Title", "[!tip]-". */
 const CALLOUT = /^\[![\p{L}\p{N}_-]+\][+-]?(?:\s|$)/u;
 const TABLE_RULE = /^\|?[\s:|-]+\|[\s:|-]*$/;
+/** An Obsidian block ID at the end of a line: " ^block-id". */
+const BLOCK_ID = /(?:^|\s+)\^[\p{L}\p{N}-]+$/u;
 /**
  * Lines that carry no prose: headings, horizontal rules, HTML, and lines of links or tags only.
  * The URL alternative is atomic (a lookahead captures the whole non-space run, \1 consumes it): a
@@ -297,6 +299,9 @@ export function proseUnits(text: string): PassageUnit[] {
   let quoted = false;
   for (; i < lines.length; i++) {
     let line = lines[i]!.trim();
+    // An Obsidian block ID ("… in size to your Publish site. ^publish-media-limit", or alone on the
+    // line after a list or table) names the block for links: nothing a person reads as the sentence.
+    if (!inFence) line = line.replace(BLOCK_ID, '');
     // "> text" is a block quote, "> [!note] Title" opens a callout: the quote's lines read as lines of
     // their own, the callout's type and title as a heading (not a sentence).
     const quote = !inFence && QUOTE.test(line);
