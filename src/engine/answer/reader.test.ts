@@ -520,6 +520,7 @@ describe('passage sentences', () => {
     ].join('\n');
     expect(proseSentences(text)).toEqual(['Date: 2026-03-30', 'Attendees: Lukas Becker, Maya', 'The outage was short and well handled.', 'Time: 08:00; Event: Certificate expires']);
     expect(plainText('a **b** and _c_ [[d|e]]')).toBe('a b and _c_ e');
+    expect(plainText('See [[Internal links#Link to a heading]], [[Internal links#^b15695]], [[#Local]] and [[Doc.pdf#page=3]].')).toBe('See Internal links > Link to a heading, Internal links, Local and Doc.pdf.');
     // A bold span over two sentences leaves no marker on either.
     expect(proseSentences('**I bought it weeks ago. Can I get a refund?**\nWe refund within 7 days.')).toEqual(['I bought it weeks ago.', 'Can I get a refund? We refund within 7 days.']);
     expect(codeSentences('# retries before giving up\nMAX_RETRIES = 5\n}')).toEqual(['retries before giving up', 'MAX_RETRIES = 5']);

@@ -250,11 +250,21 @@ const BLOCK_ID = /(?:^|\s+)\^[\p{L}\p{N}-]+$/u;
 const NOISE_LINE =
   /^(?:#|[-*_=]{3,}\s*$|<[^>]*>\s*$|<!--)|^(?:(?:tags?|links?|see also|related|aliases)\s*:)?(?:[\s,;|·•-]|\[\[[^\]]*\]\]|!?\[[^\]]*\]\([^)]*\)|(?=(<?https?:\/\/\S+))\1|#[\p{L}\p{N}_/-]+)+$/iu;
 
+/** A wikilink without an alias as Obsidian shows it: "Note > Heading" for [[Note#Heading]], the note alone for a block ([[Note#^id]]) or a PDF page ([[Doc.pdf#page=3]]). */
+function linkText(target: string): string {
+  const at = target.indexOf('#');
+  if (at < 0) return target;
+  const note = target.slice(0, at).trim();
+  const sub = target.slice(at + 1).trim();
+  if (sub === '' || sub.startsWith('^') || /^[a-z]+=/.test(sub)) return note || sub.replace(/^\^/, '');
+  return note ? `${note} > ${sub}` : sub;
+}
+
 /** Markdown emphasis and link syntax removed, the words kept: what a person reads. */
 export function plainText(text: string): string {
   return text
     .replace(/!?\[\[([^\]|]+)\|([^\]]+)\]\]/g, '$2')
-    .replace(/!?\[\[([^\]]+)\]\]/g, '$1')
+    .replace(/!?\[\[([^\]]+)\]\]/g, (_, target: string) => linkText(target))
     .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
     .replace(/(\*\*|__)(?=\S)([^*_]*?\S)\1/g, '$2')
     .replace(/(?<![\w*])\*(?=\S)([^*]*?\S)\*(?![\w*])/g, '$1')
