@@ -331,6 +331,13 @@ describe('answer without a chat model', () => {
     expect(a.plan.synth_tokens).toBe(0);
   });
 
+  it('reads a misspelt question word as the word of the notes it misspells, and says so', async () => {
+    const a = await open().answer('How long did the March relay outage last? What was the root cuase?');
+    expect(a.outcome).toBe('answered');
+    expect(a.answer).toContain('47 minutes');
+    expect(a.limits).toContain('your files never mention: cuase (read as “cause”)');
+  });
+
   it('rejects an empty question with E_SYN_BAD_REQUEST', async () => {
     await expect(open().answer('   ')).rejects.toMatchObject({ code: 'E_SYN_BAD_REQUEST' });
     await expect(open().call('answer/ask', { query: '' })).rejects.toMatchObject({ code: 'E_SYN_BAD_REQUEST' });

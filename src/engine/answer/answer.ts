@@ -464,7 +464,7 @@ export async function answerQuestion(deps: AnswerDeps, query: string, options: A
   }
   timings.read_ms = ms(tread);
   if (snippets.length > 0) deps.onQuote?.(traceId, { answer: reading.outcome === 'not_found' ? '' : reading.answer, outcome: reading.outcome });
-  if (reading.unknown.length > 0) limits.push(`your files never mention: ${reading.unknown.join(', ')}`);
+  if (reading.unknown.length > 0) limits.push(`your files never mention: ${reading.unknown.map((w) => (reading.spelled?.[w] ? `${w} (read as “${reading.spelled[w]}”)` : w)).join(', ')}`);
 
   // A machine on which the chat model writes too slowly to finish an answer in time answers with the reader.
   const speed = chat ? (deps.chatSpeed?.() ?? null) : null;

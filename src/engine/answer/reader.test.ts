@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { tokenize } from '../search/analyzer.ts';
 import { checkAnswer } from './checks.ts';
-import { askedNouns, codeSentences, derivedWords, leansOnPrevious, matchForm, plainText, proseSentences, readAnswer, readerCandidates, sentenceSimilarity, togetherNeeded } from './reader.ts';
+import { askedNouns, codeSentences, derivedWords, leansOnPrevious, matchForm, misspelling, plainText, proseSentences, readAnswer, readerCandidates, sentenceSimilarity, togetherNeeded } from './reader.ts';
 import type { Snippet } from './types.ts';
 
 const snippet = (n: number, text: string, extra: Partial<Snippet> = {}): Snippet => ({
@@ -212,6 +212,32 @@ describe('readAnswer', () => {
     expect(derivedWords('electrostat', 'electr')).toBe(false);
     expect(derivedWords('mongol', 'mongol')).toBe(false);
     expect(derivedWords('code', 'coder')).toBe(false);
+  });
+
+  it('tells a misspelt word from another word', () => {
+    expect(misspelling('recovry', 'recovery')).toBe(true);
+    expect(misspelling('algoritm', 'algorithm')).toBe(true);
+    expect(misspelling('teh', 'the')).toBe(false);
+    expect(misspelling('snapshtos', 'snapshots')).toBe(true);
+    expect(misspelling('cuase', 'cause')).toBe(true);
+    expect(misspelling('chainging', 'changing')).toBe(true);
+    expect(misspelling('guarentee', 'guarantee')).toBe(true);
+    expect(misspelling('recovry', 'discovery')).toBe(false);
+    expect(misspelling('outage', 'outage')).toBe(false);
+    // Short words one letter apart are as often two words; long ones may be two letters off.
+    expect(misspelling('bogus', 'bonus')).toBe(false);
+    expect(misspelling('parental', 'parents')).toBe(false);
+    expect(misspelling('infrastucure', 'infrastructure')).toBe(true);
+    expect(misspelling('kestrel', 'kernel')).toBe(false);
+  });
+
+  it('quotes the sentence a misspelt word names only for a word no file holds', () => {
+    const s = [snippet(1, 'Snapshots are kept for 30 days by the sync service.'), snippet(2, 'The recovery plugin keeps its copies for 7 days.')];
+    const r = readAnswer('How long does the recovry plugin keep snapshots?', readerCandidates(s), { termStats: stats(['recovri']) });
+    expect(r.spelled).toEqual({ recovry: 'recovery' });
+    expect(r.answer.startsWith('The recovery plugin keeps its copies for 7 days. [2]')).toBe(true);
+    // A word the vault holds is its own word, however close to another.
+    expect(read('How long does the recovry plugin keep snapshots?', s).spelled).toBeUndefined();
   });
 
   it('reads the noun a what/which question asks for', () => {

@@ -212,6 +212,8 @@ export interface Reading {
   missing: string[];
   /** Question words no file of the vault holds at all. */
   unknown: string[];
+  /** Of those, the ones that misspell a word of the passages (misspelling), with that word as written: { recovry: 'recovery' }. */
+  spelled?: Record<string, string>;
   /** The attribute the question asks ("per-seat price") has a word no file uses: no answer can be in the notes. */
   unknownAttribute: boolean;
   /** Best candidates (with a not_found outcome: the closest sentences to read), best first. */
@@ -699,6 +701,8 @@ interface Weighted {
   stem: string;
   raw: string;
   w: number;
+  /** The candidates' words derived from it or it from them (derivedWords), or that it misspells, when there are any. */
+  derived?: ReadonlySet<string>;
 }
 
 interface Part {
@@ -746,7 +750,6 @@ const DERIVED_SHARE = 0.75;
 const DERIVED_TOGETHER = 0.5;
 const DERIVED_MIN = 5;
 const DERIVED_REST = 4;
-const derivedMemo = new WeakMap<Candidate, Map<string, boolean>>();
 
 /** Is one of two different matched forms derived from the other (see DERIVED_SHARE)? */
 export function derivedWords(a: string, b: string): boolean {
@@ -756,23 +759,47 @@ export function derivedWords(a: string, b: string): boolean {
   return k >= DERIVED_MIN && k >= 0.75 * Math.min(a.length, b.length) && Math.max(a.length, b.length) - k <= DERIVED_REST;
 }
 
-/** Does the sentence hold a word derived from `term` (or from which `term` is derived), not `term` itself? */
-function holdsDerived(c: Candidate, term: string): boolean {
-  if (term.length < DERIVED_MIN) return false;
-  let memo = derivedMemo.get(c);
-  if (!memo) derivedMemo.set(c, (memo = new Map()));
-  let held = memo.get(term);
-  if (held === undefined) {
-    held = false;
-    for (const w of c.terms) {
-      if (derivedWords(w, term)) {
-        held = true;
-        break;
-      }
-    }
-    memo.set(term, held);
+/**
+ * A question word no file holds, and a word of the passages it misspells, with the same first
+ * letter: two letters swapped ("cuase", "otuage"), from 6 letters one missing, added or changed
+ * ("recovry", "algoritm"), from 10 letters two such slips. Shorter words one letter apart are as
+ * often two words ("bogus", "bonus"). It counts as that word does when derived, and the answer
+ * says which word it was read as.
+ */
+export function misspelling(typed: string, word: string): boolean {
+  if (typed === word || typed[0] !== word[0] || typed.length < 4 || Math.abs(typed.length - word.length) > 2) return false;
+  if (typed.length === word.length) {
+    const diff = [...typed].flatMap((ch, i) => (ch === word[i] ? [] : [i]));
+    if (diff.length === 2 && diff[1] === diff[0]! + 1 && typed[diff[0]!] === word[diff[1]!] && typed[diff[1]!] === word[diff[0]!]) return true;
   }
-  return held;
+  const longest = Math.max(typed.length, word.length);
+  const most = longest >= 10 ? 2 : longest >= 6 ? 1 : 0;
+  if (most === 0) return false;
+  // Damerau-Levenshtein (optimal string alignment), stopped once every cell of a row is over the bound.
+  let before: number[] = [];
+  let prev = Array.from({ length: word.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= typed.length; i++) {
+    const row = [i];
+    let low = i;
+    for (let j = 1; j <= word.length; j++) {
+      const cost = typed[i - 1] === word[j - 1] ? 0 : 1;
+      let d = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + cost);
+      if (i > 1 && j > 1 && typed[i - 1] === word[j - 2] && typed[i - 2] === word[j - 1]) d = Math.min(d, before[j - 2]! + 1);
+      row.push(d);
+      low = Math.min(low, d);
+    }
+    if (low > most) return false;
+    before = prev;
+    prev = row;
+  }
+  return prev[word.length]! <= most;
+}
+
+/** Does the sentence hold a word the question's word derives from or to, or misspells (`t.derived`), not the word itself? */
+function holdsDerived(c: Candidate, t: Weighted): boolean {
+  if (!t.derived) return false;
+  for (const w of t.derived) if (c.terms.has(w)) return true;
+  return false;
 }
 
 /** The share of the question's word weight one sentence holds with its title and its neighbours (no other passage of its note). */
@@ -781,7 +808,7 @@ function heldInSentence(c: Candidate, terms: readonly Weighted[], total: number)
   let got = 0;
   // A field line ("Date: 2026-03-14") states something of its note's subject: the title is part of what it says.
   const title = c.subject ? 1 : CONTEXT_SHARE;
-  for (const t of terms) got += c.terms.has(t.term) ? t.w : holdsDerived(c, t.term) ? t.w * DERIVED_TOGETHER : c.antecedent?.has(t.term) ? t.w * ANTECEDENT_SHARE : c.context.has(t.term) ? t.w * title : c.near.has(t.term) ? t.w * TOGETHER_NEAR_SHARE : 0;
+  for (const t of terms) got += c.terms.has(t.term) ? t.w : holdsDerived(c, t) ? t.w * DERIVED_TOGETHER : c.antecedent?.has(t.term) ? t.w * ANTECEDENT_SHARE : c.context.has(t.term) ? t.w * title : c.near.has(t.term) ? t.w * TOGETHER_NEAR_SHARE : 0;
   return got / total;
 }
 
@@ -802,7 +829,7 @@ function coverage(c: Candidate, terms: readonly Weighted[], total: number): numb
   if (total <= 0) return 1;
   let got = 0;
   for (const t of terms) {
-    got += c.terms.has(t.term) ? t.w : holdsDerived(c, t.term) ? t.w * DERIVED_SHARE : c.antecedent?.has(t.term) ? t.w * ANTECEDENT_SHARE : c.context.has(t.term) ? t.w * CONTEXT_SHARE : c.near.has(t.term) ? t.w * NEAR_SHARE : c.pointed?.has(t.term) ? t.w * NEAR_SHARE : c.doc.has(t.term) ? t.w * DOC_SHARE : 0;
+    got += c.terms.has(t.term) ? t.w : holdsDerived(c, t) ? t.w * DERIVED_SHARE : c.antecedent?.has(t.term) ? t.w * ANTECEDENT_SHARE : c.context.has(t.term) ? t.w * CONTEXT_SHARE : c.near.has(t.term) ? t.w * NEAR_SHARE : c.pointed?.has(t.term) ? t.w * NEAR_SHARE : c.doc.has(t.term) ? t.w * DOC_SHARE : 0;
   }
   return got / total;
 }
@@ -942,7 +969,38 @@ export function readAnswer(question: string, given: readonly Candidate[], option
     const base = s && s.df > 0 ? Math.max(s.idf, 0.05) : verbs.has(t) ? 0 : maxIdf * UNKNOWN_WEIGHT_SHARE;
     return base * (1 - LOCAL_SPECIFICITY * localShare(t));
   };
-  const weighted = (terms: readonly string[]): Weighted[] => [...new Set(terms)].filter((t) => qTerms.includes(t)).map((t) => ({ term: matchForm(t), stem: t, raw: written.get(t) ?? t, w: weightOf(t) }));
+  // The candidates' words derived from each question word or it from them; for a word no file holds,
+  // the passages' word it misspells.
+  const vocabulary = new Set(candidates.flatMap((c) => [...c.terms]));
+  const derivedOf = new Map<string, Set<string>>();
+  for (const t of qTerms) {
+    const form = matchForm(t);
+    const found = new Set([...vocabulary].filter((w) => derivedWords(w, form)));
+    if (found.size > 0) derivedOf.set(form, found);
+  }
+  const spelled: Record<string, string> = {};
+  const typos = qTerms.filter((t) => (stats.get(t)?.df ?? 0) === 0 && /^\p{L}+$/u.test(written.get(t) ?? t));
+  if (typos.length > 0) {
+    // The passages' words (lower case), each as first written, with its matched form and how often it occurs.
+    const seen = new Map<string, { as: string; form: string; count: number }>();
+    for (const c of candidates) for (const tok of tokenize(c.text, lang)) {
+      const w = tok.raw.toLowerCase();
+      const entry = seen.get(w);
+      if (entry) entry.count++;
+      else if (!isStopword(tok.raw, lang)) seen.set(w, { as: tok.raw, form: matchForm(tok.term), count: 1 });
+    }
+    for (const t of typos) {
+      const typed = (written.get(t) ?? t).toLowerCase();
+      let best: [string, { as: string; form: string; count: number }] | undefined;
+      for (const entry of seen) if (misspelling(typed, entry[0]) && (!best || entry[1].count > best[1].count)) best = entry;
+      if (!best) continue;
+      spelled[written.get(t) ?? t] = best[1].as;
+      const form = matchForm(t);
+      derivedOf.set(form, new Set([...(derivedOf.get(form) ?? []), best[1].form]));
+    }
+  }
+  const weighted = (terms: readonly string[]): Weighted[] =>
+    [...new Set(terms)].filter((t) => qTerms.includes(t)).map((t) => ({ term: matchForm(t), stem: t, raw: written.get(t) ?? t, w: weightOf(t), ...(derivedOf.has(matchForm(t)) ? { derived: derivedOf.get(matchForm(t))! } : {}) }));
   const all = weighted(qTerms);
   const allTotal = all.reduce((s, t) => s + t.w, 0);
   const unknown = all.filter((t) => (stats.get(t.stem)?.df ?? 0) === 0).map((t) => t.raw);
@@ -1209,7 +1267,7 @@ export function readAnswer(question: string, given: readonly Candidate[], option
     // No sentence is quoted, so the words the best candidate lacks would name words the passages hold.
     const anywhere = new Set(candidates.flatMap((c) => [...c.terms, ...c.context]));
     const absent = missingTerms.filter((t) => !anywhere.has(t.term));
-    return { outcome, answer: '', cited: [], answerability, parts: partReadings, missing: absent.map((t) => t.raw), unknown, unknownAttribute, closest, similarity, hops };
+    return { outcome, answer: '', cited: [], answerability, parts: partReadings, missing: absent.map((t) => t.raw), unknown, ...(Object.keys(spelled).length > 0 ? { spelled } : {}), unknownAttribute, closest, similarity, hops };
   }
   // Written in reading order of relevance: the lead first, then what completes it.
   const askedPerson = parts.some((p) => p.asked.type === 'person');
@@ -1225,5 +1283,5 @@ export function readAnswer(question: string, given: readonly Candidate[], option
     const s = subject ? `${subject} — ${c.text}` : c.text;
     return `${/[.!?…]["'”’»)`]*$|[{;,(:]$/.test(s) ? s : `${s}.`} [${candidates[i]!.n}]`;
   }).join(' ');
-  return { outcome, answer, cited: [...new Set(picked.map((i) => candidates[i]!.n))], answerability, parts: partReadings, missing: missingTerms.map((t) => t.raw), unknown, unknownAttribute, closest, similarity, hops };
+  return { outcome, answer, cited: [...new Set(picked.map((i) => candidates[i]!.n))], answerability, parts: partReadings, missing: missingTerms.map((t) => t.raw), unknown, ...(Object.keys(spelled).length > 0 ? { spelled } : {}), unknownAttribute, closest, similarity, hops };
 }
