@@ -238,6 +238,11 @@ describe('readAnswer', () => {
     expect(r.answer.startsWith('The recovery plugin keeps its copies for 7 days. [2]')).toBe(true);
     // A word the vault holds is its own word, however close to another.
     expect(read('How long does the recovry plugin keep snapshots?', s).spelled).toBeUndefined();
+    // An inflected language is compared by stems as well: «курьров» is «курьерах».
+    const ru = [snippet(1, 'Пилот идёт на 350 курьерах в Казани.')];
+    const typo = tokenize('курьров', 'ru')[0]!.term;
+    const r2 = readAnswer('Сколько курьров в пилоте?', readerCandidates(ru, 'ru'), { termStats: stats([typo]), language: 'ru' });
+    expect(r2.spelled).toEqual({ курьров: 'курьерах' });
   });
 
   it('reads the noun a what/which question asks for', () => {

@@ -992,7 +992,8 @@ export function readAnswer(question: string, given: readonly Candidate[], option
     for (const t of typos) {
       const typed = (written.get(t) ?? t).toLowerCase();
       let best: [string, { as: string; form: string; count: number }] | undefined;
-      for (const entry of seen) if (misspelling(typed, entry[0]) && (!best || entry[1].count > best[1].count)) best = entry;
+      // As written, or (an inflected language ends its words otherwise) as stems: «курьров», «курьерах».
+      for (const entry of seen) if ((misspelling(typed, entry[0]) || misspelling(matchForm(t), entry[1].form)) && (!best || entry[1].count > best[1].count)) best = entry;
       if (!best) continue;
       spelled[written.get(t) ?? t] = best[1].as;
       const form = matchForm(t);
