@@ -92,6 +92,16 @@ describe('holdsType', () => {
     expect(holdsType('Tomás works from Valencia.', { type: 'place' })).toBe(true);
   });
 
+  it('takes a role for the person a "who" question asks, as notes often name one', () => {
+    const who = askedType('Who may invite new people to a shared vault?');
+    expect(holdsType('All collaborators receive the same permissions, with one exception: only the vault owner can invite collaborators.', who)).toBe(true);
+    expect(holdsType('Ask your manager before you buy a license.', who)).toBe(true);
+    expect(holdsType('Отпуск согласует руководитель отдела.', askedType('Кто согласует отпуск?'))).toBe(true);
+    // A user of the app, or a word that only ends like a role, is nobody in particular.
+    expect(holdsType('Enter the email of the user you want to invite.', who)).toBe(false);
+    expect(holdsType('The sync team ships weekly leaderboards.', who)).toBe(false);
+  });
+
   it('finds German durations, dates, numbers, amounts and reasons', () => {
     expect(holdsType('Gelöschte Notizen bleiben 30 Tage im Papierkorb.', { type: 'duration' })).toBe(true);
     expect(holdsType('Eine Erstattung ist innerhalb von 7 Tagen möglich.', { type: 'duration' })).toBe(true);

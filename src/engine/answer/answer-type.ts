@@ -56,6 +56,8 @@ const REASON = new RegExp(
 );
 /** Two or more capitalised words (Latin or Cyrillic), or a wikilink: a name. */
 const PERSON = /\[\[[^\]|]+\]\]|(?<![\p{L}])[\p{Lu}][\p{Ll}'’-]+(?:\s+(?:van |von |de |da |del |der |le |la |bin |ibn )?[\p{Lu}][\p{Ll}'’-]+)+/u;
+/** Who a note names by a role rather than a name: "only the vault owner", "an administrator", «руководитель». */
+const ROLE = /(?<![\p{L}])(?:(?:the|an?|your|their|its|only the|each|every)\s+(?:[\p{L}-]+\s+)?(?:owners?|admins?|administrators?|managers?|leads?|authors?|maintainers?|editors?|moderators?)|владел\p{L}*|администратор\p{L}*|руководител\p{L}*)(?![\p{L}])/iu;
 const PLACE = /(?<![\p{L}])(?:in|at|from|near|based in|located in|в|во|из|на|im|aus|bei|nach|unter|auf der|in der|im ordner|unter)\s+(?:the\s+|dem\s+|der\s+|den\s+)?[\p{Lu}][\p{L}'’-]+/u;
 
 const has = (re: RegExp, s: string) => re.test(s);
@@ -162,7 +164,7 @@ export function holdsType(sentence: string, asked: AskedType, line?: { code?: bo
       return words.some((w, i) => isUnit(w, asked.unit!) && numAt.some((j) => Math.abs(i - j) <= 4));
     }
     case 'person':
-      return has(PERSON, sentence);
+      return has(PERSON, sentence) || has(ROLE, sentence);
     case 'reason':
       return has(REASON, sentence);
     case 'place':
