@@ -14,7 +14,6 @@ import {
   entitiesByKeys,
   entitiesByWords,
   entitiesNameContaining,
-  visibleDocumentsNaming,
   visibleDocumentsNamingEach,
   visibleDocumentsWriting,
   visibleEntityMentions,
@@ -202,6 +201,9 @@ export function storedGraph(db: ReadConnection, policy: VisibilityPolicy, memo: 
     return s;
   };
 
+  /** How many documents this caller sees (at most NAME_DOCS_CAP) name each plain name: from the relations index alone for a caller who sees every document (the same count). */
+  const namingCounts = (ids: readonly number[]) => (source() === 'all' ? documentsNamingEach(db, ids, NAME_DOCS_CAP) : visibleDocumentsNamingEach(db, policy, ids, NAME_DOCS_CAP));
+
   /** Reads at once what resolving these entities needs: the notes their names claim, how many notes name each plain name. */
   const prepare = (list: readonly GraphEntityRow[]) => {
     const keys = new Set<string>();
@@ -217,8 +219,7 @@ export function storedGraph(db: ReadConnection, policy: VisibilityPolicy, memo: 
     }
     const missing = [...keys].filter((k) => !noteOfKey.has(`first\u0000${k}`));
     if (missing.length > 0) for (const r of visibleNotesNamed(db, policy, missing)) noteOfKey.set(`first\u0000${r.key}`, r.path === null ? null : noteId(r.path));
-    // Counted from the relations index alone for a caller who sees every document (the same count).
-    if (names.length > 0) for (const r of source() === 'all' ? documentsNamingEach(db, names, NAME_DOCS_CAP) : visibleDocumentsNamingEach(db, policy, names, NAME_DOCS_CAP)) nameCounts.set(r.id, r.n);
+    if (names.length > 0) for (const r of namingCounts(names)) nameCounts.set(r.id, r.n);
   };
 
   /** The node a stored entity stands for (links.ts entityNode), or null. */
@@ -230,7 +231,7 @@ export function storedGraph(db: ReadConnection, policy: VisibilityPolicy, memo: 
     if (note) id = note;
     else if (e.type === 'name') {
       let n = nameCounts.get(e.id);
-      if (n === undefined) nameCounts.set(e.id, (n = source() === 'all' ? documentsNamingEach(db, [e.id], NAME_DOCS_CAP)[0]!.n : visibleDocumentsNaming(db, policy, e.id, NAME_DOCS_CAP)));
+      if (n === undefined) nameCounts.set(e.id, (n = namingCounts([e.id])[0]!.n));
       if (n >= 2 && !isCommonWord(e.name, n, (term, word, cap) => visibleDocumentsWriting(db, policy, term, word, cap))) id = `entity:${e.key}`;
     } else {
       const ns = e.type === 'tag' ? 'tag' : UNRESOLVED_TYPES.has(e.type) ? e.type : 'entity';

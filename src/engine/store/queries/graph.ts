@@ -266,20 +266,9 @@ export function visibleRelationExists(connection: ReadConnection, policy: Visibi
   );
 }
 
-/** How many visible documents (at most `cap`) state a relation to the entity. */
-export function visibleDocumentsNaming(connection: ReadConnection, policy: VisibilityPolicy, entityId: number, cap: number): number {
-  return statements(sqliteOf(connection))
-    .prepare(
-      `SELECT COUNT(*) AS n FROM (SELECT DISTINCT r.document_id FROM relations r CROSS JOIN documents d ON d.id = r.document_id
-        WHERE r.dst_id = @id AND d.status = 'indexed' AND ${visibleSql(policy)} LIMIT @cap)`,
-    )
-    .pluck()
-    .get({ id: entityId, cap, allowed: allowedParam(policy) }) as number;
-}
-
 /**
- * visibleDocumentsNaming for a caller who sees every document, read from the relations_dst index
- * alone (relations are only kept for indexed documents): for many entities at once.
+ * visibleDocumentsNamingEach for a caller who sees every document, read from the relations_dst index
+ * alone (relations are only kept for indexed documents).
  */
 export function documentsNamingEach(connection: ReadConnection, entityIds: readonly number[], cap: number): { id: number; n: number }[] {
   return statements(sqliteOf(connection))
@@ -287,7 +276,7 @@ export function documentsNamingEach(connection: ReadConnection, entityIds: reado
     .all({ ids: ids(entityIds), cap }) as { id: number; n: number }[];
 }
 
-/** visibleDocumentsNaming for many entities at once. */
+/** How many visible documents (at most `cap`) state a relation to each entity. */
 export function visibleDocumentsNamingEach(connection: ReadConnection, policy: VisibilityPolicy, entityIds: readonly number[], cap: number): { id: number; n: number }[] {
   return statements(sqliteOf(connection))
     .prepare(
