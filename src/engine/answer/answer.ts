@@ -242,7 +242,9 @@ async function resolveBridge(deps: AnswerDeps, d: DescribedSubject, context: Ret
       const more = toSnippets((scoped?.chunks ?? []).filter((c) => c.doc_id === doc && !own.some((s) => s.locator === c.locator)));
       const line = relationLine(more, relation, d.clause);
       if (line) return line;
-      const typed = deps.noteRelations ? typedRelation(deps.noteRelations(doc), relation, d.clause, first, (n) => sourceLine(deps, doc, n)) : null;
+      let lines: string[] | null | undefined;
+      const lineOf = (n: number) => (lines === undefined ? (lines = sourceLines(deps, doc)) : lines)?.[n - 1] ?? null;
+      const typed = deps.noteRelations ? typedRelation(deps.noteRelations(doc), relation, d.clause, first, lineOf) : null;
       if (typed) return typed;
     }
   }
@@ -251,14 +253,14 @@ async function resolveBridge(deps: AnswerDeps, d: DescribedSubject, context: Ret
   return clauseSubject(d, passages, words);
 }
 
-/** Line n of a document as the file holds it now, or null when the file changed since it was indexed (or is gone). */
-function sourceLine(deps: AnswerDeps, docId: string, n: number): string | null {
+/** The lines of a document as the file holds them now, or null when the file changed since it was indexed (or is gone): read once per document. */
+function sourceLines(deps: AnswerDeps, docId: string): string[] | null {
   const source = deps.documentSource(docId);
   if (!source?.contentHash) return null;
   try {
     const bytes = fs.readFileSync(source.absPath);
     if (sha256(bytes) !== source.contentHash) return null;
-    return bytes.toString('utf8').split(/\r?\n/)[n - 1] ?? null;
+    return bytes.toString('utf8').split(/\r?\n/);
   } catch {
     return null;
   }
