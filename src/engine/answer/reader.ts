@@ -882,9 +882,11 @@ function referredNeighbour(candidates: readonly Candidate[], lead: number, asks:
 /** "What/which X", «какой X», "welcher X": the words after it, to the first word that is no noun of it. */
 const ASKS_WHICH = /(?<![\p{L}])(?:what|which|как(?:ой|ая|ое|ие|ую|им|ом|ого|ому|их)|welche[rsmn]?)\s+((?:[\p{L}'’-]+\s+){0,3})/iu;
 const NOT_A_HEAD = /^(?:is|are|was|were|do|does|did|has|have|had|can|could|will|would|should|may|might|must|of|in|on|at|for|to|from|by|with|the|a|an)$/i;
-/** A demonstrative (or, for the asked noun, the definite article) and the noun after it. */
-const POINTING = /(?<![\p{L}])(?:this|these|those|such|этот|эта|это|эти|этого|этой|этих|этим|этом|эту|такой|такая|такие|dieser|diese|dieses|diesen|diesem)\s+([\p{L}-]+)/giu;
-const POINTING_OR_THE = /(?<![\p{L}])(?:the|that|this|these|those|such|этот|эта|это|эти|этого|этой|этих|этим|этом|эту|такой|такая|такие|dieser|diese|dieses|diesen|diesem)\s+([\p{L}-]+)/giu;
+/** Demonstratives in English, Russian and German. */
+const DEMONSTRATIVES = 'this|these|those|such|этот|эта|это|эти|этого|этой|этих|этим|этом|эту|такой|такая|такие|dieser|diese|dieses|diesen|diesem';
+/** A demonstrative (or, for the asked noun, the definite article and "that") and the noun after it. */
+const POINTING = new RegExp(`(?<![\\p{L}])(?:${DEMONSTRATIVES})\\s+([\\p{L}-]+)`, 'giu');
+const POINTING_OR_THE = new RegExp(`(?<![\\p{L}])(?:the|that|${DEMONSTRATIVES})\\s+([\\p{L}-]+)`, 'giu');
 
 /** The nouns a "what/which" question asks for (matched forms): "What device is used…" asks for a device. */
 export function askedNouns(question: string, lang?: string): Set<string> {
@@ -1136,13 +1138,14 @@ export function readAnswer(question: string, given: readonly Candidate[], option
   const answersPart = (i: number, pi: number) => table[i]![pi]!.answers >= PART_ANSWERED && (parts.length === 1 || table[i]![pi]!.typed);
   parts.forEach((_, pi) => {
     if (picked.length === 0 || picked.length >= maxSentences) return;
+    const held = Math.max(-1, ...picked.filter((i) => answersPart(i, pi)).map((i) => table[i]![pi]!.answers));
+    if (held >= 0 && parts.length === 1) return;
     let best = -1;
     for (const i of order) if (!picked.includes(i) && answersPart(i, pi) && (best < 0 || table[i]![pi]!.score > table[best]![pi]!.score)) best = i;
-    // A quoted sentence answers the part when it does so nearly as well as the best one: a question of
-    // two parts whose lead holds a word of the second ("encryption key") is still told "Key derivation
-    // function: scrypt" for "which key derivation function…".
-    const held = Math.max(-1, ...picked.filter((i) => answersPart(i, pi)).map((i) => table[i]![pi]!.answers));
-    if (held >= 0 && (parts.length === 1 || best < 0 || held >= RUNNER_UP_SHARE * table[best]![pi]!.answers)) return;
+    // A quoted sentence answers a later part when it does so nearly as well as the best one: a question
+    // of two parts whose lead holds a word of the second ("encryption key") is still told "Key
+    // derivation function: scrypt" for "which key derivation function…".
+    if (held >= 0 && (best < 0 || held >= RUNNER_UP_SHARE * table[best]![pi]!.answers)) return;
     if (best >= 0) picked.push(best);
   });
   // A single question that two sentences answer about equally well: the runner-up holds a value of the
