@@ -408,6 +408,18 @@ describe('readAnswer', () => {
   });
 });
 
+
+  it('reads the title a link points at as near the sentence, not as its own words', () => {
+    const s = [
+      snippet(1, 'If you are unsure of your region, check out [[Security#Where are the Sync servers hosted|Where are the Sync servers hosted and which company runs them?]] for guidance.', { title: 'Set up Sync' }),
+      snippet(2, 'Sync servers are hosted by DigitalOcean in several regions.', { title: 'Security' }),
+    ];
+    const r = read('Which company hosts the Sync servers?', s);
+    expect(r.answer).toBe('Sync servers are hosted by DigitalOcean in several regions. [2]');
+    // A link of a few words names a thing: its words are the sentence's own.
+    const named = [snippet(1, '[[Sync servers]] are run by DigitalOcean.'), snippet(2, 'Sync servers are fast.')];
+    expect(read('Which company runs the Sync servers?', named).answer).toBe('Sync servers are run by DigitalOcean. [1]');
+  });
 describe('the form the question shows (directForms)', () => {
   it('prefers the sentence with the preposition the question ends on before a name', () => {
     const note = snippet(1, '## Background\n\nBefore joining he spent five years at a payments company in Madrid working on queues.\n\n## Notes\n\n- Works remotely from Valencia, comes to Rotterdam once a month.', { title: 'Tomás Herrera' });

@@ -140,6 +140,8 @@ export interface PassageUnit {
   /** A line of a shell code block (```sh, ```bash, …): a command a person types. */
   command?: boolean;
   described?: string;
+  /** The text of its links that read as a title of their own (four words or more): what another note is about. */
+  pointers?: string[];
 }
 
 export interface ReaderOptions {
@@ -274,6 +276,15 @@ export function plainText(text: string): string {
     .trim();
 }
 
+/** A wikilink or a Markdown link, as written. */
+const LINK = /!?\[\[[^\]]+\]\]|!?\[[^\]]*\]\([^)]*\)/g;
+/**
+ * A link whose text is a title of four words or more ("check out [[Where can I find my current Sync
+ * server?]] for guidance") points at what another note says: its words are not this sentence's own.
+ * A shorter one names a thing ("[[Obsidian Sync]] keeps versions for a year"), and its words are.
+ */
+const POINTER_WORDS = 4;
+
 const cells = (row: string) => row.trim().replace(/^\||\|$/g, '').split('|').map((c) => plainText(c));
 
 /**
@@ -375,7 +386,8 @@ export function proseUnits(text: string): PassageUnit[] {
   return out
     .map((u) => {
       const links = [...u.text.matchAll(/\[\[([^\]|#]+)/g)].map((m) => m[1]!.trim()).filter(Boolean);
-      return { ...u, text: clean(u.text), ...(u.described ? { described: clean(u.described) } : {}), ...(links.length > 0 ? { links } : {}) };
+      const pointers = [...u.text.matchAll(LINK)].map((m) => plainText(m[0])).filter((t) => t.split(/\s+/).length >= POINTER_WORDS);
+      return { ...u, text: clean(u.text), ...(u.described ? { described: clean(u.described) } : {}), ...(links.length > 0 ? { links } : {}), ...(pointers.length > 0 ? { pointers } : {}) };
     })
     .filter((u) => /[\p{L}\p{N}]/u.test(u.text));
 }
@@ -467,19 +479,25 @@ export function readerCandidates(snippets: readonly Snippet[], lang?: string): C
   const out: Candidate[] = [];
   const seen = new Set<string>();
   const docs = new Map<string, Set<string>>();
+  /** By candidate index: the words only the titles its links point at hold. */
+  const pointed = new Map<number, string[]>();
   snippets.forEach((snippet, snippetIndex) => {
     const context = termSet(`${snippet.title}\n${snippet.heading ?? ''}`, lang);
     const read = PROSE_LANGUAGES.has(snippet.language) ? proseUnits(snippet.text) : codeUnits(snippet.text);
     // A sentence too long to quote whole is often a list of clauses ("Politics: …; American political
     // leaders …; Chilean President …"): each clause is read on its own.
     const units = read.flatMap((u) => (!u.code && u.text.length > MAX_SENTENCE_CHARS && /;\s/.test(u.text) ? u.text.split(/;\s+/).map((t) => ({ ...u, text: t.trim() })) : [u]));
-    for (const { text, code, command, described, field, links, item } of units) {
+    for (const { text, code, command, described, field, links, item, pointers: linked } of units) {
       if (text.length > MAX_SENTENCE_CHARS || seen.has(text)) continue;
       seen.add(text);
       let doc = docs.get(snippet.doc_id);
       if (!doc) docs.set(snippet.doc_id, (doc = new Set()));
-      // What introduces a line of code says what it is: its words are the line's own.
-      const terms = termSet(described ? `${described}\n${text}` : text, lang);
+      // What introduces a line of code says what it is: its words are the line's own. The title a
+      // link points at is near the sentence, not in it.
+      const pointers = linked?.filter((p) => text.includes(p));
+      const ownText = pointers ? pointers.reduce((t, p) => t.split(p).join(' '), text) : text;
+      const terms = termSet(described ? `${described}\n${ownText}` : ownText, lang);
+      if (pointers && pointers.length > 0) pointed.set(out.length, [...termSet(pointers.join('\n'), lang)].filter((t) => !terms.has(t)));
       // "Decider: Maya Chen" answers "who picked", "Reports to:" "who manages".
       for (const t of relationTerms(text)) terms.add(matchForm(t));
       if (command) for (const t of COMMAND_TERMS) terms.add(t);
@@ -487,9 +505,11 @@ export function readerCandidates(snippets: readonly Snippet[], lang?: string): C
       out.push({ text, n: snippet.n, snippetIndex, terms, context, near: new Set(), doc, ...(code ? { code } : {}), ...(described ? { described } : {}), ...(subject ? { subject } : {}), ...(links ? { links } : {}), ...(item || field ? { item: true } : {}) });
     }
     // A reason or a figure is often stated in the sentence after the one that names the subject.
+    const first = out.findIndex((c) => c.snippetIndex === snippetIndex);
     const own = out.filter((c) => c.snippetIndex === snippetIndex);
     own.forEach((c, i) => {
       for (const o of [own[i - 1], own[i + 1]]) if (o) for (const t of o.terms) c.near.add(t);
+      for (const t of pointed.get(first + i) ?? []) c.near.add(t);
       if (own[i - 1] && leansOnPrevious(c.text)) c.antecedent = own[i - 1]!.terms;
       for (const t of c.terms) c.doc.add(t);
     });
