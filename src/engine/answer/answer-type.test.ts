@@ -147,6 +147,14 @@ describe('questionParts', () => {
     expect(questionParts('Wie oft wird gesichert, und wie lange bleiben die Sicherungen?')).toEqual(['Wie oft wird gesichert', 'wie lange bleiben die Sicherungen?']);
     expect(questionParts('Welche Dienste und Datenbanken nutzt das Team?')).toEqual(['Welche Dienste und Datenbanken nutzt das Team?']);
   });
+
+  it('splits a second ask that leaves out its question word and repeats the first one\'s noun', () => {
+    expect(questionParts('What is the largest file Sync Plus will sync, and the largest file I can upload to a Publish site?')).toEqual(['What is the largest file Sync Plus will sync', 'What is the largest file I can upload to a Publish site?']);
+    expect(questionParts('What was the size of the army and the size of the navy?')).toEqual(['What was the size of the army', 'What was the size of the navy?']);
+    // "and the car" repeats no noun of the first ask: one question about two things.
+    expect(questionParts('Who is the owner of the house, and the car?')).toEqual(['Who is the owner of the house, and the car?']);
+    expect(questionParts('What is the capital of the region and the country?')).toEqual(['What is the capital of the region and the country?']);
+  });
 });
 
 describe('hasRelativeClause', () => {

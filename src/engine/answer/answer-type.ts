@@ -125,7 +125,15 @@ export function questionParts(question: string): string[] {
   const q = question.replace(/\s+/g, ' ').trim();
   const split = /,?\s+(?:and|и|а также|und|sowie)\s+(?=(?:wie|wann|wo|wer|wen|wem|warum|weshalb|wieso|was|welche[rsmn]?|womit|wofür|wohin|woher|what|when|who|whom|whose|where|why|how|which|on what|in what|by when|for how|(?:(?:в|во|на|с|со|до|к|по|из|о|об|от|за|для)\s+)?(?:что|чем|чего|когда|кто|кого|кому|кем|где|куда|откуда|почему|зачем|как|сколько|скольких|как(?:ой|ая|ое|ие|ую|им|ом|ого|ому|их|ими|ов|ова|ово|овы)|чей|чья|чьё|чье|чьи))(?![\p{L}]))/iu;
   const parts = q.split(split).map((p) => p.trim()).filter((p) => /[\p{L}\p{N}]/u.test(p));
-  return parts.length > 1 ? parts : [q];
+  if (parts.length > 1) return parts;
+  // "What is the largest file Sync Plus will sync, and the largest file I can upload?" asks the same of
+  // two things: the second part leaves out its question word and repeats the first part's noun phrase.
+  const head = /^((?:what|which|who|where|how \p{L}+)\s+(?:is|are|was|were))\s+the\s+([\p{L}-]+)/iu.exec(q);
+  if (head) {
+    const again = new RegExp(`,?\\s+and\\s+(the\\s+${head[2]!}(?![\\p{L}-]).*)$`, 'iu').exec(q);
+    if (again && again.index >= head[0].length) return [q.slice(0, again.index).trim(), `${head[1]} ${again[1]!.trim()}`];
+  }
+  return [q];
 }
 
 /**
