@@ -56,6 +56,11 @@ describe('readAnswer', () => {
     expect(r.answer).toBe('Snapshots are kept in the global settings folder, outside of the vault. [1]');
     expect(r.missing).not.toEqual(expect.arrayContaining(['else']));
     expect(r.missing).not.toEqual(expect.arrayContaining(['its']));
+    // Nor the modal "will": a quote without it holds the whole question.
+    const size = [snippet(1, 'The Plus plan syncs files up to 200 MB.', { title: 'Plans' })];
+    const big = read('How big a file will the Plus plan sync?', size);
+    expect(big.answer).toBe('The Plus plan syncs files up to 200 MB. [1]');
+    expect(big.missing).toEqual(['big']);
   });
 
   it('quotes the sentence before a lead that leans on it ("All of this", "Most of these"), and an example after a general claim', () => {

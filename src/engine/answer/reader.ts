@@ -56,9 +56,9 @@ export const QUESTION_WORDS: ReadonlySet<string> = new Set(
  * English function words the index's stopword list keeps ("its", "somewhere", "else", "anyone"): no
  * question's asked content rests on them, yet in a small vault their idf is high, and a quote without
  * "else" read as missing the question's most specific word ("…in my vault folder or somewhere
- * else?"). "own" stays a content word: "on their own" is what some questions ask.
+ * else?"), nor on "will" ("…the largest file Sync Plus will sync"). "own" stays a content word: "on their own" is what some questions ask.
  */
-const ENGLISH_FUNCTION_WORDS = 'its itself she hers herself ours ourselves yours yourself yourselves myself theirs themselves else somewhere anywhere everywhere nowhere someone somebody anyone anybody everyone everybody something anything everything just'.split(' ');
+const ENGLISH_FUNCTION_WORDS = 'its itself she hers herself ours ourselves yours yourself yourselves myself theirs themselves else somewhere anywhere everywhere nowhere someone somebody anyone anybody everyone everybody something anything everything just will'.split(' ');
 /** Words that do not count among a question's own, as the analyzer stems them in each analysis language ("why" is "whi"): the question words, and in English its function words above. */
 const questionStemSets = new Map<string, ReadonlySet<string>>();
 function questionStems(lang = 'en'): ReadonlySet<string> {
