@@ -1279,6 +1279,7 @@ export function readAnswer(question: string, given: readonly Candidate[], option
   const answerability =
     Math.round((options.together === false ? quoteEvidence : 0.5 * quoteEvidence + 0.5 * Math.min(1, Math.max(0, 0.5 + togetherMargin))) * 1000) / 1000;
 
+  if (process.env.RDBG) console.error(JSON.stringify({ q: question, all: all.map((t) => [t.raw, +t.w.toFixed(2), t.derived ? [...t.derived] : undefined]), together: +together.toFixed(3), need: +togetherNeeded(all.filter((t) => t.w > 0).length).toFixed(3), lift: +vectorLift.toFixed(3), picked: picked.map((i) => candidates[i]!.text.slice(0, 120)), qe: quoteEvidence, bestPart, parts: partReadings, unknownAttribute, best: candidates.map((c) => [heldInSentence(c, all, allTotal), c.text.slice(0, 100)] as const).sort((a, b) => b[0] - a[0]).slice(0, 3) }));
   let outcome: Outcome;
   if (picked.length === 0 || unknownAttribute || scattered || quoteEvidence < NOT_FOUND_BELOW || bestPart < NOT_FOUND_PART) outcome = 'not_found';
   else if (partReadings.every((p) => p.answered)) outcome = 'answered';
