@@ -70,6 +70,22 @@ describe('analyzer languages', () => {
   });
 });
 
+describe('text written without spaces (Chinese, Japanese)', () => {
+  it('splits a run into its words, drops function words and keeps Latin words and units of time', () => {
+    expect(analyzeForIndex('购买后七天内，我们提供全额退款。')).toBe('购买 后 七天 内 提供 全 额 退款');
+    expect(analyzeForIndex('同步服务的服务器由DigitalOcean托管')).toBe('同步 服务 服务 器 由 digitalocean digit ocean 托管');
+    expect(analyzeForIndex('購入後7日以内であれば全額返金いたします。')).toBe('購入 後 7 日 以内 あれ 全額 返金');
+    // A word made of function characters alone drops as they do ("的是", "什么").
+    expect(analyzeForIndex('用的是什么')).toBe('用');
+    expect(isStopword('没有')).toBe(true);
+    expect(isStopword('年')).toBe(false);
+  });
+
+  it('leaves text without such a run exactly as before', () => {
+    expect(analyzeForIndex('The relay outage lasted 47 minutes')).toBe('relay outag last 47 minut');
+  });
+});
+
 describe('detectChunkLanguages', () => {
   const german = 'Gelöschte Notizen bleiben dreißig Tage im Papierkorb. Danach werden sie endgültig entfernt, und du kannst sie nicht mehr wiederherstellen.';
   it('gives a short or unsure chunk its note\'s language when the note is in an analyzed language', () => {

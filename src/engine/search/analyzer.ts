@@ -15,10 +15,10 @@ import snowball from 'snowball-stemmers';
 import * as stopwords from 'stopword';
 import { detectLanguage } from '../lang/detect.ts';
 
-const { eng, rus } = stopwords;
+const { eng, rus, zho, jpn } = stopwords;
 
 /** Changes whenever the terms produced for a text change: the lexical index is then rebuilt. */
-export const ANALYZER_VERSION = 'snowball-latin-v4';
+export const ANALYZER_VERSION = 'snowball-latin-v5-segmented';
 
 const english = snowball.newStemmer('english');
 const russian = snowball.newStemmer('russian');
@@ -56,11 +56,16 @@ export function analysisLanguage(lang: string | null | undefined): string {
 const SEARCHABLE = new Set(
   (
     'after before came come get got like make never now said same still take way well ' +
-    'сказал сегодня теперь потом никогда всегда иногда после перед больше лучше много нельзя можно надо раз'
+    'сказал сегодня теперь потом никогда всегда иногда после перед больше лучше много нельзя можно надо раз ' +
+    // The Chinese list holds units of time and content words too: 年 (year), 日 (day), 小 (small), 说 (say).
+    '年 月 日 时 分 秒 小 中 看 说 做 第 请 共'
   ).split(' '),
 );
+/** Chinese function words of more than one character that the stopword list leaves out (negation, modals, demonstratives, pronouns). */
+const CHINESE_FUNCTION_WORDS = '没有 没 可以 能 能够 应该 是否 如果 因为 所以 但是 而且 还是 或者 已经 正在 一个 一些 这个 那个 这些 那些 这样 那样 我们 你们 他们 她们 它们 它 自己 以及 通过 进行'.split(' ');
+/** English and Russian function words, and Chinese and Japanese ones (their scripts are their own, so they drop in any text). */
 export const STOPWORDS: ReadonlySet<string> = new Set(
-  [...eng, ...rus].map((w) => w.toLowerCase().replace(/ё/g, 'е')).filter((w) => !SEARCHABLE.has(w)),
+  [...eng, ...rus, ...zho, ...CHINESE_FUNCTION_WORDS, ...jpn].map((w) => w.toLowerCase().replace(/ё/g, 'е')).filter((w) => !SEARCHABLE.has(w)),
 );
 /**
  * Words of a language's stopword list that a person searches for or that state a fact: numbers
@@ -99,6 +104,31 @@ function stopwordsOf(lang: string): ReadonlySet<string> {
 }
 
 const WORD = /[\p{L}\p{N}_]+/gu;
+/**
+ * Scripts written without spaces between words (Chinese and Japanese: Han, hiragana, katakana): a
+ * run of them is split into words by ICU's dictionary-based word breaker (Intl.Segmenter), so that
+ * "购买后七天内提供全额退款" is searched and read as 购买 | 后 | 七天 | 内 | 提供 | 全额 | 退款.
+ */
+const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
+let segmenter: Intl.Segmenter | undefined;
+/** The words of a run of word characters that holds a script written without spaces, with their offsets in it. */
+export function unspacedWords(run: string): { word: string; index: number }[] {
+  segmenter ??= new Intl.Segmenter(undefined, { granularity: 'word' });
+  const out: { word: string; index: number }[] = [];
+  for (const s of segmenter.segment(run)) if (s.isWordLike) out.push({ word: s.segment, index: s.index });
+  return out;
+}
+/**
+ * The words of a Chinese or Japanese run; a word the breaker makes of function characters alone
+ * ("的是", "什么": each character a function word) is read as those characters, so it drops as they do.
+ */
+function unspacedTerms(run: string, stops: ReadonlySet<string>): string[] {
+  return unspacedWords(run).flatMap(({ word }) => (word.length > 1 && !stops.has(word) && [...word].every((c) => stops.has(c)) ? [...word] : [word]));
+}
+/** Whether a text holds Chinese or Japanese, written without spaces between words. */
+export function hasUnspacedScript(text: string): boolean {
+  return UNSPACED.test(text);
+}
 const CYRILLIC = /[\u0400-\u04FF]/;
 /** A lower-case word of Latin letters (a-z, ß, the accented letters of Latin-1 and Latin Extended-A). */
 const LATIN_WORD = /^[a-z\u00df-\u00f6\u00f8-\u00ff\u0100-\u017f]+$/;
@@ -154,8 +184,9 @@ export function tokenize(text: string, lang?: string): Token[] {
   const tokens: Token[] = [];
   const l = analysisLanguage(lang);
   const stops = stopwordsOf(l);
-  for (const match of foldText(text).matchAll(WORD)) {
-    const raw = match[0];
+  const folded = foldText(text);
+  const unspaced = UNSPACED.test(folded);
+  for (const match of folded.matchAll(WORD)) for (const raw of unspaced && UNSPACED.test(match[0]) ? unspacedTerms(match[0], stops) : [match[0]]) {
     const lower = raw.toLowerCase();
     const parts: string[] = [];
     if (/[a-z][A-Z]|_|[A-Za-z]\d|\d[A-Za-z]/.test(raw)) {

@@ -19,6 +19,11 @@ describe('buildFtsQuery', () => {
     expect(two.words).toEqual([['datei', 'dateien'], ['verschlusselt', 'verschlüsselt']]);
   });
 
+  it('searches a Chinese or Japanese run by its words, function words dropped', () => {
+    expect(buildFtsQuery('购买后多久可以退款').terms).toEqual(['购买', '后', '多久', '退款']);
+    expect(buildFtsQuery('返金ポリシー').terms).toEqual(['返金', 'ポリシー']);
+  });
+
   it('stems Russian so different forms meet, and folds ё to е', () => {
     expect(buildFtsQuery('настроить').terms).toEqual(buildFtsQuery('настройка').terms);
     expect(buildFtsQuery('ёлка').terms).toEqual(buildFtsQuery('елка').terms);

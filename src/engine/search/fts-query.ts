@@ -8,7 +8,7 @@
  * own, or English and the vault's other languages when the question's is unsure); its distinct index
  * terms are OR-ed, so "Dateien" finds German text (datei) as well as English (dateien).
  */
-import { foldText, isStopword, stemWord, tokenize } from './analyzer.ts';
+import { foldText, hasUnspacedScript, isStopword, stemWord, tokenize, unspacedWords } from './analyzer.ts';
 
 export interface FtsQuery {
   /** The MATCH expression over the stemmed columns, or null when nothing is searchable. */
@@ -72,7 +72,11 @@ export function buildFtsQuery(input: string, languages: readonly string[] = ['en
   });
 
   const pending: { raw: string; prefix: boolean }[] = [];
-  for (const m of rest.matchAll(/([\p{L}\p{N}_]+)(\*)?/gu)) pending.push({ raw: m[1]!, prefix: m[2] === '*' });
+  for (const m of rest.matchAll(/([\p{L}\p{N}_]+)(\*)?/gu)) {
+    // Chinese or Japanese: the run is a phrase of several words, each searched on its own.
+    if (hasUnspacedScript(m[1]!)) for (const { word } of unspacedWords(m[1]!)) pending.push({ raw: word, prefix: false });
+    else pending.push({ raw: m[1]!, prefix: m[2] === '*' });
+  }
   const content = pending.filter((w) => !stop(w.raw));
   for (const w of content.length > 0 ? content : pending) addWord(w.raw, w.prefix);
   const fragments = [...new Set((content.length > 0 ? content : pending).map((w) => w.raw).filter((w) => w.length >= 3))];

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { foldText } from './analyzer.ts';
+import { foldText, unspacedWords } from './analyzer.ts';
 import { highlightSnippet, snippetWords, wordMatches } from './snippet.ts';
 import { wordEnd } from './word-chars.ts';
 
@@ -17,13 +17,18 @@ describe('highlightSnippet', () => {
     expect(s.length).toBeLessThanOrEqual(80 + 2 + 4);
   });
 
+  it('marks a Chinese or Japanese word inside a run written without spaces', () => {
+    expect(highlightSnippet('购买后七天内，我们提供全额退款。', ['退款'])).toBe('购买后七天内，我们提供全额«退款»。');
+    expect(highlightSnippet('購入後7日以内であれば全額返金いたします。', ['返金'])).toBe('購入後7日以内であれば全額«返金»いたします。');
+  });
+
   it('supports prefix terms and never throws', () => {
     expect(highlightSnippet('synapsis synapse', ['synap*'])).toBe('«synapsis» «synapse»');
     fc.assert(fc.property(fc.string(), fc.array(fc.string()), (t, q) => void highlightSnippet(t, q)));
   });
 
   it('finds and marks the words the analyzer\'s word pattern finds, for any text (fast-check)', () => {
-    const words = ['index', 'Indexing', 'INDEXED', 'relay', 'Relays', 'outage', 'синхронизации', 'Настройка', 'ёлка', 'café', 'Éclair', 'über', '日本語', '𝒜bc', '\u{1F642}relay', 'a\uD800b', 'K\u212Aab', 'retry_sync', 'x2', '7'];
+    const words = ['index', 'Indexing', 'INDEXED', 'relay', 'Relays', 'outage', 'синхронизации', 'Настройка', 'ёлка', 'café', 'Éclair', 'über', '日本語', '全额退款', 'ひらがなカタカナ', '𝒜bc', '\u{1F642}relay', 'a\uD800b', 'K\u212Aab', 'retry_sync', 'x2', '7'];
     const word = fc.oneof(fc.constantFrom(...words), fc.string({ minLength: 1, maxLength: 8 }), fc.string({ minLength: 1, maxLength: 6, unit: 'binary' }));
     const sep = fc.constantFrom(' ', '  ', '. ', ', ', '\n', '-', '—', '\u00a0');
     const terms = fc.array(fc.constantFrom('index', 'relay', 'outag', 'синхрон', 'настро', 'елк', 'cafe', 'eclair', 'uber', 'x2', 'synap*', 'ind*', 'рел*'), { maxLength: 4 });
@@ -57,5 +62,10 @@ function referenceWords(text: string, queryTerms: readonly string[]): { start: n
     if (!initials.has(c.toLowerCase()) && !initials.has(foldText(c).toLowerCase())) return false;
     return wordMatches(w, terms, prefixes);
   };
-  return [...text.matchAll(/[\p{L}\p{N}_]+/gu)].map((m) => ({ start: m.index, end: m.index + m[0].length, hit: hit(m[0]) }));
+  // A run of Chinese or Japanese is the words the word breaker finds in it.
+  return [...text.matchAll(/[\p{L}\p{N}_]+/gu)].flatMap((m) =>
+    /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u.test(m[0]) && m[0].length > 1
+      ? unspacedWords(m[0]).map((w) => ({ start: m.index + w.index, end: m.index + w.index + w.word.length, hit: hit(w.word) }))
+      : [{ start: m.index, end: m.index + m[0].length, hit: hit(m[0]) }],
+  );
 }

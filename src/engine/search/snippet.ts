@@ -1,4 +1,4 @@
-import { foldText, stemWord } from './analyzer.ts';
+import { foldText, hasUnspacedScript, stemWord, unspacedWords } from './analyzer.ts';
 import { stepOver, wordEnd } from './word-chars.ts';
 
 /**
@@ -58,7 +58,9 @@ export function snippetWords(text: string, queryTerms: readonly string[], langua
       i += stepOver(text, i);
       continue;
     }
-    words.push({ start: i, end, hit: hit(i, end) });
+    // A run of Chinese or Japanese is several words, each highlighted on its own.
+    if (end - i > 1 && text.charCodeAt(i) >= 128 && hasUnspacedScript(text.slice(i, end))) for (const w of unspacedWords(text.slice(i, end))) words.push({ start: i + w.index, end: i + w.index + w.word.length, hit: hit(i + w.index, i + w.index + w.word.length) });
+    else words.push({ start: i, end, hit: hit(i, end) });
     i = end;
   }
   return words;
