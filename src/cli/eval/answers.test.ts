@@ -70,6 +70,24 @@ describe('synapsis eval --answers', () => {
     expect(report.false_abstentions).toBeLessThanOrEqual(0.1);
   });
 
+  it('scores the Chinese dev set: notes written without spaces searched and answered by their words', async () => {
+    const vault = path.join(REPO_ROOT, 'test', 'fixtures', 'zh-vault');
+    const r = await cli(['eval', '--answers', '--vault', vault, '--questions', `${vault}.questions.json`, '--json', '--details']);
+    expect(r.code).toBe(0);
+    const report = JSON.parse(r.out);
+    expect(report.questions).toBe(19);
+    expect(report.unanswerable).toBe(4);
+    // The floor this reader reaches without models (docs/answers.md); a regression shows here.
+    expect(report.fully_correct).toBeGreaterThanOrEqual(0.85);
+    expect(report.abstained_unanswerable).toBeGreaterThanOrEqual(0.75);
+    expect(report.false_abstentions).toBeLessThanOrEqual(0.1);
+    const refund = report.rows.find((x: { id: string }) => x.id === 'z05');
+    expect(refund.answer).toContain('备份文件保存 30 天');
+    // Words, not characters: the answer's length is counted by the word breaker.
+    expect(refund.words).toBeGreaterThan(5);
+    expect(refund.words).toBeLessThan(40);
+  });
+
   it('answers from the given vault only when its work dir was used with another one', async () => {
     const files = { 'outage.md': '# Relay outage\n\nThe relay outage on Friday lasted 47 minutes.\n' };
     const first = temp.make('syn-qa-vault-a-', files);

@@ -23,6 +23,7 @@ import { createError } from '../../shared/errors.ts';
 import { loadBeir } from './beir.ts';
 import { mean, percentile } from './metrics.ts';
 import { withCorpusWorkspace } from './run.ts';
+import { hasUnspacedScript, unspacedWords } from '../../engine/search/analyzer.ts';
 
 export interface AnswerEvalOptions {
   /** BEIR-layout folder with answers.jsonl. */
@@ -131,7 +132,8 @@ export function scoreAnswer(item: AnswerItem, envelope: AnswerEnvelope): AnswerR
   const recall = item.facts.length === 0 ? 0 : item.anyFact ? (found.some(Boolean) ? 1 : 0) : found.filter(Boolean).length / found.length;
   const first = abstained ? '' : fold(envelope.answer.split(/\s\[\d+\](?:\s|$)/)[0] ?? '');
   const firstHolds = item.facts.length > 0 && (item.anyFact ? item.facts.some((f) => first.includes(fold(f))) : item.facts.every((f) => first.includes(fold(f))));
-  const words = abstained ? 0 : envelope.answer.replace(/\[\d+\]/g, '').split(/\s+/).filter(Boolean).length;
+  // Chinese and Japanese put no spaces between words: a run of them counts the words the word breaker finds.
+  const words = abstained ? 0 : envelope.answer.replace(/\[\d+\]/g, '').split(/\s+/).filter(Boolean).reduce((n, w) => n + (hasUnspacedScript(w) ? Math.max(1, unspacedWords(w).length) : 1), 0);
   return {
     id: item.id,
     kind: item.kind,

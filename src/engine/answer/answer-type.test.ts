@@ -135,6 +135,42 @@ describe('holdsType', () => {
   });
 });
 
+describe('Chinese and Japanese', () => {
+  it('reads the kind of fact a question asks', () => {
+    const cases: [string, string][] = [
+      ['购买后多久可以退款？', 'duration'],
+      ['版本历史保留几个月？', 'duration'],
+      ['备份多久一次？', 'duration'],
+      ['订阅多少钱一个月？', 'money'],
+      ['顺达物流一共有多少名调度员？', 'number'],
+      ['试点什么时候开始？', 'date'],
+      ['下次会议是几号？', 'date'],
+      ['谁负责告警？', 'person'],
+      ['为什么没有选择 Kafka？', 'reason'],
+      ['备份存放在哪里？', 'place'],
+      ['用的是哪种消息队列？', 'entity'],
+      ['購入後何日以内に返金できますか？', 'duration'],
+      ['料金はいくらですか？', 'money'],
+      ['いつリリースされましたか？', 'date'],
+      ['サーバーはどこにありますか？', 'place'],
+      ['なぜ失敗しましたか？', 'reason'],
+    ];
+    for (const [q, type] of cases) expect([q, askedType(q).type]).toEqual([q, type]);
+  });
+
+  it('finds values written without spaces: "七天内", "7日以内", "0.035 元", "2026 年 5 月 18 日"', () => {
+    expect(holdsType('购买后七天内，我们提供全额退款。', { type: 'duration' })).toBe(true);
+    expect(holdsType('購入後7日以内であれば全額返金いたします。', { type: 'duration' })).toBe(true);
+    expect(holdsType('版本历史保留十二个月。', { type: 'duration' })).toBe(true);
+    expect(holdsType('商业许可证不可退款。', { type: 'duration' })).toBe(false);
+    expect(holdsType('新的供应商每条短信 0.035 元。', { type: 'money' })).toBe(true);
+    expect(holdsType('试点从 2026 年 5 月 18 日开始。', { type: 'date' })).toBe(true);
+    expect(holdsType('他们的调度员一共有 40 人。', { type: 'number' })).toBe(true);
+    expect(holdsType('统一的一些规则。', { type: 'number' })).toBe(false);
+    expect(holdsType('Kafka 对于三个人的团队来说运维成本太高。', { type: 'reason' })).toBe(true);
+  });
+});
+
 describe('questionParts', () => {
   it('splits a question of two asks, each with its own question word', () => {
     expect(questionParts('How long did the outage last, and what was its root cause?')).toEqual(['How long did the outage last', 'what was its root cause?']);

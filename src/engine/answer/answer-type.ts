@@ -50,6 +50,18 @@ const DATE = new RegExp(
 const RELATIVE_TIME = new RegExp(String.raw`(?<![\p{L}])(?:within|after|before|in|by|no later than|через|в течение|не позднее|спустя|innerhalb(?: von)?|binnen|nach|vor|in|bis zu|spätestens nach|ab)\s+(?:(?:den|dem|der|die)\s+)?(?:(?:ersten|nächsten|letzten)\s+)?(?:the\s+(?:first|next)\s+)?${NUMBER}\s*(?:-\s*)?(?:${TIME_UNITS})(?![\p{L}])`, 'iu');
 const MONEY = new RegExp(String.raw`[$€£¥₽]\s*\d|\d[\d,.\s ]*\s*(?:[$€£¥₽]|k\b|m\b|usd|eur|gbp|rub|dollars?|euros?|pounds?|руб\p{L}*|долл\p{L}*|евро|franken|chf)(?![\p{L}])`, 'iu');
 const ANY_NUMBER = new RegExp(NUMBER, 'iu');
+/**
+ * Chinese and Japanese write a number and its unit without a space and go on without one
+ * ("七天内", "7日以内"): their values are read without the word boundaries above. A Chinese numeral
+ * counts only before a unit or counter: 一 is in many words (一些, 统一).
+ */
+const CJK_NUMERAL = '[一二两三四五六七八九十百千万亿半几]+';
+const CJK_DURATION = new RegExp(String.raw`(?:\d+(?:[.,]\d+)?|${CJK_NUMERAL})\s*(?:个)?(?:天|日|周|星期|礼拜|个月|小时|钟头|分钟|秒钟?|週間|日間|か月|ヶ月|カ月|ヵ月|年間|年|時間|分間|秒)|每(?:天|日|周|月|年|小时|隔)|毎(?:日|週|月|年|時間)`, 'u');
+const CJK_DATE = new RegExp(String.raw`\d{4}\s*年|\d{1,2}\s*月\s*\d{1,2}\s*[日号]|${CJK_NUMERAL}月|(?:星期|礼拜|周)[一二三四五六日天]|[月火水木金土日]曜日?|今天|明天|昨天|今年|明年|去年|上周|下周|本周|月底|年底|今日|明日|昨日|来週|先週|今週|来月|先月|今月`, 'u');
+const CJK_MONEY = /\d[\d,.]*\s*(?:元|块|美元|欧元|人民币|円|ドル|ユーロ)|[￥]\s*\d/u;
+const CJK_NUMBER = new RegExp(String.raw`[\d０-９]|${CJK_NUMERAL}\s*(?:个|位|名|次|天|日|年|月|周|小时|分钟|秒|倍|人|台|件|项|条|种|元|块|成|つ|回|件|個|人|台|本|枚|割)|[%％]`, 'u');
+const CJK_REASON = /因为|由于|所以|因此|为了|原因|导致|因而|太[高低慢贵重难大小多少复]|ため|ので|から|理由|原因|によって|すぎ/u;
+const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
 const REASON = new RegExp(
   String.raw`\b(?:because|since|due to|owing to|as a result|caused by|root cause|the reason|so that|in order to|therefore|thus|hence|which is why|that is why|led to|leads to|blocks?|blocked|prevents?|prevented|fails?|failed|too (?:slow|expensive|risky|complex|hard))\b|,\s*so\b|(?<![\p{L}])(?:потому что|так как|поскольку|из-за|благодаря|поэтому|вследствие|причин\p{L}*|чтобы|так что|блокиру\p{L}*|weil|denn|wegen|parce que|à cause de|grâce à|afin de|pour que|c'est pourquoi|porque|debido a|a causa de|por eso|para que|aufgrund|auf grund|deshalb|deswegen|daher|darum|damit|sodass|so dass|um zu|grund|ursache|verhindert|verhindern|blockiert)(?![\p{L}])`,
   'iu',
@@ -77,16 +89,16 @@ interface Rule {
 
 /** Tried in order on the lower-cased question; the first match decides. */
 const RULES: Rule[] = [
-  { re: /\b(?:how long|how much (?:\w+ )?time|for how long|how many (?:days|weeks|months|years|hours|minutes|seconds))\b|(?<![\p{L}])(?:как долго|сколько времени|какой срок|на какой срок|в течение какого|сколько (?:дней|недель|месяцев|лет|часов|минут|секунд)|сколько (?:времени )?(?:длил\p{L}*|длит\p{L}*|длят\p{L}*|продолжа\p{L}*|продлит\p{L}*|занима\p{L}*|занял\p{L}*))(?![\p{L}])|(?<![\p{L}])(?:wie lange|wie viel zeit|für wie lange|wie viele (?:sekunden|minuten|stunden|tage|werktage|wochen|monate|jahre)|wie lang(?:e)? (?:dauert|dauern|hält|halten|braucht|brauchen))(?![\p{L}])|(?<![\p{L}])(?:combien de temps|pendant combien de temps|cuánto tiempo|durante cuánto tiempo)(?![\p{L}])/u, type: 'duration' },
-  { re: /\bhow often\b|(?<![\p{L}])(?:как часто|с какой периодичностью|раз в сколько)(?![\p{L}])|(?<![\p{L}])(?:wie oft|wie häufig|in welchen abständen|in welchem abstand|in welchem rhythmus)(?![\p{L}])|(?<![\p{L}])(?:à quelle fréquence|tous les combien|con qué frecuencia|cada cuánto)(?![\p{L}])/u, type: 'duration' },
-  { re: /\b(?:how much (?:does|did|do|will|would|is|was|are|were)?\s*(?:[\w'-]+\s+){0,4}(?:cost|pay|paid|charge|spend|spent|earn|raise|budget|price|worth)|how much (?:money|funding|revenue|budget)|what (?:is |was )?(?:the )?(?:[\w-]+ ){0,3}(?:price|cost|budget|salary|spend|spending|fee)s?|(?:what|the) amount of (?:money|funding|cash|capital))\b|(?<![\p{L}])(?:сколько стоит|сколько стоил\p{L}*|какова цена|какая цена|какой бюджет|какая сумма|на какую сумму)(?![\p{L}])|(?<![\p{L}])(?:wie viel (?:kostet|kosten|kostete|zahl\p{L}*|bezahl\p{L}*)|was kostet|was kosten|wie teuer|was zahl\p{L}*|welchen preis|welcher preis|wie hoch (?:ist|sind|war|waren) (?:der|die|das) (?:preis|kosten|gebühr\p{L}*|betrag))(?![\p{L}])|(?<![\p{L}])(?:combien coûte|combien coûtent|combien co[uû]te|quel est le prix|cuánto cuesta|cuánto cuestan|cuál es el precio)(?![\p{L}])/u, type: 'money' },
-  { re: /\b(?:how many|how much|how old|what age|what number of|what amount of|what percentage|what percent|what share|how large|how big|what size)\b|(?<![\p{L}])(?:сколько|на скольких|скольким|скольких|какое количество|какой процент|какого размера)(?![\p{L}])|(?<![\p{L}])(?:wie viele|wie viel|wieviele?|wie hoch|wie groß|wie alt|wie weit|welcher anteil|wie viel prozent|wie viele prozent|welche anzahl)(?![\p{L}])|(?<![\p{L}])(?:combien|cuántos|cuántas|cuánto|cuánta)(?![\p{L}])/u, type: 'number' },
-  { re: /\b(?:when|what date|which date|what day|which day|what time|what year|which year|by when|until when|since when|what month)\b|(?<![\p{L}])(?:когда|какого числа|какая дата|в какой день|к какому сроку|до какого|с какого|в каком году|в какое время)(?![\p{L}])|(?<![\p{L}])(?:wann|an welchem (?:tag|datum)|welches datum|in welchem jahr|in welchem monat|seit wann|bis wann|ab wann|um wie viel uhr|zu welcher zeit|bis zu welchem)(?![\p{L}])|(?<![\p{L}])(?:quand|à quelle date|en quelle année|cuándo|en qué fecha|en qué año)(?![\p{L}])/u, type: 'date' },
-  { re: /\b(?:who|whom|whose)\b|(?<![\p{L}])(?:кто|кого|кому|кем|чей|чья|чьё|чье|чьи)(?![\p{L}])|(?<![\p{L}])(?:wer|wen|wem|wessen)(?![\p{L}])|(?<![\p{L}])(?:qui|quién|quiénes)(?![\p{L}])/u, type: 'person' },
-  { re: /\b(?:why|for what reason|what (?:was|is|were|are) (?:the |its |their )?(?:root )?(?:cause|reason)s?|what caused)\b|(?<![\p{L}])(?:почему|зачем|по какой причине|из-за чего|(?:какова|какая|каковы|какие|в ч[её]м)(?:\s+[\p{L}]+){0,2}\s+причин\p{L}*)(?![\p{L}])|(?<![\p{L}])(?:warum|weshalb|wieso|weswegen|aus welchem grund|was ist der grund|was war der grund|wozu)(?![\p{L}])|(?<![\p{L}])(?:pourquoi|por qué|para qué)(?![\p{L}])/u, type: 'reason' },
-  { re: /\b(?:where|which (?:city|country|office|place|town|region))\b|(?<![\p{L}])(?:где|куда|откуда|в каком (?:городе|офисе|месте)|в какой стране)(?![\p{L}])|(?<![\p{L}])(?:wo|wohin|woher|an welchem ort|in welcher stadt|in welchem land|in welchem ordner|an welcher stelle)(?![\p{L}])|(?<![\p{L}])(?:où|dónde|adónde)(?![\p{L}])/u, type: 'place' },
+  { re: /\b(?:how long|how much (?:\w+ )?time|for how long|how many (?:days|weeks|months|years|hours|minutes|seconds))\b|(?<![\p{L}])(?:как долго|сколько времени|какой срок|на какой срок|в течение какого|сколько (?:дней|недель|месяцев|лет|часов|минут|секунд)|сколько (?:времени )?(?:длил\p{L}*|длит\p{L}*|длят\p{L}*|продолжа\p{L}*|продлит\p{L}*|занима\p{L}*|занял\p{L}*))(?![\p{L}])|(?<![\p{L}])(?:wie lange|wie viel zeit|für wie lange|wie viele (?:sekunden|minuten|stunden|tage|werktage|wochen|monate|jahre)|wie lang(?:e)? (?:dauert|dauern|hält|halten|braucht|brauchen))(?![\p{L}])|(?<![\p{L}])(?:combien de temps|pendant combien de temps|cuánto tiempo|durante cuánto tiempo)(?![\p{L}])|多久|多长时间|多少(?:天|年|周|个月|个小时|小时|分钟)|几(?:天|年|周|个月|个小时|小时|分钟)|何(?:日間|日以内|年間|か月|ヶ月|カ月|時間|分間)|どのくらいの期間|どれくらいの期間|いつまで/u, type: 'duration' },
+  { re: /\bhow often\b|(?<![\p{L}])(?:как часто|с какой периодичностью|раз в сколько)(?![\p{L}])|(?<![\p{L}])(?:wie oft|wie häufig|in welchen abständen|in welchem abstand|in welchem rhythmus)(?![\p{L}])|(?<![\p{L}])(?:à quelle fréquence|tous les combien|con qué frecuencia|cada cuánto)(?![\p{L}])|多久一次|每隔多久|多频繁|(?:どのくらい|どれくらい)の頻度|何(?:日|時間|分)(?:ごと|おき)/u, type: 'duration' },
+  { re: /\b(?:how much (?:does|did|do|will|would|is|was|are|were)?\s*(?:[\w'-]+\s+){0,4}(?:cost|pay|paid|charge|spend|spent|earn|raise|budget|price|worth)|how much (?:money|funding|revenue|budget)|what (?:is |was )?(?:the )?(?:[\w-]+ ){0,3}(?:price|cost|budget|salary|spend|spending|fee)s?|(?:what|the) amount of (?:money|funding|cash|capital))\b|(?<![\p{L}])(?:сколько стоит|сколько стоил\p{L}*|какова цена|какая цена|какой бюджет|какая сумма|на какую сумму)(?![\p{L}])|(?<![\p{L}])(?:wie viel (?:kostet|kosten|kostete|zahl\p{L}*|bezahl\p{L}*)|was kostet|was kosten|wie teuer|was zahl\p{L}*|welchen preis|welcher preis|wie hoch (?:ist|sind|war|waren) (?:der|die|das) (?:preis|kosten|gebühr\p{L}*|betrag))(?![\p{L}])|(?<![\p{L}])(?:combien coûte|combien coûtent|combien co[uû]te|quel est le prix|cuánto cuesta|cuánto cuestan|cuál es el precio)(?![\p{L}])|多少钱|什么价格|价格是多少|费用是多少|多少费用|花多少|いくら|値段|料金は|費用は|価格は/u, type: 'money' },
+  { re: /\b(?:how many|how much|how old|what age|what number of|what amount of|what percentage|what percent|what share|how large|how big|what size)\b|(?<![\p{L}])(?:сколько|на скольких|скольким|скольких|какое количество|какой процент|какого размера)(?![\p{L}])|(?<![\p{L}])(?:wie viele|wie viel|wieviele?|wie hoch|wie groß|wie alt|wie weit|welcher anteil|wie viel prozent|wie viele prozent|welche anzahl)(?![\p{L}])|(?<![\p{L}])(?:combien|cuántos|cuántas|cuánto|cuánta)(?![\p{L}])|多少(?!钱)|几(?![月号点])|多大|多高|多重|多远|いくつ|何(?:人|個|件|回|台|本|枚|パーセント|割)|どのくらい|どれくらい|どれだけ/u, type: 'number' },
+  { re: /\b(?:when|what date|which date|what day|which day|what time|what year|which year|by when|until when|since when|what month)\b|(?<![\p{L}])(?:когда|какого числа|какая дата|в какой день|к какому сроку|до какого|с какого|в каком году|в какое время)(?![\p{L}])|(?<![\p{L}])(?:wann|an welchem (?:tag|datum)|welches datum|in welchem jahr|in welchem monat|seit wann|bis wann|ab wann|um wie viel uhr|zu welcher zeit|bis zu welchem)(?![\p{L}])|(?<![\p{L}])(?:quand|à quelle date|en quelle année|cuándo|en qué fecha|en qué año)(?![\p{L}])|什么时候|何时|哪天|哪一天|哪年|哪一年|几月|几号|几点|いつ|何年に|何月|何日に|何時/u, type: 'date' },
+  { re: /\b(?:who|whom|whose)\b|(?<![\p{L}])(?:кто|кого|кому|кем|чей|чья|чьё|чье|чьи)(?![\p{L}])|(?<![\p{L}])(?:wer|wen|wem|wessen)(?![\p{L}])|(?<![\p{L}])(?:qui|quién|quiénes)(?![\p{L}])|谁|誰|だれ|どなた/u, type: 'person' },
+  { re: /\b(?:why|for what reason|what (?:was|is|were|are) (?:the |its |their )?(?:root )?(?:cause|reason)s?|what caused)\b|(?<![\p{L}])(?:почему|зачем|по какой причине|из-за чего|(?:какова|какая|каковы|какие|в ч[её]м)(?:\s+[\p{L}]+){0,2}\s+причин\p{L}*)(?![\p{L}])|(?<![\p{L}])(?:warum|weshalb|wieso|weswegen|aus welchem grund|was ist der grund|was war der grund|wozu)(?![\p{L}])|(?<![\p{L}])(?:pourquoi|por qué|para qué)(?![\p{L}])|为什么|为何|为啥|怎么会|什么原因|なぜ|どうして|なんで/u, type: 'reason' },
+  { re: /\b(?:where|which (?:city|country|office|place|town|region))\b|(?<![\p{L}])(?:где|куда|откуда|в каком (?:городе|офисе|месте)|в какой стране)(?![\p{L}])|(?<![\p{L}])(?:wo|wohin|woher|an welchem ort|in welcher stadt|in welchem land|in welchem ordner|an welcher stelle)(?![\p{L}])|(?<![\p{L}])(?:où|dónde|adónde)(?![\p{L}])|哪里|哪儿|在哪|何处|什么地方|どこ/u, type: 'place' },
   { re: /\b(?:what (?:does|do|did) .{1,60}\bmean|what is meant by|define|what (?:is|are) (?:an? |the )?[\w-]+\??$)|(?<![\p{L}])(?:что (?:такое|означает|значит))(?![\p{L}])|(?<![\p{L}])(?:was (?:bedeutet|bedeuten|heißt|meint)|was versteht man unter|was (?:ist|sind) (?:ein|eine|der|die|das)? ?[\p{L}-]+\??$)(?![\p{L}])|(?<![\p{L}])(?:que signifie|qu'est-ce que|qué significa|qué es)(?![\p{L}])/u, type: 'definition' },
-  { re: /\b(?:which|what)\b|(?<![\p{L}])(?:какой|какая|какое|какие|каким|каком|какую|какого|который|которая|которые|что)(?![\p{L}])|(?<![\p{L}])(?:welche|welcher|welches|welchen|welchem|was|womit|wofür|woraus|worauf|wodurch|worin|wovon)(?![\p{L}])|(?<![\p{L}])(?:quel|quelle|quels|quelles|lequel|laquelle|cuál|cuáles|qué)(?![\p{L}])/u, type: 'entity' },
+  { re: /\b(?:which|what)\b|(?<![\p{L}])(?:какой|какая|какое|какие|каким|каком|какую|какого|который|которая|которые|что)(?![\p{L}])|(?<![\p{L}])(?:welche|welcher|welches|welchen|welchem|was|womit|wofür|woraus|worauf|wodurch|worin|wovon)(?![\p{L}])|(?<![\p{L}])(?:quel|quelle|quels|quelles|lequel|laquelle|cuál|cuáles|qué)(?![\p{L}])|什么|哪个|哪些|哪种|哪款|哪家|何|どの|どれ|なに|どんな/u, type: 'entity' },
 ];
 
 /** The counted noun after "how many" / "сколько" (stemmed), if the question names one. */
@@ -157,13 +169,14 @@ export function holdsType(sentence: string, asked: AskedType, line?: { code?: bo
   if (line?.described && asked.type === 'number' && asked.unit && describesUnit(line.described, sentence, asked.unit)) return true;
   switch (asked.type) {
     case 'duration':
-      return has(DURATION, sentence);
+      return has(DURATION, sentence) || has(CJK_DURATION, sentence);
     case 'date':
       // A deadline is often relative: "within 5 working days", "через две недели".
-      return has(DATE, sentence) || has(RELATIVE_TIME, sentence);
+      return has(DATE, sentence) || has(RELATIVE_TIME, sentence) || has(CJK_DATE, sentence);
     case 'money':
-      return has(MONEY, sentence);
+      return has(MONEY, sentence) || has(CJK_MONEY, sentence);
     case 'number': {
+      if (has(CJK, sentence) && has(CJK_NUMBER, sentence)) return true;
       if (!has(ANY_NUMBER, sentence)) return false;
       if (!asked.unit) return true;
       // The counted noun within a few words of a number ("5 retries", "MAX_RETRIES = 5", "1200 планшетов").
@@ -171,12 +184,13 @@ export function holdsType(sentence: string, asked: AskedType, line?: { code?: bo
       const numAt = words.flatMap((w, i) => (/\d/.test(w) || NUMBER_WORD.test(w) ? [i] : []));
       return words.some((w, i) => isUnit(w, asked.unit!) && numAt.some((j) => Math.abs(i - j) <= 4));
     }
+    // Chinese and Japanese names and places have no capitals to tell them by.
     case 'person':
-      return has(PERSON, sentence) || has(ROLE, sentence);
+      return has(PERSON, sentence) || has(ROLE, sentence) || has(CJK, sentence);
     case 'reason':
-      return has(REASON, sentence);
+      return has(REASON, sentence) || has(CJK_REASON, sentence);
     case 'place':
-      return has(PLACE, sentence);
+      return has(PLACE, sentence) || has(CJK, sentence);
     case 'entity':
       // "What" and "which" ask for a thing, which prose names by a common noun as often as by a
       // proper name ("a problem instance is a string over an alphabet"): no form of the sentence

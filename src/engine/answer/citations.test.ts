@@ -119,6 +119,13 @@ describe('citationsFor', () => {
   });
 });
 
+describe('splitSentences: Chinese and Japanese', () => {
+  it('ends a sentence at 。！？ though no space follows', () => {
+    expect(splitSentences('备份文件保存 30 天。恢复演练每季度进行一次！要测试吗？好')).toEqual(['备份文件保存 30 天。', '恢复演练每季度进行一次！', '要测试吗？', '好']);
+    expect(splitSentences('返金できます。商用ライセンスは返金できません。')).toEqual(['返金できます。', '商用ライセンスは返金できません。']);
+  });
+});
+
 describe('splitSentences', () => {
   it('keeps a middle initial inside its sentence, and ends one at a lone capital after a common word', () => {
     expect(splitSentences('In 1973, Nixon named William E. Simon as the first Administrator. He served a year.')).toEqual([

@@ -145,7 +145,7 @@ const ABBREVIATIONS = new Set([
 /** A German date writes its day as an ordinal: "am 3. März 2026" is one sentence. */
 const ORDINAL_DAY = /(?<![\p{L}\p{N}.])\d{1,2}$/u;
 const MONTH_NEXT = /^(?:Januar|Jänner|Februar|März|April|Mai|Juni|Juli|August|September|Oktober|November|Dezember)(?![\p{L}])/u;
-const TERMINATORS = /[.!?…]+/g;
+const TERMINATORS = /[.!?…。！？]+/g;
 const CLOSERS = /^["'”’»)]*/;
 const TRAILING_MARKERS = new RegExp(`^(?:[ \\t]*${MARKER_SOURCE})*`);
 /** Bullets, numbered items, quotes and headings at the start of a line. */
@@ -170,11 +170,13 @@ function splitLine(line: string): string[] {
     let end = m.index + m[0].length;
     end += CLOSERS.exec(line.slice(end))![0].length;
     end += TRAILING_MARKERS.exec(line.slice(end))![0].length;
-    // A stop followed by a non-space is inside a token: 3.5, v0.9.2, e.g, notes/a.md.
-    if (end < line.length && !/\s/.test(line[end]!)) continue;
+    // A stop followed by a non-space is inside a token: 3.5, v0.9.2, e.g, notes/a.md. Chinese and
+    // Japanese put no space after their full stops (。！？).
+    const full = /[。！？]/.test(m[0]);
+    if (!full && end < line.length && !/\s/.test(line[end]!)) continue;
     const rest = line.slice(end).trimStart();
     // A lower-case word after the stop continues the sentence ("approx. three", "e.g. the").
-    if (rest !== '' && /^\p{Ll}/u.test(rest)) continue;
+    if (!full && rest !== '' && /^\p{Ll}/u.test(rest)) continue;
     if (m[0] === '.' && isAbbreviation(line, m.index)) continue;
     if (m[0] === '.' && ORDINAL_DAY.test(line.slice(0, m.index)) && MONTH_NEXT.test(rest)) continue;
     pieces.push(line.slice(start, end));

@@ -333,10 +333,10 @@ describe('readAnswer', () => {
 
   it('reads a setting with the comment above it, and a command with the sentence that introduces its code block', () => {
     const go = '// Сколько уведомлений отправляем в одном пакете провайдеру push.\nBatchSize = 500\n\n// Пауза между попытками.\nRetryBackoff = 20 * time.Second';
-    expect(read('Сколько уведомлений отправляется в одном пакете?', [snippet(1, go, { language: 'go', title: 'notifier.go' })]).answer).toBe('BatchSize = 500. [1]');
+    expect(read('Сколько уведомлений отправляется в одном пакете?', [snippet(1, go, { language: 'go', title: 'notifier.go' })]).answer).toBe('BatchSize = 500 [1]');
     const md = 'Нужны Docker и make.\n\nПоднимите окружение одной командой:\n\n```sh\nmake dev-stack\n```\n\nПервый запуск занимает около 10 минут.';
     const r = read('Какой командой поднять локальное окружение?', [snippet(1, md, { title: 'Локальный запуск' })]);
-    expect(r.answer.startsWith('make dev-stack. [1]')).toBe(true);
+    expect(r.answer.startsWith('make dev-stack [1]')).toBe(true);
     // A line of a code block that no sentence introduces gets no words from the prose around it.
     const bare = 'Поднимите окружение одной командой.\n\n```sh\nmake dev-stack\n```';
     expect(read('Какой командой поднять локальное окружение?', [snippet(1, bare, { title: 'Локальный запуск' })]).answer.startsWith('make dev-stack')).toBe(false);
@@ -413,6 +413,13 @@ describe('readAnswer', () => {
   });
 });
 
+
+  it('quotes the code block a quoted sentence introduces with ":" after it', () => {
+    const s = [snippet(1, 'Start all the dependencies locally with one command:\n\n```sh\nmake dev-up\n```\n\nThe database listens on port 5433.', { title: 'Local setup' })];
+    expect(read('How do I start all the dependencies locally?', s).answer).toBe('Start all the dependencies locally with one command: [1] make dev-up [1]');
+    const zh = [snippet(1, '在项目根目录运行下面的命令即可启动全部依赖：\n\n```sh\nmake dev-up\n```\n', { title: '本地开发环境' })];
+    expect(readAnswer('怎么在本地启动全部依赖？', readerCandidates(zh), { termStats: stats() }).answer).toBe('在项目根目录运行下面的命令即可启动全部依赖： [1] make dev-up [1]');
+  });
 
   it('reads the title a link points at as near the sentence, not as its own words', () => {
     const s = [

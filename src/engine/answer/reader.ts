@@ -48,7 +48,10 @@ export const QUESTION_WORDS: ReadonlySet<string> = new Set(
     'wie wann wo woher wohin warum weshalb wieso weswegen wozu wer wen wem wessen was welche welcher welches welchen welchem ' +
     'womit wofür woraus worauf wodurch worin wovon lange oft häufig viele viel wieviel wieviele gibt ' +
     'quand où pourquoi combien quel quelle quels quelles qui que quoi lequel laquelle ' +
-    'cuándo cuando dónde donde por qué cómo cuánto cuánta cuántos cuántas quién quiénes cuál cuáles'
+    'cuándo cuando dónde donde por qué cómo cuánto cuánta cuántos cuántas quién quiénes cuál cuáles ' +
+    // Chinese and Japanese, as the word breaker splits them (什么时候: 什么 | 时候; どのくらい: どの | くらい).
+    '什么 什么样 时候 哪 哪个 哪些 哪里 哪儿 哪种 哪家 哪天 哪年 谁 多少 几 多久 多长 多大 多高 多远 为什么 为何 怎么 怎样 如何 吗 呢 何时 请问 可以 能 能够 是否 ' +
+    '何 なに なん いつ 誰 だれ どこ なぜ どうして どの どれ どんな いくら いくつ くらい ぐらい ですか ますか できます できますか'
   ).split(' '),
 );
 
@@ -342,7 +345,7 @@ export function proseUnits(text: string): PassageUnit[] {
       shell = inFence && SHELL_FENCE.test(line.slice(3).trim());
       flush();
       const last = out.at(-1);
-      intro = inFence && last && !last.code && /:\s*$/.test(last.text) ? last.text : undefined;
+      intro = inFence && last && !last.code && /[:：]\s*$/.test(last.text) ? last.text : undefined;
       continue;
     }
     if (inFence) {
@@ -1067,7 +1070,7 @@ export function readAnswer(question: string, given: readonly Candidate[], option
     if (MEASURED.has(asked.type)) for (const l of c.links ?? []) if (readable.has(phraseKey(l))) text = text.split(plainText(l)).join(' ');
     return text;
   };
-  const intros = new Set(candidates.flatMap((c) => (c.described && c.code && /:\s*$/.test(c.described) ? [c.described] : [])));
+  const intros = new Set(candidates.flatMap((c) => (c.described && c.code && /[:：]\s*$/.test(c.described) ? [c.described] : [])));
 
 
   /** How well candidate i answers part p, 0..1, and its ranking score. */
@@ -1211,9 +1214,10 @@ export function readAnswer(question: string, given: readonly Candidate[], option
   const listed = new Set<number>();
   for (let k = 0; k < picked.length; k++) {
     const i = picked[k]!;
-    if (candidates[i]!.code || !/:\s*$/.test(candidates[i]!.text)) continue;
+    if (candidates[i]!.code || !/[:：]\s*$/.test(candidates[i]!.text)) continue;
     const items: number[] = [];
-    for (let j = i + 1; j < candidates.length && items.length < MAX_LISTED && candidates[j]!.snippetIndex === candidates[i]!.snippetIndex; j++) if (candidates[j]!.item && !picked.includes(j)) items.push(j);
+    // The items of a list, or the lines of the code block the sentence introduces ("Run this: `make dev-up`").
+    for (let j = i + 1; j < candidates.length && items.length < MAX_LISTED && candidates[j]!.snippetIndex === candidates[i]!.snippetIndex; j++) if ((candidates[j]!.item || (candidates[j]!.code && candidates[j]!.described === candidates[i]!.text)) && !picked.includes(j)) items.push(j);
     picked.splice(k + 1, 0, ...items);
     for (const j of items) listed.add(j);
     k += items.length;
@@ -1279,7 +1283,6 @@ export function readAnswer(question: string, given: readonly Candidate[], option
   const answerability =
     Math.round((options.together === false ? quoteEvidence : 0.5 * quoteEvidence + 0.5 * Math.min(1, Math.max(0, 0.5 + togetherMargin))) * 1000) / 1000;
 
-  if (process.env.RDBG) console.error(JSON.stringify({ q: question, all: all.map((t) => [t.raw, +t.w.toFixed(2), t.derived ? [...t.derived] : undefined]), together: +together.toFixed(3), need: +togetherNeeded(all.filter((t) => t.w > 0).length).toFixed(3), lift: +vectorLift.toFixed(3), picked: picked.map((i) => candidates[i]!.text.slice(0, 120)), qe: quoteEvidence, bestPart, parts: partReadings, unknownAttribute, best: candidates.map((c) => [heldInSentence(c, all, allTotal), c.text.slice(0, 100)] as const).sort((a, b) => b[0] - a[0]).slice(0, 3) }));
   let outcome: Outcome;
   if (picked.length === 0 || unknownAttribute || scattered || quoteEvidence < NOT_FOUND_BELOW || bestPart < NOT_FOUND_PART) outcome = 'not_found';
   else if (partReadings.every((p) => p.answered)) outcome = 'answered';
@@ -1306,7 +1309,8 @@ export function readAnswer(question: string, given: readonly Candidate[], option
     const about = listed.has(i) ? undefined : (c.subject ?? (hopped.has(i) || byFirstName ? c.title : undefined));
     const subject = about && about.split(/\s+/).length <= 4 && !/\d/.test(about) && !c.text.toLowerCase().includes(about.toLowerCase()) ? about : null;
     const s = subject ? `${subject} — ${c.text}` : c.text;
-    return `${/[.!?…]["'”’»)`]*$|[{;,(:]$/.test(s) ? s : `${s}.`} [${candidates[i]!.n}]`;
+    // A line of code is quoted as written: "make dev-up." would not run.
+    return `${c.code || /[.!?…。！？]["'”’»)`」』]*$|[{;,(:：]$/.test(s) ? s : `${s}.`} [${candidates[i]!.n}]`;
   }).join(' ');
   return { outcome, answer, cited: [...new Set(picked.map((i) => candidates[i]!.n))], answerability, parts: partReadings, missing: missingTerms.map((t) => t.raw), unknown, ...(Object.keys(spelled).length > 0 ? { spelled } : {}), unknownAttribute, closest, similarity, hops };
 }
