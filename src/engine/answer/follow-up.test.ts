@@ -69,6 +69,18 @@ describe('rewriteFollowUp', () => {
     expect(rewriteFollowUp('What is QUIC?', 'Who approved it?', Infinity, ['Relay server']).carried).toEqual([]);
   });
 
+  it('works in Chinese and Japanese, whose words have no spaces between them', () => {
+    const previous = '星图项目的试点什么时候开始？';
+    // A question of its own is searched as asked, though it is one run of characters.
+    for (const q of ['数据库备份文件保存多久？', 'ヨーロッパのリージョンはどこにありますか？']) {
+      expect(leansOnThread(q)).toBe(false);
+      expect(rewriteFollowUp(q, previous)).toEqual({ query: q, carried: [] });
+    }
+    // The words carried follow one another without a space (星图 is two words to the breaker).
+    expect(rewriteFollowUp('那它持续多久？', previous).query).toBe('那它持续多久 星图项目试点开始');
+    expect(rewriteFollowUp('それはいつですか？', '返金ポリシーの期限は？').query).toBe('それはいつですか 返金ポリシー期限');
+  });
+
   it('works in German, French and Spanish by their own pronouns, question words and openings', () => {
     const de = rewriteFollowUp('Und wer hat sie genehmigt?', 'Wann beginnt die Testphase von Projekt Aurora?');
     expect(de.carried).toEqual(expect.arrayContaining(['Testphase', 'Aurora']));

@@ -7,10 +7,11 @@
  * has left out; then the titles of the notes the previous answer cited (the thread's entities: the
  * decision, the person, the project it was about). The previous question is the one it was searched
  * as, so a chain of follow-ups keeps the topic. English and Russian, and German, French and Spanish
- * follow-ups by their own pronouns, question words and openings; a pure function, shown to the user as "Searched as: …".
+ * follow-ups by their own pronouns, question words and openings, Chinese and Japanese ones by their
+ * pronouns and openings, their words split by the word breaker; a pure function, shown to the user as "Searched as: …".
  */
 import { detectLanguage } from '../lang/detect.ts';
-import { analysisLanguage, isStopword, stemWord } from '../search/analyzer.ts';
+import { analysisLanguage, hasUnspacedScript, isStopword, stemWord, unspacedWords } from '../search/analyzer.ts';
 
 /** Words that point back into the conversation. */
 const POINTERS = new Set(
@@ -22,6 +23,9 @@ const POINTERS = new Set(
     'он', 'она', 'оно', 'они', 'его', 'её', 'ее', 'ему', 'ей', 'им', 'ими', 'их', 'него', 'неё', 'нее', 'нему', 'ней', 'ним', 'них', 'нём', 'нем',
     'это', 'этот', 'эта', 'эти', 'этого', 'этой', 'этому', 'этим', 'этих', 'этом', 'тот', 'та', 'те', 'то', 'того', 'той', 'тому', 'тем', 'тех', 'том',
     'там', 'тогда', 'туда', 'оттуда', 'такой', 'такая', 'такое', 'такие', 'него',
+    // Chinese and Japanese, as the word breaker splits them
+    '它', '他', '她', '它们', '他们', '她们', '这', '那', '这个', '那个', '这些', '那些', '其', '该', '那里', '这里',
+    'それ', 'これ', 'あれ', 'その', 'この', 'あの', '彼', '彼女', 'そこ', 'ここ',
   ],
 );
 
@@ -30,10 +34,12 @@ const QUESTION_WORDS = new Set([
   'who', 'whom', 'whose', 'what', 'when', 'where', 'why', 'how', 'which', 'did', 'does', 'do', 'was', 'were', 'is', 'are', 'will', 'would', 'can', 'could', 'should',
   'кто', 'кого', 'кому', 'кем', 'ком', 'что', 'чего', 'чем', 'чему', 'чём', 'когда', 'где', 'куда', 'откуда', 'почему', 'зачем', 'как', 'какой', 'какая', 'какое',
   'какие', 'каком', 'какую', 'каких', 'сколько', 'скольких', 'скольким', 'скольку', 'чей', 'чья', 'чьё', 'чье', 'чьи', 'ли',
+  '什么', '什么时候', '时候', '多久', '多少', '几', '谁', '哪', '哪个', '哪里', '为什么', '怎么', '如何', '吗', '呢',
+  'いつ', 'どこ', '誰', 'なぜ', '何', 'どの', 'どれ', 'いくら', 'ですか', 'ますか',
 ]);
 
-/** Openings that continue the previous question. */
-const CONTINUES = /^(?:and|also|but|so|plus|what about|how about|and what about|и|а|но|также|тоже|ещё|еще|а что|а как|что насчёт|что насчет)(?=[\s,?!.:;]|$)/iu;
+/** Openings that continue the previous question (Chinese and Japanese ones need no space after them). */
+const CONTINUES = /^(?:and|also|but|so|plus|what about|how about|and what about|и|а|но|также|тоже|ещё|еще|а что|а как|что насчёт|что насчет)(?=[\s,?!.:;]|$)|^(?:那么|那|还有|另外|それで|では|じゃあ)/iu;
 
 /**
  * The same words of the other languages a follow-up may be asked in. A word English uses otherwise
@@ -97,8 +103,9 @@ const fold = (w: string) => w.normalize('NFC').toLowerCase().replace(/ё/g, 'е'
 function wordsOf(text: string): Word[] {
   const out: Word[] = [];
   let first = true;
-  for (const m of text.matchAll(WORD)) {
-    const raw = m[0];
+  // A run of Chinese or Japanese is several words.
+  const found = [...text.matchAll(WORD)].flatMap((m) => (hasUnspacedScript(m[0]) ? unspacedWords(m[0]).map((w) => w.word) : [m[0]]));
+  for (const raw of found) {
     const lower = fold(raw);
     const capital = /^\p{Lu}/u.test(raw);
     const name = /\d/.test(raw) || (raw.length > 1 && raw === raw.toUpperCase() && /\p{L}/u.test(raw)) || (capital && !first) || /[-_.]/.test(raw);
@@ -109,8 +116,9 @@ function wordsOf(text: string): Word[] {
 }
 
 const isPointer = (w: Word, lang: string) => POINTERS.has(w.lower) || otherWords[lang]?.pointers.has(w.lower) === true;
+/** A word of one character is no content word, unless a digit or Chinese or Japanese (星 | 图 of a name the breaker does not know). */
 const isContent = (w: Word, lang = 'en') =>
-  !isPointer(w, lang) && !QUESTION_WORDS.has(w.lower) && !otherWords[lang]?.questions.has(w.lower) && !(w.lower.length > 1 ? isStopword(w.lower, lang) : !/\d/.test(w.lower));
+  !isPointer(w, lang) && !QUESTION_WORDS.has(w.lower) && !otherWords[lang]?.questions.has(w.lower) && !(w.lower.length > 1 || hasUnspacedScript(w.lower) ? isStopword(w.lower, lang) : !/\d/.test(w.lower));
 /** Leading Spanish question and exclamation marks ("¿Y quién…?") are not words. */
 const opening = (question: string) => fold(question.trim()).replace(/^[¿¡]+/u, '');
 
@@ -152,7 +160,8 @@ export function rewriteFollowUp(question: string, previous: string | null, maxCh
   let query = asked.replace(/[?？]+$/u, '').trimEnd();
   for (const w of chosen) {
     if (query.length + 1 + w.raw.length > maxChars) break;
-    query += ` ${w.raw}`;
+    // Chinese and Japanese words follow one another without a space, as they were written.
+    query += carried.length > 0 && hasUnspacedScript(carried.at(-1)!) && hasUnspacedScript(w.raw) ? w.raw : ` ${w.raw}`;
     carried.push(w.raw);
   }
   return carried.length > 0 ? { query, carried } : { query: asked, carried: [] };
