@@ -123,6 +123,8 @@ describe('splitSentences: Chinese and Japanese', () => {
   it('ends a sentence at 。！？ though no space follows', () => {
     expect(splitSentences('备份文件保存 30 天。恢复演练每季度进行一次！要测试吗？好')).toEqual(['备份文件保存 30 天。', '恢复演练每季度进行一次！', '要测试吗？', '好']);
     expect(splitSentences('返金できます。商用ライセンスは返金できません。')).toEqual(['返金できます。', '商用ライセンスは返金できません。']);
+    // A closing bracket after the stop stays with its sentence.
+    expect(splitSentences('「リリースは明日です。」次の文。')).toEqual(['「リリースは明日です。」', '次の文。']);
   });
 });
 

@@ -146,7 +146,7 @@ const ABBREVIATIONS = new Set([
 const ORDINAL_DAY = /(?<![\p{L}\p{N}.])\d{1,2}$/u;
 const MONTH_NEXT = /^(?:Januar|Jänner|Februar|März|April|Mai|Juni|Juli|August|September|Oktober|November|Dezember)(?![\p{L}])/u;
 const TERMINATORS = /[.!?…。！？]+/g;
-const CLOSERS = /^["'”’»)]*/;
+const CLOSERS = /^["'”’»)」』）]*/;
 const TRAILING_MARKERS = new RegExp(`^(?:[ \\t]*${MARKER_SOURCE})*`);
 /** Bullets, numbered items, quotes and headings at the start of a line. */
 const LINE_PREFIX = /^\s*(?:[-*+•‣◦>]|\d{1,3}[.)]|#{1,6})(?:\s+|$)/;
