@@ -81,6 +81,11 @@ describe('text written without spaces (Chinese, Japanese)', () => {
     expect(isStopword('年')).toBe(false);
   });
 
+  it('keeps the vowel signs of Hindi inside its words, and splits Thai into words', () => {
+    expect(analyzeForIndex('हिन्दी भारत की राजभाषा है।')).toBe('हिन्दी भारत राजभाषा');
+    expect(analyzeForIndex('เราคืนเงินเต็มจำนวนภายในเจ็ดวัน')).toBe('คืน เงิน เต็ม จำนวน ภายใน เจ็ด วัน');
+  });
+
   it('leaves text without such a run exactly as before', () => {
     expect(analyzeForIndex('The relay outage lasted 47 minutes')).toBe('relay outag last 47 minut');
   });

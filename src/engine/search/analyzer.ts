@@ -15,10 +15,10 @@ import snowball from 'snowball-stemmers';
 import * as stopwords from 'stopword';
 import { detectLanguage } from '../lang/detect.ts';
 
-const { eng, rus, zho, jpn } = stopwords;
+const { eng, rus, zho, jpn, hin, tha } = stopwords;
 
 /** Changes whenever the terms produced for a text change: the lexical index is then rebuilt. */
-export const ANALYZER_VERSION = 'snowball-latin-v5-segmented';
+export const ANALYZER_VERSION = 'snowball-latin-v6-marks';
 
 const english = snowball.newStemmer('english');
 const russian = snowball.newStemmer('russian');
@@ -58,14 +58,16 @@ const SEARCHABLE = new Set(
     'after before came come get got like make never now said same still take way well ' +
     'сказал сегодня теперь потом никогда всегда иногда после перед больше лучше много нельзя можно надо раз ' +
     // The Chinese list holds units of time and content words too: 年 (year), 日 (day), 小 (small), 说 (say).
-    '年 月 日 时 分 秒 小 中 看 说 做 第 请 共'
+    '年 月 日 时 分 秒 小 中 看 说 做 第 请 共 ' +
+    // and the Thai list: วัน (day), ก่อน (before), หลัง (after).
+    'วัน ก่อน หลัง หลังจาก ครั้ง'
   ).split(' '),
 );
 /** Chinese function words of more than one character that the stopword list leaves out (negation, modals, demonstratives, pronouns). */
 const CHINESE_FUNCTION_WORDS = '没有 没 可以 能 能够 应该 是否 如果 因为 所以 但是 而且 还是 或者 已经 正在 一个 一些 这个 那个 这些 那些 这样 那样 我们 你们 他们 她们 它们 它 自己 以及 通过 进行'.split(' ');
-/** English and Russian function words, and Chinese and Japanese ones (their scripts are their own, so they drop in any text). */
+/** English and Russian function words, and Chinese, Japanese, Hindi and Thai ones (their scripts are their own, so they drop in any text). */
 export const STOPWORDS: ReadonlySet<string> = new Set(
-  [...eng, ...rus, ...zho, ...CHINESE_FUNCTION_WORDS, ...jpn].map((w) => w.toLowerCase().replace(/ё/g, 'е')).filter((w) => !SEARCHABLE.has(w)),
+  [...eng, ...rus, ...zho, ...CHINESE_FUNCTION_WORDS, ...jpn, ...hin, ...tha].map((w) => w.toLowerCase().replace(/ё/g, 'е')).filter((w) => !SEARCHABLE.has(w)),
 );
 /**
  * Words of a language's stopword list that a person searches for or that state a fact: numbers
@@ -103,13 +105,15 @@ function stopwordsOf(lang: string): ReadonlySet<string> {
   return set;
 }
 
-const WORD = /[\p{L}\p{N}_]+/gu;
+/** A word: letters, their combining marks (the vowel signs of Hindi, Thai…), digits and "_". */
+const WORD = /[\p{L}\p{M}\p{N}_]+/gu;
 /**
- * Scripts written without spaces between words (Chinese and Japanese: Han, hiragana, katakana): a
- * run of them is split into words by ICU's dictionary-based word breaker (Intl.Segmenter), so that
- * "购买后七天内提供全额退款" is searched and read as 购买 | 后 | 七天 | 内 | 提供 | 全额 | 退款.
+ * Scripts written without spaces between words (Chinese and Japanese: Han, hiragana, katakana;
+ * Thai, Lao, Khmer, Burmese): a run of them is split into words by ICU's dictionary-based word
+ * breaker (Intl.Segmenter), so that "购买后七天内提供全额退款" is searched and read as 购买 | 后 | 七天 |
+ * 内 | 提供 | 全额 | 退款.
  */
-const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
+const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
 let segmenter: Intl.Segmenter | undefined;
 /** The words of a run of word characters that holds a script written without spaces, with their offsets in it. */
 export function unspacedWords(run: string): { word: string; index: number }[] {

@@ -48,6 +48,20 @@ describe('BM25 as FTS5 computes it', () => {
   });
 });
 
+describe('ftsTokens', () => {
+  it('makes of analyzed text the tokens the word index holds: marks kept, Latin diacritics folded', () => {
+    const db = new BetterSqlite3(':memory:');
+    db.exec(`CREATE VIRTUAL TABLE t USING fts5(body, tokenize = "unicode61 remove_diacritics 2 categories 'L* N* Co M*'")`);
+    db.exec('CREATE VIRTUAL TABLE temp.v USING fts5vocab(main, t, row)');
+    const texts = ['район новый', 'café crème', 'हिन्दी राजभाषा', 'คืน เงิน', '退款 七天', 'ёлка 47'];
+    for (const t of texts) db.prepare('INSERT INTO t (body) VALUES (?)').run(t);
+    const held = (db.prepare('SELECT term FROM temp.v').all() as { term: string }[]).map((r) => r.term).sort();
+    expect(texts.flatMap((t) => ftsTokens(t)).sort()).toEqual(held);
+    expect(ftsTokens('район')).toEqual(['район']);
+    db.close();
+  });
+});
+
 describe('document frequencies', () => {
   it('are remembered until the store changes, on this connection or another', () => {
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'syn-df-')), 'df.db');

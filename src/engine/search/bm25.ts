@@ -28,12 +28,16 @@ export function termScore(idfValue: number, f: number, docLen: number, avgdl: nu
   return (idfValue * f * (K1 + 1)) / (f + K1 * (1 - B + (B * docLen) / avgdl));
 }
 
-/** What FTS5's unicode61 tokenizer (remove_diacritics 2, which folds Latin letters only) makes of analyzed text. */
+/**
+ * What FTS5's unicode61 tokenizer (remove_diacritics 2, which folds Latin letters only; marks are
+ * token characters, migration 014) makes of analyzed text: "café" is "cafe", "район" and "हिन्दी" stay whole.
+ */
 export function ftsTokens(text: string): string[] {
   return text
     .normalize('NFD')
     .replace(/([A-Za-z])\p{M}+/gu, '$1')
+    .normalize('NFC')
     .toLowerCase()
-    .split(/[^\p{L}\p{N}\p{Co}]+/u)
+    .split(/[^\p{L}\p{M}\p{N}\p{Co}]+/u)
     .filter(Boolean);
 }

@@ -72,7 +72,7 @@ export function buildFtsQuery(input: string, languages: readonly string[] = ['en
   });
 
   const pending: { raw: string; prefix: boolean }[] = [];
-  for (const m of rest.matchAll(/([\p{L}\p{N}_]+)(\*)?/gu)) {
+  for (const m of rest.matchAll(/([\p{L}\p{M}\p{N}_]+)(\*)?/gu)) {
     // Chinese or Japanese: the run is a phrase of several words, each searched on its own.
     if (hasUnspacedScript(m[1]!)) for (const { word } of unspacedWords(m[1]!)) pending.push({ raw: word, prefix: false });
     else pending.push({ raw: m[1]!, prefix: m[2] === '*' });

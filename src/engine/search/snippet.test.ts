@@ -28,7 +28,7 @@ describe('highlightSnippet', () => {
   });
 
   it('finds and marks the words the analyzer\'s word pattern finds, for any text (fast-check)', () => {
-    const words = ['index', 'Indexing', 'INDEXED', 'relay', 'Relays', 'outage', 'синхронизации', 'Настройка', 'ёлка', 'café', 'Éclair', 'über', '日本語', '全额退款', 'ひらがなカタカナ', '𝒜bc', '\u{1F642}relay', 'a\uD800b', 'K\u212Aab', 'retry_sync', 'x2', '7'];
+    const words = ['index', 'Indexing', 'INDEXED', 'relay', 'Relays', 'outage', 'синхронизации', 'Настройка', 'ёлка', 'café', 'Éclair', 'über', '日本語', '全额退款', 'ひらがなカタカナ', 'हिन्दी', 'เงินเต็ม', 'e\u0301clair', '𝒜bc', '\u{1F642}relay', 'a\uD800b', 'K\u212Aab', 'retry_sync', 'x2', '7'];
     const word = fc.oneof(fc.constantFrom(...words), fc.string({ minLength: 1, maxLength: 8 }), fc.string({ minLength: 1, maxLength: 6, unit: 'binary' }));
     const sep = fc.constantFrom(' ', '  ', '. ', ', ', '\n', '-', '—', '\u00a0');
     const terms = fc.array(fc.constantFrom('index', 'relay', 'outag', 'синхрон', 'настро', 'елк', 'cafe', 'eclair', 'uber', 'x2', 'synap*', 'ind*', 'рел*'), { maxLength: 4 });
@@ -44,7 +44,7 @@ describe('highlightSnippet', () => {
   it('finds word ends exactly where the analyzer pattern does (fast-check)', () => {
     fc.assert(
       fc.property(fc.string({ maxLength: 30, unit: fc.oneof(fc.constantFrom('a', 'Z', '_', '7', ' ', 'é', 'ё', '日', '\uD835\uDC9C', '\uD800', '\uDC00', '\u212A', '\u0301'), fc.string({ unit: 'binary', minLength: 1, maxLength: 1 })) }), (text) => {
-        const ends = [...text.matchAll(/[\p{L}\p{N}_]+/gu)].map((m) => [m.index, m.index + m[0].length]);
+        const ends = [...text.matchAll(/[\p{L}\p{M}\p{N}_]+/gu)].map((m) => [m.index, m.index + m[0].length]);
         for (const [start, end] of ends) expect(wordEnd(text, start!)).toBe(end);
       }),
       { numRuns: 500 },
@@ -63,8 +63,8 @@ function referenceWords(text: string, queryTerms: readonly string[]): { start: n
     return wordMatches(w, terms, prefixes);
   };
   // A run of Chinese or Japanese is the words the word breaker finds in it.
-  return [...text.matchAll(/[\p{L}\p{N}_]+/gu)].flatMap((m) =>
-    /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u.test(m[0]) && m[0].length > 1
+  return [...text.matchAll(/[\p{L}\p{M}\p{N}_]+/gu)].flatMap((m) =>
+    /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u.test(m[0]) && m[0].length > 1
       ? unspacedWords(m[0]).map((w) => ({ start: m.index + w.index, end: m.index + w.index + w.word.length, hit: hit(w.word) }))
       : [{ start: m.index, end: m.index + m[0].length, hit: hit(m[0]) }],
   );

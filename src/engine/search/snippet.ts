@@ -24,7 +24,7 @@ export interface SnippetWord {
 }
 
 /**
- * The words of a text (runs of [\p{L}\p{N}_], as the analyzer reads them) and which match the query
+ * The words of a text (runs of [\p{L}\p{M}\p{N}_], as the analyzer reads them) and which match the query
  * terms. Read code unit by code unit, with no regular expression or string per word that cannot
  * match: snippets are made for every result.
  */

@@ -1,5 +1,5 @@
 /**
- * The analyzer's word characters (`[\p{L}\p{N}_]`, by code point) as tables, for the scanners that
+ * The analyzer's word characters (`[\p{L}\p{M}\p{N}_]`, by code point) as tables, for the scanners that
  * read every word of many texts (the rescoring of pruned candidates, snippets) without a regular
  * expression or a string per word. Property tests hold them to the analyzer's WORD pattern.
  */
@@ -17,11 +17,11 @@ for (let c = 0; c < 128; c++) {
   ASCII_KIND[c] = /[a-z]/.test(ch) ? LOWER : /[A-Z]/.test(ch) ? UPPER : /\d/.test(ch) ? DIGIT : ch === '_' ? UNDERSCORE : 0;
 }
 
-const NON_ASCII_WORD = /^[\p{L}\p{N}]$/u;
+const NON_ASCII_WORD = /^[\p{L}\p{M}\p{N}]$/u;
 /** Whether each BMP code unit above ASCII is a word character (0: not asked yet, 1: yes, 2: no). */
 const bmpWord = new Uint8Array(65536);
 
-/** Is this code point (above ASCII) a letter or digit? A lone surrogate is not. */
+/** Is this code point (above ASCII) a letter, a combining mark or a digit? A lone surrogate is not. */
 export function isNonAsciiWord(cp: number): boolean {
   if (cp < 65536) {
     let v = bmpWord[cp]!;
@@ -33,7 +33,7 @@ export function isNonAsciiWord(cp: number): boolean {
 
 /**
  * Where the word starting at `i` ends (`i` itself when the code point there is not a word
- * character): the end of the match of `[\p{L}\p{N}_]+` at `i`.
+ * character): the end of the match of `[\p{L}\p{M}\p{N}_]+` at `i`.
  */
 export function wordEnd(text: string, i: number): number {
   const n = text.length;

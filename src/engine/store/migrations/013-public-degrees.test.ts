@@ -11,7 +11,7 @@ describe('migration 013 (public degrees)', () => {
     db.prepare("INSERT INTO roots (id, path, added_at) VALUES (1, '/notes', 'now')").run();
     db.prepare("INSERT INTO documents (id, root_id, path, doc_id, type, mtime_ms, size, status, indexed_at) VALUES (7, 1, 'a.md', 'a.md', 'markdown', 0, 0, 'indexed', 'now')").run();
     db.prepare('INSERT INTO note_degrees (document_id, degree) VALUES (7, 3)').run();
-    migrate(db, MIGRATIONS);
+    migrate(db, MIGRATIONS.filter((m) => m.version <= 13));
     expect(schemaVersion(db)).toBe(13);
     expect(db.prepare('SELECT degree, public_degree FROM note_degrees WHERE document_id = 7').get()).toEqual({ degree: 3, public_degree: null });
     db.prepare('UPDATE note_degrees SET public_degree = 2 WHERE document_id = 7').run();
