@@ -171,6 +171,30 @@ describe('Chinese and Japanese', () => {
   });
 });
 
+describe('Hindi and Thai', () => {
+  it('reads the kind of fact a question asks, and durations after a number', () => {
+    const cases: [string, string][] = [
+      ['रिफंड के लिए कितने दिन हैं?', 'duration'],
+      ['बैकअप कब शुरू होता है?', 'date'],
+      ['परियोजना का प्रमुख कौन है?', 'person'],
+      ['काफ्का क्यों नहीं चुना गया?', 'reason'],
+      ['सर्वर कहाँ है?', 'place'],
+      ['कितने लोग हैं?', 'number'],
+      ['คืนเงินได้ภายในกี่วัน', 'duration'],
+      ['ใครเป็นเจ้าของโครงการ', 'person'],
+      ['ทำไมไม่เลือก Kafka', 'reason'],
+      ['เซิร์ฟเวอร์อยู่ที่ไหน', 'place'],
+      ['ราคาเท่าไร', 'money'],
+    ];
+    for (const [q, type] of cases) expect([q, askedType(q).type]).toEqual([q, type]);
+    expect(holdsType('खरीद के 7 दिनों के भीतर पूरा रिफंड मिलता है।', { type: 'duration' })).toBe(true);
+    expect(holdsType('เราคืนเงินเต็มจำนวนภายใน 7 วัน', { type: 'duration' })).toBe(true);
+    expect(holdsType('व्यावसायिक लाइसेंस का रिफंड नहीं होता।', { type: 'duration' })).toBe(false);
+    // No capitals tell a name: any sentence of such a script may hold the person asked.
+    expect(holdsType('परियोजना की प्रमुख प्रिया हैं।', { type: 'person' })).toBe(true);
+  });
+});
+
 describe('questionParts', () => {
   it('splits a question of two asks, each with its own question word', () => {
     expect(questionParts('How long did the outage last, and what was its root cause?')).toEqual(['How long did the outage last', 'what was its root cause?']);

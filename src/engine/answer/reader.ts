@@ -51,7 +51,10 @@ export const QUESTION_WORDS: ReadonlySet<string> = new Set(
     'cuándo cuando dónde donde por qué cómo cuánto cuánta cuántos cuántas quién quiénes cuál cuáles ' +
     // Chinese and Japanese, as the word breaker splits them (什么时候: 什么 | 时候; どのくらい: どの | くらい).
     '什么 什么样 时候 哪 哪个 哪些 哪里 哪儿 哪种 哪家 哪天 哪年 谁 多少 几 多久 多长 多大 多高 多远 为什么 为何 怎么 怎样 如何 吗 呢 何时 请问 可以 能 能够 是否 ' +
-    '何 なに なん いつ 誰 だれ どこ なぜ どうして どの どれ どんな いくら いくつ くらい ぐらい ですか ますか できます できますか'
+    '何 なに なん いつ 誰 だれ どこ なぜ どうして どの どれ どんな いくら いくつ くらい ぐらい ですか ますか できます できますか ' +
+    // Hindi and Thai
+    'कितने कितनी कितना कब कौन किसने किसका किसकी क्यों कहाँ कहां क्या किस समय तक ' +
+    'เท่าไร เท่าไหร่ เมื่อไร เมื่อไหร่ ใคร ทำไม ที่ไหน อะไร ไหน กี่ นาน แค่ไหน'
   ).split(' '),
 );
 
@@ -1310,7 +1313,7 @@ export function readAnswer(question: string, given: readonly Candidate[], option
     const subject = about && about.split(/\s+/).length <= 4 && !/\d/.test(about) && !c.text.toLowerCase().includes(about.toLowerCase()) ? about : null;
     const s = subject ? `${subject} — ${c.text}` : c.text;
     // A line of code is quoted as written: "make dev-up." would not run.
-    return `${c.code || /[.!?…。！？]["'”’»)`」』]*$|[{;,(:：]$/.test(s) ? s : `${s}.`} [${candidates[i]!.n}]`;
+    return `${c.code || /[.!?…。！？।॥]["'”’»)`」』]*$|[{;,(:：]$/.test(s) ? s : `${s}.`} [${candidates[i]!.n}]`;
   }).join(' ');
   return { outcome, answer, cited: [...new Set(picked.map((i) => candidates[i]!.n))], answerability, parts: partReadings, missing: missingTerms.map((t) => t.raw), unknown, ...(Object.keys(spelled).length > 0 ? { spelled } : {}), unknownAttribute, closest, similarity, hops };
 }

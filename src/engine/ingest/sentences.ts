@@ -5,7 +5,7 @@
  * its chunk together with the chunk's own vector (the retrieval profile's chunk_share; semantic.ts).
  *
  * Rule-based and language-neutral: a sentence ends at . ! ? … (then whitespace and a capital, a
- * digit or an opening bracket or quote, in any script) or at 。！？; blank lines, list items,
+ * digit or an opening bracket or quote, in any script) or at 。！？ and the danda (।); blank lines, list items,
  * headings and table rows start new spans. Fragments too short to mean anything on their own join
  * their neighbour. Spans are [start, end) offsets into the text, trimmed.
  */
@@ -22,7 +22,7 @@ const MIN_WORDS = 4;
 export const MAX_SENTENCES = 32;
 
 const BOUNDARY =
-  /(?<=[.!?…]["'”’»)\]]*)\s+(?=["'“‘«([]?[\p{Lu}\p{Lt}\p{N}])|(?<=[。！？])\s*|\n[ \t]*\n\s*|\n(?=[ \t]*(?:[-*+•]\s|\d{1,3}[.)]\s|#{1,6}\s|\|))/gu;
+  /(?<=[.!?…]["'”’»)\]]*)\s+(?=["'“‘«([]?[\p{Lu}\p{Lt}\p{N}])|(?<=[。！？।॥])\s*|\n[ \t]*\n\s*|\n(?=[ \t]*(?:[-*+•]\s|\d{1,3}[.)]\s|#{1,6}\s|\|))/gu;
 
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/gu;
 /** Han, kana and Hangul put no spaces between words and say more per character: each counts as a word and as two characters. */
