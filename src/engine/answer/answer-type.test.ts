@@ -171,7 +171,7 @@ describe('Chinese and Japanese', () => {
   });
 });
 
-describe('Hindi and Thai', () => {
+describe('Hindi, Thai and Arabic', () => {
   it('reads the kind of fact a question asks, and durations after a number', () => {
     const cases: [string, string][] = [
       ['रिफंड के लिए कितने दिन हैं?', 'duration'],
@@ -190,6 +190,17 @@ describe('Hindi and Thai', () => {
     expect(holdsType('खरीद के 7 दिनों के भीतर पूरा रिफंड मिलता है।', { type: 'duration' })).toBe(true);
     expect(holdsType('เราคืนเงินเต็มจำนวนภายใน 7 วัน', { type: 'duration' })).toBe(true);
     expect(holdsType('व्यावसायिक लाइसेंस का रिफंड नहीं होता।', { type: 'duration' })).toBe(false);
+    for (const [q, type] of [
+      ['كم يوما لدي لطلب استرداد المال؟', 'duration'],
+      ['متى يبدأ المشروع؟', 'date'],
+      ['من هو مدير المشروع؟', 'person'],
+      ['من أين يأتي الخادم؟', 'place'],
+      ['لماذا لم نختر Kafka؟', 'reason'],
+      ['كم عدد المستخدمين؟', 'number'],
+      ['كم سعر الاشتراك؟', 'money'],
+      ['ما هي قاعدة البيانات المستخدمة؟', 'entity'],
+    ] as const) expect([q, askedType(q).type]).toEqual([q, type]);
+    expect(holdsType('يمكنك استرداد المال خلال 7 أيام من الشراء.', { type: 'duration' })).toBe(true);
     // No capitals tell a name: any sentence of such a script may hold the person asked.
     expect(holdsType('परियोजना की प्रमुख प्रिया हैं।', { type: 'person' })).toBe(true);
   });

@@ -125,6 +125,7 @@ describe('splitSentences: Chinese and Japanese', () => {
     expect(splitSentences('返金できます。商用ライセンスは返金できません。')).toEqual(['返金できます。', '商用ライセンスは返金できません。']);
     // A closing bracket after the stop stays with its sentence.
     expect(splitSentences('「リリースは明日です。」次の文。')).toEqual(['「リリースは明日です。」', '次の文。']);
+    expect(splitSentences('هل يمكنني الاسترداد؟ نعم خلال 7 أيام.')).toEqual(['هل يمكنني الاسترداد؟', 'نعم خلال 7 أيام.']);
     // Hindi ends a sentence with the danda.
     expect(splitSentences('सर्वर फ्रैंकफर्ट में है। इतिहास 12 महीने रखा जाता है।')).toEqual(['सर्वर फ्रैंकफर्ट में है।', 'इतिहास 12 महीने रखा जाता है।']);
   });

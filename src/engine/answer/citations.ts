@@ -145,7 +145,7 @@ const ABBREVIATIONS = new Set([
 /** A German date writes its day as an ordinal: "am 3. März 2026" is one sentence. */
 const ORDINAL_DAY = /(?<![\p{L}\p{N}.])\d{1,2}$/u;
 const MONTH_NEXT = /^(?:Januar|Jänner|Februar|März|April|Mai|Juni|Juli|August|September|Oktober|November|Dezember)(?![\p{L}])/u;
-const TERMINATORS = /[.!?…。！？।॥]+/g;
+const TERMINATORS = /[.!?…。！？।॥؟]+/g;
 const CLOSERS = /^["'”’»)」』）]*/;
 const TRAILING_MARKERS = new RegExp(`^(?:[ \\t]*${MARKER_SOURCE})*`);
 /** Bullets, numbered items, quotes and headings at the start of a line. */

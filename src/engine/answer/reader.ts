@@ -54,7 +54,9 @@ export const QUESTION_WORDS: ReadonlySet<string> = new Set(
     '何 なに なん いつ 誰 だれ どこ なぜ どうして どの どれ どんな いくら いくつ くらい ぐらい ですか ますか できます できますか ' +
     // Hindi and Thai
     'कितने कितनी कितना कब कौन किसने किसका किसकी क्यों कहाँ कहां क्या किस समय तक ' +
-    'เท่าไร เท่าไหร่ เมื่อไร เมื่อไหร่ ใคร ทำไม ที่ไหน อะไร ไหน กี่ นาน แค่ไหน'
+    'เท่าไร เท่าไหร่ เมื่อไร เมื่อไหร่ ใคร ทำไม ที่ไหน อะไร ไหน กี่ นาน แค่ไหน ' +
+    // Arabic
+    'ما ماذا متى أين اين من كم لماذا كيف أي هل'
   ).split(' '),
 );
 
@@ -1313,7 +1315,7 @@ export function readAnswer(question: string, given: readonly Candidate[], option
     const subject = about && about.split(/\s+/).length <= 4 && !/\d/.test(about) && !c.text.toLowerCase().includes(about.toLowerCase()) ? about : null;
     const s = subject ? `${subject} — ${c.text}` : c.text;
     // A line of code is quoted as written: "make dev-up." would not run.
-    return `${c.code || /[.!?…。！？।॥]["'”’»)`」』]*$|[{;,(:：]$/.test(s) ? s : `${s}.`} [${candidates[i]!.n}]`;
+    return `${c.code || /[.!?…。！？।॥؟]["'”’»)`」』]*$|[{;,(:：]$/.test(s) ? s : `${s}.`} [${candidates[i]!.n}]`;
   }).join(' ');
   return { outcome, answer, cited: [...new Set(picked.map((i) => candidates[i]!.n))], answerability, parts: partReadings, missing: missingTerms.map((t) => t.raw), unknown, ...(Object.keys(spelled).length > 0 ? { spelled } : {}), unknownAttribute, closest, similarity, hops };
 }

@@ -86,6 +86,12 @@ describe('text written without spaces (Chinese, Japanese)', () => {
     expect(analyzeForIndex('เราคืนเงินเต็มจำนวนภายในเจ็ดวัน')).toBe('คืน เงิน เต็ม จำนวน ภายใน เจ็ด วัน');
   });
 
+  it('stems Arabic words in any text (article, affixes and vowel marks off), not Persian ones', () => {
+    expect(analyzeForIndex('الكتاب في المكتبة')).toBe('كتاب مكتب');
+    expect(analyzeForIndex('كِتَابٌ')).toBe(analyzeForIndex('كتاب'));
+    expect(analyzeForIndex('این کتاب')).toBe('این کتاب');
+  });
+
   it('leaves text without such a run exactly as before', () => {
     expect(analyzeForIndex('The relay outage lasted 47 minutes')).toBe('relay outag last 47 minut');
   });

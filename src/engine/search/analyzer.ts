@@ -15,13 +15,14 @@ import snowball from 'snowball-stemmers';
 import * as stopwords from 'stopword';
 import { detectLanguage } from '../lang/detect.ts';
 
-const { eng, rus, zho, jpn, hin, tha } = stopwords;
+const { eng, rus, zho, jpn, hin, tha, ara } = stopwords;
 
 /** Changes whenever the terms produced for a text change: the lexical index is then rebuilt. */
-export const ANALYZER_VERSION = 'snowball-latin-v6-marks';
+export const ANALYZER_VERSION = 'snowball-latin-v7-arabic';
 
 const english = snowball.newStemmer('english');
 const russian = snowball.newStemmer('russian');
+let arabic: { stem(word: string): string } | undefined;
 
 /** Latin-script languages with a stemmer of their own: ISO 639-1 code → Snowball algorithm and stopword list. */
 const LATIN_ANALYZERS = {
@@ -65,9 +66,9 @@ const SEARCHABLE = new Set(
 );
 /** Chinese function words of more than one character that the stopword list leaves out (negation, modals, demonstratives, pronouns). */
 const CHINESE_FUNCTION_WORDS = '没有 没 可以 能 能够 应该 是否 如果 因为 所以 但是 而且 还是 或者 已经 正在 一个 一些 这个 那个 这些 那些 这样 那样 我们 你们 他们 她们 它们 它 自己 以及 通过 进行'.split(' ');
-/** English and Russian function words, and Chinese, Japanese, Hindi and Thai ones (their scripts are their own, so they drop in any text). */
+/** English and Russian function words, and Chinese, Japanese, Hindi, Thai and Arabic ones (their scripts are their own, so they drop in any text). */
 export const STOPWORDS: ReadonlySet<string> = new Set(
-  [...eng, ...rus, ...zho, ...CHINESE_FUNCTION_WORDS, ...jpn, ...hin, ...tha].map((w) => w.toLowerCase().replace(/ё/g, 'е')).filter((w) => !SEARCHABLE.has(w)),
+  [...eng, ...rus, ...zho, ...CHINESE_FUNCTION_WORDS, ...jpn, ...hin, ...tha, ...ara].map((w) => w.toLowerCase().replace(/ё/g, 'е')).filter((w) => !SEARCHABLE.has(w)),
 );
 /**
  * Words of a language's stopword list that a person searches for or that state a fact: numbers
@@ -134,6 +135,11 @@ export function hasUnspacedScript(text: string): boolean {
   return UNSPACED.test(text);
 }
 const CYRILLIC = /[\u0400-\u04FF]/;
+/**
+ * An Arabic word (Arabic letters, none that only Persian or Urdu use: پ چ ژ گ ک ی ٹ ڈ ڑ ں ے ھ): the
+ * Arabic stemmer takes off the article and the affixes and the vowel marks ("الكتاب", "كِتَابٌ": كتاب).
+ */
+const ARABIC = /^[\u0621-\u065F\u0670]+$/;
 /** A lower-case word of Latin letters (a-z, ß, the accented letters of Latin-1 and Latin Extended-A). */
 const LATIN_WORD = /^[a-z\u00df-\u00f6\u00f8-\u00ff\u0100-\u017f]+$/;
 const IDENTIFIER_PARTS = /[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+/g;
@@ -153,6 +159,7 @@ export function stemWord(word: string, lang?: string): string {
   let stem = cache.get(word);
   if (stem === undefined) {
     if (CYRILLIC.test(word)) stem = russian.stem(word).slice(0, RUSSIAN_STEM_MAX);
+    else if (ARABIC.test(word)) stem = (arabic ??= snowball.newStemmer('arabic')).stem(word);
     else if (/^[a-z]+$/.test(word) && word.length > 2) stem = english.stem(word);
     else stem = word;
     if (cache.size > 200_000) cache.clear();
