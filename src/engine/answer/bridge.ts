@@ -273,5 +273,5 @@ export function evidenceQuote(r: BridgeResolution): string {
   let text = r.evidence.text;
   if (r.by === 'relation' && title && !text.toLowerCase().includes(title.toLowerCase())) text = `${title} — ${text}`;
   else if (r.by === 'sentence' && !text.includes(r.name)) text = `${r.name} — ${text}`;
-  return /[.!?…。！？।॥؟]["'”’»)`」』]*$/.test(text) ? text : `${text}.`;
+  return /[.!?…。！？।॥؟။។]["'”’»)`」』]*$/.test(text) ? text : `${text}.`;
 }

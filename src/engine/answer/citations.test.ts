@@ -126,6 +126,9 @@ describe('splitSentences: Chinese and Japanese', () => {
     // A closing bracket after the stop stays with its sentence.
     expect(splitSentences('「リリースは明日です。」次の文。')).toEqual(['「リリースは明日です。」', '次の文。']);
     expect(splitSentences('هل يمكنني الاسترداد؟ نعم خلال 7 أيام.')).toEqual(['هل يمكنني الاسترداد؟', 'نعم خلال 7 أيام.']);
+    // Thai ends one with a space between two Thai words; Burmese and Khmer with their own stops.
+    expect(splitSentences('เราคืนเงินภายใน 7 วัน ใบอนุญาตเชิงพาณิชย์คืนเงินไม่ได้')).toEqual(['เราคืนเงินภายใน 7 วัน', 'ใบอนุญาตเชิงพาณิชย์คืนเงินไม่ได้']);
+    expect(splitSentences('ပထမ။ ဒုတိယ။')).toEqual(['ပထမ။', 'ဒုတိယ။']);
     // Hindi ends a sentence with the danda.
     expect(splitSentences('सर्वर फ्रैंकफर्ट में है। इतिहास 12 महीने रखा जाता है।')).toEqual(['सर्वर फ्रैंकफर्ट में है।', 'इतिहास 12 महीने रखा जाता है।']);
   });

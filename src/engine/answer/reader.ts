@@ -1314,8 +1314,8 @@ export function readAnswer(question: string, given: readonly Candidate[], option
     const about = listed.has(i) ? undefined : (c.subject ?? (hopped.has(i) || byFirstName ? c.title : undefined));
     const subject = about && about.split(/\s+/).length <= 4 && !/\d/.test(about) && !c.text.toLowerCase().includes(about.toLowerCase()) ? about : null;
     const s = subject ? `${subject} — ${c.text}` : c.text;
-    // A line of code is quoted as written: "make dev-up." would not run.
-    return `${c.code || /[.!?…。！？।॥؟]["'”’»)`」』]*$|[{;,(:：]$/.test(s) ? s : `${s}.`} [${candidates[i]!.n}]`;
+    // A line of code is quoted as written: "make dev-up." would not run. Thai and Lao end a sentence without a stop.
+    return `${c.code || /[.!?…。！？।॥؟။។]["'”’»)`」』]*$|[{;,(:：\u0E00-\u0EFF]$/.test(s) ? s : `${s}.`} [${candidates[i]!.n}]`;
   }).join(' ');
   return { outcome, answer, cited: [...new Set(picked.map((i) => candidates[i]!.n))], answerability, parts: partReadings, missing: missingTerms.map((t) => t.raw), unknown, ...(Object.keys(spelled).length > 0 ? { spelled } : {}), unknownAttribute, closest, similarity, hops };
 }

@@ -24,6 +24,8 @@ describe('sentence spans', () => {
       'Решение принято в марте прошлого года.',
     ]);
     expect(pieces('团队选择了离线缓存的数据库方案。这个决定是在去年三月做出的。')).toHaveLength(2);
+    expect(pieces('सिंक सर्वर फ्रैंकफर्ट में होस्ट किए जाते हैं। संस्करण इतिहास बारह महीने तक रखा जाता है।')).toHaveLength(2);
+    expect(pieces('เราคืนเงินเต็มจำนวนภายในเจ็ดวันหลังการซื้อ ใบอนุญาตเชิงพาณิชย์ไม่สามารถขอคืนเงินได้')).toHaveLength(2);
     expect(pieces('First paragraph has no final stop\n\nSecond paragraph is here too\n- a list item with several words\n- another list item with words\n| a | table | row | here |')).toEqual([
       'First paragraph has no final stop',
       'Second paragraph is here too',

@@ -5,7 +5,8 @@
  * its chunk together with the chunk's own vector (the retrieval profile's chunk_share; semantic.ts).
  *
  * Rule-based and language-neutral: a sentence ends at . ! ? … (then whitespace and a capital, a
- * digit or an opening bracket or quote, in any script) or at 。！？ and the danda (।); blank lines, list items,
+ * digit or an opening bracket or quote, in any script), at 。！？, the danda (।), ။ and ។, or at a
+ * space between two Thai or Lao letters (they end a sentence with a space); blank lines, list items,
  * headings and table rows start new spans. Fragments too short to mean anything on their own join
  * their neighbour. Spans are [start, end) offsets into the text, trimmed.
  */
@@ -22,12 +23,15 @@ const MIN_WORDS = 4;
 export const MAX_SENTENCES = 32;
 
 const BOUNDARY =
-  /(?<=[.!?…]["'”’»)\]]*)\s+(?=["'“‘«([]?[\p{Lu}\p{Lt}\p{N}])|(?<=[。！？।॥])\s*|\n[ \t]*\n\s*|\n(?=[ \t]*(?:[-*+•]\s|\d{1,3}[.)]\s|#{1,6}\s|\|))/gu;
+  /(?<=[.!?…]["'”’»)\]]*)\s+(?=["'“‘«([]?[\p{Lu}\p{Lt}\p{N}])|(?<=[。！？।॥။។])\s*|(?<=[\u0E00-\u0EFF])\s+(?=[\u0E00-\u0EFF])|\n[ \t]*\n\s*|\n(?=[ \t]*(?:[-*+•]\s|\d{1,3}[.)]\s|#{1,6}\s|\|))/gu;
 
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/gu;
 /** Han, kana and Hangul put no spaces between words and say more per character: each counts as a word and as two characters. */
 const cjk = (s: string) => s.match(CJK)?.length ?? 0;
-const words = (s: string) => s.split(/\s+/).filter(Boolean).length + cjk(s);
+/** Thai, Lao, Khmer and Burmese put no spaces between words either; their words run about four letters. */
+const SOUTHEAST = /[\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/gu;
+const southeast = (s: string) => Math.floor((s.match(SOUTHEAST)?.length ?? 0) / 4);
+const words = (s: string) => s.split(/\s+/).filter(Boolean).length + cjk(s) + southeast(s);
 const tooShort = (s: string) => s.length + cjk(s) < MIN_CHARS || words(s) < MIN_WORDS;
 
 /** Sentence spans of `text`; fewer than two means the chunk vector already stands for it ([]). */
