@@ -81,6 +81,16 @@ describe('rough edges in web mode', () => {
     expect(await page.getByTestId('answer').getByTestId('answer-question').textContent()).toBe(question);
     expect(await page.locator('#ask-input').inputValue()).toBe(question);
     await screenshot(page, 'edges-02-answer-question');
+    const direction = (selector: string) => page.locator(selector).first().evaluate((el) => getComputedStyle(el).direction);
+    expect(await direction('[data-testid="answer-question"]')).toBe('ltr');
+    // A question in a script written right to left reads right to left, in the ask box and on its card.
+    await page.locator('#ask-input').fill('كم يوما لدي لاسترداد المال؟');
+    expect(await direction('#ask-input')).toBe('rtl');
+    await page.locator('#ask-input').press('Enter');
+    // The finished card (not the one streaming before it) holds the question.
+    await expect.poll(() => page.getByTestId('answer').getByTestId('answer-question').textContent(), { timeout: 30_000 }).toBe('كم يوما لدي لاسترداد المال؟');
+    expect(await direction('[data-testid="answer"] [data-testid="answer-question"]')).toBe('rtl');
+    await screenshot(page, 'edges-02-answer-question-rtl');
 
     const demo = await openDemo();
     const tour = demo.page.getByRole('region', { name: 'Guided tour' });

@@ -86,6 +86,7 @@ export function AskView() {
             }}
           >
             <textarea
+              dir="auto"
               id="ask-input"
               ref={input}
               value={question}
@@ -128,20 +129,20 @@ export function AskView() {
 
           {asking && (
             <article className="answer answer--streaming" aria-live="polite" data-testid="answer-streaming">
-              <h2 className="answer__question" data-testid="answer-question">
+              <h2 className="answer__question" data-testid="answer-question" dir="auto">
                 {asking.question}
               </h2>
               <div className="answer__stage">
                 <span className="spinner" aria-hidden /> {STAGE_LABEL[asking.stage ?? 'retrieve']}
               </div>
               {asking.quote && asking.quote.outcome !== 'not_found' && (
-                <p className="answer__text" data-testid="answer-quote">
+                <p className="answer__text" data-testid="answer-quote" dir="auto">
                   {asking.quote.answer.replace(/\s\[\d+\]/g, '')}
                 </p>
               )}
               {asking.text && (
                 // The model's draft is not the answer until every sentence is checked against its source.
-                <p className="answer__draft" data-testid="answer-draft" title="Being checked against your notes; it may be withdrawn">
+                <p className="answer__draft" data-testid="answer-draft" dir="auto" title="Being checked against your notes; it may be withdrawn">
                   <span className="badge badge--none">Draft, being checked</span> {asking.text}
                 </p>
               )}
@@ -150,7 +151,7 @@ export function AskView() {
 
           {!asking && answer && (
             <article className={`answer answer--${answer.answer_mode}`} data-testid="answer">
-              <h2 className="answer__question" data-testid="answer-question">
+              <h2 className="answer__question" data-testid="answer-question" dir="auto">
                 {answer.query}
               </h2>
               {answer.thread && <SearchedAs searchedAs={answer.thread.searched_as} carried={answer.thread.carried} />}
@@ -180,7 +181,7 @@ export function AskView() {
               )}
               {answer.answer_mode === 'abstained' ? (
                 <div className="abstain" data-testid="abstention">
-                  <p className="answer__text">{answer.answer}</p>
+                  <p className="answer__text" dir="auto">{answer.answer}</p>
                   <h3>What was searched</h3>
                   <p>
                     Your notes were searched for <q title={answer.searched.terms.length > 0 ? `matched as: ${answer.searched.terms.join(' ')}` : undefined}>{answer.searched.query}</q> — {plural(answer.searched.results, 'passage')} found
@@ -190,7 +191,7 @@ export function AskView() {
                     <ul className="closest">
                       {answer.searched.closest.map((c) => (
                         <li key={c.locator}>
-                          <blockquote>{c.text}</blockquote>
+                          <blockquote dir="auto">{c.text}</blockquote>
                           <button type="button" className="link" onClick={() => void openPreview(c.locator)}>
                             {c.locator}
                           </button>
@@ -201,7 +202,7 @@ export function AskView() {
                 </div>
               ) : (
                 <>
-                <p className="answer__text">
+                <p className="answer__text" dir="auto">
                   <CitedText
                     text={answer.answer}
                     known={(n) => answer.snippets.some((s) => s.n === n)}

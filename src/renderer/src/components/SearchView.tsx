@@ -99,6 +99,7 @@ export function SearchView() {
         <h1>Search</h1>
       </header>
       <input
+        dir="auto"
         id="search-input"
         ref={input}
         className="search-input"
@@ -232,7 +233,7 @@ export function SearchView() {
               <span className="result__loc">
                 {c.path}:{c.start_line}–{c.end_line}
               </span>
-              <span className="snippet">
+              <span className="snippet" dir="auto">
                 <Highlighted text={c.snippet} />
               </span>
             </button>

@@ -84,7 +84,7 @@ export function ThreadList() {
                   title={`${t.title} — F2 to rename`}
                   data-testid="thread-item"
                 >
-                  <span className="thread-item__title">{t.title}</span>
+                  <span className="thread-item__title" dir="auto">{t.title}</span>
                   <span className="thread-item__meta muted">
                     {t.turns} {t.turns === 1 ? 'question' : 'questions'} · {when(t.updated_at)}
                   </span>
@@ -141,7 +141,7 @@ export function ThreadHeader() {
       {renaming ? (
         <RenameField id={thread.id} title={thread.title} done={() => setRenaming(false)} />
       ) : (
-        <h2 className="thread-head__title" title={thread.title}>
+        <h2 className="thread-head__title" title={thread.title} dir="auto">
           <span className="muted">Conversation · </span>
           {thread.title}
         </h2>
