@@ -197,7 +197,7 @@ export function tokenize(text: string, lang?: string): Token[] {
   const stops = stopwordsOf(l);
   const folded = foldText(text);
   const unspaced = UNSPACED.test(folded);
-  for (const match of folded.matchAll(WORD)) for (const raw of unspaced && UNSPACED.test(match[0]) ? unspacedTerms(match[0], stops) : [match[0]]) {
+  const add = (raw: string) => {
     const lower = raw.toLowerCase();
     const parts: string[] = [];
     if (/[a-z][A-Z]|_|[A-Za-z]\d|\d[A-Za-z]/.test(raw)) {
@@ -207,6 +207,10 @@ export function tokenize(text: string, lang?: string): Token[] {
       }
     }
     tokens.push({ raw, term: stemWord(lower, l), parts });
+  };
+  for (const match of folded.matchAll(WORD)) {
+    if (unspaced && UNSPACED.test(match[0])) for (const raw of unspacedTerms(match[0], stops)) add(raw);
+    else add(match[0]);
   }
   return tokens;
 }
