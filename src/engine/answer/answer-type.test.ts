@@ -201,6 +201,17 @@ describe('Hindi, Thai and Arabic', () => {
       ['ما هي قاعدة البيانات المستخدمة؟', 'entity'],
     ] as const) expect([q, askedType(q).type]).toEqual([q, type]);
     expect(holdsType('يمكنك استرداد المال خلال 7 أيام من الشراء.', { type: 'duration' })).toBe(true);
+    for (const [q, type] of [
+      ['유럽 지역은 어디에 있습니까?', 'place'],
+      ['플러스 요금제는 버전 기록을 얼마나 보관합니까?', 'duration'],
+      ['요금은 얼마입니까?', 'money'],
+      ['언제 시작합니까?', 'date'],
+      ['누가 결정했습니까?', 'person'],
+      ['왜 Kafka를 선택하지 않았습니까?', 'reason'],
+      ['사용자는 몇 명입니까?', 'number'],
+      ['어떤 데이터베이스를 사용합니까?', 'entity'],
+    ] as const) expect([q, askedType(q).type]).toEqual([q, type]);
+    expect(holdsType('플러스 요금제에서는 버전 기록을 12개월 동안 보관합니다.', { type: 'duration' })).toBe(true);
     // No capitals tell a name: any sentence of such a script may hold the person asked.
     expect(holdsType('परियोजना की प्रमुख प्रिया हैं।', { type: 'person' })).toBe(true);
   });

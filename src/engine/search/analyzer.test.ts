@@ -92,6 +92,12 @@ describe('text written without spaces (Chinese, Japanese)', () => {
     expect(analyzeForIndex('این کتاب')).toBe('این کتاب');
   });
 
+  it('indexes a Korean word also without the particle it ends in, and keeps it whole', () => {
+    expect(analyzeForIndex('서버는 프랑크푸르트에 있습니다')).toBe('서버는 서버 프랑크푸르트에 프랑크푸르트 있습니다');
+    // A word of two syllables is no word and a particle: 회의 (meeting) stays whole.
+    expect(analyzeForIndex('회의')).toBe('회의');
+  });
+
   it('leaves text without such a run exactly as before', () => {
     expect(analyzeForIndex('The relay outage lasted 47 minutes')).toBe('relay outag last 47 minut');
   });

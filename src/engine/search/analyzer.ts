@@ -18,7 +18,7 @@ import { detectLanguage } from '../lang/detect.ts';
 const { eng, rus, zho, jpn, hin, tha, ara } = stopwords;
 
 /** Changes whenever the terms produced for a text change: the lexical index is then rebuilt. */
-export const ANALYZER_VERSION = 'snowball-latin-v7-arabic';
+export const ANALYZER_VERSION = 'snowball-latin-v8-korean';
 
 const english = snowball.newStemmer('english');
 const russian = snowball.newStemmer('russian');
@@ -136,6 +136,20 @@ export function hasUnspacedScript(text: string): boolean {
 }
 const CYRILLIC = /[\u0400-\u04FF]/;
 /**
+ * Korean writes its particles onto the word ("서버는", "서버에서", "서버를": the server). A Hangul word
+ * ending in one, with two syllables or more before it, is also indexed and searched as the word
+ * without it (an extra term, as an identifier's parts are): "서버" finds "서버에서", and the word as
+ * written still matches exactly.
+ */
+const HANGUL_WORD = /^[\uAC00-\uD7A3]{3,}$/;
+const KOREAN_PARTICLE = /(?:에서|에게|한테|으로|부터|까지|처럼|보다|이나|은|는|을|를|이|가|의|에|도|로|와|과|만)$/;
+/** A Korean word without the particle it ends in ("서버에서": 서버), or null. */
+export function withoutParticle(word: string): string | null {
+  if (!HANGUL_WORD.test(word)) return null;
+  const bare = word.replace(KOREAN_PARTICLE, '');
+  return bare !== word && bare.length >= 2 ? bare : null;
+}
+/**
  * An Arabic word (Arabic letters, none that only Persian or Urdu use: پ چ ژ گ ک ی ٹ ڈ ڑ ں ے ھ): the
  * Arabic stemmer takes off the article and the affixes and the vowel marks ("الكتاب", "كِتَابٌ": كتاب).
  */
@@ -200,6 +214,8 @@ export function tokenize(text: string, lang?: string): Token[] {
   const add = (raw: string) => {
     const lower = raw.toLowerCase();
     const parts: string[] = [];
+    const bare = withoutParticle(raw);
+    if (bare) parts.push(bare);
     if (/[a-z][A-Z]|_|[A-Za-z]\d|\d[A-Za-z]/.test(raw)) {
       for (const p of raw.match(IDENTIFIER_PARTS) ?? []) {
         const lp = p.toLowerCase();

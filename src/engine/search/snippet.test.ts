@@ -20,6 +20,7 @@ describe('highlightSnippet', () => {
   it('marks a Chinese or Japanese word inside a run written without spaces', () => {
     expect(highlightSnippet('购买后七天内，我们提供全额退款。', ['退款'])).toBe('购买后七天内，我们提供全额«退款»。');
     expect(highlightSnippet('購入後7日以内であれば全額返金いたします。', ['返金'])).toBe('購入後7日以内であれば全額«返金»いたします。');
+    expect(highlightSnippet('동기화 서버는 프랑크푸르트에 있습니다.', ['서버'])).toBe('동기화 «서버는» 프랑크푸르트에 있습니다.');
   });
 
   it('supports prefix terms and never throws', () => {

@@ -1,4 +1,4 @@
-import { foldText, hasUnspacedScript, stemWord, unspacedWords } from './analyzer.ts';
+import { foldText, hasUnspacedScript, stemWord, unspacedWords, withoutParticle } from './analyzer.ts';
 import { stepOver, wordEnd } from './word-chars.ts';
 
 /**
@@ -11,6 +11,8 @@ export function wordMatches(word: string, terms: ReadonlySet<string>, prefixes: 
   const stem = stemWord(lower);
   if (terms.has(stem)) return true;
   for (const l of languages) if (l !== 'en' && terms.has(stemWord(lower, l))) return true;
+  const bare = withoutParticle(lower);
+  if (bare !== null && terms.has(bare)) return true;
   return prefixes.some((p) => lower.startsWith(p) || stem.startsWith(p));
 }
 
