@@ -9,6 +9,7 @@
  * Pure: the searches are the caller's (answer.ts).
  */
 import { isStopword, tokenize } from '../search/analyzer.ts';
+import { endsSentence } from './citations.ts';
 import { plainText, readAnswer, type ReaderOptions, readerCandidates } from './reader.ts';
 import { askedRelation, relationGraphType, statesRelation, statesWorkOf } from './relations.ts';
 import type { Snippet } from './types.ts';
@@ -273,5 +274,5 @@ export function evidenceQuote(r: BridgeResolution): string {
   let text = r.evidence.text;
   if (r.by === 'relation' && title && !text.toLowerCase().includes(title.toLowerCase())) text = `${title} — ${text}`;
   else if (r.by === 'sentence' && !text.includes(r.name)) text = `${r.name} — ${text}`;
-  return /[.!?…。！？।॥؟။។]["'”’»)`」』]*$/.test(text) ? text : `${text}.`;
+  return endsSentence(text) ? text : `${text}.`;
 }

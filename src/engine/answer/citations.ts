@@ -145,8 +145,23 @@ const ABBREVIATIONS = new Set([
 /** A German date writes its day as an ordinal: "am 3. März 2026" is one sentence. */
 const ORDINAL_DAY = /(?<![\p{L}\p{N}.])\d{1,2}$/u;
 const MONTH_NEXT = /^(?:Januar|Jänner|Februar|März|April|Mai|Juni|Juli|August|September|Oktober|November|Dezember)(?![\p{L}])/u;
-const TERMINATORS = /[.!?…。！？।॥؟။។]+/g;
+/**
+ * What ends a sentence: . ! ? …, the Chinese and Japanese 。！？, the danda (।, ॥), the Arabic
+ * question mark, the Burmese and Khmer stops; after those but the Latin ones no space comes.
+ */
+const STOPS = '.!?…。！？।॥؟။។';
+const TERMINATORS = new RegExp(`[${STOPS}]+`, 'g');
+const FULL_STOP = /[。！？।॥။។]/;
 const CLOSERS = /^["'”’»)」』）]*/;
+/** Thai and Lao end a sentence with a space between two of their letters, not a stop. */
+const UNPUNCTUATED = /[\u0E00-\u0EFF]/;
+const UNPUNCTUATED_END = /(?<=[\u0E00-\u0EFF])\s+(?=[\u0E00-\u0EFF])/;
+const ENDS_SENTENCE = new RegExp(`[${STOPS}]["'”’»)\`」』）]*$|[\u0E00-\u0EFF]$`, 'u');
+
+/** Whether a quoted sentence already ends as a sentence does (a stop and its closing quotes, or Thai or Lao text), or needs a period. */
+export function endsSentence(text: string): boolean {
+  return ENDS_SENTENCE.test(text);
+}
 const TRAILING_MARKERS = new RegExp(`^(?:[ \\t]*${MARKER_SOURCE})*`);
 /** Bullets, numbered items, quotes and headings at the start of a line. */
 const LINE_PREFIX = /^\s*(?:[-*+•‣◦>]|\d{1,3}[.)]|#{1,6})(?:\s+|$)/;
@@ -172,7 +187,7 @@ function splitLine(line: string): string[] {
     end += TRAILING_MARKERS.exec(line.slice(end))![0].length;
     // A stop followed by a non-space is inside a token: 3.5, v0.9.2, e.g, notes/a.md. Chinese and
     // Japanese put no space after their full stops (。！？); Hindi's danda (।) ends a sentence as they do.
-    const full = /[。！？।॥။។]/.test(m[0]);
+    const full = FULL_STOP.test(m[0]);
     if (!full && end < line.length && !/\s/.test(line[end]!)) continue;
     const rest = line.slice(end).trimStart();
     // A lower-case word after the stop continues the sentence ("approx. three", "e.g. the").
@@ -184,12 +199,8 @@ function splitLine(line: string): string[] {
     terminators.lastIndex = end;
   }
   pieces.push(line.slice(start));
-  // Thai and Lao end a sentence with a space, not a stop: a space between two of their letters ends one.
   return pieces.flatMap((p) => (UNPUNCTUATED.test(p) ? p.split(UNPUNCTUATED_END) : [p]));
 }
-
-const UNPUNCTUATED = /[\u0E00-\u0EFF]/;
-const UNPUNCTUATED_END = /(?<=[\u0E00-\u0EFF])\s+(?=[\u0E00-\u0EFF])/;
 
 /**
  * Splits an answer into sentences. Line breaks and list items are boundaries; so are . ! ? … when

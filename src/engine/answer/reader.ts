@@ -34,7 +34,7 @@
  */
 import { compoundParts, foldText, isStopword, stemWord, tokenize } from '../search/analyzer.ts';
 import { type AskedType, askedAttribute, askedType, assignsUnit, describesUnit, hasRelativeClause, holdsType, likelyVerbs, questionParts } from './answer-type.ts';
-import { splitSentences, stripCitationMarkers } from './citations.ts';
+import { endsSentence, splitSentences, stripCitationMarkers } from './citations.ts';
 import { contentTerms } from './checks.ts';
 import { relationTerms } from './relations.ts';
 import type { Snippet } from './types.ts';
@@ -489,8 +489,8 @@ export function readerCandidates(snippets: readonly Snippet[], lang?: string): C
   const out: Candidate[] = [];
   const seen = new Set<string>();
   const docs = new Map<string, Set<string>>();
-  /** By candidate index: the words only the titles its links point at hold. */
-  const pointed = new Map<number, string[]>();
+  /** The words only the titles a candidate's links point at hold: near it, not its own. */
+  const linkedTitleWords = new Map<Candidate, string[]>();
   snippets.forEach((snippet, snippetIndex) => {
     const context = termSet(`${snippet.title}\n${snippet.heading ?? ''}`, lang);
     const read = PROSE_LANGUAGES.has(snippet.language) ? proseUnits(snippet.text) : codeUnits(snippet.text);
@@ -507,19 +507,20 @@ export function readerCandidates(snippets: readonly Snippet[], lang?: string): C
       const pointers = linked?.filter((p) => text.includes(p));
       const ownText = pointers ? pointers.reduce((t, p) => t.split(p).join(' '), text) : text;
       const terms = termSet(described ? `${described}\n${ownText}` : ownText, lang);
-      if (pointers && pointers.length > 0) pointed.set(out.length, [...termSet(pointers.join('\n'), lang)].filter((t) => !terms.has(t)));
+      const linkedWords = pointers && pointers.length > 0 ? [...termSet(pointers.join('\n'), lang)].filter((t) => !terms.has(t)) : [];
       // "Decider: Maya Chen" answers "who picked", "Reports to:" "who manages".
       for (const t of relationTerms(text)) terms.add(matchForm(t));
       if (command) for (const t of COMMAND_TERMS) terms.add(t);
       const subject = field && snippet.title.trim() ? snippet.title.trim() : undefined;
-      out.push({ text, n: snippet.n, snippetIndex, terms, context, near: new Set(), doc, ...(code ? { code } : {}), ...(described ? { described } : {}), ...(subject ? { subject } : {}), ...(links ? { links } : {}), ...(item || field ? { item: true } : {}) });
+      const candidate: Candidate = { text, n: snippet.n, snippetIndex, terms, context, near: new Set(), doc, ...(code ? { code } : {}), ...(described ? { described } : {}), ...(subject ? { subject } : {}), ...(links ? { links } : {}), ...(item || field ? { item: true } : {}) };
+      if (linkedWords.length > 0) linkedTitleWords.set(candidate, linkedWords);
+      out.push(candidate);
     }
     // A reason or a figure is often stated in the sentence after the one that names the subject.
-    const first = out.findIndex((c) => c.snippetIndex === snippetIndex);
     const own = out.filter((c) => c.snippetIndex === snippetIndex);
     own.forEach((c, i) => {
       for (const o of [own[i - 1], own[i + 1]]) if (o) for (const t of o.terms) c.near.add(t);
-      for (const t of pointed.get(first + i) ?? []) c.near.add(t);
+      for (const t of linkedTitleWords.get(c) ?? []) c.near.add(t);
       if (own[i - 1] && leansOnPrevious(c.text)) c.antecedent = own[i - 1]!.terms;
       for (const t of c.terms) c.doc.add(t);
     });
@@ -1317,7 +1318,7 @@ export function readAnswer(question: string, given: readonly Candidate[], option
     const subject = about && about.split(/\s+/).length <= 4 && !/\d/.test(about) && !c.text.toLowerCase().includes(about.toLowerCase()) ? about : null;
     const s = subject ? `${subject} — ${c.text}` : c.text;
     // A line of code is quoted as written: "make dev-up." would not run. Thai and Lao end a sentence without a stop.
-    return `${c.code || /[.!?…。！？।॥؟။។]["'”’»)`」』]*$|[{;,(:：\u0E00-\u0EFF]$/.test(s) ? s : `${s}.`} [${candidates[i]!.n}]`;
+    return `${c.code || endsSentence(s) || /[{;,(:：]$/.test(s) ? s : `${s}.`} [${candidates[i]!.n}]`;
   }).join(' ');
   return { outcome, answer, cited: [...new Set(picked.map((i) => candidates[i]!.n))], answerability, parts: partReadings, missing: missingTerms.map((t) => t.raw), unknown, ...(Object.keys(spelled).length > 0 ? { spelled } : {}), unknownAttribute, closest, similarity, hops };
 }
