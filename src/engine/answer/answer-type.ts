@@ -59,10 +59,10 @@ const CJK_NUMERAL = '[一二两三四五六七八九十百千万亿半几]+';
 const CJK_DURATION = new RegExp(String.raw`(?:\d+(?:[.,]\d+)?|${CJK_NUMERAL})\s*(?:个)?(?:天|日|周|星期|礼拜|个月|小时|钟头|分钟|秒钟?|週間|日間|か月|ヶ月|カ月|ヵ月|年間|年|時間|分間|秒)|每(?:天|日|周|月|年|小时|隔)|毎(?:日|週|月|年|時間)`, 'u');
 const CJK_DATE = new RegExp(String.raw`\d{4}\s*年|\d{1,2}\s*月\s*\d{1,2}\s*[日号]|${CJK_NUMERAL}月|(?:星期|礼拜|周)[一二三四五六日天]|[月火水木金土日]曜日?|今天|明天|昨天|今年|明年|去年|上周|下周|本周|月底|年底|今日|明日|昨日|来週|先週|今週|来月|先月|今月`, 'u');
 const CJK_MONEY = /\d[\d,.]*\s*(?:元|块|美元|欧元|人民币|円|ドル|ユーロ)|[￥]\s*\d/u;
-const CJK_NUMBER = new RegExp(String.raw`[\d０-９]|${CJK_NUMERAL}\s*(?:个|位|名|次|天|日|年|月|周|小时|分钟|秒|倍|人|台|件|项|条|种|元|块|成|つ|回|件|個|人|台|本|枚|割)|[%％]`, 'u');
+const CJK_NUMBER = new RegExp(String.raw`[\d０-９]|${CJK_NUMERAL}\s*(?:个|位|名|次|天|日|年|月|周|小时|分钟|秒|倍|人|台|件|项|条|种|元|块|成|つ|回|個|本|枚|割)|[%％]`, 'u');
 /** Korean, Hindi, Thai and Arabic units of time after a number ("12개월", "7 दिन", "7 วัน", "7 أيام"), and their words of cause. */
-const INDIC_THAI_DURATION = /\d+\s*(?:일|주|개월|달|년|시간|분|초|दिन|सप्ताह|हफ़्ते|हफ्ते|महीन|माह|साल|वर्ष|घंटे|घंटा|मिनट|सेकंड|วัน|สัปดาห์|เดือน|ปี|ชั่วโมง|นาที|วินาที|أيام|يوما|يوم|أسابيع|أسبوع|أشهر|شهور|شهر|سنوات|سنة|أعوام|عام|ساعات|ساعة|دقائق|دقيقة)/u;
-const INDIC_THAI_REASON = /때문에|왜냐하면|그래서|따라서|क्योंकि|इसलिए|के कारण|वजह से|เพราะ|เนื่องจาก|ดังนั้น|لأن|بسبب|لذلك|نتيجة/u;
+const MORE_DURATION = /\d+\s*(?:일|주|개월|달|년|시간|분|초|दिन|सप्ताह|हफ़्ते|हफ्ते|महीन|माह|साल|वर्ष|घंटे|घंटा|मिनट|सेकंड|วัน|สัปดาห์|เดือน|ปี|ชั่วโมง|นาที|วินาที|أيام|يوما|يوم|أسابيع|أسبوع|أشهر|شهور|شهر|سنوات|سنة|أعوام|عام|ساعات|ساعة|دقائق|دقيقة)/u;
+const MORE_REASON = /때문에|왜냐하면|그래서|따라서|क्योंकि|इसलिए|के कारण|वजह से|เพราะ|เนื่องจาก|ดังนั้น|لأن|بسبب|لذلك|نتيجة/u;
 const CJK_REASON = /因为|由于|所以|因此|为了|原因|导致|因而|太[高低慢贵重难大小多少复]|ため|ので|から|理由|原因|によって|すぎ/u;
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
 /** Scripts without capital letters: their names and places cannot be told by case. */
@@ -174,7 +174,7 @@ export function holdsType(sentence: string, asked: AskedType, line?: { code?: bo
   if (line?.described && asked.type === 'number' && asked.unit && describesUnit(line.described, sentence, asked.unit)) return true;
   switch (asked.type) {
     case 'duration':
-      return has(DURATION, sentence) || has(CJK_DURATION, sentence) || has(INDIC_THAI_DURATION, sentence);
+      return has(DURATION, sentence) || has(CJK_DURATION, sentence) || has(MORE_DURATION, sentence);
     case 'date':
       // A deadline is often relative: "within 5 working days", "через две недели".
       return has(DATE, sentence) || has(RELATIVE_TIME, sentence) || has(CJK_DATE, sentence);
@@ -193,7 +193,7 @@ export function holdsType(sentence: string, asked: AskedType, line?: { code?: bo
     case 'person':
       return has(PERSON, sentence) || has(ROLE, sentence) || has(CASELESS, sentence);
     case 'reason':
-      return has(REASON, sentence) || has(CJK_REASON, sentence) || has(INDIC_THAI_REASON, sentence);
+      return has(REASON, sentence) || has(CJK_REASON, sentence) || has(MORE_REASON, sentence);
     case 'place':
       return has(PLACE, sentence) || has(CASELESS, sentence);
     case 'entity':

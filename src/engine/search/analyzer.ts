@@ -142,6 +142,7 @@ const CYRILLIC = /[\u0400-\u04FF]/;
  * written still matches exactly.
  */
 const HANGUL_WORD = /^[\uAC00-\uD7A3]{3,}$/;
+const HANGUL = /[\uAC00-\uD7A3]/;
 const KOREAN_PARTICLE = /(?:에서|에게|한테|으로|부터|까지|처럼|보다|이나|은|는|을|를|이|가|의|에|도|로|와|과|만)$/;
 /** A Korean word without the particle it ends in ("서버에서": 서버), or null. */
 export function withoutParticle(word: string): string | null {
@@ -211,10 +212,11 @@ export function tokenize(text: string, lang?: string): Token[] {
   const stops = stopwordsOf(l);
   const folded = foldText(text);
   const unspaced = UNSPACED.test(folded);
+  const korean = HANGUL.test(folded);
   const add = (raw: string) => {
     const lower = raw.toLowerCase();
     const parts: string[] = [];
-    const bare = withoutParticle(raw);
+    const bare = korean ? withoutParticle(raw) : null;
     if (bare) parts.push(bare);
     if (/[a-z][A-Z]|_|[A-Za-z]\d|\d[A-Za-z]/.test(raw)) {
       for (const p of raw.match(IDENTIFIER_PARTS) ?? []) {
