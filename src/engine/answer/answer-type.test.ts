@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { askedAttribute, askedType, assignsUnit, hasRelativeClause, holdsType, likelyVerbs, questionParts } from './answer-type.ts';
+import { askedAttribute, askedType, assignsUnit, boundStatement, hasRelativeClause, holdsType, likelyVerbs, measureWords, questionParts } from './answer-type.ts';
 
 describe('askedType', () => {
   it.each([
@@ -79,6 +79,9 @@ describe('holdsType', () => {
     expect(holdsType('Tombstones are kept for 45 days.', { type: 'duration' })).toBe(true);
     expect(holdsType('Сбой длился 47 минут.', { type: 'duration' })).toBe(true);
     expect(holdsType('The relay was slow.', { type: 'duration' })).toBe(false);
+    // "one of them" picks out a thing; it counts nothing.
+    expect(holdsType('If you missed early bird pricing for one of them, you may still apply.', { type: 'number' })).toBe(false);
+    expect(holdsType('Each license covers one device.', { type: 'number' })).toBe(true);
     expect(holdsType('Handover is every Monday at 10:00.', { type: 'date' })).toBe(true);
     expect(holdsType('Пилот начнётся 1 июня 2026 года.', { type: 'date' })).toBe(true);
     expect(holdsType('A budget of $18,500 per month.', { type: 'money' })).toBe(true);
@@ -294,6 +297,36 @@ describe('likelyVerbs', () => {
     const de = likelyVerbs('Wie lange kann ich mein Geld zurückverlangen?', 'de');
     expect(de.has('zurückverlangen')).toBe(true);
     expect(de.has('geld')).toBe(false);
+  });
+});
+
+describe('boundStatement', () => {
+  it('reads a superlative the question asks as the bound a note states with a number', () => {
+    const upper = boundStatement('biggest')!;
+    expect(upper.test('The Standard plan allows syncing files up to 5 MB.')).toBe(true);
+    expect(upper.test('Publish hosts media with a limit of 4 GB per site.')).toBe(true);
+    expect(boundStatement('largest')!.test('For the Standard plan the limit is 5 MB.')).toBe(true);
+    // A bound word without a number states no bound.
+    expect(upper.test('It is up to you which files you sync.')).toBe(false);
+    expect(upper.test('The biggest change this year is the new editor.')).toBe(false);
+    const lower = boundStatement('oldest')!;
+    expect(lower.test('It supports Android versions 5.1 and above.')).toBe(true);
+    expect(lower.test('Requires Android 7.1 or higher.')).toBe(true);
+    expect(boundStatement('minimum')!.test('You need at least 8 GB of memory.')).toBe(true);
+    expect(lower.test('Versions are numbered from newest to oldest.')).toBe(false);
+    expect(boundStatement('максимальный')!.test('Можно загрузить файлы не более 20 МБ.')).toBe(true);
+    expect(boundStatement('mindestens')!.test('Die App läuft ab Android 7 oder höher.')).toBe(true);
+    expect(boundStatement('file')).toBeUndefined();
+    expect(boundStatement('most')).toBeUndefined();
+  });
+});
+
+describe('measureWords', () => {
+  it('finds the adjective after "how" that names the measure asked, not one an answer repeats', () => {
+    expect(measureWords('How big a discount on Sync and Publish can a student get?')).toEqual(['big']);
+    expect(measureWords('Wie groß ist der Rabatt für Studenten?')).toEqual(['groß']);
+    expect(measureWords('How old was Peyton Manning in 2016?')).toEqual([]);
+    expect(measureWords('Which big files does Sync skip?')).toEqual([]);
   });
 });
 

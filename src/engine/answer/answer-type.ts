@@ -20,8 +20,9 @@ export interface AskedType {
 }
 
 const W = String.raw`[\p{L}\p{N}'’-]`;
+/** "one of them", "one another" pick out a thing and count nothing. */
 const NUMBER_WORDS_EN =
-  'one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand|million|billion|dozen|half|a few|several|once|twice';
+  String.raw`one(?!\s+(?:of|another)\b)|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand|million|billion|dozen|half|a few|several|once|twice`;
 const NUMBER_WORDS_RU =
   String.raw`один|одна|одно|одного|одной|два|две|двух|три|трех|трёх|четыре|четырех|пять|пяти|шесть|шести|семь|семи|восемь|восьми|девять|девяти|десять|десяти|двадцать|тридцать|сорок|пятьдесят|сто|двести|тысяч[аиу]?|миллион\S*|полтора|несколько|дважды|трижды`;
 const NUMBER_WORDS_DE =
@@ -316,4 +317,40 @@ export function assignsUnit(line: string, unit: string): boolean {
     if (parts.some((p) => isUnit(p, unit))) return true;
   }
   return false;
+}
+
+/**
+ * Question words that ask for a bound, and how notes state one. A question asks for "the biggest
+ * file I can sync" or "the oldest Android version it runs on"; the note says "files up to 5 MB",
+ * "a limit of 4 GB per site", "Android 5.1 and above", "at least 8 GB". The superlative is rarely the
+ * note's own word. English, Russian and German; a statement needs a number after (or, for "and
+ * above", before) its bound word, so "up to you" or «до конца» is none.
+ */
+const UPPER_ASKS = /^(?:biggest|largest|maximum|maximal|highest|greatest|longest|heaviest|максимальн\p{L}*|наибольш\p{L}*|предельн\p{L}*|крупнейш\p{L}*|größte[nrms]?|grösste[nrms]?|maximal\p{L}*|höchste[nrms]?|höchstens|längste[nrms]?)$/iu;
+const LOWER_ASKS = /^(?:smallest|least|minimum|minimal|lowest|fewest|oldest|earliest|минимальн\p{L}*|наименьш\p{L}*|kleinste[nrms]?|mindest\p{L}*|minimal\p{L}*|niedrigste[nrms]?|älteste[nrms]?|früheste[nrms]?)$/iu;
+const BETWEEN = String.raw`\s+(?:[\p{L}\p{M}-]+\s+){0,3}?`;
+const UPPER_STATED = new RegExp(
+  String.raw`(?<![\p{L}])(?:up to|upto|at most|no more than|not more than|not to exceed|maximum|max|limit|limited to|capped at|cap of|до|не более|не больше|не свыше|максимум|максимально|лимит\p{L}*|ограничен\p{L}*|bis zu|höchstens|maximal|obergrenze|limit)(?![\p{L}])${BETWEEN}${NUMBER}`,
+  'iu',
+);
+const LOWER_STATED = new RegExp(
+  String.raw`${NUMBER}\s*(?:[\p{L}.]+\s+)?(?:and above|or above|and up|and later|or later|and newer|or newer|and higher|or higher|or greater|or more|и выше|и новее|или новее|или выше|и более|или более|und höher|oder höher|und neuer|oder neuer|oder später|und mehr|oder mehr)(?![\p{L}])|\d\+|(?<![\p{L}])(?:at least|minimum|min|no less than|not less than|starting at|starting from|as low as|не менее|не меньше|минимум|как минимум|начиная с|mindestens|minimal|ab)(?![\p{L}])${BETWEEN}${NUMBER}`,
+  'iu',
+);
+
+/** How a note states the bound the question word asks for ("biggest": "up to 5 MB"), if it asks for one. */
+export function boundStatement(word: string): RegExp | undefined {
+  if (UPPER_ASKS.test(word)) return UPPER_STATED;
+  if (LOWER_ASKS.test(word)) return LOWER_STATED;
+  return undefined;
+}
+
+/**
+ * The adjective after "how" (and German "wie") names the measure asked, not a word the answer
+ * holds: "How *big* a discount can a student get?" is answered by "40% off", "how *expensive*" by a
+ * price. Not those an answer repeats with its value: "39 years *old*", "300 m *tall*", "5 km *far*".
+ */
+const HOW_MEASURE = /(?<![\p{L}])(?:how|wie)\s+(big|large|small|soon|frequently|expensive|cheap|groß|gross|klein|teuer)(?![\p{L}])/giu;
+export function measureWords(question: string): string[] {
+  return [...question.matchAll(HOW_MEASURE)].map((m) => m[1]!.toLowerCase());
 }

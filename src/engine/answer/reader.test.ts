@@ -56,11 +56,11 @@ describe('readAnswer', () => {
     expect(r.answer).toBe('Snapshots are kept in the global settings folder, outside of the vault. [1]');
     expect(r.missing).not.toEqual(expect.arrayContaining(['else']));
     expect(r.missing).not.toEqual(expect.arrayContaining(['its']));
-    // Nor the modal "will": a quote without it holds the whole question.
+    // Nor the modal "will", nor "big" in "how big", which names the measure asked: a quote without them holds the whole question.
     const size = [snippet(1, 'The Plus plan syncs files up to 200 MB.', { title: 'Plans' })];
     const big = read('How big a file will the Plus plan sync?', size);
     expect(big.answer).toBe('The Plus plan syncs files up to 200 MB. [1]');
-    expect(big.missing).toEqual(['big']);
+    expect(big.missing).toEqual([]);
   });
 
   it('quotes the sentence before a lead that leans on it ("All of this", "Most of these"), and an example after a general claim', () => {
@@ -217,6 +217,15 @@ describe('readAnswer', () => {
     expect(derivedWords('electrostat', 'electr')).toBe(false);
     expect(derivedWords('mongol', 'mongol')).toBe(false);
     expect(derivedWords('code', 'coder')).toBe(false);
+  });
+
+  it('reads the bound a sentence states ("up to 5 MB", "5.1 and above") as the superlative the question asks', () => {
+    const plans = [snippet(1, 'Sync plans differ in how much they store. The Standard plan allows syncing files up to 5 MB. The single biggest change this year is the new plan page.', { title: 'Plans' })];
+    const big = read('What is the biggest single file I can sync on the Standard plan?', plans);
+    expect(big.outcome).toBe('answered');
+    expect(big.answer.startsWith('The Standard plan allows syncing files up to 5 MB. [1]')).toBe(true);
+    const android = [snippet(1, 'Versions of the Android app are numbered from newest to oldest. The Android app supports versions 5.1 and above.', { title: 'Android app' })];
+    expect(read('Which is the oldest Android version the app supports?', android).answer.startsWith('The Android app supports versions 5.1 and above. [1]')).toBe(true);
   });
 
   it('tells a misspelt word from another word', () => {

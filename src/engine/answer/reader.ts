@@ -33,7 +33,7 @@
  * Pure: no store, no model, no I/O.
  */
 import { compoundParts, foldText, isStopword, stemWord, tokenize } from '../search/analyzer.ts';
-import { type AskedType, askedAttribute, askedType, assignsUnit, describesUnit, hasRelativeClause, holdsType, likelyVerbs, questionParts } from './answer-type.ts';
+import { type AskedType, askedAttribute, askedType, assignsUnit, boundStatement, describesUnit, hasRelativeClause, holdsType, likelyVerbs, measureWords, questionParts } from './answer-type.ts';
 import { endsSentence, splitSentences, stripCitationMarkers } from './citations.ts';
 import { contentTerms } from './checks.ts';
 import { relationTerms } from './relations.ts';
@@ -734,6 +734,8 @@ interface Weighted {
   w: number;
   /** The candidates' words derived from it or it from them (derivedWords), or that it misspells, when there are any. */
   derived?: ReadonlySet<string>;
+  /** For a word that asks for a bound ("biggest"), how a sentence states one ("up to 5 MB"): it holds the word as a derived word. */
+  bound?: RegExp;
 }
 
 interface Part {
@@ -828,6 +830,7 @@ export function misspelling(typed: string, word: string): boolean {
 
 /** Does the sentence hold a word the question's word derives from or to, or misspells (`t.derived`), not the word itself? */
 function holdsDerived(c: Candidate, t: Weighted): boolean {
+  if (t.bound?.test(c.text)) return true;
   if (!t.derived) return false;
   for (const w of t.derived) if (c.terms.has(w)) return true;
   return false;
@@ -975,7 +978,8 @@ export function readAnswer(question: string, given: readonly Candidate[], option
   const lang = options.language;
   for (const t of tokenize(question, lang)) if (!written.has(t.term)) written.set(t.term, t.raw);
   const qStems = questionStems(lang);
-  const whole = [...new Set(contentTerms(question, lang))].filter((t) => !qStems.has(t));
+  const measure = new Set(measureWords(question).flatMap((w) => contentTerms(w, lang)));
+  const whole = [...new Set(contentTerms(question, lang))].filter((t) => !qStems.has(t) && !measure.has(t));
   // A German compound no file holds whole is read as its parts ("Bildungsrabatt": Bildung, Rabatt).
   const split = compoundSplits(whole, written, lang, options.termStats);
   const expand = (terms: readonly string[]) => (split.size === 0 ? terms : terms.flatMap((t) => split.get(t) ?? [t]));
@@ -1033,8 +1037,12 @@ export function readAnswer(question: string, given: readonly Candidate[], option
       derivedOf.set(form, new Set([...(derivedOf.get(form) ?? []), best[1].form]));
     }
   }
+  const boundOf = (word: string) => {
+    const bound = boundStatement(word);
+    return bound ? { bound } : {};
+  };
   const weighted = (terms: readonly string[]): Weighted[] =>
-    [...new Set(terms)].filter((t) => qTerms.includes(t)).map((t) => ({ term: matchForm(t), stem: t, raw: written.get(t) ?? t, w: weightOf(t), ...(derivedOf.has(matchForm(t)) ? { derived: derivedOf.get(matchForm(t))! } : {}) }));
+    [...new Set(terms)].filter((t) => qTerms.includes(t)).map((t) => ({ term: matchForm(t), stem: t, raw: written.get(t) ?? t, w: weightOf(t), ...(derivedOf.has(matchForm(t)) ? { derived: derivedOf.get(matchForm(t))! } : {}), ...boundOf(written.get(t) ?? t) }));
   const all = weighted(qTerms);
   const allTotal = all.reduce((s, t) => s + t.w, 0);
   const unknown = all.filter((t) => (stats.get(t.stem)?.df ?? 0) === 0).map((t) => t.raw);
