@@ -231,6 +231,11 @@ describe('questionParts', () => {
     expect(questionParts('Какие сервисы и базы данных использует команда?')).toEqual(['Какие сервисы и базы данных использует команда?']);
     expect(questionParts('Wie oft wird gesichert, und wie lange bleiben die Sicherungen?')).toEqual(['Wie oft wird gesichert', 'wie lange bleiben die Sicherungen?']);
     expect(questionParts('Welche Dienste und Datenbanken nutzt das Team?')).toEqual(['Welche Dienste und Datenbanken nutzt das Team?']);
+    // A second ask that opens with a preposition before its question word.
+    expect(questionParts('Welche Firma betreibt die Server, und in welcher Stadt steht der Standort?')).toEqual(['Welche Firma betreibt die Server', 'in welcher Stadt steht der Standort?']);
+    expect(questionParts('Who founded the company, and in which year did it open?')).toEqual(['Who founded the company', 'in which year did it open?']);
+    expect(questionParts('Who wrote the plan and with whom did she review it?')).toEqual(['Who wrote the plan', 'with whom did she review it?']);
+    expect(questionParts('Which notes link to the plan and to the budget?')).toEqual(['Which notes link to the plan and to the budget?']);
   });
 
   it('splits a second ask that leaves out its question word and repeats the first one\'s noun', () => {

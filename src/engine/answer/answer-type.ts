@@ -141,7 +141,7 @@ export function askedType(question: string): AskedType {
  */
 export function questionParts(question: string): string[] {
   const q = question.replace(/\s+/g, ' ').trim();
-  const split = /,?\s+(?:and|и|а также|und|sowie)\s+(?=(?:wie|wann|wo|wer|wen|wem|warum|weshalb|wieso|was|welche[rsmn]?|womit|wofür|wohin|woher|what|when|who|whom|whose|where|why|how|which|on what|in what|by when|for how|(?:(?:в|во|на|с|со|до|к|по|из|о|об|от|за|для)\s+)?(?:что|чем|чего|когда|кто|кого|кому|кем|где|куда|откуда|почему|зачем|как|сколько|скольких|как(?:ой|ая|ое|ие|ую|им|ом|ого|ому|их|ими|ов|ова|ово|овы)|чей|чья|чьё|чье|чьи))(?![\p{L}]))/iu;
+  const split = /,?\s+(?:and|и|а также|und|sowie)\s+(?=(?:wie|wann|wo|wer|wen|wem|warum|weshalb|wieso|was|welche[rsmn]?|womit|wofür|wohin|woher|what|when|who|whom|whose|where|why|how|which|(?:on|in|at|from|for|by|to|with) (?:what|which|whom)|by when|for how|(?:in|an|auf|aus|bei|mit|nach|von|vor|zu|für|seit|bis|um|über|unter) (?:welche[rsmn]?|wem|wen|was)|(?:(?:в|во|на|с|со|до|к|по|из|о|об|от|за|для)\s+)?(?:что|чем|чего|когда|кто|кого|кому|кем|где|куда|откуда|почему|зачем|как|сколько|скольких|как(?:ой|ая|ое|ие|ую|им|ом|ого|ому|их|ими|ов|ова|ово|овы)|чей|чья|чьё|чье|чьи))(?![\p{L}]))/iu;
   const parts = q.split(split).map((p) => p.trim()).filter((p) => /[\p{L}\p{N}]/u.test(p));
   if (parts.length > 1) return parts;
   // "What is the largest file Sync Plus will sync, and the largest file I can upload?" asks the same of
