@@ -115,6 +115,15 @@ describe('readAnswer', () => {
     expect(r.answer).toBe('Sync servers are hosted by DigitalOcean in the following regional locations: [1] Asia: Singapore. [1] Europe: Frankfurt, Germany. [1] North America: San Francisco. [1]');
   });
 
+  it('quotes the steps after a sentence that announces them with a period ("…the following methods.")', () => {
+    const steps = (intro: string) => [intro, '', '1. Open the command palette.', '2. Select Create new canvas.', '', 'Canvas files end in .canvas.'].join('\n');
+    const r = read('How do I create a new canvas?', [snippet(1, steps('To start, you can create a new canvas using the following methods.'), { title: 'Canvas' })]);
+    expect(r.answer).toBe('To start, you can create a new canvas using the following methods. [1] Open the command palette. [1] Select Create new canvas. [1]');
+    // A sentence that announces nothing is quoted alone.
+    const plain = read('How do I create a new canvas?', [snippet(1, steps('To start, you can create a new canvas from the ribbon.'), { title: 'Canvas' })]);
+    expect(plain.answer).toBe('To start, you can create a new canvas from the ribbon. [1]');
+  });
+
   it('answers each part of a two-part question, and says which part the notes leave open', () => {
     const s = [snippet(1, 'The outage lasted 47 minutes. Root cause: an expired TLS certificate on the relay.', { title: 'Relay outage' })];
     const both = read('How long did the relay outage last, and what was its root cause?', s);

@@ -675,6 +675,8 @@ const NOT_FOUND_BELOW = 0.4;
 const MULTI_HOP_GAIN = 0.25;
 /** The most items of a list quoted after the sentence that announces it ("…in the following regions:"). */
 const MAX_LISTED = 6;
+/** A sentence that ends by announcing what follows it without a colon: "…using the following methods.", "…as follows.", «…следующими способами.», "…wie folgt." */
+const ANNOUNCES_LIST = /(?:(?<![\p{L}])(?:the following|these|следующ\p{L}*|folgende[nrs]?)(?:\s+[\p{L}-]+){0,2}|(?<![\p{L}])(?:as follows|below|listed here|ниже|wie folgt|unten))\s*[.!]?\s*$/iu;
 /** Kinds of value a link title may hold but does not state as a fact (a record's date in its title). */
 const MEASURED: ReadonlySet<AskedType['type']> = new Set(['date', 'duration', 'number', 'money']);
 /** The best sentences whose links and names a second hop follows. */
@@ -1227,10 +1229,14 @@ export function readAnswer(question: string, given: readonly Candidate[], option
   if (neighbour !== undefined && !picked.includes(neighbour)) picked.splice(1, 0, neighbour);
   // A quoted sentence that ends in ":" announces what follows it in its passage (a list, fields): the
   // items are quoted after it, so that "hosted in the following regions:" does not end the answer.
+  // So does one that ends on "the following methods." or "as follows." when a list comes right after it.
   const listed = new Set<number>();
   for (let k = 0; k < picked.length; k++) {
     const i = picked[k]!;
-    if (candidates[i]!.code || !/[:：]\s*$/.test(candidates[i]!.text)) continue;
+    if (candidates[i]!.code) continue;
+    const colon = /[:：]\s*$/.test(candidates[i]!.text);
+    const listNext = [i + 1, i + 2].some((j) => candidates[j]?.item === true && candidates[j]!.snippetIndex === candidates[i]!.snippetIndex);
+    if (!colon && !(listNext && ANNOUNCES_LIST.test(candidates[i]!.text))) continue;
     const items: number[] = [];
     // The items of a list, or the lines of the code block the sentence introduces ("Run this: `make dev-up`").
     for (let j = i + 1; j < candidates.length && items.length < MAX_LISTED && candidates[j]!.snippetIndex === candidates[i]!.snippetIndex; j++) if ((candidates[j]!.item || (candidates[j]!.code && candidates[j]!.described === candidates[i]!.text)) && !picked.includes(j)) items.push(j);
