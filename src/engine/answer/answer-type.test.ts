@@ -3,6 +3,13 @@ import { askedAttribute, askedType, assignsUnit, boundStatement, hasRelativeClau
 
 describe('askedType', () => {
   it.each([
+    ['How do I run the relay locally?', 'procedure'],
+    ['How can I change the default location for new notes?', 'procedure'],
+    ['What are the steps to renew the certificates?', 'procedure'],
+    ['Как мне запустить платформу локально?', 'procedure'],
+    ['Wie kann ich einen Tresor teilen?', 'procedure'],
+    ['How long do I have to ask for a refund?', 'duration'],
+    ['How did the team decide on the protocol?', 'any'],
     ['How long did the March relay outage last?', 'duration'],
     ['How often does the SDK rotate its key?', 'duration'],
     ['How much engineering time was reserved for bug bashing?', 'duration'],
@@ -79,6 +86,14 @@ describe('holdsType', () => {
     expect(holdsType('Tombstones are kept for 45 days.', { type: 'duration' })).toBe(true);
     expect(holdsType('Сбой длился 47 минут.', { type: 'duration' })).toBe(true);
     expect(holdsType('The relay was slow.', { type: 'duration' })).toBe(false);
+    // "How do I…" is answered by steps: a list item, a command, what introduces them, an instruction that says where.
+    const how = { type: 'procedure' } as const;
+    expect(holdsType('Open Settings.', how, { item: true })).toBe(true);
+    expect(holdsType('make relay-dev', how, { code: true })).toBe(true);
+    expect(holdsType('To invite a user to share a remote vault:', how)).toBe(true);
+    expect(holdsType('You can change it under Settings → Files and links.', how)).toBe(true);
+    expect(holdsType('To use another port, set `AURORA_RELAY_PORT`.', how)).toBe(true);
+    expect(holdsType('The relay was rewritten in Go last year.', how)).toBe(false);
     // "one of them" picks out a thing; it counts nothing.
     expect(holdsType('If you missed early bird pricing for one of them, you may still apply.', { type: 'number' })).toBe(false);
     expect(holdsType('Each license covers one device.', { type: 'number' })).toBe(true);

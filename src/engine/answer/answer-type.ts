@@ -11,7 +11,7 @@
  */
 import { stemWord } from '../search/analyzer.ts';
 
-export type AnswerType = 'duration' | 'date' | 'number' | 'money' | 'person' | 'reason' | 'place' | 'entity' | 'definition' | 'any';
+export type AnswerType = 'duration' | 'date' | 'number' | 'money' | 'person' | 'reason' | 'place' | 'entity' | 'definition' | 'procedure' | 'any';
 
 export interface AskedType {
   type: AnswerType;
@@ -78,6 +78,8 @@ const PERSON = /\[\[[^\]|]+\]\]|(?<![\p{L}])[\p{Lu}][\p{Ll}'’-]+(?:\s+(?:van |
 const ROLE = /(?<![\p{L}])(?:(?:the|an?|your|their|its|only the|each|every)\s+(?:[\p{L}-]+\s+)?(?:owners?|admins?|administrators?|managers?|leads?|authors?|maintainers?|editors?|moderators?)|владел\p{L}*|администратор\p{L}*|руководител\p{L}*)(?![\p{L}])/iu;
 const PLACE = /(?<![\p{L}])(?:in|at|from|near|based in|located in|в|во|из|на|im|aus|bei|nach|unter|auf der|in der|im ordner|unter)\s+(?:the\s+|dem\s+|der\s+|den\s+)?[\p{Lu}][\p{L}'’-]+/u;
 
+const PROCEDURE = /[:：]\s*$|→|`[^`]+`|(?<![\p{L}])(?:settings|preferences|einstellungen|настройки)\s*[>›»]|^(?:to|um|чтобы)\s[^,]{3,80},\s/iu;
+
 const has = (re: RegExp, s: string) => re.test(s);
 const WORDS = new RegExp(`${W}+`, 'gu');
 const NUMBER_WORD = new RegExp(`^(?:${NUMBER_WORDS_EN}|${NUMBER_WORDS_RU}|${NUMBER_WORDS_DE})$`, 'iu');
@@ -103,6 +105,7 @@ const RULES: Rule[] = [
   { re: /\b(?:who|whom|whose)\b|(?<![\p{L}])(?:кто|кого|кому|кем|чей|чья|чьё|чье|чьи)(?![\p{L}])|(?<![\p{L}])(?:wer|wen|wem|wessen)(?![\p{L}])|(?<![\p{L}])(?:qui|quién|quiénes)(?![\p{L}])|谁|誰|だれ|どなた|कौन|किसने|किसका|किसकी|ใคร|누가|누구|^(?:من|مَن)(?= (?!أين|اين))|(?<![\p{L}\p{M}])(?:من هو|من هي|من الذي|من التي)(?![\p{L}\p{M}])/u, type: 'person' },
   { re: /\b(?:why|for what reason|what (?:was|is|were|are) (?:the |its |their )?(?:root )?(?:cause|reason)s?|what caused)\b|(?<![\p{L}])(?:почему|зачем|по какой причине|из-за чего|(?:какова|какая|каковы|какие|в ч[её]м)(?:\s+[\p{L}]+){0,2}\s+причин\p{L}*)(?![\p{L}])|(?<![\p{L}])(?:warum|weshalb|wieso|weswegen|aus welchem grund|was ist der grund|was war der grund|wozu)(?![\p{L}])|(?<![\p{L}])(?:pourquoi|por qué|para qué)(?![\p{L}])|为什么|为何|为啥|怎么会|什么原因|なぜ|どうして|なんで|क्यों|ทำไม|왜|(?<![\p{L}\p{M}])(?:لماذا|لم|ما سبب|ما السبب)(?![\p{L}\p{M}])/u, type: 'reason' },
   { re: /\b(?:where|which (?:city|country|office|place|town|region))\b|(?<![\p{L}])(?:где|куда|откуда|в каком (?:городе|офисе|месте)|в какой стране)(?![\p{L}])|(?<![\p{L}])(?:wo|wohin|woher|an welchem ort|in welcher stadt|in welchem land|in welchem ordner|an welcher stelle)(?![\p{L}])|(?<![\p{L}])(?:où|dónde|adónde)(?![\p{L}])|哪里|哪儿|在哪|何处|什么地方|どこ|कहाँ|कहां|ที่ไหน|어디|(?<![\p{L}\p{M}])(?:أين|اين|في أي مدينة|في أي بلد)(?![\p{L}\p{M}])/u, type: 'place' },
+  { re: /\b(?:how (?:do|can|could|should|would|will|must) (?:i|we|you|one)|how to|what (?:are|were) the steps|what steps|which steps)\b|(?<![\p{L}])(?:как мне|как нам|как можно|как нужно|как надо|каким образом|что нужно сделать|что делать)(?![\p{L}])|(?<![\p{L}])(?:wie kann ich|wie können wir|wie kann man|wie mache ich|wie gehe ich vor|was muss ich tun)(?![\p{L}])|(?<![\p{L}])(?:comment (?:puis-je|faire|peut-on)|cómo (?:puedo|se puede|hago))(?![\p{L}])/u, type: 'procedure' },
   { re: /\b(?:what (?:does|do|did) .{1,60}\bmean|what is meant by|define|what (?:is|are) (?:an? |the )?[\w-]+\??$)|(?<![\p{L}])(?:что (?:такое|означает|значит))(?![\p{L}])|(?<![\p{L}])(?:was (?:bedeutet|bedeuten|heißt|meint)|was versteht man unter|was (?:ist|sind) (?:ein|eine|der|die|das)? ?[\p{L}-]+\??$)(?![\p{L}])|(?<![\p{L}])(?:que signifie|qu'est-ce que|qué significa|qué es)(?![\p{L}])/u, type: 'definition' },
   { re: /\b(?:which|what)\b|(?<![\p{L}])(?:какой|какая|какое|какие|каким|каком|какую|какого|который|которая|которые|что)(?![\p{L}])|(?<![\p{L}])(?:welche|welcher|welches|welchen|welchem|was|womit|wofür|woraus|worauf|wodurch|worin|wovon)(?![\p{L}])|(?<![\p{L}])(?:quel|quelle|quels|quelles|lequel|laquelle|cuál|cuáles|qué)(?![\p{L}])|什么|哪个|哪些|哪种|哪款|哪家|何|どの|どれ|なに|どんな|क्या|कौन सा|कौन सी|किस|อะไร|ไหน|무엇|무슨|어떤|어느|(?<![\p{L}\p{M}])(?:ما|ماذا|ما هو|ما هي|أي|أيّ)(?![\p{L}\p{M}])/u, type: 'entity' },
 ];
@@ -170,7 +173,7 @@ export function hasRelativeClause(question: string): boolean {
  * `line`: what the reader knows of a line of code — it is a command or setting (a named thing), and
  * the comment or sentence that introduces it may name what its number counts.
  */
-export function holdsType(sentence: string, asked: AskedType, line?: { code?: boolean; described?: string }): boolean {
+export function holdsType(sentence: string, asked: AskedType, line?: { code?: boolean; described?: string; item?: boolean }): boolean {
   if (line?.code && asked.type === 'entity') return true;
   if (line?.described && asked.type === 'number' && asked.unit && describesUnit(line.described, sentence, asked.unit)) return true;
   switch (asked.type) {
@@ -205,6 +208,11 @@ export function holdsType(sentence: string, asked: AskedType, line?: { code?: bo
       return true;
     case 'definition':
       return /\b(?:means?|stands? for|refers? to|is (?:a|an|the)|are (?:a|an|the)|indicates?)\b|\s[—–-]\s|:\s|(?<![\p{L}])(?:означает|это|значит|называется)(?![\p{L}])/iu.test(sentence);
+    case 'procedure':
+      // "How do I…" is answered by steps: a list item, a command, the sentence that introduces them
+      // (ending in ":"), or an instruction that names where to do it ("under Settings → Files and
+      // links", "run `make relay-dev`", "To change it, open…").
+      return line?.code === true || line?.item === true || PROCEDURE.test(sentence);
     case 'any':
       return true;
   }

@@ -37,6 +37,7 @@ const ASKED_VALUE: Record<PartReading['type'], string> = {
   place: 'where',
   entity: 'which one',
   definition: 'what it means',
+  procedure: 'the steps',
   any: 'the answer',
 };
 

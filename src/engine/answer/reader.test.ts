@@ -117,11 +117,54 @@ describe('readAnswer', () => {
 
   it('quotes the steps after a sentence that announces them with a period ("…the following methods.")', () => {
     const steps = (intro: string) => [intro, '', '1. Open the command palette.', '2. Select Create new canvas.', '', 'Canvas files end in .canvas.'].join('\n');
-    const r = read('How do I create a new canvas?', [snippet(1, steps('To start, you can create a new canvas using the following methods.'), { title: 'Canvas' })]);
+    const r = read('Which methods create a new canvas?', [snippet(1, steps('To start, you can create a new canvas using the following methods.'), { title: 'Canvas' })]);
     expect(r.answer).toBe('To start, you can create a new canvas using the following methods. [1] Open the command palette. [1] Select Create new canvas. [1]');
     // A sentence that announces nothing is quoted alone.
-    const plain = read('How do I create a new canvas?', [snippet(1, steps('To start, you can create a new canvas from the ribbon.'), { title: 'Canvas' })]);
-    expect(plain.answer).toBe('To start, you can create a new canvas from the ribbon. [1]');
+    const plain = read('Which methods create a new canvas?', [snippet(1, steps('To start, you can create a new canvas from the ribbon.'), { title: 'Canvas' })]);
+    expect(plain.answer.startsWith('To start, you can create a new canvas from the ribbon. [1]')).toBe(true);
+    expect(plain.answer).not.toContain('Open the command palette.');
+  });
+
+  it('answers "How do I…" with the steps of the how-to its title names, from the first step, with their commands', () => {
+    const howto = [
+      '## Steps',
+      '',
+      '1. Create a local certificate once:',
+      '',
+      '   ```bash',
+      '   mkcert -install',
+      '   ```',
+      '',
+      '2. Start the relay:',
+      '',
+      '   ```bash',
+      '   make relay-dev',
+      '   ```',
+      '',
+      '   To use another port:',
+      '',
+      '   ```bash',
+      '   AURORA_RELAY_PORT=8443 make relay-dev',
+      '   ```',
+      '',
+      '3. Point the demo app at the relay.',
+    ].join('\n');
+    const s = [
+      snippet(1, 'Every developer should run the relay locally before a review, see the how-to.', { title: 'Retro' }),
+      snippet(2, howto, { title: 'Run the relay locally', heading: 'Steps' }),
+    ];
+    const r = read('How do I run the relay locally?', s);
+    expect(r.outcome).toBe('answered');
+    expect(r.answer.startsWith('Create a local certificate once: [2] mkcert -install [2] Start the relay: [2] make relay-dev [2]')).toBe(true);
+    expect(r.answer).toContain('Point the demo app at the relay. [2]');
+    // A sentence that introduces a code block is quoted with its lines, not with the steps after them.
+    expect(read('How do I use another port for the local relay?', s).answer).toBe('To use another port: [2] AURORA_RELAY_PORT=8443 make relay-dev [2]');
+  });
+
+  it('quotes the steps a sentence announces in their order, one of them quoted already or not', () => {
+    const text = ['To invite a user to a shared vault:', '', '1. Open Settings.', '2. Select Sync.', '3. In Invite user, enter the email of the user you want to invite.', '4. Select Add.'].join('\n');
+    const r = read('How do I invite a user to my shared vault?', [snippet(1, text, { title: 'Collaborate on a shared vault' })]);
+    expect(r.answer).toBe('To invite a user to a shared vault: [1] Open Settings. [1] Select Sync. [1] In Invite user, enter the email of the user you want to invite. [1] Select Add. [1]');
   });
 
   it('answers each part of a two-part question, and says which part the notes leave open', () => {

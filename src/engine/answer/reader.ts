@@ -135,6 +135,8 @@ export interface Candidate {
   subject?: string;
   /** An item of a list or a field line: what a sentence ending in ":" before it announces. */
   item?: boolean;
+  /** Under a heading that names steps ("Steps", "Checklist", "How to apply", «Шаги», "Anleitung"). */
+  steps?: boolean;
 }
 
 /** A quotable piece of a passage: a sentence or a line of code, and what introduces it. */
@@ -493,6 +495,7 @@ export function readerCandidates(snippets: readonly Snippet[], lang?: string): C
   const linkedTitleWords = new Map<Candidate, string[]>();
   snippets.forEach((snippet, snippetIndex) => {
     const context = termSet(`${snippet.title}\n${snippet.heading ?? ''}`, lang);
+    const steps = STEPS_HEADING.test(snippet.heading ?? '');
     const read = PROSE_LANGUAGES.has(snippet.language) ? proseUnits(snippet.text) : codeUnits(snippet.text);
     // A sentence too long to quote whole is often a list of clauses ("Politics: …; American political
     // leaders …; Chilean President …"): each clause is read on its own.
@@ -512,7 +515,7 @@ export function readerCandidates(snippets: readonly Snippet[], lang?: string): C
       for (const t of relationTerms(text)) terms.add(matchForm(t));
       if (command) for (const t of COMMAND_TERMS) terms.add(t);
       const subject = field && snippet.title.trim() ? snippet.title.trim() : undefined;
-      const candidate: Candidate = { text, n: snippet.n, snippetIndex, terms, context, near: new Set(), doc, ...(code ? { code } : {}), ...(described ? { described } : {}), ...(subject ? { subject } : {}), ...(links ? { links } : {}), ...(item || field ? { item: true } : {}) };
+      const candidate: Candidate = { text, n: snippet.n, snippetIndex, terms, context, near: new Set(), doc, ...(code ? { code } : {}), ...(described ? { described } : {}), ...(subject ? { subject } : {}), ...(links ? { links } : {}), ...(item || field ? { item: true } : {}), ...(steps && (item || code) ? { steps: true } : {}) };
       if (linkedWords.length > 0) linkedTitleWords.set(candidate, linkedWords);
       out.push(candidate);
     }
@@ -675,6 +678,14 @@ const NOT_FOUND_BELOW = 0.4;
 const MULTI_HOP_GAIN = 0.25;
 /** The most items of a list quoted after the sentence that announces it ("…in the following regions:"). */
 const MAX_LISTED = 6;
+/** The most steps and lines of their commands quoted for a "How do I…" question. */
+const MAX_STEPS = 12;
+/** A heading over the steps of a how-to. */
+const STEPS_HEADING = /(?<![\p{L}])(?:steps?|checklist|how to|instructions?|procedure|setup|set up|installation|install|getting started|шаги|инструкци\p{L}*|порядок действий|как \p{L}+|schritte|anleitung|vorgehen|einrichtung|installation)(?![\p{L}])/iu;
+/** For "How do I…": the share of the question's words an instruction must hold (a step: with its title and heading) to be the how-to of the asked task. */
+const STEP_SECTION = 0.75;
+/** For "How do I…": what a step under a heading that names steps ranks above one that is not. */
+const W_STEPS_HEADING = 0.02;
 /** A sentence that ends by announcing what follows it without a colon: "…using the following methods.", "…as follows.", «…следующими способами.», "…wie folgt." */
 const ANNOUNCES_LIST = /(?:(?<![\p{L}])(?:the following|these|следующ\p{L}*|folgende[nrs]?)(?:\s+[\p{L}-]+){0,2}|(?<![\p{L}])(?:as follows|below|listed here|ниже|wie folgt|unten))\s*[.!]?\s*$/iu;
 /** Kinds of value a link title may hold but does not state as a fact (a record's date in its title). */
@@ -861,11 +872,11 @@ export function togetherNeeded(words: number): number {
   return TOGETHER_BASE - TOGETHER_PER_WORD * Math.min(words, TOGETHER_WORDS);
 }
 
-function coverage(c: Candidate, terms: readonly Weighted[], total: number): number {
+function coverage(c: Candidate, terms: readonly Weighted[], total: number, contextShare = CONTEXT_SHARE): number {
   if (total <= 0) return 1;
   let got = 0;
   for (const t of terms) {
-    got += c.terms.has(t.term) ? t.w : holdsDerived(c, t) ? t.w * DERIVED_SHARE : c.antecedent?.has(t.term) ? t.w * ANTECEDENT_SHARE : c.context.has(t.term) ? t.w * CONTEXT_SHARE : c.near.has(t.term) ? t.w * NEAR_SHARE : c.pointed?.has(t.term) ? t.w * NEAR_SHARE : c.doc.has(t.term) ? t.w * DOC_SHARE : 0;
+    got += c.terms.has(t.term) ? t.w : holdsDerived(c, t) ? t.w * DERIVED_SHARE : c.antecedent?.has(t.term) ? t.w * ANTECEDENT_SHARE : c.context.has(t.term) ? t.w * contextShare : c.near.has(t.term) ? t.w * NEAR_SHARE : c.pointed?.has(t.term) ? t.w * NEAR_SHARE : c.doc.has(t.term) ? t.w * DOC_SHARE : 0;
   }
   return got / total;
 }
@@ -1094,7 +1105,9 @@ export function readAnswer(question: string, given: readonly Candidate[], option
   /** How well candidate i answers part p, 0..1, and its ranking score. */
   const read = (i: number, p: Part, pi: number) => {
     const c = candidates[i]!;
-    const cov = coverage(c, p.terms, p.total);
+    // A step of a how-to is about what its note's title and heading say ("Run the relay locally"):
+    // for "How do I…", they are the step's own words, as a field line's are.
+    const cov = coverage(c, p.terms, p.total, p.asked.type === 'procedure' && (c.item || c.code) ? 1 : CONTEXT_SHARE);
     const novel = ownValues(c, p.asked);
     const typed = p.asked.type === 'any' ? 1 : !intros.has(c.text) && holdsType(novel, p.asked, c) ? 1 : 0;
     // A later part shares the first part's subject, so its own kind of value is what tells its
@@ -1103,8 +1116,12 @@ export function readAnswer(question: string, given: readonly Candidate[], option
     const rank = 1 / (1 + c.snippetIndex);
     const whole = coverage(c, all, allTotal);
     // The line that sets the counted thing (`MAX_RETRIES = 5`) states the value; a loop that uses it does not.
-    const direct = (p.asked.unit && (assignsUnit(c.text, p.asked.unit) || (c.described && describesUnit(c.described, c.text, p.asked.unit)))) || (p.direct && cov > 0 && p.direct.test(c.text)) ? 1 : 0;
-    const score = W_PART * cov + W_TYPE * typed + W_WHOLE * whole + W_RANK * rank + W_DIRECT * direct + W_SIMILARITY * simOf(i) * cov;
+    // So does an instruction that names the asked task, or a step of a how-to whose title or heading
+    // names it ("How do I cut a release?": "Cut a release").
+    const inSection = (t: Weighted) => c.context.has(t.term) || (t.derived !== undefined && [...t.derived].some((w) => c.context.has(w)));
+    const step = p.asked.type === 'procedure' && typed === 1 && p.total > 0 && p.terms.reduce((sum, t) => sum + (c.terms.has(t.term) || holdsDerived(c, t) || ((c.item || c.code) && inSection(t)) ? t.w : 0), 0) >= STEP_SECTION * p.total;
+    const direct = (p.asked.unit && (assignsUnit(c.text, p.asked.unit) || (c.described && describesUnit(c.described, c.text, p.asked.unit)))) || (p.direct && cov > 0 && p.direct.test(c.text)) || step ? 1 : 0;
+    const score = W_PART * cov + W_TYPE * typed + W_WHOLE * whole + W_RANK * rank + W_DIRECT * direct + W_SIMILARITY * simOf(i) * cov + (p.asked.type === 'procedure' && c.steps ? W_STEPS_HEADING : 0);
     return { answers, score, cov, typed: typed === 1 };
   };
 
@@ -1230,16 +1247,60 @@ export function readAnswer(question: string, given: readonly Candidate[], option
   // A quoted sentence that ends in ":" announces what follows it in its passage (a list, fields): the
   // items are quoted after it, so that "hosted in the following regions:" does not end the answer.
   // So does one that ends on "the following methods." or "as follows." when a list comes right after it.
+  // "How do I…" led by a step of a list (or a line of its commands) is answered by the steps: from the
+  // first one, after the sentence that introduces them when one does ("To invite a user:").
+  const procedure = parts.length === 1 && parts[0]!.asked.type === 'procedure' && picked.length > 0 && (candidates[picked[0]!]!.item === true || candidates[picked[0]!]!.code === true);
+  let hasSteps = false;
+  if (procedure) {
+    const lead = picked[0]!;
+    const inSteps = (j: number) => j >= 0 && candidates[j]!.snippetIndex === candidates[lead]!.snippetIndex && (candidates[j]!.item === true || candidates[j]!.code === true);
+    // Back to the first step, past the paragraph or two a step may go on with ("`make relay-dev` starts… To use another port:").
+    const sameSnippet = (j: number) => j >= 0 && candidates[j]!.snippetIndex === candidates[lead]!.snippetIndex;
+    // A command that a sentence of prose introduces ("To use another port:") is that sentence's answer, not a step's.
+    const described = candidates[lead]!.code ? candidates[lead]!.described : undefined;
+    const intro = described === undefined ? -1 : candidates.findIndex((c, j) => j < lead && sameSnippet(j) && !c.code && c.text === described);
+    let start = lead;
+    for (; intro < 0 || candidates[intro]!.item === true; ) {
+      if (inSteps(start - 1)) start--;
+      else if (sameSnippet(start - 1) && [2, 3, 4].some((back) => inSteps(start - back) && [...Array(back - 1).keys()].every((d) => sameSnippet(start - 1 - d) && !inSteps(start - 1 - d)))) {
+        while (!inSteps(start - 1)) start--;
+      } else break;
+    }
+    if (intro >= 0 && candidates[intro]!.item !== true) start = intro;
+    else {
+      // Commands alone after the sentence that introduces them are that sentence's, not steps.
+      hasSteps = candidates.slice(start, lead + 1).some((c) => c.item === true);
+      const before = start - 1;
+      if (sameSnippet(before) && (/[:：]\s*$/.test(candidates[before]!.text) || ANNOUNCES_LIST.test(candidates[before]!.text))) start = before;
+    }
+    picked.splice(0, picked.length, start);
+  }
   const listed = new Set<number>();
   for (let k = 0; k < picked.length; k++) {
     const i = picked[k]!;
-    if (candidates[i]!.code) continue;
+    const steps = hasSteps && k === 0;
+    if (candidates[i]!.code && !steps) continue;
     const colon = /[:：]\s*$/.test(candidates[i]!.text);
     const listNext = [i + 1, i + 2].some((j) => candidates[j]?.item === true && candidates[j]!.snippetIndex === candidates[i]!.snippetIndex);
-    if (!colon && !(listNext && ANNOUNCES_LIST.test(candidates[i]!.text))) continue;
+    if (!steps && !colon && !(listNext && ANNOUNCES_LIST.test(candidates[i]!.text))) continue;
     const items: number[] = [];
-    // The items of a list, or the lines of the code block the sentence introduces ("Run this: `make dev-up`").
-    for (let j = i + 1; j < candidates.length && items.length < MAX_LISTED && candidates[j]!.snippetIndex === candidates[i]!.snippetIndex; j++) if ((candidates[j]!.item || (candidates[j]!.code && candidates[j]!.described === candidates[i]!.text)) && !picked.includes(j)) items.push(j);
+    // The items of a list, or the lines of the code block the sentence (or a step) introduces ("Run this: `make dev-up`").
+    const introducing = new Set([candidates[i]!.text]);
+    const most = steps ? MAX_STEPS : MAX_LISTED;
+    for (let j = i + 1; j < candidates.length && items.length < most && candidates[j]!.snippetIndex === candidates[i]!.snippetIndex; j++) {
+      const c = candidates[j]!;
+      const ownCode = c.code && c.described !== undefined && introducing.has(c.described);
+      // A sentence that introduces a code block ("To use another port:") announces its lines, not the list after them.
+      if (!steps && items.length > 0 && candidates[items[0]!]!.code && !ownCode) break;
+      // An item quoted already before this sentence stays where it is; one quoted after it moves into the list's order.
+      if (picked.slice(0, k + 1).includes(j) || !(c.item || ownCode)) continue;
+      items.push(j);
+      if (steps && c.item) introducing.add(c.text);
+    }
+    for (const j of items) {
+      const at = picked.indexOf(j);
+      if (at > k) picked.splice(at, 1);
+    }
     picked.splice(k + 1, 0, ...items);
     for (const j of items) listed.add(j);
     k += items.length;
