@@ -112,13 +112,13 @@ describe('readAnswer', () => {
       'Support answers within two days.',
     ].join('\n');
     const r = read('In which regional locations are the Sync servers hosted by DigitalOcean?', [snippet(1, text, { title: 'Security' })]);
-    expect(r.answer).toBe('Sync servers are hosted by DigitalOcean in the following regional locations: [1] Asia: Singapore. [1] Europe: Frankfurt, Germany. [1] North America: San Francisco. [1]');
+    expect(r.answer).toBe('Sync servers are hosted by DigitalOcean in the following regional locations: [1]\nAsia: Singapore. [1]\nEurope: Frankfurt, Germany. [1]\nNorth America: San Francisco. [1]');
   });
 
   it('quotes the steps after a sentence that announces them with a period ("…the following methods.")', () => {
     const steps = (intro: string) => [intro, '', '1. Open the command palette.', '2. Select Create new canvas.', '', 'Canvas files end in .canvas.'].join('\n');
     const r = read('Which methods create a new canvas?', [snippet(1, steps('To start, you can create a new canvas using the following methods.'), { title: 'Canvas' })]);
-    expect(r.answer).toBe('To start, you can create a new canvas using the following methods. [1] Open the command palette. [1] Select Create new canvas. [1]');
+    expect(r.answer).toBe('To start, you can create a new canvas using the following methods. [1]\nOpen the command palette. [1]\nSelect Create new canvas. [1]');
     // A sentence that announces nothing is quoted alone.
     const plain = read('Which methods create a new canvas?', [snippet(1, steps('To start, you can create a new canvas from the ribbon.'), { title: 'Canvas' })]);
     expect(plain.answer.startsWith('To start, you can create a new canvas from the ribbon. [1]')).toBe(true);
@@ -155,16 +155,16 @@ describe('readAnswer', () => {
     ];
     const r = read('How do I run the relay locally?', s);
     expect(r.outcome).toBe('answered');
-    expect(r.answer.startsWith('Create a local certificate once: [2] mkcert -install [2] Start the relay: [2] make relay-dev [2]')).toBe(true);
-    expect(r.answer).toContain('Point the demo app at the relay. [2]');
+    expect(r.answer.startsWith('Create a local certificate once: [2]\nmkcert -install [2]\nStart the relay: [2]\nmake relay-dev [2]')).toBe(true);
+    expect(r.answer).toContain('\nPoint the demo app at the relay. [2]');
     // A sentence that introduces a code block is quoted with its lines, not with the steps after them.
-    expect(read('How do I use another port for the local relay?', s).answer).toBe('To use another port: [2] AURORA_RELAY_PORT=8443 make relay-dev [2]');
+    expect(read('How do I use another port for the local relay?', s).answer).toBe('To use another port: [2]\nAURORA_RELAY_PORT=8443 make relay-dev [2]');
   });
 
   it('quotes the steps a sentence announces in their order, one of them quoted already or not', () => {
     const text = ['To invite a user to a shared vault:', '', '1. Open Settings.', '2. Select Sync.', '3. In Invite user, enter the email of the user you want to invite.', '4. Select Add.'].join('\n');
     const r = read('How do I invite a user to my shared vault?', [snippet(1, text, { title: 'Collaborate on a shared vault' })]);
-    expect(r.answer).toBe('To invite a user to a shared vault: [1] Open Settings. [1] Select Sync. [1] In Invite user, enter the email of the user you want to invite. [1] Select Add. [1]');
+    expect(r.answer).toBe('To invite a user to a shared vault: [1]\nOpen Settings. [1]\nSelect Sync. [1]\nIn Invite user, enter the email of the user you want to invite. [1]\nSelect Add. [1]');
   });
 
   it('answers each part of a two-part question, and says which part the notes leave open', () => {
@@ -477,9 +477,9 @@ describe('readAnswer', () => {
 
   it('quotes the code block a quoted sentence introduces with ":" after it', () => {
     const s = [snippet(1, 'Start all the dependencies locally with one command:\n\n```sh\nmake dev-up\n```\n\nThe database listens on port 5433.', { title: 'Local setup' })];
-    expect(read('How do I start all the dependencies locally?', s).answer).toBe('Start all the dependencies locally with one command: [1] make dev-up [1]');
+    expect(read('How do I start all the dependencies locally?', s).answer).toBe('Start all the dependencies locally with one command: [1]\nmake dev-up [1]');
     const zh = [snippet(1, '在项目根目录运行下面的命令即可启动全部依赖：\n\n```sh\nmake dev-up\n```\n', { title: '本地开发环境' })];
-    expect(readAnswer('怎么在本地启动全部依赖？', readerCandidates(zh), { termStats: stats() }).answer).toBe('在项目根目录运行下面的命令即可启动全部依赖： [1] make dev-up [1]');
+    expect(readAnswer('怎么在本地启动全部依赖？', readerCandidates(zh), { termStats: stats() }).answer).toBe('在项目根目录运行下面的命令即可启动全部依赖： [1]\nmake dev-up [1]');
   });
 
   it('reads the title a link points at as near the sentence, not as its own words', () => {

@@ -1382,7 +1382,7 @@ export function readAnswer(question: string, given: readonly Candidate[], option
   }
   // Written in reading order of relevance: the lead first, then what completes it.
   const askedPerson = parts.some((p) => p.asked.type === 'person');
-  const answer = picked.map((i) => {
+  const quoted = picked.map((i) => {
     const c = candidates[i]!;
     // A field line quoted alone loses whom it is about: "Анна Соколова — Город: Казань".
     // So is the other hop of a chain: "Maya Chen — Maya leads the sync team", and a sentence that
@@ -1394,6 +1394,8 @@ export function readAnswer(question: string, given: readonly Candidate[], option
     const s = subject ? `${subject} — ${c.text}` : c.text;
     // A line of code is quoted as written: "make dev-up." would not run. Thai and Lao end a sentence without a stop.
     return `${c.code || endsSentence(s) || /[{;,(:：]$/.test(s) ? s : `${s}.`} [${candidates[i]!.n}]`;
-  }).join(' ');
+  });
+  // The items of a list and the lines of a command go on lines of their own: steps read as steps.
+  const answer = quoted.map((q, k) => (k === 0 ? q : `${listed.has(picked[k]!) || candidates[picked[k]!]!.code ? '\n' : ' '}${q}`)).join('');
   return { outcome, answer, cited: [...new Set(picked.map((i) => candidates[i]!.n))], answerability, parts: partReadings, missing: missingTerms.map((t) => t.raw), unknown, ...(Object.keys(spelled).length > 0 ? { spelled } : {}), unknownAttribute, closest, similarity, hops };
 }

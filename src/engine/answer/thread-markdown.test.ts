@@ -35,6 +35,11 @@ describe('thread markdown', () => {
     ]);
   });
 
+  it('keeps the steps of a how-to answer on lines of their own', () => {
+    const md = turnMarkdown({ question: 'How do I run it?', searched_as: 'run', answer: envelope({ answer: 'Start the relay: [1]\nmake relay-dev [1]', citations: [] }), hidden: false, restricted: false });
+    expect(md).toContain('Start the relay: [1]  \nmake relay-dev [1]');
+  });
+
   it('holds back a hidden answer, marks a restricted one, and quotes an abstention’s closest passages as not an answer', () => {
     const hidden = turnMarkdown({ question: 'q', searched_as: null, answer: null, hidden: true, restricted: true });
     expect(hidden).toContain('not shown');

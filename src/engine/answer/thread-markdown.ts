@@ -11,7 +11,8 @@ const lines = (c: { path: string; start_line: number; end_line: number }) => (c.
 const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
 
 function answerMarkdown(a: AnswerEnvelope): string[] {
-  const out: string[] = [a.answer.trim()];
+  // The steps of a how-to are on lines of their own: a hard break keeps them so in markdown.
+  const out: string[] = [a.answer.trim().replace(/\n/g, '  \n')];
   if (a.answer_mode === 'abstained') {
     if (a.searched.closest.length > 0) {
       out.push('', 'Closest passages (not an answer):', '');
