@@ -45,14 +45,14 @@ describe('synapsis eval --answers', () => {
     const r = await cli(['eval', '--answers', '--vault', SAMPLE_VAULT, '--questions', SAMPLE_QUESTIONS, '--json']);
     expect(r.code).toBe(0);
     const report = JSON.parse(r.out);
-    expect(report.questions).toBe(25);
+    expect(report.questions).toBe(26);
     expect(report.abstained_unanswerable).toBe(1);
     expect(report.restricted_leaked).toBe(0);
     // The floor this reader reaches without models (docs/answers.md): every answerable question but
     // at most one, multi-hop questions through their bridge included; a regression shows here.
-    expect(report.fully_correct).toBeGreaterThanOrEqual(21 / 22);
+    expect(report.fully_correct).toBeGreaterThanOrEqual(22 / 23);
     // "How do I…" is answered with the steps and their commands.
-    expect(report.by_kind.find((k: { kind: string }) => k.kind === 'how-to')).toMatchObject({ questions: 3, fully_correct: 1 });
+    expect(report.by_kind.find((k: { kind: string }) => k.kind === 'how-to')).toMatchObject({ questions: 4, fully_correct: 1 });
     expect(report.false_abstentions).toBeLessThanOrEqual(0.1);
     const table = await cli(['eval', '--answers', '--vault', SAMPLE_VAULT, '--questions', SAMPLE_QUESTIONS]);
     expect(table.out).toMatch(/\| abstained on unanswerable \| 100\.0% \|/);

@@ -338,6 +338,16 @@ describe('answer without a chat model', () => {
     expect(a.limits).toContain('your files never mention: cuase (read as “cause”)');
   });
 
+  it('answers "How do I…" with the steps of the how-to its title names, reading the passage the search did not bring', async () => {
+    const a = await open().answer('How do I renew the relay TLS certificates by hand?');
+    expect(a.outcome).toBe('answered');
+    // The search brings the how-to's "When to use this" passage; its steps are read from the note itself.
+    expect(a.limits).toContain('how-to: read 1 more passage of Renew relay TLS certificates');
+    expect(a.answer.startsWith('Check which nodes are affected:')).toBe(true);
+    expect(a.answer).toContain('\nTry to make cert-manager retry first:');
+    expect(a.citations.every((c) => c.path === 'howto/Renew relay TLS certificates.md')).toBe(true);
+  });
+
   it('rejects an empty question with E_SYN_BAD_REQUEST', async () => {
     await expect(open().answer('   ')).rejects.toMatchObject({ code: 'E_SYN_BAD_REQUEST' });
     await expect(open().call('answer/ask', { query: '' })).rejects.toMatchObject({ code: 'E_SYN_BAD_REQUEST' });

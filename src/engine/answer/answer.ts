@@ -206,6 +206,26 @@ async function secondHop(deps: AnswerDeps, query: string, reading: Reading, snip
   return snippetsFromBlocks(blocks).map((s, i) => ({ ...s, n: snippets.length + i + 1 }));
 }
 
+/**
+ * The passages of the note whose title names the asked task ("How do I renew the relay TLS
+ * certificates?": "Renew relay TLS certificates") that the first search did not bring: its steps
+ * are often in a passage that shares few words with the question.
+ */
+async function taskHop(deps: AnswerDeps, query: string, n: number, snippets: readonly Snippet[], context: RetrieveContext, limits: string[]): Promise<Snippet[]> {
+  const note = snippets.find((s) => s.n === n);
+  if (!note) return [];
+  const searched = await search(deps, query, { ...context, mode: 'bm25', enable_rerank: false, include_globs: [literalGlob(note.path)] }, HOP_SEARCH_K);
+  if (!searched) return [];
+  const have = new Set(snippets.map((s) => s.locator));
+  const covered = (c: { doc_id: string; start_line: number; end_line: number }) => snippets.some((s) => s.doc_id === c.doc_id && s.start_line <= c.end_line && c.start_line <= s.end_line);
+  const chunks = searched.chunks.filter((c) => c.doc_id === note.doc_id && !have.has(c.locator) && !covered(c)).slice(0, HOP_PASSAGES);
+  if (chunks.length === 0) return [];
+  const ranked = chunks.map((c, i) => ({ ...c, score: chunks.length - i }));
+  const blocks = buildContext(ranked, { budgetTokens: HOP_TOKENS, countTokens: estimateTokens }).blocks;
+  limits.push(`how-to: read ${blocks.length} more passage${blocks.length === 1 ? '' : 's'} of ${note.title || note.path}`);
+  return snippetsFromBlocks(blocks).map((s, i) => ({ ...s, n: snippets.length + i + 1 }));
+}
+
 /** Passages the bridge's own search returns (the clause of a described subject). */
 const BRIDGE_K = 8;
 /** The notes of the bridge's best passages whose relation lines are read. */
@@ -460,6 +480,14 @@ export async function answerQuestion(deps: AnswerDeps, query: string, options: A
   // best sentences name it (Tomás Herrera); that subject's own passages hold the rest of the answer.
   if (!bridged && result && reading.hops.length > 0 && describesSubject(query)) {
     const hop = await secondHop(deps, query, reading, snippets, { ...(options.context ?? {}) }, limits);
+    if (hop.length > 0) {
+      snippets = [...snippets, ...hop];
+      reading = readAnswer(query, readerCandidates(snippets, language), readerOptions);
+    }
+  }
+  // "How do I…": the note whose title names the task was retrieved, but not its steps: its own passages are read.
+  if (result && reading.task !== undefined) {
+    const hop = await taskHop(deps, query, reading.task, snippets, { ...(options.context ?? {}) }, limits);
     if (hop.length > 0) {
       snippets = [...snippets, ...hop];
       reading = readAnswer(query, readerCandidates(snippets, language), readerOptions);

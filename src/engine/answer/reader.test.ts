@@ -161,6 +161,19 @@ describe('readAnswer', () => {
     expect(read('How do I use another port for the local relay?', s).answer).toBe('To use another port: [2]\nAURORA_RELAY_PORT=8443 make relay-dev [2]');
   });
 
+  it('takes a numbered step of the asked task\'s how-to over a list item of another note that shares more words', () => {
+    const s = [
+      snippet(1, ['## Timeline', '', '- Certificates were renewed by hand in February, one node was missed.'].join('\n'), { title: 'Incident review relay outage' }),
+      snippet(2, ['## When to use this', '', '- The expiry alert has fired.'].join('\n'), { title: 'Renew relay TLS certificates', doc_id: 'renew' }),
+      snippet(3, ['## Renewal', '', '1. Check which nodes are affected.', '2. Issue a certificate with the ACME client.'].join('\n'), { title: 'Renew relay TLS certificates', doc_id: 'renew' }),
+    ];
+    const r = read('How do I renew the relay TLS certificates by hand?', s);
+    expect(r.answer).toBe('Check which nodes are affected. [3]\nIssue a certificate with the ACME client. [3]');
+    expect(r.task).toBeUndefined();
+    // Without the steps among the passages, the reader names the how-to whose own passages hold them.
+    expect(read('How do I renew the relay TLS certificates by hand?', s.slice(0, 2)).task).toBe(2);
+  });
+
   it('quotes the steps a sentence announces in their order, one of them quoted already or not', () => {
     const text = ['To invite a user to a shared vault:', '', '1. Open Settings.', '2. Select Sync.', '3. In Invite user, enter the email of the user you want to invite.', '4. Select Add.'].join('\n');
     const r = read('How do I invite a user to my shared vault?', [snippet(1, text, { title: 'Collaborate on a shared vault' })]);

@@ -135,7 +135,7 @@ export interface Candidate {
   subject?: string;
   /** An item of a list or a field line: what a sentence ending in ":" before it announces. */
   item?: boolean;
-  /** Under a heading that names steps ("Steps", "Checklist", "How to apply", «Шаги», "Anleitung"). */
+  /** A step: an item of a numbered list, or an item or command under a heading that names steps ("Steps", "Checklist", "How to apply", «Шаги», "Anleitung"). */
   steps?: boolean;
 }
 
@@ -144,6 +144,8 @@ export interface PassageUnit {
   text: string;
   /** The first sentence of a list item. */
   item?: boolean;
+  /** The first sentence of an item of a numbered list ("1. Open Settings."): a step. */
+  numbered?: boolean;
   /** A "Field: value" line: it states something of its note's subject. */
   field?: boolean;
   code?: boolean;
@@ -239,6 +241,11 @@ export interface Reading {
    * ("Tomás Herrera", "Kestrel") — best first, at most three: the subjects a second hop reads about.
    */
   hops: string[];
+  /**
+   * For "How do I…": the snippet number of the note whose title or heading names the asked task,
+   * when no step of that note is quoted: its steps may be in a passage retrieval did not bring.
+   */
+  task?: number;
 }
 
 // ---------------------------------------------------------------- sentences of a passage
@@ -321,7 +328,8 @@ export function proseUnits(text: string): PassageUnit[] {
   const flush = () => {
     // The first sentence of a list item is an item of the list, as a field line is.
     const listed = current.length > 0 && LIST_ITEM.test(current[0]!);
-    if (current.length > 0) out.push(...splitSentences(current.join(' ')).map((t, j) => (listed && j === 0 ? { text: t, item: true } : { text: t })));
+    const numbered = listed && /^\d{1,3}[.)]\s/.test(current[0]!);
+    if (current.length > 0) out.push(...splitSentences(current.join(' ')).map((t, j) => (listed && j === 0 ? { text: t, item: true, ...(numbered ? { numbered: true } : {}) } : { text: t })));
     current = [];
   };
   let inFence = false;
@@ -500,7 +508,7 @@ export function readerCandidates(snippets: readonly Snippet[], lang?: string): C
     // A sentence too long to quote whole is often a list of clauses ("Politics: …; American political
     // leaders …; Chilean President …"): each clause is read on its own.
     const units = read.flatMap((u) => (!u.code && u.text.length > MAX_SENTENCE_CHARS && /;\s/.test(u.text) ? u.text.split(/;\s+/).map((t) => ({ ...u, text: t.trim() })) : [u]));
-    for (const { text, code, command, described, field, links, item, pointers: linked } of units) {
+    for (const { text, code, command, described, field, links, item, numbered, pointers: linked } of units) {
       if (text.length > MAX_SENTENCE_CHARS || seen.has(text)) continue;
       seen.add(text);
       let doc = docs.get(snippet.doc_id);
@@ -515,7 +523,7 @@ export function readerCandidates(snippets: readonly Snippet[], lang?: string): C
       for (const t of relationTerms(text)) terms.add(matchForm(t));
       if (command) for (const t of COMMAND_TERMS) terms.add(t);
       const subject = field && snippet.title.trim() ? snippet.title.trim() : undefined;
-      const candidate: Candidate = { text, n: snippet.n, snippetIndex, terms, context, near: new Set(), doc, ...(code ? { code } : {}), ...(described ? { described } : {}), ...(subject ? { subject } : {}), ...(links ? { links } : {}), ...(item || field ? { item: true } : {}), ...(steps && (item || code) ? { steps: true } : {}) };
+      const candidate: Candidate = { text, n: snippet.n, snippetIndex, terms, context, near: new Set(), doc, ...(code ? { code } : {}), ...(described ? { described } : {}), ...(subject ? { subject } : {}), ...(links ? { links } : {}), ...(item || field ? { item: true } : {}), ...((steps && (item || code)) || numbered ? { steps: true } : {}) };
       if (linkedWords.length > 0) linkedTitleWords.set(candidate, linkedWords);
       out.push(candidate);
     }
@@ -682,8 +690,8 @@ const MAX_LISTED = 6;
 const MAX_STEPS = 12;
 /** A heading over the steps of a how-to. */
 const STEPS_HEADING = /(?<![\p{L}])(?:steps?|checklist|how to|instructions?|procedure|setup|set up|installation|install|getting started|шаги|инструкци\p{L}*|порядок действий|как \p{L}+|schritte|anleitung|vorgehen|einrichtung|installation)(?![\p{L}])/iu;
-/** For "How do I…": the share of the question's words an instruction must hold (a step: with its title and heading) to be the how-to of the asked task. */
-const STEP_SECTION = 0.75;
+/** For "How do I…": the share of the question's word weight an instruction must hold (a step: with its title and heading) to be the how-to of the asked task. */
+const STEP_SECTION = 0.6;
 /** For "How do I…": what a step under a heading that names steps ranks above one that is not. */
 const W_STEPS_HEADING = 0.02;
 /** A sentence that ends by announcing what follows it without a colon: "…using the following methods.", "…as follows.", «…следующими способами.», "…wie folgt." */
@@ -1102,6 +1110,9 @@ export function readAnswer(question: string, given: readonly Candidate[], option
   const intros = new Set(candidates.flatMap((c) => (c.described && c.code && /[:：]\s*$/.test(c.described) ? [c.described] : [])));
 
 
+  // For "How do I…": the sentence's title and heading name the asked task.
+  const namesTask = (c: Candidate, p: Part) => p.total > 0 && p.terms.reduce((sum, t) => sum + (c.context.has(t.term) || (t.derived !== undefined && [...t.derived].some((w) => c.context.has(w))) ? t.w : 0), 0) >= STEP_SECTION * p.total;
+
   /** How well candidate i answers part p, 0..1, and its ranking score. */
   const read = (i: number, p: Part, pi: number) => {
     const c = candidates[i]!;
@@ -1109,7 +1120,7 @@ export function readAnswer(question: string, given: readonly Candidate[], option
     // for "How do I…", they are the step's own words, as a field line's are.
     const cov = coverage(c, p.terms, p.total, p.asked.type === 'procedure' && (c.item || c.code) ? 1 : CONTEXT_SHARE);
     const novel = ownValues(c, p.asked);
-    const typed = p.asked.type === 'any' ? 1 : !intros.has(c.text) && holdsType(novel, p.asked, c) ? 1 : 0;
+    const typed = p.asked.type === 'any' ? 1 : !intros.has(c.text) && holdsType(novel, p.asked, p.asked.type === 'procedure' ? { ...c, item: c.steps === true || (c.item === true && namesTask(c, p)) } : c) ? 1 : 0;
     // A later part shares the first part's subject, so its own kind of value is what tells its
     // sentence apart: "…and when does it start?" is not answered by a sentence without a date.
     const answers = pi > 0 && typed === 0 ? Math.min((1 - W_TYPE) * cov, PART_ANSWERED - 0.01) : (1 - W_TYPE) * cov + W_TYPE * typed;
@@ -1306,6 +1317,14 @@ export function readAnswer(question: string, given: readonly Candidate[], option
     k += items.length;
   }
 
+  // The how-to of the asked task, when its steps are not what the answer quotes.
+  let task: number | undefined;
+  if (parts.length === 1 && parts[0]!.asked.type === 'procedure' && parts[0]!.total > 0) {
+    const p = parts[0]!;
+    const howto = candidates.find((c) => namesTask(c, p));
+    if (howto && !picked.some((i) => candidates[i]!.doc === howto.doc && candidates[i]!.steps)) task = howto.n;
+  }
+
   const partReadings: PartReading[] = parts.map((p, pi) => {
     const score = Math.max(0, ...picked.map((i) => table[i]![pi]!.answers));
     const rounded = Math.round(score * 1000) / 1000;
@@ -1378,7 +1397,7 @@ export function readAnswer(question: string, given: readonly Candidate[], option
     // No sentence is quoted, so the words the best candidate lacks would name words the passages hold.
     const anywhere = new Set(candidates.flatMap((c) => [...c.terms, ...c.context]));
     const absent = missingTerms.filter((t) => !anywhere.has(t.term));
-    return { outcome, answer: '', cited: [], answerability, parts: partReadings, missing: absent.map((t) => t.raw), unknown, ...(Object.keys(spelled).length > 0 ? { spelled } : {}), unknownAttribute, closest, similarity, hops };
+    return { outcome, answer: '', cited: [], answerability, parts: partReadings, missing: absent.map((t) => t.raw), unknown, ...(Object.keys(spelled).length > 0 ? { spelled } : {}), unknownAttribute, closest, similarity, hops, ...(task !== undefined ? { task } : {}) };
   }
   // Written in reading order of relevance: the lead first, then what completes it.
   const askedPerson = parts.some((p) => p.asked.type === 'person');
@@ -1397,5 +1416,5 @@ export function readAnswer(question: string, given: readonly Candidate[], option
   });
   // The items of a list and the lines of a command go on lines of their own: steps read as steps.
   const answer = quoted.map((q, k) => (k === 0 ? q : `${listed.has(picked[k]!) || candidates[picked[k]!]!.code ? '\n' : ' '}${q}`)).join('');
-  return { outcome, answer, cited: [...new Set(picked.map((i) => candidates[i]!.n))], answerability, parts: partReadings, missing: missingTerms.map((t) => t.raw), unknown, ...(Object.keys(spelled).length > 0 ? { spelled } : {}), unknownAttribute, closest, similarity, hops };
+  return { outcome, answer, cited: [...new Set(picked.map((i) => candidates[i]!.n))], answerability, parts: partReadings, missing: missingTerms.map((t) => t.raw), unknown, ...(Object.keys(spelled).length > 0 ? { spelled } : {}), unknownAttribute, closest, similarity, hops, ...(task !== undefined ? { task } : {}) };
 }
