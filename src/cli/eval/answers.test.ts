@@ -45,7 +45,8 @@ describe('synapsis eval --answers', () => {
     const r = await cli(['eval', '--answers', '--vault', SAMPLE_VAULT, '--questions', SAMPLE_QUESTIONS, '--json']);
     expect(r.code).toBe(0);
     const report = JSON.parse(r.out);
-    expect(report.questions).toBe(26);
+    expect(report.questions).toBe(27);
+    expect(report.unanswerable).toBe(3);
     expect(report.abstained_unanswerable).toBe(1);
     expect(report.restricted_leaked).toBe(0);
     // The floor this reader reaches without models (docs/answers.md): every answerable question but

@@ -94,6 +94,8 @@ describe('holdsType', () => {
     expect(holdsType('You can change it under Settings → Files and links.', how)).toBe(true);
     expect(holdsType('To use another port, set `AURORA_RELAY_PORT`.', how)).toBe(true);
     expect(holdsType('The relay was rewritten in Go last year.', how)).toBe(false);
+    // A sentence that merely names something in backticks gives no instruction.
+    expect(holdsType('All code lives in a single repository, `lumen/aurora`.', how)).toBe(false);
     // "one of them" picks out a thing; it counts nothing.
     expect(holdsType('If you missed early bird pricing for one of them, you may still apply.', { type: 'number' })).toBe(false);
     expect(holdsType('Each license covers one device.', { type: 'number' })).toBe(true);

@@ -78,7 +78,7 @@ const PERSON = /\[\[[^\]|]+\]\]|(?<![\p{L}])[\p{Lu}][\p{Ll}'’-]+(?:\s+(?:van |
 const ROLE = /(?<![\p{L}])(?:(?:the|an?|your|their|its|only the|each|every)\s+(?:[\p{L}-]+\s+)?(?:owners?|admins?|administrators?|managers?|leads?|authors?|maintainers?|editors?|moderators?)|владел\p{L}*|администратор\p{L}*|руководител\p{L}*)(?![\p{L}])/iu;
 const PLACE = /(?<![\p{L}])(?:in|at|from|near|based in|located in|в|во|из|на|im|aus|bei|nach|unter|auf der|in der|im ordner|unter)\s+(?:the\s+|dem\s+|der\s+|den\s+)?[\p{Lu}][\p{L}'’-]+/u;
 
-const PROCEDURE = /[:：]\s*$|→|`[^`]+`|(?<![\p{L}])(?:settings|preferences|einstellungen|настройки)\s*[>›»]|^(?:to|um|чтобы)\s[^,]{3,80},\s/iu;
+const PROCEDURE = /[:：]\s*$|→|(?<![\p{L}])(?:run|type|enter|press|execute|запустите|выполните|введите|нажмите|führe|gib|drücke)\s+`[^`]+`|(?<![\p{L}])(?:settings|preferences|einstellungen|настройки)\s*[>›»]|^(?:to|um|чтобы)\s[^,]{3,80},\s/iu;
 
 const has = (re: RegExp, s: string) => re.test(s);
 const WORDS = new RegExp(`${W}+`, 'gu');
@@ -211,7 +211,7 @@ export function holdsType(sentence: string, asked: AskedType, line?: { code?: bo
     case 'procedure':
       // "How do I…" is answered by steps: a list item, a command, the sentence that introduces them
       // (ending in ":"), or an instruction that names where to do it ("under Settings → Files and
-      // links", "run `make relay-dev`", "To change it, open…").
+      // links", "run `make relay-dev`", "To change it, open…"). A sentence that merely holds a `name` is none.
       return line?.code === true || line?.item === true || PROCEDURE.test(sentence);
     case 'any':
       return true;

@@ -348,6 +348,13 @@ describe('answer without a chat model', () => {
     expect(a.citations.every((c) => c.path === 'howto/Renew relay TLS certificates.md')).toBe(true);
   });
 
+  it('does not answer "How do I…" with sentences that only share its words', async () => {
+    // No note says how to set up single sign-on; a sentence naming the dashboard and a single repository is no step.
+    expect((await open().answer('How do I configure single sign-on for the dashboard?')).outcome).not.toBe('answered');
+    // A line of source code that holds "export" is no step of exporting.
+    expect((await open().answer('How can I export the oplog to CSV?')).outcome).not.toBe('answered');
+  });
+
   it('rejects an empty question with E_SYN_BAD_REQUEST', async () => {
     await expect(open().answer('   ')).rejects.toMatchObject({ code: 'E_SYN_BAD_REQUEST' });
     await expect(open().call('answer/ask', { query: '' })).rejects.toMatchObject({ code: 'E_SYN_BAD_REQUEST' });

@@ -1120,7 +1120,7 @@ export function readAnswer(question: string, given: readonly Candidate[], option
     // for "How do I…", they are the step's own words, as a field line's are.
     const cov = coverage(c, p.terms, p.total, p.asked.type === 'procedure' && (c.item || c.code) ? 1 : CONTEXT_SHARE);
     const novel = ownValues(c, p.asked);
-    const typed = p.asked.type === 'any' ? 1 : !intros.has(c.text) && holdsType(novel, p.asked, p.asked.type === 'procedure' ? { ...c, item: c.steps === true || (c.item === true && namesTask(c, p)) } : c) ? 1 : 0;
+    const typed = p.asked.type === 'any' ? 1 : !intros.has(c.text) && holdsType(novel, p.asked, p.asked.type === 'procedure' ? { ...c, item: c.steps === true || (c.item === true && namesTask(c, p)), code: c.code === true && (c.steps === true || c.described !== undefined || namesTask(c, p)) } : c) ? 1 : 0;
     // A later part shares the first part's subject, so its own kind of value is what tells its
     // sentence apart: "…and when does it start?" is not answered by a sentence without a date.
     const answers = pi > 0 && typed === 0 ? Math.min((1 - W_TYPE) * cov, PART_ANSWERED - 0.01) : (1 - W_TYPE) * cov + W_TYPE * typed;
@@ -1328,7 +1328,9 @@ export function readAnswer(question: string, given: readonly Candidate[], option
   const partReadings: PartReading[] = parts.map((p, pi) => {
     const score = Math.max(0, ...picked.map((i) => table[i]![pi]!.answers));
     const rounded = Math.round(score * 1000) / 1000;
-    return { part: p.text, type: p.asked.type, score: rounded, answered: rounded >= PART_ANSWERED };
+    // "How do I…" is answered only by steps or an instruction: a sentence that merely shares its words leaves it open.
+    const stated = p.asked.type !== 'procedure' || picked.some((i) => table[i]![pi]!.typed);
+    return { part: p.text, type: p.asked.type, score: rounded, answered: rounded >= PART_ANSWERED && stated };
   });
   // What the quoted sentences and their notes' titles hold of the question's words.
   const held = new Set<string>();
