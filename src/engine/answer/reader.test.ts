@@ -174,6 +174,14 @@ describe('readAnswer', () => {
     expect(read('How do I renew the relay TLS certificates by hand?', s.slice(0, 2)).task).toBe(2);
   });
 
+  it('does not answer a how-to question with the steps of another task', () => {
+    const s = [snippet(1, ['To embed a PDF in a note:', '', '```md', '![[Document.pdf]]', '```'].join('\n'), { title: 'Embed files' })];
+    expect(read('How do I embed a PDF in a note?', s).outcome).toBe('answered');
+    const other = read('How can I export a note to PDF?', s);
+    expect(other.outcome).not.toBe('answered');
+    expect(other.parts[0]!.answered).toBe(false);
+  });
+
   it('quotes the steps a sentence announces in their order, one of them quoted already or not', () => {
     const text = ['To invite a user to a shared vault:', '', '1. Open Settings.', '2. Select Sync.', '3. In Invite user, enter the email of the user you want to invite.', '4. Select Add.'].join('\n');
     const r = read('How do I invite a user to my shared vault?', [snippet(1, text, { title: 'Collaborate on a shared vault' })]);

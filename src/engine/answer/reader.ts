@@ -688,6 +688,16 @@ const MULTI_HOP_GAIN = 0.25;
 const MAX_LISTED = 6;
 /** The most steps and lines of their commands quoted for a "How do I…" question. */
 const MAX_STEPS = 12;
+/**
+ * The verb of the task an English how-to question asks: "How can I *export* a note to PDF?". English
+ * only: a Russian step says «Поднимите» for «поднять», forms no stem joins.
+ */
+const TASK_VERB = /(?<![\p{L}])(?:how (?:do|can|could|should|would|will|must) (?:i|we|you|one)|how to)\s+([\p{L}-]+)/iu;
+function taskVerb(question: string, lang?: string): string | undefined {
+  const m = TASK_VERB.exec(question);
+  const t = m ? tokenize(m[1]!, lang)[0] : undefined;
+  return t && !isStopword(t.raw, lang) ? matchForm(t.term) : undefined;
+}
 /** A heading over the steps of a how-to. */
 const STEPS_HEADING = /(?<![\p{L}])(?:steps?|checklist|how to|instructions?|procedure|setup|set up|installation|install|getting started|шаги|инструкци\p{L}*|порядок действий|как \p{L}+|schritte|anleitung|vorgehen|einrichtung|installation)(?![\p{L}])/iu;
 /** For "How do I…": the share of the question's word weight an instruction must hold (a step: with its title and heading) to be the how-to of the asked task. */
@@ -1328,8 +1338,12 @@ export function readAnswer(question: string, given: readonly Candidate[], option
   const partReadings: PartReading[] = parts.map((p, pi) => {
     const score = Math.max(0, ...picked.map((i) => table[i]![pi]!.answers));
     const rounded = Math.round(score * 1000) / 1000;
-    // "How do I…" is answered only by steps or an instruction: a sentence that merely shares its words leaves it open.
-    const stated = p.asked.type !== 'procedure' || picked.some((i) => table[i]![pi]!.typed);
+    // "How do I…" is answered only by steps or an instruction, and only of the asked task: its verb
+    // ("export" in "How can I export a note to PDF?") is in the quote or its title or heading.
+    const verb = p.asked.type === 'procedure' ? taskVerb(p.text, lang) : undefined;
+    const task = verb === undefined ? undefined : p.terms.find((t) => t.term === verb);
+    const doesTask = (c: Candidate) => task === undefined || c.terms.has(task.term) || c.context.has(task.term) || holdsDerived(c, task) || (task.derived !== undefined && [...task.derived].some((w) => c.context.has(w)));
+    const stated = p.asked.type !== 'procedure' || (picked.some((i) => table[i]![pi]!.typed) && picked.some((i) => doesTask(candidates[i]!)));
     return { part: p.text, type: p.asked.type, score: rounded, answered: rounded >= PART_ANSWERED && stated };
   });
   // What the quoted sentences and their notes' titles hold of the question's words.
