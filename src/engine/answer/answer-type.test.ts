@@ -339,6 +339,10 @@ describe('boundStatement', () => {
     expect(boundStatement('максимальный')!.test('Можно загрузить файлы не более 20 МБ.')).toBe(true);
     expect(boundStatement('mindestens')!.test('Die App läuft ab Android 7 oder höher.')).toBe(true);
     expect(boundStatement('file')).toBeUndefined();
+    // A question that asks a capacity ("how much … can … hold") is answered by a bound too.
+    expect(boundStatement('hold', 'How much media in total can one Publish site hold?')!.test('Publish hosts media with a limit of 4 GB per site.')).toBe(true);
+    expect(boundStatement('hold', 'Who will hold the meeting?')).toBeUndefined();
+    expect(boundStatement('hold')).toBeUndefined();
     expect(boundStatement('most')).toBeUndefined();
   });
 });

@@ -346,10 +346,19 @@ const LOWER_STATED = new RegExp(
   'iu',
 );
 
-/** How a note states the bound the question word asks for ("biggest": "up to 5 MB"), if it asks for one. */
-export function boundStatement(word: string): RegExp | undefined {
+/** "How much media can one site hold?", "How many users can a workspace take?": a capacity, stated as a bound ("a limit of 4 GB"). */
+const ASKS_CAPACITY = /\bhow (?:much|many)\b.*\bcan\b/i;
+const CAPACITY_VERBS = /^(?:hold|holds|store|stores|contain|contains|fit|fits|take|takes|carry|carries|accommodate|accommodates|accept|accepts|handle|handles)$/i;
+
+/**
+ * How a note states the bound the question word asks for ("biggest": "up to 5 MB"), if it asks for
+ * one; given the question, also the verb of a question that asks a capacity ("how much … can one
+ * site *hold*": "a limit of 4 GB per site").
+ */
+export function boundStatement(word: string, question?: string): RegExp | undefined {
   if (UPPER_ASKS.test(word)) return UPPER_STATED;
   if (LOWER_ASKS.test(word)) return LOWER_STATED;
+  if (question !== undefined && CAPACITY_VERBS.test(word) && ASKS_CAPACITY.test(question)) return UPPER_STATED;
   return undefined;
 }
 

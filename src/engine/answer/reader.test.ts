@@ -297,6 +297,11 @@ describe('readAnswer', () => {
     const big = read('What is the biggest single file I can sync on the Standard plan?', plans);
     expect(big.outcome).toBe('answered');
     expect(big.answer.startsWith('The Standard plan allows syncing files up to 5 MB. [1]')).toBe(true);
+    // "How much … can one site hold?" asks a capacity, which a note states as a bound.
+    const media = [snippet(1, 'Each site shows its media in one list. Publish hosts notes and media types, with a limit of 4 GB per site.', { title: 'Media files' })];
+    const capacity = read('How much media in total can one site hold?', media);
+    expect(capacity.outcome).toBe('answered');
+    expect(capacity.answer.startsWith('Publish hosts notes and media types, with a limit of 4 GB per site. [1]')).toBe(true);
     const android = [snippet(1, 'Versions of the Android app are numbered from newest to oldest. The Android app supports versions 5.1 and above.', { title: 'Android app' })];
     expect(read('Which is the oldest Android version the app supports?', android).answer.startsWith('The Android app supports versions 5.1 and above. [1]')).toBe(true);
   });

@@ -1069,7 +1069,7 @@ export function readAnswer(question: string, given: readonly Candidate[], option
     }
   }
   const boundOf = (word: string) => {
-    const bound = boundStatement(word);
+    const bound = boundStatement(word, question);
     return bound ? { bound } : {};
   };
   const weighted = (terms: readonly string[]): Weighted[] =>
