@@ -21,6 +21,8 @@ describe('highlightSnippet', () => {
     expect(highlightSnippet('购买后七天内，我们提供全额退款。', ['退款'])).toBe('购买后七天内，我们提供全额«退款»。');
     expect(highlightSnippet('購入後7日以内であれば全額返金いたします。', ['返金'])).toBe('購入後7日以内であれば全額«返金»いたします。');
     expect(highlightSnippet('동기화 서버는 프랑크푸르트에 있습니다.', ['서버'])).toBe('동기화 «서버는» 프랑크푸르트에 있습니다.');
+    // After a digit too, as the analyzer splits the run.
+    expect(highlightSnippet('7日以内であれば全額返金いたします。', ['返金'])).toBe('7日以内であれば全額«返金»いたします。');
   });
 
   it('supports prefix terms and never throws', () => {

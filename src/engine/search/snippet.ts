@@ -53,6 +53,10 @@ export function snippetWords(text: string, queryTerms: readonly string[], langua
     if (v === undefined) memo.set(w, (v = wordMatches(w, terms, prefixes, languages)));
     return v;
   };
+  const nonAscii = (t: string, from: number, to: number) => {
+    for (let k = from; k < to; k++) if (t.charCodeAt(k) >= 128) return true;
+    return false;
+  };
   const words: SnippetWord[] = [];
   for (let i = 0; i < text.length; ) {
     const end = wordEnd(text, i);
@@ -60,8 +64,9 @@ export function snippetWords(text: string, queryTerms: readonly string[], langua
       i += stepOver(text, i);
       continue;
     }
-    // A run of Chinese or Japanese is several words, each highlighted on its own.
-    if (end - i > 1 && text.charCodeAt(i) >= 128 && hasUnspacedScript(text.slice(i, end))) for (const w of unspacedWords(text.slice(i, end))) words.push({ start: i + w.index, end: i + w.index + w.word.length, hit: hit(i + w.index, i + w.index + w.word.length) });
+    // A run of Chinese or Japanese is several words, each highlighted on its own, also after a digit or a
+    // Latin letter ("7日以内"), as the analyzer reads it.
+    if (end - i > 1 && nonAscii(text, i, end) && hasUnspacedScript(text.slice(i, end))) for (const w of unspacedWords(text.slice(i, end))) words.push({ start: i + w.index, end: i + w.index + w.word.length, hit: hit(i + w.index, i + w.index + w.word.length) });
     else words.push({ start: i, end, hit: hit(i, end) });
     i = end;
   }
