@@ -175,8 +175,7 @@ const search = async (deps: AnswerDeps, query: string, context: RetrieveContext,
  */
 async function secondHop(deps: AnswerDeps, query: string, reading: Reading, snippets: readonly Snippet[], context: RetrieveContext, limits: string[]): Promise<Snippet[]> {
   const open = reading.missing.slice(0, 6).join(' ');
-  const have = new Set(snippets.map((s) => s.locator));
-  const covered = (c: { doc_id: string; start_line: number; end_line: number }) => snippets.some((s) => s.doc_id === c.doc_id && s.start_line <= c.end_line && c.start_line <= s.end_line);
+  const unread = notRead(snippets);
   const found: { subject: string; hits: RetrievalResult['chunks'] }[] = [];
   for (const subject of reading.hops) {
     const searched = await search(deps, `${subject} ${open}`.trim(), { ...context, mode: 'bm25', enable_rerank: false }, HOP_SEARCH_K);
@@ -185,7 +184,7 @@ async function secondHop(deps: AnswerDeps, query: string, reading: Reading, snip
     // The subject's own note: its title is the name ("Tomás" in "Tomás Herrera"), or the name is its title.
     const hits = searched.chunks.filter((c) => {
       const title = c.title.toLowerCase();
-      return !have.has(c.locator) && !covered(c) && title.length > 0 && (title.includes(subjectKey) || subjectKey.includes(title));
+      return unread(c) && title.length > 0 && (title.includes(subjectKey) || subjectKey.includes(title));
     });
     if (hits.length > 0) found.push({ subject, hits });
   }
@@ -198,11 +197,23 @@ async function secondHop(deps: AnswerDeps, query: string, reading: Reading, snip
     }
   }
   if (chunks.length === 0) return [];
-  // Scores from different searches do not compare: the order above is the ranking.
+  const added = hopSnippets(chunks, snippets);
+  const subjects = found.filter((f) => f.hits.some((h) => chunks.includes(h))).map((f) => f.subject);
+  limits.push(`second hop: read ${added.length} passage${added.length === 1 ? '' : 's'} about ${subjects.join(', ')}`);
+  return added;
+}
+
+/** Is a chunk one the snippets do not hold yet, nor overlap? */
+const notRead = (snippets: readonly Snippet[]) => {
+  const have = new Set(snippets.map((s) => s.locator));
+  return (c: { locator: string; doc_id: string; start_line: number; end_line: number }) => !have.has(c.locator) && !snippets.some((s) => s.doc_id === c.doc_id && s.start_line <= c.end_line && c.start_line <= s.end_line);
+};
+
+/** The chunks a hop found, best first, packed into snippets numbered after the first hop's. */
+function hopSnippets(chunks: RetrievalResult['chunks'], snippets: readonly Snippet[]): Snippet[] {
+  // Scores from different searches do not compare: the order given is the ranking.
   const ranked = chunks.map((c, i) => ({ ...c, score: chunks.length - i }));
   const blocks = buildContext(ranked, { budgetTokens: HOP_TOKENS, countTokens: estimateTokens }).blocks;
-  const subjects = found.filter((f) => f.hits.some((h) => chunks.includes(h))).map((f) => f.subject);
-  limits.push(`second hop: read ${blocks.length} passage${blocks.length === 1 ? '' : 's'} about ${subjects.join(', ')}`);
   return snippetsFromBlocks(blocks).map((s, i) => ({ ...s, n: snippets.length + i + 1 }));
 }
 
@@ -216,14 +227,12 @@ async function taskHop(deps: AnswerDeps, query: string, n: number, snippets: rea
   if (!note) return [];
   const searched = await search(deps, query, { ...context, mode: 'bm25', enable_rerank: false, include_globs: [literalGlob(note.path)] }, HOP_SEARCH_K);
   if (!searched) return [];
-  const have = new Set(snippets.map((s) => s.locator));
-  const covered = (c: { doc_id: string; start_line: number; end_line: number }) => snippets.some((s) => s.doc_id === c.doc_id && s.start_line <= c.end_line && c.start_line <= s.end_line);
-  const chunks = searched.chunks.filter((c) => c.doc_id === note.doc_id && !have.has(c.locator) && !covered(c)).slice(0, HOP_PASSAGES);
+  const unread = notRead(snippets);
+  const chunks = searched.chunks.filter((c) => c.doc_id === note.doc_id && unread(c)).slice(0, HOP_PASSAGES);
   if (chunks.length === 0) return [];
-  const ranked = chunks.map((c, i) => ({ ...c, score: chunks.length - i }));
-  const blocks = buildContext(ranked, { budgetTokens: HOP_TOKENS, countTokens: estimateTokens }).blocks;
-  limits.push(`how-to: read ${blocks.length} more passage${blocks.length === 1 ? '' : 's'} of ${note.title || note.path}`);
-  return snippetsFromBlocks(blocks).map((s, i) => ({ ...s, n: snippets.length + i + 1 }));
+  const added = hopSnippets(chunks, snippets);
+  limits.push(`how-to: read ${added.length} more passage${added.length === 1 ? '' : 's'} of ${note.title || note.path}`);
+  return added;
 }
 
 /** Passages the bridge's own search returns (the clause of a described subject). */

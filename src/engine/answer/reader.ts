@@ -699,7 +699,7 @@ function taskVerb(question: string, lang?: string): string | undefined {
   return t && !isStopword(t.raw, lang) ? matchForm(t.term) : undefined;
 }
 /** A heading over the steps of a how-to. */
-const STEPS_HEADING = /(?<![\p{L}])(?:steps?|checklist|how to|instructions?|procedure|setup|set up|installation|install|getting started|шаги|инструкци\p{L}*|порядок действий|как \p{L}+|schritte|anleitung|vorgehen|einrichtung|installation)(?![\p{L}])/iu;
+const STEPS_HEADING = /(?<![\p{L}])(?:steps?|checklist|how to|instructions?|procedure|setup|set up|installation|install|getting started|шаги|инструкци\p{L}*|порядок действий|как \p{L}+|schritte|anleitung|vorgehen|einrichtung)(?![\p{L}])/iu;
 /** For "How do I…": the share of the question's word weight an instruction must hold (a step: with its title and heading) to be the how-to of the asked task. */
 const STEP_SECTION = 0.6;
 /** For "How do I…": what a step under a heading that names steps ranks above one that is not. */
@@ -864,6 +864,13 @@ function holdsDerived(c: Candidate, t: Weighted): boolean {
   if (t.bound?.test(c.text)) return true;
   if (!t.derived) return false;
   for (const w of t.derived) if (c.terms.has(w)) return true;
+  return false;
+}
+
+/** Does the sentence's note title or heading hold the question's word, or a word derived from it? */
+function inSection(c: Candidate, t: Weighted): boolean {
+  if (c.context.has(t.term)) return true;
+  if (t.derived) for (const w of t.derived) if (c.context.has(w)) return true;
   return false;
 }
 
@@ -1121,7 +1128,7 @@ export function readAnswer(question: string, given: readonly Candidate[], option
 
 
   // For "How do I…": the sentence's title and heading name the asked task.
-  const namesTask = (c: Candidate, p: Part) => p.total > 0 && p.terms.reduce((sum, t) => sum + (c.context.has(t.term) || (t.derived !== undefined && [...t.derived].some((w) => c.context.has(w))) ? t.w : 0), 0) >= STEP_SECTION * p.total;
+  const namesTask = (c: Candidate, p: Part) => p.total > 0 && p.terms.reduce((sum, t) => sum + (inSection(c, t) ? t.w : 0), 0) >= STEP_SECTION * p.total;
 
   /** How well candidate i answers part p, 0..1, and its ranking score. */
   const read = (i: number, p: Part, pi: number) => {
@@ -1139,8 +1146,7 @@ export function readAnswer(question: string, given: readonly Candidate[], option
     // The line that sets the counted thing (`MAX_RETRIES = 5`) states the value; a loop that uses it does not.
     // So does an instruction that names the asked task, or a step of a how-to whose title or heading
     // names it ("How do I cut a release?": "Cut a release").
-    const inSection = (t: Weighted) => c.context.has(t.term) || (t.derived !== undefined && [...t.derived].some((w) => c.context.has(w)));
-    const step = p.asked.type === 'procedure' && typed === 1 && p.total > 0 && p.terms.reduce((sum, t) => sum + (c.terms.has(t.term) || holdsDerived(c, t) || ((c.item || c.code) && inSection(t)) ? t.w : 0), 0) >= STEP_SECTION * p.total;
+    const step = p.asked.type === 'procedure' && typed === 1 && p.total > 0 && p.terms.reduce((sum, t) => sum + (c.terms.has(t.term) || holdsDerived(c, t) || ((c.item || c.code) && inSection(c, t)) ? t.w : 0), 0) >= STEP_SECTION * p.total;
     const direct = (p.asked.unit && (assignsUnit(c.text, p.asked.unit) || (c.described && describesUnit(c.described, c.text, p.asked.unit)))) || (p.direct && cov > 0 && p.direct.test(c.text)) || step ? 1 : 0;
     const score = W_PART * cov + W_TYPE * typed + W_WHOLE * whole + W_RANK * rank + W_DIRECT * direct + W_SIMILARITY * simOf(i) * cov + (p.asked.type === 'procedure' && c.steps ? W_STEPS_HEADING : 0);
     return { answers, score, cov, typed: typed === 1 };
@@ -1270,7 +1276,8 @@ export function readAnswer(question: string, given: readonly Candidate[], option
   // So does one that ends on "the following methods." or "as follows." when a list comes right after it.
   // "How do I…" led by a step of a list (or a line of its commands) is answered by the steps: from the
   // first one, after the sentence that introduces them when one does ("To invite a user:").
-  const procedure = parts.length === 1 && parts[0]!.asked.type === 'procedure' && picked.length > 0 && (candidates[picked[0]!]!.item === true || candidates[picked[0]!]!.code === true);
+  const howTo = parts.length === 1 && parts[0]!.asked.type === 'procedure';
+  const procedure = howTo && picked.length > 0 && (candidates[picked[0]!]!.item === true || candidates[picked[0]!]!.code === true);
   let hasSteps = false;
   if (procedure) {
     const lead = picked[0]!;
@@ -1281,14 +1288,14 @@ export function readAnswer(question: string, given: readonly Candidate[], option
     const described = candidates[lead]!.code ? candidates[lead]!.described : undefined;
     const intro = described === undefined ? -1 : candidates.findIndex((c, j) => j < lead && sameSnippet(j) && !c.code && c.text === described);
     let start = lead;
-    for (; intro < 0 || candidates[intro]!.item === true; ) {
-      if (inSteps(start - 1)) start--;
-      else if (sameSnippet(start - 1) && [2, 3, 4].some((back) => inSteps(start - back) && [...Array(back - 1).keys()].every((d) => sameSnippet(start - 1 - d) && !inSteps(start - 1 - d)))) {
-        while (!inSteps(start - 1)) start--;
-      } else break;
-    }
     if (intro >= 0 && candidates[intro]!.item !== true) start = intro;
     else {
+      for (;;) {
+        let j = start - 1;
+        for (let prose = 0; prose < 3 && sameSnippet(j) && !inSteps(j); prose++) j--;
+        if (!inSteps(j)) break;
+        start = j;
+      }
       // Commands alone after the sentence that introduces them are that sentence's, not steps.
       hasSteps = candidates.slice(start, lead + 1).some((c) => c.item === true);
       const before = start - 1;
@@ -1329,7 +1336,7 @@ export function readAnswer(question: string, given: readonly Candidate[], option
 
   // The how-to of the asked task, when its steps are not what the answer quotes.
   let task: number | undefined;
-  if (parts.length === 1 && parts[0]!.asked.type === 'procedure' && parts[0]!.total > 0) {
+  if (howTo && parts[0]!.total > 0) {
     const p = parts[0]!;
     const howto = candidates.find((c) => namesTask(c, p));
     if (howto && !picked.some((i) => candidates[i]!.doc === howto.doc && candidates[i]!.steps)) task = howto.n;
@@ -1341,8 +1348,8 @@ export function readAnswer(question: string, given: readonly Candidate[], option
     // "How do I…" is answered only by steps or an instruction, and only of the asked task: its verb
     // ("export" in "How can I export a note to PDF?") is in the quote or its title or heading.
     const verb = p.asked.type === 'procedure' ? taskVerb(p.text, lang) : undefined;
-    const task = verb === undefined ? undefined : p.terms.find((t) => t.term === verb);
-    const doesTask = (c: Candidate) => task === undefined || c.terms.has(task.term) || c.context.has(task.term) || holdsDerived(c, task) || (task.derived !== undefined && [...task.derived].some((w) => c.context.has(w)));
+    const taskTerm = verb === undefined ? undefined : p.terms.find((t) => t.term === verb);
+    const doesTask = (c: Candidate) => taskTerm === undefined || c.terms.has(taskTerm.term) || holdsDerived(c, taskTerm) || inSection(c, taskTerm);
     const stated = p.asked.type !== 'procedure' || (picked.some((i) => table[i]![pi]!.typed) && picked.some((i) => doesTask(candidates[i]!)));
     return { part: p.text, type: p.asked.type, score: rounded, answered: rounded >= PART_ANSWERED && stated };
   });
