@@ -89,6 +89,25 @@ describe('engine', () => {
     expect((await engine.retrieve('sync team')).chunks.find((c) => c.path.startsWith('people/'))).toBeUndefined();
   });
 
+  it('ranks a folder re-indexed after edits and a removed copy as a fresh index of it does', async () => {
+    const copy = vault();
+    const root = vault();
+    const drifted = engineFor(temp.make('syn-data-'));
+    await drifted.index([copy]);
+    drifted.removeRoot(copy);
+    await drifted.index([root]);
+    for (let i = 0; i < 3; i++) {
+      writeFiles(root, { 'decisions/Storage.md': `# Storage decision\n\nOn 2026-03-14 the team chose SQLite over Postgres for the offline cache (draft ${i}).\n` });
+      fs.utimesSync(path.join(root, 'decisions/Storage.md'), new Date(), new Date(Date.now() + 5000 * (i + 1)));
+      await drifted.index([]);
+    }
+    const fresh = engineFor(temp.make('syn-data-'));
+    await fresh.index([root]);
+    // BM25's row count and mean length are those of the chunks there are, not of every chunk ever written.
+    const scores = async (e: Engine) => (await e.retrieve('the team chose SQLite', { mode: 'bm25' })).chunks.map((c) => [c.path, c.score.toFixed(6)]);
+    expect(await scores(drifted)).toEqual(await scores(fresh));
+  });
+
   it('keeps data across restarts and removes a root with everything from it', async () => {
     const root = vault();
     const dataDir = temp.make('syn-data-');

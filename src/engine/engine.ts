@@ -224,7 +224,11 @@ export function createEngine(options: EngineOptions = {}): Engine {
     const store = disposables.add(new Store(dataDir, { reader: readOnly, mmapBytes: config.mmapMb * 1024 * 1024 }));
     // The lexical index is derived data: refill it from stored chunks when the analyzer changed.
     if (readOnly && store.getSetting<string>(ANALYZER_SETTING) !== ANALYZER_VERSION) throw storeNeedsWriterError(dataDir, 'its lexical index was built by another version of the analyzer');
-    if (!readOnly) upgradeLexicalIndex(store, options.onStoreUpgrade);
+    if (!readOnly) {
+      upgradeLexicalIndex(store, options.onStoreUpgrade);
+      // A store written before BM25's totals were kept right counts every chunk it ever deleted.
+      store.settleLexicalTotals();
+    }
     if (store.getSetting<boolean>('embed_hash_filled') !== true) {
       if (readOnly) throw storeNeedsWriterError(dataDir, 'its chunks have no embedding hashes yet');
       store.backfillEmbedHashes((title, heading, text) => sha256(embeddingInput(title, heading, text)));

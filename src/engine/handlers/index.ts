@@ -70,6 +70,7 @@ export function createIndexHandlers({ store, config, events, dataDir, queue, int
       if (!root) return { removed: false, documents_removed: 0 };
       queue.invalidate();
       const documents_removed = store.removeRoot(root.id);
+      store.settleLexicalTotals();
       void queue.rewatch();
       return { removed: true, documents_removed };
     },

@@ -234,6 +234,8 @@ async function processQueue(deps: IndexerDeps, roots: readonly Root[], report: I
     // run compacts again.
     await compactLexicalIndex(deps).catch(() => 0);
   }
+  // Replaced and removed chunks stay counted in BM25's totals until they are put right.
+  if (report.indexed + report.removed > 0) deps.store.settleLexicalTotals();
   // Entities only become orphans when stored facts were replaced or removed: not on a first index.
   if (graphBefore && report.indexed + report.removed > 0) deps.store.collectOrphanEntities();
   // Degrees are counted after the facts are final; a stopped run leaves them to the next one (a note

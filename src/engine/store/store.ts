@@ -6,6 +6,7 @@ import { noteNameKeys, normalizeName, refBaseKey, wordsKey } from '../graph/name
 import { DB_FILE, MMAP_SIZE, isDiskFull, setMemoryMap, isReadOnlyStore, isStoreLocked, openDatabase, schemaVersion } from './database.ts';
 import { asWriteConnection, type WriteConnection } from './connection.ts';
 import { statements } from './statements.ts';
+import { settleFtsTotals } from './fts-totals.ts';
 
 export interface DocumentRow {
   id: number;
@@ -557,6 +558,23 @@ export class Store implements Disposable {
   /** B-trees (segments) the BM25 index is stored in: every batch commit adds one, automerge keeps a few levels of them. */
   lexicalSegments(): number {
     return (this.sqlite.prepare('SELECT count(DISTINCT segid) AS n FROM chunks_fts_idx').get() as { n: number }).n;
+  }
+
+  /**
+   * Puts right the row count and token totals BM25 reads (FTS5's "averages" record) of both lexical
+   * indexes when they count deleted chunks. A contentless-delete FTS5 table never subtracts a deleted
+   * row from them: every re-indexed note and removed folder added to the count for good, the idf of
+   * every word drifted up, and a store re-filled from another copy of the same folder ranked and
+   * answered otherwise than a fresh one. The live rows' sizes are summed from the table's docsize
+   * table and written back. Outside a transaction only: FTS5 re-reads the record in the next one.
+   * Returns the tables it put right.
+   */
+  settleLexicalTotals(): string[] {
+    if (this.sqlite.inTransaction) return [];
+    const settled: string[] = [];
+    if (settleFtsTotals(this.sqlite, 'chunks_fts', 3)) settled.push('chunks_fts');
+    if (settleFtsTotals(this.sqlite, 'chunks_tri', 1)) settled.push('chunks_tri');
+    return settled;
   }
 
   /**
