@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { askedAttribute, askedType, assignsUnit, boundStatement, hasRelativeClause, holdsType, likelyVerbs, measureWords, questionParts } from './answer-type.ts';
+import { askedAttribute, askedType, asksLimit, assignsUnit, boundStatement, hasRelativeClause, holdsType, likelyVerbs, measureWords, questionParts } from './answer-type.ts';
 
 describe('askedType', () => {
   it.each([
@@ -8,6 +8,16 @@ describe('askedType', () => {
     ['What are the steps to renew the certificates?', 'procedure'],
     ['Как мне запустить платформу локально?', 'procedure'],
     ['Wie kann ich einen Tresor teilen?', 'procedure'],
+    // "how" with an infinitive (Russian, French, Spanish) or a verb of the first person (German).
+    ['Как разделить слайды в презентации?', 'procedure'],
+    ['Подскажите, как включить двухфакторную аутентификацию?', 'procedure'],
+    ['Wie aktiviere ich die Synchronisierung?', 'procedure'],
+    ['Comment activer la synchronisation ?', 'procedure'],
+    ['¿Cómo activar la sincronización?', 'procedure'],
+    ['Как работает синхронизация?', 'any'],
+    ['Как память влияет на скорость?', 'any'],
+    ['Wie viele Geräte kann ich verbinden?', 'number'],
+    ['What does the comment under the code mean?', 'definition'],
     ['How long do I have to ask for a refund?', 'duration'],
     ['How did the team decide on the protocol?', 'any'],
     ['How long did the March relay outage last?', 'duration'],
@@ -16,6 +26,7 @@ describe('askedType', () => {
     ['When is the weekly on-call handover?', 'date'],
     ['On what date was the beta set to start?', 'date'],
     ['How much did the migration cost?', 'money'],
+    ['What is the least I would have to pay to get early access?', 'money'],
     ['What monthly cloud spend did the manager approve?', 'money'],
     ['What amount of money did the grant bring?', 'money'],
     // "Amount" alone asks how much of something, not a price.
@@ -322,7 +333,27 @@ describe('likelyVerbs', () => {
   });
 });
 
+describe('asksLimit', () => {
+  it('tells a limit someone may reach from a superlative about the world', () => {
+    expect(asksLimit('What is the largest attachment I can email to Obsidian support?')).toBe(true);
+    expect(asksLimit('What is the biggest single file I can sync on the Standard plan?')).toBe(true);
+    expect(asksLimit('Какой максимальный размер вложения можно отправить в поддержку?')).toBe(true);
+    expect(asksLimit('Wie groß ist die größte Datei, die ich hochladen kann?')).toBe(true);
+    expect(asksLimit('What is the largest city of Poland?')).toBe(false);
+    expect(asksLimit('What is the longest time that a teaching certificate is good for?')).toBe(false);
+    expect(asksLimit('What must a public school teacher have, at a minimum?')).toBe(false);
+  });
+});
+
 describe('boundStatement', () => {
+  it('reads "percent" as stated by a number with the sign', () => {
+    const percent = boundStatement('Prozent')!;
+    expect(percent.test('Beide gewähren dir 40 % Rabatt.')).toBe(true);
+    expect(percent.test('a 40% discount')).toBe(true);
+    expect(percent.test('printf("%d", n)')).toBe(false);
+    expect(boundStatement('процентов')!.test('скидка 40%')).toBe(true);
+  });
+
   it('reads a superlative the question asks as the bound a note states with a number', () => {
     const upper = boundStatement('biggest')!;
     expect(upper.test('The Standard plan allows syncing files up to 5 MB.')).toBe(true);

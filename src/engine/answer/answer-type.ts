@@ -99,13 +99,13 @@ interface Rule {
 const RULES: Rule[] = [
   { re: /\b(?:how long|how much (?:\w+ )?time|for how long|how many (?:days|weeks|months|years|hours|minutes|seconds))\b|(?<![\p{L}])(?:как долго|сколько времени|какой срок|на какой срок|в течение какого|сколько (?:дней|недель|месяцев|лет|часов|минут|секунд)|сколько (?:времени )?(?:длил\p{L}*|длит\p{L}*|длят\p{L}*|продолжа\p{L}*|продлит\p{L}*|занима\p{L}*|занял\p{L}*))(?![\p{L}])|(?<![\p{L}])(?:wie lange|wie viel zeit|für wie lange|wie viele (?:sekunden|minuten|stunden|tage|werktage|wochen|monate|jahre)|wie lang(?:e)? (?:dauert|dauern|hält|halten|braucht|brauchen))(?![\p{L}])|(?<![\p{L}])(?:combien de temps|pendant combien de temps|cuánto tiempo|durante cuánto tiempo)(?![\p{L}])|多久|多长时间|多少(?:天|年|周|个月|个小时|小时|分钟)|几(?:天|年|周|个月|个小时|小时|分钟)|何(?:日間|日以内|年間|か月|ヶ月|カ月|時間|分間)|どのくらいの期間|どれくらいの期間|いつまで|कितने समय|कितनी देर|कितने (?:दिन|सप्ताह|हफ़्ते|महीने|साल|वर्ष|घंटे|मिनट)|कब तक|นานเท่าไ(?:ร|หร่)|นานแค่ไหน|กี่(?:วัน|สัปดาห์|เดือน|ปี|ชั่วโมง|นาที)|얼마나 (?:오래|걸리|동안|보관)|몇 (?:일|주|개월|달|년|시간|분)|(?<![\p{L}\p{M}])(?:كم من الوقت|كم (?:يوما|يوم|أسبوعا|أسبوع|شهرا|شهر|سنة|عاما|ساعة|دقيقة)|إلى متى|لمدة كم|ما المدة|ما مدة)(?![\p{L}\p{M}])/u, type: 'duration' },
   { re: /\bhow often\b|(?<![\p{L}])(?:как часто|с какой периодичностью|раз в сколько)(?![\p{L}])|(?<![\p{L}])(?:wie oft|wie häufig|in welchen abständen|in welchem abstand|in welchem rhythmus)(?![\p{L}])|(?<![\p{L}])(?:à quelle fréquence|tous les combien|con qué frecuencia|cada cuánto)(?![\p{L}])|多久一次|每隔多久|多频繁|(?:どのくらい|どれくらい)の頻度|何(?:日|時間|分)(?:ごと|おき)/u, type: 'duration' },
-  { re: /\b(?:how much (?:does|did|do|will|would|is|was|are|were)?\s*(?:[\w'-]+\s+){0,4}(?:cost|pay|paid|charge|spend|spent|earn|raise|budget|price|worth)|how much (?:money|funding|revenue|budget)|what (?:is |was )?(?:the )?(?:[\w-]+ ){0,3}(?:price|cost|budget|salary|spend|spending|fee)s?|(?:what|the) amount of (?:money|funding|cash|capital))\b|(?<![\p{L}])(?:сколько стоит|сколько стоил\p{L}*|какова цена|какая цена|какой бюджет|какая сумма|на какую сумму)(?![\p{L}])|(?<![\p{L}])(?:wie viel (?:kostet|kosten|kostete|zahl\p{L}*|bezahl\p{L}*)|was kostet|was kosten|wie teuer|was zahl\p{L}*|welchen preis|welcher preis|wie hoch (?:ist|sind|war|waren) (?:der|die|das) (?:preis|kosten|gebühr\p{L}*|betrag))(?![\p{L}])|(?<![\p{L}])(?:combien coûte|combien coûtent|combien co[uû]te|quel est le prix|cuánto cuesta|cuánto cuestan|cuál es el precio)(?![\p{L}])|多少钱|什么价格|价格是多少|费用是多少|多少费用|花多少|いくら|値段|料金は|費用は|価格は|कितने (?:रुपये|पैसे)|क्या कीमत|कीमत क्या|ราคาเท่าไ(?:ร|หร่)|กี่บาท|얼마(?:입니까|예요|에요|인가요)|(?<![\p{L}\p{M}])(?:كم يكلف|كم تكلف|كم سعر|ما سعر|ما تكلفة|كم ثمن|ما ثمن)(?![\p{L}\p{M}])/u, type: 'money' },
+  { re: /\b(?:how much (?:does|did|do|will|would|is|was|are|were)?\s*(?:[\w'-]+\s+){0,4}(?:cost|pay|paid|charge|spend|spent|earn|raise|budget|price|worth)|how much (?:money|funding|revenue|budget)|what (?:is |was )?(?:the )?(?:[\w-]+ ){0,3}(?:price|cost|budget|salary|spend|spending|fee)s?|what (?:is|was|would be) the (?:least|most|minimum|maximum|lowest|highest) (?:[\w'-]+ ){0,4}(?:pay|paid|spend|spent|charge|charged|cost)|(?:what|the) amount of (?:money|funding|cash|capital))\b|(?<![\p{L}])(?:сколько стоит|сколько стоил\p{L}*|какова цена|какая цена|какой бюджет|какая сумма|на какую сумму)(?![\p{L}])|(?<![\p{L}])(?:wie viel (?:kostet|kosten|kostete|zahl\p{L}*|bezahl\p{L}*)|was kostet|was kosten|wie teuer|was zahl\p{L}*|welchen preis|welcher preis|wie hoch (?:ist|sind|war|waren) (?:der|die|das) (?:preis|kosten|gebühr\p{L}*|betrag))(?![\p{L}])|(?<![\p{L}])(?:combien coûte|combien coûtent|combien co[uû]te|quel est le prix|cuánto cuesta|cuánto cuestan|cuál es el precio)(?![\p{L}])|多少钱|什么价格|价格是多少|费用是多少|多少费用|花多少|いくら|値段|料金は|費用は|価格は|कितने (?:रुपये|पैसे)|क्या कीमत|कीमत क्या|ราคาเท่าไ(?:ร|หร่)|กี่บาท|얼마(?:입니까|예요|에요|인가요)|(?<![\p{L}\p{M}])(?:كم يكلف|كم تكلف|كم سعر|ما سعر|ما تكلفة|كم ثمن|ما ثمن)(?![\p{L}\p{M}])/u, type: 'money' },
   { re: /\b(?:how many|how much|how old|what age|what number of|what amount of|what percentage|what percent|what share|how large|how big|what size)\b|(?<![\p{L}])(?:сколько|на скольких|скольким|скольких|какое количество|какой процент|какого размера)(?![\p{L}])|(?<![\p{L}])(?:wie viele|wie viel|wieviele?|wie hoch|wie groß|wie alt|wie weit|welcher anteil|wie viel prozent|wie viele prozent|welche anzahl)(?![\p{L}])|(?<![\p{L}])(?:combien|cuántos|cuántas|cuánto|cuánta)(?![\p{L}])|多少(?!钱)|几(?![月号点])|多大|多高|多重|多远|いくつ|何(?:人|個|件|回|台|本|枚|パーセント|割)|どのくらい|どれくらい|どれだけ|कितने|कितनी|कितना|เท่าไ(?:ร|หร่)|กี่|몇|얼마나|(?<![\p{L}\p{M}])(?:كم)(?![\p{L}\p{M}])/u, type: 'number' },
   { re: /\b(?:when|what date|which date|what day|which day|what time|what year|which year|by when|until when|since when|what month)\b|(?<![\p{L}])(?:когда|какого числа|какая дата|в какой день|к какому сроку|до какого|с какого|в каком году|в какое время)(?![\p{L}])|(?<![\p{L}])(?:wann|an welchem (?:tag|datum)|welches datum|in welchem jahr|in welchem monat|seit wann|bis wann|ab wann|um wie viel uhr|zu welcher zeit|bis zu welchem)(?![\p{L}])|(?<![\p{L}])(?:quand|à quelle date|en quelle année|cuándo|en qué fecha|en qué año)(?![\p{L}])|什么时候|何时|哪天|哪一天|哪年|哪一年|几月|几号|几点|いつ|何年に|何月|何日に|何時|(?<![\p{L}\p{M}])कब(?![\p{L}\p{M}])|किस (?:साल|वर्ष|तारीख|दिन)|เมื่อไ(?:ร|หร่)|ปีไหน|วันไหน|언제|(?<![\p{L}\p{M}])(?:متى|في أي (?:عام|سنة|يوم|تاريخ|شهر))(?![\p{L}\p{M}])/u, type: 'date' },
   { re: /\b(?:who|whom|whose)\b|(?<![\p{L}])(?:кто|кого|кому|кем|чей|чья|чьё|чье|чьи)(?![\p{L}])|(?<![\p{L}])(?:wer|wen|wem|wessen)(?![\p{L}])|(?<![\p{L}])(?:qui|quién|quiénes)(?![\p{L}])|谁|誰|だれ|どなた|कौन|किसने|किसका|किसकी|ใคร|누가|누구|^(?:من|مَن)(?= (?!أين|اين))|(?<![\p{L}\p{M}])(?:من هو|من هي|من الذي|من التي)(?![\p{L}\p{M}])/u, type: 'person' },
   { re: /\b(?:why|for what reason|what (?:was|is|were|are) (?:the |its |their )?(?:root )?(?:cause|reason)s?|what caused)\b|(?<![\p{L}])(?:почему|зачем|по какой причине|из-за чего|(?:какова|какая|каковы|какие|в ч[её]м)(?:\s+[\p{L}]+){0,2}\s+причин\p{L}*)(?![\p{L}])|(?<![\p{L}])(?:warum|weshalb|wieso|weswegen|aus welchem grund|was ist der grund|was war der grund|wozu)(?![\p{L}])|(?<![\p{L}])(?:pourquoi|por qué|para qué)(?![\p{L}])|为什么|为何|为啥|怎么会|什么原因|なぜ|どうして|なんで|क्यों|ทำไม|왜|(?<![\p{L}\p{M}])(?:لماذا|لم|ما سبب|ما السبب)(?![\p{L}\p{M}])/u, type: 'reason' },
   { re: /\b(?:where|which (?:city|country|office|place|town|region))\b|(?<![\p{L}])(?:где|куда|откуда|в каком (?:городе|офисе|месте)|в какой стране)(?![\p{L}])|(?<![\p{L}])(?:wo|wohin|woher|an welchem ort|in welcher stadt|in welchem land|in welchem ordner|an welcher stelle)(?![\p{L}])|(?<![\p{L}])(?:où|dónde|adónde)(?![\p{L}])|哪里|哪儿|在哪|何处|什么地方|どこ|कहाँ|कहां|ที่ไหน|어디|(?<![\p{L}\p{M}])(?:أين|اين|في أي مدينة|في أي بلد)(?![\p{L}\p{M}])/u, type: 'place' },
-  { re: /\b(?:how (?:do|can|could|should|would|will|must) (?:i|we|you|one)|how to|what (?:are|were) the steps|what steps|which steps)\b|(?<![\p{L}])(?:как мне|как нам|как можно|как нужно|как надо|каким образом|что нужно сделать|что делать)(?![\p{L}])|(?<![\p{L}])(?:wie kann ich|wie können wir|wie kann man|wie mache ich|wie gehe ich vor|was muss ich tun)(?![\p{L}])|(?<![\p{L}])(?:comment (?:puis-je|faire|peut-on)|cómo (?:puedo|se puede|hago))(?![\p{L}])/u, type: 'procedure' },
+  { re: /\b(?:how (?:do|can|could|should|would|will|must) (?:i|we|you|one)|how to|what (?:are|were) the steps|what steps|which steps)\b|(?<![\p{L}])(?:как мне|как нам|как можно|как нужно|как надо|каким образом|что нужно сделать|что делать)(?![\p{L}])|(?<![\p{L}])как (?!(?:часть|сеть|путь|власть|память|площадь|смерть|мать|дочь|ночь|речь|печь|мощь|помощь|вещь)(?![\p{L}]))\p{L}+(?:ть|ти|чь)(?:ся|сь)?(?![\p{L}])|(?<![\p{L}])(?:wie kann ich|wie können wir|wie kann man|wie mache ich|wie gehe ich vor|was muss ich tun)(?![\p{L}])|(?<![\p{L}])wie (?!(?:viele|lange|alte|große|hohe|weite)(?![\p{L}]))\p{L}+e ich(?![\p{L}])|(?<![\p{L}])(?:comment (?:puis-je|faire|peut-on)|cómo (?:puedo|se puede|hago))(?![\p{L}])|(?:^comment \p{L}+(?:er|ir|re)|(?<![\p{L}])cómo \p{L}+(?:ar|er|ir))(?![\p{L}])/u, type: 'procedure' },
   { re: /\b(?:what (?:does|do|did) .{1,60}\bmean|what is meant by|define|what (?:is|are) (?:an? |the )?[\w-]+\??$)|(?<![\p{L}])(?:что (?:такое|означает|значит))(?![\p{L}])|(?<![\p{L}])(?:was (?:bedeutet|bedeuten|heißt|meint)|was versteht man unter|was (?:ist|sind) (?:ein|eine|der|die|das)? ?[\p{L}-]+\??$)(?![\p{L}])|(?<![\p{L}])(?:que signifie|qu'est-ce que|qué significa|qué es)(?![\p{L}])/u, type: 'definition' },
   { re: /\b(?:which|what)\b|(?<![\p{L}])(?:какой|какая|какое|какие|каким|каком|какую|какого|который|которая|которые|что)(?![\p{L}])|(?<![\p{L}])(?:welche|welcher|welches|welchen|welchem|was|womit|wofür|woraus|worauf|wodurch|worin|wovon)(?![\p{L}])|(?<![\p{L}])(?:quel|quelle|quels|quelles|lequel|laquelle|cuál|cuáles|qué)(?![\p{L}])|什么|哪个|哪些|哪种|哪款|哪家|何|どの|どれ|なに|どんな|क्या|कौन सा|कौन सी|किस|อะไร|ไหน|무엇|무슨|어떤|어느|(?<![\p{L}\p{M}])(?:ما|ماذا|ما هو|ما هي|أي|أيّ)(?![\p{L}\p{M}])/u, type: 'entity' },
 ];
@@ -350,12 +350,44 @@ const LOWER_STATED = new RegExp(
 const ASKS_CAPACITY = /\bhow (?:much|many)\b.*\bcan\b/i;
 const CAPACITY_VERBS = /^(?:hold|holds|store|stores|contain|contains|fit|fits|take|takes|carry|carries|accommodate|accommodates|accept|accepts|handle|handles)$/i;
 
+/** "percent" and its kin, which notes write as a sign the word index does not keep: "40 %", "40%". */
+const PERCENT_WORD = /^(?:percent|percentage|per cent|prozent|prozentsatz|процент\p{L}*|pourcentage|porcentaje)$/iu;
+const PERCENT_STATED = /\d\s?[%٪]|(?<![\p{L}\p{N}])%\d/u;
+/** A bound stated, or a superlative of the same direction ("the biggest city" for "the largest"). */
+const UPPER_SAID = new RegExp(`${UPPER_STATED.source}|(?<![\\p{L}])(?:${UPPER_ASKS.source.slice(4, -2)})(?![\\p{L}])`, 'iu');
+const LOWER_SAID = new RegExp(`${LOWER_STATED.source}|(?<![\\p{L}])(?:${LOWER_ASKS.source.slice(4, -2)})(?![\\p{L}])`, 'iu');
+
+/**
+ * A question that asks a limit: a superlative of what someone may do ("the largest attachment I
+ * can email", «максимальный размер вложения можно отправить», "die größte Datei, die ich hochladen
+ * kann"). Not one about the world ("the largest city", "the longest time a certificate is good for").
+ */
+const ASKS_LIMIT = new RegExp(
+  String.raw`(?<![\p{L}])(?:${UPPER_ASKS.source.slice(4, -2)}|${LOWER_ASKS.source.slice(4, -2)})(?![\p{L}]).{0,60}?(?<![\p{L}])(?:(?:i|you|we|one)\s+(?:can|could|may|am allowed to|are allowed to)|можно|могу|можем|может|разрешено|(?:kann|darf|können|dürfen)\s+(?:ich|man|wir)|(?:ich|man|wir)\s+(?:\p{L}+\s+)?(?:kann|darf|können|dürfen))(?![\p{L}])`,
+  'iu',
+);
+export function asksLimit(question: string): boolean {
+  return ASKS_LIMIT.test(question);
+}
+
+/**
+ * For a word that asks for a bound (a superlative: "biggest", "oldest", «максимальный», "höchstens"):
+ * how a sentence says it, with a bound ("up to 5 MB") or another superlative of its direction ("the
+ * biggest city" for "the largest"); undefined for any other word.
+ */
+export function boundSaid(word: string): RegExp | undefined {
+  if (UPPER_ASKS.test(word)) return UPPER_SAID;
+  if (LOWER_ASKS.test(word)) return LOWER_SAID;
+  return undefined;
+}
+
 /**
  * How a note states the bound the question word asks for ("biggest": "up to 5 MB"), if it asks for
  * one; given the question, also the verb of a question that asks a capacity ("how much … can one
- * site *hold*": "a limit of 4 GB per site").
+ * site *hold*": "a limit of 4 GB per site"). And how it writes "percent": with the sign.
  */
 export function boundStatement(word: string, question?: string): RegExp | undefined {
+  if (PERCENT_WORD.test(word)) return PERCENT_STATED;
   if (UPPER_ASKS.test(word)) return UPPER_STATED;
   if (LOWER_ASKS.test(word)) return LOWER_STATED;
   if (question !== undefined && CAPACITY_VERBS.test(word) && ASKS_CAPACITY.test(question)) return UPPER_STATED;

@@ -182,6 +182,55 @@ describe('readAnswer', () => {
     expect(other.parts[0]!.answered).toBe(false);
   });
 
+  it('answers a Russian how-to with the instruction that does its task, not the steps of another one of its note', () => {
+    const text = [
+      'Чтобы начать презентацию:',
+      '',
+      '1. Нажмите `Ctrl+P`, чтобы открыть палитру команд.',
+      '2. Найдите команду Начать презентацию.',
+      '',
+      'Вы можете использовать любой файл Markdown в качестве презентации. Чтобы разделить слайды, введите `---` в начале строки.',
+    ].join('\n');
+    const r = readAnswer('Как разделить слайды в презентации?', readerCandidates([snippet(1, text, { title: 'Слайды' })], 'ru'), { termStats: stats(), language: 'ru' });
+    expect(r.outcome).toBe('answered');
+    expect(r.answer).toBe('Чтобы разделить слайды, введите `---` в начале строки. [1]');
+  });
+
+  it('reads a Russian question word in any case, and a modal verb, as no word the answer must hold', () => {
+    const s = [snippet(1, 'Ранние версии доступны только пользователям с лицензией Catalyst.', { title: 'Ранние версии' })];
+    const r = readAnswer('Кому доступны ранние версии?', readerCandidates(s, 'ru'), { termStats: stats(), language: 'ru' });
+    expect(r.outcome).toBe('answered');
+    expect(r.missing).toEqual([]);
+    const deleted = [snippet(1, 'Удалённое хранилище удалено, так как подписка была неактивна более 30 дней.', { title: 'Сообщения' })];
+    expect(readAnswer('Почему хранилище могло быть удалено?', readerCandidates(deleted, 'ru'), { termStats: stats(), language: 'ru' }).missing).toEqual([]);
+  });
+
+  it('answers a question that asks a superlative only with a quote that states a bound or says it', () => {
+    const q = 'What is the largest attachment I can email to support?';
+    const none = [snippet(1, 'Attach the log file to your bug report or support email.', { title: 'Help and support' })];
+    expect(read(q, none).outcome).toBe('not_found');
+    const bound = [snippet(1, 'You can email attachments of up to 20 MB to support.', { title: 'Help and support' })];
+    expect(read(q, bound).outcome).toBe('answered');
+    // Another superlative of the same direction says it too.
+    const city = [snippet(1, 'Warsaw is the biggest city of Poland.', { title: 'Poland' })];
+    expect(read('What is the largest city of Poland?', city).outcome).toBe('answered');
+  });
+
+  it('reads a percentage as stated by a number with the sign', () => {
+    const s = [snippet(1, 'Both give you 40% off Obsidian Sync and Publish.', { title: 'Education discount' })];
+    expect(read('What percentage off Sync do students get?', s).outcome).toBe('answered');
+  });
+
+  it('reads one naming verb for another: "called" is answered by "named"', () => {
+    const s = [
+      snippet(1, 'Each field is attributed a variable called `{{field_name}}`.', { title: 'Import' }),
+      snippet(2, 'By default, your configuration folder is named `.obsidian` and placed in the vault folder.', { title: 'Configuration folder' }),
+    ];
+    expect(read('What is the configuration folder called by default?', s).answer.startsWith('By default, your configuration folder is named `.obsidian`')).toBe(true);
+    // Without "named" standing for "called", a quote holding half the question's words does not answer it.
+    expect(read('What is the folder called?', s.slice(1)).outcome).toBe('answered');
+  });
+
   it('quotes the steps a sentence announces in their order, one of them quoted already or not', () => {
     const text = ['To invite a user to a shared vault:', '', '1. Open Settings.', '2. Select Sync.', '3. In Invite user, enter the email of the user you want to invite.', '4. Select Add.'].join('\n');
     const r = read('How do I invite a user to my shared vault?', [snippet(1, text, { title: 'Collaborate on a shared vault' })]);

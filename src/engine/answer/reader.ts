@@ -33,7 +33,7 @@
  * Pure: no store, no model, no I/O.
  */
 import { compoundParts, foldText, isStopword, stemWord, tokenize } from '../search/analyzer.ts';
-import { type AskedType, askedAttribute, askedType, assignsUnit, boundStatement, describesUnit, hasRelativeClause, holdsType, likelyVerbs, measureWords, questionParts } from './answer-type.ts';
+import { type AskedType, askedAttribute, askedType, assignsUnit, asksLimit, boundSaid, boundStatement, describesUnit, hasRelativeClause, holdsType, likelyVerbs, measureWords, questionParts } from './answer-type.ts';
 import { endsSentence, splitSentences, stripCitationMarkers } from './citations.ts';
 import { contentTerms } from './checks.ts';
 import { relationTerms } from './relations.ts';
@@ -43,7 +43,7 @@ import type { Snippet } from './types.ts';
 export const QUESTION_WORDS: ReadonlySet<string> = new Set(
   (
     'what which who whom whose when where why how does doe did do long often many much kind sort tell explain describe mean ' +
-    'что какой какая какое какие какую каков какова каково каковы кто когда где куда откуда почему зачем как сколько скольк скольких ли ' +
+    'что чего чему чем чём какой какая какое какие какую какого какому каким каком каких какими каков какова каково каковы кто кого кому кем ком когда где куда откуда почему зачем как сколько скольк скольких ли ' +
     'который которая которое которые которого которой которому которым чей чья чьё чье чьи ' +
     'wie wann wo woher wohin warum weshalb wieso weswegen wozu wer wen wem wessen was welche welcher welches welchen welchem ' +
     'womit wofür woraus worauf wodurch worin wovon lange oft häufig viele viel wieviel wieviele gibt ' +
@@ -69,12 +69,18 @@ export const QUESTION_WORDS: ReadonlySet<string> = new Set(
  * else?"), nor on "will" ("…the largest file Sync Plus will sync"). "own" stays a content word: "on their own" is what some questions ask.
  */
 const ENGLISH_FUNCTION_WORDS = 'its itself she hers herself ours ourselves yours yourself yourselves myself theirs themselves else somewhere anywhere everywhere nowhere someone somebody anyone anybody everyone everybody something anything everything just will'.split(' ');
-/** Words that do not count among a question's own, as the analyzer stems them in each analysis language ("why" is "whi"): the question words, and in English its function words above. */
+/**
+ * Russian modal verbs the stopword list lacks (it keeps "может", not "могло", "смогу", "нужно"): in
+ * "…могло быть удалено" the asked content is «удалено», and no answer repeats the modal.
+ */
+const RUSSIAN_FUNCTION_WORDS = 'могу можешь можем можете могут мог могла могло могли смогу сможешь сможет сможем сможете смогут смог смогла смогло смогли нужно надо должен должна должно должны'.split(' ');
+const FUNCTION_WORDS: Record<string, readonly string[]> = { en: ENGLISH_FUNCTION_WORDS, ru: RUSSIAN_FUNCTION_WORDS };
+/** Words that do not count among a question's own, as the analyzer stems them in each analysis language ("why" is "whi"): the question words, and in English and Russian the function words above. */
 const questionStemSets = new Map<string, ReadonlySet<string>>();
 function questionStems(lang = 'en'): ReadonlySet<string> {
   let set = questionStemSets.get(lang);
   if (!set) {
-    const words = lang === 'en' ? [...QUESTION_WORDS, ...ENGLISH_FUNCTION_WORDS] : [...QUESTION_WORDS];
+    const words = [...QUESTION_WORDS, ...(FUNCTION_WORDS[lang] ?? [])];
     questionStemSets.set(lang, (set = new Set([...QUESTION_WORDS, ...words.map((w) => stemWord(w, lang))])));
   }
   return set;
@@ -689,14 +695,18 @@ const MAX_LISTED = 6;
 /** The most steps and lines of their commands quoted for a "How do I…" question. */
 const MAX_STEPS = 12;
 /**
- * The verb of the task an English how-to question asks: "How can I *export* a note to PDF?". English
+ * The verb of the task an English how-to question asks ("How can I *export* a note to PDF?"), which its quote must hold. English
  * only: a Russian step says «Поднимите» for «поднять», forms no stem joins.
  */
 const TASK_VERB = /(?<![\p{L}])(?:how (?:do|can|could|should|would|will|must) (?:i|we|you|one)|how to)\s+([\p{L}-]+)/iu;
-function taskVerb(question: string, lang?: string): string | undefined {
-  const m = TASK_VERB.exec(question);
+/** «Как разделить слайды?»: a Russian how-to names its task by an infinitive. Its steps say it otherwise as often («Поднимите» for «поднять»), so it only ranks. */
+const TASK_INFINITIVE = /(?<![\p{L}])как (?:мне |нам |можно |нужно |надо )?(\p{L}+(?:ть|ти|чь)(?:ся|сь)?)(?![\p{L}])/iu;
+/** The asked task's verb (matched form), and whether a quote must hold it (English) or it only ranks (a Russian infinitive). */
+function taskVerb(question: string, lang?: string): { form: string; required: boolean } | undefined {
+  const english = TASK_VERB.exec(question);
+  const m = english ?? TASK_INFINITIVE.exec(question);
   const t = m ? tokenize(m[1]!, lang)[0] : undefined;
-  return t && !isStopword(t.raw, lang) ? matchForm(t.term) : undefined;
+  return t && !isStopword(t.raw, lang) ? { form: matchForm(t.term), required: english !== null } : undefined;
 }
 /** A heading over the steps of a how-to. */
 const STEPS_HEADING = /(?<![\p{L}])(?:steps?|checklist|how to|instructions?|procedure|setup|set up|installation|install|getting started|шаги|инструкци\p{L}*|порядок действий|как \p{L}+|schritte|anleitung|vorgehen|einrichtung)(?![\p{L}])/iu;
@@ -704,6 +714,8 @@ const STEPS_HEADING = /(?<![\p{L}])(?:steps?|checklist|how to|instructions?|proc
 const STEP_SECTION = 0.6;
 /** For "How do I…": what a step under a heading that names steps ranks above one that is not. */
 const W_STEPS_HEADING = 0.02;
+/** For "How do I…": an instruction that says the asked task's verb ranks above steps that only share its topic ("Чтобы разделить слайды, введите `---`…" over "Чтобы начать презентацию:"). */
+const W_TASK_VERB = 0.1;
 /** A sentence that ends by announcing what follows it without a colon: "…using the following methods.", "…as follows.", «…следующими способами.», "…wie folgt." */
 const ANNOUNCES_LIST = /(?:(?<![\p{L}])(?:the following|these|следующ\p{L}*|folgende[nrs]?)(?:\s+[\p{L}-]+){0,2}|(?<![\p{L}])(?:as follows|below|listed here|ниже|wie folgt|unten))\s*[.!]?\s*$/iu;
 /** Kinds of value a link title may hold but does not state as a fact (a record's date in its title). */
@@ -776,6 +788,9 @@ interface Part {
   total: number;
   /** What a sentence that states the value directly holds (directForm). */
   direct?: RegExp;
+  /** For "How do I…": the asked task's verb among the part's words, and whether the quote must hold it (see taskVerb). */
+  task?: Weighted;
+  taskRequired?: boolean;
 }
 
 /** Prepositions a question may end on ("Where does she work *from*?", "Who does he report *to*?"). */
@@ -814,6 +829,15 @@ const DERIVED_SHARE = 0.75;
 const DERIVED_TOGETHER = 0.5;
 const DERIVED_MIN = 5;
 const DERIVED_REST = 4;
+
+/** Verbs that give a thing its name, in the analysis languages: one counts as derived from another. */
+const NAMING_WORDS = 'called named known termed dubbed referred называется называются называют называли назван названа названо названы зовут именуется именуют heißt heißen genannt nennt nennen bezeichnet namens'.split(' ');
+const namingSets = new Map<string, ReadonlySet<string>>();
+function namingForms(lang = 'en'): ReadonlySet<string> {
+  let set = namingSets.get(lang);
+  if (!set) namingSets.set(lang, (set = new Set(NAMING_WORDS.flatMap((w) => tokenize(w, lang).map((t) => matchForm(t.term))))));
+  return set;
+}
 
 /** Is one of two different matched forms derived from the other (see DERIVED_SHARE)? */
 export function derivedWords(a: string, b: string): boolean {
@@ -1053,6 +1077,15 @@ export function readAnswer(question: string, given: readonly Candidate[], option
     const found = new Set([...vocabulary].filter((w) => derivedWords(w, form)));
     if (found.size > 0) derivedOf.set(form, found);
   }
+  // Naming verbs stand for each other: "What is the configuration folder called?" is answered by "…is named `.obsidian`".
+  const naming = namingForms(lang);
+  for (const t of qTerms) {
+    const form = matchForm(t);
+    // The verb as the question writes it: "the name of…" asks for a name, which "known as" does not give.
+    if (!naming.has(form) || !NAMING_WORDS.includes((written.get(t) ?? t).toLowerCase())) continue;
+    const found = [...vocabulary].filter((w) => w !== form && naming.has(w));
+    if (found.length > 0) derivedOf.set(form, new Set([...(derivedOf.get(form) ?? []), ...found]));
+  }
   const spelled: Record<string, string> = {};
   const typos = qTerms.filter((t) => (stats.get(t)?.df ?? 0) === 0 && /^\p{L}+$/u.test(written.get(t) ?? t));
   if (typos.length > 0) {
@@ -1079,8 +1112,12 @@ export function readAnswer(question: string, given: readonly Candidate[], option
     const bound = boundStatement(word, question);
     return bound ? { bound } : {};
   };
+  // The superlative of a limit ("the largest file I can email") is what the question asks, however
+  // common the word: it weighs as the question's rarest word.
+  const limit = asksLimit(question);
+  const weightOfWord = (t: string) => (limit && boundSaid(written.get(t) ?? t) ? Math.max(weightOf(t), maxIdf) : weightOf(t));
   const weighted = (terms: readonly string[]): Weighted[] =>
-    [...new Set(terms)].filter((t) => qTerms.includes(t)).map((t) => ({ term: matchForm(t), stem: t, raw: written.get(t) ?? t, w: weightOf(t), ...(derivedOf.has(matchForm(t)) ? { derived: derivedOf.get(matchForm(t))! } : {}), ...boundOf(written.get(t) ?? t) }));
+    [...new Set(terms)].filter((t) => qTerms.includes(t)).map((t) => ({ term: matchForm(t), stem: t, raw: written.get(t) ?? t, w: weightOfWord(t), ...(derivedOf.has(matchForm(t)) ? { derived: derivedOf.get(matchForm(t))! } : {}), ...boundOf(written.get(t) ?? t) }));
   const all = weighted(qTerms);
   const allTotal = all.reduce((s, t) => s + t.w, 0);
   const unknown = all.filter((t) => (stats.get(t.stem)?.df ?? 0) === 0).map((t) => t.raw);
@@ -1098,7 +1135,9 @@ export function readAnswer(question: string, given: readonly Candidate[], option
     const terms = [...own, ...inherited];
     const asked = askedType(text);
     const direct = options.directForms && (lang === undefined || lang === 'en') ? directForm(text, asked.type) : undefined;
-    return { text, asked, terms, total: terms.reduce((s, t) => s + t.w, 0), ...(direct ? { direct } : {}) };
+    const verb = asked.type === 'procedure' ? taskVerb(text, lang) : undefined;
+    const task = verb === undefined ? undefined : own.find((t) => t.term === verb.form);
+    return { text, asked, terms, total: terms.reduce((s, t) => s + t.w, 0), ...(direct ? { direct } : {}), ...(task ? { task, taskRequired: verb!.required } : {}) };
   });
   // A part with no word of its own ("and when?") is about the rest of the question.
   for (const p of parts) if (p.total === 0) Object.assign(p, { terms: all, total: allTotal });
@@ -1135,7 +1174,9 @@ export function readAnswer(question: string, given: readonly Candidate[], option
     const c = candidates[i]!;
     // A step of a how-to is about what its note's title and heading say ("Run the relay locally"):
     // for "How do I…", they are the step's own words, as a field line's are.
-    const cov = coverage(c, p.terms, p.total, p.asked.type === 'procedure' && (c.item || c.code) ? 1 : CONTEXT_SHARE);
+    // Not a step that does another task than the asked one: "Чтобы начать презентацию:" for «Как разделить слайды?».
+    const doesTask = !p.task || c.terms.has(p.task.term) || holdsDerived(c, p.task) || inSection(c, p.task);
+    const cov = coverage(c, p.terms, p.total, p.asked.type === 'procedure' && (c.item || c.code) && doesTask ? 1 : CONTEXT_SHARE);
     const novel = ownValues(c, p.asked);
     const typed = p.asked.type === 'any' ? 1 : !intros.has(c.text) && holdsType(novel, p.asked, p.asked.type === 'procedure' ? { ...c, item: c.steps === true || (c.item === true && namesTask(c, p)), code: c.code === true && (c.steps === true || c.described !== undefined || namesTask(c, p)) } : c) ? 1 : 0;
     // A later part shares the first part's subject, so its own kind of value is what tells its
@@ -1146,10 +1187,10 @@ export function readAnswer(question: string, given: readonly Candidate[], option
     // The line that sets the counted thing (`MAX_RETRIES = 5`) states the value; a loop that uses it does not.
     // So does an instruction that names the asked task, or a step of a how-to whose title or heading
     // names it ("How do I cut a release?": "Cut a release").
-    const step = p.asked.type === 'procedure' && typed === 1 && p.total > 0 && p.terms.reduce((sum, t) => sum + (c.terms.has(t.term) || holdsDerived(c, t) || ((c.item || c.code) && inSection(c, t)) ? t.w : 0), 0) >= STEP_SECTION * p.total;
+    const step = p.asked.type === 'procedure' && typed === 1 && doesTask && p.total > 0 && p.terms.reduce((sum, t) => sum + (c.terms.has(t.term) || holdsDerived(c, t) || ((c.item || c.code) && inSection(c, t)) ? t.w : 0), 0) >= STEP_SECTION * p.total;
     const direct = (p.asked.unit && (assignsUnit(c.text, p.asked.unit) || (c.described && describesUnit(c.described, c.text, p.asked.unit)))) || (p.direct && cov > 0 && p.direct.test(c.text)) || step ? 1 : 0;
-    const score = W_PART * cov + W_TYPE * typed + W_WHOLE * whole + W_RANK * rank + W_DIRECT * direct + W_SIMILARITY * simOf(i) * cov + (p.asked.type === 'procedure' && c.steps ? W_STEPS_HEADING : 0);
-    return { answers, score, cov, typed: typed === 1 };
+    const score = W_PART * cov + W_TYPE * typed + W_WHOLE * whole + W_RANK * rank + W_DIRECT * direct + W_SIMILARITY * simOf(i) * cov + (p.asked.type === 'procedure' && c.steps ? W_STEPS_HEADING : 0) + (p.task && doesTask ? W_TASK_VERB : 0);
+    return { answers, score, cov, typed: typed === 1, doesTask };
   };
 
   const table = candidates.map((_, i) => parts.map((p, pi) => read(i, p, pi)));
@@ -1239,7 +1280,7 @@ export function readAnswer(question: string, given: readonly Candidate[], option
     // A line of code and the comment that describes it state one fact, not two.
     const described = (a: number, b: number) => candidates[a]!.described?.includes(candidates[b]!.text) === true;
     const runnerUp = order.find((i) => !picked.includes(i) && !described(i, picked[0]!) && !described(picked[0]!, i));
-    if (runnerUp !== undefined && total(runnerUp) >= RUNNER_UP_SHARE * total(picked[0]!) && table[runnerUp]![0]!.answers >= PART_ANSWERED && typedOf(runnerUp)) picked.push(runnerUp);
+    if (runnerUp !== undefined && total(runnerUp) >= RUNNER_UP_SHARE * total(picked[0]!) && table[runnerUp]![0]!.answers >= PART_ANSWERED && typedOf(runnerUp) && table[runnerUp]![0]!.doesTask) picked.push(runnerUp);
   }
   // Question words no quoted sentence holds yet (a multi-hop question's other half): the sentence that brings most of them.
   // The other half is in a passage retrieval ranks next to or above the quoted ones: far below them, a
@@ -1256,6 +1297,8 @@ export function readAnswer(question: string, given: readonly Candidate[], option
       if (picked.includes(i)) continue;
       const c = candidates[i]!;
       if (c.snippetIndex > lowest + 1) continue;
+      // A how-to is completed by what does its task, not by steps of another one that share its topic.
+      if (table[i]!.some((r) => !r.doesTask)) continue;
       const gain = open.reduce((s, t) => s + (c.terms.has(t.term) ? t.w : c.context.has(t.term) ? t.w * CONTEXT_SHARE : 0), 0);
       if (gain > bestGain) {
         best = i;
@@ -1342,15 +1385,21 @@ export function readAnswer(question: string, given: readonly Candidate[], option
     if (howto && !picked.some((i) => candidates[i]!.doc === howto.doc && candidates[i]!.steps)) task = howto.n;
   }
 
+  // A part that asks a limit ("the largest attachment I can email") is answered only by a quote that
+  // states a bound or says the superlative: "Attach the log file to your support email" is not.
+  const boundUnstated = (p: Part) =>
+    asksLimit(p.text) &&
+    p.terms.some((t) => {
+      const said = t.w > 0 ? boundSaid(t.raw) : undefined;
+      return said !== undefined && !picked.some((i) => candidates[i]!.terms.has(t.term) || holdsDerived(candidates[i]!, t) || said.test(candidates[i]!.text));
+    });
   const partReadings: PartReading[] = parts.map((p, pi) => {
     const score = Math.max(0, ...picked.map((i) => table[i]![pi]!.answers));
     const rounded = Math.round(score * 1000) / 1000;
     // "How do I…" is answered only by steps or an instruction, and only of the asked task: its verb
     // ("export" in "How can I export a note to PDF?") is in the quote or its title or heading.
-    const verb = p.asked.type === 'procedure' ? taskVerb(p.text, lang) : undefined;
-    const taskTerm = verb === undefined ? undefined : p.terms.find((t) => t.term === verb);
-    const doesTask = (c: Candidate) => taskTerm === undefined || c.terms.has(taskTerm.term) || holdsDerived(c, taskTerm) || inSection(c, taskTerm);
-    const stated = p.asked.type !== 'procedure' || (picked.some((i) => table[i]![pi]!.typed) && picked.some((i) => doesTask(candidates[i]!)));
+    // (Where the verb only ranks, a Russian infinitive, a quote without it may still answer.)
+    const stated = (p.asked.type !== 'procedure' || (picked.some((i) => table[i]![pi]!.typed) && (!p.taskRequired || picked.some((i) => table[i]![pi]!.doesTask)))) && !boundUnstated(p);
     return { part: p.text, type: p.asked.type, score: rounded, answered: rounded >= PART_ANSWERED && stated };
   });
   // What the quoted sentences and their notes' titles hold of the question's words.
@@ -1409,7 +1458,7 @@ export function readAnswer(question: string, given: readonly Candidate[], option
     Math.round((options.together === false ? quoteEvidence : 0.5 * quoteEvidence + 0.5 * Math.min(1, Math.max(0, 0.5 + togetherMargin))) * 1000) / 1000;
 
   let outcome: Outcome;
-  if (picked.length === 0 || unknownAttribute || scattered || quoteEvidence < NOT_FOUND_BELOW || bestPart < NOT_FOUND_PART) outcome = 'not_found';
+  if (picked.length === 0 || unknownAttribute || scattered || quoteEvidence < NOT_FOUND_BELOW || bestPart < NOT_FOUND_PART || (parts.length === 1 && boundUnstated(parts[0]!))) outcome = 'not_found';
   else if (partReadings.every((p) => p.answered)) outcome = 'answered';
   else outcome = 'partial';
 
