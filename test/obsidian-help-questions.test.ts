@@ -1,11 +1,13 @@
 /**
  * The held-out answer-quality sets on a real documentation vault: Obsidian's help
  * (github.com/obsidianmd/obsidian-help at fa179e91), its English notes (folder en/, 173 notes) with
- * fixtures/obsidian-help.questions.json and its German notes (folder de/) with
- * fixtures/obsidian-help-de.questions.json, questions written without looking at how the answer
+ * fixtures/obsidian-help.questions.json and fixtures/obsidian-help-2.questions.json, its German notes
+ * (folder de/) with fixtures/obsidian-help-de.questions.json and its Russian notes (folder ru/) with
+ * fixtures/obsidian-help-ru.questions.json, questions written without looking at how the answer
  * reader works. The files' shape is checked always; where a copy of the vault is at hand, so is each
  * expected string against the note it is said to come from:
  *   SYNAPSIS_OBSIDIAN_HELP=/path/to/obsidian-help/en SYNAPSIS_OBSIDIAN_HELP_DE=/path/to/obsidian-help/de \
+ *   SYNAPSIS_OBSIDIAN_HELP_RU=/path/to/obsidian-help/ru \
  *     npx vitest run test/obsidian-help-questions.test.ts
  * Without a variable its case is reported as skipped. The measurement itself is
  * `synapsis eval --answers --vault <en> --questions test/fixtures/obsidian-help.questions.json`.
@@ -23,6 +25,8 @@ const MULTI_NOTE = new Set(['multi-note', 'multi-hop']);
 const SETS = [
   { name: 'English', file: 'obsidian-help.questions.json', answerable: 26, unanswerable: 6, vault: process.env.SYNAPSIS_OBSIDIAN_HELP, variable: 'SYNAPSIS_OBSIDIAN_HELP' },
   { name: 'German', file: 'obsidian-help-de.questions.json', answerable: 12, unanswerable: 4, vault: process.env.SYNAPSIS_OBSIDIAN_HELP_DE, variable: 'SYNAPSIS_OBSIDIAN_HELP_DE' },
+  { name: 'English, second set', file: 'obsidian-help-2.questions.json', answerable: 19, unanswerable: 4, vault: process.env.SYNAPSIS_OBSIDIAN_HELP, variable: 'SYNAPSIS_OBSIDIAN_HELP' },
+  { name: 'Russian', file: 'obsidian-help-ru.questions.json', answerable: 19, unanswerable: 4, vault: process.env.SYNAPSIS_OBSIDIAN_HELP_RU, variable: 'SYNAPSIS_OBSIDIAN_HELP_RU' },
 ];
 
 for (const set of SETS) {
