@@ -237,6 +237,13 @@ describe('readAnswer', () => {
     expect(r.answer).toBe('To invite a user to a shared vault: [1]\nOpen Settings. [1]\nSelect Sync. [1]\nIn Invite user, enter the email of the user you want to invite. [1]\nSelect Add. [1]');
   });
 
+  it('quotes the sentence for a later part when the lead holds only the words that part inherits', () => {
+    const text = 'If you create a new note at 09:45 on Jan 1st, 2024, the creator names it `202401010945`. If a note with the same name exists, the new note uses the next available timestamp.';
+    const r = read('What name does the creator give a note made at 09:45 on Jan 1st 2024, and what happens when a note with that name already exists?', [snippet(1, text, { title: 'Unique note creator' })]);
+    expect(r.outcome).toBe('answered');
+    expect(r.answer).toContain('next available timestamp');
+  });
+
   it('answers each part of a two-part question, and says which part the notes leave open', () => {
     const s = [snippet(1, 'The outage lasted 47 minutes. Root cause: an expired TLS certificate on the relay.', { title: 'Relay outage' })];
     const both = read('How long did the relay outage last, and what was its root cause?', s);

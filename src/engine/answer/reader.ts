@@ -676,6 +676,8 @@ const RUNNER_UP_SHARE = 0.85;
 const NEAR_SHARE = 0.35;
 /** A later part of a question holds the first part's words at this share of their weight. */
 const INHERITED_SHARE = 0.25;
+/** …and all of them together at most this share of the part's own word weight. */
+const INHERITED_CAP = 0.5;
 /** A word found elsewhere in the retrieved passages of the sentence's note counts this much. */
 const DOC_SHARE = 0.2;
 /** A part is answered when its best sentence reads at least this well. */
@@ -788,6 +790,9 @@ interface Part {
   total: number;
   /** What a sentence that states the value directly holds (directForm). */
   direct?: RegExp;
+  /** Its own words (without the first part's it inherits), and their weight. */
+  own: Weighted[];
+  ownTotal: number;
   /** For "How do I…": the asked task's verb among the part's words, and whether the quote must hold it (see taskVerb). */
   task?: Weighted;
   taskRequired?: boolean;
@@ -1131,13 +1136,22 @@ export function readAnswer(question: string, given: readonly Candidate[], option
     const own = weighted(expand(contentTerms(text, lang)));
     // A later part is about the first part's subject ("and what was *its* root cause", "и когда *он* начнётся"):
     // the first part's words count a quarter in it.
-    const inherited = i === 0 ? [] : first.filter((f) => !own.some((o) => o.term === f.term)).map((f) => ({ ...f, w: f.w * INHERITED_SHARE }));
+    // In a part that asks something of its own (two words or more), together they weigh at most half
+    // its own words: a first part full of rare values ("at 09:45 on Jan 1st 2024") would otherwise make
+    // its own sentence the answer to "and what happens when a note with that name exists?". A part of
+    // one word ("…, and what other characteristic?") is about the first part's subject.
+    const ownWeight = own.reduce((sum, t) => sum + t.w, 0);
+    const lent = first.filter((f) => !own.some((o) => o.term === f.term));
+    const lentWeight = lent.reduce((sum, f) => sum + f.w * INHERITED_SHARE, 0);
+    const capped = own.filter((t) => t.w > 0).length >= 2 && lentWeight > INHERITED_CAP * ownWeight;
+    const share = capped ? (INHERITED_SHARE * INHERITED_CAP * ownWeight) / lentWeight : INHERITED_SHARE;
+    const inherited = i === 0 ? [] : lent.map((f) => ({ ...f, w: f.w * share }));
     const terms = [...own, ...inherited];
     const asked = askedType(text);
     const direct = options.directForms && (lang === undefined || lang === 'en') ? directForm(text, asked.type) : undefined;
     const verb = asked.type === 'procedure' ? taskVerb(text, lang) : undefined;
     const task = verb === undefined ? undefined : own.find((t) => t.term === verb.form);
-    return { text, asked, terms, total: terms.reduce((s, t) => s + t.w, 0), ...(direct ? { direct } : {}), ...(task ? { task, taskRequired: verb!.required } : {}) };
+    return { text, asked, terms, total: terms.reduce((s, t) => s + t.w, 0), own, ownTotal: ownWeight, ...(direct ? { direct } : {}), ...(task ? { task, taskRequired: verb!.required } : {}) };
   });
   // A part with no word of its own ("and when?") is about the rest of the question.
   for (const p of parts) if (p.total === 0) Object.assign(p, { terms: all, total: allTotal });
@@ -1264,14 +1278,18 @@ export function readAnswer(question: string, given: readonly Candidate[], option
   const answersPart = (i: number, pi: number) => table[i]![pi]!.answers >= PART_ANSWERED && (parts.length === 1 || table[i]![pi]!.typed);
   parts.forEach((_, pi) => {
     if (picked.length === 0 || picked.length >= maxSentences) return;
-    const held = Math.max(-1, ...picked.filter((i) => answersPart(i, pi)).map((i) => table[i]![pi]!.answers));
-    if (held >= 0 && parts.length === 1) return;
+    const holders = picked.filter((i) => answersPart(i, pi));
+    if (holders.length > 0 && parts.length === 1) return;
     let best = -1;
     for (const i of order) if (!picked.includes(i) && answersPart(i, pi) && (best < 0 || table[i]![pi]!.score > table[best]![pi]!.score)) best = i;
     // A quoted sentence answers a later part when it does so nearly as well as the best one: a question
     // of two parts whose lead holds a word of the second ("encryption key") is still told "Key
-    // derivation function: scrypt" for "which key derivation function…".
-    if (held >= 0 && (best < 0 || held >= RUNNER_UP_SHARE * table[best]![pi]!.answers)) return;
+    // derivation function: scrypt" for "which key derivation function…". Judged on the part's own
+    // words: the first part's, which it inherits, are what the lead holds anyway ("…and what happens
+    // when a note with that name already exists?").
+    const p = parts[pi]!;
+    const own = (i: number) => (p.ownTotal > 0 ? coverage(candidates[i]!, p.own, p.ownTotal) : table[i]![pi]!.answers);
+    if (holders.length > 0 && (best < 0 || Math.max(...holders.map(own)) >= RUNNER_UP_SHARE * own(best))) return;
     if (best >= 0) picked.push(best);
   });
   // A single question that two sentences answer about equally well: the runner-up holds a value of the
