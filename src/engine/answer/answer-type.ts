@@ -332,10 +332,13 @@ export function assignsUnit(line: string, unit: string): boolean {
  * file I can sync" or "the oldest Android version it runs on"; the note says "files up to 5 MB",
  * "a limit of 4 GB per site", "Android 5.1 and above", "at least 8 GB". The superlative is rarely the
  * note's own word. English, Russian and German; a statement needs a number after (or, for "and
- * above", before) its bound word, so "up to you" or «до конца» is none.
+ * above", before) its bound word, so "up to you" or «до конца» is none. The superlatives are kept as
+ * alternations: the patterns that ask, say and ask a limit are built of them.
  */
-const UPPER_ASKS = /^(?:biggest|largest|maximum|maximal|highest|greatest|longest|heaviest|максимальн\p{L}*|наибольш\p{L}*|предельн\p{L}*|крупнейш\p{L}*|größte[nrms]?|grösste[nrms]?|maximal\p{L}*|höchste[nrms]?|höchstens|längste[nrms]?)$/iu;
-const LOWER_ASKS = /^(?:smallest|least|minimum|minimal|lowest|fewest|oldest|earliest|минимальн\p{L}*|наименьш\p{L}*|kleinste[nrms]?|mindest\p{L}*|minimal\p{L}*|niedrigste[nrms]?|älteste[nrms]?|früheste[nrms]?)$/iu;
+const UPPER_WORDS = String.raw`biggest|largest|maximum|maximal|highest|greatest|longest|heaviest|максимальн\p{L}*|наибольш\p{L}*|предельн\p{L}*|крупнейш\p{L}*|größte[nrms]?|grösste[nrms]?|maximal\p{L}*|höchste[nrms]?|höchstens|längste[nrms]?`;
+const LOWER_WORDS = String.raw`smallest|least|minimum|minimal|lowest|fewest|oldest|earliest|минимальн\p{L}*|наименьш\p{L}*|kleinste[nrms]?|mindest\p{L}*|minimal\p{L}*|niedrigste[nrms]?|älteste[nrms]?|früheste[nrms]?`;
+const UPPER_ASKS = new RegExp(`^(?:${UPPER_WORDS})$`, 'iu');
+const LOWER_ASKS = new RegExp(`^(?:${LOWER_WORDS})$`, 'iu');
 const BETWEEN = String.raw`\s+(?:[\p{L}\p{M}-]+\s+){0,3}?`;
 const UPPER_STATED = new RegExp(
   String.raw`(?<![\p{L}])(?:up to|upto|at most|no more than|not more than|not to exceed|maximum|max|limit|limited to|capped at|cap of|до|не более|не больше|не свыше|максимум|максимально|лимит\p{L}*|ограничен\p{L}*|bis zu|höchstens|maximal|obergrenze|limit)(?![\p{L}])${BETWEEN}${NUMBER}`,
@@ -354,8 +357,8 @@ const CAPACITY_VERBS = /^(?:hold|holds|store|stores|contain|contains|fit|fits|ta
 const PERCENT_WORD = /^(?:percent|percentage|per cent|prozent|prozentsatz|процент\p{L}*|pourcentage|porcentaje)$/iu;
 const PERCENT_STATED = /\d\s?[%٪]|(?<![\p{L}\p{N}])%\d/u;
 /** A bound stated, or a superlative of the same direction ("the biggest city" for "the largest"). */
-const UPPER_SAID = new RegExp(`${UPPER_STATED.source}|(?<![\\p{L}])(?:${UPPER_ASKS.source.slice(4, -2)})(?![\\p{L}])`, 'iu');
-const LOWER_SAID = new RegExp(`${LOWER_STATED.source}|(?<![\\p{L}])(?:${LOWER_ASKS.source.slice(4, -2)})(?![\\p{L}])`, 'iu');
+const UPPER_SAID = new RegExp(`${UPPER_STATED.source}|(?<![\\p{L}])(?:${UPPER_WORDS})(?![\\p{L}])`, 'iu');
+const LOWER_SAID = new RegExp(`${LOWER_STATED.source}|(?<![\\p{L}])(?:${LOWER_WORDS})(?![\\p{L}])`, 'iu');
 
 /**
  * A question that asks a limit: a superlative of what someone may do ("the largest attachment I
@@ -363,7 +366,7 @@ const LOWER_SAID = new RegExp(`${LOWER_STATED.source}|(?<![\\p{L}])(?:${LOWER_AS
  * kann"). Not one about the world ("the largest city", "the longest time a certificate is good for").
  */
 const ASKS_LIMIT = new RegExp(
-  String.raw`(?<![\p{L}])(?:${UPPER_ASKS.source.slice(4, -2)}|${LOWER_ASKS.source.slice(4, -2)})(?![\p{L}]).{0,60}?(?<![\p{L}])(?:(?:i|you|we|one)\s+(?:can|could|may|am allowed to|are allowed to)|можно|могу|можем|может|разрешено|(?:kann|darf|können|dürfen)\s+(?:ich|man|wir)|(?:ich|man|wir)\s+(?:\p{L}+\s+)?(?:kann|darf|können|dürfen))(?![\p{L}])`,
+  String.raw`(?<![\p{L}])(?:${UPPER_WORDS}|${LOWER_WORDS})(?![\p{L}]).{0,60}?(?<![\p{L}])(?:(?:i|you|we|one)\s+(?:can|could|may|am allowed to|are allowed to)|можно|могу|можем|может|разрешено|(?:kann|darf|können|dürfen)\s+(?:ich|man|wir)|(?:ich|man|wir)\s+(?:\p{L}+\s+)?(?:kann|darf|können|dürfen))(?![\p{L}])`,
   'iu',
 );
 export function asksLimit(question: string): boolean {
