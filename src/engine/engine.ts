@@ -67,6 +67,7 @@ import { createSourceHandlers } from './handlers/source.ts';
 import { createThreadsHandlers } from './handlers/threads.ts';
 import { createSystemHandlers } from './handlers/system.ts';
 import type { CallContext, Handler, HandlerTable } from './handlers/types.ts';
+import { warmLanguages, warmReader } from './answer/warm.ts';
 
 export type { CallContext } from './handlers/types.ts';
 export type { WatchOptions } from './ingest/queue.ts';
@@ -330,6 +331,10 @@ export function createEngine(options: EngineOptions = {}): Engine {
     for (const d of dense) d.index.markStale();
   };
   const handlers = readOnly ? readerHandlers(table, dataDir, follow) : table;
+  // The reader's first-use cost (compiling its expressions) is paid while the engine waits, not by the first answer.
+  const warm = setTimeout(() => warmReader(warmLanguages(store.languageCounts())), 0);
+  warm.unref();
+  disposables.add({ dispose: () => clearTimeout(warm) });
 
   const assertLive = () => {
     if (disposables.isDisposed) throw createError('E_SYN_BAD_REQUEST', 'The engine has been disposed');

@@ -320,10 +320,13 @@ async function bridgeHop(
   const resolved = await resolveBridge(deps, d, context, readerOptions);
   if (!resolved) return null;
   const asked = mainQuestion(d, resolved.name);
-  const main = await search(deps, asked, context, k);
   const nameKey = resolved.name.toLowerCase();
   const rest = `${d.before} ${d.after}`.replace(/[?!.,;]/g, ' ');
-  const ownSearch = await search(deps, `${resolved.name} ${rest}`, { ...context, mode: 'bm25', enable_rerank: false }, HOP_SEARCH_K);
+  // The name's own note is searched while the question about the name waits for its vector.
+  const [main, ownSearch] = await Promise.all([
+    search(deps, asked, context, k),
+    search(deps, `${resolved.name} ${rest}`, { ...context, mode: 'bm25', enable_rerank: false }, HOP_SEARCH_K),
+  ]);
   const own = (ownSearch?.chunks ?? []).filter((c) => c.title.toLowerCase() === nameKey || c.title.toLowerCase().includes(nameKey)).slice(0, BRIDGE_OWN);
   // The notes the question about the name finds first (the record "Decider: Maya Chen" heads) are
   // read further: the fact asked is often in another of their passages than the one that names her.
