@@ -75,7 +75,7 @@ describe('askedType', () => {
   });
 
   it('names the counted thing of "how many" / "сколько", so the number must count it', () => {
-    expect(askedType('How many retries does the SDK attempt?')).toEqual({ type: 'number', unit: 'retri' });
+    expect(askedType('How many retries does the SDK attempt?')).toEqual({ type: 'number', unit: 'retri', strict: true });
     expect(askedType('На скольких планшетах запустят пилот?').unit).toMatch(/^планш/);
     expect(askedType('Wie viele Geräte darf ich verbinden?').unit).toMatch(/^ger/);
     expect(holdsType('Mit einem Konto lassen sich bis zu fünf Geräte verbinden.', askedType('Wie viele Geräte darf ich verbinden?'))).toBe(true);
@@ -88,6 +88,49 @@ describe('askedType', () => {
     // "сколько раз" counts times, "сколько стоит" has a verb after it: no counted noun.
     expect(askedType('Сколько раз сервис повторяет отправку?')).toEqual({ type: 'number' });
     expect(askedType('Сколько курьеров не получили уведомления?').unit).toBe('курьер');
+  });
+});
+
+describe('strict value types', () => {
+  it('marks a price, and a date question that names its calendar value, as answered only by such a value', () => {
+    expect(askedType('How much does a Catalyst license cost?')).toEqual({ type: 'money', strict: true });
+    expect(askedType('Wie viel kostet ein Abo von Sync Standard im Monat?')).toEqual({ type: 'money', strict: true });
+    expect(askedType('In what year was the Interstate Highway System created?')).toEqual({ type: 'date', strict: true });
+    expect(askedType('В каком году основана компания?')).toEqual({ type: 'date', strict: true });
+    expect(askedType('In welchem Jahr ist Obsidian erschienen?')).toEqual({ type: 'date', strict: true });
+    // "When" is answered by a condition as often as by a date: "when the immune system is less active".
+    expect(askedType('When does immunodeficiency occur?')).toEqual({ type: 'date' });
+    expect(askedType('How many of them passed?').strict).toBeUndefined();
+    expect(holdsType('Six-time Grammy winner Lady Gaga sang the anthem.', askedType('How many Grammys has Lady Gaga won?'))).toBe(true);
+    expect(holdsType('None of the original treaties mention fundamental rights.', askedType('How many original treaties protected fundamental rights?'))).toBe(true);
+  });
+
+  it('reads a price of none as a price', () => {
+    expect(holdsType('Obsidian is free for personal use.', { type: 'money' })).toBe(true);
+    expect(holdsType('Obsidian ist für den privaten Gebrauch kostenlos.', { type: 'money' })).toBe(true);
+    expect(holdsType('Obsidian бесплатен для личного использования.', { type: 'money' })).toBe(true);
+    expect(holdsType('Sync Standard: 1 Monat; Sync Plus: 12 Monate.', { type: 'money' })).toBe(false);
+    expect(holdsType('Feel-free templates are in the lock-free folder.', { type: 'money' })).toBe(false);
+  });
+
+  it.each([
+    'When the Interstate Highway System was created in the 1950s, Interstate 5 was built.',
+    'The movement began in the mid-18th century within the Church of England.',
+    'Their descendants used French names well into the nineteenth century.',
+    'Карта составлена в XIX веке.',
+    'Die Burg stammt aus dem 12. Jahrhundert.',
+    'Caesar crossed the Rubicon in 49 BC.',
+    'Rapid warming began about 13,000 BP.',
+    'Europe began to warm up from 22,000 years ago onward.',
+    'In 1186, Temüjin was elected khan of the Mongols.',
+    'She gave birth to a son, Jochi (1185–1226), nine months later.',
+  ])('finds a historical date in "%s"', (sentence) => {
+    expect(holdsType(sentence, { type: 'date' })).toBe(true);
+  });
+
+  it('takes no count or amount for an early year', () => {
+    expect(holdsType('The library holds 1200 maps.', { type: 'date' })).toBe(false);
+    expect(holdsType('The ad ran on page 12.', { type: 'date' })).toBe(false);
   });
 });
 

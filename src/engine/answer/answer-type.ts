@@ -17,12 +17,18 @@ export interface AskedType {
   type: AnswerType;
   /** The stemmed noun counted by "how many X" / "сколько X", when given: the value should count it. */
   unit?: string;
+  /**
+   * The question names the form of its value (a price; "what year", «в каком году», "welches Datum";
+   * a count of a named thing, "how many retries"):
+   * only a quote that holds such a value answers it, however well it covers the question's words.
+   */
+  strict?: true;
 }
 
 const W = String.raw`[\p{L}\p{N}'’-]`;
 /** "one of them", "one another" pick out a thing and count nothing. */
 const NUMBER_WORDS_EN =
-  String.raw`one(?!\s+(?:of|another)\b)|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand|million|billion|dozen|half|a few|several|once|twice`;
+  String.raw`one(?!\s+(?:of|another)\b)|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundreds?|thousands?|millions?|billions?|dozens?|half|a few|several|once|twice`;
 const NUMBER_WORDS_RU =
   String.raw`один|одна|одно|одного|одной|два|две|двух|три|трех|трёх|четыре|четырех|пять|пяти|шесть|шести|семь|семи|восемь|восьми|девять|девяти|десять|десяти|двадцать|тридцать|сорок|пятьдесят|сто|двести|тысяч[аиу]?|миллион\S*|полтора|несколько|дважды|трижды`;
 const NUMBER_WORDS_DE =
@@ -44,12 +50,21 @@ const MONTHS_RU = String.raw`январ\p{L}*|феврал\p{L}*|март\p{L}*|
 const WEEKDAYS = String.raw`monday|tuesday|wednesday|thursday|friday|saturday|sunday|montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonnabend|sonntag|понедельник\p{L}*|вторник\p{L}*|сред[аыу]|четверг\p{L}*|пятниц\p{L}*|суббот\p{L}*|воскресень\p{L}*`;
 
 const DURATION = new RegExp(String.raw`${NUMBER}\s*(?:-\s*)?(?:${TIME_UNITS})(?![\p{L}])|(?<![\p{L}])(?:daily|weekly|monthly|yearly|annually|hourly|nightly|fortnightly|ежедневно|еженедельно|ежемесячно|ежегодно|täglich|wöchentlich|monatlich|jährlich|stündlich|nächtlich)(?![\p{L}])|(?<![\p{L}])(?:every|each|per|каждые|каждый|каждую|раз в|alle|jede[nrs]?|pro)\s+(?:${NUMBER}\s*)?(?:${TIME_UNITS})(?![\p{L}])|\*\s*time\.(?:Hour|Minute|Second)`, 'iu');
+/**
+ * Years and times history states without a four-digit modern year: a decade ("the 1950s"), a
+ * century ("the mid-18th century", "nineteenth century", «XIX век», "im 19. Jahrhundert"), an era
+ * ("44 BC", "AD 711", "13,000 BP", "22,000 years ago"), and an early year where only a year can stand
+ * ("In 1186", "(1185–1226)").
+ */
+const ORDINALS_EN = 'first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|thirteenth|fourteenth|fifteenth|sixteenth|seventeenth|eighteenth|nineteenth|twentieth|twenty-first';
+const ERA = String.raw`\b(?:1\d|20)\d0s\b|\b(?:\d{1,2}(?:st|nd|rd|th)|${ORDINALS_EN})[\s-]+century\b|(?<![\p{L}])(?:[IVX]{1,5}|\d{1,2})\s+(?:век\p{L}*|веке)(?![\p{L}])|\b\d{1,2}\.\s+jahrhundert\p{L}*|\b\d[\d,.]*\s?(?:BC|BCE|AD|CE|BP)\b|\b(?:AD|CE)\s?\d{1,4}\b|\b\d[\d,.]*\s+years\s+ago\b|(?:\b(?:in|since|from|until|by|circa|around)\s+|\()1[0-4]\d{2}\b|\b1[0-4]\d{2}\s?[–-]\s?1\d{3}\b`;
 const DATE = new RegExp(
-  String.raw`\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}[./]\d{1,2}[./]\d{2,4}\b|\b(?:1[5-9]|20)\d{2}\b|(?<![\p{L}])(?:${MONTHS_EN}|${MONTHS_RU}|${MONTHS_DE})(?![\p{L}])|\b\d{1,2}(?:er)?\s+(?:de\s+)?(?:${MONTHS_FR_ES})(?![\p{L}])|(?<![\p{L}])(?:${WEEKDAYS})(?![\p{L}])|\b\d{1,2}:\d{2}\b|\bQ[1-4]\b|\b(?:today|tomorrow|yesterday|next week|last week|end of (?:the )?(?:week|month|quarter|year))\b|(?<![\p{L}])(?:сегодня|завтра|вчера|heute|morgen|gestern|übermorgen)(?![\p{L}])`,
+  String.raw`\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}[./]\d{1,2}[./]\d{2,4}\b|\b(?:1[5-9]|20)\d{2}\b|(?<![\p{L}])(?:${MONTHS_EN}|${MONTHS_RU}|${MONTHS_DE})(?![\p{L}])|\b\d{1,2}(?:er)?\s+(?:de\s+)?(?:${MONTHS_FR_ES})(?![\p{L}])|(?<![\p{L}])(?:${WEEKDAYS})(?![\p{L}])|\b\d{1,2}:\d{2}\b|\bQ[1-4]\b|\b(?:today|tomorrow|yesterday|next week|last week|end of (?:the )?(?:week|month|quarter|year))\b|(?<![\p{L}])(?:сегодня|завтра|вчера|heute|morgen|gestern|übermorgen)(?![\p{L}])|${ERA}`,
   'iu',
 );
 const RELATIVE_TIME = new RegExp(String.raw`(?<![\p{L}])(?:within|after|before|in|by|no later than|через|в течение|не позднее|спустя|innerhalb(?: von)?|binnen|nach|vor|in|bis zu|spätestens nach|ab)\s+(?:(?:den|dem|der|die)\s+)?(?:(?:ersten|nächsten|letzten)\s+)?(?:the\s+(?:first|next)\s+)?${NUMBER}\s*(?:-\s*)?(?:${TIME_UNITS})(?![\p{L}])`, 'iu');
-const MONEY = new RegExp(String.raw`[$€£¥₽]\s*\d|\d[\d,.\s ]*\s*(?:[$€£¥₽]|k\b|m\b|usd|eur|gbp|rub|dollars?|euros?|pounds?|руб\p{L}*|долл\p{L}*|евро|franken|chf)(?![\p{L}])`, 'iu');
+/** A price may be none: "free of charge", "kostenlos", «бесплатно», "gratuit". */
+const MONEY = new RegExp(String.raw`(?<![\p{L}-])(?:free(?: of charge)?|at no cost|no charge|kostenlos|kostenfrei|gratis|umsonst|бесплат\p{L}*|gratuit\p{L}*|gratuitamente)(?![\p{L}-])|[$€£¥₽]\s*\d|\d[\d,.\s ]*\s*(?:[$€£¥₽]|k\b|m\b|usd|eur|gbp|rub|dollars?|euros?|pounds?|руб\p{L}*|долл\p{L}*|евро|franken|chf)(?![\p{L}])`, 'iu');
 const ANY_NUMBER = new RegExp(NUMBER, 'iu');
 /**
  * Chinese and Japanese write a number and its unit without a space and go on without one
@@ -83,9 +98,10 @@ const PROCEDURE = /[:：]\s*$|→|(?<![\p{L}])(?:run|type|enter|press|execute|з
 const has = (re: RegExp, s: string) => re.test(s);
 const WORDS = new RegExp(`${W}+`, 'gu');
 const NUMBER_WORD = new RegExp(`^(?:${NUMBER_WORDS_EN}|${NUMBER_WORDS_RU}|${NUMBER_WORDS_DE})$`, 'iu');
+const ZERO_WORD = /^(?:none|no|zero|нет|ни|ноль|нуль|kein|keine|keinen|null)$/iu;
 
 /** The word, or one part of it (MAX_RETRIES, engineer-days), is the counted noun; Russian stems may differ in their ending. */
-function isUnit(word: string, unit: string): boolean {
+export function isUnit(word: string, unit: string): boolean {
   const stems = [word, ...word.split(/[_-]/)].map((p) => stemWord(p.toLowerCase()));
   return stems.some((s) => s === unit || (s.length >= 4 && unit.length >= 4 && (unit.startsWith(s.slice(0, 4)) && s.startsWith(unit.slice(0, 4)))));
 }
@@ -121,6 +137,9 @@ function countedUnit(q: string): string | undefined {
   return stemWord(word);
 }
 
+/** "What year", «в каком году», "welches Datum": a date question that names the calendar value it asks for. */
+const NAMES_DATE = /\b(?:what|which) (?:year|date)\b|(?<![\p{L}])(?:в каком году|какого числа|какая дата|какой датой|in welchem jahr|welches datum|an welchem datum|quelle année|en quelle année|quelle date|en qué año|qué año|qué fecha)(?![\p{L}])/iu;
+
 export function askedType(question: string): AskedType {
   const q = question.toLowerCase().replace(/[’`]/g, "'").replace(/\s+/g, ' ').trim();
   // The question word that comes first decides: "Where does the engineer who chose X work?" asks
@@ -133,8 +152,10 @@ export function askedType(question: string): AskedType {
   if (!best) return { type: 'any' };
   if (best.type === 'number') {
     const unit = countedUnit(q);
-    return unit ? { type: 'number', unit } : { type: 'number' };
+    // "How many retries…" is answered by a count of retries: a sentence that counts nothing, or something else, is no answer.
+    return unit ? { type: 'number', unit, strict: true } : { type: 'number' };
   }
+  if (best.type === 'money' || (best.type === 'date' && NAMES_DATE.test(q))) return { type: best.type, strict: true };
   return { type: best.type };
 }
 
@@ -186,11 +207,11 @@ export function holdsType(sentence: string, asked: AskedType, line?: { code?: bo
       return has(MONEY, sentence) || has(CJK_MONEY, sentence);
     case 'number': {
       if (has(CJK, sentence) && has(CJK_NUMBER, sentence)) return true;
-      if (!has(ANY_NUMBER, sentence)) return false;
-      if (!asked.unit) return true;
+      if (!asked.unit) return has(ANY_NUMBER, sentence);
       // The counted noun within a few words of a number ("5 retries", "MAX_RETRIES = 5", "1200 планшетов").
       const words = sentence.match(WORDS) ?? [];
-      const numAt = words.flatMap((w, i) => (/\d/.test(w) || NUMBER_WORD.test(w) ? [i] : []));
+      // "Six-time Grammy winner" counts the Grammys; "None of the treaties", "no devices" count none.
+      const numAt = words.flatMap((w, i) => (/\d/.test(w) || NUMBER_WORD.test(w) || NUMBER_WORD.test(w.split('-')[0]!) || ZERO_WORD.test(w) ? [i] : []));
       return words.some((w, i) => isUnit(w, asked.unit!) && numAt.some((j) => Math.abs(i - j) <= 4));
     }
     // Chinese, Japanese, Hindi, Thai, Arabic… names and places have no capitals to tell them by.
@@ -348,6 +369,11 @@ const LOWER_STATED = new RegExp(
   String.raw`${NUMBER}\s*(?:[\p{L}.]+\s+)?(?:and above|or above|and up|and later|or later|and newer|or newer|and higher|or higher|or greater|or more|и выше|и новее|или новее|или выше|и более|или более|und höher|oder höher|und neuer|oder neuer|oder später|und mehr|oder mehr)(?![\p{L}])|\d\+|(?<![\p{L}])(?:at least|minimum|min|no less than|not less than|starting at|starting from|as low as|не менее|не меньше|минимум|как минимум|начиная с|mindestens|minimal|ab)(?![\p{L}])${BETWEEN}${NUMBER}`,
   'iu',
 );
+
+/** Does the text state a bound with a number ("at least 25 licenses", "up to 20 MB", «не более 5»)? */
+export function statesBound(text: string): boolean {
+  return UPPER_STATED.test(text) || LOWER_STATED.test(text);
+}
 
 /** "How much media can one site hold?", "How many users can a workspace take?": a capacity, stated as a bound ("a limit of 4 GB"). */
 const ASKS_CAPACITY = /\bhow (?:much|many)\b.*\bcan\b/i;

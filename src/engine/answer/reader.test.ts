@@ -214,6 +214,43 @@ describe('readAnswer', () => {
     // Another superlative of the same direction says it too.
     const city = [snippet(1, 'Warsaw is the biggest city of Poland.', { title: 'Poland' })];
     expect(read('What is the largest city of Poland?', city).outcome).toBe('answered');
+    // A limit is a quantity: the superlative alone, with no number, states none.
+    const depends = [snippet(1, 'The maximum attachment size you can email to support depends on your plan.', { title: 'Help and support' })];
+    expect(read(q, depends).outcome).toBe('not_found');
+  });
+
+  it('takes no value from a condition: "If you connect 5 devices, …" does not say how many you may connect', () => {
+    const q = 'How many devices can I connect on the free plan?';
+    const supposed = [snippet(1, 'If you connect 5 devices on the free plan, sync pauses on the oldest one.', { title: 'Plans' })];
+    expect(read(q, supposed).outcome).toBe('not_found');
+    const stated = [snippet(1, 'On the free plan you can connect 5 devices.', { title: 'Plans' })];
+    expect(read(q, stated).outcome).toBe('answered');
+    // A condition that sets a threshold states a requirement.
+    const threshold = [snippet(1, 'If your organization has purchased at least 25 licenses, you can be featured on the Enterprise page.', { title: 'Enterprise' })];
+    expect(read('How many licenses does a company need to buy to be featured on the Enterprise page?', threshold).outcome).toBe('answered');
+    // The counted noun counts even when the question capitalises it.
+    const grammy = [snippet(1, 'Six-time Grammy winner Lady Gaga performed the national anthem.', { title: 'Super Bowl 50' })];
+    expect(read('How many Grammys has Lady Gaga won?', grammy).outcome).toBe('answered');
+    const ru = [snippet(1, 'Если ваша команда состоит из одного человека — да, вы можете использовать одну подписку.', { title: 'Команды' })];
+    expect(readAnswer('Сколько человек работает в команде?', readerCandidates(ru, 'ru'), { termStats: stats(), language: 'ru' }).outcome).toBe('not_found');
+  });
+
+  it('answers a price or a named calendar value only with a quote that holds one', () => {
+    // Every other word of the question held ("cost", a verb no file holds, weighs nothing).
+    const plans = [snippet(1, 'Version history; Sync Standard: 1 month; Sync Plus: 12 months.', { title: 'Sync plans' })];
+    expect(read('How much does Sync Standard cost per month?', plans, ['cost']).outcome).toBe('not_found');
+    const price = [snippet(1, 'Sync Standard costs $4 per month, billed annually.', { title: 'Sync plans' })];
+    expect(read('How much does a Sync Standard subscription cost per month?', price).outcome).toBe('answered');
+    const free = [snippet(1, 'Obsidian is free for personal use, with no account needed.', { title: 'Pricing' })];
+    expect(read('How much does Obsidian cost for personal use?', free).outcome).toBe('answered');
+    const field = [snippet(1, 'Field: `date.year`; Type: `number`; Description: the year of the date.', { title: 'Functions' })];
+    expect(read('In what year was the date field first described?', field, ['describ']).outcome).toBe('not_found');
+    const year = [snippet(1, 'The date field was first described in 2021.', { title: 'Functions' })];
+    expect(read('In what year was the date field first described?', year, ['describ']).outcome).toBe('answered');
+    // Of two parts, the one whose value no quote holds is the one left open.
+    const both = [snippet(1, 'Sync Standard keeps version history for 1 month.', { title: 'Sync plans' })];
+    const r = read('How long does Sync Standard keep version history, and how much does Sync Standard cost?', both);
+    expect(r.parts.map((p) => p.answered)).toEqual([true, false]);
   });
 
   it('reads a percentage as stated by a number with the sign', () => {

@@ -33,7 +33,7 @@
  * Pure: no store, no model, no I/O.
  */
 import { compoundParts, foldText, isStopword, stemWord, tokenize } from '../search/analyzer.ts';
-import { type AskedType, askedAttribute, askedType, assignsUnit, asksLimit, boundSaid, boundStatement, describesUnit, hasRelativeClause, holdsType, likelyVerbs, measureWords, questionParts } from './answer-type.ts';
+import { type AskedType, askedAttribute, askedType, assignsUnit, asksLimit, boundSaid, boundStatement, describesUnit, hasRelativeClause, holdsType, isUnit, likelyVerbs, measureWords, questionParts, statesBound } from './answer-type.ts';
 import { endsSentence, splitSentences, stripCitationMarkers } from './citations.ts';
 import { contentTerms } from './checks.ts';
 import { relationTerms } from './relations.ts';
@@ -722,6 +722,11 @@ const W_TASK_VERB = 0.1;
 const ANNOUNCES_LIST = /(?:(?<![\p{L}])(?:the following|these|следующ\p{L}*|folgende[nrs]?)(?:\s+[\p{L}-]+){0,2}|(?<![\p{L}])(?:as follows|below|listed here|ниже|wie folgt|unten))\s*[.!]?\s*$/iu;
 /** Kinds of value a link title may hold but does not state as a fact (a record's date in its title). */
 const MEASURED: ReadonlySet<AskedType['type']> = new Set(['date', 'duration', 'number', 'money']);
+/**
+ * A condition ("If your team is one person, …", «Если ваша команда состоит из одного человека — …»,
+ * "Wenn du 2 Geräte hast, …") up to the comma or dash that closes it: a value in it is supposed, not stated.
+ */
+const CONDITION = /(?<![\p{L}])(?:if|unless|если|wenn|falls|sofern)\s[^,;:—–]*/giu;
 /** The best sentences whose links and names a second hop follows. */
 const HOP_FROM = 5;
 /** The most subjects a reading offers for a second hop. */
@@ -815,8 +820,9 @@ export function directForm(part: string, type: AskedType['type']): RegExp | unde
 }
 
 /** Numbers and capitalised words of the question: a value the question already states is no answer. */
-function questionValues(question: string): RegExp | null {
-  const vals = [...new Set(question.match(/\d[\d.,:-]*\d|\d|(?<![\p{L}])[\p{Lu}][\p{L}'’-]+/gu) ?? [])].filter((v) => v.length > 0);
+function questionValues(question: string, lang?: string): RegExp | null {
+  // A function word capitalised as the question's first ("In which year…") names nothing: "In 1237 …" keeps its "In".
+  const vals = [...new Set(question.match(/\d[\d.,:-]*\d|\d|(?<![\p{L}])[\p{Lu}][\p{L}'’-]+/gu) ?? [])].filter((v) => v.length > 0 && !isStopword(v.toLowerCase(), lang));
   if (vals.length === 0) return null;
   return new RegExp(`(?<![\\p{L}\\p{N}])(?:${vals.map((v) => v.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})(?![\\p{L}\\p{N}])`, 'gu');
 }
@@ -1156,7 +1162,7 @@ export function readAnswer(question: string, given: readonly Candidate[], option
   // A part with no word of its own ("and when?") is about the rest of the question.
   for (const p of parts) if (p.total === 0) Object.assign(p, { terms: all, total: allTotal });
 
-  const values = questionValues(question);
+  const values = questionValues(question, lang);
   // Cosines scaled to this question's candidates: e5's cosines crowd into a narrow band, so the
   // spread among the candidates says more than the value. A candidate without a vector gets the middle.
   const sims = candidates.map((c) => options.similarity?.(c.text));
@@ -1173,8 +1179,13 @@ export function readAnswer(question: string, given: readonly Candidate[], option
   // is in [[2026-03-14 Storage decision]]" is the record's date; the record itself states the fact.
   const readable = new Set(candidates.flatMap((c) => (c.titleKey ? [c.titleKey] : [])));
   const ownValues = (c: Candidate, asked: AskedType) => {
-    let text = values ? c.text.replace(values, ' ') : c.text;
-    if (MEASURED.has(asked.type)) for (const l of c.links ?? []) if (readable.has(phraseKey(l))) text = text.split(plainText(l)).join(' ');
+    // The counted noun stays, even when the question capitalises it ("How many Grammys…" — "Six-time Grammy winner").
+    let text = values ? c.text.replace(values, (v) => (asked.unit && isUnit(v, asked.unit) ? v : ' ')) : c.text;
+    if (MEASURED.has(asked.type)) {
+      for (const l of c.links ?? []) if (readable.has(phraseKey(l))) text = text.split(plainText(l)).join(' ');
+      // A condition that sets a threshold states a requirement: "If your organization has purchased at least 25 licenses, …".
+      if (!c.code) text = text.replace(CONDITION, (clause) => (statesBound(clause) ? clause : ' '));
+    }
     return text;
   };
   const intros = new Set(candidates.flatMap((c) => (c.described && c.code && /[:：]\s*$/.test(c.described) ? [c.described] : [])));
@@ -1405,19 +1416,24 @@ export function readAnswer(question: string, given: readonly Candidate[], option
 
   // A part that asks a limit ("the largest attachment I can email") is answered only by a quote that
   // states a bound or says the superlative: "Attach the log file to your support email" is not.
+  // A limit is a quantity: "Максимальный размер файла зависит от вашего плана" says the superlative and states no limit.
   const boundUnstated = (p: Part) =>
     asksLimit(p.text) &&
-    p.terms.some((t) => {
-      const said = t.w > 0 ? boundSaid(t.raw) : undefined;
-      return said !== undefined && !picked.some((i) => candidates[i]!.terms.has(t.term) || holdsDerived(candidates[i]!, t) || said.test(candidates[i]!.text));
-    });
+    (!picked.some((i) => holdsType(candidates[i]!.text, { type: 'number' })) ||
+      p.terms.some((t) => {
+        const said = t.w > 0 ? boundSaid(t.raw) : undefined;
+        return said !== undefined && !picked.some((i) => candidates[i]!.terms.has(t.term) || holdsDerived(candidates[i]!, t) || said.test(candidates[i]!.text));
+      }));
+  // A part that names the form of its value ("How much does it cost", "In what year…") is answered only
+  // by a quote holding such a value: "Sync Standard: 1 Monat" states no price, "Das Jahr des Datums" no year.
+  const valueUnstated = (p: Part, pi: number) => p.asked.strict === true && !picked.some((i) => table[i]![pi]!.typed);
   const partReadings: PartReading[] = parts.map((p, pi) => {
     const score = Math.max(0, ...picked.map((i) => table[i]![pi]!.answers));
     const rounded = Math.round(score * 1000) / 1000;
     // "How do I…" is answered only by steps or an instruction, and only of the asked task: its verb
     // ("export" in "How can I export a note to PDF?") is in the quote or its title or heading.
     // (Where the verb only ranks, a Russian infinitive, a quote without it may still answer.)
-    const stated = (p.asked.type !== 'procedure' || (picked.some((i) => table[i]![pi]!.typed) && (!p.taskRequired || picked.some((i) => table[i]![pi]!.doesTask)))) && !boundUnstated(p);
+    const stated = (p.asked.type !== 'procedure' || (picked.some((i) => table[i]![pi]!.typed) && (!p.taskRequired || picked.some((i) => table[i]![pi]!.doesTask)))) && !boundUnstated(p) && !valueUnstated(p, pi);
     return { part: p.text, type: p.asked.type, score: rounded, answered: rounded >= PART_ANSWERED && stated };
   });
   // What the quoted sentences and their notes' titles hold of the question's words.
@@ -1476,7 +1492,7 @@ export function readAnswer(question: string, given: readonly Candidate[], option
     Math.round((options.together === false ? quoteEvidence : 0.5 * quoteEvidence + 0.5 * Math.min(1, Math.max(0, 0.5 + togetherMargin))) * 1000) / 1000;
 
   let outcome: Outcome;
-  if (picked.length === 0 || unknownAttribute || scattered || quoteEvidence < NOT_FOUND_BELOW || bestPart < NOT_FOUND_PART || (parts.length === 1 && boundUnstated(parts[0]!))) outcome = 'not_found';
+  if (picked.length === 0 || unknownAttribute || scattered || quoteEvidence < NOT_FOUND_BELOW || bestPart < NOT_FOUND_PART || (parts.length === 1 && (boundUnstated(parts[0]!) || valueUnstated(parts[0]!, 0)))) outcome = 'not_found';
   else if (partReadings.every((p) => p.answered)) outcome = 'answered';
   else outcome = 'partial';
 
