@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { tokenize } from '../search/analyzer.ts';
 import { checkAnswer } from './checks.ts';
-import { askedNouns, codeSentences, derivedWords, leansOnPrevious, matchForm, misspelling, plainText, proseSentences, readAnswer, readerCandidates, sentenceSimilarity, togetherNeeded } from './reader.ts';
+import { askedNouns, codeSentences, derivedWords, leansOnPrevious, matchForm, misspelling, plainText, proseSentences, proseUnits, readAnswer, readerCandidates, sentenceSimilarity, togetherNeeded } from './reader.ts';
 import type { Snippet } from './types.ts';
 
 const snippet = (n: number, text: string, extra: Partial<Snippet> = {}): Snippet => ({
@@ -788,6 +788,18 @@ describe('passage sentences', () => {
       'Early access versions are beta releases.',
       'A nested quote.',
     ]);
+    // The callout's title heads its sentences, and only its own.
+    expect(proseUnits(text).map((u) => u.heading)).toEqual([undefined, 'Sync regions', 'Sync regions', undefined, 'Warning', 'Warning']);
+  });
+
+  it('reads a callout\'s title as the heading of its sentences, and leads with the sentence that answers alone', () => {
+    const s = [
+      snippet(1, 'Canvas lets you lay out notes.\n\n> [!note] The .canvas file extension\n> Obsidian stores your canvas data as `.canvas` files using JSON Canvas.', { title: 'Canvas' }),
+      snippet(2, 'You can extend Obsidian to support other file formats using plugins.', { title: 'Accepted file formats' }),
+    ];
+    const r = read('Which file extension do canvas files have?', s);
+    expect(r.outcome).toBe('answered');
+    expect(r.answer.startsWith('Obsidian stores your canvas data as `.canvas` files')).toBe(true);
   });
 });
 

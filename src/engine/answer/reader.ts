@@ -162,6 +162,8 @@ export interface PassageUnit {
   described?: string;
   /** The text of its links that read as a title of their own (four words or more): what another note is about. */
   pointers?: string[];
+  /** The title of the callout it is in ("> [!note] The .canvas file extension"): a heading of its own. */
+  heading?: string;
 }
 
 export interface ReaderOptions {
@@ -335,7 +337,8 @@ export function proseUnits(text: string): PassageUnit[] {
     // The first sentence of a list item is an item of the list, as a field line is.
     const listed = current.length > 0 && LIST_ITEM.test(current[0]!);
     const numbered = listed && /^\d{1,3}[.)]\s/.test(current[0]!);
-    if (current.length > 0) out.push(...splitSentences(current.join(' ')).map((t, j) => (listed && j === 0 ? { text: t, item: true, ...(numbered ? { numbered: true } : {}) } : { text: t })));
+    const under = quoted && calloutTitle ? { heading: calloutTitle } : {};
+    if (current.length > 0) out.push(...splitSentences(current.join(' ')).map((t, j) => (listed && j === 0 ? { text: t, item: true, ...(numbered ? { numbered: true } : {}), ...under } : { text: t, ...under })));
     current = [];
   };
   let inFence = false;
@@ -346,6 +349,8 @@ export function proseUnits(text: string): PassageUnit[] {
   let header: string[] | null = null;
   /** The line before was in a block quote (a callout): a quote is read apart from the prose around it. */
   let quoted = false;
+  /** The title of the open callout, if it has one. */
+  let calloutTitle = '';
   for (; i < lines.length; i++) {
     let line = lines[i]!.trim();
     // An Obsidian block ID ("… in size to your Publish site. ^publish-media-limit", or alone on the
@@ -355,11 +360,13 @@ export function proseUnits(text: string): PassageUnit[] {
     // their own, the callout's type and title as a heading (not a sentence).
     const quote = !inFence && QUOTE.test(line);
     if (quote !== quoted) flush();
+    if (!quote) calloutTitle = '';
     quoted = quote;
     if (quote) {
       line = line.replace(QUOTE, '');
       if (CALLOUT.test(line)) {
         flush();
+        calloutTitle = plainText(line.replace(CALLOUT, ''));
         continue;
       }
     }
@@ -396,7 +403,8 @@ export function proseUnits(text: string): PassageUnit[] {
     }
     if (LABEL_LINE.test(line)) {
       flush();
-      out.push(...splitSentences(line).map((t, j) => (j === 0 ? { text: t, field: true } : { text: t })));
+      const under = quoted && calloutTitle ? { heading: calloutTitle } : {};
+      out.push(...splitSentences(line).map((t, j) => (j === 0 ? { text: t, field: true, ...under } : { text: t, ...under })));
       continue;
     }
     if (LIST_ITEM.test(line)) flush();
@@ -514,7 +522,7 @@ export function readerCandidates(snippets: readonly Snippet[], lang?: string): C
     // A sentence too long to quote whole is often a list of clauses ("Politics: …; American political
     // leaders …; Chilean President …"): each clause is read on its own.
     const units = read.flatMap((u) => (!u.code && u.text.length > MAX_SENTENCE_CHARS && /;\s/.test(u.text) ? u.text.split(/;\s+/).map((t) => ({ ...u, text: t.trim() })) : [u]));
-    for (const { text, code, command, described, field, links, item, numbered, pointers: linked } of units) {
+    for (const { text, code, command, described, field, links, item, numbered, pointers: linked, heading } of units) {
       if (text.length > MAX_SENTENCE_CHARS || seen.has(text)) continue;
       seen.add(text);
       let doc = docs.get(snippet.doc_id);
@@ -529,7 +537,8 @@ export function readerCandidates(snippets: readonly Snippet[], lang?: string): C
       for (const t of relationTerms(text)) terms.add(matchForm(t));
       if (command) for (const t of COMMAND_TERMS) terms.add(t);
       const subject = field && snippet.title.trim() ? snippet.title.trim() : undefined;
-      const candidate: Candidate = { text, n: snippet.n, snippetIndex, terms, context, near: new Set(), doc, ...(code ? { code } : {}), ...(described ? { described } : {}), ...(subject ? { subject } : {}), ...(links ? { links } : {}), ...(item || field ? { item: true } : {}), ...((steps && (item || code)) || numbered ? { steps: true } : {}) };
+      // A callout's title heads the callout's sentences as a heading heads its section.
+      const candidate: Candidate = { text, n: snippet.n, snippetIndex, terms, context: heading ? new Set([...context, ...termSet(heading, lang)]) : context, near: new Set(), doc, ...(code ? { code } : {}), ...(described ? { described } : {}), ...(subject ? { subject } : {}), ...(links ? { links } : {}), ...(item || field ? { item: true } : {}), ...((steps && (item || code)) || numbered ? { steps: true } : {}) };
       if (linkedWords.length > 0) linkedTitleWords.set(candidate, linkedWords);
       out.push(candidate);
     }
@@ -1260,6 +1269,8 @@ export function readAnswer(question: string, given: readonly Candidate[], option
       for (const b of order) {
         const link = b === a ? 0 : linked(a, b);
         if (link === 0) continue;
+        // A lead whose every word the other sentence holds too adds nothing to it: that one answers alone.
+        if (!all.some((t) => t.w > 0 && holds(candidates[a]!, t) && !holds(candidates[b]!, t))) continue;
         let gain = 0;
         for (const t of all) if (!named.has(t.term) && !holds(candidates[a]!, t) && holds(candidates[b]!, t)) gain += t.w;
         gain = (gain / allTotal) * link;
