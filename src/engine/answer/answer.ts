@@ -310,6 +310,7 @@ const OUTCOME_RANK: Record<Reading['outcome'], number> = { not_found: 0, partial
 async function bridgeHop(
   deps: AnswerDeps,
   d: DescribedSubject,
+  resolving: Promise<BridgeResolution | null>,
   first: { chunks: RetrievalResult['chunks']; reading: Reading },
   context: RetrieveContext,
   k: number,
@@ -317,7 +318,7 @@ async function bridgeHop(
   readerOptions: ReaderOptions,
   language: string,
 ): Promise<{ snippets: Snippet[]; reading: Reading; limit: string } | null> {
-  const resolved = await resolveBridge(deps, d, context, readerOptions);
+  const resolved = await resolving;
   if (!resolved) return null;
   const asked = mainQuestion(d, resolved.name);
   const nameKey = resolved.name.toLowerCase();
@@ -475,14 +476,14 @@ export async function answerQuestion(deps: AnswerDeps, query: string, options: A
   const similarity = sentenceScores && sentenceScores.length > 0 ? sentenceSimilarity(sentenceScores) : undefined;
   const language = deps.questionLanguage?.(query) ?? 'en';
   const readerOptions = { termStats: visibleTermStats, language, ...(similarity ? { similarity } : {}) };
-  let reading: Reading = readAnswer(query, readerCandidates(snippets, language), readerOptions);
   // A question that describes its subject ("the engineer who chose WebSockets…") is answered through
-  // the bridge: the description resolved to a name, the rest asked about that name.
+  // the bridge: the description resolved to a name, the rest asked about that name. Its search starts
+  // now, so that the embedder works on it while the first reading is done.
   const described = result ? describedSubject(query) : null;
-  const bridged =
-    described && asksAboutSubject(described, language)
-      ? await bridgeHop(deps, described, { chunks: result!.chunks, reading }, { ...(options.context ?? {}), ...(options.mode ? { mode: options.mode } : {}) }, k, contextTokens, readerOptions, language)
-      : null;
+  const hopContext = { ...(options.context ?? {}), ...(options.mode ? { mode: options.mode } : {}) };
+  const resolving = described && asksAboutSubject(described, language) ? resolveBridge(deps, described, hopContext, readerOptions).catch(() => null) : null;
+  let reading: Reading = readAnswer(query, readerCandidates(snippets, language), readerOptions);
+  const bridged = described && resolving ? await bridgeHop(deps, described, resolving, { chunks: result!.chunks, reading }, hopContext, k, contextTokens, readerOptions, language) : null;
   if (bridged) {
     snippets = bridged.snippets;
     reading = bridged.reading;

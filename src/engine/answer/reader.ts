@@ -499,14 +499,23 @@ const IRREGULAR: ReadonlyMap<string, string> = new Map(
 );
 
 function termSet(text: string, lang?: string): Set<string> {
+  // A hop reads the same passages again: their words are stemmed once (a copy is handed out, as callers add to it).
+  const key = `${lang ?? ''}\u0000${text}`;
+  const known = termMemo.get(key);
+  if (known) return new Set(known);
   const out = new Set<string>();
   for (const t of tokenize(text, lang)) {
     if (isStopword(t.raw, lang)) continue;
     out.add(matchForm(t.term));
     for (const p of t.parts) out.add(matchForm(p));
   }
-  return out;
+  if (termMemo.size >= TERM_MEMO_MAX) termMemo.clear();
+  termMemo.set(key, out);
+  return new Set(out);
 }
+/** termSet's answers by language and text; cleared whole when full. */
+const termMemo = new Map<string, ReadonlySet<string>>();
+const TERM_MEMO_MAX = 20_000;
 
 /** Every candidate sentence of the snippets, in snippet order, each once. */
 export function readerCandidates(snippets: readonly Snippet[], lang?: string): Candidate[] {
