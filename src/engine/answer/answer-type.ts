@@ -10,6 +10,7 @@
  * currency signs, causal connectives), none is fitted to a particular vault.
  */
 import { stemWord } from '../search/analyzer.ts';
+import { boundedMemo } from './memo.ts';
 
 export type AnswerType = 'duration' | 'date' | 'number' | 'money' | 'person' | 'reason' | 'place' | 'entity' | 'definition' | 'procedure' | 'any';
 
@@ -198,17 +199,10 @@ export function holdsType(sentence: string, asked: AskedType, line?: { code?: bo
   // The reader asks the same of a sentence for each part, each ranking and each hop's reading: the
   // patterns are large (every language's values), so each answer is kept.
   const key = `${asked.type}\u0000${asked.unit ?? ''}\u0000${line?.code ? 1 : 0}${line?.item ? 1 : 0}\u0000${line?.described ?? ''}\u0000${sentence}`;
-  const known = typeMemo.get(key);
-  if (known !== undefined) return known;
-  const held = holdsTypeOnce(sentence, asked, line);
-  if (typeMemo.size >= TYPE_MEMO_MAX) typeMemo.clear();
-  typeMemo.set(key, held);
-  return held;
+  return typeMemo(key, () => holdsTypeOnce(sentence, asked, line));
 }
 
-/** Answers of holdsType, by its arguments; cleared whole when full (a few answers' worth of sentences). */
-const typeMemo = new Map<string, boolean>();
-const TYPE_MEMO_MAX = 20_000;
+const typeMemo = boundedMemo<boolean>(20_000);
 
 function holdsTypeOnce(sentence: string, asked: AskedType, line?: { code?: boolean; described?: string; item?: boolean }): boolean {
   if (line?.code && asked.type === 'entity') return true;

@@ -33,6 +33,7 @@
  * Pure: no store, no model, no I/O.
  */
 import { compoundParts, foldText, isStopword, stemWord, tokenize } from '../search/analyzer.ts';
+import { boundedMemo } from './memo.ts';
 import { type AskedType, askedAttribute, askedType, assignsUnit, asksLimit, boundSaid, boundStatement, describesUnit, hasRelativeClause, holdsType, isUnit, likelyVerbs, measureWords, questionParts, statesBound } from './answer-type.ts';
 import { endsSentence, splitSentences, stripCitationMarkers } from './citations.ts';
 import { contentTerms } from './checks.ts';
@@ -500,22 +501,18 @@ const IRREGULAR: ReadonlyMap<string, string> = new Map(
 
 function termSet(text: string, lang?: string): Set<string> {
   // A hop reads the same passages again: their words are stemmed once (a copy is handed out, as callers add to it).
-  const key = `${lang ?? ''}\u0000${text}`;
-  const known = termMemo.get(key);
-  if (known) return new Set(known);
-  const out = new Set<string>();
-  for (const t of tokenize(text, lang)) {
-    if (isStopword(t.raw, lang)) continue;
-    out.add(matchForm(t.term));
-    for (const p of t.parts) out.add(matchForm(p));
-  }
-  if (termMemo.size >= TERM_MEMO_MAX) termMemo.clear();
-  termMemo.set(key, out);
-  return new Set(out);
+  const kept = termMemo(`${lang ?? ''}\u0000${text}`, () => {
+    const out = new Set<string>();
+    for (const t of tokenize(text, lang)) {
+      if (isStopword(t.raw, lang)) continue;
+      out.add(matchForm(t.term));
+      for (const p of t.parts) out.add(matchForm(p));
+    }
+    return out;
+  });
+  return new Set(kept);
 }
-/** termSet's answers by language and text; cleared whole when full. */
-const termMemo = new Map<string, ReadonlySet<string>>();
-const TERM_MEMO_MAX = 20_000;
+const termMemo = boundedMemo<ReadonlySet<string>>(20_000);
 
 /** Every candidate sentence of the snippets, in snippet order, each once. */
 export function readerCandidates(snippets: readonly Snippet[], lang?: string): Candidate[] {
