@@ -64,6 +64,8 @@ describe('askedType', () => {
     ['Combien de temps les fichiers restent-ils dans la corbeille ?', 'duration'],
     ['Quand commence la phase de test ?', 'date'],
     ['Combien coûte Sync par mois ?', 'money'],
+    // The verb after a long subject: the price, not the number of tiers ("three tiers").
+    ['How much does the Insider tier of the Catalyst license cost?', 'money'],
     ['Qui maintient le plugin ?', 'person'],
     ['Pourquoi la synchronisation échoue-t-elle ?', 'reason'],
     ['¿Cuánto tiempo se guardan los archivos?', 'duration'],
