@@ -66,6 +66,9 @@ describe('askedType', () => {
     ['Combien coûte Sync par mois ?', 'money'],
     // The verb after a long subject: the price, not the number of tiers ("three tiers").
     ['How much does the Insider tier of the Catalyst license cost?', 'money'],
+    // The price noun after a preposition is not what is asked: the codeword is.
+    ['What is the codeword for the salary review?', 'entity'],
+    ['What is the monthly per-seat price?', 'money'],
     ['Qui maintient le plugin ?', 'person'],
     ['Pourquoi la synchronisation échoue-t-elle ?', 'reason'],
     ['¿Cuánto tiempo se guardan los archivos?', 'duration'],
