@@ -247,6 +247,9 @@ describe('readAnswer', () => {
     expect(read('In what year was the date field first described?', field, ['describ']).outcome).toBe('not_found');
     const year = [snippet(1, 'The date field was first described in 2021.', { title: 'Functions' })];
     expect(read('In what year was the date field first described?', year, ['describ']).outcome).toBe('answered');
+    // The question's capitalised first word is no value of its own: "In which year…" leaves "In 1237" a year.
+    const invasion = [snippet(1, "In 1237 Batu Khan, a grandson of Genghis Khan, launched an invasion into Kievan Rus'.", { title: 'Mongol Empire' })];
+    expect(read("In which year did Genghis Khan's grandson invade Kievan Rus'?", invasion).outcome).toBe('answered');
     // Of two parts, the one whose value no quote holds is the one left open.
     const both = [snippet(1, 'Sync Standard keeps version history for 1 month.', { title: 'Sync plans' })];
     const r = read('How long does Sync Standard keep version history, and how much does Sync Standard cost?', both);

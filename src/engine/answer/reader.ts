@@ -338,7 +338,7 @@ export function proseUnits(text: string): PassageUnit[] {
     // The first sentence of a list item is an item of the list, as a field line is.
     const listed = current.length > 0 && LIST_ITEM.test(current[0]!);
     const numbered = listed && /^\d{1,3}[.)]\s/.test(current[0]!);
-    const under = quoted && calloutTitle ? { heading: calloutTitle } : {};
+    const under = callout();
     if (current.length > 0) out.push(...splitSentences(current.join(' ')).map((t, j) => (listed && j === 0 ? { text: t, item: true, ...(numbered ? { numbered: true } : {}), ...under } : { text: t, ...under })));
     current = [];
   };
@@ -350,8 +350,9 @@ export function proseUnits(text: string): PassageUnit[] {
   let header: string[] | null = null;
   /** The line before was in a block quote (a callout): a quote is read apart from the prose around it. */
   let quoted = false;
-  /** The title of the open callout, if it has one. */
+  /** The title of the open callout, if it has one: the heading of the lines in it. */
   let calloutTitle = '';
+  const callout = (): { heading?: string } => (quoted && calloutTitle ? { heading: calloutTitle } : {});
   for (; i < lines.length; i++) {
     let line = lines[i]!.trim();
     // An Obsidian block ID ("… in size to your Publish site. ^publish-media-limit", or alone on the
@@ -404,7 +405,7 @@ export function proseUnits(text: string): PassageUnit[] {
     }
     if (LABEL_LINE.test(line)) {
       flush();
-      const under = quoted && calloutTitle ? { heading: calloutTitle } : {};
+      const under = callout();
       out.push(...splitSentences(line).map((t, j) => (j === 0 ? { text: t, field: true, ...under } : { text: t, ...under })));
       continue;
     }
@@ -742,6 +743,9 @@ const MEASURED: ReadonlySet<AskedType['type']> = new Set(['date', 'duration', 'n
  * "Wenn du 2 Geräte hast, …") up to the comma or dash that closes it: a value in it is supposed, not stated.
  */
 const CONDITION = /(?<![\p{L}])(?:if|unless|если|wenn|falls|sofern)\s[^,;:—–]*/giu;
+/** A sentence less its conditions, kept by sentence; a condition that sets a threshold states a requirement ("If your organization has purchased at least 25 licenses, …") and stays. */
+const statedPart = (text: string) => statedMemo(text, () => text.replace(CONDITION, (clause) => (statesBound(clause) ? clause : ' ')));
+const statedMemo = boundedMemo<string>(20_000);
 /** The best sentences whose links and names a second hop follows. */
 const HOP_FROM = 5;
 /** The most subjects a reading offers for a second hop. */
@@ -1194,13 +1198,11 @@ export function readAnswer(question: string, given: readonly Candidate[], option
   // is in [[2026-03-14 Storage decision]]" is the record's date; the record itself states the fact.
   const readable = new Set(candidates.flatMap((c) => (c.titleKey ? [c.titleKey] : [])));
   const ownValues = (c: Candidate, asked: AskedType) => {
+    const measured = MEASURED.has(asked.type);
+    let text = measured && !c.code ? statedPart(c.text) : c.text;
     // The counted noun stays, even when the question capitalises it ("How many Grammys…" — "Six-time Grammy winner").
-    let text = values ? c.text.replace(values, (v) => (asked.unit && isUnit(v, asked.unit) ? v : ' ')) : c.text;
-    if (MEASURED.has(asked.type)) {
-      for (const l of c.links ?? []) if (readable.has(phraseKey(l))) text = text.split(plainText(l)).join(' ');
-      // A condition that sets a threshold states a requirement: "If your organization has purchased at least 25 licenses, …".
-      if (!c.code) text = text.replace(CONDITION, (clause) => (statesBound(clause) ? clause : ' '));
-    }
+    if (values) text = text.replace(values, (v) => (asked.unit && isUnit(v, asked.unit) ? v : ' '));
+    if (measured) for (const l of c.links ?? []) if (readable.has(phraseKey(l))) text = text.split(plainText(l)).join(' ');
     return text;
   };
   const intros = new Set(candidates.flatMap((c) => (c.described && c.code && /[:：]\s*$/.test(c.described) ? [c.described] : [])));
@@ -1444,13 +1446,14 @@ export function readAnswer(question: string, given: readonly Candidate[], option
   // A part that names the form of its value ("How much does it cost", "In what year…") is answered only
   // by a quote holding such a value: "Sync Standard: 1 Monat" states no price, "Das Jahr des Datums" no year.
   const valueUnstated = (p: Part, pi: number) => p.asked.strict === true && !picked.some((i) => table[i]![pi]!.typed);
+  const unstated = (p: Part, pi: number) => boundUnstated(p) || valueUnstated(p, pi);
   const partReadings: PartReading[] = parts.map((p, pi) => {
     const score = Math.max(0, ...picked.map((i) => table[i]![pi]!.answers));
     const rounded = Math.round(score * 1000) / 1000;
     // "How do I…" is answered only by steps or an instruction, and only of the asked task: its verb
     // ("export" in "How can I export a note to PDF?") is in the quote or its title or heading.
     // (Where the verb only ranks, a Russian infinitive, a quote without it may still answer.)
-    const stated = (p.asked.type !== 'procedure' || (picked.some((i) => table[i]![pi]!.typed) && (!p.taskRequired || picked.some((i) => table[i]![pi]!.doesTask)))) && !boundUnstated(p) && !valueUnstated(p, pi);
+    const stated = (p.asked.type !== 'procedure' || (picked.some((i) => table[i]![pi]!.typed) && (!p.taskRequired || picked.some((i) => table[i]![pi]!.doesTask)))) && !unstated(p, pi);
     return { part: p.text, type: p.asked.type, score: rounded, answered: rounded >= PART_ANSWERED && stated };
   });
   // What the quoted sentences and their notes' titles hold of the question's words.
@@ -1509,7 +1512,7 @@ export function readAnswer(question: string, given: readonly Candidate[], option
     Math.round((options.together === false ? quoteEvidence : 0.5 * quoteEvidence + 0.5 * Math.min(1, Math.max(0, 0.5 + togetherMargin))) * 1000) / 1000;
 
   let outcome: Outcome;
-  if (picked.length === 0 || unknownAttribute || scattered || quoteEvidence < NOT_FOUND_BELOW || bestPart < NOT_FOUND_PART || (parts.length === 1 && (boundUnstated(parts[0]!) || valueUnstated(parts[0]!, 0)))) outcome = 'not_found';
+  if (picked.length === 0 || unknownAttribute || scattered || quoteEvidence < NOT_FOUND_BELOW || bestPart < NOT_FOUND_PART || (parts.length === 1 && unstated(parts[0]!, 0))) outcome = 'not_found';
   else if (partReadings.every((p) => p.answered)) outcome = 'answered';
   else outcome = 'partial';
 

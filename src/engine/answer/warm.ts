@@ -13,34 +13,7 @@ import type { Snippet } from './types.ts';
 
 /** One question and a passage that answers it ("47"), per language the reader has words of its own for. */
 export const WARM_SAMPLES: Readonly<Record<string, { question: string; text: string }>> = {
-  en: {
-    question: 'How long did the March relay outage last, and who fixed it?',
-    // The shapes notes take (a field line, a list, a table, a callout, a link, a code block), so that
-    // the reader's every path is compiled, not only its prose.
-    text: [
-      '---',
-      'tags: [incident]',
-      '---',
-      '# Relay outage',
-      '**Owner:** Maya Chen',
-      'The relay outage on 3 March lasted 47 minutes. Maya Chen fixed it by rolling back the deploy, see [[Deploys]].',
-      '',
-      '1. Open Settings → Relay.',
-      '- Cost: $4,000 per month.',
-      '',
-      '| Time | Event |',
-      '|---|---|',
-      '| 08:00 | Outage starts |',
-      '',
-      '> [!note] Follow-up',
-      '> Retries are capped at 5 because the queue filled up.',
-      '',
-      'Run it with:',
-      '```sh',
-      'make relay-dev',
-      '```',
-    ].join('\n'),
-  },
+  en: { question: 'How long did the March relay outage last, and who fixed it?', text: 'The relay outage on 3 March lasted 47 minutes. Maya Chen fixed it by rolling back the deploy. Cost: $4,000 per month.' },
   ru: { question: 'Сколько длился сбой и кто его устранил?', text: 'Сбой 3 марта длился 47 минут. Его устранила Мария Чен, откатив выпуск.' },
   de: { question: 'Wie lange dauerte der Ausfall im März?', text: 'Der Ausfall am 3. März dauerte 47 Minuten. Maria Chen hat ihn behoben.' },
   fr: { question: 'Combien de temps a duré la panne de mars ?', text: 'La panne du 3 mars a duré 47 minutes. Maya Chen l’a réparée.' },
