@@ -92,6 +92,11 @@ export const ConfigSchema = z
     answerRetrievalTimeoutMs: z.number().int().positive().default(20_000),
     synthTimeoutMs: z.number().int().positive().default(120_000),
     criticTimeoutMs: z.number().int().positive().default(60_000),
+    /**
+     * The answer reader's fitted scorer: a reader profile JSON file (synapsis tune --answers), or
+     * "none" for the reader's own outcome uncalibrated (what training reads). Default: the shipped one.
+     */
+    readerProfile: z.string().min(1).optional(),
   })
   .strict()
   .refine((c) => c.chunkOverlap < c.chunkSize / 2, {
@@ -123,6 +128,7 @@ const ENV_KEYS: Record<string, { key: keyof Config; kind: EnvKind }> = {
   SYN_EMBED_MODEL: { key: 'embedModel', kind: 'string' },
   SYN_EMBED_MODELS: { key: 'embedModels', kind: 'list' },
   SYN_PROFILE: { key: 'profile', kind: 'string' },
+  SYN_READER_PROFILE: { key: 'readerProfile', kind: 'string' },
   SYN_RERANK_MODEL: { key: 'rerankModel', kind: 'string' },
   SYN_RERANK_WITH_CHAT: { key: 'rerankWithChat', kind: 'bool' },
   SYN_SENTENCE_VECTORS: { key: 'sentenceVectors', kind: 'bool' },

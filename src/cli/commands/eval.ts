@@ -26,6 +26,8 @@ interface EvalOptions {
   questions?: string;
   unanswerable: boolean;
   details?: boolean;
+  originals?: string;
+  readerProfile?: string;
 }
 
 /** Builds its own throwaway workspaces from a dataset (eval/ may use engine internals). */
@@ -46,6 +48,8 @@ export const evaluate: RegisteredCommand = {
       .addOption(option('--questions <file>', 'with --answers: questions in the sample fixture\'s format (question, kind, sources, answer_contains)'))
       .addOption(option('--no-unanswerable', 'with --answers on a BEIR set: skip the variant that leaves each gold passage out'))
       .addOption(option('--details', 'with --answers --json: each question\'s answer and scores too'))
+      .addOption(option('--originals <file>', 'with --answers: the original wording of --questions\' reworded questions ("reworded_from"): asked too, and the share answered alike reported'))
+      .addOption(option('--reader-profile <file>', 'with --answers: the answer reader\'s scorer, a profile from synapsis tune --answers, or "none" for the reader uncalibrated'))
       .addOption(option('--split <name>', 'qrels split to evaluate', undefined, 'test'))
       .addOption(new Option('--mode <mode>', 'retrieval mode').choices([...EVAL_MODES]).default('bm25'))
       .addOption(option('--limit <n>', 'evaluate only the first N judged queries', positiveInt))
@@ -72,13 +76,15 @@ export const evaluate: RegisteredCommand = {
             ...(opts.modelsDir ? { modelsDir: opts.modelsDir } : {}),
             unanswerable: cmdOpts.unanswerable,
             details: cmdOpts.details === true,
+            ...(cmdOpts.originals ? { originals: cmdOpts.originals } : {}),
+            ...(cmdOpts.readerProfile ? { readerProfile: cmdOpts.readerProfile } : {}),
             log,
           });
           print(opts, report, formatAnswerReport(report));
           return;
         }
         if (!cmdOpts.dataset) throw createError('E_SYN_BAD_REQUEST', 'synapsis eval needs --dataset <dir> (or --answers with --vault and --questions)');
-        const { embedModel, profile, rerankTop, answers: _a, vault: _v, questions: _q, unanswerable: _u, details: _d, ...rest } = cmdOpts;
+        const { embedModel, profile, rerankTop, answers: _a, vault: _v, questions: _q, unanswerable: _u, details: _d, originals: _o, readerProfile: _r, ...rest } = cmdOpts;
         // A profile name is one saved by synapsis tune in this workspace (the eval's own data dir is throwaway).
         const report = await runEval({
           ...rest,
@@ -111,7 +117,11 @@ export function formatAnswerReport(r: AnswerEvalReport): string {
     ['median answer length', `${r.median_words} words`],
     ['time to answer p50 / p95', `${r.latency_p50_ms} / ${r.latency_p95_ms} ms`],
     ['confidence AUROC (answerable vs not)', r.confidence_auroc === null ? 'n/a' : r.confidence_auroc.toFixed(3)],
+    ['badged Answered, of them right', `${r.answered}, ${r.answered_precision === null ? 'n/a' : pct(r.answered_precision)}`],
+    ...(r.reworded_agreement === undefined ? [] : [['reworded answered like the original', pct(r.reworded_agreement)] as [string, string]]),
+    ...(r.originals ? [['original wording: fully correct / Answered right', `${pct(r.originals.fully_correct)} / ${r.originals.answered_precision === null ? 'n/a' : pct(r.originals.answered_precision)}`] as [string, string]] : []),
   ];
+  const buckets = r.reliability.map((b) => `| ${b.from.toFixed(1)}–${b.to.toFixed(1)} | ${b.answers} | ${pct(b.predicted)} | ${pct(b.observed)} |`).join('\n');
   const kinds = r.by_kind.map((k) => `| ${k.kind} | ${k.questions} | ${pct(k.fully_correct)} | ${pct(k.abstained)} |`).join('\n');
-  return `| metric | value |\n|---|---|\n${rows.map(([a, b]) => `| ${a} | ${b} |`).join('\n')}\n\n| kind | questions | fully correct | abstained |\n|---|---:|---:|---:|\n${kinds}`;
+  return `| metric | value |\n|---|---|\n${rows.map(([a, b]) => `| ${a} | ${b} |`).join('\n')}\n\n| kind | questions | fully correct | abstained |\n|---|---:|---:|---:|\n${kinds}${buckets ? `\n\n| confidence | answers | predicted | observed |\n|---|---:|---:|---:|\n${buckets}` : ''}`;
 }

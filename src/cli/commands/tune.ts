@@ -7,7 +7,11 @@ import { option, positiveInt, repeatable, type RegisteredCommand } from '../comm
 interface TuneOptions {
   dataset: string[];
   split: string[];
-  name: string;
+  name?: string;
+  answers?: boolean;
+  sets?: string;
+  out?: string;
+  rows?: string;
   embedModel: string[];
   limit?: number;
   minGain?: number;
@@ -22,20 +26,45 @@ function fraction(v: string): number {
 
 export const tune: RegisteredCommand = {
   name: 'tune',
-  examples: ['synapsis tune --dataset ../shared/data/scifact --split train --name my-fit --embed-model all-MiniLM-L6-v2.Q8_0.gguf --embed-model multilingual-e5-small.Q4_0.gguf --work-dir /tmp/sf'],
+  examples: [
+    'synapsis tune --dataset ../shared/data/scifact --split train --name my-fit --embed-model all-MiniLM-L6-v2.Q8_0.gguf --embed-model multilingual-e5-small.Q4_0.gguf --work-dir /tmp/sf',
+    'synapsis tune --answers --sets eval/answer-sets.json --out src/engine/answer/reader/answer-profile.json --work-dir /tmp/ta',
+  ],
   register: (parent, { io, globals, print }) =>
     parent
       .command('tune')
-      .description('fit a retrieval profile (fusion weights, RRF k, expansion, document scoring) on the training queries of a BEIR dataset and save it by name')
-      .addOption(repeatable('--dataset <dir>', 'folder with corpus.jsonl, queries.jsonl and qrels/<split>.tsv (repeat it to fit on several datasets together, each counting equally)').makeOptionMandatory())
+      .description('fit a retrieval profile (fusion weights, RRF k, expansion, document scoring) on the training queries of a BEIR dataset and save it by name; with --answers, fit the answer reader\'s scorer on question sets')
+      .addOption(repeatable('--dataset <dir>', 'folder with corpus.jsonl, queries.jsonl and qrels/<split>.tsv (repeat it to fit on several datasets together, each counting equally)'))
+      .addOption(option('--answers', 'fit the answer reader\'s scorer (weights on training sets, Answered and abstention thresholds on dev sets) instead of a retrieval profile'))
+      .addOption(option('--sets <file>', 'with --answers: JSON manifest {"train": [...], "dev": [...]} of sets, each {name, vault, questions} or {name, squad}'))
+      .addOption(option('--out <file>', 'with --answers: where to write the reader profile (JSON)'))
+      .addOption(option('--rows <file>', 'with --answers: refit from the rows.json an earlier run left in its --work-dir instead of asking again'))
       .addOption(repeatable('--split <name>', 'training split (test splits are refused); one for every --dataset, or one per --dataset in the same order'))
-      .addOption(option('--name <name>', 'name of the profile to save (letters, digits, _ . -)').makeOptionMandatory())
+      .addOption(option('--name <name>', 'name of the profile to save (letters, digits, _ . -)'))
       .addOption(repeatable('--embed-model <file>', 'GGUF embedding model (repeat it for several); none: lexical lists only'))
       .addOption(option('--limit <n>', 'fit on the first N training queries only', positiveInt))
       .addOption(option('--min-gain <x>', 'least nDCG@10 gain on the training queries for a parameter to move (default 0.001)', fraction))
       .addOption(option('--work-dir <dir>', 'keep the generated corpus and index here (shared with synapsis eval --work-dir)'))
       .action(async (cmdOpts: TuneOptions, cmd: Command) => {
         const opts = globals(cmd);
+        if (cmdOpts.answers) {
+          if (!cmdOpts.sets || !cmdOpts.out) throw createError('E_SYN_BAD_REQUEST', 'synapsis tune --answers needs --sets <manifest.json> and --out <profile.json>');
+          const { runTuneAnswers } = await import('../eval/tune-answers.ts');
+          const report = await runTuneAnswers({
+            manifest: cmdOpts.sets,
+            out: cmdOpts.out,
+            embedModels: cmdOpts.embedModel,
+            ...(cmdOpts.rows ? { rows: cmdOpts.rows } : {}),
+            ...(cmdOpts.workDir ? { workDir: cmdOpts.workDir } : {}),
+            ...(opts.modelsDir ? { modelsDir: opts.modelsDir } : {}),
+            log: (line) => io.err(`${line}\n`),
+          });
+          const dev = report.profile.fitted.dev_counts as { precision: number | null; fullyCorrect: number; answerableAbstained: number; unanswerableAbstained: number };
+          print(opts, report, `saved ${report.file}\nAnswered at p >= ${report.profile.answered_at}, not in your notes below ${report.profile.abstain_below}\ndev: Answered right ${dev.precision === null ? 'n/a' : `${(dev.precision * 100).toFixed(1)}%`}, fact shown ${(dev.fullyCorrect * 100).toFixed(1)}%, answerable abstained ${(dev.answerableAbstained * 100).toFixed(1)}%, unanswerable abstained ${(dev.unanswerableAbstained * 100).toFixed(1)}%`);
+          return;
+        }
+        if (cmdOpts.dataset.length === 0 || !cmdOpts.name) throw createError('E_SYN_BAD_REQUEST', 'synapsis tune needs --dataset <dir> and --name <name> (or --answers with --sets and --out)');
+        const name = cmdOpts.name;
         const splits = cmdOpts.split.length > 0 ? cmdOpts.split : ['train'];
         if (splits.length !== 1 && splits.length !== cmdOpts.dataset.length) {
           throw createError('E_SYN_BAD_REQUEST', `${cmdOpts.dataset.length} --dataset but ${splits.length} --split: give one --split for all, or one per --dataset in the same order`);
@@ -44,7 +73,7 @@ export const tune: RegisteredCommand = {
         // Saved in this workspace: the engine (SYN_PROFILE=<name>) and synapsis eval --profile <name> find it there.
         const report = await runTune({
           sets: cmdOpts.dataset.map((dataset, i) => ({ dataset, split: splits[splits.length === 1 ? 0 : i]! })),
-          name: cmdOpts.name,
+          name,
           embedModels: cmdOpts.embedModel,
           saveDir: resolveDataDir(opts.dataDir),
           ...(cmdOpts.limit ? { limit: cmdOpts.limit } : {}),

@@ -5,7 +5,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { SAMPLE_QUESTIONS, SAMPLE_VAULT } from '../main.ts';
 import { REPO_ROOT } from '../resources.ts';
-import { auroc } from './answers.ts';
+import os from 'node:os';
+import { type AnswerRow, auroc, readFixture, reliabilityTable, rewordedAgreement } from './answers.ts';
 
 const temp = new TempDirs();
 afterAll(() => temp.cleanup());
@@ -51,13 +52,24 @@ describe('synapsis eval --answers', () => {
     expect(report.restricted_leaked).toBe(0);
     // The floor this reader reaches without models (docs/answers.md): every answerable question but
     // at most one, multi-hop questions through their bridge included; a regression shows here.
-    expect(report.fully_correct).toBeGreaterThanOrEqual(22 / 23);
+    expect(report.fully_correct).toBeGreaterThanOrEqual(0.956);
+    // The badge: answers badged Answered, how many state the fact, and the confidence against what was observed.
+    expect(report.answered).toBeGreaterThan(10);
+    expect(report.answered_precision).toBeGreaterThanOrEqual(0.9);
+    expect(report.reliability.length).toBeGreaterThan(0);
+    for (const b of report.reliability) {
+      expect(b.predicted).toBeGreaterThanOrEqual(b.from);
+      expect(b.predicted).toBeLessThanOrEqual(b.to);
+    }
+    expect(report.reliability.reduce((n: number, b: { answers: number }) => n + b.answers, 0)).toBe(report.answerable + report.unanswerable - Math.round(report.abstained_unanswerable * report.unanswerable) - Math.round(report.false_abstentions * report.answerable));
     // "How do I…" is answered with the steps and their commands.
     expect(report.by_kind.find((k: { kind: string }) => k.kind === 'how-to')).toMatchObject({ questions: 4, fully_correct: 1 });
     expect(report.false_abstentions).toBeLessThanOrEqual(0.1);
     const table = await cli(['eval', '--answers', '--vault', SAMPLE_VAULT, '--questions', SAMPLE_QUESTIONS]);
     expect(table.out).toMatch(/\| abstained on unanswerable \| 100\.0% \|/);
     expect(table.out).toMatch(/\| kind \| questions \| fully correct \| abstained \|/);
+    expect(table.out).toMatch(/\| badged Answered, of them right \| \d+, \d+\.\d% \|/);
+    expect(table.out).toMatch(/\| confidence \| answers \| predicted \| observed \|/);
   });
 
   it('scores the Russian dev set: facts stated in Russian, unanswerable questions abstained', async () => {
@@ -121,5 +133,55 @@ describe('synapsis eval --answers', () => {
     expect(auroc([0.9, 0.8], [0.1, 0.2])).toBe(1);
     expect(auroc([0.5], [0.5])).toBe(0.5);
     expect(auroc([], [0.1])).toBeNull();
+  });
+});
+
+describe('answer eval helpers', () => {
+  const row = (id: string, outcome: 'answered' | 'partial' | 'not_found', correct: boolean, extra: Partial<AnswerRow> = {}): AnswerRow => ({
+    id, kind: 'single', question: id, answerable: true, outcome, answer: '', fact_recall: correct ? 1 : 0, correct, fact_first_sentence: correct, source_cited: true,
+    words: 5, confidence: 0.5, ms: 1, reader_outcome: outcome, probability: 0.5, quoted: outcome !== 'not_found', quote_correct: correct, ...extra,
+  });
+
+  it('counts a reworded question as answered alike when its outcome and its fact match the original', () => {
+    const originals = [row('a', 'answered', true), row('b', 'answered', true), row('c', 'not_found', false)];
+    const reworded = [
+      row('a-r1', 'answered', true, { reworded_from: 'a' }),
+      row('a-r2', 'partial', true, { reworded_from: 'a' }),
+      row('b-r1', 'answered', false, { reworded_from: 'b' }),
+      row('c-r1', 'not_found', false, { reworded_from: 'c' }),
+      row('x-r1', 'answered', true, { reworded_from: 'missing' }),
+    ];
+    expect(rewordedAgreement(reworded, originals)).toBe(0.5);
+    expect(rewordedAgreement([], originals)).toBe(0);
+  });
+
+  it('buckets the confidence against how often the answers were right', () => {
+    const table = reliabilityTable([
+      { p: 0.1, correct: false },
+      { p: 0.15, correct: true },
+      { p: 0.95, correct: true },
+      { p: 1, correct: true },
+      { p: 0.85, correct: false },
+    ]);
+    expect(table).toEqual([
+      { from: 0, to: 0.2, answers: 2, predicted: 0.125, observed: 0.5 },
+      { from: 0.8, to: 0.9, answers: 1, predicted: 0.85, observed: 0 },
+      { from: 0.9, to: 1, answers: 2, predicted: 0.975, observed: 1 },
+    ]);
+  });
+
+  it('reads alternatives, left-out notes and the original of a reworded question from a question file', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'syn-fixture-'));
+    const file = path.join(dir, 'q.json');
+    fs.writeFileSync(file, JSON.stringify([
+      { id: 'a', question: 'How long?', answer_any: ['7 days', 'a week'], sources: ['n.md'] },
+      { id: 'a-r1', question: 'how long', answer_contains: ['7 days'], reworded_from: 'a', exclude: ['n.md'] },
+    ]));
+    const items = readFixture(file);
+    expect(items[0]).toMatchObject({ facts: ['7 days', 'a week'], anyFact: true, exclude: [] });
+    expect(items[1]).toMatchObject({ facts: ['7 days'], anyFact: false, exclude: ['n.md'], rewordedFrom: 'a' });
+    fs.writeFileSync(file, JSON.stringify([{ question: 'x', answer_any: 'seven' }]));
+    expect(() => readFixture(file)).toThrow(/"answer_any" and "exclude", when given, are lists of strings/);
+    fs.rmSync(dir, { recursive: true, force: true });
   });
 });

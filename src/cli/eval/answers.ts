@@ -43,6 +43,10 @@ export interface AnswerEvalOptions {
   log?: (line: string) => void;
   /** Each question's row in the report (for --json). */
   details?: boolean;
+  /** The original wording of the --questions file's reworded questions (`reworded_from`): asked too, and compared. */
+  originals?: string;
+  /** The reader's scorer: a reader profile file, or "none" (the reader uncalibrated, what training reads). Default: the shipped one. */
+  readerProfile?: string;
 }
 
 export interface AnswerItem {
@@ -56,6 +60,8 @@ export interface AnswerItem {
   sources: string[];
   /** Paths left out of the search (the unanswerable variant). */
   exclude: string[];
+  /** The id of the question this one rewords. */
+  rewordedFrom?: string;
 }
 
 export interface AnswerRow {
@@ -72,6 +78,39 @@ export interface AnswerRow {
   words: number;
   confidence: number;
   ms: number;
+  /** The reader's own outcome before calibration, and the fitted probability that its quote states the fact. */
+  reader_outcome: AnswerEnvelope['outcome'] | null;
+  probability: number | null;
+  /** The reader had a quote, and whether it held the fact (the scorer's training label). */
+  quoted: boolean;
+  quote_correct: boolean;
+  features?: Record<string, number>;
+  reworded_from?: string;
+}
+
+export interface ReliabilityBucket {
+  from: number;
+  to: number;
+  answers: number;
+  predicted: number;
+  observed: number;
+}
+
+/** Predicted against observed, in buckets of the probability: a calibrated scorer's rows lie on the diagonal. */
+export function reliabilityTable(points: readonly { p: number; correct: boolean }[], edges: readonly number[] = [0, 0.2, 0.4, 0.6, 0.8, 0.9, 1.0001]): ReliabilityBucket[] {
+  const out: ReliabilityBucket[] = [];
+  for (let b = 0; b + 1 < edges.length; b++) {
+    const inside = points.filter((x) => x.p >= edges[b]! && x.p < edges[b + 1]!);
+    if (inside.length === 0) continue;
+    out.push({
+      from: edges[b]!,
+      to: Math.min(1, edges[b + 1]!),
+      answers: inside.length,
+      predicted: round(mean(inside.map((x) => x.p)), 3),
+      observed: round(inside.filter((x) => x.correct).length / inside.length, 3),
+    });
+  }
+  return out;
 }
 
 export interface KindRow {
@@ -109,6 +148,14 @@ export interface AnswerEvalReport {
   latency_p95_ms: number;
   /** How well confidence ranks answerable above unanswerable questions (0.5: not at all). */
   confidence_auroc: number | null;
+  /** Answers badged Answered, and the share of them that state the asked fact (unanswerable ones count as wrong). */
+  answered: number;
+  answered_precision: number | null;
+  /** Predicted vs observed: per bucket of the shown confidence, how often the answer states the fact (answerable and unanswerable, not abstained). */
+  reliability: ReliabilityBucket[];
+  /** Reworded questions (with --originals): the share whose outcome and fact (stated or not) match the original wording's. */
+  reworded_agreement?: number;
+  originals?: AnswerEvalReport;
   by_kind: KindRow[];
   rows?: AnswerRow[];
 }
@@ -148,7 +195,31 @@ export function scoreAnswer(item: AnswerItem, envelope: AnswerEnvelope): AnswerR
     words,
     confidence: envelope.confidence,
     ms: envelope.timings.total_ms ?? 0,
+    reader_outcome: envelope.reader?.outcome ?? null,
+    probability: envelope.reader?.probability ?? null,
+    quoted: Boolean(envelope.reader?.quote),
+    quote_correct: quoteHolds(item, envelope.reader?.quote ?? ''),
+    ...(envelope.reader ? { features: envelope.reader.features } : {}),
+    ...(item.rewordedFrom ? { reworded_from: item.rewordedFrom } : {}),
   };
+}
+
+/** Whether the reader's quote holds the item's fact (all of them, or one of the alternatives). */
+function quoteHolds(item: AnswerItem, quote: string): boolean {
+  if (item.facts.length === 0 || !quote) return false;
+  const text = fold(quote);
+  return item.anyFact ? item.facts.some((f) => text.includes(fold(f))) : item.facts.every((f) => text.includes(fold(f)));
+}
+
+/** The share of reworded questions answered like their original: the same outcome, and the fact stated (or not) alike. */
+export function rewordedAgreement(reworded: readonly AnswerRow[], originals: readonly AnswerRow[]): number {
+  const byId = new Map(originals.map((r) => [r.id, r] as const));
+  const pairs = reworded.flatMap((r) => {
+    const o = r.reworded_from ? byId.get(r.reworded_from) : undefined;
+    return o ? [[r, o] as const] : [];
+  });
+  if (pairs.length === 0) return 0;
+  return round(pairs.filter(([r, o]) => r.outcome === o.outcome && r.correct === o.correct).length / pairs.length);
 }
 
 export function summarize(set: string, rows: readonly AnswerRow[], meta: { embed_models: string[]; chat_model: string | null }, details: boolean): AnswerEvalReport {
@@ -181,6 +252,12 @@ export function summarize(set: string, rows: readonly AnswerRow[], meta: { embed
       const a = auroc(open.map((r) => r.confidence), unanswerable.map((r) => r.confidence));
       return a === null ? null : round(a, 3);
     })(),
+    answered: rows.filter((r) => r.outcome === 'answered' && r.kind !== 'restricted').length,
+    answered_precision: (() => {
+      const badged = rows.filter((r) => r.outcome === 'answered' && r.kind !== 'restricted');
+      return badged.length === 0 ? null : round(badged.filter((r) => r.correct).length / badged.length);
+    })(),
+    reliability: reliabilityTable(rows.filter((r) => r.outcome !== 'not_found' && r.kind !== 'restricted').map((r) => ({ p: r.confidence, correct: r.correct }))),
     by_kind: kinds.map((kind) => {
       const of = rows.filter((r) => r.kind === kind);
       return { kind, questions: of.length, fully_correct: share(of, (r) => r.correct), abstained: share(of, (r) => r.outcome === 'not_found') };
@@ -195,6 +272,11 @@ interface FixtureEntry {
   kind?: unknown;
   sources?: unknown;
   answer_contains?: unknown;
+  /** Alternatives: the answer holds any one of them (instead of answer_contains). */
+  answer_any?: unknown;
+  /** Globs left out of the search: the question's note removed, so the right answer is an abstention. */
+  exclude?: unknown;
+  reworded_from?: unknown;
 }
 
 /** The fixture's questions, checked: a malformed entry is named, not skipped. */
@@ -208,18 +290,20 @@ export function readFixture(file: string): AnswerItem[] {
   if (!Array.isArray(parsed)) throw createError('E_SYN_BAD_REQUEST', `Questions file ${file}: expected a JSON array of questions`);
   return parsed.map((raw: FixtureEntry, i) => {
     const strings = (v: unknown) => Array.isArray(v) && v.every((x) => typeof x === 'string');
-    if (typeof raw?.question !== 'string' || !raw.question.trim() || !strings(raw.answer_contains ?? [])) {
-      throw createError('E_SYN_BAD_REQUEST', `Questions file ${file}, entry ${i + 1}: needs "question" (text) and "answer_contains" (a list of strings)`);
+    if (typeof raw?.question !== 'string' || !raw.question.trim() || !strings(raw.answer_contains ?? []) || !strings(raw.answer_any ?? []) || !strings(raw.exclude ?? [])) {
+      throw createError('E_SYN_BAD_REQUEST', `Questions file ${file}, entry ${i + 1}: needs "question" (text) and "answer_contains" (a list of strings); "answer_any" and "exclude", when given, are lists of strings too`);
     }
-    const facts = (raw.answer_contains as string[] | undefined) ?? [];
+    const any = (raw.answer_any as string[] | undefined) ?? [];
+    const facts = any.length > 0 ? any : ((raw.answer_contains as string[] | undefined) ?? []);
     return {
       id: typeof raw.id === 'string' ? raw.id : `q${i + 1}`,
       question: raw.question,
       kind: typeof raw.kind === 'string' ? raw.kind : facts.length === 0 ? 'unanswerable' : 'single',
       facts,
-      anyFact: false,
+      anyFact: any.length > 0,
       sources: strings(raw.sources) ? (raw.sources as string[]) : [],
-      exclude: [],
+      exclude: (raw.exclude as string[] | undefined) ?? [],
+      ...(typeof raw.reworded_from === 'string' ? { rewordedFrom: raw.reworded_from } : {}),
     };
   });
 }
@@ -265,6 +349,7 @@ export async function runAnswerEval(options: AnswerEvalOptions): Promise<AnswerE
   const config = (): Partial<ConfigInput> => ({
     ...(embedModels.length > 0 ? { embedModels } : {}),
     ...(options.chatModel ? { chatModel: options.chatModel } : {}),
+    ...(options.readerProfile ? { readerProfile: options.readerProfile } : {}),
   });
   const meta = { embed_models: embedModels.map((m) => path.basename(m, '.gguf')), chat_model: options.chatModel ? path.basename(options.chatModel, '.gguf') : null };
   const limit = <T>(xs: T[]) => (options.limit ? xs.slice(0, options.limit) : xs);
@@ -287,7 +372,14 @@ export async function runAnswerEval(options: AnswerEvalOptions): Promise<AnswerE
       const report = await engine.index([vault]);
       log(`${path.basename(vault)}: ${report.chunks_total} chunks, ${report.embedded} embedded; ${items.length} questions`);
       const rows = await askAll(engine, items, log);
-      return summarize(path.basename(options.questions), rows, meta, options.details === true);
+      const answers = summarize(path.basename(options.questions), rows, meta, options.details === true);
+      if (options.originals) {
+        const originals = limit(readFixture(options.originals));
+        const originalRows = await askAll(engine, originals, log);
+        answers.originals = summarize(path.basename(options.originals), originalRows, meta, options.details === true);
+        answers.reworded_agreement = rewordedAgreement(rows, originalRows);
+      }
+      return answers;
     } finally {
       await engine.dispose();
       if (!options.workDir) fs.rmSync(work, { recursive: true, force: true });

@@ -5,6 +5,7 @@ import { SAMPLE_QUESTIONS, SAMPLE_VAULT, SHARED_DIR, TempDirs } from '../../../t
 import type { AnswerEnvelope } from '../../shared/contract.ts';
 import { createEngine, type Engine, type EngineOptions } from '../engine.ts';
 import type { ChatModel, GenerateOptions, Generation } from '../llm/chat.ts';
+import { FEATURE_NAMES } from './reader/features.ts';
 
 const temp = new TempDirs();
 let dataDir: string;
@@ -68,7 +69,9 @@ const stubChat = (name: string, generate: ChatModel['generate']): ChatModel => (
 
 const engines: Engine[] = [];
 function open(options: Omit<EngineOptions, 'dataDir' | 'env'> = {}, dir = dataDir): Engine {
-  const engine = createEngine({ dataDir: dir, env: {}, ...options, config: { gpu: 'off', llmThreads: 1, ...(options.config ?? {}) } });
+  // The reader's own outcome unless a test gives a profile: these tests read what is quoted; the fitted
+  // scorer's outcomes have tests of their own below (with profiles whose probability is known).
+  const engine = createEngine({ dataDir: dir, env: {}, ...options, config: { gpu: 'off', llmThreads: 1, readerProfile: 'none', ...(options.config ?? {}) } });
   engines.push(engine);
   return engine;
 }
@@ -329,6 +332,61 @@ describe('answer without a chat model', () => {
     for (const c of a.citations) expect(a.snippets.map((s) => s.n)).toContain(c.n);
     expect(a.critic.decided_by).toBe('deterministic');
     expect(a.plan.synth_tokens).toBe(0);
+  });
+
+  describe('the fitted scorer decides the badge', () => {
+    /** A profile that gives every quote probability sigmoid(bias), with these thresholds. */
+    const profileFile = (bias: number, answeredAt: number, abstainBelow: number) => {
+      const file = path.join(temp.make('syn-reader-profile-'), 'profile.json');
+      fs.writeFileSync(file, JSON.stringify({ version: 1, features: [...FEATURE_NAMES], mean: FEATURE_NAMES.map(() => 0), scale: FEATURE_NAMES.map(() => 1), weights: FEATURE_NAMES.map(() => 0), bias, answered_at: answeredAt, abstain_below: abstainBelow }));
+      return file;
+    };
+    const Q = 'How long did the March relay outage last?';
+
+    it('badges Answered when the probability clears the Answered threshold, and shows that probability as the confidence', async () => {
+      const a = await open({ config: { readerProfile: profileFile(2, 0.8, 0.2) } }).answer(Q);
+      expect(a.outcome).toBe('answered');
+      expect(a.reader?.probability).toBeCloseTo(0.881, 3);
+      expect(a.confidence).toBe(a.reader!.probability);
+      expect(a.answer).toContain('47 minutes');
+    });
+
+    it('keeps an unsure quote as Partly answered, with the closest passages after it and the reason named', async () => {
+      const a = await open({ config: { readerProfile: profileFile(0, 0.8, 0.2) } }).answer(Q);
+      expect(a.reader?.outcome).toBe('answered');
+      expect(a.outcome).toBe('partial');
+      expect(a.verdict).not.toBe('APPROVE');
+      expect(a.missing_parts).toEqual([Q]);
+      expect(a.limits.join('\n')).toMatch(/not sure the quote states how long \(50%\): the closest passages are quoted/);
+      const lines = a.answer.split('\n');
+      expect(lines[0]).toContain('47 minutes');
+      expect(lines.length).toBeGreaterThan(1);
+      // Each passage added is another snippet's, cited.
+      const cited = lines.map((l) => Number(/\[(\d+)\]$/.exec(l)?.[1]));
+      expect(cited.every((n) => Number.isInteger(n))).toBe(true);
+      expect(new Set(cited.slice(1)).size).toBe(cited.length - 1);
+      expect(a.confidence).toBe(0.5);
+    });
+
+    it('answers "not in your notes" below the abstention threshold, with the closest sentences to read', async () => {
+      const a = await open({ config: { readerProfile: profileFile(-2, 0.8, 0.2) } }).answer(Q);
+      expect(a.outcome).toBe('not_found');
+      expect(a.answer_mode).toBe('abstained');
+      expect(a.searched.closest.length).toBeGreaterThan(0);
+      expect(a.reader?.probability).toBeCloseTo(0.119, 3);
+    });
+
+    it('never turns the reader\'s own "not found" into an answer', async () => {
+      const a = await open({ config: { readerProfile: profileFile(5, 0.1, 0) } }).answer('What is Aurora\'s per-seat price for customers?');
+      expect(a.reader?.outcome).toBe('not_found');
+      expect(a.outcome).toBe('not_found');
+    });
+
+    it('names a reader profile it cannot use', () => {
+      const bad = path.join(temp.make('syn-reader-profile-'), 'bad.json');
+      fs.writeFileSync(bad, JSON.stringify({ version: 1, features: ['held'], mean: [0], scale: [1], weights: [0], bias: 0, answered_at: 0.5, abstain_below: 0.1 }));
+      expect(() => open({ config: { readerProfile: bad } })).toThrow(/fitted on other features/);
+    });
   });
 
   it('reads a misspelt question word as the word of the notes it misspells, and says so', async () => {

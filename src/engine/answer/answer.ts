@@ -18,11 +18,13 @@ import type { TraceRow } from '../store/store.ts';
 import { asksAboutSubject, type BridgeResolution, bridgeQuery, clauseRelation, clauseSubject, type DescribedSubject, describedSubject, evidenceQuote, mainQuestion, notesAbout, relationLine, typedRelation } from './bridge.ts';
 import { checkAnswer, supportedShare, tidyAnswer } from './checks.ts';
 import { citationsFor, extractCitations, splitSentences, stripCitationMarkers } from './citations.ts';
-import { answerConfidence } from './confidence.ts';
+import { answerConfidence, LOW_CONFIDENCE } from './confidence.ts';
 import { questionParts } from './answer-type.ts';
 import { describesSubject, matchForm, type PartReading, type Reading, type ReaderOptions, readAnswer, readerCandidates, sentenceSimilarity } from './reader.ts';
 import { isStopword, tokenize } from '../search/analyzer.ts';
 import { relationLabel } from './relations.ts';
+import { readingFeatures, type Features } from './reader/features.ts';
+import { answerProbability, calibratedOutcome, defaultReaderProfile, type ReaderProfile } from './reader/scorer.ts';
 import { ABSTAIN_TEXT, answerPrompt, CRITIC_SCHEMA, CRITIC_SYSTEM_PROMPT, criticPrompt, fenceLanguage, snippetsFromBlocks } from './prompt.ts';
 import type { CriticResult, Snippet, Verdict } from './types.ts';
 
@@ -93,6 +95,8 @@ export interface AnswerDeps {
   onQuote?: (traceId: string, quote: { answer: string; outcome: Reading['outcome'] }) => void;
   /** Tokens per second the chat model wrote in recent answers on this machine (median), null before any. */
   chatSpeed?: () => number | null;
+  /** The reader's fitted scorer (answer/reader/scorer.ts); absent: the shipped profile; null: the reader's own outcome, uncalibrated. */
+  readerProfile?: ReaderProfile | null;
 }
 
 export interface AnswerOptions {
@@ -129,6 +133,21 @@ function topScoreOf(result: RetrievalResult): number | null {
   if (result.meta.hybrid_used) return result.meta.score_scale ? Math.min(1, Math.max(0, top.score / result.meta.score_scale)) : Math.min(1, (top.score * 61) / 2);
   if (result.meta.mode === 'dense') return Math.max(0, top.score);
   return top.score / (top.score + 5);
+}
+
+/** Most passages a partial answer quotes besides its own quote. */
+const CLOSEST_EXTRA = 2;
+
+/**
+ * An unsure quote with the best sentences of the other passages after it: the passages hold the
+ * fact far more often than any one sentence, so the person reads the closest ones.
+ */
+function withClosest(quote: string, quoted: readonly number[], passageBest: Reading['passageBest'], snippets: readonly Snippet[]): string {
+  const cited = new Set(quoted);
+  const known = new Set(snippets.map((s) => s.n));
+  const extra = passageBest.filter((c) => known.has(c.n) && !cited.has(c.n) && !quote.includes(c.text)).slice(0, CLOSEST_EXTRA);
+  if (extra.length === 0) return quote;
+  return [quote, ...extra.map((c) => `${/[.!?。！？:;]$/.test(c.text) ? c.text : `${c.text}.`} [${c.n}]`)].join('\n');
 }
 
 /** Marks citations whose file changed or vanished since it was indexed. */
@@ -506,8 +525,18 @@ export async function answerQuestion(deps: AnswerDeps, query: string, options: A
       reading = readAnswer(query, readerCandidates(snippets, language), readerOptions);
     }
   }
+  // The fitted scorer: the probability that the quote states the asked fact, and the outcome it earns.
+  const profile = deps.readerProfile === undefined ? defaultReaderProfile() : deps.readerProfile;
+  const features: Features | null = snippets.length > 0 ? readingFeatures(reading, result ? topScoreOf(result) : null) : null;
+  const probability = features && profile ? answerProbability(profile, features) : null;
+  // The reader's own "not found" stands: on the dev sets, showing the quotes it withholds cost far more
+  // abstentions on unanswerable questions than it gained answers (docs/answers.md).
+  const quote = reading.outcome === 'not_found' ? '' : reading.answer;
+  const quoteOutcome: Reading['outcome'] = probability !== null && profile ? calibratedOutcome(profile, reading.outcome, probability) : reading.outcome;
+  /** The scorer is not sure enough to say Answered: the quote stands as a partial answer, with the closest passages. */
+  const unsure = quoteOutcome === 'partial' && reading.outcome !== 'partial';
   timings.read_ms = ms(tread);
-  if (snippets.length > 0) deps.onQuote?.(traceId, { answer: reading.outcome === 'not_found' ? '' : reading.answer, outcome: reading.outcome });
+  if (snippets.length > 0) deps.onQuote?.(traceId, { answer: quoteOutcome === 'not_found' ? '' : quote, outcome: quoteOutcome });
   if (reading.unknown.length > 0) limits.push(`your files never mention: ${reading.unknown.map((w) => (reading.spelled?.[w] ? `${w} (read as “${reading.spelled[w]}”)` : w)).join(', ')}`);
 
   // A machine on which the chat model writes too slowly to finish an answer in time answers with the reader.
@@ -704,9 +733,9 @@ export async function answerQuestion(deps: AnswerDeps, query: string, options: A
         text = reading.answer;
         verdictInfo = { critic: checkAnswer(text, snippets), decidedBy: 'deterministic' };
       }
-    } else if (answerMode !== 'generative' && !cancelled() && reading.outcome !== 'not_found') {
+    } else if (answerMode !== 'generative' && !cancelled() && quoteOutcome !== 'not_found') {
       answerMode = 'extractive';
-      text = reading.answer;
+      text = unsure ? withClosest(quote, reading.cited, reading.passageBest, snippets) : reading.answer;
       verdictInfo = { critic: checkAnswer(text, snippets), decidedBy: 'deterministic' };
     }
   }
@@ -724,12 +753,13 @@ export async function answerQuestion(deps: AnswerDeps, query: string, options: A
     // A model paraphrases: when its words do not let the reader see the answer, the checks that
     // approved each sentence against its sources decide, and the reader's own outcome if it has one.
     outcome = answerMode === 'generative' && finalReading.outcome === 'not_found' ? (reading.outcome === 'not_found' ? 'answered' : reading.outcome) : finalReading.outcome;
+    if (answerMode === 'extractive') outcome = quoteOutcome;
   }
   // A chat model may state what the reader could not find in other words, but not an attribute no
   // file of the vault ever names ("per-seat price" in notes without prices): that answer is invented.
   const impossible = answerMode === 'generative' && reading.unknownAttribute;
   if (impossible) limits.push(`the chat model answered, but no file mentions ${reading.unknown.join(', ')}: not shown`);
-  if (!isCancelled && (verdict === 'REJECT' || !text || impossible || (answerMode !== 'generative' && reading.outcome === 'not_found'))) {
+  if (!isCancelled && (verdict === 'REJECT' || !text || impossible || (answerMode !== 'generative' && quoteOutcome === 'not_found'))) {
     answerMode = 'abstained';
     text = ABSTAIN_TEXT;
     verdict = 'REJECT';
@@ -740,8 +770,10 @@ export async function answerQuestion(deps: AnswerDeps, query: string, options: A
   }
   // "Supported" means the answer answers: a partial answer is badged as such, a cut one never approved.
   if (!isCancelled && verdict === 'APPROVE' && (outcome === 'partial' || generationCut)) verdict = 'REVISE';
-  const missingParts = outcome === 'partial' ? finalReading.parts.filter((p) => !p.answered).map((p) => p.part) : [];
-  const missingLimit = outcome === 'partial' ? missingPartsLimit(finalReading.parts) : null;
+  // A quote the scorer is unsure of leaves the whole question open: "not clearly stated".
+  const unsureHere = outcome === 'partial' && answerMode === 'extractive' && unsure;
+  const missingParts = outcome === 'partial' ? (unsureHere ? [query] : finalReading.parts.filter((p) => !p.answered).map((p) => p.part)) : [];
+  const missingLimit = outcome === 'partial' ? (unsureHere ? `not sure the quote states ${ASKED_VALUE[finalReading.parts[0]?.type ?? 'any']} (${Math.round((probability ?? 0) * 100)}%): the closest passages are quoted` : missingPartsLimit(finalReading.parts)) : null;
   if (missingLimit) limits.push(missingLimit);
 
   const cited = answerMode === 'abstained' ? [] : extractCitations(text, snippets).cited;
@@ -750,7 +782,7 @@ export async function answerQuestion(deps: AnswerDeps, query: string, options: A
   for (const c of citations) if (stale.get(c.n)) limits.push(`citation [${c.n}] points to ${c.path}, which changed since it was indexed: its lines may have moved`);
 
   const sentences = verdictInfo?.critic.sentences ?? [];
-  const { confidence, low } = answerConfidence({
+  const formula = answerConfidence({
     synthesized: answerMode === 'generative',
     // How the question was read through its described subject is no degradation: no stage failed.
     degradations: limits.filter((l) => !/^(?:rerank: no rerank model|no chat model|not found in your notes|your files never mention|described subject:)/.test(l)).length,
@@ -759,6 +791,11 @@ export async function answerQuestion(deps: AnswerDeps, query: string, options: A
     supportedShare: supportedShare(sentences),
     answerability: outcome === 'not_found' ? Math.min(reading.answerability, finalReading.answerability) : finalReading.answerability,
   });
+  // A quoted answer's confidence is the fitted probability that it states the fact; an abstention and a
+  // chat model's answer keep the formula (the verdict dominates: the critic read the answer).
+  const calibratedConfidence = probability !== null && answerMode === 'extractive' && !isCancelled ? probability : null;
+  const confidence = calibratedConfidence ?? formula.confidence;
+  const low = calibratedConfidence !== null ? calibratedConfidence < LOW_CONFIDENCE : formula.low;
 
   stage('done');
   timings.total_ms = ms(t0);
@@ -796,6 +833,7 @@ export async function answerQuestion(deps: AnswerDeps, query: string, options: A
     timings,
     tokens: { in: tokensIn, out: tokensOut, first_token_ms: firstTokenMs, per_s: perS },
     thread: null,
+    reader: features ? { probability: probability ?? reading.answerability, outcome: reading.outcome, quote, features } : null,
   };
   deps.saveTrace({
     trace_id: traceId,

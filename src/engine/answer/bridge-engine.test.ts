@@ -11,7 +11,8 @@ afterEach(async () => {
   temp.cleanup();
 });
 const open = () => {
-  const engine = createEngine({ dataDir: temp.make('syn-bridge-data-'), env: {} });
+  // The reader's own outcome: these tests read how the bridge finds the quote (the scorer has tests of its own).
+  const engine = createEngine({ dataDir: temp.make('syn-bridge-data-'), env: {}, config: { readerProfile: 'none' } });
   engines.push(engine);
   return engine;
 };

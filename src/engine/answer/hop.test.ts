@@ -44,6 +44,8 @@ function deps(record: RetrievedChunk, subject: RetrievedChunk, subjectName: stri
     documentSource: () => null,
     termStats: (terms) => new Map(terms.map((t) => [t, { idf: 2, df: 3 }])),
     saveTrace: () => {},
+    // The reader's own outcome: what these tests read is how the hop finds the quote (the scorer has tests of its own).
+    readerProfile: null,
   };
 }
 

@@ -243,6 +243,8 @@ export interface Reading {
   unknownAttribute: boolean;
   /** Best candidates (with a not_found outcome: the closest sentences to read), best first. */
   closest: { text: string; n: number }[];
+  /** The best sentence of each of the best passages (at most three), best first: what an unsure answer shows beside its quote. */
+  passageBest: { text: string; n: number }[];
   /** The question's best cosine to a quoted sentence (or, not found, to any candidate); null without sentence vectors. */
   similarity: number | null;
   /**
@@ -255,6 +257,57 @@ export interface Reading {
    * when no step of that note is quoted: its steps may be in a passage retrieval did not bring.
    */
   task?: number;
+  /** What the reading measured on its way to the outcome: the calibrated scorer's inputs (answer/reader/features.ts). */
+  signals: ReadingSignals;
+}
+
+/** The reader's own measurements of its best quote (or, not found, its best candidate), all plain numbers. */
+export interface ReadingSignals {
+  /** Share of the question's word weight the quote and its notes' titles hold. */
+  held: number;
+  /** Mean and lowest of the parts' scores; the best part's. */
+  partMean: number;
+  partMin: number;
+  partBest: number;
+  /** Parts of the question, and how many of them the quote answers. */
+  parts: number;
+  partsAnswered: number;
+  /** How clearly one sentence holds the question's words together, minus the bar it must clear. */
+  togetherMargin: number;
+  /** The lead's coverage of the first part, and of the whole question. */
+  leadCoverage: number;
+  leadWhole: number;
+  /** The lead holds a value of the first part's asked type (1 when any value will do). */
+  leadTyped: number;
+  /** Passage rank (0 = first) of the lead. */
+  leadRank: number;
+  /** The runner-up's ranking score over the lead's: near 1, the reader cannot tell them apart. */
+  runnerUp: number;
+  /** The lead is a line of code, a list item, a field line or a step; it ends in ":"; it asks a question. */
+  leadCode: number;
+  leadItem: number;
+  leadField: number;
+  leadColon: number;
+  leadQuestion: number;
+  /** The lead reads as markup, not prose: a YAML-like "key: value" fragment of a few words, or a table row. */
+  leadMarkup: number;
+  /** Words of the first quoted sentence. */
+  leadWords: number;
+  /** Sentences quoted; candidates read; passages read. */
+  quoted: number;
+  candidates: number;
+  passages: number;
+  /** Share of the question's words no file holds. */
+  unknownShare: number;
+  /** Question words with weight. */
+  questionWords: number;
+  /** The asked type of the first part, and whether it names its value's form. */
+  askedType: string;
+  strict: number;
+  /** Sentence vectors: the quote's cosine above the candidates' mean; the best cosine (0 without vectors). */
+  simGap: number;
+  simBest: number;
+  hasVectors: number;
 }
 
 // ---------------------------------------------------------------- sentences of a passage
@@ -1063,6 +1116,13 @@ function compoundSplits(terms: readonly string[], written: Map<string, string>, 
   return out;
 }
 
+const round3 = (v: number) => (Number.isFinite(v) ? Math.round(v * 1000) / 1000 : 0);
+/** The best cosine among these candidates' sentence vectors, 0 when none has one. */
+function quotedSims0(indices: readonly number[], sims: readonly (number | undefined)[]): number {
+  const vs = indices.map((i) => sims[i]).filter((v): v is number => v !== undefined);
+  return vs.length > 0 ? Math.max(...vs) : 0;
+}
+
 export function readAnswer(question: string, given: readonly Candidate[], options: ReaderOptions): Reading {
   const maxSentences = Math.max(1, Math.floor(options.maxSentences ?? 3));
   // The question's own words: content words that do not merely frame the question.
@@ -1519,12 +1579,49 @@ export function readAnswer(question: string, given: readonly Candidate[], option
   const quotedSims = (picked.length > 0 ? picked : order).map((i) => sims[i]).filter((v): v is number => v !== undefined);
   const similarity = quotedSims.length > 0 ? Math.round(Math.max(...quotedSims) * 1000) / 1000 : null;
   const closest = order.slice(0, 3).filter((i) => table[i]!.some((r) => r.cov > 0)).map((i) => ({ text: candidates[i]!.text, n: candidates[i]!.n }));
-  if (outcome === 'not_found') {
-    // No sentence is quoted, so the words the best candidate lacks would name words the passages hold.
-    const anywhere = new Set(candidates.flatMap((c) => [...c.terms, ...c.context]));
-    const absent = missingTerms.filter((t) => !anywhere.has(t.term));
-    return { outcome, answer: '', cited: [], answerability, parts: partReadings, missing: absent.map((t) => t.raw), unknown, ...(Object.keys(spelled).length > 0 ? { spelled } : {}), unknownAttribute, closest, similarity, hops, ...(task !== undefined ? { task } : {}) };
+  const passageBest: { text: string; n: number }[] = [];
+  for (const i of order) {
+    if (passageBest.length >= 3) break;
+    const c = candidates[i]!;
+    if (!c.code && table[i]!.some((r) => r.cov > 0) && !passageBest.some((b) => b.n === c.n)) passageBest.push({ text: c.text, n: c.n });
   }
+  // What the reading measured, for the calibrated scorer: the quote's lead, or the best candidate when nothing is quoted.
+  const leadAt = picked[0] ?? order[0];
+  const leadC = leadAt === undefined ? undefined : candidates[leadAt];
+  const totalOf = (i: number | undefined) => (i === undefined ? 0 : table[i]!.reduce((sum, r) => sum + r.score, 0));
+  const runnerAt = order.find((i) => i !== leadAt && candidates[i]!.doc !== leadC?.doc);
+  const leadTotal = totalOf(leadAt);
+  const signals: ReadingSignals = {
+    held: round3(heldShare),
+    partMean: round3(partScore),
+    partMin: round3(partReadings.length > 0 ? Math.min(...partReadings.map((p) => p.score)) : 0),
+    partBest: round3(bestPart),
+    parts: parts.length,
+    partsAnswered: partReadings.filter((p) => p.answered).length,
+    togetherMargin: round3(togetherMargin),
+    leadCoverage: round3(leadAt === undefined ? 0 : table[leadAt]![0]!.cov),
+    leadWhole: round3(leadC ? coverage(leadC, all, allTotal) : 0),
+    leadTyped: leadAt !== undefined && table[leadAt]![0]!.typed ? 1 : 0,
+    leadRank: leadC?.snippetIndex ?? 0,
+    runnerUp: round3(leadTotal > 0 ? Math.min(1.5, totalOf(runnerAt) / leadTotal) : 0),
+    leadCode: leadC?.code ? 1 : 0,
+    leadItem: leadC?.item || leadC?.steps ? 1 : 0,
+    leadField: leadC?.subject !== undefined ? 1 : 0,
+    leadColon: leadC && /[:：]\s*$/.test(leadC.text) ? 1 : 0,
+    leadQuestion: leadC && /[?？]\s*$/.test(leadC.text) ? 1 : 0,
+    leadMarkup: leadC && ((leadC.text.split(/\s+/).length <= 4 && /^[\p{L}\p{N}_.-]+:(?:\s|$)/u.test(leadC.text)) || /\s\|\s/.test(leadC.text)) ? 1 : 0,
+    leadWords: leadC ? leadC.text.split(/\s+/).filter(Boolean).length : 0,
+    quoted: picked.length,
+    candidates: candidates.length,
+    passages: passages.size,
+    unknownShare: round3(all.length > 0 ? unknown.length / all.length : 0),
+    questionWords: all.filter((t) => t.w > 0).length,
+    askedType: parts[0]?.asked.type ?? 'any',
+    strict: parts[0]?.asked.strict ? 1 : 0,
+    simGap: round3(withVector.length >= 2 && quoteSims.length > 0 ? Math.max(...quoteSims) - meanSim : 0),
+    simBest: round3(quotedSims0(picked.length > 0 ? picked : order, sims)),
+    hasVectors: withVector.length >= 2 ? 1 : 0,
+  };
   // Written in reading order of relevance: the lead first, then what completes it.
   const askedPerson = parts.some((p) => p.asked.type === 'person');
   const quoted = picked.map((i) => {
@@ -1542,5 +1639,11 @@ export function readAnswer(question: string, given: readonly Candidate[], option
   });
   // The items of a list and the lines of a command go on lines of their own: steps read as steps.
   const answer = quoted.map((q, k) => (k === 0 ? q : `${listed.has(picked[k]!) || candidates[picked[k]!]!.code ? '\n' : ' '}${q}`)).join('');
-  return { outcome, answer, cited: [...new Set(picked.map((i) => candidates[i]!.n))], answerability, parts: partReadings, missing: missingTerms.map((t) => t.raw), unknown, ...(Object.keys(spelled).length > 0 ? { spelled } : {}), unknownAttribute, closest, similarity, hops, ...(task !== undefined ? { task } : {}) };
+  if (outcome === 'not_found') {
+    // No sentence is quoted, so the words the best candidate lacks would name words the passages hold.
+    const anywhere = new Set(candidates.flatMap((c) => [...c.terms, ...c.context]));
+    const absent = missingTerms.filter((t) => !anywhere.has(t.term));
+    return { outcome, answer: '', cited: [], answerability, parts: partReadings, missing: absent.map((t) => t.raw), unknown, ...(Object.keys(spelled).length > 0 ? { spelled } : {}), unknownAttribute, closest, passageBest, similarity, hops, ...(task !== undefined ? { task } : {}), signals };
+  }
+  return { outcome, answer, cited: [...new Set(picked.map((i) => candidates[i]!.n))], answerability, parts: partReadings, missing: missingTerms.map((t) => t.raw), unknown, ...(Object.keys(spelled).length > 0 ? { spelled } : {}), unknownAttribute, closest, passageBest, similarity, hops, ...(task !== undefined ? { task } : {}), signals };
 }

@@ -4,6 +4,7 @@ import { MAX_QUERY_CHARS, type AnswerEnvelope } from '../../shared/contract.ts';
 import { answerQuestion, type AnswerDeps } from '../answer/answer.ts';
 import { rewriteFollowUp } from '../answer/follow-up.ts';
 import { DEFAULT_SYSTEM_PROMPT } from '../answer/prompt.ts';
+import { loadReaderProfile } from '../answer/reader/scorer.ts';
 import type { Config } from '../config.ts';
 import type { EventBus } from '../events.ts';
 import type { ChatModel } from '../llm/chat.ts';
@@ -30,6 +31,8 @@ export function createAnswerHandlers({ store, config, events, chat, retrieve, st
     retrieve,
     ...(sentenceSimilarities ? { sentenceSimilarities } : {}),
     chat,
+    // "none": the reader's own outcome (what training reads); a file: a profile fitted elsewhere; absent: the shipped one.
+    ...(config.readerProfile === 'none' ? { readerProfile: null } : config.readerProfile ? { readerProfile: loadReaderProfile(config.readerProfile) } : {}),
     settings: {
       systemPrompt: config.systemPrompt ?? DEFAULT_SYSTEM_PROMPT,
       answerK: config.answerK,

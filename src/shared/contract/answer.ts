@@ -103,6 +103,21 @@ export const AnswerEnvelopeSchema = z.object({
   cancelled: z.boolean(),
   timings: z.record(z.string(), z.number()),
   tokens: z.object({ in: z.number().int(), out: z.number().int(), first_token_ms: z.number().nullable(), per_s: z.number() }),
+  /**
+   * The answer reader's calibrated reading: the probability that its quote states the asked fact
+   * (fitted, answer/reader/scorer.ts), the outcome the reader gave before calibration, and the
+   * signals scored. Null: no passage was read.
+   */
+  reader: z
+    .object({
+      probability: z.number().min(0).max(1),
+      outcome: z.enum(['answered', 'partial', 'not_found']),
+      /** The reader's quote ('' when it found none): what the probability is of. */
+      quote: z.string(),
+      features: z.record(z.string(), z.number()),
+    })
+    .nullable()
+    .default(null),
   /** The thread the question was asked in (thread_id or new_thread), and the turn it became; null: no thread. */
   thread: z
     .object({

@@ -1,0 +1,113 @@
+/**
+ * The calibrated scorer's inputs: plain numbers that say how well the reader's quote answers the
+ * question. Each is interpretable on its own (a share, a 0/1 flag, a rank turned into 1/(1+rank));
+ * the scorer (scorer.ts) weighs them with weights fitted on question sets (`synapsis tune --answers`).
+ */
+import type { Reading, ReadingSignals } from '../reader.ts';
+
+/** The asked types grouped by the kind of value that answers them. */
+const TYPE_GROUPS: Record<string, string> = {
+  duration: 'value',
+  date: 'value',
+  number: 'value',
+  money: 'value',
+  person: 'name',
+  place: 'name',
+  entity: 'name',
+  reason: 'reason',
+  definition: 'reason',
+  procedure: 'procedure',
+  any: 'any',
+};
+
+/** The features in a fixed order: a profile's weights follow it. */
+export const FEATURE_NAMES = [
+  'answerability',
+  'reader_answered',
+  'held',
+  'part_mean',
+  'part_min',
+  'part_best',
+  'parts_answered_share',
+  'multi_part',
+  'together_margin',
+  'lead_coverage',
+  'lead_whole',
+  'lead_typed',
+  'lead_rank',
+  'runner_up',
+  'lead_code',
+  'lead_item',
+  'lead_field',
+  'lead_colon',
+  'lead_question',
+  'lead_markup',
+  'lead_words',
+  'quoted_several',
+  'unknown_share',
+  'question_words',
+  'strict',
+  'type_value',
+  'type_name',
+  'type_reason',
+  'type_procedure',
+  'type_any',
+  'has_vectors',
+  'sim_best',
+  'sim_gap',
+  'top_score',
+] as const;
+export type FeatureName = (typeof FEATURE_NAMES)[number];
+export type Features = Record<FeatureName, number>;
+
+const clip = (v: number, lo: number, hi: number) => (Number.isFinite(v) ? Math.min(hi, Math.max(lo, v)) : 0);
+
+/** Features of one reading; `topScore` is retrieval's top hit in [0, 1] (null: unknown). */
+export function readingFeatures(reading: Pick<Reading, 'outcome' | 'answerability' | 'signals'>, topScore: number | null): Features {
+  const s: ReadingSignals = reading.signals;
+  const group = TYPE_GROUPS[s.askedType] ?? 'any';
+  return {
+    answerability: clip(reading.answerability, 0, 1),
+    reader_answered: reading.outcome === 'answered' ? 1 : 0,
+    held: clip(s.held, 0, 1),
+    part_mean: clip(s.partMean, 0, 1),
+    part_min: clip(s.partMin, 0, 1),
+    part_best: clip(s.partBest, 0, 1),
+    parts_answered_share: s.parts > 0 ? s.partsAnswered / s.parts : 0,
+    multi_part: s.parts > 1 ? 1 : 0,
+    together_margin: clip(s.togetherMargin, -1, 1),
+    lead_coverage: clip(s.leadCoverage, 0, 1),
+    lead_whole: clip(s.leadWhole, 0, 1),
+    lead_typed: s.leadTyped,
+    lead_rank: 1 / (1 + s.leadRank),
+    runner_up: clip(s.runnerUp, 0, 1.5),
+    lead_code: s.leadCode,
+    lead_item: s.leadItem,
+    lead_field: s.leadField,
+    lead_colon: s.leadColon,
+    lead_question: s.leadQuestion,
+    lead_markup: s.leadMarkup,
+    lead_words: Math.log1p(s.leadWords) / Math.log(100),
+    quoted_several: s.quoted > 1 ? 1 : 0,
+    unknown_share: clip(s.unknownShare, 0, 1),
+    question_words: Math.log1p(s.questionWords) / Math.log(20),
+    strict: s.strict,
+    type_value: group === 'value' ? 1 : 0,
+    type_name: group === 'name' ? 1 : 0,
+    type_reason: group === 'reason' ? 1 : 0,
+    type_procedure: group === 'procedure' ? 1 : 0,
+    type_any: group === 'any' ? 1 : 0,
+    has_vectors: s.hasVectors,
+    sim_best: s.hasVectors ? clip(s.simBest, -1, 1) : 0,
+    sim_gap: s.hasVectors ? clip(s.simGap, -1, 1) : 0,
+    top_score: topScore === null ? 0.5 : clip(topScore, 0, 1),
+  };
+}
+
+/** The features as a vector in FEATURE_NAMES order. */
+export function featureVector(f: Partial<Record<string, number>>): number[] {
+  return FEATURE_NAMES.map((n) => {
+    const v = f[n];
+    return typeof v === 'number' && Number.isFinite(v) ? v : 0;
+  });
+}

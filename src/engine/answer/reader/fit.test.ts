@@ -1,0 +1,108 @@
+import { describe, expect, it } from 'vitest';
+import { FEATURE_NAMES } from './features.ts';
+import { chooseAbstainBelow, chooseAnsweredAt, fitLogistic, fitScorer, type LabelledRow, outcomeCounts, rowProbability, solve, standardisation } from './fit.ts';
+
+/** A deterministic stream of numbers in [0, 1). */
+function rng(seed: number) {
+  let s = seed >>> 0;
+  return () => {
+    s = (s * 1664525 + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
+}
+
+describe('solve', () => {
+  it('solves a small linear system', () => {
+    const x = solve([[4, 1], [1, 3]], [1, 2]);
+    expect(x[0]).toBeCloseTo(1 / 11, 9);
+    expect(x[1]).toBeCloseTo(7 / 11, 9);
+  });
+});
+
+describe('fitLogistic', () => {
+  it('recovers the sign and rough size of the weights that made the labels', () => {
+    const next = rng(7);
+    const x: number[][] = [];
+    const y: boolean[] = [];
+    for (let i = 0; i < 3000; i++) {
+      const a = next() * 4 - 2;
+      const b = next() * 4 - 2;
+      x.push([a, b]);
+      y.push(next() < 1 / (1 + Math.exp(-(2 * a - 1 * b + 0.5))));
+    }
+    const { weights, bias } = fitLogistic(x, y, 0.01);
+    expect(weights[0]).toBeGreaterThan(1.6);
+    expect(weights[0]).toBeLessThan(2.4);
+    expect(weights[1]).toBeLessThan(-0.7);
+    expect(weights[1]).toBeGreaterThan(-1.3);
+    expect(bias).toBeGreaterThan(0.3);
+    expect(bias).toBeLessThan(0.7);
+  });
+
+  it('keeps weights finite on separable data (the L2 penalty)', () => {
+    const { weights } = fitLogistic([[-1], [-2], [1], [2]], [false, false, true, true], 1);
+    expect(Number.isFinite(weights[0])).toBe(true);
+    expect(weights[0]).toBeGreaterThan(0);
+  });
+});
+
+describe('standardisation', () => {
+  it('gives means and standard deviations, 1 for a constant feature', () => {
+    const { mean, scale } = standardisation([[1, 5], [3, 5]]);
+    expect(mean).toEqual([2, 5]);
+    expect(scale).toEqual([1, 1]);
+  });
+});
+
+/** Rows whose label follows one feature (held): a scorer should learn it. */
+function rows(n: number, seed: number, answerable = true): LabelledRow[] {
+  const next = rng(seed);
+  return Array.from({ length: n }, () => {
+    const held = next();
+    const features = Object.fromEntries(FEATURE_NAMES.map((f) => [f, f === 'held' ? held : next() * 0.1]));
+    return { features, label: answerable && next() < held, readerOutcome: 'answered' as const, answerable, quoted: true };
+  });
+}
+
+describe('fitScorer and the thresholds', () => {
+  const train = rows(2000, 1);
+  const fitted = fitScorer(train);
+
+  it('weighs the feature that predicts the label most', () => {
+    const held = FEATURE_NAMES.indexOf('held');
+    const biggest = fitted.weights.reduce((best, w, i) => (Math.abs(w) > Math.abs(fitted.weights[best]!) ? i : best), 0);
+    expect(biggest).toBe(held);
+    expect(rowProbability(fitted, { features: { held: 0.95 } })).toBeGreaterThan(rowProbability(fitted, { features: { held: 0.1 } }));
+  });
+
+  it('chooses the lowest Answered threshold that reaches the precision target on dev rows', () => {
+    const dev = rows(1000, 2);
+    const p = dev.map((r) => rowProbability(fitted, r));
+    const at = chooseAnsweredAt(dev, p, 0.9);
+    const counts = outcomeCounts(dev, p, at, 0);
+    expect(counts.precision).not.toBeNull();
+    expect(counts.precision!).toBeGreaterThanOrEqual(0.9);
+    // Just below the threshold the target is missed: it is the lowest one that holds.
+    const below = outcomeCounts(dev, p, at - 0.01, 0);
+    expect(below.precision!).toBeLessThan(0.9 + 0.02);
+    expect(chooseAnsweredAt(dev, p, 1.01)).toBe(1);
+  });
+
+  it('abstains where the unanswerable questions are told best from the answerable ones', () => {
+    const dev = [...rows(500, 3), ...rows(200, 4, false).map((r) => ({ ...r, features: { ...r.features, held: r.features.held! * 0.3 } }))];
+    const p = dev.map((r) => rowProbability(fitted, r));
+    const at = chooseAnsweredAt(dev, p, 0.9);
+    const below = chooseAbstainBelow(dev, p, at);
+    const j = (t: number) => {
+      const c = outcomeCounts(dev, p, at, t);
+      return c.unanswerableAbstained - c.answerableAbstained;
+    };
+    expect(below).toBeGreaterThan(0);
+    expect(below).toBeLessThanOrEqual(at);
+    expect(outcomeCounts(dev, p, at, below).unanswerableAbstained).toBeGreaterThan(outcomeCounts(dev, p, at, 0).unanswerableAbstained);
+    // No other threshold tells them apart better.
+    for (const t of [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6]) expect(j(below)).toBeGreaterThanOrEqual(j(t) - 1e-9);
+    // Weighing answerable abstentions more moves the threshold down (or keeps it).
+    expect(chooseAbstainBelow(dev, p, at, 3)).toBeLessThanOrEqual(below);
+  });
+});

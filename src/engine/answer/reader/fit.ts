@@ -1,0 +1,184 @@
+/**
+ * Fitting the reader's scorer: L2-regularised logistic regression by Newton's method over
+ * standardised features, and the two thresholds chosen on dev rows. Pure functions: the command
+ * that collects rows is `synapsis tune --answers` (src/cli/eval/tune-answers.ts).
+ */
+import { FEATURE_NAMES, featureVector } from './features.ts';
+import { logit, type ReaderProfile, standardise } from './scorer.ts';
+
+export interface LabelledRow {
+  features: Record<string, number>;
+  /** The quote states the asked fact. */
+  label: boolean;
+  /** The reader's own outcome before calibration. */
+  readerOutcome: 'answered' | 'partial' | 'not_found';
+  /** The reader had a quote (it did not answer "not found"): the scorer decides only these. */
+  quoted: boolean;
+  /** The question has an answer in the notes. */
+  answerable: boolean;
+}
+
+/** Solves A x = b (A symmetric positive definite, small) by Gaussian elimination with partial pivoting. */
+export function solve(a: number[][], b: number[]): number[] {
+  const n = b.length;
+  const m = a.map((row, i) => [...row, b[i]!]);
+  for (let c = 0; c < n; c++) {
+    let pivot = c;
+    for (let r = c + 1; r < n; r++) if (Math.abs(m[r]![c]!) > Math.abs(m[pivot]![c]!)) pivot = r;
+    [m[c], m[pivot]] = [m[pivot]!, m[c]!];
+    const d = m[c]![c]!;
+    if (Math.abs(d) < 1e-12) continue;
+    for (let r = 0; r < n; r++) {
+      if (r === c) continue;
+      const f = m[r]![c]! / d;
+      if (f === 0) continue;
+      for (let k = c; k <= n; k++) m[r]![k]! -= f * m[c]![k]!;
+    }
+  }
+  return m.map((row, i) => (Math.abs(row[i]!) < 1e-12 ? 0 : row[n]! / row[i]!));
+}
+
+/** Weights and bias of a logistic regression on standardised x (bias not penalised). */
+export function fitLogistic(x: readonly number[][], y: readonly boolean[], lambda = 1, iterations = 50): { weights: number[]; bias: number } {
+  const d = x[0]?.length ?? 0;
+  let w = new Array<number>(d + 1).fill(0);
+  for (let it = 0; it < iterations; it++) {
+    const grad = new Array<number>(d + 1).fill(0);
+    const hess = Array.from({ length: d + 1 }, () => new Array<number>(d + 1).fill(0));
+    for (let i = 0; i < x.length; i++) {
+      const xi = [...x[i]!, 1];
+      const z = xi.reduce((s, v, k) => s + v * w[k]!, 0);
+      const p = 1 / (1 + Math.exp(-z));
+      const r = p - (y[i] ? 1 : 0);
+      const s = Math.max(p * (1 - p), 1e-9);
+      for (let a = 0; a <= d; a++) {
+        grad[a]! += r * xi[a]!;
+        const sa = s * xi[a]!;
+        if (sa === 0) continue;
+        for (let b = a; b <= d; b++) hess[a]![b]! += sa * xi[b]!;
+      }
+    }
+    for (let a = 0; a <= d; a++) for (let b = 0; b < a; b++) hess[a]![b] = hess[b]![a]!;
+    for (let a = 0; a < d; a++) {
+      grad[a]! += lambda * w[a]!;
+      hess[a]![a]! += lambda;
+    }
+    hess[d]![d]! += 1e-6;
+    const step = solve(hess, grad);
+    w = w.map((v, k) => v - step[k]!);
+    if (Math.max(...step.map(Math.abs)) < 1e-7) break;
+  }
+  return { weights: w.slice(0, d), bias: w[d]! };
+}
+
+/** Means and scales (standard deviations, 1 where a feature does not vary) of the rows' features. */
+export function standardisation(rows: readonly number[][]): { mean: number[]; scale: number[] } {
+  const d = rows[0]?.length ?? FEATURE_NAMES.length;
+  const mean = new Array<number>(d).fill(0);
+  for (const r of rows) for (let k = 0; k < d; k++) mean[k]! += r[k]! / rows.length;
+  const scale = new Array<number>(d).fill(0);
+  for (const r of rows) for (let k = 0; k < d; k++) scale[k]! += (r[k]! - mean[k]!) ** 2 / rows.length;
+  return { mean: mean.map((m) => round(m, 6)), scale: scale.map((v) => (Math.sqrt(v) < 1e-6 ? 1 : round(Math.sqrt(v), 6))) };
+}
+
+const round = (v: number, digits = 4) => Math.round(v * 10 ** digits) / 10 ** digits;
+
+/** The profile's probability for a row. */
+export function rowProbability(profile: Pick<ReaderProfile, 'mean' | 'scale' | 'weights' | 'bias'>, row: Pick<LabelledRow, 'features'>): number {
+  return 1 / (1 + Math.exp(-logit(profile.weights, profile.bias, standardise(profile, featureVector(row.features)))));
+}
+
+/** Fits weights on the rows the reader quoted something for. */
+export function fitScorer(rows: readonly LabelledRow[], lambda = 1): Pick<ReaderProfile, 'features' | 'mean' | 'scale' | 'weights' | 'bias'> {
+  const quoted = rows.filter((r) => r.quoted);
+  const raw = quoted.map((r) => featureVector(r.features));
+  const { mean, scale } = standardisation(raw);
+  const x = raw.map((v) => standardise({ mean, scale }, v));
+  const { weights, bias } = fitLogistic(x, quoted.map((r) => r.label), lambda);
+  return { features: [...FEATURE_NAMES], mean, scale, weights: weights.map((w) => round(w, 5)), bias: round(bias, 5) };
+}
+
+export interface OutcomeCounts {
+  answered: number;
+  answeredRight: number;
+  precision: number | null;
+  /** Answerable questions not answered (reader not found or below the abstention threshold). */
+  answerableAbstained: number;
+  unanswerableAbstained: number;
+  /** Answerable questions whose shown answer (answered or partial) holds the fact. */
+  fullyCorrect: number;
+}
+
+/** What the thresholds would make of rows scored with probabilities p. */
+export function outcomeCounts(rows: readonly LabelledRow[], p: readonly number[], answeredAt: number, abstainBelow: number): OutcomeCounts {
+  let answered = 0;
+  let right = 0;
+  let ansAbs = 0;
+  let unAbs = 0;
+  let correct = 0;
+  const answerable = rows.filter((r) => r.answerable).length;
+  const unanswerable = rows.length - answerable;
+  rows.forEach((r, i) => {
+    const abstained = !r.quoted || p[i]! < abstainBelow;
+    const isAnswered = !abstained && r.readerOutcome === 'answered' && p[i]! >= answeredAt;
+    if (isAnswered) {
+      answered++;
+      if (r.label) right++;
+    }
+    if (abstained) {
+      if (r.answerable) ansAbs++;
+      else unAbs++;
+    } else if (r.answerable && r.label) correct++;
+  });
+  return {
+    answered,
+    answeredRight: right,
+    precision: answered === 0 ? null : round(right / answered),
+    answerableAbstained: answerable === 0 ? 0 : round(ansAbs / answerable),
+    unanswerableAbstained: unanswerable === 0 ? 0 : round(unAbs / unanswerable),
+    fullyCorrect: answerable === 0 ? 0 : round(correct / answerable),
+  };
+}
+
+/**
+ * The Answered threshold: the lowest probability from which the answers badged Answered are right
+ * at least `target` of the time (at least `minAnswers` of them; 1 when no threshold reaches it).
+ */
+export function chooseAnsweredAt(rows: readonly LabelledRow[], p: readonly number[], target = 0.9, minAnswers = 10): number {
+  const candidates = [...new Set(rows.flatMap((r, i) => (r.readerOutcome === 'answered' ? [round(p[i]!, 3)] : [])))].sort((a, b) => a - b);
+  for (const t of candidates) {
+    let n = 0;
+    let right = 0;
+    rows.forEach((r, i) => {
+      if (r.readerOutcome === 'answered' && p[i]! >= t) {
+        n++;
+        if (r.label) right++;
+      }
+    });
+    if (n >= minAnswers && right / n >= target) return t;
+  }
+  return 1;
+}
+
+/**
+ * The abstention threshold: the probability below `answeredAt` that best tells the two kinds of
+ * question apart, the share of unanswerable ones abstained minus `weight` times the share of
+ * answerable ones abstained (Youden's J at weight 1), the lowest such threshold on a tie.
+ */
+export function chooseAbstainBelow(rows: readonly LabelledRow[], p: readonly number[], answeredAt: number, weight = 1): number {
+  const score = (t: number) => {
+    const c = outcomeCounts(rows, p, answeredAt, t);
+    return c.unanswerableAbstained - weight * c.answerableAbstained;
+  };
+  let best = 0;
+  let bestScore = score(0);
+  const candidates = [...new Set(p.map((v) => round(v, 3)))].filter((t) => t > 0 && t <= answeredAt).sort((a, b) => a - b);
+  for (const t of candidates) {
+    const s = score(t);
+    if (s > bestScore + 1e-9) {
+      best = t;
+      bestScore = s;
+    }
+  }
+  return best;
+}

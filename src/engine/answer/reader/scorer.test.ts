@@ -1,0 +1,100 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { FEATURE_NAMES, featureVector, readingFeatures } from './features.ts';
+import { answerProbability, calibratedOutcome, checkProfile, defaultReaderProfile, loadReaderProfile, type ReaderProfile } from './scorer.ts';
+import type { ReadingSignals } from '../reader.ts';
+
+const signals: ReadingSignals = {
+  held: 1, partMean: 0.9, partMin: 0.9, partBest: 0.9, parts: 1, partsAnswered: 1, togetherMargin: 0.4, leadCoverage: 0.9, leadWhole: 0.9,
+  leadTyped: 1, leadRank: 0, runnerUp: 0.5, leadCode: 0, leadItem: 0, leadField: 0, leadColon: 0, leadQuestion: 0, leadMarkup: 0, leadWords: 12, quoted: 1,
+  candidates: 40, passages: 8, unknownShare: 0, questionWords: 4, askedType: 'duration', strict: 0, simGap: 0, simBest: 0, hasVectors: 0,
+};
+
+const profile = (over: Partial<ReaderProfile> = {}): ReaderProfile => ({
+  version: 1,
+  features: [...FEATURE_NAMES],
+  mean: FEATURE_NAMES.map(() => 0),
+  scale: FEATURE_NAMES.map(() => 1),
+  weights: FEATURE_NAMES.map((f) => (f === 'held' ? 4 : 0)),
+  bias: -2,
+  answered_at: 0.8,
+  abstain_below: 0.3,
+  fitted: {},
+  ...over,
+});
+
+describe('readingFeatures', () => {
+  it.each([
+    ['held', 1],
+    ['lead_rank', 1],
+    ['parts_answered_share', 1],
+    ['type_value', 1],
+    ['type_name', 0],
+    ['reader_answered', 1],
+    ['top_score', 0.5],
+    ['sim_best', 0],
+  ] as const)('%s is %d for a one-part duration question answered by the first passage', (name, value) => {
+    expect(readingFeatures({ outcome: 'answered', answerability: 0.9, signals }, null)[name]).toBeCloseTo(value, 6);
+  });
+
+  it('clips values into their ranges and turns a rank into 1/(1+rank)', () => {
+    const f = readingFeatures({ outcome: 'partial', answerability: 3, signals: { ...signals, leadRank: 3, togetherMargin: -7, simBest: 0.8, hasVectors: 1 } }, 2);
+    expect(f.answerability).toBe(1);
+    expect(f.lead_rank).toBe(0.25);
+    expect(f.together_margin).toBe(-1);
+    expect(f.top_score).toBe(1);
+    expect(f.sim_best).toBe(0.8);
+    expect(f.reader_answered).toBe(0);
+  });
+
+  it('gives a vector in the order of FEATURE_NAMES, 0 for what is missing', () => {
+    const v = featureVector({ held: 0.5 });
+    expect(v).toHaveLength(FEATURE_NAMES.length);
+    expect(v[FEATURE_NAMES.indexOf('held')]).toBe(0.5);
+    expect(v.filter((x) => x !== 0)).toEqual([0.5]);
+  });
+});
+
+describe('the scorer', () => {
+  it('turns features into a probability that grows with a positively weighted feature', () => {
+    const high = answerProbability(profile(), readingFeatures({ outcome: 'answered', answerability: 1, signals }, null));
+    const low = answerProbability(profile(), readingFeatures({ outcome: 'answered', answerability: 1, signals: { ...signals, held: 0.1 } }, null));
+    expect(high).toBeCloseTo(1 / (1 + Math.exp(-2)), 3);
+    expect(low).toBeLessThan(high);
+  });
+
+  it.each([
+    ['answered', 0.9, 'answered'],
+    ['answered', 0.5, 'partial'],
+    ['answered', 0.1, 'not_found'],
+    ['partial', 0.95, 'partial'],
+    ['partial', 0.2, 'not_found'],
+    ['not_found', 0.99, 'not_found'],
+  ] as const)('a reader outcome %s with p %d becomes %s', (reader, p, expected) => {
+    expect(calibratedOutcome(profile(), reader, p)).toBe(expected);
+  });
+
+  it('refuses a profile fitted on other features, or with crossed thresholds, naming the problem', () => {
+    expect(() => checkProfile({ ...profile(), features: ['held'] }, 'x.json')).toThrow(/other features/);
+    expect(() => checkProfile(profile({ answered_at: 0.2, abstain_below: 0.5 }), 'x.json')).toThrow(/abstain_below/);
+    expect(() => checkProfile({ version: 2 }, 'x.json')).toThrow(/x\.json is not valid/);
+  });
+
+  it('loads a profile file and names an unreadable one', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'syn-profile-'));
+    const file = path.join(dir, 'p.json');
+    fs.writeFileSync(file, JSON.stringify(profile()));
+    expect(loadReaderProfile(file).answered_at).toBe(0.8);
+    fs.writeFileSync(file, '{not json');
+    expect(() => loadReaderProfile(file)).toThrow(/Cannot read the reader profile/);
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('ships a valid profile whose thresholds are ordered', () => {
+    const shipped = defaultReaderProfile();
+    expect(shipped.abstain_below).toBeLessThanOrEqual(shipped.answered_at);
+    expect(shipped.features).toEqual([...FEATURE_NAMES]);
+  });
+});

@@ -1,0 +1,93 @@
+/**
+ * The fitted scorer: P(the quote states the asked fact) from the reading's features, by logistic
+ * regression over standardised features, and the outcome that probability earns. The weights and
+ * the two thresholds live in a reader profile (answer-profile.json beside this file), written by
+ * `synapsis tune --answers` from training question sets, the thresholds chosen on dev sets.
+ */
+import fs from 'node:fs';
+import { z } from 'zod';
+import { createError } from '../../../shared/errors.ts';
+import defaultProfile from './answer-profile.json' with { type: 'json' };
+import { FEATURE_NAMES, featureVector, type Features } from './features.ts';
+
+export const ReaderProfileSchema = z.object({
+  version: z.literal(1),
+  features: z.array(z.string()),
+  mean: z.array(z.number()),
+  scale: z.array(z.number()),
+  weights: z.array(z.number()),
+  bias: z.number(),
+  /** At or above: Answered (chosen for >= 90% precision of Answered on the dev sets). */
+  answered_at: z.number().min(0).max(1),
+  /** Below: Not in your notes (the quote is most likely no answer). */
+  abstain_below: z.number().min(0).max(1),
+  /** Where the numbers come from: training and dev sets, and the scores measured. */
+  fitted: z.record(z.string(), z.unknown()).default({}),
+});
+export type ReaderProfile = z.infer<typeof ReaderProfileSchema>;
+
+/** Checks a profile: its features must be the ones this code computes, in order. */
+export function checkProfile(raw: unknown, source: string): ReaderProfile {
+  const parsed = ReaderProfileSchema.safeParse(raw);
+  if (!parsed.success) throw createError('E_SYN_BAD_REQUEST', `Reader profile ${source} is not valid: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  const p = parsed.data;
+  const n = FEATURE_NAMES.length;
+  if (p.features.join(',') !== FEATURE_NAMES.join(',') || p.mean.length !== n || p.scale.length !== n || p.weights.length !== n) {
+    throw createError('E_SYN_BAD_REQUEST', `Reader profile ${source} was fitted on other features than this version computes: fit it again with synapsis tune --answers`);
+  }
+  if (p.abstain_below > p.answered_at) throw createError('E_SYN_BAD_REQUEST', `Reader profile ${source}: abstain_below (${p.abstain_below}) is above answered_at (${p.answered_at})`);
+  return p;
+}
+
+let builtIn: ReaderProfile | null = null;
+/** The profile that ships with the product. */
+export function defaultReaderProfile(): ReaderProfile {
+  builtIn ??= checkProfile(defaultProfile, 'answer-profile.json');
+  return builtIn;
+}
+
+/** A profile from a JSON file (a path a user gave), checked. */
+export function loadReaderProfile(file: string): ReaderProfile {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw createError('E_SYN_BAD_REQUEST', `Cannot read the reader profile ${file}: ${(error as Error).message}`);
+  }
+  return checkProfile(raw, file);
+}
+
+const sigmoid = (z: number) => 1 / (1 + Math.exp(-z));
+
+/** The linear score of standardised features (the logit). */
+export function logit(weights: readonly number[], bias: number, x: readonly number[]): number {
+  let z = bias;
+  for (let i = 0; i < weights.length; i++) z += weights[i]! * x[i]!;
+  return z;
+}
+
+/** Standardises a raw feature vector with a profile's means and scales. */
+export function standardise(profile: Pick<ReaderProfile, 'mean' | 'scale'>, raw: readonly number[]): number[] {
+  return raw.map((v, i) => (v - profile.mean[i]!) / (profile.scale[i]! || 1));
+}
+
+/** P(the quote states the asked fact), in [0, 1], rounded to 3 decimals. */
+export function answerProbability(profile: ReaderProfile, features: Features): number {
+  const p = sigmoid(logit(profile.weights, profile.bias, standardise(profile, featureVector(features))));
+  return Math.round(p * 1000) / 1000;
+}
+
+export type CalibratedOutcome = 'answered' | 'partial' | 'not_found';
+
+/**
+ * The outcome a reading earns: Answered only when the reader found every part and the probability
+ * clears the Answered threshold; Not in your notes when the reader found nothing or the probability
+ * is below the abstention threshold; Partly answered between (the quote, and the closest passages,
+ * shown for the person to read).
+ */
+export function calibratedOutcome(profile: ReaderProfile, readerOutcome: CalibratedOutcome, probability: number): CalibratedOutcome {
+  if (readerOutcome === 'not_found') return 'not_found';
+  if (probability < profile.abstain_below) return 'not_found';
+  if (readerOutcome === 'answered' && probability >= profile.answered_at) return 'answered';
+  return 'partial';
+}
