@@ -1,5 +1,6 @@
 // ESLint flat config. The layering rules turn every row of DESIGN.md §1's folder table into a lint
-// error (test/lint-boundaries.test.ts proves each one fires).
+// error (test/lint-boundaries.test.ts proves each one fires); the size rules warn when a file or a
+// function grows past what one reader takes in.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
@@ -33,6 +34,17 @@ const CLI = [
   forbid('^(react|react-dom|zustand)(/|$)', 'src/cli must not import UI libraries.'),
   forbid(intoFolder('main|preload|renderer'), 'src/cli may import only src/engine and src/shared.'),
 ];
+
+/**
+ * Size guards for shipped code, as warnings: `npm run lint` still passes, and the warnings list what
+ * to split next. Lines are counted as an editor shows them, comments and blank lines included;
+ * complexity is ESLint's cyclomatic count.
+ */
+export const sizeRules = {
+  'max-lines': ['warn', { max: 600, skipBlankLines: false, skipComments: false }],
+  'max-lines-per-function': ['warn', { max: 150, skipBlankLines: false, skipComments: false, IIFEs: true }],
+  complexity: ['warn', { max: 30 }],
+};
 
 /** DESIGN.md §1: what each folder may import. */
 export const boundaryRules = {
@@ -83,4 +95,5 @@ export default tseslint.config(
     ignores: ['**/*.test.ts', '**/*.test.tsx'],
     rules: { 'no-restricted-imports': value },
   })),
+  { files: ['src/**/*.ts', 'src/**/*.tsx'], ignores: ['**/*.test.ts', '**/*.test.tsx'], rules: sizeRules },
 );

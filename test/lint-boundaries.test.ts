@@ -63,3 +63,34 @@ describe('import boundaries (DESIGN.md §1)', () => {
     expect(violations).toEqual([]);
   });
 });
+
+/** The size rules' messages for `source` linted as `file`: [rule, severity] (1 warning, 2 error). */
+async function sizeMessages(file: string, source: string): Promise<[string, number][]> {
+  const [result] = await eslint.lintText(source, { filePath: path.join(repo, file) });
+  return (result?.messages ?? []).filter((m) => ['max-lines', 'max-lines-per-function', 'complexity'].includes(m.ruleId ?? '')).map((m) => [m.ruleId!, m.severity]);
+}
+
+const lines = (n: number, line: (i: number) => string) => Array.from({ length: n }, (_, i) => line(i)).join('\n') + '\n';
+/** A function `n` lines long (its braces included). */
+const functionOf = (n: number) => `export function f(): void {\n${lines(n - 2, () => '  void 0;')}}\n`;
+/** A function whose cyclomatic complexity is `n` (one path plus n - 1 branches). */
+const complexityOf = (n: number) => `export function g(x: number): number {\n${lines(n - 1, (i) => `  if (x === ${i}) return ${i};`)}  return -1;\n}\n`;
+
+describe('size guards', () => {
+  it('warn, without failing lint, on a file over 600 lines, a function over 150 lines and a complexity over 30', async () => {
+    expect(await sizeMessages('src/engine/x.ts', lines(601, (i) => `export const a${i} = ${i};`))).toEqual([['max-lines', 1]]);
+    expect(await sizeMessages('src/engine/x.ts', functionOf(151))).toEqual([['max-lines-per-function', 1]]);
+    expect(await sizeMessages('src/renderer/src/components/X.tsx', complexityOf(31))).toEqual([['complexity', 1]]);
+  });
+
+  it('stay quiet at the limits', async () => {
+    expect(await sizeMessages('src/engine/x.ts', lines(600, (i) => `export const a${i} = ${i};`))).toEqual([]);
+    expect(await sizeMessages('src/engine/x.ts', functionOf(150))).toEqual([]);
+    expect(await sizeMessages('src/engine/x.ts', complexityOf(30))).toEqual([]);
+  });
+
+  it('leave tests and code outside src/ alone', async () => {
+    expect(await sizeMessages('src/engine/x.test.ts', lines(601, (i) => `export const a${i} = ${i};`))).toEqual([]);
+    expect(await sizeMessages('test/x.test.ts', functionOf(151))).toEqual([]);
+  });
+});
