@@ -10,7 +10,7 @@ async function restrictedImports(file: string, source: string): Promise<string[]
   return (result?.messages ?? []).filter((m) => m.ruleId === 'no-restricted-imports').map((m) => m.message);
 }
 
-/** Each row of DESIGN.md §1's folder table, as (file, import, allowed?). */
+/** Each row of docs/design.md §1's folder table, as (file, import, allowed?). */
 const CASES: [string, string, boolean][] = [
   ['src/shared/x.ts', "import { z } from 'zod';", true],
   ['src/shared/x.ts', "import { a } from './contract.ts';", true],
@@ -34,7 +34,7 @@ const CASES: [string, string, boolean][] = [
   ['src/renderer/src/x.tsx', "import { createEngine } from '../../engine/index.ts';", false],
   ['src/renderer/src/x.tsx', "import fs from 'fs';", false],
   ['src/renderer/src/x.tsx', "import Database from 'better-sqlite3';", false],
-  // DESIGN.md §6, one owner for SQL: better-sqlite3 and the raw connection stay inside src/engine/store.
+  // docs/design.md §3, one owner for SQL: better-sqlite3 and the raw connection stay inside src/engine/store.
   ['src/engine/store/x.ts', "import BetterSqlite3 from 'better-sqlite3';", true],
   ['src/engine/store/queries/x.ts', "import type { Database } from 'better-sqlite3'; import { sqliteOf } from '../connection.ts';", true],
   ['src/engine/search/x.ts', "import BetterSqlite3 from 'better-sqlite3';", false],
@@ -50,11 +50,16 @@ const CASES: [string, string, boolean][] = [
   ['src/main/x.ts', "import Database from 'better-sqlite3';", false],
 ];
 
-describe('import boundaries (DESIGN.md §1)', () => {
+describe('import boundaries (docs/design.md §1)', () => {
   it.each(CASES)('%s: %s -> allowed=%s', async (file, source, allowed) => {
     const errors = await restrictedImports(file, `${source}\nexport {};\n`);
     if (allowed) expect(errors).toEqual([]);
     else expect(errors.length).toBeGreaterThan(0);
+  });
+
+  it('each refusal names the section of docs/design.md that states the rule', async () => {
+    expect(await restrictedImports('src/engine/x.ts', "import { app } from 'electron';\nexport {};\n")).toEqual([expect.stringContaining('(docs/design.md §1)')]);
+    expect(await restrictedImports('src/engine/search/x.ts', "import Database from 'better-sqlite3';\nexport {};\n")).toEqual([expect.stringContaining('(docs/design.md §3)')]);
   });
 
   it('the real source tree has no boundary violation', async () => {
