@@ -1,6 +1,6 @@
 // ESLint flat config. The layering rules turn every row of the folder table in docs/design.md §1
 // into a lint error (test/lint-boundaries.test.ts proves each one fires); the size rules warn when a
-// file or a function grows past what one reader takes in.
+// file or a function grows past what one reader takes in (docs/architecture.md, "Size").
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
@@ -38,8 +38,8 @@ const CLI = [
 
 /**
  * Size guards for shipped code, as warnings: `npm run lint` still passes, and the warnings list what
- * to split next. Lines are counted as an editor shows them, comments and blank lines included;
- * complexity is ESLint's cyclomatic count.
+ * to split next (docs/architecture.md, "Size"). Lines are counted as an editor shows them, comments
+ * and blank lines included; complexity is ESLint's cyclomatic count.
  */
 export const sizeRules = {
   'max-lines': ['warn', { max: 600, skipBlankLines: false, skipComments: false }],

@@ -81,7 +81,7 @@ const functionOf = (n: number) => `export function f(): void {\n${lines(n - 2, (
 /** A function whose cyclomatic complexity is `n` (one path plus n - 1 branches). */
 const complexityOf = (n: number) => `export function g(x: number): number {\n${lines(n - 1, (i) => `  if (x === ${i}) return ${i};`)}  return -1;\n}\n`;
 
-describe('size guards', () => {
+describe('size guards (docs/architecture.md, "Size")', () => {
   it('warn, without failing lint, on a file over 600 lines, a function over 150 lines and a complexity over 30', async () => {
     expect(await sizeMessages('src/engine/x.ts', lines(601, (i) => `export const a${i} = ${i};`))).toEqual([['max-lines', 1]]);
     expect(await sizeMessages('src/engine/x.ts', functionOf(151))).toEqual([['max-lines-per-function', 1]]);
