@@ -1,5 +1,6 @@
-// ESLint flat config. The layering rules turn every row of DESIGN.md §1's folder table into a lint
-// error (test/lint-boundaries.test.ts proves each one fires).
+// ESLint flat config. The layering rules turn every row of the folder table in docs/design.md §1
+// into a lint error (test/lint-boundaries.test.ts proves each one fires); the size rules warn when a
+// file or a function grows past what one reader takes in (docs/architecture.md, "Size").
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
@@ -9,18 +10,19 @@ const NODE_BUILTINS =
   '^(?:node:.*|fs|fs/promises|path|os|child_process|crypto|net|http|https|url|worker_threads|stream|util|events|zlib|tls|dgram|dns|cluster|module|process|vm)$';
 
 const rule = (patterns) => ['error', { patterns }];
-const forbid = (regex, message) => ({ regex, message });
+/** A forbidden import; its message says where the rule is written down. */
+const forbid = (regex, message, section = '§1') => ({ regex, message: `${message} (docs/design.md ${section})` });
 
 /**
- * DESIGN.md §6, one owner for SQL: only src/engine/store opens SQLite and runs SQL; the rest of the
- * engine holds its typed handles (store/connection.ts) and calls its queries (store/queries).
+ * docs/design.md §3, one owner for SQL: only src/engine/store opens SQLite and runs SQL; the rest of
+ * the engine holds its typed handles (store/connection.ts) and calls its queries (store/queries).
  */
 const SQL_OUTSIDE_STORE = [
-  forbid('^better-sqlite3(/|$)', 'SQL has one owner: only src/engine/store may import better-sqlite3. Add a query to src/engine/store/queries and call it with the typed handle.'),
+  forbid('^better-sqlite3(/|$)', 'SQL has one owner: only src/engine/store may import better-sqlite3. Add a query to src/engine/store/queries and call it with the typed handle.', '§3'),
   {
     regex: '(^|/)store/connection(\\.ts)?$',
     importNames: ['sqliteOf', 'asReadConnection', 'asWriteConnection'],
-    message: 'The SQLite connection behind a store handle is the store layer\'s: add a query to src/engine/store/queries instead.',
+    message: 'The SQLite connection behind a store handle is the store layer\'s: add a query to src/engine/store/queries instead. (docs/design.md §3)',
   },
 ];
 const ENGINE = [
@@ -34,7 +36,18 @@ const CLI = [
   forbid(intoFolder('main|preload|renderer'), 'src/cli may import only src/engine and src/shared.'),
 ];
 
-/** DESIGN.md §1: what each folder may import. */
+/**
+ * Size guards for shipped code, as warnings: `npm run lint` still passes, and the warnings list what
+ * to split next (docs/architecture.md, "Size"). Lines are counted as an editor shows them, comments
+ * and blank lines included; complexity is ESLint's cyclomatic count.
+ */
+export const sizeRules = {
+  'max-lines': ['warn', { max: 600, skipBlankLines: false, skipComments: false }],
+  'max-lines-per-function': ['warn', { max: 150, skipBlankLines: false, skipComments: false, IIFEs: true }],
+  complexity: ['warn', { max: 30 }],
+};
+
+/** docs/design.md §1: what each folder may import. */
 export const boundaryRules = {
   'src/shared/**': rule([
     forbid('^(?!zod$|zod/|\\./)', 'src/shared is the contract: it may import nothing but zod and its own files.'),
@@ -83,4 +96,5 @@ export default tseslint.config(
     ignores: ['**/*.test.ts', '**/*.test.tsx'],
     rules: { 'no-restricted-imports': value },
   })),
+  { files: ['src/**/*.ts', 'src/**/*.tsx'], ignores: ['**/*.test.ts', '**/*.test.tsx'], rules: sizeRules },
 );

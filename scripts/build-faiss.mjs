@@ -3,7 +3,7 @@
 // faiss-node's own install script downloads a prebuild or clones FAISS from GitHub, neither of
 // which works without internet, so npm never runs it (it is not in package.json's allowScripts).
 // Usage: node scripts/build-faiss.mjs [--force]. Safe to run again: it skips a build that is
-// already there for this Node version and still loads. See ../shared/DESIGN.md §7.
+// already there for this Node version and still loads. See docs/design.md §8.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';

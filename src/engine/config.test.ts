@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { chunkingParams, loadConfig, MMAP_MB_DEFAULT } from './config.ts';
 
 describe('loadConfig', () => {
-  it('uses the defaults of DESIGN.md §4', () => {
+  it('uses the defaults of docs/design.md §9', () => {
     const c = loadConfig({}, {});
     expect(c).toMatchObject({ chunkSize: 1200, chunkOverlap: 200, topK: 8, minScore: 0.2, sensitivityEnable: true, keepIndexVersions: 3, profile: 'default' });
     // RRF's k comes from the retrieval profile unless set here.

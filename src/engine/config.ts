@@ -1,5 +1,5 @@
 /**
- * Configuration with the defaults of DESIGN.md §4 and the specification's SYN_* environment names.
+ * Configuration with the defaults of docs/design.md §9 and the specification's SYN_* environment names.
  * Precedence: defaults < environment < explicit overrides passed to createEngine.
  */
 import { z } from 'zod';

@@ -100,7 +100,7 @@ export interface EngineOptions {
   onStoreUpgrade?: (notes: { done: number; total: number }) => void;
 }
 
-/** The Synapse API of DESIGN.md §4 (index, retrieve, health) plus root management and typed events. */
+/** The library API (docs/design.md §2): the Synapse API (index, retrieve, health) plus root management and typed events. */
 export interface Engine extends Disposable {
   readonly dataDir: string;
   readonly modelsDir: string;

@@ -14,7 +14,7 @@ export function stableStringify(value: unknown): string {
   return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stableStringify(v)}`).join(',')}}`;
 }
 
-/** chunk_hash = H(doc_id + locator + normalized_text + tags + chunking_params_hash), DESIGN.md §4. */
+/** chunk_hash = H(doc_id + locator + normalized_text + tags + chunking_params_hash), docs/design.md §3. */
 export function chunkHash(docId: string, locator: string, text: string, tags: Record<string, string>, paramsHash: string): string {
   return sha256([docId, locator, text, stableStringify(tags), paramsHash].join('\u0000'));
 }

@@ -1,5 +1,5 @@
 /**
- * What works and what is degraded (DESIGN.md §5): the health report, and the manifest check at
+ * What works and what is degraded (docs/design.md §8): the health report, and the manifest check at
  * start whose outcome it shows until the next indexing run.
  */
 import fs from 'node:fs';

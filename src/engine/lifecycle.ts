@@ -1,4 +1,4 @@
-/** Disposables (DESIGN.md §6): everything that holds a resource implements dispose(). */
+/** Disposables (docs/design.md §10): everything that holds a resource implements dispose(). */
 export interface Disposable {
   dispose(): void | Promise<void>;
 }

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { createHash } from 'node:crypto';
 import { createError } from '../shared/errors.ts';
 
-/** manifest.json of DESIGN.md §4: identical inputs give an identical file, byte for byte. */
+/** manifest.json of docs/design.md §3: identical inputs give an identical file, byte for byte. */
 export interface IndexManifest {
   index_version: string;
   embed_model_id: string;

@@ -1,5 +1,5 @@
 /**
- * The one RPC contract (DESIGN.md §2): method name -> request and response schemas, plus typed
+ * The one RPC contract (docs/design.md §2): method name -> request and response schemas, plus typed
  * events. Every transport (CLI, IPC over MessagePort, WebSocket, MCP) is a thin adapter over
  * this map; requests are validated with these schemas at the engine boundary. Each namespace's
  * schemas live in contract/<namespace>.ts; this file joins their methods into the one map.

@@ -1,5 +1,5 @@
 /**
- * The error-code table (DESIGN.md §4). Every error that crosses a boundary (RPC, CLI, MCP)
+ * The error-code table (docs/design.md §2). Every error that crosses a boundary (RPC, CLI, MCP)
  * is one of these codes, serialised as {code, message, retryable}.
  */
 export const ERROR_CODES = {

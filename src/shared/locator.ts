@@ -1,5 +1,5 @@
 /**
- * The locator grammar (DESIGN.md §4), written once for the engine and the UI:
+ * The locator grammar (docs/design.md §3), written once for the engine and the UI:
  *
  * - `path` (the whole file), `path#L5`, `path#L5-L9`: lines of a text or code file;
  * - `path#page=2&L5-L9`: lines of a PDF page's extracted text;

@@ -1,5 +1,5 @@
 /**
- * The wire protocol every UI transport speaks (DESIGN.md §2): the MessagePort between renderer and
+ * The wire protocol every UI transport speaks (docs/design.md §2): the MessagePort between renderer and
  * the engine's utilityProcess, and the loopback WebSocket of web mode. Messages are plain JSON:
  *
  *   client -> engine  {type:'request', id, method, params} | {type:'cancel', id}

@@ -27,7 +27,7 @@ export function chromiumPath(): string | null {
   return null;
 }
 
-/** The flags DESIGN.md §7 lists: headless, and no background traffic to Google's hosts. */
+/** The flags docs/design.md §8 names: headless, and no background traffic to Google's hosts. */
 export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 export async function launchChromium(): Promise<Browser> {

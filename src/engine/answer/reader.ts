@@ -1,5 +1,5 @@
 /**
- * The answer reader (DESIGN.md §5): finds the sentence of the retrieved passages that states the
+ * The answer reader (docs/design.md §7): finds the sentence of the retrieved passages that states the
  * asked fact, quotes it with its citation, and decides from the evidence whether the notes answer
  * the question at all. It is the answer when there is no chat model, and the yardstick a chat
  * model's answer must meet.

@@ -1,5 +1,5 @@
 /**
- * The engine's handlers are typed from the contract (DESIGN.md §6): one per method, taking the
+ * The engine's handlers are typed from the contract (docs/design.md §2): one per method, taking the
  * request as validated at the engine boundary and returning the method's response.
  */
 import type { Method, ParsedRequestOf, ResponseOf } from '../../shared/contract.ts';

@@ -1,5 +1,5 @@
 /**
- * Normalisation of DESIGN/spec 001: LF line endings, trailing whitespace stripped, BOM and NUL removed.
+ * Normalisation of spec 001 (docs/design.md §3): LF line endings, trailing whitespace stripped, BOM and NUL removed.
  * The number of lines never changes, so line numbers stay those of the original file.
  */
 export function normalizeLines(raw: string): string[] {

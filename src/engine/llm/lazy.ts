@@ -1,6 +1,6 @@
 /**
  * A model loaded on first use and released after an idle period or on unload: the lifecycle the
- * chat model, the embedder and the reranker share (DESIGN.md §7: models load lazily and are
+ * chat model, the embedder and the reranker share (docs/design.md §8: models load lazily and are
  * disposed on idle and shutdown).
  */
 export class LazyModel<T> {

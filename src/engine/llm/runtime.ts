@@ -2,7 +2,7 @@
  * The one shared node-llama-cpp instance of an engine, and the embedder built on it. The Llama
  * binding is loaded lazily (an engine without models never touches it), asks for a GPU and falls
  * back to CPU on any GPU failure, keeping the reason for health. Threads are set explicitly:
- * node-llama-cpp's default of 4 on a 2-core machine made embedding 300x slower (DESIGN.md §7).
+ * node-llama-cpp's default of 4 on a 2-core machine made embedding 300x slower (docs/design.md §8).
  * Models are loaded on first use and disposed after an idle period and on shutdown.
  */
 import os from 'node:os';

@@ -1,5 +1,5 @@
 /**
- * Rank fusion for hybrid retrieval (DESIGN.md §4, RRF k = 60; spec 003 §5.3-5.4, score = 0.7·dense
+ * Rank fusion for hybrid retrieval (docs/design.md §6, RRF k = 60; spec 003 §5.3-5.4, score = 0.7·dense
  * + 0.3·sparse). Pure functions over lists: no store, no index, so they are tested on their own.
  */
 

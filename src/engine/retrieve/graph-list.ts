@@ -1,5 +1,5 @@
 /**
- * The graph list of hybrid retrieval (DESIGN.md §1: lexical ∥ dense ∥ graph → RRF). Multi-hop
+ * The graph list of hybrid retrieval (docs/design.md §6: its best candidates take the last slots of the fused top k). Multi-hop
  * questions name one thing and ask about another ("who manages the engineer who wrote the conflict
  * resolution record?"): the first list finds the record, the link graph knows its author, and the
  * author's note holds the answer. Seeds are the best documents of the other lists plus the notes the

@@ -149,7 +149,7 @@ export interface TraceRow {
   limits: string[];
 }
 
-/** The SQLite store: the source of truth (DESIGN.md §3). All SQL is parameterised. */
+/** The SQLite store: the source of truth (docs/design.md §3). All SQL is parameterised. */
 export class Store implements Disposable {
   /**
    * The writer's connection as the rest of the engine holds it: a handle that only the store

@@ -1,5 +1,5 @@
 /**
- * The sensitivity policy, written once (DESIGN.md §6: one owner for SQL). A caller sees a document
+ * The sensitivity policy, written once (docs/design.md §4; §3: one owner for SQL). A caller sees a document
  * whose sensitivity is unset, 'public', or one of the labels the request allows (compared in lower
  * case, as the indexer stores them: ingest/sensitivity.ts); with enforcement off it sees every
  * document. Every query of the store layer that reads documents or chunks for a caller takes its

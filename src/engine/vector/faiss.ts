@@ -1,7 +1,7 @@
 /**
  * The faiss-node backend: an exact inner-product index (IndexFlatIP) over normalised vectors.
  * faiss-node 0.5.1 labels vectors by insertion position, cannot set efSearch (its HNSW measured
- * recall@10 0.63 here, DESIGN.md §7) and takes plain number arrays, so this backend stays exact and
+ * recall@10 0.63 here, docs/design.md §8) and takes plain number arrays, so this backend stays exact and
  * keeps the position → chunk id map itself. FAISS compacts rows in order on removal, which the map
  * mirrors. The native module is built by scripts/build-faiss.mjs; when it is missing, creating or
  * loading this backend throws E_SYN_VECTORSTORE_UNAVAILABLE saying how to build it.

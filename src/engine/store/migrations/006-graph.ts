@@ -1,7 +1,7 @@
 import type { Migration } from './types.ts';
 
 /**
- * The knowledge graph, stored per document so it follows the files incrementally (DESIGN.md §3):
+ * The knowledge graph, stored per document so it follows the files incrementally (docs/design.md §5):
  * a deleted or re-indexed document takes its relations and mentions with it (ON DELETE CASCADE),
  * and entities no document refers to any more are collected after each indexing run.
  *
