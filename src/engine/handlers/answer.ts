@@ -67,6 +67,7 @@ export function createAnswerHandlers({ store, config, events, chat, retrieve, st
         ...(req.mode ? { mode: req.mode } : {}),
         ...(req.context ? { context: req.context } : {}),
         critic: req.critic,
+        traceQuery: req.query.trim(),
         ...(signal ? { signal } : {}),
         ...(onPrompt ? { onPrompt } : {}),
         onToken: (text, attempt, trace_id) => {

@@ -37,7 +37,7 @@ export interface TurnRow {
   searched_as: string | null;
   carried: string[];
   asked_at: string;
-  /** Null when the policy hides a note the answer used. */
+  /** Null when the policy hides a note the answer used (searched_as is null and carried empty then too). */
   envelope: unknown;
   hidden: boolean;
   /** The answer used notes marked with a sensitivity other than public. */
@@ -111,8 +111,9 @@ export function appendTurn(connection: WriteConnection, threadId: string, turn: 
 
 /**
  * The thread's turns in order, as this caller may read them: a turn whose answer used a note the
- * policy hides (by the label it had when the answer was saved, or as it is marked now) comes back
- * without its answer.
+ * policy hides (by the label it had when the answer was saved, or as it is marked now), or that
+ * carried terms from a hidden turn, comes back without its answer, what it was searched as and what
+ * it carried.
  */
 export function threadTurns(connection: ReadConnection, threadId: string, policy: VisibilityPolicy): TurnRow[] {
   const db = sqliteOf(connection);
@@ -126,15 +127,21 @@ export function threadTurns(connection: ReadConnection, threadId: string, policy
   const markedNow = statements(db).prepare(
     "SELECT 1 FROM documents d WHERE d.doc_id IN (SELECT value FROM json_each(?)) AND d.sensitivity IS NOT NULL AND lower(d.sensitivity) != 'public' LIMIT 1",
   );
+  // A follow-up is searched with terms carried from the turn before it (what that was searched as and
+  // the titles of the notes it cited): a turn that carried terms from a hidden turn is hidden with it,
+  // and no hidden turn shows what it was searched as.
+  let previousHidden = false;
   return rows.map((r) => {
     const labels = JSON.parse(r.sensitivity_json) as string[];
-    const hidden = !labels.every((l) => visible(l)) || (hiddenNow !== null && hiddenNow.get({ docs: r.doc_ids_json, allowed: allowedParam(policy) }) !== undefined);
+    const ownHidden = !labels.every((l) => visible(l)) || (hiddenNow !== null && hiddenNow.get({ docs: r.doc_ids_json, allowed: allowedParam(policy) }) !== undefined);
+    const hidden = ownHidden || (previousHidden && r.searched_as !== null);
+    previousHidden = hidden;
     return {
       id: r.id,
       ordinal: r.ordinal,
       question: r.question,
-      searched_as: r.searched_as,
-      carried: JSON.parse(r.carried_json) as string[],
+      searched_as: hidden ? null : r.searched_as,
+      carried: hidden ? [] : (JSON.parse(r.carried_json) as string[]),
       asked_at: r.asked_at,
       envelope: hidden ? null : (JSON.parse(r.envelope_json) as unknown),
       hidden,
