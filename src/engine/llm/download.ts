@@ -6,14 +6,16 @@
  *
  * node-llama-cpp's downloader (ipull) fetches into <models-dir>/.downloads: a cut connection is
  * retried, and an interrupted download resumes from the 5 MB pieces it already has. The file is
- * checked (sha256, or the GGUF header where no sha256 is pinned) before it is moved into the models
- * dir; a file that fails the check is deleted and nothing is registered.
+ * checked (its size against the catalog, every length in its GGUF header, then the sha256, or the
+ * architecture where no sha256 is pinned) before it is moved into the models dir; a file that fails
+ * the check is deleted and nothing is registered.
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { createError } from '../../shared/errors.ts';
 import { downloadUri, type CatalogModel } from './catalog.ts';
+import { assertGguf } from './registry.ts';
 
 export interface PullProgress {
   id: string;
@@ -53,8 +55,28 @@ export async function sha256File(file: string): Promise<string> {
   return hash.digest('hex');
 }
 
-/** Throws unless `file` is the catalog's file: its sha256, or where none is pinned, a GGUF of the expected architecture. */
+/** A catalog size marked approximate may be off by this share. */
+const APPROXIMATE_SIZE = 0.1;
+
+/**
+ * Throws unless `file` is the catalog's file: its size (exact, or within 10% of an approximate one), a
+ * GGUF header whose every length fits in the file, and its sha256, or where none is pinned, the
+ * expected architecture.
+ */
 async function checkFile(model: CatalogModel, file: string): Promise<{ sha256: string; pinned: boolean }> {
+  const size = fs.statSync(file).size;
+  if (model.size_exact ? size !== model.size_bytes : Math.abs(size - model.size_bytes) > model.size_bytes * APPROXIMATE_SIZE) {
+    throw createError(
+      'E_SYN_MODEL_UNAVAILABLE',
+      `${model.file} is ${size} bytes, not the ${model.size_exact ? '' : 'about '}${model.size_bytes} the catalog names: it was deleted and nothing was registered`,
+    );
+  }
+  // The same header check as models add, before any GGUF reader sees the file.
+  try {
+    assertGguf(file);
+  } catch (error) {
+    throw createError('E_SYN_MODEL_UNAVAILABLE', `${model.file} is not a readable GGUF model (${(error as Error).message}): it was deleted and nothing was registered`);
+  }
   const sha256 = await sha256File(file);
   if (model.sha256) {
     if (sha256 !== model.sha256) {
@@ -215,7 +237,10 @@ async function download(model: CatalogModel, uri: string, staged: string, option
       deleteTempFileOnCancel: false,
       // A staged file is checked below whatever its size says.
       skipExisting: false,
-      ...(options.onProgress ? { onProgress: (s: { downloadedSize: number; totalSize: number }) => options.onProgress!({ id: model.id, downloaded_bytes: s.downloadedSize, total_bytes: s.totalSize }) } : {}),
+      // A server that names no length reports 0: the catalog's size is the total then.
+      ...(options.onProgress
+        ? { onProgress: (s: { downloadedSize: number; totalSize: number }) => options.onProgress!({ id: model.id, downloaded_bytes: s.downloadedSize, total_bytes: s.totalSize || model.size_bytes }) }
+        : {}),
     });
     const run = downloader.download(options.signal ? { signal: options.signal } : {});
     const signal = options.signal;
