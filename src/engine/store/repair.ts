@@ -13,7 +13,7 @@ import BetterSqlite3, { type Database, type Statement } from 'better-sqlite3';
 import { createError } from '../../shared/errors.ts';
 import { DB_FILE } from './database.ts';
 import { lockDataDir } from './data-dir-lock.ts';
-import { isStoreCorrupt, recordedRoots, recordRoots, type RootRecord } from './integrity.ts';
+import { clearDamage, isStoreCorrupt, recordedRoots, recordRoots, type RootRecord } from './integrity.ts';
 import { sqliteOf } from './connection.ts';
 import { Store } from './store.ts';
 import { DATA_FILE, META_FILE } from '../vector/common.ts';
@@ -219,6 +219,8 @@ export function rebuildStore(dataDir: string, options: { folders?: readonly stri
     }
     old?.close();
     const aside = setAside(file);
+    // The damage recorded beside the store was the old file's (which it names): the new one starts whole.
+    clearDamage(dataDir);
     old = aside ? openOld(aside) : null;
     const missing = roots.filter((r) => !fs.existsSync(r.path)).map((r) => r.path);
     const kept = roots.filter((r) => !missing.includes(r.path));
