@@ -1,7 +1,7 @@
 /**
  * Fetching a catalog model over the network: the one module of Synapsis that opens a connection, and
  * only when a person asks for it (`synapsis models pull`). The engine never imports it (a test walks
- * the engine's imports); the CLI does, and SYNAPSIS_OFFLINE=1 refuses it here as well as removing the
+ * the engine's imports); the CLI does, and SYNAPSIS_OFFLINE (any value but empty or 0) refuses it here as well as removing the
  * command.
  *
  * node-llama-cpp's downloader (ipull) fetches into <models-dir>/.downloads: a cut connection is
@@ -44,10 +44,18 @@ export interface PulledModel {
   reused: boolean;
 }
 
-/** SYNAPSIS_OFFLINE=1: this installation never downloads (air-gapped sites); models come from folders. */
+/**
+ * SYNAPSIS_OFFLINE set: this installation never downloads (air-gapped sites); models come from
+ * folders. Any value but empty or `0` counts (`1`, `true`, `yes`, `on`, even `false`): a switch that
+ * guards an air gap fails closed.
+ */
 export function downloadsDisabled(env: NodeJS.ProcessEnv = process.env): boolean {
-  return env.SYNAPSIS_OFFLINE === '1';
+  const value = env.SYNAPSIS_OFFLINE;
+  return value !== undefined && value !== '' && value !== '0';
 }
+
+/** How the setting that turned downloads off reads, for messages: `SYNAPSIS_OFFLINE=yes`. */
+export const offlineSetting = (env: NodeJS.ProcessEnv = process.env): string => `SYNAPSIS_OFFLINE=${env.SYNAPSIS_OFFLINE ?? ''}`;
 
 export async function sha256File(file: string): Promise<string> {
   const hash = crypto.createHash('sha256');
@@ -183,7 +191,7 @@ function freeBytes(dir: string): number {
 /** Downloads and checks one catalog model into the models dir; the caller registers it (models/add). */
 export async function pullModel(model: CatalogModel, options: PullOptions): Promise<PulledModel> {
   if (downloadsDisabled(options.env)) {
-    throw createError('E_SYN_BAD_REQUEST', 'Downloads are turned off on this installation (SYNAPSIS_OFFLINE=1): copy the GGUF files over and run synapsis models add <folder>');
+    throw createError('E_SYN_BAD_REQUEST', `Downloads are turned off on this installation (${offlineSetting(options.env)}): copy the GGUF files over and run synapsis models add <folder>`);
   }
   const target = path.join(options.modelsDir, model.file);
   if (fs.existsSync(target)) {
