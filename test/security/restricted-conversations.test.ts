@@ -94,4 +94,39 @@ describe('a restricted note stays out of saved conversations', () => {
     // The traces keep the words the user typed.
     expect(engine.traces(100).map((t) => t.query)).toEqual(expect.arrayContaining(['and who decided it?', 'Why did we postpone QUIC?']));
   });
+
+  it('keeps an answer hidden when its note is moved and marked restricted, and when a cited note disappears', async () => {
+    const vault = temp.make('syn-conv-vault-', { 'relay.md': RELAY, ...OTHER });
+    const engine = open(temp.make('syn-conv-data-'));
+    await engine.index([vault]);
+    const asked = await engine.call('answer/ask', { query: 'Why did we postpone QUIC?', new_thread: true });
+    expect(asked.answer).toContain('firewall');
+    const id = asked.thread!.id;
+    const budget = await engine.call('answer/ask', { query: 'Who approved the travel budget?', thread_id: id });
+    expect(budget.answer).toContain('Oleg');
+
+    // Moved (the old path is gone) and marked restricted in the same edit.
+    fs.mkdirSync(path.join(vault, 'private'));
+    fs.rmSync(path.join(vault, 'relay.md'));
+    fs.writeFileSync(path.join(vault, 'private', 'transport.md'), RESTRICTED_RELAY);
+    await engine.index([vault]);
+    const moved = await everythingShown(engine, id);
+    expect(moved.thread.turns_list.map((t) => t.hidden)).toEqual([true, false]);
+    expect(moved.text).not.toContain('firewall');
+    expect(moved.text).not.toContain(TITLE);
+    const allowed = await engine.call('threads/get', { id, allow_sensitivity: ['restricted'] });
+    expect(allowed.turns_list[0]!.answer!.answer).toContain('firewall');
+
+    // Moved again and public: found by its passages' content, the answer is shown again.
+    fs.writeFileSync(path.join(vault, 'private', 'transport.md'), RELAY);
+    await engine.index([vault]);
+    expect((await engine.call('threads/get', { id })).turns_list.map((t) => t.hidden)).toEqual([false, false]);
+
+    // Deleted: nothing says what it would be marked now, so the answer that quoted it is held back.
+    fs.rmSync(path.join(vault, 'private', 'transport.md'));
+    await engine.index([vault]);
+    const gone = await everythingShown(engine, id);
+    expect(gone.thread.turns_list.map((t) => t.hidden)).toEqual([true, false]);
+    expect(gone.text).not.toContain('firewall');
+  });
 });

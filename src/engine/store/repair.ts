@@ -101,12 +101,18 @@ function copyThreads(old: Database, store: Store): { threads: number; turns: num
   const db = sqliteOf(store.db);
   const addThread = db.prepare('INSERT OR IGNORE INTO threads (id, title, created_at, updated_at) VALUES (@id, @title, @created_at, @updated_at)');
   const addTurn = db.prepare(
-    `INSERT OR IGNORE INTO thread_turns (thread_id, ordinal, question, searched_as, carried_json, asked_at, envelope_json, sensitivity_json, doc_ids_json)
-     VALUES (@thread_id, @ordinal, @question, @searched_as, @carried_json, @asked_at, @envelope_json, @sensitivity_json, @doc_ids_json)`,
+    `INSERT OR IGNORE INTO thread_turns (thread_id, ordinal, question, searched_as, carried_json, asked_at, envelope_json, sensitivity_json, doc_ids_json, passages_json)
+     VALUES (@thread_id, @ordinal, @question, @searched_as, @carried_json, @asked_at, @envelope_json, @sensitivity_json, @doc_ids_json, @passages_json)`,
   );
-  const readTurns = old.prepare(
-    'SELECT thread_id, ordinal, question, searched_as, carried_json, asked_at, envelope_json, sensitivity_json, doc_ids_json FROM thread_turns WHERE thread_id = ? ORDER BY ordinal',
-  );
+  // A store from before migration 015 has no passages: its turns go over without them.
+  const hasPassages = (old.prepare("SELECT 1 FROM pragma_table_info('thread_turns') WHERE name = 'passages_json'").get() as unknown) !== undefined;
+  const readTurns = hasPassages
+    ? old.prepare(
+        'SELECT thread_id, ordinal, question, searched_as, carried_json, asked_at, envelope_json, sensitivity_json, doc_ids_json, passages_json FROM thread_turns WHERE thread_id = ? ORDER BY ordinal',
+      )
+    : old.prepare(
+        "SELECT thread_id, ordinal, question, searched_as, carried_json, asked_at, envelope_json, sensitivity_json, doc_ids_json, '[]' AS passages_json FROM thread_turns WHERE thread_id = ? ORDER BY ordinal",
+      );
   let turns = 0;
   db.transaction(() => {
     for (const t of threads) {
