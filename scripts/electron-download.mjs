@@ -36,7 +36,8 @@ export function electronUrl(version, env = process.env, platform = process.platf
 async function main() {
   const installed = electronBinary();
   if (installed) return say(`Electron's binary is installed (${path.relative(REPO, installed)}): npm start opens the desktop app`);
-  const skip = process.env.SYNAPSIS_OFFLINE === '1' ? 'SYNAPSIS_OFFLINE=1' : process.env.ELECTRON_SKIP_BINARY_DOWNLOAD ? 'ELECTRON_SKIP_BINARY_DOWNLOAD is set' : null;
+  // Any value but empty or 0 is offline, as in the app (llm/download.ts downloadsDisabled).
+  const skip = ![undefined, '', '0'].includes(process.env.SYNAPSIS_OFFLINE) ? `SYNAPSIS_OFFLINE=${process.env.SYNAPSIS_OFFLINE}` : process.env.ELECTRON_SKIP_BINARY_DOWNLOAD ? 'ELECTRON_SKIP_BINARY_DOWNLOAD is set' : null;
   if (skip) return say(`Electron's binary not downloaded (${skip}): ${WEB}`);
   const electronDir = path.dirname(createRequire(import.meta.url).resolve('electron/package.json'));
   const { version } = JSON.parse(fs.readFileSync(path.join(electronDir, 'package.json'), 'utf8'));

@@ -41,8 +41,9 @@ if (fs.existsSync(values.shared)) {
   const e5 = path.join(target, embedder.file);
   const check = !fs.existsSync(e5) ? `${embedder.file} is not among them` : sha256(e5) === embedder.sha256 ? `${embedder.id} sha256 verified` : `${embedder.file} does NOT match the catalog's sha256`;
   say(`imported from ${path.relative(REPO, values.shared)} into ${path.relative(REPO, target)}/: ${files.length} GGUF files (${copied} copied now; ${check})`);
-} else if (process.env.SYNAPSIS_OFFLINE === '1') {
-  say(`none imported (no ${path.relative(REPO, values.shared)}, and SYNAPSIS_OFFLINE=1): synapsis models add <folder> imports them`);
+} else if (![undefined, '', '0'].includes(process.env.SYNAPSIS_OFFLINE)) {
+  // Any value but empty or 0 is offline, as in the app (llm/download.ts downloadsDisabled).
+  say(`none imported (no ${path.relative(REPO, values.shared)}, and SYNAPSIS_OFFLINE=${process.env.SYNAPSIS_OFFLINE}): synapsis models add <folder> imports them`);
 } else {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'synapsis-setup-'));
   const pull = spawnSync(process.execPath, [bin, 'models', 'pull', embedder.id, '--models-dir', target, '--data-dir', dataDir], { encoding: 'utf8', timeout: Number(values.timeout) * 1000 });

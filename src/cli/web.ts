@@ -11,6 +11,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { EngineHost } from '../engine/host/engine-host.ts';
@@ -40,7 +41,48 @@ export interface WebServer {
   readonly token: string;
   /** The address to open: the token rides in the fragment, so it never reaches a server log. */
   readonly openUrl: string;
+  /** Resolves when the first page connects with the token. */
+  readonly connected: Promise<void>;
   close(): Promise<void>;
+}
+
+/** A page that sends the browser on to the tokened address, in a folder only this user can read. */
+export interface HandoffPage {
+  readonly file: string;
+  /** Deletes the page and its folder (again is harmless). */
+  remove(): void;
+}
+
+/**
+ * Writes the handoff page for `--open`: the desktop opener and the browser get this file's path on
+ * their command lines, which every user of the machine can read (/proc/<pid>/cmdline) and the
+ * browser keeps, instead of the address with the token. The folder is made by mkdtemp (0700) and
+ * the file 0600; the caller removes it once the browser has connected.
+ */
+export function writeHandoffPage(openUrl: string, tmpDir = os.tmpdir()): HandoffPage {
+  if (!/^http:\/\/127\.0\.0\.1:\d+\/#token=[0-9a-f]+$/.test(openUrl)) throw createError('E_SYN_BAD_REQUEST', 'Only this server\'s tokened loopback address is handed over');
+  const dir = fs.mkdtempSync(path.join(tmpDir, 'synapsis-open-'));
+  fs.chmodSync(dir, 0o700);
+  const file = path.join(dir, 'open-synapsis.html');
+  // The address is checked above: nothing in it needs escaping in an attribute or a JS string.
+  const html = `<!doctype html>
+<meta charset="utf-8">
+<meta name="referrer" content="no-referrer">
+<meta http-equiv="refresh" content="0; url=${openUrl}">
+<title>Opening Synapsis…</title>
+<script>location.replace(${JSON.stringify(openUrl)});</script>
+<p>Opening Synapsis… If nothing happens, open the address <code>synapsis web</code> printed.</p>
+`;
+  fs.writeFileSync(file, html, { mode: 0o600, flag: 'wx' });
+  let removed = false;
+  return {
+    file,
+    remove() {
+      if (removed) return;
+      removed = true;
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }
 
 const TYPES: Record<string, string> = {
@@ -172,8 +214,11 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
   });
 
+  let onConnected = () => {};
+  const connected = new Promise<void>((resolve) => (onConnected = resolve));
   wss.on('connection', (ws: WebSocket) => {
     sockets.add(ws);
+    onConnected();
     const rpc = serveRpc({
       host: options.host,
       shell: 'web',
@@ -213,6 +258,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     port,
     token,
     openUrl: `${url}#token=${token}`,
+    connected,
     async close() {
       for (const ws of sockets) ws.terminate();
       wss.close();

@@ -56,7 +56,8 @@ import { storeNeedsWriterError } from './store/database.ts';
 import { graphRowCounts } from './store/engine-queries.ts';
 import { makeReader, readerHandlers } from './reader.ts';
 import { Store, type TraceRow } from './store/store.ts';
-import { assertStoreNotLost, checkStoreIntegrity, storeDamage, type IntegrityReport } from './store/integrity.ts';
+import { assertStoreNotLost, checkStoreIntegrity, clearDamage, recordDamage, recordedDamage, storeDamage, type IntegrityReport } from './store/integrity.ts';
+import { storeDamagedError } from './store/database.ts';
 import { recoverManifest } from './health.ts';
 import { createAnswerHandlers } from './handlers/answer.ts';
 import { createGraphHandlers } from './handlers/graph.ts';
@@ -293,7 +294,39 @@ export function createEngine(options: EngineOptions = {}): Engine {
   const graphs = createGraphCache({ store, config, generation: () => queue.generation });
   /** The store's quick integrity check, run once per engine (health, the first index run). */
   let integrity: IntegrityReport | null = null;
-  const storeIntegrity = () => (integrity ??= checkStoreIntegrity(store.db));
+  /** Damage this engine knows of: found by the check, or met by a read. */
+  let damage: string | null = null;
+  const storeIntegrity = () => {
+    if (integrity) return integrity;
+    integrity = checkStoreIntegrity(store.db);
+    if (integrity.status === 'damaged') recordDamage(dataDir, (damage = integrity.problems.slice(0, 3).join('; ')));
+    else if (integrity.status === 'ok') clearDamage(dataDir);
+    return integrity;
+  };
+  /**
+   * Search, sources and answers refuse a store known to be damaged (by this engine, or recorded by
+   * another process's health, index or read): damaged pages that read without an error still give a
+   * wrong top hit, or "not found" for a note that is there. A read that meets damage records it.
+   */
+  const refuseDamaged = <A extends unknown[], R>(run: (...args: A) => R): ((...args: A) => R) => {
+    const met = (error: unknown): unknown => {
+      const found = storeDamage(dataDir, error);
+      if (!found) return error;
+      damage ??= String(found.details?.reason ?? found.message);
+      recordDamage(dataDir, damage);
+      return found;
+    };
+    return (...args: A): R => {
+      const known = damage ?? recordedDamage(dataDir);
+      if (known) throw storeDamagedError(dataDir, known);
+      try {
+        const result = run(...args);
+        return (result instanceof Promise ? result.catch((error: unknown) => Promise.reject(met(error))) : result) as R;
+      } catch (error) {
+        throw met(error);
+      }
+    };
+  };
   const retrieval: RetrievalServices = { store, config, events, dense, reranker, graphs, lexicalThread, profile };
 
   const table = {
@@ -318,8 +351,9 @@ export function createEngine(options: EngineOptions = {}): Engine {
     }),
   } satisfies HandlerTable;
   // A question (search or answer, from any transport) pauses background sentence embedding until it is answered.
-  table['search/query'] = foreground.wrap(table['search/query']);
-  table['answer/ask'] = foreground.wrap(table['answer/ask']);
+  table['search/query'] = foreground.wrap(refuseDamaged(table['search/query']));
+  table['answer/ask'] = foreground.wrap(refuseDamaged(table['answer/ask']));
+  table['source/get'] = refuseDamaged(table['source/get']);
   // A reader follows the writer: a commit since the last request invalidates the link graph and the vector indexes.
   let seenVersion = readOnly ? store.dataVersion() : 0;
   const follow = () => {

@@ -105,12 +105,14 @@ describe('threads', () => {
 
     const hidden = await engine.call('threads/get', { id });
     expect(hidden.turns_list[0]).toMatchObject({ hidden: true, answer: null, restricted: true, question: 'What is the codeword for the salary review?' });
-    expect(hidden.turns_list.map((t) => t.hidden)).toEqual([true, false, false]);
+    // The follow-up carried terms from the hidden first turn: it is held back with it (what a follow-up
+    // carries may name the restricted note); the unrelated third question is not.
+    expect(hidden.turns_list.map((t) => t.hidden)).toEqual([true, true, false]);
     expect(JSON.stringify(hidden)).not.toContain('BLUEHERON');
     const md = await engine.call('threads/export', { id });
     expect(md.markdown).not.toContain('BLUEHERON');
     expect(md.markdown).toContain('uses restricted notes and is not shown');
-    expect(md.hidden).toBe(1);
+    expect(md.hidden).toBe(2);
 
     const allowed = await engine.call('threads/get', { id, allow_sensitivity: ['restricted'] });
     expect(allowed.turns_list[0]).toMatchObject({ hidden: false, restricted: true });

@@ -159,6 +159,89 @@ describe('a store with damaged pages', () => {
   });
 });
 
+/**
+ * 200 random bytes inside each of 20 random pages (the schema's, the header and the roots of the
+ * chunks and relations tables left alone): quick_check finds it, while many reads meet no error and
+ * answer from what is left (another note as the top hit, "not found" for a note that is there).
+ */
+function damageInsidePages(file: string): void {
+  const db = new BetterSqlite3(file, { readonly: true });
+  const spared = new Set(
+    (db.prepare("SELECT pageno FROM dbstat WHERE name = 'sqlite_schema'").pluck().all() as number[]).concat(
+      db.prepare("SELECT rootpage FROM sqlite_master WHERE name IN ('chunks', 'relations')").pluck().all() as number[],
+    ),
+  );
+  const pageSize = db.pragma('page_size', { simple: true }) as number;
+  db.close();
+  const pages = Math.floor(fs.statSync(file).size / pageSize);
+  let seed = 11;
+  const rand = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
+  const targets = new Set<number>();
+  while (targets.size < 20) {
+    const page = 2 + Math.floor(rand() * (pages - 2));
+    if (!spared.has(page)) targets.add(page);
+  }
+  const fd = fs.openSync(file, 'r+');
+  for (const page of targets) {
+    const bytes = Buffer.alloc(200);
+    for (let i = 0; i < bytes.length; i++) bytes[i] = Math.floor(rand() * 256);
+    fs.writeSync(fd, bytes, 0, bytes.length, (page - 1) * pageSize + Math.floor(rand() * (pageSize - 200)));
+  }
+  fs.closeSync(fd);
+}
+
+describe('a store known to be damaged', () => {
+  it('refuses search, source and ask in every later process, naming repair, until repair rebuilds it', async () => {
+    const dataDir = copy();
+    const before = open(dataDir);
+    const hit = (await before.retrieve(QUERY, {}, 1)).chunks[0]!.locator;
+    await close(before);
+    damageInsidePages(path.join(dataDir, DB_FILE));
+
+    // health finds it (or meets it reading the report).
+    const healthCli = await cli(['health', '--data-dir', dataDir]);
+    expect(healthCli.code).toBe(1);
+    expect(healthCli.out + healthCli.err).toMatch(/store damaged|E_SYN_STORE_DAMAGED/);
+
+    // Another engine (another process) refuses, whatever each read would meet.
+    const later = open(dataDir);
+    for (const request of [() => later.retrieve(QUERY, {}, 5), () => later.answer('What is the replica snapshot latency?'), async () => later.source(hit)]) {
+      const error = await request().then(() => null, (e: unknown) => e);
+      expect(isSynapsisError(error) && error.code).toBe('E_SYN_STORE_DAMAGED');
+      expect((error as Error).message).toMatch(/is damaged .*synapsis repair --data-dir /);
+    }
+    await close(later);
+    for (const args of [['search', QUERY], ['source', hit], ['ask', 'What is the replica snapshot latency?']]) {
+      const run = await cli([...args, '--data-dir', dataDir]);
+      expect(run.code, args[0]).toBe(1);
+      expect(run.err).toMatch(/^error \[E_SYN_STORE_DAMAGED\]: The store .* is damaged .*synapsis repair --data-dir/);
+      expect(run.out).toBe('');
+    }
+
+    // repair replaces the store file: the record no longer applies, and the clean rankings are back.
+    rebuildStore(dataDir);
+    const repaired = open(dataDir);
+    await repaired.index();
+    expect(await locators(repaired)).toEqual(cleanHybrid);
+    expect(repaired.source(hit).text.length).toBeGreaterThan(0);
+  });
+
+  it('refuses a source once a search has met damage, and so does the next process', async () => {
+    const dataDir = copy();
+    const before = open(dataDir);
+    const hit = (await before.retrieve(QUERY, {}, 1)).chunks[0]!.locator;
+    await close(before);
+    damagePages(path.join(dataDir, DB_FILE));
+    const engine = open(dataDir);
+    await expect(engine.retrieve(QUERY, {}, 5)).rejects.toMatchObject({ code: 'E_SYN_STORE_DAMAGED' });
+    expect(() => engine.source(hit)).toThrow(/is damaged .*synapsis repair/);
+    await close(engine);
+    const next = await cli(['source', hit, '--data-dir', dataDir]);
+    expect(next.code).toBe(1);
+    expect(next.err).toMatch(/^error \[E_SYN_STORE_DAMAGED\]/);
+  });
+});
+
 describe('a store whose schema pages are damaged', () => {
   it('is refused at open with the coded error naming repair, which rebuilds it from the recorded roots', async () => {
     const dataDir = copy();

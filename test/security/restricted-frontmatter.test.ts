@@ -6,7 +6,9 @@ import { TempDirs } from '../helpers/tmp.ts';
 
 /**
  * Sensitivity fails closed: a note that names a sensitivity stays hidden when its front matter is
- * malformed, spelled in another case, given as a list, or sits in a plain-text file. Each note
+ * malformed, spelled in another case, given as a list, nested in a mapping or a YAML merge, sits in a
+ * plain-text or HTML file, or is not recognised as front matter at all (a blank line or a no-break
+ * space before `---`, TOML's `+++`). Each note
  * carries its own canary word; none may be found without allowing the sensitivity, each must be
  * found with it (so the canaries are really indexed), and each case is reported with its line.
  */
@@ -24,6 +26,16 @@ const CASES: Record<string, { text: string; line: number | null }> = {
     line: null,
   },
   'number.md': { text: '---\nsensitivity: 3\n---\n# Pay\n\nmanateecanary salary table\n', line: null },
+  // Shapes front matter is not recognised in, or that hide the key one level down.
+  'page.html': { text: '---\nsensitivity: restricted\n---\n<html><body><h1>Pay</h1><p>ibexcanary salary table</p></body></html>\n', line: null },
+  'page.htm': { text: '---\nsensitivity: restricted\n---\n<html><body><h1>Pay</h1><p>dingocanary salary table</p></body></html>\n', line: null },
+  'blank-first.md': { text: '\n---\nsensitivity: restricted\n---\n# Pay\n\nyakcanary salary table\n', line: 3 },
+  'toml.md': { text: '+++\nsensitivity = "restricted"\n+++\n# Pay\n\ngeckocanary salary table\n', line: 2 },
+  'nested.md': { text: '---\nmeta: {sensitivity: restricted}\n---\n# Pay\n\nmarmotcanary salary table\n', line: null },
+  'merge.md': { text: '---\nbase: &base\n  sensitivity: restricted\n<<: *base\ntitle: Pay\n---\n# Pay\n\nokapiicanary salary table\n', line: null },
+  'merge-inline.md': { text: '---\n<<: {sensitivity: restricted}\ntitle: Pay\n---\n# Pay\n\nlynxcanary salary table\n', line: null },
+  'nbsp.md': { text: '\u00a0---\nsensitivity: restricted\n---\n# Pay\n\nbisoncanary salary table\n', line: 2 },
+  'list-of-maps.md': { text: '---\n- sensitivity: restricted\n---\n# Pay\n\nhyenacanary salary table\n', line: null },
 };
 const canaryOf = (text: string) => /(\w+canary)/.exec(text)![1]!;
 
@@ -41,6 +53,9 @@ beforeAll(async () => {
     ...Object.fromEntries(Object.entries(CASES).map(([name, c]) => [name, c.text])),
     'public.md': '---\nsensitivity: public\ntitle: Open\n---\n# Open\n\nbeavercanary salary table\n',
     'broken-public.md': '---\ntitle: [unclosed\n---\n# Open\n\nfoxcanary salary table\n',
+    // A Sensitivity line below the top of a note without front matter is prose, not a header.
+    'prose-public.md': `# Recall\n\n${'Recall is the share of relevant notes found.\n'.repeat(24)}Sensitivity: the share of positives found (wolfcanary).\n`,
+    'plain-public.html': '<html><head><title>Open</title></head><body><p>sensitivity: restricted is how notes are hidden, says the seal page (sealcanary).</p></body></html>\n',
   });
   engine = createEngine({ dataDir: temp.make('syn-fm-data-'), env: {}, config: { graphLlm: false } });
   report = await engine.index([vault]);
@@ -55,13 +70,16 @@ describe('a note that names a sensitivity is never public because its front matt
       const allowed = await engine.retrieve(word, { allow_sensitivity: ['restricted', '3'] }, 5);
       expect(allowed.chunks.map((r) => r.locator.split('#')[0])).toEqual([name]);
       expect(() => engine.source(`${name}#L1-L3`, {})).toThrow(expect.objectContaining({ code: expect.stringMatching(/E_SYN_(RETRIEVE_DENIED|NOT_FOUND)/) }));
-      expect(engine.source(`${name}#L1-L3`, { allow_sensitivity: ['restricted', '3'] }).text).toMatch(/sensitivity/i);
+      // The served lines: the front matter's, or for HTML the page's text (markup and front matter gone).
+      expect(engine.source(`${name}#L1-L3`, { allow_sensitivity: ['restricted', '3'] }).text).toMatch(/\.html?$/.test(name) ? word : /sensitivity/i);
     });
   }
 
   it('still serves public notes, including one whose broken front matter names no sensitivity', async () => {
     expect((await engine.retrieve('beavercanary', {}, 5)).chunks).toHaveLength(1);
     expect((await engine.retrieve('foxcanary', {}, 5)).chunks).toHaveLength(1);
+    expect((await engine.retrieve('wolfcanary', {}, 5)).chunks).toHaveLength(1);
+    expect((await engine.retrieve('sealcanary', {}, 5)).chunks).toHaveLength(1);
   });
 
   it('reports each unreadable front matter in the index run and in health, with the file and line', async () => {

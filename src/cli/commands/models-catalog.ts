@@ -1,7 +1,7 @@
 import os from 'node:os';
 import type { Command } from 'commander';
 import { activeCatalog, recommendedModels } from '../../engine/llm/catalog.ts';
-import { downloadsDisabled } from '../../engine/llm/download.ts';
+import { downloadsDisabled, offlineSetting } from '../../engine/llm/download.ts';
 import type { RegisteredCommand } from '../command.ts';
 
 const size = (m: { size_bytes: number; size_exact: boolean }) => `${m.size_exact ? '' : '~'}${Math.round(m.size_bytes / 1e6)} MB`;
@@ -22,7 +22,7 @@ export const modelsCatalog: RegisteredCommand = {
           (m) =>
             `${m.id.padEnd(24)} ${m.role.padEnd(6)} ${size(m).padStart(9)}  ${m.license.padEnd(10)}  RAM ${Math.round(m.ram_bytes / 1024 ** 3)} GB${picked.has(m.id) ? '  (recommended here)' : ''}\n    ${m.good_for}${m.uri ? '' : '\n    no public download of this exact file: from a folder (synapsis models add) or a mirror'}`,
         );
-        const how = downloadsDisabled() ? 'downloads are off (SYNAPSIS_OFFLINE=1): synapsis models add <folder>' : 'synapsis models pull <id> | --recommended, or synapsis models add <folder>';
+        const how = downloadsDisabled() ? `downloads are off (${offlineSetting()}): synapsis models add <folder>` : 'synapsis models pull <id> | --recommended, or synapsis models add <folder>';
         print(opts, catalog.map((m) => ({ ...m, recommended_here: picked.has(m.id) })), `${lines.join('\n')}\n\n${how}`);
       }),
 };

@@ -4,10 +4,13 @@ import { createEngine, prepareEngineStore } from '../../engine/engine.ts';
 import { defaultDemoDir } from '../../engine/host/demo.ts';
 import { EngineHost } from '../../engine/host/engine-host.ts';
 import { lexicalIndexOutdated } from '../../engine/lexical-upgrade.ts';
-import { openUrl } from '../../engine/host/open-file.ts';
+import { openLocalPage } from '../../engine/host/open-file.ts';
 import { engineOptions, option, parsePort, upgradeLine, type RegisteredCommand } from '../command.ts';
 import { DEMO_MODELS_DIR, DEMO_TOUR, PACKAGE_VERSION, REPO_ROOT, SAMPLE_QUESTIONS, SAMPLE_VAULT } from '../resources.ts';
-import { startWebServer } from '../web.ts';
+import { startWebServer, writeHandoffPage } from '../web.ts';
+
+/** How long the --open handoff page waits for the browser before it is deleted. */
+const HANDOFF_MS = 120_000;
 
 interface WebOptions {
   port: number;
@@ -63,7 +66,20 @@ export const web: RegisteredCommand = {
           const what = cmdOpts.demo ? `the demo (${dataDir})` : dataDir;
           if (opts.json) io.out(`${JSON.stringify({ url: server.openUrl, port: server.port, data_dir: dataDir, demo: cmdOpts.demo ?? false })}\n`);
           else io.out(`Synapsis web mode, ${what}: open ${server.openUrl}\nOnly this machine can connect, and only with the token in that address. Ctrl+C stops.\n`);
-          if (cmdOpts.open) await openUrl(server.openUrl).catch((error: Error) => io.err(`synapsis web: could not open a browser (${error.message}); open the address above\n`));
+          if (cmdOpts.open) {
+            // The browser gets a private page's path, not the tokened address: a command line is
+            // readable by every user of the machine. The page goes once a tab has connected (or after 2 minutes).
+            const page = writeHandoffPage(server.openUrl);
+            const timer = setTimeout(() => page.remove(), HANDOFF_MS);
+            timer.unref();
+            void server.connected.then(() => page.remove());
+            const close = server.close.bind(server);
+            Object.assign(server, { close: async () => (page.remove(), close()) });
+            await openLocalPage(page.file).catch((error: Error) => {
+              page.remove();
+              io.err(`synapsis web: could not open a browser (${error.message}); open the address above\n`);
+            });
+          }
           return server;
         };
         // A store whose word index must be rebuilt first is served at once, so the page shows how far

@@ -109,6 +109,11 @@ export interface AnswerOptions {
   onToken?: (text: string, attempt: number, traceId: string) => void;
   /** Sees each prompt sent to the chat model (tests prove what enters it). */
   onPrompt?: (prompt: { system: string; user: string; purpose: 'answer' | 'critic' }) => void;
+  /**
+   * The question as the trace keeps it, when it was searched as something else: a follow-up's
+   * rewrite carries the titles of notes that may be restricted later, and traces are listed to any caller.
+   */
+  traceQuery?: string;
 }
 
 /**
@@ -839,7 +844,7 @@ export async function answerQuestion(deps: AnswerDeps, query: string, options: A
     trace_id: traceId,
     started_at: startedAt,
     finished_at: new Date().toISOString(),
-    query,
+    query: options.traceQuery ?? query,
     answer_mode: answerMode,
     verdict: envelope.verdict,
     confidence,

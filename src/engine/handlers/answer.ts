@@ -70,6 +70,7 @@ export function createAnswerHandlers({ store, config, events, chat, retrieve, st
         ...(req.mode ? { mode: req.mode } : {}),
         ...(req.context ? { context: req.context } : {}),
         critic: req.critic,
+        traceQuery: req.query.trim(),
         ...(signal ? { signal } : {}),
         ...(onPrompt ? { onPrompt } : {}),
         onToken: (text, attempt, trace_id) => {
@@ -94,6 +95,7 @@ export function createAnswerHandlers({ store, config, events, chat, retrieve, st
             envelope: (ordinal) => ({ ...envelope, query: question, thread: { id, turn: ordinal, searched_as: searchedAs, carried: followUp.carried } }),
             doc_ids: [...new Set(envelope.snippets.map((s) => s.doc_id))],
             paths: [...new Set(envelope.searched.top.map((l) => l.replace(/#.*$/, '')))],
+            passages: envelope.snippets.map((s) => ({ doc_id: s.doc_id, start_line: s.start_line, end_line: s.end_line })),
           });
         });
         envelope.query = question;

@@ -13,7 +13,7 @@ import type { AnyResponseOf, DownloadProgress, ModelInfo } from '../../shared/co
 import { createError } from '../../shared/errors.ts';
 import type { Engine } from '../engine.ts';
 import { activeCatalog, catalogModel, downloadUri, recommendedModels, type CatalogModel } from '../llm/catalog.ts';
-import { downloadsDisabled, pullModel, sha256File } from '../llm/download.ts';
+import { downloadsDisabled, offlineSetting, pullModel, sha256File } from '../llm/download.ts';
 import { ggufFilesIn } from '../llm/model-folder.ts';
 import type { EngineHost } from './engine-host.ts';
 
@@ -88,7 +88,7 @@ export class ModelDownloads {
   /** Downloads, checks and registers catalog models one after another, then restarts the engine with them. */
   async download(ids: string[]): Promise<AnyResponseOf<'models/download'>> {
     if (downloadsDisabled(this.env)) {
-      throw createError('E_SYN_BAD_REQUEST', 'Downloads are turned off on this installation (SYNAPSIS_OFFLINE=1): import the models from a folder instead');
+      throw createError('E_SYN_BAD_REQUEST', `Downloads are turned off on this installation (${offlineSetting(this.env)}): import the models from a folder instead`);
     }
     if (this.running) throw createError('E_SYN_BAD_REQUEST', `A download is already running (${this.running.progress.file}): wait for it or cancel it`);
     const catalog = activeCatalog(this.env);

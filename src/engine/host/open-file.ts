@@ -117,7 +117,18 @@ export async function openInEditor(target: OpenTarget, env: NodeJS.ProcessEnv = 
   return { opened: true, file, line, how };
 }
 
-/** Opens an http address on this machine in the default browser (web mode's --open). */
+/**
+ * Opens a local HTML page in the default browser: web mode's --open hands over the tokened address
+ * this way (cli/web.ts writeHandoffPage), never on a command line.
+ */
+export async function openLocalPage(file: string): Promise<void> {
+  if (!path.isAbsolute(file) || !/\.html$/.test(file) || !fs.statSync(file, { throwIfNoEntry: false })?.isFile()) {
+    throw createError('E_SYN_BAD_REQUEST', 'Only a local .html page is opened this way');
+  }
+  await spawnDetached(osOpener(file));
+}
+
+/** Opens an http address on this machine in the default browser. */
 export async function openUrl(url: string): Promise<void> {
   if (!/^http:\/\/(127\.0\.0\.1|localhost):\d+\//.test(url)) throw createError('E_SYN_BAD_REQUEST', 'Only this machine\'s loopback addresses are opened');
   await spawnDetached(osOpener(url));

@@ -55,6 +55,12 @@ export function slugify(text: string): string {
 
 /** Lines searched for a sensitivity key when a note opens front matter and never closes it. */
 const UNCLOSED_SCAN_LINES = 100;
+/**
+ * Lines searched for a sensitivity key when a note does not open with front matter: the top, where
+ * a header that was not recognised sits (a public note with a `Sensitivity:` line this high is hidden
+ * too, and the index run says why).
+ */
+const UNRECOGNISED_SCAN_LINES = 20;
 
 export interface Frontmatter {
   frontmatter: Record<string, unknown>;
@@ -70,7 +76,17 @@ export interface Frontmatter {
  * plain-text files: a `.txt` note can carry `sensitivity: restricted` too.
  */
 export function readFrontmatter(lines: readonly string[]): Frontmatter {
-  if (lines[0] !== '---') return { frontmatter: {}, error: null, bodyStart: 0, sensitivity: null };
+  if (lines[0] !== '---') {
+    // Not front matter as read here (TOML's +++, a blank line or a no-break space before ---, an HTML
+    // file): a sensitivity key in the first lines is still honoured, failing closed as below.
+    const claimed = sensitivityOfRaw(lines.slice(0, UNRECOGNISED_SCAN_LINES));
+    return {
+      frontmatter: {},
+      error: claimed ? { message: 'front matter not recognised (it opens the file with a line of only ---)', line: claimed.line + 1 } : null,
+      bodyStart: 0,
+      sensitivity: claimed?.sensitivity ?? null,
+    };
+  }
   const end = lines.findIndex((line, i) => i > 0 && (line === '---' || line === '...'));
   if (end < 0) {
     // Never closed, so not front matter: the text is the body. A sensitivity key near the top is
@@ -87,7 +103,8 @@ export function readFrontmatter(lines: readonly string[]): Frontmatter {
   try {
     const parsed: unknown = YAML.parse(body.join('\n'), { maxAliasCount: 100 });
     const frontmatter = parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
-    return { frontmatter, error: null, bodyStart: end + 1, sensitivity: sensitivityOf(frontmatter) };
+    // The key at any depth, and in front matter that is a list or a scalar too (sensitivity.ts).
+    return { frontmatter, error: null, bodyStart: end + 1, sensitivity: sensitivityOf(parsed) };
   } catch (error) {
     const message = (error as Error).message.split('\n')[0]?.replace(/ at line \d+, column \d+:?$/, '') || 'invalid YAML';
     const pos = (error as { linePos?: { line: number }[] }).linePos?.[0]?.line;

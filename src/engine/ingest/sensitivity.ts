@@ -1,15 +1,17 @@
 /**
  * A document's sensitivity from its front matter, failing closed: a note that names a sensitivity
  * is never public because its front matter is malformed. Keys match case-insensitively
- * (`Sensitivity:`), a list counts by its most restrictive entry, and front matter that cannot be
- * parsed (or is never closed) but mentions a sensitivity key is treated as restricted unless every
- * such line says `public`.
+ * (`Sensitivity:`) at any depth, a list counts by its most restrictive entry, and front matter that
+ * cannot be parsed, is never closed or is not recognised as front matter (TOML's `+++`, a blank line
+ * or a no-break space before `---`, an HTML file) but mentions a sensitivity key near the top is
+ * treated as restricted unless every such line says `public`.
  */
 
 /** The label a note gets when its sensitivity cannot be read with certainty. */
 export const FAIL_CLOSED = 'restricted';
 
-const KEY_LINE = /^\s*["']?sensitivity["']?\s*:(.*)$/i;
+/** `sensitivity: x` (YAML) or `sensitivity = "x"` (TOML), at any indent, after a `- ` list mark too. */
+const KEY_LINE = /^\s*(?:-\s+)?["']?sensitivity["']?\s*[:=](.*)$/i;
 const WORD = /^[\p{L}\p{N}][\p{L}\p{N}_-]{0,63}$/u;
 
 function label(value: unknown): string | null {
@@ -27,14 +29,28 @@ function label(value: unknown): string | null {
   return FAIL_CLOSED;
 }
 
-/** The sensitivity of parsed front matter (null: none given). */
-export function sensitivityOf(frontmatter: Record<string, unknown>): string | null {
+/**
+ * The sensitivity of parsed front matter (null: none given). A `sensitivity` key at any depth counts
+ * (`meta: {sensitivity: restricted}`, a YAML merge `<<: *base`, a list of mappings): each mapping and
+ * list is visited once, so aliases cost nothing.
+ */
+export function sensitivityOf(frontmatter: unknown): string | null {
   const labels: string[] = [];
-  for (const [key, value] of Object.entries(frontmatter)) {
-    if (key.trim().toLowerCase() !== 'sensitivity') continue;
-    const l = label(value);
-    if (l) labels.push(l);
-  }
+  const seen = new Set<object>();
+  const visit = (node: unknown, depth: number): void => {
+    if (!node || typeof node !== 'object' || seen.has(node)) return;
+    seen.add(node);
+    // Deeper than any front matter goes: whatever hides there is not read as public.
+    if (depth > 32) return void labels.push(FAIL_CLOSED);
+    if (Array.isArray(node)) return node.forEach((item) => visit(item, depth + 1));
+    for (const [key, value] of Object.entries(node)) {
+      if (key.trim().toLowerCase() === 'sensitivity') {
+        const l = label(value);
+        if (l) labels.push(l);
+      } else visit(value, depth + 1);
+    }
+  };
+  visit(frontmatter, 0);
   return labels.find((l) => l !== 'public') ?? (labels.length > 0 ? 'public' : null);
 }
 

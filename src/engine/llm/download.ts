@@ -1,19 +1,21 @@
 /**
  * Fetching a catalog model over the network: the one module of Synapsis that opens a connection, and
  * only when a person asks for it (`synapsis models pull`). The engine never imports it (a test walks
- * the engine's imports); the CLI does, and SYNAPSIS_OFFLINE=1 refuses it here as well as removing the
+ * the engine's imports); the CLI does, and SYNAPSIS_OFFLINE (any value but empty or 0) refuses it here as well as removing the
  * command.
  *
  * node-llama-cpp's downloader (ipull) fetches into <models-dir>/.downloads: a cut connection is
  * retried, and an interrupted download resumes from the 5 MB pieces it already has. The file is
- * checked (sha256, or the GGUF header where no sha256 is pinned) before it is moved into the models
- * dir; a file that fails the check is deleted and nothing is registered.
+ * checked (its size against the catalog, every length in its GGUF header, then the sha256, or the
+ * architecture where no sha256 is pinned) before it is moved into the models dir; a file that fails
+ * the check is deleted and nothing is registered.
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { createError } from '../../shared/errors.ts';
 import { downloadUri, type CatalogModel } from './catalog.ts';
+import { assertGguf } from './registry.ts';
 
 export interface PullProgress {
   id: string;
@@ -42,10 +44,18 @@ export interface PulledModel {
   reused: boolean;
 }
 
-/** SYNAPSIS_OFFLINE=1: this installation never downloads (air-gapped sites); models come from folders. */
+/**
+ * SYNAPSIS_OFFLINE set: this installation never downloads (air-gapped sites); models come from
+ * folders. Any value but empty or `0` counts (`1`, `true`, `yes`, `on`, even `false`): a switch that
+ * guards an air gap fails closed.
+ */
 export function downloadsDisabled(env: NodeJS.ProcessEnv = process.env): boolean {
-  return env.SYNAPSIS_OFFLINE === '1';
+  const value = env.SYNAPSIS_OFFLINE;
+  return value !== undefined && value !== '' && value !== '0';
 }
+
+/** How the setting that turned downloads off reads, for messages: `SYNAPSIS_OFFLINE=yes`. */
+export const offlineSetting = (env: NodeJS.ProcessEnv = process.env): string => `SYNAPSIS_OFFLINE=${env.SYNAPSIS_OFFLINE ?? ''}`;
 
 export async function sha256File(file: string): Promise<string> {
   const hash = crypto.createHash('sha256');
@@ -53,8 +63,28 @@ export async function sha256File(file: string): Promise<string> {
   return hash.digest('hex');
 }
 
-/** Throws unless `file` is the catalog's file: its sha256, or where none is pinned, a GGUF of the expected architecture. */
+/** A catalog size marked approximate may be off by this share. */
+const APPROXIMATE_SIZE = 0.1;
+
+/**
+ * Throws unless `file` is the catalog's file: its size (exact, or within 10% of an approximate one), a
+ * GGUF header whose every length fits in the file, and its sha256, or where none is pinned, the
+ * expected architecture.
+ */
 async function checkFile(model: CatalogModel, file: string): Promise<{ sha256: string; pinned: boolean }> {
+  const size = fs.statSync(file).size;
+  if (model.size_exact ? size !== model.size_bytes : Math.abs(size - model.size_bytes) > model.size_bytes * APPROXIMATE_SIZE) {
+    throw createError(
+      'E_SYN_MODEL_UNAVAILABLE',
+      `${model.file} is ${size} bytes, not the ${model.size_exact ? '' : 'about '}${model.size_bytes} the catalog names: it was deleted and nothing was registered`,
+    );
+  }
+  // The same header check as models add, before any GGUF reader sees the file.
+  try {
+    assertGguf(file);
+  } catch (error) {
+    throw createError('E_SYN_MODEL_UNAVAILABLE', `${model.file} is not a readable GGUF model (${(error as Error).message}): it was deleted and nothing was registered`);
+  }
   const sha256 = await sha256File(file);
   if (model.sha256) {
     if (sha256 !== model.sha256) {
@@ -161,7 +191,7 @@ function freeBytes(dir: string): number {
 /** Downloads and checks one catalog model into the models dir; the caller registers it (models/add). */
 export async function pullModel(model: CatalogModel, options: PullOptions): Promise<PulledModel> {
   if (downloadsDisabled(options.env)) {
-    throw createError('E_SYN_BAD_REQUEST', 'Downloads are turned off on this installation (SYNAPSIS_OFFLINE=1): copy the GGUF files over and run synapsis models add <folder>');
+    throw createError('E_SYN_BAD_REQUEST', `Downloads are turned off on this installation (${offlineSetting(options.env)}): copy the GGUF files over and run synapsis models add <folder>`);
   }
   const target = path.join(options.modelsDir, model.file);
   if (fs.existsSync(target)) {
@@ -215,7 +245,10 @@ async function download(model: CatalogModel, uri: string, staged: string, option
       deleteTempFileOnCancel: false,
       // A staged file is checked below whatever its size says.
       skipExisting: false,
-      ...(options.onProgress ? { onProgress: (s: { downloadedSize: number; totalSize: number }) => options.onProgress!({ id: model.id, downloaded_bytes: s.downloadedSize, total_bytes: s.totalSize }) } : {}),
+      // A server that names no length reports 0: the catalog's size is the total then.
+      ...(options.onProgress
+        ? { onProgress: (s: { downloadedSize: number; totalSize: number }) => options.onProgress!({ id: model.id, downloaded_bytes: s.downloadedSize, total_bytes: s.totalSize || model.size_bytes }) }
+        : {}),
     });
     const run = downloader.download(options.signal ? { signal: options.signal } : {});
     const signal = options.signal;

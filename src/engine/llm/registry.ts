@@ -9,6 +9,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { createError } from '../../shared/errors.ts';
 import { modelFamily } from './families.ts';
+import { checkGgufLengths, GgufHeaderError } from './gguf-header.ts';
 import { embedderLanguages, LANGUAGE_CODE } from '../lang/detect.ts';
 import { MODEL_ROLES, ModelInfoSchema, type ModelInfo, type ModelRole } from '../../shared/contract.ts';
 
@@ -50,6 +51,14 @@ export function assertGguf(file: string): fs.Stats {
   // Each metadata entry takes at least 13 bytes (key length, one key byte, type, a 1-byte value) and each tensor description 29.
   if (entries * 13n + tensors * 29n > BigInt(stat.size)) {
     throw createError('E_SYN_BAD_REQUEST', `The GGUF model ${file} is damaged or truncated: its header claims ${entries} metadata entries and ${tensors} tensors, more than ${stat.size} bytes can hold.`);
+  }
+  // Every length inside the header too (a string, an array of strings): one claiming more than the
+  // file holds kept the GGUF reader reading past its end, spinning a core and growing memory.
+  try {
+    checkGgufLengths(file);
+  } catch (error) {
+    if (!(error instanceof GgufHeaderError)) throw createError('E_SYN_BAD_REQUEST', `Cannot read the GGUF model ${file}: ${(error as Error).message}`);
+    throw createError('E_SYN_BAD_REQUEST', `The GGUF model ${file} is damaged or crafted: ${error.message}.`);
   }
   return stat;
 }

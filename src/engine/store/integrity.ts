@@ -115,6 +115,59 @@ export function checkStoreIntegrity(connection: ReadConnection, maxBytes = HEALT
   }
 }
 
+/**
+ * Beside the store once damage is known (found by the integrity check of health, index or doctor,
+ * or met by a read): every later process refuses to search, open sources or answer from that store
+ * file until repair replaces it or a check finds it whole again. It names the store file by device
+ * and inode, so a rebuilt store (a new file) is not refused.
+ */
+export const DAMAGE_FILE = 'store-damaged.json';
+
+const storeIdentity = (dataDir: string): string | null => {
+  try {
+    const st = fs.statSync(path.join(dataDir, DB_FILE));
+    return `${st.dev}:${st.ino}`;
+  } catch {
+    return null;
+  }
+};
+
+/** Records that the store is damaged (best effort: a read-only data dir still refuses in this process). */
+export function recordDamage(dataDir: string, reason: string): void {
+  const store = storeIdentity(dataDir);
+  if (!store) return;
+  const file = path.join(dataDir, DAMAGE_FILE);
+  try {
+    const tmp = `${file}.${process.pid}.tmp`;
+    fs.writeFileSync(tmp, `${JSON.stringify({ store, reason, found_at: new Date().toISOString() }, null, 2)}\n`);
+    fs.renameSync(tmp, file);
+  } catch {
+    // read-only or full: the engine that saw the damage refuses on its own
+  }
+}
+
+/** Forgets recorded damage (a check found the store whole, or repair replaced it). */
+export function clearDamage(dataDir: string): void {
+  try {
+    fs.rmSync(path.join(dataDir, DAMAGE_FILE), { force: true });
+  } catch {
+    // best effort, as recordDamage
+  }
+}
+
+/** The damage recorded for the store file as it is now, or null (none, or recorded for a store since replaced). */
+export function recordedDamage(dataDir: string): string | null {
+  let parsed: { store?: unknown; reason?: unknown };
+  try {
+    parsed = JSON.parse(fs.readFileSync(path.join(dataDir, DAMAGE_FILE), 'utf8')) as typeof parsed;
+  } catch (error) {
+    // No marker is the common case; an unreadable one still says the store was found damaged.
+    return (error as NodeJS.ErrnoException).code === 'ENOENT' ? null : `${DAMAGE_FILE} is unreadable`;
+  }
+  if (parsed.store !== storeIdentity(dataDir)) return null;
+  return typeof parsed.reason === 'string' && parsed.reason ? parsed.reason : 'recorded as damaged';
+}
+
 /** The damaged store's degradation line for health. */
 export function integrityLine(report: IntegrityReport, dataDir: string): string | null {
   if (report.status !== 'damaged') return null;

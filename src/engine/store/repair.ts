@@ -13,7 +13,7 @@ import BetterSqlite3, { type Database, type Statement } from 'better-sqlite3';
 import { createError } from '../../shared/errors.ts';
 import { DB_FILE } from './database.ts';
 import { lockDataDir } from './data-dir-lock.ts';
-import { isStoreCorrupt, recordedRoots, recordRoots, type RootRecord } from './integrity.ts';
+import { clearDamage, isStoreCorrupt, recordedRoots, recordRoots, type RootRecord } from './integrity.ts';
 import { sqliteOf } from './connection.ts';
 import { Store } from './store.ts';
 import { DATA_FILE, META_FILE } from '../vector/common.ts';
@@ -101,12 +101,18 @@ function copyThreads(old: Database, store: Store): { threads: number; turns: num
   const db = sqliteOf(store.db);
   const addThread = db.prepare('INSERT OR IGNORE INTO threads (id, title, created_at, updated_at) VALUES (@id, @title, @created_at, @updated_at)');
   const addTurn = db.prepare(
-    `INSERT OR IGNORE INTO thread_turns (thread_id, ordinal, question, searched_as, carried_json, asked_at, envelope_json, sensitivity_json, doc_ids_json)
-     VALUES (@thread_id, @ordinal, @question, @searched_as, @carried_json, @asked_at, @envelope_json, @sensitivity_json, @doc_ids_json)`,
+    `INSERT OR IGNORE INTO thread_turns (thread_id, ordinal, question, searched_as, carried_json, asked_at, envelope_json, sensitivity_json, doc_ids_json, passages_json)
+     VALUES (@thread_id, @ordinal, @question, @searched_as, @carried_json, @asked_at, @envelope_json, @sensitivity_json, @doc_ids_json, @passages_json)`,
   );
-  const readTurns = old.prepare(
-    'SELECT thread_id, ordinal, question, searched_as, carried_json, asked_at, envelope_json, sensitivity_json, doc_ids_json FROM thread_turns WHERE thread_id = ? ORDER BY ordinal',
-  );
+  // A store from before migration 015 has no passages: its turns go over without them.
+  const hasPassages = (old.prepare("SELECT 1 FROM pragma_table_info('thread_turns') WHERE name = 'passages_json'").get() as unknown) !== undefined;
+  const readTurns = hasPassages
+    ? old.prepare(
+        'SELECT thread_id, ordinal, question, searched_as, carried_json, asked_at, envelope_json, sensitivity_json, doc_ids_json, passages_json FROM thread_turns WHERE thread_id = ? ORDER BY ordinal',
+      )
+    : old.prepare(
+        "SELECT thread_id, ordinal, question, searched_as, carried_json, asked_at, envelope_json, sensitivity_json, doc_ids_json, '[]' AS passages_json FROM thread_turns WHERE thread_id = ? ORDER BY ordinal",
+      );
   let turns = 0;
   db.transaction(() => {
     for (const t of threads) {
@@ -219,6 +225,8 @@ export function rebuildStore(dataDir: string, options: { folders?: readonly stri
     }
     old?.close();
     const aside = setAside(file);
+    // The damage recorded beside the store was the old file's (which it names): the new one starts whole.
+    clearDamage(dataDir);
     old = aside ? openOld(aside) : null;
     const missing = roots.filter((r) => !fs.existsSync(r.path)).map((r) => r.path);
     const kept = roots.filter((r) => !missing.includes(r.path));

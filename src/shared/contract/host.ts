@@ -94,7 +94,7 @@ export const hostContract = {
   'app/pickModelFolder': { request: Empty, response: z.object({ path: z.string().nullable() }) },
   /**
    * The model catalog for this machine: what "Download the recommended models" fetches and its size;
-   * offline: downloads are turned off (SYNAPSIS_OFFLINE=1) and the UI offers import only.
+   * offline: downloads are turned off (SYNAPSIS_OFFLINE set to anything but empty or 0) and the UI offers import only.
    */
   'models/catalog': {
     request: Empty,
@@ -110,7 +110,7 @@ export const hostContract = {
   /**
    * Downloads catalog models on the host (never in the engine): progress as `models/download` events,
    * each file checked (sha256) before it is registered, then the engine restarts with them. An
-   * interrupted or cancelled download resumes when asked again. Refused with SYNAPSIS_OFFLINE=1.
+   * interrupted or cancelled download resumes when asked again. Refused with SYNAPSIS_OFFLINE set.
    */
   'models/download': {
     request: z.object({ ids: z.array(z.string().min(1).max(200)).min(1).max(20) }).strict(),

@@ -1,5 +1,5 @@
 import type { FormatCallback, HtmlToTextOptions } from 'html-to-text';
-import { slugify } from '../markdown.ts';
+import { frontmatterWarning, readFrontmatter, slugify } from '../markdown.ts';
 import { decodeUtf8, normalizeLines } from '../normalize.ts';
 import { baseName } from './text.ts';
 import type { ParseInput, ParsedDocument, Parser } from './types.ts';
@@ -25,6 +25,8 @@ export interface HtmlText {
  * the input first, so no text of the document can pass for a heading.
  */
 const MARK = '\uE000';
+/** How much of an HTML file is read for front matter (a long one ends unclosed: its top is scanned). */
+const FRONTMATTER_SCAN_CHARS = 64 * 1024;
 const MARK_LINE = /^\s*\uE000([1-6])(.*)$/;
 const STRAY_MARK = /\uE000[1-6]?/g;
 
@@ -141,6 +143,10 @@ export const htmlParser: Parser = {
   types: ['html'],
   async parse(input: ParseInput): Promise<ParsedDocument> {
     const { text: html, warnings } = decodeHtml(input.bytes);
+    // Front matter above the markup (or a sensitivity key near the top) is honoured as in markdown, failing closed.
+    const fm = readFrontmatter(normalizeLines(html.slice(0, FRONTMATTER_SCAN_CHARS)));
+    const fmWarning = frontmatterWarning(fm);
+    if (fmWarning) warnings.push(fmWarning);
     const { lines, headings } = await htmlToLines(html);
     const title = (await titleOf(html)) ?? headings.find((h) => h.level === 1)?.text ?? baseName(input.relPath);
     return {
@@ -150,7 +156,7 @@ export const htmlParser: Parser = {
       hardBreaks: headings.map((h) => h.line),
       softBreaks: [],
       sectionAt: sectionFinder(headings),
-      tags: { type: 'html', language: input.language ?? 'html' },
+      tags: { type: 'html', language: input.language ?? 'html', ...(fm.sensitivity ? { sensitivity: fm.sensitivity } : {}) },
       meta: { headings: headings.length },
       warnings,
     };

@@ -7,6 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { sqliteOf, type ReadConnection, type WriteConnection } from '../connection.ts';
 import { statements } from '../statements.ts';
+import { FAIL_CLOSED } from '../../ingest/sensitivity.ts';
 import { allowedParam, hiddenSql, visibleTo, type VisibilityPolicy } from '../visibility.ts';
 
 export interface ThreadRow {
@@ -28,6 +29,8 @@ export interface TurnWrite {
   doc_ids: readonly string[];
   /** Paths the envelope names besides its snippets (what was searched: the top results), relative to their root or absolute. */
   paths: readonly string[];
+  /** The lines the answer's snippets quote: their chunks' text hashes are kept, to find them again in a moved note. */
+  passages?: readonly { doc_id: string; start_line: number; end_line: number }[];
 }
 
 export interface TurnRow {
@@ -37,7 +40,7 @@ export interface TurnRow {
   searched_as: string | null;
   carried: string[];
   asked_at: string;
-  /** Null when the policy hides a note the answer used. */
+  /** Null when the policy hides a note the answer used (searched_as is null and carried empty then too). */
   envelope: unknown;
   hidden: boolean;
   /** The answer used notes marked with a sensitivity other than public. */
@@ -98,12 +101,25 @@ export function appendTurn(connection: WriteConnection, threadId: string, turn: 
       )
       .pluck()
       .all(JSON.stringify(docIds)) as string[];
+    const chunksUnder = statements(db).prepare(
+      `SELECT DISTINCT c.text_hash FROM chunks c JOIN documents d ON d.id = c.document_id
+        WHERE d.doc_id = ? AND c.start_line <= ? AND c.end_line >= ? ORDER BY c.start_line`,
+    );
+    const passages: [string, string][] = [];
+    for (const p of turn.passages ?? []) {
+      for (const hash of chunksUnder.pluck().all(p.doc_id, p.end_line, p.start_line) as string[]) {
+        if (!passages.some(([d, h]) => d === p.doc_id && h === hash)) passages.push([p.doc_id, hash]);
+      }
+    }
     statements(db)
       .prepare(
-        `INSERT INTO thread_turns (thread_id, ordinal, question, searched_as, carried_json, asked_at, envelope_json, sensitivity_json, doc_ids_json)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO thread_turns (thread_id, ordinal, question, searched_as, carried_json, asked_at, envelope_json, sensitivity_json, doc_ids_json, passages_json)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
-      .run(threadId, ordinal, turn.question, turn.searched_as, JSON.stringify(turn.carried), turn.asked_at, JSON.stringify(turn.envelope(ordinal)), JSON.stringify(labels), JSON.stringify(docIds));
+      .run(
+        threadId, ordinal, turn.question, turn.searched_as, JSON.stringify(turn.carried), turn.asked_at, JSON.stringify(turn.envelope(ordinal)), JSON.stringify(labels),
+        JSON.stringify(docIds), JSON.stringify(passages),
+      );
     statements(db).prepare('UPDATE threads SET updated_at = ? WHERE id = ?').run(turn.asked_at, threadId);
     return ordinal;
   })();
@@ -111,34 +127,86 @@ export function appendTurn(connection: WriteConnection, threadId: string, turn: 
 
 /**
  * The thread's turns in order, as this caller may read them: a turn whose answer used a note the
- * policy hides (by the label it had when the answer was saved, or as it is marked now) comes back
- * without its answer.
+ * policy hides (by the label it had when the answer was saved, or as it is marked now), or that
+ * carried terms from a hidden turn, comes back without its answer, what it was searched as and what
+ * it carried.
  */
 export function threadTurns(connection: ReadConnection, threadId: string, policy: VisibilityPolicy): TurnRow[] {
   const db = sqliteOf(connection);
   const rows = statements(db)
-    .prepare('SELECT id, ordinal, question, searched_as, carried_json, asked_at, envelope_json, sensitivity_json, doc_ids_json FROM thread_turns WHERE thread_id = ? ORDER BY ordinal')
-    .all(threadId) as { id: number; ordinal: number; question: string; searched_as: string | null; carried_json: string; asked_at: string; envelope_json: string; sensitivity_json: string; doc_ids_json: string }[];
+    .prepare(
+      'SELECT id, ordinal, question, searched_as, carried_json, asked_at, envelope_json, sensitivity_json, doc_ids_json, passages_json FROM thread_turns WHERE thread_id = ? ORDER BY ordinal',
+    )
+    .all(threadId) as {
+    id: number;
+    ordinal: number;
+    question: string;
+    searched_as: string | null;
+    carried_json: string;
+    asked_at: string;
+    envelope_json: string;
+    sensitivity_json: string;
+    doc_ids_json: string;
+    passages_json: string;
+  }[];
   const visible = visibleTo(policy);
+  const present = statements(db).prepare('SELECT doc_id FROM documents WHERE doc_id IN (SELECT value FROM json_each(?))').pluck();
+  const holders = statements(db).prepare('SELECT DISTINCT d.sensitivity FROM chunks c JOIN documents d ON d.id = c.document_id WHERE c.text_hash = ?').pluck();
+  /**
+   * The labels the turn's vanished documents (moved or deleted since) have now: those of the
+   * documents that hold their quoted passages, found by content; FAIL_CLOSED for one whose passages
+   * are not all found (or were never recorded: a note only named, or a turn saved before they were).
+   */
+  const vanishedLabels = (docIdsJson: string, passagesJson: string): string[] => {
+    const docIds = JSON.parse(docIdsJson) as string[];
+    const here = new Set(present.all(docIdsJson) as string[]);
+    const gone = docIds.filter((d) => !here.has(d));
+    if (gone.length === 0) return [];
+    const passages = JSON.parse(passagesJson) as [string, string][];
+    const labels: string[] = [];
+    for (const doc of gone) {
+      const hashes = passages.filter(([d]) => d === doc).map(([, h]) => h);
+      if (hashes.length === 0) {
+        labels.push(FAIL_CLOSED);
+        continue;
+      }
+      for (const hash of hashes) {
+        const found = holders.all(hash) as (string | null)[];
+        if (found.length === 0) labels.push(FAIL_CLOSED);
+        for (const l of found) if (l && l.toLowerCase() !== 'public') labels.push(l.toLowerCase());
+      }
+    }
+    return labels;
+  };
   const hiddenNow = policy.sensitivityEnable
     ? statements(db).prepare(`SELECT 1 FROM documents d WHERE d.doc_id IN (SELECT value FROM json_each(@docs)) AND ${hiddenSql('d')} LIMIT 1`)
     : null;
   const markedNow = statements(db).prepare(
     "SELECT 1 FROM documents d WHERE d.doc_id IN (SELECT value FROM json_each(?)) AND d.sensitivity IS NOT NULL AND lower(d.sensitivity) != 'public' LIMIT 1",
   );
+  // A follow-up is searched with terms carried from the turn before it (what that was searched as and
+  // the titles of the notes it cited): a turn that carried terms from a hidden turn is hidden with it,
+  // and no hidden turn shows what it was searched as.
+  let previousHidden = false;
   return rows.map((r) => {
     const labels = JSON.parse(r.sensitivity_json) as string[];
-    const hidden = !labels.every((l) => visible(l)) || (hiddenNow !== null && hiddenNow.get({ docs: r.doc_ids_json, allowed: allowedParam(policy) }) !== undefined);
+    const vanished = vanishedLabels(r.doc_ids_json, r.passages_json);
+    const ownHidden =
+      !labels.every((l) => visible(l)) ||
+      !vanished.every((l) => visible(l)) ||
+      (hiddenNow !== null && hiddenNow.get({ docs: r.doc_ids_json, allowed: allowedParam(policy) }) !== undefined);
+    const hidden = ownHidden || (previousHidden && r.searched_as !== null);
+    previousHidden = hidden;
     return {
       id: r.id,
       ordinal: r.ordinal,
       question: r.question,
-      searched_as: r.searched_as,
-      carried: JSON.parse(r.carried_json) as string[],
+      searched_as: hidden ? null : r.searched_as,
+      carried: hidden ? [] : (JSON.parse(r.carried_json) as string[]),
       asked_at: r.asked_at,
       envelope: hidden ? null : (JSON.parse(r.envelope_json) as unknown),
       hidden,
-      restricted: labels.length > 0 || markedNow.get(r.doc_ids_json) !== undefined,
+      restricted: labels.length > 0 || vanished.length > 0 || markedNow.get(r.doc_ids_json) !== undefined,
     };
   });
 }

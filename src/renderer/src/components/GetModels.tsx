@@ -36,7 +36,7 @@ let ids = 0;
 
 /**
  * The two ways to get models: "Download the recommended models (N MB)" (the host downloads, checks
- * and registers them, with progress, cancel and resume; absent with SYNAPSIS_OFFLINE=1), and
+ * and registers them, with progress, cancel and resume; absent with SYNAPSIS_OFFLINE set), and
  * "Import from a folder" (a USB stick: every .gguf in it).
  */
 export function GetModels() {
