@@ -35,6 +35,8 @@ export interface IndexerDeps {
   progress?: IndexerProgress;
   /** Chunks a run must add before it compacts the BM25 index, at the least (default COMPACT_MIN_CHUNKS; tests lower it). */
   compactMinChunks?: number;
+  /** Folders never indexed wherever they lie (the data dir); see WalkOptions.skipDirs. */
+  skipDirs?: readonly string[];
 }
 
 /** What the indexer tells the progress model: the phase, its units (files) per folder, each one done. */
@@ -100,7 +102,7 @@ export async function indexRoots(deps: IndexerDeps, roots: readonly Root[]): Pro
   deps.progress?.begin('scan', roots.length, roots.map((r) => [r.path, 1] as const));
   let scanned = 0;
   for (const root of roots) {
-    const { files, issues } = walkRoot(root.path, { include: root.include, exclude: root.exclude, followExternalSymlinks: deps.config.followExternalSymlinks });
+    const { files, issues } = walkRoot(root.path, { include: root.include, exclude: root.exclude, followExternalSymlinks: deps.config.followExternalSymlinks, skipDirs: deps.skipDirs ?? [] });
     deps.store.setSetting(`walk_issues:${root.id}`, issues);
     for (const w of issues) report.issues.push({ path: path.join(root.path, w.relPath), status: 'skipped', reason: w.reason });
     const known = deps.store.documentsOfRoot(root.id);

@@ -56,6 +56,54 @@ export interface WalkOptions {
   exclude: string[];
   /** Follow symlinks whose target lies outside the root (default false: skipped, with a reason). */
   followExternalSymlinks?: boolean;
+  /**
+   * Folders never indexed wherever they lie, matched by their resolved path (Synapsis's own data
+   * dir: a store kept inside an indexed folder would otherwise index its own files).
+   */
+  skipDirs?: readonly string[];
+}
+
+/**
+ * The resolved paths of `dirs` (a folder that does not exist yet keeps its absolute path), less
+ * those holding `root` below them: a folder kept inside the data dir is indexed like any other.
+ */
+export function realDirs(dirs: readonly string[] | undefined, root: string): Set<string> {
+  const roots = [path.resolve(root)];
+  try {
+    roots.push(fs.realpathSync(root));
+  } catch {
+    // a missing root is reported by the walk
+  }
+  const out = new Set<string>();
+  for (const dir of dirs ?? []) {
+    const names = [path.resolve(dir)];
+    try {
+      names.push(fs.realpathSync(dir));
+    } catch {
+      // not created yet: only its own path can name it
+    }
+    if (names.some((d) => roots.some((r) => r !== d && isInside(d, r)))) continue;
+    for (const d of names) out.add(d);
+  }
+  return out;
+}
+
+/** Whether `absPath` is one of `dirs` (resolved paths, realDirs) or lies under one, by its own path or its resolved one. */
+export function underSkippedDir(dirs: ReadonlySet<string>, absPath: string): boolean {
+  if (dirs.size === 0) return false;
+  const inside = (p: string) => {
+    for (const dir of dirs) if (isInside(dir, p)) return true;
+    return false;
+  };
+  if (inside(path.resolve(absPath))) return true;
+  // A link to the folder, or a path through one: the nearest existing ancestor's resolved path.
+  for (let p = path.resolve(absPath); ; p = path.dirname(p)) {
+    try {
+      return inside(path.join(fs.realpathSync(p), path.relative(p, path.resolve(absPath))));
+    } catch {
+      if (path.dirname(p) === p) return false;
+    }
+  }
 }
 
 /** The reason a symlink leaving its root is skipped; the setting that follows such links is named. */
@@ -77,6 +125,7 @@ export function walkRoot(root: string, options: WalkOptions): { files: WalkEntry
   const isExcluded = picomatch([...DEFAULT_EXCLUDES, ...options.exclude], { dot: true });
   const isIncluded = options.include.length > 0 ? picomatch(options.include, { dot: true }) : () => true;
   const seenDirs = new Set<string>();
+  const skipped = realDirs(options.skipDirs, root);
   let rootReal: string | null = null;
   try {
     rootReal = fs.realpathSync(root);
@@ -92,6 +141,7 @@ export function walkRoot(root: string, options: WalkOptions): { files: WalkEntry
       issues.push({ relPath: relDir || '.', reason: `cannot resolve folder: ${(error as Error).message}` });
       return;
     }
+    if (skipped.has(real)) return;
     if (seenDirs.has(real)) {
       if (relDir) issues.push({ relPath: relDir, reason: 'symlink loop or duplicate folder: already indexed through another path' });
       return;
@@ -152,6 +202,7 @@ export function walkRoot(root: string, options: WalkOptions): { files: WalkEntry
 export function createPathFilter(root: string, options: WalkOptions): (relPath: string) => boolean {
   const isExcluded = picomatch([...DEFAULT_EXCLUDES, ...options.exclude], { dot: true });
   const isIncluded = options.include.length > 0 ? picomatch(options.include, { dot: true }) : () => true;
+  const skipped = realDirs(options.skipDirs, root);
   const scopeCache = new Map<string, IgnoreScope | null>();
   const scopeOf = (relDir: string) => {
     if (!scopeCache.has(relDir)) scopeCache.set(relDir, loadIgnoreScope(path.join(root, relDir), relDir, []));
@@ -160,6 +211,7 @@ export function createPathFilter(root: string, options: WalkOptions): (relPath: 
   return (relPath: string) => {
     if (relPath.startsWith('..') || path.isAbsolute(relPath)) return false;
     if (isExcluded(relPath) || !isIncluded(relPath)) return false;
+    if (underSkippedDir(skipped, path.join(root, relPath))) return false;
     const parts = relPath.split('/');
     const scopes: IgnoreScope[] = [];
     for (let i = 0; i < parts.length - 1; i++) {
