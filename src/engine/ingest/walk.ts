@@ -109,6 +109,39 @@ export function underSkippedDir(dirs: ReadonlySet<string>, absPath: string): boo
 /** The reason a symlink leaving its root is skipped; the setting that follows such links is named. */
 export const EXTERNAL_SYMLINK_REASON = 'symlink to a target outside this folder: skipped (SYN_FOLLOW_EXTERNAL_SYMLINKS=true follows such links)';
 
+/** Why a file or folder whose name is not valid UTF-8 is skipped. */
+export const NOT_UTF8_REASON = 'its name is not valid UTF-8 (shown with \\xHH for the bytes that are not): skipped; rename it to index it';
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** A name's text, or null when its bytes are not valid UTF-8. */
+function utf8Name(bytes: Buffer): string | null {
+  try {
+    return strictUtf8.decode(bytes);
+  } catch {
+    return null;
+  }
+}
+
+/** A name with each byte that is not part of valid UTF-8 written as \xHH (for reports only). */
+export function escapedName(bytes: Buffer): string {
+  let out = '';
+  let i = 0;
+  while (i < bytes.length) {
+    const b = bytes[i]!;
+    const length = b < 0x80 ? 1 : b >= 0xc2 && b <= 0xdf ? 2 : b >= 0xe0 && b <= 0xef ? 3 : b >= 0xf0 && b <= 0xf4 ? 4 : 0;
+    const text = length > 0 ? utf8Name(bytes.subarray(i, i + length)) : null;
+    if (text !== null && i + length <= bytes.length) {
+      out += text;
+      i += length;
+    } else {
+      out += `\\x${b.toString(16).toUpperCase().padStart(2, '0')}`;
+      i++;
+    }
+  }
+  return out;
+}
+
 /** Whether `real` (a resolved path) lies inside `rootReal` (the root's resolved path). */
 export function isInside(rootReal: string, real: string): boolean {
   return real === rootReal || real.startsWith(rootReal.endsWith(path.sep) ? rootReal : rootReal + path.sep);
@@ -147,19 +180,26 @@ export function walkRoot(root: string, options: WalkOptions): { files: WalkEntry
       return;
     }
     seenDirs.add(real);
-    let entries: fs.Dirent[];
+    let raw: fs.Dirent<Buffer>[];
     try {
-      entries = fs.readdirSync(absDir, { withFileTypes: true });
+      raw = fs.readdirSync(absDir, { withFileTypes: true, encoding: 'buffer' });
     } catch (error) {
       issues.push({ relPath: relDir || '.', reason: `cannot read folder: ${(error as Error).message}` });
       return;
     }
-    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     const own = loadIgnoreScope(absDir, relDir, issues);
     const scopes = own ? [...inherited, own] : inherited;
-    for (const entry of entries) {
-      const relPath = relDir ? `${relDir}/${entry.name}` : entry.name;
-      const absPath = path.join(absDir, entry.name);
+    const entries: { name: string; entry: fs.Dirent<Buffer> }[] = [];
+    for (const entry of raw) {
+      const name = utf8Name(entry.name);
+      // A name the file system holds as bytes that are not UTF-8 cannot be opened by a string path.
+      if (name === null) issues.push({ relPath: relDir ? `${relDir}/${escapedName(entry.name)}` : escapedName(entry.name), reason: NOT_UTF8_REASON });
+      else entries.push({ name, entry });
+    }
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const { name, entry } of entries) {
+      const relPath = relDir ? `${relDir}/${name}` : name;
+      const absPath = path.join(absDir, name);
       let isDir = entry.isDirectory();
       let isFile = entry.isFile();
       if (entry.isSymbolicLink()) {

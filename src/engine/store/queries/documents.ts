@@ -181,3 +181,15 @@ export function hiddenCounts(connection: ReadConnection, policy: VisibilityPolic
   }
   return { documents, languages, chunks: langs.reduce((n, l) => n + l.n, 0), unsplit: langs.reduce((n, l) => n + l.unsplit, 0), models };
 }
+
+/**
+ * Paths of the indexed documents this caller may see that were cut at SYN_MAX_CHUNKS_PER_FILE (the
+ * indexer records the part left out in meta.unsearchable), in root then path order.
+ */
+export function partlySearchable(connection: ReadConnection, policy: VisibilityPolicy): string[] {
+  const visible = visibleTo(policy);
+  const rows = statements(sqliteOf(connection))
+    .prepare(`SELECT d.path, d.sensitivity FROM documents d WHERE d.status = 'indexed' AND d.error IS NOT NULL AND json_extract(d.meta_json, '$.unsearchable') IS NOT NULL ORDER BY d.root_id, d.path`)
+    .all() as { path: string; sensitivity: string | null }[];
+  return rows.filter((r) => visible(r.sensitivity)).map((r) => r.path);
+}
