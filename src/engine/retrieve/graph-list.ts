@@ -12,6 +12,7 @@ import { wordsKey } from '../graph/names.ts';
 import type { LinkGraph } from '../graph/stored.ts';
 import type { FtsQuery } from '../search/fts-query.ts';
 import { ftsQueryFor, loadFilteredChunks, rankChunksOfNotes, toRetrievedChunk, type LexicalFilters } from '../search/lexical.ts';
+import { hiddenChunkIds } from '../store/queries/documents.ts';
 import type { ReadConnection } from '../store/connection.ts';
 import { openingChunksOf } from '../store/queries/graph.ts';
 
@@ -149,7 +150,7 @@ export function graphList(db: ReadConnection, g: LinkGraph, query: string, ranke
   const fts = parsed ?? ftsQueryFor(db, query);
   const best = new Map<string, { id: number; rank: number }>();
   if (fts.match) {
-    for (const r of rankChunksOfNotes(db, fts, candidates)) if (!best.has(r.path)) best.set(r.path, { id: r.id, rank: r.rank });
+    for (const r of rankChunksOfNotes(db, fts, candidates, undefined, hiddenChunkIds(db, filters))) if (!best.has(r.path)) best.set(r.path, { id: r.id, rank: r.rank });
   }
   // Linked and about the question: the link score times how well the note's best chunk matches the
   // question (bm25 relative to the best-matching candidate); a note that shares no word keeps a quarter.

@@ -225,3 +225,23 @@ export function languagesPresent(connection: ReadConnection, langs: readonly str
     return [];
   }
 }
+
+/** The store's FTS5 tables a phrase can be scored in, with the bm25() column weights each is ranked with. */
+const PHRASE_TABLES = { chunks_fts: `, ${BM25_WEIGHTS.title}, ${BM25_WEIGHTS.heading}, ${BM25_WEIGHTS.body}`, chunks_tri: '' } as const;
+
+/**
+ * One phrase (a quoted FTS5 expression, maybe a prefix) of a ranked query, for visible BM25
+ * (search/bm25.ts visibleRanks): FTS5's bm25 rank of that phrase alone for each of `ids` that holds
+ * it, how many rows hold it, and how many of those are among `hidden`.
+ */
+export function phraseStats(connection: ReadConnection, table: keyof typeof PHRASE_TABLES, phrase: string, ids: readonly number[], hidden: readonly number[]): { ranks: Map<number, number>; hits: number; hiddenHits: number } {
+  const sql = statements(sqliteOf(connection));
+  const weights = PHRASE_TABLES[table];
+  const rows = sql
+    .prepare(`SELECT rowid AS id, bm25(${table}${weights}) AS rank FROM ${table} WHERE ${table} MATCH @phrase AND rowid IN (SELECT value FROM json_each(@ids))`)
+    .all({ phrase, ids: JSON.stringify(ids) }) as { id: number; rank: number }[];
+  const hits = sql.prepare(`SELECT count(*) FROM ${table} WHERE ${table} MATCH @phrase`).pluck().get({ phrase }) as number;
+  const hiddenHits =
+    hidden.length === 0 ? 0 : (sql.prepare(`SELECT count(*) FROM ${table} WHERE ${table} MATCH @phrase AND rowid IN (SELECT value FROM json_each(@hidden))`).pluck().get({ phrase, hidden: JSON.stringify(hidden) }) as number);
+  return { ranks: new Map(rows.map((r) => [r.id, r.rank])), hits, hiddenHits };
+}
