@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../../src/engine/engine.ts';
+import { termStats } from '../../src/engine/search/lexical.ts';
+import { Store } from '../../src/engine/store/store.ts';
 import { TempDirs } from '../helpers/tmp.ts';
 
 /**
@@ -73,6 +75,50 @@ describe('BM25 as a caller sees the vault', () => {
     expect(got.map((r) => r.at)).toEqual(expected.map((r) => r.at));
     got.forEach((r, i) => expect(r.score, r.at).toBeCloseTo(expected[i]!.score, 3));
     expect(got.length).toBeGreaterThan(1);
+  });
+
+  it('term rarity (what the answer reader weighs words by) is that of the visible notes', () => {
+    const stats = (engine: Engine) => {
+      const store = new Store(engine.dataDir, { reader: true });
+      try {
+        return termStats(store.db, ['relay', 'budget', 'rollout', 'salari', 'band'], { allowSensitivity: [], sensitivityEnable: true });
+      } finally {
+        store.dispose();
+      }
+    };
+    const expected = stats(plain);
+    expect(expected.get('relay')!.df).toBeGreaterThan(0);
+    expect(stats(mixed)).toEqual(expected);
+  });
+
+  it('answers alike: the reader weighs words by how rare they are among the visible notes', async () => {
+    for (const question of ['Who owns the offsite budget?', 'When does the relay rollout start?', 'What does AUR-1102 track?']) {
+      const [a, b] = await Promise.all([plain.answer(question), mixed.answer(question)]);
+      expect({ answer: b.answer, limits: b.limits, cited: b.citations.map((c) => c.locator) }, question).toEqual({ answer: a.answer, limits: a.limits, cited: a.citations.map((c) => c.locator) });
+    }
+  });
+
+  it('a German compound only a hidden note holds whole is split as if no note held it', async () => {
+    const german = {
+      'de/a.md': '# Projekt\n\nDas Projekt beginnt im Mai und die Planung läuft.\n',
+      'de/b.md': '# Budget\n\nDas Budget für die Reise ist klein, sagt die Leitung.\n',
+      'de/c.md': '# Termine\n\nDie Besprechung findet am Montag statt und dauert zwei Stunden.\n',
+    };
+    const open = async (files: Record<string, string>) => {
+      const engine = createEngine({ dataDir: temp.make('syn-bm25-de-data-'), env: {}, config: { graphLlm: false } });
+      await engine.index([temp.make('syn-bm25-de-', files)]);
+      return engine;
+    };
+    const deplain = await open(german);
+    const demixed = await open({ ...german, 'hr/geheim.md': '---\nsensitivity: restricted\n---\n# Geheim\n\nDas Projektbudget wurde gekürzt, sagt die Leitung.\n' });
+    try {
+      const expected = await ranked(deplain, 'Projektbudget');
+      expect(expected.length).toBeGreaterThan(0);
+      expect(await ranked(demixed, 'Projektbudget')).toEqual(expected);
+    } finally {
+      await deplain.dispose();
+      await demixed.dispose();
+    }
   });
 
   it('still ranks the restricted notes, with the full statistics, for a caller allowed them', async () => {

@@ -18,7 +18,6 @@ const ALLOWED: Record<string, string> = {
   'src/engine/store/queries/fts.ts prepare where': "filterSql's fixed WHERE fragments; the allowed sensitivities are bound as @allowed, path/type/tag filters run in the syn_filter function over column values",
   'src/engine/store/queries/fts.ts prepare hiddenClause': 'a literal: the check that leaves out hidden chunks (their ids bound as @hidden), or nothing when none is hidden',
   'src/engine/store/queries/fts.ts prepare CHUNK_ROW_SELECT': 'a module constant: the column list of a result row',
-  "src/engine/store/queries/fts.ts prepare visibleSql(policy, 'd')": 'the sensitivity policy (store/visibility.ts): a fixed fragment over a literal alias; the allowed labels are bound as @allowed',
   'src/engine/store/queries/chunks.ts prepare CHUNK_ROW_SELECT': 'a module constant: the column list of a result row',
   'src/engine/store/queries/chunks.ts prepare where': "filterSql's fixed WHERE fragments (see 'fts.ts prepare where')",
   'src/engine/store/queries/chunks.ts prepare allowedChunksSql(where)': "filterSql's fixed WHERE fragments (see 'fts.ts prepare where') inside a fixed join",

@@ -147,7 +147,7 @@ export function graphList(db: ReadConnection, g: LinkGraph, query: string, ranke
   const floor = bounds.floor !== false && strongest.length >= GRAPH_MAX_DOCS ? (strongest[GRAPH_MAX_DOCS - 1]![1] * MATCH_MIN) / MATCH_MAX : 0;
   const candidates = strongest.filter(([, s]) => s >= floor).map(([id]) => id.slice('note:'.length));
   if (candidates.length === 0) return [];
-  const fts = parsed ?? ftsQueryFor(db, query);
+  const fts = parsed ?? ftsQueryFor(db, query, filters);
   const best = new Map<string, { id: number; rank: number }>();
   if (fts.match) {
     for (const r of rankChunksOfNotes(db, fts, candidates, undefined, hiddenChunkIds(db, filters))) if (!best.has(r.path)) best.set(r.path, { id: r.id, rank: r.rank });

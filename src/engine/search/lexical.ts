@@ -4,7 +4,7 @@ import type { ReadConnection } from '../store/connection.ts';
 import type { ChunkRow } from '../store/queries/chunks.ts';
 import { countVisibleAndHidden, hiddenChunkIds } from '../store/queries/documents.ts';
 import type { ChunkFilters } from '../store/queries/filters.ts';
-import { BM25_WEIGHTS, documentFrequencies, ensureVocab, languagesPresent, lexicalQueries, rowLengths, tableStats, tokensOnlyHidden } from '../store/queries/fts.ts';
+import { BM25_WEIGHTS, documentFrequencies, ensureVocab, languagesPresent, lexicalQueries, phraseStats, rowLengths, tableStats } from '../store/queries/fts.ts';
 import { chunksOfNotes, matchingChunksOf } from '../store/queries/graph.ts';
 import type { VisibilityPolicy } from '../store/visibility.ts';
 import { detectLanguage } from '../lang/detect.ts';
@@ -69,11 +69,18 @@ const PRUNE_MAX_MARGIN = 100;
  */
 export function termStats(db: ReadConnection, terms: readonly string[], visibility?: VisibilityPolicy): Map<string, { idf: number; df: number }> {
   ensureVocab(db);
-  const { rows } = tableStats(db, 'chunks_fts');
+  let { rows } = tableStats(db, 'chunks_fts');
   const tokens = [...new Set(terms.flatMap((t) => ftsTokens(t)))];
-  const df = documentFrequencies(db, 'temp.chunks_vocab', tokens);
-  if (visibility) {
-    for (const token of tokensOnlyHidden(db, tokens.filter((t) => (df.get(t) ?? 0) > 0), visibility)) df.set(token, 0);
+  const df = new Map(documentFrequencies(db, 'temp.chunks_vocab', tokens));
+  const hidden = visibility ? hiddenChunkIds(db, visibility) : [];
+  if (hidden.length > 0) {
+    // As far as the caller may see: rows and hits of the hidden chunks left out, so that a word only
+    // they hold counts as held by none and a word they share reads as rare as the visible rows make it.
+    rows -= rowLengths(db, 'chunks_fts', hidden).size;
+    for (const token of tokens) {
+      const n = df.get(token) ?? 0;
+      if (n > 0) df.set(token, n - phraseStats(db, 'chunks_fts', `"${token.replace(/"/g, '""')}"`, [], hidden).hiddenHits);
+    }
   }
   const out = new Map<string, { idf: number; df: number }>();
   for (const t of terms) {
@@ -131,11 +138,12 @@ const SURE_LANGUAGE = 0.9;
  * The FTS5 query of a search: its words analyzed in the query's languages (queryLanguages), and in a
  * German query the parts of each compound no chunk holds whole (analyzer.ts compoundParts).
  */
-export function ftsQueryFor(db: ReadConnection, query: string): FtsQuery {
+export function ftsQueryFor(db: ReadConnection, query: string, visibility?: VisibilityPolicy): FtsQuery {
   const langs = queryLanguages(db, query);
   const fts = buildFtsQuery(query, langs);
   if (!langs.includes('de') || fts.match === null) return fts;
-  const df = (terms: readonly string[]) => new Map([...termStats(db, terms)].map(([t, s]) => [t, s.df]));
+  // Whether a compound is held whole, as far as the caller may see (a word only hidden notes hold must not change the query).
+  const df = (terms: readonly string[]) => new Map([...termStats(db, terms, visibility)].map(([t, s]) => [t, s.df]));
   const words = tokenize(query, 'de').filter((t) => !isStopword(t.raw, 'de') && /^\p{L}+$/u.test(t.raw));
   const whole = df(words.map((w) => w.term));
   return withTerms(fts, words.flatMap((w) => ((whole.get(w.term) ?? 0) > 0 ? [] : compoundParts(w.raw, 'de', df))));
@@ -605,7 +613,7 @@ export function noteDenied(db: ReadConnection, f: LexicalFilters, onDenied: (rea
  * chunk never takes a slot of the top k.
  */
 export function searchLexical(db: ReadConnection, query: string, options: LexicalOptions): LexicalResult {
-  const fts = ftsQueryFor(db, query);
+  const fts = ftsQueryFor(db, query, options);
   const result: LexicalResult = { chunks: [], query: fts, candidates: 0, filtered: 0, trigramUsed: false, pruned: false, highlight: new Map() };
   const queries = lexicalQueries(db, options);
   const seen = new Set<number>();
