@@ -67,7 +67,7 @@ export interface WalkOptions {
  * The resolved paths of `dirs` (a folder that does not exist yet keeps its absolute path), less
  * those holding `root` below them: a folder kept inside the data dir is indexed like any other.
  */
-export function realDirs(dirs: readonly string[] | undefined, root: string): Set<string> {
+function realDirs(dirs: readonly string[] | undefined, root: string): Set<string> {
   const roots = [path.resolve(root)];
   try {
     roots.push(fs.realpathSync(root));
@@ -88,22 +88,28 @@ export function realDirs(dirs: readonly string[] | undefined, root: string): Set
   return out;
 }
 
-/** Whether `absPath` is one of `dirs` (resolved paths, realDirs) or lies under one, by its own path or its resolved one. */
-export function underSkippedDir(dirs: ReadonlySet<string>, absPath: string): boolean {
-  if (dirs.size === 0) return false;
-  const inside = (p: string) => {
-    for (const dir of dirs) if (isInside(dir, p)) return true;
-    return false;
-  };
-  if (inside(path.resolve(absPath))) return true;
-  // A link to the folder, or a path through one: the nearest existing ancestor's resolved path.
-  for (let p = path.resolve(absPath); ; p = path.dirname(p)) {
-    try {
-      return inside(path.join(fs.realpathSync(p), path.relative(p, path.resolve(absPath))));
-    } catch {
-      if (path.dirname(p) === p) return false;
-    }
+/**
+ * For single paths under `root` (the watcher, the watcher's path filter): whether one lies in one of
+ * `dirs`, by its own path or the same path under the root's resolved one. Only the dirs inside the
+ * root can hold such a path, and none does in the usual case (the data dir elsewhere): then it
+ * answers false without a look at the file system, as it does for every path otherwise.
+ */
+export function skippedDirFilter(dirs: readonly string[] | undefined, root: string): (absPath: string) => boolean {
+  const rootAbs = path.resolve(root);
+  let rootReal = rootAbs;
+  try {
+    rootReal = fs.realpathSync(root);
+  } catch {
+    // a missing root is reported by the walk
   }
+  const inside = [...realDirs(dirs, root)].filter((d) => isInside(rootAbs, d) || isInside(rootReal, d));
+  if (inside.length === 0) return () => false;
+  return (absPath) => {
+    const p = path.resolve(absPath);
+    const rel = path.relative(rootAbs, p);
+    const names = rel.startsWith('..') || path.isAbsolute(rel) ? [p] : [p, path.join(rootReal, rel)];
+    return names.some((n) => inside.some((d) => isInside(d, n)));
+  };
 }
 
 /** The reason a symlink leaving its root is skipped; the setting that follows such links is named. */
@@ -242,7 +248,7 @@ export function walkRoot(root: string, options: WalkOptions): { files: WalkEntry
 export function createPathFilter(root: string, options: WalkOptions): (relPath: string) => boolean {
   const isExcluded = picomatch([...DEFAULT_EXCLUDES, ...options.exclude], { dot: true });
   const isIncluded = options.include.length > 0 ? picomatch(options.include, { dot: true }) : () => true;
-  const skipped = realDirs(options.skipDirs, root);
+  const inSkippedDir = skippedDirFilter(options.skipDirs, root);
   const scopeCache = new Map<string, IgnoreScope | null>();
   const scopeOf = (relDir: string) => {
     if (!scopeCache.has(relDir)) scopeCache.set(relDir, loadIgnoreScope(path.join(root, relDir), relDir, []));
@@ -251,7 +257,7 @@ export function createPathFilter(root: string, options: WalkOptions): (relPath: 
   return (relPath: string) => {
     if (relPath.startsWith('..') || path.isAbsolute(relPath)) return false;
     if (isExcluded(relPath) || !isIncluded(relPath)) return false;
-    if (underSkippedDir(skipped, path.join(root, relPath))) return false;
+    if (inSkippedDir(path.join(root, relPath))) return false;
     const parts = relPath.split('/');
     const scopes: IgnoreScope[] = [];
     for (let i = 0; i < parts.length - 1; i++) {
