@@ -148,7 +148,8 @@ export interface Engine extends Disposable {
   traces(limit?: number, options?: { allow_sensitivity?: string[] }): TraceRow[];
   /** Counters and latency histograms of answers in Prometheus text format. */
   metrics(): string;
-  health(): Promise<HealthReport>;
+  /** What is indexed and degraded, counting only what this caller may see (restricted notes only with their sensitivity allowed). */
+  health(options?: { allow_sensitivity?: string[] }): Promise<HealthReport>;
   addRoot(rootPath: string, options?: { include?: string[]; exclude?: string[] }): Root;
   removeRoot(rootPath: string): { removed: boolean; documents_removed: number };
   listRoots(): Root[];
@@ -408,7 +409,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
     listModels: () => handlers['models/list'](),
     addModel: async (file, opts = {}) => run('models/add', { path: file, ...opts }),
     removeModel: (ref) => run('models/remove', { ref }).model,
-    health: async () => run('health/get', {}),
+    health: async (opts = {}) => run('health/get', opts),
     systemInfo: async () => run('system/info', {}),
 
     async call(method, request, context = {}) {

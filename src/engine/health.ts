@@ -13,6 +13,8 @@ import { checkManifest, writeManifest, type IndexManifest } from './manifest.ts'
 import type { RetrievalProfile } from './retrieve/profile.ts';
 import { integrityLine, type IntegrityReport } from './store/integrity.ts';
 import type { Store } from './store/store.ts';
+import { hiddenCounts, hiddenDocumentPaths } from './store/queries/documents.ts';
+import type { VisibilityPolicy } from './store/visibility.ts';
 
 export interface HealthDeps {
   store: Store;
@@ -32,9 +34,16 @@ export interface HealthDeps {
   progress?: () => IndexProgress;
 }
 
-export function healthReport(deps: HealthDeps): HealthReport {
+/**
+ * The health report as this caller may see it: documents, chunks, languages, vectors and file
+ * warnings of notes the policy hides are left out (counting them would show that such notes exist,
+ * and a warning would name one).
+ */
+export function healthReport(deps: HealthDeps, policy: VisibilityPolicy): HealthReport {
   const { store, config, dataDir, dense, runtime, models } = deps;
   const semantic = dense[0]?.index ?? null;
+  const hidden = hiddenCounts(store.db, policy, dense.map((d) => d.index.modelId));
+  const hiddenOf = (modelId: string) => hidden.models.get(modelId) ?? { vectors: 0, pending: 0, sentenceVectors: 0, sentencesPending: 0 };
   const degradations: string[] = [];
   const damaged = integrityLine(deps.integrity(), dataDir);
   if (damaged) degradations.push(damaged);
@@ -42,8 +51,19 @@ export function healthReport(deps: HealthDeps): HealthReport {
   const embedders = dense.map((d) => {
     const s = d.index.sentences;
     // Sentences of chunks not split yet count as waiting too (about one per chunk until split).
-    const sentences = s ? { vectors: s.stats().vectors, pending: store.countPendingEmbeddings(d.index.modelId, 'sentence') + store.countUnsplitChunks() } : null;
-    return { id: d.index.modelId, name: d.name, languages: [...d.languages], vectors: d.index.stats().vectors, pending: store.countPendingEmbeddings(d.index.modelId), unavailable: d.index.unavailable, sentences };
+    const h = hiddenOf(d.index.modelId);
+    const sentences = s
+      ? { vectors: Math.max(0, s.stats().vectors - h.sentenceVectors), pending: Math.max(0, store.countPendingEmbeddings(d.index.modelId, 'sentence') - h.sentencesPending + store.countUnsplitChunks() - hidden.unsplit) }
+      : null;
+    return {
+      id: d.index.modelId,
+      name: d.name,
+      languages: [...d.languages],
+      vectors: Math.max(0, d.index.stats().vectors - h.vectors),
+      pending: Math.max(0, store.countPendingEmbeddings(d.index.modelId) - h.pending),
+      unavailable: d.index.unavailable,
+      sentences,
+    };
   });
   for (const d of dense) {
     const who = dense.length > 1 ? `embedding model ${d.name}` : 'embedding model';
@@ -53,7 +73,10 @@ export function healthReport(deps: HealthDeps): HealthReport {
   }
   const pendingVectors = embedders[0]?.pending ?? 0;
   // A language the vault holds that no embedding model covers is searched lexically only: say so, and what fixes it.
-  const languages = store.languageCounts();
+  const languages = store
+    .languageCounts()
+    .map((l) => ({ lang: l.lang, chunks: l.chunks - (hidden.languages.get(l.lang) ?? 0) }))
+    .filter((l) => l.chunks > 0);
   if (dense.length > 0) {
     const total = languages.reduce((n, l) => n + l.chunks, 0);
     for (const l of languages) {
@@ -69,6 +92,17 @@ export function healthReport(deps: HealthDeps): HealthReport {
   if (manifestRecovery) degradations.push(manifestRecovery);
   const rt = runtime.status();
   if (rt.gpuFallbackReason) degradations.push(rt.gpuFallbackReason);
+  const documents = store.documentCounts();
+  for (const d of hidden.documents) {
+    documents.total -= d.n;
+    documents[d.status] -= d.n;
+    const ofType = documents.by_type[d.type];
+    if (d.status === 'indexed' && ofType !== undefined) {
+      if (ofType > d.n) documents.by_type[d.type] = ofType - d.n;
+      else delete documents.by_type[d.type];
+    }
+  }
+  const hiddenPaths = hidden.documents.length > 0 ? hiddenDocumentPaths(store.db, policy) : new Set<string>();
   const custom = (name: string | undefined) => (name === undefined ? null : { id: 'custom', name, path: '' });
   return {
     status: degradations.length > 0 ? 'degraded' : 'ok',
@@ -77,15 +111,15 @@ export function healthReport(deps: HealthDeps): HealthReport {
     schema_version: store.schemaVersion,
     index_version: deps.indexVersion,
     roots: store.listRoots(),
-    documents: store.documentCounts(),
-    chunks: store.chunkCount(),
+    documents,
+    chunks: store.chunkCount() - hidden.chunks,
     pending_jobs: store.countPendingJobs(),
-    issues: store.fileIssues(),
+    issues: store.fileIssues().filter((i) => !hiddenPaths.has(i.path)),
     ...(deps.progress ? { progress: deps.progress() } : {}),
     models: { embed: models.embed, chat: models.chat ?? custom(models.customChat), rerank: models.rerank ?? custom(models.customRerank), gpu: rt.gpu, threads: rt.threads, embedders },
     profile: deps.profile.name,
     languages,
-    vectors: { count: semantic?.stats().vectors ?? 0, dimension: semantic?.stats().dimension ?? 0, backend: semantic?.stats().backend ?? null, pending: pendingVectors },
+    vectors: { count: embedders[0]?.vectors ?? 0, dimension: semantic?.stats().dimension ?? 0, backend: semantic?.stats().backend ?? null, pending: pendingVectors },
     config: { ...config },
   };
 }

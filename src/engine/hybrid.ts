@@ -256,7 +256,7 @@ export async function runPipeline(deps: PipelineDeps, req: PipelineRequest): Pro
     max_chunks: Math.min(req.k, req.maxChunks ?? req.k),
   });
   // Snippets are built for the chunks returned only: 0.1 ms each, for pools of 50 from two lists.
-  const query = lexical?.query ?? ftsQueryFor(deps.db, req.query);
+  const query = lexical?.query ?? ftsQueryFor(deps.db, req.query, req.filters);
   const marks = query.shown;
   const finalChunks = shaped.chunks.map((c) => (c.snippet || c.chunk_id === undefined ? c : { ...c, snippet: highlightSnippet(c.text, lexical?.highlight.get(c.chunk_id) ?? marks, undefined, query.languages) }));
   return {

@@ -11,14 +11,13 @@ const ROOT = path.resolve(import.meta.dirname, '..', '..');
  * by the code. A new interpolation fails this test until it is added with its reason.
  */
 const ALLOWED: Record<string, string> = {
-  'src/engine/store/queries/fts.ts prepare table': "FTS5 shadow table name; every caller passes a literal ('chunks_fts')",
+  'src/engine/store/queries/fts.ts prepare table': "FTS5 table name; every caller passes a literal ('chunks_fts'), and phraseStats's is typed as a key of its PHRASE_TABLES ('chunks_fts' | 'chunks_tri')",
   'src/engine/store/fts-totals.ts prepare table': "FTS5 table name, typed FtsTable ('chunks_fts' | 'chunks_tri'); every caller passes a literal (checked below)",
   'src/engine/store/queries/fts.ts prepare vocabTable': "fts5vocab table name; every caller passes a literal ('temp.chunks_vocab')",
-  'src/engine/store/queries/fts.ts prepare weights': 'the numeric module constants BM25_WEIGHTS (column weights), joined',
+  'src/engine/store/queries/fts.ts prepare weights': "the numeric module constants BM25_WEIGHTS (column weights), joined; in phraseStats PHRASE_TABLES' fixed text of them (or nothing, for chunks_tri)",
   'src/engine/store/queries/fts.ts prepare where': "filterSql's fixed WHERE fragments; the allowed sensitivities are bound as @allowed, path/type/tag filters run in the syn_filter function over column values",
   'src/engine/store/queries/fts.ts prepare hiddenClause': 'a literal: the check that leaves out hidden chunks (their ids bound as @hidden), or nothing when none is hidden',
   'src/engine/store/queries/fts.ts prepare CHUNK_ROW_SELECT': 'a module constant: the column list of a result row',
-  "src/engine/store/queries/fts.ts prepare visibleSql(policy, 'd')": 'the sensitivity policy (store/visibility.ts): a fixed fragment over a literal alias; the allowed labels are bound as @allowed',
   'src/engine/store/queries/chunks.ts prepare CHUNK_ROW_SELECT': 'a module constant: the column list of a result row',
   'src/engine/store/queries/chunks.ts prepare where': "filterSql's fixed WHERE fragments (see 'fts.ts prepare where')",
   'src/engine/store/queries/chunks.ts prepare allowedChunksSql(where)': "filterSql's fixed WHERE fragments (see 'fts.ts prepare where') inside a fixed join",

@@ -3,7 +3,7 @@ import { STORE_DAMAGED } from '../../engine/store/integrity.ts';
 import type { HealthReport } from '../../shared/contract.ts';
 import { progressText } from '../../shared/progress-text.ts';
 import { terminalLine } from '../../shared/terminal-safe.ts';
-import { ChecksFailed, option, type RegisteredCommand } from '../command.ts';
+import { ChecksFailed, option, repeatable, type RegisteredCommand } from '../command.ts';
 
 /** `health/get`; with --metrics, the Prometheus text of the traces (not a contract method: the library's `metrics()`). */
 export const health: RegisteredCommand = {
@@ -14,14 +14,15 @@ export const health: RegisteredCommand = {
       .command('health')
       .description('what is indexed, what was skipped or failed and why, and what is degraded')
       .addOption(option('--metrics', 'print answer counters and per-stage latency histograms in Prometheus text format'))
-      .action(async (cmdOpts: { metrics?: boolean }, cmd: Command) => {
+      .addOption(repeatable('--allow <sensitivity>', 'also count documents with this sensitivity and show their warnings, e.g. restricted (repeatable)'))
+      .action(async (cmdOpts: { metrics?: boolean; allow?: string[] }, cmd: Command) => {
         const opts = globals(cmd);
         await withReader(opts, async (engine) => {
           if (cmdOpts.metrics) {
             io.out(engine.metrics());
             return;
           }
-          const report = await engine.call('health/get', {});
+          const report = await engine.call('health/get', { allow_sensitivity: cmdOpts.allow ?? [] });
           print(opts, report, formatHealth(report));
           if (report.degradations.some((d) => d.startsWith(STORE_DAMAGED))) throw new ChecksFailed();
         });

@@ -20,7 +20,7 @@ export const modelsCatalog: RegisteredCommand = {
         const picked = new Set(recommendedModels(os.totalmem(), catalog).map((m) => m.id));
         const lines = catalog.map(
           (m) =>
-            `${m.id.padEnd(24)} ${m.role.padEnd(6)} ${size(m).padStart(9)}  ${m.license.padEnd(10)}  RAM ${Math.round(m.ram_bytes / 1024 ** 3)} GB${picked.has(m.id) ? '  (recommended here)' : ''}\n    ${m.good_for}${m.uri ? '' : '\n    no public download of this exact file: from a folder (synapsis models add) or a mirror'}`,
+            `${m.id.padEnd(24)} ${m.role.padEnd(6)} ${size(m).padStart(9)}  ${m.license.padEnd(10)}  RAM ${Math.round(m.ram_bytes / 1024 ** 3)} GB${picked.has(m.id) ? '  (recommended here)' : ''}\n    ${m.good_for}${m.uri ? '' : '\n    no public download of this exact file: from a folder (synapsis models add) or a mirror'}${m.sha256 === null ? `\n    unverified (${m.unverified ?? 'no sha256 pinned'}): never recommended; synapsis models pull ${m.id} --allow-unverified` : ''}`,
         );
         const how = downloadsDisabled() ? `downloads are off (${offlineSetting()}): synapsis models add <folder>` : 'synapsis models pull <id> | --recommended, or synapsis models add <folder>';
         print(opts, catalog.map((m) => ({ ...m, recommended_here: picked.has(m.id) })), `${lines.join('\n')}\n\n${how}`);

@@ -12,7 +12,7 @@ const MB = (n: number) => `${Math.round(n / 1e6)} MB`;
 /** `synapsis models pull`: the one command that uses the network, and only when asked; absent with SYNAPSIS_OFFLINE=1. */
 export const modelsPull: RegisteredCommand = {
   name: 'pull',
-  examples: ['synapsis models pull --recommended', 'synapsis models pull multilingual-e5-small qwen2.5-1.5b-instruct', 'SYNAPSIS_MODEL_MIRROR=http://models.intranet/synapsis synapsis models pull --recommended'],
+  examples: ['synapsis models pull --recommended', 'synapsis models pull multilingual-e5-small qwen2.5-1.5b-instruct', 'SYNAPSIS_MODEL_MIRROR=https://models.intranet/synapsis synapsis models pull --recommended'],
   register: (parent, { io, globals, print, withEngine }) =>
     parent
       .command('pull')
@@ -20,8 +20,10 @@ export const modelsPull: RegisteredCommand = {
       .argument('[ids...]', 'catalog ids')
       .option('--recommended', 'the default embedder and the largest recommended chat model this machine has the memory for')
       .addOption(option('--ram <GB>', 'memory to choose --recommended models for (default: this machine\'s)', nonNegativeNumber))
-      .addOption(option('--mirror <url>', 'fetch <url>/<file> instead of the public address (default: $SYNAPSIS_MODEL_MIRROR)'))
-      .action(async (ids: string[], cmdOpts: { recommended?: boolean; ram?: number; mirror?: string }, cmd: Command) => {
+      .addOption(option('--mirror <url>', 'fetch <url>/<file> instead of the public address (default: $SYNAPSIS_MODEL_MIRROR); https, or http on this machine'))
+      .addOption(option('--allow-unverified', 'also pull a model the catalog marks unverified (no sha256 pinned: only its GGUF header is checked)'))
+      .addOption(option('--allow-http', 'accept a plain-http mirror on another machine (default: refused; SYNAPSIS_MODEL_MIRROR_ALLOW_HTTP=1)'))
+      .action(async (ids: string[], cmdOpts: { recommended?: boolean; ram?: number; mirror?: string; allowUnverified?: boolean; allowHttp?: boolean }, cmd: Command) => {
         const opts = globals(cmd);
         const chosen = chooseModels(ids, cmdOpts.recommended === true, cmdOpts.ram === undefined ? os.totalmem() : cmdOpts.ram * 1024 ** 3);
         const resolved = engineOptions(opts);
@@ -41,6 +43,8 @@ export const modelsPull: RegisteredCommand = {
           const file = await pullModel(model, {
             modelsDir,
             ...(mirror ? { mirror } : {}),
+            allowUnverified: cmdOpts.allowUnverified === true,
+            ...(cmdOpts.allowHttp ? { allowHttp: true } : {}),
             onProgress: (p) => {
               const pct = p.total_bytes > 0 ? Math.floor((p.downloaded_bytes / p.total_bytes) * 10) * 10 : 0;
               if (pct === shown) return;
@@ -58,7 +62,7 @@ export const modelsPull: RegisteredCommand = {
           return infos;
         });
         const lines = pulled.map(({ model, file }, i) => {
-          const check = file.pinned ? 'sha256 verified' : `no sha256 pinned: GGUF header checked, sha256 ${file.sha256}`;
+          const check = file.pinned ? 'sha256 verified' : `unverified, no sha256 pinned: GGUF header checked, sha256 ${file.sha256}`;
           return `${file.reused ? 'present' : 'pulled'} ${model.file} (${MB(fs.statSync(file.path).size)}, ${check}, ${model.license}) as ${model.role} model ${registered[i]!.id}`;
         });
         print(opts, registered.map((info, i) => ({ ...info, catalog_id: pulled[i]!.model.id, sha256: pulled[i]!.file.sha256, verified: pulled[i]!.file.pinned, reused: pulled[i]!.file.reused })), `${lines.join('\n')}\nthe next synapsis index uses them`);

@@ -82,6 +82,12 @@ export interface AnswerDeps {
   noteRelations?: (docId: string) => readonly { type: string; name: string; line: number }[];
   /** idf and document frequency of analyzed terms in the index, as far as a caller allowing these sensitivities may see. */
   termStats: (terms: readonly string[], allowSensitivity: readonly string[]) => Map<string, { idf: number; df: number }>;
+  /**
+   * Visible documents cut at SYN_MAX_CHUNKS_PER_FILE, as far as a caller allowing these sensitivities
+   * may see: a word no indexed text holds may still be in their unsearchable part, so it is not
+   * called absent from "your files". Absent: every file is taken as searched whole.
+   */
+  partlySearchable?: (allowSensitivity: readonly string[]) => string[];
   /** The analysis language the question's words are stemmed in to meet the index (lexical.ts queryLanguages); default English. */
   questionLanguage?: (query: string) => string;
   saveTrace: (trace: TraceRow) => void;
@@ -542,7 +548,16 @@ export async function answerQuestion(deps: AnswerDeps, query: string, options: A
   const unsure = quoteOutcome === 'partial' && reading.outcome !== 'partial';
   timings.read_ms = ms(tread);
   if (snippets.length > 0) deps.onQuote?.(traceId, { answer: quoteOutcome === 'not_found' ? '' : quote, outcome: quoteOutcome });
-  if (reading.unknown.length > 0) limits.push(`your files never mention: ${reading.unknown.map((w) => (reading.spelled?.[w] ? `${w} (read as “${reading.spelled[w]}”)` : w)).join(', ')}`);
+  if (reading.unknown.length > 0) {
+    const words = reading.unknown.map((w) => (reading.spelled?.[w] ? `${w} (read as “${reading.spelled[w]}”)` : w)).join(', ');
+    // Part of a file was never indexed: what the index lacks may be there, so absence is not claimed.
+    const partly = deps.partlySearchable?.(options.context?.allow_sensitivity ?? []) ?? [];
+    if (partly.length === 0) limits.push(`your files never mention: ${words}`);
+    else {
+      const named = partly.slice(0, 3).join(', ') + (partly.length > 3 ? ` and ${partly.length - 3} more` : '');
+      limits.push(`the searched text never mentions: ${words}; part of ${named} is not searchable (cut at SYN_MAX_CHUNKS_PER_FILE chunks), so it may be there`);
+    }
+  }
 
   // A machine on which the chat model writes too slowly to finish an answer in time answers with the reader.
   const speed = chat ? (deps.chatSpeed?.() ?? null) : null;

@@ -1,3 +1,4 @@
+import MarkdownIt from 'markdown-it';
 import { describe, expect, it } from 'vitest';
 import type { AnswerEnvelope } from '../../shared/contract.ts';
 import { exportFileName, threadMarkdown, turnMarkdown } from './thread-markdown.ts';
@@ -61,5 +62,26 @@ describe('thread markdown', () => {
     expect(exportFileName('ADR-011: storage?')).toBe('ADR-011-storage.md');
     expect(exportFileName('Кто утвердил ADR/../011')).toBe('Кто-утвердил-ADR-011.md');
     expect(exportFileName('???')).toBe('thread.md');
+  });
+
+  it('quotes HTML and markdown images from notes as text, and a backtick in a file name keeps its code span', () => {
+    // A viewer that renders raw HTML (markdown-it with html on, like many editors' previews) shows the export.
+    const render = (md: string) => new MarkdownIt({ html: true }).render(md);
+    const tag = '<img src="http://tracker.example/p.gif">';
+    const name = 'notes/a`b``c.md';
+    const answer = envelope({
+      answer: `The logo is ${tag} and ![x](http://tracker.example/q.gif) [1].`,
+      snippets: [{ n: 1, locator: `${name}#L1-L1`, path: name, start_line: 1, end_line: 1, doc_id: 'd1', title: `<script>alert(1)</script> Logo`, heading: null, text: '', score: 1 }],
+      citations: [{ n: 1, locator: `${name}#L1-L1`, path: name, start_line: 1, end_line: 1, doc_id: 'd1', stale: false }],
+    });
+    const md = threadMarkdown(`<b>title</b>`, [{ question: `why <iframe src="http://x.example">?`, searched_as: `why <svg onload=alert(1)>`, answer, hidden: false, restricted: false }], '2026-11-25T10:00:00Z');
+    const html = render(md);
+    expect(html).not.toMatch(/<(img|script|iframe|svg|b)\b/i);
+    expect(html).toContain('&lt;img src=&quot;http://tracker.example/p.gif&quot;&gt;');
+    expect(html).toContain('<code>notes/a`b``c.md:1</code>');
+    const abstained = envelope({ answer: 'Not found in your notes.', answer_mode: 'abstained', citations: [], searched: { query: 'q', terms: [], results: 1, top: [], closest: [{ text: tag, locator: `\`${name}#L1-L1` }] } });
+    const closest = render(turnMarkdown({ question: 'q', searched_as: null, answer: abstained, hidden: false, restricted: false }));
+    expect(closest).not.toMatch(/<img\b/);
+    expect(closest).toContain('<code>`notes/a`b``c.md#L1-L1</code>');
   });
 });

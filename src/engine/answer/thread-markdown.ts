@@ -7,16 +7,36 @@ import type { AnswerEnvelope, ThreadTurn } from '../../shared/contract.ts';
 
 const lines = (c: { path: string; start_line: number; end_line: number }) => (c.start_line === c.end_line ? `${c.path}:${c.start_line}` : `${c.path}:${c.start_line}–${c.end_line}`);
 
+/**
+ * Text from notes and questions as markdown that shows it and runs nothing: `<` becomes `&lt;`, so
+ * HTML a note quotes (`<img src="http://…">`) is text in any viewer that renders raw HTML, and a
+ * markdown image (`![x](http://…)`) is shown as written instead of fetched.
+ */
+export const inertText = (text: string) => text.replace(/</g, '&lt;').replace(/!\[/g, '!\\[');
+
 /** One line of markdown never breaks a heading or a list item. */
-const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
+const oneLine = (text: string) => inertText(text.replace(/\s+/g, ' ').trim());
+
+/**
+ * A code span holding `text` exactly: fenced by one backtick more than the longest run inside it,
+ * and padded when it starts or ends with one (CommonMark 6.1); a line break would end the list
+ * item, so it becomes a space, as a code span shows it anyway.
+ */
+export function codeSpan(text: string): string {
+  const flat = text.replace(/\r\n|\r|\n/g, ' ');
+  const longest = Math.max(0, ...[...flat.matchAll(/`+/g)].map((m) => m[0].length));
+  const fence = '`'.repeat(longest + 1);
+  const pad = flat.startsWith('`') || flat.endsWith('`') ? ' ' : '';
+  return `${fence}${pad}${flat}${pad}${fence}`;
+}
 
 function answerMarkdown(a: AnswerEnvelope): string[] {
   // The steps of a how-to are on lines of their own: a hard break keeps them so in markdown.
-  const out: string[] = [a.answer.trim().replace(/\n/g, '  \n')];
+  const out: string[] = [inertText(a.answer.trim()).replace(/\n/g, '  \n')];
   if (a.answer_mode === 'abstained') {
     if (a.searched.closest.length > 0) {
       out.push('', 'Closest passages (not an answer):', '');
-      for (const c of a.searched.closest) out.push(`> ${oneLine(c.text)}`, `> — \`${c.locator}\``, '');
+      for (const c of a.searched.closest) out.push(`> ${oneLine(c.text)}`, `> — ${codeSpan(c.locator)}`, '');
       out.pop();
     }
     return out;
@@ -27,7 +47,7 @@ function answerMarkdown(a: AnswerEnvelope): string[] {
     for (const c of cited) {
       const s = a.snippets.find((x) => x.n === c.n);
       const title = s?.title && s.title !== c.path ? `${oneLine(s.title)} — ` : '';
-      out.push(`- [${c.n}] ${title}\`${lines(c)}\`${c.stale ? ' (changed since indexing)' : ''}`);
+      out.push(`- [${c.n}] ${title}${codeSpan(lines(c))}${c.stale ? ' (changed since indexing)' : ''}`);
     }
   }
   return out;

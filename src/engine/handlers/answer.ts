@@ -9,6 +9,7 @@ import type { Config } from '../config.ts';
 import type { EventBus } from '../events.ts';
 import type { ChatModel } from '../llm/chat.ts';
 import { queryLanguages, termStats } from '../search/lexical.ts';
+import { partlySearchable } from '../store/queries/documents.ts';
 import { appendTurn, createThread, threadById, threadTurns } from '../store/queries/threads.ts';
 import type { Store } from '../store/store.ts';
 import { noThreadError } from './threads.ts';
@@ -46,6 +47,7 @@ export function createAnswerHandlers({ store, config, events, chat, retrieve, st
     documentSource: (docId) => store.documentSource(docId),
     noteRelations: (docId) => store.documentRelations(docId),
     termStats: (terms, allowSensitivity) => termStats(store.db, terms, { allowSensitivity, sensitivityEnable: config.sensitivityEnable }),
+    partlySearchable: (allowSensitivity) => partlySearchable(store.db, { allowSensitivity, sensitivityEnable: config.sensitivityEnable }),
     questionLanguage: (query) => queryLanguages(store.db, query)[0]!,
     saveTrace: (trace) => store.insertTrace(trace),
     onStage: (trace_id, stage) => events.emit('answer/stage', { trace_id, stage }),

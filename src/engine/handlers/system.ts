@@ -40,7 +40,7 @@ async function systemInfo(runtime: LlamaRuntime, config: Config): Promise<System
 
 export function createSystemHandlers(services: SystemServices) {
   return {
-    'health/get': async () => healthReport(services),
+    'health/get': async (req) => healthReport(services, { allowSensitivity: req.allow_sensitivity, sensitivityEnable: services.config.sensitivityEnable }),
     'system/info': () => systemInfo(services.runtime, services.config),
   } satisfies Handlers;
 }

@@ -40,6 +40,38 @@ export function defaultDemoDir(): string {
   return path.join(os.tmpdir(), `synapsis-demo-${user.replace(/[^\w.-]/g, '_')}`);
 }
 
+/**
+ * Makes the demo data dir safe to write to before anything is: created 0700 when missing, and an
+ * existing one must be a real folder (not a link) of this user that others cannot write to. The
+ * default one lies in the shared temp folder under a name anyone can guess, so another user could
+ * have made it first, to read the demo's store or plant files in it. One of this user's that others
+ * can read (made by an older version) is closed to 0700. `uid` is the owner expected (tests).
+ */
+export function prepareDemoDir(dir: string, uid: number | undefined = process.getuid?.()): void {
+  let st: fs.Stats;
+  try {
+    st = fs.lstatSync(dir);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw createError('E_SYN_STORE_FAILED', `Cannot use ${dir} as the demo data dir: ${(error as Error).message}`);
+    fs.mkdirSync(path.dirname(dir), { recursive: true });
+    // Not recursive: a folder someone else made in between fails with EEXIST instead of being adopted.
+    fs.mkdirSync(dir, { mode: 0o700 });
+    st = fs.lstatSync(dir);
+  }
+  const refuse = (why: string) => createError('E_SYN_STORE_FAILED', `Not using ${dir} as the demo data dir: ${why}. Remove it, or name another with --demo-dir (SYNAPSIS_DEMO_DIR in the app).`);
+  if (st.isSymbolicLink()) throw refuse('it is a symbolic link');
+  if (!st.isDirectory()) throw refuse('it is not a folder');
+  if (uid !== undefined && st.uid !== uid) throw refuse(`it belongs to another user (uid ${st.uid})`);
+  if (process.platform !== 'win32' && (st.mode & 0o002) !== 0) throw refuse('anyone can write to it');
+  if (process.platform !== 'win32' && (st.mode & 0o077) !== 0) {
+    try {
+      fs.chmodSync(dir, 0o700);
+    } catch {
+      // a file system without modes (FAT): nothing to close
+    }
+  }
+}
+
 export function demoModels(setup: DemoSetup): { embed: string | null } {
   if (!setup.modelsDir) return { embed: null };
   for (const name of DEMO_EMBEDDERS) {

@@ -10,7 +10,7 @@ import { createError } from '../../shared/errors.ts';
 import { createEngine, type Engine } from '../engine.ts';
 import { EventBus } from '../events.ts';
 import type { Disposable } from '../lifecycle.ts';
-import { demoEngineOptions, demoModels, loadTour, removeDemoDir, type DemoSetup } from './demo.ts';
+import { demoEngineOptions, demoModels, loadTour, prepareDemoDir, removeDemoDir, type DemoSetup } from './demo.ts';
 
 export interface EngineHostOptions {
   /** Builds a fresh engine (same data dir each time). */
@@ -88,6 +88,8 @@ export class EngineHost implements Disposable {
   private async open(): Promise<Engine> {
     const demo = this.profile === 'demo' ? this.options.demo : undefined;
     if (!demo && this.options.beforeOpen) await this.options.beforeOpen(upgradeStatus((status) => this.emit('index/status', status)));
+    // The demo's data dir is checked before anything opens it: 0700, this user's, no one else's to write.
+    if (demo) prepareDemoDir(demo.dataDir);
     const engine = demo ? (demo.create ?? (() => createEngine(demoEngineOptions(demo))))() : this.options.create();
     for (const name of EVENT_NAMES) {
       this.subscriptions.push(engine.on(name, (payload) => this.events.emit(name, payload)));
@@ -137,12 +139,19 @@ export class EngineHost implements Disposable {
     return this.swap(async () => {
       if (reset) {
         if (this.profile === 'demo') await this.close();
+        prepareDemoDir(this.options.demo!.dataDir);
         removeDemoDir(this.options.demo!.dataDir);
       }
       if (this.profile !== profile || !this.current) {
         await this.close();
         this.profile = profile;
-        await this.ensureOpen();
+        try {
+          await this.ensureOpen();
+        } catch (error) {
+          // A demo that cannot open (its data dir refused) leaves the user's workspace in place.
+          if (profile === 'demo') this.profile = 'user';
+          throw error;
+        }
       }
       return this.demoStatus();
     });

@@ -30,6 +30,11 @@ export interface ChunkInput {
 export interface ChunkOutput {
   chunks: LineChunk[];
   truncated: boolean;
+  /**
+   * Where a truncated file stops being searchable: the 1-based line and the 1-based character of
+   * that line from which nothing was chunked (1 when the whole line was left out).
+   */
+  cut?: { line: number; char: number };
 }
 
 export function chunkLines(input: ChunkInput, params: ChunkParams): ChunkOutput {
@@ -41,6 +46,8 @@ export function chunkLines(input: ChunkInput, params: ChunkParams): ChunkOutput 
   const soft = new Set(input.softBreaks ?? []);
   const chunks: LineChunk[] = [];
   let truncated = false;
+  /** How far the chunks emitted so far reach: 0-based line, and characters of it covered (Infinity: all). */
+  let reach = { line: -1, chars: Infinity };
 
   const emit = (chunk: LineChunk): boolean => {
     if (chunks.length >= maxChunks) {
@@ -61,7 +68,8 @@ export function chunkLines(input: ChunkInput, params: ChunkParams): ChunkOutput 
       const first = lines[a]!;
       if (first.length > size) {
         for (const piece of splitLongLine(first, size, overlap)) {
-          if (!emit({ startLine: a + 1, endLine: a + 1, text: piece })) break outer;
+          if (!emit({ startLine: a + 1, endLine: a + 1, text: piece.text })) break outer;
+          reach = { line: a, chars: piece.start + piece.text.length >= first.length ? Infinity : piece.start + piece.text.length };
         }
         a++;
         continue;
@@ -80,6 +88,7 @@ export function chunkLines(input: ChunkInput, params: ChunkParams): ChunkOutput 
       let end = b;
       while (end > a && lines[end - 1] === '') end--;
       if (!emit({ startLine: a + 1, endLine: end, text: lines.slice(a, end).join('\n') })) break outer;
+      reach = { line: end - 1, chars: Infinity };
       if (b >= segEnd) break;
       let c = b;
       let shared = 0;
@@ -90,14 +99,16 @@ export function chunkLines(input: ChunkInput, params: ChunkParams): ChunkOutput 
       a = c;
     }
   }
-  return { chunks, truncated };
+  if (!truncated) return { chunks, truncated };
+  const cut = reach.chars === Infinity ? { line: reach.line + 2, char: 1 } : { line: reach.line + 1, char: reach.chars + 1 };
+  return { chunks, truncated, cut };
 }
 
-function splitLongLine(line: string, size: number, overlap: number): string[] {
-  const pieces: string[] = [];
+function splitLongLine(line: string, size: number, overlap: number): { start: number; text: string }[] {
+  const pieces: { start: number; text: string }[] = [];
   const step = size - overlap;
   for (let start = 0; start < line.length; start += step) {
-    pieces.push(line.slice(start, start + size));
+    pieces.push({ start, text: line.slice(start, start + size) });
     if (start + size >= line.length) break;
   }
   return pieces;

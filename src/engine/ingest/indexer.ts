@@ -35,6 +35,8 @@ export interface IndexerDeps {
   progress?: IndexerProgress;
   /** Chunks a run must add before it compacts the BM25 index, at the least (default COMPACT_MIN_CHUNKS; tests lower it). */
   compactMinChunks?: number;
+  /** Folders never indexed wherever they lie (the data dir); see WalkOptions.skipDirs. */
+  skipDirs?: readonly string[];
 }
 
 /** What the indexer tells the progress model: the phase, its units (files) per folder, each one done. */
@@ -65,6 +67,24 @@ interface JobDeps extends IndexerDeps {
 }
 
 type FileOutcome = 'indexed' | 'unchanged' | 'moved' | 'removed' | 'skipped' | 'failed';
+
+/** The document meta key naming the part of a file cut at SYN_MAX_CHUNKS_PER_FILE (store/queries/documents.ts partlySearchable reads it). */
+export const UNSEARCHABLE_META = 'unsearchable';
+
+const count = (n: number) => n.toLocaleString('en-US');
+
+/** The part of a file a cut leaves out, in words: the rest of a line by its characters, then whole lines. */
+export function unsearchablePart(lines: readonly string[], cut: { line: number; char: number }): string | null {
+  const last = lines.length;
+  if (cut.char > 1) {
+    const length = lines[cut.line - 1]?.length ?? 0;
+    const rest = `line ${cut.line} from character ${count(cut.char)} on (${count(length - cut.char + 1)} of ${count(length)} characters)`;
+    if (cut.line >= last) return `${rest} is not searchable`;
+    return `${rest} and ${cut.line + 1 === last ? `line ${last}` : `lines ${cut.line + 1}-${last}`} are not searchable`;
+  }
+  if (cut.line > last) return null;
+  return cut.line === last ? `line ${last} is not searchable` : `lines ${cut.line}-${last} are not searchable`;
+}
 
 function formatBytes(n: number): string {
   return n >= 1024 * 1024 ? `${(n / (1024 * 1024)).toFixed(1)} MB` : `${Math.ceil(n / 1024)} KB`;
@@ -100,7 +120,7 @@ export async function indexRoots(deps: IndexerDeps, roots: readonly Root[]): Pro
   deps.progress?.begin('scan', roots.length, roots.map((r) => [r.path, 1] as const));
   let scanned = 0;
   for (const root of roots) {
-    const { files, issues } = walkRoot(root.path, { include: root.include, exclude: root.exclude, followExternalSymlinks: deps.config.followExternalSymlinks });
+    const { files, issues } = walkRoot(root.path, { include: root.include, exclude: root.exclude, followExternalSymlinks: deps.config.followExternalSymlinks, skipDirs: deps.skipDirs ?? [] });
     deps.store.setSetting(`walk_issues:${root.id}`, issues);
     for (const w of issues) report.issues.push({ path: path.join(root.path, w.relPath), status: 'skipped', reason: w.reason });
     const known = deps.store.documentsOfRoot(root.id);
@@ -380,7 +400,7 @@ async function indexFile(
   try {
     const parsed = await parseDocument({ relPath: entry.relPath, bytes, type: kind.type, language: kind.language });
     const params: ChunkParams = { size: config.chunkSize, overlap: config.chunkOverlap, maxChunks: config.maxChunksPerFile };
-    const { chunks, truncated } = chunkLines(
+    const { chunks, truncated, cut } = chunkLines(
       { lines: parsed.lines, from: parsed.from, hardBreaks: parsed.hardBreaks, softBreaks: parsed.softBreaks },
       params,
     );
@@ -412,10 +432,8 @@ async function indexFile(
     });
     const graph = config.graphExtract ? graphOf(entry.relPath, kind.type, parsed, chunks) : undefined;
     const warnings = [...parsed.warnings];
-    if (truncated) {
-      const lastLine = chunks.at(-1)?.endLine ?? 0;
-      warnings.push(`only the first ${config.maxChunksPerFile} chunks were indexed: lines ${lastLine + 1}-${parsed.lines.length} are not searchable (split the file, or raise SYN_MAX_CHUNKS_PER_FILE)`);
-    }
+    const unsearchable = truncated && cut ? unsearchablePart(parsed.lines, cut) : null;
+    if (unsearchable) warnings.push(`only the first ${config.maxChunksPerFile} chunks were indexed: ${unsearchable} (split the file, or raise SYN_MAX_CHUNKS_PER_FILE)`);
     write(() => store.writeDocument(
       {
         ...base,
@@ -424,7 +442,7 @@ async function indexFile(
         status: 'indexed',
         sensitivity: tags.sensitivity ?? null,
         tags,
-        meta: { ...parsed.meta, ...(warnings.length ? { warnings } : {}) },
+        meta: { ...parsed.meta, ...(warnings.length ? { warnings } : {}), ...(unsearchable ? { [UNSEARCHABLE_META]: unsearchable } : {}) },
         error: warnings.length ? warnings.join('; ') : null,
         graph,
         graphVersion: config.graphExtract ? GRAPH_RULES_VERSION : 0,

@@ -212,7 +212,7 @@ export function createIndexQueue(deps: IndexQueueDeps): IndexQueue {
   };
   /** Embedding yields to queued lexical work, as it does to a pause. */
   const embeddingShouldStop = () => stopping || paused || queued > 0;
-  const indexerDeps = { store, config, events, paramsHash: deps.paramsHash, shouldStop: () => stopping || paused, progress: lexicalProgress };
+  const indexerDeps = { store, config, events, paramsHash: deps.paramsHash, shouldStop: () => stopping || paused, progress: lexicalProgress, skipDirs: [dataDir] };
 
   /** The embedding stage after the lexical one: embed what is new, then match the vector index to the chunks. */
   const embedStage = async (report: IndexReport): Promise<IndexReport> => {
@@ -368,7 +368,7 @@ export function createIndexQueue(deps: IndexQueueDeps): IndexQueue {
     // A change that raced the folder's removal: nothing of that folder is indexed any more.
     const root = store.rootByPath(change.root.path);
     if (!root) return undefined;
-    const allowed = createPathFilter(root.path, { include: root.include, exclude: root.exclude });
+    const allowed = createPathFilter(root.path, { include: root.include, exclude: root.exclude, skipDirs: [dataDir] });
     const known = store.documentsOfRoot(root.id);
     const jobs = new Map<string, 'upsert' | 'delete'>();
     for (const p of change.paths) {
@@ -383,6 +383,7 @@ export function createIndexQueue(deps: IndexQueueDeps): IndexQueue {
     const rootWatcher = watchRoots(store.listRoots(), {
       ...(options.debounceMs !== undefined ? { debounceMs: options.debounceMs } : {}),
       followExternalSymlinks: config.followExternalSymlinks,
+      skipDirs: [dataDir],
       onChange: async (change) => void (await applyChange(change)),
       onError: options.onError ?? ((error) => console.error('[synapsis] watch:', error)),
     });

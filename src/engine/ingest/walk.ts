@@ -56,10 +56,97 @@ export interface WalkOptions {
   exclude: string[];
   /** Follow symlinks whose target lies outside the root (default false: skipped, with a reason). */
   followExternalSymlinks?: boolean;
+  /**
+   * Folders never indexed wherever they lie, matched by their resolved path (Synapsis's own data
+   * dir: a store kept inside an indexed folder would otherwise index its own files).
+   */
+  skipDirs?: readonly string[];
+}
+
+/**
+ * The resolved paths of `dirs` (a folder that does not exist yet keeps its absolute path), less
+ * those holding `root` below them: a folder kept inside the data dir is indexed like any other.
+ */
+function realDirs(dirs: readonly string[] | undefined, root: string): Set<string> {
+  const roots = [path.resolve(root)];
+  try {
+    roots.push(fs.realpathSync(root));
+  } catch {
+    // a missing root is reported by the walk
+  }
+  const out = new Set<string>();
+  for (const dir of dirs ?? []) {
+    const names = [path.resolve(dir)];
+    try {
+      names.push(fs.realpathSync(dir));
+    } catch {
+      // not created yet: only its own path can name it
+    }
+    if (names.some((d) => roots.some((r) => r !== d && isInside(d, r)))) continue;
+    for (const d of names) out.add(d);
+  }
+  return out;
+}
+
+/**
+ * For single paths under `root` (the watcher, the watcher's path filter): whether one lies in one of
+ * `dirs`, by its own path or the same path under the root's resolved one. Only the dirs inside the
+ * root can hold such a path, and none does in the usual case (the data dir elsewhere): then it
+ * answers false without a look at the file system, as it does for every path otherwise.
+ */
+export function skippedDirFilter(dirs: readonly string[] | undefined, root: string): (absPath: string) => boolean {
+  const rootAbs = path.resolve(root);
+  let rootReal = rootAbs;
+  try {
+    rootReal = fs.realpathSync(root);
+  } catch {
+    // a missing root is reported by the walk
+  }
+  const inside = [...realDirs(dirs, root)].filter((d) => isInside(rootAbs, d) || isInside(rootReal, d));
+  if (inside.length === 0) return () => false;
+  return (absPath) => {
+    const p = path.resolve(absPath);
+    const rel = path.relative(rootAbs, p);
+    const names = rel.startsWith('..') || path.isAbsolute(rel) ? [p] : [p, path.join(rootReal, rel)];
+    return names.some((n) => inside.some((d) => isInside(d, n)));
+  };
 }
 
 /** The reason a symlink leaving its root is skipped; the setting that follows such links is named. */
 export const EXTERNAL_SYMLINK_REASON = 'symlink to a target outside this folder: skipped (SYN_FOLLOW_EXTERNAL_SYMLINKS=true follows such links)';
+
+/** Why a file or folder whose name is not valid UTF-8 is skipped. */
+export const NOT_UTF8_REASON = 'its name is not valid UTF-8 (shown with \\xHH for the bytes that are not): skipped; rename it to index it';
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** A name's text, or null when its bytes are not valid UTF-8. */
+function utf8Name(bytes: Buffer): string | null {
+  try {
+    return strictUtf8.decode(bytes);
+  } catch {
+    return null;
+  }
+}
+
+/** A name with each byte that is not part of valid UTF-8 written as \xHH (for reports only). */
+export function escapedName(bytes: Buffer): string {
+  let out = '';
+  let i = 0;
+  while (i < bytes.length) {
+    const b = bytes[i]!;
+    const length = b < 0x80 ? 1 : b >= 0xc2 && b <= 0xdf ? 2 : b >= 0xe0 && b <= 0xef ? 3 : b >= 0xf0 && b <= 0xf4 ? 4 : 0;
+    const text = length > 0 ? utf8Name(bytes.subarray(i, i + length)) : null;
+    if (text !== null && i + length <= bytes.length) {
+      out += text;
+      i += length;
+    } else {
+      out += `\\x${b.toString(16).toUpperCase().padStart(2, '0')}`;
+      i++;
+    }
+  }
+  return out;
+}
 
 /** Whether `real` (a resolved path) lies inside `rootReal` (the root's resolved path). */
 export function isInside(rootReal: string, real: string): boolean {
@@ -77,6 +164,7 @@ export function walkRoot(root: string, options: WalkOptions): { files: WalkEntry
   const isExcluded = picomatch([...DEFAULT_EXCLUDES, ...options.exclude], { dot: true });
   const isIncluded = options.include.length > 0 ? picomatch(options.include, { dot: true }) : () => true;
   const seenDirs = new Set<string>();
+  const skipped = realDirs(options.skipDirs, root);
   let rootReal: string | null = null;
   try {
     rootReal = fs.realpathSync(root);
@@ -92,24 +180,32 @@ export function walkRoot(root: string, options: WalkOptions): { files: WalkEntry
       issues.push({ relPath: relDir || '.', reason: `cannot resolve folder: ${(error as Error).message}` });
       return;
     }
+    if (skipped.has(real)) return;
     if (seenDirs.has(real)) {
       if (relDir) issues.push({ relPath: relDir, reason: 'symlink loop or duplicate folder: already indexed through another path' });
       return;
     }
     seenDirs.add(real);
-    let entries: fs.Dirent[];
+    let raw: fs.Dirent<Buffer>[];
     try {
-      entries = fs.readdirSync(absDir, { withFileTypes: true });
+      raw = fs.readdirSync(absDir, { withFileTypes: true, encoding: 'buffer' });
     } catch (error) {
       issues.push({ relPath: relDir || '.', reason: `cannot read folder: ${(error as Error).message}` });
       return;
     }
-    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     const own = loadIgnoreScope(absDir, relDir, issues);
     const scopes = own ? [...inherited, own] : inherited;
-    for (const entry of entries) {
-      const relPath = relDir ? `${relDir}/${entry.name}` : entry.name;
-      const absPath = path.join(absDir, entry.name);
+    const entries: { name: string; entry: fs.Dirent<Buffer> }[] = [];
+    for (const entry of raw) {
+      const name = utf8Name(entry.name);
+      // A name the file system holds as bytes that are not UTF-8 cannot be opened by a string path.
+      if (name === null) issues.push({ relPath: relDir ? `${relDir}/${escapedName(entry.name)}` : escapedName(entry.name), reason: NOT_UTF8_REASON });
+      else entries.push({ name, entry });
+    }
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const { name, entry } of entries) {
+      const relPath = relDir ? `${relDir}/${name}` : name;
+      const absPath = path.join(absDir, name);
       let isDir = entry.isDirectory();
       let isFile = entry.isFile();
       if (entry.isSymbolicLink()) {
@@ -152,6 +248,7 @@ export function walkRoot(root: string, options: WalkOptions): { files: WalkEntry
 export function createPathFilter(root: string, options: WalkOptions): (relPath: string) => boolean {
   const isExcluded = picomatch([...DEFAULT_EXCLUDES, ...options.exclude], { dot: true });
   const isIncluded = options.include.length > 0 ? picomatch(options.include, { dot: true }) : () => true;
+  const inSkippedDir = skippedDirFilter(options.skipDirs, root);
   const scopeCache = new Map<string, IgnoreScope | null>();
   const scopeOf = (relDir: string) => {
     if (!scopeCache.has(relDir)) scopeCache.set(relDir, loadIgnoreScope(path.join(root, relDir), relDir, []));
@@ -160,6 +257,7 @@ export function createPathFilter(root: string, options: WalkOptions): (relPath: 
   return (relPath: string) => {
     if (relPath.startsWith('..') || path.isAbsolute(relPath)) return false;
     if (isExcluded(relPath) || !isIncluded(relPath)) return false;
+    if (inSkippedDir(path.join(root, relPath))) return false;
     const parts = relPath.split('/');
     const scopes: IgnoreScope[] = [];
     for (let i = 0; i < parts.length - 1; i++) {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 import type { Root } from '../../shared/contract.ts';
 import type { Disposable } from '../lifecycle.ts';
-import { DEFAULT_EXCLUDES } from './walk.ts';
+import { DEFAULT_EXCLUDES, skippedDirFilter } from './walk.ts';
 import picomatch from 'picomatch';
 
 export interface RootChange {
@@ -28,6 +28,8 @@ export interface WatcherOptions {
    * is not indexed. On, links back into the root are still dropped (by their real path).
    */
   followExternalSymlinks?: boolean;
+  /** Folders never watched wherever they lie (the data dir, whose files change on every run). */
+  skipDirs?: readonly string[];
 }
 
 export interface RootWatcher extends Disposable {
@@ -71,6 +73,7 @@ export function watchRoots(roots: readonly Root[], options: WatcherOptions): Roo
       if (timer) clearTimeout(timer);
       timer = setTimeout(flush, debounceMs);
     };
+    const inSkippedDir = skippedDirFilter(options.skipDirs, root.path);
     const rel = (abs: string) => path.relative(root.path, abs).split(path.sep).join('/');
     const follow = options.followExternalSymlinks === true;
     let rootReal = root.path;
@@ -95,7 +98,7 @@ export function watchRoots(roots: readonly Root[], options: WatcherOptions): Roo
       awaitWriteFinish: { stabilityThreshold: options.stabilityMs ?? 150, pollInterval: 30 },
       ignored: (p: string) => {
         const r = rel(p);
-        return r !== '' && (excluded(r) || excluded(`${r}/`) || (follow && throughInternalLink(p)));
+        return r !== '' && (excluded(r) || excluded(`${r}/`) || inSkippedDir(p) || (follow && throughInternalLink(p)));
       },
     });
     watcher

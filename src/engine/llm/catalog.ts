@@ -21,6 +21,11 @@ export interface CatalogModel {
   license: string;
   /** The exact file, checked before it is registered; null: not pinned, the GGUF header is checked instead. */
   sha256: string | null;
+  /**
+   * Set on an entry whose file is not pinned (sha256 null): why. Such a model is never part of
+   * --recommended and is pulled only when named with --allow-unverified (download.ts).
+   */
+  unverified?: string;
   /** GGUF `general.architecture`, checked when no sha256 is pinned. */
   architecture: string;
   /** node-llama-cpp model URI (https: or hf:); null: no public copy of this exact file, get it from a mirror or a folder. */
@@ -79,6 +84,7 @@ export const MODEL_CATALOG: readonly CatalogModel[] = [
     size_exact: false,
     license: 'Apache-2.0',
     sha256: null,
+    unverified: 'no sha256 pinned: the file on the main branch of a third-party repository (bartowski/Qwen2.5-7B-Instruct-GGUF), checked only by its GGUF header',
     architecture: 'qwen2',
     uri: 'hf:bartowski/Qwen2.5-7B-Instruct-GGUF/Qwen2.5-7B-Instruct-Q4_K_M.gguf',
     good_for: 'better answers on machines with 16 GB or a GPU: multi-hop questions, longer syntheses',
@@ -95,6 +101,7 @@ export const MODEL_CATALOG: readonly CatalogModel[] = [
     size_exact: false,
     license: 'Apache-2.0',
     sha256: null,
+    unverified: 'no sha256 pinned: the file on the main branch of a third-party repository (gpustack/bge-reranker-v2-m3-GGUF), checked only by its GGUF header',
     architecture: 'bert',
     uri: 'hf:gpustack/bge-reranker-v2-m3-GGUF/bge-reranker-v2-m3-Q4_K_M.gguf',
     good_for: 'optional: reorders the top passages with a cross-encoder (multilingual); costs latency per question',
@@ -107,7 +114,7 @@ export function catalogModel(id: string, catalog: readonly CatalogModel[] = MODE
   return catalog.find((m) => m.id === id);
 }
 
-const FIELDS: Record<keyof CatalogModel, string> = {
+const FIELDS: Record<Exclude<keyof CatalogModel, 'unverified'>, string> = {
   id: 'string', role: 'role', name: 'string', file: 'string', languages: 'string[]', size_bytes: 'number', size_exact: 'boolean', license: 'string',
   sha256: 'sha256', architecture: 'string', uri: 'string|null', good_for: 'string', ram_bytes: 'number', recommended: 'boolean',
 };
@@ -143,17 +150,24 @@ export function activeCatalog(env: NodeJS.ProcessEnv = process.env): readonly Ca
     for (const [key, kind] of Object.entries(FIELDS)) {
       if (!fieldOk(kind, e[key])) throw createError('E_SYN_BAD_REQUEST', `SYNAPSIS_MODEL_CATALOG=${file}: model ${i + 1} has no valid "${key}" (${kind})`);
     }
+    if (e.unverified !== undefined && (typeof e.unverified !== 'string' || e.unverified.length === 0)) throw createError('E_SYN_BAD_REQUEST', `SYNAPSIS_MODEL_CATALOG=${file}: model ${i + 1}'s "unverified" must say why (a string)`);
     if (/[/\\]|^\.\.?$/.test(e.file as string)) throw createError('E_SYN_BAD_REQUEST', `SYNAPSIS_MODEL_CATALOG=${file}: model ${i + 1}'s file must be a plain file name`);
     return e as unknown as CatalogModel;
   });
 }
 
+/** Whether the catalog pins no sha256 for this model (its `unverified` says why; a catalog that forgot to is read the same). */
+export function isUnverified(model: Pick<CatalogModel, 'sha256'>): boolean {
+  return model.sha256 === null;
+}
+
 /**
  * What `--recommended` fetches on a machine with `totalRam` bytes: the default embedder, and the
- * largest recommended chat model that fits (one chat model is used at a time).
+ * largest recommended chat model that fits (one chat model is used at a time). Only pinned files:
+ * an unverified model is pulled by name, when asked for.
  */
 export function recommendedModels(totalRam: number, catalog: readonly CatalogModel[] = MODEL_CATALOG): CatalogModel[] {
-  const fits = catalog.filter((m) => m.recommended && m.ram_bytes <= totalRam);
+  const fits = catalog.filter((m) => m.recommended && !isUnverified(m) && m.ram_bytes <= totalRam);
   const chat = fits.filter((m) => m.role === 'chat').sort((a, b) => b.ram_bytes - a.ram_bytes)[0];
   return [...fits.filter((m) => m.role !== 'chat'), ...(chat ? [chat] : [])];
 }

@@ -14,7 +14,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { createError } from '../../shared/errors.ts';
-import { downloadUri, type CatalogModel } from './catalog.ts';
+import { downloadUri, isUnverified, type CatalogModel } from './catalog.ts';
 import { assertGguf } from './registry.ts';
 
 export interface PullProgress {
@@ -32,6 +32,35 @@ export interface PullOptions {
   env?: NodeJS.ProcessEnv;
   /** How long the first contact with the server may take before "no network" (default 15 s). */
   probeTimeoutMs?: number;
+  /** Pull a model the catalog marks unverified (no sha256 pinned); refused otherwise. */
+  allowUnverified?: boolean;
+  /** Fetch over plain http from another machine (--allow-http, SYNAPSIS_MODEL_MIRROR_ALLOW_HTTP=1); refused otherwise. */
+  allowHttp?: boolean;
+}
+
+/** Whether SYNAPSIS_MODEL_MIRROR_ALLOW_HTTP asks for plain-http mirrors (any value but empty or 0). */
+export function httpMirrorsAllowed(env: NodeJS.ProcessEnv = process.env): boolean {
+  const v = env.SYNAPSIS_MODEL_MIRROR_ALLOW_HTTP;
+  return v !== undefined && v !== '' && v !== '0';
+}
+
+/**
+ * Why a model is not fetched from `uri`, or null: https and hf: pass; plain http only from this
+ * machine (a loopback address) unless asked for, since anyone on the way can read and change it
+ * (an unpinned file would be taken as it arrives); any other scheme never.
+ */
+export function mirrorRefusal(uri: string, allowHttp: boolean): string | null {
+  if (uri.startsWith('hf:') || uri.startsWith('https:')) return null;
+  if (!uri.startsWith('http:')) return `Not fetching from ${uri}: models come over https (or hf:)`;
+  if (allowHttp) return null;
+  let host = '';
+  try {
+    host = new URL(uri).hostname;
+  } catch {
+    // refused below
+  }
+  if (host === 'localhost' || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host)) return null;
+  return `Not fetching from ${uri} over plain http, which anyone on the way can read and change: use an https mirror, or pass --allow-http (SYNAPSIS_MODEL_MIRROR_ALLOW_HTTP=1) to ask for it`;
 }
 
 export interface PulledModel {
@@ -193,6 +222,12 @@ export async function pullModel(model: CatalogModel, options: PullOptions): Prom
   if (downloadsDisabled(options.env)) {
     throw createError('E_SYN_BAD_REQUEST', `Downloads are turned off on this installation (${offlineSetting(options.env)}): copy the GGUF files over and run synapsis models add <folder>`);
   }
+  if (isUnverified(model) && !options.allowUnverified) {
+    throw createError(
+      'E_SYN_MODEL_UNAVAILABLE',
+      `${model.name} is unverified in the catalog (${model.unverified ?? 'no sha256 pinned'}): pull it with --allow-unverified to take that file, or import a copy you trust (synapsis models add <file>)`,
+    );
+  }
   const target = path.join(options.modelsDir, model.file);
   if (fs.existsSync(target)) {
     try {
@@ -208,6 +243,8 @@ export async function pullModel(model: CatalogModel, options: PullOptions): Prom
       `${model.name} has no public download of this exact file: import it from a folder or USB stick (synapsis models add <folder>), or set SYNAPSIS_MODEL_MIRROR to a server that has ${model.file}`,
     );
   }
+  const refused = mirrorRefusal(uri, options.allowHttp ?? httpMirrorsAllowed(options.env));
+  if (refused) throw createError('E_SYN_MODEL_UNAVAILABLE', refused);
   const staging = path.join(options.modelsDir, '.downloads');
   fs.mkdirSync(staging, { recursive: true });
   const staged = path.join(staging, model.file);

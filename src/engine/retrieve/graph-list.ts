@@ -12,6 +12,7 @@ import { wordsKey } from '../graph/names.ts';
 import type { LinkGraph } from '../graph/stored.ts';
 import type { FtsQuery } from '../search/fts-query.ts';
 import { ftsQueryFor, loadFilteredChunks, rankChunksOfNotes, toRetrievedChunk, type LexicalFilters } from '../search/lexical.ts';
+import { hiddenChunkIds } from '../store/queries/documents.ts';
 import type { ReadConnection } from '../store/connection.ts';
 import { openingChunksOf } from '../store/queries/graph.ts';
 
@@ -146,10 +147,10 @@ export function graphList(db: ReadConnection, g: LinkGraph, query: string, ranke
   const floor = bounds.floor !== false && strongest.length >= GRAPH_MAX_DOCS ? (strongest[GRAPH_MAX_DOCS - 1]![1] * MATCH_MIN) / MATCH_MAX : 0;
   const candidates = strongest.filter(([, s]) => s >= floor).map(([id]) => id.slice('note:'.length));
   if (candidates.length === 0) return [];
-  const fts = parsed ?? ftsQueryFor(db, query);
+  const fts = parsed ?? ftsQueryFor(db, query, filters);
   const best = new Map<string, { id: number; rank: number }>();
   if (fts.match) {
-    for (const r of rankChunksOfNotes(db, fts, candidates)) if (!best.has(r.path)) best.set(r.path, { id: r.id, rank: r.rank });
+    for (const r of rankChunksOfNotes(db, fts, candidates, undefined, hiddenChunkIds(db, filters))) if (!best.has(r.path)) best.set(r.path, { id: r.id, rank: r.rank });
   }
   // Linked and about the question: the link score times how well the note's best chunk matches the
   // question (bm25 relative to the best-matching candidate); a note that shares no word keeps a quarter.

@@ -11,6 +11,8 @@
  */
 // The shadow tables are read by the store layer, which owns the SQL; re-exported for the search code.
 export { documentFrequencies, readVarint, readVarints, rowLengths, tableStats } from '../store/queries/fts.ts';
+import { phraseStats, rowLengths, tableStats } from '../store/queries/fts.ts';
+import type { ReadConnection } from '../store/connection.ts';
 
 export const K1 = 1.2;
 export const B = 0.75;
@@ -40,4 +42,39 @@ export function ftsTokens(text: string): string[] {
     .toLowerCase()
     .split(/[^\p{L}\p{M}\p{N}\p{Co}]+/u)
     .filter(Boolean);
+}
+
+/**
+ * The bm25 ranks (FTS5's sign: lower is better) `ids` would have in a table without the `hidden`
+ * rows: the query's score is a sum over its phrases, so each phrase is ranked alone for these rows,
+ * its occurrences in each row read back from FTS5's score through the formula (the table's own row
+ * count, mean length and phrase hits), and scored again with the row count, mean length and phrase
+ * hits of the rows the caller may see. A public note's score then does not move when a restricted
+ * note with the same word is added (BM25 statistics must not tell what hidden notes hold).
+ */
+export function visibleRanks(db: ReadConnection, table: 'chunks_fts' | 'chunks_tri', phrases: readonly string[], ids: readonly number[], hidden: readonly number[]): Map<number, number> {
+  // Each table named as a literal (test/security/sql-parameterised.test.ts checks the calls).
+  const lengthsOf = (rowids: readonly number[]) => (table === 'chunks_fts' ? rowLengths(db, 'chunks_fts', rowids) : rowLengths(db, 'chunks_tri', rowids));
+  const { rows, avgdl } = table === 'chunks_fts' ? tableStats(db, 'chunks_fts') : tableStats(db, 'chunks_tri');
+  const hiddenLengths = lengthsOf(hidden);
+  let hiddenTokens = 0;
+  for (const n of hiddenLengths.values()) hiddenTokens += n;
+  const visibleRows = Math.max(1, rows - hiddenLengths.size);
+  const visibleAvgdl = Math.max(1e-9, (avgdl * rows - hiddenTokens) / visibleRows);
+  const lengths = lengthsOf(ids);
+  const out = new Map(ids.map((id) => [id, 0]));
+  for (const phrase of phrases) {
+    const { ranks, hits, hiddenHits } = phraseStats(db, table, phrase, ids, hidden);
+    const idfAll = idf(Math.max(rows, 1), hits);
+    const idfVisible = idf(visibleRows, hits - hiddenHits);
+    for (const [id, rank] of ranks) {
+      const docLen = lengths.get(id) ?? avgdl;
+      const k = K1 * (1 - B + (B * docLen) / avgdl);
+      // score / idf = f (k1 + 1) / (f + k): f back from the score, below the formula's bound.
+      const x = Math.min(-rank / idfAll, (K1 + 1) * (1 - 1e-12));
+      const f = (k * x) / (K1 + 1 - x);
+      out.set(id, out.get(id)! - termScore(idfVisible, f, docLen, visibleAvgdl));
+    }
+  }
+  return out;
 }

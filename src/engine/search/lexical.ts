@@ -2,14 +2,14 @@ import picomatch from 'picomatch';
 import type { MatchExplanation, RetrievedChunk } from '../../shared/contract.ts';
 import type { ReadConnection } from '../store/connection.ts';
 import type { ChunkRow } from '../store/queries/chunks.ts';
-import { countVisibleAndHidden } from '../store/queries/documents.ts';
+import { countVisibleAndHidden, hiddenChunkIds } from '../store/queries/documents.ts';
 import type { ChunkFilters } from '../store/queries/filters.ts';
-import { BM25_WEIGHTS, documentFrequencies, ensureVocab, languagesPresent, lexicalQueries, rowLengths, tableStats, tokensOnlyHidden } from '../store/queries/fts.ts';
+import { BM25_WEIGHTS, documentFrequencies, ensureVocab, languagesPresent, lexicalQueries, phraseStats, rowLengths, tableStats } from '../store/queries/fts.ts';
 import { chunksOfNotes, matchingChunksOf } from '../store/queries/graph.ts';
 import type { VisibilityPolicy } from '../store/visibility.ts';
 import { detectLanguage } from '../lang/detect.ts';
 import { ANALYZED_LANGUAGES, analysisLanguage, analyzeForIndex, compoundParts, isStopword, tokenize } from './analyzer.ts';
-import { ftsTokens, idf, termScore } from './bm25.ts';
+import { ftsTokens, idf, termScore, visibleRanks } from './bm25.ts';
 import { buildFtsQuery, type FtsQuery, withTerms } from './fts-query.ts';
 import { highlightSnippet } from './snippet.ts';
 import { ASCII_KIND, DIGIT, isNonAsciiWord, LOWER, OTHER_WORD, stepOver, UNDERSCORE, UPPER } from './word-chars.ts';
@@ -69,11 +69,18 @@ const PRUNE_MAX_MARGIN = 100;
  */
 export function termStats(db: ReadConnection, terms: readonly string[], visibility?: VisibilityPolicy): Map<string, { idf: number; df: number }> {
   ensureVocab(db);
-  const { rows } = tableStats(db, 'chunks_fts');
+  let { rows } = tableStats(db, 'chunks_fts');
   const tokens = [...new Set(terms.flatMap((t) => ftsTokens(t)))];
-  const df = documentFrequencies(db, 'temp.chunks_vocab', tokens);
-  if (visibility) {
-    for (const token of tokensOnlyHidden(db, tokens.filter((t) => (df.get(t) ?? 0) > 0), visibility)) df.set(token, 0);
+  const df = new Map(documentFrequencies(db, 'temp.chunks_vocab', tokens));
+  const hidden = visibility ? hiddenChunkIds(db, visibility) : [];
+  if (hidden.length > 0) {
+    // As far as the caller may see: rows and hits of the hidden chunks left out, so that a word only
+    // they hold counts as held by none and a word they share reads as rare as the visible rows make it.
+    rows -= rowLengths(db, 'chunks_fts', hidden).size;
+    for (const token of tokens) {
+      const n = df.get(token) ?? 0;
+      if (n > 0) df.set(token, n - phraseStats(db, 'chunks_fts', `"${token.replace(/"/g, '""')}"`, [], hidden).hiddenHits);
+    }
   }
   const out = new Map<string, { idf: number; df: number }>();
   for (const t of terms) {
@@ -131,11 +138,12 @@ const SURE_LANGUAGE = 0.9;
  * The FTS5 query of a search: its words analyzed in the query's languages (queryLanguages), and in a
  * German query the parts of each compound no chunk holds whole (analyzer.ts compoundParts).
  */
-export function ftsQueryFor(db: ReadConnection, query: string): FtsQuery {
+export function ftsQueryFor(db: ReadConnection, query: string, visibility?: VisibilityPolicy): FtsQuery {
   const langs = queryLanguages(db, query);
   const fts = buildFtsQuery(query, langs);
   if (!langs.includes('de') || fts.match === null) return fts;
-  const df = (terms: readonly string[]) => new Map([...termStats(db, terms)].map(([t, s]) => [t, s.df]));
+  // Whether a compound is held whole, as far as the caller may see (a word only hidden notes hold must not change the query).
+  const df = (terms: readonly string[]) => new Map([...termStats(db, terms, visibility)].map(([t, s]) => [t, s.df]));
   const words = tokenize(query, 'de').filter((t) => !isStopword(t.raw, 'de') && /^\p{L}+$/u.test(t.raw));
   const whole = df(words.map((w) => w.term));
   return withTerms(fts, words.flatMap((w) => ((whole.get(w.term) ?? 0) > 0 ? [] : compoundParts(w.raw, 'de', df))));
@@ -243,8 +251,14 @@ function searchPruned(db: ReadConnection, fts: FtsQuery, k: number, minRows: num
  * and non-ASCII terms are matched through the index. The ranks are FTS5's either way. `minRows`
  * moves the size from which this applies (tests).
  */
-export function rankChunksOfNotes(db: ReadConnection, fts: FtsQuery, paths: readonly string[], minRows = PRUNE_MIN_ROWS): { id: number; path: string; rank: number }[] {
+export function rankChunksOfNotes(db: ReadConnection, fts: FtsQuery, paths: readonly string[], minRows = PRUNE_MIN_ROWS, hidden: readonly number[] = []): { id: number; path: string; rank: number }[] {
   if (!fts.match || paths.length === 0) return [];
+  if (hidden.length > 0) {
+    // Chunks hidden from the caller: every match, ranked by the statistics of what it may see (visibleRanks).
+    const matched = matchingChunksOf(db, fts.match, paths);
+    const ranks = visibleRanks(db, 'chunks_fts', fts.clauses.map((c) => c.expr), matched.map((r) => r.id), hidden);
+    return matched.map((r) => ({ ...r, rank: ranks.get(r.id) ?? r.rank })).sort((a, b) => a.rank - b.rank || a.id - b.id);
+  }
   const hasPlain = fts.clauses.some((c) => c.term !== null && /^[a-z0-9]+$/.test(c.term));
   if (tableStats(db, 'chunks_fts').rows < minRows || !hasPlain || !prunable(fts)) return matchingChunksOf(db, fts.match, paths);
   // A budget of no rows: the plain terms held by any chunk are all left to the text.
@@ -599,11 +613,24 @@ export function noteDenied(db: ReadConnection, f: LexicalFilters, onDenied: (rea
  * chunk never takes a slot of the top k.
  */
 export function searchLexical(db: ReadConnection, query: string, options: LexicalOptions): LexicalResult {
-  const fts = ftsQueryFor(db, query);
+  const fts = ftsQueryFor(db, query, options);
   const result: LexicalResult = { chunks: [], query: fts, candidates: 0, filtered: 0, trigramUsed: false, pruned: false, highlight: new Map() };
   const queries = lexicalQueries(db, options);
   const seen = new Set<number>();
   const rows: (Row & { via: 'bm25' | 'trigram' })[] = [];
+  // Chunks hidden from this caller: the ranks are then those of the chunks it may see alone
+  // (visibleRanks), from a deeper pool so that the new order's head is in it. None (the usual case):
+  // FTS5's ranks as they are.
+  const hidden = hiddenChunkIds(db, options);
+  /** The best `limit` of `candidates` by their visible ranks in `table`, for the query's `phrases`. */
+  const reranked = <R extends Row>(table: 'chunks_fts' | 'chunks_tri', phrases: readonly string[], candidates: readonly R[], limit: number): R[] => {
+    const ranks = visibleRanks(db, table, phrases, candidates.map((r) => r.id), hidden);
+    return candidates
+      .map((r) => ({ ...r, rank: ranks.get(r.id) ?? r.rank }))
+      .sort((a, b) => a.rank - b.rank || a.id - b.id)
+      .slice(0, limit);
+  };
+  const pool = (k: number) => 2 * k + 20;
 
   if (fts.match) {
     // Rank first with ids only, then load the winners' rows: the sorter then carries two numbers per
@@ -617,9 +644,19 @@ export function searchLexical(db: ReadConnection, query: string, options: Lexica
         return row ? [{ ...row, rank: r.rank }] : [];
       });
     };
-    const pruned = options.prune === false ? null : searchPruned(db, fts, options.k, options.pruneMinRows ?? PRUNE_MIN_ROWS, run);
+    const pruned = options.prune === false || hidden.length > 0 ? null : searchPruned(db, fts, options.k, options.pruneMinRows ?? PRUNE_MIN_ROWS, run);
     result.pruned = pruned !== null;
-    for (const r of pruned ?? run(fts.match, options.k)) {
+    const ranked =
+      pruned ??
+      (hidden.length > 0
+        ? reranked(
+            'chunks_fts',
+            fts.clauses.map((c) => c.expr),
+            run(fts.match, pool(options.k)),
+            options.k,
+          )
+        : run(fts.match, options.k));
+    for (const r of ranked) {
       seen.add(r.id);
       rows.push({ ...r, via: 'bm25' });
     }
@@ -627,8 +664,11 @@ export function searchLexical(db: ReadConnection, query: string, options: Lexica
   const trigramTerms = [...new Set([...fts.literals, ...fts.fragments])];
   if (rows.length < options.k && trigramTerms.length > 0) {
     result.trigramUsed = true;
-    const match = trigramTerms.map((t) => `"${t.replace(/"/g, '""')}"`).join(' OR ');
-    for (const r of queries.trigram(match, options.k + seen.size)) {
+    const phrases = trigramTerms.map((t) => `"${t.replace(/"/g, '""')}"`);
+    const match = phrases.join(' OR ');
+    const limit = options.k + seen.size;
+    const found = hidden.length > 0 ? reranked('chunks_tri', phrases, queries.trigram(match, pool(limit)), limit) : queries.trigram(match, limit);
+    for (const r of found) {
       if (seen.has(r.id) || rows.length >= options.k) continue;
       seen.add(r.id);
       rows.push({ ...r, via: 'trigram' });

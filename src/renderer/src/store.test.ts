@@ -177,6 +177,21 @@ describe('the app store', () => {
     expect(healthCalls()).toBe(before + 1);
   });
 
+  it('reads health counting restricted notes only while the user shows them', async () => {
+    const bridge = fakeBridge({ 'health/get': HEALTH, 'index/status': {}, 'models/list': [], 'app/info': { demo: null }, 'index/documents': [] });
+    useApp.getState().connect(createClient(bridge));
+    await expect.poll(() => useApp.getState().health).not.toBeNull();
+    const asked = () => bridge.calls.filter((c) => c.method === 'health/get').map((c) => (c.params as { allow_sensitivity?: string[] }).allow_sensitivity);
+    expect(asked().at(-1)).toEqual([]);
+    const before = asked().length;
+    useApp.getState().setAllowRestricted(true);
+    await expect.poll(() => asked().length).toBe(before + 1);
+    expect(asked().at(-1)).toEqual(['restricted']);
+    useApp.getState().setAllowRestricted(false);
+    await expect.poll(() => asked().length).toBe(before + 2);
+    expect(asked().at(-1)).toEqual([]);
+  });
+
   it('shows a repeated message once, and at most three toasts', () => {
     const { notify } = useApp.getState();
     notify('error', 'The connection to the engine was lost; try again.');

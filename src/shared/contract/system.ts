@@ -74,6 +74,7 @@ export const SystemInfoSchema = z.object({
 export type SystemInfo = z.infer<typeof SystemInfoSchema>;
 
 export const systemMethods = {
-  'health/get': { request: Empty, response: HealthReportSchema },
+  /** Counts and warnings cover the documents the caller may see (restricted ones only with their sensitivity allowed). */
+  'health/get': { request: z.object({ allow_sensitivity: z.array(z.string().min(1)).default([]) }).strict(), response: HealthReportSchema },
   'system/info': { request: Empty, response: SystemInfoSchema },
 } as const;

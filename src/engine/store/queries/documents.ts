@@ -128,3 +128,68 @@ export function chunkLinesOf(connection: ReadConnection, documentId: number): { 
     .prepare('SELECT id, start_line, end_line, text FROM chunks WHERE document_id = ? ORDER BY ordinal')
     .all(documentId) as { id: number; start_line: number; end_line: number; text: string }[];
 }
+
+/** What the documents hidden from a caller add to the store's counts (health subtracts it). */
+export interface HiddenCounts {
+  documents: { status: 'indexed' | 'skipped' | 'failed'; type: string; n: number }[];
+  /** Chunks per language ('und': not detected). */
+  languages: Map<string, number>;
+  chunks: number;
+  /** Chunks not split into sentences yet. */
+  unsplit: number;
+  /** Per embedding model: chunks and sentences with a vector, and texts still waiting for one. */
+  models: Map<string, { vectors: number; pending: number; sentenceVectors: number; sentencesPending: number }>;
+}
+
+/**
+ * The counts of the documents the policy hides, read through the partial index on marked
+ * documents (cheap: most vaults mark few). A waiting text that a hidden and a visible chunk share
+ * counts as hidden: the visible count is then one low, never one that reveals a hidden note.
+ */
+export function hiddenCounts(connection: ReadConnection, policy: VisibilityPolicy, modelIds: readonly string[]): HiddenCounts {
+  const none: HiddenCounts = { documents: [], languages: new Map(), chunks: 0, unsplit: 0, models: new Map(modelIds.map((id) => [id, { vectors: 0, pending: 0, sentenceVectors: 0, sentencesPending: 0 }])) };
+  if (!policy.sensitivityEnable || !hidesAnyDocument(connection, policy.allowSensitivity)) return none;
+  const db = statements(sqliteOf(connection));
+  const allowed = allowedParam(policy);
+  const documents = db
+    .prepare(`SELECT d.status, d.type, COUNT(*) AS n FROM documents d WHERE ${hiddenSql('d')} GROUP BY d.status, d.type`)
+    .all({ allowed }) as HiddenCounts['documents'];
+  const langs = db
+    .prepare(`SELECT COALESCE(c.lang, 'und') AS lang, COUNT(*) AS n, SUM(c.sentences IS NULL) AS unsplit FROM documents d JOIN chunks c ON c.document_id = d.id WHERE ${hiddenSql('d')} GROUP BY 1`)
+    .all({ allowed }) as { lang: string; n: number; unsplit: number }[];
+  const languages = new Map<string, number>();
+  for (const l of langs) languages.set(l.lang, (languages.get(l.lang) ?? 0) + l.n);
+  const models = new Map<string, { vectors: number; pending: number; sentenceVectors: number; sentencesPending: number }>();
+  for (const model of modelIds) {
+    const chunk = db
+      .prepare(
+        `SELECT COUNT(*) FILTER (WHERE e.text_hash IS NOT NULL) AS vectors, COUNT(DISTINCT c.embed_hash) FILTER (WHERE e.text_hash IS NULL) AS pending
+           FROM documents d JOIN chunks c ON c.document_id = d.id
+           LEFT JOIN embeddings e ON e.model_id = @model AND e.text_hash = c.embed_hash
+          WHERE ${hiddenSql('d')} AND c.embed_hash IS NOT NULL`,
+      )
+      .get({ allowed, model }) as { vectors: number; pending: number };
+    const sentence = db
+      .prepare(
+        `SELECT COUNT(*) FILTER (WHERE e.text_hash IS NOT NULL) AS vectors, COUNT(DISTINCT s.embed_hash) FILTER (WHERE e.text_hash IS NULL) AS pending
+           FROM documents d JOIN chunks c ON c.document_id = d.id JOIN chunk_sentences s ON s.chunk_id = c.id
+           LEFT JOIN embeddings e ON e.model_id = @model AND e.text_hash = s.embed_hash
+          WHERE ${hiddenSql('d')} AND s.embed_hash IS NOT NULL`,
+      )
+      .get({ allowed, model }) as { vectors: number; pending: number };
+    models.set(model, { vectors: chunk.vectors, pending: chunk.pending, sentenceVectors: sentence.vectors, sentencesPending: sentence.pending });
+  }
+  return { documents, languages, chunks: langs.reduce((n, l) => n + l.n, 0), unsplit: langs.reduce((n, l) => n + l.unsplit, 0), models };
+}
+
+/**
+ * Paths of the indexed documents this caller may see that were cut at SYN_MAX_CHUNKS_PER_FILE (the
+ * indexer records the part left out in meta.unsearchable), in root then path order.
+ */
+export function partlySearchable(connection: ReadConnection, policy: VisibilityPolicy): string[] {
+  const visible = visibleTo(policy);
+  const rows = statements(sqliteOf(connection))
+    .prepare(`SELECT d.path, d.sensitivity FROM documents d WHERE d.status = 'indexed' AND d.error IS NOT NULL AND json_extract(d.meta_json, '$.unsearchable') IS NOT NULL ORDER BY d.root_id, d.path`)
+    .all() as { path: string; sensitivity: string | null }[];
+  return rows.filter((r) => visible(r.sensitivity)).map((r) => r.path);
+}

@@ -6,9 +6,8 @@
 import type { Database } from 'better-sqlite3';
 import { sqliteOf, type ReadConnection } from '../connection.ts';
 import { statements } from '../statements.ts';
-import { allowedParam, visibleSql, type VisibilityPolicy } from '../visibility.ts';
 import { CHUNK_ROW_SELECT, chunkRows, type ChunkRow } from './chunks.ts';
-import { hiddenChunkIds, hidesAnyDocument } from './documents.ts';
+import { hiddenChunkIds } from './documents.ts';
 import { filterSql, hasJsFilter, type ChunkFilters } from './filters.ts';
 
 /** Column weights for bm25(): the document's title counts most, then the section heading, then the text. */
@@ -110,22 +109,6 @@ export function ensureVocab(connection: ReadConnection): void {
   }
 }
 
-/**
- * Of `tokens` (FTS5 tokens some chunk holds), those that only documents hidden from this caller
- * hold; empty when the policy hides nothing. termStats counts them as held by none: "your files
- * never mention X" must not tell whether a restricted note mentions X.
- */
-export function tokensOnlyHidden(connection: ReadConnection, tokens: readonly string[], policy: VisibilityPolicy): string[] {
-  if (!policy.sensitivityEnable || tokens.length === 0 || !hidesAnyDocument(connection, policy.allowSensitivity)) return [];
-  const allowed = allowedParam(policy);
-  const visibleHolds = statements(sqliteOf(connection)).prepare(
-    `SELECT 1 FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid JOIN documents d ON d.id = c.document_id
-      WHERE chunks_fts MATCH @match AND ${visibleSql(policy, 'd')}
-      LIMIT 1`,
-  );
-  return tokens.filter((token) => !visibleHolds.get({ match: `"${token.replace(/"/g, '""')}"`, allowed }));
-}
-
 /** The lexical queries of one request: ranking by BM25 and the trigram fallback, with its filters inside. */
 export interface LexicalQueries {
   /** Ids and bm25 ranks of the best `limit` chunks matching an FTS5 expression that pass the filters. */
@@ -224,4 +207,27 @@ export function languagesPresent(connection: ReadConnection, langs: readonly str
     // A store from before chunk languages (migration 008): every chunk was analyzed as English.
     return [];
   }
+}
+
+/** The store's FTS5 tables a phrase can be scored in, with the bm25() column weights each is ranked with. */
+const PHRASE_TABLES = { chunks_fts: `, ${BM25_WEIGHTS.title}, ${BM25_WEIGHTS.heading}, ${BM25_WEIGHTS.body}`, chunks_tri: '' } as const;
+
+/**
+ * One phrase (a quoted FTS5 expression, maybe a prefix) of a ranked query, for visible BM25
+ * (search/bm25.ts visibleRanks): FTS5's bm25 rank of that phrase alone for each of `ids` that holds
+ * it, how many rows hold it, and how many of those are among `hidden`.
+ */
+export function phraseStats(connection: ReadConnection, table: keyof typeof PHRASE_TABLES, phrase: string, ids: readonly number[], hidden: readonly number[]): { ranks: Map<number, number>; hits: number; hiddenHits: number } {
+  const sql = statements(sqliteOf(connection));
+  const weights = PHRASE_TABLES[table];
+  const rows =
+    ids.length === 0
+      ? []
+      : (sql
+          .prepare(`SELECT rowid AS id, bm25(${table}${weights}) AS rank FROM ${table} WHERE ${table} MATCH @phrase AND rowid IN (SELECT value FROM json_each(@ids))`)
+          .all({ phrase, ids: JSON.stringify(ids) }) as { id: number; rank: number }[]);
+  const hits = sql.prepare(`SELECT count(*) FROM ${table} WHERE ${table} MATCH @phrase`).pluck().get({ phrase }) as number;
+  const hiddenHits =
+    hidden.length === 0 ? 0 : (sql.prepare(`SELECT count(*) FROM ${table} WHERE ${table} MATCH @phrase AND rowid IN (SELECT value FROM json_each(@hidden))`).pluck().get({ phrase, hidden: JSON.stringify(hidden) }) as number);
+  return { ranks: new Map(rows.map((r) => [r.id, r.rank])), hits, hiddenHits };
 }

@@ -25,7 +25,7 @@ export interface ConnectionSlice {
 }
 
 export const createConnectionSlice: StateCreator<AppState, [], [], ConnectionSlice> = (set, get) => {
-  const { client, run } = kit(get);
+  const { client, run, sensitivity } = kit(get);
   return {
     client: null,
     connected: false,
@@ -75,7 +75,7 @@ export const createConnectionSlice: StateCreator<AppState, [], [], ConnectionSli
     refresh: () =>
       run(async () => {
         const c = client();
-        const [health, status, models, info] = await Promise.all([c.call('health/get', {}), c.call('index/status', {}), c.call('models/list', {}), c.call('app/info', {}).catch(() => null)]);
+        const [health, status, models, info] = await Promise.all([c.call('health/get', { allow_sensitivity: sensitivity() }), c.call('index/status', {}), c.call('models/list', {}), c.call('app/info', {}).catch(() => null)]);
         const demo = info?.demo ?? null;
         const workspace = info?.data_dir ?? get().workspace;
         if (workspace !== get().workspace) {

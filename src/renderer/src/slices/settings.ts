@@ -83,6 +83,8 @@ export const createSettingsSlice: StateCreator<AppState, [], [], SettingsSlice> 
       if (get().query) void get().search();
       // The open thread is read again: answers from restricted notes show or are held back.
       void get().reloadThread();
+      // Health counts the restricted notes (and names their warnings) only while they are shown.
+      void get().refresh();
       if (!allowRestricted) return;
       // The documents seen only with restricted allowed are the restricted ones.
       void run(async () => {
