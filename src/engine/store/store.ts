@@ -265,7 +265,7 @@ export class Store implements Disposable {
    */
   /** Records the highest chunk id in use (before a delete) and returns the highest ever given out. */
   private raiseChunkHighWater(): number {
-    const top = (this.sqlite.prepare('SELECT MAX(id) FROM chunks').pluck().get() as number | null) ?? 0;
+    const top = (statements(this.sqlite).prepare('SELECT MAX(id) FROM chunks').pluck().get() as number | null) ?? 0;
     const stored = this.getSetting<number>(CHUNK_ID_HIGH_WATER) ?? 0;
     if (top > stored) this.setSetting(CHUNK_ID_HIGH_WATER, top);
     return Math.max(top, stored);
@@ -296,7 +296,7 @@ export class Store implements Disposable {
   /** Replaces a document and all its chunks atomically: a crash leaves the old version or the new one. */
   writeDocument(doc: DocumentWrite, chunks: readonly ChunkWrite[], completeJobId?: number): number {
     return this.sqlite.transaction(() => {
-      if (completeJobId !== undefined) this.sqlite.prepare('DELETE FROM index_jobs WHERE id = ?').run(completeJobId);
+      if (completeJobId !== undefined) statements(this.sqlite).prepare('DELETE FROM index_jobs WHERE id = ?').run(completeJobId);
       const { id } = this.stmts.upsertDoc.get({
         rootId: doc.rootId,
         path: doc.path,
@@ -1054,7 +1054,7 @@ export class Store implements Disposable {
   // Settings --------------------------------------------------------------------------------------
 
   getSetting<T>(key: string): T | undefined {
-    const row = this.sqlite.prepare('SELECT value_json FROM settings WHERE key = ?').get(key) as { value_json: string } | undefined;
+    const row = statements(this.sqlite).prepare('SELECT value_json FROM settings WHERE key = ?').get(key) as { value_json: string } | undefined;
     return row ? (JSON.parse(row.value_json) as T) : undefined;
   }
 
@@ -1063,7 +1063,7 @@ export class Store implements Disposable {
       this.tryWrite(() => this.setSetting(key, value));
       return;
     }
-    this.sqlite
+    statements(this.sqlite)
       .prepare('INSERT INTO settings (key, value_json) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value_json = excluded.value_json')
       .run(key, JSON.stringify(value));
   }
