@@ -50,6 +50,10 @@ describe('benchReal', () => {
       }
       // The index stays in the work dir given.
       expect(fs.existsSync(path.join(work, 'data', 'synapsis.db'))).toBe(true);
+      // Reused: the kept index is brought up to date (nothing new), and answers the same queries.
+      const again = benchReal({ corpus, queries: ['relay'], workDir: work, reuse: true });
+      expect(again.index).toMatchObject({ files: 6, indexed: 0, chunks: r.index.chunks });
+      expect(again.rows).toHaveLength(2);
       const text = formatReal(r);
       expect(text).toContain('6 files');
       expect(text.split('\n').filter((l) => /^\| (yes|no) \|/.test(l))).toHaveLength(2);

@@ -88,17 +88,21 @@ const row = (graph: boolean, r: ColdStart): RealRow => ({
   rss_mb: r.rss_mb,
 });
 
-export function benchReal(options: { corpus: string; queries: readonly string[]; workDir?: string; log?: (line: string) => void }): RealResult {
+/**
+ * `reuse`: keep the work dir's index and bring it up to date (an incremental run: what it reports is
+ * that run's time, not a first index's); the queries then run on the same index as before.
+ */
+export function benchReal(options: { corpus: string; queries: readonly string[]; workDir?: string; reuse?: boolean; log?: (line: string) => void }): RealResult {
   const corpus = path.resolve(options.corpus);
   if (!fs.existsSync(corpus) || !fs.statSync(corpus).isDirectory()) throw createError('E_SYN_BAD_REQUEST', `--corpus: no such folder ${corpus}`);
   if (options.queries.length === 0) throw createError('E_SYN_BAD_REQUEST', 'no queries to run');
   const log = options.log ?? (() => {});
   const work = options.workDir ? path.resolve(options.workDir) : fs.mkdtempSync(path.join(os.tmpdir(), 'synapsis-bench-real-'));
   const dataDir = path.join(work, 'data');
-  // A fresh index every time: the index time is the first index of the folder.
-  fs.rmSync(dataDir, { recursive: true, force: true });
+  // A fresh index unless told to reuse it: the index time is then the first index of the folder.
+  if (!options.reuse) fs.rmSync(dataDir, { recursive: true, force: true });
   try {
-    log(`indexing ${corpus} (lexical, a process of its own)…`);
+    log(`indexing ${corpus} (lexical, a process of its own${options.reuse && fs.existsSync(dataDir) ? ', the kept index brought up to date' : ''})…`);
     const index = indexInOwnProcess(corpus, dataDir);
     log(`${index.files} files, ${index.chunks} chunks in ${(index.index_ms / 1000).toFixed(1)} s`);
     const rows: RealRow[] = [];
