@@ -1,7 +1,7 @@
 /**
  * Run as its own process by the benchmark suite: opens an engine on an existing data dir, answers
  * the first query, then the rest, and prints one JSON line: how long opening and the first query
- * took, the later queries' p50/p95 (and the graph list's share of them), and the process's resident memory after them (no models loaded:
+ * took, the later queries' p50/p95 and slowest (and the graph list's share of them), and the process's resident memory after them (no models loaded:
  * lexical and graph lists only).
  *
  *   node --import tsx src/cli/bench/cold-start.ts <data-dir> [--no-graph] < queries.json
@@ -26,8 +26,10 @@ if (process.env.SYN_MMAP_MB) env.SYN_MMAP_MB = process.env.SYN_MMAP_MB;
 const t0 = performance.now();
 const engine = createEngine({ dataDir, env });
 const openMs = performance.now() - t0;
+const tFirst = performance.now();
 const first = await engine.retrieve(queries[0] as string, { use_graph: useGraph }, 10);
 const firstMs = performance.now() - t0;
+const firstQueryMs = performance.now() - tFirst;
 const lat: number[] = [];
 const graphLat: number[] = [];
 for (const q of (queries as string[]).slice(1)) {
@@ -46,10 +48,13 @@ console.log(
   JSON.stringify({
     open_ms: Math.round(openMs),
     open_and_first_query_ms: Math.round(firstMs),
+    first_query_ms: ms(firstQueryMs),
     results: first.chunks.length,
     queries: queries.length,
     p50_ms: lat.length > 0 ? ms(percentile(lat, 50)) : null,
     p95_ms: lat.length > 0 ? ms(percentile(lat, 95)) : null,
+    max_ms: lat.length > 0 ? ms(Math.max(...lat)) : null,
+    slowest: lat.length > 0 ? (queries as string[])[1 + lat.indexOf(Math.max(...lat))] : null,
     graph_p50_ms: graphLat.length > 0 ? ms(percentile(graphLat, 50)) : null,
     graph_p95_ms: graphLat.length > 0 ? ms(percentile(graphLat, 95)) : null,
     rss_mb: Math.round(rssMb),

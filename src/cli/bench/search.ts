@@ -58,10 +58,15 @@ const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..
 export interface ColdStart {
   open_ms: number;
   open_and_first_query_ms: number;
+  /** The first query alone, the store already open. */
+  first_query_ms: number;
   queries: number;
   /** The queries after the first, each timed alone. */
   p50_ms: number | null;
   p95_ms: number | null;
+  /** The slowest of them, and which query it was. */
+  max_ms: number | null;
+  slowest: string | null;
   /** The graph list's share of those queries (meta.timings.graph_ms); null without the graph. */
   graph_p50_ms: number | null;
   graph_p95_ms: number | null;

@@ -8,6 +8,7 @@ import { benchDemo } from '../bench/demo.ts';
 import { benchEmbed, embedRow } from '../bench/embed.ts';
 import { benchExtractionOverhead, benchMultiHop } from '../bench/graph.ts';
 import { benchIngest } from '../bench/ingest.ts';
+import { benchReal, formatReal, readQueryFile } from '../bench/real.ts';
 import { benchSearch, coldStart, generateZipfCorpus, sampleQueries } from '../bench/search.ts';
 import { benchHybrid, formatSuite, runSuite } from '../bench/suite.ts';
 import { benchUpgrade } from '../bench/upgrade.ts';
@@ -28,6 +29,7 @@ const EXAMPLES: Record<string, string[]> = {
   cli: ['synapsis bench cli', 'synapsis bench cli --runs 15 --json'],
   demo: ['synapsis bench demo', 'synapsis bench demo --starts 5 --json'],
   upgrade: ['synapsis bench upgrade --data-dir /tmp/bench/data   # an index bench search --work-dir /tmp/bench built', 'synapsis bench upgrade --data-dir /tmp/bench/data --in-line'],
+  real: ['synapsis bench real --corpus ~/notes --queries questions.txt', 'synapsis bench real --corpus obsidian-help --queries test/fixtures/obsidian-help.questions.json --work-dir /tmp/bench-real'],
   graph: ['synapsis bench graph', 'synapsis bench graph --mode hybrid --embed-model ../shared/models/all-MiniLM-L6-v2.Q8_0.gguf --notes 0'],
 };
 
@@ -101,6 +103,21 @@ export const bench: RegisteredCommand = {
         ].join('\n'));
       });
   
+    bench
+      .command('real')
+      .description('a real folder indexed lexically in a process of its own (time, chunks/s, peak memory), then a query file answered by a fresh process with the graph and by one without it: first query, p50, p95, slowest, resident memory')
+      .requiredOption('--corpus <dir>', 'the folder of notes to index')
+      .requiredOption('--queries <file>', 'queries: one a line, or a JSON array of strings or of objects with a "question" (an eval question set); repeat to run several files in turn', collect, [])
+      .option('--work-dir <dir>', 'keep the index here (indexed afresh each run); default a temporary folder, removed after')
+      .option('--reuse-index', "with --work-dir: bring the kept index up to date instead of indexing afresh (the index row is then that run's)")
+      .action((cmdOpts: { corpus: string; queries: string[]; workDir?: string; reuseIndex?: boolean }, cmd: Command) => {
+        const opts = globals(cmd);
+        const queries = cmdOpts.queries.flatMap((file) => readQueryFile(path.resolve(file)));
+        if (cmdOpts.reuseIndex && !cmdOpts.workDir) throw createError('E_SYN_BAD_REQUEST', 'bench real --reuse-index needs --work-dir: the folder that keeps the index');
+        const r = benchReal({ corpus: cmdOpts.corpus, queries, ...(cmdOpts.workDir ? { workDir: cmdOpts.workDir } : {}), reuse: cmdOpts.reuseIndex === true, log: (line) => io.err(`${line}\n`) });
+        print(opts, r, formatReal(r));
+      });
+
     bench
       .command('upgrade')
       .description("a store of an older analyzer opened by this version (--data-dir: a copy of it is used): its word index rebuilt on a worker thread as the app's host does it, with the longest stall of the host's event loop; --in-line also times the CLI's in-line rebuild")

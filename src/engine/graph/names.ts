@@ -62,9 +62,29 @@ export const NAME_DOCS_CAP = 25;
  * acronyms ("QUIC"), and words with digits or punctuation ("Wi-Fi").
  */
 export function lowerCaseForm(name: string): { word: string; term: string } | null {
+  const word = lowerCaseWord(name);
+  return word === null ? null : { word, term: stemWord(foldText(word)) };
+}
+
+/** lowerCaseForm's word alone (no index term): what the index counts the lower-case writings of. */
+export function lowerCaseWord(name: string): string | null {
   if (!/^\p{L}+$/u.test(name) || name.toUpperCase() === name) return null;
-  const word = name.toLowerCase();
-  return { word, term: stemWord(foldText(word)) };
+  return name.toLowerCase();
+}
+
+/**
+ * A word of prose as the vault's lower-case writing of a name is counted: a run of letters after a
+ * space, an opening mark or the start of the text, before a space, a closing mark, a full stop that
+ * ends a sentence or the end of the text; not inside an address or a path ("github.com", "/sync/").
+ * queries/graph.ts wordGlobs says the same in SQL (name-words.test.ts holds the two together).
+ */
+const WRITTEN_WORD = /(?<=^|[ \t\n("'«“*_])\p{L}+(?=$|[ \t\n,;:!?)"'»”*_]|\.(?:$|[ \t\n]))/gu;
+
+/** The words of `wanted` that `text` writes exactly so (case and all), as words of prose. */
+export function writtenWordsOf(text: string, wanted: ReadonlySet<string>, into: Set<string> = new Set()): Set<string> {
+  if (wanted.size === 0) return into;
+  for (const m of text.matchAll(WRITTEN_WORD)) if (wanted.has(m[0])) into.add(m[0]);
+  return into;
 }
 
 /**

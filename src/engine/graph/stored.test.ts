@@ -90,6 +90,18 @@ describe('stored graph reader', () => {
             expect(counted.degreeAtMost(id, 2), id).toBe(Math.min(kg.graph.degree(id), 3));
           }
           expectSameGraph(db, kg, counted);
+          // A hub told without its edges read: never a node within the cap; a note by its kept degree, exactly
+          // (for a caller whose degrees are kept: one who sees no restricted note, or every one).
+          for (const cap of [0, 1, 2, 4]) {
+            const hubs = storedGraph(db, policy);
+            for (const id of ids) {
+              const past = hubs.pastDegree(id, cap);
+              if (past) expect(kg.graph.degree(id), `${id} past ${cap}`).toBeGreaterThan(cap);
+              if (id.startsWith('note:') && allow.length === 0) expect(past, `${id} past ${cap}`).toBe(kg.graph.degree(id) > cap);
+            }
+            expect(hubs.nodesRead).toBe(0);
+            expect(ids.some((id) => hubs.pastDegree(id, cap))).toBe(true);
+          }
           // Names resolve the same way, including ones that are not there.
           const stored = storedGraph(db, policy);
           const names = ['Maya Chen', 'maya', 'jose nunez', '#adr', 'adr', 'Storage', 'people/Maya Chen.md', 'Kestrel Ops', 'Bluefin Lantern', 'Ximena Quetzal', 'Aurora', 'Nobody Yet', 'stor', 'Priya'];

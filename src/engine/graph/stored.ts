@@ -70,6 +70,12 @@ export interface LinkGraph {
   /** The degree when it is at most `cap`, else cap + 1; a hub's edges are not all read for it. */
   degreeAtMost(id: string, cap: number): number;
   /**
+   * Whether the node is known, without reading its edges, to have more than `cap` neighbours: a
+   * note by the degree kept with the index for this caller, an entity by the notes that name it
+   * (as degreeAtMost tells a hub). False where that is not known: the caller reads the edges.
+   */
+  pastDegree(id: string, cap: number): boolean;
+  /**
    * Reads together what typeIn(id, types) and degreeAtMost(id, cap) ask of these nodes: the entities
    * each stands for, then the edges of those of these types not past the cap (a hub is told by
    * counting its notes, as degreeAtMost tells it, and its edges are not read).
@@ -153,6 +159,9 @@ export interface GraphMemo {
 export function createGraphMemo(): GraphMemo {
   return { entities: new Map(), resolved: new Map(), noteOfKey: new Map(), nameCounts: new Map(), adjacency: new Map(), nodeEntities: new Map(), hubs: new Map(), degrees: new Map(), degreeSource: new Map() };
 }
+
+/** Notes naming an entity past which it is known to be a node without its edges read (byWords). */
+const HUB_KNOWN = 60;
 
 /** Nodes a memo keeps at most; past that it starts again (a bound on memory, not a cache policy). */
 export const MAX_MEMO_NODES = 20_000;
@@ -431,7 +440,8 @@ export function storedGraph(db: ReadConnection, policy: VisibilityPolicy, memo: 
     for (const e of remember(entitiesByWords(db, words))) {
       const id = resolve(e);
       // A name that resolves to a note is found by the note's own names.
-      if (id && !id.startsWith('note:') && hasNode(id)) put(wordsKey(e.key), id, false);
+      // (A hub is one without reading its edges: more notes than the cap name it.)
+      if (id && !id.startsWith('note:') && (pastCap(id, HUB_KNOWN) || hasNode(id))) put(wordsKey(e.key), id, false);
     }
     return out;
   };
@@ -478,6 +488,17 @@ export function storedGraph(db: ReadConnection, policy: VisibilityPolicy, memo: 
       if (known) return Math.min(known.edges.size, cap + 1);
       if (pastCap(id, cap)) return cap + 1;
       return Math.min(must(id).edges.size, cap + 1);
+    },
+    pastDegree(id, cap) {
+      const known = adjacency.get(id);
+      if (known !== undefined) return known !== null && known.edges.size > cap;
+      if (split(id)[0] !== 'note') return pastCap(id, cap);
+      if (!degrees.has(id)) {
+        const from = source();
+        if (from === null) return false;
+        for (const r of storedNoteDegrees(db, [id.slice('note:'.length)], from)) degrees.set(noteId(r.path), r.degree);
+      }
+      return (degrees.get(id) ?? 0) > cap;
     },
     prefetchDegrees(ids, cap, types) {
       const fresh = [...new Set(ids)].filter((id) => id.includes(':') && !adjacency.has(id));

@@ -12,6 +12,7 @@ import { detectFileKind, looksBinary, type FileKind } from './file-types.ts';
 import { parseDocument, type ParsedDocument } from './parsers/index.ts';
 import { extractGraphFacts, GRAPH_RULES_VERSION, type FactMention, type FactRelation } from '../graph/extract.ts';
 import { DEGREE_NEIGHBOURHOODS_MAX, notesAround, refreshNoteDegrees } from '../graph/degrees.ts';
+import { countNameWords } from '../graph/name-words.ts';
 import { analyzeForIndex, detectChunkLanguages } from '../search/analyzer.ts';
 import { EXTERNAL_SYMLINK_REASON, isInside, walkRoot, type WalkEntry } from './walk.ts';
 
@@ -261,6 +262,8 @@ async function processQueue(deps: IndexerDeps, roots: readonly Root[], report: I
   // Degrees are counted after the facts are final; a stopped run leaves them to the next one (a note
   // without a stored degree is counted from its links when a question needs it).
   if ((deps.config.graphExtract || graphBefore) && !deps.shouldStop?.()) {
+    // Which names are common words is read from the counts (graph/name-words.ts): counted first.
+    await countNameWords(deps.store, () => new Promise<void>((resolve) => setImmediate(resolve)));
     const stale = countAll || touched.size > DEGREE_NEIGHBOURHOODS_MAX ? 'all' : new Set([...staleDegrees, ...notesAround(deps.store.db, touched)]);
     await refreshNoteDegrees(deps.store.db, stale, () => new Promise<void>((resolve) => setImmediate(resolve)));
   }

@@ -7,7 +7,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { generateZipfCorpus, sampleQueries } from '../../cli/bench/search.ts';
 import { storedGraph } from '../graph/stored.ts';
 import { buildFtsQuery } from '../search/fts-query.ts';
-import { graphList } from './graph-list.ts';
+import { graphList, MAX_SOURCE_DEGREE } from './graph-list.ts';
 import { rankChunksOfNotes } from '../search/lexical.ts';
 import { asReadConnection } from '../store/connection.ts';
 import { DB_FILE } from '../store/database.ts';
@@ -45,6 +45,41 @@ describe('graph list', () => {
       expect([...scores].sort((a, b) => b - a)).toEqual(scores);
     } finally {
       await engine.dispose();
+    }
+  });
+
+  it('does not read the links of a seed or a named note linked to more than MAX_SOURCE_DEGREE notes', async () => {
+    const n = MAX_SOURCE_DEGREE + 5;
+    const vault = temp.make('syn-graph-hub-', {
+      'Relay.md': '# Relay\n\nThe relay forwards encrypted frames.\n',
+      'Maya.md': '# Maya\n\nMaya maintains the relay; see [[Relay]].\n',
+      ...Object.fromEntries(Array.from({ length: n }, (_, i) => [`notes/n${i}.md`, `# N${i}\n\nGardening page ${i} mentions [[Relay]].\n`])),
+    });
+    const dataDir = temp.make();
+    const engine = createEngine({ dataDir, ...noModels });
+    try {
+      await engine.index([vault]);
+    } finally {
+      await engine.dispose();
+    }
+    const sqlite = new BetterSqlite3(path.join(dataDir, DB_FILE), { readonly: true });
+    try {
+      const db = asReadConnection(sqlite);
+      const policy = { allowSensitivity: [], sensitivityEnable: true };
+      const g = storedGraph(db, policy);
+      expect(g.pastDegree('note:Relay.md', MAX_SOURCE_DEGREE)).toBe(true);
+      expect(g.pastDegree('note:Maya.md', MAX_SOURCE_DEGREE)).toBe(false);
+      const q = 'what does the Relay forward?';
+      // Only the seeds' paths are read from the ranked chunks.
+      const ranked = [{ path: 'Relay.md' }, { path: 'Maya.md' }] as unknown as Parameters<typeof graphList>[3];
+      const out = graphList(db, g, q, ranked, { ...policy, includeGlobs: [], excludeGlobs: [], types: [], languages: [], tags: [], roots: [] });
+      // The hub (named and the first seed) is not expanded: of its n + 1 neighbours none was read
+      // through it; Maya's link to it still makes it a candidate.
+      expect(g.nodesRead).toBeLessThan(10);
+      expect(out.map((c) => c.path)).not.toContain('notes/n0.md');
+      expect(out.map((c) => c.path)).toContain('Relay.md');
+    } finally {
+      sqlite.close();
     }
   });
 

@@ -34,6 +34,14 @@ const MATCH_MIN = 0.25;
 const MATCH_MAX = MATCH_MIN + 1;
 /** An entity linked to more notes than this joins nothing in particular (a tag on every note). */
 const MAX_ENTITY_DEGREE = 60;
+/**
+ * A seed or a named node linked to more nodes than this spreads its weight over all of them: each
+ * link is worth less than 1/16 of a link from a note with one, too little to choose among them (the
+ * note "Obsidian" that every note of Obsidian's help names, 3,966 links). Its links are not read:
+ * on a real vault, reading them cost more than the rest of the question. It stays a seed (the other
+ * seeds keep their weights), and a note the question names stays a candidate.
+ */
+export const MAX_SOURCE_DEGREE = 250;
 /** Entity types a question may name to start from; sections and statuses are too generic. */
 const QUERY_ENTITY_TYPES = new Set(['entity', 'person', 'project', 'organization', 'technology', 'concept', 'decision', 'date', 'module', 'symbol']);
 const MAX_NAME_WORDS = 8;
@@ -98,12 +106,14 @@ export interface GraphListBounds {
 
 /** `parsed`: the question's full-text query where the caller has it (ftsQueryFor(db, query)), not parsed again. */
 export function graphList(db: ReadConnection, g: LinkGraph, query: string, ranked: readonly RetrievedChunk[], filters: LexicalFilters, bounds: GraphListBounds = {}, parsed?: FtsQuery): RetrievedChunk[] {
+  /** Nodes whose links are not read (MAX_SOURCE_DEGREE), by the counts kept with the index. */
+  const hub = (id: string) => g.pastDegree(id, MAX_SOURCE_DEGREE);
   // The seeds' edges are read together, not one note at a time.
-  g.prefetch([...new Set(ranked.map((c) => `note:${c.path}`))].slice(0, GRAPH_SEED_DOCS));
+  g.prefetch([...new Set(ranked.map((c) => `note:${c.path}`))].slice(0, GRAPH_SEED_DOCS).filter((id) => !hub(id)));
   const seeds: string[] = [];
   for (const c of ranked) {
     const id = `note:${c.path}`;
-    if (g.hasNode(id) && !seeds.includes(id)) seeds.push(id);
+    if ((hub(id) || g.hasNode(id)) && !seeds.includes(id)) seeds.push(id);
     if (seeds.length >= GRAPH_SEED_DOCS) break;
   }
   const named = namedIn(g, query);
@@ -114,7 +124,7 @@ export function graphList(db: ReadConnection, g: LinkGraph, query: string, ranke
   for (const id of named) if (isNote(id)) add(id, 1);
   /** Each link found, with its weight before the far end's degree divides it, in the order found. */
   const links: [string, number][] = [];
-  const sources = [...named.map((id) => ({ id, weight: 1 })), ...seeds.map((id, i) => ({ id, weight: 1 / (i + 1) }))];
+  const sources = [...named.map((id) => ({ id, weight: 1 })), ...seeds.map((id, i) => ({ id, weight: 1 / (i + 1) }))].filter(({ id }) => !hub(id));
   // The entities the sources name are typed, counted and (those that may join two notes) read together.
   g.prefetchDegrees([...new Set(sources.flatMap(({ id }) => g.neighbors(id).filter((other) => !isNote(other))))], MAX_ENTITY_DEGREE, BRIDGE_TYPES);
   for (const { id: source, weight } of sources) {

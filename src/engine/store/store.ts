@@ -2,7 +2,8 @@ import path from 'node:path';
 import type { Database, Statement } from 'better-sqlite3';
 import type { FileIssue, Root } from '../../shared/contract.ts';
 import type { Disposable } from '../lifecycle.ts';
-import { noteNameKeys, normalizeName, refBaseKey, wordsKey } from '../graph/names.ts';
+import { lowerCaseForm, lowerCaseWord, noteNameKeys, normalizeName, refBaseKey, wordsKey, writtenWordsOf } from '../graph/names.ts';
+import { storeDocumentsWriting } from './queries/graph.ts';
 import { DB_FILE, MMAP_SIZE, isDiskFull, setMemoryMap, isReadOnlyStore, isStoreLocked, openDatabase, schemaVersion } from './database.ts';
 import { asWriteConnection, type WriteConnection } from './connection.ts';
 import { statements } from './statements.ts';
@@ -173,6 +174,8 @@ export class Store implements Disposable {
     setGraphVersion: Statement;
     deleteNoteNames: Statement;
     insertNoteName: Statement;
+    deleteLowerWritings: Statement;
+    insertLowerWriting: Statement;
   };
   /** Entity ids by type and name as written; cleared when entities are collected. */
   private entityIds = new Map<string, Map<string, number>>();
@@ -220,6 +223,8 @@ export class Store implements Disposable {
       setGraphVersion: this.sqlite.prepare('UPDATE documents SET graph_version = ?, llm_graph = 0 WHERE id = ?'),
       deleteNoteNames: this.sqlite.prepare('DELETE FROM note_names WHERE document_id = ?'),
       insertNoteName: this.sqlite.prepare('INSERT INTO note_names (document_id, key, words) VALUES (?, ?, ?)'),
+      deleteLowerWritings: this.sqlite.prepare('DELETE FROM lower_writings WHERE document_id = ?'),
+      insertLowerWriting: this.sqlite.prepare('INSERT OR IGNORE INTO lower_writings (word, document_id) VALUES (?, ?)'),
     };
   }
 
@@ -260,7 +265,7 @@ export class Store implements Disposable {
    */
   /** Records the highest chunk id in use (before a delete) and returns the highest ever given out. */
   private raiseChunkHighWater(): number {
-    const top = (this.sqlite.prepare('SELECT MAX(id) FROM chunks').pluck().get() as number | null) ?? 0;
+    const top = (statements(this.sqlite).prepare('SELECT MAX(id) FROM chunks').pluck().get() as number | null) ?? 0;
     const stored = this.getSetting<number>(CHUNK_ID_HIGH_WATER) ?? 0;
     if (top > stored) this.setSetting(CHUNK_ID_HIGH_WATER, top);
     return Math.max(top, stored);
@@ -291,7 +296,7 @@ export class Store implements Disposable {
   /** Replaces a document and all its chunks atomically: a crash leaves the old version or the new one. */
   writeDocument(doc: DocumentWrite, chunks: readonly ChunkWrite[], completeJobId?: number): number {
     return this.sqlite.transaction(() => {
-      if (completeJobId !== undefined) this.sqlite.prepare('DELETE FROM index_jobs WHERE id = ?').run(completeJobId);
+      if (completeJobId !== undefined) statements(this.sqlite).prepare('DELETE FROM index_jobs WHERE id = ?').run(completeJobId);
       const { id } = this.stmts.upsertDoc.get({
         rootId: doc.rootId,
         path: doc.path,
@@ -329,7 +334,85 @@ export class Store implements Disposable {
         this.stmts.insertFts.run(info.lastInsertRowid, c.fts.title, c.fts.heading, c.fts.body);
         this.stmts.insertTri.run(info.lastInsertRowid, c.text);
       }
+      this.writeLowerWritings(id, chunks);
       return id;
+    })();
+  }
+
+  // Lower-case writings of names (migration 015) ------------------------------------------------
+
+  /** The words whose lower-case writings are stored with each document written: counted_words, and those being counted. */
+  private writtenWords: Set<string> | null = null;
+  /** Whether this process has checked every stored name's word (after that, new names' words are enough). */
+  private nameWordsChecked = false;
+  /** The words of names created since, not yet counted. */
+  private readonly newNameWords = new Set<string>();
+
+  private trackedWords(): Set<string> {
+    this.writtenWords ??= new Set(this.sqlite.prepare('SELECT word FROM counted_words').pluck().all() as string[]);
+    return this.writtenWords;
+  }
+
+  /** Replaces the document's lower-case writings of counted words with those its chunks write. */
+  private writeLowerWritings(documentId: number, chunks: readonly { text: string }[]): void {
+    this.stmts.deleteLowerWritings.run(documentId);
+    const tracked = this.trackedWords();
+    if (tracked.size === 0 || chunks.length === 0) return;
+    const found = new Set<string>();
+    for (const c of chunks) writtenWordsOf(c.text, tracked, found);
+    for (const word of found) this.stmts.insertLowerWriting.run(word, documentId);
+  }
+
+  /**
+   * The words of single-word names (graph/names.ts lowerCaseWord) whose lower-case writings are not
+   * counted yet: every stored name's, the first time in a process; then the names created since.
+   */
+  uncountedNameWords(): string[] {
+    const tracked = this.trackedWords();
+    const words = this.nameWordsChecked
+      ? [...this.newNameWords]
+      : (this.sqlite.prepare("SELECT DISTINCT name FROM entities WHERE type = 'name'").pluck().all() as string[]).map(lowerCaseWord);
+    this.nameWordsChecked = true;
+    this.newNameWords.clear();
+    return [...new Set(words.filter((w): w is string => w !== null && !tracked.has(w)))];
+  }
+
+  /**
+   * Counts the lower-case writings of these words in every indexed document, each word through the
+   * full-text index (a few words: each reads only the chunks its index term matches). The words are
+   * counted from then on (counted_words).
+   */
+  countWordsByIndex(words: readonly string[]): void {
+    this.sqlite.transaction(() => {
+      const mark = this.sqlite.prepare('INSERT OR IGNORE INTO counted_words (word) VALUES (?)');
+      for (const word of words) {
+        storeDocumentsWriting(this.db, lowerCaseForm(word)?.term ?? word, word);
+        mark.run(word);
+        this.trackedWords().add(word);
+      }
+    })();
+  }
+
+  /**
+   * Counts the lower-case writings of many words in one pass over the chunks, a page at a time (each
+   * a transaction): the chunks after `afterId`, at most `limit`. Returns the last chunk id read, or
+   * null at the end, where the words are marked counted. The documents written meanwhile store their
+   * writings of these words already (they are tracked from the first page on).
+   */
+  countWordsInChunks(words: ReadonlySet<string>, afterId: number, limit: number): number | null {
+    return this.sqlite.transaction(() => {
+      for (const w of words) this.trackedWords().add(w);
+      const rows = this.sqlite
+        .prepare("SELECT c.id, c.document_id, c.text FROM chunks c CROSS JOIN documents d ON d.id = c.document_id WHERE c.id > ? AND d.status = 'indexed' ORDER BY c.id LIMIT ?")
+        .raw(true)
+        .all(afterId, limit) as [number, number, string][];
+      for (const [, doc, text] of rows) for (const word of writtenWordsOf(text, words)) this.stmts.insertLowerWriting.run(word, doc);
+      if (rows.length < limit) {
+        const mark = this.sqlite.prepare('INSERT OR IGNORE INTO counted_words (word) VALUES (?)');
+        for (const w of words) mark.run(w);
+        return null;
+      }
+      return rows.at(-1)![0];
     })();
   }
 
@@ -343,6 +426,10 @@ export class Store implements Disposable {
       const key = normalizeName(name);
       id = (this.stmts.upsertEntity.get(key, type, name, wordsKey(key), refBaseKey(type, name)) as { id: number }).id;
       byName.set(name, id);
+      if (type === 'name') {
+        const word = lowerCaseWord(name);
+        if (word !== null && !this.trackedWords().has(word)) this.newNameWords.add(word);
+      }
     }
     return id;
   }
@@ -967,7 +1054,7 @@ export class Store implements Disposable {
   // Settings --------------------------------------------------------------------------------------
 
   getSetting<T>(key: string): T | undefined {
-    const row = this.sqlite.prepare('SELECT value_json FROM settings WHERE key = ?').get(key) as { value_json: string } | undefined;
+    const row = statements(this.sqlite).prepare('SELECT value_json FROM settings WHERE key = ?').get(key) as { value_json: string } | undefined;
     return row ? (JSON.parse(row.value_json) as T) : undefined;
   }
 
@@ -976,7 +1063,7 @@ export class Store implements Disposable {
       this.tryWrite(() => this.setSetting(key, value));
       return;
     }
-    this.sqlite
+    statements(this.sqlite)
       .prepare('INSERT INTO settings (key, value_json) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value_json = excluded.value_json')
       .run(key, JSON.stringify(value));
   }

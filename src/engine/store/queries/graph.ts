@@ -382,15 +382,26 @@ const termMatch = (term: string) => `"${term.replace(/"/g, '""')}"`;
  * is padded to match at its ends): after a space or an opening mark, before a space, a closing mark
  * or a full stop that ends a sentence; not inside an address or a path ("github.com", "/sync/").
  */
-const wordGlobs = (word: string) => ({ glob: `*[ \t\n("'«“*_]${word}[ \t\n,;:!?)"'»”*_]*`, globStop: `*[ \t\n("'«“*_]${word}.[ \t\n]*` });
+export const wordGlobs = (word: string) => ({ glob: `*[ \t\n("'«“*_]${word}[ \t\n,;:!?)"'»”*_]*`, globStop: `*[ \t\n("'«“*_]${word}.[ \t\n]*` });
 const WRITES = `((' ' || c.text || ' ') GLOB @glob OR (' ' || c.text || ' ') GLOB @globStop)`;
 
 /**
  * How many visible documents write `word` exactly so (case-sensitive, as a whole word), counted up
- * to `cap`; `term` is its index term, which finds the candidate chunks through the full-text index.
+ * to `cap`: from the writings kept with the index (migration 015) where the word is counted there,
+ * a handful of rows; else from the chunks, whose candidates `term` (its index term) finds through
+ * the full-text index. Either way only the documents this caller may see are counted.
  */
 export function visibleDocumentsWriting(connection: ReadConnection, policy: VisibilityPolicy, term: string, word: string, cap: number): number {
-  return statements(sqliteOf(connection))
+  const db = statements(sqliteOf(connection));
+  const kept = db
+    .prepare(
+      `SELECT (SELECT COUNT(*) FROM counted_words WHERE word = @word) AS counted,
+              (SELECT COUNT(*) FROM (SELECT 1 FROM lower_writings w CROSS JOIN documents d ON d.id = w.document_id
+                                      WHERE w.word = @word AND d.status = 'indexed' AND ${visibleSql(policy)} LIMIT @cap)) AS n`,
+    )
+    .get({ word, cap, allowed: allowedParam(policy) }) as { counted: number; n: number };
+  if (kept.counted > 0) return kept.n;
+  return db
     .prepare(
       `SELECT COUNT(*) FROM (SELECT DISTINCT c.document_id FROM chunks_fts CROSS JOIN chunks c ON c.id = chunks_fts.rowid CROSS JOIN documents d ON d.id = c.document_id
         WHERE chunks_fts MATCH @match AND ${WRITES} AND d.status = 'indexed' AND ${visibleSql(policy)} LIMIT @cap)`,
@@ -401,13 +412,34 @@ export function visibleDocumentsWriting(connection: ReadConnection, policy: Visi
 
 /** The indexed documents that write `word` exactly so (as visibleDocumentsWriting; the caller filters them). */
 export function documentsWriting(connection: ReadConnection, term: string, word: string): number[] {
-  return statements(sqliteOf(connection))
+  const db = statements(sqliteOf(connection));
+  if (db.prepare('SELECT 1 FROM counted_words WHERE word = ?').get(word) !== undefined) {
+    return db
+      .prepare("SELECT w.document_id FROM lower_writings w CROSS JOIN documents d ON d.id = w.document_id WHERE w.word = ? AND d.status = 'indexed'")
+      .pluck()
+      .all(word) as number[];
+  }
+  return db
     .prepare(
       `SELECT DISTINCT c.document_id FROM chunks_fts CROSS JOIN chunks c ON c.id = chunks_fts.rowid CROSS JOIN documents d ON d.id = c.document_id
         WHERE chunks_fts MATCH @match AND ${WRITES} AND d.status = 'indexed'`,
     )
     .pluck()
     .all({ match: termMatch(term), ...wordGlobs(word) }) as number[];
+}
+
+/**
+ * Counts from the chunks, into the writings kept with the index, the indexed documents that write
+ * `word` exactly so (the writer's side of visibleDocumentsWriting; `term` finds the candidates).
+ */
+export function storeDocumentsWriting(connection: WriteConnection, term: string, word: string): void {
+  statements(sqliteOf(connection))
+    .prepare(
+      `INSERT OR IGNORE INTO lower_writings (word, document_id)
+       SELECT DISTINCT @word, c.document_id FROM chunks_fts CROSS JOIN chunks c ON c.id = chunks_fts.rowid CROSS JOIN documents d ON d.id = c.document_id
+        WHERE chunks_fts MATCH @match AND ${WRITES} AND d.status = 'indexed'`,
+    )
+    .run({ word, match: termMatch(term), ...wordGlobs(word) });
 }
 
 // How many neighbours each note has (migrations 012 and 013), kept by graph/degrees.ts after each

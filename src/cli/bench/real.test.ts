@@ -1,0 +1,65 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { TempDirs } from '../../../test/helpers/tmp.ts';
+import { benchReal, formatReal, readQueryFile } from './real.ts';
+
+describe('readQueryFile', () => {
+  it('reads one query a line, a JSON array of strings, or an eval question set', () => {
+    const temp = new TempDirs();
+    try {
+      const dir = temp.make();
+      const write = (name: string, text: string) => {
+        const file = path.join(dir, name);
+        fs.writeFileSync(file, text);
+        return file;
+      };
+      expect(readQueryFile(write('q.txt', '# Russian\nКак Тесла финансировал свою работу?\n\n  who leads Sync  \n'))).toEqual(['Как Тесла финансировал свою работу?', 'who leads Sync']);
+      expect(readQueryFile(write('q.json', '["a b", "c"]'))).toEqual(['a b', 'c']);
+      expect(readQueryFile(write('set.json', JSON.stringify([{ id: 'x1', question: 'what is QUIC?', kind: 'single' }])))).toEqual(['what is QUIC?']);
+      expect(() => readQueryFile(write('bad.json', '[{"id": 1}]'))).toThrowError(/array of strings or of objects with a "question"/);
+      expect(() => readQueryFile(write('broken.json', '["a",'))).toThrowError(/not valid JSON/);
+      expect(() => readQueryFile(write('empty.txt', '\n# nothing\n'))).toThrowError(/holds no query/);
+      expect(() => readQueryFile(path.join(dir, 'missing.txt'))).toThrowError(/no such file/);
+    } finally {
+      temp.cleanup();
+    }
+  });
+});
+
+describe('benchReal', () => {
+  it('indexes a folder in its own process and answers the queries with the graph and without, in the shape it prints', () => {
+    const temp = new TempDirs();
+    try {
+      const corpus = temp.make();
+      for (let i = 0; i < 6; i++) {
+        fs.writeFileSync(path.join(corpus, `Note ${i}.md`), `# Note ${i}\n\nMaya Chen wrote about the relay and [[Note ${(i + 1) % 6}]].\n\nThe relay runs on Falcon ${i}.\n`);
+      }
+      expect(() => benchReal({ corpus: path.join(corpus, 'nope'), queries: ['x'] })).toThrowError(/no such folder/);
+      const work = temp.make();
+      const r = benchReal({ corpus, queries: ['who is Maya Chen?', 'relay', 'Falcon'], workDir: work });
+      expect(r.index).toMatchObject({ files: 6, indexed: 6, failed: 0 });
+      expect(r.index.chunks).toBeGreaterThanOrEqual(6);
+      expect(r.index.peak_rss_mb).toBeGreaterThan(0);
+      expect(r.rows.map((x) => x.graph)).toEqual(['yes', 'no']);
+      for (const x of r.rows) {
+        expect(x.p95_ms!).toBeGreaterThanOrEqual(x.p50_ms!);
+        expect(x.max_ms!).toBeGreaterThanOrEqual(x.p95_ms!);
+        expect(['relay', 'Falcon']).toContain(x.slowest);
+        expect(x.rss_mb).toBeGreaterThan(0);
+      }
+      // The index stays in the work dir given.
+      expect(fs.existsSync(path.join(work, 'data', 'synapsis.db'))).toBe(true);
+      // Reused: the kept index is brought up to date (nothing new), and answers the same queries.
+      const again = benchReal({ corpus, queries: ['relay'], workDir: work, reuse: true });
+      expect(again.index).toMatchObject({ files: 6, indexed: 0, chunks: r.index.chunks });
+      expect(again.rows).toHaveLength(2);
+      const text = formatReal(r);
+      expect(text).toContain('6 files');
+      expect(text.split('\n').filter((l) => /^\| (yes|no) \|/.test(l))).toHaveLength(2);
+      expect(text).toMatch(/p95 with the graph \/ without: [\d.]+/);
+    } finally {
+      temp.cleanup();
+    }
+  }, 120_000);
+});

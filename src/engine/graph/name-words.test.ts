@@ -1,0 +1,146 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { afterAll, describe, expect, it } from 'vitest';
+import { TempDirs, writeFiles } from '../../../test/helpers/tmp.ts';
+import { createEngine } from '../engine.ts';
+import { asReadConnection } from '../store/connection.ts';
+import { DB_FILE } from '../store/database.ts';
+import { visibleDocumentsWriting, wordGlobs } from '../store/queries/graph.ts';
+import { Store } from '../store/store.ts';
+import type { VisibilityPolicy } from '../store/visibility.ts';
+import { lowerCaseForm, writtenWordsOf } from './names.ts';
+
+const temp = new TempDirs();
+afterAll(() => temp.cleanup());
+const noModels = { env: { SYN_EMBED_MODEL: '', SYN_CHAT_MODEL: '' } as NodeJS.ProcessEnv };
+
+const POLICIES: Record<string, VisibilityPolicy> = {
+  everyone: { allowSensitivity: [], sensitivityEnable: false },
+  public: { allowSensitivity: [], sensitivityEnable: true },
+  restricted: { allowSensitivity: ['restricted'], sensitivityEnable: true },
+};
+
+const VAULT = {
+  'Alpha.md': '# Alpha\n\nWe asked Falcon about the relay. Falcon said yes, and Kestrel agreed.\n',
+  'Beta.md': '# Beta\n\nThe team met Falcon and Kestrel today.\n',
+  'Gamma.md': '# Gamma\n\nA falcon flew over the relay (falcon) at noon. The kestrel too.\n',
+  'Delta.md': '---\nsensitivity: restricted\n---\n# Delta\n\nThe falcon, a falcon. Another kestrel.\n',
+  'Epsilon.md': '# Epsilon\n\nSee github.com/falcon and the /falcon/ folder, the falcon-based pipeline, FALCON.\n',
+};
+
+/** Every single-word name's count of lower-case writings, per caller: as kept with the index, and as the chunks say (a copy without the kept counts). */
+function counts(dataDir: string): { kept: Record<string, number>; chunks: Record<string, number>; counted: number } {
+  const file = path.join(dataDir, DB_FILE);
+  const copy = path.join(temp.make(), DB_FILE);
+  const read = (dbFile: string) => {
+    const sqlite = new BetterSqlite3(dbFile, { readonly: true });
+    try {
+      const names = sqlite.prepare("SELECT DISTINCT name FROM entities WHERE type = 'name' ORDER BY name").pluck().all() as string[];
+      const out: Record<string, number> = {};
+      for (const name of names) {
+        const form = lowerCaseForm(name);
+        if (!form) continue;
+        for (const [who, policy] of Object.entries(POLICIES)) out[`${form.word} ${who}`] = visibleDocumentsWriting(asReadConnection(sqlite), policy, form.term, form.word, 100);
+      }
+      return { out, counted: sqlite.prepare('SELECT COUNT(*) FROM counted_words').pluck().get() as number };
+    } finally {
+      sqlite.close();
+    }
+  };
+  const kept = read(file);
+  const writer = new BetterSqlite3(file, { readonly: true });
+  try {
+    writer.prepare('VACUUM INTO ?').run(copy);
+  } finally {
+    writer.close();
+  }
+  const plain = new BetterSqlite3(copy);
+  plain.exec('DELETE FROM counted_words; DELETE FROM lower_writings;');
+  plain.close();
+  return { kept: kept.out, chunks: read(copy).out, counted: kept.counted };
+}
+
+async function index(dataDir: string, vault: string): Promise<void> {
+  const engine = createEngine({ dataDir, ...noModels });
+  try {
+    await engine.index([vault]);
+  } finally {
+    await engine.dispose();
+  }
+}
+
+describe('writtenWordsOf', () => {
+  it('finds a word where the chunks\' GLOB finds it', () => {
+    const sqlite = new BetterSqlite3(':memory:');
+    const glob = sqlite.prepare("SELECT (' ' || @text || ' ') GLOB @glob OR (' ' || @text || ' ') GLOB @globStop");
+    const texts = [
+      'falcon', 'Falcon', 'the falcon.', 'the falcon.x', 'a falcon, then', '(falcon)', '«falcon»', '“falcon”', '*falcon*', '_falcon_', "falcon's",
+      'github.com/falcon', '/falcon/', 'falcon-based', 'falcons', 'FALCON', 'x\nfalcon\n', 'tab\tfalcon\t', 'the falcon.\nNext', 'Tesla falcon?', 'falcon!',
+      'a.falcon b', 'ёфалькон', 'про фалькон.', 'фалькон', 'Фалькон',
+    ];
+    for (const word of ['falcon', 'фалькон']) {
+      for (const text of texts) {
+        const sql = (glob.pluck().get({ text, ...wordGlobs(word) }) as number) === 1;
+        expect([text, writtenWordsOf(text, new Set([word])).has(word)]).toEqual([text, sql]);
+      }
+    }
+    sqlite.close();
+  });
+});
+
+describe('lower-case writings of names kept with the index', () => {
+  it('count what the chunks count, for every caller, after an index run and after edits', async () => {
+    const vault = temp.make('syn-vault-', VAULT);
+    const dataDir = temp.make();
+    await index(dataDir, vault);
+    const first = counts(dataDir);
+    expect(first.counted).toBeGreaterThanOrEqual(2);
+    expect(first.kept).toEqual(first.chunks);
+    // Gamma writes "falcon" in lower case; the restricted Delta too, seen only by a caller allowed it;
+    // an address, a path, a compound and capitals are not lower-case writings of the word.
+    expect(first.kept).toMatchObject({ 'falcon everyone': 2, 'falcon public': 1, 'falcon restricted': 2, 'kestrel public': 1, 'kestrel restricted': 2 });
+
+    // Edits: a note stops writing the word, another starts, one goes.
+    writeFiles(vault, { 'Gamma.md': '# Gamma\n\nA hawk flew over the relay.\n', 'Zeta.md': '# Zeta\n\nThe falcon is back; a kestrel. Falcon again.\n' });
+    fs.rmSync(path.join(vault, 'Delta.md'));
+    await index(dataDir, vault);
+    const second = counts(dataDir);
+    expect(second.kept).toEqual(second.chunks);
+    expect(second.kept).toMatchObject({ 'falcon everyone': 1, 'falcon public': 1, 'falcon restricted': 1, 'kestrel everyone': 1 });
+  }, 60_000);
+
+  it('come out the same from one pass over the chunks as from the full-text index', async () => {
+    const vault = temp.make('syn-vault-', VAULT);
+    const dataDir = temp.make();
+    await index(dataDir, vault);
+    const byIndex = counts(dataDir).kept;
+    const sqlite = new BetterSqlite3(path.join(dataDir, DB_FILE));
+    const words = sqlite.prepare('SELECT word FROM counted_words').pluck().all() as string[];
+    sqlite.exec('DELETE FROM counted_words; DELETE FROM lower_writings;');
+    sqlite.close();
+    const store = new Store(dataDir);
+    try {
+      expect(store.uncountedNameWords().sort()).toEqual([...words].sort());
+      const counted = () => {
+        const reader = new BetterSqlite3(path.join(dataDir, DB_FILE), { readonly: true });
+        try {
+          return reader.prepare('SELECT COUNT(*) FROM counted_words').pluck().get() as number;
+        } finally {
+          reader.close();
+        }
+      };
+      // Two chunks a page: several pages, the words marked counted only at the end.
+      let pages = 0;
+      for (let after = store.countWordsInChunks(new Set(words), 0, 2); after !== null; after = store.countWordsInChunks(new Set(words), after, 2)) {
+        pages++;
+        expect(counted()).toBe(0);
+      }
+      expect(pages).toBeGreaterThan(1);
+      expect(counted()).toBe(words.length);
+    } finally {
+      store.dispose();
+    }
+    expect(counts(dataDir).kept).toEqual(byIndex);
+  }, 60_000);
+});
