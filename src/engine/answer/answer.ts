@@ -17,7 +17,7 @@ import { buildContext, estimateTokens } from '../retrieve/context.ts';
 import type { TraceRow } from '../store/store.ts';
 import { asksAboutSubject, type BridgeResolution, bridgeQuery, clauseRelation, clauseSubject, type DescribedSubject, describedSubject, evidenceQuote, mainQuestion, notesAbout, relationLine, typedRelation } from './bridge.ts';
 import { checkAnswer, supportedShare, tidyAnswer } from './checks.ts';
-import { citationsFor, extractCitations, splitSentences, stripCitationMarkers } from './citations.ts';
+import { citationsFor, extractCitations, narrowCitations, splitSentences, stripCitationMarkers } from './citations.ts';
 import { answerConfidence } from './confidence.ts';
 import { questionParts } from './answer-type.ts';
 import { describesSubject, matchForm, type PartReading, type Reading, type ReaderOptions, readAnswer, readerCandidates, sentenceSimilarity } from './reader.ts';
@@ -745,7 +745,12 @@ export async function answerQuestion(deps: AnswerDeps, query: string, options: A
   if (missingLimit) limits.push(missingLimit);
 
   const cited = answerMode === 'abstained' ? [] : extractCitations(text, snippets).cited;
-  const citations = citationsFor(cited, snippets);
+  // Each citation opens the lines its sentences come from, not the whole passage they were read in.
+  const linesByDoc = new Map<string, string[] | null>();
+  const citations = narrowCitations(citationsFor(cited, snippets), text, (doc) => {
+    if (!linesByDoc.has(doc)) linesByDoc.set(doc, sourceLines(deps, doc));
+    return linesByDoc.get(doc)!;
+  });
   const stale = staleCitations(citations, deps);
   for (const c of citations) if (stale.get(c.n)) limits.push(`citation [${c.n}] points to ${c.path}, which changed since it was indexed: its lines may have moved`);
 
