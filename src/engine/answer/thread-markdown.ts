@@ -3,6 +3,7 @@
  * whole thread). Each answer keeps its [n] citations, listed under it with the file and lines they
  * open; an answer held back (restricted notes not allowed) says so instead of showing it.
  */
+import { citationNumbers, outcomeLabel, relabelCitations } from '../../shared/answer-view.ts';
 import type { AnswerEnvelope, ThreadTurn } from '../../shared/contract.ts';
 
 const lines = (c: { path: string; start_line: number; end_line: number }) => (c.start_line === c.end_line ? `${c.path}:${c.start_line}` : `${c.path}:${c.start_line}–${c.end_line}`);
@@ -12,7 +13,11 @@ const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
 
 function answerMarkdown(a: AnswerEnvelope): string[] {
   // The steps of a how-to are on lines of their own: a hard break keeps them so in markdown.
-  const out: string[] = [a.answer.trim().replace(/\n/g, '  \n')];
+  // Numbered as the app shows them (1, 2 in the order the answer cites them), with its outcome.
+  const numbers = citationNumbers(a.answer, a.snippets.map((s) => s.n));
+  const label = (n: number) => numbers.get(n) ?? n;
+  const outcome = [outcomeLabel(a.verdict, a.outcome), ...(a.answer_mode !== 'abstained' ? [`${Math.round(a.confidence * 100)}% confidence`] : []), ...(a.cancelled ? ['stopped'] : [])].join(' · ');
+  const out: string[] = [`_${outcome}_`, '', relabelCitations(a.answer.trim(), numbers).replace(/\n/g, '  \n')];
   if (a.answer_mode === 'abstained') {
     if (a.searched.closest.length > 0) {
       out.push('', 'Closest passages (not an answer):', '');
@@ -21,13 +26,13 @@ function answerMarkdown(a: AnswerEnvelope): string[] {
     }
     return out;
   }
-  const cited = [...a.citations].sort((x, y) => x.n - y.n);
+  const cited = [...a.citations].sort((x, y) => label(x.n) - label(y.n));
   if (cited.length > 0) {
     out.push('', '**Sources**', '');
     for (const c of cited) {
       const s = a.snippets.find((x) => x.n === c.n);
       const title = s?.title && s.title !== c.path ? `${oneLine(s.title)} — ` : '';
-      out.push(`- [${c.n}] ${title}\`${lines(c)}\`${c.stale ? ' (changed since indexing)' : ''}`);
+      out.push(`- [${label(c.n)}] ${title}\`${lines(c)}\`${c.stale ? ' (changed since indexing)' : ''}`);
     }
   }
   return out;
