@@ -163,3 +163,23 @@ export function downloadUri(model: CatalogModel, mirror?: string): string | null
   if (mirror) return `${mirror.replace(/\/+$/, '')}/${encodeURIComponent(model.file)}`;
   return model.uri;
 }
+
+/** A quantization at the end of a GGUF file's name: "Q4_K_M", "Q8_0", "IQ3_XS", "F16", "BF16". */
+const QUANT_SUFFIX = /[.\-_](I?Q\d+(?:_[A-Z0-9]+)*|BF16|F16|F32)$/i;
+
+/**
+ * The name a person sees for a model file: the catalog's name for a file it knows, else the file's
+ * own name with its quantization apart ("SmolLM2-135M-Instruct (Q4_1)"). A GGUF header's
+ * `general.name` is often the converter's folder name ("Smollm2 135M 8k Lc100K Mix1 Ep2"), so the
+ * file name, which the person chose or downloaded, is what names it.
+ */
+export function modelDisplayName(file: string, catalog: readonly CatalogModel[] = MODEL_CATALOG): string {
+  const base = file.split(/[\\/]/).pop()!;
+  const known = catalog.find((m) => m.file === base);
+  if (known) return known.name;
+  const stem = base.replace(/\.gguf$/i, '');
+  const quant = QUANT_SUFFIX.exec(stem);
+  const name = (quant ? stem.slice(0, quant.index) : stem).replace(/_/g, ' ').trim();
+  if (!name) return stem;
+  return quant ? `${name} (${quant[1]!.toUpperCase()})` : name;
+}

@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { createError } from '../../shared/errors.ts';
+import { modelDisplayName } from './catalog.ts';
 import { modelFamily } from './families.ts';
 import { embedderLanguages, LANGUAGE_CODE } from '../lang/detect.ts';
 import { MODEL_ROLES, ModelInfoSchema, type ModelInfo, type ModelRole } from '../../shared/contract.ts';
@@ -166,7 +167,8 @@ export class ModelRegistry {
   async add(source: string, options: { role?: ModelRole; languages?: readonly string[] } = {}): Promise<ModelInfo> {
     const languages = options.languages ? checkLanguages(options.languages) : undefined;
     const abs = path.resolve(source);
-    const described = { ...(await inspectGguf(abs, options.role)), ...(languages ? { languages } : {}) };
+    // Named as a person knows the file (the catalog's name, or the file's), not by the header's general.name.
+    const described = { ...(await inspectGguf(abs, options.role)), name: modelDisplayName(path.basename(abs)), ...(languages ? { languages } : {}) };
     const id = (await hashFile(abs)).slice(0, 16);
     const existing = this.list();
     const same = existing.find((m) => m.id === id);
