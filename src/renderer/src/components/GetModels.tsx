@@ -61,6 +61,16 @@ export function GetModels() {
     if (!catalog) void loadCatalog();
   }, [catalog, loadCatalog]);
 
+  const importFrom = async (dir: string) => {
+    if (!dir.trim()) return;
+    setImporting(true);
+    const refused = await importModelFolder(dir.trim());
+    setImporting(false);
+    setFolderError(refused);
+    if (!refused) setFolder('');
+    // Models arrived: why an earlier download stopped, and its resume, are no longer the news.
+    if (useApp.getState().models.length > 0) setDownloadError(null);
+  };
   const running = download !== null && ['downloading', 'verifying', 'registering'].includes(download.state);
   const start = async (which: string[]) => {
     setDownloadError(null);
@@ -117,14 +127,9 @@ export function GetModels() {
       <div className="folder-picker__wrap">
         <form
           className="folder-picker"
-          onSubmit={async (e) => {
+          onSubmit={(e) => {
             e.preventDefault();
-            if (!folder.trim()) return;
-            setImporting(true);
-            const refused = await importModelFolder(folder.trim());
-            setImporting(false);
-            setFolderError(refused);
-            if (!refused) setFolder('');
+            void importFrom(folder);
           }}
         >
           <PathField
@@ -155,9 +160,11 @@ export function GetModels() {
           <FolderBrowser
             start={folder}
             onChoose={(p) => {
+              // Choosing the folder imports it, as choosing a notes folder adds it.
               setFolder(p);
               setFolderError(null);
               setBrowsing(false);
+              void importFrom(p);
             }}
             onClose={() => setBrowsing(false)}
           />

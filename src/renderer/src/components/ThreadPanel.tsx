@@ -7,7 +7,7 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import type { ThreadTurn } from '../../../shared/contract.ts';
 import { useApp, useAppFields } from '../store.ts';
-import { citationNumbers, CitedText } from './text.tsx';
+import { citationNumbers, CitedText, LongText } from './text.tsx';
 
 const when = (iso: string) => {
   const d = new Date(iso);
@@ -98,9 +98,28 @@ export function ThreadList() {
   );
 }
 
+/** The most characters a title may have (the rename field's limit). */
+const TITLE_CHARS = 200;
+
+/**
+ * What the rename field starts with: a title cut from its first question ("…") is given back whole
+ * (the question, when the thread is open; else the words before the cut), so renaming edits words, not an ellipsis.
+ */
+function renameStart(title: string, firstQuestion: string | undefined): string {
+  if (!title.endsWith('…')) return title;
+  const q = firstQuestion?.replace(/\s+/g, ' ').trim();
+  if (q && q.startsWith(title.slice(0, -1).trimEnd())) {
+    if (q.length <= TITLE_CHARS) return q;
+    const cut = q.slice(0, TITLE_CHARS);
+    return cut.slice(0, cut.lastIndexOf(' ') > TITLE_CHARS / 2 ? cut.lastIndexOf(' ') : TITLE_CHARS);
+  }
+  return title.slice(0, -1).trimEnd();
+}
+
 function RenameField({ id, title, done }: { id: string; title: string; done: () => void }) {
   const renameThread = useApp((s) => s.renameThread);
-  const [value, setValue] = useState(title);
+  const firstQuestion = useApp((s) => (s.thread?.id === id ? s.thread.turns_list[0]?.question : undefined));
+  const [value, setValue] = useState(() => renameStart(title, firstQuestion));
   const save = () => {
     if (value.trim() && value.trim() !== title) void renameThread(id, value);
     done();
@@ -111,7 +130,7 @@ function RenameField({ id, title, done }: { id: string; title: string; done: () 
       aria-label="Conversation title"
       value={value}
       autoFocus
-      maxLength={200}
+      maxLength={TITLE_CHARS}
       onChange={(e) => setValue(e.target.value)}
       onBlur={save}
       onKeyDown={(e) => {
@@ -193,7 +212,9 @@ export function TurnCard({ turn }: { turn: ThreadTurn }) {
   const label = (n: number) => numbers.get(n) ?? n;
   return (
     <article className="answer answer--turn" data-testid="thread-turn">
-      <h3 className="answer__question">{turn.question}</h3>
+      <h3 className="answer__question" dir="auto">
+        <LongText text={turn.question} />
+      </h3>
       <SearchedAs searchedAs={turn.searched_as} carried={turn.carried} />
       {turn.hidden || !a ? (
         <p className="muted" data-testid="turn-hidden">

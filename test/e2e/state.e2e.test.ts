@@ -1,0 +1,189 @@
+/**
+ * State the app keeps right (issue: "At home with an Obsidian vault, and an app that keeps its
+ * state"): evidence per turn, a question saved when asked, counts from the one progress model,
+ * onboarding and model leftovers, and layout at 800x600. Web mode in Chromium; screenshots in
+ * test-results/screenshots/state-*.png.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { SHARED_DIR } from '../helpers/tmp.ts';
+import { screenshot, webSuite } from './harness.ts';
+
+const { open, temp } = webSuite();
+const SMOLLM = path.join(SHARED_DIR, 'models', 'SmolLM2-135M-Instruct.Q4_1.gguf');
+const STORIES = path.join(SHARED_DIR, 'models', 'stories260K.gguf');
+
+async function ask(page: Page, question: string) {
+  await page.locator('#ask-input').fill(question);
+  await page.locator('#ask-input').press('Enter');
+  await expect.poll(() => page.getByTestId('answer').getByTestId('answer-question').textContent(), { timeout: 60_000 }).toBe(question);
+}
+
+const closest = (page: Page) => page.getByTestId('abstention').locator('.closest blockquote').allTextContents();
+
+describe('state the app keeps right', () => {
+  it('each refused turn shows its own evidence after another conversation was asked', async () => {
+    const { page } = await open({ indexFirst: true });
+    const first = "What is Aurora's per-seat price for customers?";
+    const second = 'How do I configure single sign-on for the dashboard?';
+    await ask(page, first);
+    await page.getByTestId('abstention').waitFor();
+    const firstQuotes = await closest(page);
+    const firstSearched = await page.getByTestId('abstention').locator('q').textContent();
+    await page.keyboard.press('Alt+n');
+    await ask(page, second);
+    await page.getByTestId('abstention').waitFor();
+    const secondQuotes = await closest(page);
+    expect(secondQuotes).not.toEqual(firstQuotes);
+    // The older conversation, opened from the list: its own question, what it searched, its own quotes.
+    await page.getByTestId('thread-item').filter({ hasText: 'per-seat' }).click();
+    await expect.poll(() => page.getByTestId('answer').getByTestId('answer-question').textContent()).toBe(first);
+    expect(await page.getByTestId('abstention').locator('q').textContent()).toBe(firstSearched);
+    expect(await closest(page)).toEqual(firstQuotes);
+    await screenshot(page, 'state-07-own-evidence');
+    // And back to the newer one.
+    await page.getByTestId('thread-item').filter({ hasText: 'single sign-on' }).click();
+    await expect.poll(() => page.getByTestId('answer').getByTestId('answer-question').textContent()).toBe(second);
+    expect(await closest(page)).toEqual(secondQuotes);
+  });
+
+  it('onboarding: a folder import clears a failed download, messages leave Start free, and choosing a folder adds it', async () => {
+    // A mirror nothing listens on: the download fails as it would with no network.
+    const app = await open({ env: { SYNAPSIS_MODEL_MIRROR: 'http://127.0.0.1:9/' } });
+    const { page } = app;
+    await page.getByTestId('onboarding').waitFor();
+    await page.getByTestId('download-recommended').click();
+    await page.getByTestId('download-error').waitFor({ timeout: 30_000 });
+    await page.getByTestId('download-resume').waitFor();
+    await screenshot(page, 'state-11-download-failed');
+    const stick = temp.make('state-stick-');
+    fs.copyFileSync(STORIES, path.join(stick, 'stories260K.gguf'));
+    await page.getByLabel('Models folder').fill(stick);
+    await page.getByTestId('import-folder').click();
+    await page.getByTestId('models-present').getByRole('listitem').filter({ hasText: 'answers written in sentences' }).waitFor({ timeout: 60_000 });
+    // The import's message (shown 4 s) does not cover Start.
+    const start = page.getByRole('button', { name: 'Start', exact: true });
+    await page.locator('.toast').first().waitFor();
+    const covered = await page.evaluate(() => {
+      const button = [...document.querySelectorAll('button')].find((b) => b.textContent === 'Start')!;
+      button.scrollIntoView();
+      const a = button.getBoundingClientRect();
+      const toasts = [...document.querySelectorAll('.toast')].map((t) => t.getBoundingClientRect());
+      return { toasts: toasts.length, covered: toasts.some((b) => a.x < b.right && b.x < a.right && a.y < b.bottom && b.y < a.bottom) };
+    });
+    expect(covered.toasts).toBeGreaterThan(0);
+    expect(covered.covered).toBe(false);
+    await screenshot(page, 'state-11-imported-clean');
+    expect(await page.getByTestId('download-error').count()).toBe(0);
+    expect(await page.getByTestId('download-resume').count()).toBe(0);
+
+    // Web mode's folder list: "Choose this folder" adds the folder.
+    await page.getByLabel('Folder path').fill(app.vault);
+    await page.getByRole('button', { name: 'Browse…', exact: true }).first().click();
+    await page.getByTestId('folder-browser').getByRole('button', { name: 'Choose this folder' }).click();
+    await page.locator('.roots--compact li').filter({ hasText: app.vault }).waitFor();
+    expect(await page.getByLabel('Folder path').inputValue()).toBe('');
+    await screenshot(page, 'state-11-folder-chosen');
+    await start.click();
+    await page.locator('nav[aria-label=Main]').waitFor();
+  });
+
+  it('models: one file imports and is used without a restart button, named for people; a removed one is not "in use"', async () => {
+    const { page } = await open({ indexFirst: true });
+    await page.keyboard.press('Alt+5');
+    await page.getByLabel('Model file').fill(SMOLLM);
+    await page.getByLabel('Model role').selectOption('chat');
+    await page.getByRole('button', { name: 'Import model' }).click();
+    const row = page.locator('table.models tr').filter({ hasText: 'SmolLM2-135M-Instruct (Q4_1)' });
+    await row.waitFor({ timeout: 60_000 });
+    // The engine restarted with it by itself.
+    await row.getByText('in use').waitFor({ timeout: 30_000 });
+    expect(await page.getByRole('button', { name: 'Restart engine' }).count()).toBe(0);
+    expect(await page.locator('main').textContent()).not.toContain('Smollm2 135M 8k');
+    await row.scrollIntoViewIfNeeded();
+    await screenshot(page, 'state-12-model-named');
+    await row.getByRole('button', { name: 'Remove' }).click();
+    await expect.poll(() => page.locator('table.models tr').count()).toBe(0);
+    await page.waitForTimeout(500);
+    // (The engine's own stand-in chat model of these specs stays listed as set in the configuration.)
+    expect(await page.locator('main').textContent()).not.toContain('SmolLM2-135M-Instruct (Q4_1)');
+    expect(await page.getByRole('button', { name: 'Restart engine' }).count()).toBe(0);
+    await screenshot(page, 'state-12-model-removed');
+  });
+
+  it('layout and text: graph header at 800x600, long questions, the status dot, F2, the collapsed restricted mark, the graph button', async () => {
+    const { page } = await open({ indexFirst: true });
+    await page.setViewportSize({ width: 800, height: 600 });
+    // A 2,800-character question: cut on its card and in Recent questions, whole on demand.
+    const long = `Why did we postpone QUIC ${'and what else was said about the relay transport in the meetings '.repeat(42)}`.trim();
+    expect(long.length).toBeGreaterThan(2700);
+    await page.locator('#ask-input').fill(long);
+    await page.locator('#ask-input').press('Enter');
+    const heading = page.getByTestId('answer').getByTestId('answer-question');
+    await heading.waitFor({ timeout: 60_000 });
+    expect(((await heading.textContent()) ?? '').length).toBeLessThan(400);
+    expect((await heading.boundingBox())!.height).toBeLessThan(200);
+    await screenshot(page, 'state-13-long-question');
+    await heading.getByTestId('long-text-toggle').click();
+    expect(await heading.textContent()).toContain(long);
+    await heading.getByTestId('long-text-toggle').click();
+    // Citations cite the lines of their sentence, not a whole section.
+    for (const loc of await page.getByTestId('answer').locator('.source-link__loc').allTextContents()) {
+      const [, from, to] = /:(\d+)–(\d+)$/.exec(loc) ?? [];
+      expect(Number(to) - Number(from), loc).toBeLessThan(8);
+    }
+    // F2 on the conversation: its words, not a title cut with "…".
+    await page.getByTestId('thread-item').first().focus();
+    await page.keyboard.press('F2');
+    const rename = await page.getByTestId('thread-rename').inputValue();
+    expect(rename.endsWith('…')).toBe(false);
+    expect(rename.startsWith('Why did we postpone QUIC and what else')).toBe(true);
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Alt+n');
+    const recent = page.getByTestId('recent-question').first();
+    await recent.waitFor();
+    expect(((await recent.textContent()) ?? '').length).toBeLessThanOrEqual(121);
+    await screenshot(page, 'state-13-recent-questions');
+
+    // The status dot stays round beside a long status.
+    await page.locator('.index-badge__text').evaluate((el) => (el.textContent = 'Embedding 4,304 of 7,774 passages for meaning search · about 3 minutes left'));
+    const dot = (await page.locator('.index-badge .dot').boundingBox())!;
+    expect([Math.round(dot.width), Math.round(dot.height)]).toEqual([8, 8]);
+
+    // The graph's header fits 800x600 with the sidebar open.
+    await page.keyboard.press('Alt+4');
+    await page.getByLabel('Entity').fill('decisions/2026-04-02 Transport protocol.md');
+    await page.getByRole('button', { name: 'Show', exact: true }).click();
+    await page.getByRole('button', { name: 'Read this note' }).waitFor({ timeout: 30_000 });
+    for (const name of ['Show', 'Read this note', '← Back']) {
+      const box = (await page.getByRole('button', { name, exact: true }).boundingBox())!;
+      expect(box.x + box.width, name).toBeLessThanOrEqual(800);
+    }
+    expect(await page.locator('main').evaluate((m) => m.scrollWidth - m.clientWidth)).toBeLessThanOrEqual(0);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(800);
+    await screenshot(page, 'state-13-graph-800x600');
+
+    // Search cards: the graph is a button, not a blue word like a tag.
+    await page.keyboard.press('Control+/');
+    await page.locator('#search-input').fill('relay port');
+    const graphButton = page.getByTestId('result').first().locator('..').getByTestId('result-graph');
+    await graphButton.waitFor({ timeout: 30_000 });
+    expect(await graphButton.textContent()).toContain('In graph');
+    expect(await graphButton.getAttribute('class')).toContain('btn');
+    await screenshot(page, 'state-13-search-graph-button');
+
+    // Restricted notes shown, sidebar collapsed: a marked icon that says what it is.
+    await page.keyboard.press('Alt+5');
+    await page.getByLabel('Show them until the window closes').check();
+    await page.getByRole('button', { name: 'Collapse the sidebar' }).click();
+    const mark = page.getByTestId('restricted-mode');
+    expect(await mark.getAttribute('aria-label')).toBe('Restricted notes shown: hide them');
+    expect(await mark.getAttribute('title')).toContain('Restricted notes shown');
+    expect(await mark.textContent()).not.toContain('Hide');
+    await screenshot(page, 'state-13-collapsed-restricted');
+    await mark.click();
+    await expect.poll(() => page.getByTestId('restricted-mode').count()).toBe(0);
+  });
+});
