@@ -351,10 +351,10 @@ describe('rough edges in web mode', () => {
     // The vault's own folders are listed; Up goes back.
     await browser.getByRole('button', { name: '▸ decisions' }).waitFor();
     await screenshot(page, 'edges-11-folder-browser');
+    // Choosing the folder adds it: no second step.
     await browser.getByRole('button', { name: 'Choose this folder' }).click();
-    expect(await page.getByLabel('Folder path').inputValue()).toBe(vault);
-    expect(await page.locator('.field-error').count()).toBe(0);
-    await page.getByRole('button', { name: 'Add folder' }).click();
     await page.getByText(`✓ ${vault}`).waitFor({ timeout: 30_000 });
+    expect(await page.getByLabel('Folder path').inputValue()).toBe('');
+    expect(await page.locator('.field-error').count()).toBe(0);
   });
 });

@@ -186,4 +186,42 @@ describe('state the app keeps right', () => {
     await mark.click();
     await expect.poll(() => page.getByTestId('restricted-mode').count()).toBe(0);
   });
+
+  it('counts follow the index within a second: Library, Settings and the graph after two notes arrive', async () => {
+    const app = await open({ indexFirst: true });
+    const { page } = app;
+    const engine = await app.host.engine();
+    const before = (await engine.call('health/get', {})).documents.indexed;
+    // The folder was indexed before the app opened: watch it, as the app does after adding a folder.
+    await engine.call('index/watch', { enabled: true });
+    await page.keyboard.press('Alt+4');
+    const notes = page.getByText(/^\d+ notes · /);
+    await notes.waitFor({ timeout: 30_000 });
+    const notesBefore = Number(/^(\d+) notes/.exec((await notes.textContent()) ?? '')?.[1]);
+    await page.keyboard.press('Alt+3');
+    const header = page.locator('.view--library .view__header p');
+    await expect.poll(() => header.textContent()).toContain(`${before} documents`);
+    // Two notes arrive in the watched folder.
+    fs.writeFileSync(path.join(app.vault, 'inbox', 'Arrived one.md'), '# Arrived one\n\nThe courier Petra Lind brought the Zephyr relay keys.\n');
+    fs.writeFileSync(path.join(app.vault, 'inbox', 'Arrived two.md'), '# Arrived two\n\nPetra Lind signed the Zephyr handover with [[Arrived one]].\n');
+    // The moment the engine counts them, and the moment the Library shows it.
+    let engineAt = 0;
+    let shownAt = 0;
+    const deadline = Date.now() + 60_000;
+    while (Date.now() < deadline && !shownAt) {
+      if (!engineAt && (await engine.call('health/get', {})).documents.indexed === before + 2) engineAt = Date.now();
+      if (((await header.textContent()) ?? '').includes(`${before + 2} documents`)) shownAt = Date.now();
+      await page.waitForTimeout(100);
+    }
+    expect(shownAt, 'the Library shows the two new documents').toBeGreaterThan(0);
+    // Within a second of the engine (with room for a busy machine's polling).
+    expect(shownAt - (engineAt || shownAt)).toBeLessThan(2500);
+    expect(await page.getByTestId('last-report').count() === 0 || !(await page.getByTestId('last-report').textContent())!.includes('0 indexed')).toBe(true);
+    await screenshot(page, 'state-10-library-counts');
+    await page.keyboard.press('Alt+5');
+    await expect.poll(() => page.getByTestId('health').textContent(), { timeout: 5_000 }).toContain(`${before + 2} documents`);
+    await page.keyboard.press('Alt+4');
+    await expect.poll(async () => Number(/^(\d+) notes/.exec((await notes.textContent()) ?? '')?.[1]), { timeout: 10_000 }).toBe(notesBefore + 2);
+    await screenshot(page, 'state-10-graph-counts');
+  });
 });
