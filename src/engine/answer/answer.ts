@@ -105,6 +105,8 @@ export interface AnswerOptions {
   onToken?: (text: string, attempt: number, traceId: string) => void;
   /** Sees each prompt sent to the chat model (tests prove what enters it). */
   onPrompt?: (prompt: { system: string; user: string; purpose: 'answer' | 'critic' }) => void;
+  /** This question's reader quote as soon as it is read, with the passages it quotes (a thread saves it with the question). */
+  onQuote?: (quote: { answer: string; outcome: Reading['outcome']; sources: readonly Snippet[] }) => void;
 }
 
 /**
@@ -507,7 +509,11 @@ export async function answerQuestion(deps: AnswerDeps, query: string, options: A
     }
   }
   timings.read_ms = ms(tread);
-  if (snippets.length > 0) deps.onQuote?.(traceId, { answer: reading.outcome === 'not_found' ? '' : reading.answer, outcome: reading.outcome });
+  if (snippets.length > 0) {
+    const quote = { answer: reading.outcome === 'not_found' ? '' : reading.answer, outcome: reading.outcome };
+    deps.onQuote?.(traceId, quote);
+    options.onQuote?.({ ...quote, sources: reading.outcome === 'not_found' ? [] : snippets.filter((s) => reading.cited.includes(s.n)) });
+  }
   if (reading.unknown.length > 0) limits.push(`your files never mention: ${reading.unknown.map((w) => (reading.spelled?.[w] ? `${w} (read as “${reading.spelled[w]}”)` : w)).join(', ')}`);
 
   // A machine on which the chat model writes too slowly to finish an answer in time answers with the reader.

@@ -70,6 +70,13 @@ describe('thread markdown', () => {
     expect(abstained).not.toContain('**Sources**');
   });
 
+  it('writes an interrupted turn with the quote read before it stopped', () => {
+    const md = turnMarkdown({ question: 'q', searched_as: null, answer: null, hidden: false, restricted: false, interrupted: { quote: 'SQLite was chosen.', sources: [{ locator: 'decisions/Storage.md#L2-L2', title: 'ADR-011' }] } });
+    expect(md).toContain('_Interrupted: the answer was not finished._');
+    expect(md).toContain('> SQLite was chosen.\n> — `decisions/Storage.md#L2-L2`');
+    expect(md).not.toContain('restricted');
+  });
+
   it('writes the thread under its title and names the file after it', () => {
     const md = threadMarkdown('ADR-011: storage?', [{ question: 'one', searched_as: null, answer: envelope({}), hidden: false, restricted: false }], '2026-11-25T10:00:00Z');
     expect(md.startsWith('# ADR-011: storage?\n\n_Exported from Synapsis on 2026-11-25: 1 question._\n\n## one\n')).toBe(true);

@@ -39,10 +39,13 @@ function answerMarkdown(a: AnswerEnvelope): string[] {
 }
 
 /** One turn: the question as a heading, what it was searched as, the answer and its sources. */
-export function turnMarkdown(turn: Pick<ThreadTurn, 'question' | 'searched_as' | 'answer' | 'hidden' | 'restricted'>, level = 2): string {
+export function turnMarkdown(turn: Pick<ThreadTurn, 'question' | 'searched_as' | 'answer' | 'hidden' | 'restricted'> & { interrupted?: ThreadTurn['interrupted'] }, level = 2): string {
   const out: string[] = [`${'#'.repeat(level)} ${oneLine(turn.question)}`, ''];
   if (turn.searched_as) out.push(`_Searched as: ${oneLine(turn.searched_as)}_`, '');
-  if (turn.hidden || !turn.answer) out.push('_The answer uses restricted notes and is not shown here. Show restricted notes to include it._');
+  if (!turn.hidden && turn.interrupted) {
+    out.push('_Interrupted: the answer was not finished._');
+    if (turn.interrupted.quote) out.push('', 'The quote read before it stopped (not checked):', '', `> ${oneLine(turn.interrupted.quote)}`, ...turn.interrupted.sources.map((s) => `> — \`${s.locator}\``));
+  } else if (turn.hidden || !turn.answer) out.push('_The answer uses restricted notes and is not shown here. Show restricted notes to include it._');
   else {
     if (turn.restricted) out.push('_Uses restricted notes._', '');
     out.push(...answerMarkdown(turn.answer));
