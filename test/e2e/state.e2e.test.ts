@@ -224,4 +224,67 @@ describe('state the app keeps right', () => {
     await expect.poll(async () => Number(/^(\d+) notes/.exec((await notes.textContent()) ?? '')?.[1]), { timeout: 10_000 }).toBe(notesBefore + 2);
     await screenshot(page, 'state-10-graph-counts');
   });
+
+  it('a question is saved when asked: reloaded mid-answer, it shows as interrupted with its quote, and resumes', async () => {
+    // A chat model that writes a word every 400 ms: the answer is still being written at the reload.
+    const { page } = await open({ indexFirst: true, chatDelayMs: 400 });
+    const question = 'Why did we postpone QUIC?';
+    await page.locator('#ask-input').fill(question);
+    await page.locator('#ask-input').press('Enter');
+    const streaming = page.getByTestId('answer-streaming');
+    await streaming.getByTestId('answer-quote').waitFor({ timeout: 60_000 });
+    const quote = ((await streaming.getByTestId('answer-quote').textContent()) ?? '').trim();
+    expect(quote.length).toBeGreaterThan(20);
+    await streaming.getByTestId('answer-writing').waitFor({ timeout: 30_000 });
+    await page.reload();
+    await page.locator('nav[aria-label=Main]').waitFor();
+    // The conversation is there, its question interrupted with the reader's quote.
+    const item = page.getByTestId('thread-item').filter({ hasText: question });
+    await item.waitFor({ timeout: 10_000 });
+    await item.click();
+    const turn = page.getByTestId('thread-turn');
+    await turn.getByTestId('turn-interrupted').waitFor();
+    expect(await turn.locator('.answer__question').textContent()).toBe(question);
+    expect(((await turn.getByTestId('turn-interrupted-quote').textContent()) ?? '').replace(/\s+/g, ' ')).toBe(quote.replace(/\s+/g, ' '));
+    await screenshot(page, 'state-08-interrupted');
+    // Resume: answered in the same conversation, one question in it.
+    await turn.getByTestId('turn-resume').click();
+    await expect.poll(() => page.getByTestId('answer').getByTestId('answer-question').textContent(), { timeout: 60_000 }).toBe(question);
+    expect(await page.getByTestId('turn-interrupted').count()).toBe(0);
+    await expect.poll(() => page.getByTestId('thread-item').allTextContents()).toEqual([expect.stringContaining('1 question')]);
+    await screenshot(page, 'state-08-resumed');
+  });
+
+  it('while a chat model writes: its unchecked words are not shown, and + New starts another conversation', async () => {
+    const { page } = await open({ indexFirst: true, chatDelayMs: 400 });
+    const first = 'Why did we postpone QUIC?';
+    await page.locator('#ask-input').fill(first);
+    await page.locator('#ask-input').press('Enter');
+    const streaming = page.getByTestId('answer-streaming');
+    await streaming.getByTestId('answer-writing').waitFor({ timeout: 60_000 });
+    await expect.poll(async () => Number(/(\d+) words?/.exec((await streaming.getByTestId('answer-writing').textContent()) ?? '')?.[1] ?? 0), { timeout: 20_000 }).toBeGreaterThan(2);
+    // The quote is what shows, with what the model is doing; not its draft.
+    expect(await streaming.getByTestId('answer-quote').count()).toBe(1);
+    expect(await streaming.textContent()).toContain('Writing a fuller answer…');
+    expect(await streaming.getByTestId('answer-draft').count()).toBe(0);
+    await screenshot(page, 'state-09-writing');
+    // The app stays usable: + New is enabled, and another question is answered meanwhile.
+    const newButton = page.getByTestId('new-thread');
+    expect(await newButton.isEnabled()).toBe(true);
+    await newButton.click();
+    expect(await page.getByTestId('answer-streaming').count()).toBe(0);
+    await page.keyboard.press('Control+/');
+    await page.locator('#search-input').fill('relay port');
+    await page.getByTestId('result').first().waitFor({ timeout: 30_000 });
+    await page.keyboard.press('Control+k');
+    // The first answer finishes in its own conversation.
+    const firstItem = page.getByTestId('thread-item').filter({ hasText: first });
+    await firstItem.waitFor({ timeout: 10_000 });
+    await expect.poll(async () => {
+      await firstItem.click();
+      return page.getByTestId('answer').getByTestId('verdict').count();
+    }, { timeout: 60_000, intervals: [2000] }).toBe(1);
+    expect(await page.getByTestId('answer').getByTestId('answer-question').textContent()).toBe(first);
+    await screenshot(page, 'state-09-finished-in-its-conversation');
+  });
 });

@@ -51,10 +51,13 @@ export function AskView() {
   const { thread, newThread, copyTurn } = useAppFields('thread', 'newThread', 'copyTurn');
   // The turns before the answer shown in full: the whole open thread while a follow-up is being answered.
   const shownTurn = !asking && answer?.thread && answer.thread.id === thread?.id ? answer.thread.turn : Infinity;
-  const earlier = thread ? thread.turns_list.filter((t) => t.ordinal < shownTurn) : [];
+  // A turn being resumed shows as the answer being written, not also as interrupted above it.
+  const resuming = (t: { interrupted: unknown; question: string }) => asking !== null && t.interrupted !== null && t.question === asking.question;
+  const earlier = thread ? thread.turns_list.filter((t) => t.ordinal < shownTurn && !resuming(t)) : [];
   const step = demo?.active ? demo.tour.find((t) => t.id === tourStep && t.question === answer?.query) : undefined;
   const input = useRef<HTMLTextAreaElement>(null);
   useEffect(() => input.current?.focus(), []);
+  const hasQuote = asking?.quote !== undefined && asking.quote.outcome !== 'not_found' && asking.quote.answer !== '';
   const submit = () => {
     if (question.trim()) void ask(question);
   };
@@ -129,17 +132,18 @@ export function AskView() {
                 <LongText text={asking.question} />
               </h2>
               <div className="answer__stage">
-                <span className="spinner" aria-hidden /> {STAGE_LABEL[asking.stage ?? 'retrieve']}
+                <span className="spinner" aria-hidden /> {asking.text && asking.stage === 'synthesize' ? (hasQuote ? 'Writing a fuller answer…' : 'Writing the answer…') : STAGE_LABEL[asking.stage ?? 'retrieve']}
+                {asking.text && (
+                  // The model's text is never shown before it is checked: a small model's draft can be nonsense. Only how far it got.
+                  <span className="muted small" data-testid="answer-writing" title="The chat model's answer shows once every sentence is checked against your notes">
+                    {' '}
+                    · {plural(asking.text.split(/\s+/).filter(Boolean).length, 'word')} written, not yet checked
+                  </span>
+                )}
               </div>
-              {asking.quote && asking.quote.outcome !== 'not_found' && (
+              {hasQuote && (
                 <p className="answer__text" data-testid="answer-quote" dir="auto">
-                  {asking.quote.answer.replace(/\s\[\d+\]/g, '')}
-                </p>
-              )}
-              {asking.text && (
-                // The model's draft is not the answer until every sentence is checked against its source.
-                <p className="answer__draft" data-testid="answer-draft" dir="auto" title="Being checked against your notes; it may be withdrawn">
-                  <span className="badge badge--none">Draft, being checked</span> {asking.text}
+                  {asking.quote!.answer.replace(/\s\[\d+\]/g, '')}
                 </p>
               )}
             </article>

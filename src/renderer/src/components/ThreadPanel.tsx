@@ -54,12 +54,11 @@ export function ThreadList() {
         <button
           type="button"
           className="btn btn--ghost btn--small"
-          disabled={busy}
           onClick={() => {
             newThread();
             focusAsk();
           }}
-          title="Start a new conversation (Alt+N)"
+          title={busy ? 'Start a new conversation (Alt+N); the answer being written is saved in its own' : 'Start a new conversation (Alt+N)'}
           data-testid="new-thread"
         >
           + New
@@ -78,7 +77,6 @@ export function ThreadList() {
                   type="button"
                   className="thread-item__open"
                   aria-current={thread?.id === t.id ? 'true' : undefined}
-                  disabled={busy}
                   onClick={() => void openThread(t.id)}
                   onKeyDown={(e) => move(e, t.id)}
                   title={`${t.title} — F2 to rename`}
@@ -206,7 +204,46 @@ export function SearchedAs({ searchedAs, carried }: { searchedAs: string | null;
 
 /** An earlier turn of the open thread: its question, what it was searched as, the answer and its sources. */
 export function TurnCard({ turn }: { turn: ThreadTurn }) {
-  const { openPreview, showGraph, copyTurn } = useAppFields('openPreview', 'showGraph', 'copyTurn');
+  const { openPreview, showGraph, copyTurn, ask } = useAppFields('openPreview', 'showGraph', 'copyTurn', 'ask');
+  const busy = useApp((s) => s.asking !== null);
+  if (turn.interrupted && !turn.hidden) {
+    // Saved when asked, never finished (a reload, a closed window, Stop): the reader's quote, and Resume.
+    const { quote, sources } = turn.interrupted;
+    return (
+      <article className="answer answer--turn answer--interrupted" data-testid="thread-turn">
+        <h3 className="answer__question" dir="auto">
+          <LongText text={turn.question} />
+        </h3>
+        <SearchedAs searchedAs={turn.searched_as} carried={turn.carried} />
+        <p className="answer__stage" data-testid="turn-interrupted">
+          <span className="badge badge--warn">Interrupted</span> The answer was not finished.{quote ? ' The quote read before it stopped, not yet checked:' : ''}
+        </p>
+        {quote && (
+          <blockquote className="answer__quote" dir="auto" data-testid="turn-interrupted-quote">
+            {quote}
+          </blockquote>
+        )}
+        {sources.length > 0 && (
+          <ol className="sources sources--compact" aria-label="Sources">
+            {sources.map((s, i) => (
+              <li key={`${i}:${s.locator}`}>
+                <button type="button" className="source-link" onClick={() => void openPreview(s.locator)}>
+                  <span className="cite-chip">{i + 1}</span>
+                  <span className="source-link__title">{s.title}</span>
+                  <span className="source-link__loc">{s.locator.replace(/#L(\d+)-L(\d+)$/, ':$1–$2')}</span>
+                </button>
+              </li>
+            ))}
+          </ol>
+        )}
+        <div className="answer__actions">
+          <button type="button" className="btn btn--primary btn--small" disabled={busy} onClick={() => void ask(turn.question)} data-testid="turn-resume">
+            Resume
+          </button>
+        </div>
+      </article>
+    );
+  }
   const a = turn.answer;
   const numbers = a ? citationNumbers(a.answer, a.snippets.map((s) => s.n)) : new Map<number, number>();
   const label = (n: number) => numbers.get(n) ?? n;

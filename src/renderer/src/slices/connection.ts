@@ -87,8 +87,16 @@ export const createConnectionSlice: StateCreator<AppState, [], [], ConnectionSli
           set({ lastReport: report });
           refreshSoon();
         }),
-        c.on('answer/stage', (e) => set((s) => (s.asking ? { asking: { ...s.asking, stage: e.stage } } : {}))),
-        c.on('answer/quote', (e) => set((s) => (s.asking ? { asking: { ...s.asking, quote: e } } : {}))),
+        // Events of the question being answered only: one left to finish in its own conversation
+        // (+ New while it was written) still reports; the question asked next is known by its first stage.
+        c.on('answer/stage', (e) =>
+          set((s) => {
+            if (!s.asking) return {};
+            if (!s.asking.traceId) return e.stage === 'retrieve' ? { asking: { ...s.asking, traceId: e.trace_id, stage: e.stage } } : {};
+            return s.asking.traceId === e.trace_id ? { asking: { ...s.asking, stage: e.stage } } : {};
+          }),
+        ),
+        c.on('answer/quote', (e) => set((s) => (s.asking && s.asking.traceId === e.trace_id ? { asking: { ...s.asking, quote: e } } : {}))),
         // A .md file opened with the desktop app (file association).
         c.on('app/openFile', (p) => get().openFile(p.path)),
         c.on('models/download', (download) => set({ download })),
