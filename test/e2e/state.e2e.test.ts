@@ -54,6 +54,10 @@ describe('state the app keeps right', () => {
     const app = await open({ env: { SYNAPSIS_MODEL_MIRROR: 'http://127.0.0.1:9/' } });
     const { page } = app;
     await page.getByTestId('onboarding').waitFor();
+    // Each chat model of the catalog says how fast it would write on this machine.
+    const chatLines = page.getByTestId('catalog-line').filter({ hasText: 'written answers' });
+    await chatLines.first().waitFor();
+    for (const line of await chatLines.all()) expect(await line.getByTestId('speed-note').textContent()).toMatch(/for this machine: about [\d.]+ tokens\/s, an answer in about \d+ (s|min)/);
     await page.getByTestId('download-recommended').click();
     await page.getByTestId('download-error').waitFor({ timeout: 30_000 });
     await page.getByTestId('download-resume').waitFor();
@@ -283,7 +287,7 @@ describe('state the app keeps right', () => {
     await expect.poll(async () => {
       await firstItem.click();
       return page.getByTestId('answer').getByTestId('verdict').count();
-    }, { timeout: 60_000, intervals: [2000] }).toBe(1);
+    }, { timeout: 60_000, interval: 2000 }).toBe(1);
     expect(await page.getByTestId('answer').getByTestId('answer-question').textContent()).toBe(first);
     await screenshot(page, 'state-09-finished-in-its-conversation');
   });

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SHARED_DIR, TempDirs } from '../../../test/helpers/tmp.ts';
+import { createEngine } from '../engine.ts';
 import { modelDisplayName } from './catalog.ts';
 import { inspectGguf, modelLanguages, ModelRegistry } from './registry.ts';
 
@@ -32,6 +33,22 @@ describe('models registry', () => {
     expect(modelDisplayName('bge_reranker.IQ3_XS.gguf', [])).toBe('bge reranker (IQ3_XS)');
     expect(modelDisplayName('stories260K.gguf')).toBe('stories260K');
   });
+
+  it('measures how fast the chat model writes on this machine and records it with the model', async () => {
+    const dataDir = temp.make('syn-data-');
+    const registry = new ModelRegistry(path.join(dataDir, 'models'));
+    const added = await registry.add(path.join(MODELS, 'stories260K.gguf'), { role: 'chat' });
+    expect(added.tokens_per_s).toBeUndefined();
+    const engine = createEngine({ dataDir, env: {} });
+    try {
+      const measured = await engine.call('models/measure', {});
+      expect(measured.model).toBe('stories260K');
+      expect(measured.tokens_per_s).toBeGreaterThan(0);
+      expect(registry.list()[0]!.tokens_per_s).toBe(measured.tokens_per_s);
+    } finally {
+      await engine.dispose();
+    }
+  }, 60_000);
 
   it('records the languages given on import, checks them, and replaces them on a second import', async () => {
     const registry = new ModelRegistry(temp.make('syn-models-'));

@@ -195,6 +195,14 @@ export class ModelRegistry {
     return info;
   }
 
+  /** Records how fast a chat model wrote on this machine; false when it is not in the registry. */
+  setSpeed(id: string, tokensPerS: number): boolean {
+    const models = this.list();
+    if (!models.some((m) => m.id === id)) return false;
+    this.save(models.map((m) => (m.id === id ? { ...m, tokens_per_s: Math.round(tokensPerS * 10) / 10 } : m)));
+    return true;
+  }
+
   remove(ref: string): ModelInfo | null {
     const models = this.list();
     const found = this.find(ref, models);

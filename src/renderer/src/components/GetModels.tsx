@@ -17,7 +17,21 @@ function CatalogLine({ m }: { m: CatalogEntry }) {
         {formatBytes(m.size_bytes)} · licence {m.license} · needs {Math.round(m.ram_bytes / 1024 ** 3) || '<1'} GB memory{m.verified ? ' · checked by sha256' : ''}
         {m.installed ? ' · installed' : !m.downloadable ? ' · import it from a folder' : ''}
       </span>
+      {m.tokens_per_s !== null && <SpeedNote tokensPerS={m.tokens_per_s} measured={m.speed_measured} />}
     </li>
+  );
+}
+
+/** A chat model's speed on this machine, in the time a person waits for an answer (about 300 tokens). */
+export function SpeedNote({ tokensPerS, measured }: { tokensPerS: number; measured: boolean }) {
+  const seconds = 300 / Math.max(tokensPerS, 0.01);
+  const wait = seconds < 90 ? `${Math.max(1, Math.round(seconds))} s` : `${Math.round(seconds / 60)} min`;
+  const slow = tokensPerS < 4;
+  return (
+    <div className={`small ${slow ? 'speed-note--slow' : 'muted'}`} data-testid="speed-note">
+      {measured ? 'On this machine' : 'Estimated for this machine'}: about {tokensPerS < 10 ? tokensPerS.toFixed(1) : Math.round(tokensPerS)} tokens/s, an answer in about {wait}
+      {slow ? ' — too slow to wait for: answers are quoted from your notes instead' : ''}.
+    </div>
   );
 }
 

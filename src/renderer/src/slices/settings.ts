@@ -58,7 +58,23 @@ export const createSettingsSlice: StateCreator<AppState, [], [], SettingsSlice> 
     const embeds = models.some((m) => m.role === 'embed') && get().roots.length > 0;
     get().notify('info', embeds ? `Synapsis now uses ${names}. Your notes are being embedded for meaning search; search by words works meanwhile.` : `Synapsis now uses ${names}.`);
     if (embeds) void get().indexNow();
+    // A chat model: how fast it writes here is measured now, and what is recommended goes by it.
+    if (models.some((m) => m.role === 'chat')) void measureChat();
   };
+  const measureChat = () =>
+    run(async () => {
+      const measured = await client().call('models/measure', {});
+      if (measured.tokens_per_s === null || measured.model === null) return;
+      await get().loadCatalog();
+      set({ models: await client().call('models/list', {}) });
+      const seconds = 300 / Math.max(measured.tokens_per_s, 0.01);
+      get().notify(
+        'info',
+        measured.tokens_per_s < 4
+          ? `${measured.model} writes ${measured.tokens_per_s} tokens/s on this machine: an answer would take ${Math.round(seconds / 60)} min, so answers are quoted from your notes instead.`
+          : `${measured.model} writes ${measured.tokens_per_s} tokens/s on this machine: an answer takes about ${Math.round(seconds)} s.`,
+      );
+    });
   return {
     theme: storage.get<Theme>('theme', 'system'),
     mode: storage.get<RetrievalChoice>('mode', 'auto'),
