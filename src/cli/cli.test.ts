@@ -97,7 +97,8 @@ describe('synapsis CLI', () => {
     expect(show.out).toMatch(/^2\. and who mentions it\?\n {3}searched as: and who mentions it launch date/m);
     const md = await cli(['threads', 'export', id, '--data-dir', dataDir]);
     expect(md.out).toMatch(/^# What is the launch date\?$/m);
-    expect(md.out).toMatch(/- \[1\] .*`a\.md:1–3`/);
+    // The citation opens the line of the quoted sentence (line 3), not the passage's lines 1–3.
+    expect(md.out).toMatch(/- \[1\] .*`a\.md:3`/);
     const missing = await cli(['threads', 'show', 't_0000000000000000', '--data-dir', dataDir]);
     expect(missing.code).toBe(2);
     expect(missing.err).toContain('No thread t_0000000000000000');

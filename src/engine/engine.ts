@@ -341,7 +341,19 @@ export function createEngine(options: EngineOptions = {}): Engine {
     }),
     ...createSourceHandlers(retrieval),
     ...createGraphHandlers({ store, graphs, queue }),
-    ...createModelsHandlers({ registry }),
+    ...createModelsHandlers({
+      registry,
+      measureChat: async () => {
+        if (!chat) return { model: null, tokens_per_s: null };
+        // A short answer, as an answer is written: the speed a person will wait for on this machine.
+        const started = performance.now();
+        const g = await chat.generate({ system: 'You answer in one short sentence.', user: 'Count from one to twenty in words, separated by commas.', maxTokens: 32, temperature: 0 });
+        const seconds = (performance.now() - started) / 1000;
+        const tokensPerS = g.tokensOut > 0 ? (g.tokensPerS > 0 ? g.tokensPerS : g.tokensOut / Math.max(seconds, 1e-3)) : null;
+        if (tokensPerS !== null && chatModel && !options.chat) registry.setSpeed(chatModel.id, tokensPerS);
+        return { model: chat.name, tokens_per_s: tokensPerS === null ? null : Math.round(tokensPerS * 10) / 10 };
+      },
+    }),
     ...createThreadsHandlers({ store, config }),
     ...createSystemHandlers({
       store, config, dataDir, indexVersion, dense, runtime, profile,

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { QuotingChat } from '../../test/helpers/chat.ts';
 import { TempDirs } from '../../test/helpers/tmp.ts';
 import { createEngine, type Engine } from './engine.ts';
 import { appendTurn, createThread, threadTurns } from './store/queries/threads.ts';
@@ -177,6 +178,38 @@ describe('threads', () => {
     expect((await writer.call('threads/list', {})).threads.map((t) => t.id)).toEqual([asked.thread!.id]);
     expect((await reader.call('threads/get', { id: asked.thread!.id })).turns_list).toHaveLength(1);
   });
+
+  it('saves the question when asked: interrupted, it keeps the reader\'s quote, and asking it again resumes the turn', async () => {
+    const root = vault();
+    // A chat model that writes a word every 300 ms: the answer is still being written when it is stopped.
+    const engine = createEngine({ dataDir: temp.make('syn-data-'), env: {}, chat: new QuotingChat(300) });
+    engines.push(engine);
+    await engine.index([root]);
+    const question = 'Which database did the team choose for the offline cache in ADR-011?';
+    const controller = new AbortController();
+    const asked = engine.call('answer/ask', { query: question, new_thread: true }, { signal: controller.signal });
+    // Saved at once, before any answer: the conversation and its question.
+    await expect.poll(async () => (await engine.call('threads/list', {})).threads.length).toBe(1);
+    const id = (await engine.call('threads/list', {})).threads[0]!.id;
+    // Once the reader has read the passages, its quote is kept with the question.
+    await expect.poll(async () => (await engine.call('threads/get', { id })).turns_list[0]?.interrupted?.quote ?? null, { timeout: 30_000 }).toMatch(/SQLite/);
+    controller.abort();
+    const stopped = await asked;
+    expect(stopped.cancelled).toBe(true);
+    expect(stopped.thread).toMatchObject({ id, turn: 1 });
+    const interrupted = (await engine.call('threads/get', { id })).turns_list;
+    expect(interrupted).toHaveLength(1);
+    expect(interrupted[0]).toMatchObject({ question, answer: null, hidden: false, interrupted: { sources: [expect.objectContaining({ locator: expect.stringContaining('decisions/Storage.md') })] } });
+    expect((await engine.call('threads/export', { id })).markdown).toContain('_Interrupted: the answer was not finished._');
+
+    // The same question again in the thread resumes its turn: answered, and still one turn.
+    const resumed = await engine.call('answer/ask', { query: question, thread_id: id });
+    expect(resumed.thread).toMatchObject({ id, turn: 1 });
+    const turns = (await engine.call('threads/get', { id })).turns_list;
+    expect(turns).toHaveLength(1);
+    expect(turns[0]!.interrupted).toBeNull();
+    expect(turns[0]!.answer?.answer).toMatch(/SQLite/);
+  }, 120_000);
 
   it('renames and deletes, and names a thread that does not exist', async () => {
     const engine = open(temp.make('syn-data-'));

@@ -38,6 +38,7 @@ export const RENDERER_METHODS: ReadonlySet<string> = new Set<AnyMethod>([
   'models/download',
   'models/importFolder',
   'models/list',
+  'models/measure',
   'models/remove',
   'search/query',
   'search/tags',

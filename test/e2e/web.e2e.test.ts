@@ -45,7 +45,9 @@ describe('web mode in Chromium', () => {
       await page.keyboard.press('Enter');
       const streaming = page.getByTestId('answer-streaming');
       await streaming.waitFor();
-      await expect.poll(async () => (await streaming.getByTestId('answer-draft').textContent())?.length ?? 0, { timeout: 20_000 }).toBeGreaterThan(0);
+      // The model's words stream as a count, never as text before they are checked.
+      await streaming.getByTestId('answer-writing').waitFor({ timeout: 20_000 });
+      expect(await streaming.getByTestId('answer-draft').count()).toBe(0);
       await page.getByTestId('answer').waitFor({ timeout: 30_000 });
       await expect.poll(() => page.getByTestId('verdict').textContent()).toBe('Answered');
       await screenshot(page, '04-answer');

@@ -28,7 +28,10 @@ export const threadsShow = methodCommand<'threads/get', { allow: string[] }>({
     for (const turn of t.turns_list) {
       lines.push(`${turn.ordinal}. ${terminalLine(turn.question)}`);
       if (turn.searched_as) lines.push(`   searched as: ${terminalLine(turn.searched_as)}`);
-      if (turn.hidden || !turn.answer) lines.push('   (the answer uses restricted notes: --allow restricted shows it)');
+      if (!turn.hidden && turn.interrupted) {
+        lines.push('   (interrupted: the answer was not finished; ask the same question in this thread to resume it)');
+        if (turn.interrupted.quote) lines.push(...terminalText(turn.interrupted.quote).split('\n').map((l) => `   > ${l}`));
+      } else if (turn.hidden || !turn.answer) lines.push('   (the answer uses restricted notes: --allow restricted shows it)');
       else {
         lines.push(...terminalText(turn.answer.answer).split('\n').map((l) => `   ${l}`));
         for (const c of turn.answer.citations) lines.push(`     [${c.n}] ${terminalLine(c.path)}:${c.start_line}-${c.end_line}`);

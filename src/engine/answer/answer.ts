@@ -17,7 +17,7 @@ import { buildContext, estimateTokens } from '../retrieve/context.ts';
 import type { TraceRow } from '../store/store.ts';
 import { asksAboutSubject, type BridgeResolution, bridgeQuery, clauseRelation, clauseSubject, type DescribedSubject, describedSubject, evidenceQuote, mainQuestion, notesAbout, relationLine, typedRelation } from './bridge.ts';
 import { checkAnswer, supportedShare, tidyAnswer } from './checks.ts';
-import { citationsFor, extractCitations, splitSentences, stripCitationMarkers } from './citations.ts';
+import { citationsFor, extractCitations, narrowCitations, splitSentences, stripCitationMarkers } from './citations.ts';
 import { answerConfidence, LOW_CONFIDENCE } from './confidence.ts';
 import { questionParts } from './answer-type.ts';
 import { describesSubject, matchForm, type PartReading, type Reading, type ReaderOptions, readAnswer, readerCandidates, sentenceSimilarity } from './reader.ts';
@@ -120,6 +120,8 @@ export interface AnswerOptions {
    * rewrite carries the titles of notes that may be restricted later, and traces are listed to any caller.
    */
   traceQuery?: string;
+  /** This question's reader quote as soon as it is read, with the passages it quotes (a thread saves it with the question). */
+  onQuote?: (quote: { answer: string; outcome: Reading['outcome']; sources: readonly Snippet[] }) => void;
 }
 
 /**
@@ -547,7 +549,11 @@ export async function answerQuestion(deps: AnswerDeps, query: string, options: A
   /** The scorer is not sure enough to say Answered: the quote stands as a partial answer, with the closest passages. */
   const unsure = quoteOutcome === 'partial' && reading.outcome !== 'partial';
   timings.read_ms = ms(tread);
-  if (snippets.length > 0) deps.onQuote?.(traceId, { answer: quoteOutcome === 'not_found' ? '' : quote, outcome: quoteOutcome });
+  if (snippets.length > 0) {
+    const shown = { answer: quoteOutcome === 'not_found' ? '' : quote, outcome: quoteOutcome };
+    deps.onQuote?.(traceId, shown);
+    options.onQuote?.({ ...shown, sources: quoteOutcome === 'not_found' ? [] : snippets.filter((s) => reading.cited.includes(s.n)) });
+  }
   if (reading.unknown.length > 0) {
     const words = reading.unknown.map((w) => (reading.spelled?.[w] ? `${w} (read as “${reading.spelled[w]}”)` : w)).join(', ');
     // Part of a file was never indexed: what the index lacks may be there, so absence is not claimed.
@@ -797,7 +803,12 @@ export async function answerQuestion(deps: AnswerDeps, query: string, options: A
   if (missingLimit) limits.push(missingLimit);
 
   const cited = answerMode === 'abstained' ? [] : extractCitations(text, snippets).cited;
-  const citations = citationsFor(cited, snippets);
+  // Each citation opens the lines its sentences come from, not the whole passage they were read in.
+  const linesByDoc = new Map<string, string[] | null>();
+  const citations = narrowCitations(citationsFor(cited, snippets), text, (doc) => {
+    if (!linesByDoc.has(doc)) linesByDoc.set(doc, sourceLines(deps, doc));
+    return linesByDoc.get(doc)!;
+  });
   const stale = staleCitations(citations, deps);
   for (const c of citations) if (stale.get(c.n)) limits.push(`citation [${c.n}] points to ${c.path}, which changed since it was indexed: its lines may have moved`);
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { citationNumbers, citationsFor, extractCitations, splitSentences, stripCitationMarkers } from './citations.ts';
+import { citationNumbers, citationsFor, extractCitations, narrowCitations, splitSentences, stripCitationMarkers } from './citations.ts';
 import type { Snippet } from './types.ts';
 
 const snippet = (n: number): Snippet => ({
@@ -116,6 +116,34 @@ describe('citationsFor', () => {
       { n: 3, locator: 'notes/s3.md#L3-L7', path: 'notes/s3.md', start_line: 3, end_line: 7, doc_id: 'doc-3' },
       { n: 1, locator: 'notes/s1.md#L1-L5', path: 'notes/s1.md', start_line: 1, end_line: 5, doc_id: 'doc-1' },
     ]);
+  });
+});
+
+describe('narrowCitations', () => {
+  // A passage of lines 115-146 (32 lines) whose line 131 states the answer.
+  const file = Array.from({ length: 200 }, (_, i) => `Line ${i + 1} is about something else entirely, filler words.`);
+  file[129] = '## Pricing';
+  file[130] = 'The relay costs **€40 per month** for self-hosting partners.';
+  file[131] = 'Support is sold apart: see the support note.';
+  const passage = { n: 2, locator: 'notes/p.md#L115-L146', path: 'notes/p.md', start_line: 115, end_line: 146, doc_id: 'doc-p' };
+  const lines = (doc: string) => (doc === 'doc-p' ? file : null);
+
+  it('cites the line of a quoted one-line sentence, markdown and all', () => {
+    expect(narrowCitations([passage], 'The relay costs €40 per month for self-hosting partners. [2]', lines)).toEqual([{ ...passage, start_line: 131, end_line: 131, locator: 'notes/p.md#L131-L131' }]);
+  });
+
+  it('spans the lines of every sentence citing it, and finds a paraphrase by its words', () => {
+    const answer = 'Partners who self-host pay €40 a month for the relay [2]. Support is sold apart [2].';
+    expect(narrowCitations([passage], answer, lines)[0]).toMatchObject({ start_line: 131, end_line: 132 });
+  });
+
+  it('keeps the whole passage when a sentence is not found, the file changed, or the lines are far apart', () => {
+    expect(narrowCitations([passage], 'Quantum entanglement powers the warp drive of the relay fleet. [2]', lines)).toEqual([passage]);
+    expect(narrowCitations([passage], 'The relay costs €40 per month for self-hosting partners. [2]', () => null)).toEqual([passage]);
+    const far = 'The relay costs €40 per month for self-hosting partners [2]. Line 145 is about something else entirely, filler words [2].';
+    expect(narrowCitations([passage], far, lines)).toEqual([passage]);
+    // A citation no sentence names is left alone.
+    expect(narrowCitations([passage], 'No markers here.', lines)).toEqual([passage]);
   });
 });
 

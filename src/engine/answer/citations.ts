@@ -224,3 +224,68 @@ export function splitSentences(text: string): string[] {
   }
   return out;
 }
+
+/** A sentence's words for finding it in a file: lower-case letters and digits, markdown and markers gone. */
+const wordsOf = (text: string): string[] => stripCitationMarkers(text).toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+
+/** The longest window of lines a narrowed citation may span: past it, the whole passage is cited. */
+const MAX_NARROW_LINES = 8;
+
+/**
+ * Narrows each citation to the lines that hold the sentences citing it: a one-line sentence cites its
+ * line, not the 30 lines of the passage it was read in. A sentence is found in the passage's lines
+ * (as the file holds them, `linesOf`; null when the file changed or cannot be read) as the shortest
+ * window holding its words in order (a quote), else holding at least 80% of its distinct words of
+ * four letters or more, by their first five letters (a paraphrase). A sentence not found, or found only across more than
+ * MAX_NARROW_LINES lines, leaves the citation as it was.
+ */
+export function narrowCitations(citations: readonly Citation[], answer: string, linesOf: (docId: string) => readonly string[] | null): Citation[] {
+  const sentences = splitSentences(answer);
+  return citations.map((c) => {
+    const citing = sentences.filter((s) => citationNumbers(s).includes(c.n));
+    const lines = linesOf(c.doc_id)?.slice(c.start_line - 1, c.end_line);
+    if (citing.length === 0 || !lines || lines.length !== c.end_line - c.start_line + 1 || lines.length <= 1) return c;
+    const lineWords = lines.map(wordsOf);
+    let lo = Infinity;
+    let hi = -Infinity;
+    for (const sentence of citing) {
+      const found = findWindow(wordsOf(sentence), lineWords);
+      if (!found) return c;
+      lo = Math.min(lo, found[0]);
+      hi = Math.max(hi, found[1]);
+    }
+    if (hi - lo + 1 > MAX_NARROW_LINES) return c;
+    const start_line = c.start_line + lo;
+    const end_line = c.start_line + hi;
+    return { ...c, start_line, end_line, locator: `${c.path}#L${start_line}-L${end_line}` };
+  });
+}
+
+/** The shortest window [first, last] of lines holding the sentence (see narrowCitations), or null. */
+function findWindow(sentence: readonly string[], lineWords: readonly (readonly string[])[]): [number, number] | null {
+  if (sentence.length === 0) return null;
+  const quote = ` ${sentence.join(' ')} `;
+  // A paraphrase's words of four letters or more, matched by their first five ("hosting" for "host").
+  const stem = (w: string) => w.slice(0, 5);
+  const content = [...new Set(sentence.filter((w) => w.length >= 4).map(stem))];
+  let best: [number, number] | null = null;
+  let bestQuote = false;
+  for (let i = 0; i < lineWords.length; i++) {
+    const seen = new Set<string>();
+    const joined: string[] = [];
+    for (let j = i; j < Math.min(lineWords.length, i + MAX_NARROW_LINES); j++) {
+      joined.push(...lineWords[j]!);
+      for (const w of lineWords[j]!) seen.add(stem(w));
+      const isQuote = ` ${joined.join(' ')} `.includes(quote);
+      const covered = content.length >= 3 && content.filter((w) => seen.has(w)).length >= 0.8 * content.length;
+      if (!isQuote && !covered) continue;
+      // A quote found verbatim beats a paraphrase's words; then the shorter window.
+      if (!best || (isQuote && !bestQuote) || (isQuote === bestQuote && j - i < best[1] - best[0])) {
+        best = [i, j];
+        bestQuote = isQuote;
+      }
+      break;
+    }
+  }
+  return best;
+}

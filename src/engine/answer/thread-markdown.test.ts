@@ -16,6 +16,10 @@ const envelope = (over: Partial<AnswerEnvelope>): AnswerEnvelope =>
       { n: 1, locator: 'decisions/Storage.md#L1-L3', path: 'decisions/Storage.md', start_line: 1, end_line: 3, doc_id: 'd1', stale: false },
     ],
     searched: { query: 'q', terms: [], results: 2, top: [], closest: [] },
+    verdict: 'APPROVE',
+    outcome: 'answered',
+    confidence: 0.82,
+    cancelled: false,
     ...over,
   }) as AnswerEnvelope;
 
@@ -27,6 +31,8 @@ describe('thread markdown', () => {
       '',
       '_Searched as: and who approved it ADR-011_',
       '',
+      '_Answered · 82% confidence_',
+      '',
       'SQLite was chosen [1]; Maya approved it [2].',
       '',
       '**Sources**',
@@ -34,6 +40,15 @@ describe('thread markdown', () => {
       '- [1] ADR-011 Storage — `decisions/Storage.md:1–3`',
       '- [2] `people/Maya.md:4` (changed since indexing)',
     ]);
+  });
+
+  it('numbers the sources as the app shows them and says the outcome', () => {
+    const md = turnMarkdown({ question: 'q', searched_as: null, answer: envelope({ answer: 'Maya approved it [2]; SQLite was chosen [1, 2].', outcome: 'partial', verdict: 'REVISE', confidence: 0.4 }), hidden: false, restricted: false });
+    expect(md).toContain('_Partly answered · 40% confidence_');
+    expect(md).toContain('Maya approved it [1]; SQLite was chosen [2, 1].');
+    expect(md).toContain('- [1] `people/Maya.md:4` (changed since indexing)\n- [2] ADR-011 Storage — `decisions/Storage.md:1–3`');
+    const refused = turnMarkdown({ question: 'q', searched_as: null, answer: envelope({ answer: 'Not found.', answer_mode: 'abstained', outcome: 'not_found', verdict: 'REJECT', citations: [] }), hidden: false, restricted: false });
+    expect(refused).toContain('_Not in your notes_');
   });
 
   it('keeps the steps of a how-to answer on lines of their own', () => {
@@ -54,6 +69,13 @@ describe('thread markdown', () => {
     });
     expect(abstained).toContain('Closest passages (not an answer):\n\n> a line\n> — `a.md#L1-L1`');
     expect(abstained).not.toContain('**Sources**');
+  });
+
+  it('writes an interrupted turn with the quote read before it stopped', () => {
+    const md = turnMarkdown({ question: 'q', searched_as: null, answer: null, hidden: false, restricted: false, interrupted: { quote: 'SQLite was chosen.', sources: [{ locator: 'decisions/Storage.md#L2-L2', title: 'ADR-011' }] } });
+    expect(md).toContain('_Interrupted: the answer was not finished._');
+    expect(md).toContain('> SQLite was chosen.\n> — `decisions/Storage.md#L2-L2`');
+    expect(md).not.toContain('restricted');
   });
 
   it('writes the thread under its title and names the file after it', () => {

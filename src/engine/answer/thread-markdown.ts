@@ -3,6 +3,7 @@
  * whole thread). Each answer keeps its [n] citations, listed under it with the file and lines they
  * open; an answer held back (restricted notes not allowed) says so instead of showing it.
  */
+import { citationNumbers, outcomeLabel, relabelCitations } from '../../shared/answer-view.ts';
 import type { AnswerEnvelope, ThreadTurn } from '../../shared/contract.ts';
 
 const lines = (c: { path: string; start_line: number; end_line: number }) => (c.start_line === c.end_line ? `${c.path}:${c.start_line}` : `${c.path}:${c.start_line}–${c.end_line}`);
@@ -32,7 +33,11 @@ export function codeSpan(text: string): string {
 
 function answerMarkdown(a: AnswerEnvelope): string[] {
   // The steps of a how-to are on lines of their own: a hard break keeps them so in markdown.
-  const out: string[] = [inertText(a.answer.trim()).replace(/\n/g, '  \n')];
+  // Numbered as the app shows them (1, 2 in the order the answer cites them), with its outcome.
+  const numbers = citationNumbers(a.answer, a.snippets.map((s) => s.n));
+  const label = (n: number) => numbers.get(n) ?? n;
+  const outcome = [outcomeLabel(a.verdict, a.outcome), ...(a.answer_mode !== 'abstained' ? [`${Math.round(a.confidence * 100)}% confidence`] : []), ...(a.cancelled ? ['stopped'] : [])].join(' · ');
+  const out: string[] = [`_${outcome}_`, '', inertText(relabelCitations(a.answer.trim(), numbers)).replace(/\n/g, '  \n')];
   if (a.answer_mode === 'abstained') {
     if (a.searched.closest.length > 0) {
       out.push('', 'Closest passages (not an answer):', '');
@@ -41,23 +46,26 @@ function answerMarkdown(a: AnswerEnvelope): string[] {
     }
     return out;
   }
-  const cited = [...a.citations].sort((x, y) => x.n - y.n);
+  const cited = [...a.citations].sort((x, y) => label(x.n) - label(y.n));
   if (cited.length > 0) {
     out.push('', '**Sources**', '');
     for (const c of cited) {
       const s = a.snippets.find((x) => x.n === c.n);
       const title = s?.title && s.title !== c.path ? `${oneLine(s.title)} — ` : '';
-      out.push(`- [${c.n}] ${title}${codeSpan(lines(c))}${c.stale ? ' (changed since indexing)' : ''}`);
+      out.push(`- [${label(c.n)}] ${title}${codeSpan(lines(c))}${c.stale ? ' (changed since indexing)' : ''}`);
     }
   }
   return out;
 }
 
 /** One turn: the question as a heading, what it was searched as, the answer and its sources. */
-export function turnMarkdown(turn: Pick<ThreadTurn, 'question' | 'searched_as' | 'answer' | 'hidden' | 'restricted'>, level = 2): string {
+export function turnMarkdown(turn: Pick<ThreadTurn, 'question' | 'searched_as' | 'answer' | 'hidden' | 'restricted'> & { interrupted?: ThreadTurn['interrupted'] }, level = 2): string {
   const out: string[] = [`${'#'.repeat(level)} ${oneLine(turn.question)}`, ''];
   if (turn.searched_as) out.push(`_Searched as: ${oneLine(turn.searched_as)}_`, '');
-  if (turn.hidden || !turn.answer) out.push('_The answer uses restricted notes and is not shown here. Show restricted notes to include it._');
+  if (!turn.hidden && turn.interrupted) {
+    out.push('_Interrupted: the answer was not finished._');
+    if (turn.interrupted.quote) out.push('', 'The quote read before it stopped (not checked):', '', `> ${oneLine(turn.interrupted.quote)}`, ...turn.interrupted.sources.map((s) => `> — \`${s.locator}\``));
+  } else if (turn.hidden || !turn.answer) out.push('_The answer uses restricted notes and is not shown here. Show restricted notes to include it._');
   else {
     if (turn.restricted) out.push('_Uses restricted notes._', '');
     out.push(...answerMarkdown(turn.answer));

@@ -1,5 +1,5 @@
 /**
- * The vault's lower-case writings of its names, counted with the index (migration 015): a name a
+ * The vault's lower-case writings of its names, counted with the index (migration 016): a name a
  * few notes capitalise and more notes write in lower case is a common word, not a node
  * (names.ts isCommonWord). A question reads how many of the notes it may see write the word from
  * the rows kept here instead of reading every chunk the word's index term matches.

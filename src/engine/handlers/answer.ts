@@ -4,13 +4,14 @@ import { MAX_QUERY_CHARS, type AnswerEnvelope } from '../../shared/contract.ts';
 import { answerQuestion, type AnswerDeps } from '../answer/answer.ts';
 import { rewriteFollowUp } from '../answer/follow-up.ts';
 import { DEFAULT_SYSTEM_PROMPT } from '../answer/prompt.ts';
-import { loadReaderProfile } from '../answer/reader/scorer.ts';
 import type { Config } from '../config.ts';
 import type { EventBus } from '../events.ts';
 import type { ChatModel } from '../llm/chat.ts';
 import { queryLanguages, termStats } from '../search/lexical.ts';
+import { stripCitationMarkers } from '../answer/citations.ts';
+import { loadReaderProfile } from '../answer/reader/scorer.ts';
 import { partlySearchable } from '../store/queries/documents.ts';
-import { appendTurn, createThread, threadById, threadTurns } from '../store/queries/threads.ts';
+import { appendTurn, createThread, isInterrupted, threadById, threadTurns, updateTurn, type InterruptedAnswer } from '../store/queries/threads.ts';
 import type { Store } from '../store/store.ts';
 import { noThreadError } from './threads.ts';
 import type { Handlers } from './types.ts';
@@ -63,45 +64,78 @@ export function createAnswerHandlers({ store, config, events, chat, retrieve, st
     'answer/ask': async (req, { signal, onToken, onPrompt }) => {
       // The schema refuses an empty question; one of blanks only is empty too.
       if (!req.query.trim()) throw createError('E_SYN_BAD_REQUEST', 'The question is empty.');
-      // In a thread, a follow-up that leans on it is searched with the previous question's terms carried.
+      // In a thread, a follow-up that leans on it is searched with the previous answered question's terms carried.
       if (req.thread_id && !threadById(store.db, req.thread_id)) throw noThreadError(req.thread_id);
-      const previous = req.thread_id ? threadTurns(store.db, req.thread_id, { allowSensitivity: req.context?.allow_sensitivity ?? [], sensitivityEnable: config.sensitivityEnable }).at(-1) : undefined;
+      const policy = { allowSensitivity: req.context?.allow_sensitivity ?? [], sensitivityEnable: config.sensitivityEnable };
+      const turns = req.thread_id ? threadTurns(store.db, req.thread_id, policy) : [];
+      const question = req.query.trim();
+      // The same question again on an interrupted last turn resumes that turn instead of adding one.
+      const last = turns.at(-1);
+      const resumed = last && isInterrupted(last.envelope) && last.question === question ? last.ordinal : null;
+      const previous = turns.filter((t) => !isInterrupted(t.envelope) && t.ordinal !== resumed).at(-1);
       const followUp = rewriteFollowUp(req.query, previous ? (previous.searched_as ?? previous.question) : null, MAX_QUERY_CHARS, citedTitles(previous?.envelope as AnswerEnvelope | null | undefined));
+      const searchedAs = followUp.carried.length > 0 ? followUp.query : null;
+      // A question in a thread is saved when asked: a reload, a closed window or a stopped engine
+      // leaves it in the conversation as interrupted (with the reader's quote once read), to resume.
+      let saved: { threadId: string; turn: number } | null = null;
+      if (req.thread_id || req.new_thread) {
+        const askedAt = new Date().toISOString();
+        const pending: InterruptedAnswer = { state: 'interrupted', quote: null, sources: [] };
+        store.transaction(() => {
+          const threadId = req.thread_id ?? createThread(store.db, threadTitle(question), askedAt).id;
+          const turn = { searched_as: searchedAs, carried: followUp.carried, envelope: () => pending, doc_ids: [], paths: [] };
+          if (resumed !== null) updateTurn(store.db, threadId, resumed, turn);
+          saved = { threadId, turn: resumed ?? appendTurn(store.db, threadId, { ...turn, question, asked_at: askedAt }) };
+        });
+      }
+      const where = saved as { threadId: string; turn: number } | null;
       const envelope = await answerQuestion(deps, followUp.query, {
         ...(req.k ? { k: req.k } : {}),
         ...(req.mode ? { mode: req.mode } : {}),
         ...(req.context ? { context: req.context } : {}),
         critic: req.critic,
-        traceQuery: req.query.trim(),
+        traceQuery: question,
         ...(signal ? { signal } : {}),
         ...(onPrompt ? { onPrompt } : {}),
         onToken: (text, attempt, trace_id) => {
           events.emit('answer/token', { trace_id, text, attempt });
           onToken?.(text, attempt, trace_id);
         },
+        ...(where
+          ? {
+              onQuote: (quote) => {
+                const interrupted: InterruptedAnswer = {
+                  state: 'interrupted',
+                  quote: quote.answer ? stripCitationMarkers(quote.answer) : null,
+                  sources: quote.sources.map((s) => ({ locator: s.locator, title: s.title })),
+                };
+                updateTurn(store.db, where.threadId, where.turn, {
+                  searched_as: searchedAs,
+                  carried: followUp.carried,
+                  envelope: () => interrupted,
+                  doc_ids: [...new Set(quote.sources.map((s) => s.doc_id))],
+                  paths: [],
+                  passages: quote.sources.map((s) => ({ doc_id: s.doc_id, start_line: s.start_line, end_line: s.end_line })),
+                });
+              },
+            }
+          : {}),
       });
-      if ((req.thread_id || req.new_thread) && !envelope.cancelled) {
-        const question = req.query.trim();
-        const searchedAs = followUp.carried.length > 0 ? followUp.query : null;
-        const askedAt = new Date().toISOString();
-        let threadId = req.thread_id;
-        let turn = 0;
-        store.transaction(() => {
-          threadId ??= createThread(store.db, threadTitle(question), askedAt).id;
-          const id = threadId;
-          turn = appendTurn(store.db, id, {
-            question,
-            searched_as: searchedAs,
-            carried: followUp.carried,
-            asked_at: askedAt,
-            envelope: (ordinal) => ({ ...envelope, query: question, thread: { id, turn: ordinal, searched_as: searchedAs, carried: followUp.carried } }),
-            doc_ids: [...new Set(envelope.snippets.map((s) => s.doc_id))],
-            paths: [...new Set(envelope.searched.top.map((l) => l.replace(/#.*$/, '')))],
-            passages: envelope.snippets.map((s) => ({ doc_id: s.doc_id, start_line: s.start_line, end_line: s.end_line })),
-          });
+      if (where && !envelope.cancelled) {
+        const id = where.threadId;
+        updateTurn(store.db, id, where.turn, {
+          searched_as: searchedAs,
+          carried: followUp.carried,
+          envelope: (ordinal) => ({ ...envelope, query: question, thread: { id, turn: ordinal, searched_as: searchedAs, carried: followUp.carried } }),
+          doc_ids: [...new Set(envelope.snippets.map((s) => s.doc_id))],
+          paths: [...new Set(envelope.searched.top.map((l) => l.replace(/#.*$/, '')))],
+          passages: envelope.snippets.map((s) => ({ doc_id: s.doc_id, start_line: s.start_line, end_line: s.end_line })),
         });
+      }
+      if (where) {
+        // A stopped answer stays in its thread as interrupted: the envelope still names the turn.
         envelope.query = question;
-        envelope.thread = { id: threadId!, turn, searched_as: searchedAs, carried: followUp.carried };
+        envelope.thread = { id: where.threadId, turn: where.turn, searched_as: searchedAs, carried: followUp.carried };
       }
       events.emit('syn.answer.completed', { trace_id: envelope.trace_id, verdict: envelope.verdict, confidence: envelope.confidence, latency_ms: envelope.timings.total_ms ?? 0 });
       return envelope;

@@ -3,7 +3,7 @@ import type { AnswerEnvelope, Thread, ThreadTurn } from '../../shared/contract.t
 import { createError } from '../../shared/errors.ts';
 import { exportFileName, threadMarkdown, turnMarkdown } from '../answer/thread-markdown.ts';
 import type { Config } from '../config.ts';
-import { createThread, deleteThread, listThreads, renameThread, threadById, threadTurns } from '../store/queries/threads.ts';
+import { createThread, deleteThread, isInterrupted, listThreads, renameThread, threadById, threadTurns } from '../store/queries/threads.ts';
 import type { Store } from '../store/store.ts';
 import type { Handlers } from './types.ts';
 
@@ -25,7 +25,8 @@ export function readThread({ store, config }: ThreadsServices, id: string, allow
     searched_as: t.searched_as,
     carried: t.carried,
     asked_at: t.asked_at,
-    answer: t.envelope as AnswerEnvelope | null,
+    answer: isInterrupted(t.envelope) ? null : (t.envelope as AnswerEnvelope | null),
+    interrupted: isInterrupted(t.envelope) ? { quote: t.envelope.quote, sources: t.envelope.sources } : null,
     hidden: t.hidden,
     restricted: t.restricted,
   }));

@@ -12,7 +12,7 @@ import path from 'node:path';
 import type { AnyResponseOf, DownloadProgress, ModelInfo } from '../../shared/contract.ts';
 import { createError } from '../../shared/errors.ts';
 import type { Engine } from '../engine.ts';
-import { activeCatalog, catalogModel, downloadUri, recommendedModels, type CatalogModel } from '../llm/catalog.ts';
+import { activeCatalog, catalogModel, downloadUri, machineThroughput, recommendedModels, type CatalogModel } from '../llm/catalog.ts';
 import { downloadsDisabled, offlineSetting, pullModel, sha256File } from '../llm/download.ts';
 import { ggufFilesIn } from '../llm/model-folder.ts';
 import type { EngineHost } from './engine-host.ts';
@@ -63,8 +63,13 @@ export class ModelDownloads {
     const offline = downloadsDisabled(this.env);
     const catalog = activeCatalog(this.env);
     const mirror = this.env.SYNAPSIS_MODEL_MIRROR || undefined;
-    const installed = new Set((await (await this.options.host.engine()).call('models/list', {})).map((m) => m.file));
-    const recommended = new Set(recommendedModels(this.options.totalRam ?? os.totalmem(), catalog));
+    const engine = await this.options.host.engine();
+    const registered = await engine.call('models/list', {});
+    const installed = new Set(registered.map((m) => m.file));
+    // How fast a chat model would write here: from one measured here, else from the cores (a GPU,
+    // which only loading the runtime tells, shows once a chat model is measured).
+    const speed = machineThroughput({ cpus: os.availableParallelism?.() ?? os.cpus().length, gpu: false }, registered.filter((m) => m.role === 'chat'));
+    const recommended = new Set(recommendedModels(this.options.totalRam ?? os.totalmem(), catalog, speed.bytesPerS));
     const models = catalog.map((m) => ({
       id: m.id,
       role: m.role,
@@ -80,6 +85,8 @@ export class ModelDownloads {
       downloadable: !offline && downloadUri(m, mirror) !== null,
       installed: installed.has(m.file),
       verified: m.sha256 !== null,
+      tokens_per_s: m.role === 'chat' ? Math.round((speed.bytesPerS / m.size_bytes) * 10) / 10 : null,
+      speed_measured: m.role === 'chat' && speed.measured,
     }));
     const toFetch = models.filter((m) => m.recommended && m.downloadable && !m.installed);
     return { offline, models, recommended: toFetch.map((m) => m.id), recommended_bytes: toFetch.reduce((s, m) => s + m.size_bytes, 0), download: this.running?.progress ?? null };

@@ -166,14 +166,53 @@ export function isUnverified(model: Pick<CatalogModel, 'sha256'>): boolean {
  * largest recommended chat model that fits (one chat model is used at a time). Only pinned files:
  * an unverified model is pulled by name, when asked for.
  */
-export function recommendedModels(totalRam: number, catalog: readonly CatalogModel[] = MODEL_CATALOG): CatalogModel[] {
+export function recommendedModels(totalRam: number, catalog: readonly CatalogModel[] = MODEL_CATALOG, throughput: number | null = null): CatalogModel[] {
   const fits = catalog.filter((m) => m.recommended && !isUnverified(m) && m.ram_bytes <= totalRam);
-  const chat = fits.filter((m) => m.role === 'chat').sort((a, b) => b.ram_bytes - a.ram_bytes)[0];
+  // The largest that fits in memory and, where the machine's speed is known, writes fast enough to be used.
+  const chat = fits.filter((m) => m.role === 'chat' && (throughput === null || throughput / m.size_bytes >= MIN_WRITE_TOKENS_PER_S)).sort((a, b) => b.ram_bytes - a.ram_bytes)[0];
   return [...fits.filter((m) => m.role !== 'chat'), ...(chat ? [chat] : [])];
+}
+
+/**
+ * Below this many tokens a second a chat model is not worth recommending: a 300-token answer
+ * would take over a minute (the answer pipeline quotes instead below 4 tokens/s, answer.ts).
+ */
+export const MIN_WRITE_TOKENS_PER_S = 4;
+
+/**
+ * How many bytes of model weights this machine reads per second while a model writes: a token
+ * costs about one pass over the weights, so tokens/s ≈ throughput / file size. From the chat models
+ * measured here (the fastest), else a guess from the hardware: ~2.5 GB/s per CPU core up to 40 GB/s
+ * of memory bandwidth, 100 GB/s on a GPU.
+ */
+export function machineThroughput(machine: { cpus: number; gpu: boolean }, measured: readonly { size_bytes: number; tokens_per_s?: number | undefined }[]): { bytesPerS: number; measured: boolean } {
+  const rates = measured.flatMap((m) => (m.tokens_per_s && m.tokens_per_s > 0 ? [m.tokens_per_s * m.size_bytes] : []));
+  if (rates.length > 0) return { bytesPerS: Math.max(...rates), measured: true };
+  return { bytesPerS: machine.gpu ? 100e9 : Math.min(40e9, Math.max(1, machine.cpus) * 2.5e9), measured: false };
 }
 
 /** Where a model is fetched from: `<mirror>/<file>` when a mirror is set (an organisation's or a test's), else its public URI. */
 export function downloadUri(model: CatalogModel, mirror?: string): string | null {
   if (mirror) return `${mirror.replace(/\/+$/, '')}/${encodeURIComponent(model.file)}`;
   return model.uri;
+}
+
+/** A quantization at the end of a GGUF file's name: "Q4_K_M", "Q8_0", "IQ3_XS", "F16", "BF16". */
+const QUANT_SUFFIX = /[.\-_](I?Q\d+(?:_[A-Z0-9]+)*|BF16|F16|F32)$/i;
+
+/**
+ * The name a person sees for a model file: the catalog's name for a file it knows, else the file's
+ * own name with its quantization apart ("SmolLM2-135M-Instruct (Q4_1)"). A GGUF header's
+ * `general.name` is often the converter's folder name ("Smollm2 135M 8k Lc100K Mix1 Ep2"), so the
+ * file name, which the person chose or downloaded, is what names it.
+ */
+export function modelDisplayName(file: string, catalog: readonly CatalogModel[] = MODEL_CATALOG): string {
+  const base = file.split(/[\\/]/).pop()!;
+  const known = catalog.find((m) => m.file === base);
+  if (known) return known.name;
+  const stem = base.replace(/\.gguf$/i, '');
+  const quant = QUANT_SUFFIX.exec(stem);
+  const name = (quant ? stem.slice(0, quant.index) : stem).replace(/_/g, ' ').trim();
+  if (!name) return stem;
+  return quant ? `${name} (${quant[1]!.toUpperCase()})` : name;
 }

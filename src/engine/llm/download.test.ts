@@ -5,7 +5,7 @@ import * as esbuild from 'esbuild';
 import { afterAll, describe, expect, it } from 'vitest';
 import { serveModels } from '../../../test/helpers/model-server.ts';
 import { SHARED_DIR, TempDirs } from '../../../test/helpers/tmp.ts';
-import { activeCatalog, catalogModel, downloadUri, MODEL_CATALOG, recommendedModels, type CatalogModel } from './catalog.ts';
+import { activeCatalog, catalogModel, downloadUri, machineThroughput, MODEL_CATALOG, recommendedModels, type CatalogModel } from './catalog.ts';
 import { checkDiskSpace, describeDownloadError, httpUrlOf, pullModel, type PullProgress } from './download.ts';
 
 const temp = new TempDirs();
@@ -33,6 +33,21 @@ describe('model catalog', () => {
     expect(recommendedModels(8 * GB).map((m) => m.id)).toEqual(['multilingual-e5-small', 'qwen2.5-1.5b-instruct']);
     // The 7B file is not pinned (unverified): never recommended (test/security/model-pinning.test.ts).
     expect(recommendedModels(32 * GB).map((m) => m.id)).toEqual(['multilingual-e5-small', 'qwen2.5-1.5b-instruct']);
+  });
+
+  it('recommends by speed too: no 7B model for a 2-core CPU, and what a measured model says of this machine', () => {
+    const twoCores = machineThroughput({ cpus: 2, gpu: false }, []);
+    expect(twoCores.measured).toBe(false);
+    // 32 GB of memory but two cores: the 7B model would write about 1 token/s, the 1.5B about 4.5.
+    expect(recommendedModels(32 * GB, MODEL_CATALOG, twoCores.bytesPerS).map((m) => m.id)).toEqual(['multilingual-e5-small', 'qwen2.5-1.5b-instruct']);
+    expect(recommendedModels(32 * GB, MODEL_CATALOG, machineThroughput({ cpus: 8, gpu: true }, []).bytesPerS).map((m) => m.id)).toEqual(['multilingual-e5-small', 'qwen2.5-7b-instruct']);
+    // SmolLM2-135M (98 MB) measured at 0.8 tokens/s on a loaded 2-core machine: no chat model is worth fetching.
+    const slow = machineThroughput({ cpus: 2, gpu: false }, [{ size_bytes: 98_362_432, tokens_per_s: 0.8 }]);
+    expect(slow.measured).toBe(true);
+    expect(recommendedModels(32 * GB, MODEL_CATALOG, slow.bytesPerS).map((m) => m.id)).toEqual(['multilingual-e5-small']);
+    // A model measured fast here lifts the estimate above the guess from the cores.
+    const fast = machineThroughput({ cpus: 2, gpu: false }, [{ size_bytes: 98_362_432, tokens_per_s: 200 }, { size_bytes: 1e9, tokens_per_s: undefined }]);
+    expect(fast.bytesPerS).toBeCloseTo(98_362_432 * 200);
   });
 
   it('gives every model a role, licence, size and memory, and a source: a public URI or, for the pinned embedder, a mirror', () => {

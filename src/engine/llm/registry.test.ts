@@ -2,6 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SHARED_DIR, TempDirs } from '../../../test/helpers/tmp.ts';
+import { createEngine } from '../engine.ts';
+import { modelDisplayName } from './catalog.ts';
 import { inspectGguf, modelLanguages, ModelRegistry } from './registry.ts';
 
 const temp = new TempDirs();
@@ -21,6 +23,32 @@ describe('models registry', () => {
     expect(e5.languages).toEqual(['*']);
     expect(chat.languages).toBeUndefined();
   });
+
+  it('names an imported model by the catalog or its file, not by the header\'s converter name', async () => {
+    const registry = new ModelRegistry(temp.make('syn-models-'));
+    // The header says "Smollm2 135M 8k Lc100K Mix1 Ep2".
+    expect((await registry.add(path.join(MODELS, 'SmolLM2-135M-Instruct.Q4_1.gguf'))).name).toBe('SmolLM2-135M-Instruct (Q4_1)');
+    expect(modelDisplayName('multilingual-e5-small-q4_0.gguf')).toBe('multilingual-e5-small (Q4_0)');
+    expect(modelDisplayName('/m/Qwen2.5-1.5B-Instruct-Q4_K_M.gguf', [])).toBe('Qwen2.5-1.5B-Instruct (Q4_K_M)');
+    expect(modelDisplayName('bge_reranker.IQ3_XS.gguf', [])).toBe('bge reranker (IQ3_XS)');
+    expect(modelDisplayName('stories260K.gguf')).toBe('stories260K');
+  });
+
+  it('measures how fast the chat model writes on this machine and records it with the model', async () => {
+    const dataDir = temp.make('syn-data-');
+    const registry = new ModelRegistry(path.join(dataDir, 'models'));
+    const added = await registry.add(path.join(MODELS, 'stories260K.gguf'), { role: 'chat' });
+    expect(added.tokens_per_s).toBeUndefined();
+    const engine = createEngine({ dataDir, env: {} });
+    try {
+      const measured = await engine.call('models/measure', {});
+      expect(measured.model).toBe('stories260K');
+      expect(measured.tokens_per_s).toBeGreaterThan(0);
+      expect(registry.list()[0]!.tokens_per_s).toBe(measured.tokens_per_s);
+    } finally {
+      await engine.dispose();
+    }
+  }, 60_000);
 
   it('records the languages given on import, checks them, and replaces them on a second import', async () => {
     const registry = new ModelRegistry(temp.make('syn-models-'));

@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { createError } from '../../shared/errors.ts';
+import { modelDisplayName } from './catalog.ts';
 import { modelFamily } from './families.ts';
 import { checkGgufLengths, GgufHeaderError } from './gguf-header.ts';
 import { embedderLanguages, LANGUAGE_CODE } from '../lang/detect.ts';
@@ -175,7 +176,8 @@ export class ModelRegistry {
   async add(source: string, options: { role?: ModelRole; languages?: readonly string[] } = {}): Promise<ModelInfo> {
     const languages = options.languages ? checkLanguages(options.languages) : undefined;
     const abs = path.resolve(source);
-    const described = { ...(await inspectGguf(abs, options.role)), ...(languages ? { languages } : {}) };
+    // Named as a person knows the file (the catalog's name, or the file's), not by the header's general.name.
+    const described = { ...(await inspectGguf(abs, options.role)), name: modelDisplayName(path.basename(abs)), ...(languages ? { languages } : {}) };
     const id = (await hashFile(abs)).slice(0, 16);
     const existing = this.list();
     const same = existing.find((m) => m.id === id);
@@ -200,6 +202,14 @@ export class ModelRegistry {
     const info: ModelInfo = { id, file: path.basename(target), ...described, added_at: new Date().toISOString() };
     this.save([...existing.filter((m) => m.id !== id), info]);
     return info;
+  }
+
+  /** Records how fast a chat model wrote on this machine; false when it is not in the registry. */
+  setSpeed(id: string, tokensPerS: number): boolean {
+    const models = this.list();
+    if (!models.some((m) => m.id === id)) return false;
+    this.save(models.map((m) => (m.id === id ? { ...m, tokens_per_s: Math.round(tokensPerS * 10) / 10 } : m)));
+    return true;
   }
 
   remove(ref: string): ModelInfo | null {

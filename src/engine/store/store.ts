@@ -339,7 +339,7 @@ export class Store implements Disposable {
     })();
   }
 
-  // Lower-case writings of names (migration 015) ------------------------------------------------
+  // Lower-case writings of names (migration 016) ------------------------------------------------
 
   /** The words whose lower-case writings are stored with each document written: counted_words, and those being counted. */
   private writtenWords: Set<string> | null = null;

@@ -192,6 +192,25 @@ describe('the app store', () => {
     expect(asked().at(-1)).toEqual([]);
   });
 
+  it('reads the counts again within a second of the index moving, at most once a second', async () => {
+    const listeners = new Map<string, (p: unknown) => void>();
+    const bridge = fakeBridge({ 'health/get': HEALTH, 'index/status': {}, 'models/list': [], 'app/info': { demo: null } });
+    bridge.on = (event, listener) => (listeners.set(event, listener), () => {});
+    useApp.getState().connect(createClient(bridge));
+    await expect.poll(() => useApp.getState().health).not.toBeNull();
+    const healthCalls = () => bridge.calls.filter((c) => c.method === 'health/get').length;
+    const before = healthCalls();
+    // A run's status, 20 times in 400 ms.
+    for (let i = 0; i < 20; i++) {
+      listeners.get('index/status')?.({ running: true, paused: false, watching: true, pending_jobs: 20 - i, progress: null });
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    // Read while the run goes on, not only when it completes (HEALTH_EVERY_MS: 1 s; generous for a busy machine).
+    await expect.poll(healthCalls, { timeout: 5000 }).toBeGreaterThan(before);
+    await new Promise((r) => setTimeout(r, 1200));
+    expect(healthCalls() - before).toBeLessThanOrEqual(2);
+  });
+
   it('shows a repeated message once, and at most three toasts', () => {
     const { notify } = useApp.getState();
     notify('error', 'The connection to the engine was lost; try again.');

@@ -47,6 +47,10 @@ export const CatalogEntrySchema = z.object({
   installed: z.boolean(),
   /** The exact file is pinned: its sha256 is checked before it is registered. */
   verified: z.boolean(),
+  /** A chat model: about how many tokens a second it would write on this machine; null for other roles. */
+  tokens_per_s: z.number().nullable().default(null),
+  /** The estimate comes from a chat model measured here (else from the machine's cores or GPU). */
+  speed_measured: z.boolean().default(false),
 });
 export type CatalogEntry = z.infer<typeof CatalogEntrySchema>;
 

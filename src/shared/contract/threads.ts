@@ -38,8 +38,14 @@ export const ThreadTurnSchema = z.object({
   /** The thread's terms the follow-up carried (in searched_as). */
   carried: z.array(z.string()),
   asked_at: z.string(),
-  /** The answer with its snippets and citations; null when hidden. */
+  /** The answer with its snippets and citations; null when hidden, or when the turn was interrupted. */
   answer: AnswerEnvelopeSchema.nullable(),
+  /**
+   * The question was saved when asked, and its answer never finished (the window was reloaded or
+   * closed, the engine stopped, or the person stopped it): the reader's quote, when one was read,
+   * with the passages it quotes. Asking the same question again in the thread resumes the turn.
+   */
+  interrupted: z.object({ quote: z.string().nullable(), sources: z.array(z.object({ locator: z.string(), title: z.string() })) }).nullable().default(null),
   /** The answer used notes with a sensitivity this request does not allow: it is held back. */
   hidden: z.boolean(),
   /** The answer uses notes marked with a sensitivity (restricted), shown because the request allows them. */

@@ -387,7 +387,7 @@ const WRITES = `((' ' || c.text || ' ') GLOB @glob OR (' ' || c.text || ' ') GLO
 
 /**
  * How many visible documents write `word` exactly so (case-sensitive, as a whole word), counted up
- * to `cap`: from the writings kept with the index (migration 015) where the word is counted there,
+ * to `cap`: from the writings kept with the index (migration 016) where the word is counted there,
  * a handful of rows; else from the chunks, whose candidates `term` (its index term) finds through
  * the full-text index. Either way only the documents this caller may see are counted.
  */

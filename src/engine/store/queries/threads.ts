@@ -84,33 +84,9 @@ export function deleteThread(connection: WriteConnection, id: string): boolean {
 export function appendTurn(connection: WriteConnection, threadId: string, turn: TurnWrite): number {
   const db = sqliteOf(connection);
   return db.transaction(() => {
-    // The documents behind the named paths count as used: a restricted note's name is itself restricted.
-    const named = statements(db)
-      .prepare(
-        `SELECT d.doc_id FROM documents d JOIN roots r ON r.id = d.root_id
-          WHERE d.path IN (SELECT value FROM json_each(@paths)) OR (r.path || '/' || d.path) IN (SELECT value FROM json_each(@paths))`,
-      )
-      .pluck()
-      .all({ paths: JSON.stringify(turn.paths) }) as string[];
-    const docIds = [...new Set([...turn.doc_ids, ...named])];
     const ordinal = (statements(db).prepare('SELECT COALESCE(MAX(ordinal), 0) + 1 FROM thread_turns WHERE thread_id = ?').pluck().get(threadId) as number) ?? 1;
-    const labels = statements(db)
-      .prepare(
-        `SELECT DISTINCT lower(sensitivity) FROM documents
-          WHERE doc_id IN (SELECT value FROM json_each(?)) AND sensitivity IS NOT NULL AND lower(sensitivity) != 'public' ORDER BY 1`,
-      )
-      .pluck()
-      .all(JSON.stringify(docIds)) as string[];
-    const chunksUnder = statements(db).prepare(
-      `SELECT DISTINCT c.text_hash FROM chunks c JOIN documents d ON d.id = c.document_id
-        WHERE d.doc_id = ? AND c.start_line <= ? AND c.end_line >= ? ORDER BY c.start_line`,
-    );
-    const passages: [string, string][] = [];
-    for (const p of turn.passages ?? []) {
-      for (const hash of chunksUnder.pluck().all(p.doc_id, p.end_line, p.start_line) as string[]) {
-        if (!passages.some(([d, h]) => d === p.doc_id && h === hash)) passages.push([p.doc_id, hash]);
-      }
-    }
+    const { labels, docIds } = usedLabels(db, turn);
+    const passages = turnPassages(db, turn);
     statements(db)
       .prepare(
         `INSERT INTO thread_turns (thread_id, ordinal, question, searched_as, carried_json, asked_at, envelope_json, sensitivity_json, doc_ids_json, passages_json)
@@ -123,6 +99,68 @@ export function appendTurn(connection: WriteConnection, threadId: string, turn: 
     statements(db).prepare('UPDATE threads SET updated_at = ? WHERE id = ?').run(turn.asked_at, threadId);
     return ordinal;
   })();
+}
+
+/**
+ * Replaces a turn's answer (a saved question's quote, then its finished answer), with the labels of
+ * the documents it uses now; false when there is no such turn.
+ */
+export function updateTurn(connection: WriteConnection, threadId: string, ordinal: number, turn: Omit<TurnWrite, 'question' | 'asked_at'>): boolean {
+  const db = sqliteOf(connection);
+  return db.transaction(() => {
+    const { labels, docIds } = usedLabels(db, turn);
+    const passages = turnPassages(db, turn);
+    return (
+      statements(db)
+        .prepare('UPDATE thread_turns SET searched_as = ?, carried_json = ?, envelope_json = ?, sensitivity_json = ?, doc_ids_json = ?, passages_json = ? WHERE thread_id = ? AND ordinal = ?')
+        .run(turn.searched_as, JSON.stringify(turn.carried), JSON.stringify(turn.envelope(ordinal)), JSON.stringify(labels), JSON.stringify(docIds), JSON.stringify(passages), threadId, ordinal).changes > 0
+    );
+  })();
+}
+
+/** What a turn stores while its answer is not finished: the reader's quote once read (see isInterrupted). */
+export interface InterruptedAnswer {
+  state: 'interrupted';
+  quote: string | null;
+  sources: { locator: string; title: string }[];
+}
+
+export const isInterrupted = (envelope: unknown): envelope is InterruptedAnswer => typeof envelope === 'object' && envelope !== null && (envelope as { state?: unknown }).state === 'interrupted';
+
+/** The text hashes of the chunks under the passages a turn quoted, per document: how a moved note is found again. */
+function turnPassages(db: ReturnType<typeof sqliteOf>, turn: Pick<TurnWrite, 'passages'>): [string, string][] {
+  const chunksUnder = statements(db).prepare(
+    `SELECT DISTINCT c.text_hash FROM chunks c JOIN documents d ON d.id = c.document_id
+      WHERE d.doc_id = ? AND c.start_line <= ? AND c.end_line >= ? ORDER BY c.start_line`,
+  );
+  const passages: [string, string][] = [];
+  for (const p of turn.passages ?? []) {
+    for (const hash of chunksUnder.pluck().all(p.doc_id, p.end_line, p.start_line) as string[]) {
+      if (!passages.some(([d, h]) => d === p.doc_id && h === hash)) passages.push([p.doc_id, hash]);
+    }
+  }
+  return passages;
+}
+
+/** The documents a turn uses (its own and those behind the paths it names) and their sensitivity labels (lower case, public left out). */
+function usedLabels(db: ReturnType<typeof sqliteOf>, turn: Pick<TurnWrite, 'doc_ids' | 'paths'>): { labels: string[]; docIds: string[] } {
+  // The documents behind the named paths count as used: a restricted note's name is itself restricted.
+  const named = statements(db)
+    .prepare(
+      `SELECT d.doc_id FROM documents d JOIN roots r ON r.id = d.root_id
+        WHERE d.path IN (SELECT value FROM json_each(@paths)) OR (r.path || '/' || d.path) IN (SELECT value FROM json_each(@paths))`,
+    )
+    .pluck()
+    .all({ paths: JSON.stringify(turn.paths) }) as string[];
+  const docIds = [...new Set([...turn.doc_ids, ...named])];
+  const labels = statements(db)
+    .prepare(
+      `SELECT DISTINCT lower(sensitivity) FROM documents
+        WHERE doc_id IN (SELECT value FROM json_each(?)) AND sensitivity IS NOT NULL AND lower(sensitivity) != 'public' ORDER BY 1`,
+    )
+    .pluck()
+    .all(JSON.stringify(docIds)) as string[];
+  return { labels, docIds };
 }
 
 /**

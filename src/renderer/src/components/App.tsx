@@ -84,11 +84,22 @@ function IndexBadge() {
 
 /** While restricted notes are shown, the window says so, and one click hides them again. */
 function RestrictedMode() {
-  const { allowRestricted, setAllowRestricted } = useAppFields('allowRestricted', 'setAllowRestricted');
+  const { allowRestricted, setAllowRestricted, sidebarCollapsed } = useAppFields('allowRestricted', 'setAllowRestricted', 'sidebarCollapsed');
   if (!allowRestricted) return null;
+  const why = 'Restricted notes appear in search, answers and the graph until you hide them or close this window';
+  if (sidebarCollapsed) {
+    // No room for words: a marked icon that says what it is and hides them on a click.
+    return (
+      <button type="button" className="restricted-mode restricted-mode--icon" onClick={() => setAllowRestricted(false)} data-testid="restricted-mode" aria-label="Restricted notes shown: hide them" title={`Restricted notes shown: click to hide them. ${why}.`}>
+        <span aria-hidden>⚠</span>
+      </button>
+    );
+  }
   return (
-    <div className="restricted-mode" role="status" data-testid="restricted-mode" title="Restricted notes appear in search, answers and the graph until you hide them or close this window">
-      <span className="restricted-mode__text">Restricted notes shown</span>
+    <div className="restricted-mode" role="status" data-testid="restricted-mode" title={why}>
+      <span className="restricted-mode__text">
+        <span aria-hidden>⚠</span> Restricted notes shown
+      </span>
       <button type="button" className="link small" onClick={() => setAllowRestricted(false)}>
         Hide
       </button>

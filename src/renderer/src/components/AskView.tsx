@@ -1,8 +1,9 @@
 import { useEffect, useRef } from 'react';
+import { outcomeLabel } from '../../../shared/answer-view.ts';
 import { useAppFields } from '../store.ts';
 import { TourList } from './DemoBanner.tsx';
 import { SearchedAs, ThreadHeader, ThreadList, TurnCard } from './ThreadPanel.tsx';
-import { citationNumbers, CitedText, formatMs, Highlighted, plural } from './text.tsx';
+import { citationNumbers, CitedText, clipText, formatMs, Highlighted, LongText, plural } from './text.tsx';
 
 const STAGE_LABEL: Record<string, string> = {
   retrieve: 'Searching your notes…',
@@ -20,12 +21,7 @@ const changesMeaning = (limit: string, outcome: string) => MEANING.test(limit) &
 
 /** Does the answer answer? One of three outcomes a person tells apart at a glance; the critic's verdict is in the tooltip. */
 function VerdictBadge({ verdict, outcome, decidedBy }: { verdict: string | null; outcome: string; decidedBy: string }) {
-  const label =
-    verdict === null ? 'Not checked'
-    : outcome === 'not_found' || verdict === 'REJECT' ? 'Not in your notes'
-    : outcome === 'partial' ? 'Partly answered'
-    : verdict === 'APPROVE' ? 'Answered'
-    : 'Partly supported';
+  const label = outcomeLabel(verdict, outcome);
   const tone = verdict === null ? 'none' : outcome === 'not_found' || verdict === 'REJECT' ? 'reject' : outcome === 'partial' || verdict !== 'APPROVE' ? 'revise' : 'approve';
   return (
     <span className={`badge badge--${tone}`} title={`Every sentence is checked against its source. Critic verdict: ${verdict ?? 'none'} (decided by ${decidedBy})`} data-testid="verdict">
@@ -55,10 +51,13 @@ export function AskView() {
   const { thread, newThread, copyTurn } = useAppFields('thread', 'newThread', 'copyTurn');
   // The turns before the answer shown in full: the whole open thread while a follow-up is being answered.
   const shownTurn = !asking && answer?.thread && answer.thread.id === thread?.id ? answer.thread.turn : Infinity;
-  const earlier = thread ? thread.turns_list.filter((t) => t.ordinal < shownTurn) : [];
+  // A turn being resumed shows as the answer being written, not also as interrupted above it.
+  const resuming = (t: { interrupted: unknown; question: string }) => asking !== null && t.interrupted !== null && t.question === asking.question;
+  const earlier = thread ? thread.turns_list.filter((t) => t.ordinal < shownTurn && !resuming(t)) : [];
   const step = demo?.active ? demo.tour.find((t) => t.id === tourStep && t.question === answer?.query) : undefined;
   const input = useRef<HTMLTextAreaElement>(null);
   useEffect(() => input.current?.focus(), []);
+  const hasQuote = asking?.quote !== undefined && asking.quote.outcome !== 'not_found' && asking.quote.answer !== '';
   const submit = () => {
     if (question.trim()) void ask(question);
   };
@@ -130,20 +129,21 @@ export function AskView() {
           {asking && (
             <article className="answer answer--streaming" aria-live="polite" data-testid="answer-streaming">
               <h2 className="answer__question" data-testid="answer-question" dir="auto">
-                {asking.question}
+                <LongText text={asking.question} />
               </h2>
               <div className="answer__stage">
-                <span className="spinner" aria-hidden /> {STAGE_LABEL[asking.stage ?? 'retrieve']}
+                <span className="spinner" aria-hidden /> {asking.text && asking.stage === 'synthesize' ? (hasQuote ? 'Writing a fuller answer…' : 'Writing the answer…') : STAGE_LABEL[asking.stage ?? 'retrieve']}
+                {asking.text && (
+                  // The model's text is never shown before it is checked: a small model's draft can be nonsense. Only how far it got.
+                  <span className="muted small" data-testid="answer-writing" title="The chat model's answer shows once every sentence is checked against your notes">
+                    {' '}
+                    · {plural(asking.text.split(/\s+/).filter(Boolean).length, 'word')} written, not yet checked
+                  </span>
+                )}
               </div>
-              {asking.quote && asking.quote.outcome !== 'not_found' && (
+              {hasQuote && (
                 <p className="answer__text" data-testid="answer-quote" dir="auto">
-                  {asking.quote.answer.replace(/\s\[\d+\]/g, '')}
-                </p>
-              )}
-              {asking.text && (
-                // The model's draft is not the answer until every sentence is checked against its source.
-                <p className="answer__draft" data-testid="answer-draft" dir="auto" title="Being checked against your notes; it may be withdrawn">
-                  <span className="badge badge--none">Draft, being checked</span> {asking.text}
+                  {asking.quote!.answer.replace(/\s\[\d+\]/g, '')}
                 </p>
               )}
             </article>
@@ -152,7 +152,7 @@ export function AskView() {
           {!asking && answer && (
             <article className={`answer answer--${answer.answer_mode}`} data-testid="answer">
               <h2 className="answer__question" data-testid="answer-question" dir="auto">
-                {answer.query}
+                <LongText key={answer.trace_id} text={answer.query} />
               </h2>
               {answer.thread && <SearchedAs searchedAs={answer.thread.searched_as} carried={answer.thread.carried} />}
               <div className="answer__meta">
@@ -180,7 +180,7 @@ export function AskView() {
                 </ul>
               )}
               {answer.answer_mode === 'abstained' ? (
-                <div className="abstain" data-testid="abstention">
+                <div className="abstain" data-testid="abstention" key={answer.trace_id}>
                   <p className="answer__text" dir="auto">{answer.answer}</p>
                   <h3>What was searched</h3>
                   <p>
@@ -189,8 +189,9 @@ export function AskView() {
                   </p>
                   {answer.searched.closest.length > 0 && (
                     <ul className="closest">
-                      {answer.searched.closest.map((c) => (
-                        <li key={c.locator}>
+                      {answer.searched.closest.map((c, i) => (
+                        // Two quotes may come from one passage (one locator): keyed by place, each turn shows only its own.
+                        <li key={`${i}:${c.locator}`}>
                           <blockquote dir="auto">{c.text}</blockquote>
                           <button type="button" className="link" onClick={() => void openPreview(c.locator)}>
                             {c.locator}
@@ -284,8 +285,10 @@ export function AskView() {
                         newThread();
                         void ask(h);
                       }}
+                      title={h.length > 120 ? clipText(h, 1000) : undefined}
+                      data-testid="recent-question"
                     >
-                      {h}
+                      {clipText(h, 120)}
                     </button>
                   </li>
                 ))}

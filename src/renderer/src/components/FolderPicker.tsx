@@ -67,9 +67,11 @@ export function FolderPicker({ onAdded, submitLabel = 'Add folder' }: { onAdded?
         <FolderBrowser
           start={path}
           onChoose={(p) => {
+            // Choosing a folder is adding it: the field shows it until it is added (or why it was refused).
             setPath(p);
             setError(null);
             setBrowsing(false);
+            void submit(p);
           }}
           onClose={() => setBrowsing(false)}
         />

@@ -15,7 +15,7 @@ afterEach(() => {
 const MB = 1024 * 1024;
 const model = (over: Partial<CatalogEntry>): CatalogEntry => ({
   id: 'e5', role: 'embed', name: 'multilingual-e5-small (Q4_0)', file: 'e5.gguf', languages: ['*'], size_bytes: 70 * MB, size_exact: true, license: 'MIT',
-  good_for: 'search', ram_bytes: 1024 ** 3, recommended: true, downloadable: true, installed: false, verified: true, ...over,
+  good_for: 'search', ram_bytes: 1024 ** 3, recommended: true, downloadable: true, installed: false, verified: true, tokens_per_s: null, speed_measured: false, ...over,
 });
 const CATALOG: AnyResponseOf<'models/catalog'> = {
   offline: false,

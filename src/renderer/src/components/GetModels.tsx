@@ -17,7 +17,21 @@ function CatalogLine({ m }: { m: CatalogEntry }) {
         {formatBytes(m.size_bytes)} · licence {m.license} · needs {Math.round(m.ram_bytes / 1024 ** 3) || '<1'} GB memory{m.verified ? ' · checked by sha256' : ''}
         {m.installed ? ' · installed' : !m.downloadable ? ' · import it from a folder' : ''}
       </span>
+      {m.tokens_per_s !== null && <SpeedNote tokensPerS={m.tokens_per_s} measured={m.speed_measured} />}
     </li>
+  );
+}
+
+/** A chat model's speed on this machine, in the time a person waits for an answer (about 300 tokens). */
+export function SpeedNote({ tokensPerS, measured }: { tokensPerS: number; measured: boolean }) {
+  const seconds = 300 / Math.max(tokensPerS, 0.01);
+  const wait = seconds < 90 ? `${Math.max(1, Math.round(seconds))} s` : `${Math.round(seconds / 60)} min`;
+  const slow = tokensPerS < 4;
+  return (
+    <div className={`small ${slow ? 'speed-note--slow' : 'muted'}`} data-testid="speed-note">
+      {measured ? 'On this machine' : 'Estimated for this machine'}: about {tokensPerS < 10 ? tokensPerS.toFixed(1) : Math.round(tokensPerS)} tokens/s, an answer in about {wait}
+      {slow ? ' — too slow to wait for: answers are quoted from your notes instead' : ''}.
+    </div>
   );
 }
 
@@ -61,6 +75,16 @@ export function GetModels() {
     if (!catalog) void loadCatalog();
   }, [catalog, loadCatalog]);
 
+  const importFrom = async (dir: string) => {
+    if (!dir.trim()) return;
+    setImporting(true);
+    const refused = await importModelFolder(dir.trim());
+    setImporting(false);
+    setFolderError(refused);
+    if (!refused) setFolder('');
+    // Models arrived: why an earlier download stopped, and its resume, are no longer the news.
+    if (useApp.getState().models.length > 0) setDownloadError(null);
+  };
   const running = download !== null && ['downloading', 'verifying', 'registering'].includes(download.state);
   const start = async (which: string[]) => {
     setDownloadError(null);
@@ -117,14 +141,9 @@ export function GetModels() {
       <div className="folder-picker__wrap">
         <form
           className="folder-picker"
-          onSubmit={async (e) => {
+          onSubmit={(e) => {
             e.preventDefault();
-            if (!folder.trim()) return;
-            setImporting(true);
-            const refused = await importModelFolder(folder.trim());
-            setImporting(false);
-            setFolderError(refused);
-            if (!refused) setFolder('');
+            void importFrom(folder);
           }}
         >
           <PathField
@@ -155,9 +174,11 @@ export function GetModels() {
           <FolderBrowser
             start={folder}
             onChoose={(p) => {
+              // Choosing the folder imports it, as choosing a notes folder adds it.
               setFolder(p);
               setFolderError(null);
               setBrowsing(false);
+              void importFrom(p);
             }}
             onClose={() => setBrowsing(false)}
           />

@@ -82,7 +82,8 @@ export function LibraryView() {
       <FolderPicker />
       {status?.progress && roots.length > 1 && status.progress.phase !== 'done' && <ProgressBar progress={status.progress} testId="overall-progress" />}
 
-      {lastReport && (
+      {lastReport && !running && (
+        // While a run works, its progress is the news: the last run's counts would contradict it.
         <p className="muted small" data-testid="last-report">
           Last run: {lastReport.indexed} indexed, {lastReport.unchanged} unchanged, {lastReport.removed} removed, {lastReport.skipped} skipped, {lastReport.failed} failed in {formatMs(lastReport.duration_ms)}.
         </p>

@@ -253,8 +253,8 @@ export function SearchView() {
                     #{t}
                   </button>
                 ))}
-              <button type="button" className="link small" onClick={() => void showGraph(c.path)} title="This note in the knowledge graph">
-                graph
+              <button type="button" className="btn btn--ghost btn--small result__graph" onClick={() => void showGraph(c.path)} title="This note in the knowledge graph" data-testid="result-graph">
+                <span aria-hidden>⋈</span> In graph
               </button>
             </div>
           </li>

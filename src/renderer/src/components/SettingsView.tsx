@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { progressText } from '../../../shared/progress-text.ts';
 import { useAppFields, type RetrievalChoice, type Theme } from '../store.ts';
 import { unusedEmbedderNote } from '../../../shared/embed-plan.ts';
-import { GetModels } from './GetModels.tsx';
+import { GetModels, SpeedNote } from './GetModels.tsx';
 import { ModelImport } from './ModelImport.tsx';
 import { formatBytes, formatCount } from './text.tsx';
 
@@ -143,6 +143,7 @@ export function SettingsView() {
                     {m.dimension > 0 && ` · dim ${m.dimension}`} · context {formatCount(m.context_length)}
                     {m.role === 'embed' && m.languages && ` · languages ${m.languages.includes('*') ? 'all' : m.languages.join(', ')}`}
                   </div>
+                  {m.role === 'chat' && m.tokens_per_s !== undefined && <SpeedNote tokensPerS={m.tokens_per_s} measured />}
                   {(() => {
                     const note = health ? unusedEmbedderNote(m, (health.models.embedders ?? []).map((e) => ({ ...e, role: 'embed' }))) : null;
                     return note ? (

@@ -7,7 +7,7 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import type { ThreadTurn } from '../../../shared/contract.ts';
 import { useApp, useAppFields } from '../store.ts';
-import { citationNumbers, CitedText } from './text.tsx';
+import { citationNumbers, CitedText, LongText } from './text.tsx';
 
 const when = (iso: string) => {
   const d = new Date(iso);
@@ -54,12 +54,11 @@ export function ThreadList() {
         <button
           type="button"
           className="btn btn--ghost btn--small"
-          disabled={busy}
           onClick={() => {
             newThread();
             focusAsk();
           }}
-          title="Start a new conversation (Alt+N)"
+          title={busy ? 'Start a new conversation (Alt+N); the answer being written is saved in its own' : 'Start a new conversation (Alt+N)'}
           data-testid="new-thread"
         >
           + New
@@ -78,7 +77,6 @@ export function ThreadList() {
                   type="button"
                   className="thread-item__open"
                   aria-current={thread?.id === t.id ? 'true' : undefined}
-                  disabled={busy}
                   onClick={() => void openThread(t.id)}
                   onKeyDown={(e) => move(e, t.id)}
                   title={`${t.title} — F2 to rename`}
@@ -98,9 +96,28 @@ export function ThreadList() {
   );
 }
 
+/** The most characters a title may have (the rename field's limit). */
+const TITLE_CHARS = 200;
+
+/**
+ * What the rename field starts with: a title cut from its first question ("…") is given back whole
+ * (the question, when the thread is open; else the words before the cut), so renaming edits words, not an ellipsis.
+ */
+function renameStart(title: string, firstQuestion: string | undefined): string {
+  if (!title.endsWith('…')) return title;
+  const q = firstQuestion?.replace(/\s+/g, ' ').trim();
+  if (q && q.startsWith(title.slice(0, -1).trimEnd())) {
+    if (q.length <= TITLE_CHARS) return q;
+    const cut = q.slice(0, TITLE_CHARS);
+    return cut.slice(0, cut.lastIndexOf(' ') > TITLE_CHARS / 2 ? cut.lastIndexOf(' ') : TITLE_CHARS);
+  }
+  return title.slice(0, -1).trimEnd();
+}
+
 function RenameField({ id, title, done }: { id: string; title: string; done: () => void }) {
   const renameThread = useApp((s) => s.renameThread);
-  const [value, setValue] = useState(title);
+  const firstQuestion = useApp((s) => (s.thread?.id === id ? s.thread.turns_list[0]?.question : undefined));
+  const [value, setValue] = useState(() => renameStart(title, firstQuestion));
   const save = () => {
     if (value.trim() && value.trim() !== title) void renameThread(id, value);
     done();
@@ -111,7 +128,7 @@ function RenameField({ id, title, done }: { id: string; title: string; done: () 
       aria-label="Conversation title"
       value={value}
       autoFocus
-      maxLength={200}
+      maxLength={TITLE_CHARS}
       onChange={(e) => setValue(e.target.value)}
       onBlur={save}
       onKeyDown={(e) => {
@@ -187,13 +204,54 @@ export function SearchedAs({ searchedAs, carried }: { searchedAs: string | null;
 
 /** An earlier turn of the open thread: its question, what it was searched as, the answer and its sources. */
 export function TurnCard({ turn }: { turn: ThreadTurn }) {
-  const { openPreview, showGraph, copyTurn } = useAppFields('openPreview', 'showGraph', 'copyTurn');
+  const { openPreview, showGraph, copyTurn, ask } = useAppFields('openPreview', 'showGraph', 'copyTurn', 'ask');
+  const busy = useApp((s) => s.asking !== null);
+  if (turn.interrupted && !turn.hidden) {
+    // Saved when asked, never finished (a reload, a closed window, Stop): the reader's quote, and Resume.
+    const { quote, sources } = turn.interrupted;
+    return (
+      <article className="answer answer--turn answer--interrupted" data-testid="thread-turn">
+        <h3 className="answer__question" dir="auto">
+          <LongText text={turn.question} />
+        </h3>
+        <SearchedAs searchedAs={turn.searched_as} carried={turn.carried} />
+        <p className="answer__stage" data-testid="turn-interrupted">
+          <span className="badge badge--warn">Interrupted</span> The answer was not finished.{quote ? ' The quote read before it stopped, not yet checked:' : ''}
+        </p>
+        {quote && (
+          <blockquote className="answer__quote" dir="auto" data-testid="turn-interrupted-quote">
+            {quote}
+          </blockquote>
+        )}
+        {sources.length > 0 && (
+          <ol className="sources sources--compact" aria-label="Sources">
+            {sources.map((s, i) => (
+              <li key={`${i}:${s.locator}`}>
+                <button type="button" className="source-link" onClick={() => void openPreview(s.locator)}>
+                  <span className="cite-chip">{i + 1}</span>
+                  <span className="source-link__title">{s.title}</span>
+                  <span className="source-link__loc">{s.locator.replace(/#L(\d+)-L(\d+)$/, ':$1–$2')}</span>
+                </button>
+              </li>
+            ))}
+          </ol>
+        )}
+        <div className="answer__actions">
+          <button type="button" className="btn btn--primary btn--small" disabled={busy} onClick={() => void ask(turn.question)} data-testid="turn-resume">
+            Resume
+          </button>
+        </div>
+      </article>
+    );
+  }
   const a = turn.answer;
   const numbers = a ? citationNumbers(a.answer, a.snippets.map((s) => s.n)) : new Map<number, number>();
   const label = (n: number) => numbers.get(n) ?? n;
   return (
     <article className="answer answer--turn" data-testid="thread-turn">
-      <h3 className="answer__question">{turn.question}</h3>
+      <h3 className="answer__question" dir="auto">
+        <LongText text={turn.question} />
+      </h3>
       <SearchedAs searchedAs={turn.searched_as} carried={turn.carried} />
       {turn.hidden || !a ? (
         <p className="muted" data-testid="turn-hidden">

@@ -1,5 +1,5 @@
 /** Small text renderers shared by the views: highlighted snippets, answers with citation chips. */
-import { Fragment, type ReactNode } from 'react';
+import { Fragment, useState, type ReactNode } from 'react';
 
 /** A snippet with its matches wrapped in « » (as the engine marks them) shown as <mark>. */
 export function Highlighted({ text }: { text: string }) {
@@ -70,19 +70,7 @@ export function CitedText({
   return <>{out}</>;
 }
 
-/**
- * The numbers a reader sees for an answer's sources: 1, 2, 3 in the order the answer first cites
- * them, then the uncited passages in their own order. The engine numbers passages by retrieval
- * rank, so an answer could read "… [6] … [1]".
- */
-export function citationNumbers(text: string, sources: readonly number[]): Map<number, number> {
-  const order: number[] = [];
-  for (const m of text.matchAll(/\[(\d+(?:\s*,\s*\d+)*)\]/g)) {
-    for (const n of m[1]!.split(',').map((x) => Number(x.trim()))) if (sources.includes(n) && !order.includes(n)) order.push(n);
-  }
-  for (const n of sources) if (!order.includes(n)) order.push(n);
-  return new Map(order.map((n, i) => [n, i + 1]));
-}
+export { citationNumbers } from '../../../shared/answer-view.ts';
 
 /** A duration for people: "840 ms", "3.2 s", "9 min 44 s". */
 export function formatMs(ms: number): string {
@@ -112,4 +100,30 @@ export function formatBytes(n: number): string {
   if (n >= 1024 ** 3) return `${(n / 1024 ** 3).toFixed(1)} GB`;
   if (n >= 1024 ** 2) return `${(n / 1024 ** 2).toFixed(1)} MB`;
   return `${Math.ceil(n / 1024)} KB`;
+}
+
+/** A question past this many characters is shown cut, with a button that shows the rest. */
+export const LONG_TEXT_CHARS = 200;
+
+/** The start of a text, cut at a word within `max` characters, with "…" when cut. */
+export function clipText(text: string, max = LONG_TEXT_CHARS): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  if (flat.length <= max) return flat;
+  const cut = flat.slice(0, max);
+  const space = cut.lastIndexOf(' ');
+  return `${(space > max * 0.6 ? cut.slice(0, space) : cut).trimEnd()}…`;
+}
+
+/** A text that may be long (a pasted question): cut with "Show all", whole again with "Show less". */
+export function LongText({ text, max = LONG_TEXT_CHARS }: { text: string; max?: number }) {
+  const [whole, setWhole] = useState(false);
+  if (text.length <= max) return <>{text}</>;
+  return (
+    <>
+      {whole ? text : clipText(text, max)}{' '}
+      <button type="button" className="link small long-text__toggle" onClick={() => setWhole(!whole)} aria-expanded={whole} data-testid="long-text-toggle">
+        {whole ? 'Show less' : `Show all ${text.length.toLocaleString('en-US')} characters`}
+      </button>
+    </>
+  );
 }

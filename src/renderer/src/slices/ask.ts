@@ -11,6 +11,8 @@ export interface Asking {
   attempt: number;
   stage: AnswerStage | null;
   controller: AbortController;
+  /** The engine's trace of this question (from its first stage event): events of another question are not this one's. */
+  traceId?: string;
   /** The answer reader's quote, there before a chat model's draft (which the critic may still withdraw). */
   quote?: EventMap['answer/quote'];
 }
@@ -25,6 +27,8 @@ export interface AskSlice {
   setDraft(draft: string): void;
   ask(question: string): Promise<void>;
   cancelAsk(): void;
+  /** Leaves the question being answered to finish in its own conversation (the engine saves it there), freeing the view. */
+  detachAsk(): void;
 }
 
 /**
@@ -52,6 +56,8 @@ export const createAskSlice: StateCreator<AppState, [], [], AskSlice> = (set, ge
       const history = [q, ...get().history.filter((h) => h !== q)].slice(0, 50);
       storage.set(historyKey(get().workspace), history);
       set({ draft: q, asking: { question: q, text: '', attempt: 1, stage: 'retrieve', controller }, answer: null, history });
+      // The engine saves the question in its conversation when asked: the list shows it at once.
+      setTimeout(() => void get().loadThreads(), 300);
       await run(async () => {
         const mode = get().mode;
         // A question asked in an open thread is its follow-up; with none open it starts one.
@@ -69,10 +75,16 @@ export const createAskSlice: StateCreator<AppState, [], [], AskSlice> = (set, ge
               ),
           },
         );
+        // Left for another conversation meanwhile (+ New, or one opened from the list): the answer is
+        // saved in its own thread, and only the list shows that it arrived.
+        if (get().asking?.controller !== controller) {
+          void get().loadThreads();
+          return;
+        }
         set({ answer });
         if (answer.thread) {
           const t = await client().call('threads/get', { id: answer.thread.id, allow_sensitivity: sensitivity() });
-          set({ thread: t });
+          if (get().asking?.controller === controller || get().answer === answer) set({ thread: t });
           void get().loadThreads();
         }
       });
@@ -80,6 +92,9 @@ export const createAskSlice: StateCreator<AppState, [], [], AskSlice> = (set, ge
     },
     cancelAsk() {
       get().asking?.controller.abort();
+    },
+    detachAsk() {
+      if (get().asking) set({ asking: null, answer: null });
     },
   };
 };

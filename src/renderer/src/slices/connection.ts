@@ -6,6 +6,8 @@ import { kit, storage, type AppState } from './kit.ts';
 
 /** After an index run completes, health and status are read again once this quiet time passes. */
 export const REFRESH_AFTER_INDEX_MS = 500;
+/** While the index changes, its counts (health) are read again at most this often: no count lags a change by more. */
+export const HEALTH_EVERY_MS = 1000;
 
 /** The engine connection: the client, whether it is up, the events it pushes, and the health it reports. */
 export interface ConnectionSlice {
@@ -49,18 +51,52 @@ export const createConnectionSlice: StateCreator<AppState, [], [], ConnectionSli
           void get().refresh();
         }, REFRESH_AFTER_INDEX_MS);
       };
+      // The index's status moves (a file indexed, a sentence embedded): the counts every view shows
+      // (documents, passages, vectors, sentences waiting, the graph's notes) are read again within a second.
+      let healthTimer: ReturnType<typeof setTimeout> | null = null;
+      let healthAt = 0;
+      const healthSoon = () => {
+        healthTimer ??= setTimeout(
+          () => {
+            healthTimer = null;
+            healthAt = Date.now();
+            void c.call('health/get', {}).then(
+              (health) => {
+                const before = get().health;
+                set({ health, roots: health.roots });
+                if (before && countsChanged(before, health) && get().graph.overview) void get().loadOverview();
+              },
+              () => {
+                // The connection is down: onConnection refreshes everything when it is back.
+              },
+            );
+          },
+          Math.max(0, healthAt + HEALTH_EVERY_MS - Date.now()),
+        );
+      };
       const subs = [
         c.onConnection((connected) => {
           set({ connected });
           if (connected) void get().refresh();
         }),
-        c.on('index/status', (status) => set({ status })),
+        c.on('index/status', (status) => {
+          set({ status });
+          healthSoon();
+        }),
         c.on('syn.index.completed', (report) => {
           set({ lastReport: report });
           refreshSoon();
         }),
-        c.on('answer/stage', (e) => set((s) => (s.asking ? { asking: { ...s.asking, stage: e.stage } } : {}))),
-        c.on('answer/quote', (e) => set((s) => (s.asking ? { asking: { ...s.asking, quote: e } } : {}))),
+        // Events of the question being answered only: one left to finish in its own conversation
+        // (+ New while it was written) still reports; the question asked next is known by its first stage.
+        c.on('answer/stage', (e) =>
+          set((s) => {
+            if (!s.asking) return {};
+            if (!s.asking.traceId) return e.stage === 'retrieve' ? { asking: { ...s.asking, traceId: e.trace_id, stage: e.stage } } : {};
+            return s.asking.traceId === e.trace_id ? { asking: { ...s.asking, stage: e.stage } } : {};
+          }),
+        ),
+        c.on('answer/quote', (e) => set((s) => (s.asking && s.asking.traceId === e.trace_id ? { asking: { ...s.asking, quote: e } } : {}))),
         // A .md file opened with the desktop app (file association).
         c.on('app/openFile', (p) => get().openFile(p.path)),
         c.on('models/download', (download) => set({ download })),
@@ -69,6 +105,7 @@ export const createConnectionSlice: StateCreator<AppState, [], [], ConnectionSli
       return () => {
         subs.forEach((unsubscribe) => unsubscribe());
         if (refreshTimer) clearTimeout(refreshTimer);
+        if (healthTimer) clearTimeout(healthTimer);
       };
     },
 
@@ -84,7 +121,14 @@ export const createConnectionSlice: StateCreator<AppState, [], [], ConnectionSli
           set({ workspace, history: storage.get<string[]>(historyKey(workspace), legacy), thread: null, threads: [] });
           void get().loadThreads();
         }
+        const before = get().health;
+        if (before && countsChanged(before, health) && get().graph.overview) void get().loadOverview();
         set((s) => ({ health, roots: health.roots, status, models, demo, watchFolders: info?.watch ?? s.watchFolders, onboarding: demo?.active ? false : (s.onboarding ?? (health.roots.length === 0 && !s.onboardingDone)) }));
       }),
   };
 };
+
+/** Whether the index's counts moved: the graph's overview (its notes, names and links) is read again. */
+function countsChanged(a: HealthReport, b: HealthReport): boolean {
+  return a.documents.indexed !== b.documents.indexed || a.chunks !== b.chunks || a.roots.length !== b.roots.length;
+}

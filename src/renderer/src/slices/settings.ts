@@ -31,7 +31,7 @@ export interface SettingsSlice {
   loadSystem(): Promise<void>;
   /** The system dialog for a model file (desktop only; null in web mode or when cancelled). */
   pickModelFile(): Promise<string | null>;
-  /** Imports a model file; resolves to null, or to why it was refused (shown next to the field). */
+  /** Imports a model file and restarts the engine with it; resolves to null, or to why it was refused (shown next to the field). */
   importModel(path: string, role?: ModelRole): Promise<string | null>;
   removeModel(ref: string): Promise<void>;
   loadCatalog(): Promise<void>;
@@ -50,14 +50,31 @@ export const createSettingsSlice: StateCreator<AppState, [], [], SettingsSlice> 
   /** The host registered models and restarted the engine with them: show them, and embed the notes with a new embedder. */
   const modelsArrived = async (models: ModelInfo[]) => {
     if (models.length === 0) return;
-    set({ restartNeeded: false, system: null });
+    // A download that failed or was cancelled before is no longer what the screen should say.
+    set((s) => ({ restartNeeded: false, system: null, download: s.download && ['failed', 'cancelled'].includes(s.download.state) ? null : s.download }));
     await get().refresh();
     await get().loadCatalog();
     const names = models.map((m) => m.name).join(', ');
     const embeds = models.some((m) => m.role === 'embed') && get().roots.length > 0;
     get().notify('info', embeds ? `Synapsis now uses ${names}. Your notes are being embedded for meaning search; search by words works meanwhile.` : `Synapsis now uses ${names}.`);
     if (embeds) void get().indexNow();
+    // A chat model: how fast it writes here is measured now, and what is recommended goes by it.
+    if (models.some((m) => m.role === 'chat')) void measureChat();
   };
+  const measureChat = () =>
+    run(async () => {
+      const measured = await client().call('models/measure', {});
+      if (measured.tokens_per_s === null || measured.model === null) return;
+      await get().loadCatalog();
+      set({ models: await client().call('models/list', {}) });
+      const seconds = 300 / Math.max(measured.tokens_per_s, 0.01);
+      get().notify(
+        'info',
+        measured.tokens_per_s < 4
+          ? `${measured.model} writes ${measured.tokens_per_s} tokens/s on this machine: an answer would take ${Math.round(seconds / 60)} min, so answers are quoted from your notes instead.`
+          : `${measured.model} writes ${measured.tokens_per_s} tokens/s on this machine: an answer takes about ${Math.round(seconds)} s.`,
+      );
+    });
   return {
     theme: storage.get<Theme>('theme', 'system'),
     mode: storage.get<RetrievalChoice>('mode', 'auto'),
@@ -102,9 +119,15 @@ export const createSettingsSlice: StateCreator<AppState, [], [], SettingsSlice> 
       } catch (error) {
         return messageOf(error);
       }
-      get().notify('info', `Imported ${model.name} as the ${model.role} model. Restart the engine to use it.`, { label: 'Restart the engine', run: () => void get().restartEngine() });
-      set({ restartNeeded: true });
-      await get().refresh();
+      // As a folder import does: the engine restarts with it, no button to find.
+      try {
+        await client().call('app/restart', {});
+      } catch (error) {
+        set({ restartNeeded: true });
+        await get().refresh();
+        return `Imported ${model.name}, but the engine did not restart: ${messageOf(error)}`;
+      }
+      await modelsArrived([model]);
       return null;
     },
     loadCatalog: () =>
@@ -144,9 +167,13 @@ export const createSettingsSlice: StateCreator<AppState, [], [], SettingsSlice> 
     },
     removeModel: (ref) =>
       run(async () => {
-        await client().call('models/remove', { ref });
-        set({ restartNeeded: true });
+        const { model } = await client().call('models/remove', { ref });
+        // The engine restarts without it: a removed model is never shown "in use".
+        await client().call('app/restart', {});
+        set({ restartNeeded: false, system: null });
         await get().refresh();
+        await get().loadCatalog();
+        if (model) get().notify('info', `Removed ${model.name}; Synapsis no longer uses it.`);
       }),
     restartEngine: () =>
       run(async () => {

@@ -73,6 +73,8 @@ export const createThreadsSlice: StateCreator<AppState, [], [], ThreadsSlice> = 
     loadThreads: () => run(async () => set({ threads: (await client().call('threads/list', {})).threads })),
     openThread: (id) =>
       run(async () => {
+        // An answer being written goes on in its own conversation.
+        get().detachAsk();
         const thread = await read(id);
         const last = thread.turns_list.at(-1);
         set({ thread, answer: last?.answer ?? null, draft: '', view: 'ask' });
@@ -85,7 +87,8 @@ export const createThreadsSlice: StateCreator<AppState, [], [], ThreadsSlice> = 
         if (get().thread?.id === open.id) set({ thread });
       }),
     newThread() {
-      if (get().asking) return;
+      // An answer being written goes on in its own conversation (saved there when it is done).
+      get().detachAsk();
       set({ thread: null, answer: null, draft: '' });
     },
     renameThread: (id, title) =>

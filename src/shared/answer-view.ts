@@ -1,0 +1,32 @@
+/**
+ * How an answer reads to a person, the same in the app and in what it copies or exports: the
+ * numbers its sources are shown under, and its outcome in words.
+ */
+
+/**
+ * The numbers a reader sees for an answer's sources: 1, 2, 3 in the order the answer first cites
+ * them, then the uncited passages in their own order. The engine numbers passages by retrieval
+ * rank, so an answer could read "… [6] … [1]".
+ */
+export function citationNumbers(text: string, sources: readonly number[]): Map<number, number> {
+  const order: number[] = [];
+  for (const m of text.matchAll(/\[(\d+(?:\s*,\s*\d+)*)\]/g)) {
+    for (const n of m[1]!.split(',').map((x) => Number(x.trim()))) if (sources.includes(n) && !order.includes(n)) order.push(n);
+  }
+  for (const n of sources) if (!order.includes(n)) order.push(n);
+  return new Map(order.map((n, i) => [n, i + 1]));
+}
+
+/** The answer's text with each marker's numbers as citationNumbers shows them ("[6]" -> "[1]"). */
+export function relabelCitations(text: string, numbers: ReadonlyMap<number, number>): string {
+  return text.replace(/\[(\d+(?:\s*,\s*\d+)*)\]/g, (_, list: string) => `[${list.split(',').map((x) => numbers.get(Number(x.trim())) ?? Number(x.trim())).join(', ')}]`);
+}
+
+/** Does the answer answer? One of the outcomes a person tells apart at a glance (the critic's verdict decides with the reader's outcome). */
+export function outcomeLabel(verdict: string | null, outcome: string): 'Not checked' | 'Not in your notes' | 'Partly answered' | 'Answered' | 'Partly supported' {
+  return verdict === null ? 'Not checked'
+    : outcome === 'not_found' || verdict === 'REJECT' ? 'Not in your notes'
+    : outcome === 'partial' ? 'Partly answered'
+    : verdict === 'APPROVE' ? 'Answered'
+    : 'Partly supported';
+}
