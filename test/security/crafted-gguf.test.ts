@@ -94,7 +94,8 @@ describe('a GGUF header with a length past the end of the file', () => {
         id: 'crafted', role: 'chat', name: 'crafted', file: 'a.gguf', languages: ['en'], size_bytes: crafted.length, size_exact: false, license: 'MIT',
         sha256: null, architecture: 'llama', uri: null, good_for: 'tests', ram_bytes: 0, recommended: false,
       };
-      const { error, ms } = await timed(() => pullModel(model, { modelsDir, mirror: server.url }));
+      // No sha256 pinned: an unverified catalog entry, pulled only when asked to.
+      const { error, ms } = await timed(() => pullModel(model, { modelsDir, mirror: server.url, allowUnverified: true }));
       expect(error).toMatchObject({ code: 'E_SYN_MODEL_UNAVAILABLE', message: expect.stringMatching(/a\.gguf is not a readable GGUF model \(.*damaged or crafted: .*claims 1099511627776 items.*it was deleted and nothing was registered/) });
       expect(ms).toBeLessThan(10_000);
       expect(fs.existsSync(path.join(modelsDir, 'a.gguf'))).toBe(false);
@@ -113,13 +114,13 @@ describe('a GGUF header with a length past the end of the file', () => {
         sha256: null, architecture: 'llama', uri: null, good_for: 'tests', ram_bytes: 0, recommended: false,
       };
       const modelsDir = temp.make('syn-gguf-size-');
-      await expect(pullModel(base, { modelsDir, mirror: server.url })).rejects.toMatchObject({
+      await expect(pullModel(base, { modelsDir, mirror: server.url, allowUnverified: true })).rejects.toMatchObject({
         code: 'E_SYN_MODEL_UNAVAILABLE',
         message: expect.stringMatching(new RegExp(`s\\.gguf is ${stories.length} bytes, not the about ${stories.length * 10} the catalog names`)),
       });
       expect(fs.existsSync(path.join(modelsDir, 's.gguf'))).toBe(false);
       // Within 10% of an approximate size, it is the file.
-      const near = await pullModel({ ...base, size_bytes: Math.round(stories.length * 1.05) }, { modelsDir: temp.make('syn-gguf-size-'), mirror: server.url });
+      const near = await pullModel({ ...base, size_bytes: Math.round(stories.length * 1.05) }, { modelsDir: temp.make('syn-gguf-size-'), mirror: server.url, allowUnverified: true });
       expect(near.pinned).toBe(false);
     } finally {
       await server.close();
