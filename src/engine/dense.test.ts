@@ -39,7 +39,8 @@ describe('dense retrieval with a real GGUF embedder', () => {
     expect(report.embedded).toBe(4);
     expect(report.embed_pending).toBe(0);
     const health = await engine.health();
-    expect(health.vectors).toMatchObject({ count: 4, dimension: 64, pending: 0 });
+    // Health counts what the caller may see: the restricted note's vector is not counted.
+    expect(health.vectors).toMatchObject({ count: 3, dimension: 64, pending: 0 });
     expect(health.models.embed?.id).toBe('270cba1bd5109f42');
     expect(health.degradations.join()).not.toMatch(/no embedding model/);
 

@@ -56,9 +56,11 @@ function serve(locator: string): { text?: string; code?: string; message?: strin
   }
 }
 
+// The engine's own damage marker beside its store is read before serving (it is no file of the user's).
+const ownMarker = (p: string) => path.basename(p) === 'store-damaged.json' && path.dirname(path.resolve(p)) === path.join(base, 'data');
 const outsideRoot = () => reads.filter((p) => {
   const rel = path.relative(root, path.resolve(p));
-  return rel.startsWith('..') || path.isAbsolute(rel);
+  return (rel.startsWith('..') || path.isAbsolute(rel)) && !ownMarker(p);
 });
 
 const TRAVERSALS = [
