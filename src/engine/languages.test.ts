@@ -59,7 +59,8 @@ let engine: Engine;
 beforeAll(async () => {
   const vault = temp.make('syn-de-vault-', VAULT);
   dataDir = temp.make('syn-de-data-');
-  engine = createEngine({ dataDir, env: {}, config: { gpu: 'off', llmThreads: 1 } });
+  // The reader's own outcome: these tests read which sentence is quoted (the fitted scorer has tests of its own).
+  engine = createEngine({ dataDir, env: {}, config: { gpu: 'off', llmThreads: 1, readerProfile: 'none' } });
   await engine.index([vault]);
 });
 afterAll(async () => {

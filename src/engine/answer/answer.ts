@@ -540,7 +540,7 @@ export async function answerQuestion(deps: AnswerDeps, query: string, options: A
   }
   // The fitted scorer: the probability that the quote states the asked fact, and the outcome it earns.
   const profile = deps.readerProfile === undefined ? defaultReaderProfile() : deps.readerProfile;
-  const features: Features | null = snippets.length > 0 ? readingFeatures(reading, result ? topScoreOf(result) : null) : null;
+  const features: Features | null = snippets.length > 0 ? readingFeatures(reading) : null;
   const probability = features && profile ? answerProbability(profile, features) : null;
   // The reader's own "not found" stands: on the dev sets, showing the quotes it withholds cost far more
   // abstentions on unanswerable questions than it gained answers (docs/answers.md).

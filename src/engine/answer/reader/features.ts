@@ -55,15 +55,18 @@ export const FEATURE_NAMES = [
   'has_vectors',
   'sim_best',
   'sim_gap',
-  'top_score',
 ] as const;
 export type FeatureName = (typeof FEATURE_NAMES)[number];
 export type Features = Record<FeatureName, number>;
 
 const clip = (v: number, lo: number, hi: number) => (Number.isFinite(v) ? Math.min(hi, Math.max(lo, v)) : 0);
 
-/** Features of one reading; `topScore` is retrieval's top hit in [0, 1] (null: unknown). */
-export function readingFeatures(reading: Pick<Reading, 'outcome' | 'answerability' | 'signals'>, topScore: number | null): Features {
+/**
+ * Features of one reading. Retrieval's top score is left out on purpose: BM25's scale grows with the
+ * vault, so a tiny vault's exact answer would read as weak (fitted with it, "What is the launch
+ * date?" over two notes scored 0.60 for its exact sentence).
+ */
+export function readingFeatures(reading: Pick<Reading, 'outcome' | 'answerability' | 'signals'>): Features {
   const s: ReadingSignals = reading.signals;
   const group = TYPE_GROUPS[s.askedType] ?? 'any';
   return {
@@ -100,7 +103,6 @@ export function readingFeatures(reading: Pick<Reading, 'outcome' | 'answerabilit
     has_vectors: s.hasVectors,
     sim_best: s.hasVectors ? clip(s.simBest, -1, 1) : 0,
     sim_gap: s.hasVectors ? clip(s.simGap, -1, 1) : 0,
-    top_score: topScore === null ? 0.5 : clip(topScore, 0, 1),
   };
 }
 

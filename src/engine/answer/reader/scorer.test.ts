@@ -33,18 +33,16 @@ describe('readingFeatures', () => {
     ['type_value', 1],
     ['type_name', 0],
     ['reader_answered', 1],
-    ['top_score', 0.5],
     ['sim_best', 0],
   ] as const)('%s is %d for a one-part duration question answered by the first passage', (name, value) => {
-    expect(readingFeatures({ outcome: 'answered', answerability: 0.9, signals }, null)[name]).toBeCloseTo(value, 6);
+    expect(readingFeatures({ outcome: 'answered', answerability: 0.9, signals })[name]).toBeCloseTo(value, 6);
   });
 
   it('clips values into their ranges and turns a rank into 1/(1+rank)', () => {
-    const f = readingFeatures({ outcome: 'partial', answerability: 3, signals: { ...signals, leadRank: 3, togetherMargin: -7, simBest: 0.8, hasVectors: 1 } }, 2);
+    const f = readingFeatures({ outcome: 'partial', answerability: 3, signals: { ...signals, leadRank: 3, togetherMargin: -7, simBest: 0.8, hasVectors: 1 } });
     expect(f.answerability).toBe(1);
     expect(f.lead_rank).toBe(0.25);
     expect(f.together_margin).toBe(-1);
-    expect(f.top_score).toBe(1);
     expect(f.sim_best).toBe(0.8);
     expect(f.reader_answered).toBe(0);
   });
@@ -59,8 +57,8 @@ describe('readingFeatures', () => {
 
 describe('the scorer', () => {
   it('turns features into a probability that grows with a positively weighted feature', () => {
-    const high = answerProbability(profile(), readingFeatures({ outcome: 'answered', answerability: 1, signals }, null));
-    const low = answerProbability(profile(), readingFeatures({ outcome: 'answered', answerability: 1, signals: { ...signals, held: 0.1 } }, null));
+    const high = answerProbability(profile(), readingFeatures({ outcome: 'answered', answerability: 1, signals }));
+    const low = answerProbability(profile(), readingFeatures({ outcome: 'answered', answerability: 1, signals: { ...signals, held: 0.1 } }));
     expect(high).toBeCloseTo(1 / (1 + Math.exp(-2)), 3);
     expect(low).toBeLessThan(high);
   });
