@@ -14,6 +14,10 @@ import type { Migration } from './types.ts';
  *   index run, graph/names.ts nameWords). A word not there is counted from the chunks as before.
  *
  * Created empty: the next index run counts the words of the names already stored.
+ *
+ * Restricted notes: a count is always of the documents the caller may see (the rows are joined to
+ * them), as the count from the chunks was. `counted_words` says only which words are complete, not
+ * who writes them, and a word counted or not gives the same count: it changes how fast, not what.
  */
 export const migration016: Migration = {
   version: 16,
