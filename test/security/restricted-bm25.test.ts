@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../../src/engine/engine.ts';
-import { termStats } from '../../src/engine/search/lexical.ts';
+import { ftsQueryFor, rankChunksOfNotes, termStats } from '../../src/engine/search/lexical.ts';
+import { hiddenChunkIds } from '../../src/engine/store/queries/documents.ts';
 import { Store } from '../../src/engine/store/store.ts';
 import { TempDirs } from '../helpers/tmp.ts';
 
@@ -89,6 +90,23 @@ describe('BM25 as a caller sees the vault', () => {
     const expected = stats(plain);
     expect(expected.get('relay')!.df).toBeGreaterThan(0);
     expect(stats(mixed)).toEqual(expected);
+  });
+
+  it('ranks the chunks of linked notes (the graph list) by the visible statistics', () => {
+    const policy = { allowSensitivity: [], sensitivityEnable: true };
+    const ranks = (engine: Engine) => {
+      const store = new Store(engine.dataDir, { reader: true });
+      try {
+        const fts = ftsQueryFor(store.db, 'relay rollout budget', policy);
+        return rankChunksOfNotes(store.db, fts, ['relay.md', 'offsite.md', 'misc.md', 'ops.md'], undefined, hiddenChunkIds(store.db, policy)).map((r) => ({ path: r.path, rank: r.rank }));
+      } finally {
+        store.dispose();
+      }
+    };
+    const expected = ranks(plain);
+    const got = ranks(mixed);
+    expect(got.map((r) => r.path)).toEqual(expected.map((r) => r.path));
+    got.forEach((r, i) => expect(r.rank, r.path).toBeCloseTo(expected[i]!.rank, 6));
   });
 
   it('answers alike: the reader weighs words by how rare they are among the visible notes', async () => {
