@@ -6,6 +6,7 @@ import { generateMarkdownCorpus } from '../../src/cli/bench/corpus.ts';
 import { HashedEmbedder } from '../../src/cli/bench/hashed-embedder.ts';
 import { createEngine } from '../../src/engine/engine.ts';
 import type { IndexManifest } from '../../src/engine/manifest.ts';
+import { CHILD_LIMIT_MS, CHILD_TEST_LIMIT_MS } from '../helpers/limits.ts';
 import { TempDirs } from '../helpers/tmp.ts';
 import { FIXTURES, ROOT } from './helpers.ts';
 
@@ -46,7 +47,7 @@ describe.skipIf(!TMPFS)('a full disk', () => {
     const r = spawnSync('unshare', ['--user', '--map-root-user', '--mount', 'sh', '-c', script, 'sh', mount, process.execPath, path.join(FIXTURES, 'disk-full.ts'), corpus], {
       cwd: ROOT,
       encoding: 'utf8',
-      timeout: 50_000,
+      timeout: CHILD_LIMIT_MS,
     });
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
@@ -73,5 +74,5 @@ describe.skipIf(!TMPFS)('a full disk', () => {
     expect(out.embedStore).toEqual({ integrity: 'ok', fts: 'ok' });
     expect(out.embedResumed).toMatchObject({ report: { embedded: 186, embed_pending: 0, failed: 0 }, ...before });
     expect(fs.readdirSync(mount)).toEqual([]); // the tmpfs lived in the child's namespace only
-  });
+  }, CHILD_TEST_LIMIT_MS);
 });
