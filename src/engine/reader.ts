@@ -31,6 +31,7 @@ const READER_METHODS = [
   'answer/ask',
   'source/get',
   'source/related',
+  'source/embeds',
   'graph/neighbors',
   'graph/path',
   'graph/overview',

@@ -43,6 +43,7 @@ export const RENDERER_METHODS: ReadonlySet<string> = new Set<AnyMethod>([
   'search/tags',
   'source/get',
   'source/related',
+  'source/embeds',
   'source/open',
   'system/info',
   'threads/delete',

@@ -8,6 +8,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { createError } from '../../shared/errors.ts';
+import { obsidianUrl, obsidianVaultOf } from '../obsidian.ts';
 
 export interface OpenTarget {
   root: string;
@@ -115,6 +116,21 @@ export async function openInEditor(target: OpenTarget, env: NodeJS.ProcessEnv = 
   const how = template ? `${argv[0]} (SYNAPSIS_EDITOR) at line ${line}` : `${argv[0]} (the OS opener; set SYNAPSIS_EDITOR="code --goto {file}:{line}" to open at the line)`;
   await spawnDetached(argv);
   return { opened: true, file, line, how };
+}
+
+/**
+ * Opens a note in Obsidian: its vault's `obsidian://open` address, through `SYNAPSIS_OPENER` (a
+ * command given the address) when set, else the OS's opener, which hands it to Obsidian.
+ */
+export async function openInObsidian(target: OpenTarget, env: NodeJS.ProcessEnv = process.env): Promise<OpenResult> {
+  const file = resolveInsideRoot(target);
+  const vault = obsidianVaultOf(target.root);
+  if (!vault) throw createError('E_SYN_BAD_REQUEST', `${target.root} is not in an Obsidian vault (no .obsidian folder): open it in an editor instead`);
+  const url = obsidianUrl(vault, file);
+  const opener = env.SYNAPSIS_OPENER?.trim();
+  const argv = opener ? [...opener.split(/\s+/), url] : osOpener(url);
+  await spawnDetached(argv);
+  return { opened: true, file, line: Math.max(1, Math.trunc(target.line)), how: `Obsidian (${url})` };
 }
 
 /** Opens an http address on this machine in the default browser (web mode's --open). */

@@ -53,6 +53,7 @@ const DATE_WEIGHT = 0.5;
 export function quotePassage(text: string, max = QUOTE_CHARS): string {
   const flat = text
     .replace(/^---[\s\S]*?---\s*/, '')
+    .replace(/(^|\s)\^[A-Za-z0-9-]+(?=\s|$)/g, ' ')
     .replace(/[#>*_`|[\]]+/g, ' ')
     .replace(/\s+/g, ' ')
     .trim();
@@ -165,6 +166,12 @@ export function wikilinkNames(text: string): string[] {
   return [...new Set([...text.matchAll(WIKILINK)].map((m) => m[1]!.trim()).filter(Boolean))];
 }
 
+/** The path of the visible note a [[name]] names (null: none, or an entity of that name). */
+export function notePathNamed(g: LinkGraph, name: string): string | null {
+  const node = g.findNode(name);
+  return node && g.kind(node) === 'note' ? (g.attributes(node).locator ?? null) : null;
+}
+
 /** Candidates the word search asks for: several passages of one note may come first. */
 const SIMILAR_CANDIDATES = 40;
 /** The note's chunks whose vectors look for passages alike (a long note's first ones), and the hits each asks for. */
@@ -227,10 +234,7 @@ export async function relatedNotes(services: RetrievalServices, req: { locator: 
   const chunks = chunkLinesOf(store.db, doc.id);
   const text = chunks.map((c) => c.text).join('\n');
   const g = services.graphs.reader(req.allow_sensitivity);
-  const links = wikilinkNames(text).map((name) => {
-    const node = g.findNode(name);
-    return { name, path: node && g.kind(node) === 'note' ? (g.attributes(node).locator ?? null) : null };
-  });
+  const links = wikilinkNames(text).map((name) => ({ name, path: notePathNamed(g, name) }));
   const fromGraph = graphSignals(g, doc.path);
 
   // Passages alike are one signal of three: when neither search answers, the graph's still rank.

@@ -26,7 +26,7 @@ function Chip({ active, onClick, children, title }: { active: boolean; onClick: 
 const toggle = (list: string[], value: string) => (list.includes(value) ? list.filter((x) => x !== value) : [...list, value]);
 
 export function SearchView() {
-  const { query, setQuery, search, results, searching, searchError, filters, setFilters, roots, openPreview, showGraph, tagSuggestions, suggestTags, allowRestricted } = useAppFields(
+  const { query, setQuery, search, results, searching, searchError, filters, setFilters, roots, openPreview, showGraph, tagSuggestions, suggestTags, allowRestricted, openInEditor } = useAppFields(
     'query',
     'setQuery',
     'search',
@@ -38,6 +38,7 @@ export function SearchView() {
     'roots',
     'openPreview',
     'showGraph',
+    'openInEditor',
     'tagSuggestions',
     'suggestTags',
     'allowRestricted',
@@ -49,12 +50,26 @@ export function SearchView() {
   const fragmentIsTag = fragment !== '' && tagSuggestions.some((t) => t.tag.toLowerCase() === fragment);
   // The tag filter applies as you type, once typing pauses: the complete tags, and the one being typed
   // once it names a tag of the notes (a half-typed "how" does not empty the results; Enter applies anything).
+  const typedFilter = () => parseTags(typedTags.slice(0, -1).join(',')).concat(fragmentIsTag ? parseTags(fragment) : []);
+  /** The tags this field last applied: a change from elsewhere (a #tag clicked in a note) rewrites the field. */
+  const applied = useRef(filters.tags.join(','));
   useEffect(() => {
-    const tags = parseTags(typedTags.slice(0, -1).join(',')).concat(fragmentIsTag ? parseTags(fragment) : []);
+    const tags = typedFilter();
     if (tags.join(',') === filters.tags.join(',')) return;
-    const t = setTimeout(() => setFilters({ tags }), TAG_DEBOUNCE_MS);
+    const t = setTimeout(() => {
+      applied.current = tags.join(',');
+      setFilters({ tags });
+    }, TAG_DEBOUNCE_MS);
     return () => clearTimeout(t);
+    // typedFilter reads tagText and fragmentIsTag.
   }, [tagText, fragmentIsTag, filters.tags, setFilters]);
+  useEffect(() => {
+    const key = filters.tags.join(',');
+    if (key === applied.current) return;
+    applied.current = key;
+    if (typedFilter().join(',') !== key) setTagText(tagsText(filters.tags));
+    // Only a change of the filter itself rewrites the field.
+  }, [filters.tags]);
   const [tagFocus, setTagFocus] = useState(false);
   // Every visible note's tags that start with what is typed (search/tags), asked again as typing goes on.
   useEffect(() => {
@@ -256,6 +271,11 @@ export function SearchView() {
               <button type="button" className="link small" onClick={() => void showGraph(c.path)} title="This note in the knowledge graph">
                 graph
               </button>
+              {roots.some((r) => r.path === c.root && r.obsidian_vault) && (
+                <button type="button" className="link small" data-testid="result-obsidian" onClick={() => void openInEditor(c.locator, 'obsidian')} title="Open this note in Obsidian">
+                  Open in Obsidian
+                </button>
+              )}
             </div>
           </li>
         ))}
@@ -265,7 +285,12 @@ export function SearchView() {
           Show {results.chunks.length - relevant} more
         </button>
       )}
-      {!results && !query && <p className="muted empty-hint">Type to search every indexed file. Exact terms and codes are found even inside words.</p>}
+      {!results && !query && filters.tags.length === 0 && <p className="muted empty-hint">Type to search every indexed file. Exact terms and codes are found even inside words.</p>}
+      {!results && !query && filters.tags.length > 0 && (
+        <p className="muted empty-hint" data-testid="tag-hint">
+          Type to search the notes tagged {filters.tags.map((t) => `#${t}`).join(', ')}.
+        </p>
+      )}
     </section>
   );
 }

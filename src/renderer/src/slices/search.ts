@@ -17,6 +17,8 @@ export interface SearchSlice {
   suggestTags(prefix: string): Promise<void>;
   setQuery(query: string): void;
   setFilters(filters: Partial<SearchFilters>): void;
+  /** A #tag clicked in a note: the search view, filtered by that tag (the query kept). */
+  filterByTag(tag: string): void;
   search(): Promise<void>;
 }
 
@@ -50,6 +52,11 @@ export const createSearchSlice: StateCreator<AppState, [], [], SearchSlice> = (s
     },
     setFilters(filters) {
       set((s) => ({ filters: { ...s.filters, ...filters } }));
+      void get().search();
+    },
+    filterByTag(tag) {
+      set((s) => ({ filters: { ...s.filters, tags: [tag] }, preview: null, previewHistory: [] }));
+      get().setView('search');
       void get().search();
     },
     async search() {
