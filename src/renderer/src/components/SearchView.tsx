@@ -3,6 +3,7 @@ import { relevantCount } from '../search-cut.ts';
 import { useAppFields } from '../store.ts';
 import { formatMs, Highlighted, plural } from './text.tsx';
 
+/** The file types the type filter can offer, in this order; it offers those the workspace holds. */
 const TYPES = ['markdown', 'text', 'code', 'pdf', 'docx', 'html'];
 /** Results follow typing after this pause (a query takes ~15 ms; the pause saves work, not time). */
 const DEBOUNCE_MS = 150;
@@ -43,6 +44,11 @@ export function SearchView() {
     'suggestTags',
     'allowRestricted',
   );
+  const { health, topTags, loadTopTags } = useAppFields('health', 'topTags', 'loadTopTags');
+  // The tag field's example is the user's own most used tags (asked again as the notes change or restricted ones are shown).
+  useEffect(() => void loadTopTags(), [loadTopTags, health?.documents.indexed, allowRestricted]);
+  const held = health?.documents.by_type ?? {};
+  const types = TYPES.filter((t) => (held[t] ?? 0) > 0 || filters.types.includes(t)).concat(Object.keys(held).filter((t) => !TYPES.includes(t) && (held[t] ?? 0) > 0));
   const [tagText, setTagText] = useState(tagsText(filters.tags));
   const typedTags = tagText.split(',');
   const fragment = (typedTags[typedTags.length - 1] ?? '').trim().replace(/^#/, '').toLowerCase();
@@ -150,14 +156,16 @@ export function SearchView() {
             ))}
           </div>
         )}
-        <div className="filters__group">
-          <span className="filters__label">Types</span>
-          {TYPES.map((t) => (
-            <Chip key={t} active={filters.types.includes(t)} onClick={() => setFilters({ types: toggle(filters.types, t) })}>
-              {t}
-            </Chip>
-          ))}
-        </div>
+        {types.length > 1 && (
+          <div className="filters__group" data-testid="type-filter">
+            <span className="filters__label">Types</span>
+            {types.map((t) => (
+              <Chip key={t} active={filters.types.includes(t)} onClick={() => setFilters({ types: toggle(filters.types, t) })} title={`${held[t] ?? 0} ${t} files`}>
+                {t}
+              </Chip>
+            ))}
+          </div>
+        )}
         <div className="filters__group tag-filter" onFocus={() => setTagFocus(true)} onBlur={(e) => !e.currentTarget.contains(e.relatedTarget) && setTagFocus(false)}>
           <label className="filters__label" htmlFor="tag-filter">
             Tags
@@ -166,7 +174,7 @@ export function SearchView() {
             id="tag-filter"
             className="tag-input"
             value={tagText}
-            placeholder="decision, meeting"
+            placeholder={topTags === null ? '' : topTags.length > 0 ? topTags.join(', ') : 'no note has tags yet'}
             autoComplete="off"
             role="combobox"
             aria-expanded={suggesting}

@@ -15,6 +15,9 @@ export interface SearchSlice {
   /** Tags the tag filter suggests for what is typed: every visible note's tags (search/tags), most used first. */
   tagSuggestions: TagList['tags'];
   suggestTags(prefix: string): Promise<void>;
+  /** The notes' most used tags (the tag field's example); null until asked. */
+  topTags: string[] | null;
+  loadTopTags(): Promise<void>;
   setQuery(query: string): void;
   setFilters(filters: Partial<SearchFilters>): void;
   /** A #tag clicked in a note: the search view, filtered by that tag (the query kept). */
@@ -36,6 +39,7 @@ export const createSearchSlice: StateCreator<AppState, [], [], SearchSlice> = (s
     searching: false,
     searchError: null,
     tagSuggestions: [],
+    topTags: null,
 
     async suggestTags(prefix) {
       const seq = ++tagSeq;
@@ -45,6 +49,14 @@ export const createSearchSlice: StateCreator<AppState, [], [], SearchSlice> = (s
       } catch {
         // Suggestions are a convenience: typing a tag still filters.
         if (seq === tagSeq) set({ tagSuggestions: [] });
+      }
+    },
+    async loadTopTags() {
+      try {
+        const { tags } = await client().call('search/tags', { prefix: '', limit: 2, allow_sensitivity: sensitivity() });
+        set({ topTags: tags.map((t) => t.tag) });
+      } catch {
+        set({ topTags: [] });
       }
     },
     setQuery(query) {
