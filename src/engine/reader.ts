@@ -35,6 +35,7 @@ const READER_METHODS = [
   'graph/neighbors',
   'graph/path',
   'graph/overview',
+  'graph/global',
   'graph/subgraph',
   'index/documents',
   'health/get',

@@ -22,6 +22,7 @@ export const RENDERER_METHODS: ReadonlySet<string> = new Set<AnyMethod>([
   'demo/reset',
   'demo/start',
   'graph/overview',
+  'graph/global',
   'graph/subgraph',
   'health/get',
   'index/addRoot',

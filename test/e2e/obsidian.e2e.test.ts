@@ -10,6 +10,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { generateMarkdownCorpus } from '../../src/cli/bench/corpus.ts';
 import { screenshot, webSuite } from './harness.ts';
 
 const { open, temp } = webSuite();
@@ -182,5 +183,97 @@ describe.skipIf(!haveVault)("Obsidian's help vault in web mode", () => {
     const shown = await openNote(page, 'Reading check filler', 'Reading check.md');
     await shown.locator('section.md-embed[data-embed="Payroll 2026"]').waitFor();
     expect(await shown.locator('section.md-embed[data-embed="Payroll 2026"]').textContent()).toContain('salary bands');
+  });
+
+  it('search never ranks a bare heading first; tags, type filters and related notes follow the vault', async () => {
+    const app = await open({ indexFirst: true, vault: HELP_VAULT, files: OURS });
+    const { page } = app;
+    await page.keyboard.press('Control+/');
+    // "## Group cards" stands straight above "### Group selected cards": part of its passage, not one of its own.
+    for (const words of ['canvas group cards', 'resolve sync conflict', 'canvas']) {
+      await page.locator('#search-input').fill(words);
+      await expect.poll(() => page.getByTestId('search-meta').textContent()).toMatch(/passage|No passage/);
+      const first = page.getByTestId('result').first();
+      const loc = (await first.locator('.result__loc').textContent()) ?? '';
+      const [, from, to] = /:(\d+)–(\d+)$/.exec(loc) ?? [];
+      const snippet = ((await first.locator('.snippet').textContent()) ?? '').replace(/[«»]/g, '');
+      // More than a heading line: lines below it, and words beyond the heading's.
+      expect(Number(to) - Number(from), `${words}: ${loc} ${snippet}`).toBeGreaterThan(0);
+      expect(snippet.replace(/^#+ [^#]*?(?=#|$)/, '').trim().length, `${words}: ${snippet}`).toBeGreaterThan(20);
+    }
+    await page.locator('#search-input').fill('canvas group cards');
+    await page.getByTestId('result').first().waitFor();
+    await screenshot(page, 'obsidian-06-search-no-bare-heading');
+
+    // The vault holds notes only: no type filter to choose from. The tag field's example is the notes' own top tags.
+    expect(await page.getByTestId('type-filter').count()).toBe(0);
+    const engine = await app.host.engine();
+    const top = (await engine.call('search/tags', { prefix: '', limit: 2 })).tags.map((t) => t.tag);
+    expect(top.length).toBeGreaterThan(0);
+    await expect.poll(() => page.locator('#tag-filter').getAttribute('placeholder')).toBe(top.join(', '));
+    // No number and nothing from code is a tag (#1984 in prose, #ff0000 in a CSS block inside a callout); the note's list of forms is.
+    const all = (await engine.call('search/tags', { prefix: '', limit: 200 })).tags.map((t) => t.tag);
+    expect(all.filter((t) => /^\d+$/.test(t) || t === 'ff0000')).toEqual([]);
+    expect(all).toEqual(expect.arrayContaining(['camelCase', 'y1984', 'pane-check']));
+    await page.locator('#tag-filter').pressSequentially('19', { delay: 30 });
+    await page.getByTestId('no-tag').waitFor();
+    await page.locator('#tag-filter').fill('');
+
+    // Related notes say something: no reason lists a name most notes hold.
+    await page.locator('#search-input').fill('canvas group cards');
+    await page.locator('[data-testid=result]', { hasText: 'Plugins/Canvas.md' }).first().click();
+    const pane = page.getByTestId('source-preview');
+    await pane.getByTestId('related-note').first().waitFor();
+    const why = await pane.getByTestId('related-why').allTextContents();
+    expect(why.length).toBeGreaterThan(0);
+    expect(why.filter((w) => /shares: .*\bObsidian\b/.test(w))).toEqual([]);
+    await screenshot(page, 'obsidian-07-related-notes');
+  });
+
+  it('the graph opens on the whole vault: notes and their most connected names, clustered, the central ones named', async () => {
+    const { page } = await open({ indexFirst: true, vault: HELP_VAULT, files: OURS });
+    await page.keyboard.press('Alt+4');
+    const global = page.getByTestId('global-graph');
+    await global.waitFor();
+    // 173 help notes and ours (the restricted one not among them).
+    await expect.poll(() => page.getByTestId('global-caption').textContent()).toMatch(/All notes · 174 notes · \d+ names and tags that join them · \d+ clusters/);
+    const canvas = global.locator('canvas');
+    expect(await canvas.getAttribute('aria-label')).toMatch(/^Graph of all notes: \d+ nodes in \d+ clusters; the most central: /);
+    // Level of detail: a few names at a distance, more once zoomed in, never every node's.
+    const labels = async () => Number(await canvas.getAttribute('data-labels'));
+    await expect.poll(labels).toBeGreaterThan(4);
+    const far = await labels();
+    expect(far).toBeLessThanOrEqual(14);
+    await screenshot(page, 'obsidian-08-global-graph');
+    for (let i = 0; i < 4; i++) await global.getByRole('button', { name: 'Zoom in' }).click();
+    await expect.poll(labels).toBeGreaterThan(far);
+    await screenshot(page, 'obsidian-09-global-graph-zoomed');
+    // The most central are listed for the keyboard too; a note among them opens in the reading pane.
+    const central = await global.getByTestId('global-central').allTextContents();
+    expect(central.length).toBe(20);
+    expect(central).not.toContain('Payroll 2026');
+    expect(central).not.toContain('draft');
+    await global.getByTestId('global-central').filter({ hasText: /^Settings$/ }).first().focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.getByTestId('source-preview').locator('.preview__path').textContent()).toBe('User interface/Settings.md');
+  });
+
+  it('the graph of 5,000 notes stays readable: the most central named, the rest drawn, names growing with the zoom', { timeout: 900_000 }, async () => {
+    const vault = temp.make('e2e-5000-');
+    generateMarkdownCorpus(vault, 5000, 7, 2);
+    const { page } = await open({ indexFirst: true, vault });
+    await page.keyboard.press('Alt+4');
+    const global = page.getByTestId('global-graph');
+    await global.waitFor({ timeout: 300_000 });
+    expect(await page.getByTestId('global-caption').textContent()).toMatch(/All notes · 5,000 notes · \d+ names and tags that join them · \d+ clusters/);
+    const canvas = global.locator('canvas');
+    const labels = async () => Number(await canvas.getAttribute('data-labels'));
+    await expect.poll(labels).toBeGreaterThan(4);
+    const far = await labels();
+    expect(far).toBeLessThanOrEqual(14);
+    await screenshot(page, 'obsidian-10-global-graph-5000');
+    for (let i = 0; i < 5; i++) await global.getByRole('button', { name: 'Zoom in' }).click();
+    await expect.poll(labels).toBeGreaterThan(far);
+    await screenshot(page, 'obsidian-11-global-graph-5000-zoomed');
   });
 });
