@@ -55,3 +55,22 @@ describe('graph/global', () => {
     }
   });
 });
+
+describe('graph/subgraph', () => {
+  it('tells two notes of one title apart by their folder in a neighbourhood too', async () => {
+    const vault = temp.make('syn-global-sub-', {
+      'a/Plan.md': '# Plan\n\nAbout [[Gateway]].\n',
+      'b/Plan.md': '# Plan\n\nAlso [[Gateway]].\n',
+      'Gateway.md': '# Gateway\n\nA gateway.\n',
+    });
+    const engine = createEngine({ dataDir: temp.make(), ...noModels });
+    try {
+      await engine.index([vault]);
+      const v = await engine.call('graph/subgraph', { entity: 'Gateway' });
+      expect(v.nodes.map((n) => n.label).sort()).toEqual(['Gateway', 'Plan (a)', 'Plan (b)']);
+      expect(v.edges.map((e) => e.source).sort()).toEqual(['Plan (a)', 'Plan (b)']);
+    } finally {
+      await engine.dispose();
+    }
+  });
+});
