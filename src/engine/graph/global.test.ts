@@ -59,8 +59,8 @@ describe('graph/global', () => {
 describe('graph/subgraph', () => {
   it('tells two notes of one title apart by their folder in a neighbourhood too', async () => {
     const vault = temp.make('syn-global-sub-', {
-      'a/Plan.md': '# Plan\n\nAbout [[Gateway]].\n',
-      'b/Plan.md': '# Plan\n\nAlso [[Gateway]].\n',
+      'a/Plan.md': '---\nstatus: accepted\n---\n# Plan\n\nAbout [[Gateway]].\n',
+      'b/Plan.md': '---\nstatus: accepted\n---\n# Plan\n\nAlso [[Gateway]].\n',
       'Gateway.md': '# Gateway\n\nA gateway.\n',
     });
     const engine = createEngine({ dataDir: temp.make(), ...noModels });
@@ -69,6 +69,9 @@ describe('graph/subgraph', () => {
       const v = await engine.call('graph/subgraph', { entity: 'Gateway' });
       expect(v.nodes.map((n) => n.label).sort()).toEqual(['Gateway', 'Plan (a)', 'Plan (b)']);
       expect(v.edges.map((e) => e.source).sort()).toEqual(['Plan (a)', 'Plan (b)']);
+      // Both plans are "accepted": the status is no node of the view.
+      const plan = await engine.call('graph/subgraph', { paths: ['a/Plan.md'], hops: 2 });
+      expect(plan.nodes.map((n) => n.type)).not.toContain('status');
     } finally {
       await engine.dispose();
     }

@@ -56,7 +56,8 @@ function expand(g: LinkGraph, starts: readonly string[], hops: number, maxNodes:
       // Smaller neighbours first: a hub's hundred links should not crowd out a note's two.
       const around = g.neighbors(id).sort((a, b) => g.degree(a) - g.degree(b) || a.localeCompare(b));
       for (const other of around) {
-        if (depth.has(other) || depth.size >= maxNodes) continue;
+        // A status value ("accepted", "active") joins notes without relating them: no node of a view unless asked for.
+        if (depth.has(other) || depth.size >= maxNodes || other.startsWith('status:')) continue;
         depth.set(other, h);
         next.push(other);
       }
