@@ -136,6 +136,15 @@ describe.skipIf(!haveVault)("Obsidian's help vault in web mode", () => {
     await expect.poll(() => fs.existsSync(openerLog)).toBe(true);
     const [url] = JSON.parse(fs.readFileSync(openerLog, 'utf8')) as string[];
     expect(url).toBe(`obsidian://open?vault=${encodeURIComponent(path.basename(app.vault))}&file=${encodeURIComponent('Linking notes and files/Embed files')}`);
+    // At 800x600 the pane's header keeps both buttons on screen.
+    await page.setViewportSize({ width: 800, height: 600 });
+    await expect.poll(() => pane.locator('.preview__header').evaluate((h) => h.scrollWidth <= h.clientWidth + 1)).toBe(true);
+    for (const name of ['Open in Obsidian', 'Open in editor']) {
+      const box = await pane.getByRole('button', { name, exact: true }).boundingBox();
+      expect(box && box.x >= 0 && box.x + box.width <= 800, name).toBe(true);
+    }
+    await screenshot(page, 'obsidian-12-pane-800x600');
+    await page.setViewportSize({ width: 1280, height: 800 });
     // Search results offer it too.
     await page.keyboard.press('Escape');
     expect(await page.getByTestId('result-obsidian').count()).toBeGreaterThan(0);
