@@ -180,8 +180,10 @@ describe.skipIf(!haveVault)("Obsidian's help vault in web mode", () => {
     await note.locator('a.md-tag', { hasText: '#pane-check' }).click();
     await expect.poll(() => page.locator('#tag-filter').inputValue()).toBe('pane-check, ');
     expect(await pane.count()).toBe(0);
+    // Without words, the notes tagged so are listed.
     await page.locator('#search-input').fill('');
-    await page.getByTestId('tag-hint').waitFor();
+    await expect.poll(() => page.locator('.result__loc').allTextContents()).toEqual([expect.stringMatching(/^Reading check\.md:/)]);
+    expect(await page.getByTestId('search-meta').textContent()).toMatch(/· tags$/);
     await page.locator('#search-input').fill('fact');
     await expect.poll(() => page.locator('.result__loc').allTextContents()).toEqual([expect.stringMatching(/^Reading check\.md:/)]);
     await screenshot(page, 'obsidian-05-tag-filter');

@@ -74,7 +74,8 @@ export const createSearchSlice: StateCreator<AppState, [], [], SearchSlice> = (s
     async search() {
       const { query, filters, mode } = get();
       const seq = ++searchSeq;
-      if (!query.trim()) {
+      // No words: nothing to search, unless a tag filter lists the notes tagged so.
+      if (!query.trim() && filters.tags.length === 0) {
         set({ results: null, searching: false, searchError: null });
         return;
       }
