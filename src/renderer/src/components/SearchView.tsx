@@ -1,6 +1,6 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { relevantCount } from '../search-cut.ts';
-import { useAppFields } from '../store.ts';
+import { useApp, useAppFields } from '../store.ts';
 import { formatMs, Highlighted, plural } from './text.tsx';
 
 /** The file types the type filter can offer, in this order; it offers those the workspace holds. */
@@ -44,10 +44,13 @@ export function SearchView() {
     'suggestTags',
     'allowRestricted',
   );
-  const { health, topTags, loadTopTags } = useAppFields('health', 'topTags', 'loadTopTags');
+  const { topTags, loadTopTags } = useAppFields('topTags', 'loadTopTags');
+  // Only the counts this view shows are selected: a health report that changes nothing here re-renders nothing.
+  const indexed = useApp((s) => s.health?.documents.indexed ?? 0);
+  const heldJson = useApp((s) => JSON.stringify(s.health?.documents.by_type ?? {}));
+  const held = useMemo(() => JSON.parse(heldJson) as Record<string, number>, [heldJson]);
   // The tag field's example is the user's own most used tags (asked again as the notes change or restricted ones are shown).
-  useEffect(() => void loadTopTags(), [loadTopTags, health?.documents.indexed, allowRestricted]);
-  const held = health?.documents.by_type ?? {};
+  useEffect(() => void loadTopTags(), [loadTopTags, indexed, allowRestricted]);
   const types = TYPES.filter((t) => (held[t] ?? 0) > 0 || filters.types.includes(t)).concat(Object.keys(held).filter((t) => !TYPES.includes(t) && (held[t] ?? 0) > 0));
   const [tagText, setTagText] = useState(tagsText(filters.tags));
   const typedTags = tagText.split(',');
