@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateMarkdownCorpus, prng } from '../src/cli/bench/corpus.ts';
 import { createEngine } from '../src/engine/engine.ts';
 import type { IndexManifest } from '../src/engine/manifest.ts';
+import { CHILD_LIMIT_MS, CHILD_TEST_LIMIT_MS } from './helpers/limits.ts';
 import { TempDirs } from './helpers/tmp.ts';
 
 const BIN = path.resolve(import.meta.dirname, '..', 'bin', 'synapsis.js');
@@ -51,7 +52,7 @@ function indexThenKill(dataDir: string, delayMs: number): Promise<{ killedMidRun
       if (timer) clearTimeout(timer);
       resolve({ killedMidRun: signal === 'SIGKILL' });
     });
-    setTimeout(() => !exited && child.kill('SIGKILL'), 60_000);
+    setTimeout(() => !exited && child.kill('SIGKILL'), CHILD_LIMIT_MS);
   });
 }
 
@@ -92,5 +93,5 @@ describe('crash safety', () => {
     // The kills must land while indexing runs, or this test proves nothing.
     console.log(`[crash-resume] ${TRIALS} kill -9 trials, ${midRun} mid-run, each restart equal to the clean run (clean run ${Math.round(cleanRunMs)} ms)`);
     expect(midRun).toBe(TRIALS);
-  }, 60_000 + TRIALS * 10_000);
+  }, CHILD_TEST_LIMIT_MS + TRIALS * 60_000);
 });

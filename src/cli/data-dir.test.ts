@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { cli } from '../../test/helpers/cli.ts';
+import { CHILD_TEST_LIMIT_MS } from '../../test/helpers/limits.ts';
 import { TempDirs } from '../../test/helpers/tmp.ts';
 import { defaultDataDir, resolveDataDir } from '../engine/paths.ts';
 
@@ -81,11 +82,11 @@ describe('$SYN_INDEX_PATH names the workspace of every entry', () => {
   it('mcp', async () => {
     const { err } = await spawnUntil(['mcp'], dataDir, (_out, e) => e.includes('over stdio'));
     expect(err).toContain(`serving ${dataDir} over stdio`);
-  }, 30_000);
+  }, CHILD_TEST_LIMIT_MS);
 
   it('web', async () => {
     const ui = temp.make('syn-env-ui-', { 'index.html': '<!doctype html>' });
     const { out } = await spawnUntil(['web', '--port', '0', '--json', '--no-watch', '--ui-dir', ui], dataDir, (o) => o.includes('\n'));
     expect(JSON.parse(out.split('\n')[0]!)).toMatchObject({ data_dir: dataDir, demo: false });
-  }, 30_000);
+  }, CHILD_TEST_LIMIT_MS);
 });

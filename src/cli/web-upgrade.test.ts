@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
+import { CHILD_TEST_LIMIT_MS } from '../../test/helpers/limits.ts';
 import { TempDirs } from '../../test/helpers/tmp.ts';
 import { createEngine } from '../engine/engine.ts';
 
@@ -54,5 +55,5 @@ describe('synapsis web on a store of an older analyzer', () => {
     expect(err).toContain('upgrading the word index to this version of Synapsis: 2 of 2 notes re-read, done');
     expect(JSON.parse(out.split('\n')[0]!)).toMatchObject({ data_dir: dataDir });
     expect(analyzer()).not.toBe('an-older-analyzer');
-  }, 60_000);
+  }, CHILD_TEST_LIMIT_MS);
 });

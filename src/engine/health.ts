@@ -10,6 +10,7 @@ import { languageCovered } from './lang/detect.ts';
 import type { LlamaRuntime } from './llm/runtime.ts';
 import type { ResolvedModel } from './llm/resolve.ts';
 import { checkManifest, writeManifest, type IndexManifest } from './manifest.ts';
+import { withVaults } from './obsidian.ts';
 import type { RetrievalProfile } from './retrieve/profile.ts';
 import { integrityLine, type IntegrityReport } from './store/integrity.ts';
 import type { Store } from './store/store.ts';
@@ -110,7 +111,7 @@ export function healthReport(deps: HealthDeps, policy: VisibilityPolicy): Health
     data_dir: dataDir,
     schema_version: store.schemaVersion,
     index_version: deps.indexVersion,
-    roots: store.listRoots(),
+    roots: withVaults(store.listRoots()),
     documents,
     chunks: store.chunkCount() - hidden.chunks,
     pending_jobs: store.countPendingJobs(),

@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { _electron as electron } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
+import { createEngine } from '../../src/engine/engine.ts';
 import { SAMPLE_VAULT, TempDirs } from '../helpers/tmp.ts';
 import { REPO, screenshot } from './harness.ts';
 
@@ -61,6 +62,38 @@ describe.skipIf(!binary)(`desktop app under Electron${binary ? '' : ` (skipped: 
       await page.locator('#search-input').fill('relay port');
       await page.getByTestId('result').first().waitFor({ timeout: 60_000 });
       await screenshot(page, 'electron-search');
+    } finally {
+      await app.close();
+    }
+  });
+
+  it("reads an Obsidian vault as Obsidian shows it, and opens on its whole graph", async () => {
+    const help = process.env.SYNAPSIS_OBSIDIAN_HELP ?? path.resolve(REPO, '..', 'corpora', 'obsidian-help', 'en');
+    if (!fs.existsSync(path.join(help, 'Home.md'))) throw new Error(`Obsidian's help vault is not at ${help}: set SYNAPSIS_OBSIDIAN_HELP`);
+    const vault = temp.make('electron-obsidian-');
+    fs.cpSync(help, vault, { recursive: true });
+    fs.mkdirSync(path.join(vault, '.obsidian'));
+    const dataDir = temp.make('electron-obsidian-data-');
+    const engine = createEngine({ dataDir, env: { SYN_EMBED_MODEL: '', SYN_CHAT_MODEL: '' } });
+    await engine.index([vault]);
+    await engine.dispose();
+    const app = await electron.launch({ executablePath: binary!, args: [path.join(REPO, 'out', 'main', 'index.js')], env: { ...process.env, SYNAPSIS_DATA_DIR: dataDir } });
+    try {
+      const page = await app.firstWindow();
+      await page.locator('nav[aria-label=Main]').waitFor();
+      await page.keyboard.press('Control+/');
+      await page.locator('#search-input').fill('embed a note in another note');
+      await page.locator('[data-testid=result]', { hasText: 'Linking notes and files/Embed files.md' }).first().click();
+      const note = page.getByTestId('rendered-note');
+      await note.locator('table.md-properties').waitFor();
+      expect(await note.locator('details.callout[data-callout=tip]').count()).toBe(1);
+      await note.locator('section.md-embed[data-embed="Internal links#^b15695"]').first().waitFor();
+      expect(await page.getByTestId('open-in-obsidian').count()).toBe(1);
+      await screenshot(page, 'electron-obsidian-reading');
+      await page.keyboard.press('Escape');
+      await page.keyboard.press('Alt+4');
+      await expect.poll(() => page.getByTestId('global-caption').textContent(), { timeout: 60_000 }).toMatch(/All notes · 173 notes/);
+      await screenshot(page, 'electron-obsidian-graph');
     } finally {
       await app.close();
     }

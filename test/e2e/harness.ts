@@ -15,7 +15,7 @@ import type { EmbedderLike } from '../../src/engine/llm/runtime.ts';
 import { EngineHost } from '../../src/engine/host/engine-host.ts';
 import { startWebServer, type WebServer } from '../../src/cli/web.ts';
 import { QuotingChat } from '../helpers/chat.ts';
-import { SAMPLE_VAULT, TempDirs } from '../helpers/tmp.ts';
+import { SAMPLE_VAULT, TempDirs, writeFiles } from '../helpers/tmp.ts';
 
 export const REPO = path.resolve(import.meta.dirname, '..', '..');
 export const UI_DIR = path.join(REPO, 'out', 'renderer');
@@ -52,9 +52,15 @@ export interface App {
  * A fresh workspace over a copy of the sample vault, its server, and a page at the tokened address.
  * `SYNAPSIS_EDITOR` points at a script that records what it was asked to open.
  */
-export async function openApp(browser: Browser, temp: TempDirs, options: { indexFirst?: boolean; chatDelayMs?: number; embedder?: EmbedderLike; env?: Record<string, string> } = {}): Promise<App> {
+export async function openApp(
+  browser: Browser,
+  temp: TempDirs,
+  options: { indexFirst?: boolean; chatDelayMs?: number; embedder?: EmbedderLike; env?: Record<string, string>; vault?: string; files?: Record<string, string | Uint8Array>; viewport?: { width: number; height: number } } = {},
+): Promise<App> {
   const vault = temp.make('e2e-vault-');
-  fs.cpSync(SAMPLE_VAULT, vault, { recursive: true });
+  // A copy of the sample vault, or of `vault`, with `files` added.
+  fs.cpSync(options.vault ?? SAMPLE_VAULT, vault, { recursive: true });
+  writeFiles(vault, options.files ?? {});
   const dataDir = temp.make('e2e-data-');
   const tools = temp.make('e2e-tools-');
   const editorLog = path.join(tools, 'opened.json');
@@ -63,7 +69,7 @@ export async function openApp(browser: Browser, temp: TempDirs, options: { index
   const host = new EngineHost({ create: () => createEngine({ dataDir, env: {}, chat: new QuotingChat(options.chatDelayMs ?? 15), ...(options.embedder ? { embedder: options.embedder } : {}) }), watch: true });
   if (options.indexFirst) await (await host.engine()).index([vault]);
   const server = await startWebServer({ host, staticDir: UI_DIR, port: 0, version: 'e2e', env: { SYNAPSIS_EDITOR: `${process.execPath} ${editor} --goto {file}:{line}`, ...options.env } });
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const context = await browser.newContext({ viewport: options.viewport ?? { width: 1280, height: 800 } });
   const page = await context.newPage();
   const requests: string[] = [];
   page.on('request', (r: Request) => requests.push(r.url()));

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import path from 'node:path';
+import { REPLY_LIMIT_MS } from '../helpers/limits.ts';
 
 export const ROOT = path.resolve(import.meta.dirname, '..', '..');
 export const BIN = path.join(ROOT, 'bin', 'synapsis.js');
@@ -11,7 +12,7 @@ export function spawnTs(file: string, args: string[], env: NodeJS.ProcessEnv = p
 }
 
 /** Resolves with the first stdout line of `child` that matches `pattern` (rejects when it exits first). */
-export function waitForLine(child: ChildProcessWithoutNullStreams, pattern: RegExp, timeoutMs = 30_000): Promise<string> {
+export function waitForLine(child: ChildProcessWithoutNullStreams, pattern: RegExp, timeoutMs = REPLY_LIMIT_MS): Promise<string> {
   return new Promise((resolve, reject) => {
     let buffer = '';
     let stderr = '';

@@ -5,6 +5,7 @@ import { generateMarkdownCorpus } from '../../src/cli/bench/corpus.ts';
 import { createEngine } from '../../src/engine/engine.ts';
 import type { IndexManifest } from '../../src/engine/manifest.ts';
 import { prng } from '../../src/shared/prng.ts';
+import { CHILD_LIMIT_MS, CHILD_TEST_LIMIT_MS } from '../helpers/limits.ts';
 import { SHARED_DIR, TempDirs } from '../helpers/tmp.ts';
 import { BIN, ROOT } from './helpers.ts';
 
@@ -68,7 +69,7 @@ function killWhileEmbedding(dataDir: string, delayMs: number): Promise<{ killedW
       if (timer) clearTimeout(timer);
       resolve({ killedWhileEmbedding: signal === 'SIGKILL' && timer !== null });
     });
-    setTimeout(() => child.kill('SIGKILL'), 60_000);
+    setTimeout(() => child.kill('SIGKILL'), CHILD_LIMIT_MS);
   });
 }
 
@@ -112,5 +113,5 @@ describe('kill -9 while embedding', () => {
     console.log(`[kill-embedding] ${TRIALS} kill -9 trials, ${whileEmbedding} during the embedding stage, ${partial} left chunks unembedded; every restart equal to the clean run (embedding took ${Math.round(embedMs)} ms)`);
     expect(whileEmbedding).toBe(TRIALS);
     expect(partial).toBeGreaterThan(0);
-  }, 60_000 + TRIALS * 15_000);
+  }, CHILD_TEST_LIMIT_MS + TRIALS * 60_000);
 });

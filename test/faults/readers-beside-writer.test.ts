@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { HashedEmbedder } from '../../src/cli/bench/hashed-embedder.ts';
 import { createEngine } from '../../src/engine/engine.ts';
 import { LOCK_FILE } from '../../src/engine/store/data-dir-lock.ts';
+import { CHILD_TEST_LIMIT_MS, REPLY_LIMIT_MS } from '../helpers/limits.ts';
 import { TempDirs } from '../helpers/tmp.ts';
 import { BIN, exited, FIXTURES, ROOT, runCliProcess, spawnTs, waitForLine } from './helpers.ts';
 
@@ -57,7 +58,7 @@ class McpProcess {
   send(method: string, params: Record<string, unknown>): Promise<Record<string, unknown>> {
     const id = this.nextId++;
     const answered = new Promise<Record<string, unknown>>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no answer to ${method} within 20 s; stderr: ${this.stderr}`)), 20_000);
+      const timer = setTimeout(() => reject(new Error(`no answer to ${method} within ${REPLY_LIMIT_MS} ms; stderr: ${this.stderr}`)), REPLY_LIMIT_MS);
       this.waiting.set(id, (message) => {
         clearTimeout(timer);
         resolve(message);
@@ -121,7 +122,7 @@ describe('readers beside the writer of a data dir', () => {
       await writer.dispose();
     }
     expect(fs.existsSync(path.join(dataDir, LOCK_FILE))).toBe(false);
-  }, 30_000);
+  }, CHILD_TEST_LIMIT_MS);
 
   it('synapsis search and synapsis index work while synapsis mcp serves the data dir, and the server follows the new index', async () => {
     const vault = temp.make('syn-rw-vault-', { 'a.md': '# Alpha\n\nThe relay listens on port 7000.\n' });
@@ -148,7 +149,7 @@ describe('readers beside the writer of a data dir', () => {
     mcp.child.stdin.end();
     expect(await exited(mcp.child)).toEqual({ code: 0, signal: null });
     expect(fs.existsSync(path.join(dataDir, LOCK_FILE))).toBe(false);
-  }, 30_000);
+  }, CHILD_TEST_LIMIT_MS);
 
   it('synapsis mcp exits 0 when its client closes stdin, at once or right after a request, and leaves no lock', async () => {
     // Nothing indexed yet: the server starts, says so per request, and opens the store once a writer made it.
@@ -173,5 +174,5 @@ describe('readers beside the writer of a data dir', () => {
 
     expect(await atOnceExit).toEqual({ code: 0, signal: null });
     expect(fs.existsSync(path.join(dataDir, LOCK_FILE))).toBe(false);
-  }, 30_000);
+  }, CHILD_TEST_LIMIT_MS);
 });

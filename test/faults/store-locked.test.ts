@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createEngine } from '../../src/engine/engine.ts';
+import { CHILD_TEST_LIMIT_MS } from '../helpers/limits.ts';
 import { TempDirs } from '../helpers/tmp.ts';
 import { exited, FIXTURES, spawnTs, waitForLine } from './helpers.ts';
 
@@ -44,5 +45,5 @@ describe('a store locked by another process', () => {
     expect((await after.index([vault])).failed).toBe(0);
     expect((await after.retrieve('alpha', {}, 1)).chunks[0]!.path).toBe('a.md');
     await after.dispose();
-  }, 30_000);
+  }, CHILD_TEST_LIMIT_MS);
 });

@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { CHILD_LIMIT_MS, CHILD_TEST_LIMIT_MS } from '../helpers/limits.ts';
 import { SAMPLE_VAULT, SHARED_DIR, TempDirs } from '../helpers/tmp.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
@@ -21,7 +22,7 @@ describe('the engine opens no network connection at run time', () => {
     const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'fixtures', 'offline-flows.ts'), vault, temp.make('syn-offline-data-'), MODEL, MODEL], {
       cwd: ROOT,
       encoding: 'utf8',
-      timeout: 55_000,
+      timeout: CHILD_LIMIT_MS,
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' },
     });
     expect(r.status, r.stderr).toBe(0);
@@ -38,5 +39,5 @@ describe('the engine opens no network connection at run time', () => {
     expect(out.graphLlm).toBe(true);
     expect(out.health).toMatchObject({ status: 'ok' });
     expect(out.watched).toBe(true);
-  });
+  }, CHILD_TEST_LIMIT_MS);
 });

@@ -21,6 +21,7 @@ const ALLOWED: Record<string, string> = {
   'src/engine/store/queries/chunks.ts prepare CHUNK_ROW_SELECT': 'a module constant: the column list of a result row',
   'src/engine/store/queries/chunks.ts prepare where': "filterSql's fixed WHERE fragments (see 'fts.ts prepare where')",
   'src/engine/store/queries/chunks.ts prepare allowedChunksSql(where)': "filterSql's fixed WHERE fragments (see 'fts.ts prepare where') inside a fixed join",
+  "src/engine/store/queries/documents.ts prepare visibleSql(policy, 'd')": 'the sensitivity policy (store/visibility.ts): a fixed fragment over a literal alias; the allowed labels are bound as @allowed',
   "src/engine/store/queries/documents.ts prepare hiddenSql('')": 'the sensitivity policy (store/visibility.ts): a fixed fragment over a literal alias; the allowed labels are bound as @allowed',
   "src/engine/store/queries/documents.ts prepare hiddenSql('d')": 'the sensitivity policy (store/visibility.ts): a fixed fragment over a literal alias; the allowed labels are bound as @allowed',
   'src/engine/store/queries/graph.ts prepare visibleSql(policy)': 'the sensitivity policy (store/visibility.ts): a fixed fragment over the literal alias d; the allowed labels are bound as @allowed',

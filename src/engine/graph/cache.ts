@@ -3,11 +3,12 @@
  * for the nodes they touch (stored.ts); only the overview (central entities, communities) needs the
  * whole graph, and it keeps its answer, not the graph, until indexing changes the facts.
  */
-import type { GraphOverview } from '../../shared/contract.ts';
+import type { GlobalGraph, GraphOverview } from '../../shared/contract.ts';
 import type { Config } from '../config.ts';
 import type { Disposable } from '../lifecycle.ts';
 import type { Store } from '../store/store.ts';
 import { visibleTo } from '../store/visibility.ts';
+import { globalGraph } from './global.ts';
 import { loadKnowledgeGraph } from './links.ts';
 import { overview } from './query.ts';
 import { createGraphMemo, storedGraph, type GraphMemo, type LinkGraph } from './stored.ts';
@@ -24,6 +25,8 @@ export interface GraphCache extends Disposable {
    * Louvain over the graph loaded for that), kept until indexing runs again. Never on a search's path.
    */
   overview(allowSensitivity: readonly string[], limit: number): GraphOverview;
+  /** The whole graph laid out for the global view (global.ts), kept as the overview is. */
+  global(allowSensitivity: readonly string[], maxNotes?: number): GlobalGraph;
 }
 
 export interface GraphCacheDeps {
@@ -36,6 +39,7 @@ export interface GraphCacheDeps {
 export function createGraphCache({ store, config, generation }: GraphCacheDeps): GraphCache {
   let cached: { generation: number; key: string; overview: GraphOverview } | null = null;
   let memo: { generation: number; audience: string; memo: GraphMemo } | null = null;
+  let laidOut: { generation: number; key: string; graph: GlobalGraph } | null = null;
   return {
     reader(allowSensitivity) {
       const audience = JSON.stringify(allowSensitivity.map((s) => s.toLowerCase()).sort());
@@ -49,7 +53,15 @@ export function createGraphCache({ store, config, generation }: GraphCacheDeps):
       cached = { generation: generation(), key, overview: overview(kg, limit) };
       return cached.overview;
     },
+    global(allowSensitivity, maxNotes) {
+      const key = JSON.stringify([allowSensitivity.map((s) => s.toLowerCase()).sort(), maxNotes ?? null]);
+      if (laidOut?.key === key && laidOut.generation === generation()) return laidOut.graph;
+      const kg = loadKnowledgeGraph(store.db, visibleTo({ allowSensitivity, sensitivityEnable: config.sensitivityEnable }));
+      laidOut = { generation: generation(), key, graph: globalGraph(kg, maxNotes ? { maxNotes } : {}) };
+      return laidOut.graph;
+    },
     dispose() {
+      laidOut = null;
       cached = null;
       memo = null;
     },

@@ -15,7 +15,7 @@
 import path from 'node:path';
 import { eng, rus } from 'stopword';
 import type { DocumentType } from '../ingest/file-types.ts';
-import { frontmatterList, parseHeading } from '../ingest/markdown.ts';
+import { frontmatterList, isTag, parseHeading } from '../ingest/markdown.ts';
 
 /** Bump when the rules change: documents extracted by older rules are re-extracted on the next index run. */
 export const GRAPH_RULES_VERSION = 2;
@@ -111,7 +111,8 @@ const MDLINK = /\[[^\]\n]*\]\(([^)\s]+\.md)(?:#[^)\s]*)?\)/gi;
 const HASHTAG = /(?:^|[\s(])#([\p{L}\p{N}_][\p{L}\p{N}_/-]*)/gu;
 const MENTION = /(?:^|[\s(])@([\p{L}][\p{L}\p{N}_.-]*[\p{L}\p{N}])/gu;
 const ISO_DATE = /\b((?:19|20)\d\d-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01]))\b/g;
-const FENCE = /^\s{0,3}(```|~~~)/;
+/** A code fence, also inside a quote or a callout (`> ```css`). */
+const FENCE = /^\s{0,3}(?:>\s?)*\s{0,3}(```|~~~)/;
 /** One to four capitalised words (or an acronym), joined by spaces: "Harbor Health", "Kestrel", "QUIC". */
 const NAME = /(\p{Lu}[\p{Ll}\p{Lu}\p{N}]*(?:[-'’]\p{L}+)?(?:\s+\p{Lu}[\p{Ll}\p{Lu}\p{N}]*(?:[-'’]\p{L}+)?){0,3})(?![\p{L}\p{N}_])/gu;
 /** What may not come right before a name (it would be inside a word: "iOS", "McDonald"). */
@@ -316,7 +317,7 @@ export function extractGraphFacts(input: ExtractInput): GraphFacts {
       if (name) both({ name, type: 'ref' }, 'links_to', n);
     }
     if (input.type === 'markdown' && text.includes('#')) {
-      for (const m of text.matchAll(HASHTAG)) if (!/^\d+$/.test(m[1]!)) both({ name: m[1]!, type: 'tag' }, 'tagged', n);
+      for (const m of text.matchAll(HASHTAG)) if (isTag(m[1]!)) both({ name: m[1]!, type: 'tag' }, 'tagged', n);
     }
     if (text.includes('@')) for (const m of text.matchAll(MENTION)) both({ name: m[1]!, type: 'person' }, 'mentions', n);
     if (line.includes('-')) for (const m of line.matchAll(ISO_DATE)) both({ name: m[1]!, type: 'date' }, 'mentions_date', n);

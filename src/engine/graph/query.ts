@@ -56,7 +56,8 @@ function expand(g: LinkGraph, starts: readonly string[], hops: number, maxNodes:
       // Smaller neighbours first: a hub's hundred links should not crowd out a note's two.
       const around = g.neighbors(id).sort((a, b) => g.degree(a) - g.degree(b) || a.localeCompare(b));
       for (const other of around) {
-        if (depth.has(other) || depth.size >= maxNodes) continue;
+        // A status value ("accepted", "active") joins notes without relating them: no node of a view unless asked for.
+        if (depth.has(other) || depth.size >= maxNodes || other.startsWith('status:')) continue;
         depth.set(other, h);
         next.push(other);
       }
@@ -67,10 +68,26 @@ function expand(g: LinkGraph, starts: readonly string[], hops: number, maxNodes:
 }
 
 function view(g: LinkGraph, depth: Map<string, number>): GraphView {
-  return {
+  return withFolders({
     nodes: [...depth].map(([id, h]) => nodeOf(g, id, h)).sort((a, b) => a.hops - b.hops || a.label.localeCompare(b.label)),
     edges: edgesAmong(g, new Set(depth.keys())),
-  };
+  });
+}
+
+/** Two notes of one title in a view are told apart by their folder ("Plan (projects/a)"), in its nodes and its edges. */
+export function withFolders<V extends GraphView>(v: V): V {
+  const count = new Map<string, number>();
+  for (const n of v.nodes) if (n.kind === 'note') count.set(n.label.toLowerCase(), (count.get(n.label.toLowerCase()) ?? 0) + 1);
+  if (![...count.values()].some((c) => c > 1)) return v;
+  const renamed = new Map<string, string>();
+  const nodes = v.nodes.map((n) => {
+    if (n.kind !== 'note' || (count.get(n.label.toLowerCase()) ?? 0) < 2 || !n.locator) return n;
+    const label = `${n.label} (${n.locator.split('/').slice(0, -1).join('/') || 'top folder'})`;
+    renamed.set(n.id, label);
+    return { ...n, label };
+  });
+  const edges = v.edges.map((e) => ({ ...e, source: renamed.get(e.source_id) ?? e.source, target: renamed.get(e.target_id) ?? e.target }));
+  return { ...v, nodes, edges };
 }
 
 /** The neighbourhood of an entity, and the lines of visible notes that name it. */

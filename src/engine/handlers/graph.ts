@@ -23,6 +23,7 @@ export function createGraphHandlers({ graphs, queue }: GraphServices) {
       return shortestPath(graphs.reader(req.allow_sensitivity), req.from, req.to);
     },
     'graph/overview': (req) => graphs.overview(req.allow_sensitivity, req.limit),
+    'graph/global': (req) => graphs.global(req.allow_sensitivity, req.max_notes),
     'graph/subgraph': (req) => subgraph(graphs.reader(req.allow_sensitivity), { ...(req.entity !== undefined ? { entity: req.entity } : {}), ...(req.paths ? { paths: req.paths } : {}), hops: req.hops, maxNodes: req.max_nodes }),
     'graph/extract': (req) => queue.extractGraph(req.budget_ms),
   } satisfies Handlers;

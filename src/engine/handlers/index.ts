@@ -10,6 +10,7 @@ import { listDocuments } from '../retrieve/source.ts';
 import { storeWriteError } from '../store/database.ts';
 import { storeDamagedError, type IntegrityReport } from '../store/integrity.ts';
 import type { Store } from '../store/store.ts';
+import { withVaults } from '../obsidian.ts';
 import type { Handlers } from './types.ts';
 
 export interface IndexServices {
@@ -74,7 +75,7 @@ export function createIndexHandlers({ store, config, events, dataDir, queue, int
       void queue.rewatch();
       return { removed: true, documents_removed };
     },
-    'index/roots': () => store.listRoots(),
+    'index/roots': () => withVaults(store.listRoots()),
     'index/documents': (req) => listDocuments(store.db, { allowSensitivity: req.allow_sensitivity, sensitivityEnable: config.sensitivityEnable }),
     'index/pause': () => queue.pause(),
     'index/resume': () => queue.resume(),

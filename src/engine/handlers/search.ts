@@ -3,6 +3,8 @@ import { RetrieveContextSchema, type RetrievalResult } from '../../shared/contra
 import { runPipeline } from '../hybrid.ts';
 import { pipelineArgs, type ParsedRetrieveContext, type RetrievalServices } from '../retrieve/request.ts';
 import { pathsInSeveralRoots, rootedLocator } from '../retrieve/source.ts';
+import { toRetrievedChunk } from '../search/lexical.ts';
+import { firstChunksFiltered } from '../store/queries/chunks.ts';
 import { visibleTagCounts } from '../store/queries/tags.ts';
 import type { Handlers } from './types.ts';
 
@@ -14,6 +16,14 @@ export function createSearchHandlers(services: SearchServices) {
   const { store, config, events, dense, indexVersion } = services;
   const search = async (query: string, ctx: ParsedRetrieveContext, k: number | undefined): Promise<RetrievalResult> => {
     const started = performance.now();
+    // No words but a tag: the notes tagged so (their first passages, in path order), as Obsidian's tag search lists them.
+    if (!query.trim() && ctx.tags.length > 0) {
+      const { req } = pipelineArgs(services, query, ctx, k);
+      const chunks = firstChunksFiltered(store.db, req.filters, req.k).map((r) => toRetrievedChunk(r, [], 1));
+      const latency = Math.round((performance.now() - started) * 100) / 100;
+      const meta = { mode: 'tags', retrieval_mode: 'hybrid_only', terms: [], candidates: chunks.length, filtered: 0, trigram_used: false, pruned: false, hybrid_used: false, dense_models: [], graph_used: false, rerank_used: false, timings: {}, limits: [] };
+      return { query, chunks, used_docs: [], used_sections: [], latency_ms: latency, index_version: indexVersion, meta };
+    }
     const { deps, req, mode } = pipelineArgs(services, query, ctx, k);
     const sentencesReady = dense.map((d) => d.index.sentences?.ready ?? true);
     const result = await runPipeline(deps, req);

@@ -1,8 +1,9 @@
 /** source/get: the exact lines behind a locator; source/related: the notes related to one. */
 import type { ParsedRequestOf } from '../../shared/contract.ts';
-import { relatedNotes } from '../retrieve/related.ts';
+import { noteEmbeds } from '../retrieve/embeds.ts';
+import { notePathNamed, relatedNotes, wikilinkNames } from '../retrieve/related.ts';
+import { parseLocator, readSource } from '../retrieve/source.ts';
 import type { RetrievalServices } from '../retrieve/request.ts';
-import { readSource } from '../retrieve/source.ts';
 import type { Handlers } from './types.ts';
 
 /** The related notes read the graph and run the retrieval pipeline: the search handlers' services. */
@@ -21,5 +22,12 @@ export function createSourceHandlers(services: SourceServices) {
         ...(req.max_lines ? { maxLines: req.max_lines } : {}),
       }),
     'source/related': (req) => relatedNotes(services, req),
+    'source/embeds': (req) => {
+      const policy = { allowSensitivity: req.allow_sensitivity, sensitivityEnable: config.sensitivityEnable, followExternalSymlinks: config.followExternalSymlinks };
+      const graph = services.graphs.reader(req.allow_sensitivity);
+      const embeds = noteEmbeds({ db: store.db, graph, policy }, req.locator);
+      const names = wikilinkNames(embeds.map((e) => e.text ?? '').join('\n'));
+      return { path: parseLocator(req.locator).path, embeds, links: names.map((name) => ({ name, path: notePathNamed(graph, name) })) };
+    },
   } satisfies Handlers;
 }

@@ -8,6 +8,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { createError } from '../../shared/errors.ts';
+import { obsidianUrl, obsidianVaultOf } from '../obsidian.ts';
 
 export interface OpenTarget {
   root: string;
@@ -128,7 +129,22 @@ export async function openLocalPage(file: string): Promise<void> {
   await spawnDetached(osOpener(file));
 }
 
-/** Opens an http address on this machine in the default browser. */
+/**
+ * Opens a note in Obsidian: its vault's `obsidian://open` address, through `SYNAPSIS_OPENER` (a
+ * command given the address) when set, else the OS's opener, which hands it to Obsidian.
+ */
+export async function openInObsidian(target: OpenTarget, env: NodeJS.ProcessEnv = process.env): Promise<OpenResult> {
+  const file = resolveInsideRoot(target);
+  const vault = obsidianVaultOf(target.root);
+  if (!vault) throw createError('E_SYN_BAD_REQUEST', `${target.root} is not in an Obsidian vault (no .obsidian folder): open it in an editor instead`);
+  const url = obsidianUrl(vault, file);
+  const opener = env.SYNAPSIS_OPENER?.trim();
+  const argv = opener ? [...opener.split(/\s+/), url] : osOpener(url);
+  await spawnDetached(argv);
+  return { opened: true, file, line: Math.max(1, Math.trunc(target.line)), how: `Obsidian (${url})` };
+}
+
+/** Opens an http address on this machine in the default browser (web mode's --open). */
 export async function openUrl(url: string): Promise<void> {
   if (!/^http:\/\/(127\.0\.0\.1|localhost):\d+\//.test(url)) throw createError('E_SYN_BAD_REQUEST', 'Only this machine\'s loopback addresses are opened');
   await spawnDetached(osOpener(url));

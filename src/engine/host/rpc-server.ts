@@ -12,7 +12,7 @@ import type { Disposable } from '../lifecycle.ts';
 import type { EngineHost } from './engine-host.ts';
 import { listFolders } from './list-folders.ts';
 import { modelDownloadsOf } from './model-downloads.ts';
-import { openInEditor } from './open-file.ts';
+import { openInEditor, openInObsidian } from './open-file.ts';
 
 export type HostHandlers = { [M in HostMethod]?: (request: AnyRequestOf<M>) => Promise<AnyResponseOf<M>> };
 
@@ -59,7 +59,8 @@ export function serveRpc(options: RpcServerOptions): { receive(message: unknown)
     'source/open': async (req) => {
       const engine = await host.engine();
       const lines = engine.source(req.locator, { allow_sensitivity: req.allow_sensitivity ?? [], max_lines: 1 });
-      return openInEditor({ root: lines.root, path: lines.path, line: lines.start_line }, options.env);
+      const target = { root: lines.root, path: lines.path, line: lines.start_line };
+      return req.app === 'obsidian' ? openInObsidian(target, options.env) : openInEditor(target, options.env);
     },
     'app/pickFolder': async () => ({ path: null }),
     'app/listFolders': async (req) => listFolders(req.path),

@@ -21,6 +21,19 @@ describe('chunkLines', () => {
     expect(chunks.map((c) => [c.startLine, c.endLine])).toEqual([[1, 2], [3, 4]]);
   });
 
+  it('joins a heading with no body of its own to the passage under it (a bare last heading to the one before)', () => {
+    // Obsidian's Canvas.md: "## Group cards" straight above "### Group selected cards".
+    const lines = ['## Navigate', 'pan and zoom', '', '## Group cards', '', '### Group selected cards', '', 'Right-click the canvas.', '## Last', ''];
+    const { chunks } = chunkLines({ lines, hardBreaks: [3, 5, 8] }, params);
+    expect(chunks.map((c) => [c.startLine, c.endLine])).toEqual([[1, 2], [4, 9]]);
+    expect(chunks[1]!.text).toBe('## Group cards\n\n### Group selected cards\n\nRight-click the canvas.\n## Last');
+    // A title heading straight above the first section, and a note of one heading alone.
+    expect(chunkLines({ lines: ['# Title', '', '## Part', 'text'], hardBreaks: [2] }, params).chunks.map((c) => [c.startLine, c.endLine])).toEqual([[1, 4]]);
+    expect(chunkLines({ lines: ['# Only'], hardBreaks: [] }, params).chunks).toEqual([{ startLine: 1, endLine: 1, text: '# Only' }]);
+    // A line of text before the first heading stays its own passage.
+    expect(chunkLines({ lines: ['intro', '# A', 'body'], hardBreaks: [1] }, params).chunks.map((c) => [c.startLine, c.endLine])).toEqual([[1, 1], [2, 3]]);
+  });
+
   it('prefers to end before a soft break (function) when one lies in the second half', () => {
     const lines = Array.from({ length: 12 }, (_, i) => (i === 7 ? 'def second():' : `line number ${i}`));
     const { chunks } = chunkLines({ lines, softBreaks: [7] }, { size: 120, overlap: 0, maxChunks: 100 });

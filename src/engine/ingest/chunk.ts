@@ -58,7 +58,7 @@ export function chunkLines(input: ChunkInput, params: ChunkParams): ChunkOutput 
     return true;
   };
 
-  const bounds = [from, ...hard, lines.length];
+  const bounds = joinBodiless(lines, [from, ...hard, lines.length]);
   outer: for (let s = 0; s < bounds.length - 1; s++) {
     const segEnd = bounds[s + 1]!;
     let a = bounds[s]!;
@@ -102,6 +102,35 @@ export function chunkLines(input: ChunkInput, params: ChunkParams): ChunkOutput 
   if (!truncated) return { chunks, truncated };
   const cut = reach.chars === Infinity ? { line: reach.line + 2, char: 1 } : { line: reach.line + 1, char: reach.chars + 1 };
   return { chunks, truncated, cut };
+}
+
+/**
+ * A heading with no body of its own (`## Group cards` straight above `### Group selected cards`) is
+ * part of the passage under it, not a passage: a segment whose only text is its break line is joined
+ * to the next one (the last such segment of a file, to the one before it). A file of one heading
+ * alone stays one passage.
+ */
+function joinBodiless(lines: readonly string[], bounds: number[]): number[] {
+  // A segment after a break starts with it; the first one only when it opens with a markdown heading.
+  const bodiless = (s: number, e: number, first: boolean) => {
+    let text = 0;
+    for (let i = s; i < e; i++) {
+      if (lines[i] === '') continue;
+      if (++text > 1 || (first && !/^#{1,6}\s/.test(lines[i]!))) return false;
+    }
+    return true;
+  };
+  const out = [bounds[0]!];
+  for (let s = 0; s < bounds.length - 1; s++) {
+    const start = bounds[s]!;
+    const end = bounds[s + 1]!;
+    // The next segment starts here unless this one is a bare heading with a segment after it.
+    if (s + 1 < bounds.length - 1 && bodiless(start, end, s === 0)) continue;
+    out.push(end);
+  }
+  // A bare heading closing the file joins the passage before it.
+  if (out.length > 2 && bodiless(out[out.length - 2]!, out[out.length - 1]!, false)) out.splice(out.length - 2, 1);
+  return out;
 }
 
 function splitLongLine(line: string, size: number, overlap: number): { start: number; text: string }[] {

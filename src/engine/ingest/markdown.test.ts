@@ -31,6 +31,11 @@ We chose SQLite. See [[Maya Chen]] and [[Project Aurora|Aurora]]. #database
     expect(md.headings.map((h) => [h.line, h.level, h.id])).toEqual([[5, 1, 'storage-decision'], [14, 2, 'why'], [15, 2, 'why-1']]);
   });
 
+  it("reads tags by Obsidian's rules: no number alone, none in inline code or in a fence inside a quote", () => {
+    const md = parseMarkdown(['---', 'tags: [1984, y1984]', '---', 'Tags #project/aurora and #2024-q1, not #1984, `#camelCase` or ``#x``.', '> [!example]', '> ```css', '> a { color: #ff0000 }', '> ```', 'After #done']);
+    expect(md.tags.sort()).toEqual(['2024-q1', 'done', 'project/aurora', 'y1984']);
+  });
+
   it('survives broken frontmatter and reports it', () => {
     const md = parseMarkdown(['---', 'title: [unclosed', '---', '# Real title']);
     expect(md.fm.error).toBeTruthy();

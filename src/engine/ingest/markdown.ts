@@ -38,7 +38,12 @@ export function parseHeading(line: string): { level: number; text: string } | nu
   while (end > 0 && trimmed.charCodeAt(end - 1) === 35) end--;
   return { level, text: trimmed.slice(0, end).trimEnd() || rest[0]! };
 }
-const FENCE = /^\s{0,3}(```|~~~)/;
+/** A code fence, also inside a quote or a callout (`> ```css`). */
+const FENCE = /^\s{0,3}(?:>\s?)*\s{0,3}(```|~~~)/;
+/** Inline code spans (`#ff0000`): no tag or link is read inside them. */
+const CODE_SPAN = /(`+)(?!`)[\s\S]*?(?<!`)\1(?!`)/g;
+/** Obsidian's rule: a tag holds at least one character that is not a digit (#1984 is no tag, #y1984 is). */
+export const isTag = (tag: string) => /[^\p{N}]/u.test(tag);
 const HASHTAG = /(?:^|[\s(])#([\p{L}\p{N}_][\p{L}\p{N}_/-]*)/gu;
 const WIKILINK = /\[\[([^\]|#\n]+)(?:#[^\]|\n]*)?(?:\|[^\]\n]*)?\]\]/g;
 
@@ -130,7 +135,7 @@ export function parseMarkdown(lines: string[]): ParsedMarkdown {
   const { frontmatter, bodyStart } = fm;
 
   const headings: MarkdownHeading[] = [];
-  const tags = new Set<string>(frontmatterList(frontmatter.tags));
+  const tags = new Set<string>(frontmatterList(frontmatter.tags).filter((t) => isTag(t.replace(/^#/, ''))));
   const wikilinks = new Set<string>();
   const usedIds = new Map<string, number>();
   let inFence = false;
@@ -150,7 +155,7 @@ export function parseMarkdown(lines: string[]): ParsedMarkdown {
       headings.push({ line: i, level: heading.level, text, id: seen === 0 ? base : `${base}-${seen}` });
       continue;
     }
-    for (const m of line.matchAll(HASHTAG)) tags.add(m[1]!);
+    for (const m of line.replace(CODE_SPAN, ' ').matchAll(HASHTAG)) if (isTag(m[1]!)) tags.add(m[1]!);
     for (const m of line.matchAll(WIKILINK)) wikilinks.add(m[1]!.trim());
   }
 

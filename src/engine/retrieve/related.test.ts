@@ -3,7 +3,7 @@ import { TempDirs } from '../../../test/helpers/tmp.ts';
 import { HashedEmbedder } from '../../cli/bench/hashed-embedder.ts';
 import { createEngine } from '../engine.ts';
 import type { LinkGraph } from '../graph/stored.ts';
-import { distinctiveWords, graphSignals, quotePassage, rankRelated, wikilinkNames, type GraphSignal, type SimilarSignal } from './related.ts';
+import { distinctiveWords, graphSignals, quotePassage, rankRelated, sharedWeight, wikilinkNames, type GraphSignal, type SimilarSignal } from './related.ts';
 
 const temp = new TempDirs();
 afterAll(() => temp.cleanup());
@@ -152,6 +152,30 @@ describe('source/related', () => {
     } finally {
       await engine.dispose();
     }
+  });
+
+  it('never gives as a reason a name most notes hold; rarer shared names come first', async () => {
+    // Twelve notes name Obsidian; two name Canvas and Bases too.
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 10; i++) files[`n${i}.md`] = `# Note ${i}\n\nA page about [[Obsidian]] number ${i}.\n`;
+    files['a.md'] = '# A\n\n[[Obsidian]] with [[Canvas]] and [[Bases]].\n';
+    files['b.md'] = '# B\n\n[[Obsidian]], [[Canvas]] and [[Bases]] again.\n';
+    const engine = createEngine({ dataDir: temp.make(), ...noModels });
+    try {
+      await engine.index([temp.make('syn-related-common-', files)]);
+      const reasons = (await engine.call('source/related', { locator: 'a.md', k: 20 })).related.flatMap((n) => n.reasons.map((x) => x.text));
+      expect(reasons).toContain('shares: Bases, Canvas');
+      expect(reasons.filter((r) => r.startsWith('shares') && r.includes('Obsidian'))).toEqual([]);
+    } finally {
+      await engine.dispose();
+    }
+  });
+
+  it('weighs a shared name by how rare it is among the notes', () => {
+    expect(sharedWeight(2, 1000)).toBeGreaterThan(0.85);
+    expect(sharedWeight(2, 1000)).toBeGreaterThan(sharedWeight(20, 1000));
+    expect(sharedWeight(150, 173)).toBe(0);
+    expect(sharedWeight(3, 4)).toBeGreaterThan(0);
   });
 
   it('finds passages alike in the vector index when an embedder is there', async () => {

@@ -11,7 +11,7 @@ import type { LinkGraph } from '../graph/stored.ts';
 import { runPipeline } from '../hybrid.ts';
 import { isStopword, tokenize } from '../search/analyzer.ts';
 import { loadFilteredChunks } from '../store/queries/chunks.ts';
-import { chunkLinesOf, documentsAtPath, markedPaths } from '../store/queries/documents.ts';
+import { chunkLinesOf, documentsAtPath, markedPaths, visibleDocumentCount } from '../store/queries/documents.ts';
 import { pipelineArgs, type RetrievalServices } from './request.ts';
 import { parseLocator } from './source.ts';
 
@@ -23,7 +23,7 @@ export interface GraphSignal {
   linksHere: string | null;
   /** The lines of this note that link to the other one (null: none). */
   linkedFromHere: string | null;
-  /** Names and tags both notes are joined to, each weighted by how rare it is (1 / log2(1 + notes joined)). */
+  /** Names and tags both notes are joined to, each weighted by how rare it is among the notes (its inverse document frequency, 0 to 1). */
   shared: { label: string; weight: number }[];
 }
 
@@ -44,6 +44,12 @@ const SHARED_SHOWN = 3;
 const QUOTE_CHARS = 90;
 /** An entity joined to more notes than this says nothing about any two of them (a vault-wide tag). */
 const MAX_SHARED_DEGREE = 400;
+/**
+ * Nor does one that this share of the notes name: "Obsidian" in Obsidian's own help, a tag on most
+ * notes. Below MIN_COMMON notes an entity always counts (in a small folder, two notes are a share).
+ */
+const COMMON_SHARE = 0.2;
+const MIN_COMMON = 4;
 /** Entity types that join notes without relating them: two notes both "active" or "accepted" are not alike. */
 const NOT_SHARED: ReadonlySet<string> = new Set(['status']);
 /** A shared date counts half: two notes of one day are often about different things (names and tags are listed first). */
@@ -53,6 +59,8 @@ const DATE_WEIGHT = 0.5;
 export function quotePassage(text: string, max = QUOTE_CHARS): string {
   const flat = text
     .replace(/^---[\s\S]*?---\s*/, '')
+    .replace(/(^|\s)\^[A-Za-z0-9-]+(?=\s|$)/g, ' ')
+    .replace(/!\[\[[^\]\n]*\]\]/g, ' ')
     .replace(/[#>*_`|[\]]+/g, ' ')
     .replace(/\s+/g, ' ')
     .trim();
@@ -108,8 +116,22 @@ export function rankRelated(graph: readonly GraphSignal[], similar: readonly Sim
     .slice(0, k);
 }
 
-/** The other notes the graph joins to the note at `path`: links either way, and names or tags both are joined to. */
-export function graphSignals(g: LinkGraph, notePath: string): GraphSignal[] {
+/**
+ * How much a shared name says, by how many of the `notes` it joins (`degree`): its inverse document
+ * frequency scaled to 0..1 (a name of two notes in a thousand weighs near 1), and 0 for a name most
+ * notes hold, which is never listed.
+ */
+export function sharedWeight(degree: number, notes: number): number {
+  const n = Math.max(notes, degree, 2);
+  if (degree > MAX_SHARED_DEGREE || (degree >= MIN_COMMON && degree > COMMON_SHARE * n)) return 0;
+  return Math.log((n + 1) / degree) / Math.log(n + 1);
+}
+
+/**
+ * The other notes the graph joins to the note at `path`: links either way, and names or tags both
+ * are joined to (of `notes` visible notes: what most of them hold says nothing).
+ */
+export function graphSignals(g: LinkGraph, notePath: string, notes = 0): GraphSignal[] {
   const id = `note:${notePath}`;
   if (!g.hasNode(id)) return [];
   const out = new Map<string, GraphSignal>();
@@ -131,8 +153,9 @@ export function graphSignals(g: LinkGraph, notePath: string): GraphSignal[] {
       continue;
     }
     const degree = g.degree(x);
-    if (degree > MAX_SHARED_DEGREE || NOT_SHARED.has(g.type(x))) continue;
-    const weight = (g.type(x) === 'date' ? DATE_WEIGHT : 1) / Math.log2(1 + degree);
+    const rarity = sharedWeight(degree, notes);
+    if (rarity === 0 || NOT_SHARED.has(g.type(x))) continue;
+    const weight = (g.type(x) === 'date' ? DATE_WEIGHT : 1) * rarity;
     const label = g.attributes(x).label;
     for (const y of g.neighbors(x)) {
       if (y !== id && g.kind(y) === 'note') signal(y).shared.push({ label, weight });
@@ -163,6 +186,12 @@ export function distinctiveWords(text: string, limit = 24): string[] {
 const WIKILINK = /\[\[([^\]|#^\n]+)(?:[#^][^\]|\n]*)?(?:\|[^\]\n]*)?\]\]/g;
 export function wikilinkNames(text: string): string[] {
   return [...new Set([...text.matchAll(WIKILINK)].map((m) => m[1]!.trim()).filter(Boolean))];
+}
+
+/** The path of the visible note a [[name]] names (null: none, or an entity of that name). */
+export function notePathNamed(g: LinkGraph, name: string): string | null {
+  const node = g.findNode(name);
+  return node && g.kind(node) === 'note' ? (g.attributes(node).locator ?? null) : null;
 }
 
 /** Candidates the word search asks for: several passages of one note may come first. */
@@ -227,11 +256,8 @@ export async function relatedNotes(services: RetrievalServices, req: { locator: 
   const chunks = chunkLinesOf(store.db, doc.id);
   const text = chunks.map((c) => c.text).join('\n');
   const g = services.graphs.reader(req.allow_sensitivity);
-  const links = wikilinkNames(text).map((name) => {
-    const node = g.findNode(name);
-    return { name, path: node && g.kind(node) === 'note' ? (g.attributes(node).locator ?? null) : null };
-  });
-  const fromGraph = graphSignals(g, doc.path);
+  const links = wikilinkNames(text).map((name) => ({ name, path: notePathNamed(g, name) }));
+  const fromGraph = graphSignals(g, doc.path, visibleDocumentCount(store.db, policy));
 
   // Passages alike are one signal of three: when neither search answers, the graph's still rank.
   let similarity: RelatedResult['similarity'] = 'none';

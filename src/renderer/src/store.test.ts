@@ -108,16 +108,23 @@ describe('the app store', () => {
     expect(useApp.getState().toasts.map((t) => t.text)).toEqual(['no answer/ask here']);
   });
 
-  it('searches with the filters as the request context and drops an empty query', async () => {
+  it('searches with the filters as the request context, lists a tag without words, and drops an empty query', async () => {
     const bridge = fakeBridge({ 'search/query': { chunks: [], meta: {} } });
     useApp.setState({ client: createClient(bridge) });
     useApp.getState().setQuery('relay');
     useApp.getState().setFilters({ types: ['code'], tags: ['ops'] });
     await expect.poll(() => useApp.getState().results).not.toBeNull();
     expect(bridge.calls.at(-1)?.params).toEqual({ query: 'relay', k: 20, context: { allow_sensitivity: [], roots: [], types: ['code'], tags: ['ops'] } });
+    // No words but a tag: the notes tagged so are asked for.
     useApp.getState().setQuery('   ');
     await useApp.getState().search();
+    expect(bridge.calls.at(-1)?.params).toMatchObject({ query: '   ', context: { tags: ['ops'] } });
+    // No words and no tag: nothing is asked.
+    const asked = bridge.calls.length;
+    useApp.getState().setFilters({ tags: [] });
+    await useApp.getState().search();
     expect(useApp.getState().results).toBeNull();
+    expect(bridge.calls.length).toBe(asked);
   });
 
   it('previews the lines around a cited range, keeping the page of a PDF locator, with its related notes', async () => {

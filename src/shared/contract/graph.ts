@@ -68,6 +68,38 @@ export const GraphOverviewSchema = z.object({
   communities: z.array(z.object({ id: z.number().int(), size: z.number().int(), notes: z.number().int(), members: z.array(z.string()) })),
 });
 export type GraphOverview = z.infer<typeof GraphOverviewSchema>;
+/**
+ * The whole vault's graph before any centre is picked: every visible note (the most connected past
+ * a cap) and the entities joining the most notes, each with its cluster, its place and its rank.
+ */
+export const GlobalGraphSchema = z.object({
+  /** Visible notes, and how many are shown. */
+  notes: z.number().int(),
+  shown_notes: z.number().int(),
+  entities: z.number().int(),
+  clusters: z.number().int(),
+  /** Most central first (PageRank over the drawn graph): the view labels the first ones. */
+  nodes: z.array(
+    z.object({
+      id: z.string(),
+      label: z.string(),
+      kind: z.enum(['note', 'tag', 'entity']),
+      type: z.string(),
+      locator: z.string().nullable(),
+      degree: z.number().int(),
+      /** The cluster (0 the largest), -1 for a note linked to nothing shown. */
+      cluster: z.number().int(),
+      score: z.number(),
+      x: z.number(),
+      y: z.number(),
+    }),
+  ),
+  /** Pairs of node ids. */
+  edges: z.array(z.tuple([z.string(), z.string()])),
+  truncated: z.boolean(),
+});
+export type GlobalGraph = z.infer<typeof GlobalGraphSchema>;
+
 /** What a run of the model stage of graph extraction did (graph/extract). */
 export const GraphExtractReportSchema = z.object({
   documents_done: z.number().int(),
@@ -111,6 +143,10 @@ export const graphMethods = {
       .strict()
       .refine((r) => r.entity !== undefined || (r.paths?.length ?? 0) > 0, 'give an entity or the paths of a result set'),
     response: GraphSubgraphSchema,
+  },
+  'graph/global': {
+    request: z.object({ max_notes: z.number().int().min(1).max(20_000).optional(), allow_sensitivity: z.array(z.string().min(1)).default([]) }).strict(),
+    response: GlobalGraphSchema,
   },
   'graph/extract': {
     request: z.object({ budget_ms: z.number().int().min(1).max(3_600_000).optional() }).strict(),

@@ -78,7 +78,14 @@ export type DownloadProgress = z.infer<typeof DownloadProgressSchema>;
 export const hostContract = {
   /** Opens the file behind a locator in the user's editor (at its line) or with the OS; only files of indexed documents. */
   'source/open': {
-    request: z.object({ locator: z.string().min(1).max(4096), allow_sensitivity: z.array(z.string().min(1)).default([]) }).strict(),
+    request: z
+      .object({
+        locator: z.string().min(1).max(4096),
+        allow_sensitivity: z.array(z.string().min(1)).default([]),
+        /** editor: the user's editor at the line; obsidian: the note in Obsidian (its root lies in a vault). */
+        app: z.enum(['editor', 'obsidian']).default('editor'),
+      })
+      .strict(),
     response: z.object({ opened: z.boolean(), file: z.string(), line: z.number().int(), how: z.string() }),
   },
   /** The OS folder picker (desktop only; web mode answers null and the UI asks for a path). */

@@ -11,6 +11,8 @@ export const RootSchema = z.object({
   include: z.array(z.string()),
   exclude: z.array(z.string()),
   added_at: z.string(),
+  /** The Obsidian vault (a folder holding `.obsidian/`) this root is or lies in: notes offer "Open in Obsidian". */
+  obsidian_vault: z.string().nullable().optional(),
 });
 export type Root = z.infer<typeof RootSchema>;
 

@@ -69,7 +69,39 @@ export const RelatedRequestSchema = z
   })
   .strict();
 
+/**
+ * One thing a note embeds (Obsidian's `![[Note]]`, `![[Note#Heading]]`, `![[Note#^block]]`,
+ * `![[picture.png]]`, `![alt](picture.png)`): the embedded note's text, a picture inside the note's
+ * folder, or missing (no such note or picture, or one this request may not read: both answer alike).
+ */
+export const NoteEmbedSchema = z.object({
+  /** As the note writes it: `Note#Heading`, `x.png`. */
+  target: z.string(),
+  kind: z.enum(['note', 'image', 'missing']),
+  path: z.string().nullable(),
+  title: z.string().nullable(),
+  /** The embedded lines (notes). */
+  locator: z.string().nullable(),
+  /** The embedded markdown: the whole note (no front matter), the heading's section or the block. */
+  text: z.string().nullable(),
+  start_line: z.number().int().nullable(),
+  /** A picture: its type and bytes in base64 (null when it is too large to show). */
+  mime: z.string().nullable(),
+  data: z.string().nullable(),
+});
+export type NoteEmbed = z.infer<typeof NoteEmbedSchema>;
+
+export const EmbedsResultSchema = z.object({
+  path: z.string(),
+  embeds: z.array(NoteEmbedSchema),
+  /** Each [[name]] the embedded texts write, resolved as source/related resolves the note's own. */
+  links: z.array(z.object({ name: z.string(), path: z.string().nullable() })),
+});
+export type EmbedsResult = z.infer<typeof EmbedsResultSchema>;
+
 export const sourceMethods = {
   'source/get': { request: SourceRequestSchema, response: SourceLinesSchema },
   'source/related': { request: RelatedRequestSchema, response: RelatedResultSchema },
+  /** What a note embeds, resolved a few levels deep (the reading pane shows them inline). */
+  'source/embeds': { request: SourceRequestSchema, response: EmbedsResultSchema },
 } as const;

@@ -63,3 +63,19 @@ export function allowedChunkIds(connection: ReadConnection, f: ChunkFilters): Se
   const ids = sqliteOf(connection).prepare(allowedChunksSql(where)).pluck().all(params) as number[];
   return new Set(ids);
 }
+
+/**
+ * The first passage of each document that passes the filters, in path order, at most `k`: what a
+ * search with no words but a tag lists (the notes tagged so, as Obsidian's tag search does).
+ */
+export function firstChunksFiltered(connection: ReadConnection, f: ChunkFilters, k: number): ChunkRow[] {
+  const { where, params } = filterSql(connection, f);
+  return statements(sqliteOf(connection))
+    .prepare(
+      `${CHUNK_ROW_SELECT}, 0 AS rank FROM documents d JOIN roots r ON r.id = d.root_id
+         JOIN chunks c ON c.id = (SELECT min(c2.id) FROM chunks c2 WHERE c2.document_id = d.id)
+        WHERE d.status = 'indexed' AND ${where}
+        ORDER BY r.id, d.path LIMIT @k`,
+    )
+    .all({ ...params, k }) as ChunkRow[];
+}

@@ -5,7 +5,7 @@
 import type { DocumentEntry } from '../../../shared/contract.ts';
 import { sqliteOf, type ReadConnection } from '../connection.ts';
 import { statements } from '../statements.ts';
-import { allowedParam, hiddenSql, visibleTo, type VisibilityPolicy } from '../visibility.ts';
+import { allowedParam, hiddenSql, visibleSql, visibleTo, type VisibilityPolicy } from '../visibility.ts';
 
 /** Whether any indexed document is marked with a sensitivity other than public and not allowed. */
 export function hidesAnyDocument(connection: ReadConnection, allowSensitivity: readonly string[]): boolean {
@@ -79,6 +79,15 @@ export function visibleDocuments(connection: ReadConnection, policy: VisibilityP
     )
     .all() as (Omit<DocumentEntry, 'uri'> & { sensitivity: string | null })[];
   return rows.filter((r) => visible(r.sensitivity)).map(({ sensitivity: _s, ...r }) => r);
+}
+
+/** How many indexed documents this caller may see. */
+export function visibleDocumentCount(connection: ReadConnection, policy: VisibilityPolicy): number {
+  const stmt = statements(sqliteOf(connection))
+    .prepare(`SELECT count(*) FROM documents d WHERE d.status = 'indexed' AND ${visibleSql(policy, 'd')}`)
+    .pluck();
+  // With enforcement off the WHERE names no parameter, and better-sqlite3 refuses unused ones.
+  return (policy.sensitivityEnable ? stmt.get({ allowed: allowedParam(policy) }) : stmt.get()) as number;
 }
 
 export interface LocatedDocument {

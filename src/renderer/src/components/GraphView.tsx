@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { GraphEdge, GraphNode } from '../../../shared/contract.ts';
 import { useAppFields } from '../store.ts';
+import { GlobalGraph } from './GlobalGraph.tsx';
 import { collapseView, COLLAPSED_NODES, LABEL_FONT, layoutGraph, nodeRadius, placeLabels } from './graph-layout.ts';
 
 const W = 1000;
@@ -190,7 +191,7 @@ export function GraphView() {
               </g>
             </svg>
           )}
-          {!view && !graph.loading && <p className="muted empty-hint">Type a name, or pick one of the most connected on the right. From an answer, “Show sources in the graph” opens its notes here.</p>}
+          {!view && !graph.loading && !graph.message && <GlobalGraph />}
           {view && view.nodes.length > 0 && (
             <div className="zoom">
               <button type="button" className="btn btn--ghost" aria-label="Zoom in" onClick={() => setZoom({ ...zoom, k: Math.min(4, zoom.k * 1.25) })}>
@@ -204,10 +205,10 @@ export function GraphView() {
               </button>
             </div>
           )}
-          <div className="legend small">
+          {view && <div className="legend small">
             <span className="gdot gnode--note" /> note <span className="gdot gnode--person" /> person <span className="gdot gnode--project" /> project <span className="gdot gnode--organization" /> organization{' '}
             <span className="gdot gnode--tag" /> tag <span className="gdot gnode--entity" /> name <span className="gdot gdot--center" /> centre
-          </div>
+          </div>}
         </div>
         <aside className="graph-side">
           {selected.length > 0 ? (

@@ -1,8 +1,9 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { relevantCount } from '../search-cut.ts';
-import { useAppFields } from '../store.ts';
+import { useApp, useAppFields } from '../store.ts';
 import { formatMs, Highlighted, plural } from './text.tsx';
 
+/** The file types the type filter can offer, in this order; it offers those the workspace holds. */
 const TYPES = ['markdown', 'text', 'code', 'pdf', 'docx', 'html'];
 /** Results follow typing after this pause (a query takes ~15 ms; the pause saves work, not time). */
 const DEBOUNCE_MS = 150;
@@ -26,7 +27,7 @@ function Chip({ active, onClick, children, title }: { active: boolean; onClick: 
 const toggle = (list: string[], value: string) => (list.includes(value) ? list.filter((x) => x !== value) : [...list, value]);
 
 export function SearchView() {
-  const { query, setQuery, search, results, searching, searchError, filters, setFilters, roots, openPreview, showGraph, tagSuggestions, suggestTags, allowRestricted } = useAppFields(
+  const { query, setQuery, search, results, searching, searchError, filters, setFilters, roots, openPreview, showGraph, tagSuggestions, suggestTags, allowRestricted, openInEditor } = useAppFields(
     'query',
     'setQuery',
     'search',
@@ -38,10 +39,19 @@ export function SearchView() {
     'roots',
     'openPreview',
     'showGraph',
+    'openInEditor',
     'tagSuggestions',
     'suggestTags',
     'allowRestricted',
   );
+  const { topTags, loadTopTags } = useAppFields('topTags', 'loadTopTags');
+  // Only the counts this view shows are selected: a health report that changes nothing here re-renders nothing.
+  const indexed = useApp((s) => s.health?.documents.indexed ?? 0);
+  const heldJson = useApp((s) => JSON.stringify(s.health?.documents.by_type ?? {}));
+  const held = useMemo(() => JSON.parse(heldJson) as Record<string, number>, [heldJson]);
+  // The tag field's example is the user's own most used tags (asked again as the notes change or restricted ones are shown).
+  useEffect(() => void loadTopTags(), [loadTopTags, indexed, allowRestricted]);
+  const types = TYPES.filter((t) => (held[t] ?? 0) > 0 || filters.types.includes(t)).concat(Object.keys(held).filter((t) => !TYPES.includes(t) && (held[t] ?? 0) > 0));
   const [tagText, setTagText] = useState(tagsText(filters.tags));
   const typedTags = tagText.split(',');
   const fragment = (typedTags[typedTags.length - 1] ?? '').trim().replace(/^#/, '').toLowerCase();
@@ -49,12 +59,26 @@ export function SearchView() {
   const fragmentIsTag = fragment !== '' && tagSuggestions.some((t) => t.tag.toLowerCase() === fragment);
   // The tag filter applies as you type, once typing pauses: the complete tags, and the one being typed
   // once it names a tag of the notes (a half-typed "how" does not empty the results; Enter applies anything).
+  const typedFilter = () => parseTags(typedTags.slice(0, -1).join(',')).concat(fragmentIsTag ? parseTags(fragment) : []);
+  /** The tags this field last applied: a change from elsewhere (a #tag clicked in a note) rewrites the field. */
+  const applied = useRef(filters.tags.join(','));
   useEffect(() => {
-    const tags = parseTags(typedTags.slice(0, -1).join(',')).concat(fragmentIsTag ? parseTags(fragment) : []);
+    const tags = typedFilter();
     if (tags.join(',') === filters.tags.join(',')) return;
-    const t = setTimeout(() => setFilters({ tags }), TAG_DEBOUNCE_MS);
+    const t = setTimeout(() => {
+      applied.current = tags.join(',');
+      setFilters({ tags });
+    }, TAG_DEBOUNCE_MS);
     return () => clearTimeout(t);
+    // typedFilter reads tagText and fragmentIsTag.
   }, [tagText, fragmentIsTag, filters.tags, setFilters]);
+  useEffect(() => {
+    const key = filters.tags.join(',');
+    if (key === applied.current) return;
+    applied.current = key;
+    if (typedFilter().join(',') !== key) setTagText(tagsText(filters.tags));
+    // Only a change of the filter itself rewrites the field.
+  }, [filters.tags]);
   const [tagFocus, setTagFocus] = useState(false);
   // Every visible note's tags that start with what is typed (search/tags), asked again as typing goes on.
   useEffect(() => {
@@ -135,14 +159,16 @@ export function SearchView() {
             ))}
           </div>
         )}
-        <div className="filters__group">
-          <span className="filters__label">Types</span>
-          {TYPES.map((t) => (
-            <Chip key={t} active={filters.types.includes(t)} onClick={() => setFilters({ types: toggle(filters.types, t) })}>
-              {t}
-            </Chip>
-          ))}
-        </div>
+        {types.length > 1 && (
+          <div className="filters__group" data-testid="type-filter">
+            <span className="filters__label">Types</span>
+            {types.map((t) => (
+              <Chip key={t} active={filters.types.includes(t)} onClick={() => setFilters({ types: toggle(filters.types, t) })} title={`${held[t] ?? 0} ${t} files`}>
+                {t}
+              </Chip>
+            ))}
+          </div>
+        )}
         <div className="filters__group tag-filter" onFocus={() => setTagFocus(true)} onBlur={(e) => !e.currentTarget.contains(e.relatedTarget) && setTagFocus(false)}>
           <label className="filters__label" htmlFor="tag-filter">
             Tags
@@ -151,7 +177,7 @@ export function SearchView() {
             id="tag-filter"
             className="tag-input"
             value={tagText}
-            placeholder="decision, meeting"
+            placeholder={topTags === null ? '' : topTags.length > 0 ? topTags.join(', ') : 'no note has tags yet'}
             autoComplete="off"
             role="combobox"
             aria-expanded={suggesting}
@@ -256,6 +282,11 @@ export function SearchView() {
               <button type="button" className="btn btn--ghost btn--small result__graph" onClick={() => void showGraph(c.path)} title="This note in the knowledge graph" data-testid="result-graph">
                 <span aria-hidden>⋈</span> In graph
               </button>
+              {roots.some((r) => r.path === c.root && r.obsidian_vault) && (
+                <button type="button" className="link small" data-testid="result-obsidian" onClick={() => void openInEditor(c.locator, 'obsidian')} title="Open this note in Obsidian">
+                  Open in Obsidian
+                </button>
+              )}
             </div>
           </li>
         ))}
@@ -265,7 +296,12 @@ export function SearchView() {
           Show {results.chunks.length - relevant} more
         </button>
       )}
-      {!results && !query && <p className="muted empty-hint">Type to search every indexed file. Exact terms and codes are found even inside words.</p>}
+      {!results && !query && filters.tags.length === 0 && <p className="muted empty-hint">Type to search every indexed file. Exact terms and codes are found even inside words.</p>}
+      {!results && !query && filters.tags.length > 0 && (
+        <p className="muted empty-hint" data-testid="tag-hint">
+          Type to search the notes tagged {filters.tags.map((t) => `#${t}`).join(', ')}.
+        </p>
+      )}
     </section>
   );
 }

@@ -4,12 +4,29 @@ import { renderNote, resolveNoteLink } from '../markdown.ts';
 import type { Preview } from '../slices/source.ts';
 import { useAppFields } from '../store.ts';
 
-/** The note rendered as markdown: wikilinks open in the pane, the cited blocks marked. */
-function RenderedNote({ preview, note, related, onFollow }: { preview: Preview; note: SourceLines; related: RelatedResult | null; onFollow: (locator: string, anchor?: string) => void }) {
-  const links = useMemo(() => new Map((related?.links ?? []).map((l) => [l.name, l.path])), [related]);
+/**
+ * The note rendered as markdown: wikilinks open in the pane, [[#Heading]] links scroll to it, a
+ * #tag opens the search filtered by it, embeds show inline, the cited blocks marked.
+ */
+function RenderedNote({
+  preview,
+  note,
+  related,
+  onFollow,
+  onTag,
+}: {
+  preview: Preview;
+  note: SourceLines;
+  related: RelatedResult | null;
+  onFollow: (locator: string, anchor?: string) => void;
+  onTag: (tag: string) => void;
+}) {
+  const embeds = preview.embeds ?? null;
+  const links = useMemo(() => new Map([...(embeds?.links ?? []), ...(related?.links ?? [])].map((l) => [l.name, l.path])), [related, embeds]);
+  const embedded = useMemo(() => new Map((embeds?.embeds ?? []).map((e) => [e.target, e])), [embeds]);
   const html = useMemo(
-    () => renderNote(note.text, { firstLine: note.start_line, links, cited: preview.cited ? { start: preview.start, end: preview.end } : null }),
-    [note, links, preview.cited, preview.start, preview.end],
+    () => renderNote(note.text, { firstLine: note.start_line, links, embeds: embedded, chain: [note.path], cited: preview.cited ? { start: preview.start, end: preview.end } : null }),
+    [note, links, embedded, preview.cited, preview.start, preview.end],
   );
   return (
     <article
@@ -23,8 +40,20 @@ function RenderedNote({ preview, note, related, onFollow }: { preview: Preview; 
         if (!a) return;
         // Nothing in a note navigates the app away: notes open in the pane, addresses only show in their title.
         e.preventDefault();
+        if (a.dataset.tag) {
+          onTag(a.dataset.tag);
+          return;
+        }
+        if (a.classList.contains('wikilink--here')) {
+          const root = (e.currentTarget as HTMLElement).closest('.preview__main') as HTMLElement | null;
+          const found = root ? anchorTarget(root, a.dataset.anchor ?? '') : null;
+          found?.scrollIntoView({ block: 'start' });
+          found?.classList.add('md-flash');
+          setTimeout(() => found?.classList.remove('md-flash'), 1200);
+          return;
+        }
         const target = a.dataset.note ?? (a.dataset.href ? resolveNoteLink(note.path, a.dataset.href) : null);
-        const anchor = (a.dataset.anchor ?? (a.dataset.href?.includes('#') ? a.dataset.href.slice(a.dataset.href.indexOf('#')) : '')).replace(/^[#^]/, '');
+        const anchor = (a.dataset.anchor ?? (a.dataset.href?.includes('#') ? a.dataset.href.slice(a.dataset.href.indexOf('#')) : '')).replace(/^#/, '');
         if (target) onFollow(target, anchor || undefined);
       }}
     />
@@ -54,9 +83,11 @@ function NumberedLines({ preview, source }: { preview: Preview; source: SourceLi
 /** Letters and digits only, lower case: how a [[Note#Heading]] link and the heading are compared. */
 const headingKey = (text: string) => text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
 
-/** The rendered heading a link's #anchor names (by its words, or as a slug), if any. */
-function headingNamed(root: HTMLElement, anchor: string): Element | null {
-  const want = headingKey(anchor);
+/** The rendered heading a link's #anchor names (by its words, or as a slug), or the block a `^id` names, if any. */
+function anchorTarget(root: HTMLElement, anchor: string): Element | null {
+  const bare = anchor.replace(/^#/, '');
+  if (bare.startsWith('^')) return [...root.querySelectorAll('[id]')].find((el) => el.id === bare) ?? null;
+  const want = headingKey(bare.split('#').pop() ?? bare);
   return [...root.querySelectorAll('h1, h2, h3, h4, h5, h6')].find((h) => headingKey(h.textContent ?? '') === want) ?? null;
 }
 
@@ -103,7 +134,7 @@ function RelatedRail({ preview, onFollow }: { preview: Preview; onFollow: (locat
 
 /** The reading pane: the note rendered (or its lines), the cited lines highlighted, related notes beside it, Back, and "open in editor". */
 export function SourcePreview() {
-  const { preview, previewHistory, closePreview, openInEditor, readWholeFile, restrictedDocs, followInPreview, previewBack, setPreviewView } = useAppFields(
+  const { preview, previewHistory, closePreview, openInEditor, readWholeFile, restrictedDocs, followInPreview, previewBack, setPreviewView, filterByTag } = useAppFields(
     'preview',
     'previewHistory',
     'closePreview',
@@ -113,16 +144,18 @@ export function SourcePreview() {
     'followInPreview',
     'previewBack',
     'setPreviewView',
+    'filterByTag',
   );
+  const roots = useAppFields('roots').roots;
   const body = useRef<HTMLDivElement>(null);
   const shown = preview ? (preview.view === 'note' && preview.note ? preview.note : preview.source) : null;
   useEffect(() => {
     const root = body.current;
     if (!root || !shown) return;
-    const first = root.querySelector('[data-cited]') ?? (preview?.anchor ? headingNamed(root, preview.anchor) : null);
+    const first = root.querySelector('[data-cited]') ?? (preview?.anchor ? anchorTarget(root, preview.anchor) : null);
     if (first) first.scrollIntoView({ block: first.hasAttribute('data-cited') ? 'center' : 'start' });
     else root.scrollTop = 0;
-  }, [shown, preview?.view, preview?.locator, preview?.anchor]);
+  }, [shown, preview?.view, preview?.locator, preview?.anchor, preview?.embeds]);
   if (!preview) return null;
   const source = preview.source ?? preview.note;
   const rendered = preview.view === 'note' && preview.note;
@@ -156,6 +189,11 @@ export function SourcePreview() {
               </button>
             </div>
           )}
+          {source && roots.some((r) => r.path === source.root && r.obsidian_vault) && (
+            <button type="button" className="btn btn--ghost" data-testid="open-in-obsidian" onClick={() => void openInEditor(preview.locator, 'obsidian')} title="Open this note in Obsidian (its folder is an Obsidian vault)">
+              Open in Obsidian
+            </button>
+          )}
           <button type="button" className="btn btn--ghost" onClick={() => void openInEditor(preview.locator)}>
             Open in editor
           </button>
@@ -184,7 +222,7 @@ export function SourcePreview() {
       <div className="preview__body">
         <div className="preview__main" ref={body}>
           {!shown && !preview.error && <p className="muted preview__loading">Loading…</p>}
-          {rendered && <RenderedNote preview={preview} note={preview.note!} related={preview.related} onFollow={follow} />}
+          {rendered && <RenderedNote preview={preview} note={preview.note!} related={preview.related} onFollow={follow} onTag={filterByTag} />}
           {!rendered && preview.source && <NumberedLines preview={preview} source={preview.source} />}
           {rendered && preview.note!.truncated && <p className="muted small preview__loading">… the note continues past line {preview.note!.end_line}; open it in your editor to read on.</p>}
         </div>

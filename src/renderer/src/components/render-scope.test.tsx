@@ -52,6 +52,10 @@ describe('views select their fields', () => {
         {counted('threads', <ThreadList />)}
       </>,
     );
+    // What the views load when they mount (the search view's tag example) settles first.
+    await act(async () => {
+      await new Promise((r) => setTimeout(r, 20));
+    });
     const before = { ...renders };
     const streamed: string[] = [];
     const unsubscribe = useApp.subscribe((s) => s.asking && streamed.push(s.asking.text));

@@ -1,5 +1,5 @@
 import type { StateCreator } from 'zustand';
-import type { GraphEdge, GraphOverview, GraphView } from '../../../shared/contract.ts';
+import type { GlobalGraph, GraphEdge, GraphOverview, GraphView } from '../../../shared/contract.ts';
 import { kit, messageOf, type AppState } from './kit.ts';
 
 /** What a graph view was asked for: a neighbourhood (entity) or an answer's sources (paths). */
@@ -36,7 +36,13 @@ export interface GraphSlice {
   graphBack(): Promise<void>;
   selectEdge(edge: GraphEdge | null): void;
   loadOverview(): Promise<void>;
+  /** The whole vault's graph (graph/global), drawn when no centre is picked; `key`: the notes and audience it was drawn for (globalGraphKey). */
+  globalGraph: { data: GlobalGraph | null; loading: boolean; error: string | null; key: string | null };
+  loadGlobalGraph(): Promise<void>;
 }
+
+/** What the global graph depends on: the indexed notes and whether restricted ones are shown. */
+export const globalGraphKey = (s: Pick<AppState, 'health' | 'allowRestricted'>) => `${s.health?.documents.indexed ?? '-'}|${s.health?.chunks ?? '-'}|${s.allowRestricted}`;
 
 export const createGraphSlice: StateCreator<AppState, [], [], GraphSlice> = (set, get) => {
   const { client, sensitivity, run } = kit(get);
@@ -65,6 +71,17 @@ export const createGraphSlice: StateCreator<AppState, [], [], GraphSlice> = (set
   };
   return {
     graph: EMPTY_GRAPH,
+    globalGraph: { data: null, loading: false, error: null, key: null },
+    async loadGlobalGraph() {
+      const key = globalGraphKey(get());
+      set((s) => ({ globalGraph: { ...s.globalGraph, loading: true, error: null, key } }));
+      try {
+        const data = await client().call('graph/global', { allow_sensitivity: sensitivity() });
+        set({ globalGraph: { data, loading: false, error: null, key } });
+      } catch (error) {
+        set((s) => ({ globalGraph: { ...s.globalGraph, loading: false, error: messageOf(error) } }));
+      }
+    },
 
     async showGraph(entity) {
       const e = entity.trim();

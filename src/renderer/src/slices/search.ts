@@ -15,8 +15,13 @@ export interface SearchSlice {
   /** Tags the tag filter suggests for what is typed: every visible note's tags (search/tags), most used first. */
   tagSuggestions: TagList['tags'];
   suggestTags(prefix: string): Promise<void>;
+  /** The notes' most used tags (the tag field's example); null until asked. */
+  topTags: string[] | null;
+  loadTopTags(): Promise<void>;
   setQuery(query: string): void;
   setFilters(filters: Partial<SearchFilters>): void;
+  /** A #tag clicked in a note: the search view, filtered by that tag (the query kept). */
+  filterByTag(tag: string): void;
   search(): Promise<void>;
 }
 
@@ -34,6 +39,7 @@ export const createSearchSlice: StateCreator<AppState, [], [], SearchSlice> = (s
     searching: false,
     searchError: null,
     tagSuggestions: [],
+    topTags: null,
 
     async suggestTags(prefix) {
       const seq = ++tagSeq;
@@ -45,6 +51,14 @@ export const createSearchSlice: StateCreator<AppState, [], [], SearchSlice> = (s
         if (seq === tagSeq) set({ tagSuggestions: [] });
       }
     },
+    async loadTopTags() {
+      try {
+        const { tags } = await client().call('search/tags', { prefix: '', limit: 2, allow_sensitivity: sensitivity() });
+        set({ topTags: tags.map((t) => t.tag) });
+      } catch {
+        set({ topTags: [] });
+      }
+    },
     setQuery(query) {
       set({ query });
     },
@@ -52,10 +66,16 @@ export const createSearchSlice: StateCreator<AppState, [], [], SearchSlice> = (s
       set((s) => ({ filters: { ...s.filters, ...filters } }));
       void get().search();
     },
+    filterByTag(tag) {
+      set((s) => ({ filters: { ...s.filters, tags: [tag] }, preview: null, previewHistory: [] }));
+      get().setView('search');
+      void get().search();
+    },
     async search() {
       const { query, filters, mode } = get();
       const seq = ++searchSeq;
-      if (!query.trim()) {
+      // No words: nothing to search, unless a tag filter lists the notes tagged so.
+      if (!query.trim() && filters.tags.length === 0) {
         set({ results: null, searching: false, searchError: null });
         return;
       }

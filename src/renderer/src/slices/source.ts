@@ -1,5 +1,5 @@
 import type { StateCreator } from 'zustand';
-import type { RelatedResult, SourceLines } from '../../../shared/contract.ts';
+import type { EmbedsResult, RelatedResult, SourceLines } from '../../../shared/contract.ts';
 import { formatLocator, parseLocator, type ParsedLocator } from '../../../shared/locator.ts';
 import { isMarkdownPath } from '../markdown.ts';
 import { kit, messageOf, type AppState } from './kit.ts';
@@ -26,6 +26,8 @@ export interface Preview {
   view: ReaderView;
   related: RelatedResult | null;
   relatedError: string | null;
+  /** What the note embeds (`![[Note]]`, pictures), resolved by the engine (markdown only; null until loaded). */
+  embeds?: EmbedsResult | null;
   error: string | null;
   /** "Open in editor" failed: why, shown in the pane beside the offer to read the file here. */
   openError?: string | null;
@@ -46,7 +48,8 @@ export interface SourceSlice {
   previewBack(): Promise<void>;
   setPreviewView(view: ReaderView): void;
   closePreview(): void;
-  openInEditor(locator: string): Promise<void>;
+  /** Opens the file in the user's editor, or (`obsidian`) the note in Obsidian when its folder is an Obsidian vault. */
+  openInEditor(locator: string, app?: 'editor' | 'obsidian'): Promise<void>;
   /** Shows the whole file in the lines view: the in-app way to read it when no editor opens it. */
   readWholeFile(): Promise<void>;
   /** A file opened with the app: previewed when a known folder holds it. */
@@ -100,7 +103,16 @@ export const createSourceSlice: StateCreator<AppState, [], [], SourceSlice> = (s
         update(locator, () => ({ relatedError: messageOf(error) }));
       }
     };
-    await Promise.all([lines(), note(), related()]);
+    const embeds = async () => {
+      if (!markdown) return;
+      try {
+        const r = await client().call('source/embeds', { locator: path, allow_sensitivity: allow });
+        if (r.embeds.length > 0) update(locator, () => ({ embeds: r }));
+      } catch {
+        // Embeds are shown when they can be: without them the note reads with its ![[links]] as links.
+      }
+    };
+    await Promise.all([lines(), note(), related(), embeds()]);
   };
 
   return {
@@ -130,11 +142,11 @@ export const createSourceSlice: StateCreator<AppState, [], [], SourceSlice> = (s
     closePreview() {
       set({ preview: null, previewHistory: [] });
     },
-    async openInEditor(locator) {
+    async openInEditor(locator, app = 'editor') {
       try {
-        const r = await client().call('source/open', { locator, allow_sensitivity: sensitivity() });
+        const r = await client().call('source/open', { locator, allow_sensitivity: sensitivity(), app });
         update(locator, () => ({ openError: null }));
-        get().notify('info', `Opened ${r.file} with ${r.how}.`);
+        get().notify('info', app === 'obsidian' ? `Opened ${r.file} in Obsidian.` : `Opened ${r.file} with ${r.how}.`);
       } catch (error) {
         const why = messageOf(error);
         // The failure is told where the button is, with the file readable here instead.
