@@ -67,13 +67,14 @@ describe('synapsis CLI', () => {
     const human = await cli(['ask', 'What is the launch date?', '--data-dir', dataDir]);
     expect(human.code).toBe(0);
     expect(human.out).toMatch(/The launch date is 2026-05-01\. \[1\]/);
-    expect(human.out).toMatch(/\[1\] a\.md:1-3/);
+    // The citation names the lines of the quoted sentence, not its whole passage (lines 1-3).
+    expect(human.out).toMatch(/\[1\] a\.md:3-3/);
     expect(human.out).toMatch(/^Answered$/m);
     expect(human.out).toMatch(/quoted .*verdict APPROVE/);
     const json = await cli(['ask', 'What is the launch date?', '--data-dir', dataDir, '--json']);
     const envelope = JSON.parse(json.out);
     expect(envelope.answer_mode).toBe('extractive');
-    expect(envelope.citations[0]).toMatchObject({ n: 1, locator: 'a.md#L1-L3', start_line: 1, end_line: 3, stale: false });
+    expect(envelope.citations[0]).toMatchObject({ n: 1, locator: 'a.md#L3-L3', start_line: 3, end_line: 3, stale: false });
     const traces = JSON.parse((await cli(['traces', '--data-dir', dataDir, '--json'])).out);
     expect(traces).toHaveLength(2);
     expect(traces[0].trace_id).toBe(envelope.trace_id);
