@@ -22,7 +22,8 @@ describe('web mode in Chromium', () => {
       await page.getByRole('button', { name: 'Start with search by words' }).click();
       await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: /Library/ }).click();
       await page.getByTestId('root-progress').and(page.locator('[data-stage=done]')).waitFor({ timeout: 60_000 });
-      await page.getByText(/^53 documents · \d+ passages/).waitFor({ timeout: 30_000 });
+      // 53 files, one of them restricted: the Library counts the 52 the user sees.
+      await page.getByText(/^52 documents · \d+ passages/).waitFor({ timeout: 30_000 });
       await page.getByTestId('last-report').getByText(/Last run: \d+ indexed, \d+ unchanged/).waitFor();
       await expect.poll(() => page.getByTestId('index-badge').textContent()).toMatch(/Watching for changes|Up to date/);
       await screenshot(page, '03-library');
@@ -41,7 +42,8 @@ describe('web mode in Chromium', () => {
     try {
       const { page } = app;
       await page.keyboard.press('Control+k');
-      await page.locator('#ask-input').fill('Why did we postpone QUIC?');
+      // A question the reader's scorer is sure of (p 0.87 on the sample vault): the badge reads Answered.
+      await page.locator('#ask-input').fill('How long did the March relay outage last?');
       await page.keyboard.press('Enter');
       const streaming = page.getByTestId('answer-streaming');
       await streaming.waitFor();
@@ -61,7 +63,8 @@ describe('web mode in Chromium', () => {
       const cited = (await preview.locator('.code__line--cited .code__text').allTextContents()).join('\n');
       const answerText = (await page.getByTestId('answer').locator('.answer__text').textContent()) ?? '';
       // The chip's lines hold the sentence the answer quoted.
-      const quoted = answerText.replace(/\d+$/, '').trim().slice(0, 40);
+      // The first quoted sentence: the text before its chip's number.
+      const quoted = answerText.split(/(?<=[.!?])\s*\d+/)[0]!.trim().slice(0, 40);
       expect(cited.replace(/\s+/g, ' ')).toContain(quoted.replace(/\s+/g, ' '));
       await screenshot(page, '05-citation-preview');
       await preview.getByRole('button', { name: 'Open in editor' }).click();
