@@ -15,7 +15,7 @@ const STAGE_LABEL: Record<string, string> = {
 };
 
 /** Limits that change what the answer means: shown with it, never collapsed. */
-const MEANING = /^(?:your files never mention|not found in your notes|the chat model|synthesis timed out|cancelled)/;
+const MEANING = /^(?:your files never mention|not found in your notes|not sure the quote states|the chat model|synthesis timed out|cancelled)/;
 /** Of an answered question, a word no file uses is a paraphrase the reader got past: it folds away with the rest. */
 const changesMeaning = (limit: string, outcome: string) => MEANING.test(limit) && !(outcome === 'answered' && limit.startsWith('your files never mention'));
 
