@@ -1,0 +1,52 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { FEATURE_NAMES } from '../../engine/answer/reader/features.ts';
+import { loadReaderProfile } from '../../engine/answer/reader/scorer.ts';
+import type { LabelledRow } from '../../engine/answer/reader/fit.ts';
+import { runTuneAnswers } from './tune-answers.ts';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
+});
+
+/** Rows whose label follows `held`: right when the quote holds most of the question. */
+function rows(n: number, seed: number, answerable = true): LabelledRow[] {
+  let s = seed;
+  const next = () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+  return Array.from({ length: n }, () => {
+    const held = next();
+    return { features: Object.fromEntries(FEATURE_NAMES.map((f) => [f, f === 'held' ? held : 0])), label: answerable && held > 0.5, readerOutcome: 'answered' as const, answerable, quoted: true };
+  });
+}
+
+describe('synapsis tune --answers', () => {
+  it('fits a profile from collected rows, chooses its thresholds on the dev rows and writes what it measured', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'syn-tune-answers-'));
+    dirs.push(dir);
+    const manifest = path.join(dir, 'sets.json');
+    fs.writeFileSync(manifest, JSON.stringify({ train: [{ name: 't', vault: 'v', questions: 'q.json' }], dev: [{ name: 'd', vault: 'v', questions: 'r.json' }] }));
+    const saved = path.join(dir, 'rows.json');
+    fs.writeFileSync(saved, JSON.stringify([{ name: 't', role: 'train', rows: rows(400, 1) }, { name: 'd', role: 'dev', rows: [...rows(200, 2), ...rows(40, 3, false)] }]));
+    const out = path.join(dir, 'profile.json');
+    const report = await runTuneAnswers({ manifest, out, rows: saved, workDir: path.join(dir, 'work') });
+    const profile = loadReaderProfile(out);
+    expect(profile.weights[FEATURE_NAMES.indexOf('held')]).toBeGreaterThan(0);
+    expect(profile.answered_at).toBeLessThan(1);
+    expect(profile.abstain_below).toBeLessThanOrEqual(profile.answered_at);
+    const dev = profile.fitted.dev_counts as { precision: number; answered: number };
+    expect(dev.answered).toBeGreaterThanOrEqual(20);
+    expect(dev.precision).toBeGreaterThanOrEqual(0.88);
+    expect(report.sets.map((s) => [s.name, s.role, s.questions])).toEqual([['t', 'train', 400], ['d', 'dev', 240]]);
+  });
+
+  it('names a manifest that is not one', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'syn-tune-answers-'));
+    dirs.push(dir);
+    const manifest = path.join(dir, 'sets.json');
+    fs.writeFileSync(manifest, JSON.stringify({ train: [{ name: 't', vault: 'v' }], dev: [] }));
+    await expect(runTuneAnswers({ manifest, out: path.join(dir, 'p.json') })).rejects.toThrow(/Answer sets manifest .*sets\.json/);
+  });
+});
