@@ -105,8 +105,8 @@ export const AnswerEnvelopeSchema = z.object({
   tokens: z.object({ in: z.number().int(), out: z.number().int(), first_token_ms: z.number().nullable(), per_s: z.number() }),
   /**
    * The answer reader's calibrated reading: the probability that its quote states the asked fact
-   * (fitted, answer/reader/scorer.ts), the outcome the reader gave before calibration, and the
-   * signals scored. Null: no passage was read.
+   * (fitted, answer/reader/scorer.ts; the reader's own answerability when no profile is used), the
+   * outcome the reader gave before calibration, and the signals scored. Null: no passage was read.
    */
   reader: z
     .object({
