@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { asksAboutSubject, bridgeQuery, clauseRelation, clauseSubject, describedSubject, evidenceQuote, mainQuestion, notesAbout, relationLine } from './bridge.ts';
+import { asksAboutSubject, bridgeQuery, clauseRelation, clauseSubject, describedSubject, evidenceQuote, mainQuestion, notesAbout, relationLine } from './described-subject.ts';
 import type { Snippet } from './types.ts';
 
 const snippet = (n: number, path: string, title: string, text: string, start = 10): Snippet => ({
