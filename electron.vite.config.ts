@@ -8,13 +8,13 @@ export default defineConfig({
       // graphology's packages are imported by deep paths without extensions, which Node's ESM
       // resolver refuses from an external module: bundle them (pure JS) instead.
       externalizeDeps: { exclude: ['graphology-metrics', 'graphology-shortest-path', 'graphology-communities-louvain', 'graphology-utils', 'graphology-indices'] },
-      // The engine runs in a utilityProcess (engine-host); native modules stay external (node_modules).
+      // The engine runs in a utilityProcess (engine-process); native modules stay external (node_modules).
       rollupOptions: {
         // lexical-worker: the thread that computes the lexical list of large vaults; lexical-upgrade-worker: the
-        // thread that rebuilds an older store's word index (search/lexical-thread.ts workerEntry finds each beside engine-host.js).
+        // thread that rebuilds an older store's word index (search/lexical-thread.ts workerEntry finds each beside engine-process.js).
         input: {
           index: resolve(__dirname, 'src/main/index.ts'),
-          'engine-host': resolve(__dirname, 'src/main/engine-host.ts'),
+          'engine-process': resolve(__dirname, 'src/main/engine-process.ts'),
           'lexical-worker': resolve(__dirname, 'src/engine/search/lexical-worker.ts'),
           'lexical-upgrade-worker': resolve(__dirname, 'src/engine/lexical-upgrade-worker.ts'),
         },

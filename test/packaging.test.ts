@@ -80,7 +80,7 @@ describe('build/electron-builder.yml', () => {
 
   it('ships the built app and no model, source, test or map file', () => {
     const files = config.files as string[];
-    for (const f of ['out/main/index.js', 'out/main/engine-host.js', 'out/preload/index.cjs', 'out/renderer/index.html', 'out/renderer/assets/index-abc.js', 'package.json']) expect(shipped(f, files), f).toBe(true);
+    for (const f of ['out/main/index.js', 'out/main/engine-process.js', 'out/preload/index.cjs', 'out/renderer/index.html', 'out/renderer/assets/index-abc.js', 'package.json']) expect(shipped(f, files), f).toBe(true);
     expect(shipped('node_modules/better-sqlite3/lib/index.js', files)).toBe(true);
     for (const f of ['src/engine/engine.ts', 'test/packaging.test.ts', 'docs/benchmarks.md', 'out/main/index.js.map', 'out/cli/main.js', 'out/models/all-MiniLM-L6-v2.Q8_0.gguf', 'models/e5.gguf', 'node_modules/foo/model.gguf', 'resources/sample-vault/notes.md', '.ci/run', 'README.md']) {
       expect(shipped(f, files), f).toBe(false);

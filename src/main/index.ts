@@ -49,7 +49,7 @@ function resourcesDir(): string {
 
 function startEngine(): UtilityProcess {
   const resources = resourcesDir();
-  const child = utilityProcess.fork(path.join(here, 'engine-host.js'), [], {
+  const child = utilityProcess.fork(path.join(here, 'engine-process.js'), [], {
     serviceName: 'Synapsis engine',
     env: {
       ...process.env,

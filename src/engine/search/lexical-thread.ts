@@ -35,7 +35,7 @@ export interface WorkerEntry {
 
 /**
  * A worker's code (`name`: lexical-worker, lexical-upgrade-worker): the built file of the desktop
- * bundle (electron.vite.config.ts builds each next to engine-host.js; this module may sit there or,
+ * bundle (electron.vite.config.ts builds each next to engine-process.js; this module may sit there or,
  * shared by several entries, in its chunks/ folder), else the TypeScript source in `here` bundled
  * in memory by esbuild (tsx's own compiler; once per worker): Node 20 does not hand tsx's loader to
  * worker threads, so the source cannot be imported there as the CLI imports it.

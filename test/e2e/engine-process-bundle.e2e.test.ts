@@ -1,5 +1,5 @@
 /**
- * The built engine process (out/main/engine-host.js, what Electron's utilityProcess runs) loaded by
+ * The built engine process (out/main/engine-process.js, what Electron's utilityProcess runs) loaded by
  * plain Node with a stand-in for Electron's `process.parentPort` and MessagePortMain: proves the
  * bundle starts without tsx or Electron, finds its native modules, and answers the protocol.
  * (Electron itself is not installed here; see electron.e2e.test.ts.)
@@ -43,10 +43,10 @@ process.kill(process.pid, 'SIGTERM');
 `;
 
 describe('the built engine host (utilityProcess entry)', () => {
-  it('starts from out/main/engine-host.js and serves the protocol over its port', async () => {
-    const bundle = path.join(REPO, 'out', 'main', 'engine-host.js');
+  it('starts from out/main/engine-process.js and serves the protocol over its port', async () => {
+    const bundle = path.join(REPO, 'out', 'main', 'engine-process.js');
     expect(fs.existsSync(bundle)).toBe(true);
-    const dir = temp.make('engine-host-');
+    const dir = temp.make('engine-process-');
     const shim = path.join(dir, 'shim.mjs');
     fs.writeFileSync(shim, SHIM);
     const child = spawn(process.execPath, [shim, bundle, SAMPLE_VAULT], { cwd: REPO, env: { ...process.env, SYNAPSIS_DATA_DIR: path.join(dir, 'data') }, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -66,8 +66,8 @@ describe('the built engine host (utilityProcess entry)', () => {
   });
 
   it('on a first start imports the models an installer carries before it answers the window', async () => {
-    const bundle = path.join(REPO, 'out', 'main', 'engine-host.js');
-    const dir = temp.make('engine-host-models-');
+    const bundle = path.join(REPO, 'out', 'main', 'engine-process.js');
+    const dir = temp.make('engine-process-models-');
     const source = path.join(dir, 'usb');
     fs.mkdirSync(source);
     fs.copyFileSync(path.join(SHARED_DIR, 'models', 'stories260K.gguf'), path.join(source, 'stories260K.gguf'));
