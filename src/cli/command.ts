@@ -6,7 +6,7 @@
  */
 import { Argument, Command, InvalidArgumentError, Option } from 'commander';
 import type { Engine, EngineOptions } from '../engine/engine.ts';
-import { resolveDataDir } from '../engine/paths.ts';
+import { resolveDataDir } from '../engine/core/paths.ts';
 import type { Method, RequestOf, ResponseOf } from '../shared/contract.ts';
 
 export interface Io {

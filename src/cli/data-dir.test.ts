@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { cli } from '../../test/helpers/cli.ts';
 import { CHILD_TEST_LIMIT_MS } from '../../test/helpers/limits.ts';
 import { TempDirs } from '../../test/helpers/tmp.ts';
-import { defaultDataDir, resolveDataDir } from '../engine/paths.ts';
+import { defaultDataDir, resolveDataDir } from '../engine/core/paths.ts';
 
 const temp = new TempDirs();
 const BIN = path.resolve(import.meta.dirname, '..', '..', 'bin', 'synapsis.js');

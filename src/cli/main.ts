@@ -1,6 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { createEngine, type Engine } from '../engine/engine.ts';
-import { resolveDataDir } from '../engine/paths.ts';
+import { resolveDataDir } from '../engine/core/paths.ts';
 import { storeDamage } from '../engine/store/integrity.ts';
 import { isSynapsisError, serializeError } from '../shared/errors.ts';
 import { terminalJson, terminalLine, terminalText } from '../shared/terminal-safe.ts';

@@ -4,7 +4,7 @@
  */
 import fs from 'node:fs';
 import type { HealthReport, IndexProgress } from '../shared/contract.ts';
-import type { Config } from './config.ts';
+import type { Config } from './core/config.ts';
 import type { DenseSource } from './hybrid.ts';
 import { languageCovered } from './lang/detect.ts';
 import type { LlamaRuntime } from './llm/runtime.ts';

@@ -6,7 +6,7 @@
  * and the other one answers alone.
  */
 import type { RetrievalResult, RetrievedChunk } from '../shared/contract.ts';
-import type { Config } from './config.ts';
+import type { Config } from './core/config.ts';
 import type { Reranker } from './llm/reranker.ts';
 import { withTimeout } from './llm/reranker.ts';
 import { DEFAULT_FUSION_WEIGHTS, effectiveNormalization, fuseReciprocalRank, fuseWeightedLists, normalizeZScore, type RankedList } from './retrieve/fusion.ts';

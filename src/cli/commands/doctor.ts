@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Command } from 'commander';
-import { loadConfig } from '../../engine/config.ts';
-import { resolveDataDir } from '../../engine/paths.ts';
+import { loadConfig } from '../../engine/core/config.ts';
+import { resolveDataDir } from '../../engine/core/paths.ts';
 import { ChecksFailed, option, type RegisteredCommand } from '../command.ts';
 import { formatDoctor, runDoctor } from '../doctor.ts';
 

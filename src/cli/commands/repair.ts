@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { resolveDataDir } from '../../engine/paths.ts';
+import { resolveDataDir } from '../../engine/core/paths.ts';
 import type { RegisteredCommand } from '../command.ts';
 import { formatRepair, repairWorkspace } from '../repair.ts';
 

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
-import { resolveDataDir } from '../../engine/paths.ts';
+import { resolveDataDir } from '../../engine/core/paths.ts';
 import { createError } from '../../shared/errors.ts';
 import { option, positiveInt, repeatable, type RegisteredCommand } from '../command.ts';
 

@@ -10,7 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import type { AnswerEnvelope, RetrievalResult, RetrieveContext } from '../../shared/contract.ts';
-import { sha256 } from '../hash.ts';
+import { sha256 } from '../core/hash.ts';
 import type { ChatModel, Generation } from '../llm/chat.ts';
 import { withTimeout } from '../llm/reranker.ts';
 import { buildContext, estimateTokens } from '../retrieve/context.ts';

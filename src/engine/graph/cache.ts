@@ -4,8 +4,8 @@
  * whole graph, and it keeps its answer, not the graph, until indexing changes the facts.
  */
 import type { GlobalGraph, GraphOverview } from '../../shared/contract.ts';
-import type { Config } from '../config.ts';
-import type { Disposable } from '../lifecycle.ts';
+import type { Config } from '../core/config.ts';
+import type { Disposable } from '../core/lifecycle.ts';
 import type { Store } from '../store/store.ts';
 import { visibleTo } from '../store/visibility.ts';
 import { globalGraph } from './global.ts';

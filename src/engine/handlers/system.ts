@@ -1,7 +1,7 @@
 /** health/get and system/info: what works, what is degraded, and the machine the models run on. */
 import os from 'node:os';
 import type { SystemInfo } from '../../shared/contract.ts';
-import type { Config } from '../config.ts';
+import type { Config } from '../core/config.ts';
 import { healthReport, type HealthDeps } from '../health.ts';
 import type { LlamaRuntime } from '../llm/runtime.ts';
 import type { Handlers } from './types.ts';

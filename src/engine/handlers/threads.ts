@@ -2,7 +2,7 @@
 import type { AnswerEnvelope, Thread, ThreadTurn } from '../../shared/contract.ts';
 import { createError } from '../../shared/errors.ts';
 import { exportFileName, threadMarkdown, turnMarkdown } from '../answer/thread-markdown.ts';
-import type { Config } from '../config.ts';
+import type { Config } from '../core/config.ts';
 import { createThread, deleteThread, isInterrupted, listThreads, renameThread, threadById, threadTurns } from '../store/queries/threads.ts';
 import type { Store } from '../store/store.ts';
 import type { Handlers } from './types.ts';

@@ -8,8 +8,8 @@ import { EVENT_NAMES, type DemoStatus, type EventMap, type EventName, type Index
 import { ProgressTracker } from '../ingest/progress.ts';
 import { createError } from '../../shared/errors.ts';
 import { createEngine, type Engine } from '../engine.ts';
-import { EventBus } from '../events.ts';
-import type { Disposable } from '../lifecycle.ts';
+import { EventBus } from '../core/events.ts';
+import type { Disposable } from '../core/lifecycle.ts';
 import { demoEngineOptions, demoModels, loadTour, prepareDemoDir, removeDemoDir, type DemoSetup } from './demo.ts';
 
 export interface EngineHostOptions {

@@ -8,7 +8,7 @@ import { EVENT_NAMES, hostContract, isHostMethod, isMethod, type AnyRequestOf, t
 import { createError, serializeError } from '../../shared/errors.ts';
 import type { ClientMessage, ServerMessage } from '../../shared/rpc.ts';
 import { describeIssues } from '../../shared/validate.ts';
-import type { Disposable } from '../lifecycle.ts';
+import type { Disposable } from '../core/lifecycle.ts';
 import type { EngineHost } from './engine-host.ts';
 import { listFolders } from './list-folders.ts';
 import { modelDownloadsOf } from './model-downloads.ts';

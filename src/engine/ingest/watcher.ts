@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 import type { Root } from '../../shared/contract.ts';
-import type { Disposable } from '../lifecycle.ts';
+import type { Disposable } from '../core/lifecycle.ts';
 import { DEFAULT_EXCLUDES, skippedDirFilter } from './walk.ts';
 import picomatch from 'picomatch';
 

@@ -11,7 +11,7 @@ import type { DocumentEntry, SourceLines } from '../../shared/contract.ts';
 import { createError } from '../../shared/errors.ts';
 import { parseLocator } from '../../shared/locator.ts';
 import { fromTerminalLine } from '../../shared/terminal-safe.ts';
-import { sha256 } from '../hash.ts';
+import { sha256 } from '../core/hash.ts';
 import { decodeText, normalizeLines } from '../ingest/normalize.ts';
 import { isInside } from '../ingest/walk.ts';
 import type { ReadConnection } from '../store/connection.ts';

@@ -6,7 +6,7 @@ import { HashedEmbedder } from '../../cli/bench/hashed-embedder.ts';
 import { createEngine, type Engine } from '../engine.ts';
 import { gatherLists, type PipelineDeps, type PipelineRequest } from '../hybrid.ts';
 import { DEFAULT_PROFILE } from '../retrieve/profile.ts';
-import { loadConfig } from '../config.ts';
+import { loadConfig } from '../core/config.ts';
 import { Store } from '../store/store.ts';
 import { LexicalThread, workerEntry } from './lexical-thread.ts';
 import { searchLexical, type LexicalFilters } from './lexical.ts';

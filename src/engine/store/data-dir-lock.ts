@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createError } from '../../shared/errors.ts';
-import type { Disposable } from '../lifecycle.ts';
+import type { Disposable } from '../core/lifecycle.ts';
 import { diskFullError, isDiskFull } from './database.ts';
 
 export const LOCK_FILE = 'synapsis.lock';

@@ -13,7 +13,7 @@
 import path from 'node:path';
 import type { Database } from 'better-sqlite3';
 import type { FileIssue, Root } from '../../shared/contract.ts';
-import type { Disposable } from '../lifecycle.ts';
+import type { Disposable } from '../core/lifecycle.ts';
 import { DB_FILE, MMAP_SIZE, isDiskFull, setMemoryMap, isReadOnlyStore, isStoreLocked, openDatabase, schemaVersion } from './database.ts';
 import { asWriteConnection, type WriteConnection } from './connection.ts';
 import * as roots from './queries/roots.ts';

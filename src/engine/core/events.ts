@@ -1,4 +1,4 @@
-import type { EventMap, EventName } from '../shared/contract.ts';
+import type { EventMap, EventName } from '../../shared/contract.ts';
 import type { Disposable } from './lifecycle.ts';
 
 export type Listener<E extends EventName> = (payload: EventMap[E]) => void;

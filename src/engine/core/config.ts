@@ -3,8 +3,8 @@
  * Precedence: defaults < environment < explicit overrides passed to createEngine.
  */
 import { z } from 'zod';
-import { createError } from '../shared/errors.ts';
-import { describeIssues } from '../shared/validate.ts';
+import { createError } from '../../shared/errors.ts';
+import { describeIssues } from '../../shared/validate.ts';
 
 /**
  * The store's memory map in MB by default (mmapMb): a store up to this size is read through the
