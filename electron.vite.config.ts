@@ -16,7 +16,7 @@ export default defineConfig({
           index: resolve(__dirname, 'src/main/index.ts'),
           'engine-process': resolve(__dirname, 'src/main/engine-process.ts'),
           'lexical-worker': resolve(__dirname, 'src/engine/search/lexical-worker.ts'),
-          'lexical-upgrade-worker': resolve(__dirname, 'src/engine/lexical-upgrade-worker.ts'),
+          'lexical-upgrade-worker': resolve(__dirname, 'src/engine/search/lexical-upgrade-worker.ts'),
         },
         external: ['better-sqlite3', 'node-llama-cpp', 'usearch', 'faiss-node', 'pdfjs-dist', 'chokidar', 'mammoth'],
       },

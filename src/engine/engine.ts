@@ -33,7 +33,7 @@ import { buildManifest, readManifest, type IndexManifest } from './manifest.ts';
 import { DisposableStore, type Disposable } from './core/lifecycle.ts';
 import { defaultDataDir } from './core/paths.ts';
 import { ANALYZER_VERSION } from './search/analyzer.ts';
-import { ANALYZER_SETTING, upgradeLexicalIndex, upgradeLexicalIndexOffThread, type UpgradeProgress } from './lexical-upgrade.ts';
+import { ANALYZER_SETTING, upgradeLexicalIndex, upgradeLexicalIndexOffThread, type UpgradeProgress } from './search/lexical-upgrade.ts';
 import { hiddenDocumentPaths } from './search/lexical.ts';
 import { gatherLists, type DenseSource, type GatheredLists } from './hybrid.ts';
 import { createGraphCache } from './graph/cache.ts';

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SAMPLE_VAULT, TempDirs } from '../../../test/helpers/tmp.ts';
 import { createEngine } from '../../engine/engine.ts';
-import { ANALYZER_SETTING } from '../../engine/lexical-upgrade.ts';
+import { ANALYZER_SETTING } from '../../engine/search/lexical-upgrade.ts';
 import { ANALYZER_VERSION } from '../../engine/search/analyzer.ts';
 import { peekSetting } from '../../engine/store/database.ts';
 import { benchUpgrade } from './upgrade.ts';

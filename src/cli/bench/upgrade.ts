@@ -1,5 +1,5 @@
 /**
- * What opening a store of an older analyzer costs (engine/lexical-upgrade.ts): its word index is
+ * What opening a store of an older analyzer costs (engine/search/lexical-upgrade.ts): its word index is
  * rebuilt from its chunks before the engine searches it. A host that serves the app rebuilds it on a
  * worker thread and keeps answering; the CLI rebuilds it in line. On a copy of a kept data dir,
  * marked as written by another analyzer, this measures the rebuild as the app's host runs it (how
@@ -9,7 +9,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ANALYZER_SETTING, upgradeLexicalIndex, upgradeLexicalIndexOffThread } from '../../engine/lexical-upgrade.ts';
+import { ANALYZER_SETTING, upgradeLexicalIndex, upgradeLexicalIndexOffThread } from '../../engine/search/lexical-upgrade.ts';
 import { ANALYZER_VERSION } from '../../engine/search/analyzer.ts';
 import { Store } from '../../engine/store/store.ts';
 

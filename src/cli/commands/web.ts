@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { createEngine, prepareEngineStore } from '../../engine/engine.ts';
 import { defaultDemoDir } from '../../engine/host/demo.ts';
 import { EngineHost } from '../../engine/host/engine-host.ts';
-import { lexicalIndexOutdated } from '../../engine/lexical-upgrade.ts';
+import { lexicalIndexOutdated } from '../../engine/search/lexical-upgrade.ts';
 import { openLocalPage } from '../../engine/host/open-file.ts';
 import { engineOptions, option, parsePort, upgradeLine, type RegisteredCommand } from '../command.ts';
 import { DEMO_MODELS_DIR, DEMO_TOUR, PACKAGE_VERSION, REPO_ROOT, SAMPLE_QUESTIONS, SAMPLE_VAULT } from '../resources.ts';

@@ -8,11 +8,11 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { ANALYZER_VERSION, analyzeForIndex, detectChunkLanguages } from './search/analyzer.ts';
-import { workerEntry, type WorkerEntry } from './search/lexical-thread.ts';
-import { lockDataDir } from './store/data-dir-lock.ts';
-import { peekSetting } from './store/database.ts';
-import type { Store } from './store/store.ts';
+import { ANALYZER_VERSION, analyzeForIndex, detectChunkLanguages } from './analyzer.ts';
+import { workerEntry, type WorkerEntry } from './lexical-thread.ts';
+import { lockDataDir } from '../store/data-dir-lock.ts';
+import { peekSetting } from '../store/database.ts';
+import type { Store } from '../store/store.ts';
 
 export const ANALYZER_SETTING = 'lexical_analyzer';
 

@@ -5,7 +5,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { upgradeLexicalIndex, type UpgradeReply } from './lexical-upgrade.ts';
-import { Store } from './store/store.ts';
+import { Store } from '../store/store.ts';
 
 const port = parentPort;
 if (!port) throw new Error('lexical-upgrade-worker.ts runs as a worker thread only');

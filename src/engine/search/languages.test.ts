@@ -1,13 +1,13 @@
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TempDirs } from '../../test/helpers/tmp.ts';
-import { createEngine, type Engine } from './engine.ts';
-import { isStopword } from './search/analyzer.ts';
-import { queryLanguages } from './search/lexical.ts';
-import { expansionTerms } from './search/prf.ts';
-import { openReadConnection, sqliteOf } from './store/connection.ts';
-import { DB_FILE } from './store/database.ts';
+import { TempDirs } from '../../../test/helpers/tmp.ts';
+import { createEngine, type Engine } from '../engine.ts';
+import { isStopword } from './analyzer.ts';
+import { queryLanguages } from './lexical.ts';
+import { expansionTerms } from './prf.ts';
+import { openReadConnection, sqliteOf } from '../store/connection.ts';
+import { DB_FILE } from '../store/database.ts';
 
 /** A small German vault: a team's notes on its app, in the way people write them. */
 const VAULT: Record<string, string> = {

@@ -1,11 +1,11 @@
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { TempDirs } from '../../test/helpers/tmp.ts';
-import { createEngine, prepareEngineStore } from './engine.ts';
-import { EngineHost } from './host/engine-host.ts';
+import { TempDirs } from '../../../test/helpers/tmp.ts';
+import { createEngine, prepareEngineStore } from '../engine.ts';
+import { EngineHost } from '../host/engine-host.ts';
 import { ANALYZER_SETTING, lexicalIndexOutdated, upgradeLexicalIndexOffThread } from './lexical-upgrade.ts';
-import { lockDataDir } from './store/data-dir-lock.ts';
+import { lockDataDir } from '../store/data-dir-lock.ts';
 
 const temp = new TempDirs();
 afterEach(() => temp.cleanup());
