@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateMarkdownCorpus, prng } from '../src/cli/bench/corpus.ts';
 import { createEngine } from '../src/engine/engine.ts';
-import type { IndexManifest } from '../src/engine/manifest.ts';
+import type { IndexManifest } from '../src/engine/health/manifest.ts';
 import { CHILD_LIMIT_MS, CHILD_TEST_LIMIT_MS } from './helpers/limits.ts';
 import { TempDirs } from './helpers/tmp.ts';
 

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateMarkdownCorpus } from '../../src/cli/bench/corpus.ts';
 import { HashedEmbedder } from '../../src/cli/bench/hashed-embedder.ts';
 import { createEngine } from '../../src/engine/engine.ts';
-import type { IndexManifest } from '../../src/engine/manifest.ts';
+import type { IndexManifest } from '../../src/engine/health/manifest.ts';
 import { CHILD_LIMIT_MS, CHILD_TEST_LIMIT_MS } from '../helpers/limits.ts';
 import { TempDirs } from '../helpers/tmp.ts';
 import { FIXTURES, ROOT } from './helpers.ts';

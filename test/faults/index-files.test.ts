@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { generateMarkdownCorpus } from '../../src/cli/bench/corpus.ts';
 import { HashedEmbedder } from '../../src/cli/bench/hashed-embedder.ts';
 import { createEngine, type Engine } from '../../src/engine/engine.ts';
-import type { IndexManifest } from '../../src/engine/manifest.ts';
+import type { IndexManifest } from '../../src/engine/health/manifest.ts';
 import { DATA_FILE, META_FILE } from '../../src/engine/vector/common.ts';
 import { TempDirs } from '../helpers/tmp.ts';
 

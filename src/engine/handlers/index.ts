@@ -10,7 +10,7 @@ import { listDocuments } from '../retrieve/source.ts';
 import { storeWriteError } from '../store/database.ts';
 import { storeDamagedError, type IntegrityReport } from '../store/integrity.ts';
 import type { Store } from '../store/store.ts';
-import { withVaults } from '../obsidian.ts';
+import { withVaults } from '../ingest/obsidian.ts';
 import type { Handlers } from './types.ts';
 
 export interface IndexServices {

@@ -2,7 +2,7 @@
 import os from 'node:os';
 import type { SystemInfo } from '../../shared/contract.ts';
 import type { Config } from '../core/config.ts';
-import { healthReport, type HealthDeps } from '../health.ts';
+import { healthReport, type HealthDeps } from '../health/report.ts';
 import type { LlamaRuntime } from '../llm/runtime.ts';
 import type { Handlers } from './types.ts';
 

@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { createError } from '../../shared/errors.ts';
-import { obsidianUrl, obsidianVaultOf } from '../obsidian.ts';
+import { obsidianUrl, obsidianVaultOf } from '../ingest/obsidian.ts';
 
 export interface OpenTarget {
   root: string;

@@ -15,7 +15,7 @@ import type { DisposableStore, Disposable } from '../core/lifecycle.ts';
 import { runLlmGraphStage, type LlmGraphReport } from '../graph/llm-stage.ts';
 import type { ChatModel } from '../llm/chat.ts';
 import { embeddingInput } from '../llm/embedding-input.ts';
-import { writeManifest, type IndexManifest } from '../manifest.ts';
+import { writeManifest, type IndexManifest } from '../health/manifest.ts';
 import { visibleTo } from '../retrieve/source.ts';
 import type { SemanticIndex } from '../semantic.ts';
 import { storeWriteError } from '../store/database.ts';

@@ -3,19 +3,19 @@
  * start whose outcome it shows until the next indexing run.
  */
 import fs from 'node:fs';
-import type { HealthReport, IndexProgress } from '../shared/contract.ts';
-import type { Config } from './core/config.ts';
-import type { DenseSource } from './hybrid.ts';
-import { languageCovered } from './lang/detect.ts';
-import type { LlamaRuntime } from './llm/runtime.ts';
-import type { ResolvedModel } from './llm/resolve.ts';
+import type { HealthReport, IndexProgress } from '../../shared/contract.ts';
+import type { Config } from '../core/config.ts';
+import type { DenseSource } from '../hybrid.ts';
+import { languageCovered } from '../lang/detect.ts';
+import type { LlamaRuntime } from '../llm/runtime.ts';
+import type { ResolvedModel } from '../llm/resolve.ts';
 import { checkManifest, writeManifest, type IndexManifest } from './manifest.ts';
-import { withVaults } from './obsidian.ts';
-import type { RetrievalProfile } from './retrieve/profile.ts';
-import { integrityLine, type IntegrityReport } from './store/integrity.ts';
-import type { Store } from './store/store.ts';
-import { hiddenCounts, hiddenDocumentPaths } from './store/queries/documents.ts';
-import type { VisibilityPolicy } from './store/visibility.ts';
+import { withVaults } from '../ingest/obsidian.ts';
+import type { RetrievalProfile } from '../retrieve/profile.ts';
+import { integrityLine, type IntegrityReport } from '../store/integrity.ts';
+import type { Store } from '../store/store.ts';
+import { hiddenCounts, hiddenDocumentPaths } from '../store/queries/documents.ts';
+import type { VisibilityPolicy } from '../store/visibility.ts';
 
 export interface HealthDeps {
   store: Store;

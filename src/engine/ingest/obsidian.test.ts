@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { TempDirs } from '../../test/helpers/tmp.ts';
+import { TempDirs } from '../../../test/helpers/tmp.ts';
 import { obsidianUrl, obsidianVaultOf, withVaults } from './obsidian.ts';
 
 const temp = new TempDirs();

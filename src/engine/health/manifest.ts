@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
-import { createError } from '../shared/errors.ts';
+import { createError } from '../../shared/errors.ts';
 
 /** manifest.json of docs/design.md §3: identical inputs give an identical file, byte for byte. */
 export interface IndexManifest {
