@@ -40,8 +40,8 @@ function filesUnder(dir: string): string[] {
 
 describe('repoPaths', () => {
   it('finds paths in prose, code spans and diagrams, and leaves other words alone', () => {
-    const text = 'See `src/engine/hybrid.ts`, src/engine/vector/ and test/x.test.ts. Not out/src/y.ts, not a/src/z, not <src/q>.';
-    expect(repoPaths(text)).toEqual(['src/engine/hybrid.ts', 'src/engine/vector/', 'test/x.test.ts']);
+    const text = 'See `src/engine/retrieve/hybrid.ts`, src/engine/vector/ and test/x.test.ts. Not out/src/y.ts, not a/src/z, not <src/q>.';
+    expect(repoPaths(text)).toEqual(['src/engine/retrieve/hybrid.ts', 'src/engine/vector/', 'test/x.test.ts']);
   });
 
   it('finds links to files but not web addresses', () => {

@@ -10,7 +10,7 @@
  * the number it reports is the one `synapsis eval --split <train split> --profile <name>` prints.
  */
 import path from 'node:path';
-import { fuseLists, type GatheredLists } from '../../engine/hybrid.ts';
+import { fuseLists, type GatheredLists } from '../../engine/retrieve/hybrid.ts';
 import { applyRetrievalMode } from '../../engine/retrieve/modes.ts';
 import { DEFAULT_PROFILE, parseProfile, saveProfile, type RetrievalProfile } from '../../engine/retrieve/profile.ts';
 import type { RetrievedChunk } from '../../shared/contract.ts';

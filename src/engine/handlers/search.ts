@@ -1,6 +1,6 @@
 /** search/query: the hybrid retrieval pipeline behind one query; search/tags: the tags a caller may filter by. */
 import { RetrieveContextSchema, type RetrievalResult } from '../../shared/contract.ts';
-import { runPipeline } from '../hybrid.ts';
+import { runPipeline } from '../retrieve/hybrid.ts';
 import { pipelineArgs, type ParsedRetrieveContext, type RetrievalServices } from '../retrieve/request.ts';
 import { pathsInSeveralRoots, rootedLocator } from '../retrieve/source.ts';
 import { toRetrievedChunk } from '../search/lexical.ts';

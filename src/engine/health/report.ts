@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import type { HealthReport, IndexProgress } from '../../shared/contract.ts';
 import type { Config } from '../core/config.ts';
-import type { DenseSource } from '../hybrid.ts';
+import type { DenseSource } from '../retrieve/hybrid.ts';
 import { languageCovered } from '../lang/detect.ts';
 import type { LlamaRuntime } from '../llm/runtime.ts';
 import type { ResolvedModel } from '../llm/resolve.ts';

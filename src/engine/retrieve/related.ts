@@ -8,7 +8,7 @@
 import { RetrieveContextSchema, type RelatedNote, type RelatedReason, type RelatedResult } from '../../shared/contract.ts';
 import { createError } from '../../shared/errors.ts';
 import type { LinkGraph } from '../graph/stored.ts';
-import { runPipeline } from '../hybrid.ts';
+import { runPipeline } from './hybrid.ts';
 import { isStopword, tokenize } from '../search/analyzer.ts';
 import { loadFilteredChunks } from '../store/queries/chunks.ts';
 import { chunkLinesOf, documentsAtPath, markedPaths, visibleDocumentCount } from '../store/queries/documents.ts';

@@ -10,7 +10,7 @@ import { createError } from '../../shared/errors.ts';
 import type { Config } from '../core/config.ts';
 import type { EventBus } from '../core/events.ts';
 import type { GraphCache } from '../graph/cache.ts';
-import type { DenseSource, PipelineDeps, PipelineRequest } from '../hybrid.ts';
+import type { DenseSource, PipelineDeps, PipelineRequest } from './hybrid.ts';
 import type { Reranker } from '../llm/reranker.ts';
 import type { LexicalThread } from '../search/lexical-thread.ts';
 import { noteDenied } from '../search/lexical.ts';

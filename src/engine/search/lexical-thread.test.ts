@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { TempDirs } from '../../../test/helpers/tmp.ts';
 import { HashedEmbedder } from '../../cli/bench/hashed-embedder.ts';
 import { createEngine, type Engine } from '../engine.ts';
-import { gatherLists, type PipelineDeps, type PipelineRequest } from '../hybrid.ts';
+import { gatherLists, type PipelineDeps, type PipelineRequest } from '../retrieve/hybrid.ts';
 import { DEFAULT_PROFILE } from '../retrieve/profile.ts';
 import { loadConfig } from '../core/config.ts';
 import { Store } from '../store/store.ts';

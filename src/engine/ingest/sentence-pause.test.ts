@@ -3,10 +3,10 @@
  * flight, no new page of sentences is embedded; the stage resumes when the request ends.
  */
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { TempDirs } from '../../test/helpers/tmp.ts';
-import { HashedEmbedder } from '../cli/bench/hashed-embedder.ts';
-import { createEngine, type Engine } from './engine.ts';
-import { ForegroundGate } from './ingest/foreground.ts';
+import { TempDirs } from '../../../test/helpers/tmp.ts';
+import { HashedEmbedder } from '../../cli/bench/hashed-embedder.ts';
+import { createEngine, type Engine } from '../engine.ts';
+import { ForegroundGate } from './foreground.ts';
 
 const temp = new TempDirs();
 const engines: Engine[] = [];

@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { SHARED_DIR, TempDirs } from '../../test/helpers/tmp.ts';
-import { createEngine, type Engine } from './engine.ts';
+import { SHARED_DIR, TempDirs } from '../../../test/helpers/tmp.ts';
+import { createEngine, type Engine } from '../engine.ts';
 
 // stories260K gives real embeddings from a real GGUF through node-llama-cpp, with no meaning: these
 // tests prove the dense path's plumbing (embed, cache, index, filter, fuse), not its quality.

@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { QuotingChat } from '../../test/helpers/chat.ts';
-import { TempDirs } from '../../test/helpers/tmp.ts';
-import { createEngine, type Engine } from './engine.ts';
-import { appendTurn, createThread, threadTurns } from './store/queries/threads.ts';
-import { rebuildStore } from './store/repair.ts';
-import { Store } from './store/store.ts';
-import { isSynapsisError } from '../shared/errors.ts';
+import { QuotingChat } from '../../../test/helpers/chat.ts';
+import { TempDirs } from '../../../test/helpers/tmp.ts';
+import { createEngine, type Engine } from '../engine.ts';
+import { appendTurn, createThread, threadTurns } from '../store/queries/threads.ts';
+import { rebuildStore } from '../store/repair.ts';
+import { Store } from '../store/store.ts';
+import { isSynapsisError } from '../../shared/errors.ts';
 
 const temp = new TempDirs();
 const engines: Engine[] = [];

@@ -1,14 +1,14 @@
 import path from 'node:path';
 import BetterSqlite3, { type Database } from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TempDirs } from '../../test/helpers/tmp.ts';
-import type { RetrievedChunk } from '../shared/contract.ts';
-import { createEngine } from './engine.ts';
+import { TempDirs } from '../../../test/helpers/tmp.ts';
+import type { RetrievedChunk } from '../../shared/contract.ts';
+import { createEngine } from '../engine.ts';
 import { fuseLists, orderByDocument, withoutCommonWords, type DenseSource } from './hybrid.ts';
-import { parseProfile } from './retrieve/profile.ts';
-import { buildFtsQuery } from './search/fts-query.ts';
-import type { LexicalResult } from './search/lexical.ts';
-import { asReadConnection } from './store/connection.ts';
+import { parseProfile } from './profile.ts';
+import { buildFtsQuery } from '../search/fts-query.ts';
+import type { LexicalResult } from '../search/lexical.ts';
+import { asReadConnection } from '../store/connection.ts';
 
 const temp = new TempDirs();
 afterAll(() => temp.cleanup());

@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { TempDirs } from '../../test/helpers/tmp.ts';
-import { HashedEmbedder } from '../cli/bench/hashed-embedder.ts';
-import { createEngine, type Engine } from './engine.ts';
+import { TempDirs } from '../../../test/helpers/tmp.ts';
+import { HashedEmbedder } from '../../cli/bench/hashed-embedder.ts';
+import { createEngine, type Engine } from '../engine.ts';
 
 // The hashed bag-of-words embedder makes the effect exact: a query that restates one sentence of a
 // long chunk is much closer to that sentence's vector than to the chunk's, which averages it with

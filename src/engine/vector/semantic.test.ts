@@ -1,10 +1,10 @@
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { TempDirs } from '../../test/helpers/tmp.ts';
-import { HashedEmbedder } from '../cli/bench/hashed-embedder.ts';
+import { TempDirs } from '../../../test/helpers/tmp.ts';
+import { HashedEmbedder } from '../../cli/bench/hashed-embedder.ts';
 import { SemanticIndex } from './semantic.ts';
-import { Store } from './store/store.ts';
-import { sqliteOf } from './store/connection.ts';
+import { Store } from '../store/store.ts';
+import { sqliteOf } from '../store/connection.ts';
 
 const temp = new TempDirs();
 afterAll(() => temp.cleanup());

@@ -5,8 +5,8 @@
  */
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { SHARED_DIR, TempDirs } from '../../test/helpers/tmp.ts';
-import { createEngine, type Engine } from './engine.ts';
+import { SHARED_DIR, TempDirs } from '../../../test/helpers/tmp.ts';
+import { createEngine, type Engine } from '../engine.ts';
 
 const MINILM = path.join(SHARED_DIR, 'models', 'all-MiniLM-L6-v2.Q8_0.gguf');
 const E5 = path.join(SHARED_DIR, 'models', 'multilingual-e5-small.Q4_0.gguf');

@@ -1,8 +1,8 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { TempDirs } from '../../test/helpers/tmp.ts';
-import { createEngine, type Engine } from './engine.ts';
-import type { ChatModel } from './llm/chat.ts';
-import type { Reranker } from './llm/reranker.ts';
+import { TempDirs } from '../../../test/helpers/tmp.ts';
+import { createEngine, type Engine } from '../engine.ts';
+import type { ChatModel } from '../llm/chat.ts';
+import type { Reranker } from '../llm/reranker.ts';
 
 // No cross-encoder GGUF is available here (../shared/models/README.md): reranking is proven with
 // deterministic scorers behind the same Reranker interface a GGUF ranking model implements.

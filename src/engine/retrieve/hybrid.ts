@@ -5,26 +5,26 @@
  * so that it overlaps the vector searches too); a list that fails or times out is named in `limits`
  * and the other one answers alone.
  */
-import type { RetrievalResult, RetrievedChunk } from '../shared/contract.ts';
-import type { Config } from './core/config.ts';
-import type { Reranker } from './llm/reranker.ts';
-import { withTimeout } from './llm/reranker.ts';
-import { DEFAULT_FUSION_WEIGHTS, effectiveNormalization, fuseReciprocalRank, fuseWeightedLists, normalizeZScore, type RankedList } from './retrieve/fusion.ts';
-import { aggregateScores } from './retrieve/modes.ts';
-import { denseWeight, type RetrievalProfile } from './retrieve/profile.ts';
-import { detectLanguage, languageCovered } from './lang/detect.ts';
-import { expansionTerms } from './search/prf.ts';
-import { isStopword, tokenize } from './search/analyzer.ts';
-import { queryLanguages, termStats } from './search/lexical.ts';
-import { tableStats } from './search/bm25.ts';
-import type { ReadConnection } from './store/connection.ts';
-import type { LexicalThread } from './search/lexical-thread.ts';
-import { applyRetrievalMode } from './retrieve/modes.ts';
-import type { SemanticIndex } from './semantic.ts';
-import { allowedChunkIds, ftsQueryFor, loadFilteredChunks, searchLexical, toRetrievedChunk, type LexicalFilters } from './search/lexical.ts';
-import type { LinkGraph } from './graph/stored.ts';
-import { graphList } from './retrieve/graph-list.ts';
-import { highlightSnippet } from './search/snippet.ts';
+import type { RetrievalResult, RetrievedChunk } from '../../shared/contract.ts';
+import type { Config } from '../core/config.ts';
+import type { Reranker } from '../llm/reranker.ts';
+import { withTimeout } from '../llm/reranker.ts';
+import { DEFAULT_FUSION_WEIGHTS, effectiveNormalization, fuseReciprocalRank, fuseWeightedLists, normalizeZScore, type RankedList } from './fusion.ts';
+import { aggregateScores } from './modes.ts';
+import { denseWeight, type RetrievalProfile } from './profile.ts';
+import { detectLanguage, languageCovered } from '../lang/detect.ts';
+import { expansionTerms } from '../search/prf.ts';
+import { isStopword, tokenize } from '../search/analyzer.ts';
+import { queryLanguages, termStats } from '../search/lexical.ts';
+import { tableStats } from '../search/bm25.ts';
+import type { ReadConnection } from '../store/connection.ts';
+import type { LexicalThread } from '../search/lexical-thread.ts';
+import { applyRetrievalMode } from './modes.ts';
+import type { SemanticIndex } from '../vector/semantic.ts';
+import { allowedChunkIds, ftsQueryFor, loadFilteredChunks, searchLexical, toRetrievedChunk, type LexicalFilters } from '../search/lexical.ts';
+import type { LinkGraph } from '../graph/stored.ts';
+import { graphList } from './graph-list.ts';
+import { highlightSnippet } from '../search/snippet.ts';
 
 /** Chunks are keyed by id: a locator repeats when the chunker splits one very long line. */
 const keyOf = (c: RetrievedChunk) => (c.chunk_id !== undefined ? `#${c.chunk_id}` : c.locator);

@@ -8,20 +8,20 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { createError, isSynapsisError } from '../shared/errors.ts';
-import { embedPending, type EmbedProgress } from './ingest/embed-stage.ts';
-import type { ForegroundGate } from './ingest/foreground.ts';
-import type { EmbedderLike } from './llm/runtime.ts';
-import type { Store, VectorUnit } from './store/store.ts';
-import { bestPerChunk, blendPerChunk, type SentenceHits } from './vector/blend.ts';
-import { META_FILE, topK } from './vector/common.ts';
-import { createVectorIndex, loadVectorIndex, resolveBackend, type VectorBackendChoice } from './vector/index.ts';
-import { addStoredVectors, syncVectorIndex } from './vector/sync.ts';
-import type { VectorHit, VectorIndex } from './vector/types.ts';
+import { createError, isSynapsisError } from '../../shared/errors.ts';
+import { embedPending, type EmbedProgress } from '../ingest/embed-stage.ts';
+import type { ForegroundGate } from '../ingest/foreground.ts';
+import type { EmbedderLike } from '../llm/runtime.ts';
+import type { Store, VectorUnit } from '../store/store.ts';
+import { bestPerChunk, blendPerChunk, type SentenceHits } from './blend.ts';
+import { META_FILE, topK } from './common.ts';
+import { createVectorIndex, loadVectorIndex, resolveBackend, type VectorBackendChoice } from './index.ts';
+import { addStoredVectors, syncVectorIndex } from './sync.ts';
+import type { VectorHit, VectorIndex } from './types.ts';
 
 // The stages this class runs live in their own modules; re-exported for the callers that import them here.
-export { bestPerChunk, blendPerChunk, type SentenceHits } from './vector/blend.ts';
-export type { EmbedProgress } from './ingest/embed-stage.ts';
+export { bestPerChunk, blendPerChunk, type SentenceHits } from './blend.ts';
+export type { EmbedProgress } from '../ingest/embed-stage.ts';
 
 export interface SemanticOptions {
   store: Store;
