@@ -1,276 +1,81 @@
 import path from 'node:path';
-import type {
-  AnswerEnvelope,
-  EventMap,
-  EventName,
-  HealthReport,
-  IndexReport,
-  IndexStatus,
-  SystemInfo,
-  Method,
-  RequestOf,
-  RetrievalResult,
-  RetrieveContext,
-  SourceLines,
-  DocumentEntry,
-  GraphNeighbors,
-  GraphOverview,
-  GraphPath,
-  GraphView,
-  ResponseOf,
-  Root,
-} from '../shared/contract.ts';
+import type { EventMap, Method, RequestOf, ResponseOf } from '../shared/contract.ts';
 import { RetrieveContextSchema } from '../shared/contract.ts';
 import { createError } from '../shared/errors.ts';
 import { parseRequest } from '../shared/validate.ts';
-import { chunkingParams, loadConfig, type Config, type ConfigInput } from './core/config.ts';
-import { EventBus, type Listener } from './core/events.ts';
-import { sha256, stableStringify } from './core/hash.ts';
-import { ForegroundGate } from './ingest/foreground.ts';
-import { paramsHashOf } from './ingest/indexer.ts';
-import { createIndexQueue, type WatchOptions } from './ingest/queue.ts';
-import { buildManifest, readManifest, type IndexManifest } from './health/manifest.ts';
-import { DisposableStore, type Disposable } from './core/lifecycle.ts';
-import { defaultDataDir } from './core/paths.ts';
-import { ANALYZER_VERSION } from './search/analyzer.ts';
-import { ANALYZER_SETTING, upgradeLexicalIndex, upgradeLexicalIndexOffThread, type UpgradeProgress } from './search/lexical-upgrade.ts';
-import { hiddenDocumentPaths } from './search/lexical.ts';
-import { gatherLists, type DenseSource, type GatheredLists } from './retrieve/hybrid.ts';
-import { createGraphCache } from './graph/cache.ts';
-import type { LlmGraphReport } from './graph/llm-stage.ts';
-import { LlamaReranker, type Reranker } from './llm/reranker.ts';
-import { ChatJudgeReranker } from './llm/chat-judge.ts';
-import { LlamaChatModel, type ChatModel } from './llm/chat.ts';
-import type { AnswerOptions } from './answer/answer.ts';
 import { metricsFromTraces } from './answer/metrics.ts';
-import { embeddingInput } from './llm/embedding-input.ts';
-import { ModelRegistry, type ModelInfo, type ModelRole } from './llm/registry.ts';
-import { resolveEmbedModels, resolveModel, type ResolvedModel } from './llm/resolve.ts';
-import { loadProfile, type RetrievalProfile } from './retrieve/profile.ts';
-import { pipelineArgs, type RetrievalServices } from './retrieve/request.ts';
-import { LexicalThread } from './search/lexical-thread.ts';
-import { Embedder, LlamaRuntime, type EmbedderLike } from './llm/runtime.ts';
-import { SemanticIndex } from './vector/semantic.ts';
-import { lockDataDir } from './store/data-dir-lock.ts';
-import { storeNeedsWriterError } from './store/database.ts';
-import { graphRowCounts } from './store/engine-queries.ts';
-import { makeReader, readerHandlers } from './reader.ts';
-import { Store, type TraceRow } from './store/store.ts';
-import { assertStoreNotLost, checkStoreIntegrity, clearDamage, recordDamage, recordedDamage, storeDamage, type IntegrityReport } from './store/integrity.ts';
-import { storeDamagedError } from './store/database.ts';
-import { recoverManifest } from './health/report.ts';
+import { warmLanguages, warmReader } from './answer/warm.ts';
+import type { Engine, EngineOptions } from './compose/api.ts';
+import { followerHandlers, followWrites, makeFollower } from './compose/follower.ts';
+import { engineSetting, openEngineStore } from './compose/open.ts';
+import { chunkingParams } from './core/config.ts';
+import { EventBus } from './core/events.ts';
+import { sha256, stableStringify } from './core/hash.ts';
+import { DisposableStore } from './core/lifecycle.ts';
+import { createGraphCache } from './graph/cache.ts';
 import { createAnswerHandlers } from './handlers/answer.ts';
 import { createGraphHandlers } from './handlers/graph.ts';
 import { createIndexHandlers } from './handlers/index.ts';
 import { createModelsHandlers } from './handlers/models.ts';
 import { createSearchHandlers } from './handlers/search.ts';
 import { createSourceHandlers } from './handlers/source.ts';
-import { createThreadsHandlers } from './handlers/threads.ts';
 import { createSystemHandlers } from './handlers/system.ts';
+import { createThreadsHandlers } from './handlers/threads.ts';
 import type { CallContext, Handler, HandlerTable } from './handlers/types.ts';
-import { warmLanguages, warmReader } from './answer/warm.ts';
+import { buildManifest, readManifest, type IndexManifest } from './health/manifest.ts';
+import { recoverManifest } from './health/report.ts';
+import { ForegroundGate } from './ingest/foreground.ts';
+import { paramsHashOf } from './ingest/indexer.ts';
+import { createIndexQueue } from './ingest/queue.ts';
+import { configuredChat, configuredReranker, measureChatSpeed } from './llm/configured.ts';
+import { ModelRegistry } from './llm/registry.ts';
+import type { ResolvedModel } from './llm/resolve.ts';
+import { LlamaRuntime } from './llm/runtime.ts';
+import { gatherLists } from './retrieve/hybrid.ts';
+import { pipelineArgs, type RetrievalServices } from './retrieve/request.ts';
+import { ANALYZER_VERSION } from './search/analyzer.ts';
+import { LexicalThread } from './search/lexical-thread.ts';
+import { hiddenDocumentPaths } from './search/lexical.ts';
+import { createDamageGuard } from './store/damage-guard.ts';
+import { lockDataDir } from './store/data-dir-lock.ts';
+import { storeDamage } from './store/integrity.ts';
+import { graphRowCounts } from './store/engine-queries.ts';
+import { denseSources } from './vector/dense-sources.ts';
 
+export type { Engine, EngineOptions } from './compose/api.ts';
+export { prepareEngineStore } from './compose/open.ts';
 export type { CallContext } from './handlers/types.ts';
 export type { WatchOptions } from './ingest/queue.ts';
 
-export interface EngineOptions {
-  /** One data dir per workspace; default: SYNAPSIS_DATA_DIR or the OS app-data folder. */
-  dataDir?: string;
-  /** Where imported GGUF models live; default: <dataDir>/models. */
-  modelsDir?: string;
-  config?: Partial<ConfigInput>;
-  env?: NodeJS.ProcessEnv;
-  /** A scorer to rerank with instead of a GGUF rerank model (any cross-encoder with this shape). */
-  reranker?: Reranker;
-  /** A chat model to answer with instead of a GGUF chat model (any model with this shape). */
-  chat?: ChatModel;
-  /** An embedder to use instead of a GGUF embedding model (any with this shape; benchmarks use a synthetic one). */
-  embedder?: EmbedderLike;
-  /**
-   * Open the data dir as a reader beside its writer (search, ask, source, MCP; see reader.ts): no
-   * data-dir lock, no schema or index-file writes, writer methods refused (E_SYN_BAD_REQUEST,
-   * details.read_only), and each request sees what the writer committed. A data dir without a
-   * store is E_SYN_NOT_FOUND naming the command that creates it.
-   */
-  readOnly?: boolean;
-  /**
-   * Told how far the rebuild of an older store's word index has come, while it is opened: a store
-   * written by another version of the analyzer is re-read note by note (about 100 s for 50,000 notes
-   * on 2 cores) before the engine answers anything.
-   */
-  onStoreUpgrade?: (notes: { done: number; total: number }) => void;
-}
-
-/** The library API (docs/design.md §2): the Synapse API (index, retrieve, health) plus root management and typed events. */
-export interface Engine extends Disposable {
-  readonly dataDir: string;
-  readonly modelsDir: string;
-  readonly config: Config;
-  readonly indexVersion: string;
-  /** Opened as a reader (EngineOptions.readOnly). */
-  readonly readOnly: boolean;
-  index(sources?: string[]): Promise<IndexReport>;
-  retrieve(query: string, context?: RetrieveContext, k?: number): Promise<RetrievalResult>;
-  /**
-   * The lists a query's retrieval fuses, unfused (library API: `synapsis tune` fits profiles on
-   * them), and the pipeline's request and dependencies to fuse them with.
-   */
-  retrievalLists(query: string, context?: RetrieveContext, k?: number, profile?: RetrievalProfile): Promise<{ lists: GatheredLists; fusion: 'rrf' | 'weighted'; rrfK?: number }>;
-  /** The retrieval profile in use. */
-  readonly profile: RetrievalProfile;
-  /**
-   * A cited answer: retrieval, synthesis with the chat model (extractive without one), citation
-   * mapping, critic, one revision or an abstention. Tokens stream to `onToken` and as answer/token
-   * events; `signal` cancels.
-   */
-  answer(query: string, options?: AnswerOptions): Promise<AnswerEnvelope>;
-  /**
-   * The exact lines behind a locator (`notes/a.md#L3-L9`) from an indexed document: the file's own
-   * lines, or the indexed text when it changed since or is a PDF/DOCX/HTML. Restricted documents
-   * need their sensitivity in `allow_sensitivity`.
-   */
-  source(locator: string, options?: { allow_sensitivity?: string[]; max_lines?: number }): SourceLines;
-  /** The neighbourhood of a note, person, project or #tag in the link graph (wikilinks, links, tags, front matter). */
-  graphNeighbors(entity: string, hops?: number, options?: { allow_sensitivity?: string[] }): GraphNeighbors;
-  /** The shortest chain of links between two entities, each hop with its evidence. */
-  graphPath(from: string, to: string, options?: { allow_sensitivity?: string[] }): GraphPath;
-  /** The chat model reads notes not yet read and adds what it finds to the graph, for at most `budget_ms`. */
-  extractGraphWithModel(options?: { budget_ms?: number }): Promise<LlmGraphReport>;
-  /** Rows of the stored graph (entities, relations, mentions). */
-  graphStats(): { entities: number; relations: number; mentions: number };
-  /** Central entities and communities of the whole graph. */
-  graphOverview(options?: { limit?: number; allow_sensitivity?: string[] }): GraphOverview;
-  /** The subgraph around an entity or a result set (note paths), with the evidence of every edge. */
-  graphSubgraph(request: { entity?: string; paths?: string[]; hops?: number; max_nodes?: number; allow_sensitivity?: string[] }): GraphView & { missing: string[] };
-  /** Indexed documents this caller may see (restricted ones only with their sensitivity allowed). */
-  documents(options?: { allow_sensitivity?: string[] }): DocumentEntry[];
-  /** Answer traces, newest first. */
-  traces(limit?: number, options?: { allow_sensitivity?: string[] }): TraceRow[];
-  /** Counters and latency histograms of answers in Prometheus text format. */
-  metrics(): string;
-  /** What is indexed and degraded, counting only what this caller may see (restricted notes only with their sensitivity allowed). */
-  health(options?: { allow_sensitivity?: string[] }): Promise<HealthReport>;
-  addRoot(rootPath: string, options?: { include?: string[]; exclude?: string[] }): Root;
-  removeRoot(rootPath: string): { removed: boolean; documents_removed: number };
-  listRoots(): Root[];
-  /** GGUF models imported into the models dir (synapsis models add). */
-  listModels(): ModelInfo[];
-  addModel(file: string, options?: { role?: ModelRole; languages?: string[] }): Promise<ModelInfo>;
-  removeModel(ref: string): ModelInfo | null;
-  /** The manifest of the current index version, as written after the last indexing run. */
-  manifest(): IndexManifest | null;
-  /**
-   * Watches every root and keeps the index current (debounced, awaitWriteFinish). Pending jobs of an
-   * interrupted run are finished first. Dispose the returned handle to stop watching.
-   */
-  watch(options?: WatchOptions): Promise<Disposable>;
-  /** Stops the current indexing run between files (the queue keeps the rest); watcher changes wait until resume. */
-  pause(): IndexStatus;
-  /** Continues what a pause held back: the queued files and every change made meanwhile. */
-  resume(): Promise<IndexStatus>;
-  indexStatus(): IndexStatus;
-  /** The machine as the models see it: GPU backend or CPU and why, threads, memory. Loads the runtime. */
-  systemInfo(): Promise<SystemInfo>;
-  /** The transport entry point: validates a request against the contract and dispatches it. */
-  call<M extends Method>(method: M, request: RequestOf<M>, context?: CallContext): Promise<ResponseOf<M>>;
-  on<E extends EventName>(event: E, listener: Listener<E>): Disposable;
-  dispose(): Promise<void>;
-}
-
 /**
- * The composition root: opens the store, builds the services (index queue, graph cache, models),
- * the handler table typed from the contract, and the library API as a thin layer over it; disposes
- * them together.
+ * The composition root: opens the store (compose/open.ts), builds the services (index queue, graph
+ * cache, models, vector indexes), the handler table typed from the contract, and the library API
+ * (compose/api.ts) as a thin layer over it; disposes them together. Opened read-only, the engine
+ * is a follower of the writer (compose/follower.ts).
  */
-/** The configuration and data dir an engine opened with these options uses. */
-function engineSetting(options: EngineOptions) {
-  const env = options.env ?? process.env;
-  const config = loadConfig(options.config, env);
-  const dataDir = path.resolve(options.dataDir ?? (env.SYNAPSIS_DATA_DIR || config.indexPath || defaultDataDir(env)));
-  return { config, dataDir };
-}
-
-/**
- * What a host that serves the app does before createEngine: an older store's word index is rebuilt
- * on a worker thread (lexical-upgrade.ts), so the host keeps answering and reports the rebuild's
- * progress; createEngine then opens a current store at once. Nothing for a reader.
- */
-export async function prepareEngineStore(options: EngineOptions, onProgress?: UpgradeProgress): Promise<'current' | 'upgraded' | 'failed'> {
-  if (options.readOnly === true) return 'current';
-  const { config, dataDir } = engineSetting(options);
-  return upgradeLexicalIndexOffThread(dataDir, { mmapBytes: config.mmapMb * 1024 * 1024, ...(onProgress ? { onProgress } : {}) });
-}
-
 export function createEngine(options: EngineOptions = {}): Engine {
   const { config, dataDir } = engineSetting(options);
   const modelsDir = path.resolve(options.modelsDir ?? path.join(dataDir, 'models'));
   const disposables = new DisposableStore();
   const events = disposables.add(new EventBus());
   // Another writer on this data dir is refused before the store is touched; released last on dispose.
-  // A reader takes no lock: it reads beside the writer (reader.ts).
+  // A follower takes no lock: it reads beside the writer (compose/follower.ts).
   const readOnly = options.readOnly === true;
   if (!readOnly) disposables.add(lockDataDir(dataDir));
   const params = chunkingParams(config);
   const paramsHash = paramsHashOf(params);
   const registry = new ModelRegistry(modelsDir);
-  let opened: ReturnType<typeof openStore>;
-  try {
-    opened = openStore();
-  } catch (error) {
-    // Nothing of a half-built engine stays open: the lock and the store are released.
-    void disposables.dispose().catch(() => undefined);
-    throw storeDamage(dataDir, error) ?? error;
-  }
-  function openStore() {
-    // A store that vanished while its index files stayed is named as lost, not started afresh.
-    assertStoreNotLost(dataDir);
-    const store = disposables.add(new Store(dataDir, { reader: readOnly, mmapBytes: config.mmapMb * 1024 * 1024 }));
-    // The lexical index is derived data: refill it from stored chunks when the analyzer changed.
-    if (readOnly && store.getSetting<string>(ANALYZER_SETTING) !== ANALYZER_VERSION) throw storeNeedsWriterError(dataDir, 'its lexical index was built by another version of the analyzer');
-    if (!readOnly) {
-      upgradeLexicalIndex(store, options.onStoreUpgrade);
-      // A store written before BM25's totals were kept right counts every chunk it ever deleted.
-      store.settleLexicalTotals();
-    }
-    if (store.getSetting<boolean>('embed_hash_filled') !== true) {
-      if (readOnly) throw storeNeedsWriterError(dataDir, 'its chunks have no embedding hashes yet');
-      store.backfillEmbedHashes((title, heading, text) => sha256(embeddingInput(title, heading, text)));
-      store.setSetting('embed_hash_filled', true);
-    }
-    // A model that is configured but missing is an error at start (the user named it); none at all is a degraded mode.
-    const embedModels: ResolvedModel[] = options.embedder
-      ? [{ id: options.embedder.modelId, name: options.embedder.modelId, path: '', languages: ['*'] }]
-      : resolveEmbedModels(config.embedModels, config.embedModel, registry, store);
-    const rerankModel: ResolvedModel | null = resolveModel(config.rerankModel, 'rerank', registry, store);
-    const chatModel: ResolvedModel | null = resolveModel(config.chatModel, 'chat', registry, store);
-    const profile = loadProfile(config.profile, dataDir);
-    return { store, embedModels, rerankModel, chatModel, profile };
-  }
-  const { store, embedModels, rerankModel, chatModel, profile } = opened;
+  const { store, embedModels, rerankModel, chatModel, profile } = openEngineStore(options, { config, dataDir, readOnly, registry, disposables });
   /** The primary embedding model (health, manifest); the others join it per query language. */
   const embedModel: ResolvedModel | null = embedModels[0] ?? null;
   const runtime = new LlamaRuntime({ gpu: config.gpu === 'auto' ? 'auto' : false, ...(config.llmThreads ? { threads: config.llmThreads } : {}) });
   const embedModelId = embedModels.length > 0 ? embedModels.map((m) => m.id).join('+') : 'none';
   // The analyzer is part of the version (it changes what the lexical index holds), not of chunk hashes.
   const indexVersion = sha256(stableStringify({ embed_model_id: embedModelId, chunking_params: params, analyzer: ANALYZER_VERSION })).slice(0, 16);
-  // One vector index per embedding model; the primary's under index/<version>/, the others' in models/<id>/ beside it.
-  // Named by file (all-MiniLM-L6-v2.Q8_0), the same whether a path or the registry names the model: profiles weight models by it.
-  // With sentence vectors on, each model's sentence index lives in sentences/ inside its folder.
   /** Questions in flight: background sentence embedding waits for them (ingest/foreground.ts). */
   const foreground = new ForegroundGate();
-  const dense: DenseSource[] = embedModels.map((m, i) => {
-    const embedder = (i === 0 ? options.embedder : undefined) ?? new Embedder(runtime, { modelPath: m.path, modelId: m.id, modelName: m.name, idleMs: config.modelIdleMs, maxInputChars: config.chunkSize });
-    const indexDir = i === 0 ? path.join(dataDir, 'index', indexVersion) : path.join(dataDir, 'index', indexVersion, 'models', m.id);
-    // Sentence vectors come after every chunk vector (ingest/queue.ts) and pause while a question is in flight.
-    const sentences = config.sentenceVectors
-      ? new SemanticIndex({ store, embedder, indexDir: path.join(indexDir, 'sentences'), backend: config.vectorBackend, unit: 'sentence', readOnly, yieldTo: foreground })
-      : null;
-    return {
-      name: m.path ? path.basename(m.path, '.gguf') : m.name,
-      languages: m.languages ?? ['*'],
-      index: new SemanticIndex({ store, embedder, indexDir, backend: config.vectorBackend, sentences, readOnly }),
-    };
-  });
+  // One vector index per embedding model (vector/dense-sources.ts).
+  const dense = denseSources({ store, config, dataDir, indexVersion, embedModels, runtime, ...(options.embedder ? { embedder: options.embedder } : {}), readOnly, foreground });
   const engineStartedAt = new Date().toISOString();
   // Started on the first hybrid query of a large vault; closed with the engine.
   const lexicalThread = config.lexicalThread && dense.length > 0 ? new LexicalThread(store.file, undefined, undefined, store.mmapBytes) : null;
@@ -281,9 +86,8 @@ export function createEngine(options: EngineOptions = {}): Engine {
   };
   /** What the manifest check at start did; cleared by the next run, which writes a new manifest. */
   let manifestRecovery = recoverManifest({ store, config, dataDir, indexVersion, readOnly, manifest: storedManifest });
-  const chat: ChatModel | null = options.chat ?? (chatModel ? new LlamaChatModel(runtime, chatModel.path, chatModel.name, { contextSize: config.contextTokens + config.synthTokens + 512, idleMs: config.modelIdleMs }) : null);
-  // A cross-encoder when there is one; else, when asked (rerankWithChat), the chat model as a pointwise judge: a generation per passage.
-  const reranker: Reranker | null = options.reranker ?? (rerankModel ? new LlamaReranker(runtime, rerankModel.path, rerankModel.name) : chat && config.rerankWithChat ? new ChatJudgeReranker(chat) : null);
+  const chat = configuredChat(options.chat, chatModel, runtime, config);
+  const reranker = configuredReranker(options.reranker, rerankModel, runtime, chat, config);
   disposables.add({ dispose: async () => {
     await chat?.unload();
     await reranker?.unload();
@@ -293,41 +97,8 @@ export function createEngine(options: EngineOptions = {}): Engine {
 
   const queue = createIndexQueue({ store, config, events, dataDir, readOnly, paramsHash, dense, chat, disposables, manifest: storedManifest, onIndexed: () => (manifestRecovery = null) });
   const graphs = createGraphCache({ store, config, generation: () => queue.generation });
-  /** The store's quick integrity check, run once per engine (health, the first index run). */
-  let integrity: IntegrityReport | null = null;
-  /** Damage this engine knows of: found by the check, or met by a read. */
-  let damage: string | null = null;
-  const storeIntegrity = () => {
-    if (integrity) return integrity;
-    integrity = checkStoreIntegrity(store.db);
-    if (integrity.status === 'damaged') recordDamage(dataDir, (damage = integrity.problems.slice(0, 3).join('; ')));
-    else if (integrity.status === 'ok') clearDamage(dataDir);
-    return integrity;
-  };
-  /**
-   * Search, sources and answers refuse a store known to be damaged (by this engine, or recorded by
-   * another process's health, index or read): damaged pages that read without an error still give a
-   * wrong top hit, or "not found" for a note that is there. A read that meets damage records it.
-   */
-  const refuseDamaged = <A extends unknown[], R>(run: (...args: A) => R): ((...args: A) => R) => {
-    const met = (error: unknown): unknown => {
-      const found = storeDamage(dataDir, error);
-      if (!found) return error;
-      damage ??= String(found.details?.reason ?? found.message);
-      recordDamage(dataDir, damage);
-      return found;
-    };
-    return (...args: A): R => {
-      const known = damage ?? recordedDamage(dataDir);
-      if (known) throw storeDamagedError(dataDir, known);
-      try {
-        const result = run(...args);
-        return (result instanceof Promise ? result.catch((error: unknown) => Promise.reject(met(error))) : result) as R;
-      } catch (error) {
-        throw met(error);
-      }
-    };
-  };
+  // The store's integrity check, and the guard that refuses reads of a store known to be damaged.
+  const { storeIntegrity, refuseDamaged } = createDamageGuard(store, dataDir);
   const retrieval: RetrievalServices = { store, config, events, dense, reranker, graphs, lexicalThread, profile };
 
   const table = {
@@ -343,16 +114,9 @@ export function createEngine(options: EngineOptions = {}): Engine {
     ...createGraphHandlers({ store, graphs, queue }),
     ...createModelsHandlers({
       registry,
-      measureChat: async () => {
-        if (!chat) return { model: null, tokens_per_s: null };
-        // A short answer, as an answer is written: the speed a person will wait for on this machine.
-        const started = performance.now();
-        const g = await chat.generate({ system: 'You answer in one short sentence.', user: 'Count from one to twenty in words, separated by commas.', maxTokens: 32, temperature: 0 });
-        const seconds = (performance.now() - started) / 1000;
-        const tokensPerS = g.tokensOut > 0 ? (g.tokensPerS > 0 ? g.tokensPerS : g.tokensOut / Math.max(seconds, 1e-3)) : null;
-        if (tokensPerS !== null && chatModel && !options.chat) registry.setSpeed(chatModel.id, tokensPerS);
-        return { model: chat.name, tokens_per_s: tokensPerS === null ? null : Math.round(tokensPerS * 10) / 10 };
-      },
+      measureChat: () => measureChatSpeed(chat, (tokensPerS) => {
+        if (chatModel && !options.chat) registry.setSpeed(chatModel.id, tokensPerS);
+      }),
     }),
     ...createThreadsHandlers({ store, config }),
     ...createSystemHandlers({
@@ -367,17 +131,12 @@ export function createEngine(options: EngineOptions = {}): Engine {
   table['search/query'] = foreground.wrap(refuseDamaged(table['search/query']));
   table['answer/ask'] = foreground.wrap(refuseDamaged(table['answer/ask']));
   table['source/get'] = refuseDamaged(table['source/get']);
-  // A reader follows the writer: a commit since the last request invalidates the link graph and the vector indexes.
-  let seenVersion = readOnly ? store.dataVersion() : 0;
-  const follow = () => {
-    if (disposables.isDisposed) return;
-    const version = store.dataVersion();
-    if (version === seenVersion) return;
-    seenVersion = version;
+  // A follower follows the writer: a commit since the last request invalidates the link graph and the vector indexes.
+  const follow = followWrites(store, () => disposables.isDisposed, () => {
     queue.invalidate();
     for (const d of dense) d.index.markStale();
-  };
-  const handlers = readOnly ? readerHandlers(table, dataDir, follow) : table;
+  });
+  const handlers = readOnly ? followerHandlers(table, dataDir, follow) : table;
   // The reader's first-use cost (compiling its expressions) is paid while the engine waits, not by the first answer.
   const warm = setTimeout(() => warmReader(warmLanguages(store.languageCounts())), 0);
   warm.unref();
@@ -477,7 +236,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
       await disposables.dispose();
     },
   };
-  if (readOnly) makeReader(engine, follow);
+  if (readOnly) makeFollower(engine, follow);
   return engine;
 }
 

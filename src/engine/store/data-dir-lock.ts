@@ -3,7 +3,7 @@
  * own vector index files, watcher and indexing queue, and the second one's writes would wait on
  * busy locks or undo the first one's index files. Writers (index, watch, the app and web mode,
  * roots and models changes) take this lock; readers (search, ask, source, MCP) do not: they read
- * beside the writer through SQLite's WAL (reader.ts). The lock is a file, `<data-dir>/synapsis.lock`,
+ * beside the writer through SQLite's WAL (compose/follower.ts). The lock is a file, `<data-dir>/synapsis.lock`,
  * created exclusively and holding the owner's pid: a lock whose process no longer runs (a crash,
  * kill -9) is stale and taken over. Engines of one process share the lock (benchmarks and tests open
  * a data dir twice in one process; SQLite serialises them).

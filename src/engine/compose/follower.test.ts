@@ -2,11 +2,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { TempDirs } from '../../test/helpers/tmp.ts';
-import { createEngine, type Engine } from './engine.ts';
-import { LOCK_FILE } from './store/data-dir-lock.ts';
-import { DB_FILE, schemaVersion } from './store/database.ts';
-import { MIGRATIONS } from './store/migrations/index.ts';
+import { TempDirs } from '../../../test/helpers/tmp.ts';
+import { createEngine, type Engine } from '../engine.ts';
+import { LOCK_FILE } from '../store/data-dir-lock.ts';
+import { DB_FILE, schemaVersion } from '../store/database.ts';
+import { MIGRATIONS } from '../store/migrations/index.ts';
 
 const temp = new TempDirs();
 const engines: Engine[] = [];
@@ -39,7 +39,7 @@ async function indexed(files: Record<string, string>): Promise<{ vault: string; 
   return { vault, dataDir };
 }
 
-describe('an engine opened as a reader', () => {
+describe('an engine opened read-only (a follower)', () => {
   it('takes no lock, refuses every writer method with a coded error, and serves reads', async () => {
     const { vault, dataDir } = await indexed({ 'a.md': '# Alpha\n\nThe relay listens on port 7000.\n' });
     const reader = open(dataDir, true);

@@ -1,17 +1,18 @@
 /**
- * One writer, many readers on a data dir. The writer (indexing, watching, the app, roots and models)
- * holds the data-dir lock; readers (search, ask, source, MCP) take no lock and read the store
- * beside it through SQLite's WAL, which gives each read the last committed state. A reader follows
- * the writer: before each request it compares the store's data version, and when the writer has
+ * One writer, many followers on a data dir. The writer (indexing, watching, the app, roots and
+ * models) holds the data-dir lock; followers (engines opened read-only: search, ask, source, MCP)
+ * take no lock and read the store beside it through SQLite's WAL, which gives each read the last
+ * committed state. A follower follows the writer: before each request it compares the store's data version, and when the writer has
  * committed since, it drops its derived caches (link graph) and brings its in-memory vector indexes
  * in step with the stored vectors. It never writes the schema, the index files or the manifest.
  */
-import type { Method } from '../shared/contract.ts';
-import { createError } from '../shared/errors.ts';
-import type { Engine } from './engine.ts';
-import type { CallContext, HandlerTable } from './handlers/types.ts';
+import type { Method } from '../../shared/contract.ts';
+import { createError } from '../../shared/errors.ts';
+import type { Engine } from './api.ts';
+import type { CallContext, HandlerTable } from '../handlers/types.ts';
+import type { Store } from '../store/store.ts';
 
-/** What each writer operation does, as a reader's refusal names it, and the contract method behind it. */
+/** What each writer operation does, as a follower's refusal names it, and the contract method behind it. */
 const WRITER_METHODS = {
   index: { action: 'index folders', method: 'index/run' },
   addRoot: { action: 'add a folder', method: 'index/addRoot' },
@@ -24,7 +25,7 @@ const WRITER_METHODS = {
   extractGraphWithModel: { action: 'extract the graph with a model', method: 'graph/extract' },
 } as const satisfies Partial<Record<keyof Engine, { action: string; method: Method }>>;
 
-/** Methods that read the store: a reader first follows what the writer committed. */
+/** Methods that read the store: a follower first follows what the writer committed. */
 const READER_METHODS = [
   'search/query',
   'search/tags',
@@ -50,7 +51,7 @@ const READER_METHODS = [
 const LIBRARY_WRITERS = ['watch', 'extractGraphWithModel'] as const satisfies readonly (keyof typeof WRITER_METHODS)[];
 const LIBRARY_READERS = ['retrievalLists', 'graphStats', 'traces', 'metrics'] as const satisfies readonly (keyof Engine)[];
 
-/** The error a reader's writer method throws: E_SYN_BAD_REQUEST with details.read_only. */
+/** The error a follower's writer method throws: E_SYN_BAD_REQUEST with details.read_only. */
 export function readOnlyError(dataDir: string, method: keyof typeof WRITER_METHODS): Error {
   return createError(
     'E_SYN_BAD_REQUEST',
@@ -63,11 +64,11 @@ export function readOnlyError(dataDir: string, method: keyof typeof WRITER_METHO
 type AnyHandler = (req: unknown, ctx: CallContext) => unknown;
 
 /**
- * A reader's handler table: writer methods refuse with readOnlyError (watching is refused, turning
+ * A follower's handler table: writer methods refuse with readOnlyError (watching is refused, turning
  * it off is not), and reading methods call `follow` first (a PRAGMA per request: see
  * Store.dataVersion).
  */
-export function readerHandlers<T extends HandlerTable>(handlers: T, dataDir: string, follow: () => void): T {
+export function followerHandlers<T extends HandlerTable>(handlers: T, dataDir: string, follow: () => void): T {
   const table: Record<string, AnyHandler> = { ...(handlers as unknown as Record<string, AnyHandler>) };
   const following = (handler: AnyHandler): AnyHandler => (req, ctx) => {
     follow();
@@ -85,10 +86,10 @@ export function readerHandlers<T extends HandlerTable>(handlers: T, dataDir: str
 }
 
 /**
- * Makes `engine` a reader in place for the library methods outside the contract (the others reach
- * the handlers readerHandlers made): writers refuse with a rejected promise, readers follow first.
+ * Makes `engine` a follower in place for the library methods outside the contract (the others reach
+ * the handlers followerHandlers made): writers refuse with a rejected promise, reading methods follow first.
  */
-export function makeReader(engine: Engine, follow: () => void): void {
+export function makeFollower(engine: Engine, follow: () => void): void {
   const methods = engine as unknown as Record<string, (...args: unknown[]) => unknown>;
   for (const name of LIBRARY_WRITERS) methods[name] = () => Promise.reject(readOnlyError(engine.dataDir, name));
   for (const name of LIBRARY_READERS) {
@@ -98,4 +99,20 @@ export function makeReader(engine: Engine, follow: () => void): void {
       return read.apply(engine, args);
     };
   }
+}
+
+/**
+ * The check a follower runs before each request: when the writer has committed since the last one
+ * (the store's data version moved; a PRAGMA, no read), `onCommit` drops what was derived from the
+ * store before. Nothing once `disposed`.
+ */
+export function followWrites(store: Store, disposed: () => boolean, onCommit: () => void): () => void {
+  let seenVersion = store.dataVersion();
+  return () => {
+    if (disposed()) return;
+    const version = store.dataVersion();
+    if (version === seenVersion) return;
+    seenVersion = version;
+    onCommit();
+  };
 }
