@@ -1,28 +1,17 @@
 import path from 'node:path';
-import type { EventMap, Method, RequestOf, ResponseOf } from '../shared/contract.ts';
-import { RetrieveContextSchema } from '../shared/contract.ts';
-import { createError } from '../shared/errors.ts';
-import { parseRequest } from '../shared/validate.ts';
-import { metricsFromTraces } from './answer/metrics.ts';
+import type { EventMap } from '../shared/contract.ts';
 import { warmLanguages, warmReader } from './answer/warm.ts';
 import type { Engine, EngineOptions } from './compose/api.ts';
 import { followerHandlers, followWrites, makeFollower } from './compose/follower.ts';
+import { libraryApi } from './compose/library.ts';
 import { engineSetting, openEngineStore } from './compose/open.ts';
 import { chunkingParams } from './core/config.ts';
 import { EventBus } from './core/events.ts';
 import { sha256, stableStringify } from './core/hash.ts';
 import { DisposableStore } from './core/lifecycle.ts';
 import { createGraphCache } from './graph/cache.ts';
-import { createAnswerHandlers } from './handlers/answer.ts';
-import { createGraphHandlers } from './handlers/graph.ts';
-import { createIndexHandlers } from './handlers/index.ts';
-import { createModelsHandlers } from './handlers/models.ts';
-import { createSearchHandlers } from './handlers/search.ts';
-import { createSourceHandlers } from './handlers/source.ts';
-import { createSystemHandlers } from './handlers/system.ts';
-import { createThreadsHandlers } from './handlers/threads.ts';
-import type { CallContext, Handler, HandlerTable } from './handlers/types.ts';
-import { buildManifest, readManifest, type IndexManifest } from './health/manifest.ts';
+import { createHandlerTable } from './handlers/table.ts';
+import { buildManifest, type IndexManifest } from './health/manifest.ts';
 import { recoverManifest } from './health/report.ts';
 import { ForegroundGate } from './ingest/foreground.ts';
 import { paramsHashOf } from './ingest/indexer.ts';
@@ -31,15 +20,11 @@ import { configuredChat, configuredReranker, measureChatSpeed } from './llm/conf
 import { ModelRegistry } from './llm/registry.ts';
 import type { ResolvedModel } from './llm/resolve.ts';
 import { LlamaRuntime } from './llm/runtime.ts';
-import { gatherLists } from './retrieve/hybrid.ts';
-import { pipelineArgs, type RetrievalServices } from './retrieve/request.ts';
+import type { RetrievalServices } from './retrieve/request.ts';
 import { ANALYZER_VERSION } from './search/analyzer.ts';
 import { LexicalThread } from './search/lexical-thread.ts';
-import { hiddenDocumentPaths } from './search/lexical.ts';
 import { createDamageGuard } from './store/damage-guard.ts';
 import { lockDataDir } from './store/data-dir-lock.ts';
-import { storeDamage } from './store/integrity.ts';
-import { graphRowCounts } from './store/engine-queries.ts';
 import { denseSources } from './vector/dense-sources.ts';
 
 export type { Engine, EngineOptions } from './compose/api.ts';
@@ -49,9 +34,10 @@ export type { WatchOptions } from './ingest/queue.ts';
 
 /**
  * The composition root: opens the store (compose/open.ts), builds the services (index queue, graph
- * cache, models, vector indexes), the handler table typed from the contract, and the library API
- * (compose/api.ts) as a thin layer over it; disposes them together. Opened read-only, the engine
- * is a follower of the writer (compose/follower.ts).
+ * cache, models, vector indexes), the handler table typed from the contract (handlers/table.ts),
+ * and the library API (compose/library.ts, typed in compose/api.ts) as a thin layer over it;
+ * disposes them together. Opened read-only, the engine is a follower of the writer
+ * (compose/follower.ts).
  */
 export function createEngine(options: EngineOptions = {}): Engine {
   const { config, dataDir } = engineSetting(options);
@@ -101,32 +87,32 @@ export function createEngine(options: EngineOptions = {}): Engine {
   const { storeIntegrity, refuseDamaged } = createDamageGuard(store, dataDir);
   const retrieval: RetrievalServices = { store, config, events, dense, reranker, graphs, lexicalThread, profile };
 
-  const table = {
-    ...createIndexHandlers({ store, config, events, dataDir, queue, integrity: storeIntegrity }),
-    ...createSearchHandlers({ ...retrieval, indexVersion }),
-    ...createAnswerHandlers({
+  const table = createHandlerTable({
+    index: { store, config, events, dataDir, queue, integrity: storeIntegrity },
+    search: { ...retrieval, indexVersion },
+    answer: {
       store, config, events, chat,
       retrieve: (q, ctx, k) => engine.retrieve(q, ctx, k),
       startedAt: engineStartedAt,
       ...(dense[0] ? { sentenceSimilarities: (q: string, ids: readonly number[]) => dense[0]!.index.sentenceSimilarities(q, ids) } : {}),
-    }),
-    ...createSourceHandlers(retrieval),
-    ...createGraphHandlers({ store, graphs, queue }),
-    ...createModelsHandlers({
+    },
+    source: retrieval,
+    graph: { store, graphs, queue },
+    models: {
       registry,
       measureChat: () => measureChatSpeed(chat, (tokensPerS) => {
         if (chatModel && !options.chat) registry.setSpeed(chatModel.id, tokensPerS);
       }),
-    }),
-    ...createThreadsHandlers({ store, config }),
-    ...createSystemHandlers({
+    },
+    threads: { store, config },
+    system: {
       store, config, dataDir, indexVersion, dense, runtime, profile,
       models: { embed: embedModel, chat: chatModel, rerank: rerankModel, customChat: options.chat?.name, customRerank: options.reranker?.name },
       integrity: storeIntegrity,
       manifestRecovery: () => manifestRecovery,
       progress: () => queue.status().progress,
-    }),
-  } satisfies HandlerTable;
+    },
+  });
   // A question (search or answer, from any transport) pauses background sentence embedding until it is answered.
   table['search/query'] = foreground.wrap(refuseDamaged(table['search/query']));
   table['answer/ask'] = foreground.wrap(refuseDamaged(table['answer/ask']));
@@ -142,100 +128,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
   warm.unref();
   disposables.add({ dispose: () => clearTimeout(warm) });
 
-  const assertLive = () => {
-    if (disposables.isDisposed) throw createError('E_SYN_BAD_REQUEST', 'The engine has been disposed');
-  };
-  /** The library's way in: the request validated against the contract, then its handler (synchronous where it is). */
-  const run = <M extends Method>(method: M, request: RequestOf<M>, context: CallContext = {}): ReturnType<(typeof table)[M]> => {
-    assertLive();
-    return (handlers[method] as unknown as Handler<M>)(parseRequest(method, request), context) as ReturnType<(typeof table)[M]>;
-  };
-  const sensitivity = (allow: readonly string[] = []) => ({ allowSensitivity: allow, sensitivityEnable: config.sensitivityEnable });
-
-  const engine: Engine = {
-    dataDir,
-    modelsDir,
-    config,
-    indexVersion,
-    readOnly,
-    profile,
-    index: async (sources) => run('index/run', { ...(sources ? { sources } : {}) }),
-    addRoot: (rootPath, opts = {}) => run('index/addRoot', { path: rootPath, ...opts }),
-    removeRoot: (rootPath) => run('index/removeRoot', { path: rootPath }),
-    listRoots: () => run('index/roots', {}),
-    documents: (opts = {}) => run('index/documents', opts),
-    pause: () => run('index/pause', {}),
-    resume: async () => run('index/resume', {}),
-    indexStatus: () => run('index/status', {}),
-    retrieve: async (query, context = {}, k) => run('search/query', { query, context, ...(k !== undefined ? { k } : {}) }),
-    answer: async (query, { signal, onToken, onPrompt, ...request } = {}) => run('answer/ask', { query, ...request }, { ...(signal ? { signal } : {}), ...(onToken ? { onToken } : {}), ...(onPrompt ? { onPrompt } : {}) }),
-    source: (locator, { max_lines, ...opts } = {}) => {
-      assertLive();
-      return handlers['source/get']({ ...parseRequest('source/get', { locator, ...opts }), ...(max_lines ? { max_lines } : {}) });
-    },
-    graphNeighbors: (entity, hops = 1, opts = {}) => run('graph/neighbors', { entity, hops, ...opts }),
-    graphPath: (from, to, opts = {}) => run('graph/path', { from, to, ...opts }),
-    graphOverview: (opts = {}) => run('graph/overview', opts),
-    graphSubgraph: (request) => run('graph/subgraph', request),
-    listModels: () => handlers['models/list'](),
-    addModel: async (file, opts = {}) => run('models/add', { path: file, ...opts }),
-    removeModel: (ref) => run('models/remove', { ref }).model,
-    health: async (opts = {}) => run('health/get', opts),
-    systemInfo: async () => run('system/info', {}),
-
-    async call(method, request, context = {}) {
-      assertLive();
-      // A transport passes the method name through: an unknown one (or 'constructor', '__proto__') is a bad request, not a TypeError.
-      if (typeof method !== 'string' || !Object.hasOwn(handlers, method)) {
-        throw createError('E_SYN_BAD_REQUEST', `Unknown method ${JSON.stringify(String(method)).slice(0, 100)}`, { method: String(method).slice(0, 100) });
-      }
-      try {
-        return (await (handlers[method] as unknown as Handler<typeof method>)(parseRequest(method, request), context)) as ResponseOf<typeof method>;
-      } catch (error) {
-        // SQLite reading a damaged page: the coded error that names the repair, not a raw SqliteError.
-        throw storeDamage(dataDir, error) ?? error;
-      }
-    },
-
-    // Outside the contract: library callers (tools, benchmarks, tests) reach the services directly.
-    async retrievalLists(query, context = {}, k, useProfile) {
-      assertLive();
-      const { deps, req } = pipelineArgs(retrieval, query, RetrieveContextSchema.parse(context), k, useProfile);
-      return { lists: await gatherLists(deps, req), fusion: req.fusion, ...(config.rrfK !== undefined ? { rrfK: config.rrfK } : {}) };
-    },
-    async extractGraphWithModel(opts = {}) {
-      assertLive();
-      return queue.extractGraph(opts.budget_ms);
-    },
-    async watch(watchOptions = {}) {
-      assertLive();
-      return queue.watch(watchOptions);
-    },
-    graphStats() {
-      assertLive();
-      return graphRowCounts(store);
-    },
-    traces(limit, opts = {}) {
-      assertLive();
-      // A trace of a question asked with --allow lists restricted passages: shown only to a caller allowing them too.
-      const hidden = hiddenDocumentPaths(store.db, sensitivity(opts.allow_sensitivity));
-      const traces = store.listTraces(limit);
-      if (hidden.size === 0) return traces;
-      const visible = (locator: string) => !hidden.has(locator.slice(0, locator.includes('#') ? locator.lastIndexOf('#') : undefined));
-      return traces.map((t) => ({ ...t, retrieved: t.retrieved.filter(visible), reranked: t.reranked.filter(visible) }));
-    },
-    metrics() {
-      assertLive();
-      return metricsFromTraces(store.listTraces(100_000));
-    },
-    manifest: () => readManifest(dataDir, indexVersion),
-    on: (event, listener) => events.on(event, listener),
-    async dispose() {
-      graphs.dispose();
-      await queue.stop();
-      await disposables.dispose();
-    },
-  };
+  const engine = libraryApi({ dataDir, modelsDir, config, indexVersion, readOnly, profile, handlers, disposables, store, events, queue, graphs, retrieval });
   if (readOnly) makeFollower(engine, follow);
   return engine;
 }
