@@ -20,7 +20,7 @@ import { gatherLists } from '../retrieve/hybrid.ts';
 import type { RetrievalProfile } from '../retrieve/profile.ts';
 import { pipelineArgs, type RetrievalServices } from '../retrieve/request.ts';
 import { hiddenDocumentPaths } from '../search/lexical.ts';
-import { graphRowCounts } from '../store/engine-queries.ts';
+import { graphRowCounts } from '../store/queries/counts.ts';
 import { storeDamage } from '../store/integrity.ts';
 import type { Store } from '../store/store.ts';
 import type { Engine } from './api.ts';
@@ -115,7 +115,7 @@ export function libraryApi(parts: LibraryParts): Engine {
     },
     graphStats() {
       assertLive();
-      return graphRowCounts(store);
+      return graphRowCounts(store.db);
     },
     traces(limit, opts = {}) {
       assertLive();

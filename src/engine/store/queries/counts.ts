@@ -1,4 +1,4 @@
-/** What the health report counts: documents by status and type, chunks, languages, the files that failed or were skipped. */
+/** What the health report and the library count: documents by status and type, chunks, languages, graph rows, the files that failed or were skipped. */
 import path from 'node:path';
 import type { FileIssue } from '../../../shared/contract.ts';
 import { sqliteOf, type ReadConnection } from '../connection.ts';
@@ -63,4 +63,11 @@ export function fileIssues(connection: ReadConnection, limit = 500): FileIssue[]
     }
   }
   return issues;
+}
+
+/** Rows of the stored graph: entities, relations and mentions. */
+export function graphRowCounts(connection: ReadConnection): { entities: number; relations: number; mentions: number } {
+  return sqliteOf(connection)
+    .prepare('SELECT (SELECT COUNT(*) FROM entities) AS entities, (SELECT COUNT(*) FROM relations) AS relations, (SELECT COUNT(*) FROM mentions) AS mentions')
+    .get() as { entities: number; relations: number; mentions: number };
 }
