@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Database, Statement } from 'better-sqlite3';
-import type { FileIssue, Root } from '../../shared/contract.ts';
+import { type FileIssue, type Limit, type Root, storedLimits } from '../../shared/contract.ts';
 import type { Disposable } from '../lifecycle.ts';
 import { lowerCaseForm, lowerCaseWord, noteNameKeys, normalizeName, refBaseKey, wordsKey, writtenWordsOf } from '../graph/names.ts';
 import { storeDocumentsWriting } from './queries/graph.ts';
@@ -147,7 +147,7 @@ export interface TraceRow {
   tokens_out: number;
   first_token_ms: number | null;
   tokens_per_s: number | null;
-  limits: string[];
+  limits: Limit[];
 }
 
 /** The SQLite store: the source of truth (docs/design.md §3). All SQL is parameterised. */
@@ -1047,7 +1047,8 @@ export class Store implements Disposable {
       tokens_out: r.tokens_out as number,
       first_token_ms: (r.first_token_ms as number | null) ?? null,
       tokens_per_s: (r.tokens_per_s as number | null) ?? null,
-      limits: JSON.parse(r.limits_json as string) as string[],
+      // Older versions stored each limit as its text.
+      limits: storedLimits(JSON.parse(r.limits_json as string)),
     }));
   }
 

@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { outcomeLabel } from '../../../shared/answer-view.ts';
+import { changesMeaning, outcomeLabel } from '../../../shared/answer-view.ts';
 import { useAppFields } from '../store.ts';
 import { TourList } from './DemoBanner.tsx';
 import { SearchedAs, ThreadHeader, ThreadList, TurnCard } from './ThreadPanel.tsx';
@@ -14,10 +14,6 @@ const STAGE_LABEL: Record<string, string> = {
   done: 'Done',
 };
 
-/** Limits that change what the answer means: shown with it, never collapsed. */
-const MEANING = /^(?:your files never mention|not found in your notes|not sure the quote states|the chat model|synthesis timed out|cancelled)/;
-/** Of an answered question, a word no file uses is a paraphrase the reader got past: it folds away with the rest. */
-const changesMeaning = (limit: string, outcome: string) => MEANING.test(limit) && !(outcome === 'answered' && limit.startsWith('your files never mention'));
 
 /** Does the answer answer? One of three outcomes a person tells apart at a glance; the critic's verdict is in the tooltip. */
 function VerdictBadge({ verdict, outcome, decidedBy }: { verdict: string | null; outcome: string; decidedBy: string }) {
@@ -175,7 +171,7 @@ export function AskView() {
                 // Limits that change what the answer means are read with it, not folded away.
                 <ul className="answer__missing" data-testid="meaning-limits">
                   {answer.limits.filter((l) => changesMeaning(l, answer.outcome)).map((l) => (
-                    <li key={l}>{l.charAt(0).toUpperCase() + l.slice(1)}</li>
+                    <li key={l.detail}>{l.detail.charAt(0).toUpperCase() + l.detail.slice(1)}</li>
                   ))}
                 </ul>
               )}
@@ -242,7 +238,7 @@ export function AskView() {
                   <summary>What was limited ({answer.limits.filter((l) => !changesMeaning(l, answer.outcome)).length})</summary>
                   <ul>
                     {answer.limits.filter((l) => !changesMeaning(l, answer.outcome)).map((l) => (
-                      <li key={l}>{l}</li>
+                      <li key={l.detail}>{l.detail}</li>
                     ))}
                   </ul>
                 </details>

@@ -246,7 +246,7 @@ export function SearchView() {
         <p className="muted small" data-testid="search-meta">
           {results.chunks.length === 0 ? 'No passage matches' : relevant < results.chunks.length ? `${plural(relevant, 'passage')} ${relevant === 1 ? 'stands' : 'stand'} out of ${results.chunks.length}` : plural(results.chunks.length, 'passage')} · {formatMs(results.latency_ms)} · {results.meta.mode}
           {results.meta.trigram_used && ' · substring match'}
-          {results.meta.limits.length > 0 && ` · ${results.meta.limits.join('; ')}`}
+          {results.meta.limits.length > 0 && ` · ${results.meta.limits.map((l) => l.detail).join('; ')}`}
         </p>
       )}
       {searching && !results && <p className="muted">Searching…</p>}
