@@ -28,7 +28,7 @@ describe('formatAnswer', () => {
   });
 
   it('says a one-part question is not clearly stated rather than "not found" above a quote', () => {
-    const text = formatAnswer(envelope({ missing_parts: ['How long are snapshots kept?'], limits: ['not found in your notes: a sentence that clearly says how long; the closest ones are quoted'] }));
+    const text = formatAnswer(envelope({ missing_parts: ['How long are snapshots kept?'], limits: [{ code: 'value_unstated', detail: 'not found in your notes: a sentence that clearly says how long; the closest ones are quoted' }] }));
     expect(text).toContain('Partly answered (not clearly stated)');
     expect(text).not.toContain('not found: How long');
     expect(text).toContain('note: not found in your notes: a sentence that clearly says how long');

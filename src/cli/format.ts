@@ -37,7 +37,7 @@ export function formatAnswer(a: AnswerEnvelope): string {
   lines.push(a.cancelled ? 'Stopped' : outcome);
   lines.push(`${kind}; verdict ${a.verdict ?? 'none'} (${a.critic.decided_by}${a.critic.retried ? ', revised once' : ''}); confidence ${a.confidence.toFixed(2)}${a.low_confidence ? ' LOW' : ''}`);
   if (a.cancelled) lines.push('cancelled');
-  for (const l of a.limits) lines.push(`note: ${l}`);
+  for (const l of a.limits) lines.push(`note: ${l.detail}`);
   return lines.join('\n');
 }
 

@@ -2,6 +2,7 @@
  * How an answer reads to a person, the same in the app and in what it copies or exports: the
  * numbers its sources are shown under, and its outcome in words.
  */
+import type { Limit, LimitCode } from './contract/limits.ts';
 
 /**
  * The numbers a reader sees for an answer's sources: 1, 2, 3 in the order the answer first cites
@@ -30,3 +31,24 @@ export function outcomeLabel(verdict: string | null, outcome: string): 'Not chec
     : verdict === 'APPROVE' ? 'Answered'
     : 'Partly supported';
 }
+
+/** Limits that change what the answer means: shown with it, never folded away. */
+const MEANING: ReadonlySet<LimitCode> = new Set([
+  'terms_never_mentioned',
+  'value_unstated',
+  'part_unanswered',
+  'unsure_quote',
+  'chat_too_slow',
+  'critic_rejected',
+  'chat_answer_cut',
+  'chat_answer_less',
+  'invented_attribute',
+  'synthesis_timed_out',
+  'cancelled',
+]);
+
+/**
+ * Does this limit change what the answer means (read with it), or only say what was limited? Of an
+ * answered question, a word no file uses is a paraphrase the reader got past: it folds away with the rest.
+ */
+export const changesMeaning = (limit: Limit, outcome: string): boolean => MEANING.has(limit.code) && !(outcome === 'answered' && limit.code === 'terms_never_mentioned');

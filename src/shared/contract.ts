@@ -20,6 +20,7 @@ export * from './contract/events.ts';
 export * from './contract/graph.ts';
 export * from './contract/host.ts';
 export * from './contract/indexing.ts';
+export * from './contract/limits.ts';
 export * from './contract/models.ts';
 export * from './contract/search.ts';
 export * from './contract/source.ts';

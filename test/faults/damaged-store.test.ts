@@ -326,7 +326,7 @@ describe('a damaged sentence vector index', () => {
     damage(path.join(dataDir, 'index', indexVersion, 'sentences', DATA_FILE));
     const engine = open(dataDir);
     const first = await engine.retrieve(QUERY, {}, 10);
-    expect(first.meta.limits.join(' ')).toMatch(/sentence vector index rebuilt from stored embeddings: .*; chunk vectors ranked alone meanwhile/);
+    expect(first.meta.limits).toContainEqual({ code: 'sentence_vectors_rebuilding', detail: expect.stringMatching(/sentence vector index rebuilt from stored embeddings: .*; chunk vectors ranked alone meanwhile/) });
     expect((await engine.health()).degradations.join(' ')).toMatch(/sentence vector index rebuilt from stored embeddings/);
     const dense = await until(() => locators(engine, 'dense'), (l) => JSON.stringify(l) === JSON.stringify(cleanDense));
     expect(dense).toEqual(cleanDense);

@@ -89,7 +89,7 @@ describe('a damaged vector index', () => {
     // Lexical (and graph) lists only: no chunk carries a dense rank.
     expect(during.chunks.some((c) => c.ranks?.lexical !== undefined)).toBe(true);
     expect(during.chunks.every((c) => c.ranks?.dense === undefined)).toBe(true);
-    expect(during.meta.limits.join(' ')).toMatch(/being built from stored embeddings; lexical results/);
+    expect(during.meta.limits).toContainEqual({ code: 'dense_failed', detail: expect.stringMatching(/being built from stored embeddings; lexical results/) });
 
     const after = await until(() => engine.retrieve(QUERY, {}, 8), (r) => r.meta.hybrid_used === true);
     expect(after.meta.hybrid_used).toBe(true);

@@ -64,8 +64,9 @@ describe('a bad model file', () => {
     const envelope = await engine.answer('What did the team choose for the offline cache?');
     expect(envelope.answer).toMatch(/SQLite/);
     expect(envelope.citations.length).toBeGreaterThan(0);
-    const limit = envelope.limits.find((l) => l.startsWith('chat model unavailable, extractive answer: Cannot load chat model'));
-    expect(limit).toMatch(WHY[file]!);
+    const limit = envelope.limits.find((l) => l.code === 'chat_model_unavailable');
+    expect(limit?.detail).toMatch(/^chat model unavailable, extractive answer: Cannot load chat model/);
+    expect(limit?.detail).toMatch(WHY[file]!);
   });
 
   it('an embedding model as the chat model: answers stay extractive and say the model cannot be used', async () => {
@@ -73,7 +74,7 @@ describe('a bad model file', () => {
     await engine.index([vault]);
     const envelope = await engine.answer('What did the team choose for the offline cache?');
     expect(envelope.answer).toMatch(/SQLite/);
-    expect(envelope.limits.join(' ')).toMatch(/chat model unavailable, extractive answer: Cannot load chat model .*all-MiniLM-L6-v2\.Q8_0\.gguf: .* is an embedding model \(bert\) and cannot generate text/);
+    expect(envelope.limits).toContainEqual({ code: 'chat_model_unavailable', detail: expect.stringMatching(/chat model unavailable, extractive answer: Cannot load chat model .*all-MiniLM-L6-v2\.Q8_0\.gguf: .* is an embedding model \(bert\) and cannot generate text/) });
   });
 
   it('is refused by the registry with the reason: not GGUF, truncated, or the wrong role', async () => {

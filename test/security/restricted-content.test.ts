@@ -152,7 +152,7 @@ describe('restricted content stays out of every engine surface', () => {
     // would tell that a restricted note mentions X.
     const answerFor = async (word: string, allow: string[] = []) => {
       const envelope = await engine.answer(`What does ${word} mean for the offsite?`, { context: { allow_sensitivity: allow } });
-      return { never: envelope.limits.find((l) => l.startsWith('your files never mention')) ?? '', missing: envelope.missing_terms };
+      return { never: envelope.limits.find((l) => l.code === 'terms_never_mentioned')?.detail ?? '', missing: envelope.missing_terms };
     };
     const absent = await answerFor('flibbertigibbet');
     const hidden = await answerFor('quetzalcanary');

@@ -106,7 +106,7 @@ export async function benchHybrid(
         const t = performance.now();
         const r = await engine.retrieve(q, { mode: 'hybrid', include_globs: options.includeGlobs ?? [], exclude_globs: options.excludeGlobs ?? [] }, 10);
         lat.push(performance.now() - t);
-        if (!r.meta.hybrid_used) throw new Error(`hybrid retrieval fell back: ${r.meta.limits?.join('; ')}`);
+        if (!r.meta.hybrid_used) throw new Error(`hybrid retrieval fell back: ${r.meta.limits?.map((l) => l.detail).join('; ')}`);
         results += r.chunks.length;
         for (const [stage, v] of Object.entries(r.meta.timings ?? {})) (stages[stage] ??= []).push(v);
       }

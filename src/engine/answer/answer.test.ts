@@ -102,7 +102,7 @@ describe('answer (scripted chat model)', () => {
     expect(events.join('')).toBe(streamed.join(''));
     expect(a.answer).not.toContain('[42]');
     expect(a.removed_citations).toEqual([42]);
-    expect(a.limits.join()).toMatch(/removed citations to snippets that do not exist: \[42\]/);
+    expect(a.limits).toContainEqual({ code: 'citations_removed', detail: expect.stringMatching(/removed citations to snippets that do not exist: \[42\]/) });
     expect(a.citations).toHaveLength(1);
     const c = a.citations[0]!;
     expect(c.path).toBe('decisions/2026-04-02 Transport protocol.md');
@@ -155,7 +155,7 @@ describe('answer (scripted chat model)', () => {
     expect(a.searched.terms.length).toBeGreaterThan(0);
     expect(a.low_confidence).toBe(true);
     expect(a.outcome).toBe('not_found');
-    expect(a.limits.join()).toMatch(/never mention: seat/);
+    expect(a.limits).toContainEqual({ code: 'terms_never_mentioned', detail: expect.stringMatching(/never mention: seat/) });
   });
 
   /**
@@ -175,7 +175,7 @@ describe('answer (scripted chat model)', () => {
     const quote = (u: string) => `Lumen Labs is a small software company based in Rotterdam [${snippetWith(u, 'small software company')}].`;
     const a = await open({ chat: new ScriptedChat([quote, quote]) }).answer(question('q16'));
     expect(a).toMatchObject({ answer_mode: 'abstained', outcome: 'not_found', verdict: 'REJECT' });
-    expect(a.limits.join()).toMatch(/no file mentions counsel: not shown/);
+    expect(a.limits).toContainEqual({ code: 'invented_attribute', detail: expect.stringMatching(/no file mentions counsel: not shown/) });
   });
 
   it('cuts what is still unsupported after the one revision, and keeps the supported rest', async () => {
@@ -184,7 +184,7 @@ describe('answer (scripted chat model)', () => {
     expect(a.critic.retried).toBe(true);
     expect(a.verdict).toBe('REVISE');
     expect(a.answer).toMatch(/^Phones reach the relay over WebSockets on TLS 1\.3 \[\d+\]\.$/);
-    expect(a.limits).toContain('removed 1 sentence the sources do not support');
+    expect(a.limits).toContainEqual({ code: 'unsupported_removed', detail: 'removed 1 sentence the sources do not support' });
   });
 
   it('shows the reader\'s quote instead of a chat answer that still fails the checks after its revision', async () => {
@@ -197,7 +197,7 @@ describe('answer (scripted chat model)', () => {
     expect(a.answer_mode).toBe('extractive');
     expect(a.answer).toContain('WebSockets on TLS 1.3');
     expect(a.answer).not.toContain('million');
-    expect(a.limits.join()).toMatch(/the chat model's answer did not pass the source checks: the quoted answer is shown instead/);
+    expect(a.limits).toContainEqual({ code: 'critic_rejected', detail: "the chat model's answer did not pass the source checks: the quoted answer is shown instead" });
   });
 
   it('lets a stricter model critic overrule the deterministic checks', async () => {
@@ -224,7 +224,7 @@ describe('answer (scripted chat model)', () => {
   it('degrades instead of failing: a synthesis timeout falls back to an extractive answer, a critic timeout to the checks', async () => {
     const hanging = stubChat('hangs', (o) => untilAborted(o));
     const a = await open({ chat: hanging, config: { synthTimeoutMs: 100 } }).answer(question('q01'));
-    expect(a.limits.join()).toMatch(/synthesis timed out after 100 ms/);
+    expect(a.limits).toContainEqual({ code: 'synthesis_timed_out', detail: expect.stringMatching(/synthesis timed out after 100 ms/) });
     expect(a.answer_mode).toBe('extractive');
     expect(a.answer).toContain('schema version mismatch');
     expect(a.citations.length).toBeGreaterThan(0);
@@ -236,7 +236,7 @@ describe('answer (scripted chat model)', () => {
     }
     const good = (u: string) => `Devices talk to the relay server over WebSockets on TLS 1.3 [${snippetWith(u, 'WebSockets on TLS 1.3')}].`;
     const b = await open({ chat: new SlowCritic([good]), config: { criticTimeoutMs: 100 } }).answer(TRANSPORT_Q);
-    expect(b.limits.join()).toMatch(/critic timed out after 100 ms: deterministic checks decided/);
+    expect(b.limits).toContainEqual({ code: 'critic_timed_out', detail: expect.stringMatching(/critic timed out after 100 ms: deterministic checks decided/) });
     expect(b).toMatchObject({ verdict: 'APPROVE', answer_mode: 'generative' });
     expect(b.critic.decided_by).toBe('deterministic');
   });
@@ -244,7 +244,7 @@ describe('answer (scripted chat model)', () => {
   it('never badges an answer cut short by the synthesis timeout as supported', async () => {
     const cut = stubChat('cut', (o) => untilAborted(o, `Devices talk to the relay server over WebSockets on TLS 1.3 [${snippetWith(o.user, 'WebSockets on TLS 1.3')}].`));
     const a = await open({ chat: cut, config: { synthTimeoutMs: 100, criticTimeoutMs: 100 } }).answer(TRANSPORT_Q, { critic: false });
-    expect(a.limits.join()).toMatch(/cut short/);
+    expect(a.limits).toContainEqual({ code: 'synthesis_timed_out', detail: 'synthesis timed out after 100 ms: the answer was cut short' });
     expect(a.verdict).not.toBe('APPROVE');
   });
 
@@ -275,7 +275,7 @@ describe('answer (scripted chat model)', () => {
     const asked = chat.prompts.length;
     const a = await engine.answer('How long did the March relay outage last?', { critic: false });
     expect(chat.prompts.length).toBe(asked);
-    expect(a.limits.join()).toMatch(/the chat model writes 1\.5 tokens\/s on this machine .*quoted answer instead/);
+    expect(a.limits).toContainEqual({ code: 'chat_too_slow', detail: expect.stringMatching(/the chat model writes 1\.5 tokens\/s on this machine .*quoted answer instead/) });
     expect(a).toMatchObject({ answer_mode: 'extractive', outcome: 'answered' });
     expect(a.answer).toContain('47 minutes');
   });
@@ -315,7 +315,42 @@ describe('answer (scripted chat model)', () => {
     fs.appendFileSync(path.join(vault, 'relay.md'), '\nEdited later.\n');
     const a = await engine.answer('Which port does the relay listen on?');
     expect(a.citations).toEqual([expect.objectContaining({ path: 'relay.md', stale: true })]);
-    expect(a.limits.join()).toMatch(/citation \[1\] points to relay.md, which changed since it was indexed/);
+    expect(a.limits).toContainEqual({ code: 'stale_citation', detail: expect.stringMatching(/citation \[1\] points to relay.md, which changed since it was indexed/) });
+  });
+});
+
+describe('limits: each degraded stage names its reason by code, with the words shown', () => {
+  const good = (u: string) => `Devices talk to the relay server over WebSockets on TLS 1.3 [${snippetWith(u, 'WebSockets on TLS 1.3')}].`;
+  class CriticFails extends ScriptedChat {
+    override generate(o: GenerateOptions): Promise<Generation> {
+      return o.jsonSchema ? Promise.reject(new Error('bad json')) : super.generate(o);
+    }
+  }
+  const unloadable: ChatModel = {
+    name: 'unloadable',
+    contextSize: () => Promise.reject(new Error('no such file')),
+    countTokens: async (t) => Math.ceil(t.length / 4),
+    generate: () => Promise.reject(new Error('never loaded')),
+    unload: async () => {},
+  };
+  const rows: { code: AnswerEnvelope['limits'][number]['code']; chat: () => ChatModel; detail: RegExp }[] = [
+    { code: 'chat_model_unavailable', chat: () => unloadable, detail: /^chat model unavailable, extractive answer: no such file$/ },
+    { code: 'synthesis_failed', chat: () => stubChat('fails', () => Promise.reject(new Error('out of memory'))), detail: /^synthesis failed: out of memory$/ },
+    { code: 'synthesis_empty', chat: () => new ScriptedChat([() => '']), detail: /^synthesis produced no text: quoted answer$/ },
+    { code: 'critic_failed', chat: () => new CriticFails([good]), detail: /^critic failed: bad json: deterministic checks decided$/ },
+    { code: 'critic_no_verdict', chat: () => new ScriptedChat([good], { verdict: '', unsupported: [], feedback: '' }), detail: /^critic returned no verdict: deterministic checks decided$/ },
+    { code: 'repeated_removed', chat: () => new ScriptedChat([(u) => `${good(u)} ${good(u)}`]), detail: /^removed 1 repeated sentence from the model's answer$/ },
+    { code: 'citations_attributed', chat: () => new ScriptedChat([() => 'Devices talk to the relay server over WebSockets on TLS 1.3.']), detail: /^citations added where the model gave none, by matching sentences to snippets: sentence 1 → \[\d+\]$/ },
+    {
+      code: 'context_overflow',
+      // Four times the packer's estimate: the packed prompt overflows the window and snippets are dropped.
+      chat: () => ({ ...stubChat('tight', (o) => new ScriptedChat([good]).generate(o)), countTokens: async (t: string) => t.length }),
+      detail: /^\d+ snippets did not fit the model's context$/,
+    },
+  ];
+  it.each(rows)('$code', async ({ code, chat, detail }) => {
+    const a = await open({ chat: chat() }).answer(TRANSPORT_Q);
+    expect(a.limits.filter((l) => l.code === code)).toEqual([{ code, detail: expect.stringMatching(detail) }]);
   });
 });
 
@@ -323,7 +358,7 @@ describe('answer without a chat model', () => {
   it('gives an extractive answer from the sources, each sentence cited, labelled as such', async () => {
     const a = await open().answer(question('q22'));
     expect(a.answer_mode).toBe('extractive');
-    expect(a.limits.join()).toMatch(/no chat model: quoted answer/);
+    expect(a.limits).toContainEqual({ code: 'no_chat_model', detail: expect.stringMatching(/no chat model: quoted answer/) });
     expect(a.outcome).toBe('answered');
     expect(a.verdict).toBe('APPROVE');
     expect(a.answer).toMatch(/\[\d+\]/);
@@ -357,7 +392,7 @@ describe('answer without a chat model', () => {
       expect(a.outcome).toBe('partial');
       expect(a.verdict).not.toBe('APPROVE');
       expect(a.missing_parts).toEqual([Q]);
-      expect(a.limits.join('\n')).toMatch(/not sure the quote states how long \(50%\): the closest passages are quoted/);
+      expect(a.limits).toContainEqual({ code: 'unsure_quote', detail: expect.stringMatching(/not sure the quote states how long \(50%\): the closest passages are quoted/) });
       const lines = a.answer.split('\n');
       expect(lines[0]).toContain('47 minutes');
       expect(lines.length).toBeGreaterThan(1);
@@ -393,14 +428,14 @@ describe('answer without a chat model', () => {
     const a = await open().answer('How long did the March relay outage last? What was the root cuase?');
     expect(a.outcome).toBe('answered');
     expect(a.answer).toContain('47 minutes');
-    expect(a.limits).toContain('your files never mention: cuase (read as “cause”)');
+    expect(a.limits).toContainEqual({ code: 'terms_never_mentioned', detail: 'your files never mention: cuase (read as “cause”)' });
   });
 
   it('answers "How do I…" with the steps of the how-to its title names, reading the passage the search did not bring', async () => {
     const a = await open().answer('How do I renew the relay TLS certificates by hand?');
     expect(a.outcome).toBe('answered');
     // The search brings the how-to's "When to use this" passage; its steps are read from the note itself.
-    expect(a.limits).toContain('how-to: read 1 more passage of Renew relay TLS certificates');
+    expect(a.limits).toContainEqual({ code: 'task_hop', detail: 'how-to: read 1 more passage of Renew relay TLS certificates' });
     expect(a.answer.startsWith('Check which nodes are affected:')).toBe(true);
     expect(a.answer).toContain('\nTry to make cert-manager retry first:');
     expect(a.citations.every((c) => c.path === 'howto/Renew relay TLS certificates.md')).toBe(true);
@@ -452,7 +487,7 @@ describe('answer with a real GGUF chat model (stories260K: real tokens, grammar 
     });
     expect(a.cancelled).toBe(true);
     expect(a.verdict).toBeNull();
-    expect(a.limits).toContain('cancelled');
+    expect(a.limits).toContainEqual({ code: 'cancelled', detail: 'cancelled' });
     expect(a.tokens.out).toBeLessThan(50);
   });
 });

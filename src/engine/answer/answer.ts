@@ -9,7 +9,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
-import type { AnswerEnvelope, RetrievalResult, RetrieveContext } from '../../shared/contract.ts';
+import { type AnswerEnvelope, limit, type Limit, type LimitCode, type RetrievalResult, type RetrieveContext } from '../../shared/contract.ts';
 import { sha256 } from '../core/hash.ts';
 import type { ChatModel, Generation } from '../llm/chat.ts';
 import { withTimeout } from '../llm/reranker.ts';
@@ -43,16 +43,19 @@ const ASKED_VALUE: Record<PartReading['type'], string> = {
   any: 'the answer',
 };
 
+/** Limits that name no failed or skipped stage: they do not lower an answer's confidence. */
+const NOT_DEGRADATIONS: ReadonlySet<LimitCode> = new Set(['no_rerank_model', 'no_chat_model', 'value_unstated', 'part_unanswered', 'terms_never_mentioned', 'described_subject']);
+
 /**
  * The limit a partial answer shows: the parts of the question the quote leaves open, or, for a
  * question of one part, that no sentence clearly states the asked kind of value (the quoted ones are
  * the closest): "not found" of the whole question above a quote would contradict it.
  */
-export function missingPartsLimit(parts: readonly PartReading[]): string | null {
+export function missingPartsLimit(parts: readonly PartReading[]): Limit | null {
   const open = parts.filter((p) => !p.answered);
   if (open.length === 0) return null;
-  if (parts.length === 1) return `not found in your notes: a sentence that clearly says ${ASKED_VALUE[open[0]!.type]}; the closest ones are quoted`;
-  return `not found in your notes: ${open.map((p) => `"${p.part}"`).join(', ')}`;
+  if (parts.length === 1) return limit('value_unstated', `not found in your notes: a sentence that clearly says ${ASKED_VALUE[open[0]!.type]}; the closest ones are quoted`);
+  return limit('part_unanswered', `not found in your notes: ${open.map((p) => `"${p.part}"`).join(', ')}`);
 }
 
 export interface AnswerSettings {
@@ -205,7 +208,7 @@ const search = async (deps: AnswerDeps, query: string, context: RetrieveContext,
  * the question's words the quote still lacks; returns the new ones as snippets numbered after the
  * first hop's. Lexical search: the subject is a name, and a name is matched by its words.
  */
-async function secondHop(deps: AnswerDeps, query: string, reading: Reading, snippets: readonly Snippet[], context: RetrieveContext, limits: string[]): Promise<Snippet[]> {
+async function secondHop(deps: AnswerDeps, query: string, reading: Reading, snippets: readonly Snippet[], context: RetrieveContext, limits: Limit[]): Promise<Snippet[]> {
   const open = reading.missing.slice(0, 6).join(' ');
   const unread = notRead(snippets);
   const found: { subject: string; hits: RetrievalResult['chunks'] }[] = [];
@@ -231,7 +234,7 @@ async function secondHop(deps: AnswerDeps, query: string, reading: Reading, snip
   if (chunks.length === 0) return [];
   const added = hopSnippets(chunks, snippets);
   const subjects = found.filter((f) => f.hits.some((h) => chunks.includes(h))).map((f) => f.subject);
-  limits.push(`second hop: read ${added.length} passage${added.length === 1 ? '' : 's'} about ${subjects.join(', ')}`);
+  limits.push(limit('second_hop', `second hop: read ${added.length} passage${added.length === 1 ? '' : 's'} about ${subjects.join(', ')}`));
   return added;
 }
 
@@ -254,7 +257,7 @@ function hopSnippets(chunks: RetrievalResult['chunks'], snippets: readonly Snipp
  * certificates?": "Renew relay TLS certificates") that the first search did not bring: its steps
  * are often in a passage that shares few words with the question.
  */
-async function taskHop(deps: AnswerDeps, query: string, n: number, snippets: readonly Snippet[], context: RetrieveContext, limits: string[]): Promise<Snippet[]> {
+async function taskHop(deps: AnswerDeps, query: string, n: number, snippets: readonly Snippet[], context: RetrieveContext, limits: Limit[]): Promise<Snippet[]> {
   const note = snippets.find((s) => s.n === n);
   if (!note) return [];
   const searched = await search(deps, query, { ...context, mode: 'bm25', enable_rerank: false, include_globs: [literalGlob(note.path)] }, HOP_SEARCH_K);
@@ -263,7 +266,7 @@ async function taskHop(deps: AnswerDeps, query: string, n: number, snippets: rea
   const chunks = searched.chunks.filter((c) => c.doc_id === note.doc_id && unread(c)).slice(0, HOP_PASSAGES);
   if (chunks.length === 0) return [];
   const added = hopSnippets(chunks, snippets);
-  limits.push(`how-to: read ${added.length} more passage${added.length === 1 ? '' : 's'} of ${note.title || note.path}`);
+  limits.push(limit('task_hop', `how-to: read ${added.length} more passage${added.length === 1 ? '' : 's'} of ${note.title || note.path}`));
   return added;
 }
 
@@ -349,7 +352,7 @@ async function bridgeHop(
   contextTokens: number,
   readerOptions: ReaderOptions,
   language: string,
-): Promise<{ snippets: Snippet[]; reading: Reading; limit: string } | null> {
+): Promise<{ snippets: Snippet[]; reading: Reading; limit: Limit } | null> {
   const resolved = await resolving;
   if (!resolved) return null;
   const asked = mainQuestion(d, resolved.name);
@@ -429,7 +432,7 @@ async function bridgeHop(
   return {
     snippets,
     reading: { ...reading, answer, cited },
-    limit: `described subject: "${d.phrase}" is ${resolved.name} (${resolved.evidence.snippet.locator}); searched "${asked}"`,
+    limit: limit('described_subject', `described subject: "${d.phrase}" is ${resolved.name} (${resolved.evidence.snippet.locator}); searched "${asked}"`),
   };
 }
 
@@ -443,7 +446,7 @@ export async function answerQuestion(deps: AnswerDeps, query: string, options: A
   const startedAt = new Date().toISOString();
   const t0 = performance.now();
   const { settings, chat } = deps;
-  const limits: string[] = [];
+  const limits: Limit[] = [];
   const timings: Record<string, number> = {};
   const signal = options.signal;
   const stage = (s: Parameters<NonNullable<AnswerDeps['onStage']>>[1]) => deps.onStage?.(traceId, s);
@@ -464,7 +467,7 @@ export async function answerQuestion(deps: AnswerDeps, query: string, options: A
   );
   timings.retrieve_ms = ms(tr);
   const result: RetrievalResult | null = 'value' in retrieval ? retrieval.value : null;
-  if (!result) limits.push(`retrieval timed out after ${settings.retrievalTimeoutMs} ms`);
+  if (!result) limits.push(limit('retrieval_timed_out', `retrieval timed out after ${settings.retrievalTimeoutMs} ms`));
   else limits.push(...result.meta.limits);
   const searched: AnswerEnvelope['searched'] = {
     query,
@@ -483,7 +486,7 @@ export async function answerQuestion(deps: AnswerDeps, query: string, options: A
       const overhead = (await chat.countTokens(settings.systemPrompt + query)) + 96;
       contextTokens = Math.max(64, Math.min(settings.contextTokens, window - settings.synthTokens - overhead));
     } catch (error) {
-      limits.push(`chat model unavailable, extractive answer: ${(error as Error).message}`);
+      limits.push(limit('chat_model_unavailable', `chat model unavailable, extractive answer: ${(error as Error).message}`));
     }
   }
   let snippets: Snippet[] = [];
@@ -558,18 +561,18 @@ export async function answerQuestion(deps: AnswerDeps, query: string, options: A
     const words = reading.unknown.map((w) => (reading.spelled?.[w] ? `${w} (read as “${reading.spelled[w]}”)` : w)).join(', ');
     // Part of a file was never indexed: what the index lacks may be there, so absence is not claimed.
     const partly = deps.partlySearchable?.(options.context?.allow_sensitivity ?? []) ?? [];
-    if (partly.length === 0) limits.push(`your files never mention: ${words}`);
+    if (partly.length === 0) limits.push(limit('terms_never_mentioned', `your files never mention: ${words}`));
     else {
       const named = partly.slice(0, 3).join(', ') + (partly.length > 3 ? ` and ${partly.length - 3} more` : '');
-      limits.push(`the searched text never mentions: ${words}; part of ${named} is not searchable (cut at SYN_MAX_CHUNKS_PER_FILE chunks), so it may be there`);
+      limits.push(limit('terms_maybe_unsearched', `the searched text never mentions: ${words}; part of ${named} is not searchable (cut at SYN_MAX_CHUNKS_PER_FILE chunks), so it may be there`));
     }
   }
 
   // A machine on which the chat model writes too slowly to finish an answer in time answers with the reader.
   const speed = chat ? (deps.chatSpeed?.() ?? null) : null;
   const tooSlow = speed !== null && speed < MIN_CHAT_TOKENS_PER_S;
-  if (tooSlow) limits.push(`the chat model writes ${speed.toFixed(1)} tokens/s on this machine (an answer would take minutes): quoted answer instead`);
-  const useChat = chat !== null && !tooSlow && !limits.some((l) => l.startsWith('chat model unavailable'));
+  if (tooSlow) limits.push(limit('chat_too_slow', `the chat model writes ${speed.toFixed(1)} tokens/s on this machine (an answer would take minutes): quoted answer instead`));
+  const useChat = chat !== null && !tooSlow && !limits.some((l) => l.code === 'chat_model_unavailable');
   const synthesize = async (feedback: string | undefined, attempt: number): Promise<Attempt | null> => {
     if (!chat) return null;
     let user = answerPrompt(query, snippets, feedback);
@@ -581,7 +584,7 @@ export async function answerQuestion(deps: AnswerDeps, query: string, options: A
       user = answerPrompt(query, fit, feedback);
     }
     if (fit.length < snippets.length) {
-      limits.push(`${snippets.length - fit.length} snippets did not fit the model's context`);
+      limits.push(limit('context_overflow', `${snippets.length - fit.length} snippets did not fit the model's context`));
       snippets = fit;
     }
     options.onPrompt?.({ system: settings.systemPrompt, user, purpose: 'answer' });
@@ -607,10 +610,10 @@ export async function answerQuestion(deps: AnswerDeps, query: string, options: A
       firstTokenMs ??= generation.firstTokenMs;
       perS = generation.tokensPerS;
       if (generation.aborted && !signal?.aborted) generationCut = true;
-      if (generation.aborted && !signal?.aborted) limits.push(`synthesis timed out after ${settings.synthTimeoutMs} ms: the answer was cut short`);
+      if (generation.aborted && !signal?.aborted) limits.push(limit('synthesis_timed_out', `synthesis timed out after ${settings.synthTimeoutMs} ms: the answer was cut short`));
       return { text: generation.text || written, generation };
     } catch (error) {
-      limits.push(`synthesis failed: ${(error as Error).message}`);
+      limits.push(limit('synthesis_failed', `synthesis failed: ${(error as Error).message}`));
       return null;
     } finally {
       clearTimeout(timer);
@@ -621,9 +624,9 @@ export async function answerQuestion(deps: AnswerDeps, query: string, options: A
   /** Drops repeated sentences and cites uncited claims that a snippet clearly holds; names both in limits. */
   const tidy = (draft: string): string => {
     const t = tidyAnswer(draft, snippets);
-    if (t.repeated > 0) limits.push(`removed ${t.repeated} repeated sentence${t.repeated === 1 ? '' : 's'} from the model's answer`);
+    if (t.repeated > 0) limits.push(limit('repeated_removed', `removed ${t.repeated} repeated sentence${t.repeated === 1 ? '' : 's'} from the model's answer`));
     if (t.attributed.length > 0) {
-      limits.push(`citations added where the model gave none, by matching sentences to snippets: ${t.attributed.map(([i, n]) => `sentence ${i} → [${n}]`).join(', ')}`);
+      limits.push(limit('citations_attributed', `citations added where the model gave none, by matching sentences to snippets: ${t.attributed.map(([i, n]) => `sentence ${i} → [${n}]`).join(', ')}`));
     }
     return t.text;
   };
@@ -647,18 +650,18 @@ export async function answerQuestion(deps: AnswerDeps, query: string, options: A
     if (signal?.aborted) return null;
     if ('timedOut' in outcome) {
       controller.abort();
-      limits.push(`critic timed out after ${settings.criticTimeoutMs} ms: deterministic checks decided`);
+      limits.push(limit('critic_timed_out', `critic timed out after ${settings.criticTimeoutMs} ms: deterministic checks decided`));
       return null;
     }
     if ('error' in outcome) {
-      limits.push(`critic failed: ${outcome.error.message}: deterministic checks decided`);
+      limits.push(limit('critic_failed', `critic failed: ${outcome.error.message}: deterministic checks decided`));
       return null;
     }
     tokensIn += outcome.value.tokensIn;
     tokensOut += outcome.value.tokensOut;
     const json = outcome.value.json as { verdict?: Verdict; unsupported?: number[]; feedback?: string } | undefined;
     if (!json?.verdict) {
-      limits.push('critic returned no verdict: deterministic checks decided');
+      limits.push(limit('critic_no_verdict', 'critic returned no verdict: deterministic checks decided'));
       return null;
     }
     return { verdict: json.verdict, unsupported: json.unsupported ?? [], feedback: json.feedback ?? '' };
@@ -709,7 +712,7 @@ export async function answerQuestion(deps: AnswerDeps, query: string, options: A
       attempt = await synthesize(undefined, 1);
       timings.synthesize_ms = ms(ts);
     } else if (!chat) {
-      limits.push('no chat model: quoted answer (the sentences of your files that answer)');
+      limits.push(limit('no_chat_model', 'no chat model: quoted answer (the sentences of your files that answer)'));
     }
     if (attempt && attempt.text.trim() && !cancelled()) {
       answerMode = 'generative';
@@ -738,23 +741,23 @@ export async function answerQuestion(deps: AnswerDeps, query: string, options: A
           const unsupported = verdictInfo.critic.sentences.filter((x) => !x.supported);
           const kept = verdictInfo.critic.sentences.filter((x) => x.supported && x.claim);
           if (unsupported.length > 0) {
-            limits.push(`removed ${unsupported.length} sentence${unsupported.length === 1 ? '' : 's'} the sources do not support`);
+            limits.push(limit('unsupported_removed', `removed ${unsupported.length} sentence${unsupported.length === 1 ? '' : 's'} the sources do not support`));
             text = kept.map((x) => x.sentence).join(' ');
             if (!text) verdictInfo = { ...verdictInfo, critic: { ...verdictInfo.critic, verdict: 'REJECT' } };
           }
         }
       }
     } else if (!cancelled()) {
-      if (useChat) limits.push('synthesis produced no text: quoted answer');
+      if (useChat) limits.push(limit('synthesis_empty', 'synthesis produced no text: quoted answer'));
     }
     // The chat model's answer stands only when it passed the checks, was not cut short, and answers
     // as many parts of the question as the reader's quote; otherwise the quote is the answer.
     if (answerMode === 'generative' && !cancelled() && reading.outcome !== 'not_found') {
-      const why = verdictInfo?.critic.verdict !== 'APPROVE' ? 'did not pass the source checks'
-        : generationCut ? 'was cut short'
-        : answeredParts(readModelAnswer(text)) < answeredParts(reading) ? 'answers less of the question than the quoted sentences' : null;
+      const why: [LimitCode, string] | null = verdictInfo?.critic.verdict !== 'APPROVE' ? ['critic_rejected', 'did not pass the source checks']
+        : generationCut ? ['chat_answer_cut', 'was cut short']
+        : answeredParts(readModelAnswer(text)) < answeredParts(reading) ? ['chat_answer_less', 'answers less of the question than the quoted sentences'] : null;
       if (why) {
-        limits.push(`the chat model's answer ${why}: the quoted answer is shown instead`);
+        limits.push(limit(why[0], `the chat model's answer ${why[1]}: the quoted answer is shown instead`));
         answerMode = 'extractive';
         text = reading.answer;
         verdictInfo = { critic: checkAnswer(text, snippets), decidedBy: 'deterministic' };
@@ -765,10 +768,10 @@ export async function answerQuestion(deps: AnswerDeps, query: string, options: A
       verdictInfo = { critic: checkAnswer(text, snippets), decidedBy: 'deterministic' };
     }
   }
-  if (removed.length > 0) limits.push(`removed citations to snippets that do not exist: [${removed.join(', ')}]`);
+  if (removed.length > 0) limits.push(limit('citations_removed', `removed citations to snippets that do not exist: [${removed.join(', ')}]`));
 
   const isCancelled = cancelled();
-  if (isCancelled) limits.push('cancelled');
+  if (isCancelled) limits.push(limit('cancelled', 'cancelled'));
   let verdict: Verdict | null = verdictInfo?.critic.verdict ?? null;
   // Does the answer answer? The reader's outcome for its own quote; a chat model's answer that stood
   // is read the same way, so a fluent answer that leaves a part open is "partial" too.
@@ -784,7 +787,7 @@ export async function answerQuestion(deps: AnswerDeps, query: string, options: A
   // A chat model may state what the reader could not find in other words, but not an attribute no
   // file of the vault ever names ("per-seat price" in notes without prices): that answer is invented.
   const impossible = answerMode === 'generative' && reading.unknownAttribute;
-  if (impossible) limits.push(`the chat model answered, but no file mentions ${reading.unknown.join(', ')}: not shown`);
+  if (impossible) limits.push(limit('invented_attribute', `the chat model answered, but no file mentions ${reading.unknown.join(', ')}: not shown`));
   if (!isCancelled && (verdict === 'REJECT' || !text || impossible || (answerMode !== 'generative' && quoteOutcome === 'not_found'))) {
     answerMode = 'abstained';
     text = ABSTAIN_TEXT;
@@ -799,7 +802,7 @@ export async function answerQuestion(deps: AnswerDeps, query: string, options: A
   // A quote the scorer is unsure of leaves the whole question open: "not clearly stated".
   const unsureHere = outcome === 'partial' && answerMode === 'extractive' && unsure;
   const missingParts = outcome === 'partial' ? (unsureHere ? [query] : finalReading.parts.filter((p) => !p.answered).map((p) => p.part)) : [];
-  const missingLimit = outcome === 'partial' ? (unsureHere ? `not sure the quote states ${ASKED_VALUE[finalReading.parts[0]?.type ?? 'any']} (${Math.round((probability ?? 0) * 100)}%): the closest passages are quoted` : missingPartsLimit(finalReading.parts)) : null;
+  const missingLimit = outcome === 'partial' ? (unsureHere ? limit('unsure_quote', `not sure the quote states ${ASKED_VALUE[finalReading.parts[0]?.type ?? 'any']} (${Math.round((probability ?? 0) * 100)}%): the closest passages are quoted`) : missingPartsLimit(finalReading.parts)) : null;
   if (missingLimit) limits.push(missingLimit);
 
   const cited = answerMode === 'abstained' ? [] : extractCitations(text, snippets).cited;
@@ -810,13 +813,13 @@ export async function answerQuestion(deps: AnswerDeps, query: string, options: A
     return linesByDoc.get(doc)!;
   });
   const stale = staleCitations(citations, deps);
-  for (const c of citations) if (stale.get(c.n)) limits.push(`citation [${c.n}] points to ${c.path}, which changed since it was indexed: its lines may have moved`);
+  for (const c of citations) if (stale.get(c.n)) limits.push(limit('stale_citation', `citation [${c.n}] points to ${c.path}, which changed since it was indexed: its lines may have moved`));
 
   const sentences = verdictInfo?.critic.sentences ?? [];
   const formula = answerConfidence({
     synthesized: answerMode === 'generative',
     // How the question was read through its described subject is no degradation: no stage failed.
-    degradations: limits.filter((l) => !/^(?:rerank: no rerank model|no chat model|not found in your notes|your files never mention|described subject:)/.test(l)).length,
+    degradations: limits.filter((l) => !NOT_DEGRADATIONS.has(l.code)).length,
     verdict: isCancelled ? null : verdict,
     topScore: result ? topScoreOf(result) : null,
     supportedShare: supportedShare(sentences),

@@ -27,7 +27,7 @@ describe('metricsFromTraces', () => {
   it('counts answers by outcome and builds cumulative per-stage histograms', () => {
     const text = metricsFromTraces([
       trace({}),
-      trace({ verdict: 'REJECT', answer_mode: 'abstained', confidence: 0.05, latencies_ms: { retrieve_ms: 300 }, limits: ['x'] }),
+      trace({ verdict: 'REJECT', answer_mode: 'abstained', confidence: 0.05, latencies_ms: { retrieve_ms: 300 }, limits: [{ code: 'other', detail: 'x' }] }),
     ]);
     expect(text).toContain('synapsis_answers_total{answer_mode="abstained",verdict="REJECT"} 1');
     expect(text).toContain('synapsis_answers_total{answer_mode="generative",verdict="APPROVE"} 1');

@@ -1,5 +1,5 @@
 /** search/query: the hybrid retrieval pipeline behind one query; search/tags: the tags a caller may filter by. */
-import { RetrieveContextSchema, type RetrievalResult } from '../../shared/contract.ts';
+import { limit, RetrieveContextSchema, type RetrievalResult } from '../../shared/contract.ts';
 import { runPipeline } from '../retrieve/hybrid.ts';
 import { pipelineArgs, type ParsedRetrieveContext, type RetrievalServices } from '../retrieve/request.ts';
 import { pathsInSeveralRoots, rootedLocator } from '../retrieve/source.ts';
@@ -27,11 +27,11 @@ export function createSearchHandlers(services: SearchServices) {
     const { deps, req, mode } = pipelineArgs(services, query, ctx, k);
     const sentencesReady = dense.map((d) => d.index.sentences?.ready ?? true);
     const result = await runPipeline(deps, req);
-    if (mode === 'hybrid' && dense.length === 0) result.meta.limits.unshift('no embedding model: lexical retrieval only');
+    if (mode === 'hybrid' && dense.length === 0) result.meta.limits.unshift(limit('no_embedding_model', 'no embedding model: lexical retrieval only'));
     dense.forEach((d, i) => {
       // A damaged sentence index found at load is rebuilt from stored embeddings; until then chunk vectors rank alone.
       const s = d.index.sentences;
-      if (mode !== 'bm25' && s?.lastRebuildReason && (s.rebuilding || !sentencesReady[i])) result.meta.limits.push(`sentence ${s.lastRebuildReason}; chunk vectors ranked alone meanwhile`);
+      if (mode !== 'bm25' && s?.lastRebuildReason && (s.rebuilding || !sentencesReady[i])) result.meta.limits.push(limit('sentence_vectors_rebuilding', `sentence ${s.lastRebuildReason}; chunk vectors ranked alone meanwhile`));
     });
     const latency = Math.round((performance.now() - started) * 100) / 100;
     events.emit('syn.retrieve.completed', { query, results: result.chunks.length, latency_ms: latency });

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { QuotingChat } from '../../../test/helpers/chat.ts';
 import { TempDirs } from '../../../test/helpers/tmp.ts';
 import { createEngine, type Engine } from '../engine.ts';
+import { sqliteOf } from '../store/connection.ts';
 import { appendTurn, createThread, threadTurns } from '../store/queries/threads.ts';
 import { rebuildStore } from '../store/repair.ts';
 import { Store } from '../store/store.ts';
@@ -210,6 +211,37 @@ describe('threads', () => {
     expect(turns[0]!.interrupted).toBeNull();
     expect(turns[0]!.answer?.answer).toMatch(/SQLite/);
   }, 120_000);
+
+  it('reads the limits an older version stored as text as { code, detail }: a thread\'s answers and the traces', async () => {
+    const dataDir = temp.make('syn-data-');
+    let engine = open(dataDir);
+    await engine.index([vault()]);
+    const asked = await engine.call('answer/ask', { query: 'Who approved the flibbertigibbet budget?', new_thread: true });
+    expect(asked.limits.length).toBeGreaterThan(0);
+    await close(engine);
+    const old = ['your files never mention: flibbertigibbet', 'no chat model: quoted answer (the sentences of your files that answer)', 'a note of a version long gone'];
+    const store = new Store(dataDir);
+    try {
+      const db = sqliteOf(store.db);
+      const row = db.prepare('SELECT envelope_json FROM thread_turns WHERE thread_id = ?').pluck().get(asked.thread!.id) as string;
+      db.prepare('UPDATE thread_turns SET envelope_json = ? WHERE thread_id = ?').run(JSON.stringify({ ...JSON.parse(row), limits: old }), asked.thread!.id);
+      db.prepare('UPDATE traces SET limits_json = ?').run(JSON.stringify(old));
+    } finally {
+      store.dispose();
+    }
+    engine = open(dataDir);
+    const expected = [
+      { code: 'terms_never_mentioned', detail: old[0] },
+      { code: 'no_chat_model', detail: old[1] },
+      { code: 'other', detail: old[2] },
+    ];
+    const thread = await engine.call('threads/get', { id: asked.thread!.id });
+    expect(thread.turns_list[0]!.answer!.limits).toEqual(expected);
+    expect(engine.traces().map((t) => t.limits)).toEqual([expected]);
+    // Typed limits saved by this version read back as they were saved.
+    const next = await engine.call('answer/ask', { query: 'Who chairs the architecture review?', thread_id: asked.thread!.id });
+    expect((await engine.call('threads/get', { id: asked.thread!.id })).turns_list[1]!.answer!.limits).toEqual(next.limits);
+  });
 
   it('renames and deletes, and names a thread that does not exist', async () => {
     const engine = open(temp.make('syn-data-'));

@@ -5,7 +5,7 @@
  * so that it overlaps the vector searches too); a list that fails or times out is named in `limits`
  * and the other one answers alone.
  */
-import type { RetrievalResult, RetrievedChunk } from '../../shared/contract.ts';
+import { limit, type Limit, type RetrievalResult, type RetrievedChunk } from '../../shared/contract.ts';
 import type { Config } from '../core/config.ts';
 import type { Reranker } from '../llm/reranker.ts';
 import { withTimeout } from '../llm/reranker.ts';
@@ -111,13 +111,13 @@ export interface GatheredLists {
   denseLists: { source: DenseSource; chunks: RetrievedChunk[] }[];
   language: string | null;
   useLexical: boolean;
-  limits: string[];
+  limits: Limit[];
   timings: Record<string, number>;
 }
 
 /** Runs the retrievers of a request (lexical ∥ dense, then feedback) without fusing them. */
 export async function gatherLists(deps: PipelineDeps, req: PipelineRequest): Promise<GatheredLists> {
-  const limits: string[] = [];
+  const limits: Limit[] = [];
   const timings: Record<string, number> = {};
   const profile = deps.profile;
   const wantDense = req.mode !== 'bm25';
@@ -134,8 +134,8 @@ export async function gatherLists(deps: PipelineDeps, req: PipelineRequest): Pro
     const left = deps.dense.filter((d) => !routed.includes(d));
     limits.push(
       routed.length === 0
-        ? `no embedding model covers the query's language (${language}): ${left.map((d) => `${d.name} covers ${d.languages.join(', ')}`).join('; ')}; lexical results only`
-        : `${left.map((d) => d.name).join(', ')} left out: not trained on the query's language (${language})`,
+        ? limit('language_uncovered', `no embedding model covers the query's language (${language}): ${left.map((d) => `${d.name} covers ${d.languages.join(', ')}`).join('; ')}; lexical results only`)
+        : limit('language_model_left_out', `${left.map((d) => d.name).join(', ')} left out: not trained on the query's language (${language})`),
     );
   }
   // Dense-only requests with no covering model still run (the caller asked for them), flagged above.
@@ -169,8 +169,8 @@ export async function gatherLists(deps: PipelineDeps, req: PipelineRequest): Pro
       const source = sources[i]!;
       const label = sources.length > 1 ? `dense retrieval (${source.name})` : 'dense retrieval';
       if ('value' in outcome) denseLists.push({ source, chunks: outcome.value });
-      else if ('timedOut' in outcome) limits.push(`${label} timed out after ${deps.config.denseTimeoutMs} ms: ${sources.length > 1 ? 'left out' : 'lexical results only'}`);
-      else limits.push(`${label} failed: ${outcome.error.message}`);
+      else if ('timedOut' in outcome) limits.push(limit('dense_timed_out', `${label} timed out after ${deps.config.denseTimeoutMs} ms: ${sources.length > 1 ? 'left out' : 'lexical results only'}`));
+      else limits.push(limit('dense_failed', `${label} failed: ${outcome.error.message}`));
     });
   }
 
@@ -242,10 +242,10 @@ export async function runPipeline(deps: PipelineDeps, req: PipelineRequest): Pro
       const order = top.map((c, i) => ({ c, s: outcome.value[i] ?? 0, i })).sort((a, b) => b.s - a.s || a.i - b.i);
       chunks = [...order.map(({ c, s }, i) => ({ ...c, score: Math.round(s * 1e6) / 1e6, ranks: { ...c.ranks, rerank: i + 1 } })), ...chunks.slice(top.length)];
       rerankUsed = true;
-    } else if ('timedOut' in outcome) limits.push(`rerank timed out after ${deps.config.rerankTimeoutMs} ms: fused order kept`);
-    else limits.push(`rerank failed: ${outcome.error.message}`);
+    } else if ('timedOut' in outcome) limits.push(limit('rerank_timed_out', `rerank timed out after ${deps.config.rerankTimeoutMs} ms: fused order kept`));
+    else limits.push(limit('rerank_failed', `rerank failed: ${outcome.error.message}`));
   } else if (req.enableRerank && !deps.reranker && req.mode !== 'bm25') {
-    limits.push('rerank: no rerank model configured');
+    limits.push(limit('no_rerank_model', 'rerank: no rerank model configured'));
   }
 
   if (req.minScore !== undefined) chunks = chunks.filter((c) => c.score >= req.minScore!);

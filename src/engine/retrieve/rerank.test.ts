@@ -55,13 +55,13 @@ describe('reranking', () => {
     const expected = (await slow.retrieve('cache', { enable_rerank: false }, 3)).chunks.map((c) => c.locator);
     const timedOut = await slow.retrieve('cache', {}, 3);
     expect(timedOut.meta.rerank_used).toBe(false);
-    expect(timedOut.meta.limits.join()).toMatch(/rerank timed out after 50 ms/);
+    expect(timedOut.meta.limits).toContainEqual({ code: 'rerank_timed_out', detail: expect.stringMatching(/rerank timed out after 50 ms/) });
     expect(timedOut.chunks.map((c) => c.locator)).toEqual(expected);
 
     const failing: Reranker = { name: 'fails', rank: () => Promise.reject(new Error('context overflow')), unload: async () => {} };
     const broken = await open(failing);
     const failed = await broken.retrieve('cache', {}, 3);
-    expect(failed.meta.limits.join()).toMatch(/rerank failed: context overflow/);
+    expect(failed.meta.limits).toContainEqual({ code: 'rerank_failed', detail: expect.stringMatching(/rerank failed: context overflow/) });
     expect(failed.chunks).toHaveLength(3);
   });
 });

@@ -60,7 +60,7 @@ describe('language routing across embedding models', () => {
     const ru = await engine.retrieve('как долго хранятся резервные копии базы', { mode: 'hybrid' }, 3);
     expect(ru.meta.query_language).toBe('ru');
     expect(ru.meta.dense_models).toEqual(['multilingual-e5-small.Q4_0']);
-    expect(ru.meta.limits.join('\n')).toMatch(/all-MiniLM-L6-v2\.Q8_0 left out: not trained on the query's language \(ru\)/);
+    expect(ru.meta.limits).toContainEqual({ code: 'language_model_left_out', detail: expect.stringMatching(/all-MiniLM-L6-v2\.Q8_0 left out: not trained on the query's language \(ru\)/) });
     expect(paths(ru)[0]).toBe('ru/backup.md');
 
     // Reopened, health counts each model's stored vectors before any index is loaded.
@@ -81,7 +81,7 @@ describe('language routing across embedding models', () => {
     const lexical = await engine.retrieve(query, { mode: 'bm25' }, 5);
     expect(hybrid.meta.hybrid_used).toBe(false);
     expect(hybrid.meta.dense_models).toEqual([]);
-    expect(hybrid.meta.limits.join('\n')).toMatch(/no embedding model covers the query's language \(ru\).*lexical results only/);
+    expect(hybrid.meta.limits).toContainEqual({ code: 'language_uncovered', detail: expect.stringMatching(/no embedding model covers the query's language \(ru\).*lexical results only/) });
     // Never worse than lexical: it is the lexical ranking.
     expect(paths(hybrid)).toEqual(paths(lexical));
     expect(paths(hybrid)[0]).toBe('ru/release.md');

@@ -55,7 +55,7 @@ describe('dense retrieval with a real GGUF embedder', () => {
 
     const hybrid = await engine.retrieve('SQLite offline cache', {}, 3);
     expect(hybrid.meta).toMatchObject({ mode: 'hybrid', hybrid_used: true, rerank_used: false });
-    expect(hybrid.meta.limits.join()).toMatch(/no rerank model/);
+    expect(hybrid.meta.limits).toContainEqual({ code: 'no_rerank_model', detail: 'rerank: no rerank model configured' });
     expect(hybrid.chunks[0]!.path).toBe('a.md'); // first in the lexical list, present in the dense one
     expect(hybrid.chunks[0]!.ranks).toMatchObject({ lexical: 1 });
     expect(hybrid.meta.timings).toHaveProperty('dense_ms');

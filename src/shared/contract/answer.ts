@@ -3,6 +3,7 @@
  */
 import { z } from 'zod';
 import { ThreadIdSchema } from './common.ts';
+import { LimitSchema } from './limits.ts';
 import { MAX_QUERY_CHARS, QUESTION_TOO_LONG, RetrieveContextSchema, SearchModeSchema } from './search.ts';
 
 export const AnswerRequestSchema = z
@@ -79,7 +80,8 @@ export const AnswerEnvelopeSchema = z.object({
     context_tokens: z.number().int(),
     synth_tokens: z.number().int(),
   }),
-  limits: z.array(z.string()),
+  /** What the answer went without or changed (no chat model, a timeout, a part not found): a code to decide from and the words shown. */
+  limits: z.array(LimitSchema),
   confidence: z.number().min(0).max(1),
   low_confidence: z.boolean(),
   verdict: VerdictSchema.nullable(),

@@ -2,6 +2,7 @@
  * The search namespace: a query, the retrieval context that narrows it, and the ranked chunks.
  */
 import { z } from 'zod';
+import { LimitSchema } from './limits.ts';
 
 export const MatchExplanationSchema = z.object({
   /** Which list found the chunk: the stemmed BM25 index or the trigram (substring) fallback. */
@@ -70,8 +71,8 @@ export const RetrievalResultSchema = z.object({
     rerank_used: z.boolean().default(false),
     /** Milliseconds per stage: lexical, dense, fusion, rerank. */
     timings: z.record(z.string(), z.number()).default({}),
-    /** What was skipped or degraded for this request (no model, timeout), in words. */
-    limits: z.array(z.string()).default([]),
+    /** What was skipped or degraded for this request (no model, timeout): a code and the words shown. */
+    limits: z.array(LimitSchema).default([]),
   }),
 });
 export type RetrievalResult = z.infer<typeof RetrievalResultSchema>;

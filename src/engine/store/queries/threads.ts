@@ -5,6 +5,7 @@
  * are marked now.
  */
 import { randomBytes } from 'node:crypto';
+import { storedLimits } from '../../../shared/contract.ts';
 import { sqliteOf, type ReadConnection, type WriteConnection } from '../connection.ts';
 import { statements } from '../statements.ts';
 import { FAIL_CLOSED } from '../../ingest/sensitivity.ts';
@@ -125,6 +126,12 @@ export interface InterruptedAnswer {
   sources: { locator: string; title: string }[];
 }
 
+/** A stored answer as this version reads it: the limits older versions stored as text become `{ code, detail }`. */
+export function storedEnvelope(envelope: unknown): unknown {
+  if (typeof envelope !== 'object' || envelope === null || !('limits' in envelope)) return envelope;
+  return { ...envelope, limits: storedLimits(envelope.limits) };
+}
+
 export const isInterrupted = (envelope: unknown): envelope is InterruptedAnswer => typeof envelope === 'object' && envelope !== null && (envelope as { state?: unknown }).state === 'interrupted';
 
 /** The text hashes of the chunks under the passages a turn quoted, per document: how a moved note is found again. */
@@ -242,7 +249,7 @@ export function threadTurns(connection: ReadConnection, threadId: string, policy
       searched_as: hidden ? null : r.searched_as,
       carried: hidden ? [] : (JSON.parse(r.carried_json) as string[]),
       asked_at: r.asked_at,
-      envelope: hidden ? null : (JSON.parse(r.envelope_json) as unknown),
+      envelope: hidden ? null : storedEnvelope(JSON.parse(r.envelope_json)),
       hidden,
       restricted: labels.length > 0 || vanished.length > 0 || markedNow.get(r.doc_ids_json) !== undefined,
     };

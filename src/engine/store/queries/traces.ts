@@ -1,4 +1,5 @@
 /** Answer traces: what each answer retrieved, how long each step took, what it cost. */
+import { type Limit, storedLimits } from '../../../shared/contract.ts';
 import { sqliteOf, type ReadConnection, type WriteConnection } from '../connection.ts';
 
 export interface TraceRow {
@@ -17,7 +18,7 @@ export interface TraceRow {
   tokens_out: number;
   first_token_ms: number | null;
   tokens_per_s: number | null;
-  limits: string[];
+  limits: Limit[];
 }
 
 export function insertTrace(connection: WriteConnection, trace: TraceRow): void {
@@ -59,6 +60,7 @@ export function listTraces(connection: ReadConnection, limit = 1000): TraceRow[]
     tokens_out: r.tokens_out as number,
     first_token_ms: (r.first_token_ms as number | null) ?? null,
     tokens_per_s: (r.tokens_per_s as number | null) ?? null,
-    limits: JSON.parse(r.limits_json as string) as string[],
+    // Older versions stored each limit as its text.
+    limits: storedLimits(JSON.parse(r.limits_json as string)),
   }));
 }

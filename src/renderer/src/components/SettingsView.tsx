@@ -38,20 +38,11 @@ export function plainDegradation(text: string): string {
   return plain.charAt(0).toUpperCase() + plain.slice(1);
 }
 
-export function SettingsView() {
-  const s = useAppFields('health', 'status', 'system', 'models', 'loadSystem', 'removeModel', 'restartNeeded', 'restartEngine', 'mode', 'setMode', 'allowRestricted', 'setAllowRestricted', 'demo', 'startDemo', 'exitDemo', 'theme', 'setTheme');
-  const { health, system, models, loadSystem } = s;
-  useEffect(() => {
-    if (!system) void loadSystem();
-  }, [system, loadSystem]);
-  const config = (health?.config ?? {}) as Record<string, unknown>;
-
+/** How the engine is doing: what is degraded (in plain words, the engine's words under Details), what is indexed, indexing progress. */
+function HealthSection() {
+  const { health, status } = useAppFields('health', 'status');
   return (
-    <section className="view view--settings" aria-label="Settings">
-      <header className="view__header">
-        <h1>Settings and health</h1>
-      </header>
-
+    <>
       <h2>Health</h2>
       <div className={`health health--${health?.status ?? 'ok'}`} data-testid="health">
         <strong>{health?.status === 'degraded' ? 'Working, with limits' : 'Everything works'}</strong>
@@ -67,9 +58,9 @@ export function SettingsView() {
             {formatCount(health.documents.indexed)} documents · {formatCount(health.chunks)} passages
           </p>
         )}
-        {s.status?.progress && (
+        {status?.progress && (
           <p className="small" data-testid="settings-progress">
-            Indexing: {progressText(s.status.progress)}
+            Indexing: {progressText(status.progress)}
           </p>
         )}
         {health && (
@@ -92,7 +83,15 @@ export function SettingsView() {
           </details>
         )}
       </div>
+    </>
+  );
+}
 
+/** The machine the models run on: GPU or CPU, threads, cores and memory. */
+function MachineSection() {
+  const { system } = useAppFields('system');
+  return (
+    <>
       <h2>This machine</h2>
       <p data-testid="system">
         {system ? (
@@ -104,82 +103,110 @@ export function SettingsView() {
           <span className="muted">Checking…</span>
         )}
       </p>
+    </>
+  );
+}
 
-      <h2>Models</h2>
-      {(() => {
-        // Models in use that this workspace did not import (the demo's, or set in the configuration).
-        const listed = new Set(models.map((m) => m.id));
-        const inUse = health
-          ? [
-              ...((health.models.embedders ?? []).length > 0 ? health.models.embedders.map((e) => ({ id: e.id, name: e.name, role: 'embedding' })) : health.models.embed ? [{ ...health.models.embed, role: 'embedding' }] : []),
-              ...(health.models.chat ? [{ ...health.models.chat, role: 'chat' }] : []),
-              ...(health.models.rerank ? [{ ...health.models.rerank, role: 'rerank' }] : []),
-            ].filter((m) => !listed.has(m.id))
-          : [];
-        if (inUse.length > 0) {
+/** Models in use that this workspace did not import (the demo's, or set in the configuration); or, with none at all, what works without them. */
+function ModelsInUse() {
+  const { health, models, demo } = useAppFields('health', 'models', 'demo');
+  const listed = new Set(models.map((m) => m.id));
+  const inUse = health
+    ? [
+        ...((health.models.embedders ?? []).length > 0 ? health.models.embedders.map((e) => ({ id: e.id, name: e.name, role: 'embedding' })) : health.models.embed ? [{ ...health.models.embed, role: 'embedding' }] : []),
+        ...(health.models.chat ? [{ ...health.models.chat, role: 'chat' }] : []),
+        ...(health.models.rerank ? [{ ...health.models.rerank, role: 'rerank' }] : []),
+      ].filter((m) => !listed.has(m.id))
+    : [];
+  if (inUse.length > 0) {
+    return (
+      <ul className="models-in-use" data-testid="models-in-use">
+        {inUse.map((m) => (
+          <li key={`${m.role}-${m.id}`}>
+            <strong>{m.name}</strong> <span className="tag">{m.role}</span> <span className="badge badge--approve">in use</span>{' '}
+            <span className="muted small">{demo?.active ? 'brought by the demo' : 'set in the configuration'}</span>
+          </li>
+        ))}
+      </ul>
+    );
+  }
+  return models.length === 0 ? <p className="muted">No models: search finds your words (not their meaning), and answers quote the best sentences of your sources.</p> : null;
+}
+
+/** The imported models: what each is, whether it is in use, and Remove. */
+function ModelTable() {
+  const { health, models, removeModel } = useAppFields('health', 'models', 'removeModel');
+  return (
+    <table className="models">
+      <tbody>
+        {models.map((m) => {
+          const inUse = [health?.models.embed?.id, health?.models.chat?.id, health?.models.rerank?.id, ...(health?.models.embedders ?? []).map((e) => e.id)].includes(m.id);
           return (
-            <ul className="models-in-use" data-testid="models-in-use">
-              {inUse.map((m) => (
-                <li key={`${m.role}-${m.id}`}>
-                  <strong>{m.name}</strong> <span className="tag">{m.role}</span> <span className="badge badge--approve">in use</span>{' '}
-                  <span className="muted small">{s.demo?.active ? 'brought by the demo' : 'set in the configuration'}</span>
-                </li>
-              ))}
-            </ul>
+            <tr key={m.id}>
+              <td>
+                <strong>{m.name}</strong>
+                <div className="muted small">
+                  {m.architecture} · {formatBytes(m.size_bytes)}
+                  {m.dimension > 0 && ` · dim ${m.dimension}`} · context {formatCount(m.context_length)}
+                  {m.role === 'embed' && m.languages && ` · languages ${m.languages.includes('*') ? 'all' : m.languages.join(', ')}`}
+                </div>
+                {m.role === 'chat' && m.tokens_per_s !== undefined && <SpeedNote tokensPerS={m.tokens_per_s} measured />}
+                {(() => {
+                  const note = health ? unusedEmbedderNote(m, (health.models.embedders ?? []).map((e) => ({ ...e, role: 'embed' }))) : null;
+                  return note ? (
+                    <div className="muted small" data-testid="embedder-unused">
+                      {note}
+                    </div>
+                  ) : null;
+                })()}
+              </td>
+              <td>
+                <span className="tag">{m.role}</span> {inUse && <span className="badge badge--approve">in use</span>}
+              </td>
+              <td>
+                <button type="button" className="link small danger" onClick={() => void removeModel(m.id)}>
+                  Remove
+                </button>
+              </td>
+            </tr>
           );
-        }
-        return models.length === 0 ? <p className="muted">No models: search finds your words (not their meaning), and answers quote the best sentences of your sources.</p> : null;
-      })()}
-      <table className="models">
-        <tbody>
-          {models.map((m) => {
-            const inUse = [health?.models.embed?.id, health?.models.chat?.id, health?.models.rerank?.id, ...(health?.models.embedders ?? []).map((e) => e.id)].includes(m.id);
-            return (
-              <tr key={m.id}>
-                <td>
-                  <strong>{m.name}</strong>
-                  <div className="muted small">
-                    {m.architecture} · {formatBytes(m.size_bytes)}
-                    {m.dimension > 0 && ` · dim ${m.dimension}`} · context {formatCount(m.context_length)}
-                    {m.role === 'embed' && m.languages && ` · languages ${m.languages.includes('*') ? 'all' : m.languages.join(', ')}`}
-                  </div>
-                  {m.role === 'chat' && m.tokens_per_s !== undefined && <SpeedNote tokensPerS={m.tokens_per_s} measured />}
-                  {(() => {
-                    const note = health ? unusedEmbedderNote(m, (health.models.embedders ?? []).map((e) => ({ ...e, role: 'embed' }))) : null;
-                    return note ? (
-                      <div className="muted small" data-testid="embedder-unused">
-                        {note}
-                      </div>
-                    ) : null;
-                  })()}
-                </td>
-                <td>
-                  <span className="tag">{m.role}</span> {inUse && <span className="badge badge--approve">in use</span>}
-                </td>
-                <td>
-                  <button type="button" className="link small danger" onClick={() => void s.removeModel(m.id)}>
-                    Remove
-                  </button>
-                </td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
+        })}
+      </tbody>
+    </table>
+  );
+}
+
+/** The models: those in use, those imported, getting and importing more, and restarting the engine when they change. */
+function ModelsSection() {
+  const { restartNeeded, restartEngine } = useAppFields('restartNeeded', 'restartEngine');
+  return (
+    <>
+      <h2>Models</h2>
+      <ModelsInUse />
+      <ModelTable />
       <GetModels />
       <ModelImport withRole />
-      {s.restartNeeded && (
+      {restartNeeded && (
         <p className="notice">
           Model changes apply when the engine restarts.{' '}
-          <button type="button" className="btn btn--primary" onClick={() => void s.restartEngine()}>
+          <button type="button" className="btn btn--primary" onClick={() => void restartEngine()}>
             Restart engine
           </button>
         </p>
       )}
+    </>
+  );
+}
 
+/** How passages are retrieved and ranked: the mode, the passage size, sentence matching, the profile and the languages. */
+function RetrievalSection() {
+  const { health, mode, setMode } = useAppFields('health', 'mode', 'setMode');
+  const config = (health?.config ?? {}) as Record<string, unknown>;
+  return (
+    <>
       <h2>Retrieval</h2>
       <Row label="Mode" hint="Auto: hybrid when an embedding model works, otherwise lexical.">
-        <select value={s.mode} onChange={(e) => s.setMode(e.target.value as RetrievalChoice)} aria-label="Retrieval mode">
+        <select value={mode} onChange={(e) => setMode(e.target.value as RetrievalChoice)} aria-label="Retrieval mode">
           <option value="auto">Auto</option>
           <option value="hybrid">Hybrid (words + meaning)</option>
           <option value="bm25">Lexical (words)</option>
@@ -239,7 +266,16 @@ export function SettingsView() {
           </span>
         </Row>
       )}
+    </>
+  );
+}
 
+/** Whether restricted notes are shown until the window closes. */
+function PrivacySection() {
+  const { health, allowRestricted, setAllowRestricted } = useAppFields('health', 'allowRestricted', 'setAllowRestricted');
+  const config = (health?.config ?? {}) as Record<string, unknown>;
+  return (
+    <>
       <h2>Privacy</h2>
       <Row
         label="Restricted notes"
@@ -251,33 +287,46 @@ export function SettingsView() {
         }
       >
         <label className="switch">
-          <input type="checkbox" checked={s.allowRestricted} onChange={(e) => s.setAllowRestricted(e.target.checked)} disabled={config.sensitivityEnable === false} />
+          <input type="checkbox" checked={allowRestricted} onChange={(e) => setAllowRestricted(e.target.checked)} disabled={config.sensitivityEnable === false} />
           <span>{config.sensitivityEnable === false ? 'Hiding is turned off on this machine' : 'Show them until the window closes'}</span>
         </label>
       </Row>
+    </>
+  );
+}
 
-      {s.demo?.available && (
-        <>
-          <h2>Demo</h2>
-          <Row label="Demo workspace" hint="The sample vault of a fictional company, in a data dir of its own, with a guided tour. Your folders are not touched.">
-            {s.demo.active ? (
-              <button type="button" className="btn btn--ghost" onClick={() => void s.exitDemo()}>
-                Leave the demo
-              </button>
-            ) : (
-              <button type="button" className="btn btn--ghost" onClick={() => void s.startDemo()} data-testid="settings-demo">
-                Open the demo
-              </button>
-            )}
-          </Row>
-        </>
-      )}
+/** Opening or leaving the demo workspace, where one is bundled. */
+function DemoSection() {
+  const { demo, startDemo, exitDemo } = useAppFields('demo', 'startDemo', 'exitDemo');
+  if (!demo?.available) return null;
+  return (
+    <>
+      <h2>Demo</h2>
+      <Row label="Demo workspace" hint="The sample vault of a fictional company, in a data dir of its own, with a guided tour. Your folders are not touched.">
+        {demo.active ? (
+          <button type="button" className="btn btn--ghost" onClick={() => void exitDemo()}>
+            Leave the demo
+          </button>
+        ) : (
+          <button type="button" className="btn btn--ghost" onClick={() => void startDemo()} data-testid="settings-demo">
+            Open the demo
+          </button>
+        )}
+      </Row>
+    </>
+  );
+}
 
+/** The theme, and the keyboard shortcuts. */
+function AppearanceSection() {
+  const { theme, setTheme } = useAppFields('theme', 'setTheme');
+  return (
+    <>
       <h2>Appearance</h2>
       <Row label="Theme">
         <div className="segmented" role="radiogroup" aria-label="Theme">
           {(['system', 'light', 'dark'] as Theme[]).map((t) => (
-            <button key={t} type="button" role="radio" aria-checked={s.theme === t} className={s.theme === t ? 'on' : ''} onClick={() => s.setTheme(t)}>
+            <button key={t} type="button" role="radio" aria-checked={theme === t} className={theme === t ? 'on' : ''} onClick={() => setTheme(t)}>
               {t}
             </button>
           ))}
@@ -288,6 +337,29 @@ export function SettingsView() {
           <kbd>Ctrl/⌘ K</kbd> ask · <kbd>Ctrl/⌘ /</kbd> search · <kbd>Alt 1–5</kbd> views · <kbd>Esc</kbd> close the preview
         </span>
       </Row>
+    </>
+  );
+}
+
+export function SettingsView() {
+  const { system, loadSystem } = useAppFields('system', 'loadSystem');
+  useEffect(() => {
+    if (!system) void loadSystem();
+  }, [system, loadSystem]);
+
+  return (
+    <section className="view view--settings" aria-label="Settings">
+      <header className="view__header">
+        <h1>Settings and health</h1>
+      </header>
+
+      <HealthSection />
+      <MachineSection />
+      <ModelsSection />
+      <RetrievalSection />
+      <PrivacySection />
+      <DemoSection />
+      <AppearanceSection />
     </section>
   );
 }
