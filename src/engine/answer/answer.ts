@@ -103,6 +103,10 @@ export interface AnswerDeps {
   chatSpeed?: () => number | null;
   /** The reader's fitted scorer (answer/reader/scorer.ts); absent: the shipped profile; null: the reader's own outcome, uncalibrated. */
   readerProfile?: ReaderProfile | null;
+  /** Answers carry every candidate sentence's selection features (what `synapsis tune --answers` fits on). */
+  collectCandidates?: boolean;
+  /** Weights that rank the candidate sentences in place of the profile's. */
+  readerSelection?: readonly number[];
 }
 
 export interface AnswerOptions {
@@ -507,7 +511,9 @@ export async function answerQuestion(deps: AnswerDeps, query: string, options: A
   }
   const similarity = sentenceScores && sentenceScores.length > 0 ? sentenceSimilarity(sentenceScores) : undefined;
   const language = deps.questionLanguage?.(query) ?? 'en';
-  const readerOptions = { termStats: visibleTermStats, language, ...(similarity ? { similarity } : {}) };
+  // The fitted scorer's profile: its selection weights rank the sentences, its weights score the quote.
+  const profile = deps.readerProfile === undefined ? defaultReaderProfile() : deps.readerProfile;
+  const readerOptions: ReaderOptions = { termStats: visibleTermStats, language, ...(similarity ? { similarity } : {}), ...(deps.readerSelection ? { selection: deps.readerSelection } : profile?.selection ? { selection: profile.selection.weights } : {}), ...(deps.collectCandidates ? { collectCandidates: true } : {}) };
   // A question that describes its subject ("the engineer who chose WebSockets…") is answered through
   // the bridge: the description resolved to a name, the rest asked about that name. Its search starts
   // now, so that the embedder works on it while the first reading is done.
@@ -539,7 +545,6 @@ export async function answerQuestion(deps: AnswerDeps, query: string, options: A
     }
   }
   // The fitted scorer: the probability that the quote states the asked fact, and the outcome it earns.
-  const profile = deps.readerProfile === undefined ? defaultReaderProfile() : deps.readerProfile;
   const features: Features | null = snippets.length > 0 ? readingFeatures(reading) : null;
   const probability = features && profile ? answerProbability(profile, features) : null;
   // The reader's own "not found" stands: on the dev sets, showing the quotes it withholds cost far more
@@ -864,7 +869,7 @@ export async function answerQuestion(deps: AnswerDeps, query: string, options: A
     timings,
     tokens: { in: tokensIn, out: tokensOut, first_token_ms: firstTokenMs, per_s: perS },
     thread: null,
-    reader: features ? { probability: probability ?? reading.answerability, outcome: reading.outcome, quote, features } : null,
+    reader: features ? { probability: probability ?? reading.answerability, outcome: reading.outcome, quote, features, ...(reading.candidateRows ? { candidates: reading.candidateRows.map((c) => ({ text: c.text, rank: c.snippetIndex, features: c.features })) } : {}) } : null,
   };
   deps.saveTrace({
     trace_id: traceId,

@@ -193,6 +193,45 @@ export interface ReaderOptions {
    * above one that only shares its words. For a question about a known subject. Default false.
    */
   directForms?: boolean;
+  /**
+   * The weights of a sentence's selection features (SELECTION_FEATURES, in order), fitted by
+   * `synapsis tune --answers`; absent: DEFAULT_SELECTION.
+   */
+  selection?: readonly number[];
+  /** Return each candidate's selection features with the reading (what `synapsis tune --answers` fits on). */
+  collectCandidates?: boolean;
+}
+
+/**
+ * What ranks one sentence against another as the answer to a part of the question, each 0..1: its
+ * coverage of the part's word weight, whether it holds a value of the asked type, its coverage of the
+ * whole question, its passage's rank 1/(1+rank), whether it states the value in the asked form, the
+ * question's cosine to it (scaled among this question's candidates) times its coverage, a step under a
+ * steps heading, a step that names the asked task, the cosine alone, its shape (a line of code, a
+ * `key: value` or table-row fragment, a sentence that is itself a question, a sentence ending in a
+ * colon), and, once per sentence, the share of the question's word weight in the sentence itself (not
+ * its title or neighbours), the share of the question's adjacent word pairs it writes adjacent, and its
+ * length (words / 40, at most 1).
+ */
+export const SELECTION_FEATURES = ['coverage', 'typed', 'whole', 'rank', 'direct', 'sim_coverage', 'steps_heading', 'task_verb', 'sim', 'code', 'markup', 'question', 'colon', 'own_words', 'word_pairs', 'length'] as const;
+/**
+ * The hand-set weights the fitted ones are measured against, tuned on the sample vault's questions and
+ * XQuAD-en dev: coverage 0.55, type 0.25, whole 0.1, rank 0.05, direct 0.15; the cosine (with sentence
+ * vectors only) times coverage 0.3, so that it hears a paraphrase the words miss but cannot lift a
+ * sentence that shares no word with the question over one that does; for "How do I…", a step under a
+ * heading that names steps 0.02 and an instruction that says the asked task's verb 0.1 ("Чтобы
+ * разделить слайды, введите `---`…" over "Чтобы начать презентацию:"). The cosine alone and the shape
+ * features weigh nothing by default.
+ */
+export const DEFAULT_SELECTION: readonly number[] = [0.55, 0.25, 0.1, 0.05, 0.15, 0.3, 0.02, 0.1, 0, 0, 0, 0, 0, 0, 0, 0];
+/** A sentence that is a fragment of markup: a short `key: value` line, or a table row. */
+export const isMarkupFragment = (text: string) => (text.split(/\s+/).length <= 4 && /^[\p{L}\p{N}_.-]+:(?:\s|$)/u.test(text)) || /\s\|\s/.test(text);
+
+/** One candidate's selection features (summed over the question's parts) and its text, for fitting. */
+export interface CandidateRow {
+  text: string;
+  snippetIndex: number;
+  features: number[];
 }
 
 const matchKey = (s: string) => plainText(s).toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
@@ -259,6 +298,8 @@ export interface Reading {
   task?: number;
   /** What the reading measured on its way to the outcome: the calibrated scorer's inputs (answer/reader/features.ts). */
   signals: ReadingSignals;
+  /** Every candidate's selection features, with ReaderOptions.collectCandidates. */
+  candidateRows?: CandidateRow[];
 }
 
 /** The reader's own measurements of its best quote (or, not found, its best candidate), all plain numbers. */
@@ -731,12 +772,8 @@ const ANTECEDENT_SHARE = 0.75;
  */
 const ANAPHOR_START = /^(?:those|such|the latter|the former|(?:most|all|some|many|each|one|none|both|several|few) of (?:these|them|this|those)|for instance|for example|as a result|as part of (?:this|these|that)|today,? (?:this|these|it)|in (?:this|that) (?:way|case)|например|вс[её] это|(?:большинство|многие|некоторые|каждый|каждая|одна|один) из (?:них|этих)|в результате)(?![\p{L}])/iu;
 
-/** Weights of the sentence score; tuned on the dev sets (the sample vault's questions, XQuAD-en dev). */
-const W_PART = 0.55;
+/** What a value of the asked type adds to a sentence's share of a part answered (the rest is its coverage). */
 const W_TYPE = 0.25;
-const W_WHOLE = 0.1;
-const W_RANK = 0.05;
-const W_DIRECT = 0.15;
 /** A title or heading word counts this much of a word in the sentence itself. */
 const CONTEXT_SHARE = 0.5;
 /** The second-best sentence is quoted too when it scores at least this share of the best one's (and holds the asked kind of value). */
@@ -783,10 +820,6 @@ function taskVerb(question: string, lang?: string): { form: string; required: bo
 const STEPS_HEADING = /(?<![\p{L}])(?:steps?|checklist|how to|instructions?|procedure|setup|set up|installation|install|getting started|шаги|инструкци\p{L}*|порядок действий|как \p{L}+|schritte|anleitung|vorgehen|einrichtung)(?![\p{L}])/iu;
 /** For "How do I…": the share of the question's word weight an instruction must hold (a step: with its title and heading) to be the how-to of the asked task. */
 const STEP_SECTION = 0.6;
-/** For "How do I…": what a step under a heading that names steps ranks above one that is not. */
-const W_STEPS_HEADING = 0.02;
-/** For "How do I…": an instruction that says the asked task's verb ranks above steps that only share its topic ("Чтобы разделить слайды, введите `---`…" over "Чтобы начать презентацию:"). */
-const W_TASK_VERB = 0.1;
 /** A sentence that ends by announcing what follows it without a colon: "…using the following methods.", "…as follows.", «…следующими способами.», "…wie folgt." */
 const ANNOUNCES_LIST = /(?:(?<![\p{L}])(?:the following|these|следующ\p{L}*|folgende[nrs]?)(?:\s+[\p{L}-]+){0,2}|(?<![\p{L}])(?:as follows|below|listed here|ниже|wie folgt|unten))\s*[.!]?\s*$/iu;
 /** Kinds of value a link title may hold but does not state as a fact (a record's date in its title). */
@@ -811,13 +844,6 @@ const NOTE_LINK_SHARE = 0.5;
 const HOP_LEADS = 20;
 /** How much less a question word weighs when every retrieved passage holds it (the topic, not the question). */
 const LOCAL_SPECIFICITY = 0.5;
-/**
- * The question-to-sentence cosine, scaled between the least and the most similar candidate of this
- * question and multiplied by the sentence's coverage, weighs this much in its score (with sentence
- * vectors only): it hears a paraphrase the words miss, and cannot lift a sentence that shares no
- * word with the question over one that does. Tuned on XQuAD-en and both fixtures with e5.
- */
-const W_SIMILARITY = 0.3;
 /** A word no file holds weighs half the rarest word of the vault: notes paraphrase questions' verbs freely. */
 const UNKNOWN_WEIGHT_SHARE = 0.5;
 /**
@@ -1271,6 +1297,24 @@ export function readAnswer(question: string, given: readonly Candidate[], option
   // For "How do I…": the sentence's title and heading name the asked task.
   const namesTask = (c: Candidate, p: Part) => p.total > 0 && p.terms.reduce((sum, t) => sum + (inSection(c, t) ? t.w : 0), 0) >= STEP_SECTION * p.total;
 
+  const weights = options.selection && options.selection.length === SELECTION_FEATURES.length ? options.selection : DEFAULT_SELECTION;
+  // The question's content words in order, as adjacent pairs: "relay outage" written together says more than both words apart.
+  const qOrder = tokenize(question, lang).map((t) => matchForm(t.term)).filter((t) => all.some((a) => a.term === t && a.w > 0));
+  const qPairs = new Set(qOrder.slice(1).map((t, i) => `${qOrder[i]} ${t}`));
+  const shape = candidates.map((c) => {
+    const words = tokenize(c.text, lang).map((t) => matchForm(t.term));
+    const pairs = new Set(words.slice(1).map((t, i) => `${words[i]} ${t}`));
+    const own = allTotal > 0 ? all.reduce((s, t) => s + (c.terms.has(t.term) ? t.w : 0), 0) / allTotal : 0;
+    return {
+      code: c.code ? 1 : 0,
+      markup: isMarkupFragment(c.text) ? 1 : 0,
+      question: /[?？]\s*$/.test(c.text) ? 1 : 0,
+      colon: /[:：]\s*$/.test(c.text) ? 1 : 0,
+      own,
+      pairs: qPairs.size === 0 ? 0 : [...qPairs].filter((p) => pairs.has(p)).length / qPairs.size,
+      length: Math.min(1, c.text.split(/\s+/).filter(Boolean).length / 40),
+    };
+  });
   /** How well candidate i answers part p, 0..1, and its ranking score. */
   const read = (i: number, p: Part, pi: number) => {
     const c = candidates[i]!;
@@ -1291,8 +1335,10 @@ export function readAnswer(question: string, given: readonly Candidate[], option
     // names it ("How do I cut a release?": "Cut a release").
     const step = p.asked.type === 'procedure' && typed === 1 && doesTask && p.total > 0 && p.terms.reduce((sum, t) => sum + (c.terms.has(t.term) || holdsDerived(c, t) || ((c.item || c.code) && inSection(c, t)) ? t.w : 0), 0) >= STEP_SECTION * p.total;
     const direct = (p.asked.unit && (assignsUnit(c.text, p.asked.unit) || (c.described && describesUnit(c.described, c.text, p.asked.unit)))) || (p.direct && cov > 0 && p.direct.test(c.text)) || step ? 1 : 0;
-    const score = W_PART * cov + W_TYPE * typed + W_WHOLE * whole + W_RANK * rank + W_DIRECT * direct + W_SIMILARITY * simOf(i) * cov + (p.asked.type === 'procedure' && c.steps ? W_STEPS_HEADING : 0) + (p.task && doesTask ? W_TASK_VERB : 0);
-    return { answers, score, cov, typed: typed === 1, doesTask };
+    const f = [cov, typed, whole, rank, direct, simOf(i) * cov, p.asked.type === 'procedure' && c.steps ? 1 : 0, p.task && doesTask ? 1 : 0, simOf(i), shape[i]!.code, shape[i]!.markup, shape[i]!.question, shape[i]!.colon, pi === 0 ? shape[i]!.own : 0, pi === 0 ? shape[i]!.pairs : 0, pi === 0 ? shape[i]!.length : 0];
+    let score = 0;
+    for (let k = 0; k < f.length; k++) score += weights[k]! * f[k]!;
+    return { answers, score, cov, typed: typed === 1, doesTask, f };
   };
 
   const table = candidates.map((_, i) => parts.map((p, pi) => read(i, p, pi)));
@@ -1609,7 +1655,7 @@ export function readAnswer(question: string, given: readonly Candidate[], option
     leadField: leadC?.subject !== undefined ? 1 : 0,
     leadColon: leadC && /[:：]\s*$/.test(leadC.text) ? 1 : 0,
     leadQuestion: leadC && /[?？]\s*$/.test(leadC.text) ? 1 : 0,
-    leadMarkup: leadC && ((leadC.text.split(/\s+/).length <= 4 && /^[\p{L}\p{N}_.-]+:(?:\s|$)/u.test(leadC.text)) || /\s\|\s/.test(leadC.text)) ? 1 : 0,
+    leadMarkup: leadC && isMarkupFragment(leadC.text) ? 1 : 0,
     leadWords: leadC ? leadC.text.split(/\s+/).filter(Boolean).length : 0,
     quoted: picked.length,
     candidates: candidates.length,
@@ -1639,11 +1685,12 @@ export function readAnswer(question: string, given: readonly Candidate[], option
   });
   // The items of a list and the lines of a command go on lines of their own: steps read as steps.
   const answer = quoted.map((q, k) => (k === 0 ? q : `${listed.has(picked[k]!) || candidates[picked[k]!]!.code ? '\n' : ' '}${q}`)).join('');
+  const candidateRows = options.collectCandidates ? { candidateRows: candidates.map((c, i): CandidateRow => ({ text: c.text, snippetIndex: c.snippetIndex, features: SELECTION_FEATURES.map((_, k) => round3(table[i]!.reduce((sum, r) => sum + r.f[k]!, 0))) })) } : {};
   if (outcome === 'not_found') {
     // No sentence is quoted, so the words the best candidate lacks would name words the passages hold.
     const anywhere = new Set(candidates.flatMap((c) => [...c.terms, ...c.context]));
     const absent = missingTerms.filter((t) => !anywhere.has(t.term));
-    return { outcome, answer: '', cited: [], answerability, parts: partReadings, missing: absent.map((t) => t.raw), unknown, ...(Object.keys(spelled).length > 0 ? { spelled } : {}), unknownAttribute, closest, passageBest, similarity, hops, ...(task !== undefined ? { task } : {}), signals };
+    return { outcome, answer: '', cited: [], answerability, parts: partReadings, missing: absent.map((t) => t.raw), unknown, ...(Object.keys(spelled).length > 0 ? { spelled } : {}), unknownAttribute, closest, passageBest, similarity, hops, ...(task !== undefined ? { task } : {}), signals, ...candidateRows };
   }
-  return { outcome, answer, cited: [...new Set(picked.map((i) => candidates[i]!.n))], answerability, parts: partReadings, missing: missingTerms.map((t) => t.raw), unknown, ...(Object.keys(spelled).length > 0 ? { spelled } : {}), unknownAttribute, closest, passageBest, similarity, hops, ...(task !== undefined ? { task } : {}), signals };
+  return { outcome, answer, cited: [...new Set(picked.map((i) => candidates[i]!.n))], answerability, parts: partReadings, missing: missingTerms.map((t) => t.raw), unknown, ...(Object.keys(spelled).length > 0 ? { spelled } : {}), unknownAttribute, closest, passageBest, similarity, hops, ...(task !== undefined ? { task } : {}), signals, ...candidateRows };
 }
