@@ -39,6 +39,7 @@ import { endsSentence, splitSentences, stripCitationMarkers } from './citations.
 import { contentTerms } from './checks.ts';
 import { relationTerms } from './relations.ts';
 import type { Snippet } from './types.ts';
+import { otherScript, readByMeaning } from './reader/meaning.ts';
 
 /** Words that frame a question rather than say what it is about (stemmed forms too). */
 export const QUESTION_WORDS: ReadonlySet<string> = new Set(
@@ -284,6 +285,8 @@ export interface Reading {
   closest: { text: string; n: number }[];
   /** The best sentence of each of the best passages (at most three), best first: what an unsure answer shows beside its quote. */
   passageBest: { text: string; n: number }[];
+  /** The best sentences not quoted (no code, no markup fragment), best first, at most three: what an unsure answer shows after its quote. */
+  runnersUp?: { text: string; n: number }[];
   /** The question's best cosine to a quoted sentence (or, not found, to any candidate); null without sentence vectors. */
   similarity: number | null;
   /**
@@ -300,6 +303,11 @@ export interface Reading {
   signals: ReadingSignals;
   /** Every candidate's selection features, with ReaderOptions.collectCandidates. */
   candidateRows?: CandidateRow[];
+  /**
+   * The question is written in another script than its notes and was read by meaning (sentence
+   * vectors, answer/reader/meaning.ts): the quote is the closest sentences, never Answered.
+   */
+  byMeaning?: true;
 }
 
 /** The reader's own measurements of its best quote (or, not found, its best candidate), all plain numbers. */
@@ -1279,6 +1287,11 @@ export function readAnswer(question: string, given: readonly Candidate[], option
     if (withVector.length < 2 || simHi - simLo < 1e-6) return 0;
     return v === undefined ? 0.5 : (v - simLo) / (simHi - simLo);
   };
+  // A question in another script than its notes shares no word with them: read by meaning, if vectors can.
+  if (withVector.length >= 2 && otherScript(question, candidates)) {
+    const meant = readByMeaning(candidates, sims);
+    if (meant) return meant;
+  }
   // A sentence ending in ":" that introduces a code block announces the value; the line after it holds it.
   // A link to a note that is among the passages is a pointer, not a value: the date in "the reasoning
   // is in [[2026-03-14 Storage decision]]" is the record's date; the record itself states the fact.
@@ -1625,6 +1638,9 @@ export function readAnswer(question: string, given: readonly Candidate[], option
   const quotedSims = (picked.length > 0 ? picked : order).map((i) => sims[i]).filter((v): v is number => v !== undefined);
   const similarity = quotedSims.length > 0 ? Math.round(Math.max(...quotedSims) * 1000) / 1000 : null;
   const closest = order.slice(0, 3).filter((i) => table[i]!.some((r) => r.cov > 0)).map((i) => ({ text: candidates[i]!.text, n: candidates[i]!.n }));
+  // The best sentences after the quote's, wherever they are: on the training and dev sets the second
+  // and third best hold the fact more often than the best sentence of another passage.
+  const runnersUp = order.filter((i) => !picked.includes(i) && !candidates[i]!.code && !isMarkupFragment(candidates[i]!.text) && table[i]!.some((r) => r.cov > 0)).slice(0, 3).map((i) => ({ text: candidates[i]!.text, n: candidates[i]!.n }));
   const passageBest: { text: string; n: number }[] = [];
   for (const i of order) {
     if (passageBest.length >= 3) break;
@@ -1690,7 +1706,7 @@ export function readAnswer(question: string, given: readonly Candidate[], option
     // No sentence is quoted, so the words the best candidate lacks would name words the passages hold.
     const anywhere = new Set(candidates.flatMap((c) => [...c.terms, ...c.context]));
     const absent = missingTerms.filter((t) => !anywhere.has(t.term));
-    return { outcome, answer: '', cited: [], answerability, parts: partReadings, missing: absent.map((t) => t.raw), unknown, ...(Object.keys(spelled).length > 0 ? { spelled } : {}), unknownAttribute, closest, passageBest, similarity, hops, ...(task !== undefined ? { task } : {}), signals, ...candidateRows };
+    return { outcome, answer: '', cited: [], answerability, parts: partReadings, missing: absent.map((t) => t.raw), unknown, ...(Object.keys(spelled).length > 0 ? { spelled } : {}), unknownAttribute, closest, passageBest, runnersUp, similarity, hops, ...(task !== undefined ? { task } : {}), signals, ...candidateRows };
   }
-  return { outcome, answer, cited: [...new Set(picked.map((i) => candidates[i]!.n))], answerability, parts: partReadings, missing: missingTerms.map((t) => t.raw), unknown, ...(Object.keys(spelled).length > 0 ? { spelled } : {}), unknownAttribute, closest, passageBest, similarity, hops, ...(task !== undefined ? { task } : {}), signals, ...candidateRows };
+  return { outcome, answer, cited: [...new Set(picked.map((i) => candidates[i]!.n))], answerability, parts: partReadings, missing: missingTerms.map((t) => t.raw), unknown, ...(Object.keys(spelled).length > 0 ? { spelled } : {}), unknownAttribute, closest, passageBest, runnersUp, similarity, hops, ...(task !== undefined ? { task } : {}), signals, ...candidateRows };
 }
