@@ -760,7 +760,9 @@ describe('passage sentences', () => {
     expect(plainText('a **b** and _c_ [[d|e]]')).toBe('a b and _c_ e');
     expect(plainText('See [[Internal links#Link to a heading]], [[Internal links#^b15695]], [[#Local]] and [[Doc.pdf#page=3]].')).toBe('See Internal links > Link to a heading, Internal links, Local and Doc.pdf.');
     // A bold span over two sentences leaves no marker on either.
-    expect(proseSentences('**I bought it weeks ago. Can I get a refund?**\nWe refund within 7 days.')).toEqual(['I bought it weeks ago.', 'Can I get a refund? We refund within 7 days.']);
+    expect(proseSentences('**I bought it weeks ago. The refund was late.**\nWe refund within 7 days.')).toEqual(['I bought it weeks ago.', 'The refund was late. We refund within 7 days.']);
+    // One that asks a question is an FAQ's question: the line after it answers it.
+    expect(proseSentences('**I bought it weeks ago. Can I get a refund?**\nWe refund within 7 days.')).toEqual(['We refund within 7 days.']);
     expect(codeSentences('# retries before giving up\nMAX_RETRIES = 5\n}')).toEqual(['retries before giving up', 'MAX_RETRIES = 5']);
   });
 
@@ -857,5 +859,17 @@ describe('readAnswer: selection weights', () => {
     expect(rows.map((r) => r.features[typed])).toEqual([0, 1]);
     const markup = SELECTION_FEATURES.indexOf('markup');
     expect(rows.every((r) => r.features[markup] === 0)).toBe(true);
+  });
+});
+
+describe('an FAQ written as bold questions', () => {
+  const faq = '## Frequently asked questions\n\n**What happens if I refund my service?**\nRefunding a Sync subscription deletes your remote vaults. Your local data stays.\n\n**Can I get a partial refund?**\nWe refund the unused months of a yearly plan.\n';
+
+  it('never quotes the question: the paragraph after it answers it, with its words', () => {
+    const units = proseUnits(faq);
+    expect(units.map((u) => u.text)).toEqual(['Refunding a Sync subscription deletes your remote vaults.', 'Your local data stays.', 'We refund the unused months of a yearly plan.']);
+    expect(units.map((u) => u.answers)).toEqual(['What happens if I refund my service?', 'What happens if I refund my service?', 'Can I get a partial refund?']);
+    const r = read('Can I get a partial refund?', [snippet(1, faq, { title: 'Refund policy' })]);
+    expect(r.answer).toBe('We refund the unused months of a yearly plan. [1]');
   });
 });

@@ -166,6 +166,8 @@ export interface PassageUnit {
   pointers?: string[];
   /** The title of the callout it is in ("> [!note] The .canvas file extension"): a heading of its own. */
   heading?: string;
+  /** The FAQ question (a bold question alone on the line before) the sentence's paragraph answers: its words are the sentence's own. */
+  answers?: string;
 }
 
 export interface ReaderOptions {
@@ -369,6 +371,8 @@ const LIST_ITEM = /^(?:[-*+•]|\d{1,3}[.)])\s/;
 /** "**Date:** 2026-04-02", "Owner: Maya": a line that states one field starts a sentence of its own. */
 const LABEL_LINE = /^(?:\*\*[^*\n]{1,40}:\*\*|\*\*[^*\n]{1,40}\*\*:|[\p{L}][\p{L} ]{0,30}:\s)/u;
 const TABLE_ROW = /^\|.*\|\s*$/;
+/** A line that is only a question in bold: an FAQ's question, whose answer follows it. */
+const BOLD_QUESTION = /^\*\*[^*\n]+[?？]\*\*$/;
 const QUOTE = /^(?:>\s?)+/;
 /** An Obsidian callout's first line: "[!warning] Title", "[!info]+ Title", "[!tip]-". */
 const CALLOUT = /^\[![\p{L}\p{N}_-]+\][+-]?(?:\s|$)/u;
@@ -442,6 +446,7 @@ export function proseUnits(text: string): PassageUnit[] {
     const numbered = listed && /^\d{1,3}[.)]\s/.test(current[0]!);
     const under = callout();
     if (current.length > 0) out.push(...splitSentences(current.join(' ')).map((t, j) => (listed && j === 0 ? { text: t, item: true, ...(numbered ? { numbered: true } : {}), ...under } : { text: t, ...under })));
+    if (current.length > 0) asked = '';
     current = [];
   };
   let inFence = false;
@@ -454,7 +459,9 @@ export function proseUnits(text: string): PassageUnit[] {
   let quoted = false;
   /** The title of the open callout, if it has one: the heading of the lines in it. */
   let calloutTitle = '';
-  const callout = (): { heading?: string } => (quoted && calloutTitle ? { heading: calloutTitle } : {});
+  /** A question alone on its line in bold ("**Can I get a refund?**"), as FAQs write them: the heading of the paragraph that answers it. */
+  let asked = '';
+  const callout = (): { heading?: string; answers?: string } => (quoted && calloutTitle ? { heading: calloutTitle } : asked ? { answers: asked } : {});
   for (; i < lines.length; i++) {
     let line = lines[i]!.trim();
     // An Obsidian block ID ("… in size to your Publish site. ^publish-media-limit", or alone on the
@@ -503,6 +510,11 @@ export function proseUnits(text: string): PassageUnit[] {
     header = null;
     if (line === '' || NOISE_LINE.test(line)) {
       flush();
+      continue;
+    }
+    if (BOLD_QUESTION.test(line)) {
+      flush();
+      asked = plainText(line);
       continue;
     }
     if (LABEL_LINE.test(line)) {
@@ -631,7 +643,7 @@ export function readerCandidates(snippets: readonly Snippet[], lang?: string): C
     // A sentence too long to quote whole is often a list of clauses ("Politics: …; American political
     // leaders …; Chilean President …"): each clause is read on its own.
     const units = read.flatMap((u) => (!u.code && u.text.length > MAX_SENTENCE_CHARS && /;\s/.test(u.text) ? u.text.split(/;\s+/).map((t) => ({ ...u, text: t.trim() })) : [u]));
-    for (const { text, code, command, described, field, links, item, numbered, pointers: linked, heading } of units) {
+    for (const { text, code, command, described, field, links, item, numbered, pointers: linked, heading, answers } of units) {
       if (text.length > MAX_SENTENCE_CHARS || seen.has(text)) continue;
       seen.add(text);
       let doc = docs.get(snippet.doc_id);
@@ -640,7 +652,7 @@ export function readerCandidates(snippets: readonly Snippet[], lang?: string): C
       // link points at is near the sentence, not in it.
       const pointers = linked?.filter((p) => text.includes(p));
       const ownText = pointers ? pointers.reduce((t, p) => t.split(p).join(' '), text) : text;
-      const terms = termSet(described ? `${described}\n${ownText}` : ownText, lang);
+      const terms = termSet([described, answers, ownText].filter(Boolean).join('\n'), lang);
       const linkedWords = pointers && pointers.length > 0 ? [...termSet(pointers.join('\n'), lang)].filter((t) => !terms.has(t)) : [];
       // "Decider: Maya Chen" answers "who picked", "Reports to:" "who manages".
       for (const t of relationTerms(text)) terms.add(matchForm(t));
