@@ -47,6 +47,10 @@ export interface AnswerEvalOptions {
   originals?: string;
   /** The reader's scorer: a reader profile file, or "none" (the reader uncalibrated, what training reads). Default: the shipped one. */
   readerProfile?: string;
+  /** Weights that rank the reader's candidate sentences (answer/reader.ts SELECTION_FEATURES), in place of the profile's. */
+  readerSelection?: number[];
+  /** Each row carries its candidate sentences' selection features and whether each holds the fact. */
+  collectCandidates?: boolean;
 }
 
 export interface AnswerItem {
@@ -85,6 +89,8 @@ export interface AnswerRow {
   quoted: boolean;
   quote_correct: boolean;
   features?: Record<string, number>;
+  /** The candidate sentences' selection features, each with whether it holds the fact (with collectCandidates). */
+  candidates?: { features: number[]; holds: boolean }[];
   reworded_from?: string;
 }
 
@@ -200,6 +206,7 @@ export function scoreAnswer(item: AnswerItem, envelope: AnswerEnvelope): AnswerR
     quoted: Boolean(envelope.reader?.quote),
     quote_correct: quoteHolds(item, envelope.reader?.quote ?? ''),
     ...(envelope.reader ? { features: envelope.reader.features } : {}),
+    ...(envelope.reader?.candidates ? { candidates: envelope.reader.candidates.map((c) => ({ features: c.features, holds: quoteHolds(item, c.text) })) } : {}),
     ...(item.rewordedFrom ? { reworded_from: item.rewordedFrom } : {}),
   };
 }
@@ -350,6 +357,8 @@ export async function runAnswerEval(options: AnswerEvalOptions): Promise<AnswerE
     ...(embedModels.length > 0 ? { embedModels } : {}),
     ...(options.chatModel ? { chatModel: options.chatModel } : {}),
     ...(options.readerProfile ? { readerProfile: options.readerProfile } : {}),
+    ...(options.readerSelection ? { readerSelection: options.readerSelection } : {}),
+    ...(options.collectCandidates ? { readerCandidates: true } : {}),
   });
   const meta = { embed_models: embedModels.map((m) => path.basename(m, '.gguf')), chat_model: options.chatModel ? path.basename(options.chatModel, '.gguf') : null };
   const limit = <T>(xs: T[]) => (options.limit ? xs.slice(0, options.limit) : xs);

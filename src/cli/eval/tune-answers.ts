@@ -9,7 +9,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import { chooseAbstainBelow, chooseAnsweredAt, fitScorer, type LabelledRow, outcomeCounts, rowProbability } from '../../engine/answer/reader/fit.ts';
+import { DEFAULT_SELECTION, SELECTION_FEATURES } from '../../engine/answer/reader.ts';
+import { type CandidateSet, chooseAbstainBelow, chooseAnsweredAt, fitScorer, fitSelection, type LabelledRow, outcomeCounts, rowProbability, selectionAccuracy } from '../../engine/answer/reader/fit.ts';
 import { checkProfile, type ReaderProfile } from '../../engine/answer/reader/scorer.ts';
 import { createError } from '../../shared/errors.ts';
 import { type AnswerRow, reliabilityTable, runAnswerEval } from './answers.ts';
@@ -49,6 +50,10 @@ export interface SetRows {
   name: string;
   role: 'train' | 'dev';
   rows: LabelledRow[];
+  /** Each question's candidate sentences with their selection features (what the selection weights are fitted on). */
+  candidates?: CandidateSet[];
+  /** The selection weights the rows were read with (absent: the reader's hand-set ones). */
+  selection?: number[];
 }
 
 export interface TuneAnswersReport {
@@ -80,12 +85,16 @@ const MIN_ANSWERED = 20;
 const ANSWERABLE_ABSTENTION_WEIGHT = 2;
 /** L2 penalties tried; the one chosen is written in the profile. */
 const LAMBDAS = [0.3, 1, 3, 10, 30];
+/** L2 penalties tried for the selection weights, chosen by the dev questions' right leads. */
+const SELECTION_LAMBDAS = [0.001, 0.01, 0.1];
+/** Fitted selection weights replace the hand-set ones only when they pick a right lead this much more often on dev. */
+const SELECTION_MIN_GAIN = 0.01;
 
 const toLabelled = (r: AnswerRow): LabelledRow | null =>
   r.features && r.reader_outcome ? { features: r.features, label: r.quote_correct, readerOutcome: r.reader_outcome, answerable: r.answerable, quoted: r.quoted } : null;
 
-/** Asks one set with the reader uncalibrated and returns its labelled rows. */
-async function collect(spec: SetSpec, base: string, work: string, options: TuneAnswersOptions): Promise<LabelledRow[]> {
+/** Asks one set with the reader uncalibrated and returns its labelled rows and candidate sentences. */
+async function collect(spec: SetSpec, base: string, work: string, options: TuneAnswersOptions, selection: number[] | undefined): Promise<Pick<SetRows, 'rows' | 'candidates'>> {
   const at = (p: string) => path.resolve(base, p);
   let vault = spec.vault ? at(spec.vault) : '';
   let questions = spec.questions ? at(spec.questions) : '';
@@ -99,12 +108,49 @@ async function collect(spec: SetSpec, base: string, work: string, options: TuneA
     questions,
     embedModels: options.embedModels ?? [],
     readerProfile: 'none',
+    ...(selection ? { readerSelection: selection } : {}),
+    collectCandidates: true,
     details: true,
     workDir: path.join(work, `index-${spec.name}`),
     ...(options.modelsDir ? { modelsDir: options.modelsDir } : {}),
     ...(options.log ? { log: options.log } : {}),
   });
-  return (report.rows ?? []).filter((r) => r.kind !== 'restricted').flatMap((r) => toLabelled(r) ?? []);
+  const rows = (report.rows ?? []).filter((r) => r.kind !== 'restricted');
+  return {
+    rows: rows.flatMap((r) => toLabelled(r) ?? []),
+    candidates: rows.flatMap((r) => (r.answerable && r.candidates ? [{ features: r.candidates.map((c) => c.features), holds: r.candidates.map((c) => c.holds) }] : [])),
+  };
+}
+
+/** Asks every set of the manifest (with these selection weights, or the hand-set ones). */
+async function collectAll(manifest: z.infer<typeof ManifestSchema>, base: string, work: string, options: TuneAnswersOptions, selection: number[] | undefined): Promise<SetRows[]> {
+  const log = options.log ?? (() => {});
+  const sets: SetRows[] = [];
+  for (const role of ['train', 'dev'] as const) {
+    for (const spec of manifest[role]) {
+      log(`${role} set ${spec.name}: asking${selection ? ' with the fitted selection' : ''}`);
+      sets.push({ name: spec.name, role, ...(await collect(spec, base, work, options, selection)), ...(selection ? { selection } : {}) });
+    }
+  }
+  return sets;
+}
+
+/**
+ * The selection weights: fitted on the training sets' candidate sentences, the penalty chosen on the
+ * dev sets', kept only when they pick a right lead more often on dev than the hand-set weights.
+ */
+function chooseSelection(sets: readonly SetRows[]) {
+  const of = (role: string) => sets.filter((s) => s.role === role).flatMap((s) => s.candidates ?? []);
+  const train = of('train');
+  const dev = of('dev');
+  const hand = { train: selectionAccuracy(train, DEFAULT_SELECTION), dev: selectionAccuracy(dev, DEFAULT_SELECTION) };
+  const tried = SELECTION_LAMBDAS.map((lambda) => {
+    const weights = fitSelection(train, DEFAULT_SELECTION, lambda);
+    return { lambda, weights, train: selectionAccuracy(train, weights), dev: selectionAccuracy(dev, weights) };
+  });
+  const best = tried.reduce((a, b) => (b.dev.accuracy > a.dev.accuracy ? b : a));
+  const adopted = train.length > 0 && best.dev.accuracy >= hand.dev.accuracy + SELECTION_MIN_GAIN;
+  return { adopted, best, hand, tried };
 }
 
 export async function runTuneAnswers(options: TuneAnswersOptions): Promise<TuneAnswersReport> {
@@ -114,23 +160,31 @@ export async function runTuneAnswers(options: TuneAnswersOptions): Promise<TuneA
   const work = options.workDir ? path.resolve(options.workDir) : fs.mkdtempSync(path.join(os.tmpdir(), 'synapsis-tune-answers-'));
   fs.mkdirSync(work, { recursive: true });
   let sets: SetRows[];
+  let chosen: ReturnType<typeof chooseSelection> | null = null;
   try {
     if (options.rows) {
       sets = JSON.parse(fs.readFileSync(options.rows, 'utf8')) as SetRows[];
     } else {
-      sets = [];
-      for (const role of ['train', 'dev'] as const) {
-        for (const spec of manifest[role]) {
-          log(`${role} set ${spec.name}: asking`);
-          sets.push({ name: spec.name, role, rows: await collect(spec, base, work, options) });
-        }
-      }
+      sets = await collectAll(manifest, base, work, options, undefined);
       fs.writeFileSync(path.join(work, 'rows.json'), JSON.stringify(sets));
       log(`rows saved: ${path.join(work, 'rows.json')} (refit with --rows)`);
+    }
+    // Rows read with fitted selection weights keep them; rows read with the hand-set ones fit them,
+    // and when the fitted ones are kept every set is asked again with them: the scorer is fitted on
+    // the quotes the shipped reader will make.
+    if (!sets.some((s) => s.selection)) {
+      chosen = chooseSelection(sets);
+      log(`selection: right lead on dev ${chosen.hand.dev.right}/${chosen.hand.dev.questions} hand-set, ${chosen.best.dev.right}/${chosen.best.dev.questions} fitted (lambda ${chosen.best.lambda}): ${chosen.adopted ? 'fitted kept' : 'hand-set kept'}`);
+      if (chosen.adopted) {
+        sets = await collectAll(manifest, base, work, options, chosen.best.weights);
+        fs.writeFileSync(path.join(work, 'rows-selected.json'), JSON.stringify(sets));
+        log(`rows saved: ${path.join(work, 'rows-selected.json')} (refit with --rows)`);
+      }
     }
   } finally {
     if (!options.workDir) fs.rmSync(work, { recursive: true, force: true });
   }
+  const selection = sets.find((s) => s.selection)?.selection;
   const train = sets.filter((s) => s.role === 'train').flatMap((s) => s.rows);
   const dev = sets.filter((s) => s.role === 'dev').flatMap((s) => s.rows);
   if (train.filter((r) => r.quoted).length < 20) throw createError('E_SYN_BAD_REQUEST', 'Fewer than 20 training questions got a quote: give more training sets');
@@ -158,7 +212,11 @@ export async function runTuneAnswers(options: TuneAnswersOptions): Promise<TuneA
       ...fitted,
       answered_at: answeredAt,
       abstain_below: abstainBelow,
+      ...(selection ? { selection: { features: [...SELECTION_FEATURES], weights: selection } } : {}),
       fitted: {
+        selection: chosen
+          ? { kept: chosen.adopted ? 'fitted' : 'hand-set', lambda: chosen.best.lambda, hand_dev: chosen.hand.dev, fitted_dev: chosen.best.dev, hand_train: chosen.hand.train, fitted_train: chosen.best.train, tried: chosen.tried.map((t) => ({ lambda: t.lambda, dev: t.dev.accuracy, train: t.train.accuracy })) }
+          : { kept: selection ? 'fitted (rows read with it)' : 'hand-set (rows read with it)' },
         command: 'synapsis tune --answers --sets <manifest> --out <file>',
         train: sets.filter((s) => s.role === 'train').map((s) => `${s.name} (${s.rows.length})`),
         dev: sets.filter((s) => s.role === 'dev').map((s) => `${s.name} (${s.rows.length})`),

@@ -106,6 +106,10 @@ export interface AnswerDeps {
   chatSpeed?: () => number | null;
   /** The reader's fitted scorer (answer/reader/scorer.ts); absent: the shipped profile; null: the reader's own outcome, uncalibrated. */
   readerProfile?: ReaderProfile | null;
+  /** Answers carry every candidate sentence's selection features (what `synapsis tune --answers` fits on). */
+  collectCandidates?: boolean;
+  /** Weights that rank the candidate sentences in place of the profile's. */
+  readerSelection?: readonly number[];
 }
 
 export interface AnswerOptions {
@@ -151,17 +155,27 @@ function topScoreOf(result: RetrievalResult): number | null {
   return top.score / (top.score + 5);
 }
 
-/** Most passages a partial answer quotes besides its own quote. */
+/** Most sentences an unsure answer quotes besides its own quote. */
 const CLOSEST_EXTRA = 2;
+/** Words an unsure answer grows to with its second extra sentence, at most. */
+const CLOSEST_WORDS = 45;
+const wordCount = (text: string) => text.split(/\s+/).filter(Boolean).length;
 
 /**
- * An unsure quote with the best sentences of the other passages after it: the passages hold the
- * fact far more often than any one sentence, so the person reads the closest ones.
+ * An unsure quote with the next best sentences after it: the best three sentences hold the fact far
+ * more often than the best one alone, so the person reads the closest ones.
  */
-function withClosest(quote: string, quoted: readonly number[], passageBest: Reading['passageBest'], snippets: readonly Snippet[]): string {
-  const cited = new Set(quoted);
+function withClosest(quote: string, runnersUp: Reading['passageBest'], snippets: readonly Snippet[]): string {
   const known = new Set(snippets.map((s) => s.n));
-  const extra = passageBest.filter((c) => known.has(c.n) && !cited.has(c.n) && !quote.includes(c.text)).slice(0, CLOSEST_EXTRA);
+  const extra: Reading['passageBest'] = [];
+  let words = wordCount(quote);
+  for (const c of runnersUp) {
+    if (extra.length >= CLOSEST_EXTRA || !known.has(c.n) || quote.includes(c.text)) continue;
+    // A long quote leaves room for fewer: an answer is read at a glance.
+    if (extra.length > 0 && words + wordCount(c.text) > CLOSEST_WORDS) break;
+    extra.push(c);
+    words += wordCount(c.text);
+  }
   if (extra.length === 0) return quote;
   return [quote, ...extra.map((c) => `${/[.!?。！？:;]$/.test(c.text) ? c.text : `${c.text}.`} [${c.n}]`)].join('\n');
 }
@@ -510,7 +524,9 @@ export async function answerQuestion(deps: AnswerDeps, query: string, options: A
   }
   const similarity = sentenceScores && sentenceScores.length > 0 ? sentenceSimilarity(sentenceScores) : undefined;
   const language = deps.questionLanguage?.(query) ?? 'en';
-  const readerOptions = { termStats: visibleTermStats, language, ...(similarity ? { similarity } : {}) };
+  // The fitted scorer's profile: its selection weights rank the sentences, its weights score the quote.
+  const profile = deps.readerProfile === undefined ? defaultReaderProfile() : deps.readerProfile;
+  const readerOptions: ReaderOptions = { termStats: visibleTermStats, language, ...(similarity ? { similarity } : {}), ...(deps.readerSelection ? { selection: deps.readerSelection } : profile?.selection ? { selection: profile.selection.weights } : {}), ...(deps.collectCandidates ? { collectCandidates: true } : {}) };
   // A question that describes its subject ("the engineer who chose WebSockets…") is answered through
   // the bridge: the description resolved to a name, the rest asked about that name. Its search starts
   // now, so that the embedder works on it while the first reading is done.
@@ -542,13 +558,13 @@ export async function answerQuestion(deps: AnswerDeps, query: string, options: A
     }
   }
   // The fitted scorer: the probability that the quote states the asked fact, and the outcome it earns.
-  const profile = deps.readerProfile === undefined ? defaultReaderProfile() : deps.readerProfile;
   const features: Features | null = snippets.length > 0 ? readingFeatures(reading) : null;
   const probability = features && profile ? answerProbability(profile, features) : null;
   // The reader's own "not found" stands: on the dev sets, showing the quotes it withholds cost far more
   // abstentions on unanswerable questions than it gained answers (docs/answers.md).
   const quote = reading.outcome === 'not_found' ? '' : reading.answer;
-  const quoteOutcome: Reading['outcome'] = probability !== null && profile ? calibratedOutcome(profile, reading.outcome, probability) : reading.outcome;
+  // A reading by meaning (a question in another script than its notes) has no words to score: it stays partial.
+  const quoteOutcome: Reading['outcome'] = reading.byMeaning ? 'partial' : probability !== null && profile ? calibratedOutcome(profile, reading.outcome, probability) : reading.outcome;
   /** The scorer is not sure enough to say Answered: the quote stands as a partial answer, with the closest passages. */
   const unsure = quoteOutcome === 'partial' && reading.outcome !== 'partial';
   timings.read_ms = ms(tread);
@@ -557,6 +573,7 @@ export async function answerQuestion(deps: AnswerDeps, query: string, options: A
     deps.onQuote?.(traceId, shown);
     options.onQuote?.({ ...shown, sources: quoteOutcome === 'not_found' ? [] : snippets.filter((s) => reading.cited.includes(s.n)) });
   }
+  if (reading.byMeaning) limits.push('the question is in another language than these notes: the sentences closest in meaning are shown, not checked word by word');
   if (reading.unknown.length > 0) {
     const words = reading.unknown.map((w) => (reading.spelled?.[w] ? `${w} (read as “${reading.spelled[w]}”)` : w)).join(', ');
     // Part of a file was never indexed: what the index lacks may be there, so absence is not claimed.
@@ -764,7 +781,7 @@ export async function answerQuestion(deps: AnswerDeps, query: string, options: A
       }
     } else if (answerMode !== 'generative' && !cancelled() && quoteOutcome !== 'not_found') {
       answerMode = 'extractive';
-      text = unsure ? withClosest(quote, reading.cited, reading.passageBest, snippets) : reading.answer;
+      text = unsure ? withClosest(quote, reading.runnersUp ?? reading.passageBest, snippets) : reading.answer;
       verdictInfo = { critic: checkAnswer(text, snippets), decidedBy: 'deterministic' };
     }
   }
@@ -867,7 +884,7 @@ export async function answerQuestion(deps: AnswerDeps, query: string, options: A
     timings,
     tokens: { in: tokensIn, out: tokensOut, first_token_ms: firstTokenMs, per_s: perS },
     thread: null,
-    reader: features ? { probability: probability ?? reading.answerability, outcome: reading.outcome, quote, features } : null,
+    reader: features ? { probability: probability ?? reading.answerability, outcome: reading.outcome, quote, features, ...(reading.candidateRows ? { candidates: reading.candidateRows.map((c) => ({ text: c.text, rank: c.snippetIndex, features: c.features })) } : {}) } : null,
   };
   deps.saveTrace({
     trace_id: traceId,

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { tokenize } from '../search/analyzer.ts';
 import { checkAnswer } from './checks.ts';
-import { askedNouns, codeSentences, derivedWords, leansOnPrevious, matchForm, misspelling, plainText, proseSentences, proseUnits, readAnswer, readerCandidates, sentenceSimilarity, togetherNeeded } from './reader.ts';
+import { askedNouns, codeSentences, DEFAULT_SELECTION, derivedWords, leansOnPrevious, matchForm, misspelling, plainText, proseSentences, proseUnits, readAnswer, readerCandidates, SELECTION_FEATURES, sentenceSimilarity, togetherNeeded } from './reader.ts';
 import type { Snippet } from './types.ts';
 
 const snippet = (n: number, text: string, extra: Partial<Snippet> = {}): Snippet => ({
@@ -760,7 +760,9 @@ describe('passage sentences', () => {
     expect(plainText('a **b** and _c_ [[d|e]]')).toBe('a b and _c_ e');
     expect(plainText('See [[Internal links#Link to a heading]], [[Internal links#^b15695]], [[#Local]] and [[Doc.pdf#page=3]].')).toBe('See Internal links > Link to a heading, Internal links, Local and Doc.pdf.');
     // A bold span over two sentences leaves no marker on either.
-    expect(proseSentences('**I bought it weeks ago. Can I get a refund?**\nWe refund within 7 days.')).toEqual(['I bought it weeks ago.', 'Can I get a refund? We refund within 7 days.']);
+    expect(proseSentences('**I bought it weeks ago. The refund was late.**\nWe refund within 7 days.')).toEqual(['I bought it weeks ago.', 'The refund was late. We refund within 7 days.']);
+    // One that asks a question is an FAQ's question: the line after it answers it.
+    expect(proseSentences('**I bought it weeks ago. Can I get a refund?**\nWe refund within 7 days.')).toEqual(['We refund within 7 days.']);
     expect(codeSentences('# retries before giving up\nMAX_RETRIES = 5\n}')).toEqual(['retries before giving up', 'MAX_RETRIES = 5']);
   });
 
@@ -830,5 +832,44 @@ describe('property: an answer only quotes its passages', () => {
       }),
       { numRuns: 200 },
     );
+  });
+});
+
+describe('readAnswer: selection weights', () => {
+  const notes = [snippet(1, 'The relay outage was reviewed by the whole team. The relay outage lasted 47 minutes.', { title: 'Relay outage review' })];
+  const selectionOf = (over: Partial<Record<(typeof SELECTION_FEATURES)[number], number>>) => SELECTION_FEATURES.map((name, k) => over[name] ?? DEFAULT_SELECTION[k]!);
+
+  it('ranks by the weights it is given: the hand-set ones, or others that change the lead', () => {
+    const q = 'How long did the relay outage last?';
+    expect(readAnswer(q, readerCandidates(notes), { termStats: stats() }).answer).toBe('The relay outage lasted 47 minutes. [1]');
+    // Weights that care only for the passage rank and against a value of the asked type lead with the other sentence.
+    const odd = selectionOf({ coverage: 0.01, typed: -1, whole: 0, direct: 0 });
+    expect(readAnswer(q, readerCandidates(notes), { termStats: stats(), selection: odd }).answer).toMatch(/^The relay outage was reviewed/);
+    // Weights of the wrong length are ignored, not misread.
+    expect(readAnswer(q, readerCandidates(notes), { termStats: stats(), selection: [1, 2] }).answer).toBe('The relay outage lasted 47 minutes. [1]');
+  });
+
+  it('returns each candidate selection features only when asked', () => {
+    const q = 'How long did the relay outage last?';
+    expect(readAnswer(q, readerCandidates(notes), { termStats: stats() }).candidateRows).toBeUndefined();
+    const rows = readAnswer(q, readerCandidates(notes), { termStats: stats(), collectCandidates: true }).candidateRows!;
+    expect(rows.map((r) => r.text)).toEqual(['The relay outage was reviewed by the whole team.', 'The relay outage lasted 47 minutes.']);
+    for (const r of rows) expect(r.features).toHaveLength(SELECTION_FEATURES.length);
+    const typed = SELECTION_FEATURES.indexOf('typed');
+    expect(rows.map((r) => r.features[typed])).toEqual([0, 1]);
+    const markup = SELECTION_FEATURES.indexOf('markup');
+    expect(rows.every((r) => r.features[markup] === 0)).toBe(true);
+  });
+});
+
+describe('an FAQ written as bold questions', () => {
+  const faq = '## Frequently asked questions\n\n**What happens if I refund my service?**\nRefunding a Sync subscription deletes your remote vaults. Your local data stays.\n\n**Can I get a partial refund?**\nWe refund the unused months of a yearly plan.\n';
+
+  it('never quotes the question: the paragraph after it answers it, with its words', () => {
+    const units = proseUnits(faq);
+    expect(units.map((u) => u.text)).toEqual(['Refunding a Sync subscription deletes your remote vaults.', 'Your local data stays.', 'We refund the unused months of a yearly plan.']);
+    expect(units.map((u) => u.answers)).toEqual(['What happens if I refund my service?', 'What happens if I refund my service?', 'Can I get a partial refund?']);
+    const r = read('Can I get a partial refund?', [snippet(1, faq, { title: 'Refund policy' })]);
+    expect(r.answer).toBe('We refund the unused months of a yearly plan. [1]');
   });
 });

@@ -39,6 +39,7 @@ import { endsSentence, splitSentences, stripCitationMarkers } from './citations.
 import { contentTerms } from './checks.ts';
 import { relationTerms } from './relations.ts';
 import type { Snippet } from './types.ts';
+import { otherScript, readByMeaning } from './reader/meaning.ts';
 
 /** Words that frame a question rather than say what it is about (stemmed forms too). */
 export const QUESTION_WORDS: ReadonlySet<string> = new Set(
@@ -165,6 +166,8 @@ export interface PassageUnit {
   pointers?: string[];
   /** The title of the callout it is in ("> [!note] The .canvas file extension"): a heading of its own. */
   heading?: string;
+  /** The FAQ question (a bold question alone on the line before) the sentence's paragraph answers: its words are the sentence's own. */
+  answers?: string;
 }
 
 export interface ReaderOptions {
@@ -193,6 +196,45 @@ export interface ReaderOptions {
    * above one that only shares its words. For a question about a known subject. Default false.
    */
   directForms?: boolean;
+  /**
+   * The weights of a sentence's selection features (SELECTION_FEATURES, in order), fitted by
+   * `synapsis tune --answers`; absent: DEFAULT_SELECTION.
+   */
+  selection?: readonly number[];
+  /** Return each candidate's selection features with the reading (what `synapsis tune --answers` fits on). */
+  collectCandidates?: boolean;
+}
+
+/**
+ * What ranks one sentence against another as the answer to a part of the question, each 0..1: its
+ * coverage of the part's word weight, whether it holds a value of the asked type, its coverage of the
+ * whole question, its passage's rank 1/(1+rank), whether it states the value in the asked form, the
+ * question's cosine to it (scaled among this question's candidates) times its coverage, a step under a
+ * steps heading, a step that names the asked task, the cosine alone, its shape (a line of code, a
+ * `key: value` or table-row fragment, a sentence that is itself a question, a sentence ending in a
+ * colon), and, once per sentence, the share of the question's word weight in the sentence itself (not
+ * its title or neighbours), the share of the question's adjacent word pairs it writes adjacent, and its
+ * length (words / 40, at most 1).
+ */
+export const SELECTION_FEATURES = ['coverage', 'typed', 'whole', 'rank', 'direct', 'sim_coverage', 'steps_heading', 'task_verb', 'sim', 'code', 'markup', 'question', 'colon', 'own_words', 'word_pairs', 'length'] as const;
+/**
+ * The hand-set weights the fitted ones are measured against, tuned on the sample vault's questions and
+ * XQuAD-en dev: coverage 0.55, type 0.25, whole 0.1, rank 0.05, direct 0.15; the cosine (with sentence
+ * vectors only) times coverage 0.3, so that it hears a paraphrase the words miss but cannot lift a
+ * sentence that shares no word with the question over one that does; for "How do I…", a step under a
+ * heading that names steps 0.02 and an instruction that says the asked task's verb 0.1 ("Чтобы
+ * разделить слайды, введите `---`…" over "Чтобы начать презентацию:"). The cosine alone and the shape
+ * features weigh nothing by default.
+ */
+export const DEFAULT_SELECTION: readonly number[] = [0.55, 0.25, 0.1, 0.05, 0.15, 0.3, 0.02, 0.1, 0, 0, 0, 0, 0, 0, 0, 0];
+/** A sentence that is a fragment of markup: a short `key: value` line, or a table row. */
+export const isMarkupFragment = (text: string) => (text.split(/\s+/).length <= 4 && /^[\p{L}\p{N}_.-]+:(?:\s|$)/u.test(text)) || /\s\|\s/.test(text);
+
+/** One candidate's selection features (summed over the question's parts) and its text, for fitting. */
+export interface CandidateRow {
+  text: string;
+  snippetIndex: number;
+  features: number[];
 }
 
 const matchKey = (s: string) => plainText(s).toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
@@ -245,6 +287,8 @@ export interface Reading {
   closest: { text: string; n: number }[];
   /** The best sentence of each of the best passages (at most three), best first: what an unsure answer shows beside its quote. */
   passageBest: { text: string; n: number }[];
+  /** The best sentences not quoted (no code, no markup fragment), best first, at most three: what an unsure answer shows after its quote. */
+  runnersUp?: { text: string; n: number }[];
   /** The question's best cosine to a quoted sentence (or, not found, to any candidate); null without sentence vectors. */
   similarity: number | null;
   /**
@@ -259,6 +303,13 @@ export interface Reading {
   task?: number;
   /** What the reading measured on its way to the outcome: the calibrated scorer's inputs (answer/reader/features.ts). */
   signals: ReadingSignals;
+  /** Every candidate's selection features, with ReaderOptions.collectCandidates. */
+  candidateRows?: CandidateRow[];
+  /**
+   * The question is written in another script than its notes and was read by meaning (sentence
+   * vectors, answer/reader/meaning.ts): the quote is the closest sentences, never Answered.
+   */
+  byMeaning?: true;
 }
 
 /** The reader's own measurements of its best quote (or, not found, its best candidate), all plain numbers. */
@@ -320,6 +371,8 @@ const LIST_ITEM = /^(?:[-*+•]|\d{1,3}[.)])\s/;
 /** "**Date:** 2026-04-02", "Owner: Maya": a line that states one field starts a sentence of its own. */
 const LABEL_LINE = /^(?:\*\*[^*\n]{1,40}:\*\*|\*\*[^*\n]{1,40}\*\*:|[\p{L}][\p{L} ]{0,30}:\s)/u;
 const TABLE_ROW = /^\|.*\|\s*$/;
+/** A line that is only a question in bold: an FAQ's question, whose answer follows it. */
+const BOLD_QUESTION = /^\*\*[^*\n]+[?？]\*\*$/;
 const QUOTE = /^(?:>\s?)+/;
 /** An Obsidian callout's first line: "[!warning] Title", "[!info]+ Title", "[!tip]-". */
 const CALLOUT = /^\[![\p{L}\p{N}_-]+\][+-]?(?:\s|$)/u;
@@ -393,6 +446,7 @@ export function proseUnits(text: string): PassageUnit[] {
     const numbered = listed && /^\d{1,3}[.)]\s/.test(current[0]!);
     const under = callout();
     if (current.length > 0) out.push(...splitSentences(current.join(' ')).map((t, j) => (listed && j === 0 ? { text: t, item: true, ...(numbered ? { numbered: true } : {}), ...under } : { text: t, ...under })));
+    if (current.length > 0) asked = '';
     current = [];
   };
   let inFence = false;
@@ -405,7 +459,9 @@ export function proseUnits(text: string): PassageUnit[] {
   let quoted = false;
   /** The title of the open callout, if it has one: the heading of the lines in it. */
   let calloutTitle = '';
-  const callout = (): { heading?: string } => (quoted && calloutTitle ? { heading: calloutTitle } : {});
+  /** A question alone on its line in bold ("**Can I get a refund?**"), as FAQs write them: the heading of the paragraph that answers it. */
+  let asked = '';
+  const callout = (): { heading?: string; answers?: string } => (quoted && calloutTitle ? { heading: calloutTitle } : asked ? { answers: asked } : {});
   for (; i < lines.length; i++) {
     let line = lines[i]!.trim();
     // An Obsidian block ID ("… in size to your Publish site. ^publish-media-limit", or alone on the
@@ -454,6 +510,11 @@ export function proseUnits(text: string): PassageUnit[] {
     header = null;
     if (line === '' || NOISE_LINE.test(line)) {
       flush();
+      continue;
+    }
+    if (BOLD_QUESTION.test(line)) {
+      flush();
+      asked = plainText(line);
       continue;
     }
     if (LABEL_LINE.test(line)) {
@@ -582,7 +643,7 @@ export function readerCandidates(snippets: readonly Snippet[], lang?: string): C
     // A sentence too long to quote whole is often a list of clauses ("Politics: …; American political
     // leaders …; Chilean President …"): each clause is read on its own.
     const units = read.flatMap((u) => (!u.code && u.text.length > MAX_SENTENCE_CHARS && /;\s/.test(u.text) ? u.text.split(/;\s+/).map((t) => ({ ...u, text: t.trim() })) : [u]));
-    for (const { text, code, command, described, field, links, item, numbered, pointers: linked, heading } of units) {
+    for (const { text, code, command, described, field, links, item, numbered, pointers: linked, heading, answers } of units) {
       if (text.length > MAX_SENTENCE_CHARS || seen.has(text)) continue;
       seen.add(text);
       let doc = docs.get(snippet.doc_id);
@@ -591,7 +652,7 @@ export function readerCandidates(snippets: readonly Snippet[], lang?: string): C
       // link points at is near the sentence, not in it.
       const pointers = linked?.filter((p) => text.includes(p));
       const ownText = pointers ? pointers.reduce((t, p) => t.split(p).join(' '), text) : text;
-      const terms = termSet(described ? `${described}\n${ownText}` : ownText, lang);
+      const terms = termSet([described, answers, ownText].filter(Boolean).join('\n'), lang);
       const linkedWords = pointers && pointers.length > 0 ? [...termSet(pointers.join('\n'), lang)].filter((t) => !terms.has(t)) : [];
       // "Decider: Maya Chen" answers "who picked", "Reports to:" "who manages".
       for (const t of relationTerms(text)) terms.add(matchForm(t));
@@ -731,12 +792,8 @@ const ANTECEDENT_SHARE = 0.75;
  */
 const ANAPHOR_START = /^(?:those|such|the latter|the former|(?:most|all|some|many|each|one|none|both|several|few) of (?:these|them|this|those)|for instance|for example|as a result|as part of (?:this|these|that)|today,? (?:this|these|it)|in (?:this|that) (?:way|case)|например|вс[её] это|(?:большинство|многие|некоторые|каждый|каждая|одна|один) из (?:них|этих)|в результате)(?![\p{L}])/iu;
 
-/** Weights of the sentence score; tuned on the dev sets (the sample vault's questions, XQuAD-en dev). */
-const W_PART = 0.55;
+/** What a value of the asked type adds to a sentence's share of a part answered (the rest is its coverage). */
 const W_TYPE = 0.25;
-const W_WHOLE = 0.1;
-const W_RANK = 0.05;
-const W_DIRECT = 0.15;
 /** A title or heading word counts this much of a word in the sentence itself. */
 const CONTEXT_SHARE = 0.5;
 /** The second-best sentence is quoted too when it scores at least this share of the best one's (and holds the asked kind of value). */
@@ -783,10 +840,6 @@ function taskVerb(question: string, lang?: string): { form: string; required: bo
 const STEPS_HEADING = /(?<![\p{L}])(?:steps?|checklist|how to|instructions?|procedure|setup|set up|installation|install|getting started|шаги|инструкци\p{L}*|порядок действий|как \p{L}+|schritte|anleitung|vorgehen|einrichtung)(?![\p{L}])/iu;
 /** For "How do I…": the share of the question's word weight an instruction must hold (a step: with its title and heading) to be the how-to of the asked task. */
 const STEP_SECTION = 0.6;
-/** For "How do I…": what a step under a heading that names steps ranks above one that is not. */
-const W_STEPS_HEADING = 0.02;
-/** For "How do I…": an instruction that says the asked task's verb ranks above steps that only share its topic ("Чтобы разделить слайды, введите `---`…" over "Чтобы начать презентацию:"). */
-const W_TASK_VERB = 0.1;
 /** A sentence that ends by announcing what follows it without a colon: "…using the following methods.", "…as follows.", «…следующими способами.», "…wie folgt." */
 const ANNOUNCES_LIST = /(?:(?<![\p{L}])(?:the following|these|следующ\p{L}*|folgende[nrs]?)(?:\s+[\p{L}-]+){0,2}|(?<![\p{L}])(?:as follows|below|listed here|ниже|wie folgt|unten))\s*[.!]?\s*$/iu;
 /** Kinds of value a link title may hold but does not state as a fact (a record's date in its title). */
@@ -811,13 +864,6 @@ const NOTE_LINK_SHARE = 0.5;
 const HOP_LEADS = 20;
 /** How much less a question word weighs when every retrieved passage holds it (the topic, not the question). */
 const LOCAL_SPECIFICITY = 0.5;
-/**
- * The question-to-sentence cosine, scaled between the least and the most similar candidate of this
- * question and multiplied by the sentence's coverage, weighs this much in its score (with sentence
- * vectors only): it hears a paraphrase the words miss, and cannot lift a sentence that shares no
- * word with the question over one that does. Tuned on XQuAD-en and both fixtures with e5.
- */
-const W_SIMILARITY = 0.3;
 /** A word no file holds weighs half the rarest word of the vault: notes paraphrase questions' verbs freely. */
 const UNKNOWN_WEIGHT_SHARE = 0.5;
 /**
@@ -1253,6 +1299,11 @@ export function readAnswer(question: string, given: readonly Candidate[], option
     if (withVector.length < 2 || simHi - simLo < 1e-6) return 0;
     return v === undefined ? 0.5 : (v - simLo) / (simHi - simLo);
   };
+  // A question in another script than its notes shares no word with them: read by meaning, if vectors can.
+  if (withVector.length >= 2 && otherScript(question, candidates)) {
+    const meant = readByMeaning(candidates, sims);
+    if (meant) return meant;
+  }
   // A sentence ending in ":" that introduces a code block announces the value; the line after it holds it.
   // A link to a note that is among the passages is a pointer, not a value: the date in "the reasoning
   // is in [[2026-03-14 Storage decision]]" is the record's date; the record itself states the fact.
@@ -1271,6 +1322,24 @@ export function readAnswer(question: string, given: readonly Candidate[], option
   // For "How do I…": the sentence's title and heading name the asked task.
   const namesTask = (c: Candidate, p: Part) => p.total > 0 && p.terms.reduce((sum, t) => sum + (inSection(c, t) ? t.w : 0), 0) >= STEP_SECTION * p.total;
 
+  const weights = options.selection && options.selection.length === SELECTION_FEATURES.length ? options.selection : DEFAULT_SELECTION;
+  // The question's content words in order, as adjacent pairs: "relay outage" written together says more than both words apart.
+  const qOrder = tokenize(question, lang).map((t) => matchForm(t.term)).filter((t) => all.some((a) => a.term === t && a.w > 0));
+  const qPairs = new Set(qOrder.slice(1).map((t, i) => `${qOrder[i]} ${t}`));
+  const shape = candidates.map((c) => {
+    const words = tokenize(c.text, lang).map((t) => matchForm(t.term));
+    const pairs = new Set(words.slice(1).map((t, i) => `${words[i]} ${t}`));
+    const own = allTotal > 0 ? all.reduce((s, t) => s + (c.terms.has(t.term) ? t.w : 0), 0) / allTotal : 0;
+    return {
+      code: c.code ? 1 : 0,
+      markup: isMarkupFragment(c.text) ? 1 : 0,
+      question: /[?？]\s*$/.test(c.text) ? 1 : 0,
+      colon: /[:：]\s*$/.test(c.text) ? 1 : 0,
+      own,
+      pairs: qPairs.size === 0 ? 0 : [...qPairs].filter((p) => pairs.has(p)).length / qPairs.size,
+      length: Math.min(1, c.text.split(/\s+/).filter(Boolean).length / 40),
+    };
+  });
   /** How well candidate i answers part p, 0..1, and its ranking score. */
   const read = (i: number, p: Part, pi: number) => {
     const c = candidates[i]!;
@@ -1291,8 +1360,10 @@ export function readAnswer(question: string, given: readonly Candidate[], option
     // names it ("How do I cut a release?": "Cut a release").
     const step = p.asked.type === 'procedure' && typed === 1 && doesTask && p.total > 0 && p.terms.reduce((sum, t) => sum + (c.terms.has(t.term) || holdsDerived(c, t) || ((c.item || c.code) && inSection(c, t)) ? t.w : 0), 0) >= STEP_SECTION * p.total;
     const direct = (p.asked.unit && (assignsUnit(c.text, p.asked.unit) || (c.described && describesUnit(c.described, c.text, p.asked.unit)))) || (p.direct && cov > 0 && p.direct.test(c.text)) || step ? 1 : 0;
-    const score = W_PART * cov + W_TYPE * typed + W_WHOLE * whole + W_RANK * rank + W_DIRECT * direct + W_SIMILARITY * simOf(i) * cov + (p.asked.type === 'procedure' && c.steps ? W_STEPS_HEADING : 0) + (p.task && doesTask ? W_TASK_VERB : 0);
-    return { answers, score, cov, typed: typed === 1, doesTask };
+    const f = [cov, typed, whole, rank, direct, simOf(i) * cov, p.asked.type === 'procedure' && c.steps ? 1 : 0, p.task && doesTask ? 1 : 0, simOf(i), shape[i]!.code, shape[i]!.markup, shape[i]!.question, shape[i]!.colon, pi === 0 ? shape[i]!.own : 0, pi === 0 ? shape[i]!.pairs : 0, pi === 0 ? shape[i]!.length : 0];
+    let score = 0;
+    for (let k = 0; k < f.length; k++) score += weights[k]! * f[k]!;
+    return { answers, score, cov, typed: typed === 1, doesTask, f };
   };
 
   const table = candidates.map((_, i) => parts.map((p, pi) => read(i, p, pi)));
@@ -1579,6 +1650,9 @@ export function readAnswer(question: string, given: readonly Candidate[], option
   const quotedSims = (picked.length > 0 ? picked : order).map((i) => sims[i]).filter((v): v is number => v !== undefined);
   const similarity = quotedSims.length > 0 ? Math.round(Math.max(...quotedSims) * 1000) / 1000 : null;
   const closest = order.slice(0, 3).filter((i) => table[i]!.some((r) => r.cov > 0)).map((i) => ({ text: candidates[i]!.text, n: candidates[i]!.n }));
+  // The best sentences after the quote's, wherever they are: on the training and dev sets the second
+  // and third best hold the fact more often than the best sentence of another passage.
+  const runnersUp = order.filter((i) => !picked.includes(i) && !candidates[i]!.code && !isMarkupFragment(candidates[i]!.text) && table[i]!.some((r) => r.cov > 0)).slice(0, 3).map((i) => ({ text: candidates[i]!.text, n: candidates[i]!.n }));
   const passageBest: { text: string; n: number }[] = [];
   for (const i of order) {
     if (passageBest.length >= 3) break;
@@ -1609,7 +1683,7 @@ export function readAnswer(question: string, given: readonly Candidate[], option
     leadField: leadC?.subject !== undefined ? 1 : 0,
     leadColon: leadC && /[:：]\s*$/.test(leadC.text) ? 1 : 0,
     leadQuestion: leadC && /[?？]\s*$/.test(leadC.text) ? 1 : 0,
-    leadMarkup: leadC && ((leadC.text.split(/\s+/).length <= 4 && /^[\p{L}\p{N}_.-]+:(?:\s|$)/u.test(leadC.text)) || /\s\|\s/.test(leadC.text)) ? 1 : 0,
+    leadMarkup: leadC && isMarkupFragment(leadC.text) ? 1 : 0,
     leadWords: leadC ? leadC.text.split(/\s+/).filter(Boolean).length : 0,
     quoted: picked.length,
     candidates: candidates.length,
@@ -1639,11 +1713,12 @@ export function readAnswer(question: string, given: readonly Candidate[], option
   });
   // The items of a list and the lines of a command go on lines of their own: steps read as steps.
   const answer = quoted.map((q, k) => (k === 0 ? q : `${listed.has(picked[k]!) || candidates[picked[k]!]!.code ? '\n' : ' '}${q}`)).join('');
+  const candidateRows = options.collectCandidates ? { candidateRows: candidates.map((c, i): CandidateRow => ({ text: c.text, snippetIndex: c.snippetIndex, features: SELECTION_FEATURES.map((_, k) => round3(table[i]!.reduce((sum, r) => sum + r.f[k]!, 0))) })) } : {};
   if (outcome === 'not_found') {
     // No sentence is quoted, so the words the best candidate lacks would name words the passages hold.
     const anywhere = new Set(candidates.flatMap((c) => [...c.terms, ...c.context]));
     const absent = missingTerms.filter((t) => !anywhere.has(t.term));
-    return { outcome, answer: '', cited: [], answerability, parts: partReadings, missing: absent.map((t) => t.raw), unknown, ...(Object.keys(spelled).length > 0 ? { spelled } : {}), unknownAttribute, closest, passageBest, similarity, hops, ...(task !== undefined ? { task } : {}), signals };
+    return { outcome, answer: '', cited: [], answerability, parts: partReadings, missing: absent.map((t) => t.raw), unknown, ...(Object.keys(spelled).length > 0 ? { spelled } : {}), unknownAttribute, closest, passageBest, runnersUp, similarity, hops, ...(task !== undefined ? { task } : {}), signals, ...candidateRows };
   }
-  return { outcome, answer, cited: [...new Set(picked.map((i) => candidates[i]!.n))], answerability, parts: partReadings, missing: missingTerms.map((t) => t.raw), unknown, ...(Object.keys(spelled).length > 0 ? { spelled } : {}), unknownAttribute, closest, passageBest, similarity, hops, ...(task !== undefined ? { task } : {}), signals };
+  return { outcome, answer, cited: [...new Set(picked.map((i) => candidates[i]!.n))], answerability, parts: partReadings, missing: missingTerms.map((t) => t.raw), unknown, ...(Object.keys(spelled).length > 0 ? { spelled } : {}), unknownAttribute, closest, passageBest, runnersUp, similarity, hops, ...(task !== undefined ? { task } : {}), signals, ...candidateRows };
 }

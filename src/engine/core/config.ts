@@ -97,6 +97,10 @@ export const ConfigSchema = z
      * "none" for the reader's own outcome uncalibrated (what training reads). Default: the shipped one.
      */
     readerProfile: z.string().min(1).optional(),
+    /** Answers carry every candidate sentence's selection features (for `synapsis tune --answers`; never set by users). */
+    readerCandidates: z.boolean().default(false),
+    /** Weights that rank the reader's candidate sentences in place of the profile's (for `synapsis tune --answers`). */
+    readerSelection: z.array(z.number()).optional(),
   })
   .strict()
   .refine((c) => c.chunkOverlap < c.chunkSize / 2, {

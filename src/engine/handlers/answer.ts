@@ -35,6 +35,8 @@ export function createAnswerHandlers({ store, config, events, chat, retrieve, st
     chat,
     // "none": the reader's own outcome (what training reads); a file: a profile fitted elsewhere; absent: the shipped one.
     ...(config.readerProfile === 'none' ? { readerProfile: null } : config.readerProfile ? { readerProfile: loadReaderProfile(config.readerProfile) } : {}),
+    ...(config.readerCandidates ? { collectCandidates: true } : {}),
+    ...(config.readerSelection ? { readerSelection: config.readerSelection } : {}),
     settings: {
       systemPrompt: config.systemPrompt ?? DEFAULT_SYSTEM_PROMPT,
       answerK: config.answerK,

@@ -117,6 +117,11 @@ export const AnswerEnvelopeSchema = z.object({
       /** The reader's quote ('' when it found none): what the probability is of. */
       quote: z.string(),
       features: z.record(z.string(), z.number()),
+      /**
+       * Every candidate sentence's selection features (answer/reader.ts SELECTION_FEATURES), only when
+       * the engine is configured to collect them (readerCandidates): what `synapsis tune --answers` fits on.
+       */
+      candidates: z.array(z.object({ text: z.string(), rank: z.number().int(), features: z.array(z.number()) })).optional(),
     })
     .nullable()
     .default(null),

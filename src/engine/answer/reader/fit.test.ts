@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FEATURE_NAMES } from './features.ts';
-import { chooseAbstainBelow, chooseAnsweredAt, fitLogistic, fitScorer, type LabelledRow, outcomeCounts, rowProbability, solve, standardisation } from './fit.ts';
+import { type CandidateSet, chooseAbstainBelow, chooseAnsweredAt, fitLogistic, fitSelection, selectionAccuracy, fitScorer, type LabelledRow, outcomeCounts, rowProbability, solve, standardisation } from './fit.ts';
 
 /** A deterministic stream of numbers in [0, 1). */
 function rng(seed: number) {
@@ -104,5 +104,49 @@ describe('fitScorer and the thresholds', () => {
     for (const t of [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6]) expect(j(below)).toBeGreaterThanOrEqual(j(t) - 1e-9);
     // Weighing answerable abstentions more moves the threshold down (or keeps it).
     expect(chooseAbstainBelow(dev, p, at, 3)).toBeLessThanOrEqual(below);
+  });
+});
+
+describe('fitSelection', () => {
+  // Two features: coverage (what makes a candidate eligible) and a second signal. In these questions
+  // the right sentence is the one with the second signal, while coverage is a little higher on a wrong one.
+  const sets = (count: number, seed: number): CandidateSet[] => {
+    const next = rng(seed);
+    return Array.from({ length: count }, () => {
+      const right = 0.4 + next() * 0.3;
+      return {
+        features: [
+          [right, 1],
+          [right + 0.1, 0],
+          [right - 0.2, 0],
+          [0, 1],
+        ],
+        holds: [true, false, false, false],
+      };
+    });
+  };
+
+  it('learns the signal the hand-set weights miss, and scales to their L1 norm', () => {
+    const start = [1, 0];
+    const train = sets(200, 3);
+    expect(selectionAccuracy(train, start).accuracy).toBe(0);
+    const weights = fitSelection(train, start, 0.001);
+    expect(weights[1]).toBeGreaterThan(0);
+    expect(Math.abs(weights[0]!) + Math.abs(weights[1]!)).toBeCloseTo(1, 3);
+    expect(selectionAccuracy(sets(100, 9), weights)).toEqual({ questions: 100, right: 100, accuracy: 1 });
+  });
+
+  it('never leads with a sentence that holds none of the question words, and counts only questions it could get right', () => {
+    const only: CandidateSet[] = [
+      { features: [[0, 5], [0.2, 0]], holds: [true, false] },
+      { features: [[0.5, 0], [0.4, 1]], holds: [false, true] },
+    ];
+    // The first question's right sentence is not eligible: it is not counted.
+    expect(selectionAccuracy(only, [0, 1])).toEqual({ questions: 1, right: 1, accuracy: 1 });
+    expect(selectionAccuracy(only, [1, 0])).toEqual({ questions: 1, right: 0, accuracy: 0 });
+  });
+
+  it('keeps the start weights, scaled, when nothing can be learnt', () => {
+    expect(fitSelection([{ features: [[1, 0]], holds: [true] }], [0.5, 0.5])).toEqual([0.5, 0.5]);
   });
 });

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_SELECTION, SELECTION_FEATURES } from '../reader.ts';
 import { FEATURE_NAMES, featureVector, readingFeatures } from './features.ts';
 import { answerProbability, calibratedOutcome, checkProfile, defaultReaderProfile, loadReaderProfile, type ReaderProfile } from './scorer.ts';
 import type { ReadingSignals } from '../reader.ts';
@@ -78,6 +79,13 @@ describe('the scorer', () => {
     expect(() => checkProfile({ ...profile(), features: ['held'] }, 'x.json')).toThrow(/other features/);
     expect(() => checkProfile(profile({ answered_at: 0.2, abstain_below: 0.5 }), 'x.json')).toThrow(/abstain_below/);
     expect(() => checkProfile({ version: 2 }, 'x.json')).toThrow(/x\.json is not valid/);
+  });
+
+  it('refuses selection weights for other sentence features, or that are not numbers', () => {
+    expect(() => checkProfile({ ...profile(), selection: { features: ['coverage'], weights: [1] } }, 'x.json')).toThrow(/ranks sentences by other features/);
+    const n = SELECTION_FEATURES.length;
+    expect(() => checkProfile({ ...profile(), selection: { features: [...SELECTION_FEATURES], weights: new Array(n - 1).fill(0.1) } }, 'x.json')).toThrow(/ranks sentences by other features/);
+    expect(checkProfile({ ...profile(), selection: { features: [...SELECTION_FEATURES], weights: [...DEFAULT_SELECTION] } }, 'x.json').selection?.weights).toEqual(DEFAULT_SELECTION);
   });
 
   it('loads a profile file and names an unreadable one', () => {

@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import { z } from 'zod';
 import { createError } from '../../../shared/errors.ts';
 import defaultProfile from './answer-profile.json' with { type: 'json' };
+import { SELECTION_FEATURES } from '../reader.ts';
 import { FEATURE_NAMES, featureVector, type Features } from './features.ts';
 
 export const ReaderProfileSchema = z.object({
@@ -21,6 +22,11 @@ export const ReaderProfileSchema = z.object({
   answered_at: z.number().min(0).max(1),
   /** Below: Not in your notes (the quote is most likely no answer). */
   abstain_below: z.number().min(0).max(1),
+  /**
+   * The weights that rank the candidate sentences (answer/reader.ts SELECTION_FEATURES), fitted on the
+   * training sets' sentences that hold the asked fact; absent: the reader's hand-set weights.
+   */
+  selection: z.object({ features: z.array(z.string()), weights: z.array(z.number()) }).optional(),
   /** Where the numbers come from: training and dev sets, and the scores measured. */
   fitted: z.record(z.string(), z.unknown()).default({}),
 });
@@ -34,6 +40,9 @@ export function checkProfile(raw: unknown, source: string): ReaderProfile {
   const n = FEATURE_NAMES.length;
   if (p.features.join(',') !== FEATURE_NAMES.join(',') || p.mean.length !== n || p.scale.length !== n || p.weights.length !== n) {
     throw createError('E_SYN_BAD_REQUEST', `Reader profile ${source} was fitted on other features than this version computes: fit it again with synapsis tune --answers`);
+  }
+  if (p.selection && (p.selection.features.join(',') !== SELECTION_FEATURES.join(',') || p.selection.weights.length !== SELECTION_FEATURES.length || p.selection.weights.some((w) => !Number.isFinite(w)))) {
+    throw createError('E_SYN_BAD_REQUEST', `Reader profile ${source} ranks sentences by other features than this version computes: fit it again with synapsis tune --answers`);
   }
   if (p.abstain_below > p.answered_at) throw createError('E_SYN_BAD_REQUEST', `Reader profile ${source}: abstain_below (${p.abstain_below}) is above answered_at (${p.answered_at})`);
   return p;

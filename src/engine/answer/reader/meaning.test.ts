@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { readAnswer, readerCandidates } from '../reader.ts';
+import type { Snippet } from '../types.ts';
+import { otherScript, scriptOf } from './meaning.ts';
+
+const snippet = (n: number, text: string, title = `Note ${n}`): Snippet => ({ n, locator: `n${n}.md#L1-L5`, path: `n${n}.md`, start_line: 1, end_line: 5, doc_id: `d${n}`, title, heading: null, text, score: 0.5 });
+const stats = (terms: readonly string[]) => new Map(terms.map((t) => [t, /[a-z]/.test(t) ? { idf: 2, df: 3 } : { idf: 0, df: 0 }]));
+
+describe('scriptOf and otherScript', () => {
+  it.each([
+    ['Как восстановить удалённую заметку?', 'cyrillic'],
+    ['How do I restore a deleted note?', 'latin'],
+    ['如何恢复笔记', 'cjk'],
+    ['1234 ?!', null],
+  ] as const)('%s is written in %s', (text, script) => {
+    expect(scriptOf(text)).toBe(script);
+  });
+
+  it('tells a Russian question over English notes apart, but not one that names an English word in Russian notes', () => {
+    const english = [{ text: 'Deleted notes go to the trash folder.' }, { text: 'Open the file recovery core plugin.' }];
+    const russian = [{ text: 'Удалённые заметки попадают в корзину.' }, { text: 'Откройте плагин Восстановление файлов в Obsidian.' }];
+    expect(otherScript('Как восстановить удалённую заметку в Obsidian?', english)).toBe(true);
+    expect(otherScript('How do I restore a deleted note?', russian)).toBe(true);
+    expect(otherScript('Как открыть Obsidian?', russian)).toBe(false);
+    expect(otherScript('How do I restore a deleted note?', english)).toBe(false);
+  });
+});
+
+describe('reading by meaning', () => {
+  const notes = [
+    snippet(1, 'Obsidian keeps a snapshot of every note you edit. To restore a deleted note, open File recovery and pick a snapshot.', 'File recovery'),
+    snippet(2, 'Sync keeps the version history of your notes for a year. Themes change how notes look.', 'Sync'),
+  ];
+  // The cosine a multilingual embedder would give: closest for the sentence about restoring a note.
+  const similarity = (text: string) => (/restore a deleted/.test(text) ? 0.86 : /snapshot of every/.test(text) ? 0.8 : /version history/.test(text) ? 0.78 : 0.7);
+
+  it('quotes the closest sentence and one of another passage, as a partial answer, when the question is in another script', () => {
+    const r = readAnswer('Как восстановить случайно удалённую заметку?', readerCandidates(notes), { termStats: stats, similarity });
+    expect(r.byMeaning).toBe(true);
+    expect(r.outcome).toBe('partial');
+    expect(r.answer).toBe('To restore a deleted note, open File recovery and pick a snapshot. [1] Sync keeps the version history of your notes for a year. [2]');
+    expect(r.cited).toEqual([1, 2]);
+    expect(r.unknown).toEqual([]);
+  });
+
+  it('reads by words without sentence vectors, or when the question is in the notes\' script', () => {
+    const noVectors = readAnswer('Как восстановить случайно удалённую заметку?', readerCandidates(notes), { termStats: stats });
+    expect(noVectors.byMeaning).toBeUndefined();
+    expect(noVectors.outcome).toBe('not_found');
+    const same = readAnswer('How do I restore a deleted note?', readerCandidates(notes), { termStats: stats, similarity });
+    expect(same.byMeaning).toBeUndefined();
+    expect(same.answer).toMatch(/^To restore a deleted note/);
+  });
+});
