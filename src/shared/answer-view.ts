@@ -38,6 +38,7 @@ const MEANING: ReadonlySet<LimitCode> = new Set([
   'value_unstated',
   'part_unanswered',
   'unsure_quote',
+  'read_by_meaning',
   'chat_too_slow',
   'critic_rejected',
   'chat_answer_cut',

@@ -573,7 +573,7 @@ export async function answerQuestion(deps: AnswerDeps, query: string, options: A
     deps.onQuote?.(traceId, shown);
     options.onQuote?.({ ...shown, sources: quoteOutcome === 'not_found' ? [] : snippets.filter((s) => reading.cited.includes(s.n)) });
   }
-  if (reading.byMeaning) limits.push('the question is in another language than these notes: the sentences closest in meaning are shown, not checked word by word');
+  if (reading.byMeaning) limits.push(limit('read_by_meaning', 'the question is in another language than these notes: the sentences closest in meaning are shown, not checked word by word'));
   if (reading.unknown.length > 0) {
     const words = reading.unknown.map((w) => (reading.spelled?.[w] ? `${w} (read as “${reading.spelled[w]}”)` : w)).join(', ');
     // Part of a file was never indexed: what the index lacks may be there, so absence is not claimed.

@@ -41,6 +41,7 @@ const STORED_TEXT: Record<Exclude<LimitCode, 'other'>, string> = {
   value_unstated: 'not found in your notes: a sentence that clearly says how long; the closest ones are quoted',
   part_unanswered: 'not found in your notes: "who approved the postmortem?"',
   unsure_quote: 'not sure the quote states how long (50%): the closest passages are quoted',
+  read_by_meaning: 'the question is in another language than these notes: the sentences closest in meaning are shown, not checked word by word',
   stale_citation: 'citation [1] points to relay.md, which changed since it was indexed: its lines may have moved',
 };
 

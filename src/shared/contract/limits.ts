@@ -74,6 +74,8 @@ export const LIMIT_CODES = [
   'part_unanswered',
   /** The reader's scorer is not sure the quote states the asked value. */
   'unsure_quote',
+  /** The question is in another language than its notes: the sentences closest in meaning are shown, not checked word by word. */
+  'read_by_meaning',
   /** A cited file changed since it was indexed: the lines may have moved. */
   'stale_citation',
   /** A limit stored by an older version whose words name no known reason. */
@@ -132,6 +134,7 @@ const STORED_PREFIXES: readonly (readonly [RegExp, LimitCode])[] = [
   [/^not found in your notes: a sentence that clearly says/, 'value_unstated'],
   [/^not found in your notes:/, 'part_unanswered'],
   [/^not sure the quote states/, 'unsure_quote'],
+  [/^the question is in another language than these notes/, 'read_by_meaning'],
   [/^citation \[\d+\] points to .*, which changed since it was indexed/, 'stale_citation'],
   // Last: a dense list's label is a model's name.
   [/ timed out after \d+ ms: (?:left out|lexical results only)$/, 'dense_timed_out'],
