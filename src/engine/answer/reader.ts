@@ -32,175 +32,21 @@
  *
  * Pure: no store, no model, no I/O.
  */
-import { compoundParts, foldText, isStopword, stemWord, tokenize } from '../search/analyzer.ts';
+import { compoundParts, isStopword, tokenize } from '../search/analyzer.ts';
 import { boundedMemo } from './memo.ts';
-import { type AskedType, askedAttribute, askedType, assignsUnit, asksLimit, boundSaid, boundStatement, describesUnit, hasRelativeClause, holdsType, isUnit, likelyVerbs, measureWords, questionParts, statesBound } from './answer-type.ts';
-import { endsSentence, splitSentences, stripCitationMarkers } from './citations.ts';
+import { askedAttribute, askedType, asksLimit, assignsUnit, boundSaid, boundStatement, describesUnit, hasRelativeClause, holdsType, isUnit, likelyVerbs, measureWords, questionParts, statesBound } from './answer-type.ts';
+import type { AskedType } from './answer-type.ts';
+import { endsSentence } from './citations.ts';
 import { contentTerms } from './checks.ts';
-import { relationTerms } from './relations.ts';
-import type { Snippet } from './types.ts';
-
-/** Words that frame a question rather than say what it is about (stemmed forms too). */
-export const QUESTION_WORDS: ReadonlySet<string> = new Set(
-  (
-    'what which who whom whose when where why how does doe did do long often many much kind sort tell explain describe mean ' +
-    'что чего чему чем чём какой какая какое какие какую какого какому каким каком каких какими каков какова каково каковы кто кого кому кем ком когда где куда откуда почему зачем как сколько скольк скольких ли ' +
-    'который которая которое которые которого которой которому которым чей чья чьё чье чьи ' +
-    'wie wann wo woher wohin warum weshalb wieso weswegen wozu wer wen wem wessen was welche welcher welches welchen welchem ' +
-    'womit wofür woraus worauf wodurch worin wovon lange oft häufig viele viel wieviel wieviele gibt ' +
-    'quand où pourquoi combien quel quelle quels quelles qui que quoi lequel laquelle ' +
-    'cuándo cuando dónde donde por qué cómo cuánto cuánta cuántos cuántas quién quiénes cuál cuáles ' +
-    // Chinese and Japanese, as the word breaker splits them (什么时候: 什么 | 时候; どのくらい: どの | くらい).
-    '什么 什么样 时候 哪 哪个 哪些 哪里 哪儿 哪种 哪家 哪天 哪年 谁 多少 几 多久 多长 多大 多高 多远 为什么 为何 怎么 怎样 如何 吗 呢 何时 请问 可以 能 能够 是否 ' +
-    '何 なに なん いつ 誰 だれ どこ なぜ どうして どの どれ どんな いくら いくつ くらい ぐらい ですか ますか できます できますか ' +
-    // Hindi and Thai
-    'कितने कितनी कितना कब कौन किसने किसका किसकी क्यों कहाँ कहां क्या किस समय तक ' +
-    'เท่าไร เท่าไหร่ เมื่อไร เมื่อไหร่ ใคร ทำไม ที่ไหน อะไร ไหน กี่ นาน แค่ไหน ' +
-    // Arabic
-    'ما ماذا متى أين اين من كم لماذا كيف أي هل ' +
-    // Korean
-    '얼마나 언제 누가 누구 왜 어디 어디에 무엇 무슨 어떤 어느 몇 얼마'
-  ).split(' '),
-);
-
-/**
- * English function words the index's stopword list keeps ("its", "somewhere", "else", "anyone"): no
- * question's asked content rests on them, yet in a small vault their idf is high, and a quote without
- * "else" read as missing the question's most specific word ("…in my vault folder or somewhere
- * else?"), nor on "will" ("…the largest file Sync Plus will sync"). "own" stays a content word: "on their own" is what some questions ask.
- */
-const ENGLISH_FUNCTION_WORDS = 'its itself she hers herself ours ourselves yours yourself yourselves myself theirs themselves else somewhere anywhere everywhere nowhere someone somebody anyone anybody everyone everybody something anything everything just will'.split(' ');
-/**
- * Russian modal verbs the stopword list lacks (it keeps "может", not "могло", "смогу", "нужно"): in
- * "…могло быть удалено" the asked content is «удалено», and no answer repeats the modal.
- */
-const RUSSIAN_FUNCTION_WORDS = 'могу можешь можем можете могут мог могла могло могли смогу сможешь сможет сможем сможете смогут смог смогла смогло смогли нужно надо должен должна должно должны'.split(' ');
-const FUNCTION_WORDS: Record<string, readonly string[]> = { en: ENGLISH_FUNCTION_WORDS, ru: RUSSIAN_FUNCTION_WORDS };
-/** Words that do not count among a question's own, as the analyzer stems them in each analysis language ("why" is "whi"): the question words, and in English and Russian the function words above. */
-const questionStemSets = new Map<string, ReadonlySet<string>>();
-function questionStems(lang = 'en'): ReadonlySet<string> {
-  let set = questionStemSets.get(lang);
-  if (!set) {
-    const words = [...QUESTION_WORDS, ...(FUNCTION_WORDS[lang] ?? [])];
-    questionStemSets.set(lang, (set = new Set([...QUESTION_WORDS, ...words.map((w) => stemWord(w, lang))])));
-  }
-  return set;
-}
-
-export type Outcome = 'answered' | 'partial' | 'not_found';
-
-export interface Candidate {
-  /** The sentence as quoted (markup removed, wrapped lines joined). */
-  text: string;
-  /** Snippet number it comes from. */
-  n: number;
-  snippetIndex: number;
-  /** Stemmed words of the sentence, identifier parts included. */
-  terms: Set<string>;
-  /** Stemmed words of its note's title and heading. */
-  context: Set<string>;
-  /** Stemmed words of the sentences just before and after it in its passage. */
-  near: Set<string>;
-  /** A sentence that opens with a pronoun ("It was re-established in 1991"): the words of the sentence before it, which name its subject. */
-  antecedent?: Set<string>;
-  /** Stemmed words of every retrieved passage of its note (shared by the note's candidates). */
-  doc: Set<string>;
-  /**
-   * The names it is about, lower-cased: the capitalised words of the sentence (not its first word)
-   * that the passages never write in lower case ("Kestrel", "Tomás"), and those of its note's title
-   * when the title is a name ("Tomás Herrera"). Two sentences of different notes that share a name
-   * are two hops of one chain: "Version 1.0: Kestrel" and "Kestrel beta go date: 2026-05-18".
-   */
-  names?: Set<string>;
-  /** The names of its note's title, when the title is a name ("Tomás Herrera"): what its note is about. */
-  titleNames?: Set<string>;
-  /** The names its text holds, in order: the first is what the sentence is about ("Анна руководит…, в неё входят Павел Ким"). */
-  nameOrder?: string[];
-  /** The names every retrieved passage of its note holds (shared by the note's candidates). */
-  noteNames?: Set<string>;
-  /** Its note's title as a phrase key (" 2026 03 14 storage decision "): a sentence that names it links to the note. */
-  titleKey?: string;
-  /** Its note's title, as written. */
-  title?: string;
-  /** The notes its [[wikilinks]] name. */
-  links?: string[];
-  /** Stemmed words of the sentences of other notes that link to its note: they say what the note is about. */
-  pointed?: Set<string>;
-  /**
-   * A line of code (a statement, or a line of a code block in a note): a command or a setting, a
-   * named thing in itself.
-   */
-  code?: boolean;
-  /**
-   * The text that says what this line is: the comment right above a statement ("// Сколько раз
-   * повторяем отправку": `MaxPushRetries = 4`), or the sentence ending in ":" that introduces a
-   * code block ("Поднимите окружение одной командой:" `make dev-stack`). Its words count as the
-   * line's own; its counted noun names the line's number.
-   */
-  described?: string;
-  /** For a "Field: value" line, its note's title: the subject the field is about ("Город: Казань" in "Анна Соколова"). */
-  subject?: string;
-  /** An item of a list or a field line: what a sentence ending in ":" before it announces. */
-  item?: boolean;
-  /** A step: an item of a numbered list, or an item or command under a heading that names steps ("Steps", "Checklist", "How to apply", «Шаги», "Anleitung"). */
-  steps?: boolean;
-}
-
-/** A quotable piece of a passage: a sentence or a line of code, and what introduces it. */
-export interface PassageUnit {
-  text: string;
-  /** The first sentence of a list item. */
-  item?: boolean;
-  /** The first sentence of an item of a numbered list ("1. Open Settings."): a step. */
-  numbered?: boolean;
-  /** A "Field: value" line: it states something of its note's subject. */
-  field?: boolean;
-  code?: boolean;
-  /** The notes its [[wikilinks]] name. */
-  links?: string[];
-  /** A line of a shell code block (```sh, ```bash, …): a command a person types. */
-  command?: boolean;
-  described?: string;
-  /** The text of its links that read as a title of their own (four words or more): what another note is about. */
-  pointers?: string[];
-  /** The title of the callout it is in ("> [!note] The .canvas file extension"): a heading of its own. */
-  heading?: string;
-}
-
-export interface ReaderOptions {
-  /** idf and document frequency (in the whole vault) of stemmed question words. */
-  termStats: (terms: readonly string[]) => Map<string, { idf: number; df: number }>;
-  /** Most sentences quoted. Default 3. */
-  maxSentences?: number;
-  /**
-   * The question's cosine to a candidate's sentence, from stored sentence vectors (undefined: no
-   * vector for it, e.g. a line of code). Absent without an embedding model.
-   */
-  similarity?: (text: string) => number | undefined;
-  /**
-   * Whether one sentence (or one per part or hop) must hold the question's words together. Default
-   * true; false for a chat model's answer, which paraphrases the notes: whether they state the fact
-   * was read on the notes themselves.
-   */
-  together?: boolean;
-  /**
-   * The analysis language of the question and its passages (analyzer.ts: 'de', 'fr', ...; default
-   * English), the one its stemmed words are looked up in `termStats` with.
-   */
-  language?: string;
-  /**
-   * Rank a sentence that states the value in the form the question's wording shows (directForm)
-   * above one that only shares its words. For a question about a known subject. Default false.
-   */
-  directForms?: boolean;
-  /**
-   * The weights of a sentence's selection features (SELECTION_FEATURES, in order), fitted by
-   * `synapsis tune --answers`; absent: DEFAULT_SELECTION.
-   */
-  selection?: readonly number[];
-  /** Return each candidate's selection features with the reading (what `synapsis tune --answers` fits on). */
-  collectCandidates?: boolean;
-}
+import type { Candidate, CandidateRow, Outcome, Part, PartReading, ReaderOptions, Reading, ReadingSignals, Weighted } from './reader/types.ts';
+import { matchForm, nameKey, phraseKey, plainText, termSet } from './reader/text.ts';
+import { questionStems } from './reader/question.ts';
+import { isLabel, NAME_PHRASE, NAME_WORD, OPENING_WORD, PRONOUN_START } from './reader/candidates.ts';
+export type { Candidate, CandidateRow, Outcome, PartReading, PassageUnit, ReaderOptions, Reading, ReadingSignals } from './reader/types.ts';
+export { matchForm, plainText } from './reader/text.ts';
+export { codeSentences, codeUnits, proseSentences, proseUnits } from './reader/units.ts';
+export { QUESTION_WORDS } from './reader/question.ts';
+export { leansOnPrevious, readerCandidates, sentenceSimilarity } from './reader/candidates.ts';
 
 /**
  * What ranks one sentence against another as the answer to a part of the question, each 0..1: its
@@ -227,542 +73,6 @@ export const DEFAULT_SELECTION: readonly number[] = [0.55, 0.25, 0.1, 0.05, 0.15
 /** A sentence that is a fragment of markup: a short `key: value` line, or a table row. */
 export const isMarkupFragment = (text: string) => (text.split(/\s+/).length <= 4 && /^[\p{L}\p{N}_.-]+:(?:\s|$)/u.test(text)) || /\s\|\s/.test(text);
 
-/** One candidate's selection features (summed over the question's parts) and its text, for fitting. */
-export interface CandidateRow {
-  text: string;
-  snippetIndex: number;
-  features: number[];
-}
-
-const matchKey = (s: string) => plainText(s).toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
-
-/**
- * Looks up a candidate's cosine among the stored sentences of its passages. The index splits
- * sentences its own way (markup kept, a list item or a field line whole), so a candidate matches a
- * stored sentence that holds its words in order, or that it holds; the best cosine of those counts.
- */
-export function sentenceSimilarity(stored: readonly { text: string; score: number }[]): (text: string) => number | undefined {
-  const keyed = stored.map((s) => ({ key: matchKey(s.text), score: s.score })).filter((s) => s.key.length >= 8);
-  return (text) => {
-    const key = matchKey(text);
-    if (key.length < 8) return undefined;
-    let best: number | undefined;
-    for (const s of keyed) if ((s.key.includes(key) || key.includes(s.key)) && (best === undefined || s.score > best)) best = s.score;
-    return best;
-  };
-}
-
-export interface PartReading {
-  /** The part of the question as written. */
-  part: string;
-  type: AskedType['type'];
-  /** 0..1: how well the best quoted sentence answers this part. */
-  score: number;
-  answered: boolean;
-}
-
-export interface Reading {
-  outcome: Outcome;
-  /** The quoted sentences, best first, each followed by " [n]"; empty when not found. */
-  answer: string;
-  cited: number[];
-  /** 0..1: the evidence that the quoted text answers the question (the confidence's main input). */
-  answerability: number;
-  parts: PartReading[];
-  /**
-   * Question words (as written) that no quoted sentence or its note's title holds, rarest first; when
-   * nothing is quoted (not found), those that no retrieved passage holds: what the search lacked.
-   */
-  missing: string[];
-  /** Question words no file of the vault holds at all. */
-  unknown: string[];
-  /** Of those, the ones that misspell a word of the passages (misspelling), with that word as written: { recovry: 'recovery' }. */
-  spelled?: Record<string, string>;
-  /** The attribute the question asks ("per-seat price") has a word no file uses: no answer can be in the notes. */
-  unknownAttribute: boolean;
-  /** Best candidates (with a not_found outcome: the closest sentences to read), best first. */
-  closest: { text: string; n: number }[];
-  /** The best sentence of each of the best passages (at most three), best first: what an unsure answer shows beside its quote. */
-  passageBest: { text: string; n: number }[];
-  /** The question's best cosine to a quoted sentence (or, not found, to any candidate); null without sentence vectors. */
-  similarity: number | null;
-  /**
-   * What the best sentences name that the question does not — notes they link to, names they hold
-   * ("Tomás Herrera", "Kestrel") — best first, at most three: the subjects a second hop reads about.
-   */
-  hops: string[];
-  /**
-   * For "How do I…": the snippet number of the note whose title or heading names the asked task,
-   * when no step of that note is quoted: its steps may be in a passage retrieval did not bring.
-   */
-  task?: number;
-  /** What the reading measured on its way to the outcome: the calibrated scorer's inputs (answer/reader/features.ts). */
-  signals: ReadingSignals;
-  /** Every candidate's selection features, with ReaderOptions.collectCandidates. */
-  candidateRows?: CandidateRow[];
-}
-
-/** The reader's own measurements of its best quote (or, not found, its best candidate), all plain numbers. */
-export interface ReadingSignals {
-  /** Share of the question's word weight the quote and its notes' titles hold. */
-  held: number;
-  /** Mean and lowest of the parts' scores; the best part's. */
-  partMean: number;
-  partMin: number;
-  partBest: number;
-  /** Parts of the question, and how many of them the quote answers. */
-  parts: number;
-  partsAnswered: number;
-  /** How clearly one sentence holds the question's words together, minus the bar it must clear. */
-  togetherMargin: number;
-  /** The lead's coverage of the first part, and of the whole question. */
-  leadCoverage: number;
-  leadWhole: number;
-  /** The lead holds a value of the first part's asked type (1 when any value will do). */
-  leadTyped: number;
-  /** Passage rank (0 = first) of the lead. */
-  leadRank: number;
-  /** The runner-up's ranking score over the lead's: near 1, the reader cannot tell them apart. */
-  runnerUp: number;
-  /** The lead is a line of code, a list item, a field line or a step; it ends in ":"; it asks a question. */
-  leadCode: number;
-  leadItem: number;
-  leadField: number;
-  leadColon: number;
-  leadQuestion: number;
-  /** The lead reads as markup, not prose: a YAML-like "key: value" fragment of a few words, or a table row. */
-  leadMarkup: number;
-  /** Words of the first quoted sentence. */
-  leadWords: number;
-  /** Sentences quoted; candidates read; passages read. */
-  quoted: number;
-  candidates: number;
-  passages: number;
-  /** Share of the question's words no file holds. */
-  unknownShare: number;
-  /** Question words with weight. */
-  questionWords: number;
-  /** The asked type of the first part, and whether it names its value's form. */
-  askedType: string;
-  strict: number;
-  /** Sentence vectors: the quote's cosine above the candidates' mean; the best cosine (0 without vectors). */
-  simGap: number;
-  simBest: number;
-  hasVectors: number;
-}
-
-// ---------------------------------------------------------------- sentences of a passage
-
-const PROSE_LANGUAGES = new Set(['markdown', 'text', null, undefined]);
-/** A longer "sentence" is usually code or a table that lost its line breaks: unreadable as an answer. */
-const MAX_SENTENCE_CHARS = 600;
-const FENCE = /^(?:```|~~~)/;
-const LIST_ITEM = /^(?:[-*+•]|\d{1,3}[.)])\s/;
-/** "**Date:** 2026-04-02", "Owner: Maya": a line that states one field starts a sentence of its own. */
-const LABEL_LINE = /^(?:\*\*[^*\n]{1,40}:\*\*|\*\*[^*\n]{1,40}\*\*:|[\p{L}][\p{L} ]{0,30}:\s)/u;
-const TABLE_ROW = /^\|.*\|\s*$/;
-const QUOTE = /^(?:>\s?)+/;
-/** An Obsidian callout's first line: "[!warning] Title", "[!info]+ Title", "[!tip]-". */
-const CALLOUT = /^\[![\p{L}\p{N}_-]+\][+-]?(?:\s|$)/u;
-const TABLE_RULE = /^\|?[\s:|-]+\|[\s:|-]*$/;
-/** An Obsidian block ID at the end of a line: " ^block-id". */
-const BLOCK_ID = /(?:^|\s+)\^[\p{L}\p{N}-]+$/u;
-/**
- * Lines that carry no prose: headings, horizontal rules, HTML, and lines of links or tags only.
- * The URL alternative is atomic (a lookahead captures the whole non-space run, \1 consumes it): a
- * plain \S+ inside the repetition could split "http://http://..." every possible way, and a token
- * of 40 such prefixes took 11 s, so a note holding one stalled every answer that quoted it.
- */
-const NOISE_LINE =
-  /^(?:#|[-*_=]{3,}\s*$|<[^>]*>\s*$|<!--)|^(?:(?:tags?|links?|see also|related|aliases)\s*:)?(?:[\s,;|·•-]|\[\[[^\]]*\]\]|!?\[[^\]]*\]\([^)]*\)|(?=(<?https?:\/\/\S+))\1|#[\p{L}\p{N}_/-]+)+$/iu;
-
-/** A wikilink without an alias as Obsidian shows it: "Note > Heading" for [[Note#Heading]], the note alone for a block ([[Note#^id]]) or a PDF page ([[Doc.pdf#page=3]]). */
-function linkText(target: string): string {
-  const at = target.indexOf('#');
-  if (at < 0) return target;
-  const note = target.slice(0, at).trim();
-  const sub = target.slice(at + 1).trim();
-  if (sub === '' || sub.startsWith('^') || /^[a-z]+=/.test(sub)) return note || sub.replace(/^\^/, '');
-  return note ? `${note} > ${sub}` : sub;
-}
-
-/** Markdown emphasis and link syntax removed, the words kept: what a person reads. */
-export function plainText(text: string): string {
-  return text
-    .replace(/!?\[\[([^\]|]+)\|([^\]]+)\]\]/g, '$2')
-    .replace(/!?\[\[([^\]]+)\]\]/g, (_, target: string) => linkText(target))
-    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/(\*\*|__)(?=\S)([^*_]*?\S)\1/g, '$2')
-    .replace(/(?<![\w*])\*(?=\S)([^*]*?\S)\*(?![\w*])/g, '$1')
-    .replace(/\s+/g, ' ')
-    .trim();
-}
-
-/** A wikilink or a Markdown link, as written. */
-const LINK = /!?\[\[[^\]]+\]\]|!?\[[^\]]*\]\([^)]*\)/g;
-/**
- * A link whose text is a title of four words or more ("check out [[Where can I find my current Sync
- * server?]] for guidance") points at what another note says: its words are not this sentence's own.
- * A shorter one names a thing ("[[Obsidian Sync]] keeps versions for a year"), and its words are.
- */
-const POINTER_WORDS = 4;
-
-const cells = (row: string) => row.trim().replace(/^\||\|$/g, '').split('|').map((c) => plainText(c));
-
-/**
- * The prose sentences of a snippet: front matter, code blocks, headings and link or tag lines
- * skipped; wrapped lines of one paragraph joined, so a sentence broken over two lines stays whole;
- * a table row read with its header ("Time: 08:00; Event: Certificate expires").
- */
-export function proseSentences(text: string): string[] {
-  return proseUnits(text).map((u) => u.text);
-}
-
-/** The prose sentences of a snippet, and each line of its code blocks with the sentence that introduces it. */
-export function proseUnits(text: string): PassageUnit[] {
-  const lines = text.split(/\r\n|\r|\n/);
-  let i = 0;
-  if (lines[0]?.trim() === '---') {
-    const close = lines.findIndex((l, j) => j > 0 && /^(?:---|\.\.\.)\s*$/.test(l));
-    if (close > 0) i = close + 1;
-  }
-  const out: PassageUnit[] = [];
-  let current: string[] = [];
-  const flush = () => {
-    // The first sentence of a list item is an item of the list, as a field line is.
-    const listed = current.length > 0 && LIST_ITEM.test(current[0]!);
-    const numbered = listed && /^\d{1,3}[.)]\s/.test(current[0]!);
-    const under = callout();
-    if (current.length > 0) out.push(...splitSentences(current.join(' ')).map((t, j) => (listed && j === 0 ? { text: t, item: true, ...(numbered ? { numbered: true } : {}), ...under } : { text: t, ...under })));
-    current = [];
-  };
-  let inFence = false;
-  /** The open code block is a shell session: each line is a command. */
-  let shell = false;
-  /** The sentence ending in ":" right before the open code block, if any. */
-  let intro: string | undefined;
-  let header: string[] | null = null;
-  /** The line before was in a block quote (a callout): a quote is read apart from the prose around it. */
-  let quoted = false;
-  /** The title of the open callout, if it has one: the heading of the lines in it. */
-  let calloutTitle = '';
-  const callout = (): { heading?: string } => (quoted && calloutTitle ? { heading: calloutTitle } : {});
-  for (; i < lines.length; i++) {
-    let line = lines[i]!.trim();
-    // An Obsidian block ID ("… in size to your Publish site. ^publish-media-limit", or alone on the
-    // line after a list or table) names the block for links: nothing a person reads as the sentence.
-    if (!inFence) line = line.replace(BLOCK_ID, '');
-    // "> text" is a block quote, "> [!note] Title" opens a callout: the quote's lines read as lines of
-    // their own, the callout's type and title as a heading (not a sentence).
-    const quote = !inFence && QUOTE.test(line);
-    if (quote !== quoted) flush();
-    if (!quote) calloutTitle = '';
-    quoted = quote;
-    if (quote) {
-      line = line.replace(QUOTE, '');
-      if (CALLOUT.test(line)) {
-        flush();
-        calloutTitle = plainText(line.replace(CALLOUT, ''));
-        continue;
-      }
-    }
-    if (FENCE.test(line)) {
-      inFence = !inFence;
-      shell = inFence && SHELL_FENCE.test(line.slice(3).trim());
-      flush();
-      const last = out.at(-1);
-      intro = inFence && last && !last.code && /[:：]\s*$/.test(last.text) ? last.text : undefined;
-      continue;
-    }
-    if (inFence) {
-      // A command or a setting in a code block answers "which command": each line on its own.
-      if (line.length >= 4 && /[\p{L}]/u.test(line) && !COMMENT.test(line)) out.push({ text: line, code: true, ...(shell ? { command: true } : {}), ...(intro ? { described: intro } : {}) });
-      continue;
-    }
-    if (TABLE_ROW.test(line)) {
-      flush();
-      if (TABLE_RULE.test(line)) continue;
-      const row = cells(line);
-      const next = lines[i + 1]?.trim() ?? '';
-      if (!header || TABLE_RULE.test(next)) {
-        header = row;
-        continue;
-      }
-      const fields = row.map((c, j) => (c && header![j] ? `${header![j]}: ${c}` : c)).filter(Boolean);
-      if (fields.length > 0) out.push({ text: fields.join('; ') });
-      continue;
-    }
-    header = null;
-    if (line === '' || NOISE_LINE.test(line)) {
-      flush();
-      continue;
-    }
-    if (LABEL_LINE.test(line)) {
-      flush();
-      const under = callout();
-      out.push(...splitSentences(line).map((t, j) => (j === 0 ? { text: t, field: true, ...under } : { text: t, ...under })));
-      continue;
-    }
-    if (LIST_ITEM.test(line)) flush();
-    current.push(line);
-  }
-  flush();
-  // Markers in a note ("as shown in [3]") would read as citations of our snippets: drop them.
-  // A bold span over two sentences ("**I bought it weeks ago. Can I get a refund?**") leaves each an unpaired "**".
-  const clean = (t: string) =>
-    plainText(stripCitationMarkers(t))
-      .replace(/^\*\*(?=\S)|(?<=[.?!:;,)])\*\*(?=\s|$)/g, '')
-      .trim();
-  return out
-    .map((u) => {
-      const links = [...u.text.matchAll(/\[\[([^\]|#]+)/g)].map((m) => m[1]!.trim()).filter(Boolean);
-      const pointers = [...u.text.matchAll(LINK)].map((m) => plainText(m[0])).filter((t) => t.split(/\s+/).length >= POINTER_WORDS);
-      return { ...u, text: clean(u.text), ...(u.described ? { described: clean(u.described) } : {}), ...(links.length > 0 ? { links } : {}), ...(pointers.length > 0 ? { pointers } : {}) };
-    })
-    .filter((u) => /[\p{L}\p{N}]/u.test(u.text));
-}
-
-/** A code block whose lines are commands: a shell's info string, or none. */
-const SHELL_FENCE = /^(?:sh|bash|zsh|fish|shell|console|shell-session|powershell|ps1?|pwsh|cmd|bat)?$/i;
-/** The words a line of a shell block answers to besides its own: it is a command ("which make command", «какой командой»). */
-const COMMAND_TERMS = ['command', 'команд'];
-
-const COMMENT = /^(?:\/\/+|#+(?!include|define|!)|\/\*+|\*+\/?|--|;+|%)\s?/;
-
-/**
- * A code file's candidate sentences: a run of comment lines read as one sentence (its markers
- * removed), and each statement line on its own (`RetentionDays = 45`), trimmed.
- */
-export function codeSentences(text: string): string[] {
-  return codeUnits(text).map((u) => u.text);
-}
-
-/** A code file's candidate sentences, each statement with the comment right above it (its documentation). */
-export function codeUnits(text: string): PassageUnit[] {
-  const out: PassageUnit[] = [];
-  let comment: string[] = [];
-  /** The comment run just read; it documents the next line when that line is a statement. */
-  let doc: string | undefined;
-  const flush = () => {
-    if (comment.length > 0) {
-      doc = comment.join(' ');
-      out.push(...splitSentences(doc).map((t) => ({ text: t })));
-    }
-    comment = [];
-  };
-  for (const raw of text.split(/\r\n|\r|\n/)) {
-    const line = raw.trim();
-    if (COMMENT.test(line) && !/^\*\*?[^*]*\*\*?\s*[=:]/.test(line)) {
-      const body = line.replace(COMMENT, '').replace(/\*\/\s*$/, '').trim();
-      if (body) comment.push(body);
-      else {
-        flush();
-        doc = undefined;
-      }
-      continue;
-    }
-    flush();
-    if (line.length >= 8 && !/^[{}()[\];,]*$/.test(line)) out.push({ text: line, code: true, ...(doc ? { described: doc } : {}) });
-    doc = undefined;
-  }
-  flush();
-  return out.filter((u) => /[\p{L}\p{N}]/u.test(u.text));
-}
-
-/**
- * The form the reader matches a stem by (the index's statistics keep the stem). An English irregular
- * past or participle is its verb: a question asks "When did the war begin?", "Who led…", "What did
- * she write?" of notes that say "began", "led", "wrote" (Snowball stems only regular endings);
- * forms that are also common nouns or names (left, found, saw, rose, felt, drew, sung) are left as
- * they are. A Russian stem with its fleeting vowel dropped: Павел / Павла, день / дня, конец / конца
- * stem to "павел" / "павл", "ден" / "дн", "конец" / "конц", so a name or noun asked in another case
- * meets its note.
- */
-export function matchForm(term: string): string {
-  const base = IRREGULAR.get(term);
-  if (base !== undefined) return base;
-  return /[бвгджзклмнпрстфхцчшщ][ео][бвгджзклмнпрстфхцчшщ]$/.test(term) ? `${term.slice(0, -2)}${term.slice(-1)}` : term;
-}
-
-/** Irregular English verbs: the base, then its past and participle forms that differ from it. */
-const IRREGULAR_VERBS = `arise arose arisen|awake awoke awoken|beat beaten|become became|begin began begun|bend bent|bite bitten|bleed bled|blow blew blown|break broke broken|breed bred|bring brought|build built|buy bought|catch caught|choose chose chosen|come came|creep crept|deal dealt|dig dug|draw drawn|drink drank drunk|drive drove driven|eat ate eaten|fall fell fallen|feed fed|fight fought|flee fled|fly flew flown|forbid forbade forbidden|foresee foresaw foreseen|forget forgot forgotten|forgive forgave forgiven|freeze froze frozen|give gave given|go went gone|grow grew grown|hide hid hidden|hold held|keep kept|know knew known|lay laid|lead led|lose lost|make made|mean meant|meet met|mistake mistook mistaken|overcome overcame|overthrow overthrew overthrown|pay paid|rebuild rebuilt|ride rode ridden|ring rang rung|rise risen|run ran|see seen|seek sought|sell sold|send sent|shake shook shaken|shine shone|shoot shot|sing sang|sink sank sunk|sit sat|sleep slept|speak spoken|spend spent|spin spun|stand stood|steal stole stolen|stick stuck|strike struck|strive strove striven|swear swore sworn|swim swam swum|swing swung|take took taken|teach taught|tear tore torn|tell told|think thought|throw threw thrown|understand understood|undertake undertook undertaken|uphold upheld|wake woke woken|wear wore worn|weep wept|win won|withdraw withdrew withdrawn|withhold withheld|write wrote written`;
-const IRREGULAR: ReadonlyMap<string, string> = new Map(
-  IRREGULAR_VERBS.split('|').flatMap((entry) => {
-    const [base, ...forms] = entry.split(' ');
-    const to = stemWord(base!, 'en');
-    return forms.map((f) => [stemWord(f, 'en'), to] as [string, string]).filter(([from]) => from !== to);
-  }),
-);
-
-function termSet(text: string, lang?: string): Set<string> {
-  // A hop reads the same passages again: their words are stemmed once (a copy is handed out, as callers add to it).
-  const kept = termMemo(`${lang ?? ''}\u0000${text}`, () => {
-    const out = new Set<string>();
-    for (const t of tokenize(text, lang)) {
-      if (isStopword(t.raw, lang)) continue;
-      out.add(matchForm(t.term));
-      for (const p of t.parts) out.add(matchForm(p));
-    }
-    return out;
-  });
-  return new Set(kept);
-}
-const termMemo = boundedMemo<ReadonlySet<string>>(20_000);
-
-/** Every candidate sentence of the snippets, in snippet order, each once. */
-export function readerCandidates(snippets: readonly Snippet[], lang?: string): Candidate[] {
-  const out: Candidate[] = [];
-  const seen = new Set<string>();
-  const docs = new Map<string, Set<string>>();
-  /** The words only the titles a candidate's links point at hold: near it, not its own. */
-  const linkedTitleWords = new Map<Candidate, string[]>();
-  snippets.forEach((snippet, snippetIndex) => {
-    const context = termSet(`${snippet.title}\n${snippet.heading ?? ''}`, lang);
-    const steps = STEPS_HEADING.test(snippet.heading ?? '');
-    const read = PROSE_LANGUAGES.has(snippet.language) ? proseUnits(snippet.text) : codeUnits(snippet.text);
-    // A sentence too long to quote whole is often a list of clauses ("Politics: …; American political
-    // leaders …; Chilean President …"): each clause is read on its own.
-    const units = read.flatMap((u) => (!u.code && u.text.length > MAX_SENTENCE_CHARS && /;\s/.test(u.text) ? u.text.split(/;\s+/).map((t) => ({ ...u, text: t.trim() })) : [u]));
-    for (const { text, code, command, described, field, links, item, numbered, pointers: linked, heading } of units) {
-      if (text.length > MAX_SENTENCE_CHARS || seen.has(text)) continue;
-      seen.add(text);
-      let doc = docs.get(snippet.doc_id);
-      if (!doc) docs.set(snippet.doc_id, (doc = new Set()));
-      // What introduces a line of code says what it is: its words are the line's own. The title a
-      // link points at is near the sentence, not in it.
-      const pointers = linked?.filter((p) => text.includes(p));
-      const ownText = pointers ? pointers.reduce((t, p) => t.split(p).join(' '), text) : text;
-      const terms = termSet(described ? `${described}\n${ownText}` : ownText, lang);
-      const linkedWords = pointers && pointers.length > 0 ? [...termSet(pointers.join('\n'), lang)].filter((t) => !terms.has(t)) : [];
-      // "Decider: Maya Chen" answers "who picked", "Reports to:" "who manages".
-      for (const t of relationTerms(text)) terms.add(matchForm(t));
-      if (command) for (const t of COMMAND_TERMS) terms.add(t);
-      const subject = field && snippet.title.trim() ? snippet.title.trim() : undefined;
-      // A callout's title heads the callout's sentences as a heading heads its section.
-      const candidate: Candidate = { text, n: snippet.n, snippetIndex, terms, context: heading ? new Set([...context, ...termSet(heading, lang)]) : context, near: new Set(), doc, ...(code ? { code } : {}), ...(described ? { described } : {}), ...(subject ? { subject } : {}), ...(links ? { links } : {}), ...(item || field ? { item: true } : {}), ...((steps && (item || code)) || numbered ? { steps: true } : {}) };
-      if (linkedWords.length > 0) linkedTitleWords.set(candidate, linkedWords);
-      out.push(candidate);
-    }
-    // A reason or a figure is often stated in the sentence after the one that names the subject.
-    const own = out.filter((c) => c.snippetIndex === snippetIndex);
-    own.forEach((c, i) => {
-      for (const o of [own[i - 1], own[i + 1]]) if (o) for (const t of o.terms) c.near.add(t);
-      for (const t of linkedTitleWords.get(c) ?? []) c.near.add(t);
-      if (own[i - 1] && leansOnPrevious(c.text)) c.antecedent = own[i - 1]!.terms;
-      for (const t of c.terms) c.doc.add(t);
-    });
-  });
-  nameCandidates(snippets, out, lang);
-  return out;
-}
-
-/** A title names a note when it is this long at least: "Aurora" does, "Q4" or "API" do not. */
-const MIN_LINK_TITLE = 5;
-const phraseKey = (s: string) => ` ${plainText(s).toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim()} `;
-/** A name as it is matched: stemmed, so "Цапля" meets "Цапли" and "Tomás" meets "Tomás's". */
-const nameKey = (word: string, lang?: string) => matchForm(stemWord(foldText(word).toLowerCase(), lang));
-/** A capitalised word of mixed case ("Kestrel", "Tomás", "Северный"); not an acronym (TLS) or a code. */
-const NAME_PHRASE = /[\p{Lu}][\p{Ll}][\p{L}'’]+(?:\s+[\p{Lu}][\p{Ll}][\p{L}'’]+)*/gu;
-const NAME_WORD = /(?<![\p{L}\p{N}_-])[\p{Lu}][\p{Ll}][\p{L}'’]+(?![\p{L}\p{N}_-])/gu;
-
-/** The word starts the sentence or a field's label ("Role on Aurora:", "; Owner:"): capitalised as a label, not as a name. */
-function isLabel(text: string, at: number, word: string): boolean {
-  if (at === 0 || /[;|•]\s*$/.test(text.slice(0, at))) return true;
-  return /^\s*(?:[\p{L}-]+\s+){0,2}?:/u.test(text.slice(at + word.length)) && !/:\s*$/.test(text.slice(0, at));
-}
-
-/**
- * The names each candidate is about (see Candidate.names). A word counts as a name when the
- * passages write it capitalised more often than not ("Relay server" is a title, but "relay" is
- * a word), and it is not a month or a weekday.
- */
-function nameCandidates(snippets: readonly Snippet[], candidates: Candidate[], lang?: string): void {
-  const capital = new Map<string, number>();
-  const lower = new Map<string, number>();
-  for (const c of candidates) {
-    for (const m of c.text.matchAll(/[\p{L}'’]+/gu)) {
-      const w = m[0];
-      const key = w.toLowerCase();
-      if (/^[\p{Lu}][\p{Ll}]/u.test(w)) capital.set(key, (capital.get(key) ?? 0) + 1);
-      else if (w === key) lower.set(key, (lower.get(key) ?? 0) + 1);
-    }
-  }
-  const isName = (w: string) => w.length >= 3 && (lower.get(w) ?? 0) < (capital.get(w) ?? 1) && !isStopword(w, lang) && !QUESTION_WORDS.has(w) && !holdsType(w, { type: 'date' });
-  const titleNames = new Map<string, string[]>();
-  const noteNames = new Map<string, Set<string>>();
-  for (const c of candidates) {
-    const snippet = snippets[c.snippetIndex]!;
-    const title = snippet.title.trim();
-    if (title) c.title = title;
-    if (title.length >= MIN_LINK_TITLE) c.titleKey = phraseKey(title);
-    let fromTitle = titleNames.get(snippet.doc_id);
-    if (!fromTitle) {
-      // A title that is a name (a person, a project): two to four words, each capitalised, no digits.
-      const words = title.split(/\s+/);
-      fromTitle = words.length >= 2 && words.length <= 4 && words.every((w) => /^\p{Lu}/u.test(w)) ? [...title.matchAll(NAME_WORD)].map((m) => m[0].toLowerCase()).filter(isName).map((w) => nameKey(w, lang)) : [];
-      titleNames.set(snippet.doc_id, fromTitle);
-    }
-    if (fromTitle.length > 0) c.titleNames = new Set(fromTitle);
-    const names = new Set(fromTitle);
-    const order: string[] = [];
-    for (const m of c.text.matchAll(NAME_WORD)) {
-      const w = m[0].toLowerCase();
-      // A sentence's first word is a name only when the passages never write it in lower case ("Maya leads…").
-      const ok = m.index === 0 ? !lower.has(w) && (capital.get(w) ?? 0) >= 2 && isName(w) : !isLabel(c.text, m.index!, m[0]) && isName(w);
-      if (!ok) continue;
-      names.add(nameKey(w, lang));
-      order.push(nameKey(w, lang));
-    }
-    if (names.size > 0) c.names = names;
-    if (order.length > 0) c.nameOrder = order;
-    let shared = noteNames.get(snippet.doc_id);
-    if (!shared) noteNames.set(snippet.doc_id, (shared = new Set()));
-    for (const w of order) shared.add(w);
-    c.noteNames = shared;
-  }
-  // A sentence that points to a note ("the choice and the reasoning are in [[2026-03-14 Storage
-  // decision]]") says what that note is about: its words count for the note's sentences.
-  const pointed = new Map<string, Set<string>>();
-  const byTitle = new Map<string, string[]>();
-  for (const s of snippets) {
-    const key = phraseKey(s.title);
-    if (key.trim().length >= MIN_LINK_TITLE && !(byTitle.get(key) ?? []).includes(s.doc_id)) byTitle.set(key, [...(byTitle.get(key) ?? []), s.doc_id]);
-  }
-  for (const c of candidates) {
-    const own = snippets[c.snippetIndex]!.doc_id;
-    for (const link of c.links ?? []) {
-      for (const id of byTitle.get(phraseKey(link)) ?? []) {
-        if (id === own) continue;
-        let set = pointed.get(id);
-        if (!set) pointed.set(id, (set = new Set()));
-        for (const t of c.terms) set.add(t);
-      }
-    }
-  }
-  for (const c of candidates) {
-    const set = pointed.get(snippets[c.snippetIndex]!.doc_id);
-    if (set) c.pointed = set;
-  }
-}
-
-// ---------------------------------------------------------------- scoring
-
-/** A sentence that opens with a pronoun is about what the sentence before it names. */
-const PRONOUN_START = /^(?:it|he|she|they|this|these|its|his|her|their|он|она|оно|они|это|его|её|ее|их)(?![\p{L}])/iu;
-/** A pronoun or demonstrative inside a sentence's opening phrase. */
-const PRONOUN_WORD = /(?<![\p{L}])(?:it|he|she|they|this|these|its|his|her|their|он|она|оно|они|это|этот|эта|эти|его|её|ее|их)(?![\p{L}])/iu;
-/** An opening word set off by a comma ("However, …", «Однако, …»). */
-const OPENING_WORD = /^[\p{L}]+,\s+/u;
-/**
- * A sentence leans on the one before it when it opens with a pronoun (after an opening word set off
- * by a comma or not), or when its opening phrase (up to the first comma, six words at most) holds one:
- * "However, this is not the case", "At the time of his death, the empire…", «После его смерти, …».
- */
-export function leansOnPrevious(text: string): boolean {
-  if (PRONOUN_START.test(text.replace(OPENING_WORD, ''))) return true;
-  const opening = /^([^,;:]{1,60}),\s/u.exec(text)?.[1];
-  return opening !== undefined && opening.split(/\s+/).length <= 6 && PRONOUN_WORD.test(opening);
-}
 /** The words of that sentence before count this much in it. */
 const ANTECEDENT_SHARE = 0.75;
 /**
@@ -786,6 +96,7 @@ const INHERITED_SHARE = 0.25;
 const INHERITED_CAP = 0.5;
 /** A word found elsewhere in the retrieved passages of the sentence's note counts this much. */
 const DOC_SHARE = 0.2;
+
 /** A part is answered when its best sentence reads at least this well. */
 const PART_ANSWERED = 0.5;
 /**
@@ -796,12 +107,15 @@ const PART_ANSWERED = 0.5;
 const NOT_FOUND_PART = 0.45;
 /** Below this, the quote reads as no answer (half its parts' scores, half the question's words it holds): not found. */
 const NOT_FOUND_BELOW = 0.4;
+
 /** A further sentence must bring at least this share of the question's word weight that the quote lacks. */
 const MULTI_HOP_GAIN = 0.25;
+
 /** The most items of a list quoted after the sentence that announces it ("…in the following regions:"). */
 const MAX_LISTED = 6;
 /** The most steps and lines of their commands quoted for a "How do I…" question. */
 const MAX_STEPS = 12;
+
 /**
  * The verb of the task an English how-to question asks ("How can I *export* a note to PDF?"), which its quote must hold. English
  * only: a Russian step says «Поднимите» for «поднять», forms no stem joins.
@@ -816,12 +130,13 @@ function taskVerb(question: string, lang?: string): { form: string; required: bo
   const t = m ? tokenize(m[1]!, lang)[0] : undefined;
   return t && !isStopword(t.raw, lang) ? { form: matchForm(t.term), required: english !== null } : undefined;
 }
-/** A heading over the steps of a how-to. */
-const STEPS_HEADING = /(?<![\p{L}])(?:steps?|checklist|how to|instructions?|procedure|setup|set up|installation|install|getting started|шаги|инструкци\p{L}*|порядок действий|как \p{L}+|schritte|anleitung|vorgehen|einrichtung)(?![\p{L}])/iu;
+
 /** For "How do I…": the share of the question's word weight an instruction must hold (a step: with its title and heading) to be the how-to of the asked task. */
 const STEP_SECTION = 0.6;
+
 /** A sentence that ends by announcing what follows it without a colon: "…using the following methods.", "…as follows.", «…следующими способами.», "…wie folgt." */
 const ANNOUNCES_LIST = /(?:(?<![\p{L}])(?:the following|these|следующ\p{L}*|folgende[nrs]?)(?:\s+[\p{L}-]+){0,2}|(?<![\p{L}])(?:as follows|below|listed here|ниже|wie folgt|unten))\s*[.!]?\s*$/iu;
+
 /** Kinds of value a link title may hold but does not state as a fact (a record's date in its title). */
 const MEASURED: ReadonlySet<AskedType['type']> = new Set(['date', 'duration', 'number', 'money']);
 /**
@@ -832,10 +147,12 @@ const CONDITION = /(?<![\p{L}])(?:if|unless|если|wenn|falls|sofern)\s[^,;:�
 /** A sentence less its conditions, kept by sentence; a condition that sets a threshold states a requirement ("If your organization has purchased at least 25 licenses, …") and stays. */
 const statedPart = (text: string) => statedMemo(text, () => text.replace(CONDITION, (clause) => (statesBound(clause) ? clause : ' ')));
 const statedMemo = boundedMemo<string>(20_000);
+
 /** The best sentences whose links and names a second hop follows. */
 const HOP_FROM = 5;
 /** The most subjects a reading offers for a second hop. */
 const MAX_HOPS = 5;
+
 /** A lead's companion of another note (the other hop) adds this much per share of the question's word weight it brings. */
 const W_HOP = 0.4;
 /** A link through a name the lead's note holds elsewhere counts this much of one the lead itself holds. */
@@ -846,6 +163,7 @@ const HOP_LEADS = 20;
 const LOCAL_SPECIFICITY = 0.5;
 /** A word no file holds weighs half the rarest word of the vault: notes paraphrase questions' verbs freely. */
 const UNKNOWN_WEIGHT_SHARE = 0.5;
+
 /**
  * What one sentence must hold of the question's word weight (its own words fully, its note's title
  * and heading half — fully for a "Field: value" line, which states something of its note — the sentences next to it TOGETHER_NEAR_SHARE) for the notes to state the asked
@@ -872,34 +190,6 @@ const SIMILARITY_GAP_MID = 0.058;
 const SIMILARITY_GAP_WEIGHT = 4;
 /** The vectors raise the bar by at most this much: they veto a quote the words hold well only when the words hold it barely. */
 const SIMILARITY_VETO_MAX = 0.05;
-
-interface Weighted {
-  /** The form a sentence's words are matched by (matchForm). */
-  term: string;
-  /** The stem as the index counts it (term statistics). */
-  stem: string;
-  raw: string;
-  w: number;
-  /** The candidates' words derived from it or it from them (derivedWords), or that it misspells, when there are any. */
-  derived?: ReadonlySet<string>;
-  /** For a word that asks for a bound ("biggest"), how a sentence states one ("up to 5 MB"): it holds the word as a derived word. */
-  bound?: RegExp;
-}
-
-interface Part {
-  text: string;
-  asked: AskedType;
-  terms: Weighted[];
-  total: number;
-  /** What a sentence that states the value directly holds (directForm). */
-  direct?: RegExp;
-  /** Its own words (without the first part's it inherits), and their weight. */
-  own: Weighted[];
-  ownTotal: number;
-  /** For "How do I…": the asked task's verb among the part's words, and whether the quote must hold it (see taskVerb). */
-  task?: Weighted;
-  taskRequired?: boolean;
-}
 
 /** Prepositions a question may end on ("Where does she work *from*?", "Who does he report *to*?"). */
 const STRANDED = /(?<![\p{L}])(from|to|in|at|for|with|on|under|after)\s*[?,.!]*\s*$/iu;
