@@ -32,7 +32,7 @@
  *
  * Pure: no store, no model, no I/O.
  */
-import { compoundParts, isStopword, tokenize } from '../search/analyzer.ts';
+import { isStopword, tokenize } from '../search/analyzer.ts';
 import { boundedMemo } from './memo.ts';
 import { askedAttribute, askedType, asksLimit, assignsUnit, boundSaid, boundStatement, describesUnit, hasRelativeClause, holdsType, isUnit, likelyVerbs, measureWords, questionParts, statesBound } from './answer-type.ts';
 import type { AskedType } from './answer-type.ts';
@@ -40,12 +40,12 @@ import { endsSentence } from './citations.ts';
 import { contentTerms } from './checks.ts';
 import type { Candidate, CandidateRow, Outcome, Part, PartReading, ReaderOptions, Reading, ReadingSignals, Weighted } from './reader/types.ts';
 import { matchForm, nameKey, phraseKey, plainText, termSet } from './reader/text.ts';
-import { questionStems } from './reader/question.ts';
+import { askedNouns, compoundSplits, DERIVED_SHARE, DERIVED_TOGETHER, derivedWords, describesSubject, directForm, misspelling, NAMING_WORDS, namingForms, POINTING, POINTING_OR_THE, questionStems, questionValues, taskVerb } from './reader/question.ts';
 import { isLabel, NAME_PHRASE, NAME_WORD, OPENING_WORD, PRONOUN_START } from './reader/candidates.ts';
 export type { Candidate, CandidateRow, Outcome, PartReading, PassageUnit, ReaderOptions, Reading, ReadingSignals } from './reader/types.ts';
 export { matchForm, plainText } from './reader/text.ts';
 export { codeSentences, codeUnits, proseSentences, proseUnits } from './reader/units.ts';
-export { QUESTION_WORDS } from './reader/question.ts';
+export { askedNouns, derivedWords, describesSubject, directForm, misspelling, QUESTION_WORDS } from './reader/question.ts';
 export { leansOnPrevious, readerCandidates, sentenceSimilarity } from './reader/candidates.ts';
 
 /**
@@ -116,21 +116,6 @@ const MAX_LISTED = 6;
 /** The most steps and lines of their commands quoted for a "How do I…" question. */
 const MAX_STEPS = 12;
 
-/**
- * The verb of the task an English how-to question asks ("How can I *export* a note to PDF?"), which its quote must hold. English
- * only: a Russian step says «Поднимите» for «поднять», forms no stem joins.
- */
-const TASK_VERB = /(?<![\p{L}])(?:how (?:do|can|could|should|would|will|must) (?:i|we|you|one)|how to)\s+([\p{L}-]+)/iu;
-/** «Как разделить слайды?»: a Russian how-to names its task by an infinitive. Its steps say it otherwise as often («Поднимите» for «поднять»), so it only ranks. */
-const TASK_INFINITIVE = /(?<![\p{L}])как (?:мне |нам |можно |нужно |надо )?(\p{L}+(?:ть|ти|чь)(?:ся|сь)?)(?![\p{L}])/iu;
-/** The asked task's verb (matched form), and whether a quote must hold it (English) or it only ranks (a Russian infinitive). */
-function taskVerb(question: string, lang?: string): { form: string; required: boolean } | undefined {
-  const english = TASK_VERB.exec(question);
-  const m = english ?? TASK_INFINITIVE.exec(question);
-  const t = m ? tokenize(m[1]!, lang)[0] : undefined;
-  return t && !isStopword(t.raw, lang) ? { form: matchForm(t.term), required: english !== null } : undefined;
-}
-
 /** For "How do I…": the share of the question's word weight an instruction must hold (a step: with its title and heading) to be the how-to of the asked task. */
 const STEP_SECTION = 0.6;
 
@@ -190,97 +175,6 @@ const SIMILARITY_GAP_MID = 0.058;
 const SIMILARITY_GAP_WEIGHT = 4;
 /** The vectors raise the bar by at most this much: they veto a quote the words hold well only when the words hold it barely. */
 const SIMILARITY_VETO_MAX = 0.05;
-
-/** Prepositions a question may end on ("Where does she work *from*?", "Who does he report *to*?"). */
-const STRANDED = /(?<![\p{L}])(from|to|in|at|for|with|on|under|after)\s*[?,.!]*\s*$/iu;
-
-/**
- * The form a sentence states the asked value in, when the question's wording shows it: a question
- * that ends on a preposition is answered by that preposition before a name or number ("Where does
- * Tomás Herrera work from?" — "works remotely from Valencia", not "spent five years in Madrid").
- * English. Read for a question about a known subject (ReaderOptions.directForms), where it tells
- * apart that subject's sentences; over open passages it picks as often as it misses.
- */
-export function directForm(part: string, type: AskedType['type']): RegExp | undefined {
-  const stranded = type === 'place' || type === 'person' || type === 'entity' ? STRANDED.exec(part) : null;
-  if (stranded) return new RegExp(`(?<![\\p{L}])${stranded[1]!.toLowerCase()}\\s+(?:the\\s+)?[\\p{Lu}\\p{N}]`, 'u');
-  return undefined;
-}
-
-/** Numbers and capitalised words of the question: a value the question already states is no answer. */
-function questionValues(question: string, lang?: string): RegExp | null {
-  // A function word capitalised as the question's first ("In which year…") names nothing: "In 1237 …" keeps its "In".
-  const vals = [...new Set(question.match(/\d[\d.,:-]*\d|\d|(?<![\p{L}])[\p{Lu}][\p{L}'’-]+/gu) ?? [])].filter((v) => v.length > 0 && !isStopword(v.toLowerCase(), lang));
-  if (vals.length === 0) return null;
-  return new RegExp(`(?<![\\p{L}\\p{N}])(?:${vals.map((v) => v.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})(?![\\p{L}\\p{N}])`, 'gu');
-}
-
-/**
- * A word of the sentence derived from the question's word, or the other way round: the two share
- * their beginning, at least DERIVED_MIN letters and three quarters of the shorter one, and the
- * longer one goes on for at most DERIVED_REST letters after it, in any language ("scientific" and
- * "science", "percentage" and "percent", "Mongolia" and "Mongols": their stems differ). It counts
- * as holding that word, less than the word itself: a shared beginning is not always a shared
- * meaning ("pharmacies", "pharmacists").
- */
-const DERIVED_SHARE = 0.75;
-/** In the check that one sentence holds the question together it counts less: a derived word from a passage on the topic must not make the notes look as if they answered. */
-const DERIVED_TOGETHER = 0.5;
-const DERIVED_MIN = 5;
-const DERIVED_REST = 4;
-
-/** Verbs that give a thing its name, in the analysis languages: one counts as derived from another. */
-const NAMING_WORDS = 'called named known termed dubbed referred называется называются называют называли назван названа названо названы зовут именуется именуют heißt heißen genannt nennt nennen bezeichnet namens'.split(' ');
-const namingSets = new Map<string, ReadonlySet<string>>();
-function namingForms(lang = 'en'): ReadonlySet<string> {
-  let set = namingSets.get(lang);
-  if (!set) namingSets.set(lang, (set = new Set(NAMING_WORDS.flatMap((w) => tokenize(w, lang).map((t) => matchForm(t.term))))));
-  return set;
-}
-
-/** Is one of two different matched forms derived from the other (see DERIVED_SHARE)? */
-export function derivedWords(a: string, b: string): boolean {
-  if (a === b || a.length < DERIVED_MIN || b.length < DERIVED_MIN) return false;
-  let k = 0;
-  while (k < a.length && k < b.length && a[k] === b[k]) k++;
-  return k >= DERIVED_MIN && k >= 0.75 * Math.min(a.length, b.length) && Math.max(a.length, b.length) - k <= DERIVED_REST;
-}
-
-/**
- * A question word no file holds, and a word of the passages it misspells, with the same first
- * letter: two letters swapped ("cuase", "otuage"), from 6 letters one missing, added or changed
- * ("recovry", "algoritm"), from 10 letters two such slips. Shorter words one letter apart are as
- * often two words ("bogus", "bonus"). It counts as that word does when derived, and the answer
- * says which word it was read as.
- */
-export function misspelling(typed: string, word: string): boolean {
-  if (typed === word || typed[0] !== word[0] || typed.length < 4 || Math.abs(typed.length - word.length) > 2) return false;
-  if (typed.length === word.length) {
-    const diff = [...typed].flatMap((ch, i) => (ch === word[i] ? [] : [i]));
-    if (diff.length === 2 && diff[1] === diff[0]! + 1 && typed[diff[0]!] === word[diff[1]!] && typed[diff[1]!] === word[diff[0]!]) return true;
-  }
-  const longest = Math.max(typed.length, word.length);
-  const most = longest >= 10 ? 2 : longest >= 6 ? 1 : 0;
-  if (most === 0) return false;
-  // Damerau-Levenshtein (optimal string alignment), stopped once every cell of a row is over the bound.
-  let before: number[] = [];
-  let prev = Array.from({ length: word.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= typed.length; i++) {
-    const row = [i];
-    let low = i;
-    for (let j = 1; j <= word.length; j++) {
-      const cost = typed[i - 1] === word[j - 1] ? 0 : 1;
-      let d = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + cost);
-      if (i > 1 && j > 1 && typed[i - 1] === word[j - 2] && typed[i - 2] === word[j - 1]) d = Math.min(d, before[j - 2]! + 1);
-      row.push(d);
-      low = Math.min(low, d);
-    }
-    if (low > most) return false;
-    before = prev;
-    prev = row;
-  }
-  return prev[word.length]! <= most;
-}
 
 /** Does the sentence hold a word the question's word derives from or to, or misspells (`t.derived`), not the word itself? */
 function holdsDerived(c: Candidate, t: Weighted): boolean {
@@ -346,16 +240,6 @@ function withAbbreviations(candidates: readonly Candidate[], qTerms: readonly st
 }
 
 /**
- * The question names its subject by a description rather than a name: a relative clause ("the
- * person who leads…", "the library that Nadia maintains", «инженер, который выбрал…») or a
- * possessive ("Lukas Becker's manager"). Its answer may take a second hop.
- */
-export function describesSubject(question: string): boolean {
-  const q = question.replace(/[’`]/g, "'");
-  return /\S\s+(?:who|whom|whose|that|which)\s/i.test(q) || /[\p{L}]'s\s/u.test(q) || /(?<![\p{L}])(?:котор\p{L}*|чей|чья|чьё|чьи)(?![\p{L}])/iu.test(q.slice(q.indexOf(' ') + 1)) || /,\s*(?:кто|где|что)(?![\p{L}])/iu.test(q);
-}
-
-/**
  * The sentence next to the lead, in its passage, that the lead cannot be read without: the one
  * before a lead that opens with a pronoun ("These devices treat…" needs what "these devices" are),
  * or the one after it when that one opens with a pronoun or with a question word the lead holds
@@ -372,27 +256,6 @@ function referredNeighbour(candidates: readonly Candidate[], lead: number, asks:
   if (same(lead - 1) && (refers(c.text) || pointsAtAsked(c.text))) return lead - 1;
   if (same(lead + 1) && (refers(candidates[lead + 1]!.text) || goesOn(lead + 1)) && asks(lead + 1)) return lead + 1;
   return undefined;
-}
-
-/** "What/which X", «какой X», "welcher X": the words after it, to the first word that is no noun of it. */
-const ASKS_WHICH = /(?<![\p{L}])(?:what|which|как(?:ой|ая|ое|ие|ую|им|ом|ого|ому|их)|welche[rsmn]?)\s+((?:[\p{L}'’-]+\s+){0,3})/iu;
-const NOT_A_HEAD = /^(?:is|are|was|were|do|does|did|has|have|had|can|could|will|would|should|may|might|must|of|in|on|at|for|to|from|by|with|the|a|an)$/i;
-/** Demonstratives in English, Russian and German. */
-const DEMONSTRATIVES = 'this|these|those|such|этот|эта|это|эти|этого|этой|этих|этим|этом|эту|такой|такая|такие|dieser|diese|dieses|diesen|diesem';
-/** A demonstrative (or, for the asked noun, the definite article and "that") and the noun after it. */
-const POINTING = new RegExp(`(?<![\\p{L}])(?:${DEMONSTRATIVES})\\s+([\\p{L}-]+)`, 'giu');
-const POINTING_OR_THE = new RegExp(`(?<![\\p{L}])(?:the|that|${DEMONSTRATIVES})\\s+([\\p{L}-]+)`, 'giu');
-
-/** The nouns a "what/which" question asks for (matched forms): "What device is used…" asks for a device. */
-export function askedNouns(question: string, lang?: string): Set<string> {
-  const out = new Set<string>();
-  const m = ASKS_WHICH.exec(question.replace(/\s+/g, ' '));
-  for (const w of m?.[1]?.trim().split(' ') ?? []) {
-    if (w === '' || NOT_A_HEAD.test(w) || isStopword(w, lang)) break;
-    const t = tokenize(w, lang)[0];
-    if (t && t.term.length > 2) out.add(matchForm(t.term));
-  }
-  return out;
 }
 
 /** Does the text point (a demonstrative, or `withThe` the definite article) at a noun `wanted` holds? */
@@ -414,22 +277,6 @@ function opensWithLeadWord(next: Candidate, lead: Candidate, asked: readonly Wei
   const first = tokenize(next.text.replace(OPENING_WORD, ''), lang).find((t) => !isStopword(t.raw, lang));
   const w = first && matchForm(first.term);
   return w !== undefined && lead.terms.has(w) && asked.some((t) => t.w > 0 && t.term === w);
-}
-
-/** The question terms no file holds that are German compounds of terms files hold, with those parts (the word as written kept for each part). */
-function compoundSplits(terms: readonly string[], written: Map<string, string>, lang: string | undefined, termStats: ReaderOptions['termStats']): Map<string, string[]> {
-  const out = new Map<string, string[]>();
-  if (lang !== 'de' || terms.length === 0) return out;
-  const df = (ts: readonly string[]) => new Map([...termStats(ts)].map(([t, s]) => [t, s.df]));
-  const own = df(terms);
-  for (const t of terms) {
-    if ((own.get(t) ?? 0) > 0 || !written.has(t)) continue;
-    const parts = compoundParts(written.get(t)!, lang, df);
-    if (parts.length === 0) continue;
-    out.set(t, parts);
-    for (const p of parts) if (!written.has(p)) written.set(p, written.get(t)!);
-  }
-  return out;
 }
 
 const round3 = (v: number) => (Number.isFinite(v) ? Math.round(v * 1000) / 1000 : 0);
