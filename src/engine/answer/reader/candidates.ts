@@ -7,6 +7,7 @@ import type { Candidate } from './types.ts';
 import { matchForm, nameKey, phraseKey, plainText, termSet } from './text.ts';
 import { codeUnits, proseUnits } from './units.ts';
 import { QUESTION_WORDS } from './question.ts';
+import { packAlternation, packWords } from '../../lang/reader-packs.ts';
 
 export const matchKey = (s: string) => plainText(s).toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
 
@@ -31,7 +32,7 @@ export const PROSE_LANGUAGES = new Set(['markdown', 'text', null, undefined]);
 export const MAX_SENTENCE_CHARS = 600;
 
 /** The words a line of a shell block answers to besides its own: it is a command ("which make command", «какой командой»). */
-export const COMMAND_TERMS = ['command', 'команд'];
+export const COMMAND_TERMS = packWords('commandWords');
 
 /** Every candidate sentence of the snippets, in snippet order, each once. */
 export function readerCandidates(snippets: readonly Snippet[], lang?: string): Candidate[] {
@@ -168,9 +169,9 @@ export function nameCandidates(snippets: readonly Snippet[], candidates: Candida
 }
 
 /** A sentence that opens with a pronoun is about what the sentence before it names. */
-export const PRONOUN_START = /^(?:it|he|she|they|this|these|its|his|her|their|он|она|оно|они|это|его|её|ее|их)(?![\p{L}])/iu;
+export const PRONOUN_START = new RegExp(`^(?:${packAlternation('pronouns')})(?![\\p{L}])`, 'iu');
 /** A pronoun or demonstrative inside a sentence's opening phrase. */
-export const PRONOUN_WORD = /(?<![\p{L}])(?:it|he|she|they|this|these|its|his|her|their|он|она|оно|они|это|этот|эта|эти|его|её|ее|их)(?![\p{L}])/iu;
+export const PRONOUN_WORD = new RegExp(`(?<![\\p{L}])(?:${packAlternation('openingPronouns')})(?![\\p{L}])`, 'iu');
 /** An opening word set off by a comma ("However, …", «Однако, …»). */
 export const OPENING_WORD = /^[\p{L}]+,\s+/u;
 /**
@@ -185,4 +186,4 @@ export function leansOnPrevious(text: string): boolean {
 }
 
 /** A heading over the steps of a how-to. */
-export const STEPS_HEADING = /(?<![\p{L}])(?:steps?|checklist|how to|instructions?|procedure|setup|set up|installation|install|getting started|шаги|инструкци\p{L}*|порядок действий|как \p{L}+|schritte|anleitung|vorgehen|einrichtung)(?![\p{L}])/iu;
+export const STEPS_HEADING = new RegExp(`(?<![\\p{L}])(?:${packAlternation('stepsHeadings')})(?![\\p{L}])`, 'iu');

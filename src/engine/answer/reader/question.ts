@@ -3,71 +3,40 @@ import { compoundParts, isStopword, stemWord, tokenize } from '../../search/anal
 import type { AskedType } from '../answer-type.ts';
 import type { ReaderOptions } from './types.ts';
 import { matchForm } from './text.ts';
+import { STRANDED } from '../../lang/en/reader.ts';
+import { packAlternation, packWords, READER_PACKS, readerPack } from '../../lang/reader-packs.ts';
 
-/** Words that frame a question rather than say what it is about (stemmed forms too). */
-export const QUESTION_WORDS: ReadonlySet<string> = new Set(
-  (
-    'what which who whom whose when where why how does doe did do long often many much kind sort tell explain describe mean ' +
-    'что чего чему чем чём какой какая какое какие какую какого какому каким каком каких какими каков какова каково каковы кто кого кому кем ком когда где куда откуда почему зачем как сколько скольк скольких ли ' +
-    'который которая которое которые которого которой которому которым чей чья чьё чье чьи ' +
-    'wie wann wo woher wohin warum weshalb wieso weswegen wozu wer wen wem wessen was welche welcher welches welchen welchem ' +
-    'womit wofür woraus worauf wodurch worin wovon lange oft häufig viele viel wieviel wieviele gibt ' +
-    'quand où pourquoi combien quel quelle quels quelles qui que quoi lequel laquelle ' +
-    'cuándo cuando dónde donde por qué cómo cuánto cuánta cuántos cuántas quién quiénes cuál cuáles ' +
-    // Chinese and Japanese, as the word breaker splits them (什么时候: 什么 | 时候; どのくらい: どの | くらい).
-    '什么 什么样 时候 哪 哪个 哪些 哪里 哪儿 哪种 哪家 哪天 哪年 谁 多少 几 多久 多长 多大 多高 多远 为什么 为何 怎么 怎样 如何 吗 呢 何时 请问 可以 能 能够 是否 ' +
-    '何 なに なん いつ 誰 だれ どこ なぜ どうして どの どれ どんな いくら いくつ くらい ぐらい ですか ますか できます できますか ' +
-    // Hindi and Thai
-    'कितने कितनी कितना कब कौन किसने किसका किसकी क्यों कहाँ कहां क्या किस समय तक ' +
-    'เท่าไร เท่าไหร่ เมื่อไร เมื่อไหร่ ใคร ทำไม ที่ไหน อะไร ไหน กี่ นาน แค่ไหน ' +
-    // Arabic
-    'ما ماذا متى أين اين من كم لماذا كيف أي هل ' +
-    // Korean
-    '얼마나 언제 누가 누구 왜 어디 어디에 무엇 무슨 어떤 어느 몇 얼마'
-  ).split(' '),
-);
+/** Words that frame a question rather than say what it is about (stemmed forms too), of every language pack. */
+export const QUESTION_WORDS: ReadonlySet<string> = new Set(packWords('questionWords'));
 
-/**
- * English function words the index's stopword list keeps ("its", "somewhere", "else", "anyone"): no
- * question's asked content rests on them, yet in a small vault their idf is high, and a quote without
- * "else" read as missing the question's most specific word ("…in my vault folder or somewhere
- * else?"), nor on "will" ("…the largest file Sync Plus will sync"). "own" stays a content word: "on their own" is what some questions ask.
- */
-export const ENGLISH_FUNCTION_WORDS = 'its itself she hers herself ours ourselves yours yourself yourselves myself theirs themselves else somewhere anywhere everywhere nowhere someone somebody anyone anybody everyone everybody something anything everything just will'.split(' ');
-/**
- * Russian modal verbs the stopword list lacks (it keeps "может", not "могло", "смогу", "нужно"): in
- * "…могло быть удалено" the asked content is «удалено», and no answer repeats the modal.
- */
-export const RUSSIAN_FUNCTION_WORDS = 'могу можешь можем можете могут мог могла могло могли смогу сможешь сможет сможем сможете смогут смог смогла смогло смогли нужно надо должен должна должно должны'.split(' ');
-export const FUNCTION_WORDS: Record<string, readonly string[]> = { en: ENGLISH_FUNCTION_WORDS, ru: RUSSIAN_FUNCTION_WORDS };
-/** Words that do not count among a question's own, as the analyzer stems them in each analysis language ("why" is "whi"): the question words, and in English and Russian the function words above. */
+/** Words that do not count among a question's own, as the analyzer stems them in each analysis language ("why" is "whi"): the question words, and the function words of its language's pack. */
 export const questionStemSets = new Map<string, ReadonlySet<string>>();
 export function questionStems(lang = 'en'): ReadonlySet<string> {
   let set = questionStemSets.get(lang);
   if (!set) {
-    const words = [...QUESTION_WORDS, ...(FUNCTION_WORDS[lang] ?? [])];
+    const words = [...QUESTION_WORDS, ...(readerPack(lang)?.functionWords ?? [])];
     questionStemSets.set(lang, (set = new Set([...QUESTION_WORDS, ...words.map((w) => stemWord(w, lang))])));
   }
   return set;
 }
 
-/**
- * The verb of the task an English how-to question asks ("How can I *export* a note to PDF?"), which its quote must hold. English
- * only: a Russian step says «Поднимите» for «поднять», forms no stem joins.
- */
-export const TASK_VERB = /(?<![\p{L}])(?:how (?:do|can|could|should|would|will|must) (?:i|we|you|one)|how to)\s+([\p{L}-]+)/iu;
-/** «Как разделить слайды?»: a Russian how-to names its task by an infinitive. Its steps say it otherwise as often («Поднимите» for «поднять»), so it only ranks. */
-export const TASK_INFINITIVE = /(?<![\p{L}])как (?:мне |нам |можно |нужно |надо )?(\p{L}+(?:ть|ти|чь)(?:ся|сь)?)(?![\p{L}])/iu;
-/** The asked task's verb (matched form), and whether a quote must hold it (English) or it only ranks (a Russian infinitive). */
+/** How each language's how-to names its task's verb, and whether the quote must hold it. */
+export const TASK_VERBS = READER_PACKS.flatMap((p) => (p.taskVerb ? [p.taskVerb] : []));
+/** The asked task's verb (matched form), and whether a quote must hold it (English) or it only ranks (a Russian infinitive): the first pack's pattern that matches. */
 export function taskVerb(question: string, lang?: string): { form: string; required: boolean } | undefined {
-  const english = TASK_VERB.exec(question);
-  const m = english ?? TASK_INFINITIVE.exec(question);
+  let m: RegExpExecArray | null = null;
+  let required = false;
+  for (const verb of TASK_VERBS) {
+    m = verb.pattern.exec(question);
+    if (m) {
+      required = verb.required;
+      break;
+    }
+  }
   const t = m ? tokenize(m[1]!, lang)[0] : undefined;
-  return t && !isStopword(t.raw, lang) ? { form: matchForm(t.term), required: english !== null } : undefined;
+  return t && !isStopword(t.raw, lang) ? { form: matchForm(t.term), required } : undefined;
 }
 
-/** Prepositions a question may end on ("Where does she work *from*?", "Who does he report *to*?"). */
-export const STRANDED = /(?<![\p{L}])(from|to|in|at|for|with|on|under|after)\s*[?,.!]*\s*$/iu;
 
 /**
  * The form a sentence states the asked value in, when the question's wording shows it: a question
@@ -105,7 +74,7 @@ export const DERIVED_MIN = 5;
 export const DERIVED_REST = 4;
 
 /** Verbs that give a thing its name, in the analysis languages: one counts as derived from another. */
-export const NAMING_WORDS = 'called named known termed dubbed referred называется называются называют называли назван названа названо названы зовут именуется именуют heißt heißen genannt nennt nennen bezeichnet namens'.split(' ');
+export const NAMING_WORDS = packWords('namingWords');
 export const namingSets = new Map<string, ReadonlySet<string>>();
 export function namingForms(lang = 'en'): ReadonlySet<string> {
   let set = namingSets.get(lang);
@@ -164,17 +133,17 @@ export function misspelling(typed: string, word: string): boolean {
  */
 export function describesSubject(question: string): boolean {
   const q = question.replace(/[’`]/g, "'");
-  return /\S\s+(?:who|whom|whose|that|which)\s/i.test(q) || /[\p{L}]'s\s/u.test(q) || /(?<![\p{L}])(?:котор\p{L}*|чей|чья|чьё|чьи)(?![\p{L}])/iu.test(q.slice(q.indexOf(' ') + 1)) || /,\s*(?:кто|где|что)(?![\p{L}])/iu.test(q);
+  return READER_PACKS.some((p) => p.describesSubject?.(q) === true);
 }
 
 /** "What/which X", «какой X», "welcher X": the words after it, to the first word that is no noun of it. */
-export const ASKS_WHICH = /(?<![\p{L}])(?:what|which|как(?:ой|ая|ое|ие|ую|им|ом|ого|ому|их)|welche[rsmn]?)\s+((?:[\p{L}'’-]+\s+){0,3})/iu;
-export const NOT_A_HEAD = /^(?:is|are|was|were|do|does|did|has|have|had|can|could|will|would|should|may|might|must|of|in|on|at|for|to|from|by|with|the|a|an)$/i;
-/** Demonstratives in English, Russian and German. */
-export const DEMONSTRATIVES = 'this|these|those|such|этот|эта|это|эти|этого|этой|этих|этим|этом|эту|такой|такая|такие|dieser|diese|dieses|diesen|diesem';
+export const ASKS_WHICH = new RegExp(`(?<![\\p{L}])(?:${packAlternation('asksWhich')})\\s+((?:[\\p{L}'’-]+\\s+){0,3})`, 'iu');
+export const NOT_A_HEAD = new RegExp(`^(?:${packAlternation('notAHead')})$`, 'i');
+/** Demonstratives of every language pack. */
+export const DEMONSTRATIVES = packAlternation('demonstratives');
 /** A demonstrative (or, for the asked noun, the definite article and "that") and the noun after it. */
 export const POINTING = new RegExp(`(?<![\\p{L}])(?:${DEMONSTRATIVES})\\s+([\\p{L}-]+)`, 'giu');
-export const POINTING_OR_THE = new RegExp(`(?<![\\p{L}])(?:the|that|${DEMONSTRATIVES})\\s+([\\p{L}-]+)`, 'giu');
+export const POINTING_OR_THE = new RegExp(`(?<![\\p{L}])(?:${packAlternation('articles')}|${DEMONSTRATIVES})\\s+([\\p{L}-]+)`, 'giu');
 
 /** The nouns a "what/which" question asks for (matched forms): "What device is used…" asks for a device. */
 export function askedNouns(question: string, lang?: string): Set<string> {

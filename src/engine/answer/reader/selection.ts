@@ -7,6 +7,7 @@ import type { Candidate, Weighted } from './types.ts';
 import { matchForm, termSet } from './text.ts';
 import { DERIVED_SHARE, POINTING, POINTING_OR_THE } from './question.ts';
 import { OPENING_WORD, PRONOUN_START } from './candidates.ts';
+import { packAlternation } from '../../lang/reader-packs.ts';
 
 /**
  * What ranks one sentence against another as the answer to a part of the question, each 0..1: its
@@ -40,7 +41,7 @@ export const ANTECEDENT_SHARE = 0.75;
  * schools are…", "For instance P ⊆ NP…", "As part of this merger…", "Today, this is known as…",
  * «Например…», «Всё это…», «Многие из них…».
  */
-export const ANAPHOR_START = /^(?:those|such|the latter|the former|(?:most|all|some|many|each|one|none|both|several|few) of (?:these|them|this|those)|for instance|for example|as a result|as part of (?:this|these|that)|today,? (?:this|these|it)|in (?:this|that) (?:way|case)|например|вс[её] это|(?:большинство|многие|некоторые|каждый|каждая|одна|один) из (?:них|этих)|в результате)(?![\p{L}])/iu;
+export const ANAPHOR_START = new RegExp(`^(?:${packAlternation('anaphors')})(?![\\p{L}])`, 'iu');
 
 /** What a value of the asked type adds to a sentence's share of a part answered (the rest is its coverage). */
 export const W_TYPE = 0.25;
@@ -69,7 +70,7 @@ export const MEASURED: ReadonlySet<AskedType['type']> = new Set(['date', 'durati
  * A condition ("If your team is one person, …", «Если ваша команда состоит из одного человека — …»,
  * "Wenn du 2 Geräte hast, …") up to the comma or dash that closes it: a value in it is supposed, not stated.
  */
-export const CONDITION = /(?<![\p{L}])(?:if|unless|если|wenn|falls|sofern)\s[^,;:—–]*/giu;
+export const CONDITION = new RegExp(`(?<![\\p{L}])(?:${packAlternation('conditions')})\\s[^,;:—–]*`, 'giu');
 /** A sentence less its conditions, kept by sentence; a condition that sets a threshold states a requirement ("If your organization has purchased at least 25 licenses, …") and stays. */
 export const statedPart = (text: string) => statedMemo(text, () => text.replace(CONDITION, (clause) => (statesBound(clause) ? clause : ' ')));
 export const statedMemo = boundedMemo<string>(20_000);

@@ -1,6 +1,8 @@
 /** Text as the answer reader reads it: Markdown markup removed, words stemmed and matched (matchForm), phrases and names keyed. */
 import { foldText, isStopword, stemWord, tokenize } from '../../search/analyzer.ts';
 import { boundedMemo } from '../memo.ts';
+import { IRREGULAR_VERBS } from '../../lang/en/reader.ts';
+import { FLEETING_VOWEL } from '../../lang/ru/reader.ts';
 
 /** A wikilink without an alias as Obsidian shows it: "Note > Heading" for [[Note#Heading]], the note alone for a block ([[Note#^id]]) or a PDF page ([[Doc.pdf#page=3]]). */
 export function linkText(target: string): string {
@@ -36,11 +38,10 @@ export function plainText(text: string): string {
 export function matchForm(term: string): string {
   const base = IRREGULAR.get(term);
   if (base !== undefined) return base;
-  return /[бвгджзклмнпрстфхцчшщ][ео][бвгджзклмнпрстфхцчшщ]$/.test(term) ? `${term.slice(0, -2)}${term.slice(-1)}` : term;
+  return FLEETING_VOWEL.test(term) ? `${term.slice(0, -2)}${term.slice(-1)}` : term;
 }
 
-/** Irregular English verbs: the base, then its past and participle forms that differ from it. */
-export const IRREGULAR_VERBS = `arise arose arisen|awake awoke awoken|beat beaten|become became|begin began begun|bend bent|bite bitten|bleed bled|blow blew blown|break broke broken|breed bred|bring brought|build built|buy bought|catch caught|choose chose chosen|come came|creep crept|deal dealt|dig dug|draw drawn|drink drank drunk|drive drove driven|eat ate eaten|fall fell fallen|feed fed|fight fought|flee fled|fly flew flown|forbid forbade forbidden|foresee foresaw foreseen|forget forgot forgotten|forgive forgave forgiven|freeze froze frozen|give gave given|go went gone|grow grew grown|hide hid hidden|hold held|keep kept|know knew known|lay laid|lead led|lose lost|make made|mean meant|meet met|mistake mistook mistaken|overcome overcame|overthrow overthrew overthrown|pay paid|rebuild rebuilt|ride rode ridden|ring rang rung|rise risen|run ran|see seen|seek sought|sell sold|send sent|shake shook shaken|shine shone|shoot shot|sing sang|sink sank sunk|sit sat|sleep slept|speak spoken|spend spent|spin spun|stand stood|steal stole stolen|stick stuck|strike struck|strive strove striven|swear swore sworn|swim swam swum|swing swung|take took taken|teach taught|tear tore torn|tell told|think thought|throw threw thrown|understand understood|undertake undertook undertaken|uphold upheld|wake woke woken|wear wore worn|weep wept|win won|withdraw withdrew withdrawn|withhold withheld|write wrote written`;
+/** Each English irregular past or participle's stem, and its verb's (lang/en/reader.ts). */
 export const IRREGULAR: ReadonlyMap<string, string> = new Map(
   IRREGULAR_VERBS.split('|').flatMap((entry) => {
     const [base, ...forms] = entry.split(' ');
