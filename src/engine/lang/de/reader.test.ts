@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { holdsType } from '../../answer/answer-type.ts';
 import { STEPS_HEADING } from '../../answer/reader/candidates.ts';
 import { askedNouns, namingForms, POINTING, questionStems } from '../../answer/reader/question.ts';
 import { ANNOUNCES_LIST } from '../../answer/reader/render.ts';
@@ -25,5 +26,14 @@ describe('the German reader pack', () => {
     expect(namingForms('de').has(form('heißt'))).toBe(true);
     expect([...'Diese Datei wird synchronisiert.'.matchAll(POINTING)].map((m) => m[1])).toEqual(['Datei']);
     expect([...askedNouns('Welche Datei wird synchronisiert?', 'de')]).toEqual([form('datei')]);
+  });
+
+  it.each([
+    ['Es dauert drei Wochen.', 'duration', true],
+    ['Am Freitag.', 'date', true],
+    ['Im Oktober.', 'date', true],
+    ['Es sind zwölf Kuriere.', 'number', true],
+  ] as const)('%s holds a value of type %s: %s', (sentence, type, holds) => {
+    expect(holdsType(sentence, { type })).toBe(holds);
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { holdsType, likelyVerbs } from '../../answer/answer-type.ts';
 import { leansOnPrevious, STEPS_HEADING } from '../../answer/reader/candidates.ts';
 import { askedNouns, describesSubject, directForm, namingForms, questionStems, taskVerb } from '../../answer/reader/question.ts';
 import { ANNOUNCES_LIST } from '../../answer/reader/render.ts';
@@ -56,5 +57,20 @@ describe('the English reader pack', () => {
     expect(namingForms('en').has(form('called'))).toBe(true);
     expect([...askedNouns('What device is used to sync?', 'en')]).toEqual([form('device')]);
     expect(directForm('Where does Tomás Herrera work from?', 'place')?.test('works remotely from Valencia')).toBe(true);
+  });
+
+  it.each([
+    ['It lasted 47 minutes.', 'duration', true],
+    ['The review is on March 3.', 'date', true],
+    ['It happened in the nineteenth century.', 'date', true],
+    ['Every Monday at noon.', 'date', true],
+    ['The pilot has twelve couriers.', 'number', true],
+    ['The pilot starts soon.', 'date', false],
+  ] as const)('%s holds a value of type %s: %s', (sentence, type, holds) => {
+    expect(holdsType(sentence, { type })).toBe(holds);
+  });
+
+  it('tells the verbs of a question by its words', () => {
+    expect([...likelyVerbs('When did the team postpone the launch?')]).toEqual(['postpone']);
   });
 });

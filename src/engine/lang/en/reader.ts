@@ -41,3 +41,20 @@ export const IRREGULAR_VERBS = `arise arose arisen|awake awoke awoken|beat beate
 
 /** Prepositions a question may end on ("Where does she work *from*?", "Who does he report *to*?"). */
 export const STRANDED = /(?<![\p{L}])(from|to|in|at|for|with|on|under|after)\s*[?,.!]*\s*$/iu;
+
+// What the asked-type rules (src/engine/answer/answer-type.ts) read as English values and verbs.
+
+/** Number words ("one of them", "one another" pick out a thing and count nothing); alternatives. */
+export const NUMBER_WORDS = String.raw`one(?!\s+(?:of|another)\b)|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundreds?|thousands?|millions?|billions?|dozens?|half|a few|several|once|twice`;
+/** Units of time after a number; alternatives. */
+export const TIME_UNITS =
+  String.raw`ms|milliseconds?|seconds?|secs?|s|minutes?|mins?|hours?|hrs?|h|days?|d|weeks?|wks?|months?|years?|yrs?|decades?|centur(?:y|ies)|nights?|sprints?|quarters?|` +
+  `engineer-days?|person-days?|man-days?|business days?|working days?|calendar days?`;
+export const MONTHS = 'january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec';
+export const WEEKDAYS = 'monday|tuesday|wednesday|thursday|friday|saturday|sunday';
+/** Ordinals a century is written with ("nineteenth century"). */
+export const ORDINALS = 'first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|thirteenth|fourteenth|fifteenth|sixteenth|seventeenth|eighteenth|nineteenth|twentieth|twenty-first';
+/** A word shortly after one of these is probably a verb ("did the team *postpone*", "who *chose*"). */
+export const AUXILIARY = /^(?:do|does|did|will|would|can|could|should|shall|may|might|must|to|who|which|that|not|never)$/;
+/** …and not one right after one of these. */
+export const DETERMINER = /^(?:the|a|an|this|that|these|those|its|their|his|her|our|your|my|of|for|in|on|at|by|with|from|per|about)$/;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { holdsType } from '../../answer/answer-type.ts';
 import { questionStems } from '../../answer/reader/question.ts';
 import { tokenize } from '../../search/analyzer.ts';
 import { es } from './reader.ts';
@@ -18,5 +19,13 @@ describe('the Spanish reader pack', () => {
 
   it('has no empty word', () => {
     expect(es.questionWords.filter((w) => w.trim() === '')).toEqual([]);
+  });
+
+  it.each([
+    ['El piloto dura 2 semanas.', 'duration', true],
+    ['La revisión es el 3 de marzo.', 'date', true],
+    ['Mayo es un nombre.', 'date', false],
+  ] as const)('%s holds a value of type %s: %s', (sentence, type, holds) => {
+    expect(holdsType(sentence, { type })).toBe(holds);
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { holdsType } from '../../answer/answer-type.ts';
 import { questionStems } from '../../answer/reader/question.ts';
 import { tokenize } from '../../search/analyzer.ts';
 import { fr } from './reader.ts';
@@ -18,5 +19,13 @@ describe('the French reader pack', () => {
 
   it('has no empty word', () => {
     expect(fr.questionWords.filter((w) => w.trim() === '')).toEqual([]);
+  });
+
+  it.each([
+    ['Le pilote dure 2 semaines.', 'duration', true],
+    ['La revue a lieu le 3 mars.', 'date', true],
+    ['Mars est une planète.', 'date', false],
+  ] as const)('%s holds a value of type %s: %s', (sentence, type, holds) => {
+    expect(holdsType(sentence, { type })).toBe(holds);
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { askedAttribute, holdsType, likelyVerbs } from '../../answer/answer-type.ts';
 import { leansOnPrevious, STEPS_HEADING } from '../../answer/reader/candidates.ts';
 import { askedNouns, describesSubject, namingForms, questionStems, taskVerb } from '../../answer/reader/question.ts';
 import { ANNOUNCES_LIST } from '../../answer/reader/render.ts';
@@ -53,5 +54,20 @@ describe('the Russian reader pack', () => {
     expect(statedPart('Если ваша команда состоит из одного человека, план стоит 8 $.')).not.toContain('одного человека');
     expect(namingForms('ru').has(form('называется'))).toBe(true);
     expect([...askedNouns('Какой файл в папке хранит настройки?', 'ru')]).toEqual([form('файл')]);
+  });
+
+  it.each([
+    ['Пилот длится 12 недель.', 'duration', true],
+    ['Встреча в пятницу.', 'date', true],
+    ['Ревью назначено на 3 марта.', 'date', true],
+    ['В пилоте двадцать курьеров.', 'number', true],
+    ['Пилот скоро начнётся.', 'date', false],
+  ] as const)('%s holds a value of type %s: %s', (sentence, type, holds) => {
+    expect(holdsType(sentence, { type })).toBe(holds);
+  });
+
+  it('tells the verbs of a question by its words', () => {
+    expect([...likelyVerbs('Когда начнётся пилот?')]).toEqual(['начнется']);
+    expect(askedAttribute('Сколько стоит подписка?')).toEqual(['подписка']);
   });
 });

@@ -36,3 +36,20 @@ export const ru: ReaderPack = {
  * "павел" / "павл", "ден" / "дн", "конец" / "конц"; the reader matches the form without it.
  */
 export const FLEETING_VOWEL = /[бвгджзклмнпрстфхцчшщ][ео][бвгджзклмнпрстфхцчшщ]$/;
+
+// What the asked-type rules (src/engine/answer/answer-type.ts) read as Russian values and verbs.
+
+/** Number words; alternatives. */
+export const NUMBER_WORDS = String.raw`один|одна|одно|одного|одной|два|две|двух|три|трех|трёх|четыре|четырех|пять|пяти|шесть|шести|семь|семи|восемь|восьми|девять|девяти|десять|десяти|двадцать|тридцать|сорок|пятьдесят|сто|двести|тысяч[аиу]?|миллион\S*|полтора|несколько|дважды|трижды`;
+/** Units of time after a number; alternatives. */
+export const TIME_UNITS = String.raw`мс|миллисекунд\p{L}*|секунд\p{L}*|сек|минут\p{L}*|мин|час\p{L}*|ч|дн\p{L}*|день|сут\p{L}*|недел\p{L}*|месяц\p{L}*|мес|год\p{L}*|лет|квартал\p{L}*`;
+export const MONTHS = String.raw`январ\p{L}*|феврал\p{L}*|март\p{L}*|апрел\p{L}*|ма[йяе]|июн\p{L}*|июл\p{L}*|август\p{L}*|сентябр\p{L}*|октябр\p{L}*|ноябр\p{L}*|декабр\p{L}*`;
+export const WEEKDAYS = String.raw`понедельник\p{L}*|вторник\p{L}*|сред[аыу]|четверг\p{L}*|пятниц\p{L}*|суббот\p{L}*|воскресень\p{L}*`;
+/** Verbs of a measure («Сколько стоит подписка…», «Сколько недель длится…»): the subject comes after them. */
+export const MEASURE_VERBS = String.raw`сто(?:ит|ят|ил|ила|ило|или)|длит(?:ся)?|длятся|длил(?:ся|ась|ось|ись)|продолжа\p{L}*|занима\p{L}*|весит|весят`;
+export const PREPOSITIONS = 'в|во|на|для|по|с|со|у|к|от|до|из|о|об|при|за|под|над|между|через';
+/**
+ * Verb endings (infinitive, present, past, reflexive), as they rarely end a noun: "-ет" only
+ * after a vowel (делает, but бюджет, пакет), "-ут", "-ел", "-ела", "-ели" not at all (маршрут, отдел, Павел, недели), nor "-нал", "-тал", "-вила" (канал, правила).
+ */
+export const VERB_ENDING = /(?:ть|ться|чь|[аеёияую]ет|ёт|ит|[аеияуюо]ют|[жчшщ]ат|ят|ется|ится|утся|ются|(?<![инт])ал|ял|ил|ала|яла|(?<!в)ила|али|яли|или|ался|ился|лся|лась|лись|лось)$/;
