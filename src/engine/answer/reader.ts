@@ -31,6 +31,13 @@
  * holds at all ("parental" in a vault without HR notes) counts fully against coverage.
  *
  * Pure: no store, no model, no I/O.
+ *
+ * readAnswer is the pipeline's spine; each stage is a module of answer/reader/: a passage's quotable
+ * units (units.ts) become candidates (candidates.ts: readerCandidates, nameCandidates); the question
+ * is read (question.ts: its own words, task verb, stated values, asked nouns); sentences are ranked
+ * (selection.ts: SELECTION_FEATURES, coverage), the outcome judged (outcome.ts) and the quote laid out
+ * (render.ts). Shapes are in types.ts, text helpers in text.ts, and each language's words in its pack,
+ * src/engine/lang/<code>/reader.ts.
  */
 import { isStopword, tokenize } from '../search/analyzer.ts';
 import { askedAttribute, askedType, asksLimit, assignsUnit, boundSaid, boundStatement, describesUnit, hasRelativeClause, holdsType, isUnit, likelyVerbs, measureWords, questionParts } from './answer-type.ts';

@@ -9,7 +9,7 @@ import { codeUnits, proseUnits } from './units.ts';
 import { QUESTION_WORDS } from './question.ts';
 import { packAlternation, packWords } from '../../lang/reader-packs.ts';
 
-export const matchKey = (s: string) => plainText(s).toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+const matchKey = (s: string) => plainText(s).toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
 
 /**
  * Looks up a candidate's cosine among the stored sentences of its passages. The index splits
@@ -27,12 +27,12 @@ export function sentenceSimilarity(stored: readonly { text: string; score: numbe
   };
 }
 
-export const PROSE_LANGUAGES = new Set(['markdown', 'text', null, undefined]);
+const PROSE_LANGUAGES = new Set(['markdown', 'text', null, undefined]);
 /** A longer "sentence" is usually code or a table that lost its line breaks: unreadable as an answer. */
-export const MAX_SENTENCE_CHARS = 600;
+const MAX_SENTENCE_CHARS = 600;
 
 /** The words a line of a shell block answers to besides its own: it is a command ("which make command", «какой командой»). */
-export const COMMAND_TERMS = packWords('commandWords');
+const COMMAND_TERMS = packWords('commandWords');
 
 /** Every candidate sentence of the snippets, in snippet order, each once. */
 export function readerCandidates(snippets: readonly Snippet[], lang?: string): Candidate[] {
@@ -82,7 +82,7 @@ export function readerCandidates(snippets: readonly Snippet[], lang?: string): C
 }
 
 /** A title names a note when it is this long at least: "Aurora" does, "Q4" or "API" do not. */
-export const MIN_LINK_TITLE = 5;
+const MIN_LINK_TITLE = 5;
 
 /** A capitalised word of mixed case ("Kestrel", "Tomás", "Северный"); not an acronym (TLS) or a code. */
 export const NAME_PHRASE = /[\p{Lu}][\p{Ll}][\p{L}'’]+(?:\s+[\p{Lu}][\p{Ll}][\p{L}'’]+)*/gu;
@@ -99,7 +99,7 @@ export function isLabel(text: string, at: number, word: string): boolean {
  * passages write it capitalised more often than not ("Relay server" is a title, but "relay" is
  * a word), and it is not a month or a weekday.
  */
-export function nameCandidates(snippets: readonly Snippet[], candidates: Candidate[], lang?: string): void {
+function nameCandidates(snippets: readonly Snippet[], candidates: Candidate[], lang?: string): void {
   const capital = new Map<string, number>();
   const lower = new Map<string, number>();
   for (const c of candidates) {
@@ -171,7 +171,7 @@ export function nameCandidates(snippets: readonly Snippet[], candidates: Candida
 /** A sentence that opens with a pronoun is about what the sentence before it names. */
 export const PRONOUN_START = new RegExp(`^(?:${packAlternation('pronouns')})(?![\\p{L}])`, 'iu');
 /** A pronoun or demonstrative inside a sentence's opening phrase. */
-export const PRONOUN_WORD = new RegExp(`(?<![\\p{L}])(?:${packAlternation('openingPronouns')})(?![\\p{L}])`, 'iu');
+const PRONOUN_WORD = new RegExp(`(?<![\\p{L}])(?:${packAlternation('openingPronouns')})(?![\\p{L}])`, 'iu');
 /** An opening word set off by a comma ("However, …", «Однако, …»). */
 export const OPENING_WORD = /^[\p{L}]+,\s+/u;
 /**

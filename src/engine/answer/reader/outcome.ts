@@ -23,10 +23,10 @@ export const NOT_FOUND_BELOW = 0.4;
  * whole by chance, so it must be held more fully. Tuned on XQuAD-en (gold passage removed against
  * present) and both fixtures.
  */
-export const TOGETHER_BASE = 0.64;
-export const TOGETHER_PER_WORD = 0.3 / 8;
-export const TOGETHER_WORDS = 8;
-export const TOGETHER_NEAR_SHARE = 0.25;
+const TOGETHER_BASE = 0.64;
+const TOGETHER_PER_WORD = 0.3 / 8;
+const TOGETHER_WORDS = 8;
+const TOGETHER_NEAR_SHARE = 0.25;
 /**
  * With sentence vectors: how far the quote's cosine to the question stands above the mean of all
  * candidates' moves the bar. A sentence that states the asked fact stands out from the passages on

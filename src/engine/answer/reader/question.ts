@@ -10,7 +10,7 @@ import { packAlternation, packWords, READER_PACKS, readerPack } from '../../lang
 export const QUESTION_WORDS: ReadonlySet<string> = new Set(packWords('questionWords'));
 
 /** Words that do not count among a question's own, as the analyzer stems them in each analysis language ("why" is "whi"): the question words, and the function words of its language's pack. */
-export const questionStemSets = new Map<string, ReadonlySet<string>>();
+const questionStemSets = new Map<string, ReadonlySet<string>>();
 export function questionStems(lang = 'en'): ReadonlySet<string> {
   let set = questionStemSets.get(lang);
   if (!set) {
@@ -21,7 +21,7 @@ export function questionStems(lang = 'en'): ReadonlySet<string> {
 }
 
 /** How each language's how-to names its task's verb, and whether the quote must hold it. */
-export const TASK_VERBS = READER_PACKS.flatMap((p) => (p.taskVerb ? [p.taskVerb] : []));
+const TASK_VERBS = READER_PACKS.flatMap((p) => (p.taskVerb ? [p.taskVerb] : []));
 /** The asked task's verb (matched form), and whether a quote must hold it (English) or it only ranks (a Russian infinitive): the first pack's pattern that matches. */
 export function taskVerb(question: string, lang?: string): { form: string; required: boolean } | undefined {
   let m: RegExpExecArray | null = null;
@@ -70,12 +70,12 @@ export function questionValues(question: string, lang?: string): RegExp | null {
 export const DERIVED_SHARE = 0.75;
 /** In the check that one sentence holds the question together it counts less: a derived word from a passage on the topic must not make the notes look as if they answered. */
 export const DERIVED_TOGETHER = 0.5;
-export const DERIVED_MIN = 5;
-export const DERIVED_REST = 4;
+const DERIVED_MIN = 5;
+const DERIVED_REST = 4;
 
 /** Verbs that give a thing its name, in the analysis languages: one counts as derived from another. */
 export const NAMING_WORDS = packWords('namingWords');
-export const namingSets = new Map<string, ReadonlySet<string>>();
+const namingSets = new Map<string, ReadonlySet<string>>();
 export function namingForms(lang = 'en'): ReadonlySet<string> {
   let set = namingSets.get(lang);
   if (!set) namingSets.set(lang, (set = new Set(NAMING_WORDS.flatMap((w) => tokenize(w, lang).map((t) => matchForm(t.term))))));
@@ -137,10 +137,10 @@ export function describesSubject(question: string): boolean {
 }
 
 /** "What/which X", «какой X», "welcher X": the words after it, to the first word that is no noun of it. */
-export const ASKS_WHICH = new RegExp(`(?<![\\p{L}])(?:${packAlternation('asksWhich')})\\s+((?:[\\p{L}'’-]+\\s+){0,3})`, 'iu');
-export const NOT_A_HEAD = new RegExp(`^(?:${packAlternation('notAHead')})$`, 'i');
+const ASKS_WHICH = new RegExp(`(?<![\\p{L}])(?:${packAlternation('asksWhich')})\\s+((?:[\\p{L}'’-]+\\s+){0,3})`, 'iu');
+const NOT_A_HEAD = new RegExp(`^(?:${packAlternation('notAHead')})$`, 'i');
 /** Demonstratives of every language pack. */
-export const DEMONSTRATIVES = packAlternation('demonstratives');
+const DEMONSTRATIVES = packAlternation('demonstratives');
 /** A demonstrative (or, for the asked noun, the definite article and "that") and the noun after it. */
 export const POINTING = new RegExp(`(?<![\\p{L}])(?:${DEMONSTRATIVES})\\s+([\\p{L}-]+)`, 'giu');
 export const POINTING_OR_THE = new RegExp(`(?<![\\p{L}])(?:${packAlternation('articles')}|${DEMONSTRATIVES})\\s+([\\p{L}-]+)`, 'giu');

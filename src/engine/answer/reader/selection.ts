@@ -50,13 +50,13 @@ export const CONTEXT_SHARE = 0.5;
 /** The second-best sentence is quoted too when it scores at least this share of the best one's (and holds the asked kind of value). */
 export const RUNNER_UP_SHARE = 0.85;
 /** A word of the neighbouring sentences counts this much. */
-export const NEAR_SHARE = 0.35;
+const NEAR_SHARE = 0.35;
 /** A later part of a question holds the first part's words at this share of their weight. */
 export const INHERITED_SHARE = 0.25;
 /** …and all of them together at most this share of the part's own word weight. */
 export const INHERITED_CAP = 0.5;
 /** A word found elsewhere in the retrieved passages of the sentence's note counts this much. */
-export const DOC_SHARE = 0.2;
+const DOC_SHARE = 0.2;
 
 /** A further sentence must bring at least this share of the question's word weight that the quote lacks. */
 export const MULTI_HOP_GAIN = 0.25;
@@ -70,10 +70,10 @@ export const MEASURED: ReadonlySet<AskedType['type']> = new Set(['date', 'durati
  * A condition ("If your team is one person, …", «Если ваша команда состоит из одного человека — …»,
  * "Wenn du 2 Geräte hast, …") up to the comma or dash that closes it: a value in it is supposed, not stated.
  */
-export const CONDITION = new RegExp(`(?<![\\p{L}])(?:${packAlternation('conditions')})\\s[^,;:—–]*`, 'giu');
+const CONDITION = new RegExp(`(?<![\\p{L}])(?:${packAlternation('conditions')})\\s[^,;:—–]*`, 'giu');
 /** A sentence less its conditions, kept by sentence; a condition that sets a threshold states a requirement ("If your organization has purchased at least 25 licenses, …") and stays. */
 export const statedPart = (text: string) => statedMemo(text, () => text.replace(CONDITION, (clause) => (statesBound(clause) ? clause : ' ')));
-export const statedMemo = boundedMemo<string>(20_000);
+const statedMemo = boundedMemo<string>(20_000);
 
 /** A lead's companion of another note (the other hop) adds this much per share of the question's word weight it brings. */
 export const W_HOP = 0.4;

@@ -5,7 +5,7 @@ import { IRREGULAR_VERBS } from '../../lang/en/reader.ts';
 import { FLEETING_VOWEL } from '../../lang/ru/reader.ts';
 
 /** A wikilink without an alias as Obsidian shows it: "Note > Heading" for [[Note#Heading]], the note alone for a block ([[Note#^id]]) or a PDF page ([[Doc.pdf#page=3]]). */
-export function linkText(target: string): string {
+function linkText(target: string): string {
   const at = target.indexOf('#');
   if (at < 0) return target;
   const note = target.slice(0, at).trim();
@@ -42,7 +42,7 @@ export function matchForm(term: string): string {
 }
 
 /** Each English irregular past or participle's stem, and its verb's (lang/en/reader.ts). */
-export const IRREGULAR: ReadonlyMap<string, string> = new Map(
+const IRREGULAR: ReadonlyMap<string, string> = new Map(
   IRREGULAR_VERBS.split('|').flatMap((entry) => {
     const [base, ...forms] = entry.split(' ');
     const to = stemWord(base!, 'en');
@@ -63,7 +63,7 @@ export function termSet(text: string, lang?: string): Set<string> {
   });
   return new Set(kept);
 }
-export const termMemo = boundedMemo<ReadonlySet<string>>(20_000);
+const termMemo = boundedMemo<ReadonlySet<string>>(20_000);
 
 export const phraseKey = (s: string) => ` ${plainText(s).toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim()} `;
 /** A name as it is matched: stemmed, so "Цапля" meets "Цапли" and "Tomás" meets "Tomás's". */

@@ -4,13 +4,13 @@ import type { PassageUnit } from './types.ts';
 import { plainText } from './text.ts';
 
 export const FENCE = /^(?:```|~~~)/;
-export const LIST_ITEM = /^(?:[-*+•]|\d{1,3}[.)])\s/;
+const LIST_ITEM = /^(?:[-*+•]|\d{1,3}[.)])\s/;
 /** "**Date:** 2026-04-02", "Owner: Maya": a line that states one field starts a sentence of its own. */
-export const LABEL_LINE = /^(?:\*\*[^*\n]{1,40}:\*\*|\*\*[^*\n]{1,40}\*\*:|[\p{L}][\p{L} ]{0,30}:\s)/u;
-export const TABLE_ROW = /^\|.*\|\s*$/;
-export const QUOTE = /^(?:>\s?)+/;
+const LABEL_LINE = /^(?:\*\*[^*\n]{1,40}:\*\*|\*\*[^*\n]{1,40}\*\*:|[\p{L}][\p{L} ]{0,30}:\s)/u;
+const TABLE_ROW = /^\|.*\|\s*$/;
+const QUOTE = /^(?:>\s?)+/;
 /** An Obsidian callout's first line: "[!warning] Title", "[!info]+ Title", "[!tip]-". */
-export const CALLOUT = /^\[![\p{L}\p{N}_-]+\][+-]?(?:\s|$)/u;
+const CALLOUT = /^\[![\p{L}\p{N}_-]+\][+-]?(?:\s|$)/u;
 export const TABLE_RULE = /^\|?[\s:|-]+\|[\s:|-]*$/;
 /** An Obsidian block ID at the end of a line: " ^block-id". */
 export const BLOCK_ID = /(?:^|\s+)\^[\p{L}\p{N}-]+$/u;
@@ -20,17 +20,17 @@ export const BLOCK_ID = /(?:^|\s+)\^[\p{L}\p{N}-]+$/u;
  * plain \S+ inside the repetition could split "http://http://..." every possible way, and a token
  * of 40 such prefixes took 11 s, so a note holding one stalled every answer that quoted it.
  */
-export const NOISE_LINE =
+const NOISE_LINE =
   /^(?:#|[-*_=]{3,}\s*$|<[^>]*>\s*$|<!--)|^(?:(?:tags?|links?|see also|related|aliases)\s*:)?(?:[\s,;|·•-]|\[\[[^\]]*\]\]|!?\[[^\]]*\]\([^)]*\)|(?=(<?https?:\/\/\S+))\1|#[\p{L}\p{N}_/-]+)+$/iu;
 
 /** A wikilink or a Markdown link, as written. */
-export const LINK = /!?\[\[[^\]]+\]\]|!?\[[^\]]*\]\([^)]*\)/g;
+const LINK = /!?\[\[[^\]]+\]\]|!?\[[^\]]*\]\([^)]*\)/g;
 /**
  * A link whose text is a title of four words or more ("check out [[Where can I find my current Sync
  * server?]] for guidance") points at what another note says: its words are not this sentence's own.
  * A shorter one names a thing ("[[Obsidian Sync]] keeps versions for a year"), and its words are.
  */
-export const POINTER_WORDS = 4;
+const POINTER_WORDS = 4;
 
 export const cells = (row: string) => row.trim().replace(/^\||\|$/g, '').split('|').map((c) => plainText(c));
 
@@ -148,10 +148,10 @@ export function proseUnits(text: string): PassageUnit[] {
 }
 
 /** A code block whose lines are commands: a shell's info string, or none. */
-export const SHELL_FENCE = /^(?:sh|bash|zsh|fish|shell|console|shell-session|powershell|ps1?|pwsh|cmd|bat)?$/i;
+const SHELL_FENCE = /^(?:sh|bash|zsh|fish|shell|console|shell-session|powershell|ps1?|pwsh|cmd|bat)?$/i;
 
 
-export const COMMENT = /^(?:\/\/+|#+(?!include|define|!)|\/\*+|\*+\/?|--|;+|%)\s?/;
+const COMMENT = /^(?:\/\/+|#+(?!include|define|!)|\/\*+|\*+\/?|--|;+|%)\s?/;
 
 /**
  * A code file's candidate sentences: a run of comment lines read as one sentence (its markers
