@@ -4,14 +4,8 @@
  * the question at all. It is the answer when there is no chat model, and the yardstick a chat
  * model's answer must meet.
  *
- * Each candidate sentence is scored with signals the engine already has:
- *   - coverage: the idf-weighted share of the question's words the sentence holds (its note's title
- *     and heading count half: "It lasted 47 minutes" under "Relay outage" is about the outage);
- *   - answer type: the sentence holds a value of the kind asked for (a duration for "how long", a
- *     date for "when", a person for "who", a reason for "why", ...; answer-type.ts), and one the
- *     question did not already state;
- *   - the retrieval rank of its passage.
- * The best sentence leads; a second or third is added only when it answers a part of the question
+ * Each candidate sentence is scored with signals the engine already has (reader/selection.ts). The
+ * best sentence leads; a second or third is added only when it answers a part of the question
  * the first leaves open, or brings question words the first lacks (a multi-hop question: who leads
  * the team, then what she decided), never to fill space.
  *

@@ -1,4 +1,16 @@
-/** How the answer reader ranks candidate sentences against a part of the question: the selection features and their default weights, coverage of the question's word weight, and the neighbours a lead is quoted with. */
+/**
+ * How the answer reader ranks candidate sentences against a part of the question: the selection
+ * features and their default weights, coverage of the question's word weight, and the neighbours a
+ * lead is quoted with.
+ *
+ * Each candidate sentence is scored with signals the engine already has:
+ *   - coverage: the idf-weighted share of the question's words the sentence holds (its note's title
+ *     and heading count half: "It lasted 47 minutes" under "Relay outage" is about the outage);
+ *   - answer type: the sentence holds a value of the kind asked for (a duration for "how long", a
+ *     date for "when", a person for "who", a reason for "why", ...; answer-type.ts), and one the
+ *     question did not already state;
+ *   - the retrieval rank of its passage.
+ */
 import { isStopword, tokenize } from '../../search/analyzer.ts';
 import { boundedMemo } from '../memo.ts';
 import { statesBound } from '../answer-type.ts';
