@@ -7,10 +7,17 @@
  * which part of a two-part question the notes leave open.
  *
  * Patterns, not a model: each is a general form of the language (question words, units, dates,
- * currency signs, causal connectives), none is fitted to a particular vault.
+ * currency signs, causal connectives), none is fitted to a particular vault. The number words, units of
+ * time, months, weekdays and the words that tell a verb are each language's pack's
+ * (src/engine/lang/<code>/reader.ts).
  */
 import { stemWord } from '../search/analyzer.ts';
 import { boundedMemo } from './memo.ts';
+import * as DE from '../lang/de/reader.ts';
+import * as EN from '../lang/en/reader.ts';
+import * as ES from '../lang/es/reader.ts';
+import * as FR from '../lang/fr/reader.ts';
+import * as RU from '../lang/ru/reader.ts';
 
 export type AnswerType = 'duration' | 'date' | 'number' | 'money' | 'person' | 'reason' | 'place' | 'entity' | 'definition' | 'procedure' | 'any';
 
@@ -27,28 +34,17 @@ export interface AskedType {
 }
 
 const W = String.raw`[\p{L}\p{N}'’-]`;
-/** "one of them", "one another" pick out a thing and count nothing. */
-const NUMBER_WORDS_EN =
-  String.raw`one(?!\s+(?:of|another)\b)|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundreds?|thousands?|millions?|billions?|dozens?|half|a few|several|once|twice`;
-const NUMBER_WORDS_RU =
-  String.raw`один|одна|одно|одного|одной|два|две|двух|три|трех|трёх|четыре|четырех|пять|пяти|шесть|шести|семь|семи|восемь|восьми|девять|девяти|десять|десяти|двадцать|тридцать|сорок|пятьдесят|сто|двести|тысяч[аиу]?|миллион\S*|полтора|несколько|дважды|трижды`;
-const NUMBER_WORDS_DE =
-  'zwei|drei|vier|fünf|sechs|sieben|acht|neun|zehn|elf|zwölf|zwanzig|dreißig|vierzig|fünfzig|hundert|tausend|million(?:en)?|milliarde(?:n)?|dutzend|halbe[nr]?|einige|mehrere|einmal|zweimal|dreimal';
+const NUMBER_WORDS_EN = EN.NUMBER_WORDS;
+const NUMBER_WORDS_RU = RU.NUMBER_WORDS;
+const NUMBER_WORDS_DE = DE.NUMBER_WORDS;
 const NUMBER = String.raw`(?:\d[\d,.\s ]*\d|\d|(?:${NUMBER_WORDS_EN}|${NUMBER_WORDS_RU})(?![\p{L}])|(?<![\p{L}])(?:${NUMBER_WORDS_DE})(?![\p{L}]))`;
-const TIME_UNITS =
-  String.raw`ms|milliseconds?|seconds?|secs?|s|minutes?|mins?|hours?|hrs?|h|days?|d|weeks?|wks?|months?|years?|yrs?|decades?|centur(?:y|ies)|nights?|sprints?|quarters?|` +
-  `engineer-days?|person-days?|man-days?|business days?|working days?|calendar days?|` +
-  String.raw`мс|миллисекунд\p{L}*|секунд\p{L}*|сек|минут\p{L}*|мин|час\p{L}*|ч|дн\p{L}*|день|сут\p{L}*|недел\p{L}*|месяц\p{L}*|мес|год\p{L}*|лет|квартал\p{L}*|` +
-  // German: Sekunde(n), Minute(n), Stunde(n), Tag(e/en), Werktag(e/en), Woche(n), Monat(e/en), Jahr(e/en), Quartal(e)
-  String.raw`sekunden?|sek|minuten?|stunden?|std|(?:werk|arbeits|kalender)?tag(?:e|en|es)?|wochen?|monat(?:e|en|s)?|jahr(?:e|en|es)?|jahrzehnt(?:e|en)?|quartal(?:e|en)?|nächte|nächten|` +
-  // French and Spanish
-  String.raw`secondes?|heures?|jours?(?: ouvrés| ouvrables)?|semaines?|mois|ans|années?|segundos?|minutos?|horas?|días?(?: hábiles| laborables)?|semanas?|meses|mes|años?`;
-const MONTHS_EN = 'january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec';
-const MONTHS_DE = 'januar|jänner|februar|märz|mai|juni|juli|oktober|dezember';
+const TIME_UNITS = [EN.TIME_UNITS, RU.TIME_UNITS, DE.TIME_UNITS, FR.TIME_UNITS, ES.TIME_UNITS].join('|');
+const MONTHS_EN = EN.MONTHS;
+const MONTHS_DE = DE.MONTHS;
 /** French and Spanish months, taken only after a day ("3 mars", "1er avril", "3 de marzo"): "Mars" and "Mayo" are names in English. */
-const MONTHS_FR_ES = 'janvier|février|mars|avril|juin|juillet|août|septembre|octobre|novembre|décembre|enero|febrero|marzo|abril|mayo|junio|julio|agosto|septiembre|setiembre|octubre|noviembre|diciembre';
-const MONTHS_RU = String.raw`январ\p{L}*|феврал\p{L}*|март\p{L}*|апрел\p{L}*|ма[йяе]|июн\p{L}*|июл\p{L}*|август\p{L}*|сентябр\p{L}*|октябр\p{L}*|ноябр\p{L}*|декабр\p{L}*`;
-const WEEKDAYS = String.raw`monday|tuesday|wednesday|thursday|friday|saturday|sunday|montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonnabend|sonntag|понедельник\p{L}*|вторник\p{L}*|сред[аыу]|четверг\p{L}*|пятниц\p{L}*|суббот\p{L}*|воскресень\p{L}*`;
+const MONTHS_FR_ES = `${FR.MONTHS}|${ES.MONTHS}`;
+const MONTHS_RU = RU.MONTHS;
+const WEEKDAYS = `${EN.WEEKDAYS}|${DE.WEEKDAYS}|${RU.WEEKDAYS}`;
 
 const DURATION = new RegExp(String.raw`${NUMBER}\s*(?:-\s*)?(?:${TIME_UNITS})(?![\p{L}])|(?<![\p{L}])(?:daily|weekly|monthly|yearly|annually|hourly|nightly|fortnightly|ежедневно|еженедельно|ежемесячно|ежегодно|täglich|wöchentlich|monatlich|jährlich|stündlich|nächtlich)(?![\p{L}])|(?<![\p{L}])(?:every|each|per|каждые|каждый|каждую|раз в|alle|jede[nrs]?|pro)\s+(?:${NUMBER}\s*)?(?:${TIME_UNITS})(?![\p{L}])|\*\s*time\.(?:Hour|Minute|Second)`, 'iu');
 /**
@@ -57,7 +53,7 @@ const DURATION = new RegExp(String.raw`${NUMBER}\s*(?:-\s*)?(?:${TIME_UNITS})(?!
  * ("44 BC", "AD 711", "13,000 BP", "22,000 years ago"), and an early year where only a year can stand
  * ("In 1186", "(1185–1226)").
  */
-const ORDINALS_EN = 'first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|thirteenth|fourteenth|fifteenth|sixteenth|seventeenth|eighteenth|nineteenth|twentieth|twenty-first';
+const ORDINALS_EN = EN.ORDINALS;
 const ERA = String.raw`\b(?:1\d|20)\d0s\b|\b(?:\d{1,2}(?:st|nd|rd|th)|${ORDINALS_EN})[\s-]+century\b|(?<![\p{L}])(?:[IVX]{1,5}|\d{1,2})\s+(?:век\p{L}*|веке)(?![\p{L}])|\b\d{1,2}\.\s+jahrhundert\p{L}*|\b\d[\d,.]*\s?(?:BC|BCE|AD|CE|BP)\b|\b(?:AD|CE)\s?\d{1,4}\b|\b\d[\d,.]*\s+years\s+ago\b|(?:\b(?:in|since|from|until|by|circa|around)\s+|\()1[0-4]\d{2}\b|\b1[0-4]\d{2}\s?[–-]\s?1\d{3}\b`;
 const DATE = new RegExp(
   String.raw`\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}[./]\d{1,2}[./]\d{2,4}\b|\b(?:1[5-9]|20)\d{2}\b|(?<![\p{L}])(?:${MONTHS_EN}|${MONTHS_RU}|${MONTHS_DE})(?![\p{L}])|\b\d{1,2}(?:er)?\s+(?:de\s+)?(?:${MONTHS_FR_ES})(?![\p{L}])|(?<![\p{L}])(?:${WEEKDAYS})(?![\p{L}])|\b\d{1,2}:\d{2}\b|\bQ[1-4]\b|\b(?:today|tomorrow|yesterday|next week|last week|end of (?:the )?(?:week|month|quarter|year))\b|(?<![\p{L}])(?:сегодня|завтра|вчера|heute|morgen|gestern|übermorgen)(?![\p{L}])|${ERA}`,
@@ -256,8 +252,8 @@ function holdsTypeOnce(sentence: string, asked: AskedType, line?: { code?: boole
  * Notes that never use a word of it cannot state it, however much of the rest they mention; verbs,
  * which notes paraphrase freely, are never part of it. Empty when the form does not show one.
  */
-const RU_MEASURE_VERBS = String.raw`сто(?:ит|ят|ил|ила|ило|или)|длит(?:ся)?|длятся|длил(?:ся|ась|ось|ись)|продолжа\p{L}*|занима\p{L}*|весит|весят`;
-const RU_PREPOSITIONS = 'в|во|на|для|по|с|со|у|к|от|до|из|о|об|при|за|под|над|между|через';
+const RU_MEASURE_VERBS = RU.MEASURE_VERBS;
+const RU_PREPOSITIONS = RU.PREPOSITIONS;
 const RU_PREPOSITION = new RegExp(`^(?:${RU_PREPOSITIONS})$`, 'iu');
 /** Nouns that name the form of an answer, not an attribute of the subject: "the *nickname* for …", "the *percentage* of …". */
 const FORM_NOUN = /^(?:names?|nicknames?|terms?|synonyms?|words?|titles?|percentages?|percent|numbers?|namen?|begriff\p{L}*|bezeichnung\p{L}*|prozent|anzahl|zahl|названи\p{L}*|прозвищ\p{L}*|термин\p{L}*|синоним\p{L}*|слов\p{L}*|процент\p{L}*|числ\p{L}*)$/iu;
@@ -296,13 +292,9 @@ export function askedAttribute(question: string): string[] {
   return [];
 }
 
-const AUXILIARY = /^(?:do|does|did|will|would|can|could|should|shall|may|might|must|to|who|which|that|not|never)$/;
-const DETERMINER = /^(?:the|a|an|this|that|these|those|its|their|his|her|our|your|my|of|for|in|on|at|by|with|from|per|about)$/;
-/**
- * Russian verb endings (infinitive, present, past, reflexive), as they rarely end a noun: "-ет" only
- * after a vowel (делает, but бюджет, пакет), "-ут", "-ел", "-ела", "-ели" not at all (маршрут, отдел, Павел, недели), nor "-нал", "-тал", "-вила" (канал, правила).
- */
-const RUSSIAN_VERB = /(?:ть|ться|чь|[аеёияую]ет|ёт|ит|[аеияуюо]ют|[жчшщ]ат|ят|ется|ится|утся|ются|(?<![инт])ал|ял|ил|ала|яла|(?<!в)ила|али|яли|или|ался|ился|лся|лась|лись|лось)$/;
+const AUXILIARY = EN.AUXILIARY;
+const DETERMINER = EN.DETERMINER;
+const RUSSIAN_VERB = RU.VERB_ENDING;
 
 /** A Russian word that is probably a verb form (начнётся, выбрали, руководит), judged by its ending. */
 export function isRussianVerb(word: string): boolean {

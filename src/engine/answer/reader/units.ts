@@ -1,0 +1,204 @@
+/** The quotable units of a passage: the prose sentences of a note (front matter, headings, link lines skipped; tables read with their header) and the lines of code, each with what introduces it. */
+import { splitSentences, stripCitationMarkers } from '../citations.ts';
+import type { PassageUnit } from './types.ts';
+import { plainText } from './text.ts';
+
+export const FENCE = /^(?:```|~~~)/;
+const LIST_ITEM = /^(?:[-*+•]|\d{1,3}[.)])\s/;
+/** "**Date:** 2026-04-02", "Owner: Maya": a line that states one field starts a sentence of its own. */
+const LABEL_LINE = /^(?:\*\*[^*\n]{1,40}:\*\*|\*\*[^*\n]{1,40}\*\*:|[\p{L}][\p{L} ]{0,30}:\s)/u;
+const TABLE_ROW = /^\|.*\|\s*$/;
+/** A line that is only a question in bold: an FAQ's question, whose answer follows it. */
+const BOLD_QUESTION = /^\*\*[^*\n]+[?？]\*\*$/;
+const QUOTE = /^(?:>\s?)+/;
+/** An Obsidian callout's first line: "[!warning] Title", "[!info]+ Title", "[!tip]-". */
+const CALLOUT = /^\[![\p{L}\p{N}_-]+\][+-]?(?:\s|$)/u;
+export const TABLE_RULE = /^\|?[\s:|-]+\|[\s:|-]*$/;
+/** An Obsidian block ID at the end of a line: " ^block-id". */
+export const BLOCK_ID = /(?:^|\s+)\^[\p{L}\p{N}-]+$/u;
+/**
+ * Lines that carry no prose: headings, horizontal rules, HTML, and lines of links or tags only.
+ * The URL alternative is atomic (a lookahead captures the whole non-space run, \1 consumes it): a
+ * plain \S+ inside the repetition could split "http://http://..." every possible way, and a token
+ * of 40 such prefixes took 11 s, so a note holding one stalled every answer that quoted it.
+ */
+const NOISE_LINE =
+  /^(?:#|[-*_=]{3,}\s*$|<[^>]*>\s*$|<!--)|^(?:(?:tags?|links?|see also|related|aliases)\s*:)?(?:[\s,;|·•-]|\[\[[^\]]*\]\]|!?\[[^\]]*\]\([^)]*\)|(?=(<?https?:\/\/\S+))\1|#[\p{L}\p{N}_/-]+)+$/iu;
+
+/** A wikilink or a Markdown link, as written. */
+const LINK = /!?\[\[[^\]]+\]\]|!?\[[^\]]*\]\([^)]*\)/g;
+/**
+ * A link whose text is a title of four words or more ("check out [[Where can I find my current Sync
+ * server?]] for guidance") points at what another note says: its words are not this sentence's own.
+ * A shorter one names a thing ("[[Obsidian Sync]] keeps versions for a year"), and its words are.
+ */
+const POINTER_WORDS = 4;
+
+export const cells = (row: string) => row.trim().replace(/^\||\|$/g, '').split('|').map((c) => plainText(c));
+
+/**
+ * The prose sentences of a snippet: front matter, code blocks, headings and link or tag lines
+ * skipped; wrapped lines of one paragraph joined, so a sentence broken over two lines stays whole;
+ * a table row read with its header ("Time: 08:00; Event: Certificate expires").
+ */
+export function proseSentences(text: string): string[] {
+  return proseUnits(text).map((u) => u.text);
+}
+
+/** The prose sentences of a snippet, and each line of its code blocks with the sentence that introduces it. */
+export function proseUnits(text: string): PassageUnit[] {
+  const lines = text.split(/\r\n|\r|\n/);
+  let i = 0;
+  if (lines[0]?.trim() === '---') {
+    const close = lines.findIndex((l, j) => j > 0 && /^(?:---|\.\.\.)\s*$/.test(l));
+    if (close > 0) i = close + 1;
+  }
+  const out: PassageUnit[] = [];
+  let current: string[] = [];
+  const flush = () => {
+    // The first sentence of a list item is an item of the list, as a field line is.
+    const listed = current.length > 0 && LIST_ITEM.test(current[0]!);
+    const numbered = listed && /^\d{1,3}[.)]\s/.test(current[0]!);
+    const under = callout();
+    if (current.length > 0) out.push(...splitSentences(current.join(' ')).map((t, j) => (listed && j === 0 ? { text: t, item: true, ...(numbered ? { numbered: true } : {}), ...under } : { text: t, ...under })));
+    if (current.length > 0) asked = '';
+    current = [];
+  };
+  let inFence = false;
+  /** The open code block is a shell session: each line is a command. */
+  let shell = false;
+  /** The sentence ending in ":" right before the open code block, if any. */
+  let intro: string | undefined;
+  let header: string[] | null = null;
+  /** The line before was in a block quote (a callout): a quote is read apart from the prose around it. */
+  let quoted = false;
+  /** The title of the open callout, if it has one: the heading of the lines in it. */
+  let calloutTitle = '';
+  /** A question alone on its line in bold ("**Can I get a refund?**"), as FAQs write them: the heading of the paragraph that answers it. */
+  let asked = '';
+  const callout = (): { heading?: string; answers?: string } => (quoted && calloutTitle ? { heading: calloutTitle } : asked ? { answers: asked } : {});
+  for (; i < lines.length; i++) {
+    let line = lines[i]!.trim();
+    // An Obsidian block ID ("… in size to your Publish site. ^publish-media-limit", or alone on the
+    // line after a list or table) names the block for links: nothing a person reads as the sentence.
+    if (!inFence) line = line.replace(BLOCK_ID, '');
+    // "> text" is a block quote, "> [!note] Title" opens a callout: the quote's lines read as lines of
+    // their own, the callout's type and title as a heading (not a sentence).
+    const quote = !inFence && QUOTE.test(line);
+    if (quote !== quoted) flush();
+    if (!quote) calloutTitle = '';
+    quoted = quote;
+    if (quote) {
+      line = line.replace(QUOTE, '');
+      if (CALLOUT.test(line)) {
+        flush();
+        calloutTitle = plainText(line.replace(CALLOUT, ''));
+        continue;
+      }
+    }
+    if (FENCE.test(line)) {
+      inFence = !inFence;
+      shell = inFence && SHELL_FENCE.test(line.slice(3).trim());
+      flush();
+      const last = out.at(-1);
+      intro = inFence && last && !last.code && /[:：]\s*$/.test(last.text) ? last.text : undefined;
+      continue;
+    }
+    if (inFence) {
+      // A command or a setting in a code block answers "which command": each line on its own.
+      if (line.length >= 4 && /[\p{L}]/u.test(line) && !COMMENT.test(line)) out.push({ text: line, code: true, ...(shell ? { command: true } : {}), ...(intro ? { described: intro } : {}) });
+      continue;
+    }
+    if (TABLE_ROW.test(line)) {
+      flush();
+      if (TABLE_RULE.test(line)) continue;
+      const row = cells(line);
+      const next = lines[i + 1]?.trim() ?? '';
+      if (!header || TABLE_RULE.test(next)) {
+        header = row;
+        continue;
+      }
+      const fields = row.map((c, j) => (c && header![j] ? `${header![j]}: ${c}` : c)).filter(Boolean);
+      if (fields.length > 0) out.push({ text: fields.join('; ') });
+      continue;
+    }
+    header = null;
+    if (line === '' || NOISE_LINE.test(line)) {
+      flush();
+      continue;
+    }
+    if (BOLD_QUESTION.test(line)) {
+      flush();
+      asked = plainText(line);
+      continue;
+    }
+    if (LABEL_LINE.test(line)) {
+      flush();
+      const under = callout();
+      out.push(...splitSentences(line).map((t, j) => (j === 0 ? { text: t, field: true, ...under } : { text: t, ...under })));
+      continue;
+    }
+    if (LIST_ITEM.test(line)) flush();
+    current.push(line);
+  }
+  flush();
+  // Markers in a note ("as shown in [3]") would read as citations of our snippets: drop them.
+  // A bold span over two sentences ("**I bought it weeks ago. Can I get a refund?**") leaves each an unpaired "**".
+  const clean = (t: string) =>
+    plainText(stripCitationMarkers(t))
+      .replace(/^\*\*(?=\S)|(?<=[.?!:;,)])\*\*(?=\s|$)/g, '')
+      .trim();
+  return out
+    .map((u) => {
+      const links = [...u.text.matchAll(/\[\[([^\]|#]+)/g)].map((m) => m[1]!.trim()).filter(Boolean);
+      const pointers = [...u.text.matchAll(LINK)].map((m) => plainText(m[0])).filter((t) => t.split(/\s+/).length >= POINTER_WORDS);
+      return { ...u, text: clean(u.text), ...(u.described ? { described: clean(u.described) } : {}), ...(links.length > 0 ? { links } : {}), ...(pointers.length > 0 ? { pointers } : {}) };
+    })
+    .filter((u) => /[\p{L}\p{N}]/u.test(u.text));
+}
+
+/** A code block whose lines are commands: a shell's info string, or none. */
+const SHELL_FENCE = /^(?:sh|bash|zsh|fish|shell|console|shell-session|powershell|ps1?|pwsh|cmd|bat)?$/i;
+
+
+const COMMENT = /^(?:\/\/+|#+(?!include|define|!)|\/\*+|\*+\/?|--|;+|%)\s?/;
+
+/**
+ * A code file's candidate sentences: a run of comment lines read as one sentence (its markers
+ * removed), and each statement line on its own (`RetentionDays = 45`), trimmed.
+ */
+export function codeSentences(text: string): string[] {
+  return codeUnits(text).map((u) => u.text);
+}
+
+/** A code file's candidate sentences, each statement with the comment right above it (its documentation). */
+export function codeUnits(text: string): PassageUnit[] {
+  const out: PassageUnit[] = [];
+  let comment: string[] = [];
+  /** The comment run just read; it documents the next line when that line is a statement. */
+  let doc: string | undefined;
+  const flush = () => {
+    if (comment.length > 0) {
+      doc = comment.join(' ');
+      out.push(...splitSentences(doc).map((t) => ({ text: t })));
+    }
+    comment = [];
+  };
+  for (const raw of text.split(/\r\n|\r|\n/)) {
+    const line = raw.trim();
+    if (COMMENT.test(line) && !/^\*\*?[^*]*\*\*?\s*[=:]/.test(line)) {
+      const body = line.replace(COMMENT, '').replace(/\*\/\s*$/, '').trim();
+      if (body) comment.push(body);
+      else {
+        flush();
+        doc = undefined;
+      }
+      continue;
+    }
+    flush();
+    if (line.length >= 8 && !/^[{}()[\];,]*$/.test(line)) out.push({ text: line, code: true, ...(doc ? { described: doc } : {}) });
+    doc = undefined;
+  }
+  flush();
+  return out.filter((u) => /[\p{L}\p{N}]/u.test(u.text));
+}

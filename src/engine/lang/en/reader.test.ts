@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { holdsType, likelyVerbs } from '../../answer/answer-type.ts';
+import { leansOnPrevious, STEPS_HEADING } from '../../answer/reader/candidates.ts';
+import { askedNouns, describesSubject, directForm, namingForms, questionStems, taskVerb } from '../../answer/reader/question.ts';
+import { ANNOUNCES_LIST } from '../../answer/reader/render.ts';
+import { statedPart } from '../../answer/reader/selection.ts';
+import { matchForm } from '../../answer/reader/text.ts';
+import { stemWord, tokenize } from '../../search/analyzer.ts';
+
+const framing = (question: string) => tokenize(question, 'en').filter((t) => questionStems('en').has(t.term)).map((t) => t.raw.toLowerCase());
+const form = (word: string) => matchForm(stemWord(word, 'en'));
+
+describe('the English reader pack', () => {
+  it.each([
+    ['What is the retention period?', ['what']],
+    ['Where else can I find it?', ['where', 'else', 'it']],
+    ['How long does the pilot last?', ['how', 'long', 'does']],
+  ])('%s is framed by %j', (question, words) => {
+    expect(framing(question)).toEqual(words);
+  });
+
+  it.each([
+    ['How can I export a note to PDF?', { form: form('export'), required: true }],
+    ['How to rotate the relay certificate?', { form: form('rotate'), required: true }],
+    ['When does the pilot start?', undefined],
+  ])('the task verb of %s', (question, verb) => {
+    expect(taskVerb(question, 'en')).toEqual(verb);
+  });
+
+  it.each([
+    ['It was re-established in 1991.', true],
+    ['However, this is not the case.', true],
+    ['At the time of his death, the empire was divided.', true],
+    ['The relay restarted at noon.', false],
+  ])('%s leans on the sentence before: %s', (text, leans) => {
+    expect(leansOnPrevious(text)).toBe(leans);
+  });
+
+  it.each([
+    ["Who is Lukas Becker's manager?", true],
+    ['What is the library that Nadia maintains?', true],
+    ['Who leads the sync team?', false],
+  ])('%s describes its subject: %s', (question, describes) => {
+    expect(describesSubject(question)).toBe(describes);
+  });
+
+  it('reads an irregular past as its verb, and leaves forms that are nouns', () => {
+    expect([form('began'), form('led'), form('wrote')]).toEqual([form('begin'), form('lead'), form('write')]);
+    expect(form('left')).toBe(stemWord('left', 'en'));
+  });
+
+  it('knows steps headings, list announcements, conditions, naming verbs, asked nouns and stranded prepositions', () => {
+    expect(['Steps', 'Getting started', 'Installation'].map((h) => STEPS_HEADING.test(h))).toEqual([true, true, true]);
+    expect(STEPS_HEADING.test('Background')).toBe(false);
+    expect(['You can export it using the following methods.', 'Proceed as follows.'].map((s) => ANNOUNCES_LIST.test(s))).toEqual([true, true]);
+    expect(statedPart('If your team is one person, the plan costs $8.')).not.toContain('one person');
+    expect(namingForms('en').has(form('called'))).toBe(true);
+    expect([...askedNouns('What device is used to sync?', 'en')]).toEqual([form('device')]);
+    expect(directForm('Where does Tomás Herrera work from?', 'place')?.test('works remotely from Valencia')).toBe(true);
+  });
+
+  it.each([
+    ['It lasted 47 minutes.', 'duration', true],
+    ['The review is on March 3.', 'date', true],
+    ['It happened in the nineteenth century.', 'date', true],
+    ['Every Monday at noon.', 'date', true],
+    ['The pilot has twelve couriers.', 'number', true],
+    ['The pilot starts soon.', 'date', false],
+  ] as const)('%s holds a value of type %s: %s', (sentence, type, holds) => {
+    expect(holdsType(sentence, { type })).toBe(holds);
+  });
+
+  it('tells the verbs of a question by its words', () => {
+    expect([...likelyVerbs('When did the team postpone the launch?')]).toEqual(['postpone']);
+  });
+});

@@ -1,0 +1,60 @@
+/** What the answer reader knows of English (reader-pack.ts). */
+import type { ReaderPack } from '../reader-pack.ts';
+
+export const en: ReaderPack = {
+  code: 'en',
+  questionWords: 'what which who whom whose when where why how does doe did do long often many much kind sort tell explain describe mean'.split(' '),
+  /**
+   * Function words the index's stopword list keeps ("its", "somewhere", "else", "anyone"): no
+   * question's asked content rests on them, yet in a small vault their idf is high, and a quote without
+   * "else" read as missing the question's most specific word ("…in my vault folder or somewhere
+   * else?"), nor on "will" ("…the largest file Sync Plus will sync"). "own" stays a content word: "on their own" is what some questions ask.
+   */
+  functionWords: 'its itself she hers herself ours ourselves yours yourself yourselves myself theirs themselves else somewhere anywhere everywhere nowhere someone somebody anyone anybody everyone everybody something anything everything just will'.split(' '),
+  commandWords: ['command'],
+  stepsHeadings: ['steps?', 'checklist', 'how to', 'instructions?', 'procedure', 'setup', 'set up', 'installation', 'install', 'getting started'],
+  pronouns: ['it', 'he', 'she', 'they', 'this', 'these', 'its', 'his', 'her', 'their'],
+  openingPronouns: ['it', 'he', 'she', 'they', 'this', 'these', 'its', 'his', 'her', 'their'],
+  // "All of this set the stage for…", "Most of these schools are…", "For instance P ⊆ NP…", "As part of this merger…", "Today, this is known as…".
+  anaphors: ['those', 'such', 'the latter', 'the former', '(?:most|all|some|many|each|one|none|both|several|few) of (?:these|them|this|those)', 'for instance', 'for example', 'as a result', 'as part of (?:this|these|that)', 'today,? (?:this|these|it)', 'in (?:this|that) (?:way|case)'],
+  listAnnouncers: ['the following', 'these'],
+  listEndings: ['as follows', 'below', 'listed here'],
+  conditions: ['if', 'unless'],
+  namingWords: ['called', 'named', 'known', 'termed', 'dubbed', 'referred'],
+  asksWhich: ['what', 'which'],
+  notAHead: 'is are was were do does did has have had can could will would should may might must of in on at for to from by with the a an'.split(' '),
+  demonstratives: ['this', 'these', 'those', 'such'],
+  articles: ['the', 'that'],
+  // "How can I *export* a note to PDF?": the quote must hold the verb.
+  taskVerb: { pattern: /(?<![\p{L}])(?:how (?:do|can|could|should|would|will|must) (?:i|we|you|one)|how to)\s+([\p{L}-]+)/iu, required: true },
+  // A relative clause ("the person who leads…", "the library that Nadia maintains") or a possessive ("Lukas Becker's manager").
+  describesSubject: (q) => /\S\s+(?:who|whom|whose|that|which)\s/i.test(q) || /[\p{L}]'s\s/u.test(q),
+};
+
+/**
+ * Irregular verbs: the base, then its past and participle forms that differ from it. A question asks
+ * "When did the war begin?", "Who led…", "What did she write?" of notes that say "began", "led",
+ * "wrote" (Snowball stems only regular endings); forms that are also common nouns or names (left,
+ * found, saw, rose, felt, drew, sung) are left out.
+ */
+export const IRREGULAR_VERBS = `arise arose arisen|awake awoke awoken|beat beaten|become became|begin began begun|bend bent|bite bitten|bleed bled|blow blew blown|break broke broken|breed bred|bring brought|build built|buy bought|catch caught|choose chose chosen|come came|creep crept|deal dealt|dig dug|draw drawn|drink drank drunk|drive drove driven|eat ate eaten|fall fell fallen|feed fed|fight fought|flee fled|fly flew flown|forbid forbade forbidden|foresee foresaw foreseen|forget forgot forgotten|forgive forgave forgiven|freeze froze frozen|give gave given|go went gone|grow grew grown|hide hid hidden|hold held|keep kept|know knew known|lay laid|lead led|lose lost|make made|mean meant|meet met|mistake mistook mistaken|overcome overcame|overthrow overthrew overthrown|pay paid|rebuild rebuilt|ride rode ridden|ring rang rung|rise risen|run ran|see seen|seek sought|sell sold|send sent|shake shook shaken|shine shone|shoot shot|sing sang|sink sank sunk|sit sat|sleep slept|speak spoken|spend spent|spin spun|stand stood|steal stole stolen|stick stuck|strike struck|strive strove striven|swear swore sworn|swim swam swum|swing swung|take took taken|teach taught|tear tore torn|tell told|think thought|throw threw thrown|understand understood|undertake undertook undertaken|uphold upheld|wake woke woken|wear wore worn|weep wept|win won|withdraw withdrew withdrawn|withhold withheld|write wrote written`;
+
+/** Prepositions a question may end on ("Where does she work *from*?", "Who does he report *to*?"). */
+export const STRANDED = /(?<![\p{L}])(from|to|in|at|for|with|on|under|after)\s*[?,.!]*\s*$/iu;
+
+// What the asked-type rules (src/engine/answer/answer-type.ts) read as English values and verbs.
+
+/** Number words ("one of them", "one another" pick out a thing and count nothing); alternatives. */
+export const NUMBER_WORDS = String.raw`one(?!\s+(?:of|another)\b)|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundreds?|thousands?|millions?|billions?|dozens?|half|a few|several|once|twice`;
+/** Units of time after a number; alternatives. */
+export const TIME_UNITS =
+  String.raw`ms|milliseconds?|seconds?|secs?|s|minutes?|mins?|hours?|hrs?|h|days?|d|weeks?|wks?|months?|years?|yrs?|decades?|centur(?:y|ies)|nights?|sprints?|quarters?|` +
+  `engineer-days?|person-days?|man-days?|business days?|working days?|calendar days?`;
+export const MONTHS = 'january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec';
+export const WEEKDAYS = 'monday|tuesday|wednesday|thursday|friday|saturday|sunday';
+/** Ordinals a century is written with ("nineteenth century"). */
+export const ORDINALS = 'first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|thirteenth|fourteenth|fifteenth|sixteenth|seventeenth|eighteenth|nineteenth|twentieth|twenty-first';
+/** A word shortly after one of these is probably a verb ("did the team *postpone*", "who *chose*"). */
+export const AUXILIARY = /^(?:do|does|did|will|would|can|could|should|shall|may|might|must|to|who|which|that|not|never)$/;
+/** …and not one right after one of these. */
+export const DETERMINER = /^(?:the|a|an|this|that|these|those|its|their|his|her|our|your|my|of|for|in|on|at|by|with|from|per|about)$/;

@@ -1,0 +1,52 @@
+/**
+ * What the answer reader (src/engine/answer/reader/) knows of one language: the words that frame a
+ * question, the pronouns a sentence leans on the one before with, the words that open a condition,
+ * name a thing or announce a list, and how a how-to question names its task. Each language is one
+ * folder, `src/engine/lang/<code>/reader.ts` with its table test beside it; reader-packs.ts lists
+ * them. Entries marked "alternatives" are pieces of a regular expression (case-insensitive, Unicode),
+ * the rest plain words.
+ */
+export interface ReaderPack {
+  /** The analysis language's code (analyzer.ts: 'en', 'ru', 'de', …). */
+  code: string;
+  /** Words that frame a question rather than say what it is about ("what", «когда», "wann"). */
+  questionWords: readonly string[];
+  /**
+   * Words the stopword list keeps but no question's asked content rests on, for a question in this
+   * language only ("else", "will"; «нужно»).
+   */
+  functionWords?: readonly string[];
+  /** The words (stems) a line of a shell code block answers to besides its own: it is a command. */
+  commandWords?: readonly string[];
+  /** Alternatives: a heading over the steps of a how-to ("Steps", «Шаги», "Anleitung"). */
+  stepsHeadings?: readonly string[];
+  /** Alternatives: a pronoun a sentence opens with when it is about what the sentence before names. */
+  pronouns?: readonly string[];
+  /** Alternatives: a pronoun or demonstrative inside a sentence's opening phrase. */
+  openingPronouns?: readonly string[];
+  /** Alternatives: other openings that lean on the sentence before ("for example", «например»). */
+  anaphors?: readonly string[];
+  /** Alternatives: what a sentence that announces a list ends on, a word or two after it ("the following methods."). */
+  listAnnouncers?: readonly string[];
+  /** Alternatives: what a sentence that announces a list ends with ("as follows."). */
+  listEndings?: readonly string[];
+  /** Alternatives: a word that opens a condition ("if"): a value in the condition is supposed, not stated. */
+  conditions?: readonly string[];
+  /** Verbs that give a thing its name ("called", «называется», "heißt"): one stands for another. */
+  namingWords?: readonly string[];
+  /** Alternatives: "what/which" before the noun it asks for ("what device", «какой файл»). */
+  asksWhich?: readonly string[];
+  /** Alternatives: a word after "what/which" that is no noun of it ("is", "the"). */
+  notAHead?: readonly string[];
+  /** Alternatives: demonstratives ("this", «этот», "dieser"). */
+  demonstratives?: readonly string[];
+  /** Alternatives: the definite article (and "that") before the asked noun. */
+  articles?: readonly string[];
+  /** How a how-to question names its task's verb (group 1), and whether the quote must hold that verb (else it only ranks). */
+  taskVerb?: { pattern: RegExp; required: boolean };
+  /**
+   * The question names its subject by a description rather than a name (a relative clause, a
+   * possessive): its answer may take a second hop. `question` has its apostrophes made plain.
+   */
+  describesSubject?: (question: string) => boolean;
+}

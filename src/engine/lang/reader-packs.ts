@@ -1,0 +1,38 @@
+/**
+ * The languages the answer reader knows, in the order their words and patterns are joined
+ * (reader-pack.ts says what a pack holds). A language the reader reads is one folder here: add it
+ * to this list.
+ */
+import { ar } from './ar/reader.ts';
+import { de } from './de/reader.ts';
+import { en } from './en/reader.ts';
+import { es } from './es/reader.ts';
+import { fr } from './fr/reader.ts';
+import { hi } from './hi/reader.ts';
+import { ja } from './ja/reader.ts';
+import { ko } from './ko/reader.ts';
+import type { ReaderPack } from './reader-pack.ts';
+import { ru } from './ru/reader.ts';
+import { th } from './th/reader.ts';
+import { zh } from './zh/reader.ts';
+
+export type { ReaderPack } from './reader-pack.ts';
+
+export const READER_PACKS: readonly ReaderPack[] = [en, ru, de, fr, es, zh, ja, hi, th, ar, ko];
+
+type ListField = { [K in keyof ReaderPack]-?: ReaderPack[K] extends readonly string[] | undefined ? K : never }[keyof ReaderPack];
+
+/** One field's entries of every pack, in pack order. */
+export function packWords(field: ListField): string[] {
+  return READER_PACKS.flatMap((p) => p[field] ?? []);
+}
+
+/** One field's alternatives of every pack joined into one alternation (for a regular expression). */
+export function packAlternation(field: ListField): string {
+  return packWords(field).join('|');
+}
+
+/** The pack of an analysis language, if the reader has one. */
+export function readerPack(code: string): ReaderPack | undefined {
+  return READER_PACKS.find((p) => p.code === code);
+}
