@@ -42,6 +42,10 @@ describe('benchReal', () => {
       expect(r.index.chunks).toBeGreaterThanOrEqual(6);
       expect(r.index.peak_rss_mb).toBeGreaterThan(0);
       expect(r.rows.map((x) => x.graph)).toEqual(['yes', 'no']);
+      // The graph list's own time: with the graph only, and within the whole query's.
+      expect(r.rows[0]!.graph_p95_ms!).toBeGreaterThanOrEqual(r.rows[0]!.graph_p50_ms!);
+      expect(r.rows[0]!.graph_p50_ms!).toBeLessThanOrEqual(r.rows[0]!.max_ms!);
+      expect(r.rows[1]).toMatchObject({ graph_p50_ms: null, graph_p95_ms: null });
       for (const x of r.rows) {
         expect(x.p95_ms!).toBeGreaterThanOrEqual(x.p50_ms!);
         expect(x.max_ms!).toBeGreaterThanOrEqual(x.p95_ms!);

@@ -149,9 +149,11 @@ describe('ranking the candidate notes’ chunks', () => {
         // A small index: the whole query goes through the index.
         expect(rankChunksOfNotes(db, fts, paths), q).toEqual(full);
         // As if the index were large: every plain term is counted in the text, phrases and prefixes are matched.
-        const counted = rankChunksOfNotes(db, fts, paths, 0);
+        const counted = rankChunksOfNotes(db, fts, paths, 0, [], Infinity);
         expect(counted.map((r) => [r.id, r.path]), q).toEqual(full.map((r) => [r.id, r.path]));
         counted.forEach((r, i) => expect(r.rank, q).toBeCloseTo(full[i]!.rank, 9));
+        // Notes longer than the counted terms' rows: matched through the index, FTS5's own ranks exactly.
+        expect(rankChunksOfNotes(db, fts, paths, 0, [], 0), q).toEqual(full);
         compared += full.length;
       }
       expect(compared).toBeGreaterThan(200);

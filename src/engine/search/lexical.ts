@@ -173,7 +173,9 @@ function splitByFrequency(db: ReadConnection, fts: FtsQuery, budgetShare: number
   }
   const left = plain.filter((c) => !kept.has(c)).map((c) => ({ term: c.term!, idf: idf(stats.rows, df.get(c.term!)!) }));
   const match = fts.clauses.filter((c) => kept.has(c)).map((c) => c.expr).join(' OR ');
-  return { stats, match, left };
+  /** Rows the left terms hold together: what matching them through the index would walk. */
+  const leftRows = plain.filter((c) => !kept.has(c)).reduce((n, c) => n + df.get(c.term!)!, 0);
+  return { stats, match, left, leftRows };
 }
 
 /**
@@ -240,6 +242,9 @@ function searchPruned(db: ReadConnection, fts: FtsQuery, k: number, minRows: num
   return rescored.slice(0, k);
 }
 
+/** Characters of the chunks' headings and text: what counting terms in them reads. */
+const textLength = (rows: readonly { heading: string | null; text: string }[]) => rows.reduce((n, r) => n + r.text.length + (r.heading?.length ?? 0), 0);
+
 /**
  * The chunks of the indexed documents at `paths` that match the query, with FTS5's bm25 rank, best
  * first: what `MATCH` restricted to those chunks gives. FTS5's bm25 walks every query term's whole
@@ -248,10 +253,11 @@ function searchPruned(db: ReadConnection, fts: FtsQuery, k: number, minRows: num
  * a term in 8% of 442k chunks has 35k rows). There, for a query read in English only (the counter
  * analyzes as English: `prunable`), the plain terms are counted in the chunks' text and scored with
  * FTS5's formula and the index's statistics, as the pruned search rescores; only phrases, prefixes
- * and non-ASCII terms are matched through the index. The ranks are FTS5's either way. `minRows`
- * moves the size from which this applies (tests).
+ * and non-ASCII terms are matched through the index, unless the notes hold more characters than
+ * the counted terms have rows (`textChars`: another bound, tests). The ranks are FTS5's either way.
+ * `minRows` moves the size from which counting applies (tests).
  */
-export function rankChunksOfNotes(db: ReadConnection, fts: FtsQuery, paths: readonly string[], minRows = PRUNE_MIN_ROWS, hidden: readonly number[] = []): { id: number; path: string; rank: number }[] {
+export function rankChunksOfNotes(db: ReadConnection, fts: FtsQuery, paths: readonly string[], minRows = PRUNE_MIN_ROWS, hidden: readonly number[] = [], textChars?: number): { id: number; path: string; rank: number }[] {
   if (!fts.match || paths.length === 0) return [];
   if (hidden.length > 0) {
     // Chunks hidden from the caller: every match, ranked by the statistics of what it may see (visibleRanks).
@@ -262,11 +268,16 @@ export function rankChunksOfNotes(db: ReadConnection, fts: FtsQuery, paths: read
   const hasPlain = fts.clauses.some((c) => c.term !== null && /^[a-z0-9]+$/.test(c.term));
   if (tableStats(db, 'chunks_fts').rows < minRows || !hasPlain || !prunable(fts)) return matchingChunksOf(db, fts.match, paths);
   // A budget of no rows: the plain terms held by any chunk are all left to the text.
-  const { stats, match, left } = splitByFrequency(db, fts, 0, 0);
-  const matched = match === '' ? [] : matchingChunksOf(db, match, paths);
-  if (left.length === 0) return matched;
-  const rank = new Map(matched.map((r) => [r.id, r.rank]));
+  const { stats, match, left, leftRows } = splitByFrequency(db, fts, 0, 0);
+  if (left.length === 0) return match === '' ? [] : matchingChunksOf(db, match, paths);
   const rows = chunksOfNotes(db, paths);
+  // Counting the left terms reads every character of the notes; matching them through the index walks
+  // their rows (twice: bm25 counts each term's rows again). About as costly per character as per row
+  // here, so long notes (reference pages of hundreds of chunks) are matched through the index: the
+  // ranks are FTS5's either way.
+  if (textLength(rows) > (textChars ?? leftRows)) return matchingChunksOf(db, fts.match, paths);
+  const matched = match === '' ? [] : matchingChunksOf(db, match, paths);
+  const rank = new Map(matched.map((r) => [r.id, r.rank]));
   const scores = textScores(db, rows, left, stats.avgdl);
   const out: { id: number; path: string; rank: number }[] = [];
   for (const r of rows) {

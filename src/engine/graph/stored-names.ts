@@ -1,0 +1,165 @@
+/**
+ * How a reader of the stored graph (stored.ts) turns stored entities into nodes: the note a name
+ * claims (the first visible one), else an entity node of its type; a plain name in running text
+ * only where at least two visible notes use it and it is not a common word of the vault (names.ts
+ * isCommonWord). What it learns is kept in the reader's memo.
+ */
+import { hiddenDocumentCount } from '../store/queries/documents.ts';
+import {
+  documentsNamingEach,
+  entitiesById,
+  entitiesByKeys,
+  visibleDocumentsNamingEach,
+  visibleDocumentsWriting,
+  visibleNoteNamed,
+  visibleNotesNamed,
+  PUBLIC_AUDIENCE,
+  type AdjacentRelationRow,
+  type GraphEntityRow,
+  type GraphNoteRow,
+} from '../store/queries/graph.ts';
+import { UNRESOLVED_TYPES } from './links.ts';
+import { isCommonWord, NAME_DOCS_CAP, noteNameKeys, refBaseKey } from './names.ts';
+import { noteId, splitId, type DegreeSource, type ReaderContext } from './stored-memo.ts';
+
+export interface NameResolver {
+  /** Keeps these entity rows in the memo; returns them. */
+  remember(rows: GraphEntityRow[]): GraphEntityRow[];
+  /** Reads the entities of these relations not read yet (by id, at once); returns them. */
+  rememberRows(rows: readonly AdjacentRelationRow[]): GraphEntityRow[];
+  /** The note a name resolves to: the first (or last) visible one, by id, that answers to it. */
+  noteNamed(key: string, order?: 'first' | 'last'): string | null;
+  /** Which stored degrees are this caller's (noteDegrees), asked once. */
+  source(): DegreeSource;
+  /** Reads at once what resolving these entities needs: the notes their names claim, how many notes name each plain name. */
+  prepare(list: readonly GraphEntityRow[]): void;
+  /** The node a stored entity stands for (links.ts entityNode), or null. */
+  resolve(e: GraphEntityRow): string | null;
+  resolveId(entityId: number): string | null;
+  /**
+   * The stored entities each node stands for, by id: the entities named as the node is (a note by
+   * each of its names), read for all the nodes at once; of those, the ones that resolve to the node.
+   */
+  entitiesOfEach(nodes: readonly { id: string; notes: readonly GraphNoteRow[] }[]): void;
+  entitiesOf(id: string, notes: readonly GraphNoteRow[]): GraphEntityRow[];
+}
+
+/**
+ * The whole graph's degrees where the caller sees every document; the public graph's where it
+ * hides as many documents as a caller allowed no restricted label (its allowed labels reveal none
+ * of them: what it hides is a subset of those, so the same set); else neither.
+ */
+export function degreeSourceOf({ db, policy }: Pick<ReaderContext, 'db' | 'policy'>): DegreeSource {
+  if (!policy.sensitivityEnable) return 'all';
+  const hidden = hiddenDocumentCount(db, policy.allowSensitivity);
+  if (hidden === 0) return 'all';
+  return policy.allowSensitivity.length === 0 || hidden === hiddenDocumentCount(db, PUBLIC_AUDIENCE.allowSensitivity) ? 'public' : null;
+}
+
+/** The name resolution of one reader. */
+export function nameResolver(ctx: ReaderContext): NameResolver {
+  const { db, policy } = ctx;
+  const { entities, resolved, noteOfKey, nameCounts, nodeEntities, degreeSource } = ctx.memo;
+
+  const remember = (rows: GraphEntityRow[]) => {
+    for (const e of rows) entities.set(e.id, e);
+    return rows;
+  };
+  const rememberRows = (rows: readonly AdjacentRelationRow[]): GraphEntityRow[] => {
+    const missing = new Set<number>();
+    for (const r of rows) {
+      if (!entities.has(r.dst)) missing.add(r.dst);
+      if (r.src !== null && !entities.has(r.src)) missing.add(r.src);
+    }
+    return missing.size === 0 ? [] : remember(entitiesById(db, [...missing]));
+  };
+  const entity = (id: number): GraphEntityRow | undefined => {
+    if (!entities.has(id)) remember(entitiesById(db, [id]));
+    return entities.get(id);
+  };
+  const noteNamed = (key: string, order: 'first' | 'last' = 'first'): string | null => {
+    const k = `${order}\u0000${key}`;
+    let id = noteOfKey.get(k);
+    if (id === undefined) {
+      const p = visibleNoteNamed(db, policy, key, order);
+      id = p === null ? null : noteId(p);
+      noteOfKey.set(k, id);
+    }
+    return id;
+  };
+  const source = (): DegreeSource => {
+    let s = degreeSource.get('source');
+    if (s === undefined) degreeSource.set('source', (s = degreeSourceOf(ctx)));
+    return s;
+  };
+
+  /** How many documents this caller sees (at most NAME_DOCS_CAP) name each plain name: from the relations index alone for a caller who sees every document (the same count). */
+  const namingCounts = (ids: readonly number[]) => (source() === 'all' ? documentsNamingEach(db, ids, NAME_DOCS_CAP) : visibleDocumentsNamingEach(db, policy, ids, NAME_DOCS_CAP));
+
+  const prepare = (list: readonly GraphEntityRow[]) => {
+    const keys = new Set<string>();
+    const names: number[] = [];
+    for (const e of list) {
+      if (resolved.has(e.id)) continue;
+      if (!UNRESOLVED_TYPES.has(e.type)) {
+        keys.add(e.key);
+        const base = refBaseKey(e.type, e.name);
+        if (base !== null) keys.add(base);
+      }
+      if (e.type === 'name' && !nameCounts.has(e.id)) names.push(e.id);
+    }
+    const missing = [...keys].filter((k) => !noteOfKey.has(`first\u0000${k}`));
+    if (missing.length > 0) for (const r of visibleNotesNamed(db, policy, missing)) noteOfKey.set(`first\u0000${r.key}`, r.path === null ? null : noteId(r.path));
+    if (names.length > 0) for (const r of namingCounts(names)) nameCounts.set(r.id, r.n);
+  };
+
+  const resolve = (e: GraphEntityRow): string | null => {
+    let id = resolved.get(e.id);
+    if (id !== undefined) return id;
+    id = null;
+    const note = UNRESOLVED_TYPES.has(e.type) ? null : (noteNamed(e.key) ?? (e.type === 'ref' ? noteNamed(refBaseKey(e.type, e.name)!) : null));
+    if (note) id = note;
+    else if (e.type === 'name') {
+      let n = nameCounts.get(e.id);
+      if (n === undefined) nameCounts.set(e.id, (n = namingCounts([e.id])[0]!.n));
+      if (n >= 2 && !isCommonWord(e.name, n, (term, word, cap) => visibleDocumentsWriting(db, policy, term, word, cap))) id = `entity:${e.key}`;
+    } else {
+      const ns = e.type === 'tag' ? 'tag' : UNRESOLVED_TYPES.has(e.type) ? e.type : 'entity';
+      id = `${ns}:${e.key}`;
+    }
+    resolved.set(e.id, id);
+    return id;
+  };
+
+  const entitiesOfEach = (nodes: readonly { id: string; notes: readonly GraphNoteRow[] }[]): void => {
+    const todo = nodes.filter((n) => !nodeEntities.has(n.id));
+    if (todo.length === 0) return;
+    const keys = new Set<string>();
+    for (const { id, notes } of todo) {
+      const [ns, key] = splitId(id);
+      if (ns !== 'note') keys.add(key);
+      else for (const d of notes) for (const n of noteNameKeys(d.path, d.title, d.meta_json)) keys.add(n.key);
+    }
+    const found = remember(entitiesByKeys(db, [...keys]));
+    prepare(found);
+    for (const { id } of todo) nodeEntities.set(id, found.filter((e) => resolve(e) === id));
+  };
+
+  return {
+    remember,
+    rememberRows,
+    noteNamed,
+    source,
+    prepare,
+    resolve,
+    resolveId(entityId) {
+      const e = entity(entityId);
+      return e ? resolve(e) : null;
+    },
+    entitiesOfEach,
+    entitiesOf(id, notes) {
+      entitiesOfEach([{ id, notes }]);
+      return nodeEntities.get(id)!;
+    },
+  };
+}
