@@ -33,19 +33,20 @@
  * (render.ts). Shapes are in types.ts, text helpers in text.ts, and each language's words in its pack,
  * src/engine/lang/<code>/reader.ts.
  */
-import { isStopword, tokenize } from '../search/analyzer.ts';
-import { askedAttribute, askedType, asksLimit, assignsUnit, boundSaid, boundStatement, describesUnit, hasRelativeClause, holdsType, isUnit, likelyVerbs, measureWords, questionParts } from './answer-type.ts';
+import { tokenize } from '../search/analyzer.ts';
+import { asksLimit, assignsUnit, boundSaid, describesUnit, hasRelativeClause, holdsType, isUnit } from './answer-type.ts';
 import type { AskedType } from './answer-type.ts';
 import { endsSentence } from './citations.ts';
 import { contentTerms } from './checks.ts';
 import type { Candidate, CandidateRow, Outcome, Part, PartReading, ReaderOptions, Reading, ReadingSignals, Weighted } from './reader/types.ts';
 import { matchForm, nameKey, phraseKey, plainText } from './reader/text.ts';
-import { askedNouns, compoundSplits, derivedWords, describesSubject, directForm, misspelling, NAMING_WORDS, namingForms, questionStems, questionValues, taskVerb } from './reader/question.ts';
+import { askedNouns, describesSubject, questionValues } from './reader/question.ts';
 import { isLabel, NAME_PHRASE, NAME_WORD } from './reader/candidates.ts';
-import { CONTEXT_SHARE, coverage, DEFAULT_SELECTION, holdsDerived, HOP_LEADS, INHERITED_CAP, INHERITED_SHARE, inSection, isMarkupFragment, LOCAL_SPECIFICITY, MEASURED, MULTI_HOP_GAIN, NOTE_LINK_SHARE, opensWithLeadWord, pointsAt, referredNeighbour, RUNNER_UP_SHARE, SELECTION_FEATURES, statedPart, STEP_SECTION, UNKNOWN_WEIGHT_SHARE, W_HOP, W_TYPE, withAbbreviations } from './reader/selection.ts';
+import { CONTEXT_SHARE, coverage, DEFAULT_SELECTION, holdsDerived, HOP_LEADS, inSection, isMarkupFragment, MEASURED, MULTI_HOP_GAIN, NOTE_LINK_SHARE, opensWithLeadWord, pointsAt, referredNeighbour, RUNNER_UP_SHARE, SELECTION_FEATURES, statedPart, STEP_SECTION, W_HOP, W_TYPE } from './reader/selection.ts';
 import { heldInSentence, heldInSentences, NOT_FOUND_BELOW, NOT_FOUND_PART, PART_ANSWERED, quotedSims0, round3, SIMILARITY_GAP_MID, SIMILARITY_GAP_WEIGHT, SIMILARITY_VETO_MAX, togetherNeeded } from './reader/outcome.ts';
 import { ANNOUNCES_LIST, HOP_FROM, MAX_HOPS, MAX_LISTED, MAX_STEPS } from './reader/render.ts';
 import { otherScript, readByMeaning } from './reader/meaning.ts';
+import { weighQuestion } from './reader/weights.ts';
 export type { Candidate, CandidateRow, Outcome, PartReading, PassageUnit, ReaderOptions, Reading, ReadingSignals } from './reader/types.ts';
 export { matchForm, plainText } from './reader/text.ts';
 export { codeSentences, codeUnits, proseSentences, proseUnits } from './reader/units.ts';
@@ -56,121 +57,8 @@ export { togetherNeeded } from './reader/outcome.ts';
 
 export function readAnswer(question: string, given: readonly Candidate[], options: ReaderOptions): Reading {
   const maxSentences = Math.max(1, Math.floor(options.maxSentences ?? 3));
-  // The question's own words: content words that do not merely frame the question.
-  const written = new Map<string, string>();
-  const lang = options.language;
-  for (const t of tokenize(question, lang)) if (!written.has(t.term)) written.set(t.term, t.raw);
-  const qStems = questionStems(lang);
-  const measure = new Set(measureWords(question).flatMap((w) => contentTerms(w, lang)));
-  const whole = [...new Set(contentTerms(question, lang))].filter((t) => !qStems.has(t) && !measure.has(t));
-  // A German compound no file holds whole is read as its parts ("Bildungsrabatt": Bildung, Rabatt).
-  const split = compoundSplits(whole, written, lang, options.termStats);
-  const expand = (terms: readonly string[]) => (split.size === 0 ? terms : terms.flatMap((t) => split.get(t) ?? [t]));
-  const qTerms = [...new Set(expand(whole))];
-  const candidates = withAbbreviations(given, qTerms, lang);
-  const stats = options.termStats(qTerms);
-  const known = qTerms.filter((t) => (stats.get(t)?.df ?? 0) > 0);
-  // Relative to the vault's own scale: in a vault of a few files every idf is near zero.
-  const maxIdf = known.length > 0 ? Math.max(...known.map((t) => Math.max(stats.get(t)!.idf, 0.05))) : 1;
-  // A word every retrieved passage holds names the topic; one that few or none hold names what is
-  // specifically asked, and its absence from the quote says most about whether the notes answer.
-  const passages = new Map<number, Set<string>>();
-  for (const c of candidates) {
-    let set = passages.get(c.snippetIndex);
-    if (!set) passages.set(c.snippetIndex, (set = new Set(c.context)));
-    for (const t of c.terms) set.add(t);
-  }
-  // Two passages say little about what is topic; from three on, a word in all of them is.
-  const localShare = (t: string) => (passages.size < 3 ? 0 : [...passages.values()].filter((p) => p.has(matchForm(t))).length / passages.size);
-  // A verb no file uses is a paraphrase ("postpone" for "deferred"), not a missing subject: it does not count.
-  const verbs = new Set([...likelyVerbs(question, lang)].flatMap((w) => contentTerms(w, lang)));
-  const weightOf = (t: string) => {
-    const s = stats.get(t);
-    const base = s && s.df > 0 ? Math.max(s.idf, 0.05) : verbs.has(t) ? 0 : maxIdf * UNKNOWN_WEIGHT_SHARE;
-    return base * (1 - LOCAL_SPECIFICITY * localShare(t));
-  };
-  // The candidates' words derived from each question word or it from them; for a word no file holds,
-  // the passages' word it misspells.
-  const vocabulary = new Set(candidates.flatMap((c) => [...c.terms]));
-  const derivedOf = new Map<string, Set<string>>();
-  for (const t of qTerms) {
-    const form = matchForm(t);
-    const found = new Set([...vocabulary].filter((w) => derivedWords(w, form)));
-    if (found.size > 0) derivedOf.set(form, found);
-  }
-  // Naming verbs stand for each other: "What is the configuration folder called?" is answered by "…is named `.obsidian`".
-  const naming = namingForms(lang);
-  for (const t of qTerms) {
-    const form = matchForm(t);
-    // The verb as the question writes it: "the name of…" asks for a name, which "known as" does not give.
-    if (!naming.has(form) || !NAMING_WORDS.includes((written.get(t) ?? t).toLowerCase())) continue;
-    const found = [...vocabulary].filter((w) => w !== form && naming.has(w));
-    if (found.length > 0) derivedOf.set(form, new Set([...(derivedOf.get(form) ?? []), ...found]));
-  }
-  const spelled: Record<string, string> = {};
-  const typos = qTerms.filter((t) => (stats.get(t)?.df ?? 0) === 0 && /^\p{L}+$/u.test(written.get(t) ?? t));
-  if (typos.length > 0) {
-    // The passages' words (lower case), each as first written, with its matched form and how often it occurs.
-    const seen = new Map<string, { as: string; form: string; count: number }>();
-    for (const c of candidates) for (const tok of tokenize(c.text, lang)) {
-      const w = tok.raw.toLowerCase();
-      const entry = seen.get(w);
-      if (entry) entry.count++;
-      else if (!isStopword(tok.raw, lang)) seen.set(w, { as: tok.raw, form: matchForm(tok.term), count: 1 });
-    }
-    for (const t of typos) {
-      const typed = (written.get(t) ?? t).toLowerCase();
-      let best: [string, { as: string; form: string; count: number }] | undefined;
-      // As written, or (an inflected language ends its words otherwise) as stems: «курьров», «курьерах».
-      for (const entry of seen) if ((misspelling(typed, entry[0]) || misspelling(matchForm(t), entry[1].form)) && (!best || entry[1].count > best[1].count)) best = entry;
-      if (!best) continue;
-      spelled[written.get(t) ?? t] = best[1].as;
-      const form = matchForm(t);
-      derivedOf.set(form, new Set([...(derivedOf.get(form) ?? []), best[1].form]));
-    }
-  }
-  const boundOf = (word: string) => {
-    const bound = boundStatement(word, question);
-    return bound ? { bound } : {};
-  };
-  // The superlative of a limit ("the largest file I can email") is what the question asks, however
-  // common the word: it weighs as the question's rarest word.
-  const limit = asksLimit(question);
-  const weightOfWord = (t: string) => (limit && boundSaid(written.get(t) ?? t) ? Math.max(weightOf(t), maxIdf) : weightOf(t));
-  const weighted = (terms: readonly string[]): Weighted[] =>
-    [...new Set(terms)].filter((t) => qTerms.includes(t)).map((t) => ({ term: matchForm(t), stem: t, raw: written.get(t) ?? t, w: weightOfWord(t), ...(derivedOf.has(matchForm(t)) ? { derived: derivedOf.get(matchForm(t))! } : {}), ...boundOf(written.get(t) ?? t) }));
-  const all = weighted(qTerms);
-  const allTotal = all.reduce((s, t) => s + t.w, 0);
-  const unknown = all.filter((t) => (stats.get(t.stem)?.df ?? 0) === 0).map((t) => t.raw);
-  // The asked attribute ("per-seat price") holds a word no file uses: nothing can state it.
-  const attribute = new Set(askedAttribute(question).flatMap((w) => expand(contentTerms(w, lang))));
-  const unknownAttribute = [...attribute].some((t) => qTerms.includes(t) && (stats.get(t)?.df ?? 0) === 0);
-
-  const texts = questionParts(question);
-  const first = weighted(expand(contentTerms(texts[0]!, lang)));
-  const parts: Part[] = texts.map((text, i) => {
-    const own = weighted(expand(contentTerms(text, lang)));
-    // A later part is about the first part's subject ("and what was *its* root cause", "и когда *он* начнётся"):
-    // the first part's words count a quarter in it.
-    // In a part that asks something of its own (two words or more), together they weigh at most half
-    // its own words: a first part full of rare values ("at 09:45 on Jan 1st 2024") would otherwise make
-    // its own sentence the answer to "and what happens when a note with that name exists?". A part of
-    // one word ("…, and what other characteristic?") is about the first part's subject.
-    const ownWeight = own.reduce((sum, t) => sum + t.w, 0);
-    const lent = first.filter((f) => !own.some((o) => o.term === f.term));
-    const lentWeight = lent.reduce((sum, f) => sum + f.w * INHERITED_SHARE, 0);
-    const capped = own.filter((t) => t.w > 0).length >= 2 && lentWeight > INHERITED_CAP * ownWeight;
-    const share = capped ? (INHERITED_SHARE * INHERITED_CAP * ownWeight) / lentWeight : INHERITED_SHARE;
-    const inherited = i === 0 ? [] : lent.map((f) => ({ ...f, w: f.w * share }));
-    const terms = [...own, ...inherited];
-    const asked = askedType(text);
-    const direct = options.directForms && (lang === undefined || lang === 'en') ? directForm(text, asked.type) : undefined;
-    const verb = asked.type === 'procedure' ? taskVerb(text, lang) : undefined;
-    const task = verb === undefined ? undefined : own.find((t) => t.term === verb.form);
-    return { text, asked, terms, total: terms.reduce((s, t) => s + t.w, 0), own, ownTotal: ownWeight, ...(direct ? { direct } : {}), ...(task ? { task, taskRequired: verb!.required } : {}) };
-  });
-  // A part with no word of its own ("and when?") is about the rest of the question.
-  for (const p of parts) if (p.total === 0) Object.assign(p, { terms: all, total: allTotal });
+  const weighed = weighQuestion(question, given, options);
+  const { lang, candidates, stats, passages, all, allTotal, unknown, spelled, unknownAttribute, parts } = weighed;
 
   const values = questionValues(question, lang);
   // Cosines scaled to this question's candidates: e5's cosines crowd into a narrow band, so the
