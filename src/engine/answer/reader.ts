@@ -33,20 +33,17 @@
  * (render.ts). Shapes are in types.ts, text helpers in text.ts, and each language's words in its pack,
  * src/engine/lang/<code>/reader.ts.
  */
-import { tokenize } from '../search/analyzer.ts';
 import { asksLimit, boundSaid, hasRelativeClause, holdsType } from './answer-type.ts';
 import { endsSentence } from './citations.ts';
 import type { Candidate, CandidateRow, Outcome, Part, PartReading, ReaderOptions, Reading, ReadingSignals } from './reader/types.ts';
-import { matchForm, nameKey, phraseKey } from './reader/text.ts';
-import { isLabel, NAME_PHRASE } from './reader/candidates.ts';
 import { coverage, holdsDerived, isMarkupFragment, SELECTION_FEATURES } from './reader/selection.ts';
 import { heldInSentence, heldInSentences, NOT_FOUND_BELOW, NOT_FOUND_PART, PART_ANSWERED, quotedSims0, round3, SIMILARITY_GAP_MID, SIMILARITY_GAP_WEIGHT, SIMILARITY_VETO_MAX, togetherNeeded } from './reader/outcome.ts';
-import { HOP_FROM, MAX_HOPS } from './reader/render.ts';
 import { otherScript, readByMeaning } from './reader/meaning.ts';
 import { weighQuestion } from './reader/weights.ts';
 import { questionVectors, scoreTable } from './reader/table.ts';
 import { chooseLead, listItems, pickSentences, stepsStart } from './reader/pick.ts';
 import type { PickContext } from './reader/pick.ts';
+import { namesToFollow } from './reader/hops.ts';
 export type { Candidate, CandidateRow, Outcome, PartReading, PassageUnit, ReaderOptions, Reading, ReadingSignals } from './reader/types.ts';
 export { matchForm, plainText } from './reader/text.ts';
 export { codeSentences, codeUnits, proseSentences, proseUnits } from './reader/units.ts';
@@ -58,7 +55,7 @@ export { togetherNeeded } from './reader/outcome.ts';
 export function readAnswer(question: string, given: readonly Candidate[], options: ReaderOptions): Reading {
   const maxSentences = Math.max(1, Math.floor(options.maxSentences ?? 3));
   const weighed = weighQuestion(question, given, options);
-  const { lang, candidates, passages, all, allTotal, unknown, spelled, unknownAttribute, parts } = weighed;
+  const { candidates, passages, all, allTotal, unknown, spelled, unknownAttribute, parts } = weighed;
 
   const vectors = questionVectors(candidates, options);
   const { sims, withVector } = vectors;
@@ -75,7 +72,6 @@ export function readAnswer(question: string, given: readonly Candidate[], option
   const hasSteps = stepsStart(pick, picked);
   const listed = listItems(pick, picked, hasSteps);
   const howTo = parts.length === 1 && parts[0]!.asked.type === 'procedure';
-  const asked = new Set(tokenize(question, lang).map((t) => matchForm(t.term)));
 
   // The how-to of the asked task, when its steps are not what the answer quotes.
   let task: number | undefined;
@@ -119,28 +115,7 @@ export function readAnswer(question: string, given: readonly Candidate[], option
   const quoteEvidence = Math.min(1, 0.5 * partScore + 0.5 * heldShare);
 
   // The subjects a second hop would read about: what the quoted (or closest) sentences name beyond the question.
-  const hops: string[] = [];
-  const seenHop = new Set<string>();
-  const addHop = (name: string) => {
-    const key = phraseKey(name);
-    const words = key.trim().split(' ');
-    if (hops.length >= MAX_HOPS || seenHop.has(key) || words.every((w) => asked.has(nameKey(w, lang)))) return;
-    seenHop.add(key);
-    hops.push(name);
-  };
-  const top = [...new Set([...picked, ...order.slice(0, HOP_FROM)])].filter((i) => table[i]!.some((r) => r.cov > 0));
-  // The names the best sentences hold (a name of two words, or one the passages always capitalise),
-  // best sentence first; then the notes they link to.
-  const topTitles = new Set(top.flatMap((i) => (candidates[i]!.titleKey ? [candidates[i]!.titleKey!] : [])));
-  for (const key of topTitles) seenHop.add(key);
-  for (const i of top) {
-    const c = candidates[i]!;
-    for (const m of c.text.matchAll(NAME_PHRASE)) {
-      const words = m[0].split(/\s+/);
-      if (!isLabel(c.text, m.index!, m[0]) && words.some((w) => c.names?.has(nameKey(w, lang))) && (words.length > 1 || c.nameOrder?.includes(nameKey(m[0], lang)))) addHop(m[0]);
-    }
-  }
-  for (const i of top) for (const l of candidates[i]!.links ?? []) addHop(l);
+  const hops = namesToFollow(question, weighed, scores, picked);
 
   // Does one sentence hold the question's words together, or are they only scattered over the passages?
   // A question of two parts or hops ("the library that Nadia maintains", "…и сколько длится пилот") is
