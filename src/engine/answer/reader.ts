@@ -33,17 +33,17 @@
  * (render.ts). Shapes are in types.ts, text helpers in text.ts, and each language's words in its pack,
  * src/engine/lang/<code>/reader.ts.
  */
-import { asksLimit, boundSaid, hasRelativeClause, holdsType } from './answer-type.ts';
 import { endsSentence } from './citations.ts';
-import type { Candidate, CandidateRow, Outcome, Part, PartReading, ReaderOptions, Reading, ReadingSignals } from './reader/types.ts';
-import { coverage, holdsDerived, isMarkupFragment, SELECTION_FEATURES } from './reader/selection.ts';
-import { heldInSentence, heldInSentences, NOT_FOUND_BELOW, NOT_FOUND_PART, PART_ANSWERED, quotedSims0, round3, SIMILARITY_GAP_MID, SIMILARITY_GAP_WEIGHT, SIMILARITY_VETO_MAX, togetherNeeded } from './reader/outcome.ts';
+import type { Candidate, CandidateRow, ReaderOptions, Reading, ReadingSignals } from './reader/types.ts';
+import { coverage, isMarkupFragment, SELECTION_FEATURES } from './reader/selection.ts';
+import { quotedSims0, round3 } from './reader/outcome.ts';
 import { otherScript, readByMeaning } from './reader/meaning.ts';
 import { weighQuestion } from './reader/weights.ts';
 import { questionVectors, scoreTable } from './reader/table.ts';
-import { chooseLead, listItems, pickSentences, stepsStart } from './reader/pick.ts';
+import { chooseLead, howToTask, listItems, pickSentences, stepsStart } from './reader/pick.ts';
 import type { PickContext } from './reader/pick.ts';
 import { namesToFollow } from './reader/hops.ts';
+import { judge } from './reader/outcome.ts';
 export type { Candidate, CandidateRow, Outcome, PartReading, PassageUnit, ReaderOptions, Reading, ReadingSignals } from './reader/types.ts';
 export { matchForm, plainText } from './reader/text.ts';
 export { codeSentences, codeUnits, proseSentences, proseUnits } from './reader/units.ts';
@@ -65,83 +65,17 @@ export function readAnswer(question: string, given: readonly Candidate[], option
     if (meant) return meant;
   }
   const scores = scoreTable(question, weighed, vectors, options);
-  const { table, order, namesTask } = scores;
+  const { table, order } = scores;
 
   const pick: PickContext = { question, weighed, scores, maxSentences };
   const { picked, hopped } = pickSentences(pick, chooseLead(pick));
   const hasSteps = stepsStart(pick, picked);
   const listed = listItems(pick, picked, hasSteps);
-  const howTo = parts.length === 1 && parts[0]!.asked.type === 'procedure';
-
-  // The how-to of the asked task, when its steps are not what the answer quotes.
-  let task: number | undefined;
-  if (howTo && parts[0]!.total > 0) {
-    const p = parts[0]!;
-    const howto = candidates.find((c) => namesTask(c, p));
-    if (howto && !picked.some((i) => candidates[i]!.doc === howto.doc && candidates[i]!.steps)) task = howto.n;
-  }
-
-  // A part that asks a limit ("the largest attachment I can email") is answered only by a quote that
-  // states a bound or says the superlative: "Attach the log file to your support email" is not.
-  // A limit is a quantity: "Максимальный размер файла зависит от вашего плана" says the superlative and states no limit.
-  const boundUnstated = (p: Part) =>
-    asksLimit(p.text) &&
-    (!picked.some((i) => holdsType(candidates[i]!.text, { type: 'number' })) ||
-      p.terms.some((t) => {
-        const said = t.w > 0 ? boundSaid(t.raw) : undefined;
-        return said !== undefined && !picked.some((i) => candidates[i]!.terms.has(t.term) || holdsDerived(candidates[i]!, t) || said.test(candidates[i]!.text));
-      }));
-  // A part that names the form of its value ("How much does it cost", "In what year…") is answered only
-  // by a quote holding such a value: "Sync Standard: 1 Monat" states no price, "Das Jahr des Datums" no year.
-  const valueUnstated = (p: Part, pi: number) => p.asked.strict === true && !picked.some((i) => table[i]![pi]!.typed);
-  const unstated = (p: Part, pi: number) => boundUnstated(p) || valueUnstated(p, pi);
-  const partReadings: PartReading[] = parts.map((p, pi) => {
-    const score = Math.max(0, ...picked.map((i) => table[i]![pi]!.answers));
-    const rounded = Math.round(score * 1000) / 1000;
-    // "How do I…" is answered only by steps or an instruction, and only of the asked task: its verb
-    // ("export" in "How can I export a note to PDF?") is in the quote or its title or heading.
-    // (Where the verb only ranks, a Russian infinitive, a quote without it may still answer.)
-    const stated = (p.asked.type !== 'procedure' || (picked.some((i) => table[i]![pi]!.typed) && (!p.taskRequired || picked.some((i) => table[i]![pi]!.doesTask)))) && !unstated(p, pi);
-    return { part: p.text, type: p.asked.type, score: rounded, answered: rounded >= PART_ANSWERED && stated };
-  });
-  // What the quoted sentences and their notes' titles hold of the question's words.
-  const held = new Set<string>();
-  for (const i of picked) for (const t of [...candidates[i]!.terms, ...candidates[i]!.context]) held.add(t);
-  const missingTerms = all.filter((t) => !held.has(t.term)).sort((a, b) => b.w - a.w);
-  const heldShare = allTotal > 0 ? 1 - missingTerms.reduce((s, t) => s + t.w, 0) / allTotal : 1;
-  const partScore = partReadings.length > 0 ? partReadings.reduce((s, p) => s + p.score, 0) / partReadings.length : 0;
-  const bestPart = partReadings.length > 0 ? Math.max(...partReadings.map((p) => p.score)) : 0;
-  // How well the quote reads as an answer: its parts, and the question's words it holds.
-  const quoteEvidence = Math.min(1, 0.5 * partScore + 0.5 * heldShare);
+  const task = howToTask(pick, picked);
+  const { partReadings, missingTerms, heldShare, partScore, bestPart, togetherMargin, answerability, outcome, meanSim, quoteSims } = judge({ question, weighed, scores, vectors, picked, options });
 
   // The subjects a second hop would read about: what the quoted (or closest) sentences name beyond the question.
   const hops = namesToFollow(question, weighed, scores, picked);
-
-  // Does one sentence hold the question's words together, or are they only scattered over the passages?
-  // A question of two parts or hops ("the library that Nadia maintains", "…и сколько длится пилот") is
-  // answered by a sentence per part or hop: the quoted sentences count together.
-  const twoFacts = parts.length > 1 || hasRelativeClause(question);
-  const together = Math.max(
-    candidates.reduce((best, c) => Math.max(best, heldInSentence(c, all, allTotal)), 0),
-    twoFacts && picked.length > 1 ? heldInSentences(picked.map((i) => candidates[i]!), all, allTotal) : 0,
-  );
-  const meanSim = withVector.length > 0 ? withVector.reduce((sum, v) => sum + v, 0) / withVector.length : 0;
-  const quoteSims = picked.map((i) => sims[i]).filter((v): v is number => v !== undefined);
-  const gapLift = withVector.length >= 2 && quoteSims.length > 0 ? SIMILARITY_GAP_WEIGHT * (Math.max(...quoteSims) - meanSim - SIMILARITY_GAP_MID) : 0;
-  // A sentence of one hop answers only part of the question, and a line of code reads unlike any
-  // question: a low cosine is expected of them, so there the vectors may lift the bar, never raise it.
-  const vectorLift = Math.max(twoFacts || picked.some((i) => candidates[i]!.code) ? 0 : -SIMILARITY_VETO_MAX, gapLift);
-  const togetherMargin = together + vectorLift - togetherNeeded(all.filter((t) => t.w > 0).length);
-  const scattered = options.together !== false && togetherMargin < 0;
-  // The evidence that the notes state the fact: the quote's, and (on the notes themselves) how
-  // clearly one sentence holds the question together, 0.5 at the bar.
-  const answerability =
-    Math.round((options.together === false ? quoteEvidence : 0.5 * quoteEvidence + 0.5 * Math.min(1, Math.max(0, 0.5 + togetherMargin))) * 1000) / 1000;
-
-  let outcome: Outcome;
-  if (picked.length === 0 || unknownAttribute || scattered || quoteEvidence < NOT_FOUND_BELOW || bestPart < NOT_FOUND_PART || (parts.length === 1 && unstated(parts[0]!, 0))) outcome = 'not_found';
-  else if (partReadings.every((p) => p.answered)) outcome = 'answered';
-  else outcome = 'partial';
 
   const quotedSims = (picked.length > 0 ? picked : order).map((i) => sims[i]).filter((v): v is number => v !== undefined);
   const similarity = quotedSims.length > 0 ? Math.round(Math.max(...quotedSims) * 1000) / 1000 : null;

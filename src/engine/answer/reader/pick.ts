@@ -265,3 +265,17 @@ export function listItems(ctx: PickContext, picked: number[], hasSteps: boolean)
   }
   return listed;
 }
+
+/** For "How do I…": the citation number of the asked task's how-to, when its steps are not what the answer quotes. */
+export function howToTask(ctx: PickContext, picked: readonly number[]): number | undefined {
+  const { candidates, parts } = ctx.weighed;
+  const { namesTask } = ctx.scores;
+  const howTo = parts.length === 1 && parts[0]!.asked.type === 'procedure';
+  let task: number | undefined;
+  if (howTo && parts[0]!.total > 0) {
+    const p = parts[0]!;
+    const howto = candidates.find((c) => namesTask(c, p));
+    if (howto && !picked.some((i) => candidates[i]!.doc === howto.doc && candidates[i]!.steps)) task = howto.n;
+  }
+  return task;
+}
