@@ -34,9 +34,8 @@
  * src/engine/lang/<code>/reader.ts.
  */
 import { endsSentence } from './citations.ts';
-import type { Candidate, CandidateRow, ReaderOptions, Reading, ReadingSignals } from './reader/types.ts';
-import { coverage, isMarkupFragment, SELECTION_FEATURES } from './reader/selection.ts';
-import { quotedSims0, round3 } from './reader/outcome.ts';
+import type { Candidate, ReaderOptions, Reading } from './reader/types.ts';
+import { isMarkupFragment } from './reader/selection.ts';
 import { otherScript, readByMeaning } from './reader/meaning.ts';
 import { weighQuestion } from './reader/weights.ts';
 import { questionVectors, scoreTable } from './reader/table.ts';
@@ -44,6 +43,8 @@ import { chooseLead, howToTask, listItems, pickSentences, stepsStart } from './r
 import type { PickContext } from './reader/pick.ts';
 import { namesToFollow } from './reader/hops.ts';
 import { judge } from './reader/outcome.ts';
+import type { QuoteContext } from './reader/outcome.ts';
+import { candidateRows, readingSignals } from './reader/signals.ts';
 export type { Candidate, CandidateRow, Outcome, PartReading, PassageUnit, ReaderOptions, Reading, ReadingSignals } from './reader/types.ts';
 export { matchForm, plainText } from './reader/text.ts';
 export { codeSentences, codeUnits, proseSentences, proseUnits } from './reader/units.ts';
@@ -55,7 +56,7 @@ export { togetherNeeded } from './reader/outcome.ts';
 export function readAnswer(question: string, given: readonly Candidate[], options: ReaderOptions): Reading {
   const maxSentences = Math.max(1, Math.floor(options.maxSentences ?? 3));
   const weighed = weighQuestion(question, given, options);
-  const { candidates, passages, all, allTotal, unknown, spelled, unknownAttribute, parts } = weighed;
+  const { candidates, unknown, spelled, unknownAttribute, parts } = weighed;
 
   const vectors = questionVectors(candidates, options);
   const { sims, withVector } = vectors;
@@ -72,7 +73,9 @@ export function readAnswer(question: string, given: readonly Candidate[], option
   const hasSteps = stepsStart(pick, picked);
   const listed = listItems(pick, picked, hasSteps);
   const task = howToTask(pick, picked);
-  const { partReadings, missingTerms, heldShare, partScore, bestPart, togetherMargin, answerability, outcome, meanSim, quoteSims } = judge({ question, weighed, scores, vectors, picked, options });
+  const quote: QuoteContext = { question, weighed, scores, vectors, picked, options };
+  const judgement = judge(quote);
+  const { partReadings, missingTerms, answerability, outcome } = judgement;
 
   // The subjects a second hop would read about: what the quoted (or closest) sentences name beyond the question.
   const hops = namesToFollow(question, weighed, scores, picked);
@@ -89,43 +92,7 @@ export function readAnswer(question: string, given: readonly Candidate[], option
     const c = candidates[i]!;
     if (!c.code && table[i]!.some((r) => r.cov > 0) && !passageBest.some((b) => b.n === c.n)) passageBest.push({ text: c.text, n: c.n });
   }
-  // What the reading measured, for the calibrated scorer: the quote's lead, or the best candidate when nothing is quoted.
-  const leadAt = picked[0] ?? order[0];
-  const leadC = leadAt === undefined ? undefined : candidates[leadAt];
-  const totalOf = (i: number | undefined) => (i === undefined ? 0 : table[i]!.reduce((sum, r) => sum + r.score, 0));
-  const runnerAt = order.find((i) => i !== leadAt && candidates[i]!.doc !== leadC?.doc);
-  const leadTotal = totalOf(leadAt);
-  const signals: ReadingSignals = {
-    held: round3(heldShare),
-    partMean: round3(partScore),
-    partMin: round3(partReadings.length > 0 ? Math.min(...partReadings.map((p) => p.score)) : 0),
-    partBest: round3(bestPart),
-    parts: parts.length,
-    partsAnswered: partReadings.filter((p) => p.answered).length,
-    togetherMargin: round3(togetherMargin),
-    leadCoverage: round3(leadAt === undefined ? 0 : table[leadAt]![0]!.cov),
-    leadWhole: round3(leadC ? coverage(leadC, all, allTotal) : 0),
-    leadTyped: leadAt !== undefined && table[leadAt]![0]!.typed ? 1 : 0,
-    leadRank: leadC?.snippetIndex ?? 0,
-    runnerUp: round3(leadTotal > 0 ? Math.min(1.5, totalOf(runnerAt) / leadTotal) : 0),
-    leadCode: leadC?.code ? 1 : 0,
-    leadItem: leadC?.item || leadC?.steps ? 1 : 0,
-    leadField: leadC?.subject !== undefined ? 1 : 0,
-    leadColon: leadC && /[:：]\s*$/.test(leadC.text) ? 1 : 0,
-    leadQuestion: leadC && /[?？]\s*$/.test(leadC.text) ? 1 : 0,
-    leadMarkup: leadC && isMarkupFragment(leadC.text) ? 1 : 0,
-    leadWords: leadC ? leadC.text.split(/\s+/).filter(Boolean).length : 0,
-    quoted: picked.length,
-    candidates: candidates.length,
-    passages: passages.size,
-    unknownShare: round3(all.length > 0 ? unknown.length / all.length : 0),
-    questionWords: all.filter((t) => t.w > 0).length,
-    askedType: parts[0]?.asked.type ?? 'any',
-    strict: parts[0]?.asked.strict ? 1 : 0,
-    simGap: round3(withVector.length >= 2 && quoteSims.length > 0 ? Math.max(...quoteSims) - meanSim : 0),
-    simBest: round3(quotedSims0(picked.length > 0 ? picked : order, sims)),
-    hasVectors: withVector.length >= 2 ? 1 : 0,
-  };
+  const signals = readingSignals(quote, judgement);
   // Written in reading order of relevance: the lead first, then what completes it.
   const askedPerson = parts.some((p) => p.asked.type === 'person');
   const quoted = picked.map((i) => {
@@ -143,12 +110,12 @@ export function readAnswer(question: string, given: readonly Candidate[], option
   });
   // The items of a list and the lines of a command go on lines of their own: steps read as steps.
   const answer = quoted.map((q, k) => (k === 0 ? q : `${listed.has(picked[k]!) || candidates[picked[k]!]!.code ? '\n' : ' '}${q}`)).join('');
-  const candidateRows = options.collectCandidates ? { candidateRows: candidates.map((c, i): CandidateRow => ({ text: c.text, snippetIndex: c.snippetIndex, features: SELECTION_FEATURES.map((_, k) => round3(table[i]!.reduce((sum, r) => sum + r.f[k]!, 0))) })) } : {};
+  const rows = candidateRows(quote);
   if (outcome === 'not_found') {
     // No sentence is quoted, so the words the best candidate lacks would name words the passages hold.
     const anywhere = new Set(candidates.flatMap((c) => [...c.terms, ...c.context]));
     const absent = missingTerms.filter((t) => !anywhere.has(t.term));
-    return { outcome, answer: '', cited: [], answerability, parts: partReadings, missing: absent.map((t) => t.raw), unknown, ...(Object.keys(spelled).length > 0 ? { spelled } : {}), unknownAttribute, closest, passageBest, runnersUp, similarity, hops, ...(task !== undefined ? { task } : {}), signals, ...candidateRows };
+    return { outcome, answer: '', cited: [], answerability, parts: partReadings, missing: absent.map((t) => t.raw), unknown, ...(Object.keys(spelled).length > 0 ? { spelled } : {}), unknownAttribute, closest, passageBest, runnersUp, similarity, hops, ...(task !== undefined ? { task } : {}), signals, ...rows };
   }
-  return { outcome, answer, cited: [...new Set(picked.map((i) => candidates[i]!.n))], answerability, parts: partReadings, missing: missingTerms.map((t) => t.raw), unknown, ...(Object.keys(spelled).length > 0 ? { spelled } : {}), unknownAttribute, closest, passageBest, runnersUp, similarity, hops, ...(task !== undefined ? { task } : {}), signals, ...candidateRows };
+  return { outcome, answer, cited: [...new Set(picked.map((i) => candidates[i]!.n))], answerability, parts: partReadings, missing: missingTerms.map((t) => t.raw), unknown, ...(Object.keys(spelled).length > 0 ? { spelled } : {}), unknownAttribute, closest, passageBest, runnersUp, similarity, hops, ...(task !== undefined ? { task } : {}), signals, ...rows };
 }
