@@ -33,7 +33,6 @@
  * (render.ts). Shapes are in types.ts, text helpers in text.ts, and each language's words in its pack,
  * src/engine/lang/<code>/reader.ts.
  */
-import { endsSentence } from './citations.ts';
 import type { Candidate, ReaderOptions, Reading } from './reader/types.ts';
 import { isMarkupFragment } from './reader/selection.ts';
 import { otherScript, readByMeaning } from './reader/meaning.ts';
@@ -45,6 +44,7 @@ import { namesToFollow } from './reader/hops.ts';
 import { judge } from './reader/outcome.ts';
 import type { QuoteContext } from './reader/outcome.ts';
 import { candidateRows, readingSignals } from './reader/signals.ts';
+import { cited, quotedText } from './reader/render.ts';
 export type { Candidate, CandidateRow, Outcome, PartReading, PassageUnit, ReaderOptions, Reading, ReadingSignals } from './reader/types.ts';
 export { matchForm, plainText } from './reader/text.ts';
 export { codeSentences, codeUnits, proseSentences, proseUnits } from './reader/units.ts';
@@ -56,7 +56,7 @@ export { togetherNeeded } from './reader/outcome.ts';
 export function readAnswer(question: string, given: readonly Candidate[], options: ReaderOptions): Reading {
   const maxSentences = Math.max(1, Math.floor(options.maxSentences ?? 3));
   const weighed = weighQuestion(question, given, options);
-  const { candidates, unknown, spelled, unknownAttribute, parts } = weighed;
+  const { candidates, unknown, spelled, unknownAttribute } = weighed;
 
   const vectors = questionVectors(candidates, options);
   const { sims, withVector } = vectors;
@@ -93,23 +93,7 @@ export function readAnswer(question: string, given: readonly Candidate[], option
     if (!c.code && table[i]!.some((r) => r.cov > 0) && !passageBest.some((b) => b.n === c.n)) passageBest.push({ text: c.text, n: c.n });
   }
   const signals = readingSignals(quote, judgement);
-  // Written in reading order of relevance: the lead first, then what completes it.
-  const askedPerson = parts.some((p) => p.asked.type === 'person');
-  const quoted = picked.map((i) => {
-    const c = candidates[i]!;
-    // A field line quoted alone loses whom it is about: "Анна Соколова — Город: Казань".
-    // So is the other hop of a chain: "Maya Chen — Maya leads the sync team", and a sentence that
-    // names the person of its note by a first name only, when a person is asked: "Анна Соколова — Анна руководит…".
-    const byFirstName = askedPerson && c.titleNames !== undefined && (c.nameOrder ?? []).some((n) => c.titleNames!.has(n));
-    // An item quoted after the sentence that announces it reads with that sentence, not with its note's name.
-    const about = listed.has(i) ? undefined : (c.subject ?? (hopped.has(i) || byFirstName ? c.title : undefined));
-    const subject = about && about.split(/\s+/).length <= 4 && !/\d/.test(about) && !c.text.toLowerCase().includes(about.toLowerCase()) ? about : null;
-    const s = subject ? `${subject} — ${c.text}` : c.text;
-    // A line of code is quoted as written: "make dev-up." would not run. Thai and Lao end a sentence without a stop.
-    return `${c.code || endsSentence(s) || /[{;,(:：]$/.test(s) ? s : `${s}.`} [${candidates[i]!.n}]`;
-  });
-  // The items of a list and the lines of a command go on lines of their own: steps read as steps.
-  const answer = quoted.map((q, k) => (k === 0 ? q : `${listed.has(picked[k]!) || candidates[picked[k]!]!.code ? '\n' : ' '}${q}`)).join('');
+  const answer = quotedText(quote, listed, hopped);
   const rows = candidateRows(quote);
   if (outcome === 'not_found') {
     // No sentence is quoted, so the words the best candidate lacks would name words the passages hold.
@@ -117,5 +101,5 @@ export function readAnswer(question: string, given: readonly Candidate[], option
     const absent = missingTerms.filter((t) => !anywhere.has(t.term));
     return { outcome, answer: '', cited: [], answerability, parts: partReadings, missing: absent.map((t) => t.raw), unknown, ...(Object.keys(spelled).length > 0 ? { spelled } : {}), unknownAttribute, closest, passageBest, runnersUp, similarity, hops, ...(task !== undefined ? { task } : {}), signals, ...rows };
   }
-  return { outcome, answer, cited: [...new Set(picked.map((i) => candidates[i]!.n))], answerability, parts: partReadings, missing: missingTerms.map((t) => t.raw), unknown, ...(Object.keys(spelled).length > 0 ? { spelled } : {}), unknownAttribute, closest, passageBest, runnersUp, similarity, hops, ...(task !== undefined ? { task } : {}), signals, ...rows };
+  return { outcome, answer, cited: cited(quote), answerability, parts: partReadings, missing: missingTerms.map((t) => t.raw), unknown, ...(Object.keys(spelled).length > 0 ? { spelled } : {}), unknownAttribute, closest, passageBest, runnersUp, similarity, hops, ...(task !== undefined ? { task } : {}), signals, ...rows };
 }
