@@ -34,11 +34,10 @@
  * src/engine/lang/<code>/reader.ts.
  */
 import type { Candidate, ReaderOptions, Reading } from './reader/types.ts';
-import { isMarkupFragment } from './reader/selection.ts';
 import { otherScript, readByMeaning } from './reader/meaning.ts';
 import { weighQuestion } from './reader/weights.ts';
 import { questionVectors, scoreTable } from './reader/table.ts';
-import { chooseLead, howToTask, listItems, pickSentences, stepsStart } from './reader/pick.ts';
+import { chooseLead, howToTask, listItems, offeredSentences, pickSentences, stepsStart } from './reader/pick.ts';
 import type { PickContext } from './reader/pick.ts';
 import { namesToFollow } from './reader/hops.ts';
 import { judge } from './reader/outcome.ts';
@@ -66,7 +65,6 @@ export function readAnswer(question: string, given: readonly Candidate[], option
     if (meant) return meant;
   }
   const scores = scoreTable(question, weighed, vectors, options);
-  const { table, order } = scores;
 
   const pick: PickContext = { question, weighed, scores, maxSentences };
   const { picked, hopped } = pickSentences(pick, chooseLead(pick));
@@ -80,18 +78,7 @@ export function readAnswer(question: string, given: readonly Candidate[], option
   // The subjects a second hop would read about: what the quoted (or closest) sentences name beyond the question.
   const hops = namesToFollow(question, weighed, scores, picked);
 
-  const quotedSims = (picked.length > 0 ? picked : order).map((i) => sims[i]).filter((v): v is number => v !== undefined);
-  const similarity = quotedSims.length > 0 ? Math.round(Math.max(...quotedSims) * 1000) / 1000 : null;
-  const closest = order.slice(0, 3).filter((i) => table[i]!.some((r) => r.cov > 0)).map((i) => ({ text: candidates[i]!.text, n: candidates[i]!.n }));
-  // The best sentences after the quote's, wherever they are: on the training and dev sets the second
-  // and third best hold the fact more often than the best sentence of another passage.
-  const runnersUp = order.filter((i) => !picked.includes(i) && !candidates[i]!.code && !isMarkupFragment(candidates[i]!.text) && table[i]!.some((r) => r.cov > 0)).slice(0, 3).map((i) => ({ text: candidates[i]!.text, n: candidates[i]!.n }));
-  const passageBest: { text: string; n: number }[] = [];
-  for (const i of order) {
-    if (passageBest.length >= 3) break;
-    const c = candidates[i]!;
-    if (!c.code && table[i]!.some((r) => r.cov > 0) && !passageBest.some((b) => b.n === c.n)) passageBest.push({ text: c.text, n: c.n });
-  }
+  const { similarity, closest, runnersUp, passageBest } = offeredSentences(pick, vectors, picked);
   const signals = readingSignals(quote, judgement);
   const answer = quotedText(quote, listed, hopped);
   const rows = candidateRows(quote);

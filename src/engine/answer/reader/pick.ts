@@ -5,10 +5,10 @@ import type { Candidate, Weighted } from './types.ts';
 import { matchForm } from './text.ts';
 import { askedNouns, describesSubject } from './question.ts';
 import { NAME_WORD } from './candidates.ts';
-import { CONTEXT_SHARE, coverage, HOP_LEADS, MULTI_HOP_GAIN, NOTE_LINK_SHARE, opensWithLeadWord, pointsAt, referredNeighbour, RUNNER_UP_SHARE, W_HOP } from './selection.ts';
+import { CONTEXT_SHARE, coverage, HOP_LEADS, isMarkupFragment, MULTI_HOP_GAIN, NOTE_LINK_SHARE, opensWithLeadWord, pointsAt, referredNeighbour, RUNNER_UP_SHARE, W_HOP } from './selection.ts';
 import { PART_ANSWERED } from './outcome.ts';
 import { ANNOUNCES_LIST, MAX_LISTED, MAX_STEPS } from './render.ts';
-import type { Scores } from './table.ts';
+import type { Scores, Vectors } from './table.ts';
 import type { QuestionWeights } from './weights.ts';
 
 /** What the picking stages read: the question, its weighed words and parts, the score table, and how many sentences may be quoted. */
@@ -278,4 +278,34 @@ export function howToTask(ctx: PickContext, picked: readonly number[]): number |
     if (howto && !picked.some((i) => candidates[i]!.doc === howto.doc && candidates[i]!.steps)) task = howto.n;
   }
   return task;
+}
+
+/** A sentence offered for reading beside the answer, with its citation number. */
+export interface Offered {
+  text: string;
+  n: number;
+}
+
+/**
+ * What is offered besides the quote: the quote's best cosine to the question (of the best candidates
+ * when nothing is quoted), the three best sentences that hold a question word, the best after the
+ * quote's, and the best of each of three passages.
+ */
+export function offeredSentences(ctx: PickContext, vectors: Vectors, picked: readonly number[]): { similarity: number | null; closest: Offered[]; runnersUp: Offered[]; passageBest: Offered[] } {
+  const { candidates } = ctx.weighed;
+  const { table, order } = ctx.scores;
+  const { sims } = vectors;
+  const quotedSims = (picked.length > 0 ? picked : order).map((i) => sims[i]).filter((v): v is number => v !== undefined);
+  const similarity = quotedSims.length > 0 ? Math.round(Math.max(...quotedSims) * 1000) / 1000 : null;
+  const closest = order.slice(0, 3).filter((i) => table[i]!.some((r) => r.cov > 0)).map((i) => ({ text: candidates[i]!.text, n: candidates[i]!.n }));
+  // The best sentences after the quote's, wherever they are: on the training and dev sets the second
+  // and third best hold the fact more often than the best sentence of another passage.
+  const runnersUp = order.filter((i) => !picked.includes(i) && !candidates[i]!.code && !isMarkupFragment(candidates[i]!.text) && table[i]!.some((r) => r.cov > 0)).slice(0, 3).map((i) => ({ text: candidates[i]!.text, n: candidates[i]!.n }));
+  const passageBest: Offered[] = [];
+  for (const i of order) {
+    if (passageBest.length >= 3) break;
+    const c = candidates[i]!;
+    if (!c.code && table[i]!.some((r) => r.cov > 0) && !passageBest.some((b) => b.n === c.n)) passageBest.push({ text: c.text, n: c.n });
+  }
+  return { similarity, closest, runnersUp, passageBest };
 }
