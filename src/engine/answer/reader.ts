@@ -28,10 +28,14 @@
  *
  * readAnswer is the pipeline's spine; each stage is a module of answer/reader/: a passage's quotable
  * units (units.ts) become candidates (candidates.ts: readerCandidates, nameCandidates); the question
- * is read (question.ts: its own words, task verb, stated values, asked nouns); sentences are ranked
- * (selection.ts: SELECTION_FEATURES, coverage), the outcome judged (outcome.ts) and the quote laid out
- * (render.ts). Shapes are in types.ts, text helpers in text.ts, and each language's words in its pack,
- * src/engine/lang/<code>/reader.ts.
+ * is read (question.ts: its own words, task verb, stated values, asked nouns) and weighed into its
+ * parts (weights.ts: weighQuestion); every candidate is scored against every part (table.ts:
+ * scoreTable, with selection.ts's SELECTION_FEATURES and coverage); the quote is picked (pick.ts:
+ * chooseLead, pickSentences, stepsStart, listItems), the outcome judged (outcome.ts: judge), the
+ * names for a second search found (hops.ts), the scorer's signals assembled (signals.ts) and the
+ * quote laid out (render.ts: quotedText). The stages pass small context objects (QuestionWeights,
+ * Scores, PickContext, QuoteContext). Shapes are in types.ts, text helpers in text.ts, and each
+ * language's words in its pack, src/engine/lang/<code>/reader.ts.
  */
 import type { Candidate, ReaderOptions, Reading } from './reader/types.ts';
 import { otherScript, readByMeaning } from './reader/meaning.ts';
@@ -52,33 +56,37 @@ export { leansOnPrevious, readerCandidates, sentenceSimilarity } from './reader/
 export { DEFAULT_SELECTION, isMarkupFragment, SELECTION_FEATURES } from './reader/selection.ts';
 export { togetherNeeded } from './reader/outcome.ts';
 
+/**
+ * Reads the answer to `question` from the candidate sentences of its retrieved passages: weighs the
+ * question, scores every candidate against its parts, picks the quote, judges the outcome and lays
+ * out the quoted text with what the reading measured. Each stage is a function of answer/reader/.
+ */
 export function readAnswer(question: string, given: readonly Candidate[], options: ReaderOptions): Reading {
   const maxSentences = Math.max(1, Math.floor(options.maxSentences ?? 3));
+  // The question's words, weighed, and its parts (weights.ts).
   const weighed = weighQuestion(question, given, options);
   const { candidates, unknown, spelled, unknownAttribute } = weighed;
-
+  // The question's cosines to the candidates (table.ts). A question in another script than its notes
+  // shares no word with them: read by meaning, if vectors can (meaning.ts).
   const vectors = questionVectors(candidates, options);
-  const { sims, withVector } = vectors;
-  // A question in another script than its notes shares no word with them: read by meaning, if vectors can.
-  if (withVector.length >= 2 && otherScript(question, candidates)) {
-    const meant = readByMeaning(candidates, sims);
+  if (vectors.withVector.length >= 2 && otherScript(question, candidates)) {
+    const meant = readByMeaning(candidates, vectors.sims);
     if (meant) return meant;
   }
+  // Every candidate against every part, best first (table.ts).
   const scores = scoreTable(question, weighed, vectors, options);
-
+  // The quote: the lead and what completes it, steps from their start, announced items (pick.ts).
   const pick: PickContext = { question, weighed, scores, maxSentences };
   const { picked, hopped } = pickSentences(pick, chooseLead(pick));
-  const hasSteps = stepsStart(pick, picked);
-  const listed = listItems(pick, picked, hasSteps);
+  const listed = listItems(pick, picked, stepsStart(pick, picked));
   const task = howToTask(pick, picked);
+  // Whether it answers (outcome.ts), what a second search follows (hops.ts), what else is offered.
   const quote: QuoteContext = { question, weighed, scores, vectors, picked, options };
   const judgement = judge(quote);
   const { partReadings, missingTerms, answerability, outcome } = judgement;
-
-  // The subjects a second hop would read about: what the quoted (or closest) sentences name beyond the question.
   const hops = namesToFollow(question, weighed, scores, picked);
-
   const { similarity, closest, runnersUp, passageBest } = offeredSentences(pick, vectors, picked);
+  // What the reading measured (signals.ts) and the quoted text (render.ts).
   const signals = readingSignals(quote, judgement);
   const answer = quotedText(quote, listed, hopped);
   const rows = candidateRows(quote);
