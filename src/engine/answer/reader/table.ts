@@ -109,11 +109,7 @@ export function scoreTable(question: string, weighed: QuestionWeights, vectors: 
     const answers = pi > 0 && typed === 0 ? Math.min((1 - W_TYPE) * cov, PART_ANSWERED - 0.01) : (1 - W_TYPE) * cov + W_TYPE * typed;
     const rank = 1 / (1 + c.snippetIndex);
     const whole = coverage(c, all, allTotal);
-    // The line that sets the counted thing (`MAX_RETRIES = 5`) states the value; a loop that uses it does not.
-    // So does an instruction that names the asked task, or a step of a how-to whose title or heading
-    // names it ("How do I cut a release?": "Cut a release").
-    const step = p.asked.type === 'procedure' && typed === 1 && doesTask && p.total > 0 && p.terms.reduce((sum, t) => sum + (c.terms.has(t.term) || holdsDerived(c, t) || ((c.item || c.code) && inSection(c, t)) ? t.w : 0), 0) >= STEP_SECTION * p.total;
-    const direct = (p.asked.unit && (assignsUnit(c.text, p.asked.unit) || (c.described && describesUnit(c.described, c.text, p.asked.unit)))) || (p.direct && cov > 0 && p.direct.test(c.text)) || step ? 1 : 0;
+    const direct = statesDirectly(c, p, typed === 1, doesTask, cov);
     const f = [cov, typed, whole, rank, direct, simOf(i) * cov, p.asked.type === 'procedure' && c.steps ? 1 : 0, p.task && doesTask ? 1 : 0, simOf(i), shape[i]!.code, shape[i]!.markup, shape[i]!.question, shape[i]!.colon, pi === 0 ? shape[i]!.own : 0, pi === 0 ? shape[i]!.pairs : 0, pi === 0 ? shape[i]!.length : 0];
     let score = 0;
     for (let k = 0; k < f.length; k++) score += weights[k]! * f[k]!;
@@ -128,4 +124,16 @@ export function scoreTable(question: string, weighed: QuestionWeights, vectors: 
     return sb - sa || a - b;
   });
   return { table, order, typedOf, namesTask };
+}
+
+/**
+ * Whether the sentence states the part's value in the asked form: the line that sets the counted
+ * thing, the asked direct form, or a step that does the asked task.
+ */
+function statesDirectly(c: Candidate, p: Part, typed: boolean, doesTask: boolean, cov: number): 0 | 1 {
+  // The line that sets the counted thing (`MAX_RETRIES = 5`) states the value; a loop that uses it does not.
+  // So does an instruction that names the asked task, or a step of a how-to whose title or heading
+  // names it ("How do I cut a release?": "Cut a release").
+  const step = p.asked.type === 'procedure' && typed && doesTask && p.total > 0 && p.terms.reduce((sum, t) => sum + (c.terms.has(t.term) || holdsDerived(c, t) || ((c.item || c.code) && inSection(c, t)) ? t.w : 0), 0) >= STEP_SECTION * p.total;
+  return (p.asked.unit && (assignsUnit(c.text, p.asked.unit) || (c.described && describesUnit(c.described, c.text, p.asked.unit)))) || (p.direct && cov > 0 && p.direct.test(c.text)) || step ? 1 : 0;
 }
