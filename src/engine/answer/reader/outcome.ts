@@ -1,5 +1,8 @@
 /** Whether the quote answers: how fully one sentence holds the question's words together, and the bars a reading must clear to be answered, partial or not found. */
-import type { Candidate, Weighted } from './types.ts';
+import { asksLimit, boundSaid, hasRelativeClause, holdsType } from '../answer-type.ts';
+import type { Candidate, Outcome, Part, PartReading, ReaderOptions, Weighted } from './types.ts';
+import type { Scores, Vectors } from './table.ts';
+import type { QuestionWeights } from './weights.ts';
 import { DERIVED_TOGETHER } from './question.ts';
 import { ANTECEDENT_SHARE, CONTEXT_SHARE, holdsDerived } from './selection.ts';
 
@@ -69,4 +72,100 @@ export const round3 = (v: number) => (Number.isFinite(v) ? Math.round(v * 1000) 
 export function quotedSims0(indices: readonly number[], sims: readonly (number | undefined)[]): number {
   const vs = indices.map((i) => sims[i]).filter((v): v is number => v !== undefined);
   return vs.length > 0 ? Math.max(...vs) : 0;
+}
+
+/** What the outcome is judged on: the question, its weighed words and parts, the score table, the cosines, the quoted sentences and the reader's options. */
+export interface QuoteContext {
+  question: string;
+  weighed: QuestionWeights;
+  scores: Scores;
+  vectors: Vectors;
+  picked: readonly number[];
+  options: ReaderOptions;
+}
+
+/** The reading of the quote: each part's, the question's words it lacks (heaviest first), the evidence measured and the outcome they earn. */
+export interface Judgement {
+  partReadings: PartReading[];
+  missingTerms: Weighted[];
+  heldShare: number;
+  partScore: number;
+  bestPart: number;
+  quoteEvidence: number;
+  togetherMargin: number;
+  answerability: number;
+  outcome: Outcome;
+  /** The mean cosine of all candidates and the quoted sentences' cosines. */
+  meanSim: number;
+  quoteSims: number[];
+}
+
+/**
+ * Judges whether the quote answers: each part by its best quoted sentence (and a stated bound or
+ * value where the part asks one), the question's words the quote holds, and whether one sentence of
+ * the notes holds the question together; `answered`, `partial` or `not_found`.
+ */
+export function judge(ctx: QuoteContext): Judgement {
+  const { question, picked, options } = ctx;
+  const { candidates, all, allTotal, unknownAttribute, parts } = ctx.weighed;
+  const { table } = ctx.scores;
+  const { sims, withVector } = ctx.vectors;
+  // A part that asks a limit ("the largest attachment I can email") is answered only by a quote that
+  // states a bound or says the superlative: "Attach the log file to your support email" is not.
+  // A limit is a quantity: "Максимальный размер файла зависит от вашего плана" says the superlative and states no limit.
+  const boundUnstated = (p: Part) =>
+    asksLimit(p.text) &&
+    (!picked.some((i) => holdsType(candidates[i]!.text, { type: 'number' })) ||
+      p.terms.some((t) => {
+        const said = t.w > 0 ? boundSaid(t.raw) : undefined;
+        return said !== undefined && !picked.some((i) => candidates[i]!.terms.has(t.term) || holdsDerived(candidates[i]!, t) || said.test(candidates[i]!.text));
+      }));
+  // A part that names the form of its value ("How much does it cost", "In what year…") is answered only
+  // by a quote holding such a value: "Sync Standard: 1 Monat" states no price, "Das Jahr des Datums" no year.
+  const valueUnstated = (p: Part, pi: number) => p.asked.strict === true && !picked.some((i) => table[i]![pi]!.typed);
+  const unstated = (p: Part, pi: number) => boundUnstated(p) || valueUnstated(p, pi);
+  const partReadings: PartReading[] = parts.map((p, pi) => {
+    const score = Math.max(0, ...picked.map((i) => table[i]![pi]!.answers));
+    const rounded = Math.round(score * 1000) / 1000;
+    // "How do I…" is answered only by steps or an instruction, and only of the asked task: its verb
+    // ("export" in "How can I export a note to PDF?") is in the quote or its title or heading.
+    // (Where the verb only ranks, a Russian infinitive, a quote without it may still answer.)
+    const stated = (p.asked.type !== 'procedure' || (picked.some((i) => table[i]![pi]!.typed) && (!p.taskRequired || picked.some((i) => table[i]![pi]!.doesTask)))) && !unstated(p, pi);
+    return { part: p.text, type: p.asked.type, score: rounded, answered: rounded >= PART_ANSWERED && stated };
+  });
+  // What the quoted sentences and their notes' titles hold of the question's words.
+  const held = new Set<string>();
+  for (const i of picked) for (const t of [...candidates[i]!.terms, ...candidates[i]!.context]) held.add(t);
+  const missingTerms = all.filter((t) => !held.has(t.term)).sort((a, b) => b.w - a.w);
+  const heldShare = allTotal > 0 ? 1 - missingTerms.reduce((s, t) => s + t.w, 0) / allTotal : 1;
+  const partScore = partReadings.length > 0 ? partReadings.reduce((s, p) => s + p.score, 0) / partReadings.length : 0;
+  const bestPart = partReadings.length > 0 ? Math.max(...partReadings.map((p) => p.score)) : 0;
+  // How well the quote reads as an answer: its parts, and the question's words it holds.
+  const quoteEvidence = Math.min(1, 0.5 * partScore + 0.5 * heldShare);
+  // Does one sentence hold the question's words together, or are they only scattered over the passages?
+  // A question of two parts or hops ("the library that Nadia maintains", "…и сколько длится пилот") is
+  // answered by a sentence per part or hop: the quoted sentences count together.
+  const twoFacts = parts.length > 1 || hasRelativeClause(question);
+  const together = Math.max(
+    candidates.reduce((best, c) => Math.max(best, heldInSentence(c, all, allTotal)), 0),
+    twoFacts && picked.length > 1 ? heldInSentences(picked.map((i) => candidates[i]!), all, allTotal) : 0,
+  );
+  const meanSim = withVector.length > 0 ? withVector.reduce((sum, v) => sum + v, 0) / withVector.length : 0;
+  const quoteSims = picked.map((i) => sims[i]).filter((v): v is number => v !== undefined);
+  const gapLift = withVector.length >= 2 && quoteSims.length > 0 ? SIMILARITY_GAP_WEIGHT * (Math.max(...quoteSims) - meanSim - SIMILARITY_GAP_MID) : 0;
+  // A sentence of one hop answers only part of the question, and a line of code reads unlike any
+  // question: a low cosine is expected of them, so there the vectors may lift the bar, never raise it.
+  const vectorLift = Math.max(twoFacts || picked.some((i) => candidates[i]!.code) ? 0 : -SIMILARITY_VETO_MAX, gapLift);
+  const togetherMargin = together + vectorLift - togetherNeeded(all.filter((t) => t.w > 0).length);
+  const scattered = options.together !== false && togetherMargin < 0;
+  // The evidence that the notes state the fact: the quote's, and (on the notes themselves) how
+  // clearly one sentence holds the question together, 0.5 at the bar.
+  const answerability =
+    Math.round((options.together === false ? quoteEvidence : 0.5 * quoteEvidence + 0.5 * Math.min(1, Math.max(0, 0.5 + togetherMargin))) * 1000) / 1000;
+
+  let outcome: Outcome;
+  if (picked.length === 0 || unknownAttribute || scattered || quoteEvidence < NOT_FOUND_BELOW || bestPart < NOT_FOUND_PART || (parts.length === 1 && unstated(parts[0]!, 0))) outcome = 'not_found';
+  else if (partReadings.every((p) => p.answered)) outcome = 'answered';
+  else outcome = 'partial';
+  return { partReadings, missingTerms, heldShare, partScore, bestPart, quoteEvidence, togetherMargin, answerability, outcome, meanSim, quoteSims };
 }

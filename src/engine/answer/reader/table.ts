@@ -1,0 +1,139 @@
+/** The per-candidate score table: how each candidate sentence reads against each part of the question, and the candidates in order of their score. */
+import { tokenize } from '../../search/analyzer.ts';
+import { assignsUnit, describesUnit, holdsType, isUnit } from '../answer-type.ts';
+import type { AskedType } from '../answer-type.ts';
+import type { Candidate, Part, ReaderOptions } from './types.ts';
+import { matchForm, phraseKey, plainText } from './text.ts';
+import { questionValues } from './question.ts';
+import { CONTEXT_SHARE, coverage, DEFAULT_SELECTION, holdsDerived, inSection, isMarkupFragment, MEASURED, SELECTION_FEATURES, statedPart, STEP_SECTION, W_TYPE } from './selection.ts';
+import { PART_ANSWERED } from './outcome.ts';
+import type { QuestionWeights } from './weights.ts';
+
+/** The question's cosine to each candidate (undefined without a vector), those there are, and each scaled among this question's candidates. */
+export interface Vectors {
+  sims: (number | undefined)[];
+  withVector: number[];
+  simOf: (i: number) => number;
+}
+
+/**
+ * Cosines scaled to this question's candidates: e5's cosines crowd into a narrow band, so the
+ * spread among the candidates says more than the value. A candidate without a vector gets the middle.
+ */
+export function questionVectors(candidates: readonly Candidate[], options: ReaderOptions): Vectors {
+  const sims = candidates.map((c) => options.similarity?.(c.text));
+  const withVector = sims.filter((v): v is number => v !== undefined);
+  const simLo = withVector.length > 0 ? Math.min(...withVector) : 0;
+  const simHi = withVector.length > 0 ? Math.max(...withVector) : 0;
+  const simOf = (i: number) => {
+    const v = sims[i];
+    if (withVector.length < 2 || simHi - simLo < 1e-6) return 0;
+    return v === undefined ? 0.5 : (v - simLo) / (simHi - simLo);
+  };
+  return { sims, withVector, simOf };
+}
+
+/** How one candidate reads against one part: whether it answers it (0..1), its ranking score, coverage, typed value, whether it does the asked task, and the selection features. */
+export interface PartScore {
+  answers: number;
+  score: number;
+  cov: number;
+  typed: boolean;
+  doesTask: boolean;
+  f: number[];
+}
+
+/** The score table (candidate × part), the candidates best first, and the two readings later stages ask again. */
+export interface Scores {
+  table: PartScore[][];
+  order: number[];
+  /** Whether candidate i holds a value of the first part's asked type that the question does not state. */
+  typedOf: (i: number) => boolean;
+  /** For "How do I…": the sentence's title and heading name the asked task. */
+  namesTask: (c: Candidate, p: Part) => boolean;
+}
+
+/** Scores every candidate against every part of the question with the selection weights, and orders the candidates by their total. */
+export function scoreTable(question: string, weighed: QuestionWeights, vectors: Vectors, options: ReaderOptions): Scores {
+  const { lang, candidates, all, allTotal, parts } = weighed;
+  const { simOf } = vectors;
+  const values = questionValues(question, lang);
+  // A sentence ending in ":" that introduces a code block announces the value; the line after it holds it.
+  // A link to a note that is among the passages is a pointer, not a value: the date in "the reasoning
+  // is in [[2026-03-14 Storage decision]]" is the record's date; the record itself states the fact.
+  const readable = new Set(candidates.flatMap((c) => (c.titleKey ? [c.titleKey] : [])));
+  const ownValues = (c: Candidate, asked: AskedType) => {
+    const measured = MEASURED.has(asked.type);
+    let text = measured && !c.code ? statedPart(c.text) : c.text;
+    // The counted noun stays, even when the question capitalises it ("How many Grammys…" — "Six-time Grammy winner").
+    if (values) text = text.replace(values, (v) => (asked.unit && isUnit(v, asked.unit) ? v : ' '));
+    if (measured) for (const l of c.links ?? []) if (readable.has(phraseKey(l))) text = text.split(plainText(l)).join(' ');
+    return text;
+  };
+  const intros = new Set(candidates.flatMap((c) => (c.described && c.code && /[:：]\s*$/.test(c.described) ? [c.described] : [])));
+
+
+  // For "How do I…": the sentence's title and heading name the asked task.
+  const namesTask = (c: Candidate, p: Part) => p.total > 0 && p.terms.reduce((sum, t) => sum + (inSection(c, t) ? t.w : 0), 0) >= STEP_SECTION * p.total;
+
+  const weights = options.selection && options.selection.length === SELECTION_FEATURES.length ? options.selection : DEFAULT_SELECTION;
+  // The question's content words in order, as adjacent pairs: "relay outage" written together says more than both words apart.
+  const qOrder = tokenize(question, lang).map((t) => matchForm(t.term)).filter((t) => all.some((a) => a.term === t && a.w > 0));
+  const qPairs = new Set(qOrder.slice(1).map((t, i) => `${qOrder[i]} ${t}`));
+  const shape = candidates.map((c) => {
+    const words = tokenize(c.text, lang).map((t) => matchForm(t.term));
+    const pairs = new Set(words.slice(1).map((t, i) => `${words[i]} ${t}`));
+    const own = allTotal > 0 ? all.reduce((s, t) => s + (c.terms.has(t.term) ? t.w : 0), 0) / allTotal : 0;
+    return {
+      code: c.code ? 1 : 0,
+      markup: isMarkupFragment(c.text) ? 1 : 0,
+      question: /[?？]\s*$/.test(c.text) ? 1 : 0,
+      colon: /[:：]\s*$/.test(c.text) ? 1 : 0,
+      own,
+      pairs: qPairs.size === 0 ? 0 : [...qPairs].filter((p) => pairs.has(p)).length / qPairs.size,
+      length: Math.min(1, c.text.split(/\s+/).filter(Boolean).length / 40),
+    };
+  });
+  /** How well candidate i answers part p, 0..1, and its ranking score. */
+  const read = (i: number, p: Part, pi: number) => {
+    const c = candidates[i]!;
+    // A step of a how-to is about what its note's title and heading say ("Run the relay locally"):
+    // for "How do I…", they are the step's own words, as a field line's are.
+    // Not a step that does another task than the asked one: "Чтобы начать презентацию:" for «Как разделить слайды?».
+    const doesTask = !p.task || c.terms.has(p.task.term) || holdsDerived(c, p.task) || inSection(c, p.task);
+    const cov = coverage(c, p.terms, p.total, p.asked.type === 'procedure' && (c.item || c.code) && doesTask ? 1 : CONTEXT_SHARE);
+    const novel = ownValues(c, p.asked);
+    const typed = p.asked.type === 'any' ? 1 : !intros.has(c.text) && holdsType(novel, p.asked, p.asked.type === 'procedure' ? { ...c, item: c.steps === true || (c.item === true && namesTask(c, p)), code: c.code === true && (c.steps === true || c.described !== undefined || namesTask(c, p)) } : c) ? 1 : 0;
+    // A later part shares the first part's subject, so its own kind of value is what tells its
+    // sentence apart: "…and when does it start?" is not answered by a sentence without a date.
+    const answers = pi > 0 && typed === 0 ? Math.min((1 - W_TYPE) * cov, PART_ANSWERED - 0.01) : (1 - W_TYPE) * cov + W_TYPE * typed;
+    const rank = 1 / (1 + c.snippetIndex);
+    const whole = coverage(c, all, allTotal);
+    const direct = statesDirectly(c, p, typed === 1, doesTask, cov);
+    const f = [cov, typed, whole, rank, direct, simOf(i) * cov, p.asked.type === 'procedure' && c.steps ? 1 : 0, p.task && doesTask ? 1 : 0, simOf(i), shape[i]!.code, shape[i]!.markup, shape[i]!.question, shape[i]!.colon, pi === 0 ? shape[i]!.own : 0, pi === 0 ? shape[i]!.pairs : 0, pi === 0 ? shape[i]!.length : 0];
+    let score = 0;
+    for (let k = 0; k < f.length; k++) score += weights[k]! * f[k]!;
+    return { answers, score, cov, typed: typed === 1, doesTask, f };
+  };
+
+  const table = candidates.map((_, i) => parts.map((p, pi) => read(i, p, pi)));
+  const typedOf = (i: number) => holdsType(ownValues(candidates[i]!, parts[0]!.asked), parts[0]!.asked, candidates[i]!);
+  const order = candidates.map((_, i) => i).sort((a, b) => {
+    const sa = table[a]!.reduce((s, r) => s + r.score, 0);
+    const sb = table[b]!.reduce((s, r) => s + r.score, 0);
+    return sb - sa || a - b;
+  });
+  return { table, order, typedOf, namesTask };
+}
+
+/**
+ * Whether the sentence states the part's value in the asked form: the line that sets the counted
+ * thing, the asked direct form, or a step that does the asked task.
+ */
+function statesDirectly(c: Candidate, p: Part, typed: boolean, doesTask: boolean, cov: number): 0 | 1 {
+  // The line that sets the counted thing (`MAX_RETRIES = 5`) states the value; a loop that uses it does not.
+  // So does an instruction that names the asked task, or a step of a how-to whose title or heading
+  // names it ("How do I cut a release?": "Cut a release").
+  const step = p.asked.type === 'procedure' && typed && doesTask && p.total > 0 && p.terms.reduce((sum, t) => sum + (c.terms.has(t.term) || holdsDerived(c, t) || ((c.item || c.code) && inSection(c, t)) ? t.w : 0), 0) >= STEP_SECTION * p.total;
+  return (p.asked.unit && (assignsUnit(c.text, p.asked.unit) || (c.described && describesUnit(c.described, c.text, p.asked.unit)))) || (p.direct && cov > 0 && p.direct.test(c.text)) || step ? 1 : 0;
+}
