@@ -78,37 +78,39 @@ export function tinyldModule(): Tinyld {
  */
 const isGram = (w: string, n: number) => w.length === n && !w.includes('  ') && w.trim().length > 0;
 
-/** The languages a call may answer, in tinyld's order, and the caches of its words' answers. */
+/** The languages a call may answer: their places in tinyld's order of languages. */
 interface Only {
   /** No restriction (tinyld's empty `only`). */
   any: boolean;
   only: Set<string>;
-  iso2: (code: string) => string;
-  order: Map<string, number>;
-  langs: string[];
-  words: Map<string, NgramAnswer[]>;
-  /** The weights of tinyld's n-grams met so far (weightsOf): at most the size of its table. */
-  grams: Map<string, number[]>;
+  /** The allowed languages' places in tinyld's list, in its order. */
+  places: number[];
 }
 
-/** Words whose answers are kept, per set of languages (then forgotten all at once). */
-const WORD_CACHE = 20_000;
+/** Words whose scores are kept (then forgotten all at once); a word's scores are 62 numbers. */
+const WORD_CACHE = 50_000;
 /** N-grams whose accent-free form is kept. */
 const GRAM_CACHE = 50_000;
 const onlyCache = new Map<string, Only>();
 const stripped = new Map<string, string>();
+/** Each word's score in every language (the sums tinyld adds up for the languages it is allowed). */
+const wordScores = new Map<string, Float64Array>();
+/** The weights of tinyld's n-grams met so far, as (language's place, weight) pairs: at most the size of its table. */
+const gramWeights = new Map<string, number[]>();
+let places: Map<string, number> | null = null;
+let iso2Codes: string[] = [];
+
 function onlyOf(tables: Tables, only: readonly string[]): Only {
   const key = only.join(',');
   let o = onlyCache.get(key);
   if (!o) {
-    const langs = tables.languages.filter((i) => (only.length > 0 ? only.includes(i) || only.includes(tables.toISO2(i)) : true));
-    const codes = new Map<string, string>();
-    const iso2 = (code: string) => {
-      let two = codes.get(code);
-      if (two === undefined) codes.set(code, (two = tables.toISO2(code)));
-      return two;
-    };
-    o = { any: only.length === 0, only: new Set(only), iso2, order: new Map(langs.map((l, i) => [l, i])), langs, words: new Map(), grams: new Map() };
+    if (!places) {
+      places = new Map(tables.languages.map((l, i) => [l, i]));
+      iso2Codes = tables.languages.map((l) => tables.toISO2(l));
+    }
+    const allowed = tables.languages.flatMap((l, i) => ((only.length > 0 ? only.includes(l) || only.includes(iso2Codes[i]!) : true) ? [i] : []));
+    o = { any: only.length === 0, only: new Set(only), places: allowed };
+    if (onlyCache.size > 1000) onlyCache.clear();
     onlyCache.set(key, o);
   }
   return o;
@@ -123,18 +125,22 @@ function uniqueLanguage(tables: Tables, a: string, o: Only): string {
       // The table first (one lookup), then whether tinyld reads this window as an n-gram at all.
       const r = t.slice(b, b + n);
       if (!tables.uniqueGrams.has(r) || !isGram(r, n)) continue;
-      const s = o.iso2(tables.uniques[r]!);
+      const s = iso2Codes[places!.get(tables.uniques[r]!) ?? -1] ?? tables.toISO2(tables.uniques[r]!);
       if (o.any || o.only.has(s)) return s;
     }
   }
   return '';
 }
 
-/** tinyld's detectPotentialGrams for one word: its eight best languages by their n-grams' weights. */
-function wordLanguages(tables: Tables, a: string, o: Only): NgramAnswer[] {
-  const cached = o.words.get(a);
-  if (cached) return cached;
-  const scores = new Array<number>(o.langs.length).fill(0);
+/**
+ * A word's score in each of tinyld's languages: the weights of its n-grams (each n-gram's length a
+ * quarter of its weight's factor), added up in tinyld's order. A language's sum does not depend on
+ * which others are allowed.
+ */
+function scoresOf(tables: Tables, a: string): Float64Array {
+  let scores = wordScores.get(a);
+  if (scores) return scores;
+  scores = new Float64Array(tables.languages.length);
   for (const n of tables.gramSizes) {
     const pad = ' '.repeat(n - 1);
     const t = pad + a + pad;
@@ -143,22 +149,27 @@ function wordLanguages(tables: Tables, a: string, o: Only): NgramAnswer[] {
       if (!isGram(i, n)) continue;
       // tinyld takes the accents off each n-gram (NFD, marks removed): nothing to take off plain ASCII.
       const l = NON_ASCII.test(i) ? stripOf(tables, i) : i;
-      const weights = weightsOf(tables, o, l);
+      const weights = weightsOf(tables, l);
       if (!weights) continue;
       for (let k = 0; k < weights.length; k += 2) {
         const at = weights[k]!;
-        scores[at] = (scores[at] || 0) + (weights[k + 1]! * l.length) / 4;
+        scores[at] = scores[at]! + (weights[k + 1]! * l.length) / 4;
       }
     }
   }
+  if (wordScores.size >= WORD_CACHE) wordScores.clear();
+  wordScores.set(a, scores);
+  return scores;
+}
+
+/** tinyld's detectPotentialGrams for one word: its eight best allowed languages, by score. */
+function wordLanguages(tables: Tables, a: string, o: Only): NgramAnswer[] {
+  const scores = scoresOf(tables, a);
   // Sorted by score, ties in tinyld's order of languages (a stable sort of them, as tinyld's).
-  const ranked = scores.map((score, at) => ({ score, at }));
+  const ranked = o.places.map((place) => ({ score: scores[place]!, place }));
   ranked.sort((x, y) => y.score - x.score);
   const s = Math.max(...ranked.map((x) => x.score)) || 1;
-  const out = ranked.slice(0, 8).map((x) => ({ lang: o.iso2(o.langs[x.at]!), accuracy: 1 - tables.round((s - x.score) / s) }));
-  if (o.words.size >= WORD_CACHE) o.words.clear();
-  o.words.set(a, out);
-  return out;
+  return ranked.slice(0, 8).map((x) => ({ lang: iso2Codes[x.place]!, accuracy: 1 - tables.round((s - x.score) / s) }));
 }
 
 const NON_ASCII = /[^\u0000-\u007f]/;
@@ -173,17 +184,16 @@ function stripOf(tables: Tables, gram: string): string {
   return l;
 }
 
-/** The weights of an n-gram of tinyld's table for the allowed languages, as (language's place, weight) pairs; null when it has none. */
-function weightsOf(tables: Tables, o: Only, gram: string): number[] | null {
+function weightsOf(tables: Tables, gram: string): number[] | null {
   if (!Object.hasOwn(tables.multiples, gram)) return null;
-  let weights = o.grams.get(gram);
+  let weights = gramWeights.get(gram);
   if (weights === undefined) {
     weights = [];
     for (const [lang, weight] of Object.entries(tables.multiples[gram]!)) {
-      const at = o.order.get(lang);
+      const at = places!.get(lang);
       if (at !== undefined) weights.push(at, weight);
     }
-    o.grams.set(gram, weights);
+    gramWeights.set(gram, weights);
   }
   return weights;
 }
