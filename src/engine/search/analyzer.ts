@@ -249,15 +249,23 @@ export function tokenize(text: string, lang?: string): Token[] {
 const analyzedWords = new Map<string, readonly string[]>();
 const ANALYZED_WORDS = 200_000;
 
+/**
+ * Words this long are not kept: V8 cuts a string of 13 characters or more out of its text without
+ * copying it, so a kept word would keep its whole chunk's text alive.
+ */
+const KEPT_WORD_MAX = 12;
+
 /** The terms a word stands for in the word index: its term unless it is a function word, then its parts. */
 function indexTermsOf(raw: string, l: string, stops: ReadonlySet<string>): readonly string[] {
-  const key = l === 'en' ? raw : `${l}\u0000${raw}`;
-  let terms = analyzedWords.get(key);
+  const key = raw.length > KEPT_WORD_MAX ? null : l === 'en' ? raw : `${l}\u0000${raw}`;
+  let terms = key === null ? undefined : analyzedWords.get(key);
   if (terms === undefined) {
     const t = tokenOf(raw, l, stops);
     terms = stops.has(t.raw.toLowerCase().replace(/ё/g, 'е')) ? t.parts : [t.term, ...t.parts];
-    if (analyzedWords.size >= ANALYZED_WORDS) analyzedWords.clear();
-    analyzedWords.set(key, terms);
+    if (key !== null) {
+      if (analyzedWords.size >= ANALYZED_WORDS) analyzedWords.clear();
+      analyzedWords.set(key, terms);
+    }
   }
   return terms;
 }
