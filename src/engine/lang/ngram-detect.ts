@@ -88,7 +88,7 @@ interface Only {
 }
 
 /** Words whose scores are kept (then forgotten all at once); a word's scores are 62 numbers. */
-const WORD_CACHE = 50_000;
+const WORD_CACHE = 20_000;
 /** N-grams whose accent-free form is kept. */
 const GRAM_CACHE = 50_000;
 const onlyCache = new Map<string, Only>();

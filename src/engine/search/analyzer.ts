@@ -247,7 +247,7 @@ export function tokenize(text: string, lang?: string): Token[] {
  * index run). Forgotten all at once past ANALYZED_WORDS.
  */
 const analyzedWords = new Map<string, readonly string[]>();
-const ANALYZED_WORDS = 200_000;
+const ANALYZED_WORDS = 50_000;
 
 /**
  * Words this long are not kept: V8 cuts a string of 13 characters or more out of its text without
