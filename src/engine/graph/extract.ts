@@ -327,7 +327,8 @@ export function extractGraphFacts(input: ExtractInput): GraphFacts {
     // Link targets are handled above; capitalised words inside them would only repeat them.
     const plain = hasBracket || line.includes('`') || line.includes('://') ? line.replace(/\[\[[^\]]*\]\]|\]\([^)]*\)|`[^`]*`|https?:\/\/\S+/g, (s) => ' '.repeat(s.length)) : line;
     prosePlain.push(plain);
-    const ui = interfaceSpans(plain);
+    // Read once the line holds a name worth asking about (most lines hold none).
+    let ui: [number, number][] | null = null;
     for (const m of plain.matchAll(NAME)) {
       const at = m.index!;
       if (at > 0 && (WORD_CHAR.test(plain[at - 1]!) || PATH_CHAR.has(plain[at - 1]!))) continue;
@@ -360,7 +361,7 @@ export function extractGraphFacts(input: ExtractInput): GraphFacts {
       // An interface word, a Russian verb, or the plural of an acronym ("PDFs", "URLs": things, not a name).
       if (!multi && (UI_WORDS.has(name.toLowerCase()) || RU_VERB.test(name) || /^\p{Lu}{2,}s$/u.test(name))) continue;
       const key = name.toLowerCase();
-      const isUi = ui.some(([a, b]) => at + offset >= a && at + offset < b);
+      const isUi = (ui ??= interfaceSpans(plain)).some(([a, b]) => at + offset >= a && at + offset < b);
       // Sentence-initial single words are only remembered (cheaply) in case the note also uses them mid-sentence.
       const strong = multi || !sentenceInitial(plain, at + offset);
       const seen = names.get(key);
@@ -431,9 +432,11 @@ function lowerCaseUses(prose: string, name: string): number {
  * Where a line shows the interface rather than names: menu paths ("Settings > Sync"), and bold or
  * quoted labels right after a word that sends the reader to them ("click **Save**", "нажмите **Войти**").
  */
+const MENU_ARROW = /\s[>→›»]\s/;
 function interfaceSpans(line: string): [number, number][] {
   const out: [number, number][] = [];
-  if (line.includes('>') || line.includes('→') || line.includes('›') || line.includes('»')) {
+  // A menu path has an arrow between spaces: a line without one (most, ">" of code and quotes included) is not read for it.
+  if (MENU_ARROW.test(line)) {
     for (const m of line.matchAll(MENU_PATH)) out.push([m.index!, m.index! + m[0].length]);
   }
   if (!line.includes('*') && !line.includes('_') && !line.includes('"') && !line.includes('«') && !line.includes('“')) return out;

@@ -5,6 +5,8 @@ import { TempDirs } from '../../../test/helpers/tmp.ts';
 import { HashedEmbedder } from '../../cli/bench/hashed-embedder.ts';
 import type { IndexStatus } from '../../shared/contract.ts';
 import { createEngine, type Engine } from '../engine.ts';
+import { Store } from '../store/store.ts';
+import { jobsOfChange, readFolderBacklog } from './queue.ts';
 
 const temp = new TempDirs();
 const engines: Engine[] = [];
@@ -143,5 +145,49 @@ describe('index queue: lexical work first', () => {
     ]);
     again.removeRoot(a);
     expect(again.indexStatus().progress).toMatchObject({ phase: 'scan', state: 'waiting', folders: [expect.objectContaining({ root: fs.realpathSync(b), phase: 'scan' })] });
+  });
+});
+
+describe('index queue parts', () => {
+  it("a watcher's change: existing allowed files are indexed, gone or excluded known ones removed, a removed folder's notes removed", () => {
+    const root = temp.make('syn-queue-change-', { 'a.md': 'a', 'b.md': 'b', 'skip/c.md': 'c', 'dir/d.md': 'd', 'dir/e.md': 'e' });
+    const store = new Store(temp.make('syn-queue-change-data-'));
+    try {
+      const r = store.addRoot(root, [], ['skip/**']);
+      const write = (p: string) => store.writeDocument({ rootId: r.id, path: p, docId: p, type: 'markdown', language: null, title: null, contentHash: p, mtimeMs: 1, size: 1, status: 'indexed' }, []);
+      for (const p of ['b.md', 'gone.md', 'skip/c.md', 'dir/d.md', 'dir/e.md', 'other/f.md']) write(p);
+      fs.rmSync(`${root}/dir`, { recursive: true });
+      const jobs = jobsOfChange(store, r, { root: r, paths: ['a.md', 'b.md', 'gone.md', 'skip/c.md', 'never.md'], removedDirs: ['dir'] }, []);
+      expect(new Map(jobs.map((j) => [j.path, j.kind]))).toEqual(
+        new Map([
+          ['a.md', 'upsert'],
+          ['b.md', 'upsert'],
+          ['gone.md', 'delete'],
+          ['skip/c.md', 'delete'],
+          ['dir/d.md', 'delete'],
+          ['dir/e.md', 'delete'],
+        ]),
+      );
+    } finally {
+      store.dispose();
+    }
+  });
+
+  it('the backlog per folder: files queued, and a folder never scanned', () => {
+    const store = new Store(temp.make('syn-queue-backlog-data-'));
+    try {
+      const scanned = store.addRoot(temp.make('syn-queue-scanned-'), [], []);
+      const fresh = store.addRoot(temp.make('syn-queue-fresh-'), [], []);
+      store.setSetting(`walk_issues:${scanned.id}`, []);
+      store.enqueueJobs([
+        { rootId: scanned.id, path: 'x.md', kind: 'upsert' },
+        { rootId: scanned.id, path: 'y.md', kind: 'delete' },
+      ]);
+      const backlog = readFolderBacklog(store, []);
+      expect(backlog.get(scanned.path)).toEqual({ scan: 0, words: 2, passages: 0, sentences: 0 });
+      expect(backlog.get(fresh.path)).toEqual({ scan: 1, words: 0, passages: 0, sentences: 0 });
+    } finally {
+      store.dispose();
+    }
   });
 });

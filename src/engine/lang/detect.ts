@@ -14,18 +14,11 @@
  * language ("waar is het station") leans English unless tinyld is sure; an unsure mix of accented
  * words is 'und', which any embedder is allowed to serve.
  */
-import { createRequire } from 'node:module';
 import * as stopwords from 'stopword';
+import { detectAll, tinyldModule } from './ngram-detect.ts';
 
-/**
- * tinyld unpacks its n-gram profiles when loaded (100–300 ms here): loaded on first use, which most
- * English and Russian text never reaches, instead of at every start of the CLI and the engine.
- */
-let tinyld: typeof import('tinyld') | null = null;
-function loadTinyld(): typeof import('tinyld') {
-  tinyld ??= createRequire(import.meta.url)('tinyld') as typeof import('tinyld');
-  return tinyld;
-}
+// tinyld unpacks its n-gram profiles when loaded (100–300 ms here): ngram-detect.ts loads it on first
+// use, which most English and Russian text never reaches, and answers as it does, faster.
 
 export interface DetectedLanguage {
   /** ISO 639-1 code ('en', 'ru', ...), or 'und' when unknown: empty, too short, code, numbers. */
@@ -102,7 +95,7 @@ function countScripts(text: string): { letters: number; latin: number; accented:
 /** tinyld's best ISO 639-1 answer among `only`, or null; never throws. */
 function askTinyld(text: string, only?: readonly string[]): { lang: string; accuracy: number } | null {
   try {
-    const best = loadTinyld().detectAll(text.slice(0, TINYLD_CHARS), only ? { only: [...only] } : undefined)[0];
+    const best = detectAll(text.slice(0, TINYLD_CHARS), only)[0];
     return best && /^[a-z]{2}$/.test(best.lang) ? { lang: best.lang, accuracy: Math.min(1, best.accuracy) } : null;
   } catch {
     return null;
@@ -209,7 +202,7 @@ export const LANGUAGE_CODE = /^([a-z]{2,3}|\*)$/;
 function toTwoLetters(code: string): string {
   if (code.length !== 3) return code;
   try {
-    const two = loadTinyld().toISO2(code);
+    const two = tinyldModule().toISO2(code);
     return /^[a-z]{2}$/.test(two) ? two : code;
   } catch {
     return code;

@@ -68,6 +68,22 @@ describe('analyzer languages', () => {
     // Cyrillic words in a German note are still Russian; digits and identifiers keep their parts.
     expect(analyzeForIndex('Die Datei heißt retrySync, сервера 2026', 'de')).toBe(`${stemWord('datei', 'de')} ${stemWord('heißt', 'de')} retrysync retry sync сервер 2026`);
   });
+
+  it("gives a word its own language's terms however often it was met in another language's text", () => {
+    // A word's terms are kept once met: in English text, then in German and French text, then English again.
+    const text = 'Die Dateien wurden gelöscht: files deleted, fichiers supprimés, the';
+    const english = analyzeForIndex(text, 'en');
+    const german = analyzeForIndex(text, 'de');
+    const french = analyzeForIndex(text, 'fr');
+    expect(new Set([english, german, french]).size).toBe(3);
+    expect(german.split(' ')).toContain(stemWord('dateien', 'de'));
+    expect(german.split(' ')).not.toContain('die');
+    expect(english.split(' ')).toContain('die');
+    expect(english.split(' ')).not.toContain('the');
+    expect(french.split(' ')).toContain(stemWord('supprimés', 'fr'));
+    expect(analyzeForIndex(text, 'en')).toBe(english);
+    expect(analyzeForIndex(text, 'de')).toBe(german);
+  });
 });
 
 describe('text written without spaces (Chinese, Japanese)', () => {

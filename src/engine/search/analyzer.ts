@@ -142,7 +142,6 @@ const CYRILLIC = /[\u0400-\u04FF]/;
  * written still matches exactly.
  */
 const HANGUL_WORD = /^[\uAC00-\uD7A3]{3,}$/;
-const HANGUL = /[\uAC00-\uD7A3]/;
 const KOREAN_PARTICLE = /(?:에서|에게|한테|으로|부터|까지|처럼|보다|이나|은|는|을|를|이|가|의|에|도|로|와|과|만)$/;
 /** A Korean word without the particle it ends in ("서버에서": 서버), or null. */
 export function withoutParticle(word: string): string | null {
@@ -205,32 +204,70 @@ export interface Token {
   parts: string[];
 }
 
+/**
+ * One word's token in text analyzed as `l` (analysisLanguage) with its function words `stops`. A
+ * Korean word loses its particle (withoutParticle: only words of Hangul syllables have one).
+ */
+function tokenOf(raw: string, l: string, stops: ReadonlySet<string>): Token {
+  const lower = raw.toLowerCase();
+  const parts: string[] = [];
+  const bare = withoutParticle(raw);
+  if (bare) parts.push(bare);
+  if (/[a-z][A-Z]|_|[A-Za-z]\d|\d[A-Za-z]/.test(raw)) {
+    for (const p of raw.match(IDENTIFIER_PARTS) ?? []) {
+      const lp = p.toLowerCase();
+      if (lp.length > 1 && lp !== lower && !stops.has(lp)) parts.push(stemWord(lp, l));
+    }
+  }
+  return { raw, term: stemWord(lower, l), parts };
+}
+
+/** Each word of a text as written (after foldText), a run of a script written without spaces cut into its words. */
+function eachWord(text: string, stops: ReadonlySet<string>, visit: (raw: string) => void): void {
+  const folded = foldText(text);
+  const unspaced = UNSPACED.test(folded);
+  for (const match of folded.matchAll(WORD)) {
+    if (unspaced && UNSPACED.test(match[0])) for (const raw of unspacedTerms(match[0], stops)) visit(raw);
+    else visit(match[0]);
+  }
+}
+
 /** The words of a text and their index terms, for text of language `lang` (default English). */
 export function tokenize(text: string, lang?: string): Token[] {
   const tokens: Token[] = [];
   const l = analysisLanguage(lang);
   const stops = stopwordsOf(l);
-  const folded = foldText(text);
-  const unspaced = UNSPACED.test(folded);
-  const korean = HANGUL.test(folded);
-  const add = (raw: string) => {
-    const lower = raw.toLowerCase();
-    const parts: string[] = [];
-    const bare = korean ? withoutParticle(raw) : null;
-    if (bare) parts.push(bare);
-    if (/[a-z][A-Z]|_|[A-Za-z]\d|\d[A-Za-z]/.test(raw)) {
-      for (const p of raw.match(IDENTIFIER_PARTS) ?? []) {
-        const lp = p.toLowerCase();
-        if (lp.length > 1 && lp !== lower && !stops.has(lp)) parts.push(stemWord(lp, l));
-      }
-    }
-    tokens.push({ raw, term: stemWord(lower, l), parts });
-  };
-  for (const match of folded.matchAll(WORD)) {
-    if (unspaced && UNSPACED.test(match[0])) for (const raw of unspacedTerms(match[0], stops)) add(raw);
-    else add(match[0]);
-  }
+  eachWord(text, stops, (raw) => tokens.push(tokenOf(raw, l, stops)));
   return tokens;
+}
+
+/**
+ * The index terms of each word as written, by analysis language: a word's terms depend on nothing
+ * else, and indexing meets the same words in chunk after chunk (analyzing them was a tenth of an
+ * index run). Forgotten all at once past ANALYZED_WORDS.
+ */
+const analyzedWords = new Map<string, readonly string[]>();
+const ANALYZED_WORDS = 50_000;
+
+/**
+ * Words this long are not kept: V8 cuts a string of 13 characters or more out of its text without
+ * copying it, so a kept word would keep its whole chunk's text alive.
+ */
+const KEPT_WORD_MAX = 12;
+
+/** The terms a word stands for in the word index: its term unless it is a function word, then its parts. */
+function indexTermsOf(raw: string, l: string, stops: ReadonlySet<string>): readonly string[] {
+  const key = raw.length > KEPT_WORD_MAX ? null : l === 'en' ? raw : `${l}\u0000${raw}`;
+  let terms = key === null ? undefined : analyzedWords.get(key);
+  if (terms === undefined) {
+    const t = tokenOf(raw, l, stops);
+    terms = stops.has(t.raw.toLowerCase().replace(/ё/g, 'е')) ? t.parts : [t.term, ...t.parts];
+    if (key !== null) {
+      if (analyzedWords.size >= ANALYZED_WORDS) analyzedWords.clear();
+      analyzedWords.set(key, terms);
+    }
+  }
+  return terms;
 }
 
 /** The text stored in the FTS5 columns: index terms separated by spaces, stopwords dropped. */
@@ -238,10 +275,9 @@ export function analyzeForIndex(text: string, lang?: string): string {
   const out: string[] = [];
   const l = analysisLanguage(lang);
   const stops = stopwordsOf(l);
-  for (const t of tokenize(text, l)) {
-    if (!stops.has(t.raw.toLowerCase().replace(/ё/g, 'е'))) out.push(t.term);
-    for (const p of t.parts) out.push(p);
-  }
+  eachWord(text, stops, (raw) => {
+    for (const term of indexTermsOf(raw, l, stops)) out.push(term);
+  });
   return out.join(' ');
 }
 
