@@ -152,7 +152,7 @@ export function edgeReader(ctx: ReaderContext, names: NameResolver): EdgeReader 
       for (const d of n.notes) docIds.add(d.id);
     }
     const found = entityIds.size === 0 && docIds.size === 0 ? [] : adjacentRelations(db, policy, [...entityIds], [...docIds]);
-    names.prepare(names.rememberRows(found));
+    names.readAhead(names.rememberRows(found));
     // A relation to an entity that is not stored is none (as a join with the entities would drop it).
     const all = found.filter((r) => entities.has(r.dst));
     for (const n of nodes) {

@@ -32,7 +32,7 @@ export interface NameResolver {
   /** Which stored degrees are this caller's (noteDegrees), asked once. */
   source(): DegreeSource;
   /** Reads at once what resolving these entities needs: the notes their names claim, how many notes name each plain name. */
-  prepare(list: readonly GraphEntityRow[]): void;
+  readAhead(list: readonly GraphEntityRow[]): void;
   /** The node a stored entity stands for (links.ts entityNode), or null. */
   resolve(e: GraphEntityRow): string | null;
   resolveId(entityId: number): string | null;
@@ -96,7 +96,7 @@ export function nameResolver(ctx: ReaderContext): NameResolver {
   /** How many documents this caller sees (at most NAME_DOCS_CAP) name each plain name: from the relations index alone for a caller who sees every document (the same count). */
   const namingCounts = (ids: readonly number[]) => (source() === 'all' ? documentsNamingEach(db, ids, NAME_DOCS_CAP) : visibleDocumentsNamingEach(db, policy, ids, NAME_DOCS_CAP));
 
-  const prepare = (list: readonly GraphEntityRow[]) => {
+  const readAhead = (list: readonly GraphEntityRow[]) => {
     const keys = new Set<string>();
     const names: number[] = [];
     for (const e of list) {
@@ -141,7 +141,7 @@ export function nameResolver(ctx: ReaderContext): NameResolver {
       else for (const d of notes) for (const n of noteNameKeys(d.path, d.title, d.meta_json)) keys.add(n.key);
     }
     const found = remember(entitiesByKeys(db, [...keys]));
-    prepare(found);
+    readAhead(found);
     for (const { id } of todo) nodeEntities.set(id, found.filter((e) => resolve(e) === id));
   };
 
@@ -150,7 +150,7 @@ export function nameResolver(ctx: ReaderContext): NameResolver {
     rememberRows,
     noteNamed,
     source,
-    prepare,
+    readAhead,
     resolve,
     resolveId(entityId) {
       const e = entity(entityId);
