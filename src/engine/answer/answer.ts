@@ -8,55 +8,25 @@
  * the checks and the model critic. Every answer leaves a trace row.
  */
 import { randomUUID } from 'node:crypto';
-import fs from 'node:fs';
 import { type AnswerEnvelope, limit, type Limit, type LimitCode, type RetrievalResult, type RetrieveContext } from '../../shared/contract.ts';
-import { sha256 } from '../core/hash.ts';
 import type { ChatModel, Generation } from '../llm/chat.ts';
 import { withTimeout } from '../llm/reranker.ts';
 import { buildContext, estimateTokens } from '../retrieve/context.ts';
 import type { TraceRow } from '../store/store.ts';
-import { asksAboutSubject, type BridgeResolution, bridgeQuery, clauseRelation, clauseSubject, type DescribedSubject, describedSubject, evidenceQuote, mainQuestion, notesAbout, relationLine, typedRelation } from './described-subject.ts';
+import { asksAboutSubject, describedSubject } from './described-subject.ts';
 import { checkAnswer, supportedShare, tidyAnswer } from './checks.ts';
-import { citationsFor, extractCitations, narrowCitations, splitSentences, stripCitationMarkers } from './citations.ts';
+import { citationsFor, extractCitations, narrowCitations, splitSentences, staleCitations, stripCitationMarkers } from './citations.ts';
 import { answerConfidence, LOW_CONFIDENCE } from './confidence.ts';
-import { questionParts } from './answer-type.ts';
-import { describesSubject, matchForm, type PartReading, type Reading, type ReaderOptions, readAnswer, readerCandidates, sentenceSimilarity } from './reader.ts';
-import { isStopword, tokenize } from '../search/analyzer.ts';
-import { relationLabel } from './relations.ts';
+import { describesSubject, type Reading, type ReaderOptions, readAnswer, readerCandidates, sentenceSimilarity } from './reader.ts';
 import { readingFeatures, type Features } from './reader/features.ts';
 import { answerProbability, calibratedOutcome, defaultReaderProfile, type ReaderProfile } from './reader/scorer.ts';
-import { ABSTAIN_TEXT, answerPrompt, CRITIC_SCHEMA, CRITIC_SYSTEM_PROMPT, criticPrompt, fenceLanguage, snippetsFromBlocks } from './prompt.ts';
+import { ABSTAIN_TEXT, answerPrompt, CRITIC_SCHEMA, CRITIC_SYSTEM_PROMPT, criticPrompt, snippetsFromBlocks } from './prompt.ts';
 import type { CriticResult, Snippet, Verdict } from './types.ts';
-
-/** What each kind of value is called where a limit says no sentence clearly states it. */
-const ASKED_VALUE: Record<PartReading['type'], string> = {
-  duration: 'how long',
-  date: 'when',
-  number: 'how many or how much',
-  money: 'the amount',
-  person: 'who',
-  reason: 'why',
-  place: 'where',
-  entity: 'which one',
-  definition: 'what it means',
-  procedure: 'the steps',
-  any: 'the answer',
-};
+import { ASKED_VALUE, missingPartsLimit, withClosest } from './partial.ts';
+import { bridgeHop, resolveBridge, secondHop, sourceLines, taskHop } from './hop-search.ts';
 
 /** Limits that name no failed or skipped stage: they do not lower an answer's confidence. */
 const NOT_DEGRADATIONS: ReadonlySet<LimitCode> = new Set(['no_rerank_model', 'no_chat_model', 'value_unstated', 'part_unanswered', 'terms_never_mentioned', 'described_subject']);
-
-/**
- * The limit a partial answer shows: the parts of the question the quote leaves open, or, for a
- * question of one part, that no sentence clearly states the asked kind of value (the quoted ones are
- * the closest): "not found" of the whole question above a quote would contradict it.
- */
-export function missingPartsLimit(parts: readonly PartReading[]): Limit | null {
-  const open = parts.filter((p) => !p.answered);
-  if (open.length === 0) return null;
-  if (parts.length === 1) return limit('value_unstated', `not found in your notes: a sentence that clearly says ${ASKED_VALUE[open[0]!.type]}; the closest ones are quoted`);
-  return limit('part_unanswered', `not found in your notes: ${open.map((p) => `"${p.part}"`).join(', ')}`);
-}
 
 export interface AnswerSettings {
   systemPrompt: string;
@@ -153,301 +123,6 @@ function topScoreOf(result: RetrievalResult): number | null {
   if (result.meta.hybrid_used) return result.meta.score_scale ? Math.min(1, Math.max(0, top.score / result.meta.score_scale)) : Math.min(1, (top.score * 61) / 2);
   if (result.meta.mode === 'dense') return Math.max(0, top.score);
   return top.score / (top.score + 5);
-}
-
-/** Most sentences an unsure answer quotes besides its own quote. */
-const CLOSEST_EXTRA = 2;
-/** Words an unsure answer grows to with its second extra sentence, at most. */
-const CLOSEST_WORDS = 45;
-const wordCount = (text: string) => text.split(/\s+/).filter(Boolean).length;
-
-/**
- * An unsure quote with the next best sentences after it: the best three sentences hold the fact far
- * more often than the best one alone, so the person reads the closest ones.
- */
-function withClosest(quote: string, runnersUp: Reading['passageBest'], snippets: readonly Snippet[]): string {
-  const known = new Set(snippets.map((s) => s.n));
-  const extra: Reading['passageBest'] = [];
-  let words = wordCount(quote);
-  for (const c of runnersUp) {
-    if (extra.length >= CLOSEST_EXTRA || !known.has(c.n) || quote.includes(c.text)) continue;
-    // A long quote leaves room for fewer: an answer is read at a glance.
-    if (extra.length > 0 && words + wordCount(c.text) > CLOSEST_WORDS) break;
-    extra.push(c);
-    words += wordCount(c.text);
-  }
-  if (extra.length === 0) return quote;
-  return [quote, ...extra.map((c) => `${/[.!?。！？:;]$/.test(c.text) ? c.text : `${c.text}.`} [${c.n}]`)].join('\n');
-}
-
-/** Marks citations whose file changed or vanished since it was indexed. */
-function staleCitations(citations: ReturnType<typeof citationsFor>, deps: AnswerDeps): Map<number, boolean> {
-  const stale = new Map<number, boolean>();
-  const byDoc = new Map<string, boolean>();
-  for (const c of citations) {
-    if (!byDoc.has(c.doc_id)) {
-      const source = deps.documentSource(c.doc_id);
-      let changed = true;
-      if (source?.contentHash) {
-        try {
-          changed = sha256(fs.readFileSync(source.absPath)) !== source.contentHash;
-        } catch {
-          changed = true;
-        }
-      }
-      byDoc.set(c.doc_id, changed);
-    }
-    stale.set(c.n, byDoc.get(c.doc_id)!);
-  }
-  return stale;
-}
-
-/** Passages a second hop adds at most. */
-const HOP_PASSAGES = 4;
-/** Passages each second-hop search returns, before those of the subject's own note are kept. */
-const HOP_SEARCH_K = 10;
-/** Tokens the passages of a second hop take at most. */
-const HOP_TOKENS = 1200;
-/** A second-hop search that takes longer is skipped: the first reading stands. */
-const HOP_TIMEOUT_MS = 5000;
-
-/** A search of a hop: its result, or null when it failed or ran past HOP_TIMEOUT_MS. */
-const search = async (deps: AnswerDeps, query: string, context: RetrieveContext, k: number): Promise<RetrievalResult | null> => {
-  const r = await withTimeout(deps.retrieve(query, context, k), HOP_TIMEOUT_MS).catch(() => null);
-  return r && 'value' in r ? r.value : null;
-};
-
-/**
- * Retrieves the passages about the subjects the first reading's best sentences name, searched with
- * the question's words the quote still lacks; returns the new ones as snippets numbered after the
- * first hop's. Lexical search: the subject is a name, and a name is matched by its words.
- */
-async function secondHop(deps: AnswerDeps, query: string, reading: Reading, snippets: readonly Snippet[], context: RetrieveContext, limits: Limit[]): Promise<Snippet[]> {
-  const open = reading.missing.slice(0, 6).join(' ');
-  const unread = notRead(snippets);
-  const found: { subject: string; hits: RetrievalResult['chunks'] }[] = [];
-  for (const subject of reading.hops) {
-    const searched = await search(deps, `${subject} ${open}`.trim(), { ...context, mode: 'bm25', enable_rerank: false }, HOP_SEARCH_K);
-    if (!searched) continue;
-    const subjectKey = subject.toLowerCase();
-    // The subject's own note: its title is the name ("Tomás" in "Tomás Herrera"), or the name is its title.
-    const hits = searched.chunks.filter((c) => {
-      const title = c.title.toLowerCase();
-      return unread(c) && title.length > 0 && (title.includes(subjectKey) || subjectKey.includes(title));
-    });
-    if (hits.length > 0) found.push({ subject, hits });
-  }
-  // Each subject's best passage first, then each one's next: one subject does not crowd out the others.
-  const chunks: RetrievalResult['chunks'] = [];
-  for (let round = 0; chunks.length < HOP_PASSAGES && found.some((f) => f.hits.length > round); round++) {
-    for (const f of found) {
-      const c = f.hits[round];
-      if (c && chunks.length < HOP_PASSAGES && !chunks.some((x) => x.locator === c.locator)) chunks.push(c);
-    }
-  }
-  if (chunks.length === 0) return [];
-  const added = hopSnippets(chunks, snippets);
-  const subjects = found.filter((f) => f.hits.some((h) => chunks.includes(h))).map((f) => f.subject);
-  limits.push(limit('second_hop', `second hop: read ${added.length} passage${added.length === 1 ? '' : 's'} about ${subjects.join(', ')}`));
-  return added;
-}
-
-/** Is a chunk one the snippets do not hold yet, nor overlap? */
-const notRead = (snippets: readonly Snippet[]) => {
-  const have = new Set(snippets.map((s) => s.locator));
-  return (c: { locator: string; doc_id: string; start_line: number; end_line: number }) => !have.has(c.locator) && !snippets.some((s) => s.doc_id === c.doc_id && s.start_line <= c.end_line && c.start_line <= s.end_line);
-};
-
-/** The chunks a hop found, best first, packed into snippets numbered after the first hop's. */
-function hopSnippets(chunks: RetrievalResult['chunks'], snippets: readonly Snippet[]): Snippet[] {
-  // Scores from different searches do not compare: the order given is the ranking.
-  const ranked = chunks.map((c, i) => ({ ...c, score: chunks.length - i }));
-  const blocks = buildContext(ranked, { budgetTokens: HOP_TOKENS, countTokens: estimateTokens }).blocks;
-  return snippetsFromBlocks(blocks).map((s, i) => ({ ...s, n: snippets.length + i + 1 }));
-}
-
-/**
- * The passages of the note whose title names the asked task ("How do I renew the relay TLS
- * certificates?": "Renew relay TLS certificates") that the first search did not bring: its steps
- * are often in a passage that shares few words with the question.
- */
-async function taskHop(deps: AnswerDeps, query: string, n: number, snippets: readonly Snippet[], context: RetrieveContext, limits: Limit[]): Promise<Snippet[]> {
-  const note = snippets.find((s) => s.n === n);
-  if (!note) return [];
-  const searched = await search(deps, query, { ...context, mode: 'bm25', enable_rerank: false, include_globs: [literalGlob(note.path)] }, HOP_SEARCH_K);
-  if (!searched) return [];
-  const unread = notRead(snippets);
-  const chunks = searched.chunks.filter((c) => c.doc_id === note.doc_id && unread(c)).slice(0, HOP_PASSAGES);
-  if (chunks.length === 0) return [];
-  const added = hopSnippets(chunks, snippets);
-  limits.push(limit('task_hop', `how-to: read ${added.length} more passage${added.length === 1 ? '' : 's'} of ${note.title || note.path}`));
-  return added;
-}
-
-/** Passages the bridge's own search returns (the clause of a described subject). */
-const BRIDGE_K = 8;
-/** The notes of the bridge's best passages whose relation lines are read. */
-const BRIDGE_NOTES = 2;
-/** Passages of the resolved name's own note read at most. */
-const BRIDGE_OWN = 3;
-/** Passages read further in each of the notes the question about the name finds first. */
-const BRIDGE_RECORD_K = 3;
-
-const toSnippets = (chunks: RetrievalResult['chunks']): Snippet[] =>
-  chunks.map((c, i) => ({ n: i + 1, locator: c.locator, path: c.path, start_line: c.start_line, end_line: c.end_line, doc_id: c.doc_id, title: c.title, heading: c.heading, text: c.text, score: c.score, language: fenceLanguage(c.path) }));
-/** A path as a glob that matches it alone (picomatch escapes). */
-const literalGlob = (path: string) => path.replace(/[*?[\](){}!+@\\]/g, '\\$&');
-
-/**
- * Resolves a described subject ("the engineer who chose WebSockets as the relay transport") to a
- * name: the clause is searched alone; the record its best passages are in states the asked relation
- * on a field line ("Decider: Tomás Herrera", read from the record's passages, or from a search in that
- * record when retrieval ranked its header low), else the best sentence for the clause is about a
- * person ("Maya leads the sync team"). Null when neither resolves.
- */
-async function resolveBridge(deps: AnswerDeps, d: DescribedSubject, context: RetrieveContext, readerOptions: ReaderOptions): Promise<BridgeResolution | null> {
-  const bridge = await search(deps, bridgeQuery(d), context, BRIDGE_K);
-  if (!bridge || bridge.chunks.length === 0) return null;
-  const passages = toSnippets(bridge.chunks);
-  const relation = clauseRelation(d);
-  if (relation !== null) {
-    const notes = [...new Set(bridge.chunks.map((c) => c.doc_id))].slice(0, BRIDGE_NOTES);
-    for (const doc of notes) {
-      const own = passages.filter((s) => s.doc_id === doc);
-      const found = relationLine(own, relation, d.clause);
-      if (found) return found;
-      const first = own[0]!;
-      const scoped = await search(deps, `${first.title} ${relationLabel(relation)}`, { ...context, mode: 'bm25', enable_rerank: false, include_globs: [literalGlob(first.path)] }, BRIDGE_K);
-      const more = toSnippets((scoped?.chunks ?? []).filter((c) => c.doc_id === doc && !own.some((s) => s.locator === c.locator)));
-      const line = relationLine(more, relation, d.clause);
-      if (line) return line;
-      let lines: string[] | null | undefined;
-      const lineOf = (n: number) => (lines === undefined ? (lines = sourceLines(deps, doc)) : lines)?.[n - 1] ?? null;
-      const typed = deps.noteRelations ? typedRelation(deps.noteRelations(doc), relation, d.clause, first, lineOf) : null;
-      if (typed) return typed;
-    }
-  }
-  // The sentence reading uses the words alone: the stored cosines are the whole question's, not the clause's.
-  const { similarity: _similarity, ...words } = readerOptions;
-  return clauseSubject(d, passages, words);
-}
-
-/** The lines of a document as the file holds them now, or null when the file changed since it was indexed (or is gone): read once per document. */
-function sourceLines(deps: AnswerDeps, docId: string): string[] | null {
-  const source = deps.documentSource(docId);
-  if (!source?.contentHash) return null;
-  try {
-    const bytes = fs.readFileSync(source.absPath);
-    if (sha256(bytes) !== source.contentHash) return null;
-    return bytes.toString('utf8').split(/\r?\n/);
-  } catch {
-    return null;
-  }
-}
-
-/** The quoted sentences of a reader's answer, each with its citation ("… [2]"). */
-const quotedPieces = (answer: string): string[] => answer.split(/(?<=\[\d+\])\s+/).filter((p) => p.trim().length > 0);
-
-const OUTCOME_RANK: Record<Reading['outcome'], number> = { not_found: 0, partial: 1, answered: 2 };
-
-/**
- * Answers a question that describes its subject through the bridge: the rest of the question is
- * asked about the resolved name (searched as the question with the name in place of the description,
- * and in the name's own note), and the answer quotes the bridge's evidence first, then the facts
- * asked. Null when the bridge does not resolve, or when the question reads no better about the name.
- */
-async function bridgeHop(
-  deps: AnswerDeps,
-  d: DescribedSubject,
-  resolving: Promise<BridgeResolution | null>,
-  first: { chunks: RetrievalResult['chunks']; reading: Reading },
-  context: RetrieveContext,
-  k: number,
-  contextTokens: number,
-  readerOptions: ReaderOptions,
-  language: string,
-): Promise<{ snippets: Snippet[]; reading: Reading; limit: Limit } | null> {
-  const resolved = await resolving;
-  if (!resolved) return null;
-  const asked = mainQuestion(d, resolved.name);
-  const nameKey = resolved.name.toLowerCase();
-  const rest = `${d.before} ${d.after}`.replace(/[?!.,;]/g, ' ');
-  // The name's own note is searched while the question about the name waits for its vector.
-  const [main, ownSearch] = await Promise.all([
-    search(deps, asked, context, k),
-    search(deps, `${resolved.name} ${rest}`, { ...context, mode: 'bm25', enable_rerank: false }, HOP_SEARCH_K),
-  ]);
-  const own = (ownSearch?.chunks ?? []).filter((c) => c.title.toLowerCase() === nameKey || c.title.toLowerCase().includes(nameKey)).slice(0, BRIDGE_OWN);
-  // The notes the question about the name finds first (the record "Decider: Maya Chen" heads) are
-  // read further: the fact asked is often in another of their passages than the one that names her.
-  // So is the record the bridge was found in: a later part may ask about it ("what kind of clocks did that record adopt").
-  const paths = new Map((main?.chunks ?? []).map((c) => [c.doc_id, c.path] as const));
-  const records = [...new Set((main?.chunks ?? []).map((c) => c.doc_id))].filter((doc) => !own.some((o) => o.doc_id === doc)).slice(0, BRIDGE_NOTES);
-  if (resolved.by === 'relation' && !records.includes(resolved.evidence.snippet.doc_id)) {
-    records.unshift(resolved.evidence.snippet.doc_id);
-    paths.set(resolved.evidence.snippet.doc_id, resolved.evidence.snippet.path);
-  }
-  const further: RetrievalResult['chunks'] = [];
-  for (const doc of records) {
-    const path = paths.get(doc)!;
-    // The record the question is built on is read as far as the search finds the question's words in it.
-    const scoped = await search(deps, asked, { ...context, mode: 'bm25', enable_rerank: false, include_globs: [literalGlob(path)] }, doc === resolved.evidence.snippet.doc_id ? BRIDGE_K : BRIDGE_RECORD_K);
-    further.push(...(scoped?.chunks ?? []).filter((c) => c.doc_id === doc));
-  }
-  // The name's own note first, then what the question about the name finds, then the first search's passages.
-  const ranked: RetrievalResult['chunks'] = [];
-  const evidenceAt = resolved.evidence.snippet.locator;
-  for (const c of [...own, ...(main?.chunks ?? []), ...further, ...first.chunks]) if (c.locator !== evidenceAt && !ranked.some((x) => x.locator === c.locator)) ranked.push(c);
-  const packed = snippetsFromBlocks(buildContext(ranked.map((c, i) => ({ ...c, score: ranked.length - i })), { budgetTokens: contextTokens, countTokens: estimateTokens }).blocks);
-  const evidence: Snippet = { ...resolved.evidence.snippet, n: 1 };
-  const snippets = [evidence, ...packed.map((s, i) => ({ ...s, n: i + 2 }))];
-  let similarity: ReaderOptions['similarity'];
-  const chunkIds = ranked.flatMap((c) => (c.chunk_id === undefined ? [] : [c.chunk_id]));
-  if (deps.sentenceSimilarities && chunkIds.length > 0) {
-    const scores = await deps.sentenceSimilarities(asked, chunkIds).catch(() => null);
-    if (scores && scores.length > 0) similarity = sentenceSimilarity(scores);
-  }
-  const { similarity: _old, ...words } = readerOptions;
-  const options = { ...words, directForms: true, ...(similarity ? { similarity } : {}) };
-  // Every sentence of a note about the resolved person (hers, or a record that is her work) is about
-  // her as much as the line that names her: the record Maya Chen decided states its fact without
-  // repeating "Decider: Maya Chen". A colleague's note that says "Reports to: Maya Chen" is not hers.
-  // So is every sentence of the note the clause describes: "that record" in "…the engineer who wrote
-  // the conflict resolution strategy record, and what kind of clocks did that record adopt?" is the
-  // record the bridge was found in, not a sentence that happens to say "record".
-  const nameTerms = tokenize(resolved.name, language).map((t) => matchForm(t.term));
-  const clauseTerms = resolved.by === 'relation' ? tokenize(d.clause, language).filter((t) => !isStopword(t.raw, language)).map((t) => matchForm(t.term)) : [];
-  const described = resolved.evidence.snippet.doc_id;
-  const about = notesAbout(snippets, resolved.name);
-  const candidates = readerCandidates(snippets, language).map((c) => {
-    const doc = snippets[c.snippetIndex]!.doc_id;
-    const more = [...(about.has(doc) ? nameTerms : []), ...(doc === described ? clauseTerms : [])];
-    return more.length > 0 ? { ...c, terms: new Set([...c.terms, ...more]) } : c;
-  });
-  const reading = readAnswer(asked, candidates, options);
-  if (reading.outcome === 'not_found' || OUTCOME_RANK[reading.outcome] < OUTCOME_RANK[first.reading.outcome]) return null;
-  // A question of several parts about the name is quoted part by part: each part's best sentence
-  // about the name ("Where does Tomás Herrera work from" / "who is their manager"), so that a
-  // sentence that touches both parts a little does not stand for either.
-  const parts = questionParts(asked);
-  let quote = quotedPieces(reading.answer).filter((piece) => !piece.includes(resolved.evidence.text))[0] ?? '';
-  if (parts.length > 1) {
-    // By the words alone: the stored cosines are the whole question's, which do not say what part a sentence answers.
-    const byPart = parts.map((part, i) => readAnswer(i === 0 ? part : `${part.replace(/[?!.]+$/, '')} ${resolved.name}`, candidates, { ...words, directForms: true, maxSentences: 1 }));
-    if (byPart.every((r) => r.outcome !== 'not_found')) {
-      // Each part's lead only: the sentences a reading adds after it answer the part's own gaps.
-      quote = [...new Set(byPart.map((r) => quotedPieces(r.answer)[0]!))].join(' ');
-    }
-  }
-  // The chain is cited: the bridge's evidence leads, then the facts asked (without the evidence again).
-  const facts = quotedPieces(quote).filter((piece) => !piece.includes(resolved.evidence.text));
-  const answer = [`${evidenceQuote(resolved)} [1]`, ...facts].join(' ');
-  const cited = [...new Set([...answer.matchAll(/\[(\d+)\](?=\s|$)/g)].map((m) => Number(m[1])))];
-  return {
-    snippets,
-    reading: { ...reading, answer, cited },
-    limit: limit('described_subject', `described subject: "${d.phrase}" is ${resolved.name} (${resolved.evidence.snippet.locator}); searched "${asked}"`),
-  };
 }
 
 interface Attempt {
@@ -829,7 +504,7 @@ export async function answerQuestion(deps: AnswerDeps, query: string, options: A
     if (!linesByDoc.has(doc)) linesByDoc.set(doc, sourceLines(deps, doc));
     return linesByDoc.get(doc)!;
   });
-  const stale = staleCitations(citations, deps);
+  const stale = staleCitations(citations, deps.documentSource);
   for (const c of citations) if (stale.get(c.n)) limits.push(limit('stale_citation', `citation [${c.n}] points to ${c.path}, which changed since it was indexed: its lines may have moved`));
 
   const sentences = verdictInfo?.critic.sentences ?? [];

@@ -9,6 +9,8 @@
  *
  * Pure string functions: no store, no model, no I/O.
  */
+import fs from 'node:fs';
+import { sha256 } from '../core/hash.ts';
 import type { Citation, Snippet } from './types.ts';
 
 /** A range such as [3-40] expands to at most this many numbers: a year range is not 2,000 citations. */
@@ -288,4 +290,26 @@ function findWindow(sentence: readonly string[], lineWords: readonly (readonly s
     }
   }
   return best;
+}
+
+/** Marks citations whose file changed or vanished since it was indexed. */
+export function staleCitations(citations: ReturnType<typeof citationsFor>, documentSource: (docId: string) => { absPath: string; contentHash: string | null } | null): Map<number, boolean> {
+  const stale = new Map<number, boolean>();
+  const byDoc = new Map<string, boolean>();
+  for (const c of citations) {
+    if (!byDoc.has(c.doc_id)) {
+      const source = documentSource(c.doc_id);
+      let changed = true;
+      if (source?.contentHash) {
+        try {
+          changed = sha256(fs.readFileSync(source.absPath)) !== source.contentHash;
+        } catch {
+          changed = true;
+        }
+      }
+      byDoc.set(c.doc_id, changed);
+    }
+    stale.set(c.n, byDoc.get(c.doc_id)!);
+  }
+  return stale;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { missingPartsLimit } from './answer.ts';
+import { missingPartsLimit } from './partial.ts';
 
 describe('missingPartsLimit', () => {
   it('names the open parts of a question of several parts', () => {
