@@ -6,7 +6,8 @@ import { createEngine, type Engine } from '../engine.ts';
 import fc from 'fast-check';
 import { analyzeForIndex, stemWord } from './analyzer.ts';
 import { ftsTokens } from './bm25.ts';
-import { allowedChunksSql, stemBeginning, termCounter } from './lexical.ts';
+import { allowedChunksSql } from './lexical.ts';
+import { stemBeginning, termCounter } from './term-count.ts';
 import { Store } from '../store/store.ts';
 import { sqliteOf } from '../store/connection.ts';
 
