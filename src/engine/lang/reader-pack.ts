@@ -18,6 +18,11 @@ export interface ReaderPack {
   functionWords?: readonly string[];
   /** The words (stems) a line of a shell code block answers to besides its own: it is a command. */
   commandWords?: readonly string[];
+  /**
+   * Alternatives: words by which a question asks for a command, setting or piece of syntax ("which
+   * command", "what shortcut", «какой параметр»): only such a question is answered by a line of code.
+   */
+  codeAsked?: readonly string[];
   /** Alternatives: a heading over the steps of a how-to ("Steps", «Шаги», "Anleitung"). */
   stepsHeadings?: readonly string[];
   /** Alternatives: a pronoun a sentence opens with when it is about what the sentence before names. */

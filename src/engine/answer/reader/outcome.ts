@@ -5,6 +5,19 @@ import type { Scores, Vectors } from './table.ts';
 import type { QuestionWeights } from './weights.ts';
 import { DERIVED_TOGETHER } from './question.ts';
 import { ANTECEDENT_SHARE, CONTEXT_SHARE, holdsDerived } from './selection.ts';
+import { packAlternation } from '../../lang/reader-packs.ts';
+
+/** The question asks for a command, setting or piece of syntax (each language's pack: codeAsked). */
+const CODE_ASKED = new RegExp(`(?<![\\p{L}])(?:${packAlternation('codeAsked')})(?![\\p{L}])`, 'iu');
+
+/**
+ * Whether a line of code can be the answer: to a how-to (a command is a step) or a question that asks
+ * for a command, setting or syntax. A prose question ("what encryption does Sync use", "what does
+ * Standard cost") is never answered by a code line that merely holds its words.
+ */
+export function codeAnswers(question: string, asked: Part['asked'] | undefined): boolean {
+  return asked?.type === 'procedure' || CODE_ASKED.test(question);
+}
 
 /** A part is answered when its best sentence reads at least this well. */
 export const PART_ANSWERED = 0.5;
@@ -165,7 +178,8 @@ export function judge(ctx: QuoteContext): Judgement {
 
   let outcome: Outcome;
   if (picked.length === 0 || unknownAttribute || scattered || quoteEvidence < NOT_FOUND_BELOW || bestPart < NOT_FOUND_PART || (parts.length === 1 && unstated(parts[0]!, 0))) outcome = 'not_found';
-  else if (partReadings.every((p) => p.answered)) outcome = 'answered';
+  // A line of code quoted for a prose question is at most partly an answer: the person reads it.
+  else if (partReadings.every((p) => p.answered) && !(candidates[picked[0]!]!.code && !codeAnswers(question, parts[0]?.asked))) outcome = 'answered';
   else outcome = 'partial';
   return { partReadings, missingTerms, heldShare, partScore, bestPart, quoteEvidence, togetherMargin, answerability, outcome, meanSim, quoteSims };
 }

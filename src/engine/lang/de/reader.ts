@@ -3,6 +3,7 @@ import type { ReaderPack } from '../reader-pack.ts';
 
 export const de: ReaderPack = {
   code: 'de',
+  codeAsked: ['befehl\\p{L}*', 'einstellung\\p{L}*', 'option\\p{L}*', 'tastenk\\p{L}*', 'tastatur\\p{L}*', 'syntax', 'eigenschaft\\p{L}*', 'parameter\\p{L}*', 'argument\\p{L}*', 'variable\\p{L}*', 'funktion\\p{L}*', 'formel\\p{L}*', 'code', 'skript\\p{L}*', 'abfrage\\p{L}*', 'feld\\p{L}*', 'ausdr\\p{L}*'],
   questionWords: (
     'wie wann wo woher wohin warum weshalb wieso weswegen wozu wer wen wem wessen was welche welcher welches welchen welchem ' +
     'womit wofür woraus worauf wodurch worin wovon lange oft häufig viele viel wieviel wieviele gibt'

@@ -12,6 +12,7 @@ export const en: ReaderPack = {
    */
   functionWords: 'its itself she hers herself ours ourselves yours yourself yourselves myself theirs themselves else somewhere anywhere everywhere nowhere someone somebody anyone anybody everyone everybody something anything everything just will'.split(' '),
   commandWords: ['command'],
+  codeAsked: ['commands?', 'settings?', 'options?', 'flags?', 'switch(?:es)?', '(?:keyboard )?shortcuts?', 'hotkeys?', 'keys?', 'syntax', 'cli', 'terminal', 'propert(?:y|ies)', 'parameters?', 'arguments?', 'variables?', 'config(?:uration)?s?', 'functions?', 'formulas?', 'code', 'scripts?', 'quer(?:y|ies)', 'fields?', 'snippets?', 'regex(?:es)?', 'expressions?', 'plugins? id'],
   stepsHeadings: ['steps?', 'checklist', 'how to', 'instructions?', 'procedure', 'setup', 'set up', 'installation', 'install', 'getting started'],
   pronouns: ['it', 'he', 'she', 'they', 'this', 'these', 'its', 'his', 'her', 'their'],
   openingPronouns: ['it', 'he', 'she', 'they', 'this', 'these', 'its', 'his', 'her', 'their'],

@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { readAnswer, readerCandidates } from '../reader.ts';
+import type { Snippet } from '../types.ts';
+import { codeAnswers } from './outcome.ts';
+
+const snippet = (n: number, text: string, title = `Note ${n}`): Snippet => ({ n, locator: `n${n}.md#L1-L5`, path: `n${n}.md`, start_line: 1, end_line: 5, doc_id: `d${n}`, title, heading: null, text, score: 0.5 });
+const termStats = (terms: readonly string[]) => new Map(terms.map((t) => [t, { idf: 2, df: 3 }]));
+
+describe('a line of code as the answer', () => {
+  it.each([
+    ['Which command creates a remote vault?', true],
+    ['What is the keyboard shortcut for the command palette?', true],
+    ['Какой параметр задаёт регион?', true],
+    ['Welche Einstellung steuert das?', true],
+    ['What encryption does Sync use?', false],
+    ['What does a Standard Sync subscription cost?', false],
+    ['Сколько стоит подписка?', false],
+  ])('%s asks for one: %s', (question, asks) => {
+    expect(codeAnswers(question, { type: 'entity' } as never)).toBe(asks);
+  });
+
+  it('answers a how-to question', () => {
+    expect(codeAnswers('How do I create a remote vault?', { type: 'procedure' } as never)).toBe(true);
+  });
+
+  it('is at most a partial answer to a prose question', () => {
+    const notes: Snippet[] = [{ ...snippet(1, '```sh\nob sync-create-remote --name "Vault" --encryption e2ee\n```', 'Headless sync'), heading: 'Create a remote vault' }];
+    const read = (q: string) => readAnswer(q, readerCandidates(notes), { termStats });
+    const prose = read('What encryption does sync-create-remote use?');
+    expect(prose.outcome).not.toBe('answered');
+    const asked = read('Which command creates a remote vault with encryption?');
+    expect(asked.answer).toContain('sync-create-remote');
+  });
+});
