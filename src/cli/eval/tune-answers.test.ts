@@ -29,7 +29,7 @@ describe('synapsis tune --answers', () => {
     const manifest = path.join(dir, 'sets.json');
     fs.writeFileSync(manifest, JSON.stringify({ train: [{ name: 't', vault: 'v', questions: 'q.json' }], dev: [{ name: 'd', vault: 'v', questions: 'r.json' }] }));
     const saved = path.join(dir, 'rows.json');
-    fs.writeFileSync(saved, JSON.stringify([{ name: 't', role: 'train', rows: rows(400, 1) }, { name: 'd', role: 'dev', rows: [...rows(200, 2), ...rows(40, 3, false)] }]));
+    fs.writeFileSync(saved, JSON.stringify([{ name: 't', role: 'train', rows: rows(400, 1) }, { name: 'd', role: 'dev', rows: [...rows(200, 2), ...rows(10, 3, false)] }]));
     const out = path.join(dir, 'profile.json');
     const report = await runTuneAnswers({ manifest, out, rows: saved, workDir: path.join(dir, 'work') });
     const profile = loadReaderProfile(out);
@@ -38,8 +38,8 @@ describe('synapsis tune --answers', () => {
     expect(profile.abstain_below).toBeLessThanOrEqual(profile.answered_at);
     const dev = profile.fitted.dev_counts as { precision: number; answered: number };
     expect(dev.answered).toBeGreaterThanOrEqual(20);
-    expect(dev.precision).toBeGreaterThanOrEqual(0.88);
-    expect(report.sets.map((s) => [s.name, s.role, s.questions])).toEqual([['t', 'train', 400], ['d', 'dev', 240]]);
+    expect(dev.precision).toBeGreaterThanOrEqual(0.9);
+    expect(report.sets.map((s) => [s.name, s.role, s.questions])).toEqual([['t', 'train', 400], ['d', 'dev', 210]]);
   });
 
   it('names a manifest that is not one', async () => {

@@ -32,7 +32,8 @@
  * parts (weights.ts: weighQuestion); every candidate is scored against every part (table.ts:
  * scoreTable, with selection.ts's SELECTION_FEATURES and coverage); the quote is picked (pick.ts:
  * chooseLead, pickSentences, stepsStart, listItems), the outcome judged (outcome.ts: judge), the
- * names for a second search found (hops.ts), the scorer's signals assembled (signals.ts) and the
+ * names for a second search found (hops.ts), the scorer's signals assembled (signals.ts, with how
+ * steady the choice of lead is: stability.ts) and the
  * quote laid out (render.ts: quotedText). The stages pass small context objects (QuestionWeights,
  * Scores, PickContext, QuoteContext). Shapes are in types.ts, text helpers in text.ts, and each
  * language's words in its pack, src/engine/lang/<code>/reader.ts.
@@ -44,6 +45,7 @@ import { questionVectors, scoreTable } from './reader/table.ts';
 import { chooseLead, howToTask, listItems, offeredSentences, pickSentences, stepsStart } from './reader/pick.ts';
 import type { PickContext } from './reader/pick.ts';
 import { namesToFollow } from './reader/hops.ts';
+import { leadStability } from './reader/stability.ts';
 import { judge } from './reader/outcome.ts';
 import type { QuoteContext } from './reader/outcome.ts';
 import { candidateRows, readingSignals } from './reader/signals.ts';
@@ -77,7 +79,8 @@ export function readAnswer(question: string, given: readonly Candidate[], option
   const scores = scoreTable(question, weighed, vectors, options);
   // The quote: the lead and what completes it, steps from their start, announced items (pick.ts).
   const pick: PickContext = { question, weighed, scores, maxSentences };
-  const { picked, hopped } = pickSentences(pick, chooseLead(pick));
+  const lead = chooseLead(pick);
+  const { picked, hopped } = pickSentences(pick, lead);
   const listed = listItems(pick, picked, stepsStart(pick, picked));
   const task = howToTask(pick, picked);
   // Whether it answers (outcome.ts), what a second search follows (hops.ts), what else is offered.
@@ -87,7 +90,7 @@ export function readAnswer(question: string, given: readonly Candidate[], option
   const hops = namesToFollow(question, weighed, scores, picked);
   const { similarity, closest, runnersUp, passageBest } = offeredSentences(pick, vectors, picked);
   // What the reading measured (signals.ts) and the quoted text (render.ts).
-  const signals = readingSignals(quote, judgement);
+  const signals = { ...readingSignals(quote, judgement), leadStable: leadStability(question, weighed, vectors, options, lead.lead, maxSentences) };
   const answer = quotedText(quote, listed, hopped);
   const rows = candidateRows(quote);
   if (outcome === 'not_found') {

@@ -55,8 +55,38 @@ export const FEATURE_NAMES = [
   'has_vectors',
   'sim_best',
   'sim_gap',
+  'lead_stable',
 ] as const;
 export type FeatureName = (typeof FEATURE_NAMES)[number];
+
+/**
+ * The side each feature must speak for, where its meaning says it: more of the question held, a
+ * value of the asked type, a steadier or better-ranked lead speak for the answer; a close runner-up,
+ * words the vault lacks, a quote that asks a question or reads as markup speak against it. The fit
+ * keeps these weights on their side (fit.ts), so a feature the training sets barely vary (nearly
+ * every SQuAD lead holds a value of its type) cannot end up reversed.
+ */
+export const FEATURE_SIGNS: Partial<Record<FeatureName, 1 | -1>> = {
+  answerability: 1,
+  reader_answered: 1,
+  held: 1,
+  part_mean: 1,
+  part_min: 1,
+  part_best: 1,
+  parts_answered_share: 1,
+  together_margin: 1,
+  lead_coverage: 1,
+  lead_whole: 1,
+  lead_typed: 1,
+  lead_rank: 1,
+  lead_stable: 1,
+  sim_best: 1,
+  sim_gap: 1,
+  runner_up: -1,
+  unknown_share: -1,
+  lead_question: -1,
+  lead_markup: -1,
+};
 export type Features = Record<FeatureName, number>;
 
 const clip = (v: number, lo: number, hi: number) => (Number.isFinite(v) ? Math.min(hi, Math.max(lo, v)) : 0);
@@ -103,6 +133,7 @@ export function readingFeatures(reading: Pick<Reading, 'outcome' | 'answerabilit
     has_vectors: s.hasVectors,
     sim_best: s.hasVectors ? clip(s.simBest, -1, 1) : 0,
     sim_gap: s.hasVectors ? clip(s.simGap, -1, 1) : 0,
+    lead_stable: clip(s.leadStable ?? 1, 0, 1),
   };
 }
 

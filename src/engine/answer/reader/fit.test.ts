@@ -39,6 +39,27 @@ describe('fitLogistic', () => {
     expect(bias).toBeLessThan(0.7);
   });
 
+  it('keeps a signed weight on its side of zero and fits the others as before', () => {
+    const next = rng(11);
+    const x: number[][] = [];
+    const y: boolean[] = [];
+    for (let i = 0; i < 3000; i++) {
+      const a = next() * 4 - 2;
+      const b = next() * 4 - 2;
+      x.push([a, b]);
+      y.push(next() < 1 / (1 + Math.exp(-(2 * a - 1 * b))));
+    }
+    // b speaks against the label; held to speak for it, its weight stays at 0, and a's is still found.
+    const held = fitLogistic(x, y, 0.01, 50, [0, 1]);
+    expect(held.weights[1]).toBe(0);
+    expect(held.weights[0]).toBeGreaterThan(1.4);
+    // The same sign as the data's: the bound does not bind.
+    const free = fitLogistic(x, y, 0.01, 50, [1, -1]);
+    const plain = fitLogistic(x, y, 0.01);
+    expect(free.weights[0]).toBeCloseTo(plain.weights[0]!, 6);
+    expect(free.weights[1]).toBeCloseTo(plain.weights[1]!, 6);
+  });
+
   it('keeps weights finite on separable data (the L2 penalty)', () => {
     const { weights } = fitLogistic([[-1], [-2], [1], [2]], [false, false, true, true], 1);
     expect(Number.isFinite(weights[0])).toBe(true);

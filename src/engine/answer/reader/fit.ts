@@ -3,7 +3,7 @@
  * standardised features, and the two thresholds chosen on dev rows. Pure functions: the command
  * that collects rows is `synapsis tune --answers` (src/cli/eval/tune-answers.ts).
  */
-import { FEATURE_NAMES, featureVector } from './features.ts';
+import { FEATURE_NAMES, FEATURE_SIGNS, featureVector } from './features.ts';
 import { logit, type ReaderProfile, standardise } from './scorer.ts';
 
 export interface LabelledRow {
@@ -38,10 +38,16 @@ export function solve(a: number[][], b: number[]): number[] {
   return m.map((row, i) => (Math.abs(row[i]!) < 1e-12 ? 0 : row[n]! / row[i]!));
 }
 
-/** Weights and bias of a logistic regression on standardised x (bias not penalised). */
-export function fitLogistic(x: readonly number[][], y: readonly boolean[], lambda = 1, iterations = 50): { weights: number[]; bias: number } {
+/**
+ * Weights and bias of a logistic regression on standardised x (bias not penalised). `signs` (1, -1 or
+ * 0 per feature) keeps a weight on its side of zero: a feature known to speak for the answer never
+ * ends up speaking against it because the training sets barely vary it (active-set Newton: a weight
+ * held at zero stays out of the step while the gradient pushes it across).
+ */
+export function fitLogistic(x: readonly number[][], y: readonly boolean[], lambda = 1, iterations = 50, signs: readonly number[] = []): { weights: number[]; bias: number } {
   const d = x[0]?.length ?? 0;
   let w = new Array<number>(d + 1).fill(0);
+  const bound = (k: number) => signs[k] ?? 0;
   for (let it = 0; it < iterations; it++) {
     const grad = new Array<number>(d + 1).fill(0);
     const hess = Array.from({ length: d + 1 }, () => new Array<number>(d + 1).fill(0));
@@ -64,8 +70,18 @@ export function fitLogistic(x: readonly number[][], y: readonly boolean[], lambd
       hess[a]![a]! += lambda;
     }
     hess[d]![d]! += 1e-6;
+    // A weight at zero that the gradient would carry across its bound is held there for this step.
+    for (let k = 0; k < d; k++) {
+      if (bound(k) === 0 || w[k] !== 0 || bound(k) * grad[k]! < 0) continue;
+      grad[k] = 0;
+      for (let j = 0; j <= d; j++) hess[k]![j] = hess[j]![k] = 0;
+      hess[k]![k] = 1;
+    }
     const step = solve(hess, grad);
-    w = w.map((v, k) => v - step[k]!);
+    w = w.map((v, k) => {
+      const next = v - step[k]!;
+      return k < d && bound(k) !== 0 && bound(k) * next < 0 ? 0 : next;
+    });
     if (Math.max(...step.map(Math.abs)) < 1e-7) break;
   }
   return { weights: w.slice(0, d), bias: w[d]! };
@@ -94,7 +110,7 @@ export function fitScorer(rows: readonly LabelledRow[], lambda = 1): Pick<Reader
   const raw = quoted.map((r) => featureVector(r.features));
   const { mean, scale } = standardisation(raw);
   const x = raw.map((v) => standardise({ mean, scale }, v));
-  const { weights, bias } = fitLogistic(x, quoted.map((r) => r.label), lambda);
+  const { weights, bias } = fitLogistic(x, quoted.map((r) => r.label), lambda, 50, FEATURE_NAMES.map((n) => FEATURE_SIGNS[n] ?? 0));
   return { features: [...FEATURE_NAMES], mean, scale, weights: weights.map((w) => round(w, 5)), bias: round(bias, 5) };
 }
 

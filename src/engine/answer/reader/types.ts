@@ -229,6 +229,8 @@ export interface ReadingSignals {
   simGap: number;
   simBest: number;
   hasVectors: number;
+  /** The share of readings without one of the question's heaviest words that choose the same lead (stability.ts); absent in readings stored before it was measured. */
+  leadStable?: number;
 }
 
 export interface Weighted {
