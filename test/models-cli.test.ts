@@ -128,6 +128,9 @@ describe('SYNAPSIS_OFFLINE=1', () => {
     expect((await cli(['models', 'pull', '--recommended'])).code).toBe(2);
     expect((await cli(['models', '--help'])).out).not.toMatch(/^\s+pull\b/m);
     expect((await cli(['models', 'catalog'])).out).toContain('downloads are off (SYNAPSIS_OFFLINE=1): synapsis models add <folder>');
+    // Nothing is fetched: the embedder to import is the measured file (installers and USB sticks carry it).
+    const offline = JSON.parse((await cli(['models', 'catalog', '--json', '--data-dir', temp.make('syn-offline-catalog-')])).out) as { id: string; role: string; recommended_here: boolean }[];
+    expect(offline.filter((m) => m.role === 'embed' && m.recommended_here).map((m) => m.id)).toEqual(['multilingual-e5-small']);
     delete process.env.SYNAPSIS_OFFLINE;
     expect((await cli(['models', '--help'])).out).toMatch(/^\s+pull\b/m);
   });

@@ -28,7 +28,7 @@ export const modelsCatalog: RegisteredCommand = {
         const catalog = activeCatalog();
         const resolved = engineOptions(opts);
         const modelsDir = path.resolve(resolved.modelsDir ?? path.join(resolved.dataDir, 'models'));
-        const picked = new Set(recommendedModels(os.totalmem(), catalog, null, modelsAtHand(modelsDir, process.env.SYNAPSIS_MODEL_MIRROR)).map((m) => m.id));
+        const picked = new Set(recommendedModels(os.totalmem(), catalog, null, { ...modelsAtHand(modelsDir, process.env.SYNAPSIS_MODEL_MIRROR), offline: downloadsDisabled() }).map((m) => m.id));
         const lines = catalog.map(
           (m) =>
             `${m.id.padEnd(24)} ${m.role.padEnd(6)} ${size(m).padStart(9)}  ${m.license.padEnd(10)}  RAM ${Math.round(m.ram_bytes / 1024 ** 3)} GB${picked.has(m.id) ? '  (recommended here)' : ''}\n    ${m.good_for}${sourceLine(m, catalog)}${m.sha256 === null ? `\n    unverified (${m.unverified ?? 'no sha256 pinned'}): never recommended; synapsis models pull ${m.id} --allow-unverified` : ''}`,

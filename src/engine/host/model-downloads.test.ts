@@ -158,6 +158,12 @@ describe('models/download (the host downloads, the engine registers)', () => {
     expect(result.models.map((m) => m.file)).toEqual(['stories-q8.gguf']);
     expect((await client.call('models/catalog', {})).recommended).toEqual([]);
 
+    // Downloads off: the line shown is the measured file, the one to import.
+    const off = connect(catalog, { SYNAPSIS_OFFLINE: '1' });
+    expect((await off.client.call('models/catalog', {})).models.map((m) => [m.id, m.recommended])).toEqual([
+      ['stories', true],
+      ['stories-q8', false],
+    ]);
     // A mirror carries the pinned file: it is the recommendation there.
     const mirrored = connect(catalog, { SYNAPSIS_MODEL_MIRROR: server.url });
     expect((await mirrored.client.call('models/catalog', {})).recommended).toEqual(['stories']);

@@ -71,7 +71,7 @@ export class ModelDownloads {
     // which only loading the runtime tells, shows once a chat model is measured).
     const speed = machineThroughput({ cpus: os.availableParallelism?.() ?? os.cpus().length, gpu: false }, registered.filter((m) => m.role === 'chat'));
     // Of the files of one model, the one here already, else one that can be fetched here (models/download fetches from the mirror when one is set).
-    const recommended = new Set(recommendedModels(this.options.totalRam ?? os.totalmem(), catalog, speed.bytesPerS, { installed: isInstalled, ...(offline ? {} : { mirror }) }));
+    const recommended = new Set(recommendedModels(this.options.totalRam ?? os.totalmem(), catalog, speed.bytesPerS, { installed: isInstalled, mirror, offline }));
     const models = catalog.map((m) => ({
       id: m.id,
       role: m.role,

@@ -207,6 +207,8 @@ export interface ModelsAtHand {
   installed?: (model: CatalogModel) => boolean;
   /** SYNAPSIS_MODEL_MIRROR or --mirror: serves every catalog file. */
   mirror?: string | undefined;
+  /** Downloads are off (SYNAPSIS_OFFLINE): nothing is fetched, so the first file listed is the one to import. */
+  offline?: boolean;
 }
 
 /**
@@ -214,7 +216,7 @@ export interface ModelsAtHand {
  * largest recommended chat model that fits (one chat model is used at a time). Only pinned files:
  * an unverified model is pulled by name, when asked for. Of the files of one model (variant_of),
  * one: the one this machine has already, else the first that can be fetched here (the public file
- * when no mirror is set), else the first listed.
+ * when no mirror is set), else (offline, or none can be) the first listed, the one to import.
  */
 export function recommendedModels(totalRam: number, catalog: readonly CatalogModel[] = MODEL_CATALOG, throughput: number | null = null, atHand: ModelsAtHand = {}): CatalogModel[] {
   const eligible = catalog.filter((m) => m.recommended && !isUnverified(m) && m.ram_bytes <= totalRam);
@@ -224,7 +226,7 @@ export function recommendedModels(totalRam: number, catalog: readonly CatalogMod
     groups.set(key, [...(groups.get(key) ?? []), m]);
   }
   const picked = new Set(
-    [...groups.values()].map((files) => files.find((m) => atHand.installed?.(m)) ?? files.find((m) => downloadUri(m, atHand.mirror) !== null) ?? files[0]!),
+    [...groups.values()].map((files) => files.find((m) => atHand.installed?.(m)) ?? (atHand.offline ? undefined : files.find((m) => downloadUri(m, atHand.mirror) !== null)) ?? files[0]!),
   );
   const fits = eligible.filter((m) => picked.has(m));
   // The largest that fits in memory and, where the machine's speed is known, writes fast enough to be used.

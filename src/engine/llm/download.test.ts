@@ -53,6 +53,9 @@ describe('model catalog', () => {
     // Imported from a folder or an installer: nothing to fetch, and no second file of the same model.
     expect(ids({ installed: (m) => m.id === 'multilingual-e5-small' })).toEqual(['multilingual-e5-small']);
     expect(ids({ installed: (m) => m.id === 'multilingual-e5-small-q8', mirror: 'https://models.intranet/synapsis' })).toEqual(['multilingual-e5-small-q8']);
+    // Downloads off: the file to import from a folder or an installer, the measured one.
+    expect(ids({ offline: true })).toEqual(['multilingual-e5-small']);
+    expect(ids({ offline: true, installed: (m) => m.id === 'multilingual-e5-small-q8' })).toEqual(['multilingual-e5-small-q8']);
     // A registered file is known by its name or by its sha256 (the registry id is its first 16 digits).
     const e5 = catalogModel('multilingual-e5-small')!;
     expect(isCatalogFile(e5, { file: 'renamed.gguf', id: e5.sha256!.slice(0, 16) })).toBe(true);
