@@ -1,7 +1,8 @@
 // The default models for the demo and a first start, offline first: copied from ../shared/models when
 // that folder exists (development machines), else downloaded with `synapsis models pull` (at most
-// --timeout seconds), into models/ of the checkout, where the demo looks first. Says which it did;
-// never fails setup.
+// --timeout seconds; the public file of the default embedder, or the measured one from
+// SYNAPSIS_MODEL_MIRROR), into models/ of the checkout, where the demo looks first. Says which it
+// did; never fails setup.
 //
 //   node scripts/setup-models.mjs [--timeout 120] [--shared ../shared/models] [--target models]
 import { spawnSync } from 'node:child_process';
@@ -23,7 +24,10 @@ if (catalog.status !== 0) {
   say(`the catalog could not be read (${catalog.stderr.trim().split('\n').pop()}); none imported`);
   process.exit(0);
 }
-const embedder = JSON.parse(catalog.stdout).find((m) => m.id === 'multilingual-e5-small');
+const models = JSON.parse(catalog.stdout);
+const embedder = models.find((m) => m.id === 'multilingual-e5-small');
+// What a download fetches: the measured file from a mirror, else the public file of the same model.
+const fetched = process.env.SYNAPSIS_MODEL_MIRROR ? embedder : (models.find((m) => m.variant_of === embedder.id && m.uri && m.sha256) ?? embedder);
 const sha256 = (file) => crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex');
 
 if (fs.existsSync(values.shared)) {
@@ -46,9 +50,9 @@ if (fs.existsSync(values.shared)) {
   say(`none imported (no ${path.relative(REPO, values.shared)}, and SYNAPSIS_OFFLINE=${process.env.SYNAPSIS_OFFLINE}): synapsis models add <folder> imports them`);
 } else {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'synapsis-setup-'));
-  const pull = spawnSync(process.execPath, [bin, 'models', 'pull', embedder.id, '--models-dir', target, '--data-dir', dataDir], { encoding: 'utf8', timeout: Number(values.timeout) * 1000 });
+  const pull = spawnSync(process.execPath, [bin, 'models', 'pull', fetched.id, '--models-dir', target, '--data-dir', dataDir], { encoding: 'utf8', timeout: Number(values.timeout) * 1000 });
   fs.rmSync(dataDir, { recursive: true, force: true });
-  if (pull.status === 0) say(`${pull.stdout.startsWith('present') ? `${embedder.id} is in ${path.relative(REPO, target)}/ already` : `downloaded ${embedder.id} into ${path.relative(REPO, target)}/`} (sha256 verified)`);
+  if (pull.status === 0) say(`${pull.stdout.startsWith('present') ? `${fetched.id} is in ${path.relative(REPO, target)}/ already` : `downloaded ${fetched.id} into ${path.relative(REPO, target)}/`} (sha256 verified)`);
   else {
     const why = pull.error?.code === 'ETIMEDOUT' ? `stopped after ${values.timeout} s` : (pull.stderr.trim().split('\n').find((l) => l.startsWith('error')) ?? `exit ${pull.status}`);
     say(`no ${path.relative(REPO, values.shared)} and the download did not succeed (${why}): the demo searches by words; synapsis models add <folder> imports models`);

@@ -1,6 +1,8 @@
 /** `synapsis models catalog | pull | add <folder>` end to end, against a local server standing in for a model mirror. */
 import { execFile, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { cli } from './helpers/cli.ts';
@@ -45,18 +47,41 @@ describe('synapsis models pull', () => {
     }
   });
 
-  it('--recommended fetches what has a source and names what must come from a folder', async () => {
+  it('--recommended takes the measured embedder file when it is in the models dir, asking nothing of the network', async () => {
     const dataDir = temp.make('syn-pull-rec-');
+    fs.mkdirSync(path.join(dataDir, 'models'));
+    fs.copyFileSync(path.join(MODELS, E5), path.join(dataDir, 'models', E5));
     const r = await cli(['models', 'pull', '--recommended', '--ram', '2', '--data-dir', dataDir]);
-    expect(r.code).toBe(1);
-    expect(r.err).toContain('pull: skipping multilingual-e5-small: no public download of this exact file; synapsis models add <folder> imports it');
-    expect(r.err).toMatch(/None of the recommended models can be downloaded here/);
-    expect(list(dataDir)).toEqual([]);
+    expect(r.code, r.err).toBe(0);
+    expect(r.err).toContain('pull: multilingual-e5-small (74 MB) into');
+    expect(r.out).toMatch(new RegExp(`^present ${E5.replace(/\./g, '\\.')} \\(74 MB, sha256 verified, MIT\\) as embed model`));
+    expect(list(dataDir)).toEqual([expect.objectContaining({ file: E5, role: 'embed' })]);
   });
 
   it('names the catalog for an unknown id, and wants ids or --recommended', async () => {
-    expect(await cli(['models', 'pull', 'gpt-5'])).toMatchObject({ code: 2, err: expect.stringContaining('known: multilingual-e5-small, qwen2.5-1.5b-instruct') });
+    expect(await cli(['models', 'pull', 'gpt-5'])).toMatchObject({ code: 2, err: expect.stringContaining('known: multilingual-e5-small, multilingual-e5-small-q8, qwen2.5-1.5b-instruct') });
     expect((await cli(['models', 'pull'])).code).toBe(2);
+  });
+});
+
+describe('synapsis models catalog', () => {
+  it('recommends the public file of the default embedder, pinned by revision and sha256, and names the one that has no public host', async () => {
+    const dataDir = temp.make('syn-catalog-cli-');
+    const r = await cli(['models', 'catalog', '--data-dir', dataDir]);
+    expect(r.code, r.err).toBe(0);
+    const block = (id: string) => r.out.split(/\n(?=\S)/).find((b) => b.startsWith(`${id} `)) ?? '';
+    expect(block('multilingual-e5-small-q8')).toMatch(/^multilingual-e5-small-q8 +embed +~125 MB +MIT .*\(recommended here\)\n/);
+    expect(block('multilingual-e5-small-q8')).toContain('public download pinned to revision b6cac9615d4e and sha256 e011debc1208…, checked before it is registered (size approximate)');
+    expect(block('multilingual-e5-small')).not.toContain('recommended here');
+    expect(block('multilingual-e5-small')).toContain('no public download of this exact file: from a folder (synapsis models add) or a mirror; multilingual-e5-small-q8 is the same model as a public download');
+    // The recommended embedder is never one without a public download.
+    const json = JSON.parse((await cli(['models', 'catalog', '--json', '--data-dir', dataDir])).out) as { id: string; role: string; uri: string | null; recommended_here: boolean }[];
+    expect(json.filter((m) => m.role === 'embed' && m.recommended_here).map((m) => [m.id, m.uri !== null])).toEqual([['multilingual-e5-small-q8', true]]);
+    // With the measured file in the models dir, that one.
+    fs.mkdirSync(path.join(dataDir, 'models'));
+    fs.copyFileSync(path.join(MODELS, E5), path.join(dataDir, 'models', E5));
+    const here = JSON.parse((await cli(['models', 'catalog', '--json', '--data-dir', dataDir])).out) as { id: string; role: string; recommended_here: boolean }[];
+    expect(here.filter((m) => m.role === 'embed' && m.recommended_here).map((m) => m.id)).toEqual(['multilingual-e5-small']);
   });
 });
 
@@ -83,6 +108,11 @@ describe('SYNAPSIS_MODEL_CATALOG', () => {
     } finally {
       await server.close();
     }
+    // Without a mirror, a model with no public address is named, not fetched.
+    const none = await cli(['models', 'pull', '--recommended', '--data-dir', temp.make('syn-org-none-')]);
+    expect(none.code).toBe(1);
+    expect(none.err).toContain('pull: skipping org-chat: no public download of this exact file; synapsis models add <folder> imports it');
+    expect(none.err).toMatch(/None of the recommended models can be downloaded here/);
     fs.writeFileSync(file, JSON.stringify([{ ...entry, license: '' }]));
     expect(await cli(['models', 'catalog'])).toMatchObject({ code: 2, err: expect.stringContaining('model 1 has no valid "license"') });
   });
@@ -98,6 +128,9 @@ describe('SYNAPSIS_OFFLINE=1', () => {
     expect((await cli(['models', 'pull', '--recommended'])).code).toBe(2);
     expect((await cli(['models', '--help'])).out).not.toMatch(/^\s+pull\b/m);
     expect((await cli(['models', 'catalog'])).out).toContain('downloads are off (SYNAPSIS_OFFLINE=1): synapsis models add <folder>');
+    // Nothing is fetched: the embedder to import is the measured file (installers and USB sticks carry it).
+    const offline = JSON.parse((await cli(['models', 'catalog', '--json', '--data-dir', temp.make('syn-offline-catalog-')])).out) as { id: string; role: string; recommended_here: boolean }[];
+    expect(offline.filter((m) => m.role === 'embed' && m.recommended_here).map((m) => m.id)).toEqual(['multilingual-e5-small']);
     delete process.env.SYNAPSIS_OFFLINE;
     expect((await cli(['models', '--help'])).out).toMatch(/^\s+pull\b/m);
   });
@@ -138,7 +171,12 @@ describe('scripts/setup-models.mjs', () => {
     const target = path.join(temp.make('syn-target-dl-'), 'models');
     const missing = path.join(target, 'no-such-folder');
     expect(setupModels(['--shared', missing, '--target', target], { SYNAPSIS_OFFLINE: '1' })).toMatch(/^setup: models: none imported .*SYNAPSIS_OFFLINE=1/);
-    expect(setupModels(['--shared', missing, '--target', target])).toMatch(/^setup: models: no .* and the download did not succeed \(.*no public download of this exact file.*\): the demo searches by words/);
+    // A server that cannot be reached (a port just closed) stands in for no network.
+    const closed = http.createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    expect(setupModels(['--shared', missing, '--target', target], { SYNAPSIS_MODEL_MIRROR: `http://127.0.0.1:${port}` })).toMatch(/^setup: models: no .* and the download did not succeed \(.*No network connection to 127\.0\.0\.1.*\): the demo searches by words/);
     expect(fs.existsSync(path.join(target, E5))).toBe(false);
     const server = await serveModels({ [E5]: fs.readFileSync(path.join(MODELS, E5)) });
     try {

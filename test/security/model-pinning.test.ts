@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { MODEL_CATALOG, recommendedModels, type CatalogModel } from '../../src/engine/llm/catalog.ts';
+import { catalogModel, MODEL_CATALOG, recommendedModels, type CatalogModel } from '../../src/engine/llm/catalog.ts';
 import { mirrorRefusal, pullModel } from '../../src/engine/llm/download.ts';
 import { cli } from '../helpers/cli.ts';
 import { serveModels } from '../helpers/model-server.ts';
@@ -43,7 +43,16 @@ describe('the model catalog', () => {
     for (const ram of [2, 8, 16, 64]) {
       for (const m of recommendedModels(ram * GB)) expect(m.sha256, `${m.id} at ${ram} GB`).not.toBeNull();
     }
-    expect(recommendedModels(32 * GB).map((m) => m.id)).toEqual(['multilingual-e5-small', 'qwen2.5-1.5b-instruct']);
+    expect(recommendedModels(32 * GB).map((m) => m.id)).toEqual(['multilingual-e5-small-q8', 'qwen2.5-1.5b-instruct']);
+  });
+
+  it('fetches a third-party repository\'s file at a pinned commit, never its main branch', () => {
+    for (const m of MODEL_CATALOG.filter((c) => c.revision !== undefined)) {
+      expect(m.sha256, m.id).not.toBeNull();
+      expect(m.revision, m.id).toMatch(/^[0-9a-f]{40}$/);
+      expect(m.uri, m.id).toContain(`/resolve/${m.revision}/`);
+    }
+    expect(catalogModel('multilingual-e5-small-q8')?.revision).toBeDefined();
   });
 });
 

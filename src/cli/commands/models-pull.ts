@@ -2,8 +2,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Command } from 'commander';
-import { activeCatalog, catalogModel, downloadUri, recommendedModels, type CatalogModel } from '../../engine/llm/catalog.ts';
+import { activeCatalog, catalogModel, downloadUri, isCatalogFile, publicVariant, recommendedModels, type CatalogModel, type ModelsAtHand } from '../../engine/llm/catalog.ts';
 import { pullModel, type PulledModel } from '../../engine/llm/download.ts';
+import { ModelRegistry } from '../../engine/llm/registry.ts';
 import { createError } from '../../shared/errors.ts';
 import { engineOptions, nonNegativeNumber, option, type RegisteredCommand } from '../command.ts';
 
@@ -25,14 +26,15 @@ export const modelsPull: RegisteredCommand = {
       .addOption(option('--allow-http', 'accept a plain-http mirror on another machine (default: refused; SYNAPSIS_MODEL_MIRROR_ALLOW_HTTP=1)'))
       .action(async (ids: string[], cmdOpts: { recommended?: boolean; ram?: number; mirror?: string; allowUnverified?: boolean; allowHttp?: boolean }, cmd: Command) => {
         const opts = globals(cmd);
-        const chosen = chooseModels(ids, cmdOpts.recommended === true, cmdOpts.ram === undefined ? os.totalmem() : cmdOpts.ram * 1024 ** 3);
         const resolved = engineOptions(opts);
         const modelsDir = path.resolve(resolved.modelsDir ?? path.join(resolved.dataDir, 'models'));
         const mirror = cmdOpts.mirror ?? process.env.SYNAPSIS_MODEL_MIRROR;
+        const chosen = chooseModels(ids, cmdOpts.recommended === true, cmdOpts.ram === undefined ? os.totalmem() : cmdOpts.ram * 1024 ** 3, activeCatalog(), modelsAtHand(modelsDir, mirror));
         // --recommended fetches what can be fetched and names the rest (a model named by id fails instead).
         const models = cmdOpts.recommended ? chosen.filter((m) => downloadUri(m, mirror) !== null || fs.existsSync(path.join(modelsDir, m.file))) : chosen;
         for (const m of chosen.filter((c) => !models.includes(c))) {
-          io.err(`pull: skipping ${m.id}: no public download of this exact file; synapsis models add <folder> imports it (or --mirror <url>)\n`);
+          const variant = publicVariant(m, activeCatalog());
+          io.err(`pull: skipping ${m.id}: no public download of this exact file; synapsis models add <folder> imports it (or --mirror <url>${variant ? `, or pull ${variant.id}, the same model as a public download` : ''})\n`);
         }
         if (models.length === 0) throw createError('E_SYN_MODEL_UNAVAILABLE', 'None of the recommended models can be downloaded here: import them with synapsis models add <folder>, or name a mirror with --mirror');
         const total = models.reduce((s, m) => s + m.size_bytes, 0);
@@ -69,12 +71,29 @@ export const modelsPull: RegisteredCommand = {
       }),
 };
 
-export function chooseModels(ids: string[], recommended: boolean, totalRam: number, catalog: readonly CatalogModel[] = activeCatalog()): CatalogModel[] {
+export function chooseModels(ids: string[], recommended: boolean, totalRam: number, catalog: readonly CatalogModel[] = activeCatalog(), atHand: ModelsAtHand = {}): CatalogModel[] {
   if (recommended === (ids.length > 0)) throw createError('E_SYN_BAD_REQUEST', 'Name catalog ids or --recommended (synapsis models catalog lists them)');
-  if (recommended) return recommendedModels(totalRam, catalog);
+  if (recommended) return recommendedModels(totalRam, catalog, null, atHand);
   return ids.map((id) => {
     const model = catalogModel(id, catalog);
     if (!model) throw createError('E_SYN_BAD_REQUEST', `No model "${id}" in the catalog; known: ${catalog.map((m) => m.id).join(', ')}`);
     return model;
   });
+}
+
+/**
+ * What a models dir holds and a mirror serves, for --recommended to choose among the files of one
+ * model: a catalog file registered there (by name or sha256) or lying there, and the mirror.
+ */
+export function modelsAtHand(modelsDir: string, mirror: string | undefined): ModelsAtHand {
+  let registered: { file: string; id: string }[] = [];
+  try {
+    registered = new ModelRegistry(modelsDir).list();
+  } catch {
+    // An unreadable registry: the files in the folder still count.
+  }
+  return {
+    installed: (m) => registered.some((r) => isCatalogFile(m, r)) || fs.existsSync(path.join(modelsDir, m.file)),
+    ...(mirror ? { mirror } : {}),
+  };
 }

@@ -8,6 +8,7 @@ import { loadConfig, type Config } from '../core/config.ts';
 import { sha256 } from '../core/hash.ts';
 import type { DisposableStore } from '../core/lifecycle.ts';
 import { defaultDataDir } from '../core/paths.ts';
+import { recordEmbedderChange } from '../health/embedder-change.ts';
 import { embeddingInput } from '../llm/embedding-input.ts';
 import type { ModelRegistry } from '../llm/registry.ts';
 import { resolveEmbedModels, resolveModel, type ResolvedModel } from '../llm/resolve.ts';
@@ -76,6 +77,8 @@ export function openEngineStore(
     const embedModels: ResolvedModel[] = options.embedder
       ? [{ id: options.embedder.modelId, name: options.embedder.modelId, path: '', languages: ['*'] }]
       : resolveEmbedModels(config.embedModels, config.embedModel, registry, store);
+    // Another file than the last one that embedded (health says so until its vectors catch up).
+    if (!readOnly) recordEmbedderChange(store, embedModels[0] ?? null);
     const rerankModel: ResolvedModel | null = resolveModel(config.rerankModel, 'rerank', registry, store);
     const chatModel: ResolvedModel | null = resolveModel(config.chatModel, 'chat', registry, store);
     const profile = loadProfile(config.profile, dataDir);

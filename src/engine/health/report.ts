@@ -9,6 +9,7 @@ import type { DenseSource } from '../retrieve/hybrid.ts';
 import { languageCovered } from '../lang/detect.ts';
 import type { LlamaRuntime } from '../llm/runtime.ts';
 import type { ResolvedModel } from '../llm/resolve.ts';
+import { embedderChangeLine } from './embedder-change.ts';
 import { checkManifest, writeManifest, type IndexManifest } from './manifest.ts';
 import { withVaults } from '../ingest/obsidian.ts';
 import type { RetrievalProfile } from '../retrieve/profile.ts';
@@ -85,10 +86,7 @@ export function healthReport(deps: HealthDeps, policy: VisibilityPolicy): Health
       degradations.push(`${l.chunks} chunks are in ${l.lang}, which no embedding model covers (${dense.map((d) => `${d.name}: ${d.languages.join(', ')}`).join('; ')}): questions in ${l.lang} are answered lexically. Add a multilingual embedding model (for example multilingual-e5-small) for mixed vaults.`);
     }
   }
-  for (const e of embedders) {
-    if (e.pending > 0) degradations.push(`${e.pending} chunks wait for embeddings${dense.length > 1 ? ` of ${e.name}` : ''} (dense retrieval covers the rest)`);
-    else if (e.sentences && e.sentences.pending > 0) degradations.push(`${e.sentences.pending} sentences wait for embeddings${dense.length > 1 ? ` of ${e.name}` : ''} (chunk vectors answer meanwhile)`);
-  }
+  degradations.push(...waitingLines(store, embedders));
   const manifestRecovery = deps.manifestRecovery();
   if (manifestRecovery) degradations.push(manifestRecovery);
   const rt = runtime.status();
@@ -123,6 +121,32 @@ export function healthReport(deps: HealthDeps, policy: VisibilityPolicy): Health
     vectors: { count: embedders[0]?.vectors ?? 0, dimension: semantic?.stats().dimension ?? 0, backend: semantic?.stats().backend ?? null, pending: pendingVectors },
     config: { ...config },
   };
+}
+
+interface EmbedderCounts {
+  id: string;
+  name: string;
+  vectors: number;
+  pending: number;
+  sentences: { pending: number } | null;
+}
+
+/**
+ * What waits for vectors, per embedding model; for the primary model whose file changed since the
+ * last run (health/embedder-change.ts), why all its chunks wait.
+ */
+function waitingLines(store: Store, embedders: readonly EmbedderCounts[]): string[] {
+  const lines: string[] = [];
+  const primary = embedders[0];
+  const changed = primary ? embedderChangeLine(store, primary.id, primary.pending, primary.vectors) : null;
+  if (changed) lines.push(changed);
+  const of = (e: EmbedderCounts) => (embedders.length > 1 ? ` of ${e.name}` : '');
+  for (const e of embedders) {
+    if (e.pending > 0) {
+      if (!(changed && e === primary)) lines.push(`${e.pending} chunks wait for embeddings${of(e)} (dense retrieval covers the rest)`);
+    } else if (e.sentences && e.sentences.pending > 0) lines.push(`${e.sentences.pending} sentences wait for embeddings${of(e)} (chunk vectors answer meanwhile)`);
+  }
+  return lines;
 }
 
 /**

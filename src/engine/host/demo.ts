@@ -25,8 +25,8 @@ export interface DemoSetup {
   modelsDir?: string | undefined;
 }
 
-/** Embedding models the demo looks for, best first: e5 handles the Russian question. */
-const DEMO_EMBEDDERS = ['multilingual-e5-small.Q4_0.gguf', 'all-MiniLM-L6-v2.Q8_0.gguf'];
+/** Embedding models the demo looks for, best first: e5 (the measured file, else the public one) handles the Russian question. */
+const DEMO_EMBEDDERS = ['multilingual-e5-small.Q4_0.gguf', 'multilingual-e5-small-q8_0.gguf', 'all-MiniLM-L6-v2.Q8_0.gguf'];
 
 /** The default demo data dir: per user, in the OS temp folder (throwaway, survives restarts until cleaned). */
 export function defaultDemoDir(): string {

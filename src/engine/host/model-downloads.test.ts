@@ -135,6 +135,51 @@ describe('models/download (the host downloads, the engine registers)', () => {
     expect(events.at(-1)?.state).toBe('failed');
   });
 
+  it('recommends the public file of a model whose pinned file has no public host, unless that file is here or a mirror serves it', async () => {
+    // Another file of the same model (the same GGUF with padding after its tensors: another sha256).
+    const q8 = Buffer.concat([STORIES, Buffer.alloc(4096)]);
+    const server = await serve({ 'stories-q8.gguf': q8 });
+    // Two files of one model: the one measured with (no public address) and a public one, pinned by
+    // revision and sha256 at an approximate size.
+    const catalog = [
+      entry('stories', 'stories260K.gguf', STORIES, { role: 'embed' }),
+      entry('stories-q8', 'stories-q8.gguf', q8, { role: 'embed', variant_of: 'stories', uri: `${server.url}/stories-q8.gguf`, revision: 'f'.repeat(40), size_bytes: q8.length * 1.5, size_exact: false }),
+    ];
+    const { client } = connect(catalog, {});
+    const fresh = await client.call('models/catalog', {});
+    expect(fresh.recommended).toEqual(['stories-q8']);
+    expect(fresh.models.map((m) => [m.id, m.recommended, m.downloadable, m.revision])).toEqual([
+      ['stories', false, false, null],
+      ['stories-q8', true, true, 'f'.repeat(40)],
+    ]);
+    await expect(client.call('models/download', { ids: ['stories'] })).rejects.toThrow(/no public download of this exact file: .*, or download stories-q8 model, the same model with a public download/);
+    // Downloaded from its own address: the sha256 decides, not the approximate size.
+    const result = await client.call('models/download', { ids: fresh.recommended });
+    expect(result.models.map((m) => m.file)).toEqual(['stories-q8.gguf']);
+    expect((await client.call('models/catalog', {})).recommended).toEqual([]);
+
+    // Downloads off: the line shown is the measured file, the one to import.
+    const off = connect(catalog, { SYNAPSIS_OFFLINE: '1' });
+    expect((await off.client.call('models/catalog', {})).models.map((m) => [m.id, m.recommended])).toEqual([
+      ['stories', true],
+      ['stories-q8', false],
+    ]);
+    // A mirror carries the pinned file: it is the recommendation there.
+    const mirrored = connect(catalog, { SYNAPSIS_MODEL_MIRROR: server.url });
+    expect((await mirrored.client.call('models/catalog', {})).recommended).toEqual(['stories']);
+    // Imported from a folder (under another name): recommended as it is, nothing to fetch.
+    const imported = connect(catalog, {});
+    const stick = temp.make('dl-stick-renamed-');
+    fs.copyFileSync(path.join(SHARED_DIR, 'models', 'stories260K.gguf'), path.join(stick, 'renamed.gguf'));
+    await imported.client.call('models/importFolder', { path: stick });
+    const after = await imported.client.call('models/catalog', {});
+    expect(after.models.map((m) => [m.id, m.recommended, m.installed])).toEqual([
+      ['stories', true, true],
+      ['stories-q8', false, false],
+    ]);
+    expect(after.recommended).toEqual([]);
+  });
+
   it('names a model the catalog lacks, and one with no download and no mirror', async () => {
     const { client } = connect([entry('stories', 'stories.gguf', STORIES)], {});
     await expect(client.call('models/download', { ids: ['nope'] })).rejects.toThrow(/No model "nope" in the catalog; known: stories/);

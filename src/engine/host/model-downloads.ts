@@ -12,7 +12,7 @@ import path from 'node:path';
 import type { AnyResponseOf, DownloadProgress, ModelInfo } from '../../shared/contract.ts';
 import { createError } from '../../shared/errors.ts';
 import type { Engine } from '../engine.ts';
-import { activeCatalog, catalogModel, downloadUri, machineThroughput, recommendedModels, type CatalogModel } from '../llm/catalog.ts';
+import { activeCatalog, catalogModel, downloadUri, isCatalogFile, machineThroughput, publicVariant, recommendedModels, type CatalogModel } from '../llm/catalog.ts';
 import { downloadsDisabled, offlineSetting, pullModel, sha256File } from '../llm/download.ts';
 import { ggufFilesIn } from '../llm/model-folder.ts';
 import type { EngineHost } from './engine-host.ts';
@@ -65,11 +65,13 @@ export class ModelDownloads {
     const mirror = this.env.SYNAPSIS_MODEL_MIRROR || undefined;
     const engine = await this.options.host.engine();
     const registered = await engine.call('models/list', {});
-    const installed = new Set(registered.map((m) => m.file));
+    // Imported under its own name or another: a registry id is the first digits of the file's sha256.
+    const isInstalled = (m: CatalogModel) => registered.some((r) => isCatalogFile(m, r));
     // How fast a chat model would write here: from one measured here, else from the cores (a GPU,
     // which only loading the runtime tells, shows once a chat model is measured).
     const speed = machineThroughput({ cpus: os.availableParallelism?.() ?? os.cpus().length, gpu: false }, registered.filter((m) => m.role === 'chat'));
-    const recommended = new Set(recommendedModels(this.options.totalRam ?? os.totalmem(), catalog, speed.bytesPerS));
+    // Of the files of one model, the one here already, else one that can be fetched here (models/download fetches from the mirror when one is set).
+    const recommended = new Set(recommendedModels(this.options.totalRam ?? os.totalmem(), catalog, speed.bytesPerS, { installed: isInstalled, mirror, offline }));
     const models = catalog.map((m) => ({
       id: m.id,
       role: m.role,
@@ -83,7 +85,8 @@ export class ModelDownloads {
       ram_bytes: m.ram_bytes,
       recommended: recommended.has(m),
       downloadable: !offline && downloadUri(m, mirror) !== null,
-      installed: installed.has(m.file),
+      installed: isInstalled(m),
+      revision: m.revision ?? null,
       verified: m.sha256 !== null,
       tokens_per_s: m.role === 'chat' ? Math.round((speed.bytesPerS / m.size_bytes) * 10) / 10 : null,
       speed_measured: m.role === 'chat' && speed.measured,
@@ -103,7 +106,10 @@ export class ModelDownloads {
     const models = [...new Set(ids)].map((id) => {
       const model = catalogModel(id, catalog);
       if (!model) throw createError('E_SYN_BAD_REQUEST', `No model "${id}" in the catalog; known: ${catalog.map((m) => m.id).join(', ')}`);
-      if (!downloadUri(model, mirror)) throw createError('E_SYN_MODEL_UNAVAILABLE', `${model.name} has no public download of this exact file: import it from a folder, or set SYNAPSIS_MODEL_MIRROR to a server that has ${model.file}`);
+      if (!downloadUri(model, mirror)) {
+        const variant = publicVariant(model, catalog);
+        throw createError('E_SYN_MODEL_UNAVAILABLE', `${model.name} has no public download of this exact file: import it from a folder, or set SYNAPSIS_MODEL_MIRROR to a server that has ${model.file}${variant ? `, or download ${variant.name}, the same model with a public download` : ''}`);
+      }
       return model;
     });
     const engine = await this.userEngine();

@@ -16,7 +16,10 @@ export interface CatalogModel {
   /** ISO 639 codes, or '*' for the ~100 languages of a multilingual model. */
   languages: string[];
   size_bytes: number;
-  /** false: an approximate size (the sha256 is not pinned either). */
+  /**
+   * false: an approximate size. A downloaded file is then held to it (within 10%) only where no
+   * sha256 is pinned; where one is, the sha256 alone decides (download.ts).
+   */
   size_exact: boolean;
   license: string;
   /** The exact file, checked before it is registered; null: not pinned, the GGUF header is checked instead. */
@@ -30,6 +33,14 @@ export interface CatalogModel {
   architecture: string;
   /** node-llama-cpp model URI (https: or hf:); null: no public copy of this exact file, get it from a mirror or a folder. */
   uri: string | null;
+  /** The commit of the repository `uri` is pinned to (a URI with a revision in it, not a branch that can move). */
+  revision?: string;
+  /**
+   * The id of the entry this is another file of: the same model, quantized otherwise. One of them is
+   * recommended (recommendedModels), and each file has vectors of its own (a registry id is the
+   * hash of the file), so a switch between them embeds the notes again.
+   */
+  variant_of?: string;
   good_for: string;
   /** Memory the machine should have to run it beside the app. */
   ram_bytes: number;
@@ -52,9 +63,31 @@ export const MODEL_CATALOG: readonly CatalogModel[] = [
     sha256: 'ae11659df3031b19f966ae3c9cca6d9e287a331336ad49d148a782ba46ee1c9a',
     architecture: 'bert',
     // The 4-bit file Synapsis's retrieval numbers are measured with, repacked for llama.cpp: installers
-    // built with --with-models and model mirrors carry it; no public host serves this exact file.
+    // built with --with-models and model mirrors carry it; no public host serves this exact file, so
+    // where neither is at hand the public 8-bit file below is what --recommended fetches.
     uri: null,
     good_for: 'the default embedder: meaning search in ~100 languages (Russian and English measured), 384 dimensions, 512 tokens',
+    ram_bytes: 1 * GB,
+    recommended: true,
+  },
+  {
+    id: 'multilingual-e5-small-q8',
+    role: 'embed',
+    name: 'multilingual-e5-small (Q8_0)',
+    file: 'multilingual-e5-small-q8_0.gguf',
+    languages: ['*'],
+    // About 118M weights at 8.5 bits; the exact length is not pinned, the sha256 is.
+    size_bytes: 125_000_000,
+    size_exact: false,
+    license: 'MIT',
+    sha256: 'e011debc1208e31bf7b6aebee2d9fc8bd2ca11694a77ed66ac9d0c9d0a877c93',
+    architecture: 'bert',
+    // intfloat/multilingual-e5-small converted to GGUF by a third party, fetched at one commit of
+    // that repository (not its main branch) and checked against the sha256 above.
+    uri: 'https://huggingface.co/TwinSunsLLC/multilingual-e5-small-gguf/resolve/b6cac9615d4ecce28d7f22539b7322d695fc2886/multilingual-e5-small-q8_0.gguf',
+    revision: 'b6cac9615d4ecce28d7f22539b7322d695fc2886',
+    variant_of: 'multilingual-e5-small',
+    good_for: 'the default embedder as a public download: the same model (intfloat/multilingual-e5-small) in 8 bits, ~100 languages, 384 dimensions, 512 tokens',
     ram_bytes: 1 * GB,
     recommended: true,
   },
@@ -114,7 +147,7 @@ export function catalogModel(id: string, catalog: readonly CatalogModel[] = MODE
   return catalog.find((m) => m.id === id);
 }
 
-const FIELDS: Record<Exclude<keyof CatalogModel, 'unverified'>, string> = {
+const FIELDS: Record<Exclude<keyof CatalogModel, 'unverified' | 'revision' | 'variant_of'>, string> = {
   id: 'string', role: 'role', name: 'string', file: 'string', languages: 'string[]', size_bytes: 'number', size_exact: 'boolean', license: 'string',
   sha256: 'sha256', architecture: 'string', uri: 'string|null', good_for: 'string', ram_bytes: 'number', recommended: 'boolean',
 };
@@ -145,15 +178,22 @@ export function activeCatalog(env: NodeJS.ProcessEnv = process.env): readonly Ca
     throw createError('E_SYN_BAD_REQUEST', `SYNAPSIS_MODEL_CATALOG=${file} cannot be read as JSON: ${(error as Error).message}`);
   }
   if (!Array.isArray(parsed) || parsed.length === 0) throw createError('E_SYN_BAD_REQUEST', `SYNAPSIS_MODEL_CATALOG=${file} must hold a non-empty JSON array of models`);
-  return parsed.map((entry: unknown, i) => {
+  const models = parsed.map((entry: unknown, i) => {
     const e = (entry ?? {}) as Record<string, unknown>;
     for (const [key, kind] of Object.entries(FIELDS)) {
       if (!fieldOk(kind, e[key])) throw createError('E_SYN_BAD_REQUEST', `SYNAPSIS_MODEL_CATALOG=${file}: model ${i + 1} has no valid "${key}" (${kind})`);
     }
     if (e.unverified !== undefined && (typeof e.unverified !== 'string' || e.unverified.length === 0)) throw createError('E_SYN_BAD_REQUEST', `SYNAPSIS_MODEL_CATALOG=${file}: model ${i + 1}'s "unverified" must say why (a string)`);
+    for (const key of ['revision', 'variant_of'] as const) {
+      if (e[key] !== undefined && (typeof e[key] !== 'string' || e[key].length === 0)) throw createError('E_SYN_BAD_REQUEST', `SYNAPSIS_MODEL_CATALOG=${file}: model ${i + 1}'s "${key}" must be a non-empty string`);
+    }
     if (/[/\\]|^\.\.?$/.test(e.file as string)) throw createError('E_SYN_BAD_REQUEST', `SYNAPSIS_MODEL_CATALOG=${file}: model ${i + 1}'s file must be a plain file name`);
     return e as unknown as CatalogModel;
   });
+  for (const [i, m] of models.entries()) {
+    if (m.variant_of !== undefined && !models.some((o) => o.id === m.variant_of && o !== m)) throw createError('E_SYN_BAD_REQUEST', `SYNAPSIS_MODEL_CATALOG=${file}: model ${i + 1}'s "variant_of" names no other model of the catalog (${m.variant_of})`);
+  }
+  return models;
 }
 
 /** Whether the catalog pins no sha256 for this model (its `unverified` says why; a catalog that forgot to is read the same). */
@@ -161,16 +201,48 @@ export function isUnverified(model: Pick<CatalogModel, 'sha256'>): boolean {
   return model.sha256 === null;
 }
 
+/** What is at hand on this machine when models are recommended: for choosing among files of one model. */
+export interface ModelsAtHand {
+  /** A catalog file already registered or in the models dir (by its name or its sha256). */
+  installed?: (model: CatalogModel) => boolean;
+  /** SYNAPSIS_MODEL_MIRROR or --mirror: serves every catalog file. */
+  mirror?: string | undefined;
+  /** Downloads are off (SYNAPSIS_OFFLINE): nothing is fetched, so the first file listed is the one to import. */
+  offline?: boolean;
+}
+
 /**
  * What `--recommended` fetches on a machine with `totalRam` bytes: the default embedder, and the
  * largest recommended chat model that fits (one chat model is used at a time). Only pinned files:
- * an unverified model is pulled by name, when asked for.
+ * an unverified model is pulled by name, when asked for. Of the files of one model (variant_of),
+ * one: the one this machine has already, else the first that can be fetched here (the public file
+ * when no mirror is set), else (offline, or none can be) the first listed, the one to import.
  */
-export function recommendedModels(totalRam: number, catalog: readonly CatalogModel[] = MODEL_CATALOG, throughput: number | null = null): CatalogModel[] {
-  const fits = catalog.filter((m) => m.recommended && !isUnverified(m) && m.ram_bytes <= totalRam);
+export function recommendedModels(totalRam: number, catalog: readonly CatalogModel[] = MODEL_CATALOG, throughput: number | null = null, atHand: ModelsAtHand = {}): CatalogModel[] {
+  const eligible = catalog.filter((m) => m.recommended && !isUnverified(m) && m.ram_bytes <= totalRam);
+  const groups = new Map<string, CatalogModel[]>();
+  for (const m of eligible) {
+    const key = m.variant_of ?? m.id;
+    groups.set(key, [...(groups.get(key) ?? []), m]);
+  }
+  const picked = new Set(
+    [...groups.values()].map((files) => files.find((m) => atHand.installed?.(m)) ?? (atHand.offline ? undefined : files.find((m) => downloadUri(m, atHand.mirror) !== null)) ?? files[0]!),
+  );
+  const fits = eligible.filter((m) => picked.has(m));
   // The largest that fits in memory and, where the machine's speed is known, writes fast enough to be used.
   const chat = fits.filter((m) => m.role === 'chat' && (throughput === null || throughput / m.size_bytes >= MIN_WRITE_TOKENS_PER_S)).sort((a, b) => b.ram_bytes - a.ram_bytes)[0];
   return [...fits.filter((m) => m.role !== 'chat'), ...(chat ? [chat] : [])];
+}
+
+/** Another file of the same model that has a public address and a pinned sha256, for a model that has none. */
+export function publicVariant(model: CatalogModel, catalog: readonly CatalogModel[] = MODEL_CATALOG): CatalogModel | undefined {
+  const key = model.variant_of ?? model.id;
+  return catalog.find((o) => o !== model && (o.variant_of ?? o.id) === key && o.uri !== null && o.sha256 !== null);
+}
+
+/** Whether a registered model (file name, registry id) is this catalog file: by name, or by its sha256 (a registry id is the hash's first 16 digits). */
+export function isCatalogFile(model: CatalogModel, registered: { file: string; id: string }): boolean {
+  return registered.file === model.file || (model.sha256 !== null && registered.id === model.sha256.slice(0, 16));
 }
 
 /**

@@ -5,7 +5,7 @@ import * as esbuild from 'esbuild';
 import { afterAll, describe, expect, it } from 'vitest';
 import { serveModels } from '../../../test/helpers/model-server.ts';
 import { SHARED_DIR, TempDirs } from '../../../test/helpers/tmp.ts';
-import { activeCatalog, catalogModel, downloadUri, machineThroughput, MODEL_CATALOG, recommendedModels, type CatalogModel } from './catalog.ts';
+import { activeCatalog, catalogModel, downloadUri, isCatalogFile, machineThroughput, MODEL_CATALOG, recommendedModels, type CatalogModel } from './catalog.ts';
 import { checkDiskSpace, describeDownloadError, httpUrlOf, pullModel, type PullProgress } from './download.ts';
 
 const temp = new TempDirs();
@@ -28,30 +28,62 @@ describe('model catalog', () => {
     expect(e5).toMatchObject({ role: 'embed', languages: ['*'], recommended: true });
   });
 
+  it('offers the same embedder as a public download, pinned to a revision and a sha256', () => {
+    const q8 = catalogModel('multilingual-e5-small-q8')!;
+    expect(q8).toMatchObject({ role: 'embed', languages: ['*'], license: 'MIT', variant_of: 'multilingual-e5-small', size_exact: false, recommended: true });
+    expect(q8.sha256).toBe('e011debc1208e31bf7b6aebee2d9fc8bd2ca11694a77ed66ac9d0c9d0a877c93');
+    // The address names the commit, not a branch that can move.
+    expect(q8.revision).toMatch(/^[0-9a-f]{40}$/);
+    expect(downloadUri(q8)).toBe(`https://huggingface.co/TwinSunsLLC/multilingual-e5-small-gguf/resolve/${q8.revision}/multilingual-e5-small-q8_0.gguf`);
+  });
+
   it('recommends the embedder and the largest chat model the memory allows', () => {
-    expect(recommendedModels(2 * GB).map((m) => m.id)).toEqual(['multilingual-e5-small']);
-    expect(recommendedModels(8 * GB).map((m) => m.id)).toEqual(['multilingual-e5-small', 'qwen2.5-1.5b-instruct']);
+    // No mirror and nothing here: the public file of the default embedder.
+    expect(recommendedModels(2 * GB).map((m) => m.id)).toEqual(['multilingual-e5-small-q8']);
+    expect(recommendedModels(8 * GB).map((m) => m.id)).toEqual(['multilingual-e5-small-q8', 'qwen2.5-1.5b-instruct']);
     // The 7B file is not pinned (unverified): never recommended (test/security/model-pinning.test.ts).
-    expect(recommendedModels(32 * GB).map((m) => m.id)).toEqual(['multilingual-e5-small', 'qwen2.5-1.5b-instruct']);
+    expect(recommendedModels(32 * GB).map((m) => m.id)).toEqual(['multilingual-e5-small-q8', 'qwen2.5-1.5b-instruct']);
+  });
+
+  it('recommends one file of a model: the one here already, else the one a mirror or the public address serves', () => {
+    const ids = (atHand: Parameters<typeof recommendedModels>[3]) => recommendedModels(2 * GB, MODEL_CATALOG, null, atHand).map((m) => m.id);
+    expect(ids({})).toEqual(['multilingual-e5-small-q8']);
+    // A mirror carries the file the retrieval numbers are measured with.
+    expect(ids({ mirror: 'https://models.intranet/synapsis' })).toEqual(['multilingual-e5-small']);
+    // Imported from a folder or an installer: nothing to fetch, and no second file of the same model.
+    expect(ids({ installed: (m) => m.id === 'multilingual-e5-small' })).toEqual(['multilingual-e5-small']);
+    expect(ids({ installed: (m) => m.id === 'multilingual-e5-small-q8', mirror: 'https://models.intranet/synapsis' })).toEqual(['multilingual-e5-small-q8']);
+    // Downloads off: the file to import from a folder or an installer, the measured one.
+    expect(ids({ offline: true })).toEqual(['multilingual-e5-small']);
+    expect(ids({ offline: true, installed: (m) => m.id === 'multilingual-e5-small-q8' })).toEqual(['multilingual-e5-small-q8']);
+    // A registered file is known by its name or by its sha256 (the registry id is its first 16 digits).
+    const e5 = catalogModel('multilingual-e5-small')!;
+    expect(isCatalogFile(e5, { file: 'renamed.gguf', id: e5.sha256!.slice(0, 16) })).toBe(true);
+    expect(isCatalogFile(e5, { file: e5.file, id: '0'.repeat(16) })).toBe(true);
+    expect(isCatalogFile(e5, { file: 'other.gguf', id: '0'.repeat(16) })).toBe(false);
   });
 
   it('recommends by speed too: no 7B model for a 2-core CPU, and what a measured model says of this machine', () => {
     const twoCores = machineThroughput({ cpus: 2, gpu: false }, []);
     expect(twoCores.measured).toBe(false);
     // 32 GB of memory but two cores: the 7B model would write about 1 token/s, the 1.5B about 4.5.
-    expect(recommendedModels(32 * GB, MODEL_CATALOG, twoCores.bytesPerS).map((m) => m.id)).toEqual(['multilingual-e5-small', 'qwen2.5-1.5b-instruct']);
+    expect(recommendedModels(32 * GB, MODEL_CATALOG, twoCores.bytesPerS).map((m) => m.id)).toEqual(['multilingual-e5-small-q8', 'qwen2.5-1.5b-instruct']);
     // A GPU makes the 7B fast enough, but it is not pinned to a sha256 (unverified): the 1.5B stays the recommendation.
-    expect(recommendedModels(32 * GB, MODEL_CATALOG, machineThroughput({ cpus: 8, gpu: true }, []).bytesPerS).map((m) => m.id)).toEqual(['multilingual-e5-small', 'qwen2.5-1.5b-instruct']);
+    expect(recommendedModels(32 * GB, MODEL_CATALOG, machineThroughput({ cpus: 8, gpu: true }, []).bytesPerS).map((m) => m.id)).toEqual(['multilingual-e5-small-q8', 'qwen2.5-1.5b-instruct']);
     // SmolLM2-135M (98 MB) measured at 0.8 tokens/s on a loaded 2-core machine: no chat model is worth fetching.
     const slow = machineThroughput({ cpus: 2, gpu: false }, [{ size_bytes: 98_362_432, tokens_per_s: 0.8 }]);
     expect(slow.measured).toBe(true);
-    expect(recommendedModels(32 * GB, MODEL_CATALOG, slow.bytesPerS).map((m) => m.id)).toEqual(['multilingual-e5-small']);
+    expect(recommendedModels(32 * GB, MODEL_CATALOG, slow.bytesPerS).map((m) => m.id)).toEqual(['multilingual-e5-small-q8']);
     // A model measured fast here lifts the estimate above the guess from the cores.
     const fast = machineThroughput({ cpus: 2, gpu: false }, [{ size_bytes: 98_362_432, tokens_per_s: 200 }, { size_bytes: 1e9, tokens_per_s: undefined }]);
     expect(fast.bytesPerS).toBeCloseTo(98_362_432 * 200);
   });
 
   it('gives every model a role, licence, size and memory, and a source: a public URI or, for the pinned embedder, a mirror', () => {
+    // Every recommended model has a public download (one file of it at least).
+    for (const m of MODEL_CATALOG.filter((c) => c.recommended && c.sha256)) {
+      expect(MODEL_CATALOG.some((o) => (o === m || (o.variant_of ?? o.id) === (m.variant_of ?? m.id)) && o.uri !== null && o.sha256 !== null), m.id).toBe(true);
+    }
     for (const m of MODEL_CATALOG) {
       expect(m.size_bytes, m.id).toBeGreaterThan(0);
       expect(m.license, m.id).not.toBe('');
@@ -132,6 +164,24 @@ describe('pullModel', () => {
     }
   });
 
+  it('takes a file of any size where the size is approximate and the sha256 pinned; without a sha256, within 10%', async () => {
+    const server = await serveModels({ 'stories.gguf': STORIES });
+    try {
+      // The catalog guesses twice the size: the sha256 decides.
+      const pinned = await pullModel(entry('stories.gguf', STORIES, { size_bytes: STORIES.length * 2, size_exact: false }), { modelsDir: temp.make('syn-pull-approx-'), mirror: server.url });
+      expect(pinned).toMatchObject({ pinned: true, sha256: sha(STORIES) });
+      const modelsDir = temp.make('syn-pull-approx-bad-');
+      await expect(
+        pullModel(entry('stories.gguf', STORIES, { sha256: null, size_bytes: STORIES.length * 2, size_exact: false }), { modelsDir, mirror: server.url, allowUnverified: true }),
+      ).rejects.toThrow(/is \d+ bytes, not the about \d+ the catalog names/);
+      // An exact size is held to with a sha256 too.
+      await expect(pullModel(entry('stories.gguf', STORIES, { size_bytes: STORIES.length + 1 }), { modelsDir, mirror: server.url })).rejects.toThrow(/not the \d+ the catalog names/);
+      expect(fs.existsSync(path.join(modelsDir, 'stories.gguf'))).toBe(false);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('without a pinned sha256, checks the GGUF architecture instead', async () => {
     const server = await serveModels({ 'stories.gguf': STORIES });
     try {
@@ -199,6 +249,10 @@ describe('activeCatalog', () => {
     expect(() => activeCatalog({ SYNAPSIS_MODEL_CATALOG: file })).toThrow(/model 1 has no valid "sha256"/);
     fs.writeFileSync(file, JSON.stringify([{ ...ok, file: '../../etc/passwd' }]));
     expect(() => activeCatalog({ SYNAPSIS_MODEL_CATALOG: file })).toThrow(/file must be a plain file name/);
+    fs.writeFileSync(file, JSON.stringify([{ ...ok, variant_of: 'nothing-here' }]));
+    expect(() => activeCatalog({ SYNAPSIS_MODEL_CATALOG: file })).toThrow(/"variant_of" names no other model/);
+    fs.writeFileSync(file, JSON.stringify([ok, { ...ok, id: 'test-model-q8', file: 'stories-q8.gguf', variant_of: 'test-model', revision: 'abc' }]));
+    expect(activeCatalog({ SYNAPSIS_MODEL_CATALOG: file }).map((m) => m.variant_of)).toEqual([undefined, 'test-model']);
     fs.writeFileSync(file, '{not json');
     expect(() => activeCatalog({ SYNAPSIS_MODEL_CATALOG: file })).toThrow(/cannot be read as JSON/);
   });

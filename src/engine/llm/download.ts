@@ -6,9 +6,9 @@
  *
  * node-llama-cpp's downloader (ipull) fetches into <models-dir>/.downloads: a cut connection is
  * retried, and an interrupted download resumes from the 5 MB pieces it already has. The file is
- * checked (its size against the catalog, every length in its GGUF header, then the sha256, or the
- * architecture where no sha256 is pinned) before it is moved into the models dir; a file that fails
- * the check is deleted and nothing is registered.
+ * checked (its size against the catalog where the size is exact or no sha256 is pinned, every length
+ * in its GGUF header, then the sha256, or the architecture where no sha256 is pinned) before it is
+ * moved into the models dir; a file that fails the check is deleted and nothing is registered.
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -96,13 +96,14 @@ export async function sha256File(file: string): Promise<string> {
 const APPROXIMATE_SIZE = 0.1;
 
 /**
- * Throws unless `file` is the catalog's file: its size (exact, or within 10% of an approximate one), a
- * GGUF header whose every length fits in the file, and its sha256, or where none is pinned, the
- * expected architecture.
+ * Throws unless `file` is the catalog's file: its size (exact, or within 10% of an approximate one
+ * where no sha256 is pinned: with one, the sha256 alone decides), a GGUF header whose every length
+ * fits in the file, and its sha256, or where none is pinned, the expected architecture.
  */
 async function checkFile(model: CatalogModel, file: string): Promise<{ sha256: string; pinned: boolean }> {
   const size = fs.statSync(file).size;
-  if (model.size_exact ? size !== model.size_bytes : Math.abs(size - model.size_bytes) > model.size_bytes * APPROXIMATE_SIZE) {
+  const wrongSize = model.size_exact ? size !== model.size_bytes : !model.sha256 && Math.abs(size - model.size_bytes) > model.size_bytes * APPROXIMATE_SIZE;
+  if (wrongSize) {
     throw createError(
       'E_SYN_MODEL_UNAVAILABLE',
       `${model.file} is ${size} bytes, not the ${model.size_exact ? '' : 'about '}${model.size_bytes} the catalog names: it was deleted and nothing was registered`,

@@ -47,6 +47,8 @@ export const CatalogEntrySchema = z.object({
   installed: z.boolean(),
   /** The exact file is pinned: its sha256 is checked before it is registered. */
   verified: z.boolean(),
+  /** The commit of the repository the public address is pinned to (not a branch that can move); null when the address names none. */
+  revision: z.string().nullable().default(null),
   /** A chat model: about how many tokens a second it would write on this machine; null for other roles. */
   tokens_per_s: z.number().nullable().default(null),
   /** The estimate comes from a chat model measured here (else from the machine's cores or GPU). */

@@ -15,7 +15,7 @@ afterEach(() => {
 const MB = 1024 * 1024;
 const model = (over: Partial<CatalogEntry>): CatalogEntry => ({
   id: 'e5', role: 'embed', name: 'multilingual-e5-small (Q4_0)', file: 'e5.gguf', languages: ['*'], size_bytes: 70 * MB, size_exact: true, license: 'MIT',
-  good_for: 'search', ram_bytes: 1024 ** 3, recommended: true, downloadable: true, installed: false, verified: true, tokens_per_s: null, speed_measured: false, ...over,
+  good_for: 'search', ram_bytes: 1024 ** 3, recommended: true, downloadable: true, installed: false, verified: true, revision: null, tokens_per_s: null, speed_measured: false, ...over,
 });
 const CATALOG: AnyResponseOf<'models/catalog'> = {
   offline: false,
@@ -91,6 +91,16 @@ describe('GetModels', () => {
     render(<GetModels />);
     await waitFor(() => expect(screen.getByTestId('download-error').textContent).toBe('e5.gguf failed its checksum'));
     expect(screen.getByTestId('download-resume')).toBeTruthy();
+  });
+
+  it('shows the public embedder with its size as approximate and the revision it is pinned to', async () => {
+    const q8 = model({ id: 'e5-q8', name: 'multilingual-e5-small (Q8_0)', file: 'multilingual-e5-small-q8_0.gguf', size_bytes: 125_000_000, size_exact: false, revision: 'b6cac9615d4ecce28d7f22539b7322d695fc2886' });
+    bridge('web', { 'models/catalog': { ...CATALOG, models: [model({ recommended: false, downloadable: false }), q8], recommended: ['e5-q8'], recommended_bytes: 125_000_000 } });
+    render(<GetModels />);
+    expect((await screen.findAllByTestId('catalog-line')).map((l) => l.textContent)).toEqual([
+      'multilingual-e5-small (Q8_0) meaning search ~119.2 MB · licence MIT · needs 1 GB memory · pinned (revision b6cac96, checked by sha256)',
+    ]);
+    expect(screen.getByTestId('download-recommended').textContent).toBe('Download the recommended models (119.2 MB)');
   });
 
   it('with downloads turned off offers the folder only', async () => {

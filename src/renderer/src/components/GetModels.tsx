@@ -7,14 +7,15 @@ import { formatBytes } from './text.tsx';
 
 const ROLE: Record<CatalogEntry['role'], string> = { embed: 'meaning search', chat: 'written answers', rerank: 'finer ranking' };
 
-/** One catalog model in a line: what it is for, its size and licence, and whether the file is pinned. */
+/** One catalog model in a line: what it is for, its size ("~": approximate) and licence, and whether the file is pinned (to a revision of its repository too, where the address names one). */
 function CatalogLine({ m }: { m: CatalogEntry }) {
   return (
     <li data-testid="catalog-line">
       <strong>{m.name}</strong> <span className="tag">{ROLE[m.role]}</span>{' '}
       <span className="muted small">
         {m.size_exact ? '' : '~'}
-        {formatBytes(m.size_bytes)} · licence {m.license} · needs {Math.round(m.ram_bytes / 1024 ** 3) || '<1'} GB memory{m.verified ? ' · checked by sha256' : ''}
+        {formatBytes(m.size_bytes)} · licence {m.license} · needs {Math.round(m.ram_bytes / 1024 ** 3) || '<1'} GB memory
+        {m.verified ? (m.revision ? ` · pinned (revision ${m.revision.slice(0, 7)}, checked by sha256)` : ' · checked by sha256') : ''}
         {m.installed ? ' · installed' : !m.downloadable ? ' · import it from a folder' : ''}
       </span>
       {m.tokens_per_s !== null && <SpeedNote tokensPerS={m.tokens_per_s} measured={m.speed_measured} />}
