@@ -39,6 +39,12 @@ describe('graph/global', () => {
       for (const [a, b] of g.edges) expect(ids.has(a) && ids.has(b)).toBe(true);
       // Ranked: the most central first.
       expect(g.nodes.map((n) => n.score)).toEqual([...g.nodes.map((n) => n.score)].sort((x, y) => y - x));
+      // The list of the most connected beside it, too: no status, each plan by its folder.
+      const o = await engine.call('graph/overview', { limit: 20 });
+      const central = o.central.map((n) => n.label);
+      expect(central).not.toContain('accepted');
+      expect(central).toEqual(expect.arrayContaining(['Plan (a)', 'Plan (b)', 'WebSocket']));
+      expect(o.communities.flatMap((c) => c.members)).not.toContain('accepted');
       const allowed = await engine.call('graph/global', { allow_sensitivity: ['restricted'] });
       expect(allowed.nodes.map((n) => n.label)).toContain('Secret');
     } finally {
