@@ -34,6 +34,8 @@ describe('mergeKey', () => {
     apart('Россия', 'Российский');
     apart('Петр', 'Петров');
     apart('Мария', 'Марио');
+    apart('Данные', 'Данный');
+    apart('Неактивное', 'Неактивно');
     apart('HTTP', 'HTTPS');
     apart('Windows', 'Windowsных');
     apart('Relay', 'Gateway');

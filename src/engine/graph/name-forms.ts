@@ -19,7 +19,8 @@
  *   ("Movies" stays apart from "Movie" rather than "Marie" joining "Mary").
  * - Russian (Cyrillic letters of the Russian alphabet only): a noun's case and number endings,
  *   the longest of the list that leaves a stem of at least four letters. Endings that may belong
- *   to a stem are not in it: -ов/-ев (Петров is not Петр), -о (Марио is not Мария), adjectival ones.
+ *   to a stem are not in it: -ов/-ев (Петров is not Петр), -о (Марио is not Мария); a word with
+ *   an ending only adjectives have (-ый, -ые, -ое, -ых, -ым, -ыми) is left as written.
  */
 import { normalizeName } from './names.ts';
 
@@ -28,6 +29,8 @@ const FORMED_TYPES: ReadonlySet<string> = new Set(['ref', 'name', 'person', 'pro
 
 /** Russian noun endings, longest first (gen. pl. -ов/-ев and -о left out: see above). */
 const RU_ENDINGS = ['ами', 'ями', 'ою', 'ею', 'ом', 'ем', 'ой', 'ей', 'ью', 'ам', 'ям', 'ах', 'ях', 'а', 'я', 'е', 'ы', 'и', 'у', 'ю', 'ь', 'й'];
+/** Endings only adjectives have (hard stems): a word with one is left as written. */
+const ADJECTIVE = /(?:ый|ые|ое|ых|ым|ыми)$/;
 /** A Russian stem keeps at least this many letters. */
 const RU_MIN_STEM = 4;
 /** An English stem keeps at least this many letters. */
@@ -58,8 +61,9 @@ function englishForm(word: string): string {
 /** A Russian word's merge form: lower case (ё as е), without a noun ending of the list. */
 function russianForm(word: string): string {
   const w = word.toLowerCase().replace(/ё/g, 'е');
-  // An acronym ("МГУ", "ФНС") has no case endings written on it.
-  if (word.toUpperCase() === word) return w;
+  // An acronym ("МГУ", "ФНС") has no case endings written on it; an adjective's hard endings are
+  // no noun's ("Данные" is not "Данный", "Неактивное" not "Неактивно").
+  if (word.toUpperCase() === word || ADJECTIVE.test(w)) return w;
   for (const ending of RU_ENDINGS) if (w.endsWith(ending) && w.length - ending.length >= RU_MIN_STEM) return w.slice(0, -ending.length);
   return w;
 }
