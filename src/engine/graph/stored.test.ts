@@ -15,10 +15,10 @@ const noModels = { env: { SYN_EMBED_MODEL: '', SYN_CHAT_MODEL: '' } as NodeJS.Pr
 // Names shared, cased and accented differently, a name in two forms (WebSocket, WebSockets), a link by path, a name two notes use, an alias two
 // notes claim, and a restricted note that names people and a code word nobody else does.
 const VAULT = {
-  'people/Maya Chen.md': '---\naliases: [Maya, M. Chen]\ntags: [person]\n---\n# Maya Chen\n\nLeads the sync team. Works on [[Project Aurora]] with Kestrel Ops over WebSockets.\n',
+  'people/Maya Chen.md': '---\naliases: [Maya, M. Chen]\ntags: [person]\n---\n# Maya Chen\n\nLeads the sync team. Works on [[Project Aurora]] with Kestrel Ops over WebSockets, for the Quokkas.\n',
   'projects/Project Aurora.md': '---\nowner: "[[Maya Chen]]"\n---\n# Project Aurora\n\nThe sync product speaks WebSocket to the relay. See [the storage note](../decisions/Storage.md) and [[people/Maya Chen]].\n',
   'decisions/Storage.md': '---\ndecided_by: M. Chen\npeople: [Priya Raman, José Núñez]\nproject: project aurora\n---\n# Storage\n\nWe chose SQLite with Kestrel Ops and the WebSocket relay. #adr #storage\n\nDiscussed with [[maya chen|Maya]] and [[Nobody Yet]].\n',
-  'decisions/Storage v2.md': '---\naliases: [Maya]\npeople: [jose nunez]\n---\n# Storage v2\n\nSupersedes [[Storage]]. #adr\n',
+  'decisions/Storage v2.md': '---\naliases: [Maya]\npeople: [jose nunez]\n---\n# Storage v2\n\nSupersedes [[Storage]], as the Quokka team asked. #adr\n',
   'hr/Pay.md': '---\nsensitivity: restricted\npeople: [Maya Chen, Ximena Quetzal]\n---\n# Pay\n\nSalary bands for [[Maya Chen]]; codename Bluefin Lantern, with Bluefin Lantern again over WebSockets. #adr\n',
 };
 
@@ -134,6 +134,9 @@ describe('stored graph reader', () => {
       expect(stored.attributes('entity:websocket').label).toBe('WebSocket');
       expect(stored.neighbors('entity:websocket').sort()).toEqual(['note:decisions/Storage.md', 'note:people/Maya Chen.md', 'note:projects/Project Aurora.md']);
       expect(stored.findNode('WebSockets')).toBe('entity:websocket');
+      // A name each of whose forms one note uses is named by two notes: a node.
+      expect(kg.graph.hasNode('entity:quokka')).toBe(true);
+      expect(stored.neighbors('entity:quokka').sort()).toEqual(['note:decisions/Storage v2.md', 'note:people/Maya Chen.md']);
       // With the restricted note, each form is written by two notes: the first stated names the node.
       const all = { allowSensitivity: ['restricted'], sensitivityEnable: true };
       expect(storedGraph(db, all).degree('entity:websocket')).toBe(4);
