@@ -3,12 +3,13 @@
  * marked, labels that never overlap, a crowded neighbourhood collapsed to its most connected nodes
  * with "show more", Back to the previous centre, and dragging that pans from a node as well as from
  * the background; at 1280x800 and 800x600, light and dark (screenshots in test-results/screenshots).
+ * The whole vault's graph makes one node of a name's forms (WebSocket/WebSockets, Москве/Москву).
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { screenshot, webSuite } from './harness.ts';
 
-const { open } = webSuite();
+const { open, temp } = webSuite();
 
 async function showGraph(page: Page, entity: string): Promise<void> {
   await page.getByLabel('Entity').fill(entity);
@@ -114,5 +115,47 @@ describe('graph view', () => {
     await page.emulateMedia({ colorScheme: 'light' });
     await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe('light');
     await screenshot(page, 'graph-800-light');
+  });
+
+  it('draws one node for the forms of one name in the whole vault’s graph and centres on it by any form', async () => {
+    // English plural and Russian case forms of one name, a status every note shares, two notes of one title.
+    const vault = temp.make('e2e-forms-', {
+      'Relay.md': '---\nstatus: accepted\n---\n# Relay\n\nThe relay speaks WebSocket to every client.\n',
+      'Gateway.md': '---\nstatus: accepted\n---\n# Gateway\n\nThe gateway keeps WebSockets open for an hour.\n',
+      'Clients.md': '---\nstatus: accepted\n---\n# Clients\n\nEach client opens a WebSocket to the relay.\n',
+      'a/Plan.md': '# Plan\n\nПилот идёт в Москве с курьерами.\n',
+      'b/Plan.md': '# Plan\n\nЗапуск в Москву назначен на май.\n',
+      'Итоги.md': '# Итоги\n\nИтоги пилота в Москве подведены.\n',
+    });
+    const { page } = await open({ indexFirst: true, vault });
+    await page.keyboard.press('Alt+4');
+    const global = page.getByTestId('global-graph');
+    await global.waitFor();
+    // Every node is among the most central listed (fewer than 20): one per name, by its most used form.
+    const central = async () => (await global.getByTestId('global-central').allTextContents()).sort();
+    await expect.poll(central).toContain('WebSocket');
+    const names = await central();
+    expect(names.filter((n) => /websocket/i.test(n))).toEqual(['WebSocket']);
+    expect(names.filter((n) => /^Моск/.test(n))).toEqual(['Москве']);
+    // A status is no node; two notes of one title are told apart by their folder.
+    expect(names).not.toContain('accepted');
+    expect(names).toEqual(expect.arrayContaining(['Plan (a)', 'Plan (b)']));
+    // So does the list of the most connected beside it.
+    await page.locator('ul.central button').first().waitFor();
+    const connected = await page.locator('ul.central button').allTextContents();
+    expect(connected).not.toContain('accepted');
+    expect(connected).toEqual(expect.arrayContaining(['WebSocket', 'Москве', 'Plan (a)', 'Plan (b)']));
+    await screenshot(page, 'graph-global-name-forms');
+    // The graph view finds the node by either form and shows every note that writes one.
+    await page.getByLabel('Entity').fill('WebSockets');
+    await page.getByRole('button', { name: 'Show', exact: true }).click();
+    await expect.poll(() => page.getByTestId('graph-center').textContent()).toBe('WebSocket');
+    await expect.poll(async () => (await page.getByTestId('graph-node').evaluateAll((ns) => ns.map((n) => n.getAttribute('aria-label')))).sort()).toEqual([
+      'Clients (note)',
+      'Gateway (note)',
+      'Relay (note)',
+      'WebSocket (entity, the centre)',
+    ]);
+    await screenshot(page, 'graph-name-forms-centre');
   });
 });

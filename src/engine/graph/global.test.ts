@@ -1,22 +1,11 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { TempDirs } from '../../../test/helpers/tmp.ts';
 import { createEngine } from '../engine.ts';
-import { nameKey } from './global.ts';
 
 const temp = new TempDirs();
 afterAll(() => temp.cleanup());
 
 const noModels = { env: { SYN_EMBED_MODEL: '', SYN_CHAT_MODEL: '' } as NodeJS.ProcessEnv };
-
-describe('nameKey', () => {
-  it('makes one key of names differing in number, case form or letter case only', () => {
-    expect(nameKey('WebSocket')).toBe(nameKey('WebSockets'));
-    expect(nameKey('websocket')).toBe(nameKey('WebSockets'));
-    expect(nameKey('Москва')).toBe(nameKey('Москвы'));
-    expect(nameKey('Москве')).toBe(nameKey('Москвой'));
-    expect(nameKey('Relay')).not.toBe(nameKey('Gateway'));
-  });
-});
 
 describe('graph/global', () => {
   it('draws every visible note and the names joining them, one node per name form, no status values, titles told apart by folder', async () => {
@@ -39,6 +28,8 @@ describe('graph/global', () => {
       const ws = g.nodes.filter((n) => /websocket/i.test(n.label));
       expect(ws).toHaveLength(1);
       expect(ws[0]!.degree).toBe(3);
+      // Shown by the form most notes use (two of three write "WebSocket").
+      expect(ws[0]!.label).toBe('WebSocket');
       // "accepted" is a status value, not a thing.
       expect(labels).not.toContain('accepted');
       expect(labels).not.toContain('Secret');
@@ -48,6 +39,12 @@ describe('graph/global', () => {
       for (const [a, b] of g.edges) expect(ids.has(a) && ids.has(b)).toBe(true);
       // Ranked: the most central first.
       expect(g.nodes.map((n) => n.score)).toEqual([...g.nodes.map((n) => n.score)].sort((x, y) => y - x));
+      // The list of the most connected beside it, too: no status, each plan by its folder.
+      const o = await engine.call('graph/overview', { limit: 20 });
+      const central = o.central.map((n) => n.label);
+      expect(central).not.toContain('accepted');
+      expect(central).toEqual(expect.arrayContaining(['Plan (a)', 'Plan (b)', 'WebSocket']));
+      expect(o.communities.flatMap((c) => c.members)).not.toContain('accepted');
       const allowed = await engine.call('graph/global', { allow_sensitivity: ['restricted'] });
       expect(allowed.nodes.map((n) => n.label)).toContain('Secret');
     } finally {

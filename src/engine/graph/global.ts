@@ -3,8 +3,9 @@
  * visible note (the most connected ones past a cap) and the entities that join the most notes,
  * clustered (Louvain), laid out (ForceAtlas2 from a seeded start, one cluster per sector) and ranked
  * (PageRank) so the view labels only the central ones at a distance. Names that differ only in
- * number or case form (WebSocket/WebSockets, Russian case forms) are one node; status values
- * ("accepted", "draft") are no nodes; two notes of one title are told apart by their folder.
+ * number or case form (WebSocket/WebSockets, Russian case forms) are one node of the graph already
+ * (name-forms.ts, at indexing), shown by the form most notes use; status values ("accepted",
+ * "draft") are no nodes; two notes of one title are told apart by their folder.
  */
 import Graph from 'graphology';
 import louvain from 'graphology-communities-louvain';
@@ -12,7 +13,6 @@ import forceAtlas2 from 'graphology-layout-forceatlas2';
 import pagerank from 'graphology-metrics/centrality/pagerank';
 import type { GlobalGraph } from '../../shared/contract.ts';
 import { prng } from '../../shared/prng.ts';
-import { stemWord } from '../search/analyzer.ts';
 import type { KnowledgeGraph } from './links.ts';
 
 /** Notes shown at most; past it, the most connected. */
@@ -26,18 +26,6 @@ const MAX_EDGES = 20_000;
 const MAX_TIES = 200;
 /** Entity types that are values, not things: never nodes here. */
 const NOT_NODES: ReadonlySet<string> = new Set(['status', 'date']);
-
-/** The key that makes one node of names differing only in number, case form or letter case. */
-export function nameKey(label: string): string {
-  return label
-    .normalize('NFKC')
-    .toLowerCase()
-    .replace(/ё/g, 'е')
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter(Boolean)
-    .map((w) => (/^\p{N}+$/u.test(w) ? w : stemWord(w)))
-    .join(' ');
-}
 
 export interface GlobalOptions {
   maxNotes?: number;
@@ -58,24 +46,13 @@ export function globalGraph(kg: KnowledgeGraph, options: GlobalOptions = {}): Gl
   const shownNotes = notes.length > maxNotes ? [...notes].sort(byDegree).slice(0, maxNotes) : notes;
   const noteSet = new Set(shownNotes);
 
-  // Entities merged by name form; each counts the shown notes it joins.
-  const merged = new Map<string, { ids: string[]; notes: Set<string>; label: string; labelDegree: number; type: string; kind: 'tag' | 'entity' }>();
+  // Entities (the forms of one name are one node: name-forms.ts), each with the shown notes it joins.
+  const merged = new Map<string, { notes: Set<string>; label: string; type: string; kind: 'tag' | 'entity' }>();
   for (const id of entities) {
     const a = g.getNodeAttributes(id);
-    const key = `${a.kind === 'tag' ? '#' : ''}${nameKey(a.label)}`;
-    if (!key.replace('#', '')) continue;
     const joined = g.neighbors(id).filter((n) => noteSet.has(n));
     if (joined.length === 0) continue;
-    let m = merged.get(key);
-    if (!m) merged.set(key, (m = { ids: [], notes: new Set(), label: a.label, labelDegree: -1, type: a.type, kind: a.kind === 'tag' ? 'tag' : 'entity' }));
-    m.ids.push(id);
-    for (const n of joined) m.notes.add(n);
-    // The spelling most notes use names the node.
-    if (joined.length > m.labelDegree) {
-      m.label = a.label;
-      m.labelDegree = joined.length;
-      m.type = a.type;
-    }
+    merged.set(id, { notes: new Set(joined), label: a.label, type: a.type, kind: a.kind === 'tag' ? 'tag' : 'entity' });
   }
   const maxEntities = options.maxEntities ?? Math.min(200, 40 + Math.floor(shownNotes.length / 25));
   // An entity of one note joins nothing: only those joining two or more, the most joining first.
@@ -86,13 +63,8 @@ export function globalGraph(kg: KnowledgeGraph, options: GlobalOptions = {}): Gl
 
   // The graph drawn: notes, merged entities, note-to-note links and note-to-entity ties.
   const view = new Graph({ type: 'undirected', multi: false });
-  const entityOf = new Map<string, string>();
   for (const id of shownNotes) view.addNode(id);
-  for (const [key, m] of shownEntities) {
-    const nid = `${m.kind === 'tag' ? 'tag' : 'entity'}:${key}`;
-    view.addNode(nid);
-    for (const id of m.ids) entityOf.set(id, nid);
-  }
+  for (const [nid] of shownEntities) view.addNode(nid);
   const edges: [string, string][] = [];
   const link = (a: string, b: string) => {
     if (a === b || view.hasEdge(a, b)) return;
@@ -100,8 +72,7 @@ export function globalGraph(kg: KnowledgeGraph, options: GlobalOptions = {}): Gl
     edges.push([a, b]);
   };
   for (const id of shownNotes) for (const n of g.neighbors(id)) if (noteSet.has(n) && id < n) link(id, n);
-  for (const [key, m] of shownEntities) {
-    const nid = `${m.kind === 'tag' ? 'tag' : 'entity'}:${key}`;
+  for (const [nid, m] of shownEntities) {
     const ties = m.notes.size > MAX_TIES ? [...m.notes].sort(byDegree).slice(0, MAX_TIES) : m.notes;
     for (const n of ties) link(nid, n);
   }
@@ -155,8 +126,7 @@ export function globalGraph(kg: KnowledgeGraph, options: GlobalOptions = {}): Gl
       const a = g.getNodeAttributes(id);
       return { id, label: noteLabel(id), kind: 'note' as const, type: 'note', locator: a.locator, degree: view.degree(id), cluster: clusterOf(id), score: rank[id] ?? 0, ...position(id) };
     }),
-    ...shownEntities.map(([key, m]) => {
-      const nid = `${m.kind === 'tag' ? 'tag' : 'entity'}:${key}`;
+    ...shownEntities.map(([nid, m]) => {
       return { id: nid, label: m.kind === 'tag' ? `#${m.label.replace(/^#/, '')}` : m.label, kind: m.kind, type: m.type, locator: null, degree: m.notes.size, cluster: clusterOf(nid), score: rank[nid] ?? 0, ...position(nid) };
     }),
   ];

@@ -10,7 +10,7 @@
  */
 import Graph from 'graphology';
 import type { ReadConnection } from '../store/connection.ts';
-import { documentsWriting, entitiesMentionedOutside, entityMentions, graphDocuments, graphEntities, graphRelations } from '../store/queries/graph.ts';
+import { documentsWriting, entitiesMentionedOutside, entityMentions, graphDocuments, graphEntities, graphRelations, type GraphEntityRow } from '../store/queries/graph.ts';
 import { isCommonWord, normalizeName, noteLabel, noteNames, refBaseKey, wordsKey } from './names.ts';
 
 export { normalizeName, wordsKey };
@@ -116,20 +116,12 @@ export function loadKnowledgeGraph(db: ReadConnection, visible: (sensitivity: st
     }
   }
 
-  const entities = new Map<number, { key: string; type: string; name: string }>();
+  const entities = new Map<number, GraphEntityRow>();
   for (const e of graphEntities(db)) entities.set(e.id, e);
   // Raw rows and evidence kept as row numbers: building an object and a locator string per relation
   // took two thirds of the load; the few edges a question shows build theirs on demand (evidenceOf).
   const rows = graphRelations(db);
-  // Capitalised names worth a node: named by two visible notes or more (one note's name joins nothing);
-  // counted from the rows just read rather than by a second pass over the relations.
-  const nameDocs = new Map<number, number>();
-  const lastDoc = new Map<number, number>(); // rows come by document: a repeat within one note is adjacent in time
-  for (const [doc, , dst] of rows) {
-    if (lastDoc.get(dst) === doc || entities.get(dst)?.type !== 'name' || !noteOf.has(doc)) continue;
-    lastDoc.set(dst, doc);
-    nameDocs.set(dst, (nameDocs.get(dst) ?? 0) + 1);
-  }
+  const { nameDocs, entityDocs } = countNamings(rows, entities, noteOf);
 
   // How many visible notes write a word in lower case: a name a few notes capitalise and more write in lower case is a word.
   const lowerDocs = (term: string, word: string) => documentsWriting(db, term, word).filter((d) => noteOf.has(d)).length;
@@ -143,16 +135,16 @@ export function loadKnowledgeGraph(db: ReadConnection, visible: (sensitivity: st
     if (e) {
       const note = UNRESOLVED_TYPES.has(e.type) ? undefined : (noteByKey.get(e.key) ?? (e.type === 'ref' ? noteByKey.get(refBaseKey(e.type, e.name)!) : undefined));
       if (note) id = note;
-      else if (e.type === 'name' && (nameDocs.get(entityId) ?? 0) < 2) id = null;
-      else if (e.type === 'name' && isCommonWord(e.name, nameDocs.get(entityId)!, lowerDocs)) id = null;
+      else if (e.type === 'name' && (nameDocs.get(e.node_key) ?? 0) < 2) id = null;
+      else if (e.type === 'name' && isCommonWord(e.name, nameDocs.get(e.node_key)!, lowerDocs)) id = null;
       else {
         const kind: NodeKind = e.type === 'tag' ? 'tag' : 'entity';
-        // People, projects and plain names share one node per name; dates, modules and the like keep their type.
+        // People, projects and plain names share one node per name and its forms; dates, modules and the like keep their type.
         const ns = kind === 'tag' ? 'tag' : UNRESOLVED_TYPES.has(e.type) ? e.type : 'entity';
-        id = `${ns}:${e.key}`;
+        id = `${ns}:${e.node_key}`;
+        addName(e.name, id);
         if (!graph.hasNode(id)) {
           graph.addNode(id, { label: kind === 'tag' ? `#${e.key}` : e.name, kind, type: e.type === 'ref' || e.type === 'name' ? 'entity' : e.type, locator: null });
-          addName(e.name, id);
           if (kind === 'tag') addName(`#${e.key}`, id);
         } else if (ns === 'entity' && (graph.getNodeAttribute(id, 'type') === 'entity') && e.type !== 'ref' && e.type !== 'name') {
           // A name first seen as a plain link gets the more specific type a front-matter field gives it.
@@ -202,7 +194,48 @@ export function loadKnowledgeGraph(db: ReadConnection, visible: (sensitivity: st
     for (const id of entitiesMentionedOutside(db, hidden)) named.add(id);
     for (const id of named) entityNode(id);
   }
+  // A node of several forms of a name shows the one the most visible notes use (the first stated of those).
+  for (const [id, list] of entityIds) {
+    if (list.length < 2 || !id.startsWith('entity:')) continue;
+    graph.setNodeAttribute(id, 'label', mostUsedForm(list.map((e) => entities.get(e)!), entityDocs));
+  }
   return { graph, byName, byWords, relations: table, entityIds };
+}
+
+/**
+ * Capitalised names worth a node: named by two visible notes or more (one note's name joins nothing),
+ * the forms of one name together (name-forms.ts), by node key; counted from the rows already read
+ * rather than by a second pass over the relations. Each entity's visible notes, too: the node shows
+ * its most used form.
+ */
+function countNamings(rows: readonly RelationTable['rows'][number][], entities: ReadonlyMap<number, GraphEntityRow>, noteOf: ReadonlyMap<number, string>) {
+  const nameDocs = new Map<string, number>();
+  const entityDocs = new Map<number, number>();
+  // Rows come by document: a repeat within one note is adjacent in time.
+  const lastDoc = new Map<string, number>();
+  const lastEntityDoc = new Map<number, number>();
+  const countEntity = (id: number, doc: number) => {
+    if (lastEntityDoc.get(id) === doc) return;
+    lastEntityDoc.set(id, doc);
+    entityDocs.set(id, (entityDocs.get(id) ?? 0) + 1);
+  };
+  for (const [doc, src, dst] of rows) {
+    if (!noteOf.has(doc)) continue;
+    countEntity(dst, doc);
+    if (src !== null) countEntity(src, doc);
+    const e = entities.get(dst);
+    if (e?.type !== 'name' || lastDoc.get(e.node_key) === doc) continue;
+    lastDoc.set(e.node_key, doc);
+    nameDocs.set(e.node_key, (nameDocs.get(e.node_key) ?? 0) + 1);
+  }
+  return { nameDocs, entityDocs };
+}
+
+/** The name of the entity the most notes name (`docs`: visible notes by entity id); of equals, the first. */
+export function mostUsedForm(list: readonly Pick<GraphEntityRow, 'id' | 'name'>[], docs: ReadonlyMap<number, number>): string {
+  let best = list[0]!;
+  for (const e of list) if ((docs.get(e.id) ?? 0) > (docs.get(best.id) ?? 0)) best = e;
+  return best.name;
 }
 
 /**

@@ -168,17 +168,37 @@ function loadedNodeOf(kg: KnowledgeGraph, id: string, hops: number): GraphNode {
   return { id, label: a.label, kind: a.kind, type: a.type, hops, locator: a.locator, degree: kg.graph.degree(id) };
 }
 
-/** Central entities (PageRank) and communities (Louvain) of the whole graph. */
+/** Node types that are values, not things (a status, a date): ranked with the rest, never listed as central or as members. */
+const VALUE_TYPES: ReadonlySet<string> = new Set(['status', 'date']);
+
+/**
+ * Central entities (PageRank) and communities (Louvain) of the whole graph. Values (statuses,
+ * dates) are no entities here; two notes of one title are told apart by their folder.
+ */
 export function overview(kg: KnowledgeGraph, limit = 10): GraphOverview {
   const g = kg.graph;
   const counts = { notes: 0, entities: 0, tags: 0 };
-  g.forEachNode((_, a) => void (a.kind === 'note' ? counts.notes++ : a.kind === 'tag' ? counts.tags++ : counts.entities++));
+  const titles = new Map<string, number>();
+  g.forEachNode((_, a) => {
+    if (a.kind === 'note') {
+      counts.notes++;
+      titles.set(a.label.toLowerCase(), (titles.get(a.label.toLowerCase()) ?? 0) + 1);
+    } else if (a.kind === 'tag') counts.tags++;
+    else if (!VALUE_TYPES.has(a.type)) counts.entities++;
+  });
   if (g.order === 0 || g.size === 0) return { ...counts, edges: g.size, central: [], communities: [] };
+  const shown = (id: string) => !VALUE_TYPES.has(g.getNodeAttribute(id, 'type'));
+  const labelOf = (id: string) => {
+    const a = g.getNodeAttributes(id);
+    if (a.kind !== 'note' || !a.locator || (titles.get(a.label.toLowerCase()) ?? 0) < 2) return a.label;
+    return `${a.label} (${a.locator.split('/').slice(0, -1).join('/') || 'top folder'})`;
+  };
   const rank = pagerank(g, { getEdgeWeight: null });
   const central = Object.entries(rank)
+    .filter(([id]) => shown(id))
     .sort((x, y) => y[1] - x[1] || x[0].localeCompare(y[0]))
     .slice(0, limit)
-    .map(([id, score]) => ({ ...loadedNodeOf(kg, id, 0), score: Math.round(score * 1e4) / 1e4 }));
+    .map(([id, score]) => ({ ...loadedNodeOf(kg, id, 0), label: labelOf(id), score: Math.round(score * 1e4) / 1e4 }));
   const community = louvain(g, { getEdgeWeight: null, rng: prng(7) });
   const groups = new Map<number, string[]>();
   for (const [id, c] of Object.entries(community)) {
@@ -192,12 +212,12 @@ export function overview(kg: KnowledgeGraph, limit = 10): GraphOverview {
     .sort((x, y) => y.length - x.length)
     .slice(0, limit)
     .map((ids, i) => {
-      const top = [...ids].sort((x, y) => (rank[y] ?? 0) - (rank[x] ?? 0) || x.localeCompare(y));
+      const top = ids.filter(shown).sort((x, y) => (rank[y] ?? 0) - (rank[x] ?? 0) || x.localeCompare(y));
       return {
         id: i + 1,
         size: ids.length,
         notes: ids.filter((id) => g.getNodeAttribute(id, 'kind') === 'note').length,
-        members: top.slice(0, 8).map((id) => g.getNodeAttribute(id, 'label')),
+        members: top.slice(0, 8).map(labelOf),
       };
     });
   return { ...counts, edges: g.size, central, communities };

@@ -4,7 +4,7 @@
  * stated; and how it tells a hub or a node's type without reading them.
  */
 import { adjacentRelations, documentsStating, visibleMentioned, visibleNotesAtEach, visibleNotesStating, type AdjacentRelationRow, type GraphEntityRow, type GraphNoteRow } from '../store/queries/graph.ts';
-import { MAX_EVIDENCE, UNRESOLVED_TYPES } from './links.ts';
+import { MAX_EVIDENCE, mostUsedForm, UNRESOLVED_TYPES } from './links.ts';
 import { noteLabel } from './names.ts';
 import { noteId, splitId, type Adjacency, type ReaderContext, type Role } from './stored-memo.ts';
 import type { NameResolver } from './stored-names.ts';
@@ -56,9 +56,17 @@ export function adjacencyOf(ctx: ReaderContext, names: Pick<NameResolver, 'resol
   const { id, ns, key, notes } = node;
   const { entities } = ctx.memo;
   const edges: Adjacency['edges'] = new Map();
-  let first: GraphEntityRow | undefined;
   let specific: string | undefined;
   const seen = new Set<number>();
+  /** The node's entities in the order first stated, and how many notes state each (its most used form names the node). */
+  const forms: GraphEntityRow[] = [];
+  const formDocs = new Map<number, number>();
+  const lastDoc = new Map<number, number>();
+  const count = (entityId: number | null, doc: number) => {
+    if (entityId === null || !ids.has(entityId) || lastDoc.get(entityId) === doc) return;
+    lastDoc.set(entityId, doc);
+    formDocs.set(entityId, (formDocs.get(entityId) ?? 0) + 1);
+  };
   let role: Role | null = null;
   let tagRole: Role | null = null;
   const docs = new Set(notes.map((d) => d.id));
@@ -66,12 +74,14 @@ export function adjacencyOf(ctx: ReaderContext, names: Pick<NameResolver, 'resol
     if (entityId === null || !ids.has(entityId) || seen.has(entityId)) return;
     seen.add(entityId);
     const e = entities.get(entityId)!;
-    first ??= e;
+    forms.push(e);
     if (specific === undefined && e.type !== 'ref' && e.type !== 'name') specific = e.type;
   };
   for (const r of rows) {
     saw(r.src);
     saw(r.dst);
+    count(r.src, r.doc);
+    count(r.dst, r.doc);
     role ??= roleOfRow(entities, ids, r);
     if (tagRole === null && r.src === null && docs.has(r.doc) && entities.get(r.dst)!.type === 'tag') tagRole = ROLE_TAGS[entities.get(r.dst)!.key] ?? null;
     addEdge(edges, id, r, r.src === null ? noteId(r.path) : names.resolveId(r.src), names.resolveId(r.dst));
@@ -84,7 +94,7 @@ export function adjacencyOf(ctx: ReaderContext, names: Pick<NameResolver, 'resol
     if (seen.size > 0) {
       const kind = ns === 'tag' ? 'tag' : 'entity';
       const type = ns === 'entity' ? (specific ?? 'entity') : ns;
-      return { attributes: { label: kind === 'tag' ? `#${key}` : first!.name, kind, type, locator: null }, role: ROLES.has(type) ? (type as Role) : null, edges };
+      return { attributes: { label: kind === 'tag' ? `#${key}` : mostUsedForm(forms, formDocs), kind, type, locator: null }, role: ROLES.has(type) ? (type as Role) : null, edges };
     }
   }
   return null;

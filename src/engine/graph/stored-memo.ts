@@ -29,7 +29,8 @@ export interface GraphMemo {
   entities: Map<number, GraphEntityRow>;
   resolved: Map<number, string | null>;
   noteOfKey: Map<string, string | null>;
-  nameCounts: Map<number, number>;
+  /** A plain name's node key → how many visible notes name it, its forms together (at most NAME_DOCS_CAP). */
+  nameCounts: Map<string, number>;
   adjacency: Map<string, Adjacency | null>;
   nodeEntities: Map<string, GraphEntityRow[]>;
   /** Node and cap → whether its notes alone put it past the cap (degreeAtMost's count of a hub, read once). */

@@ -9,6 +9,7 @@ import {
   documentsNamingEach,
   entitiesById,
   entitiesByKeys,
+  entitiesByNodeKeys,
   visibleDocumentsNamingEach,
   visibleDocumentsWriting,
   visibleNoteNamed,
@@ -93,12 +94,16 @@ export function nameResolver(ctx: ReaderContext): NameResolver {
     return s;
   };
 
-  /** How many documents this caller sees (at most NAME_DOCS_CAP) name each plain name: from the relations index alone for a caller who sees every document (the same count). */
-  const namingCounts = (ids: readonly number[]) => (source() === 'all' ? documentsNamingEach(db, ids, NAME_DOCS_CAP) : visibleDocumentsNamingEach(db, policy, ids, NAME_DOCS_CAP));
+  /**
+   * How many documents this caller sees (at most NAME_DOCS_CAP) name each plain name, its forms
+   * together (by node key): from the relations index alone for a caller who sees every document (the same count).
+   */
+  const namingCounts = (nodeKeys: readonly string[]) =>
+    source() === 'all' ? documentsNamingEach(db, nodeKeys, NAME_DOCS_CAP) : visibleDocumentsNamingEach(db, policy, nodeKeys, NAME_DOCS_CAP);
 
   const readAhead = (list: readonly GraphEntityRow[]) => {
     const keys = new Set<string>();
-    const names: number[] = [];
+    const names = new Set<string>();
     for (const e of list) {
       if (resolved.has(e.id)) continue;
       if (!UNRESOLVED_TYPES.has(e.type)) {
@@ -106,11 +111,11 @@ export function nameResolver(ctx: ReaderContext): NameResolver {
         const base = refBaseKey(e.type, e.name);
         if (base !== null) keys.add(base);
       }
-      if (e.type === 'name' && !nameCounts.has(e.id)) names.push(e.id);
+      if (e.type === 'name' && !nameCounts.has(e.node_key)) names.add(e.node_key);
     }
     const missing = [...keys].filter((k) => !noteOfKey.has(`first\u0000${k}`));
     if (missing.length > 0) for (const r of visibleNotesNamed(db, policy, missing)) noteOfKey.set(`first\u0000${r.key}`, r.path === null ? null : noteId(r.path));
-    if (names.length > 0) for (const r of namingCounts(names)) nameCounts.set(r.id, r.n);
+    if (names.size > 0) for (const r of namingCounts([...names])) nameCounts.set(r.key, r.n);
   };
 
   const resolve = (e: GraphEntityRow): string | null => {
@@ -120,12 +125,12 @@ export function nameResolver(ctx: ReaderContext): NameResolver {
     const note = UNRESOLVED_TYPES.has(e.type) ? null : (noteNamed(e.key) ?? (e.type === 'ref' ? noteNamed(refBaseKey(e.type, e.name)!) : null));
     if (note) id = note;
     else if (e.type === 'name') {
-      let n = nameCounts.get(e.id);
-      if (n === undefined) nameCounts.set(e.id, (n = namingCounts([e.id])[0]!.n));
-      if (n >= 2 && !isCommonWord(e.name, n, (term, word, cap) => visibleDocumentsWriting(db, policy, term, word, cap))) id = `entity:${e.key}`;
+      let n = nameCounts.get(e.node_key);
+      if (n === undefined) nameCounts.set(e.node_key, (n = namingCounts([e.node_key])[0]!.n));
+      if (n >= 2 && !isCommonWord(e.name, n, (term, word, cap) => visibleDocumentsWriting(db, policy, term, word, cap))) id = `entity:${e.node_key}`;
     } else {
       const ns = e.type === 'tag' ? 'tag' : UNRESOLVED_TYPES.has(e.type) ? e.type : 'entity';
-      id = `${ns}:${e.key}`;
+      id = `${ns}:${e.node_key}`;
     }
     resolved.set(e.id, id);
     return id;
@@ -134,13 +139,18 @@ export function nameResolver(ctx: ReaderContext): NameResolver {
   const entitiesOfEach = (nodes: readonly { id: string; notes: readonly GraphNoteRow[] }[]): void => {
     const todo = nodes.filter((n) => !nodeEntities.has(n.id));
     if (todo.length === 0) return;
+    // An entity node is its entities' node key; a note, each of its names.
     const keys = new Set<string>();
+    const nodeKeys = new Set<string>();
     for (const { id, notes } of todo) {
       const [ns, key] = splitId(id);
-      if (ns !== 'note') keys.add(key);
+      if (ns !== 'note') nodeKeys.add(key);
       else for (const d of notes) for (const n of noteNameKeys(d.path, d.title, d.meta_json)) keys.add(n.key);
     }
-    const found = remember(entitiesByKeys(db, [...keys]));
+    const byId = new Map<number, GraphEntityRow>();
+    if (keys.size > 0) for (const e of entitiesByKeys(db, [...keys])) byId.set(e.id, e);
+    if (nodeKeys.size > 0) for (const e of entitiesByNodeKeys(db, [...nodeKeys])) byId.set(e.id, e);
+    const found = remember([...byId.values()].sort((a, b) => a.id - b.id));
     readAhead(found);
     for (const { id } of todo) nodeEntities.set(id, found.filter((e) => resolve(e) === id));
   };

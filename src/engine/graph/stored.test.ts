@@ -12,14 +12,14 @@ import { storedGraph, type LinkGraph } from './stored.ts';
 const temp = new TempDirs();
 const noModels = { env: { SYN_EMBED_MODEL: '', SYN_CHAT_MODEL: '' } as NodeJS.ProcessEnv };
 
-// Names shared, cased and accented differently, a link by path, a name two notes use, an alias two
+// Names shared, cased and accented differently, a name in two forms (WebSocket, WebSockets), a link by path, a name two notes use, an alias two
 // notes claim, and a restricted note that names people and a code word nobody else does.
 const VAULT = {
-  'people/Maya Chen.md': '---\naliases: [Maya, M. Chen]\ntags: [person]\n---\n# Maya Chen\n\nLeads the sync team. Works on [[Project Aurora]] with Kestrel Ops.\n',
-  'projects/Project Aurora.md': '---\nowner: "[[Maya Chen]]"\n---\n# Project Aurora\n\nThe sync product. See [the storage note](../decisions/Storage.md) and [[people/Maya Chen]].\n',
-  'decisions/Storage.md': '---\ndecided_by: M. Chen\npeople: [Priya Raman, José Núñez]\nproject: project aurora\n---\n# Storage\n\nWe chose SQLite with Kestrel Ops. #adr #storage\n\nDiscussed with [[maya chen|Maya]] and [[Nobody Yet]].\n',
-  'decisions/Storage v2.md': '---\naliases: [Maya]\npeople: [jose nunez]\n---\n# Storage v2\n\nSupersedes [[Storage]]. #adr\n',
-  'hr/Pay.md': '---\nsensitivity: restricted\npeople: [Maya Chen, Ximena Quetzal]\n---\n# Pay\n\nSalary bands for [[Maya Chen]]; codename Bluefin Lantern, with Bluefin Lantern again. #adr\n',
+  'people/Maya Chen.md': '---\naliases: [Maya, M. Chen]\ntags: [person]\n---\n# Maya Chen\n\nLeads the sync team. Works on [[Project Aurora]] with Kestrel Ops over WebSockets, for the Quokkas.\n',
+  'projects/Project Aurora.md': '---\nowner: "[[Maya Chen]]"\n---\n# Project Aurora\n\nThe sync product speaks WebSocket to the relay. See [the storage note](../decisions/Storage.md) and [[people/Maya Chen]].\n',
+  'decisions/Storage.md': '---\ndecided_by: M. Chen\npeople: [Priya Raman, José Núñez]\nproject: project aurora\n---\n# Storage\n\nWe chose SQLite with Kestrel Ops and the WebSocket relay. #adr #storage\n\nDiscussed with [[maya chen|Maya]] and [[Nobody Yet]].\n',
+  'decisions/Storage v2.md': '---\naliases: [Maya]\npeople: [jose nunez]\n---\n# Storage v2\n\nSupersedes [[Storage]], as the Quokka team asked. #adr\n',
+  'hr/Pay.md': '---\nsensitivity: restricted\npeople: [Maya Chen, Ximena Quetzal]\n---\n# Pay\n\nSalary bands for [[Maya Chen]]; codename Bluefin Lantern, with Bluefin Lantern again over WebSockets. #adr\n',
 };
 
 let dataDirs: string[] = [];
@@ -104,7 +104,7 @@ describe('stored graph reader', () => {
           }
           // Names resolve the same way, including ones that are not there.
           const stored = storedGraph(db, policy);
-          const names = ['Maya Chen', 'maya', 'jose nunez', '#adr', 'adr', 'Storage', 'people/Maya Chen.md', 'Kestrel Ops', 'Bluefin Lantern', 'Ximena Quetzal', 'Aurora', 'Nobody Yet', 'stor', 'Priya'];
+          const names = ['Maya Chen', 'maya', 'jose nunez', '#adr', 'adr', 'Storage', 'people/Maya Chen.md', 'Kestrel Ops', 'Bluefin Lantern', 'Ximena Quetzal', 'Aurora', 'Nobody Yet', 'stor', 'Priya', 'WebSockets', 'websocket'];
           kg.graph.forEachNode((id, a) => void names.push(a.label, id));
           for (const n of names) {
             expect(stored.findNode(n), n).toBe(findNode(kg, n));
@@ -120,6 +120,30 @@ describe('stored graph reader', () => {
       });
     }
   }
+
+  it('makes one node of a name’s forms, shown by the form most visible notes use', () => {
+    const sqlite = new BetterSqlite3(path.join(dataDirs[0]!, DB_FILE), { readonly: true });
+    try {
+      const db = asReadConnection(sqlite);
+      const policy = { allowSensitivity: [], sensitivityEnable: true };
+      const kg = loadKnowledgeGraph(db, visibleTo(policy));
+      const stored = storedGraph(db, policy);
+      expect(kg.graph.hasNode('entity:websockets')).toBe(false);
+      // Two visible notes write "WebSocket", one "WebSockets": one node of three notes.
+      expect(kg.graph.getNodeAttribute('entity:websocket', 'label')).toBe('WebSocket');
+      expect(stored.attributes('entity:websocket').label).toBe('WebSocket');
+      expect(stored.neighbors('entity:websocket').sort()).toEqual(['note:decisions/Storage.md', 'note:people/Maya Chen.md', 'note:projects/Project Aurora.md']);
+      expect(stored.findNode('WebSockets')).toBe('entity:websocket');
+      // A name each of whose forms one note uses is named by two notes: a node.
+      expect(kg.graph.hasNode('entity:quokka')).toBe(true);
+      expect(stored.neighbors('entity:quokka').sort()).toEqual(['note:decisions/Storage v2.md', 'note:people/Maya Chen.md']);
+      // With the restricted note, each form is written by two notes: the first stated names the node.
+      const all = { allowSensitivity: ['restricted'], sensitivityEnable: true };
+      expect(storedGraph(db, all).degree('entity:websocket')).toBe(4);
+    } finally {
+      sqlite.close();
+    }
+  });
 
   it('says what a node stands for: from typed fields of visible notes, else the note’s own tags', () => {
     const sqlite = new BetterSqlite3(path.join(dataDirs[0]!, DB_FILE), { readonly: true });

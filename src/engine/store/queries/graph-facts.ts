@@ -4,6 +4,7 @@
  * single-word names (lower_writings, counted_words; migration 016). The graph is read in graph.ts.
  */
 import type { Statement } from 'better-sqlite3';
+import { mergeKey } from '../../graph/name-forms.ts';
 import { lowerCaseForm, lowerCaseWord, noteNameKeys, normalizeName, refBaseKey, wordsKey, writtenWordsOf } from '../../graph/names.ts';
 import { sqliteOf, type WriteConnection } from '../connection.ts';
 import { storeDocumentsWriting } from './graph.ts';
@@ -38,7 +39,7 @@ export class GraphFactWriter {
     const db = (this.db = sqliteOf(connection));
     this.stmts = {
       upsertEntity: db.prepare(
-        'INSERT INTO entities (key, type, name, words, base_key) VALUES (?, ?, ?, ?, ?) ON CONFLICT (key, type) DO UPDATE SET key = excluded.key RETURNING id',
+        'INSERT INTO entities (key, type, name, words, base_key, node_key) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (key, type) DO UPDATE SET key = excluded.key RETURNING id',
       ),
       insertMention: db.prepare('INSERT OR IGNORE INTO mentions (document_id, entity_id, ordinal, line, origin) VALUES (?, ?, ?, ?, ?)'),
       deleteRelationsOfDoc: db.prepare('DELETE FROM relations WHERE document_id = ?'),
@@ -140,7 +141,10 @@ export class GraphFactWriter {
     })();
   }
 
-  /** The id of an entity, created on first use. Keys fold case, accents and spacing (normalizeName). */
+  /**
+   * The id of an entity, created on first use. Keys fold case, accents and spacing (normalizeName);
+   * the node key also the number and case forms of capitalised words (graph/name-forms.ts mergeKey).
+   */
   entityId(type: string, name: string): number {
     // Cached by the name as written: most names recur spelled the same way.
     let byName = this.entityIds.get(type);
@@ -148,7 +152,7 @@ export class GraphFactWriter {
     let id = byName.get(name);
     if (id === undefined) {
       const key = normalizeName(name);
-      id = (this.stmts.upsertEntity.get(key, type, name, wordsKey(key), refBaseKey(type, name)) as { id: number }).id;
+      id = (this.stmts.upsertEntity.get(key, type, name, wordsKey(key), refBaseKey(type, name), mergeKey(type, name)) as { id: number }).id;
       byName.set(name, id);
       if (type === 'name') {
         const word = lowerCaseWord(name);

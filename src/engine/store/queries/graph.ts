@@ -24,8 +24,8 @@ export function graphDocuments(connection: ReadConnection): GraphDocumentRow[] {
   return sqliteOf(connection).prepare("SELECT id, path, title, sensitivity, meta_json FROM documents WHERE status = 'indexed' ORDER BY id").all() as GraphDocumentRow[];
 }
 
-export function graphEntities(connection: ReadConnection): { id: number; key: string; type: string; name: string }[] {
-  return sqliteOf(connection).prepare('SELECT id, key, type, name FROM entities').all() as { id: number; key: string; type: string; name: string }[];
+export function graphEntities(connection: ReadConnection): GraphEntityRow[] {
+  return sqliteOf(connection).prepare('SELECT id, key, type, name, node_key FROM entities').all() as GraphEntityRow[];
 }
 
 /** Every relation as a raw row, by document then sequence. */
@@ -147,9 +147,12 @@ export function markLlmGraphDone(connection: WriteConnection, documentId: number
 
 export interface GraphEntityRow {
   id: number;
+  /** The folded name: which note the name names (note_names.key). */
   key: string;
   type: string;
   name: string;
+  /** The key of the node it stands for where it names no note: one for the forms of one name (graph/name-forms.ts). */
+  node_key: string;
 }
 
 export interface GraphNoteRow {
@@ -230,30 +233,37 @@ export function visibleNotesNameContaining(connection: ReadConnection, policy: V
 }
 
 export function entitiesById(connection: ReadConnection, entityIds: readonly number[]): GraphEntityRow[] {
-  return statements(sqliteOf(connection)).prepare('SELECT id, key, type, name FROM entities WHERE id IN (SELECT value FROM json_each(@ids))').all({ ids: ids(entityIds) }) as GraphEntityRow[];
+  return statements(sqliteOf(connection)).prepare('SELECT id, key, type, name, node_key FROM entities WHERE id IN (SELECT value FROM json_each(@ids))').all({ ids: ids(entityIds) }) as GraphEntityRow[];
 }
 
 /** Entities whose folded name, or (links to a path) folded file name, is one of `keys`; by id. */
 export function entitiesByKeys(connection: ReadConnection, keys: readonly string[]): GraphEntityRow[] {
   return statements(sqliteOf(connection))
     .prepare(
-      `SELECT id, key, type, name FROM entities WHERE key IN (SELECT value FROM json_each(@keys))
-       UNION SELECT id, key, type, name FROM entities WHERE base_key IN (SELECT value FROM json_each(@keys)) ORDER BY id`,
+      `SELECT id, key, type, name, node_key FROM entities WHERE key IN (SELECT value FROM json_each(@keys))
+       UNION SELECT id, key, type, name, node_key FROM entities WHERE base_key IN (SELECT value FROM json_each(@keys)) ORDER BY id`,
     )
     .all({ keys: JSON.stringify(keys) }) as GraphEntityRow[];
+}
+
+/** Entities whose node key (graph/name-forms.ts mergeKey) is one of `nodeKeys`; by id. */
+export function entitiesByNodeKeys(connection: ReadConnection, nodeKeys: readonly string[]): GraphEntityRow[] {
+  return statements(sqliteOf(connection))
+    .prepare('SELECT id, key, type, name, node_key FROM entities WHERE node_key IN (SELECT value FROM json_each(@keys)) ORDER BY id')
+    .all({ keys: JSON.stringify(nodeKeys) }) as GraphEntityRow[];
 }
 
 /** Entities named by these words (entities.words), by id. */
 export function entitiesByWords(connection: ReadConnection, words: readonly string[]): GraphEntityRow[] {
   return statements(sqliteOf(connection))
-    .prepare('SELECT id, key, type, name FROM entities WHERE words IN (SELECT value FROM json_each(@words)) ORDER BY id')
+    .prepare('SELECT id, key, type, name, node_key FROM entities WHERE words IN (SELECT value FROM json_each(@words)) ORDER BY id')
     .all({ words: ids(words) }) as GraphEntityRow[];
 }
 
 /** Entities whose folded name contains `fragment` (for "did you mean"), by id. */
 export function entitiesNameContaining(connection: ReadConnection, fragment: string, limit: number): GraphEntityRow[] {
   return statements(sqliteOf(connection))
-    .prepare('SELECT id, key, type, name FROM entities WHERE instr(key, @fragment) > 0 ORDER BY id LIMIT @limit')
+    .prepare('SELECT id, key, type, name, node_key FROM entities WHERE instr(key, @fragment) > 0 ORDER BY id LIMIT @limit')
     .all({ fragment, limit }) as GraphEntityRow[];
 }
 
@@ -267,24 +277,28 @@ export function visibleRelationExists(connection: ReadConnection, policy: Visibi
 }
 
 /**
- * visibleDocumentsNamingEach for a caller who sees every document, read from the relations_dst index
- * alone (relations are only kept for indexed documents).
+ * visibleDocumentsNamingEach for a caller who sees every document, read from the entities_node_key
+ * and relations_dst indexes alone (relations are only kept for indexed documents).
  */
-export function documentsNamingEach(connection: ReadConnection, entityIds: readonly number[], cap: number): { id: number; n: number }[] {
-  return statements(sqliteOf(connection))
-    .prepare('SELECT e.value AS id, (SELECT COUNT(*) FROM (SELECT DISTINCT document_id FROM relations WHERE dst_id = e.value LIMIT @cap)) AS n FROM json_each(@ids) e')
-    .all({ ids: ids(entityIds), cap }) as { id: number; n: number }[];
-}
-
-/** How many visible documents (at most `cap`) state a relation to each entity. */
-export function visibleDocumentsNamingEach(connection: ReadConnection, policy: VisibilityPolicy, entityIds: readonly number[], cap: number): { id: number; n: number }[] {
+export function documentsNamingEach(connection: ReadConnection, nodeKeys: readonly string[], cap: number): { key: string; n: number }[] {
   return statements(sqliteOf(connection))
     .prepare(
-      `SELECT e.value AS id, (SELECT COUNT(*) FROM (SELECT DISTINCT r.document_id FROM relations r CROSS JOIN documents d ON d.id = r.document_id
-                                                    WHERE r.dst_id = e.value AND d.status = 'indexed' AND ${visibleSql(policy)} LIMIT @cap)) AS n
-         FROM json_each(@ids) e`,
+      `SELECT k.value AS key, (SELECT COUNT(*) FROM (SELECT DISTINCT r.document_id FROM entities e CROSS JOIN relations r ON r.dst_id = e.id
+                                                     WHERE e.node_key = k.value AND e.type = 'name' LIMIT @cap)) AS n
+         FROM json_each(@keys) k`,
     )
-    .all({ ids: ids(entityIds), cap, allowed: allowedParam(policy) }) as { id: number; n: number }[];
+    .all({ keys: JSON.stringify(nodeKeys), cap }) as { key: string; n: number }[];
+}
+
+/** How many visible documents (at most `cap`) state a relation to a plain name of each node key (its forms together). */
+export function visibleDocumentsNamingEach(connection: ReadConnection, policy: VisibilityPolicy, nodeKeys: readonly string[], cap: number): { key: string; n: number }[] {
+  return statements(sqliteOf(connection))
+    .prepare(
+      `SELECT k.value AS key, (SELECT COUNT(*) FROM (SELECT DISTINCT r.document_id FROM entities e CROSS JOIN relations r ON r.dst_id = e.id CROSS JOIN documents d ON d.id = r.document_id
+                                                     WHERE e.node_key = k.value AND e.type = 'name' AND d.status = 'indexed' AND ${visibleSql(policy)} LIMIT @cap)) AS n
+         FROM json_each(@keys) k`,
+    )
+    .all({ keys: JSON.stringify(nodeKeys), cap, allowed: allowedParam(policy) }) as { key: string; n: number }[];
 }
 
 /** Those of the entities that a visible document mentions outside its relations. */
