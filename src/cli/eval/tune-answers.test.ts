@@ -6,6 +6,7 @@ import { FEATURE_NAMES } from '../../engine/answer/reader/features.ts';
 import { loadReaderProfile } from '../../engine/answer/reader/scorer.ts';
 import type { LabelledRow } from '../../engine/answer/reader/fit.ts';
 import { runTuneAnswers } from './tune-answers.ts';
+import { SHARED_DIR } from '../../../test/helpers/tmp.ts';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -41,6 +42,28 @@ describe('synapsis tune --answers', () => {
     expect(dev.precision).toBeGreaterThanOrEqual(0.9);
     expect(report.sets.map((s) => [s.name, s.role, s.questions])).toEqual([['t', 'train', 400], ['d', 'dev', 210]]);
   });
+
+  it('asks the sets marked with vectors twice, lexically and with the embedding model, each pass its own rows', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'syn-tune-answers-'));
+    dirs.push(dir);
+    fs.mkdirSync(path.join(dir, 'v'));
+    // Twelve projects, each with its budget in a note of its own: enough quoted questions to fit on.
+    const words = ['zebra', 'glacier', 'violin', 'pepper', 'rocket', 'coral', 'falcon', 'quartz', 'tulip', 'lantern', 'harbor', 'meteor'];
+    words.forEach((w, i) => fs.writeFileSync(path.join(dir, 'v', `${w}.md`), `# ${w}\n\nThe ${w} project budget is ${1000 + i * 250} euros. The ${w} team meets on Mondays.\n`));
+    const q = (w: string, i: number) => ({ question: `What is the ${w} project budget?`, kind: 'single', sources: [`${w}.md`], answer_contains: [String(1000 + i * 250)] });
+    fs.writeFileSync(path.join(dir, 'q.json'), JSON.stringify(words.map(q)));
+    fs.writeFileSync(path.join(dir, 'r.json'), JSON.stringify([{ question: 'When does the zebra team meet?', kind: 'single', sources: ['zebra.md'], answer_contains: ['Mondays'] }]));
+    const manifest = path.join(dir, 'sets.json');
+    fs.writeFileSync(manifest, JSON.stringify({ train: [{ name: 't', vault: 'v', questions: 'q.json', vectors: true }], dev: [{ name: 'd', vault: 'v', questions: 'r.json' }] }));
+    const work = path.join(dir, 'work');
+    const report = await runTuneAnswers({ manifest, out: path.join(dir, 'p.json'), embedModels: [path.join(SHARED_DIR, 'models', 'stories260K.gguf')], workDir: work });
+    expect(report.sets.map((s) => [s.name, s.role, s.questions])).toEqual([['t', 'train', 12], ['t +vectors', 'train', 12], ['d', 'dev', 1]]);
+    const saved = JSON.parse(fs.readFileSync(path.join(work, 'rows.json'), 'utf8')) as { name: string; rows: LabelledRow[] }[];
+    const vectors = (name: string) => saved.find((s) => s.name === name)!.rows.map((r) => r.features.has_vectors);
+    expect(new Set(vectors('t'))).toEqual(new Set([0]));
+    expect(new Set(vectors('t +vectors'))).toEqual(new Set([1]));
+    expect(vectors('d')).toEqual([0]);
+  }, 120_000);
 
   it('names a manifest that is not one', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'syn-tune-answers-'));

@@ -26,6 +26,11 @@ const SetSchema = z
     squad: z.string().optional(),
     articles: z.number().int().positive().optional(),
     questions_per_article: z.number().int().positive().optional(),
+    /**
+     * Also ask this set with the --embed-model models (hybrid retrieval and sentence vectors): its rows
+     * join the same role as "<name> +vectors", so one profile serves vaults with and without an embedder.
+     */
+    vectors: z.boolean().optional(),
   })
   .strict()
   .refine((s) => (s.squad ? !s.vault && !s.questions : Boolean(s.vault && s.questions)), { message: 'a set is either {vault, questions} or {squad}' });
@@ -93,7 +98,7 @@ const toLabelled = (r: AnswerRow): LabelledRow | null =>
   r.features && r.reader_outcome ? { features: r.features, label: r.quote_correct, readerOutcome: r.reader_outcome, answerable: r.answerable, quoted: r.quoted } : null;
 
 /** Asks one set with the reader uncalibrated and returns its labelled rows and candidate sentences. */
-async function collect(spec: SetSpec, base: string, work: string, options: TuneAnswersOptions, selection: number[] | undefined): Promise<Pick<SetRows, 'rows' | 'candidates'>> {
+async function collect(spec: SetSpec, base: string, work: string, options: TuneAnswersOptions, selection: number[] | undefined, embedModels: readonly string[], index: string): Promise<Pick<SetRows, 'rows' | 'candidates'>> {
   const at = (p: string) => path.resolve(base, p);
   let vault = spec.vault ? at(spec.vault) : '';
   let questions = spec.questions ? at(spec.questions) : '';
@@ -105,12 +110,12 @@ async function collect(spec: SetSpec, base: string, work: string, options: TuneA
   const report = await runAnswerEval({
     vault,
     questions,
-    embedModels: options.embedModels ?? [],
+    embedModels: [...embedModels],
     readerProfile: 'none',
     ...(selection ? { readerSelection: selection } : {}),
     collectCandidates: true,
     details: true,
-    workDir: path.join(work, `index-${spec.name}`),
+    workDir: path.join(work, `index-${index}`),
     ...(options.modelsDir ? { modelsDir: options.modelsDir } : {}),
     ...(options.log ? { log: options.log } : {}),
   });
@@ -121,14 +126,23 @@ async function collect(spec: SetSpec, base: string, work: string, options: TuneA
   };
 }
 
-/** Asks every set of the manifest (with these selection weights, or the hand-set ones). */
+/**
+ * Asks every set of the manifest (with these selection weights, or the hand-set ones). When the
+ * manifest marks sets with `vectors`, every set is asked lexically and the marked ones again with the
+ * embedding models; when it marks none, every set is asked with the embedding models given.
+ */
 async function collectAll(manifest: z.infer<typeof ManifestSchema>, base: string, work: string, options: TuneAnswersOptions, selection: number[] | undefined): Promise<SetRows[]> {
   const log = options.log ?? (() => {});
+  const models = options.embedModels ?? [];
+  const marked = [...manifest.train, ...manifest.dev].some((s) => s.vectors);
   const sets: SetRows[] = [];
   for (const role of ['train', 'dev'] as const) {
     for (const spec of manifest[role]) {
-      log(`${role} set ${spec.name}: asking${selection ? ' with the fitted selection' : ''}`);
-      sets.push({ name: spec.name, role, ...(await collect(spec, base, work, options, selection)), ...(selection ? { selection } : {}) });
+      const passes: { name: string; models: readonly string[] }[] = marked ? [{ name: spec.name, models: [] }, ...(spec.vectors && models.length > 0 ? [{ name: `${spec.name} +vectors`, models }] : [])] : [{ name: spec.name, models }];
+      for (const pass of passes) {
+        log(`${role} set ${pass.name}: asking${selection ? ' with the fitted selection' : ''}`);
+        sets.push({ name: pass.name, role, ...(await collect(spec, base, work, options, selection, pass.models, pass.name.replace(' +', '+'))), ...(selection ? { selection } : {}) });
+      }
     }
   }
   return sets;

@@ -42,12 +42,25 @@ export function solve(a: number[][], b: number[]): number[] {
  * Weights and bias of a logistic regression on standardised x (bias not penalised). `signs` (1, -1 or
  * 0 per feature) keeps a weight on its side of zero: a feature known to speak for the answer never
  * ends up speaking against it because the training sets barely vary it (active-set Newton: a weight
- * held at zero stays out of the step while the gradient pushes it across).
+ * held at zero stays out of the step while the gradient pushes it across; each step is halved until
+ * the penalised loss falls, so clipping a weight at its bound never sends the fit astray).
  */
 export function fitLogistic(x: readonly number[][], y: readonly boolean[], lambda = 1, iterations = 50, signs: readonly number[] = []): { weights: number[]; bias: number } {
   const d = x[0]?.length ?? 0;
   let w = new Array<number>(d + 1).fill(0);
   const bound = (k: number) => signs[k] ?? 0;
+  const loss = (v: readonly number[]) => {
+    let sum = 0;
+    for (let i = 0; i < x.length; i++) {
+      const z = x[i]!.reduce((acc, u, k) => acc + u * v[k]!, v[d]!);
+      // log(1 + e^-z) for a true label, log(1 + e^z) for a false one, computed without overflow.
+      const m = y[i] ? -z : z;
+      sum += m > 0 ? m + Math.log1p(Math.exp(-m)) : Math.log1p(Math.exp(m));
+    }
+    for (let k = 0; k < d; k++) sum += 0.5 * lambda * v[k]! ** 2;
+    return sum;
+  };
+  let current = loss(w);
   for (let it = 0; it < iterations; it++) {
     const grad = new Array<number>(d + 1).fill(0);
     const hess = Array.from({ length: d + 1 }, () => new Array<number>(d + 1).fill(0));
@@ -78,11 +91,24 @@ export function fitLogistic(x: readonly number[][], y: readonly boolean[], lambd
       hess[k]![k] = 1;
     }
     const step = solve(hess, grad);
-    w = w.map((v, k) => {
-      const next = v - step[k]!;
-      return k < d && bound(k) !== 0 && bound(k) * next < 0 ? 0 : next;
-    });
-    if (Math.max(...step.map(Math.abs)) < 1e-7) break;
+    const at = (t: number) =>
+      w.map((v, k) => {
+        const next = v - t * step[k]!;
+        return k < d && bound(k) !== 0 && bound(k) * next < 0 ? 0 : next;
+      });
+    let t = 1;
+    let next = at(t);
+    let nextLoss = loss(next);
+    while (nextLoss > current && t > 1e-6) {
+      t /= 2;
+      next = at(t);
+      nextLoss = loss(next);
+    }
+    if (nextLoss > current) break;
+    const moved = Math.max(...next.map((v, k) => Math.abs(v - w[k]!)));
+    w = next;
+    current = nextLoss;
+    if (moved < 1e-7) break;
   }
   return { weights: w.slice(0, d), bias: w[d]! };
 }
