@@ -90,7 +90,8 @@ export function readAnswer(question: string, given: readonly Candidate[], option
   const hops = namesToFollow(question, weighed, scores, picked);
   const { similarity, closest, runnersUp, passageBest } = offeredSentences(pick, vectors, picked);
   // What the reading measured (signals.ts) and the quoted text (render.ts).
-  const signals = { ...readingSignals(quote, judgement), leadStable: leadStability(question, weighed, vectors, options, lead.lead, maxSentences) };
+  // How steady the lead is matters only to a quote the scorer weighs: not for "not found".
+  const signals = { ...readingSignals(quote, judgement), leadStable: outcome === 'not_found' ? 1 : leadStability(question, weighed, vectors, options, lead.lead, maxSentences) };
   const answer = quotedText(quote, listed, hopped);
   const rows = candidateRows(quote);
   if (outcome === 'not_found') {
