@@ -384,6 +384,18 @@ export function documentsStating(connection: ReadConnection, entityIds: readonly
     .get({ ids: ids(entityIds), cap }) as number;
 }
 
+/** documentsStating for several groups of entities at once (key → its entities' ids), in one statement: key → count. */
+export function documentsStatingEach(connection: ReadConnection, groups: ReadonlyMap<string, readonly number[]>, cap: number): Map<string, number> {
+  if (groups.size === 0) return new Map();
+  const rows = statements(sqliteOf(connection))
+    .prepare(
+      `SELECT g.key AS key, (SELECT COUNT(*) FROM (SELECT DISTINCT document_id FROM relations WHERE dst_id IN (SELECT value FROM json_each(g.value)) LIMIT @cap)) AS n
+         FROM json_each(@groups) g`,
+    )
+    .all({ groups: JSON.stringify(Object.fromEntries(groups)), cap }) as { key: string; n: number }[];
+  return new Map(rows.map((r) => [r.key, r.n]));
+}
+
 /** Where visible documents name the entities: the lines of their relations and mentions, by path order of documents and line. */
 export function visibleEntityMentions(connection: ReadConnection, policy: VisibilityPolicy, entityIds: readonly number[], limit: number): { path: string; line: number; fragment: string }[] {
   return statements(sqliteOf(connection))
