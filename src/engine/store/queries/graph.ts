@@ -201,6 +201,9 @@ export interface AdjacentRelationRow {
   path: string;
 }
 
+/** An AdjacentRelationRow as the statement returns it, column by column. */
+type AdjacentRelationTuple = [number, number, number | null, number, string, number, number, string | null, 'rule' | 'llm', string];
+
 const ids = (list: readonly (number | string)[]) => JSON.stringify(list);
 
 /** The visible indexed documents at each of these paths (a note is its path, whichever root holds it), in id order. */
@@ -331,9 +334,13 @@ export function visibleMentioned(connection: ReadConnection, policy: VisibilityP
  * by its own documents (source NULL: the note itself); by document and sequence.
  */
 export function adjacentRelations(connection: ReadConnection, policy: VisibilityPolicy, entityIds: readonly number[], documentIds: readonly number[]): AdjacentRelationRow[] {
-  const rows = statements(sqliteOf(connection))
+  // Read as arrays and made objects here: better-sqlite3 builds an object per row at about twice the
+  // cost (a question's bridge entities bring 200 to 2,000 relations; 4.9 -> 3.0 ms for 1,256).
+  const raw = statements(sqliteOf(connection))
     .prepare(adjacencySql(policy))
-    .all({ ids: ids(entityIds), docs: ids(documentIds), allowed: allowedParam(policy) }) as AdjacentRelationRow[];
+    .raw(true)
+    .all({ ids: ids(entityIds), docs: ids(documentIds), allowed: allowedParam(policy) }) as AdjacentRelationTuple[];
+  const rows = raw.map(([doc, seq, src, dst, type, start, end, fragment, origin, path]): AdjacentRelationRow => ({ doc, seq, src, dst, type, start, end, fragment, origin, path }));
   // Two branches can find the same relation (a note's own link to one of its names): a relation is
   // its document and sequence, so once sorted by them a repeat follows its first.
   rows.sort((a, b) => a.doc - b.doc || a.seq - b.seq);
