@@ -325,7 +325,9 @@ function bestByCounting(db: ReadConnection, fts: FtsQuery, terms: readonly strin
   const df = documentFrequencies(db, 'temp.chunks_vocab', terms);
   const { rows: total, avgdl } = tableStats(db, 'chunks_fts');
   const idfs = terms.map((t) => idf(total, df.get(t)!));
-  const { chunks, byNote } = holders(db, fts, paths, idfs);
+  const found = holders(db, fts, paths, idfs);
+  if (found === null) return null;
+  const { chunks, byNote } = found;
   const best = new Map<string, { id: number; rank: number }>();
   const tally = termTally(terms);
   const next = new Map<string, number>();
@@ -346,7 +348,6 @@ function bestByCounting(db: ReadConnection, fts: FtsQuery, terms: readonly strin
     if (batch.length === 0) return best;
     const lengths = rowLengths(db, 'chunks_fts', batch);
     for (const r of chunkTextsOf(db, batch)) {
-      if (analysisLanguage(r.lang) !== 'en') return null;
       const f = new Float64Array(terms.length);
       tally(r.title ?? '', BM25_WEIGHTS.title, f);
       tally(r.heading ?? '', BM25_WEIGHTS.heading, f);
@@ -360,16 +361,20 @@ function bestByCounting(db: ReadConnection, fts: FtsQuery, terms: readonly strin
   }
 }
 
-/** The notes' chunks that hold each term (read at those chunks), and each note's chunks, the highest bound first. */
-function holders(db: ReadConnection, fts: FtsQuery, paths: readonly string[], idfs: readonly number[]): { chunks: Map<number, Holder>; byNote: Map<string, number[]> } {
+/**
+ * The notes' chunks that hold each term (read at those chunks), and each note's chunks, the highest
+ * bound first; null where one of them is analyzed otherwise than as English (its terms are not counted).
+ */
+function holders(db: ReadConnection, fts: FtsQuery, paths: readonly string[], idfs: readonly number[]): { chunks: Map<number, Holder>; byNote: Map<string, number[]> } | null {
   const chunks = new Map<number, Holder>();
-  fts.clauses.forEach((c, i) => {
+  for (const [i, c] of fts.clauses.entries()) {
     for (const r of chunksHoldingIn(db, c.expr, paths)) {
+      if (analysisLanguage(r.lang) !== 'en') return null;
       let ch = chunks.get(r.id);
       if (!ch) chunks.set(r.id, (ch = { path: r.path, holds: idfs.map(() => false), bound: 0 }));
       ch.holds[i] = true;
     }
-  });
+  }
   const byNote = new Map<string, number[]>();
   for (const [id, ch] of chunks) {
     // Each term adds less than idf × (k1 + 1) to a chunk's score, however often it occurs.

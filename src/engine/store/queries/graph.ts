@@ -85,27 +85,27 @@ export function matchingChunksOf(connection: ReadConnection, match: string, path
  * entered at each document's chunk ids (a rowid range: FTS5 seeks in the clause's row list instead
  * of walking it), and nothing is ranked: bm25() walks the whole list to count the rows that hold it.
  */
-export function chunksHoldingIn(connection: ReadConnection, match: string, paths: readonly string[]): { id: number; path: string }[] {
+export function chunksHoldingIn(connection: ReadConnection, match: string, paths: readonly string[]): { id: number; path: string; lang: string | null }[] {
   return statements(sqliteOf(connection))
     .prepare(
       `WITH docs AS (SELECT d.id AS doc, d.path AS path, MIN(c.id) AS lo, MAX(c.id) AS hi
                        FROM json_each(@paths) p CROSS JOIN documents d ON d.path = p.value CROSS JOIN chunks c ON c.document_id = d.id
                       WHERE d.status = 'indexed' GROUP BY d.id)
-       SELECT chunks_fts.rowid AS id, docs.path AS path FROM docs CROSS JOIN chunks_fts CROSS JOIN chunks c ON c.id = chunks_fts.rowid
+       SELECT chunks_fts.rowid AS id, docs.path AS path, c.lang AS lang FROM docs CROSS JOIN chunks_fts CROSS JOIN chunks c ON c.id = chunks_fts.rowid
         WHERE chunks_fts MATCH @match AND chunks_fts.rowid >= docs.lo AND chunks_fts.rowid <= docs.hi AND c.document_id = docs.doc
         ORDER BY 1`,
     )
-    .all({ match, paths: JSON.stringify(paths) }) as { id: number; path: string }[];
+    .all({ match, paths: JSON.stringify(paths) }) as { id: number; path: string; lang: string | null }[];
 }
 
-/** Chunks by id with the text their full-text row was made of (title, heading, text) and their language. */
-export function chunkTextsOf(connection: ReadConnection, ids: readonly number[]): { id: number; title: string | null; heading: string | null; text: string; lang: string | null }[] {
+/** Chunks by id with the text their full-text row was made of (title, heading, text). */
+export function chunkTextsOf(connection: ReadConnection, ids: readonly number[]): { id: number; title: string | null; heading: string | null; text: string }[] {
   return statements(sqliteOf(connection))
     .prepare(
-      `SELECT c.id AS id, d.title AS title, c.heading AS heading, c.text AS text, c.lang AS lang
+      `SELECT c.id AS id, d.title AS title, c.heading AS heading, c.text AS text
          FROM json_each(@ids) i CROSS JOIN chunks c ON c.id = i.value CROSS JOIN documents d ON d.id = c.document_id`,
     )
-    .all({ ids: JSON.stringify(ids) }) as { id: number; title: string | null; heading: string | null; text: string; lang: string | null }[];
+    .all({ ids: JSON.stringify(ids) }) as { id: number; title: string | null; heading: string | null; text: string }[];
 }
 
 /**
