@@ -337,11 +337,12 @@ function bestByCounting(db: ReadConnection, fts: FtsQuery, terms: readonly strin
     return b === undefined || chunks.get(id)!.bound * (1 + 1e-9) >= -b.rank;
   };
   for (let round = 0; ; round++) {
-    // Each note's most promising chunks first (two, then eight a round), while they may beat its best.
+    // Each note's most promising chunk first, then four a round, while they may beat its best (on
+    // the Russian docs corpus about four chunks are scored a note).
     const batch: number[] = [];
     for (const [path, list] of byNote) {
       let i = next.get(path) ?? 0;
-      const stop = i + (round === 0 ? 2 : 8);
+      const stop = i + (round === 0 ? 1 : 4);
       while (i < list.length && i < stop && mayBeat(path, list[i]!)) batch.push(list[i++]!);
       next.set(path, i < list.length && mayBeat(path, list[i]!) ? i : list.length);
     }
