@@ -165,6 +165,7 @@ export function termTally(terms: readonly string[]): (text: string, weight: numb
     while (i < n) {
       const start = i;
       let identifier = false;
+      let above = false;
       let prev = 0;
       let hash = 0;
       while (i < n) {
@@ -173,6 +174,7 @@ export function termTally(terms: readonly string[]): (text: string, weight: numb
         let width = 1;
         if (c < 128) kind = ASCII_KIND[c]!;
         else {
+          above = true;
           const cp = text.codePointAt(i)!;
           kind = isNonAsciiWord(cp) ? OTHER_WORD : 0;
           if (cp > 0xffff) width = 2;
@@ -192,7 +194,9 @@ export function termTally(terms: readonly string[]): (text: string, weight: numb
       }
       const a = text.charCodeAt(start);
       const b = i - start > 1 ? text.charCodeAt(start + 1) : -1;
-      if (!identifier && a < 128 && b < 128) {
+      // A word with a letter above ASCII is analyzed whole: a run of an unspaced script is cut into
+      // words by the analyzer ("ObsidianのSync": obsidian, sync), and an accent may fold to anything.
+      if (!identifier && !above && a < 128 && b < 128) {
         const slot = headSlot(lowerAscii(a), b < 0 ? b : lowerAscii(b));
         const head = heads[slot];
         if (head === 0) continue;
@@ -263,6 +267,7 @@ function mixedReader(re: RegExp, add: (e: WordEntry) => void): (text: string) =>
         continue;
       }
       re.lastIndex = end;
+      if (foreignWord(text, start, end)) continue;
       if (start === m.index || isIdentifier(text, start, end) || !singleScript(text, start, end)) add(entryOf(text, start, end));
     }
   };
@@ -286,6 +291,33 @@ function wordCharBefore(text: string, i: number): number {
     if (h >= 0xd800 && h <= 0xdbff) return isNonAsciiWord(text.codePointAt(i - 2)!) ? 2 : 0;
   }
   return wordCharAt(text, i - 1) === 1 ? 1 : 0;
+}
+
+/** Per BMP code unit: 0 not asked yet, 1 a letter of the Latin script, 2 not. */
+const latinLetter = new Uint8Array(65536);
+const LATIN = /\p{Script=Latin}/u;
+
+/**
+ * Whether the word text[start, end) holds neither an ASCII character, a Cyrillic letter nor a Latin
+ * one (a run of Japanese, Thai, Greek...): none of its terms is ASCII or Cyrillic (an accent folds
+ * only a Latin letter to ASCII), so a text's such words are not analyzed (the unspaced ones are cut
+ * into words by ICU's segmenter, the costliest words to analyze).
+ */
+function foreignWord(text: string, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 128 || (c >= 0x400 && c <= 0x4ff)) return false;
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const cp = text.codePointAt(i)!;
+      if (LATIN.test(String.fromCodePoint(cp))) return false;
+      i++;
+      continue;
+    }
+    let v = latinLetter[c]!;
+    if (v === 0) latinLetter[c] = v = LATIN.test(String.fromCharCode(c)) ? 1 : 2;
+    if (v === 1) return false;
+  }
+  return true;
 }
 
 /** Whether the word text[start, end) is ASCII word characters alone or Cyrillic letters alone. */
