@@ -158,7 +158,7 @@ describe('ranking the candidate notes’ chunks', () => {
         // notes' chunks, only the chunks that may beat their note's best counted.
         const first = new Map<string, { id: number; rank: number }>();
         for (const r of full) if (!first.has(r.path)) first.set(r.path, r);
-        const best = bestChunkOfEachNote(db, fts, paths, [], 0);
+        const best = bestChunkOfEachNote(db, fts, paths, [], 0, 0);
         expect([...best].map(([p, b]) => [p, b.id]).sort(), q).toEqual([...first].map(([p, r]) => [p, r.id]).sort());
         for (const [p, b] of best) expect(b.rank, q).toBeCloseTo(first.get(p)!.rank, 9);
         expect(bestChunkOfEachNote(db, fts, paths), q).toEqual(new Map([...first].map(([p, r]) => [p, { id: r.id, rank: r.rank }])));

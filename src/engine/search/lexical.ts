@@ -296,10 +296,11 @@ export function rankChunksOfNotes(db: ReadConnection, fts: FtsQuery, paths: read
  * which chunk holds which term is read from the index at those chunks (a seek per term and note),
  * and a chunk is scored (its terms counted in its text, FTS5's formula and the index's statistics)
  * only while it may still beat its note's best: a chunk's score is less than idf × (k1 + 1) summed
- * over the terms it holds. The count must agree with the index on which terms each chunk holds,
+ * over the terms it holds. Where the terms hold fewer rows than `countFrom` together, the index is as
+ * fast, and ranks them. The count must agree with the index on which terms each chunk holds,
  * and the chunk be analyzed as English, else the notes are ranked through the index after all.
  */
-export function bestChunkOfEachNote(db: ReadConnection, fts: FtsQuery, paths: readonly string[], hidden: readonly number[] = [], minRows = PRUNE_MIN_ROWS): Map<string, { id: number; rank: number }> {
+export function bestChunkOfEachNote(db: ReadConnection, fts: FtsQuery, paths: readonly string[], hidden: readonly number[] = [], minRows = PRUNE_MIN_ROWS, countFrom = COUNT_FROM_ROWS): Map<string, { id: number; rank: number }> {
   const byIndex = () => {
     const best = new Map<string, { id: number; rank: number }>();
     for (const r of rankChunksOfNotes(db, fts, paths, minRows, hidden)) if (!best.has(r.path)) best.set(r.path, { id: r.id, rank: r.rank });
@@ -309,8 +310,21 @@ export function bestChunkOfEachNote(db: ReadConnection, fts: FtsQuery, paths: re
   const terms = fts.clauses.map((c) => c.term);
   if (hidden.length > 0 || !prunable(fts) || tableStats(db, 'chunks_fts').rows < minRows) return byIndex();
   if (terms.some((t) => t === null || ftsTokens(t).join(' ') !== t) || new Set(terms).size !== terms.length) return byIndex();
+  // Few rows to walk: the index ranks the notes as fast as their chunks are counted.
+  ensureVocab(db);
+  const df = documentFrequencies(db, 'temp.chunks_vocab', terms as string[]);
+  if ([...df.values()].reduce((a, b) => a + b, 0) < countFrom) return byIndex();
   return bestByCounting(db, fts, terms as string[], paths) ?? byIndex();
 }
+
+/**
+ * The rows a question's terms hold together from which bestChunkOfEachNote counts instead of asking
+ * the index. Ranking 16 linked notes of each bench question (`bench real`'s corpora), summed by the
+ * terms' rows: below 10,000 the index took 37-43 ms of Obsidian's help's questions where counting
+ * took 49-76, from 20,000 to 40,000 both 106 ms; on the Russian docs from 20,000 on the index took
+ * 194-533 ms a bucket, counting 74-159.
+ */
+const COUNT_FROM_ROWS = 20_000;
 
 /** A chunk that holds some of the query's terms: its note, which terms (by index), and the most it may score. */
 interface Holder {
