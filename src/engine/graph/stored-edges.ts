@@ -3,7 +3,7 @@
  * documents that touch it, each end resolved to its node (stored-names.ts), in the order they are
  * stated; and how it tells a hub or a node's type without reading them.
  */
-import { adjacentRelations, documentsStating, visibleMentioned, visibleNotesAtEach, visibleNotesStating, type AdjacentRelationRow, type GraphEntityRow, type GraphNoteRow } from '../store/queries/graph.ts';
+import { adjacentRelations, documentsStating, documentsStatingEach, visibleMentioned, visibleNotesAtEach, visibleNotesStating, type AdjacentRelationRow, type GraphEntityRow, type GraphNoteRow } from '../store/queries/graph.ts';
 import { MAX_EVIDENCE, mostUsedForm, UNRESOLVED_TYPES } from './links.ts';
 import { noteLabel } from './names.ts';
 import { noteId, splitId, type Adjacency, type ReaderContext, type Role } from './stored-memo.ts';
@@ -36,6 +36,8 @@ export interface EdgeReader {
    * than `cap` notes name it); another caller's visible notes are counted.
    */
   pastCap(id: string, cap: number): boolean;
+  /** pastCap for each of these nodes, their documents counted in one statement for all of them. */
+  pastCapAll(ids: readonly string[], cap: number): void;
   /** Whether the node's type is one of `types`; an entity node's edges are read only where its stored types disagree. */
   typeIn(id: string, types: ReadonlySet<string>): boolean;
 }
@@ -87,17 +89,17 @@ export function adjacencyOf(ctx: ReaderContext, names: Pick<NameResolver, 'resol
     addEdge(edges, id, r, r.src === null ? noteId(r.path) : names.resolveId(r.src), names.resolveId(r.dst));
   }
   if (ns === 'note') return { attributes: { label: noteLabel(notes[0]!.path, notes[0]!.title), kind: 'note', type: 'note', locator: notes[0]!.path }, role: role ?? tagRole, edges };
-  if (ids.size > 0) {
-    // Entities only mentioned (no relation) still make the node, and still give it their type.
-    const mentioned = new Set(visibleMentioned(ctx.db, ctx.policy, [...ids]));
+  // Entities only mentioned (no relation) still make the node, and still give it their type: asked
+  // of those its relations did not state (most nodes' relations state them all).
+  const unstated = [...ids].filter((e) => !seen.has(e));
+  if (unstated.length > 0) {
+    const mentioned = new Set(visibleMentioned(ctx.db, ctx.policy, unstated));
     for (const e of mine) if (mentioned.has(e.id)) saw(e.id);
-    if (seen.size > 0) {
-      const kind = ns === 'tag' ? 'tag' : 'entity';
-      const type = ns === 'entity' ? (specific ?? 'entity') : ns;
-      return { attributes: { label: kind === 'tag' ? `#${key}` : mostUsedForm(forms, formDocs), kind, type, locator: null }, role: ROLES.has(type) ? (type as Role) : null, edges };
-    }
   }
-  return null;
+  if (seen.size === 0) return null;
+  const kind = ns === 'tag' ? 'tag' : 'entity';
+  const type = ns === 'entity' ? (specific ?? 'entity') : ns;
+  return { attributes: { label: kind === 'tag' ? `#${key}` : mostUsedForm(forms, formDocs), kind, type, locator: null }, role: ROLES.has(type) ? (type as Role) : null, edges };
 }
 
 /** The role a relation gives the node whose entities are `ids`: the type of its end that is one of them, where that type is a role. */
@@ -199,6 +201,19 @@ export function edgeReader(ctx: ReaderContext, names: NameResolver): EdgeReader 
     return hub;
   };
 
+  const pastCapAll = (wanted: readonly string[], cap: number): void => {
+    const todo = [...new Set(wanted)].filter((id) => splitId(id)[0] !== 'note' && !hubs.has(`${cap}\u0000${id}`));
+    if (todo.length === 0) return;
+    names.entitiesOfEach(todo.map((id) => ({ id, notes: [] })));
+    const entityIds = new Map(todo.map((id) => [id, names.entitiesOf(id, []).map((e) => e.id)]));
+    const stating = documentsStatingEach(db, new Map([...entityIds].filter(([, ids]) => ids.length > 0)), cap + 1);
+    for (const id of todo) {
+      const ids = entityIds.get(id)!;
+      const hub = ids.length > 0 && (stating.get(id) ?? 0) > cap && (names.source() === 'all' || visibleNotesStating(db, policy, ids, cap + 1) > cap);
+      hubs.set(`${cap}\u0000${id}`, hub);
+    }
+  };
+
   const typeIn = (id: string, types: ReadonlySet<string>): boolean => {
     const [ns] = splitId(id);
     if (ns !== 'entity') return types.has(ns);
@@ -211,5 +226,5 @@ export function edgeReader(ctx: ReaderContext, names: NameResolver): EdgeReader 
     return types.has(must(id).attributes.type);
   };
 
-  return { readAll, read, must, hasNode: (id) => id.includes(':') && read(id) !== null, pastCap, typeIn };
+  return { readAll, read, must, hasNode: (id) => id.includes(':') && read(id) !== null, pastCap, pastCapAll, typeIn };
 }

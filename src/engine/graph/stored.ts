@@ -203,7 +203,9 @@ function degreeQuestions({ ctx, names, edges }: Parts): Pick<LinkGraph, 'degree'
     prefetchDegrees(ids, cap, types) {
       const fresh = [...new Set(ids)].filter((id) => id.includes(':') && !adjacency.has(id));
       names.entitiesOfEach(fresh.filter((id) => splitId(id)[0] !== 'note').map((id) => ({ id, notes: [] })));
-      edges.readAll(fresh.filter((id) => edges.typeIn(id, types) && !pastCap(id, cap)));
+      const typed = fresh.filter((id) => edges.typeIn(id, types));
+      edges.pastCapAll(typed, cap);
+      edges.readAll(typed.filter((id) => !pastCap(id, cap)));
     },
   };
 }

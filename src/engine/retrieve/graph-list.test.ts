@@ -8,7 +8,7 @@ import { generateZipfCorpus, sampleQueries } from '../../cli/bench/search.ts';
 import { storedGraph } from '../graph/stored.ts';
 import { buildFtsQuery } from '../search/fts-query.ts';
 import { graphList, MAX_SOURCE_DEGREE } from './graph-list.ts';
-import { rankChunksOfNotes } from '../search/lexical.ts';
+import { bestChunkOfEachNote, rankChunksOfNotes } from '../search/lexical.ts';
 import { asReadConnection } from '../store/connection.ts';
 import { DB_FILE } from '../store/database.ts';
 import { matchingChunksOf } from '../store/queries/graph.ts';
@@ -131,7 +131,7 @@ describe('graph list', () => {
 });
 
 describe('ranking the candidate notes’ chunks', () => {
-  it('gives FTS5’s own chunks, ranks and order, also where common terms are counted in the text', async () => {
+  it('gives FTS5’s own chunks, ranks and order, and each note’s best chunk, also where terms are counted in the text', async () => {
     const dataDir = temp.make();
     const engine = createEngine({ dataDir, ...noModels });
     await engine.index([SAMPLE_VAULT]);
@@ -154,6 +154,14 @@ describe('ranking the candidate notes’ chunks', () => {
         counted.forEach((r, i) => expect(r.rank, q).toBeCloseTo(full[i]!.rank, 9));
         // Notes longer than the counted terms' rows: matched through the index, FTS5's own ranks exactly.
         expect(rankChunksOfNotes(db, fts, paths, 0, [], 0), q).toEqual(full);
+        // Each note's best chunk, as if the index were large: which chunk holds which term read at the
+        // notes' chunks, only the chunks that may beat their note's best counted.
+        const first = new Map<string, { id: number; rank: number }>();
+        for (const r of full) if (!first.has(r.path)) first.set(r.path, r);
+        const best = bestChunkOfEachNote(db, fts, paths, [], 0, 0);
+        expect([...best].map(([p, b]) => [p, b.id]).sort(), q).toEqual([...first].map(([p, r]) => [p, r.id]).sort());
+        for (const [p, b] of best) expect(b.rank, q).toBeCloseTo(first.get(p)!.rank, 9);
+        expect(bestChunkOfEachNote(db, fts, paths), q).toEqual(new Map([...first].map(([p, r]) => [p, { id: r.id, rank: r.rank }])));
         compared += full.length;
       }
       expect(compared).toBeGreaterThan(200);

@@ -11,7 +11,7 @@ import type { RetrievedChunk } from '../../shared/contract.ts';
 import { wordsKey } from '../graph/names.ts';
 import type { LinkGraph } from '../graph/stored.ts';
 import type { FtsQuery } from '../search/fts-query.ts';
-import { ftsQueryFor, loadFilteredChunks, rankChunksOfNotes, toRetrievedChunk, type LexicalFilters } from '../search/lexical.ts';
+import { bestChunkOfEachNote, ftsQueryFor, loadFilteredChunks, toRetrievedChunk, type LexicalFilters } from '../search/lexical.ts';
 import { hiddenChunkIds } from '../store/queries/documents.ts';
 import type { ReadConnection } from '../store/connection.ts';
 import { openingChunksOf } from '../store/queries/graph.ts';
@@ -159,9 +159,7 @@ export function graphList(db: ReadConnection, g: LinkGraph, query: string, ranke
   if (candidates.length === 0) return [];
   const fts = parsed ?? ftsQueryFor(db, query, filters);
   const best = new Map<string, { id: number; rank: number }>();
-  if (fts.match) {
-    for (const r of rankChunksOfNotes(db, fts, candidates, undefined, hiddenChunkIds(db, filters))) if (!best.has(r.path)) best.set(r.path, { id: r.id, rank: r.rank });
-  }
+  for (const [p, b] of bestChunkOfEachNote(db, fts, candidates, hiddenChunkIds(db, filters))) best.set(p, b);
   // Linked and about the question: the link score times how well the note's best chunk matches the
   // question (bm25 relative to the best-matching candidate); a note that shares no word keeps a quarter.
   const top = Math.min(-1e-9, ...[...best.values()].map((b) => b.rank));

@@ -31,6 +31,17 @@ export function termScore(idfValue: number, f: number, docLen: number, avgdl: nu
 }
 
 /**
+ * A row's bm25 rank as FTS5 computes it, in its order of operations: each phrase's idf, its weighted
+ * count in the row `f` (0: absent), the row's length and the mean; summed over the phrases in the
+ * query's order and negated (lower is better).
+ */
+export function ftsRank(idfs: readonly number[], f: ArrayLike<number>, docLen: number, avgdl: number): number {
+  let score = 0.0;
+  for (let i = 0; i < idfs.length; i++) score += idfs[i]! * ((f[i]! * (K1 + 1.0)) / (f[i]! + K1 * (1 - B + (B * docLen) / avgdl)));
+  return -1.0 * score;
+}
+
+/**
  * What FTS5's unicode61 tokenizer (remove_diacritics 2, which folds Latin letters only; marks are
  * token characters, migration 014) makes of analyzed text: "café" is "cafe", "район" and "हिन्दी" stay whole.
  */

@@ -5,11 +5,11 @@ import type { ChunkRow } from '../store/queries/chunks.ts';
 import { countVisibleAndHidden, hiddenChunkIds } from '../store/queries/documents.ts';
 import type { ChunkFilters } from '../store/queries/filters.ts';
 import { BM25_WEIGHTS, documentFrequencies, ensureVocab, languagesPresent, lexicalQueries, phraseStats, rowLengths, tableStats } from '../store/queries/fts.ts';
-import { chunksOfNotes, matchingChunksOf } from '../store/queries/graph.ts';
+import { chunksHoldingIn, chunksOfNotes, chunkTextsOf, matchingChunksOf } from '../store/queries/graph.ts';
 import type { VisibilityPolicy } from '../store/visibility.ts';
 import { detectLanguage } from '../lang/detect.ts';
 import { ANALYZED_LANGUAGES, analysisLanguage, compoundParts, isStopword, tokenize } from './analyzer.ts';
-import { ftsTokens, idf, termScore, visibleRanks } from './bm25.ts';
+import { ftsRank, ftsTokens, idf, K1, termScore, visibleRanks } from './bm25.ts';
 import { buildFtsQuery, type FtsQuery, withTerms } from './fts-query.ts';
 import { highlightSnippet } from './snippet.ts';
 import { termTally } from './term-count.ts';
@@ -285,6 +285,121 @@ export function rankChunksOfNotes(db: ReadConnection, fts: FtsQuery, paths: read
     if (held || rank.has(r.id)) out.push({ id: r.id, path: r.path, rank: (rank.get(r.id) ?? 0) - extra });
   }
   return out.sort((a, b) => a.rank - b.rank || a.id - b.id);
+}
+
+/**
+ * The best chunk of each note at `paths` for the query, with its bm25 rank (FTS5's sign: lower is
+ * better; ties to the lower id): what the first chunk of each note in rankChunksOfNotes gives, up to
+ * the last bit of a rank. Over a large index, for a query of single terms read as English (Russian
+ * and unknown text share its analysis), the notes' chunks are not all ranked through the index
+ * (bm25() walks each term's whole row list twice: 40% of the graph list's time on 359,340 chunks):
+ * which chunk holds which term is read from the index at those chunks (a seek per term and note),
+ * and a chunk is scored (its terms counted in its text, FTS5's formula and the index's statistics)
+ * only while it may still beat its note's best: a chunk's score is less than idf × (k1 + 1) summed
+ * over the terms it holds. Where the terms hold fewer rows than `countFrom` together, the index is as
+ * fast, and ranks them. The count must agree with the index on which terms each chunk holds,
+ * and the chunk be analyzed as English, else the notes are ranked through the index after all.
+ */
+export function bestChunkOfEachNote(db: ReadConnection, fts: FtsQuery, paths: readonly string[], hidden: readonly number[] = [], minRows = PRUNE_MIN_ROWS, countFrom = COUNT_FROM_ROWS): Map<string, { id: number; rank: number }> {
+  const byIndex = () => {
+    const best = new Map<string, { id: number; rank: number }>();
+    for (const r of rankChunksOfNotes(db, fts, paths, minRows, hidden)) if (!best.has(r.path)) best.set(r.path, { id: r.id, rank: r.rank });
+    return best;
+  };
+  if (!fts.match || paths.length === 0) return new Map();
+  const terms = fts.clauses.map((c) => c.term);
+  if (hidden.length > 0 || !prunable(fts) || tableStats(db, 'chunks_fts').rows < minRows) return byIndex();
+  if (terms.some((t) => t === null || ftsTokens(t).join(' ') !== t) || new Set(terms).size !== terms.length) return byIndex();
+  // Few rows to walk: the index ranks the notes as fast as their chunks are counted.
+  ensureVocab(db);
+  const df = documentFrequencies(db, 'temp.chunks_vocab', terms as string[]);
+  if ([...df.values()].reduce((a, b) => a + b, 0) < countFrom) return byIndex();
+  return bestByCounting(db, fts, terms as string[], paths) ?? byIndex();
+}
+
+/**
+ * The rows a question's terms hold together from which bestChunkOfEachNote counts instead of asking
+ * the index. Ranking 16 linked notes of each bench question (`bench real`'s corpora), summed by the
+ * terms' rows: below 10,000 the index took 37-43 ms of Obsidian's help's questions where counting
+ * took 49-76, from 20,000 to 40,000 both 106 ms; on the Russian docs from 20,000 on the index took
+ * 194-533 ms a bucket, counting 74-159.
+ */
+const COUNT_FROM_ROWS = 20_000;
+
+/** A chunk that holds some of the query's terms: its note, which terms (by index), and the most it may score. */
+interface Holder {
+  path: string;
+  holds: boolean[];
+  bound: number;
+}
+
+/** bestChunkOfEachNote by counting the terms in the chunks that may win; null where the count disagrees with the index. */
+function bestByCounting(db: ReadConnection, fts: FtsQuery, terms: readonly string[], paths: readonly string[]): Map<string, { id: number; rank: number }> | null {
+  ensureVocab(db);
+  const df = documentFrequencies(db, 'temp.chunks_vocab', terms);
+  const { rows: total, avgdl } = tableStats(db, 'chunks_fts');
+  const idfs = terms.map((t) => idf(total, df.get(t)!));
+  const found = holders(db, fts, paths, idfs);
+  if (found === null) return null;
+  const { chunks, byNote } = found;
+  const best = new Map<string, { id: number; rank: number }>();
+  const tally = termTally(terms);
+  const next = new Map<string, number>();
+  /** Whether the chunk's bound (a little widened: it is a sum of doubles) may still reach its note's best. */
+  const mayBeat = (path: string, id: number) => {
+    const b = best.get(path);
+    return b === undefined || chunks.get(id)!.bound * (1 + 1e-9) >= -b.rank;
+  };
+  for (let round = 0; ; round++) {
+    // Each note's most promising chunk first, then four a round, while they may beat its best (on
+    // the Russian docs corpus about four chunks are scored a note).
+    const batch: number[] = [];
+    for (const [path, list] of byNote) {
+      let i = next.get(path) ?? 0;
+      const stop = i + (round === 0 ? 1 : 4);
+      while (i < list.length && i < stop && mayBeat(path, list[i]!)) batch.push(list[i++]!);
+      next.set(path, i < list.length && mayBeat(path, list[i]!) ? i : list.length);
+    }
+    if (batch.length === 0) return best;
+    const lengths = rowLengths(db, 'chunks_fts', batch);
+    for (const r of chunkTextsOf(db, batch)) {
+      const f = new Float64Array(terms.length);
+      tally(r.title ?? '', BM25_WEIGHTS.title, f);
+      tally(r.heading ?? '', BM25_WEIGHTS.heading, f);
+      tally(r.text, BM25_WEIGHTS.body, f);
+      const ch = chunks.get(r.id)!;
+      if (ch.holds.some((h, i) => h !== f[i]! > 0)) return null;
+      const rank = ftsRank(idfs, f, lengths.get(r.id) ?? avgdl, avgdl);
+      const b = best.get(ch.path);
+      if (b === undefined || rank < b.rank || (rank === b.rank && r.id < b.id)) best.set(ch.path, { id: r.id, rank });
+    }
+  }
+}
+
+/**
+ * The notes' chunks that hold each term (read at those chunks), and each note's chunks, the highest
+ * bound first; null where one of them is analyzed otherwise than as English (its terms are not counted).
+ */
+function holders(db: ReadConnection, fts: FtsQuery, paths: readonly string[], idfs: readonly number[]): { chunks: Map<number, Holder>; byNote: Map<string, number[]> } | null {
+  const chunks = new Map<number, Holder>();
+  for (const [i, c] of fts.clauses.entries()) {
+    for (const r of chunksHoldingIn(db, c.expr, paths)) {
+      if (analysisLanguage(r.lang) !== 'en') return null;
+      let ch = chunks.get(r.id);
+      if (!ch) chunks.set(r.id, (ch = { path: r.path, holds: idfs.map(() => false), bound: 0 }));
+      ch.holds[i] = true;
+    }
+  }
+  const byNote = new Map<string, number[]>();
+  for (const [id, ch] of chunks) {
+    // Each term adds less than idf × (k1 + 1) to a chunk's score, however often it occurs.
+    ch.bound = ch.holds.reduce((sum, h, i) => (h ? sum + idfs[i]! * (K1 + 1) : sum), 0);
+    const list = byNote.get(ch.path);
+    if (list) list.push(id);
+    else byNote.set(ch.path, [id]);
+  }
+  for (const list of byNote.values()) list.sort((a, b) => chunks.get(b)!.bound - chunks.get(a)!.bound || a - b);
+  return { chunks, byNote };
 }
 
 /** A stored row as a result; `withSnippet` false leaves the snippet to be built once the final top k is known. */

@@ -121,7 +121,9 @@ export function termTally(terms: readonly string[]): (text: string, weight: numb
     }
   }
   // Anywhere in a word, case aside: a part of an identifier may begin inside it.
-  const begins = beginnings.size === 0 ? null : new RegExp([...beginnings].map((b) => b.replace(/[^a-z0-9]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)).join('|'), 'gi');
+  const escaped = [...beginnings].map((b) => b.replace(/[^a-z0-9]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
+  const begins = beginnings.size === 0 ? null : new RegExp(escaped.join('|'), 'gi');
+  const mixed = mixedPattern(terms, escaped);
   const stamp = ++counterStamp;
   /** The word's wanted terms (their indexes in `terms`), worked out once per counter. */
   const hitsOf = (e: WordEntry): readonly number[] => {
@@ -163,6 +165,7 @@ export function termTally(terms: readonly string[]): (text: string, weight: numb
     while (i < n) {
       const start = i;
       let identifier = false;
+      let above = false;
       let prev = 0;
       let hash = 0;
       while (i < n) {
@@ -171,6 +174,7 @@ export function termTally(terms: readonly string[]): (text: string, weight: numb
         let width = 1;
         if (c < 128) kind = ASCII_KIND[c]!;
         else {
+          above = true;
           const cp = text.codePointAt(i)!;
           kind = isNonAsciiWord(cp) ? OTHER_WORD : 0;
           if (cp > 0xffff) width = 2;
@@ -190,7 +194,9 @@ export function termTally(terms: readonly string[]): (text: string, weight: numb
       }
       const a = text.charCodeAt(start);
       const b = i - start > 1 ? text.charCodeAt(start + 1) : -1;
-      if (!identifier && a < 128 && b < 128) {
+      // A word with a letter above ASCII is analyzed whole: a run of an unspaced script is cut into
+      // words by the analyzer ("ObsidianのSync": obsidian, sync), and an accent may fold to anything.
+      if (!identifier && !above && a < 128 && b < 128) {
         const slot = headSlot(lowerAscii(a), b < 0 ? b : lowerAscii(b));
         const head = heads[slot];
         if (head === 0) continue;
@@ -207,15 +213,124 @@ export function termTally(terms: readonly string[]): (text: string, weight: numb
       add(entryAt(text, start, i, hash));
     }
   };
+  const byMixed = mixed === null ? null : mixedReader(mixed, add);
   return (text, w, out) => {
     into = out;
     weight = w;
     any = false;
     if (asciiWords(text)) byPattern(text);
     // The analyzer reads text composed (foldText: NFC): "cafe" + a combining acute is "café", one word.
+    else if (byMixed !== null) byMixed(COMBINING_MARK.test(text) ? text.normalize('NFC') : text);
     else scan(COMBINING_MARK.test(text) ? text.normalize('NFC') : text);
     return any;
   };
+}
+
+/** Cyrillic as the analyzer tells it (analyzer.ts CYRILLIC): a word holding one is stemmed as Russian. */
+const CYRILLIC_TERM = /^[\u0400-\u04ff]+$/;
+const ASCII_TERM = /^[\x00-\x7f]+$/;
+
+/**
+ * The pattern of byMixed, or null where a wanted term is neither ASCII nor Cyrillic. A word with a
+ * Cyrillic letter is stemmed as Russian, which only cuts its ending: its term begins the word, as
+ * written but for case and ё (foldText makes it е). So the pattern finds the ASCII beginnings (as
+ * byPattern), the Cyrillic terms themselves, any word character above ASCII that is not Cyrillic
+ * (an accent may fold to anything), and where ASCII word characters and Cyrillic letters meet.
+ */
+function mixedPattern(terms: readonly string[], asciiBeginnings: readonly string[]): RegExp | null {
+  const cyrillic: string[] = [];
+  for (const t of terms) {
+    if (CYRILLIC_TERM.test(t)) cyrillic.push(t.replace(/[её]/g, '[её]'));
+    else if (!ASCII_TERM.test(t)) return null;
+  }
+  const parts = [...asciiBeginnings, ...cyrillic, '(?![\\u0400-\\u04ff])[^\\x00-\\x7f]', '[A-Za-z0-9_][\\u0400-\\u04ff]', '[\\u0400-\\u04ff][A-Za-z0-9_]'];
+  return new RegExp(parts.join('|'), 'giu');
+}
+
+/**
+ * A text with words above ASCII, where every wanted term is ASCII or Cyrillic (mixedPattern): each
+ * word in which the pattern finds something, where that begins the word, the word is an identifier,
+ * or the word holds more than ASCII word characters alone or Cyrillic letters alone (another script,
+ * an accent, both). Every word the scan would analyze for these terms, and a few more.
+ */
+function mixedReader(re: RegExp, add: (e: WordEntry) => void): (text: string) => void {
+  return (text) => {
+    re.lastIndex = 0;
+    for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+      let start = m.index;
+      for (let w = wordCharBefore(text, start); w > 0; w = wordCharBefore(text, start)) start -= w;
+      let end = m.index;
+      for (let w = wordCharAt(text, end); w > 0; w = wordCharAt(text, end)) end += w;
+      if (end === m.index) {
+        // A character the pattern found that is no word character: none to read here.
+        re.lastIndex = m.index + stepOver(text, m.index);
+        continue;
+      }
+      re.lastIndex = end;
+      if (foreignWord(text, start, end)) continue;
+      if (start === m.index || isIdentifier(text, start, end) || !singleScript(text, start, end)) add(entryOf(text, start, end));
+    }
+  };
+}
+
+/** The width (1 or 2 code units) of the word character at text[i], 0 where there is none. */
+function wordCharAt(text: string, i: number): number {
+  if (i >= text.length) return 0;
+  const c = text.charCodeAt(i);
+  if (c < 128) return ASCII_KIND[c] ? 1 : 0;
+  const cp = text.codePointAt(i)!;
+  return isNonAsciiWord(cp) ? (cp > 0xffff ? 2 : 1) : 0;
+}
+
+/** The width of the word character that ends before text[i], 0 where there is none. */
+function wordCharBefore(text: string, i: number): number {
+  if (i <= 0) return 0;
+  const c = text.charCodeAt(i - 1);
+  if (c >= 0xdc00 && c <= 0xdfff && i >= 2) {
+    const h = text.charCodeAt(i - 2);
+    if (h >= 0xd800 && h <= 0xdbff) return isNonAsciiWord(text.codePointAt(i - 2)!) ? 2 : 0;
+  }
+  return wordCharAt(text, i - 1) === 1 ? 1 : 0;
+}
+
+/** Per BMP code unit: 0 not asked yet, 1 a letter of the Latin script, 2 not. */
+const latinLetter = new Uint8Array(65536);
+const LATIN = /\p{Script=Latin}/u;
+
+/**
+ * Whether the word text[start, end) holds neither an ASCII character, a Cyrillic letter nor a Latin
+ * one (a run of Japanese, Thai, Greek...): none of its terms is ASCII or Cyrillic (an accent folds
+ * only a Latin letter to ASCII), so a text's such words are not analyzed (the unspaced ones are cut
+ * into words by ICU's segmenter, the costliest words to analyze).
+ */
+function foreignWord(text: string, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 128 || (c >= 0x400 && c <= 0x4ff)) return false;
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const cp = text.codePointAt(i)!;
+      if (LATIN.test(String.fromCodePoint(cp))) return false;
+      i++;
+      continue;
+    }
+    let v = latinLetter[c]!;
+    if (v === 0) latinLetter[c] = v = LATIN.test(String.fromCharCode(c)) ? 1 : 2;
+    if (v === 1) return false;
+  }
+  return true;
+}
+
+/** Whether the word text[start, end) is ASCII word characters alone or Cyrillic letters alone. */
+function singleScript(text: string, start: number, end: number): boolean {
+  let ascii = false;
+  let cyrillic = false;
+  for (let i = start; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 128) ascii = true;
+    else if (c >= 0x400 && c <= 0x4ff) cyrillic = true;
+    else return false;
+  }
+  return !(ascii && cyrillic);
 }
 
 /** The analyzer's identifier test (analyzer.ts tokenize: [a-z][A-Z] | _ | [A-Za-z]\d | \d[A-Za-z]) on the ASCII word text[start, end). */

@@ -28,6 +28,13 @@ describe('statements (per-connection statement cache)', () => {
     expect(statements(a).prepare(sql).all()).toEqual([{ v: 'a' }, { v: 'b' }]);
   });
 
+  it('hands a statement back with rows as objects after a caller read it raw', () => {
+    const a = db();
+    const sql = 'SELECT v FROM t ORDER BY id';
+    expect(statements(a).prepare(sql).raw(true).all()).toEqual([['a'], ['b']]);
+    expect(statements(a).prepare(sql).all()).toEqual([{ v: 'a' }, { v: 'b' }]);
+  });
+
   it('keeps at most 64 texts, dropping the oldest first', () => {
     const a = db();
     const first = statements(a).prepare('SELECT 0');

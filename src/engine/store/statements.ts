@@ -7,7 +7,7 @@ export interface StatementCache {
   /**
    * The connection's statement for this SQL, compiled on first use (`db.prepare` takes 30–90 µs
    * for the joins a search runs several times a query). It comes back with the default modes
-   * (rows as objects): a caller that wants `.pluck()` sets it after each call.
+   * (rows as objects): a caller that wants `.pluck()` or `.raw()` sets it after each call.
    */
   prepare(sql: string): Statement;
 }
@@ -26,7 +26,7 @@ export function statements(db: Database): StatementCache {
           if (byText.size >= MAX_STATEMENTS) byText.delete(byText.keys().next().value!);
           stmt = db.prepare(sql);
           byText.set(sql, stmt);
-        } else if (stmt.reader) stmt.pluck(false);
+        } else if (stmt.reader) stmt.pluck(false).raw(false);
         return stmt;
       },
     };
