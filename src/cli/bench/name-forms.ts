@@ -24,12 +24,10 @@ const db = new Database(dbPath, { readonly: true, fileMustExist: true });
 // Values (statuses, dates) and code (modules, symbols) keep their key; tags are shown with '#'.
 const rows = db
   .prepare(
-    prefix
-      ? `SELECT e.key, e.type, e.name FROM entities e WHERE e.type NOT IN ('status', 'date', 'module', 'symbol')
-           AND EXISTS (SELECT 1 FROM relations r JOIN documents d ON d.id = r.document_id WHERE r.dst_id = e.id AND d.path LIKE @prefix)`
-      : "SELECT key, type, name FROM entities WHERE type NOT IN ('status', 'date', 'module', 'symbol')",
+    `SELECT e.key, e.type, e.name FROM entities e WHERE e.type NOT IN ('status', 'date', 'module', 'symbol')
+       AND (@prefix = '' OR EXISTS (SELECT 1 FROM relations r JOIN documents d ON d.id = r.document_id WHERE r.dst_id = e.id AND d.path LIKE @prefix || '%'))`,
   )
-  .all(prefix ? { prefix: `${prefix}%` } : {}) as { key: string; type: string; name: string }[];
+  .all({ prefix }) as { key: string; type: string; name: string }[];
 db.close();
 
 const groups = new Map<string, Map<string, string>>();
