@@ -35,6 +35,12 @@ describe('askedType', () => {
     ['Why did the team postpone QUIC?', 'reason'],
     ['What was the root cause of the outage?', 'reason'],
     ['Where does the engineer who chose WebSockets work from?', 'place'],
+    ['The engineer who chose WebSockets — which city do they work from?', 'place'],
+    ['Tell me who leads the sync team', 'person'],
+    ["What's the tombstone retention period on the relay?", 'duration'],
+    ['What is the trial period for Sync?', 'duration'],
+    ['Which version added the conflict resolution option?', 'number'],
+    ['В какой версии появился режим чтения?', 'number'],
     ['Which ticket tracked the flaky tests?', 'entity'],
     ['What does the error code AUR-1102 mean?', 'definition'],
     ['Как долго длился сбой?', 'duration'],
@@ -81,6 +87,10 @@ describe('askedType', () => {
 
   it('names the counted thing of "how many" / "сколько", so the number must count it', () => {
     expect(askedType('How many retries does the SDK attempt?')).toEqual({ type: 'number', unit: 'retri', strict: true });
+    // A version is a number the question names: a quote without one states none.
+    expect(askedType('Which version added the conflict resolution option?')).toEqual({ type: 'number', strict: true });
+    expect(holdsType('Under Conflict resolution, choose your preferred option.', { type: 'number', strict: true })).toBe(false);
+    expect(holdsType('Conflict resolution options arrived in Obsidian 1.9.7.', { type: 'number', strict: true })).toBe(true);
     expect(askedType('На скольких планшетах запустят пилот?').unit).toMatch(/^планш/);
     expect(askedType('Wie viele Geräte darf ich verbinden?').unit).toMatch(/^ger/);
     expect(holdsType('Mit einem Konto lassen sich bis zu fünf Geräte verbinden.', askedType('Wie viele Geräte darf ich verbinden?'))).toBe(true);

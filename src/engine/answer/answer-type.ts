@@ -108,8 +108,18 @@ interface Rule {
   type: AnswerType;
 }
 
+/**
+ * "Which version…", «в какой версии…», "seit welcher Version…": a version number, the form of the
+ * value named (a quote without a number states none).
+ */
+const NAMES_VERSION = /\b(?:which|what) (?:\p{L}+ )?version\b|(?<![\p{L}])(?:в какой версии|какая версия|какой версии|с какой версии|начиная с какой версии|welche[rnms]? version|in welcher version|seit welcher version|ab welcher version)(?![\p{L}])/iu;
+/** "What's the retention period", "the trial period": a span of time, as "how long" asks. */
+const NAMES_PERIOD = /\b(?:what|which)(?:'s| is| was| are)? (?:the |a |an |its |their |my )?(?:[\p{L}-]+ ){0,3}period\b/iu;
+
 /** Tried in order on the lower-cased question; the first match decides. */
 const RULES: Rule[] = [
+  { re: NAMES_VERSION, type: 'number' },
+  { re: NAMES_PERIOD, type: 'duration' },
   { re: /\b(?:how long|how much (?:\w+ )?time|for how long|how many (?:days|weeks|months|years|hours|minutes|seconds))\b|(?<![\p{L}])(?:как долго|сколько времени|какой срок|на какой срок|в течение какого|сколько (?:дней|недель|месяцев|лет|часов|минут|секунд)|сколько (?:времени )?(?:длил\p{L}*|длит\p{L}*|длят\p{L}*|продолжа\p{L}*|продлит\p{L}*|занима\p{L}*|занял\p{L}*))(?![\p{L}])|(?<![\p{L}])(?:wie lange|wie viel zeit|für wie lange|wie viele (?:sekunden|minuten|stunden|tage|werktage|wochen|monate|jahre)|wie lang(?:e)? (?:dauert|dauern|hält|halten|braucht|brauchen))(?![\p{L}])|(?<![\p{L}])(?:combien de temps|pendant combien de temps|cuánto tiempo|durante cuánto tiempo)(?![\p{L}])|多久|多长时间|多少(?:天|年|周|个月|个小时|小时|分钟)|几(?:天|年|周|个月|个小时|小时|分钟)|何(?:日間|日以内|年間|か月|ヶ月|カ月|時間|分間)|どのくらいの期間|どれくらいの期間|いつまで|कितने समय|कितनी देर|कितने (?:दिन|सप्ताह|हफ़्ते|महीने|साल|वर्ष|घंटे|मिनट)|कब तक|นานเท่าไ(?:ร|หร่)|นานแค่ไหน|กี่(?:วัน|สัปดาห์|เดือน|ปี|ชั่วโมง|นาที)|얼마나 (?:오래|걸리|동안|보관)|몇 (?:일|주|개월|달|년|시간|분)|(?<![\p{L}\p{M}])(?:كم من الوقت|كم (?:يوما|يوم|أسبوعا|أسبوع|شهرا|شهر|سنة|عاما|ساعة|دقيقة)|إلى متى|لمدة كم|ما المدة|ما مدة)(?![\p{L}\p{M}])/u, type: 'duration' },
   { re: /\bhow often\b|(?<![\p{L}])(?:как часто|с какой периодичностью|раз в сколько)(?![\p{L}])|(?<![\p{L}])(?:wie oft|wie häufig|in welchen abständen|in welchem abstand|in welchem rhythmus)(?![\p{L}])|(?<![\p{L}])(?:à quelle fréquence|tous les combien|con qué frecuencia|cada cuánto)(?![\p{L}])|多久一次|每隔多久|多频繁|(?:どのくらい|どれくらい)の頻度|何(?:日|時間|分)(?:ごと|おき)/u, type: 'duration' },
   { re: /\b(?:how much (?:does|did|do|will|would|is|was|are|were)?\s*(?:[\w'-]+\s+){0,8}(?:cost|pay|paid|charge|spend|spent|earn|raise|budget|price|worth)|how much (?:money|funding|revenue|budget)|what (?:is |was )?(?:the )?(?:(?!(?:for|of|in|on|to|from|with|by|about|at)\b)[\w-]+ ){0,3}(?:price|cost|budget|salary|spend|spending|fee)s?|what (?:is|was|would be) the (?:least|most|minimum|maximum|lowest|highest) (?:[\w'-]+ ){0,4}(?:pay|paid|spend|spent|charge|charged|cost)|(?:what|the) amount of (?:money|funding|cash|capital))\b|(?<![\p{L}])(?:сколько стоит|сколько стоил\p{L}*|какова цена|какая цена|какой бюджет|какая сумма|на какую сумму)(?![\p{L}])|(?<![\p{L}])(?:wie viel (?:kostet|kosten|kostete|zahl\p{L}*|bezahl\p{L}*)|was kostet|was kosten|wie teuer|was zahl\p{L}*|welchen preis|welcher preis|wie hoch (?:ist|sind|war|waren) (?:der|die|das) (?:preis|kosten|gebühr\p{L}*|betrag))(?![\p{L}])|(?<![\p{L}])(?:combien coûte|combien coûtent|combien co[uû]te|quel est le prix|cuánto cuesta|cuánto cuestan|cuál es el precio)(?![\p{L}])|多少钱|什么价格|价格是多少|费用是多少|多少费用|花多少|いくら|値段|料金は|費用は|価格は|कितने (?:रुपये|पैसे)|क्या कीमत|कीमत क्या|ราคาเท่าไ(?:ร|หร่)|กี่บาท|얼마(?:입니까|예요|에요|인가요)|(?<![\p{L}\p{M}])(?:كم يكلف|كم تكلف|كم سعر|ما سعر|ما تكلفة|كم ثمن|ما ثمن)(?![\p{L}\p{M}])/u, type: 'money' },
@@ -141,12 +151,18 @@ export function askedType(question: string): AskedType {
   const q = question.toLowerCase().replace(/[’`]/g, "'").replace(/\s+/g, ' ').trim();
   // The question word that comes first decides: "Where does the engineer who chose X work?" asks
   // for a place, the later "who" only names the engineer. At the same place, the earlier rule wins.
-  let best: { at: number; type: AnswerType } | null = null;
+  // A question word that opens a clause (the start, or after a dash, comma, colon or semicolon) comes
+  // before one inside a noun phrase: in "The engineer who chose WebSockets — which city do they work
+  // from?" the "who" only says which engineer.
+  let best: { at: number; type: AnswerType; opens: boolean } | null = null;
   for (const rule of RULES) {
-    const m = rule.re.exec(q);
-    if (m && (!best || m.index < best.at)) best = { at: m.index, type: rule.type };
+    for (const m of q.matchAll(new RegExp(rule.re.source, rule.re.flags.includes('g') ? rule.re.flags : `${rule.re.flags}g`))) {
+      const opens = m.index === 0 || /(?:^|[—–,;:(]|\s-)\s*$/u.test(q.slice(0, m.index));
+      if (!best || (opens && !best.opens) || (opens === best.opens && m.index < best.at)) best = { at: m.index, type: rule.type, opens };
+    }
   }
   if (!best) return { type: 'any' };
+  if (best.type === 'number' && NAMES_VERSION.test(q)) return { type: 'number', strict: true };
   if (best.type === 'number') {
     const unit = countedUnit(q);
     // "How many retries…" is answered by a count of retries: a sentence that counts nothing, or something else, is no answer.
