@@ -203,16 +203,26 @@ export async function runTuneAnswers(options: TuneAnswersOptions): Promise<TuneA
   if (train.filter((r) => r.quoted).length < 20) throw createError('E_SYN_BAD_REQUEST', 'Fewer than 20 training questions got a quote: give more training sets');
   // The penalty is chosen on the dev rows too: the one under which most answers reach the precision target.
   const target = options.target ?? DEFAULT_TARGET;
+  // The Answered bar is chosen within each kind of reading: without sentence vectors, and (when the
+  // dev sets were read with them too) with them.
+  const withVectors = (r: LabelledRow) => r.features.has_vectors === 1;
+  const vectorRows = dev.some(withVectors);
   const tried = LAMBDAS.map((lambda) => {
     const fit = fitScorer(train, lambda);
     const p = dev.map((r) => rowProbability(fit, r));
-    const at = chooseAnsweredAt(dev, p, target, MIN_ANSWERED);
-    return { lambda, fit, p, at, answered: outcomeCounts(dev, p, at, 0).answered };
+    const barWithin = (keep: (r: LabelledRow) => boolean) => {
+      const idx = dev.flatMap((r, i) => (keep(r) ? [i] : []));
+      return chooseAnsweredAt(idx.map((i) => dev[i]!), idx.map((i) => p[i]!), target, MIN_ANSWERED);
+    };
+    const at = barWithin((r) => !withVectors(r));
+    const atVectors = vectorRows ? barWithin(withVectors) : undefined;
+    const bar = (r: LabelledRow) => (atVectors !== undefined && withVectors(r) ? atVectors : at);
+    return { lambda, fit, p, at, atVectors, bar, answered: outcomeCounts(dev, p, bar, 0).answered };
   });
   const best = tried.reduce((a, b) => (b.answered > a.answered ? b : a));
   const fitted = best.fit;
   const pDev = best.p;
-  const answeredAt = best.at;
+  const answeredAt = best.bar;
   const abstainBelow = chooseAbstainBelow(dev, pDev, answeredAt, ANSWERABLE_ABSTENTION_WEIGHT);
   const pTrain = train.map((r) => rowProbability(fitted, r));
   const perSet = sets.map((s) => {
@@ -223,7 +233,8 @@ export async function runTuneAnswers(options: TuneAnswersOptions): Promise<TuneA
     {
       version: 1,
       ...fitted,
-      answered_at: answeredAt,
+      answered_at: best.at,
+      ...(best.atVectors !== undefined ? { answered_at_vectors: best.atVectors } : {}),
       abstain_below: abstainBelow,
       ...(selection ? { selection: { features: [...SELECTION_FEATURES], weights: selection } } : {}),
       fitted: {

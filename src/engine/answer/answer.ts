@@ -239,7 +239,7 @@ export async function answerQuestion(deps: AnswerDeps, query: string, options: A
   // abstentions on unanswerable questions than it gained answers (docs/answers.md).
   const quote = reading.outcome === 'not_found' ? '' : reading.answer;
   // A reading by meaning (a question in another script than its notes) has no words to score: it stays partial.
-  const quoteOutcome: Reading['outcome'] = reading.byMeaning ? 'partial' : probability !== null && profile ? calibratedOutcome(profile, reading.outcome, probability) : reading.outcome;
+  const quoteOutcome: Reading['outcome'] = reading.byMeaning ? 'partial' : probability !== null && profile ? calibratedOutcome(profile, reading.outcome, probability, reading.signals.hasVectors === 1) : reading.outcome;
   /** The scorer is not sure enough to say Answered: the quote stands as a partial answer, with the closest passages. */
   const unsure = quoteOutcome === 'partial' && reading.outcome !== 'partial';
   timings.read_ms = ms(tread);

@@ -151,8 +151,12 @@ export interface OutcomeCounts {
   fullyCorrect: number;
 }
 
+/** The Answered bar of a row: one for every row, or one per kind of row (read with sentence vectors or not). */
+export type AnsweredBar = number | ((row: LabelledRow) => number);
+const barOf = (bar: AnsweredBar, row: LabelledRow) => (typeof bar === 'number' ? bar : bar(row));
+
 /** What the thresholds would make of rows scored with probabilities p. */
-export function outcomeCounts(rows: readonly LabelledRow[], p: readonly number[], answeredAt: number, abstainBelow: number): OutcomeCounts {
+export function outcomeCounts(rows: readonly LabelledRow[], p: readonly number[], answeredAt: AnsweredBar, abstainBelow: number): OutcomeCounts {
   let answered = 0;
   let right = 0;
   let ansAbs = 0;
@@ -162,7 +166,7 @@ export function outcomeCounts(rows: readonly LabelledRow[], p: readonly number[]
   const unanswerable = rows.length - answerable;
   rows.forEach((r, i) => {
     const abstained = !r.quoted || p[i]! < abstainBelow;
-    const isAnswered = !abstained && r.readerOutcome === 'answered' && p[i]! >= answeredAt;
+    const isAnswered = !abstained && r.readerOutcome === 'answered' && p[i]! >= barOf(answeredAt, r);
     if (isAnswered) {
       answered++;
       if (r.label) right++;
@@ -207,14 +211,15 @@ export function chooseAnsweredAt(rows: readonly LabelledRow[], p: readonly numbe
  * question apart, the share of unanswerable ones abstained minus `weight` times the share of
  * answerable ones abstained (Youden's J at weight 1), the lowest such threshold on a tie.
  */
-export function chooseAbstainBelow(rows: readonly LabelledRow[], p: readonly number[], answeredAt: number, weight = 1): number {
+export function chooseAbstainBelow(rows: readonly LabelledRow[], p: readonly number[], answeredAt: AnsweredBar, weight = 1): number {
   const score = (t: number) => {
     const c = outcomeCounts(rows, p, answeredAt, t);
     return c.unanswerableAbstained - weight * c.answerableAbstained;
   };
   let best = 0;
   let bestScore = score(0);
-  const candidates = [...new Set(p.map((v) => round(v, 3)))].filter((t) => t > 0 && t <= answeredAt).sort((a, b) => a - b);
+  const lowest = Math.min(...rows.map((r) => barOf(answeredAt, r)), 1);
+  const candidates = [...new Set(p.map((v) => round(v, 3)))].filter((t) => t > 0 && t <= lowest).sort((a, b) => a - b);
   for (const t of candidates) {
     const s = score(t);
     if (s > bestScore + 1e-9) {

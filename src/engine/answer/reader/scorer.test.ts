@@ -75,6 +75,15 @@ describe('the scorer', () => {
     expect(calibratedOutcome(profile(), reader, p)).toBe(expected);
   });
 
+  it('holds a reading with sentence vectors to its own Answered bar, when the profile has one', () => {
+    const both = profile({ answered_at: 0.7, answered_at_vectors: 0.85 });
+    expect(calibratedOutcome(both, 'answered', 0.8)).toBe('answered');
+    expect(calibratedOutcome(both, 'answered', 0.8, true)).toBe('partial');
+    expect(calibratedOutcome(both, 'answered', 0.9, true)).toBe('answered');
+    expect(calibratedOutcome(profile({ answered_at: 0.7 }), 'answered', 0.8, true)).toBe('answered');
+    expect(() => checkProfile(profile({ answered_at: 0.7, answered_at_vectors: 0.2, abstain_below: 0.3 }), 'x.json')).toThrow(/answered_at_vectors/);
+  });
+
   it('refuses a profile fitted on other features, or with crossed thresholds, naming the problem', () => {
     expect(() => checkProfile({ ...profile(), features: ['held'] }, 'x.json')).toThrow(/other features/);
     expect(() => checkProfile(profile({ answered_at: 0.2, abstain_below: 0.5 }), 'x.json')).toThrow(/abstain_below/);

@@ -20,6 +20,12 @@ export const ReaderProfileSchema = z.object({
   bias: z.number(),
   /** At or above: Answered (chosen for >= 90% precision of Answered on the dev sets). */
   answered_at: z.number().min(0).max(1),
+  /**
+   * The same bar for a reading with sentence vectors (an embedder installed), chosen on the dev rows
+   * read with them; absent: answered_at. A probability is calibrated over both kinds of reading, but
+   * the Answered bar is chosen for >= 90% precision within each.
+   */
+  answered_at_vectors: z.number().min(0).max(1).optional(),
   /** Below: Not in your notes (the quote is most likely no answer). */
   abstain_below: z.number().min(0).max(1),
   /**
@@ -44,6 +50,7 @@ export function checkProfile(raw: unknown, source: string): ReaderProfile {
   if (p.selection && (p.selection.features.join(',') !== SELECTION_FEATURES.join(',') || p.selection.weights.length !== SELECTION_FEATURES.length || p.selection.weights.some((w) => !Number.isFinite(w)))) {
     throw createError('E_SYN_BAD_REQUEST', `Reader profile ${source} ranks sentences by other features than this version computes: fit it again with synapsis tune --answers`);
   }
+  if (p.answered_at_vectors !== undefined && p.abstain_below > p.answered_at_vectors) throw createError('E_SYN_BAD_REQUEST', `Reader profile ${source}: abstain_below (${p.abstain_below}) is above answered_at_vectors (${p.answered_at_vectors})`);
   if (p.abstain_below > p.answered_at) throw createError('E_SYN_BAD_REQUEST', `Reader profile ${source}: abstain_below (${p.abstain_below}) is above answered_at (${p.answered_at})`);
   return p;
 }
@@ -88,15 +95,20 @@ export function answerProbability(profile: ReaderProfile, features: Features): n
 
 export type CalibratedOutcome = 'answered' | 'partial' | 'not_found';
 
+/** The Answered bar for a reading with or without sentence vectors. */
+export function answeredBar(profile: Pick<ReaderProfile, 'answered_at' | 'answered_at_vectors'>, withVectors: boolean): number {
+  return withVectors && profile.answered_at_vectors !== undefined ? profile.answered_at_vectors : profile.answered_at;
+}
+
 /**
  * The outcome a reading earns: Answered only when the reader found every part and the probability
  * clears the Answered threshold; Not in your notes when the reader found nothing or the probability
  * is below the abstention threshold; Partly answered between (the quote, and the closest passages,
  * shown for the person to read).
  */
-export function calibratedOutcome(profile: ReaderProfile, readerOutcome: CalibratedOutcome, probability: number): CalibratedOutcome {
+export function calibratedOutcome(profile: ReaderProfile, readerOutcome: CalibratedOutcome, probability: number, withVectors = false): CalibratedOutcome {
   if (readerOutcome === 'not_found') return 'not_found';
   if (probability < profile.abstain_below) return 'not_found';
-  if (readerOutcome === 'answered' && probability >= profile.answered_at) return 'answered';
+  if (readerOutcome === 'answered' && probability >= answeredBar(profile, withVectors)) return 'answered';
   return 'partial';
 }
