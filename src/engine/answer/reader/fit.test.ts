@@ -19,17 +19,23 @@ describe('solve', () => {
   });
 });
 
+/** 3,000 rows of two features whose labels follow P = sigmoid(2a - b + bias). */
+function labelled(seed: number, bias: number): { x: number[][]; y: boolean[] } {
+  const next = rng(seed);
+  const x: number[][] = [];
+  const y: boolean[] = [];
+  for (let i = 0; i < 3000; i++) {
+    const a = next() * 4 - 2;
+    const b = next() * 4 - 2;
+    x.push([a, b]);
+    y.push(next() < 1 / (1 + Math.exp(-(2 * a - 1 * b + bias))));
+  }
+  return { x, y };
+}
+
 describe('fitLogistic', () => {
   it('recovers the sign and rough size of the weights that made the labels', () => {
-    const next = rng(7);
-    const x: number[][] = [];
-    const y: boolean[] = [];
-    for (let i = 0; i < 3000; i++) {
-      const a = next() * 4 - 2;
-      const b = next() * 4 - 2;
-      x.push([a, b]);
-      y.push(next() < 1 / (1 + Math.exp(-(2 * a - 1 * b + 0.5))));
-    }
+    const { x, y } = labelled(7, 0.5);
     const { weights, bias } = fitLogistic(x, y, 0.01);
     expect(weights[0]).toBeGreaterThan(1.6);
     expect(weights[0]).toBeLessThan(2.4);
@@ -40,15 +46,7 @@ describe('fitLogistic', () => {
   });
 
   it('keeps a signed weight on its side of zero and fits the others as before', () => {
-    const next = rng(11);
-    const x: number[][] = [];
-    const y: boolean[] = [];
-    for (let i = 0; i < 3000; i++) {
-      const a = next() * 4 - 2;
-      const b = next() * 4 - 2;
-      x.push([a, b]);
-      y.push(next() < 1 / (1 + Math.exp(-(2 * a - 1 * b))));
-    }
+    const { x, y } = labelled(11, 0);
     // b speaks against the label; held to speak for it, its weight stays at 0, and a's is still found.
     const held = fitLogistic(x, y, 0.01, 50, [0, 1]);
     expect(held.weights[1]).toBe(0);
