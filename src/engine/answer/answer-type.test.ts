@@ -24,6 +24,16 @@ describe('askedType', () => {
     ['How often does the SDK rotate its key?', 'duration'],
     ['How much engineering time was reserved for bug bashing?', 'duration'],
     ['When is the weekly on-call handover?', 'date'],
+    // A leading clause of time says under what condition; the question word after it asks.
+    ['When two devices edit the same note, which algorithm merges them?', 'entity'],
+    ['When the relay went down, how long did the outage last?', 'duration'],
+    ['Когда две копии расходятся, какой алгоритм используется?', 'entity'],
+    ['When did the relay go down?', 'date'],
+    ['when, roughly, did we launch', 'date'],
+    ['Когда была встреча?', 'date'],
+    // "what date format" asks for a format, not a date.
+    ['What date format does a new daily note use?', 'entity'],
+    ['What date is the review?', 'date'],
     ['On what date was the beta set to start?', 'date'],
     ['How much did the migration cost?', 'money'],
     ['What is the least I would have to pay to get early access?', 'money'],
@@ -311,6 +321,11 @@ describe('questionParts', () => {
     expect(questionParts('How long did the outage last, and what was its root cause?')).toEqual(['How long did the outage last', 'what was its root cause?']);
     expect(questionParts('На скольких планшетах запустят пилот и когда он начнётся?')).toEqual(['На скольких планшетах запустят пилот', 'когда он начнётся?']);
     expect(questionParts('Which ticket tracked the tests and the builds?')).toEqual(['Which ticket tracked the tests and the builds?']);
+    // A second ask of yes or no: "and is it…", «и хранятся ли…», "und ob…".
+    expect(questionParts('How long are snapshots kept, and are they stored in the vault?')).toEqual(['How long are snapshots kept', 'are they stored in the vault?']);
+    expect(questionParts('Сколько дней держатся снимки и хранятся ли они в хранилище?')).toEqual(['Сколько дней держатся снимки', 'хранятся ли они в хранилище?']);
+    expect(questionParts('Wie lange bleiben Snapshots und ob sie synchronisiert werden')).toEqual(['Wie lange bleiben Snapshots', 'ob sie synchronisiert werden']);
+    expect(questionParts('Is the relay down and are the tests green')).toEqual(['Is the relay down and are the tests green']);
     // Russian question words in any case form, after a preposition too.
     expect(questionParts('Сколько длился сбой и какова была его причина?')).toEqual(['Сколько длился сбой', 'какова была его причина?']);
     expect(questionParts('Какую очередь выбрала Анна и в какой день?')).toEqual(['Какую очередь выбрала Анна', 'в какой день?']);

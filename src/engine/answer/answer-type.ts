@@ -124,7 +124,7 @@ const RULES: Rule[] = [
   { re: /\bhow often\b|(?<![\p{L}])(?:как часто|с какой периодичностью|раз в сколько)(?![\p{L}])|(?<![\p{L}])(?:wie oft|wie häufig|in welchen abständen|in welchem abstand|in welchem rhythmus)(?![\p{L}])|(?<![\p{L}])(?:à quelle fréquence|tous les combien|con qué frecuencia|cada cuánto)(?![\p{L}])|多久一次|每隔多久|多频繁|(?:どのくらい|どれくらい)の頻度|何(?:日|時間|分)(?:ごと|おき)/u, type: 'duration' },
   { re: /\b(?:how much (?:does|did|do|will|would|is|was|are|were)?\s*(?:[\w'-]+\s+){0,8}(?:cost|pay|paid|charge|spend|spent|earn|raise|budget|price|worth)|how much (?:money|funding|revenue|budget)|what (?:is |was )?(?:the )?(?:(?!(?:for|of|in|on|to|from|with|by|about|at)\b)[\w-]+ ){0,3}(?:price|cost|budget|salary|spend|spending|fee)s?|what (?:is|was|would be) the (?:least|most|minimum|maximum|lowest|highest) (?:[\w'-]+ ){0,4}(?:pay|paid|spend|spent|charge|charged|cost)|(?:what|the) amount of (?:money|funding|cash|capital))\b|(?<![\p{L}])(?:сколько стоит|сколько стоил\p{L}*|какова цена|какая цена|какой бюджет|какая сумма|на какую сумму)(?![\p{L}])|(?<![\p{L}])(?:wie viel (?:kostet|kosten|kostete|zahl\p{L}*|bezahl\p{L}*)|was kostet|was kosten|wie teuer|was zahl\p{L}*|welchen preis|welcher preis|wie hoch (?:ist|sind|war|waren) (?:der|die|das) (?:preis|kosten|gebühr\p{L}*|betrag))(?![\p{L}])|(?<![\p{L}])(?:combien coûte|combien coûtent|combien co[uû]te|quel est le prix|cuánto cuesta|cuánto cuestan|cuál es el precio)(?![\p{L}])|多少钱|什么价格|价格是多少|费用是多少|多少费用|花多少|いくら|値段|料金は|費用は|価格は|कितने (?:रुपये|पैसे)|क्या कीमत|कीमत क्या|ราคาเท่าไ(?:ร|หร่)|กี่บาท|얼마(?:입니까|예요|에요|인가요)|(?<![\p{L}\p{M}])(?:كم يكلف|كم تكلف|كم سعر|ما سعر|ما تكلفة|كم ثمن|ما ثمن)(?![\p{L}\p{M}])/u, type: 'money' },
   { re: /\b(?:how many|how much|how old|what age|what number of|what amount of|what percentage|what percent|what share|how large|how big|what size)\b|(?<![\p{L}])(?:сколько|на скольких|скольким|скольких|какое количество|какой процент|какого размера)(?![\p{L}])|(?<![\p{L}])(?:wie viele|wie viel|wieviele?|wie hoch|wie groß|wie alt|wie weit|welcher anteil|wie viel prozent|wie viele prozent|welche anzahl)(?![\p{L}])|(?<![\p{L}])(?:combien|cuántos|cuántas|cuánto|cuánta)(?![\p{L}])|多少(?!钱)|几(?![月号点])|多大|多高|多重|多远|いくつ|何(?:人|個|件|回|台|本|枚|パーセント|割)|どのくらい|どれくらい|どれだけ|कितने|कितनी|कितना|เท่าไ(?:ร|หร่)|กี่|몇|얼마나|(?<![\p{L}\p{M}])(?:كم)(?![\p{L}\p{M}])/u, type: 'number' },
-  { re: /\b(?:when|what date|which date|what day|which day|what time|what year|which year|by when|until when|since when|what month)\b|(?<![\p{L}])(?:когда|какого числа|какая дата|в какой день|к какому сроку|до какого|с какого|в каком году|в какое время)(?![\p{L}])|(?<![\p{L}])(?:wann|an welchem (?:tag|datum)|welches datum|in welchem jahr|in welchem monat|seit wann|bis wann|ab wann|um wie viel uhr|zu welcher zeit|bis zu welchem)(?![\p{L}])|(?<![\p{L}])(?:quand|à quelle date|en quelle année|cuándo|en qué fecha|en qué año)(?![\p{L}])|什么时候|何时|哪天|哪一天|哪年|哪一年|几月|几号|几点|いつ|何年に|何月|何日に|何時|(?<![\p{L}\p{M}])कब(?![\p{L}\p{M}])|किस (?:साल|वर्ष|तारीख|दिन)|เมื่อไ(?:ร|หร่)|ปีไหน|วันไหน|언제|(?<![\p{L}\p{M}])(?:متى|في أي (?:عام|سنة|يوم|تاريخ|شهر))(?![\p{L}\p{M}])/u, type: 'date' },
+  { re: /\b(?:when|(?:what|which) date(?! (?:formats?|fields?|pickers?|propert(?:y|ies)|ranges?|settings?|types?|strings?|columns?|syntax|templates?)\b)|what day|which day|what time|what year|which year|by when|until when|since when|what month)\b|(?<![\p{L}])(?:когда|какого числа|какая дата|в какой день|к какому сроку|до какого|с какого|в каком году|в какое время)(?![\p{L}])|(?<![\p{L}])(?:wann|an welchem (?:tag|datum)|welches datum|in welchem jahr|in welchem monat|seit wann|bis wann|ab wann|um wie viel uhr|zu welcher zeit|bis zu welchem)(?![\p{L}])|(?<![\p{L}])(?:quand|à quelle date|en quelle année|cuándo|en qué fecha|en qué año)(?![\p{L}])|什么时候|何时|哪天|哪一天|哪年|哪一年|几月|几号|几点|いつ|何年に|何月|何日に|何時|(?<![\p{L}\p{M}])कब(?![\p{L}\p{M}])|किस (?:साल|वर्ष|तारीख|दिन)|เมื่อไ(?:ร|หร่)|ปีไหน|วันไหน|언제|(?<![\p{L}\p{M}])(?:متى|في أي (?:عام|سنة|يوم|تاريخ|شهر))(?![\p{L}\p{M}])/u, type: 'date' },
   { re: /\b(?:who|whom|whose)\b|(?<![\p{L}])(?:кто|кого|кому|кем|чей|чья|чьё|чье|чьи)(?![\p{L}])|(?<![\p{L}])(?:wer|wen|wem|wessen)(?![\p{L}])|(?<![\p{L}])(?:qui|quién|quiénes)(?![\p{L}])|谁|誰|だれ|どなた|कौन|किसने|किसका|किसकी|ใคร|누가|누구|^(?:من|مَن)(?= (?!أين|اين))|(?<![\p{L}\p{M}])(?:من هو|من هي|من الذي|من التي)(?![\p{L}\p{M}])/u, type: 'person' },
   { re: /\b(?:why|for what reason|what (?:was|is|were|are) (?:the |its |their )?(?:root )?(?:cause|reason)s?|what caused)\b|(?<![\p{L}])(?:почему|зачем|по какой причине|из-за чего|(?:какова|какая|каковы|какие|в ч[её]м)(?:\s+[\p{L}]+){0,2}\s+причин\p{L}*)(?![\p{L}])|(?<![\p{L}])(?:warum|weshalb|wieso|weswegen|aus welchem grund|was ist der grund|was war der grund|wozu)(?![\p{L}])|(?<![\p{L}])(?:pourquoi|por qué|para qué)(?![\p{L}])|为什么|为何|为啥|怎么会|什么原因|なぜ|どうして|なんで|क्यों|ทำไม|왜|(?<![\p{L}\p{M}])(?:لماذا|لم|ما سبب|ما السبب)(?![\p{L}\p{M}])/u, type: 'reason' },
   { re: /\b(?:where|which (?:city|country|office|place|town|region))\b|(?<![\p{L}])(?:где|куда|откуда|в каком (?:городе|офисе|месте)|в какой стране)(?![\p{L}])|(?<![\p{L}])(?:wo|wohin|woher|an welchem ort|in welcher stadt|in welchem land|in welchem ordner|an welcher stelle)(?![\p{L}])|(?<![\p{L}])(?:où|dónde|adónde)(?![\p{L}])|哪里|哪儿|在哪|何处|什么地方|どこ|कहाँ|कहां|ที่ไหน|어디|(?<![\p{L}\p{M}])(?:أين|اين|في أي مدينة|في أي بلد)(?![\p{L}\p{M}])/u, type: 'place' },
@@ -145,7 +145,17 @@ function countedUnit(q: string): string | undefined {
 }
 
 /** "What year", «в каком году», "welches Datum": a date question that names the calendar value it asks for. */
-const NAMES_DATE = /\b(?:what|which) (?:year|date)\b|(?<![\p{L}])(?:в каком году|какого числа|какая дата|какой датой|in welchem jahr|welches datum|an welchem datum|quelle année|en quelle année|quelle date|en qué año|qué año|qué fecha)(?![\p{L}])/iu;
+const NAMES_DATE = /\b(?:what|which) (?:year|date(?! (?:formats?|fields?|pickers?|propert(?:y|ies)|ranges?|settings?|types?|strings?|columns?|syntax|templates?)\b))\b|(?<![\p{L}])(?:в каком году|какого числа|какая дата|какой датой|in welchem jahr|welches datum|an welchem datum|quelle année|en quelle année|quelle date|en qué año|qué año|qué fecha)(?![\p{L}])/iu;
+
+/**
+ * A leading clause of time that is not itself asked: "when" and a subject, not an auxiliary ("When I
+ * create a daily note," but not "When did…"), up to the comma after which another question word opens
+ * the question. The match ends at that comma.
+ */
+const CONDITION_CLAUSE = new RegExp(
+  `^(?:when(?!\\s+(?:did|does|do|was|were|is|are|will|would|can|could|should|has|have|had|exactly|roughly)\\b)|когда(?!\\s+(?:был|была|было|были|будет|будут)(?![\\p{L}]))|wann(?!\\s+(?:ist|sind|war|waren|wird|werden|hat|haben)(?![\\p{L}])))[^,?]{3,}?,\\s*(?=(?:and\\s+|и\\s+|und\\s+)?(?:what|which|who|whom|whose|where|why|how|что|какой|какая|какое|какие|каким|каком|какую|какого|кто|кого|где|куда|почему|зачем|как|сколько|was|welche[rsmn]?|wer|wo|warum|wie)(?![\\p{L}]))`,
+  'iu',
+);
 
 export function askedType(question: string): AskedType {
   const q = question.toLowerCase().replace(/[’`]/g, "'").replace(/\s+/g, ' ').trim();
@@ -154,9 +164,14 @@ export function askedType(question: string): AskedType {
   // A question word that opens a clause (the start, or after a dash, comma, colon or semicolon) comes
   // before one inside a noun phrase: in "The engineer who chose WebSockets — which city do they work
   // from?" the "who" only says which engineer.
+  // A question that opens with a clause of time ("When two devices edit the same note, which
+  // algorithm…", «Когда заметка удалена, где…») asks with the question word after that clause: its
+  // "when" says under what condition, not what is asked.
+  const condition = CONDITION_CLAUSE.exec(q);
   let best: { at: number; type: AnswerType; opens: boolean } | null = null;
   for (const rule of RULES) {
     for (const m of q.matchAll(new RegExp(rule.re.source, rule.re.flags.includes('g') ? rule.re.flags : `${rule.re.flags}g`))) {
+      if (condition && m.index < condition[0].length) continue;
       const opens = m.index === 0 || /(?:^|[—–,;:(]|\s-)\s*$/u.test(q.slice(0, m.index));
       if (!best || (opens && !best.opens) || (opens === best.opens && m.index < best.at)) best = { at: m.index, type: rule.type, opens };
     }
@@ -174,11 +189,12 @@ export function askedType(question: string): AskedType {
 
 /**
  * A question of two parts joined by "and"/"и" whose second part has its own question word
- * ("How long did it last, and what was its root cause?") asks two things; each part is answered on its own.
+ * ("How long did it last, and what was its root cause?") or asks yes or no ("…and is it stored in the
+ * vault?", «…и хранятся ли они в хранилище?», "…und ob…") asks two things; each part is answered on its own.
  */
 export function questionParts(question: string): string[] {
   const q = question.replace(/\s+/g, ' ').trim();
-  const split = /,?\s+(?:and|и|а также|und|sowie)\s+(?=(?:wie|wann|wo|wer|wen|wem|warum|weshalb|wieso|was|welche[rsmn]?|womit|wofür|wohin|woher|what|when|who|whom|whose|where|why|how|which|(?:on|in|at|from|for|by|to|with) (?:what|which|whom)|by when|for how|(?:in|an|auf|aus|bei|mit|nach|von|vor|zu|für|seit|bis|um|über|unter) (?:welche[rsmn]?|wem|wen|was)|(?:(?:в|во|на|с|со|до|к|по|из|о|об|от|за|для)\s+)?(?:что|чем|чего|когда|кто|кого|кому|кем|где|куда|откуда|почему|зачем|как|сколько|скольких|как(?:ой|ая|ое|ие|ую|им|ом|ого|ому|их|ими|ов|ова|ово|овы)|чей|чья|чьё|чье|чьи))(?![\p{L}]))/iu;
+  const split = /,?\s+(?:and|и|а также|und|sowie)\s+(?=(?:whether|ob|(?:is|are|was|were|does|do|did|can|will|should) (?:it|they|this|that|these|those|there|he|she)|\p{L}+\s+ли|wie|wann|wo|wer|wen|wem|warum|weshalb|wieso|was|welche[rsmn]?|womit|wofür|wohin|woher|what|when|who|whom|whose|where|why|how|which|(?:on|in|at|from|for|by|to|with) (?:what|which|whom)|by when|for how|(?:in|an|auf|aus|bei|mit|nach|von|vor|zu|für|seit|bis|um|über|unter) (?:welche[rsmn]?|wem|wen|was)|(?:(?:в|во|на|с|со|до|к|по|из|о|об|от|за|для)\s+)?(?:что|чем|чего|когда|кто|кого|кому|кем|где|куда|откуда|почему|зачем|как|сколько|скольких|как(?:ой|ая|ое|ие|ую|им|ом|ого|ому|их|ими|ов|ова|ово|овы)|чей|чья|чьё|чье|чьи))(?![\p{L}]))/iu;
   const parts = q.split(split).map((p) => p.trim()).filter((p) => /[\p{L}\p{N}]/u.test(p));
   if (parts.length > 1) return parts;
   // "What is the largest file Sync Plus will sync, and the largest file I can upload?" asks the same of

@@ -32,3 +32,18 @@ describe('a line of code as the answer', () => {
     expect(asked.answer).toContain('sync-create-remote');
   });
 });
+
+describe('a value of the asked form', () => {
+  const read = (q: string, text: string) => readAnswer(q, readerCandidates([snippet(1, text, 'File recovery')]), { termStats });
+
+  it('answers how long only with a span of time', () => {
+    expect(read('How long are file recovery snapshots kept?', 'File recovery snapshots are kept for 7 days.').outcome).toBe('answered');
+    const where = read('How long are file recovery snapshots kept?', 'File recovery snapshots are kept in the global settings folder.');
+    expect(where.outcome).toBe('partial');
+  });
+
+  it('answers when only with a date', () => {
+    expect(read('When was file recovery released?', 'File recovery was released on 2024-03-01.').outcome).toBe('answered');
+    expect(read('When was file recovery released?', 'File recovery was released as a core plugin.').outcome).toBe('partial');
+  });
+});
