@@ -31,6 +31,13 @@ describe('askedType', () => {
     ['When did the relay go down?', 'date'],
     ['when, roughly, did we launch', 'date'],
     ['Когда была встреча?', 'date'],
+    // A measure is a number; a salary or price named in Russian an amount.
+    ["what's the default stack size of a spawned thread in Rust", 'number'],
+    ['What is the maximum file size?', 'number'],
+    ['Какой максимальный размер кучи выставляется по умолчанию?', 'number'],
+    ['Which rate plan did we choose?', 'entity'],
+    ['какая минимальная зарплата нужна для Blue Card', 'money'],
+    ['Какова стоимость подписки?', 'money'],
     // "what date format" asks for a format, not a date.
     ['What date format does a new daily note use?', 'entity'],
     ['What date is the review?', 'date'],
