@@ -112,6 +112,7 @@ export function formatAnswerReport(r: AnswerEvalReport): string {
     ['source cited', pct(r.source_cited)],
     ['abstained on unanswerable', pct(r.abstained_unanswerable)],
     ['false abstentions on answerable', pct(r.false_abstentions)],
+    ['  of them, the withheld quote held the fact', pct(r.withheld_fact)],
     ['partly answered (of answers)', pct(r.partial)],
     ...(r.restricted_leaked === null ? [] : [['restricted answers leaked', String(r.restricted_leaked)] as [string, string]]),
     ['median answer length', `${r.median_words} words`],

@@ -88,6 +88,8 @@ export interface AnswerRow {
   /** The reader had a quote, and whether it held the fact (the scorer's training label). */
   quoted: boolean;
   quote_correct: boolean;
+  /** Not found: whether the sentences the reader withheld held the fact. */
+  withheld_correct?: boolean;
   features?: Record<string, number>;
   /** The candidate sentences' selection features, each with whether it holds the fact (with collectCandidates). */
   candidates?: { features: number[]; holds: boolean }[];
@@ -145,6 +147,8 @@ export interface AnswerEvalReport {
   abstained_unanswerable: number;
   /** Answerable questions answered "not in your notes". */
   false_abstentions: number;
+  /** Answerable questions answered "not in your notes" although the sentences the reader withheld held the fact. */
+  withheld_fact: number;
   /** Answered questions marked partial. */
   partial: number;
   /** Restricted questions whose answer leaked without --allow (fixture only). */
@@ -205,6 +209,7 @@ export function scoreAnswer(item: AnswerItem, envelope: AnswerEnvelope): AnswerR
     probability: envelope.reader?.probability ?? null,
     quoted: Boolean(envelope.reader?.quote),
     quote_correct: quoteHolds(item, envelope.reader?.quote ?? ''),
+    ...(envelope.reader?.withheld ? { withheld_correct: quoteHolds(item, envelope.reader.withheld) } : {}),
     ...(envelope.reader ? { features: envelope.reader.features } : {}),
     ...(envelope.reader?.candidates ? { candidates: envelope.reader.candidates.map((c) => ({ features: c.features, holds: quoteHolds(item, c.text) })) } : {}),
     ...(item.rewordedFrom ? { reworded_from: item.rewordedFrom } : {}),
@@ -250,6 +255,7 @@ export function summarize(set: string, rows: readonly AnswerRow[], meta: { embed
     source_cited: share(open, (r) => r.source_cited),
     abstained_unanswerable: share(unanswerable, (r) => r.outcome === 'not_found'),
     false_abstentions: share(open, (r) => r.outcome === 'not_found'),
+    withheld_fact: share(open, (r) => r.outcome === 'not_found' && r.withheld_correct === true),
     partial: share(answered, (r) => r.outcome === 'partial'),
     restricted_leaked: restricted.length === 0 ? null : restricted.filter((r) => r.fact_recall > 0).length,
     median_words: percentile(answered.map((r) => r.words), 50) || 0,

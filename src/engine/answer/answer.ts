@@ -559,7 +559,7 @@ export async function answerQuestion(deps: AnswerDeps, query: string, options: A
     timings,
     tokens: { in: tokensIn, out: tokensOut, first_token_ms: firstTokenMs, per_s: perS },
     thread: null,
-    reader: features ? { probability: probability ?? reading.answerability, outcome: reading.outcome, quote, features, ...(reading.candidateRows ? { candidates: reading.candidateRows.map((c) => ({ text: c.text, rank: c.snippetIndex, features: c.features })) } : {}) } : null,
+    reader: features ? { probability: probability ?? reading.answerability, outcome: reading.outcome, quote, ...(reading.outcome === 'not_found' && reading.withheld ? { withheld: reading.withheld } : {}), features, ...(reading.candidateRows ? { candidates: reading.candidateRows.map((c) => ({ text: c.text, rank: c.snippetIndex, features: c.features })) } : {}) } : null,
   };
   deps.saveTrace({
     trace_id: traceId,

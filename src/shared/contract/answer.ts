@@ -116,6 +116,8 @@ export const AnswerEnvelopeSchema = z.object({
       outcome: z.enum(['answered', 'partial', 'not_found']),
       /** The reader's quote ('' when it found none): what the probability is of. */
       quote: z.string(),
+      /** With a not_found outcome: the sentences the reader would have quoted, withheld (what `synapsis eval --answers` checks the abstentions by). */
+      withheld: z.string().optional(),
       features: z.record(z.string(), z.number()),
       /**
        * Every candidate sentence's selection features (answer/reader.ts SELECTION_FEATURES), only when

@@ -47,3 +47,12 @@ describe('a value of the asked form', () => {
     expect(read('When was file recovery released?', 'File recovery was released as a core plugin.').outcome).toBe('partial');
   });
 });
+
+describe('not found', () => {
+  it('withholds the sentences it would have quoted, for the abstention to be checked', () => {
+    const r = readAnswer('How many snapshots does file recovery keep?', readerCandidates([snippet(1, 'File recovery keeps snapshots in the global settings folder.', 'File recovery')]), { termStats });
+    expect(r.outcome).toBe('not_found');
+    expect(r.answer).toBe('');
+    expect(r.withheld).toBe('File recovery keeps snapshots in the global settings folder. [1]');
+  });
+});

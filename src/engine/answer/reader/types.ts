@@ -138,6 +138,8 @@ export interface Reading {
   outcome: Outcome;
   /** The quoted sentences, best first, each followed by " [n]"; empty when not found. */
   answer: string;
+  /** With a not_found outcome: the sentences the reader would have quoted, each followed by " [n]". */
+  withheld?: string;
   cited: number[];
   /** 0..1: the evidence that the quoted text answers the question (the confidence's main input). */
   answerability: number;
