@@ -163,6 +163,14 @@ describe('splitSentences: Chinese and Japanese', () => {
 });
 
 describe('splitSentences', () => {
+  it('keeps the item number of a quoted title inside its sentence', () => {
+    expect(splitSentences('I particularly enjoy the chapter "25. Avoid default In switch Statements". It is short.')).toEqual([
+      'I particularly enjoy the chapter "25. Avoid default In switch Statements".',
+      'It is short.',
+    ]);
+    expect(splitSentences('The release was 25. Then it ended.')).toEqual(['The release was 25.', 'Then it ended.']);
+  });
+
   it('keeps a middle initial inside its sentence, and ends one at a lone capital after a common word', () => {
     expect(splitSentences('In 1973, Nixon named William E. Simon as the first Administrator. He served a year.')).toEqual([
       'In 1973, Nixon named William E. Simon as the first Administrator.',

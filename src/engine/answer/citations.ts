@@ -196,6 +196,8 @@ function splitLine(line: string): string[] {
     if (!full && rest !== '' && /^\p{Ll}/u.test(rest)) continue;
     if (m[0] === '.' && isAbbreviation(line, m.index)) continue;
     if (m[0] === '.' && ORDINAL_DAY.test(line.slice(0, m.index)) && MONTH_NEXT.test(rest)) continue;
+    // A number opening a quoted title is its item number: the chapter "25. Avoid default in switch".
+    if (m[0] === '.' && /["“«‘(]\d{1,3}$/u.test(line.slice(0, m.index))) continue;
     pieces.push(line.slice(start, end));
     start = end;
     terminators.lastIndex = end;
