@@ -471,6 +471,22 @@ export function visibleDocumentsWriting(connection: ReadConnection, policy: Visi
     .get({ match: termMatch(term), ...wordGlobs(word), cap, allowed: allowedParam(policy) }) as number;
 }
 
+/**
+ * visibleDocumentsWriting for each of `words` where the word is counted with the index (migration
+ * 016), in one statement for all of them: how many visible documents write it exactly so, up to
+ * `cap`. A word not counted there is left out (the caller counts it from the chunks, one at a time).
+ */
+export function visibleDocumentsWritingEach(connection: ReadConnection, policy: VisibilityPolicy, words: readonly string[], cap: number): { word: string; n: number }[] {
+  return statements(sqliteOf(connection))
+    .prepare(
+      `SELECT k.value AS word,
+              (SELECT COUNT(*) FROM (SELECT 1 FROM lower_writings w CROSS JOIN documents d ON d.id = w.document_id
+                                      WHERE w.word = k.value AND d.status = 'indexed' AND ${visibleSql(policy)} LIMIT @cap)) AS n
+         FROM json_each(@words) k WHERE EXISTS (SELECT 1 FROM counted_words WHERE word = k.value)`,
+    )
+    .all({ words: JSON.stringify(words), cap, allowed: allowedParam(policy) }) as { word: string; n: number }[];
+}
+
 /** The indexed documents that write `word` exactly so (as visibleDocumentsWriting; the caller filters them). */
 export function documentsWriting(connection: ReadConnection, term: string, word: string): number[] {
   const db = statements(sqliteOf(connection));
