@@ -122,6 +122,22 @@ export function chunksOfNotes(connection: ReadConnection, paths: readonly string
     .all({ paths: JSON.stringify(paths) }) as { id: number; path: string; title: string | null; heading: string | null; text: string }[];
 }
 
+/**
+ * How many characters the chunks of the indexed documents at `paths` hold in their text and heading
+ * (SQLite's length(): characters, not bytes), without reading the text out: no more than the
+ * JavaScript length (UTF-16 units) of what chunksOfNotes returns.
+ */
+export function textCharsOfNotes(connection: ReadConnection, paths: readonly string[]): number {
+  return statements(sqliteOf(connection))
+    .prepare(
+      `SELECT COALESCE(SUM(length(c.text) + COALESCE(length(c.heading), 0)), 0)
+         FROM json_each(@paths) p CROSS JOIN documents d ON d.path = p.value CROSS JOIN chunks c ON c.document_id = d.id
+        WHERE d.status = 'indexed'`,
+    )
+    .pluck()
+    .get({ paths: JSON.stringify(paths) }) as number;
+}
+
 /** The opening chunk of each indexed document at `paths` (hydrated through the filters as above). */
 export function openingChunksOf(connection: ReadConnection, paths: readonly string[]): { id: number; path: string }[] {
   return statements(sqliteOf(connection))
