@@ -128,7 +128,11 @@ describe('lower-case writings of names kept with the index', () => {
           expect([who, cap, together]).toEqual([who, cap, alone]);
         }
       }
-      expect(visibleDocumentsWritingEach(db, POLICIES.everyone!, ['falcon'], 25)).toEqual([{ word: 'falcon', n: 2 }]);
+      expect(visibleDocumentsWritingEach(db, POLICIES.everyone!, ['falcon', 'kestrel'], 25)).toEqual([
+        { word: 'falcon', n: 2 },
+        { word: 'kestrel', n: 2 },
+      ]);
+      expect(visibleDocumentsWritingEach(db, POLICIES.everyone!, ['falcon'], 1)).toEqual([{ word: 'falcon', n: 1 }]);
     } finally {
       sqlite.close();
     }

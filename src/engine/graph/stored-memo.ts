@@ -31,8 +31,8 @@ export interface GraphMemo {
   noteOfKey: Map<string, string | null>;
   /** A plain name's node key → how many visible notes name it, its forms together (at most NAME_DOCS_CAP). */
   nameCounts: Map<string, number>;
-  /** A word counted with the index → how many visible notes write it in lower case (at most NAME_DOCS_CAP). */
-  lowerCounts: Map<string, number>;
+  /** A word counted with the index → how many visible notes write it in lower case, counted up to `cap`. */
+  lowerCounts: Map<string, { n: number; cap: number }>;
   adjacency: Map<string, Adjacency | null>;
   nodeEntities: Map<string, GraphEntityRow[]>;
   /** Node and cap → whether its notes alone put it past the cap (degreeAtMost's count of a hub, read once). */

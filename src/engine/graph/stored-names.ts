@@ -118,20 +118,27 @@ export function nameResolver(ctx: ReaderContext): NameResolver {
     if (missing.length > 0) for (const r of visibleNotesNamed(db, policy, missing)) noteOfKey.set(`first\u0000${r.key}`, r.path === null ? null : noteId(r.path));
     if (names.size > 0) for (const r of namingCounts([...names])) nameCounts.set(r.key, r.n);
     // The plain names that will be tested as common words (no note claims them, 2 to NAME_DOCS_CAP
-    // notes name them): their lower-case writings counted together, not one statement a word.
-    const words = new Set<string>();
+    // notes name them): their lower-case writings counted together, each up to the notes that name
+    // it (isCommonWord's cap: a count past it reads rows that change nothing), not one statement a word.
+    const words = new Map<string, number>();
     for (const e of list) {
       if (e.type !== 'name' || resolved.has(e.id) || noteOfKey.get(`first\u0000${e.key}`) !== null) continue;
       const n = nameCounts.get(e.node_key);
       const word = n !== undefined && n >= 2 && n < NAME_DOCS_CAP ? lowerCaseWord(e.name) : null;
-      if (word !== null && !lowerCounts.has(word)) words.add(word);
+      if (word !== null && (lowerCounts.get(word)?.cap ?? 0) < n! && (words.get(word) ?? 0) < n!) words.set(word, n!);
     }
-    if (words.size > 0) for (const r of visibleDocumentsWritingEach(db, policy, [...words], NAME_DOCS_CAP)) lowerCounts.set(r.word, r.n);
+    // One statement per cap (a question's names are named by a handful of different counts).
+    const byCap = new Map<number, string[]>();
+    for (const [word, cap] of words) byCap.set(cap, [...(byCap.get(cap) ?? []), word]);
+    for (const [cap, list] of byCap) for (const r of visibleDocumentsWritingEach(db, policy, list, cap)) lowerCounts.set(r.word, { n: r.n, cap });
   };
-  /** isCommonWord's count: read ahead where the word is counted with the index (at most NAME_DOCS_CAP, more than any cap asked), else asked alone. */
+  /**
+   * isCommonWord's count: as read ahead where it was counted up to this cap or more (the count up to
+   * a smaller cap is the smaller of the two), else asked alone.
+   */
   const lowerDocs = (word: string, cap: number, term: () => string) => {
-    const n = lowerCounts.get(word);
-    return n !== undefined ? Math.min(n, cap) : visibleDocumentsWriting(db, policy, term(), word, cap);
+    const known = lowerCounts.get(word);
+    return known !== undefined && known.cap >= cap ? Math.min(known.n, cap) : visibleDocumentsWriting(db, policy, term(), word, cap);
   };
 
   const resolve = (e: GraphEntityRow): string | null => {
