@@ -6,7 +6,7 @@ import { TempDirs, writeFiles } from '../../../test/helpers/tmp.ts';
 import { createEngine } from '../engine.ts';
 import { asReadConnection } from '../store/connection.ts';
 import { DB_FILE } from '../store/database.ts';
-import { visibleDocumentsWriting, wordGlobs } from '../store/queries/graph.ts';
+import { visibleDocumentsWriting, visibleDocumentsWritingEach, wordGlobs } from '../store/queries/graph.ts';
 import { Store } from '../store/store.ts';
 import type { VisibilityPolicy } from '../store/visibility.ts';
 import { lowerCaseForm, writtenWordsOf } from './names.ts';
@@ -108,6 +108,34 @@ describe('lower-case writings of names kept with the index', () => {
     const second = counts(dataDir);
     expect(second.kept).toEqual(second.chunks);
     expect(second.kept).toMatchObject({ 'falcon everyone': 1, 'falcon public': 1, 'falcon restricted': 1, 'kestrel everyone': 1 });
+  }, 60_000);
+
+  it('are read for several words together as for each alone, counted words only, up to the cap', async () => {
+    const vault = temp.make('syn-vault-', VAULT);
+    const dataDir = temp.make();
+    await index(dataDir, vault);
+    const sqlite = new BetterSqlite3(path.join(dataDir, DB_FILE), { readonly: true });
+    try {
+      const counted = sqlite.prepare('SELECT word FROM counted_words ORDER BY word').pluck().all() as string[];
+      expect(counted).toEqual(expect.arrayContaining(['falcon', 'kestrel']));
+      const db = asReadConnection(sqlite);
+      for (const [who, policy] of Object.entries(POLICIES)) {
+        for (const cap of [1, 2, 25]) {
+          const together = new Map(visibleDocumentsWritingEach(db, policy, [...counted, 'hawk'], cap).map((r) => [r.word, r.n]));
+          // A word not counted with the index is left out: its caller counts it from the chunks.
+          expect(together.has('hawk')).toBe(false);
+          const alone = new Map(counted.map((w) => [w, visibleDocumentsWriting(db, policy, lowerCaseForm(w)!.term, w, cap)]));
+          expect([who, cap, together]).toEqual([who, cap, alone]);
+        }
+      }
+      expect(visibleDocumentsWritingEach(db, POLICIES.everyone!, ['falcon', 'kestrel'], 25)).toEqual([
+        { word: 'falcon', n: 2 },
+        { word: 'kestrel', n: 2 },
+      ]);
+      expect(visibleDocumentsWritingEach(db, POLICIES.everyone!, ['falcon'], 1)).toEqual([{ word: 'falcon', n: 1 }]);
+    } finally {
+      sqlite.close();
+    }
   }, 60_000);
 
   it('come out the same from one pass over the chunks as from the full-text index', async () => {

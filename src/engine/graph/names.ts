@@ -90,12 +90,13 @@ export function writtenWordsOf(text: string, wanted: ReadonlySet<string>, into: 
 /**
  * Whether a name used by `namingDocs` visible notes is a common word of the vault: more notes write
  * it in lower case ("bold text", "the graph", "sync runs") than use it as a name, or as many ("the **Bold**
- * button", "Graph view"). `lowerDocs(term, word, cap)` counts the visible notes that write `word`
- * exactly so, up to cap. A name many notes use is a name whatever else they write.
+ * button", "Graph view"). `lowerDocs(word, cap, term)` counts the visible notes that write `word`
+ * exactly so, up to cap; `term()` is the word's index term (lowerCaseForm's), stemmed only when the
+ * count needs it. A name many notes use is a name whatever else they write.
  */
-export function isCommonWord(name: string, namingDocs: number, lowerDocs: (term: string, word: string, cap: number) => number): boolean {
+export function isCommonWord(name: string, namingDocs: number, lowerDocs: (word: string, cap: number, term: () => string) => number): boolean {
   if (namingDocs >= NAME_DOCS_CAP) return false;
-  const form = lowerCaseForm(name);
-  if (form === null) return false;
-  return lowerDocs(form.term, form.word, namingDocs) >= namingDocs;
+  const word = lowerCaseWord(name);
+  if (word === null) return false;
+  return lowerDocs(word, namingDocs, () => stemWord(foldText(word))) >= namingDocs;
 }

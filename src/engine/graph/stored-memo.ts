@@ -31,6 +31,8 @@ export interface GraphMemo {
   noteOfKey: Map<string, string | null>;
   /** A plain name's node key → how many visible notes name it, its forms together (at most NAME_DOCS_CAP). */
   nameCounts: Map<string, number>;
+  /** A word counted with the index → how many visible notes write it in lower case, counted up to `cap`. */
+  lowerCounts: Map<string, { n: number; cap: number }>;
   adjacency: Map<string, Adjacency | null>;
   nodeEntities: Map<string, GraphEntityRow[]>;
   /** Node and cap → whether its notes alone put it past the cap (degreeAtMost's count of a hub, read once). */
@@ -42,7 +44,7 @@ export interface GraphMemo {
 }
 
 export function createGraphMemo(): GraphMemo {
-  return { entities: new Map(), resolved: new Map(), noteOfKey: new Map(), nameCounts: new Map(), adjacency: new Map(), nodeEntities: new Map(), hubs: new Map(), degrees: new Map(), degreeSource: new Map() };
+  return { entities: new Map(), resolved: new Map(), noteOfKey: new Map(), nameCounts: new Map(), lowerCounts: new Map(), adjacency: new Map(), nodeEntities: new Map(), hubs: new Map(), degrees: new Map(), degreeSource: new Map() };
 }
 
 /** Nodes a memo keeps at most; past that it starts again (a bound on memory, not a cache policy). */

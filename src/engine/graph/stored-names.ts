@@ -12,6 +12,7 @@ import {
   entitiesByNodeKeys,
   visibleDocumentsNamingEach,
   visibleDocumentsWriting,
+  visibleDocumentsWritingEach,
   visibleNoteNamed,
   visibleNotesNamed,
   PUBLIC_AUDIENCE,
@@ -20,7 +21,7 @@ import {
   type GraphNoteRow,
 } from '../store/queries/graph.ts';
 import { UNRESOLVED_TYPES } from './links.ts';
-import { isCommonWord, NAME_DOCS_CAP, noteNameKeys, refBaseKey } from './names.ts';
+import { isCommonWord, lowerCaseWord, NAME_DOCS_CAP, noteNameKeys, refBaseKey } from './names.ts';
 import { noteId, splitId, type DegreeSource, type ReaderContext } from './stored-memo.ts';
 
 export interface NameResolver {
@@ -60,7 +61,7 @@ export function degreeSourceOf({ db, policy }: Pick<ReaderContext, 'db' | 'polic
 /** The name resolution of one reader. */
 export function nameResolver(ctx: ReaderContext): NameResolver {
   const { db, policy } = ctx;
-  const { entities, resolved, noteOfKey, nameCounts, nodeEntities, degreeSource } = ctx.memo;
+  const { entities, resolved, noteOfKey, nameCounts, lowerCounts, nodeEntities, degreeSource } = ctx.memo;
 
   const remember = (rows: GraphEntityRow[]) => {
     for (const e of rows) entities.set(e.id, e);
@@ -116,6 +117,28 @@ export function nameResolver(ctx: ReaderContext): NameResolver {
     const missing = [...keys].filter((k) => !noteOfKey.has(`first\u0000${k}`));
     if (missing.length > 0) for (const r of visibleNotesNamed(db, policy, missing)) noteOfKey.set(`first\u0000${r.key}`, r.path === null ? null : noteId(r.path));
     if (names.size > 0) for (const r of namingCounts([...names])) nameCounts.set(r.key, r.n);
+    // The plain names that will be tested as common words (no note claims them, 2 to NAME_DOCS_CAP
+    // notes name them): their lower-case writings counted together, each up to the notes that name
+    // it (isCommonWord's cap: a count past it reads rows that change nothing), not one statement a word.
+    const words = new Map<string, number>();
+    for (const e of list) {
+      if (e.type !== 'name' || resolved.has(e.id) || noteOfKey.get(`first\u0000${e.key}`) !== null) continue;
+      const n = nameCounts.get(e.node_key);
+      const word = n !== undefined && n >= 2 && n < NAME_DOCS_CAP ? lowerCaseWord(e.name) : null;
+      if (word !== null && (lowerCounts.get(word)?.cap ?? 0) < n! && (words.get(word) ?? 0) < n!) words.set(word, n!);
+    }
+    // One statement per cap (a question's names are named by a handful of different counts).
+    const byCap = new Map<number, string[]>();
+    for (const [word, cap] of words) byCap.set(cap, [...(byCap.get(cap) ?? []), word]);
+    for (const [cap, list] of byCap) for (const r of visibleDocumentsWritingEach(db, policy, list, cap)) lowerCounts.set(r.word, { n: r.n, cap });
+  };
+  /**
+   * isCommonWord's count: as read ahead where it was counted up to this cap or more (the count up to
+   * a smaller cap is the smaller of the two), else asked alone.
+   */
+  const lowerDocs = (word: string, cap: number, term: () => string) => {
+    const known = lowerCounts.get(word);
+    return known !== undefined && known.cap >= cap ? Math.min(known.n, cap) : visibleDocumentsWriting(db, policy, term(), word, cap);
   };
 
   const resolve = (e: GraphEntityRow): string | null => {
@@ -127,7 +150,7 @@ export function nameResolver(ctx: ReaderContext): NameResolver {
     else if (e.type === 'name') {
       let n = nameCounts.get(e.node_key);
       if (n === undefined) nameCounts.set(e.node_key, (n = namingCounts([e.node_key])[0]!.n));
-      if (n >= 2 && !isCommonWord(e.name, n, (term, word, cap) => visibleDocumentsWriting(db, policy, term, word, cap))) id = `entity:${e.node_key}`;
+      if (n >= 2 && !isCommonWord(e.name, n, lowerDocs)) id = `entity:${e.node_key}`;
     } else {
       const ns = e.type === 'tag' ? 'tag' : UNRESOLVED_TYPES.has(e.type) ? e.type : 'entity';
       id = `${ns}:${e.node_key}`;

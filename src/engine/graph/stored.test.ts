@@ -22,9 +22,19 @@ const VAULT = {
   'hr/Pay.md': '---\nsensitivity: restricted\npeople: [Maya Chen, Ximena Quetzal]\n---\n# Pay\n\nSalary bands for [[Maya Chen]]; codename Bluefin Lantern, with Bluefin Lantern again over WebSockets. #adr\n',
 };
 
+// "Bold" is capitalised by two notes and written in lower case by three: a word, no node. Kestrel,
+// Grace (each written in lower case by one note), an acronym and a name in an address stay names.
+const COMMON_WORDS = {
+  'a.md': 'Use the Bold button for Kestrel notes. Write to Grace about HTML on GitHub (see github.com/acme).\n',
+  'b.md': 'The Bold style and Kestrel again, with Grace and the HTML export on GitHub.\n',
+  'c.md': 'Make the text bold to stress it.\n',
+  'd.md': 'A bold claim, in bold type.\n',
+  'e.md': 'Nothing bold here, said grace? No: kestrel and html in lower case once each, and github.com.\n',
+};
+
 let dataDirs: string[] = [];
 beforeAll(async () => {
-  for (const vault of [temp.make('syn-stored-', VAULT), SAMPLE_VAULT]) {
+  for (const vault of [temp.make('syn-stored-', VAULT), SAMPLE_VAULT, temp.make('syn-common-', COMMON_WORDS)]) {
     const dataDir = temp.make();
     const engine = createEngine({ dataDir, ...noModels, config: { graphLlm: false } });
     await engine.index([vault]);
@@ -120,6 +130,28 @@ describe('stored graph reader', () => {
       });
     }
   }
+
+  it('tells a common word from a name as the loaded graph does, the words of several names counted together', () => {
+    const sqlite = new BetterSqlite3(path.join(dataDirs[2]!, DB_FILE), { readonly: true });
+    try {
+      const db = asReadConnection(sqlite);
+      const policy = { allowSensitivity: [], sensitivityEnable: true };
+      const kg = loadKnowledgeGraph(db, visibleTo(policy));
+      expect(kg.graph.filterNodes((id) => id.startsWith('entity:')).sort()).toEqual(['entity:github', 'entity:grace', 'entity:html', 'entity:kestrel']);
+      // Every note's edges read together: the plain names they meet are resolved in one read-ahead.
+      const together = storedGraph(db, policy);
+      together.prefetch(kg.graph.filterNodes((id) => id.startsWith('note:')));
+      expect(together.hasNode('entity:bold')).toBe(false);
+      expectSameGraph(db, kg, together);
+      // Each alone, and a name asked before any note is read.
+      const alone = storedGraph(db, policy);
+      expect(alone.hasNode('entity:bold')).toBe(false);
+      expect(alone.hasNode('entity:kestrel')).toBe(true);
+      expectSameGraph(db, kg, alone);
+    } finally {
+      sqlite.close();
+    }
+  });
 
   it('makes one node of a name’s forms, shown by the form most visible notes use', () => {
     const sqlite = new BetterSqlite3(path.join(dataDirs[0]!, DB_FILE), { readonly: true });

@@ -11,7 +11,7 @@ import { graphList, MAX_SOURCE_DEGREE } from './graph-list.ts';
 import { bestChunkOfEachNote, rankChunksOfNotes } from '../search/lexical.ts';
 import { asReadConnection } from '../store/connection.ts';
 import { DB_FILE } from '../store/database.ts';
-import { matchingChunksOf } from '../store/queries/graph.ts';
+import { chunksOfNotes, matchingChunksOf, textCharsOfNotes } from '../store/queries/graph.ts';
 
 const temp = new TempDirs();
 afterAll(() => temp.cleanup());
@@ -165,6 +165,46 @@ describe('ranking the candidate notes’ chunks', () => {
         compared += full.length;
       }
       expect(compared).toBeGreaterThan(200);
+    } finally {
+      sqlite.close();
+    }
+  });
+});
+
+describe('the length of the candidate notes, read without their text', () => {
+  it('is never more than the text’s own length, and the same where every character is one UTF-16 unit', async () => {
+    const vault = temp.make('syn-lengths-', {
+      'plain.md': '# Relay\n\nThe relay speaks WebSocket.\n\n## Setup\n\nRun the relay server on port 8080.\n',
+      'astral.md': '# Emoji 🚀\n\nShip it 🚀🚀 with the relay. 𝔘𝔫𝔦𝔠𝔬𝔡𝔢 letters too.\n',
+      'cyrillic.md': '# Синхронизация\n\nНастроить синхронизацию через ретранслятор.\n',
+    });
+    const dataDir = temp.make();
+    const engine = createEngine({ dataDir, ...noModels });
+    await engine.index([vault]);
+    await engine.dispose();
+    const sqlite = new BetterSqlite3(path.join(dataDir, DB_FILE), { readonly: true });
+    try {
+      const db = asReadConnection(sqlite);
+      const jsLength = (paths: string[]) => chunksOfNotes(db, paths).reduce((n, r) => n + r.text.length + (r.heading?.length ?? 0), 0);
+      for (const paths of [['plain.md'], ['cyrillic.md'], ['plain.md', 'cyrillic.md']]) {
+        expect(jsLength(paths)).toBeGreaterThan(20);
+        expect(textCharsOfNotes(db, paths), paths.join()).toBe(jsLength(paths));
+      }
+      // Characters outside the BMP are two UTF-16 units and one character: fewer characters than units.
+      expect(textCharsOfNotes(db, ['astral.md'])).toBeLessThan(jsLength(['astral.md']));
+      expect(textCharsOfNotes(db, ['plain.md', 'astral.md'])).toBeLessThan(jsLength(['plain.md', 'astral.md']));
+      expect(textCharsOfNotes(db, ['no/such.md'])).toBe(0);
+      // Whatever the length limit, the notes' chunks rank as FTS5 ranks them.
+      const fts = buildFtsQuery('relay emoji ship server');
+      const paths = ['plain.md', 'astral.md'];
+      const full = matchingChunksOf(db, fts.match!, paths);
+      expect(full.length).toBeGreaterThan(1);
+      const chars = textCharsOfNotes(db, paths);
+      for (const limit of [0, chars - 1, chars, jsLength(paths) - 1, jsLength(paths), Infinity]) {
+        const ranked = rankChunksOfNotes(db, fts, paths, 0, [], limit);
+        expect(ranked.map((r) => [r.id, r.path]), String(limit)).toEqual(full.map((r) => [r.id, r.path]));
+        ranked.forEach((r, i) => expect(r.rank).toBeCloseTo(full[i]!.rank, 9));
+      }
     } finally {
       sqlite.close();
     }

@@ -5,7 +5,7 @@ import type { ChunkRow } from '../store/queries/chunks.ts';
 import { countVisibleAndHidden, hiddenChunkIds } from '../store/queries/documents.ts';
 import type { ChunkFilters } from '../store/queries/filters.ts';
 import { BM25_WEIGHTS, documentFrequencies, ensureVocab, languagesPresent, lexicalQueries, phraseStats, rowLengths, tableStats } from '../store/queries/fts.ts';
-import { chunksHoldingIn, chunksOfNotes, chunkTextsOf, matchingChunksOf } from '../store/queries/graph.ts';
+import { chunksHoldingIn, chunksOfNotes, chunkTextsOf, matchingChunksOf, textCharsOfNotes } from '../store/queries/graph.ts';
 import type { VisibilityPolicy } from '../store/visibility.ts';
 import { detectLanguage } from '../lang/detect.ts';
 import { ANALYZED_LANGUAGES, analysisLanguage, compoundParts, isStopword, tokenize } from './analyzer.ts';
@@ -270,12 +270,15 @@ export function rankChunksOfNotes(db: ReadConnection, fts: FtsQuery, paths: read
   // A budget of no rows: the plain terms held by any chunk are all left to the text.
   const { stats, match, left, leftRows } = splitByFrequency(db, fts, 0, 0);
   if (left.length === 0) return match === '' ? [] : matchingChunksOf(db, match, paths);
-  const rows = chunksOfNotes(db, paths);
   // Counting the left terms reads every character of the notes; matching them through the index walks
   // their rows (twice: bm25 counts each term's rows again). About as costly per character as per row
   // here, so long notes (reference pages of hundreds of chunks) are matched through the index: the
-  // ranks are FTS5's either way.
-  if (textLength(rows) > (textChars ?? leftRows)) return matchingChunksOf(db, fts.match, paths);
+  // ranks are FTS5's either way. Notes past the limit by their characters are past it by their UTF-16
+  // length too (never shorter): told so without reading their text out.
+  const limit = textChars ?? leftRows;
+  if (textCharsOfNotes(db, paths) > limit) return matchingChunksOf(db, fts.match, paths);
+  const rows = chunksOfNotes(db, paths);
+  if (textLength(rows) > limit) return matchingChunksOf(db, fts.match, paths);
   const matched = match === '' ? [] : matchingChunksOf(db, match, paths);
   const rank = new Map(matched.map((r) => [r.id, r.rank]));
   const scores = textScores(db, rows, left, stats.avgdl);

@@ -122,6 +122,22 @@ export function chunksOfNotes(connection: ReadConnection, paths: readonly string
     .all({ paths: JSON.stringify(paths) }) as { id: number; path: string; title: string | null; heading: string | null; text: string }[];
 }
 
+/**
+ * How many characters the chunks of the indexed documents at `paths` hold in their text and heading
+ * (SQLite's length(): characters, not bytes), without reading the text out: no more than the
+ * JavaScript length (UTF-16 units) of what chunksOfNotes returns.
+ */
+export function textCharsOfNotes(connection: ReadConnection, paths: readonly string[]): number {
+  return statements(sqliteOf(connection))
+    .prepare(
+      `SELECT COALESCE(SUM(length(c.text) + COALESCE(length(c.heading), 0)), 0)
+         FROM json_each(@paths) p CROSS JOIN documents d ON d.path = p.value CROSS JOIN chunks c ON c.document_id = d.id
+        WHERE d.status = 'indexed'`,
+    )
+    .pluck()
+    .get({ paths: JSON.stringify(paths) }) as number;
+}
+
 /** The opening chunk of each indexed document at `paths` (hydrated through the filters as above). */
 export function openingChunksOf(connection: ReadConnection, paths: readonly string[]): { id: number; path: string }[] {
   return statements(sqliteOf(connection))
@@ -469,6 +485,22 @@ export function visibleDocumentsWriting(connection: ReadConnection, policy: Visi
     )
     .pluck()
     .get({ match: termMatch(term), ...wordGlobs(word), cap, allowed: allowedParam(policy) }) as number;
+}
+
+/**
+ * visibleDocumentsWriting for each of `words` where the word is counted with the index (migration
+ * 016), in one statement for all of them: how many visible documents write it exactly so, up to
+ * `cap`. A word not counted there is left out (the caller counts it from the chunks, one at a time).
+ */
+export function visibleDocumentsWritingEach(connection: ReadConnection, policy: VisibilityPolicy, words: readonly string[], cap: number): { word: string; n: number }[] {
+  return statements(sqliteOf(connection))
+    .prepare(
+      `SELECT k.value AS word,
+              (SELECT COUNT(*) FROM (SELECT 1 FROM lower_writings w CROSS JOIN documents d ON d.id = w.document_id
+                                      WHERE w.word = k.value AND d.status = 'indexed' AND ${visibleSql(policy)} LIMIT @cap)) AS n
+         FROM json_each(@words) k WHERE EXISTS (SELECT 1 FROM counted_words WHERE word = k.value)`,
+    )
+    .all({ words: JSON.stringify(words), cap, allowed: allowedParam(policy) }) as { word: string; n: number }[];
 }
 
 /** The indexed documents that write `word` exactly so (as visibleDocumentsWriting; the caller filters them). */
