@@ -7,11 +7,9 @@
  * models approve unsupported claims (../shared/models/README.md); the verdict is the stricter of
  * the checks and the model critic. Every answer leaves a trace row.
  */
-import { randomUUID } from 'node:crypto';
-import { type AnswerEnvelope, limit, type Limit, type LimitCode, type RetrievalResult, type RetrieveContext } from '../../shared/contract.ts';
+import { type AnswerEnvelope, limit, type LimitCode, type RetrievalResult, type RetrieveContext } from '../../shared/contract.ts';
 import type { ChatModel, Generation } from '../llm/chat.ts';
 import { withTimeout } from '../llm/reranker.ts';
-import { buildContext, estimateTokens } from '../retrieve/context.ts';
 import type { TraceRow } from '../store/store.ts';
 import { asksAboutSubject, describedSubject } from './described-subject.ts';
 import { checkAnswer, supportedShare, tidyAnswer } from './checks.ts';
@@ -20,10 +18,12 @@ import { answerConfidence, LOW_CONFIDENCE } from './confidence.ts';
 import { describesSubject, type Reading, type ReaderOptions, readAnswer, readerCandidates, sentenceSimilarity } from './reader.ts';
 import { readingFeatures, type Features } from './reader/features.ts';
 import { answerProbability, calibratedOutcome, defaultReaderProfile, type ReaderProfile } from './reader/scorer.ts';
-import { ABSTAIN_TEXT, answerPrompt, CRITIC_SCHEMA, CRITIC_SYSTEM_PROMPT, criticPrompt, snippetsFromBlocks } from './prompt.ts';
+import { ABSTAIN_TEXT, answerPrompt, CRITIC_SCHEMA, CRITIC_SYSTEM_PROMPT, criticPrompt } from './prompt.ts';
 import type { CriticResult, Snippet, Verdict } from './types.ts';
 import { ASKED_VALUE, missingPartsLimit, withClosest } from './partial.ts';
 import { bridgeHop, resolveBridge, secondHop, sourceLines, taskHop } from './hop-search.ts';
+import { packStage, retrieveStage } from './ask/retrieve-stage.ts';
+import { ms, startRun } from './ask/run.ts';
 
 /** Limits that name no failed or skipped stage: they do not lower an answer's confidence. */
 const NOT_DEGRADATIONS: ReadonlySet<LimitCode> = new Set(['no_rerank_model', 'no_chat_model', 'value_unstated', 'part_unanswered', 'terms_never_mentioned', 'described_subject']);
@@ -112,7 +112,6 @@ const ECHO_STOPS = ['Question:', 'Snippets:', 'A reviewer found', '```', 'Answer
 
 const STRICTNESS: Record<Verdict, number> = { APPROVE: 0, REVISE: 1, REJECT: 2 };
 const stricter = (a: Verdict, b: Verdict): Verdict => (STRICTNESS[a] >= STRICTNESS[b] ? a : b);
-const ms = (t: number) => Math.round((performance.now() - t) * 10) / 10;
 
 /** A top-hit score in [0, 1] whatever list produced it (BM25 is unbounded, RRF tiny, cosine in [-1, 1]). */
 function topScoreOf(result: RetrievalResult): number | null {
@@ -131,15 +130,11 @@ interface Attempt {
 }
 
 export async function answerQuestion(deps: AnswerDeps, query: string, options: AnswerOptions = {}): Promise<AnswerEnvelope> {
-  const traceId = randomUUID();
-  const startedAt = new Date().toISOString();
-  const t0 = performance.now();
+  const run = startRun(deps, query, options);
+  const { traceId, startedAt, t0, k, limits, timings } = run;
   const { settings, chat } = deps;
-  const limits: Limit[] = [];
-  const timings: Record<string, number> = {};
   const signal = options.signal;
-  const stage = (s: Parameters<NonNullable<AnswerDeps['onStage']>>[1]) => deps.onStage?.(traceId, s);
-  const k = options.k ?? settings.answerK;
+  const stage = run.stage;
   let tokensIn = 0;
   let tokensOut = 0;
   let firstTokenMs: number | null = null;
@@ -147,41 +142,10 @@ export async function answerQuestion(deps: AnswerDeps, query: string, options: A
   /** The chat model's answer stopped at its timeout, not at its end. */
   let generationCut = false;
 
-  // 1. Retrieve.
-  stage('retrieve');
-  const tr = performance.now();
-  const retrieval = await withTimeout(
-    deps.retrieve(query, { ...(options.context ?? {}), ...(options.mode ? { mode: options.mode } : {}) }, k),
-    settings.retrievalTimeoutMs,
-  );
-  timings.retrieve_ms = ms(tr);
-  const result: RetrievalResult | null = 'value' in retrieval ? retrieval.value : null;
-  if (!result) limits.push(limit('retrieval_timed_out', `retrieval timed out after ${settings.retrievalTimeoutMs} ms`));
-  else limits.push(...result.meta.limits);
-  const searched: AnswerEnvelope['searched'] = {
-    query,
-    terms: result?.meta.terms ?? [],
-    results: result?.chunks.length ?? 0,
-    top: (result?.chunks ?? []).slice(0, 5).map((c) => c.locator),
-    closest: [],
-  };
-
-  // 2. Pack the context: the model's window minus the answer, the system prompt and the question.
-  stage('context');
-  let contextTokens = settings.contextTokens;
-  if (chat) {
-    try {
-      const window = await chat.contextSize();
-      const overhead = (await chat.countTokens(settings.systemPrompt + query)) + 96;
-      contextTokens = Math.max(64, Math.min(settings.contextTokens, window - settings.synthTokens - overhead));
-    } catch (error) {
-      limits.push(limit('chat_model_unavailable', `chat model unavailable, extractive answer: ${(error as Error).message}`));
-    }
-  }
-  let snippets: Snippet[] = [];
-  if (result && result.chunks.length > 0) {
-    snippets = snippetsFromBlocks(buildContext(result.chunks, { budgetTokens: contextTokens, countTokens: estimateTokens }).blocks);
-  }
+  const { result, searched } = await retrieveStage(run);
+  const packed = await packStage(run, result);
+  const { contextTokens } = packed;
+  let { snippets } = packed;
 
   // The reader's answer comes first: it is there at once, and a chat model's answer must do at least as well.
   const tread = performance.now();
