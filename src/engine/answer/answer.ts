@@ -11,18 +11,17 @@ import { type AnswerEnvelope, limit, type LimitCode, type RetrievalResult, type 
 import type { ChatModel, Generation } from '../llm/chat.ts';
 import { withTimeout } from '../llm/reranker.ts';
 import type { TraceRow } from '../store/store.ts';
-import { asksAboutSubject, describedSubject } from './described-subject.ts';
 import { checkAnswer, supportedShare, tidyAnswer } from './checks.ts';
 import { citationsFor, extractCitations, narrowCitations, splitSentences, staleCitations, stripCitationMarkers } from './citations.ts';
 import { answerConfidence, LOW_CONFIDENCE } from './confidence.ts';
-import { describesSubject, type Reading, type ReaderOptions, readAnswer, readerCandidates, sentenceSimilarity } from './reader.ts';
-import { readingFeatures, type Features } from './reader/features.ts';
-import { answerProbability, calibratedOutcome, defaultReaderProfile, type ReaderProfile } from './reader/scorer.ts';
+import { type Reading, readAnswer, readerCandidates } from './reader.ts';
+import type { ReaderProfile } from './reader/scorer.ts';
 import { ABSTAIN_TEXT, answerPrompt, CRITIC_SCHEMA, CRITIC_SYSTEM_PROMPT, criticPrompt } from './prompt.ts';
 import type { CriticResult, Snippet, Verdict } from './types.ts';
 import { ASKED_VALUE, missingPartsLimit, withClosest } from './partial.ts';
-import { bridgeHop, resolveBridge, secondHop, sourceLines, taskHop } from './hop-search.ts';
+import { sourceLines } from './hop-search.ts';
 import { packStage, retrieveStage } from './ask/retrieve-stage.ts';
+import { readStage } from './ask/read-stage.ts';
 import { ms, startRun } from './ask/run.ts';
 
 /** Limits that name no failed or skipped stage: they do not lower an answer's confidence. */
@@ -145,84 +144,11 @@ export async function answerQuestion(deps: AnswerDeps, query: string, options: A
   const { result, searched } = await retrieveStage(run);
   const packed = await packStage(run, result);
   const { contextTokens } = packed;
-  let { snippets } = packed;
 
   // The reader's answer comes first: it is there at once, and a chat model's answer must do at least as well.
-  const tread = performance.now();
-  // Term rarity as far as this caller may see: a word only restricted notes hold is one "your files never mention".
-  const visibleTermStats = (terms: readonly string[]) => deps.termStats(terms, options.context?.allow_sensitivity ?? []);
-  let sentenceScores: readonly { text: string; score: number }[] | null = null;
-  const chunkIds = result?.chunks.flatMap((c) => (c.chunk_id === undefined ? [] : [c.chunk_id])) ?? [];
-  if (deps.sentenceSimilarities && snippets.length > 0 && chunkIds.length > 0) {
-    try {
-      sentenceScores = await deps.sentenceSimilarities(query, chunkIds);
-    } catch {
-      // A missing vector or model costs the reader one signal, never the answer.
-      sentenceScores = null;
-    }
-  }
-  const similarity = sentenceScores && sentenceScores.length > 0 ? sentenceSimilarity(sentenceScores) : undefined;
-  const language = deps.questionLanguage?.(query) ?? 'en';
-  // The fitted scorer's profile: its selection weights rank the sentences, its weights score the quote.
-  const profile = deps.readerProfile === undefined ? defaultReaderProfile() : deps.readerProfile;
-  const readerOptions: ReaderOptions = { termStats: visibleTermStats, language, ...(similarity ? { similarity } : {}), ...(deps.readerSelection ? { selection: deps.readerSelection } : profile?.selection ? { selection: profile.selection.weights } : {}), ...(deps.collectCandidates ? { collectCandidates: true } : {}) };
-  // A question that describes its subject ("the engineer who chose WebSockets…") is answered through
-  // the bridge: the description resolved to a name, the rest asked about that name. Its search starts
-  // now, so that the embedder works on it while the first reading is done.
-  const described = result ? describedSubject(query) : null;
-  const hopContext = { ...(options.context ?? {}), ...(options.mode ? { mode: options.mode } : {}) };
-  const resolving = described && asksAboutSubject(described, language) ? resolveBridge(deps, described, hopContext, readerOptions).catch(() => null) : null;
-  let reading: Reading = readAnswer(query, readerCandidates(snippets, language), readerOptions);
-  const bridged = described && resolving ? await bridgeHop(deps, described, resolving, { chunks: result!.chunks, reading }, hopContext, k, contextTokens, readerOptions, language) : null;
-  if (bridged) {
-    snippets = bridged.snippets;
-    reading = bridged.reading;
-    limits.push(bridged.limit);
-  }
-  // A second hop: the question describes its subject ("the engineer who chose WebSockets") and the
-  // best sentences name it (Tomás Herrera); that subject's own passages hold the rest of the answer.
-  if (!bridged && result && reading.hops.length > 0 && describesSubject(query)) {
-    const hop = await secondHop(deps, query, reading, snippets, { ...(options.context ?? {}) }, limits);
-    if (hop.length > 0) {
-      snippets = [...snippets, ...hop];
-      reading = readAnswer(query, readerCandidates(snippets, language), readerOptions);
-    }
-  }
-  // "How do I…": the note whose title names the task was retrieved, but not its steps: its own passages are read.
-  if (result && reading.task !== undefined) {
-    const hop = await taskHop(deps, query, reading.task, snippets, { ...(options.context ?? {}) }, limits);
-    if (hop.length > 0) {
-      snippets = [...snippets, ...hop];
-      reading = readAnswer(query, readerCandidates(snippets, language), readerOptions);
-    }
-  }
-  // The fitted scorer: the probability that the quote states the asked fact, and the outcome it earns.
-  const features: Features | null = snippets.length > 0 ? readingFeatures(reading) : null;
-  const probability = features && profile ? answerProbability(profile, features) : null;
-  // The reader's own "not found" stands: on the dev sets, showing the quotes it withholds cost far more
-  // abstentions on unanswerable questions than it gained answers (docs/answers.md).
-  const quote = reading.outcome === 'not_found' ? '' : reading.answer;
-  // A reading by meaning (a question in another script than its notes) has no words to score: it stays partial.
-  const quoteOutcome: Reading['outcome'] = reading.byMeaning ? 'partial' : probability !== null && profile ? calibratedOutcome(profile, reading.outcome, probability, reading.signals.hasVectors === 1) : reading.outcome;
-  /** The scorer is not sure enough to say Answered: the quote stands as a partial answer, with the closest passages. */
-  const unsure = quoteOutcome === 'partial' && reading.outcome !== 'partial';
-  timings.read_ms = ms(tread);
-  if (snippets.length > 0) {
-    const shown = { answer: quoteOutcome === 'not_found' ? '' : quote, outcome: quoteOutcome };
-    deps.onQuote?.(traceId, shown);
-    options.onQuote?.({ ...shown, sources: quoteOutcome === 'not_found' ? [] : snippets.filter((s) => reading.cited.includes(s.n)) });
-  }
-  if (reading.byMeaning) limits.push(limit('read_by_meaning', 'the question is in another language than these notes: the sentences closest in meaning are shown, not checked word by word'));
-  if (reading.unknown.length > 0) {
-    const words = reading.unknown.map((w) => (reading.spelled?.[w] ? `${w} (read as “${reading.spelled[w]}”)` : w)).join(', ');
-    // Part of a file was never indexed: what the index lacks may be there, so absence is not claimed.
-    const partly = deps.partlySearchable?.(options.context?.allow_sensitivity ?? []) ?? [];
-    if (partly.length === 0) limits.push(limit('terms_never_mentioned', `your files never mention: ${words}`));
-    else {
-      const named = partly.slice(0, 3).join(', ') + (partly.length > 3 ? ` and ${partly.length - 3} more` : '');
-      limits.push(limit('terms_maybe_unsearched', `the searched text never mentions: ${words}; part of ${named} is not searchable (cut at SYN_MAX_CHUNKS_PER_FILE chunks), so it may be there`));
-    }
-  }
+  const read = await readStage(run, result, packed);
+  const { reading, language, visibleTermStats, features, probability, quote, quoteOutcome, unsure } = read;
+  let { snippets } = read;
 
   // A machine on which the chat model writes too slowly to finish an answer in time answers with the reader.
   const speed = chat ? (deps.chatSpeed?.() ?? null) : null;
