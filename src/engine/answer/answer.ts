@@ -8,20 +8,20 @@
  * the checks and the model critic. Every answer leaves a trace row.
  */
 import { type AnswerEnvelope, limit, type LimitCode, type RetrievalResult, type RetrieveContext } from '../../shared/contract.ts';
-import type { ChatModel, Generation } from '../llm/chat.ts';
-import { withTimeout } from '../llm/reranker.ts';
+import type { ChatModel } from '../llm/chat.ts';
 import type { TraceRow } from '../store/store.ts';
-import { checkAnswer, supportedShare, tidyAnswer } from './checks.ts';
-import { citationsFor, extractCitations, narrowCitations, splitSentences, staleCitations, stripCitationMarkers } from './citations.ts';
+import { supportedShare } from './checks.ts';
+import { citationsFor, extractCitations, narrowCitations, staleCitations } from './citations.ts';
 import { answerConfidence, LOW_CONFIDENCE } from './confidence.ts';
-import { type Reading, readAnswer, readerCandidates } from './reader.ts';
+import type { Reading } from './reader.ts';
 import type { ReaderProfile } from './reader/scorer.ts';
-import { ABSTAIN_TEXT, answerPrompt, CRITIC_SCHEMA, CRITIC_SYSTEM_PROMPT, criticPrompt } from './prompt.ts';
-import type { CriticResult, Snippet, Verdict } from './types.ts';
-import { ASKED_VALUE, missingPartsLimit, withClosest } from './partial.ts';
+import { ABSTAIN_TEXT } from './prompt.ts';
+import type { Snippet, Verdict } from './types.ts';
+import { ASKED_VALUE, missingPartsLimit } from './partial.ts';
 import { sourceLines } from './hop-search.ts';
 import { packStage, retrieveStage } from './ask/retrieve-stage.ts';
 import { readStage } from './ask/read-stage.ts';
+import { synthesisStage } from './ask/synthesis-stage.ts';
 import { ms, startRun } from './ask/run.ts';
 
 /** Limits that name no failed or skipped stage: they do not lower an answer's confidence. */
@@ -100,18 +100,6 @@ export interface AnswerOptions {
   onQuote?: (quote: { answer: string; outcome: Reading['outcome']; sources: readonly Snippet[] }) => void;
 }
 
-/**
- * Below this many tokens per second (the median of recent answers) the chat model is not asked:
- * a 512-token answer would take over two minutes, longer than the synthesis timeout.
- */
-const MIN_CHAT_TOKENS_PER_S = 4;
-
-/** A small model that starts writing the prompt's own scaffolding has finished its answer. */
-const ECHO_STOPS = ['Question:', 'Snippets:', 'A reviewer found', '```', 'Answer (cite'];
-
-const STRICTNESS: Record<Verdict, number> = { APPROVE: 0, REVISE: 1, REJECT: 2 };
-const stricter = (a: Verdict, b: Verdict): Verdict => (STRICTNESS[a] >= STRICTNESS[b] ? a : b);
-
 /** A top-hit score in [0, 1] whatever list produced it (BM25 is unbounded, RRF tiny, cosine in [-1, 1]). */
 function topScoreOf(result: RetrievalResult): number | null {
   const top = result.chunks[0];
@@ -123,23 +111,11 @@ function topScoreOf(result: RetrievalResult): number | null {
   return top.score / (top.score + 5);
 }
 
-interface Attempt {
-  text: string;
-  generation: Generation | null;
-}
-
 export async function answerQuestion(deps: AnswerDeps, query: string, options: AnswerOptions = {}): Promise<AnswerEnvelope> {
   const run = startRun(deps, query, options);
   const { traceId, startedAt, t0, k, limits, timings } = run;
-  const { settings, chat } = deps;
-  const signal = options.signal;
+  const { settings } = deps;
   const stage = run.stage;
-  let tokensIn = 0;
-  let tokensOut = 0;
-  let firstTokenMs: number | null = null;
-  let perS = 0;
-  /** The chat model's answer stopped at its timeout, not at its end. */
-  let generationCut = false;
 
   const { result, searched } = await retrieveStage(run);
   const packed = await packStage(run, result);
@@ -147,209 +123,13 @@ export async function answerQuestion(deps: AnswerDeps, query: string, options: A
 
   // The reader's answer comes first: it is there at once, and a chat model's answer must do at least as well.
   const read = await readStage(run, result, packed);
-  const { reading, language, visibleTermStats, features, probability, quote, quoteOutcome, unsure } = read;
-  let { snippets } = read;
+  const { reading, features, probability, quote, quoteOutcome, unsure } = read;
 
-  // A machine on which the chat model writes too slowly to finish an answer in time answers with the reader.
-  const speed = chat ? (deps.chatSpeed?.() ?? null) : null;
-  const tooSlow = speed !== null && speed < MIN_CHAT_TOKENS_PER_S;
-  if (tooSlow) limits.push(limit('chat_too_slow', `the chat model writes ${speed.toFixed(1)} tokens/s on this machine (an answer would take minutes): quoted answer instead`));
-  const useChat = chat !== null && !tooSlow && !limits.some((l) => l.code === 'chat_model_unavailable');
-  const synthesize = async (feedback: string | undefined, attempt: number): Promise<Attempt | null> => {
-    if (!chat) return null;
-    let user = answerPrompt(query, snippets, feedback);
-    // The token estimate is approximate: if the real prompt overflows the window, drop the last snippets.
-    const window = await chat.contextSize();
-    let fit = snippets;
-    while (fit.length > 1 && (await chat.countTokens(settings.systemPrompt + user)) + settings.synthTokens + 32 > window) {
-      fit = fit.slice(0, -1);
-      user = answerPrompt(query, fit, feedback);
-    }
-    if (fit.length < snippets.length) {
-      limits.push(limit('context_overflow', `${snippets.length - fit.length} snippets did not fit the model's context`));
-      snippets = fit;
-    }
-    options.onPrompt?.({ system: settings.systemPrompt, user, purpose: 'answer' });
-    const controller = new AbortController();
-    const onAbort = () => controller.abort();
-    signal?.addEventListener('abort', onAbort);
-    let written = '';
-    const timer = setTimeout(() => controller.abort(), settings.synthTimeoutMs);
-    try {
-      const generation = await chat.generate({
-        system: settings.systemPrompt,
-        user,
-        maxTokens: settings.synthTokens,
-        signal: controller.signal,
-        stop: ECHO_STOPS,
-        onText: (text) => {
-          written += text;
-          options.onToken?.(text, attempt, traceId);
-        },
-      });
-      tokensIn += generation.tokensIn;
-      tokensOut += generation.tokensOut;
-      firstTokenMs ??= generation.firstTokenMs;
-      perS = generation.tokensPerS;
-      if (generation.aborted && !signal?.aborted) generationCut = true;
-      if (generation.aborted && !signal?.aborted) limits.push(limit('synthesis_timed_out', `synthesis timed out after ${settings.synthTimeoutMs} ms: the answer was cut short`));
-      return { text: generation.text || written, generation };
-    } catch (error) {
-      limits.push(limit('synthesis_failed', `synthesis failed: ${(error as Error).message}`));
-      return null;
-    } finally {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
-    }
-  };
-
-  /** Drops repeated sentences and cites uncited claims that a snippet clearly holds; names both in limits. */
-  const tidy = (draft: string): string => {
-    const t = tidyAnswer(draft, snippets);
-    if (t.repeated > 0) limits.push(limit('repeated_removed', `removed ${t.repeated} repeated sentence${t.repeated === 1 ? '' : 's'} from the model's answer`));
-    if (t.attributed.length > 0) {
-      limits.push(limit('citations_attributed', `citations added where the model gave none, by matching sentences to snippets: ${t.attributed.map(([i, n]) => `sentence ${i} → [${n}]`).join(', ')}`));
-    }
-    return t.text;
-  };
-
-  const modelCritic = async (text: string): Promise<{ verdict: Verdict; unsupported: number[]; feedback: string } | null> => {
-    if (!chat || options.critic === false || signal?.aborted) return null;
-    const sentences = splitSentences(text);
-    if (sentences.length === 0) return null;
-    const user = criticPrompt(query, snippets, sentences);
-    options.onPrompt?.({ system: CRITIC_SYSTEM_PROMPT, user, purpose: 'critic' });
-    const controller = new AbortController();
-    // Stop reaches the critic too: a small model's review on a slow machine takes tens of seconds.
-    const onAbort = () => controller.abort();
-    signal?.addEventListener('abort', onAbort);
-    const outcome = await withTimeout(
-      chat.generate({ system: CRITIC_SYSTEM_PROMPT, user, maxTokens: 200, jsonSchema: CRITIC_SCHEMA as unknown as Record<string, unknown>, signal: controller.signal }),
-      settings.criticTimeoutMs,
-    )
-      .catch((error: unknown) => ({ error: error as Error }))
-      .finally(() => signal?.removeEventListener('abort', onAbort));
-    if (signal?.aborted) return null;
-    if ('timedOut' in outcome) {
-      controller.abort();
-      limits.push(limit('critic_timed_out', `critic timed out after ${settings.criticTimeoutMs} ms: deterministic checks decided`));
-      return null;
-    }
-    if ('error' in outcome) {
-      limits.push(limit('critic_failed', `critic failed: ${outcome.error.message}: deterministic checks decided`));
-      return null;
-    }
-    tokensIn += outcome.value.tokensIn;
-    tokensOut += outcome.value.tokensOut;
-    const json = outcome.value.json as { verdict?: Verdict; unsupported?: number[]; feedback?: string } | undefined;
-    if (!json?.verdict) {
-      limits.push(limit('critic_no_verdict', 'critic returned no verdict: deterministic checks decided'));
-      return null;
-    }
-    return { verdict: json.verdict, unsupported: json.unsupported ?? [], feedback: json.feedback ?? '' };
-  };
-
-  /** Deterministic checks, then the model critic; the stricter verdict wins. */
-  const judge = async (text: string): Promise<{ critic: CriticResult; decidedBy: 'deterministic' | 'model' | 'skipped' }> => {
-    const tc = performance.now();
-    stage('critic');
-    const checks = checkAnswer(text, snippets);
-    const model = await modelCritic(text);
-    timings.critic_ms = (timings.critic_ms ?? 0) + ms(tc);
-    if (!model) return { critic: checks, decidedBy: 'deterministic' };
-    const verdict = stricter(checks.verdict, model.verdict);
-    const modelNotes = model.unsupported.length > 0 ? `The reviewer model found sentences ${model.unsupported.join(', ')} unsupported. ${model.feedback}` : model.feedback;
-    return {
-      critic: { ...checks, verdict, feedback: [checks.feedback, verdict !== checks.verdict ? modelNotes : ''].filter(Boolean).join('\n') },
-      decidedBy: verdict === checks.verdict ? 'deterministic' : 'model',
-    };
-  };
-
-  // 3. Synthesize (or extract), 4. judge, 5. revise once.
-  let answerMode: AnswerEnvelope['answer_mode'] = 'abstained';
-  let text = '';
-  let removed: number[] = [];
-  let verdictInfo: { critic: CriticResult; decidedBy: 'deterministic' | 'model' | 'skipped' } | null = null;
-  let retried = false;
-  const cancelled = () => signal?.aborted === true;
-  /** The model's answer read like the reader's own quote: which parts of the question it answers. */
-  const modelReadings = new Map<string, Reading>();
-  const readModelAnswer = (answer: string): Reading => {
-    const known = modelReadings.get(answer);
-    if (known) return known;
-    const cited = new Set(extractCitations(answer, snippets).cited);
-    const context = snippets.filter((s) => cited.has(s.n)).map((s) => `${s.title} ${s.heading ?? ''}`).join(' ');
-    const own = readerCandidates(splitSentences(answer).map((sentence, i) => ({ ...snippets[0]!, n: i + 1, title: context, heading: null, text: stripCitationMarkers(sentence), language: 'text' })), language);
-    const read = readAnswer(query, own, { termStats: visibleTermStats, together: false, language });
-    modelReadings.set(answer, read);
-    return read;
-  };
-  const answeredParts = (r: Reading) => (r.outcome === 'not_found' ? 0 : r.parts.filter((p) => p.answered).length);
-
-  if (snippets.length > 0 && !cancelled()) {
-    let attempt: Attempt | null = null;
-    if (useChat) {
-      stage('synthesize');
-      const ts = performance.now();
-      attempt = await synthesize(undefined, 1);
-      timings.synthesize_ms = ms(ts);
-    } else if (!chat) {
-      limits.push(limit('no_chat_model', 'no chat model: quoted answer (the sentences of your files that answer)'));
-    }
-    if (attempt && attempt.text.trim() && !cancelled()) {
-      answerMode = 'generative';
-      const extracted = extractCitations(attempt.text.trim(), snippets);
-      text = tidy(extracted.text);
-      removed = extracted.unknown;
-      verdictInfo = await judge(text);
-      // A first draft that fails the checks gets one retry with the feedback (REJECT too, when it
-      // made claims: a small model often forgets to cite; a second REJECT abstains).
-      const claims = verdictInfo.critic.sentences.some((s) => s.claim);
-      if (!cancelled() && (verdictInfo.critic.verdict === 'REVISE' || (verdictInfo.critic.verdict === 'REJECT' && claims))) {
-        stage('revise');
-        retried = true;
-        const tv = performance.now();
-        const second = await synthesize(verdictInfo.critic.feedback || 'Cite the snippet number after every sentence.', 2);
-        timings.revise_ms = ms(tv);
-        if (second && second.text.trim() && !cancelled()) {
-          const again = extractCitations(second.text.trim(), snippets);
-          text = tidy(again.text);
-          removed = [...new Set([...removed, ...again.unknown])].sort((a, b) => a - b);
-          verdictInfo = await judge(text);
-        }
-        // No second retry: what the checks still find unsupported is cut, and the rest stands (or, if
-        // nothing is left, the answer abstains below).
-        if (verdictInfo.critic.verdict === 'REVISE' && !cancelled()) {
-          const unsupported = verdictInfo.critic.sentences.filter((x) => !x.supported);
-          const kept = verdictInfo.critic.sentences.filter((x) => x.supported && x.claim);
-          if (unsupported.length > 0) {
-            limits.push(limit('unsupported_removed', `removed ${unsupported.length} sentence${unsupported.length === 1 ? '' : 's'} the sources do not support`));
-            text = kept.map((x) => x.sentence).join(' ');
-            if (!text) verdictInfo = { ...verdictInfo, critic: { ...verdictInfo.critic, verdict: 'REJECT' } };
-          }
-        }
-      }
-    } else if (!cancelled()) {
-      if (useChat) limits.push(limit('synthesis_empty', 'synthesis produced no text: quoted answer'));
-    }
-    // The chat model's answer stands only when it passed the checks, was not cut short, and answers
-    // as many parts of the question as the reader's quote; otherwise the quote is the answer.
-    if (answerMode === 'generative' && !cancelled() && reading.outcome !== 'not_found') {
-      const why: [LimitCode, string] | null = verdictInfo?.critic.verdict !== 'APPROVE' ? ['critic_rejected', 'did not pass the source checks']
-        : generationCut ? ['chat_answer_cut', 'was cut short']
-        : answeredParts(readModelAnswer(text)) < answeredParts(reading) ? ['chat_answer_less', 'answers less of the question than the quoted sentences'] : null;
-      if (why) {
-        limits.push(limit(why[0], `the chat model's answer ${why[1]}: the quoted answer is shown instead`));
-        answerMode = 'extractive';
-        text = reading.answer;
-        verdictInfo = { critic: checkAnswer(text, snippets), decidedBy: 'deterministic' };
-      }
-    } else if (answerMode !== 'generative' && !cancelled() && quoteOutcome !== 'not_found') {
-      answerMode = 'extractive';
-      text = unsure ? withClosest(quote, reading.runnersUp ?? reading.passageBest, snippets) : reading.answer;
-      verdictInfo = { critic: checkAnswer(text, snippets), decidedBy: 'deterministic' };
-    }
-  }
+  const synthesis = await synthesisStage(run, read);
+  const { removed, retried, snippets, generationCut, useChat, readModelAnswer } = synthesis;
+  const { verdictInfo } = synthesis;
+  let { answerMode, text } = synthesis;
+  const cancelled = () => run.cancelled();
   if (removed.length > 0) limits.push(limit('citations_removed', `removed citations to snippets that do not exist: [${removed.join(', ')}]`));
 
   const isCancelled = cancelled();
@@ -447,7 +227,7 @@ export async function answerQuestion(deps: AnswerDeps, query: string, options: A
     removed_citations: removed,
     cancelled: isCancelled,
     timings,
-    tokens: { in: tokensIn, out: tokensOut, first_token_ms: firstTokenMs, per_s: perS },
+    tokens: { in: run.tokens.in, out: run.tokens.out, first_token_ms: run.tokens.firstTokenMs, per_s: run.tokens.perS },
     thread: null,
     reader: features ? { probability: probability ?? reading.answerability, outcome: reading.outcome, quote, ...(reading.outcome === 'not_found' && reading.withheld ? { withheld: reading.withheld } : {}), features, ...(reading.candidateRows ? { candidates: reading.candidateRows.map((c) => ({ text: c.text, rank: c.snippetIndex, features: c.features })) } : {}) } : null,
   };
@@ -462,10 +242,10 @@ export async function answerQuestion(deps: AnswerDeps, query: string, options: A
     latencies_ms: timings,
     retrieved: (result?.chunks ?? []).map((c) => c.locator),
     reranked: result?.meta.rerank_used ? result.chunks.map((c) => c.locator) : [],
-    tokens_in: tokensIn,
-    tokens_out: tokensOut,
-    first_token_ms: firstTokenMs,
-    tokens_per_s: perS || null,
+    tokens_in: run.tokens.in,
+    tokens_out: run.tokens.out,
+    first_token_ms: run.tokens.firstTokenMs,
+    tokens_per_s: run.tokens.perS || null,
     limits,
   });
   return envelope;
