@@ -1,0 +1,163 @@
+/**
+ * The reader's stage of an answer: the answer reader (../reader.ts) quotes the sentences that state
+ * the asked fact, following a second search where the question describes its subject (the bridge,
+ * ../described-subject.ts), names it through the best sentences (a second hop) or asks how to do a
+ * task whose note was retrieved without its steps (a task hop). The fitted scorer then says how
+ * likely the quote states the fact, and the outcome that probability earns. The quote is sent at
+ * once, before any chat model writes; the chat model's answer must do at least as well.
+ */
+import { limit, type RetrievalResult } from '../../../shared/contract.ts';
+import { asksAboutSubject, describedSubject } from '../described-subject.ts';
+import { bridgeHop, resolveBridge, secondHop, taskHop } from '../hop-search.ts';
+import { describesSubject, type Reading, type ReaderOptions, readAnswer, readerCandidates, sentenceSimilarity } from '../reader.ts';
+import { readingFeatures, type Features } from '../reader/features.ts';
+import { answerProbability, calibratedOutcome, defaultReaderProfile, type ReaderProfile } from '../reader/scorer.ts';
+import type { Snippet } from '../types.ts';
+import type { Packed } from './retrieve-stage.ts';
+import { type AskRun, ms } from './run.ts';
+
+type TermStats = ReaderOptions['termStats'];
+
+/** How this question is read: its language, the reader's options, and the fitted scorer's profile. */
+interface ReaderSetup {
+  language: string;
+  /** Term rarity as far as this caller may see. */
+  visibleTermStats: TermStats;
+  readerOptions: ReaderOptions;
+  /** Null: the reader's own outcome, uncalibrated. */
+  profile: ReaderProfile | null;
+}
+
+/** The quote and what the scorer makes of it. */
+export interface Calibrated {
+  /** The selection features of the reading (null without snippets). */
+  features: Features | null;
+  /** The fitted probability that the quote states the asked fact (null without features or profile). */
+  probability: number | null;
+  /** The reader's quote; empty when its own outcome is not found. */
+  quote: string;
+  /** The outcome the probability earns for the quote. */
+  quoteOutcome: Reading['outcome'];
+  /** The scorer is not sure enough to say Answered: the quote stands as a partial answer, with the closest passages. */
+  unsure: boolean;
+}
+
+export interface Read extends Calibrated {
+  /** The packed snippets and those the hops added. */
+  snippets: Snippet[];
+  reading: Reading;
+  language: string;
+  visibleTermStats: TermStats;
+}
+
+/** Reads the question's answer in its snippets (and those its hops add), scores the quote and sends it. */
+export async function readStage(run: AskRun, result: RetrievalResult | null, packed: Packed): Promise<Read> {
+  const tread = performance.now();
+  const setup = await readerSetup(run, result, packed.snippets);
+  const { snippets, reading } = await readWithHops(run, result, packed, setup);
+  const calibrated = calibrate(reading, snippets, setup.profile);
+  run.timings.read_ms = ms(tread);
+  if (snippets.length > 0) sendQuote(run, snippets, reading, calibrated);
+  unreadLimits(run, reading);
+  return { ...calibrated, snippets, reading, language: setup.language, visibleTermStats: setup.visibleTermStats };
+}
+
+/**
+ * The reader's options for this question: term rarity as far as this caller may see (a word only
+ * restricted notes hold is one "your files never mention"), the question's cosine to the stored
+ * sentence vectors when there are some, its language, and the fitted scorer's selection weights.
+ */
+async function readerSetup(run: AskRun, result: RetrievalResult | null, snippets: readonly Snippet[]): Promise<ReaderSetup> {
+  const { deps, query, options } = run;
+  const visibleTermStats: TermStats = (terms) => deps.termStats(terms, options.context?.allow_sensitivity ?? []);
+  let sentenceScores: readonly { text: string; score: number }[] | null = null;
+  const chunkIds = result?.chunks.flatMap((c) => (c.chunk_id === undefined ? [] : [c.chunk_id])) ?? [];
+  if (deps.sentenceSimilarities && snippets.length > 0 && chunkIds.length > 0) {
+    try {
+      sentenceScores = await deps.sentenceSimilarities(query, chunkIds);
+    } catch {
+      // A missing vector or model costs the reader one signal, never the answer.
+      sentenceScores = null;
+    }
+  }
+  const similarity = sentenceScores && sentenceScores.length > 0 ? sentenceSimilarity(sentenceScores) : undefined;
+  const language = deps.questionLanguage?.(query) ?? 'en';
+  // The fitted scorer's profile: its selection weights rank the sentences, its weights score the quote.
+  const profile = deps.readerProfile === undefined ? defaultReaderProfile() : deps.readerProfile;
+  const readerOptions: ReaderOptions = { termStats: visibleTermStats, language, ...(similarity ? { similarity } : {}), ...(deps.readerSelection ? { selection: deps.readerSelection } : profile?.selection ? { selection: profile.selection.weights } : {}), ...(deps.collectCandidates ? { collectCandidates: true } : {}) };
+  return { language, visibleTermStats, readerOptions, profile };
+}
+
+/** The reading of the snippets, after the bridge, a second hop or a task hop added passages to them. */
+async function readWithHops(run: AskRun, result: RetrievalResult | null, packed: Packed, setup: ReaderSetup): Promise<{ snippets: Snippet[]; reading: Reading }> {
+  const { deps, query, options, limits } = run;
+  const { language, readerOptions } = setup;
+  let { snippets } = packed;
+  // A question that describes its subject ("the engineer who chose WebSockets…") is answered through
+  // the bridge: the description resolved to a name, the rest asked about that name. Its search starts
+  // now, so that the embedder works on it while the first reading is done.
+  const described = result ? describedSubject(query) : null;
+  const hopContext = { ...(options.context ?? {}), ...(options.mode ? { mode: options.mode } : {}) };
+  const resolving = described && asksAboutSubject(described, language) ? resolveBridge(deps, described, hopContext, readerOptions).catch(() => null) : null;
+  let reading: Reading = readAnswer(query, readerCandidates(snippets, language), readerOptions);
+  const bridged = described && resolving ? await bridgeHop(deps, described, resolving, { chunks: result!.chunks, reading }, hopContext, run.k, packed.contextTokens, readerOptions, language) : null;
+  if (bridged) {
+    snippets = bridged.snippets;
+    reading = bridged.reading;
+    limits.push(bridged.limit);
+  }
+  // A second hop: the question describes its subject ("the engineer who chose WebSockets") and the
+  // best sentences name it (Tomás Herrera); that subject's own passages hold the rest of the answer.
+  if (!bridged && result && reading.hops.length > 0 && describesSubject(query)) {
+    const hop = await secondHop(deps, query, reading, snippets, { ...(options.context ?? {}) }, limits);
+    if (hop.length > 0) {
+      snippets = [...snippets, ...hop];
+      reading = readAnswer(query, readerCandidates(snippets, language), readerOptions);
+    }
+  }
+  // "How do I…": the note whose title names the task was retrieved, but not its steps: its own passages are read.
+  if (result && reading.task !== undefined) {
+    const hop = await taskHop(deps, query, reading.task, snippets, { ...(options.context ?? {}) }, limits);
+    if (hop.length > 0) {
+      snippets = [...snippets, ...hop];
+      reading = readAnswer(query, readerCandidates(snippets, language), readerOptions);
+    }
+  }
+  return { snippets, reading };
+}
+
+/** The fitted scorer: the probability that the quote states the asked fact, and the outcome it earns. */
+function calibrate(reading: Reading, snippets: readonly Snippet[], profile: ReaderProfile | null): Calibrated {
+  const features: Features | null = snippets.length > 0 ? readingFeatures(reading) : null;
+  const probability = features && profile ? answerProbability(profile, features) : null;
+  // The reader's own "not found" stands: on the dev sets, showing the quotes it withholds cost far more
+  // abstentions on unanswerable questions than it gained answers (docs/answers.md).
+  const quote = reading.outcome === 'not_found' ? '' : reading.answer;
+  // A reading by meaning (a question in another script than its notes) has no words to score: it stays partial.
+  const quoteOutcome: Reading['outcome'] = reading.byMeaning ? 'partial' : probability !== null && profile ? calibratedOutcome(profile, reading.outcome, probability, reading.signals.hasVectors === 1) : reading.outcome;
+  const unsure = quoteOutcome === 'partial' && reading.outcome !== 'partial';
+  return { features, probability, quote, quoteOutcome, unsure };
+}
+
+/** The quote as soon as it is read: to every window (`deps.onQuote`) and to this question's caller, with the passages it quotes. */
+function sendQuote(run: AskRun, snippets: readonly Snippet[], reading: Reading, { quote, quoteOutcome }: Calibrated): void {
+  const shown = { answer: quoteOutcome === 'not_found' ? '' : quote, outcome: quoteOutcome };
+  run.deps.onQuote?.(run.traceId, shown);
+  run.options.onQuote?.({ ...shown, sources: quoteOutcome === 'not_found' ? [] : snippets.filter((s) => reading.cited.includes(s.n)) });
+}
+
+/** Limits of what the reader could not read: a question read by meaning, words no searched text mentions. */
+function unreadLimits(run: AskRun, reading: Reading): void {
+  const { limits } = run;
+  if (reading.byMeaning) limits.push(limit('read_by_meaning', 'the question is in another language than these notes: the sentences closest in meaning are shown, not checked word by word'));
+  if (reading.unknown.length > 0) {
+    const words = reading.unknown.map((w) => (reading.spelled?.[w] ? `${w} (read as “${reading.spelled[w]}”)` : w)).join(', ');
+    // Part of a file was never indexed: what the index lacks may be there, so absence is not claimed.
+    const partly = run.deps.partlySearchable?.(run.options.context?.allow_sensitivity ?? []) ?? [];
+    if (partly.length === 0) limits.push(limit('terms_never_mentioned', `your files never mention: ${words}`));
+    else {
+      const named = partly.slice(0, 3).join(', ') + (partly.length > 3 ? ` and ${partly.length - 3} more` : '');
+      limits.push(limit('terms_maybe_unsearched', `the searched text never mentions: ${words}; part of ${named} is not searchable (cut at SYN_MAX_CHUNKS_PER_FILE chunks), so it may be there`));
+    }
+  }
+}
