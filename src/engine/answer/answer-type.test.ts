@@ -41,6 +41,7 @@ describe('askedType', () => {
     // "what date format" asks for a format, not a date.
     ['What date format does a new daily note use?', 'entity'],
     ['What date is the review?', 'date'],
+    ['Which city does she work from?', 'place'],
     ['On what date was the beta set to start?', 'date'],
     ['How much did the migration cost?', 'money'],
     ['What is the least I would have to pay to get early access?', 'money'],
@@ -124,6 +125,16 @@ describe('askedType', () => {
 });
 
 describe('strict value types', () => {
+  it('marks a place question that names the kind of place as answered only by a place', () => {
+    expect(askedType('Which city does the engineer work out of?')).toEqual({ type: 'place', strict: true });
+    expect(askedType('В каком городе работает Анна?')).toEqual({ type: 'place', strict: true });
+    expect(askedType('Where does the engineer work?')).toEqual({ type: 'place' });
+    expect(holdsType('Tomás Herrera — City: Valencia.', { type: 'place' })).toBe(true);
+    expect(holdsType('Анна Соколова — Город: Казань.', { type: 'place' })).toBe(true);
+    expect(holdsType('Tomás Herrera — Reports to: Maya Chen.', { type: 'place' })).toBe(false);
+    expect(holdsType('Office: remote', { type: 'place' })).toBe(false);
+  });
+
   it('marks a price, and a date question that names its calendar value, as answered only by such a value', () => {
     expect(askedType('How much does a Catalyst license cost?')).toEqual({ type: 'money', strict: true });
     expect(askedType('Wie viel kostet ein Abo von Sync Standard im Monat?')).toEqual({ type: 'money', strict: true });

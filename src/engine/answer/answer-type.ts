@@ -88,7 +88,8 @@ const REASON = new RegExp(
 const PERSON = /\[\[[^\]|]+\]\]|(?<![\p{L}])[\p{Lu}][\p{Ll}'’-]+(?:\s+(?:van |von |de |da |del |der |le |la |bin |ibn )?[\p{Lu}][\p{Ll}'’-]+)+/u;
 /** Who a note names by a role rather than a name: "only the vault owner", "an administrator", «руководитель». */
 const ROLE = /(?<![\p{L}])(?:(?:the|an?|your|their|its|only the|each|every)\s+(?:[\p{L}-]+\s+)?(?:owners?|admins?|administrators?|managers?|leads?|authors?|maintainers?|editors?|moderators?)|владел\p{L}*|администратор\p{L}*|руководител\p{L}*)(?![\p{L}])/iu;
-const PLACE = /(?<![\p{L}])(?:in|at|from|near|based in|located in|в|во|из|на|im|aus|bei|nach|unter|auf der|in der|im ordner|unter)\s+(?:the\s+|dem\s+|der\s+|den\s+)?[\p{Lu}][\p{L}'’-]+/u;
+/** A place: a capitalised name after a preposition of place, or a field line that names one ("City: Valencia", «Город: Казань»). */
+const PLACE = /(?<![\p{L}])(?:in|at|from|near|based in|located in|в|во|из|на|im|aus|bei|nach|unter|auf der|in der|im ordner|unter)\s+(?:the\s+|dem\s+|der\s+|den\s+)?[\p{Lu}][\p{L}'’-]+|(?<![\p{L}])(?:[Cc]ity|[Tt]own|[Cc]ountry|[Oo]ffice|[Ll]ocation|[Rr]egion|[Гг]ород|[Сс]трана|[Оо]фис|[Мм]есто|[Ss]tadt|[Ll]and|[Bb]üro|[Oo]rt)\s*:\s*\p{Lu}/u;
 
 const PROCEDURE = /[:：]\s*$|→|(?<![\p{L}])(?:run|type|enter|press|execute|запустите|выполните|введите|нажмите|führe|gib|drücke)\s+`[^`]+`|(?<![\p{L}])(?:settings|preferences|einstellungen|настройки)\s*[>›»]|^(?:to|um|чтобы)\s[^,]{3,80},\s/iu;
 
@@ -113,6 +114,8 @@ interface Rule {
  * value named (a quote without a number states none).
  */
 const NAMES_VERSION = /\b(?:which|what) (?:\p{L}+ )?version\b|(?<![\p{L}])(?:в какой версии|какая версия|какой версии|с какой версии|начиная с какой версии|welche[rnms]? version|in welcher version|seit welcher version|ab welcher version)(?![\p{L}])/iu;
+/** "Which city", «в каком городе», "in welcher Stadt": a place question that names the kind of place it asks for. */
+const NAMES_PLACE = /\bwhich (?:city|country|office|town|region)\b|(?<![\p{L}])(?:в каком (?:городе|офисе)|в какой стране|in welcher stadt|in welchem land)(?![\p{L}])/iu;
 /** "What's the retention period", "the trial period": a span of time, as "how long" asks. */
 const NAMES_PERIOD = /\b(?:what|which)(?:'s| is| was| are)? (?:the |a |an |its |their |my )?(?:[\p{L}-]+ ){0,3}period\b/iu;
 
@@ -193,7 +196,7 @@ export function askedType(question: string): AskedType {
     // "How many retries…" is answered by a count of retries: a sentence that counts nothing, or something else, is no answer.
     return unit ? { type: 'number', unit, strict: true } : { type: 'number' };
   }
-  if (best.type === 'money' || (best.type === 'date' && NAMES_DATE.test(q))) return { type: best.type, strict: true };
+  if (best.type === 'money' || (best.type === 'date' && NAMES_DATE.test(q)) || (best.type === 'place' && NAMES_PLACE.test(q))) return { type: best.type, strict: true };
   return { type: best.type };
 }
 

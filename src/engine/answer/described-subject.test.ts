@@ -26,6 +26,13 @@ describe('described subject', () => {
     expect(clauseRelation(d)).not.toBeNull();
   });
 
+  it('ends the clause at a dash or colon that opens the question', () => {
+    const d = describedSubject("The engineer who decided on WebSockets for the relay — which city do they work out of, and who's their manager?")!;
+    expect(d.clause).toBe('decided on WebSockets for the relay');
+    expect(mainQuestion(d, 'Tomás Herrera')).toBe("Tomás Herrera — which city do they work out of, and who's their manager?");
+    expect(describedSubject('Инженер, который выбрал WebSockets: в каком городе он работает?')!.clause).toBe('выбрал WebSockets');
+  });
+
   it('ends the clause at the main verb when an auxiliary comes before the subject', () => {
     const work = describedSubject('Where does the engineer who chose WebSockets as the relay transport work from, and who is their manager?')!;
     expect(work.clause).toBe('chose WebSockets as the relay transport');

@@ -45,9 +45,9 @@ const EN_PARTICLES = new Set('from for to in on at with about by of into over un
 const EN_DETERMINERS = new Set('the a an her his their its my our your this that these those'.split(' '));
 /** Auxiliaries that leave the main verb after the subject ("Where does the engineer who … work from?"). */
 const EN_AUX = /(?:^|\s)(?:do|does|did|can|could|will|would|should|may|might|must)\s+$/i;
-/** Where a relative clause ends: a comma or the question's end, or "and" opening the question's next part. */
-const EN_CLAUSE_END = /\s*(?:[,;?!]|\s+and\s+(?:who|whom|what|which|when|where|why|how)\b|$)/i;
-const RU_CLAUSE_END = /\s*(?:[,;?!]|\s+и\s+(?:кто|что|где|когда|как|какой|какая|какое|какие|каков|какова|сколько|почему|зачем|куда|откуда|чем|кому|кого)(?![\p{L}])|$)/iu;
+/** Where a relative clause ends: a comma, a dash or a colon, the question's end, or "and" opening the question's next part. */
+const EN_CLAUSE_END = /\s*(?:[,;?!—–:]|\s-\s|\s+and\s+(?:who|whom|what|which|when|where|why|how)\b|$)/i;
+const RU_CLAUSE_END = /\s*(?:[,;?!—–:]|\s-\s|\s+и\s+(?:кто|что|где|когда|как|какой|какая|какое|какие|каков|какова|сколько|почему|зачем|куда|откуда|чем|кому|кого)(?![\p{L}])|$)/iu;
 
 /**
  * In a question with an auxiliary before the subject ("Which database did the person who leads the
