@@ -178,6 +178,14 @@ describe('strict value types', () => {
 });
 
 describe('holdsType', () => {
+  it('reads a number word only as a word of its own, not the end of another ("iPhone", «внутри»)', () => {
+    expect(holdsType('The app brings note-taking to your iPhone and iPad.', { type: 'number' })).toBe(false);
+    expect(holdsType('Данные хранятся внутри хранилища.', { type: 'number' })).toBe(false);
+    expect(holdsType('Someone left it alone.', { type: 'number' })).toBe(false);
+    expect(holdsType('The app runs on one phone and three tablets.', { type: 'number' })).toBe(true);
+    expect(holdsType('Осталось три дня.', { type: 'duration' })).toBe(true);
+  });
+
   it('finds values of each type in English and Russian', () => {
     expect(holdsType('The outage lasted 47 minutes.', { type: 'duration' })).toBe(true);
     expect(holdsType('Tombstones are kept for 45 days.', { type: 'duration' })).toBe(true);
