@@ -180,3 +180,77 @@ describe('Store memory map', () => {
     store.dispose();
   });
 });
+
+describe('store: a batch of documents in one transaction', () => {
+  const segments = (store: Store, table: 'chunks_fts' | 'chunks_tri') =>
+    sqliteOf(store.db).prepare(`SELECT count(DISTINCT segid) FROM ${table}_idx`).pluck().get() as number;
+  const doc = (rootId: number, p: string) => ({ rootId, path: p, docId: p, type: 'markdown', language: null, title: p, contentHash: p, mtimeMs: 0, size: 1, status: 'indexed' as const });
+  const chunks = (p: string) =>
+    Array.from({ length: 3 }, (_, i) => ({
+      ordinal: i,
+      locator: `${p}#L${i + 1}-L${i + 1}`,
+      sectionId: null,
+      heading: null,
+      startLine: i + 1,
+      endLine: i + 1,
+      text: `${p} chunk ${i} CreateFileW`,
+      chunkHash: `c-${p}-${i}`,
+      textHash: `t-${p}-${i}`,
+      embedHash: `e-${p}-${i}`,
+      tags: {},
+      tokenCount: 4,
+      fts: { title: p, heading: '', body: `${p} chunk ${i} createfilew` },
+    }));
+
+  it('adds one segment to each lexical index, not one per document, and every document is found', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'syn-store-'));
+    dirs.push(dir);
+    const store = new Store(dir);
+    const root = store.addRoot('/r', [], []);
+    const db = sqliteOf(store.db);
+    // Merging would hide how many segments were written: neither index merges here.
+    for (const table of ['chunks_fts', 'chunks_tri']) db.exec(`INSERT INTO ${table} (${table}, rank) VALUES ('automerge', 0); INSERT INTO ${table} (${table}, rank) VALUES ('crisismerge', 100)`);
+    const found = (term: string) => [
+      db.prepare('SELECT count(*) FROM chunks_fts WHERE chunks_fts MATCH ?').pluck().get(`"${term.toLowerCase()}"`),
+      db.prepare('SELECT count(*) FROM chunks_tri WHERE chunks_tri MATCH ?').pluck().get(`"${term}"`),
+    ];
+    const paths = Array.from({ length: 12 }, (_, i) => `n${i}.md`);
+    store.writeDocument(doc(root.id, 'first.md'), chunks('first.md'));
+    store.writeDocument(doc(root.id, 'n0.md'), chunks('n0.md'));
+    expect([segments(store, 'chunks_fts'), segments(store, 'chunks_tri')]).toEqual([2, 2]);
+
+    store.transaction(() => {
+      // New notes, a note written before (replaced), one written twice and one written then deleted in the batch.
+      for (const p of paths) store.writeDocument(doc(root.id, p), chunks(p));
+      store.writeDocument(doc(root.id, 'n1.md'), chunks('n1.md'));
+      store.writeDocument(doc(root.id, 'gone.md'), chunks('gone.md'));
+      store.deleteDocuments([store.documentByPath(root.id, 'first.md')!.id, store.documentByPath(root.id, 'gone.md')!.id]);
+    });
+    expect([segments(store, 'chunks_fts'), segments(store, 'chunks_tri')]).toEqual([3, 3]);
+    expect(found('CreateFileW')).toEqual([36, 36]);
+    expect(found('first.md')).toEqual([0, 0]);
+    expect(found('gone.md')).toEqual([0, 0]);
+    expect(found('n1.md')).toEqual([3, 3]);
+    for (const table of ['chunks_fts', 'chunks_tri']) db.prepare(`INSERT INTO ${table} (${table}) VALUES ('integrity-check')`).run();
+    store.dispose();
+  });
+
+  it('undoes every document of the batch when one of them fails', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'syn-store-'));
+    dirs.push(dir);
+    const store = new Store(dir);
+    const root = store.addRoot('/r', [], []);
+    expect(() =>
+      store.transaction(() => {
+        store.writeDocument(doc(root.id, 'a.md'), chunks('a.md'));
+        // The same chunk hash twice is fine, a chunk without text is not (NOT NULL): the write fails halfway.
+        store.writeDocument(doc(root.id, 'b.md'), [...chunks('b.md'), { ...chunks('b.md')[0]!, ordinal: 3, text: null as unknown as string }]);
+      }),
+    ).toThrow();
+    const db = sqliteOf(store.db);
+    expect(db.prepare('SELECT count(*) FROM documents').pluck().get()).toBe(0);
+    expect(db.prepare('SELECT count(*) FROM chunks').pluck().get()).toBe(0);
+    expect(db.prepare("SELECT count(*) FROM chunks_tri WHERE chunks_tri MATCH 'CreateFileW'").pluck().get()).toBe(0);
+    store.dispose();
+  });
+});

@@ -104,6 +104,7 @@ export class Store implements Disposable {
     indexing.touchDocument(this.db, id, mtimeMs, size);
   }
   deleteDocuments(ids: readonly number[], completeJobId?: number): void {
+    this.documents.forgetHeldRowsOf(ids);
     indexing.deleteDocuments(this.db, ids, completeJobId);
   }
   /** A file moved or renamed with identical content: re-pointed without re-parsing. */
@@ -340,9 +341,22 @@ export class Store implements Disposable {
     }
   }
 
-  /** Runs `writes` (Store methods) in one transaction: all of them or none. */
+  /**
+   * Runs `writes` (Store methods) in one transaction: all of them or none. The chunks' lexical rows
+   * go in together at its end (DocumentWriter.holdLexicalRows), so the batch adds one segment to
+   * each FTS5 index instead of one per document.
+   */
   transaction(writes: () => void): void {
-    this.sqlite.transaction(writes)();
+    if (this.sqlite.inTransaction) return this.sqlite.transaction(writes)();
+    this.sqlite.transaction(() => {
+      this.documents.holdLexicalRows();
+      try {
+        writes();
+        this.documents.writeHeldLexicalRows();
+      } finally {
+        this.documents.dropHeldLexicalRows();
+      }
+    })();
   }
 
   dispose(): void {
