@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CHUNK_VECTORS_BY_ID_SQL, CHUNK_VECTORS_PAGE_SQL, embeddedAboveSql, Store } from './store.ts';
+import { BULK_CHECKPOINT_PAGES, BULK_MIN_FREE_BYTES, CHUNK_VECTORS_BY_ID_SQL, CHUNK_VECTORS_PAGE_SQL, DEFAULT_CHECKPOINT_PAGES, embeddedAboveSql, Store } from './store.ts';
+import BetterSqlite3 from 'better-sqlite3';
 import { sqliteOf } from './connection.ts';
 
 const dirs: string[] = [];
@@ -251,6 +252,49 @@ describe('store: a batch of documents in one transaction', () => {
     expect(db.prepare('SELECT count(*) FROM documents').pluck().get()).toBe(0);
     expect(db.prepare('SELECT count(*) FROM chunks').pluck().get()).toBe(0);
     expect(db.prepare("SELECT count(*) FROM chunks_tri WHERE chunks_tri MATCH 'CreateFileW'").pluck().get()).toBe(0);
+    store.dispose();
+  });
+});
+
+describe('store: bulk writes of an indexing run', () => {
+  it('checkpoints every 64 MB of WAL during the run, then copies the WAL into the store and truncates it', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'syn-store-'));
+    dirs.push(dir);
+    const store = new Store(dir);
+    const root = store.addRoot('/r', [], []);
+    const db = sqliteOf(store.db);
+    const wal = () => fs.statSync(`${store.file}-wal`).size;
+    const checkpointPages = () => db.pragma('wal_autocheckpoint', { simple: true });
+    expect(checkpointPages()).toBe(DEFAULT_CHECKPOINT_PAGES);
+
+    // A disk without room for a 64 MB WAL keeps SQLite's interval.
+    store.setBulkWrites(true, BULK_MIN_FREE_BYTES - 1);
+    expect(checkpointPages()).toBe(DEFAULT_CHECKPOINT_PAGES);
+    store.setBulkWrites(true, BULK_MIN_FREE_BYTES);
+    expect(checkpointPages()).toBe(BULK_CHECKPOINT_PAGES);
+    // About 2,000 pages: past SQLite's default interval, so only the run's setting leaves them all in the WAL.
+    const body = 'слово '.repeat(700);
+    for (let b = 0; b < 10; b++) {
+      store.transaction(() => {
+        for (let i = 0; i < 50; i++) {
+          const p = `n${b}-${i}.md`;
+          store.writeDocument({ rootId: root.id, path: p, docId: p, type: 'markdown', language: null, title: p, contentHash: p, mtimeMs: 0, size: 1, status: 'indexed' }, [
+            { ordinal: 0, locator: `${p}#L1-L1`, sectionId: null, heading: null, startLine: 1, endLine: 1, text: `${p} ${body}`, chunkHash: `c${p}`, textHash: `t${p}`, embedHash: `e${p}`, tags: {}, tokenCount: 700, fts: { title: p, heading: '', body } },
+          ]);
+        }
+      });
+    }
+    expect(wal()).toBeGreaterThan(DEFAULT_CHECKPOINT_PAGES * 4096);
+
+    store.setBulkWrites(false);
+    expect(checkpointPages()).toBe(DEFAULT_CHECKPOINT_PAGES);
+    expect(wal()).toBe(0);
+    // Everything is in the store file itself: a copy of it alone holds every document.
+    const copy = path.join(dir, 'copy.db');
+    fs.copyFileSync(store.file, copy);
+    const other = new BetterSqlite3(copy, { readonly: true });
+    expect(other.prepare('SELECT count(*) FROM documents').pluck().get()).toBe(500);
+    other.close();
     store.dispose();
   });
 });
