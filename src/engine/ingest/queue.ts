@@ -388,6 +388,7 @@ function createRunner(
       reporter.emitStatus();
       // The run reads most of the store; through the memory map every page would stay resident (Store.setMemoryMapped).
       store.setMemoryMapped(false);
+      store.setBulkWrites(true);
       try {
         const report = await embedStage(await run());
         if (config.graphLlm && chat) await llmGraphStage(config.graphLlmBudgetMs);
@@ -403,7 +404,10 @@ function createRunner(
         if (isSynapsisError(error)) throw error;
         throw createError('E_SYN_INDEX_FAILED', `Indexing failed: ${(error as Error).message}`, undefined, error);
       } finally {
-        if (!disposables.isDisposed) store.setMemoryMapped(true);
+        if (!disposables.isDisposed) {
+          store.setMemoryMapped(true);
+          store.setBulkWrites(false);
+        }
         state.running--;
         // A phase a failed run left open is over; what waits is read again.
         if (tracker.phase) tracker.end();

@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CHUNK_VECTORS_BY_ID_SQL, CHUNK_VECTORS_PAGE_SQL, embeddedAboveSql, Store } from './store.ts';
+import { BULK_CHECKPOINT_PAGES, BULK_MIN_FREE_BYTES, CHUNK_VECTORS_BY_ID_SQL, CHUNK_VECTORS_PAGE_SQL, DEFAULT_CHECKPOINT_PAGES, embeddedAboveSql, Store } from './store.ts';
+import BetterSqlite3 from 'better-sqlite3';
 import { sqliteOf } from './connection.ts';
 
 const dirs: string[] = [];
@@ -177,6 +178,123 @@ describe('Store memory map', () => {
     expect(mapped()).toBe(0);
     store.setMemoryMapped(true);
     expect(mapped()).toBe(64 * 1024 * 1024);
+    store.dispose();
+  });
+});
+
+describe('store: a batch of documents in one transaction', () => {
+  const segments = (store: Store, table: 'chunks_fts' | 'chunks_tri') =>
+    sqliteOf(store.db).prepare(`SELECT count(DISTINCT segid) FROM ${table}_idx`).pluck().get() as number;
+  const doc = (rootId: number, p: string) => ({ rootId, path: p, docId: p, type: 'markdown', language: null, title: p, contentHash: p, mtimeMs: 0, size: 1, status: 'indexed' as const });
+  const chunks = (p: string) =>
+    Array.from({ length: 3 }, (_, i) => ({
+      ordinal: i,
+      locator: `${p}#L${i + 1}-L${i + 1}`,
+      sectionId: null,
+      heading: null,
+      startLine: i + 1,
+      endLine: i + 1,
+      text: `${p} chunk ${i} CreateFileW`,
+      chunkHash: `c-${p}-${i}`,
+      textHash: `t-${p}-${i}`,
+      embedHash: `e-${p}-${i}`,
+      tags: {},
+      tokenCount: 4,
+      fts: { title: p, heading: '', body: `${p} chunk ${i} createfilew` },
+    }));
+
+  it('adds one segment to each lexical index, not one per document, and every document is found', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'syn-store-'));
+    dirs.push(dir);
+    const store = new Store(dir);
+    const root = store.addRoot('/r', [], []);
+    const db = sqliteOf(store.db);
+    // Merging would hide how many segments were written: neither index merges here.
+    for (const table of ['chunks_fts', 'chunks_tri']) db.exec(`INSERT INTO ${table} (${table}, rank) VALUES ('automerge', 0); INSERT INTO ${table} (${table}, rank) VALUES ('crisismerge', 100)`);
+    const found = (term: string) => [
+      db.prepare('SELECT count(*) FROM chunks_fts WHERE chunks_fts MATCH ?').pluck().get(`"${term.toLowerCase()}"`),
+      db.prepare('SELECT count(*) FROM chunks_tri WHERE chunks_tri MATCH ?').pluck().get(`"${term}"`),
+    ];
+    const paths = Array.from({ length: 12 }, (_, i) => `n${i}.md`);
+    store.writeDocument(doc(root.id, 'first.md'), chunks('first.md'));
+    store.writeDocument(doc(root.id, 'n0.md'), chunks('n0.md'));
+    expect([segments(store, 'chunks_fts'), segments(store, 'chunks_tri')]).toEqual([2, 2]);
+
+    store.transaction(() => {
+      // New notes, a note written before (replaced), one written twice and one written then deleted in the batch.
+      for (const p of paths) store.writeDocument(doc(root.id, p), chunks(p));
+      store.writeDocument(doc(root.id, 'n1.md'), chunks('n1.md'));
+      store.writeDocument(doc(root.id, 'gone.md'), chunks('gone.md'));
+      store.deleteDocuments([store.documentByPath(root.id, 'first.md')!.id, store.documentByPath(root.id, 'gone.md')!.id]);
+    });
+    expect([segments(store, 'chunks_fts'), segments(store, 'chunks_tri')]).toEqual([3, 3]);
+    expect(found('CreateFileW')).toEqual([36, 36]);
+    expect(found('first.md')).toEqual([0, 0]);
+    expect(found('gone.md')).toEqual([0, 0]);
+    expect(found('n1.md')).toEqual([3, 3]);
+    for (const table of ['chunks_fts', 'chunks_tri']) db.prepare(`INSERT INTO ${table} (${table}) VALUES ('integrity-check')`).run();
+    store.dispose();
+  });
+
+  it('undoes every document of the batch when one of them fails', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'syn-store-'));
+    dirs.push(dir);
+    const store = new Store(dir);
+    const root = store.addRoot('/r', [], []);
+    expect(() =>
+      store.transaction(() => {
+        store.writeDocument(doc(root.id, 'a.md'), chunks('a.md'));
+        // The same chunk hash twice is fine, a chunk without text is not (NOT NULL): the write fails halfway.
+        store.writeDocument(doc(root.id, 'b.md'), [...chunks('b.md'), { ...chunks('b.md')[0]!, ordinal: 3, text: null as unknown as string }]);
+      }),
+    ).toThrow();
+    const db = sqliteOf(store.db);
+    expect(db.prepare('SELECT count(*) FROM documents').pluck().get()).toBe(0);
+    expect(db.prepare('SELECT count(*) FROM chunks').pluck().get()).toBe(0);
+    expect(db.prepare("SELECT count(*) FROM chunks_tri WHERE chunks_tri MATCH 'CreateFileW'").pluck().get()).toBe(0);
+    store.dispose();
+  });
+});
+
+describe('store: bulk writes of an indexing run', () => {
+  it('checkpoints every 64 MB of WAL during the run, then copies the WAL into the store and truncates it', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'syn-store-'));
+    dirs.push(dir);
+    const store = new Store(dir);
+    const root = store.addRoot('/r', [], []);
+    const db = sqliteOf(store.db);
+    const wal = () => fs.statSync(`${store.file}-wal`).size;
+    const checkpointPages = () => db.pragma('wal_autocheckpoint', { simple: true });
+    expect(checkpointPages()).toBe(DEFAULT_CHECKPOINT_PAGES);
+
+    // A disk without room for a 64 MB WAL keeps SQLite's interval.
+    store.setBulkWrites(true, BULK_MIN_FREE_BYTES - 1);
+    expect(checkpointPages()).toBe(DEFAULT_CHECKPOINT_PAGES);
+    store.setBulkWrites(true, BULK_MIN_FREE_BYTES);
+    expect(checkpointPages()).toBe(BULK_CHECKPOINT_PAGES);
+    // About 2,000 pages: past SQLite's default interval, so only the run's setting leaves them all in the WAL.
+    const body = 'слово '.repeat(700);
+    for (let b = 0; b < 10; b++) {
+      store.transaction(() => {
+        for (let i = 0; i < 50; i++) {
+          const p = `n${b}-${i}.md`;
+          store.writeDocument({ rootId: root.id, path: p, docId: p, type: 'markdown', language: null, title: p, contentHash: p, mtimeMs: 0, size: 1, status: 'indexed' }, [
+            { ordinal: 0, locator: `${p}#L1-L1`, sectionId: null, heading: null, startLine: 1, endLine: 1, text: `${p} ${body}`, chunkHash: `c${p}`, textHash: `t${p}`, embedHash: `e${p}`, tags: {}, tokenCount: 700, fts: { title: p, heading: '', body } },
+          ]);
+        }
+      });
+    }
+    expect(wal()).toBeGreaterThan(DEFAULT_CHECKPOINT_PAGES * 4096);
+
+    store.setBulkWrites(false);
+    expect(checkpointPages()).toBe(DEFAULT_CHECKPOINT_PAGES);
+    expect(wal()).toBe(0);
+    // Everything is in the store file itself: a copy of it alone holds every document.
+    const copy = path.join(dir, 'copy.db');
+    fs.copyFileSync(store.file, copy);
+    const other = new BetterSqlite3(copy, { readonly: true });
+    expect(other.prepare('SELECT count(*) FROM documents').pluck().get()).toBe(500);
+    other.close();
     store.dispose();
   });
 });

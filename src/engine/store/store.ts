@@ -10,6 +10,7 @@
  *   citations.ts     a cited document's checks       traces.ts        answer traces
  *   settings.ts      settings by key
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import type { Database } from 'better-sqlite3';
 import type { FileIssue, Root } from '../../shared/contract.ts';
@@ -36,6 +37,23 @@ export type { StoredGraph } from './queries/graph-facts.ts';
 export type { IndexJob } from './queries/jobs.ts';
 export type { TraceRow } from './queries/traces.ts';
 export { CHUNK_VECTORS_BY_ID_SQL, CHUNK_VECTORS_PAGE_SQL, embeddedAboveSql, type VectorUnit } from './queries/embeddings.ts';
+
+/** WAL pages between two checkpoints while an indexing run writes (Store.setBulkWrites): 64 MB. */
+export const BULK_CHECKPOINT_PAGES = 16384;
+/** SQLite's own WAL pages between two checkpoints (4 MB), outside an indexing run. */
+export const DEFAULT_CHECKPOINT_PAGES = 1000;
+/** The free disk space below which an indexing run keeps SQLite's checkpoint interval (1 GiB). */
+export const BULK_MIN_FREE_BYTES = 1 << 30;
+
+/** Free bytes on the file system holding `dir` for this user; Infinity when it cannot be read. */
+function freeBytesOf(dir: string): number {
+  try {
+    const st = fs.statfsSync(dir);
+    return st.bavail * st.bsize;
+  } catch {
+    return Infinity;
+  }
+}
 
 /** The SQLite store: the source of truth (docs/design.md §3). All SQL is parameterised. */
 export class Store implements Disposable {
@@ -104,6 +122,7 @@ export class Store implements Disposable {
     indexing.touchDocument(this.db, id, mtimeMs, size);
   }
   deleteDocuments(ids: readonly number[], completeJobId?: number): void {
+    this.documents.forgetHeldRowsOf(ids);
     indexing.deleteDocuments(this.db, ids, completeJobId);
   }
   /** A file moved or renamed with identical content: re-pointed without re-parsing. */
@@ -321,6 +340,33 @@ export class Store implements Disposable {
   private insideTryWrite = false;
 
   /**
+   * While an indexing run writes (on), SQLite copies the WAL into the store every
+   * BULK_CHECKPOINT_PAGES pages instead of every 1,000 (its default, 4 MB). A run rewrites the same
+   * pages commit after commit (the random keys of the chunk hash indexes, the graph's indexes, the
+   * growing FTS5 segments); each checkpoint writes every page the WAL holds once, so fewer of them
+   * write each such page fewer times. Off: the default again, and the run's WAL copied into the
+   * store and truncated, without waiting for a reader that holds an older snapshot (then the next
+   * checkpoints finish it). Crash safety is the WAL's either way: a commit is in the WAL. The WAL
+   * may grow to 64 MB, so a disk with less than BULK_MIN_FREE_BYTES free keeps SQLite's default.
+   */
+  setBulkWrites(on: boolean, freeBytes = freeBytesOf(path.dirname(this.file))): void {
+    if (this.reader) return;
+    if (on) {
+      if (freeBytes >= BULK_MIN_FREE_BYTES) this.sqlite.pragma(`wal_autocheckpoint = ${BULK_CHECKPOINT_PAGES}`);
+      return;
+    }
+    this.sqlite.pragma(`wal_autocheckpoint = ${DEFAULT_CHECKPOINT_PAGES}`);
+    this.sqlite.pragma('busy_timeout = 0');
+    try {
+      this.sqlite.pragma('wal_checkpoint(TRUNCATE)');
+    } catch {
+      // Only a copy: the WAL keeps every commit (a full disk, a lock), and later checkpoints copy it.
+    } finally {
+      this.sqlite.pragma('busy_timeout = 5000');
+    }
+  }
+
+  /**
    * A reader's optional write (an answer's trace, a cached model hash): it waits at most 250 ms for
    * the writer's transaction and is skipped (false) when the writer holds the store longer, the
    * file is read-only or the disk is full; a query never fails for it.
@@ -340,9 +386,22 @@ export class Store implements Disposable {
     }
   }
 
-  /** Runs `writes` (Store methods) in one transaction: all of them or none. */
+  /**
+   * Runs `writes` (Store methods) in one transaction: all of them or none. The chunks' lexical rows
+   * go in together at its end (DocumentWriter.holdLexicalRows), so the batch adds one segment to
+   * each FTS5 index instead of one per document.
+   */
   transaction(writes: () => void): void {
-    this.sqlite.transaction(writes)();
+    if (this.sqlite.inTransaction) return this.sqlite.transaction(writes)();
+    this.sqlite.transaction(() => {
+      this.documents.holdLexicalRows();
+      try {
+        writes();
+        this.documents.writeHeldLexicalRows();
+      } finally {
+        this.documents.dropHeldLexicalRows();
+      }
+    })();
   }
 
   dispose(): void {

@@ -22,7 +22,8 @@ const GRAPH_BATCH = 16;
 export class GraphFactWriter {
   private readonly db;
   private readonly stmts: {
-    upsertEntity: Statement;
+    entityByKey: Statement;
+    insertEntity: Statement;
     insertMention: Statement;
     deleteRelationsOfDoc: Statement;
     deleteNoteDegree: Statement;
@@ -38,9 +39,11 @@ export class GraphFactWriter {
   constructor(private readonly connection: WriteConnection) {
     const db = (this.db = sqliteOf(connection));
     this.stmts = {
-      upsertEntity: db.prepare(
-        'INSERT INTO entities (key, type, name, words, base_key, node_key) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (key, type) DO UPDATE SET key = excluded.key RETURNING id',
-      ),
+      // A look-up, then an insert, not one upsert: an upsert takes a statement journal, and with it
+      // a savepoint at which FTS5 writes out the chunks it holds (queries/indexing.ts inOneTransaction);
+      // so does RETURNING.
+      entityByKey: db.prepare('SELECT id FROM entities WHERE key = ? AND type = ?').pluck(),
+      insertEntity: db.prepare('INSERT INTO entities (key, type, name, words, base_key, node_key) VALUES (?, ?, ?, ?, ?, ?)'),
       insertMention: db.prepare('INSERT OR IGNORE INTO mentions (document_id, entity_id, ordinal, line, origin) VALUES (?, ?, ?, ?, ?)'),
       deleteRelationsOfDoc: db.prepare('DELETE FROM relations WHERE document_id = ?'),
       deleteNoteDegree: db.prepare('DELETE FROM note_degrees WHERE document_id = ?'),
@@ -152,7 +155,7 @@ export class GraphFactWriter {
     let id = byName.get(name);
     if (id === undefined) {
       const key = normalizeName(name);
-      id = (this.stmts.upsertEntity.get(key, type, name, wordsKey(key), refBaseKey(type, name), mergeKey(type, name)) as { id: number }).id;
+      id = (this.stmts.entityByKey.get(key, type) as number | undefined) ?? Number(this.stmts.insertEntity.run(key, type, name, wordsKey(key), refBaseKey(type, name), mergeKey(type, name)).lastInsertRowid);
       byName.set(name, id);
       if (type === 'name') {
         const word = lowerCaseWord(name);

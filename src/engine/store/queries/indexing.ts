@@ -3,7 +3,7 @@
  * transaction, a touch, a move, a delete, and the chunk ids they give out. What a caller may see of
  * them is read in documents.ts and chunks.ts.
  */
-import type { Statement } from 'better-sqlite3';
+import type { Database, Statement } from 'better-sqlite3';
 import { sqliteOf, type ReadConnection, type WriteConnection } from '../connection.ts';
 import { statements } from '../statements.ts';
 import type { GraphFactWriter, StoredGraph } from './graph-facts.ts';
@@ -100,11 +100,27 @@ export function lexicalRowInserts(connection: WriteConnection): LexicalRowInsert
   };
 }
 
+/**
+ * Runs `write` as one transaction: its own, or the caller's when one is open (the indexer commits
+ * a batch of files in one). Never as a savepoint inside the caller's: at every savepoint FTS5 writes
+ * the rows it holds in memory out as a segment of their own, so a batch of 40 files, each written
+ * in a savepoint, left 40 small segments in each lexical index for automerge to merge again and
+ * again (and SQLite copied every page a file changed into a statement journal first). Inside the
+ * caller's transaction a failed write is undone with it: the error must leave that transaction.
+ */
+export function inOneTransaction<T>(db: Database, write: () => T): T {
+  return db.inTransaction ? write() : db.transaction(write)();
+}
+
 /** The writer's documents and chunks. */
 export class DocumentWriter {
   private readonly db;
+  /** The lexical rows of the chunks written in the open batch, by document (holdLexicalRows); null: written at once. */
+  private held: Map<number, { id: number; fts: ChunkWrite['fts']; text: string }[]> | null = null;
   private readonly stmts: {
-    upsertDoc: Statement;
+    docIdByPath: Statement;
+    updateDoc: Statement;
+    insertDoc: Statement;
     docByPath: Statement;
     deleteChunksOfDoc: Statement;
     insertChunk: Statement;
@@ -118,18 +134,21 @@ export class DocumentWriter {
   ) {
     const db = (this.db = sqliteOf(connection));
     this.stmts = {
-      upsertDoc: db.prepare(`
+      // A look-up, then an insert or an update, not one upsert: an upsert (and an update of a row that
+      // chunks refer to) takes a statement journal, and with it a savepoint at which FTS5 writes out
+      // the rows it holds (inOneTransaction). A new document's insert takes none (without RETURNING).
+      docIdByPath: db.prepare('SELECT id FROM documents WHERE root_id = ? AND path = ?').pluck(),
+      updateDoc: db.prepare(`
+        UPDATE documents SET
+          doc_id = @docId, type = @type, language = @language, title = @title, content_hash = @contentHash,
+          mtime_ms = @mtimeMs, size = @size, status = @status, error_code = @errorCode, error = @error,
+          sensitivity = @sensitivity, tags_json = @tags, meta_json = @meta, indexed_at = @indexedAt
+        WHERE id = @id`),
+      insertDoc: db.prepare(`
         INSERT INTO documents (root_id, path, doc_id, type, language, title, content_hash, mtime_ms, size, status,
                                error_code, error, sensitivity, tags_json, meta_json, indexed_at)
         VALUES (@rootId, @path, @docId, @type, @language, @title, @contentHash, @mtimeMs, @size, @status,
-                @errorCode, @error, @sensitivity, @tags, @meta, @indexedAt)
-        ON CONFLICT (root_id, path) DO UPDATE SET
-          doc_id = excluded.doc_id, type = excluded.type, language = excluded.language, title = excluded.title,
-          content_hash = excluded.content_hash, mtime_ms = excluded.mtime_ms, size = excluded.size,
-          status = excluded.status, error_code = excluded.error_code, error = excluded.error,
-          sensitivity = excluded.sensitivity, tags_json = excluded.tags_json, meta_json = excluded.meta_json,
-          indexed_at = excluded.indexed_at
-        RETURNING id`),
+                @errorCode, @error, @sensitivity, @tags, @meta, @indexedAt)`),
       docByPath: db.prepare('SELECT * FROM documents WHERE root_id = ? AND path = ?'),
       deleteChunksOfDoc: db.prepare('DELETE FROM chunks WHERE document_id = ?'),
       insertChunk: db.prepare(`
@@ -144,11 +163,45 @@ export class DocumentWriter {
     return (this.stmts.docByPath.get(rootId, relPath) as DocumentRow | undefined) ?? null;
   }
 
+  /**
+   * Inside a batch's transaction, from now until writeHeldLexicalRows, the chunks' lexical rows wait
+   * here and go into both indexes together at the batch's end. FTS5 writes the rows it holds out as
+   * a segment of their own at every statement that takes a statement journal (a multi-row insert of
+   * graph facts, an update of a document, a delete of chunks): rows inserted note by note left one
+   * segment per note in each index for automerge to merge again and again.
+   */
+  holdLexicalRows(): void {
+    this.held = new Map();
+  }
+
+  /** Writes the held lexical rows (inside the batch's transaction) and writes at once from then on. */
+  writeHeldLexicalRows(): void {
+    const held = this.held;
+    this.held = null;
+    if (!held) return;
+    for (const rows of held.values()) {
+      for (const r of rows) {
+        this.lexical.insertFts.run(r.id, r.fts.title, r.fts.heading, r.fts.body);
+        this.lexical.insertTri.run(r.id, r.text);
+      }
+    }
+  }
+
+  /** Forgets the held rows (the batch's transaction was rolled back). */
+  dropHeldLexicalRows(): void {
+    this.held = null;
+  }
+
+  /** The held rows of documents whose chunks are deleted in the batch go with them. */
+  forgetHeldRowsOf(documentIds: readonly number[]): void {
+    for (const id of documentIds) this.held?.delete(id);
+  }
+
   /** Replaces a document and all its chunks atomically: a crash leaves the old version or the new one. */
   writeDocument(doc: DocumentWrite, chunks: readonly ChunkWrite[], completeJobId?: number): number {
-    return this.db.transaction(() => {
+    return inOneTransaction(this.db, () => {
       if (completeJobId !== undefined) statements(this.db).prepare('DELETE FROM index_jobs WHERE id = ?').run(completeJobId);
-      const { id } = this.stmts.upsertDoc.get({
+      const row = {
         rootId: doc.rootId,
         path: doc.path,
         docId: doc.docId,
@@ -165,25 +218,38 @@ export class DocumentWriter {
         tags: JSON.stringify(doc.tags ?? {}),
         meta: JSON.stringify(doc.meta ?? {}),
         indexedAt: new Date().toISOString(),
-      }) as { id: number };
+      };
+      const replaced = this.stmts.docIdByPath.get(doc.rootId, doc.path) as number | undefined;
+      if (replaced !== undefined) this.stmts.updateDoc.run({ ...row, id: replaced });
+      const id = replaced ?? Number(this.stmts.insertDoc.run(row).lastInsertRowid);
       // One read of the high water per document: the new chunks' ids start above it.
       let nextId = raiseChunkHighWater(this.connection) + 1;
-      this.stmts.deleteChunksOfDoc.run(id);
+      // A new document has no chunks yet; the delete (its trigger takes a statement journal) is for a replaced one.
+      if (replaced !== undefined) {
+        this.stmts.deleteChunksOfDoc.run(id);
+        this.held?.delete(id);
+      }
       this.graph.clearFactsOf(id);
       this.stmts.setGraphVersion.run(doc.graphVersion ?? 0, id);
       this.graph.writeNoteNames(id, doc.path, doc.title, JSON.stringify(doc.meta ?? {}));
       if (doc.graph) this.graph.insertGraph(id, doc.graph, 0);
+      const held: { id: number; fts: ChunkWrite['fts']; text: string }[] | null = this.held && chunks.length > 0 ? [] : null;
       for (const c of chunks) {
-        const info = this.stmts.insertChunk.run(
-          nextId++, id, c.ordinal, c.locator, c.sectionId, c.heading, c.startLine, c.endLine, c.text,
+        const chunkId = nextId++;
+        this.stmts.insertChunk.run(
+          chunkId, id, c.ordinal, c.locator, c.sectionId, c.heading, c.startLine, c.endLine, c.text,
           c.chunkHash, c.textHash, JSON.stringify(c.tags), c.tokenCount, c.embedHash, c.lang ?? null,
         );
-        this.lexical.insertFts.run(info.lastInsertRowid, c.fts.title, c.fts.heading, c.fts.body);
-        this.lexical.insertTri.run(info.lastInsertRowid, c.text);
+        if (held) held.push({ id: chunkId, fts: c.fts, text: c.text });
+        else {
+          this.lexical.insertFts.run(chunkId, c.fts.title, c.fts.heading, c.fts.body);
+          this.lexical.insertTri.run(chunkId, c.text);
+        }
       }
+      if (held) this.held!.set(id, held);
       this.graph.writeLowerWritings(id, chunks);
       return id;
-    })();
+    });
   }
 
   /**
@@ -192,7 +258,7 @@ export class DocumentWriter {
    */
   moveDocument(docId: number, newPath: string, mtimeMs: number, chunkHashOf: (locator: string, text: string, tags: Record<string, string>) => string, jobIds: readonly number[]): void {
     const db = this.db;
-    db.transaction(() => {
+    inOneTransaction(db, () => {
       const old = db.prepare('SELECT path, title, meta_json FROM documents WHERE id = ?').get(docId) as { path: string; title: string | null; meta_json: string };
       db.prepare('UPDATE documents SET path = ?, doc_id = ?, mtime_ms = ?, indexed_at = ? WHERE id = ?').run(newPath, newPath, mtimeMs, new Date().toISOString(), docId);
       this.graph.writeNoteNames(docId, newPath, old.title, old.meta_json);
@@ -205,7 +271,7 @@ export class DocumentWriter {
       }
       const delJob = db.prepare('DELETE FROM index_jobs WHERE id = ?');
       for (const id of jobIds) delJob.run(id);
-    })();
+    });
   }
 }
 
@@ -222,11 +288,11 @@ export function touchDocument(connection: WriteConnection, id: number, mtimeMs: 
 export function deleteDocuments(connection: WriteConnection, ids: readonly number[], completeJobId?: number): void {
   const db = sqliteOf(connection);
   const del = db.prepare('DELETE FROM documents WHERE id = ?');
-  db.transaction(() => {
+  inOneTransaction(db, () => {
     if (completeJobId !== undefined) db.prepare('DELETE FROM index_jobs WHERE id = ?').run(completeJobId);
     if (ids.length > 0) raiseChunkHighWater(connection);
     for (const id of ids) del.run(id);
-  })();
+  });
 }
 
 /** Ordered hashes for the manifest: chunk hashes, and each indexed document's path and content hash. */
