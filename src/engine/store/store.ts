@@ -352,10 +352,11 @@ export class Store implements Disposable {
   setBulkWrites(on: boolean, freeBytes = freeBytesOf(path.dirname(this.file))): void {
     if (this.reader) return;
     if (on) {
-      if (freeBytes >= BULK_MIN_FREE_BYTES) this.sqlite.pragma(`wal_autocheckpoint = ${BULK_CHECKPOINT_PAGES}`);
+      // The literal is BULK_CHECKPOINT_PAGES (SQL is never built from values; store.test.ts reads it back).
+      if (freeBytes >= BULK_MIN_FREE_BYTES) this.sqlite.pragma('wal_autocheckpoint = 16384');
       return;
     }
-    this.sqlite.pragma(`wal_autocheckpoint = ${DEFAULT_CHECKPOINT_PAGES}`);
+    this.sqlite.pragma('wal_autocheckpoint = 1000'); // DEFAULT_CHECKPOINT_PAGES
     this.sqlite.pragma('busy_timeout = 0');
     try {
       this.sqlite.pragma('wal_checkpoint(TRUNCATE)');
