@@ -248,6 +248,23 @@ describe('answer (scripted chat model)', () => {
     expect(a.verdict).not.toBe('APPROVE');
   });
 
+  it('shows the reader\'s quote instead of a checked chat answer that was cut short', async () => {
+    const cut = stubChat('cut', (o) => (o.jsonSchema ? Promise.resolve({ text: '{}', json: { verdict: 'APPROVE', unsupported: [], feedback: '' }, tokensIn: 1, tokensOut: 1, firstTokenMs: 1, tokensPerS: 100, aborted: false }) : untilAborted(o, `Devices talk to the relay server over WebSockets on TLS 1.3 [${snippetWith(o.user, 'WebSockets on TLS 1.3')}].`)));
+    const a = await open({ chat: cut, config: { synthTimeoutMs: 100, criticTimeoutMs: 100 } }).answer('Which transport do devices use to talk to the relay server?', { critic: false });
+    expect(a.limits).toContainEqual({ code: 'chat_answer_cut', detail: "the chat model's answer was cut short: the quoted answer is shown instead" });
+    expect(a.answer_mode).toBe('extractive');
+    expect(a.answer).toContain('WebSockets on TLS 1.3');
+  });
+
+  it('shows the reader\'s quote instead of a checked chat answer that answers fewer parts of the question', async () => {
+    const chat = new ScriptedChat([(u) => `The outage lasted 47 minutes [${snippetWith(u, '47 minutes')}].`]);
+    const a = await open({ chat }).answer('How long did the March relay outage last, and what was its root cause?');
+    expect(a.limits).toContainEqual({ code: 'chat_answer_less', detail: "the chat model's answer answers less of the question than the quoted sentences: the quoted answer is shown instead" });
+    expect(a.answer_mode).toBe('extractive');
+    expect(a.answer).toContain('47 minutes');
+    expect(a.answer).toMatch(/certificate/);
+  });
+
   it('shows the reader\'s quote before the chat model writes, and the draft only as a draft', async () => {
     const chat = new ScriptedChat([(u) => `The outage lasted 47 minutes [${snippetWith(u, '47 minutes')}].`]);
     const engine = open({ chat });
