@@ -21,10 +21,11 @@ export function codeAnswers(question: string, asked: Part['asked'] | undefined):
 
 /**
  * The kinds of asked value a quote must hold to answer its part clearly (otherwise the part is partly
- * answered): a date, a span of time, a number or an amount has a form to look for. Who and where do not
+ * answered): a date, a span of time, a number or an amount has a form to look for, and a how-to's steps
+ * or instruction (holdsType's 'procedure'). Who and where do not
  * ("available to users with a Catalyst licence", "in the global settings folder" answer them).
  */
-const VALUE_TYPES: ReadonlySet<string> = new Set(['date', 'duration', 'number', 'money']);
+const TYPED_TYPES: ReadonlySet<string> = new Set(['date', 'duration', 'number', 'money', 'procedure']);
 
 /** A part is answered when its best sentence reads at least this well. */
 export const PART_ANSWERED = 0.5;
@@ -152,9 +153,10 @@ export function judge(ctx: QuoteContext): Judgement {
     // (Where the verb only ranks, a Russian infinitive, a quote without it may still answer.)
     // A part that asks for a value of a form (when, how long, how many, how much) is clearly answered
     // only by a quote that holds one: "Snapshots are taken every 5 minutes" is about how long they are
-    // kept, but does not say it.
-    const typedIfAsked = !VALUE_TYPES.has(p.asked.type) || picked.some((i) => table[i]![pi]!.typed);
-    const stated = (p.asked.type !== 'procedure' || (picked.some((i) => table[i]![pi]!.typed) && (!p.taskRequired || picked.some((i) => table[i]![pi]!.doesTask)))) && typedIfAsked && !unstated(p, pi);
+    // kept, but does not say it. So is a how-to, by steps or an instruction.
+    const typed = !TYPED_TYPES.has(p.asked.type) || picked.some((i) => table[i]![pi]!.typed);
+    const task = p.asked.type !== 'procedure' || !p.taskRequired || picked.some((i) => table[i]![pi]!.doesTask);
+    const stated = typed && task && !unstated(p, pi);
     return { part: p.text, type: p.asked.type, score: rounded, answered: rounded >= PART_ANSWERED && stated };
   });
   // What the quoted sentences and their notes' titles hold of the question's words.
