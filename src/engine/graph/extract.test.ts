@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { extractGraphFacts, type ExtractInput } from './extract.ts';
+import { prng } from '../../shared/prng.ts';
+import { extractGraphFacts, lowerCaseUses, proseWordCounts, type ExtractInput } from './extract.ts';
 
 const md = (text: string, frontmatter: Record<string, unknown> = {}, from = 0): ExtractInput => ({ relPath: 'n.md', type: 'markdown', lines: text.split('\n'), from, frontmatter });
 const rel = (facts: ReturnType<typeof extractGraphFacts>, type: string) => facts.relations.filter((r) => r.type === type).map((r) => `${r.dst.type}:${r.dst.name}@${r.line}${r.endLine !== r.line ? `-${r.endLine}` : ''}`);
@@ -139,5 +140,27 @@ describe('names that are not entities', () => {
     const facts = extractGraphFacts(md(['| Syntax | See |', '|---|---|', '| `[[Link]]` shows `#tag` | [[Internal links\\|Links]] and [[Embed files.md]] |'].join('\n')));
     expect(rel(facts, 'links_to')).toEqual(['ref:Internal links@3', 'ref:Embed files@3']);
     expect(rel(facts, 'tagged')).toEqual([]);
+  });
+});
+
+describe('lower-case uses of a name', () => {
+  it('counts a word of prose, not a part of a word, an address or a path', () => {
+    const prose = 'the graph view. A graph, (graph) graphs github.com/graph /graph/ graph.md "graph" a graph. Then graph';
+    expect(lowerCaseUses(prose, 'Graph')).toBe(6);
+    expect(lowerCaseUses(prose, 'Graph', () => proseWordCounts(prose))).toBe(6);
+    expect(lowerCaseUses(prose, 'GRAPH', () => proseWordCounts(prose))).toBe(0);
+  });
+
+  it('counts from the note’s word counts exactly as by scanning for the name', () => {
+    const random = prng(11);
+    const pick = (s: string) => s[Math.floor(random() * s.length)]!;
+    const alphabet = 'aabbé1 \n\t.,;:!?()"\'«»“”*_/-~ёЁ';
+    for (let round = 0; round < 2000; round++) {
+      const prose = Array.from({ length: 1 + Math.floor(random() * 60) }, () => pick(alphabet)).join('');
+      const counts = proseWordCounts(prose);
+      for (const name of ['Ab', 'A', 'B1', 'Ba', 'Aé', 'Ёa', 'A-b', 'A.b', 'Ab_']) {
+        expect(lowerCaseUses(prose, name, () => counts), `${JSON.stringify(prose)} ${name}`).toBe(lowerCaseUses(prose, name));
+      }
+    }
   });
 });

@@ -375,8 +375,10 @@ export function extractGraphFacts(input: ExtractInput): GraphFacts {
   // A name the note shows only as a button or menu ("Click **Save**") is the interface's; a single
   // word the note writes in lower case at least as often as capitalised mid-sentence is a word.
   const proseText = prosePlain.join('\n');
+  let words: Map<string, number> | null = null;
   for (const [key, entry] of names) {
-    if (entry.midSentence === 0 || (!/\s/.test(entry.name) && lowerCaseUses(proseText, entry.name) >= entry.midSentence)) names.delete(key);
+    if (entry.midSentence === 0) names.delete(key);
+    else if (!/\s/.test(entry.name) && lowerCaseUses(proseText, entry.name, () => (words ??= proseWordCounts(proseText))) >= entry.midSentence) names.delete(key);
   }
   // A capitalised name the note uses mid-sentence counts everywhere in it; one it only ever starts
   // sentences with ("Then", "Pilot customers…") is dropped. Kept names are related to the note at
@@ -413,10 +415,37 @@ const FILE_EXT = /^\.[A-Za-z0-9]{1,5}(?![\p{L}\p{N}])/u;
 const PROSE_BEFORE = /[\s("'«“*_]/u;
 const PROSE_AFTER = /[\s,;:!?)"'»”*_]/u;
 
-/** How often the note writes a name as a word in lower case; an acronym ("REST", "QUIC") never is. */
-function lowerCaseUses(prose: string, name: string): number {
+/** A run of letters and digits, and the character after it (a full stop's next one too). */
+const WORD_RUN = /[\p{L}\p{N}]+/gu;
+const LETTERS_DIGITS = /^[\p{L}\p{N}]+$/u;
+
+/**
+ * How often the prose writes each run of letters and digits as a word of prose (as lowerCaseUses
+ * counts one): after a space, an opening mark or the start, before a space, a closing mark, a full
+ * stop followed by a space, or the end. Counted in one pass for all the note's names.
+ */
+export function proseWordCounts(prose: string): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const m of prose.matchAll(WORD_RUN)) {
+    const i = m.index!;
+    const end = i + m[0].length;
+    const before = i > 0 ? prose[i - 1]! : ' ';
+    const after = prose[end] ?? ' ';
+    const next = prose[end + 1] ?? ' ';
+    if (PROSE_BEFORE.test(before) && (PROSE_AFTER.test(after) || (after === '.' && /\s/.test(next)))) out.set(m[0], (out.get(m[0]) ?? 0) + 1);
+  }
+  return out;
+}
+
+/**
+ * How often the note writes a name as a word in lower case; an acronym ("REST", "QUIC") never is.
+ * A name of letters and digits only is looked up in `counts` (proseWordCounts, made once per note):
+ * its lower-case form is counted there exactly when it is a whole run bounded as a word of prose.
+ */
+export function lowerCaseUses(prose: string, name: string, counts?: () => ReadonlyMap<string, number>): number {
   const lower = name.toLowerCase();
   if (name.toUpperCase() === name) return 0;
+  if (counts && LETTERS_DIGITS.test(lower)) return counts().get(lower) ?? 0;
   let count = 0;
   for (let i = prose.indexOf(lower); i >= 0; i = prose.indexOf(lower, i + lower.length)) {
     // A word of prose, not part of an address or a path ("github.com", "docs/sync").
