@@ -4,11 +4,12 @@ import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SAMPLE_VAULT, TempDirs } from '../../../test/helpers/tmp.ts';
 import { createEngine } from '../engine.ts';
-import { asReadConnection } from '../store/connection.ts';
+import { asReadConnection, asWriteConnection } from '../store/connection.ts';
 import { DB_FILE } from '../store/database.ts';
 import { PUBLIC_AUDIENCE, storedNoteDegrees } from '../store/queries/graph.ts';
 import { graphList } from '../retrieve/graph-list.ts';
 import type { ChatModel, GenerateOptions, Generation } from '../llm/chat.ts';
+import { createDegreeMemos, notesAround, refreshNoteDegrees } from './degrees.ts';
 import { storedGraph } from './stored.ts';
 
 const temp = new TempDirs();
@@ -114,6 +115,33 @@ describe('stored note degrees', () => {
     } finally {
       await engine.dispose();
     }
+  });
+
+  it('are counted from the notes read around the touched ones, without reading them again', async () => {
+    const vault = temp.make('syn-degrees-', VAULT);
+    const dataDir = temp.make();
+    const engine = createEngine({ dataDir, ...noModels });
+    try {
+      await engine.index([vault]);
+    } finally {
+      await engine.dispose();
+    }
+    const before = degrees(dataDir).stored;
+    const sqlite = new BetterSqlite3(path.join(dataDir, DB_FILE));
+    try {
+      const db = asWriteConnection(sqlite);
+      const memos = createDegreeMemos();
+      const around = notesAround(db, ['people/Maya Chen.md'], memos);
+      expect([...around].sort()).toEqual(['people/Maya Chen.md', 'people/Priya Raman.md', 'projects/Project Aurora.md']);
+      const read = memos.all.adjacency.size;
+      expect(read).toBe(1);
+      expect(await refreshNoteDegrees(db, around, undefined, memos)).toBe(3);
+      // The two other notes read for their counts; the one read around them was not read again.
+      expect(memos.all.adjacency.size).toBe(read + 2);
+    } finally {
+      sqlite.close();
+    }
+    expect(degrees(dataDir).stored).toEqual(before);
   });
 
   it('are read by the graph for a caller who sees every note, the public ones for a caller who sees no restricted note', async () => {

@@ -21,7 +21,7 @@ import type { ReadConnection, WriteConnection } from '../store/connection.ts';
 import { hidesAnyDocument } from '../store/queries/documents.ts';
 import { forgetNoteDegrees, notesWithoutDegree, PUBLIC_AUDIENCE, writeNoteDegrees } from '../store/queries/graph.ts';
 import type { VisibilityPolicy } from '../store/visibility.ts';
-import { createGraphMemo, storedGraph, type LinkGraph } from './stored.ts';
+import { createGraphMemo, storedGraph, type GraphMemo, type LinkGraph } from './stored.ts';
 
 /** The whole graph: every indexed document counts. */
 const EVERY_DOCUMENT: VisibilityPolicy = { allowSensitivity: [], sensitivityEnable: false };
@@ -33,9 +33,24 @@ const BATCH = 500;
 /** Whether the public graph is another than the whole one: some document is restricted. */
 const anyRestricted = (db: ReadConnection) => hidesAnyDocument(db, PUBLIC_AUDIENCE.allowSensitivity);
 
+/**
+ * What reading the graph for degrees keeps: the whole graph's and the public graph's memos. The notes
+ * notesAround reads after a run are the notes refreshNoteDegrees counts next: given the same memos,
+ * it does not read them again (the graph is the same until the next write).
+ */
+export interface DegreeMemos {
+  all: GraphMemo;
+  public: GraphMemo;
+}
+
+export const createDegreeMemos = (): DegreeMemos => ({ all: createGraphMemo(), public: createGraphMemo() });
+
+/** Notes whose edges a degree count keeps read between its batches, at most (the same bound as the notes it reads around). */
+const KEPT_READ = DEGREE_NEIGHBOURHOODS_MAX;
+
 /** These notes and the notes linked to them, as the whole graph and the public one are now (paths). */
-export function notesAround(db: ReadConnection, paths: Iterable<string>): Set<string> {
-  const graphs = [storedGraph(db, EVERY_DOCUMENT), ...(anyRestricted(db) ? [storedGraph(db, PUBLIC_AUDIENCE)] : [])];
+export function notesAround(db: ReadConnection, paths: Iterable<string>, memos: DegreeMemos = createDegreeMemos()): Set<string> {
+  const graphs = [storedGraph(db, EVERY_DOCUMENT, memos.all), ...(anyRestricted(db) ? [storedGraph(db, PUBLIC_AUDIENCE, memos.public)] : [])];
   const out = new Set<string>();
   for (const p of paths) {
     out.add(p);
@@ -50,12 +65,16 @@ export function notesAround(db: ReadConnection, paths: Iterable<string>): Set<st
 
 /**
  * Forgets the stored degrees of `stale` notes ('all': every note), then counts every indexed note
- * without one. Returns how many notes were counted.
+ * without one. Returns how many notes were counted. `memos`: what notesAround read of the same graph
+ * (its notes are not read again).
  */
-export async function refreshNoteDegrees(db: WriteConnection, stale: Iterable<string> | 'all', between?: () => Promise<void>): Promise<number> {
+export async function refreshNoteDegrees(db: WriteConnection, stale: Iterable<string> | 'all', between?: () => Promise<void>, memos: DegreeMemos = createDegreeMemos()): Promise<number> {
   forgetNoteDegrees(db, stale === 'all' ? null : [...stale]);
-  const memo = createGraphMemo();
-  const publicMemo = createGraphMemo();
+  const memo = memos.all;
+  const publicMemo = memos.public;
+  // The stored degrees just forgotten are not taken from the memos (counts are read from the edges).
+  memo.degrees.clear();
+  publicMemo.degrees.clear();
   const restricted = anyRestricted(db);
   const counted = new Set<string>();
   for (;;) {
@@ -69,10 +88,10 @@ export async function refreshNoteDegrees(db: WriteConnection, stale: Iterable<st
       paths.map((p) => ({ path: p, degree: degree(g, p), publicDegree: degree(pg, p) })),
     );
     for (const p of paths) counted.add(p);
-    // The notes just counted are not read again: their edges would only hold memory (a 50,000-note
-    // count kept 1.1 GB of them). What resolving names needs stays.
-    memo.adjacency.clear();
-    publicMemo.adjacency.clear();
+    // The notes just counted are not read again: counting every note, or past a bound, their edges
+    // would only hold memory (a 50,000-note count kept 1.1 GB of them). What resolving names needs stays.
+    if (stale === 'all' || memo.adjacency.size > KEPT_READ) memo.adjacency.clear();
+    if (stale === 'all' || publicMemo.adjacency.size > KEPT_READ) publicMemo.adjacency.clear();
     await between?.();
   }
 }

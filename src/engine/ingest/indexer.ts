@@ -11,7 +11,7 @@ import { chunkLines, estimateTokens, type ChunkParams } from './chunk.ts';
 import { detectFileKind, looksBinary, type FileKind } from './file-types.ts';
 import { parseDocument, type ParsedDocument } from './parsers/index.ts';
 import { extractGraphFacts, GRAPH_RULES_VERSION, type FactMention, type FactRelation } from '../graph/extract.ts';
-import { DEGREE_NEIGHBOURHOODS_MAX, notesAround, refreshNoteDegrees } from '../graph/degrees.ts';
+import { createDegreeMemos, DEGREE_NEIGHBOURHOODS_MAX, notesAround, refreshNoteDegrees } from '../graph/degrees.ts';
 import { countNameWords } from '../graph/name-words.ts';
 import { analyzeForIndex, detectChunkLanguages } from '../search/analyzer.ts';
 import { EXTERNAL_SYMLINK_REASON, isInside, walkRoot, type WalkEntry } from './walk.ts';
@@ -264,8 +264,10 @@ async function processQueue(deps: IndexerDeps, roots: readonly Root[], report: I
   if ((deps.config.graphExtract || graphBefore) && !deps.shouldStop?.()) {
     // Which names are common words is read from the counts (graph/name-words.ts): counted first.
     await countNameWords(deps.store, () => new Promise<void>((resolve) => setImmediate(resolve)));
-    const stale = countAll || touched.size > DEGREE_NEIGHBOURHOODS_MAX ? 'all' : new Set([...staleDegrees, ...notesAround(deps.store.db, touched)]);
-    await refreshNoteDegrees(deps.store.db, stale, () => new Promise<void>((resolve) => setImmediate(resolve)));
+    // The notes read around the touched ones are counted from what was read (one read of each).
+    const memos = createDegreeMemos();
+    const stale = countAll || touched.size > DEGREE_NEIGHBOURHOODS_MAX ? 'all' : new Set([...staleDegrees, ...notesAround(deps.store.db, touched, memos)]);
+    await refreshNoteDegrees(deps.store.db, stale, () => new Promise<void>((resolve) => setImmediate(resolve)), memos);
   }
   report.chunks_total = deps.store.chunkCount();
   report.duration_ms = Math.round(performance.now() - started);
