@@ -43,7 +43,7 @@ export interface EdgeReader {
 }
 
 /** A node as readAll reads it: its id, namespace and key, and (a note) its visible documents. */
-interface NodeToRead {
+export interface NodeToRead {
   id: string;
   ns: string;
   key: string;
@@ -145,6 +145,36 @@ function nodesToRead(ctx: ReaderContext, todo: readonly string[]): NodeToRead[] 
   return nodes;
 }
 
+/**
+ * What adjacentRelations gives for each node alone, in the order of `rows`: the relations to or from
+ * one of its entities, or stated by its own documents (a relation of another node's adds nothing to
+ * this one; left out, it is not resolved again). One pass over the rows for all the nodes: a
+ * question's shared names are read together, a hundred nodes and thousands of relations.
+ */
+export function rowsByNode(nodes: readonly NodeToRead[], nodeEntities: ReadonlyMap<string, readonly GraphEntityRow[]>, rows: readonly AdjacentRelationRow[]): AdjacentRelationRow[][] {
+  const byEntity = new Map<number, number[]>();
+  const byDoc = new Map<number, number[]>();
+  const put = (map: Map<number, number[]>, key: number, i: number) => {
+    const list = map.get(key);
+    if (!list) map.set(key, [i]);
+    else if (list[list.length - 1] !== i) list.push(i);
+  };
+  nodes.forEach((n, i) => {
+    for (const e of nodeEntities.get(n.id) ?? []) put(byEntity, e.id, i);
+    for (const d of n.notes) put(byDoc, d.id, i);
+  });
+  const out: AdjacentRelationRow[][] = nodes.map(() => []);
+  const hit = new Set<number>();
+  for (const r of rows) {
+    hit.clear();
+    for (const i of byEntity.get(r.dst) ?? []) hit.add(i);
+    if (r.src !== null) for (const i of byEntity.get(r.src) ?? []) hit.add(i);
+    else for (const i of byDoc.get(r.doc) ?? []) hit.add(i);
+    for (const i of hit) out[i]!.push(r);
+  }
+  return out;
+}
+
 /** The edge reading of one reader. */
 export function edgeReader(ctx: ReaderContext, names: NameResolver): EdgeReader {
   const { db, policy } = ctx;
@@ -167,15 +197,12 @@ export function edgeReader(ctx: ReaderContext, names: NameResolver): EdgeReader 
     names.readAhead(names.rememberRows(found));
     // A relation to an entity that is not stored is none (as a join with the entities would drop it).
     const all = found.filter((r) => entities.has(r.dst));
-    for (const n of nodes) {
+    const rowsOf = nodes.length === 1 ? [all] : rowsByNode(nodes, nodeEntities, all);
+    nodes.forEach((n, i) => {
       const mine = nodeEntities.get(n.id)!;
       const ids = new Set(mine.map((e) => e.id));
-      const docs = new Set(n.notes.map((d) => d.id));
-      // What adjacentRelations gives for this node alone: to or from one of its entities, or stated by its own
-      // documents (a relation of another node's adds nothing to this one; left out, it is not resolved again).
-      const rows = n.ns !== 'note' && ids.size === 0 ? [] : nodes.length === 1 ? all : all.filter((r) => ids.has(r.dst) || (r.src !== null && ids.has(r.src)) || (r.src === null && docs.has(r.doc)));
-      adjacency.set(n.id, adjacencyOf(ctx, names, n, mine, ids, rows));
-    }
+      adjacency.set(n.id, adjacencyOf(ctx, names, n, mine, ids, n.ns !== 'note' && ids.size === 0 ? [] : rowsOf[i]!));
+    });
   };
 
   const read = (id: string): Adjacency | null => {
