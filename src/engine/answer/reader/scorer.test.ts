@@ -154,5 +154,8 @@ describe('the scorer', () => {
     const shipped = defaultReaderProfile();
     expect(shipped.abstain_below).toBeLessThanOrEqual(shipped.answered_at);
     expect(shipped.features).toEqual([...FEATURE_NAMES]);
+    // Its rescue model reads the features this version computes, and shows only what clears a bar.
+    expect(shipped.rescue?.features).toEqual([...RESCUE_FEATURES]);
+    expect(shipped.rescue!.at).toBeGreaterThan(0.5);
   });
 });
