@@ -43,6 +43,49 @@ describe('synapsis tune --answers', () => {
     expect(report.sets.map((s) => [s.name, s.role, s.questions])).toEqual([['t', 'train', 400], ['d', 'dev', 210]]);
   });
 
+  /**
+   * Not-found readings with a withheld quote, a third of them unanswerable: separable, the quote holds
+   * the fact when its best part reads well, and an unanswerable question's reads worse; else by chance.
+   */
+  function withheld(n: number, seed: number, separable: boolean): LabelledRow[] {
+    let s = seed;
+    const next = () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+    return Array.from({ length: n }, (_, i) => {
+      const answerable = i % 3 !== 0;
+      const part = separable && !answerable ? next() * 0.6 : next();
+      const label = answerable && (separable ? part > 0.7 : next() < 0.3);
+      return { features: { part_best: part, nf_scattered: 1 }, label, readerOutcome: 'not_found' as const, answerable, quoted: false, withheld: true };
+    });
+  }
+
+  it.each([
+    ['keeps a rescue model whose bar shows answerable questions with their fact and no unanswerable one', true],
+    ['keeps no rescue model when no bar helps on dev, and says so', false],
+  ])('%s', async (_, separable) => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'syn-tune-answers-'));
+    dirs.push(dir);
+    const manifest = path.join(dir, 'sets.json');
+    fs.writeFileSync(manifest, JSON.stringify({ train: [{ name: 't', vault: 'v', questions: 'q.json' }], dev: [{ name: 'd', vault: 'v', questions: 'r.json' }] }));
+    const saved = path.join(dir, 'rows.json');
+    fs.writeFileSync(saved, JSON.stringify([{ name: 't', role: 'train', rows: [...rows(400, 1), ...withheld(300, 4, separable)] }, { name: 'd', role: 'dev', rows: [...rows(200, 2), ...withheld(150, 5, separable)] }]));
+    const lines: string[] = [];
+    await runTuneAnswers({ manifest, out: path.join(dir, 'p.json'), rows: saved, workDir: path.join(dir, 'work'), log: (l) => lines.push(l) });
+    const profile = loadReaderProfile(path.join(dir, 'p.json'));
+    const fitted = profile.fitted.rescue as { kept: boolean; dev_curve: unknown[]; chosen?: { with_fact: number; unanswerable: number } };
+    expect(fitted.dev_curve.length).toBeGreaterThan(0);
+    expect(lines.some((l) => l.startsWith('rescue dev curve'))).toBe(true);
+    if (separable) {
+      expect(profile.rescue?.weights[profile.rescue.features.indexOf('part_best')]).toBeGreaterThan(0);
+      expect(fitted.kept).toBe(true);
+      expect(fitted.chosen!.with_fact).toBeGreaterThanOrEqual(3);
+      expect(fitted.chosen!.unanswerable).toBe(0);
+    } else {
+      expect(profile.rescue).toBeUndefined();
+      expect(fitted.kept).toBe(false);
+      expect(lines.some((l) => /not kept/.test(l))).toBe(true);
+    }
+  });
+
   it('asks the sets marked with vectors twice, lexically and with the embedding model, each pass its own rows', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'syn-tune-answers-'));
     dirs.push(dir);

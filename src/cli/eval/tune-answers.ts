@@ -10,10 +10,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_SELECTION, SELECTION_FEATURES } from '../../engine/answer/reader.ts';
-import { type CandidateSet, chooseAbstainBelow, chooseAnsweredAt, fitScorer, fitSelection, type LabelledRow, outcomeCounts, rowProbability, selectionAccuracy } from '../../engine/answer/reader/fit.ts';
+import { type CandidateSet, chooseAbstainBelow, chooseAnsweredAt, chooseRescueAt, fitRescue, fitScorer, fitSelection, type LabelledRow, outcomeCounts, rescueCurve, rescueRowProbability, rescueRows, rowProbability, selectionAccuracy } from '../../engine/answer/reader/fit.ts';
 import { checkProfile, type ReaderProfile } from '../../engine/answer/reader/scorer.ts';
 import { createError } from '../../shared/errors.ts';
-import { type AnswerRow, reliabilityTable, runAnswerEval } from './answers.ts';
+import { type AnswerRow, auroc, reliabilityTable, runAnswerEval } from './answers.ts';
 import { squadToVault } from './squad.ts';
 
 const SetSchema = z
@@ -93,13 +93,31 @@ const MIN_ANSWERED = 20;
 const ANSWERABLE_ABSTENTION_WEIGHT = 3;
 /** L2 penalties tried; the one chosen is written in the profile. */
 const LAMBDAS = [0.3, 1, 3, 10, 30];
+/**
+ * The rescue bar weighs an unanswerable question shown as Partly answered this many times an
+ * answerable one shown with its fact: it costs the abstention that question deserved.
+ */
+const RESCUE_UNANSWERABLE_WEIGHT = 3;
+/** A rescue bar must show at least this many answerable dev questions with their fact, or there is no rescue. */
+const RESCUE_MIN_WITH_FACT = 3;
+/** Fewer training rows than this (not-found readings with a withheld quote), or rows of one label only: no rescue model is fitted. */
+const RESCUE_MIN_ROWS = 20;
+
 /** L2 penalties tried for the selection weights, chosen by the dev questions' right leads. */
 const SELECTION_LAMBDAS = [0.001, 0.01, 0.1];
 /** Fitted selection weights replace the hand-set ones only when they pick a right lead this much more often on dev. */
 const SELECTION_MIN_GAIN = 0.01;
 
-const toLabelled = (r: AnswerRow): LabelledRow | null =>
-  r.features && r.reader_outcome ? { features: r.features, label: r.quote_correct, readerOutcome: r.reader_outcome, answerable: r.answerable, quoted: r.quoted } : null;
+/**
+ * A row of the reader's own reading: its quote labelled by whether it holds the asked fact, and a
+ * not-found reading's withheld quote the same way (the rescue model's rows).
+ */
+const toLabelled = (r: AnswerRow): LabelledRow | null => {
+  if (!r.features || !r.reader_outcome) return null;
+  const withheld = !r.quoted && r.reader_outcome === 'not_found' && r.withheld_correct !== undefined;
+  const label = withheld ? r.answerable && r.withheld_correct === true : r.quote_correct;
+  return { features: r.features, label, readerOutcome: r.reader_outcome, answerable: r.answerable, quoted: r.quoted, ...(withheld ? { withheld } : {}) };
+};
 
 /** Asks one set with the reader uncalibrated and returns its labelled rows and candidate sentences. */
 async function collect(spec: SetSpec, base: string, work: string, options: TuneAnswersOptions, selection: number[] | undefined, embedModels: readonly string[], index: string): Promise<Pick<SetRows, 'rows' | 'candidates'>> {
@@ -170,6 +188,52 @@ function chooseSelection(sets: readonly SetRows[]) {
   return { adopted, best, hand, tried };
 }
 
+/**
+ * The rescue model: fitted on the training sets' not-found readings with a withheld quote, its
+ * penalty and bar chosen on the dev sets' (the bar with the best score of the curve: answerable
+ * questions shown with their fact less RESCUE_UNANSWERABLE_WEIGHT times unanswerable ones shown).
+ * Null model when the training rows cannot be fitted or no bar helps on dev; the curve is kept either way.
+ */
+function chooseRescue(train: readonly LabelledRow[], dev: readonly LabelledRow[], scorer: (r: LabelledRow) => number, log: (line: string) => void) {
+  const trainRows = rescueRows(train);
+  const devRows = rescueRows(dev);
+  const positives = (rows: readonly LabelledRow[]) => rows.filter((r) => r.label).length;
+  const summary = {
+    train_rows: trainRows.length,
+    train_with_fact: positives(trainRows),
+    dev_rows: devRows.length,
+    dev_with_fact: positives(devRows),
+    dev_unanswerable: devRows.filter((r) => !r.answerable).length,
+  };
+  if (trainRows.length < RESCUE_MIN_ROWS || summary.train_with_fact === 0 || summary.train_with_fact === trainRows.length || devRows.length === 0) {
+    log(`rescue: not fitted (${trainRows.length} training rows, ${summary.train_with_fact} with the fact; ${devRows.length} dev rows)`);
+    return { model: null, fitted: { ...summary, kept: false, reason: 'too few rows to fit' } };
+  }
+  // How well a probability tells the withheld quotes that hold the fact from the rest (dev AUROC).
+  const separation = (p: readonly number[]) => auroc(devRows.flatMap((r, i) => (r.label ? [p[i]!] : [])), devRows.flatMap((r, i) => (r.label ? [] : [p[i]!])));
+  const tried = LAMBDAS.map((lambda) => {
+    const fit = fitRescue(trainRows, lambda);
+    const p = devRows.map((r) => rescueRowProbability(fit, r));
+    const curve = rescueCurve(devRows, p, RESCUE_UNANSWERABLE_WEIGHT);
+    return { lambda, fit, p, curve, point: chooseRescueAt(curve, RESCUE_MIN_WITH_FACT), auroc: separation(p) };
+  });
+  const best = tried.reduce((a, b) => ((b.point?.score ?? -Infinity) > (a.point?.score ?? -Infinity) ? b : a));
+  const scorerAuroc = separation(devRows.map(scorer));
+  log(`rescue: ${trainRows.length} training rows (${summary.train_with_fact} with the fact), ${devRows.length} dev rows (${summary.dev_with_fact} with the fact, ${summary.dev_unanswerable} unanswerable)`);
+  log(`rescue: dev AUROC ${best.auroc?.toFixed(3) ?? 'n/a'} (lambda ${best.lambda}); the scorer's probability: ${scorerAuroc?.toFixed(3) ?? 'n/a'}`);
+  log('rescue dev curve: bar  with fact  without fact  unanswerable  score');
+  const shown = best.curve.filter((pt, i) => i % Math.max(1, Math.ceil(best.curve.length / 25)) === 0 || pt === best.point);
+  for (const pt of shown) log(`  ${pt.at.toFixed(3)}  ${String(pt.withFact).padStart(4)}  ${String(pt.withoutFact).padStart(4)}  ${String(pt.unanswerable).padStart(4)}  ${String(pt.score).padStart(4)}${pt === best.point ? '  <- chosen' : ''}`);
+  const curve = best.curve.map((pt) => ({ at: pt.at, with_fact: pt.withFact, without_fact: pt.withoutFact, unanswerable: pt.unanswerable }));
+  const fitted = { ...summary, lambda: best.lambda, dev_auroc: best.auroc, scorer_dev_auroc: scorerAuroc, unanswerable_weight: RESCUE_UNANSWERABLE_WEIGHT, dev_curve: curve };
+  if (!best.point) {
+    log(`rescue: no bar shows more answerable questions with their fact than ${RESCUE_UNANSWERABLE_WEIGHT}x the unanswerable ones it shows: not kept`);
+    return { model: null, fitted: { ...fitted, kept: false, reason: 'no bar helps on dev' } };
+  }
+  log(`rescue: bar ${best.point.at}: ${best.point.withFact} answerable with the fact, ${best.point.withoutFact} without, ${best.point.unanswerable} unanswerable shown as Partly answered (dev)`);
+  return { model: { ...best.fit, at: best.point.at }, fitted: { ...fitted, kept: true, at: best.point.at, chosen: { with_fact: best.point.withFact, without_fact: best.point.withoutFact, unanswerable: best.point.unanswerable } } };
+}
+
 export async function runTuneAnswers(options: TuneAnswersOptions): Promise<TuneAnswersReport> {
   const log = options.log ?? (() => {});
   const manifest = readManifest(options.manifest);
@@ -228,6 +292,7 @@ export async function runTuneAnswers(options: TuneAnswersOptions): Promise<TuneA
   const pDev = best.p;
   const answeredAt = best.bar;
   const abstainBelow = chooseAbstainBelow(dev, pDev, answeredAt, ANSWERABLE_ABSTENTION_WEIGHT);
+  const rescue = chooseRescue(train, dev, (r) => rowProbability(fitted, r), log);
   const pTrain = train.map((r) => rowProbability(fitted, r));
   const perSet = sets.map((s) => {
     const p = s.rows.map((r) => rowProbability(fitted, r));
@@ -241,7 +306,9 @@ export async function runTuneAnswers(options: TuneAnswersOptions): Promise<TuneA
       ...(best.atVectors !== undefined ? { answered_at_vectors: best.atVectors } : {}),
       abstain_below: abstainBelow,
       ...(selection ? { selection: { features: [...SELECTION_FEATURES], weights: selection } } : {}),
+      ...(rescue.model ? { rescue: rescue.model } : {}),
       fitted: {
+        rescue: rescue.fitted,
         selection: chosen
           ? { kept: chosen.adopted ? 'fitted' : 'hand-set', lambda: chosen.best.lambda, hand_dev: chosen.hand.dev, fitted_dev: chosen.best.dev, hand_train: chosen.hand.train, fitted_train: chosen.best.train, tried: chosen.tried.map((t) => ({ lambda: t.lambda, dev: t.dev.accuracy, train: t.train.accuracy })) }
           : { kept: selection ? 'fitted (rows read with it)' : 'hand-set (rows read with it)' },

@@ -5,7 +5,7 @@ import { SAMPLE_QUESTIONS, SAMPLE_VAULT, SHARED_DIR, TempDirs } from '../../../t
 import type { AnswerEnvelope } from '../../shared/contract.ts';
 import { createEngine, type Engine, type EngineOptions } from '../engine.ts';
 import type { ChatModel, GenerateOptions, Generation } from '../llm/chat.ts';
-import { FEATURE_NAMES } from './reader/features.ts';
+import { FEATURE_NAMES, RESCUE_FEATURES } from './reader/features.ts';
 
 const temp = new TempDirs();
 let dataDir: string;
@@ -388,12 +388,16 @@ describe('answer without a chat model', () => {
 
   describe('the fitted scorer decides the badge', () => {
     /** A profile that gives every quote probability sigmoid(bias), with these thresholds. */
-    const profileFile = (bias: number, answeredAt: number, abstainBelow: number) => {
+    const profileFile = (bias: number, answeredAt: number, abstainBelow: number, rescue?: { bias: number; at: number }) => {
       const file = path.join(temp.make('syn-reader-profile-'), 'profile.json');
-      fs.writeFileSync(file, JSON.stringify({ version: 1, features: [...FEATURE_NAMES], mean: FEATURE_NAMES.map(() => 0), scale: FEATURE_NAMES.map(() => 1), weights: FEATURE_NAMES.map(() => 0), bias, answered_at: answeredAt, abstain_below: abstainBelow }));
+      // A rescue model that gives every withheld quote probability sigmoid(rescue.bias).
+      const rescueModel = rescue ? { rescue: { features: [...RESCUE_FEATURES], mean: RESCUE_FEATURES.map(() => 0), scale: RESCUE_FEATURES.map(() => 1), weights: RESCUE_FEATURES.map(() => 0), bias: rescue.bias, at: rescue.at } } : {};
+      fs.writeFileSync(file, JSON.stringify({ version: 1, features: [...FEATURE_NAMES], mean: FEATURE_NAMES.map(() => 0), scale: FEATURE_NAMES.map(() => 1), weights: FEATURE_NAMES.map(() => 0), bias, answered_at: answeredAt, abstain_below: abstainBelow, ...rescueModel }));
       return file;
     };
     const Q = 'How long did the March relay outage last?';
+    /** The reader says not found, but has a quote it withholds (the rescue model's second look). */
+    const WITHHELD_Q = 'What is Aurora\'s per-seat price for customers?';
 
     it('badges Answered when the probability clears the Answered threshold, and shows that probability as the confidence', async () => {
       const a = await open({ config: { readerProfile: profileFile(2, 0.8, 0.2) } }).answer(Q);
@@ -433,6 +437,31 @@ describe('answer without a chat model', () => {
       const a = await open({ config: { readerProfile: profileFile(5, 0.1, 0) } }).answer('What is Aurora\'s per-seat price for customers?');
       expect(a.reader?.outcome).toBe('not_found');
       expect(a.outcome).toBe('not_found');
+    });
+
+    it.each([
+      ['rescue model above its bar', { bias: 2, at: 0.6 }, 'partial'],
+      ['rescue model below its bar', { bias: 0, at: 0.6 }, 'not_found'],
+      ['profile without a rescue model', undefined, 'not_found'],
+    ] as const)('with a %s, a "not found" reading with a withheld quote is %s', async (_, rescue, expected) => {
+      const a = await open({ config: { readerProfile: profileFile(5, 0.1, 0, rescue) } }).answer(WITHHELD_Q);
+      expect(a.reader?.outcome).toBe('not_found');
+      expect(a.reader?.withheld).toMatch(/\[\d+\]/);
+      expect(a.outcome).toBe(expected);
+      if (expected === 'partial') {
+        // Shown as a partial answer, never Answered: the withheld quote first, cited, the rescue probability as its confidence.
+        expect(a.answer_mode).toBe('extractive');
+        expect(a.answer.split('\n')[0]).toBe(a.reader!.withheld!.split('\n')[0]);
+        expect(a.citations.length).toBeGreaterThan(0);
+        for (const c of a.citations) expect(a.snippets.map((s) => s.n)).toContain(c.n);
+        expect(a.reader?.probability).toBeCloseTo(0.881, 3);
+        expect(a.confidence).toBe(a.reader!.probability);
+        expect(a.limits).toContainEqual({ code: 'unsure_quote', detail: expect.stringMatching(/\(88%\)/) });
+      } else {
+        expect(a.answer_mode).toBe('abstained');
+        expect(a.citations).toEqual([]);
+        expect(a.reader?.probability).toBeCloseTo(0.993, 3);
+      }
     });
 
     it('names a reader profile it cannot use', () => {

@@ -98,7 +98,7 @@ export function readAnswer(question: string, given: readonly Candidate[], option
     // No sentence is quoted, so the words the best candidate lacks would name words the passages hold.
     const anywhere = new Set(candidates.flatMap((c) => [...c.terms, ...c.context]));
     const absent = missingTerms.filter((t) => !anywhere.has(t.term));
-    return { outcome, answer: '', withheld: answer, cited: [], answerability, parts: partReadings, missing: absent.map((t) => t.raw), unknown, ...(Object.keys(spelled).length > 0 ? { spelled } : {}), unknownAttribute, closest, passageBest, runnersUp, similarity, hops, ...(task !== undefined ? { task } : {}), signals, ...rows };
+    return { outcome, answer: '', withheld: answer, ...(answer ? { withheldCited: cited(quote) } : {}), cited: [], answerability, parts: partReadings, missing: absent.map((t) => t.raw), unknown, ...(Object.keys(spelled).length > 0 ? { spelled } : {}), unknownAttribute, closest, passageBest, runnersUp, similarity, hops, ...(task !== undefined ? { task } : {}), signals, ...rows };
   }
   return { outcome, answer, cited: cited(quote), answerability, parts: partReadings, missing: missingTerms.map((t) => t.raw), unknown, ...(Object.keys(spelled).length > 0 ? { spelled } : {}), unknownAttribute, closest, passageBest, runnersUp, similarity, hops, ...(task !== undefined ? { task } : {}), signals, ...rows };
 }

@@ -11,7 +11,7 @@ import { asksAboutSubject, describedSubject } from '../described-subject.ts';
 import { bridgeHop, resolveBridge, secondHop, taskHop } from '../hop-search.ts';
 import { describesSubject, type Reading, type ReaderOptions, readAnswer, readerCandidates, sentenceSimilarity } from '../reader.ts';
 import { readingFeatures, type Features } from '../reader/features.ts';
-import { answerProbability, calibratedOutcome, defaultReaderProfile, type ReaderProfile } from '../reader/scorer.ts';
+import { answerProbability, calibratedOutcome, defaultReaderProfile, type ReaderProfile, rescueProbability } from '../reader/scorer.ts';
 import type { Snippet } from '../types.ts';
 import type { Packed } from './retrieve-stage.ts';
 import { type AskRun, ms } from './run.ts';
@@ -40,6 +40,8 @@ export interface Calibrated {
   quoteOutcome: Reading['outcome'];
   /** The scorer is not sure enough to say Answered: the quote stands as a partial answer, with the closest passages. */
   unsure: boolean;
+  /** The reader said not found, and the rescue model shows its withheld quote as a partial answer. */
+  rescued: boolean;
 }
 
 export interface Read extends Calibrated {
@@ -126,24 +128,32 @@ async function readWithHops(run: AskRun, result: RetrievalResult | null, packed:
   return { snippets, reading };
 }
 
-/** The fitted scorer: the probability that the quote states the asked fact, and the outcome it earns. */
-function calibrate(reading: Reading, snippets: readonly Snippet[], profile: ReaderProfile | null): Calibrated {
+/**
+ * The fitted scorer: the probability that the quote states the asked fact, and the outcome it earns.
+ * A not-found reading's withheld quote gets a second look (the profile's rescue model): scored at or
+ * above its bar it is shown as Partly answered, with the rescue probability as its confidence.
+ */
+export function calibrate(reading: Reading, snippets: readonly Snippet[], profile: ReaderProfile | null): Calibrated {
   const features: Features | null = snippets.length > 0 ? readingFeatures(reading) : null;
-  const probability = features && profile ? answerProbability(profile, features) : null;
-  // The reader's own "not found" stands: on the dev sets, showing the quotes it withholds cost far more
-  // abstentions on unanswerable questions than it gained answers (docs/answers.md).
-  const quote = reading.outcome === 'not_found' ? '' : reading.answer;
+  const rescue = features && profile && reading.outcome === 'not_found' && reading.withheld && !reading.byMeaning ? rescueProbability(profile, features) : null;
+  const scored = features && profile ? answerProbability(profile, features) : null;
   // A reading by meaning (a question in another script than its notes) has no words to score: it stays partial.
-  const quoteOutcome: Reading['outcome'] = reading.byMeaning ? 'partial' : probability !== null && profile ? calibratedOutcome(profile, reading.outcome, probability, reading.signals.hasVectors === 1) : reading.outcome;
+  const quoteOutcome: Reading['outcome'] = reading.byMeaning ? 'partial' : scored !== null && profile ? calibratedOutcome(profile, reading.outcome, scored, reading.signals.hasVectors === 1, rescue) : reading.outcome;
+  // Otherwise the reader's own "not found" stands: without the rescue model, showing every quote it
+  // withholds costs far more abstentions on unanswerable questions than it gains answers (docs/answers.md).
+  const rescued = rescue !== null && reading.outcome === 'not_found' && quoteOutcome === 'partial';
+  const probability = rescued ? rescue : scored;
+  const quote = rescued ? (reading.withheld ?? '') : reading.outcome === 'not_found' ? '' : reading.answer;
   const unsure = quoteOutcome === 'partial' && reading.outcome !== 'partial';
-  return { features, probability, quote, quoteOutcome, unsure };
+  return { features, probability, quote, quoteOutcome, unsure, rescued };
 }
 
 /** The quote as soon as it is read: to every window (`deps.onQuote`) and to this question's caller, with the passages it quotes. */
-function sendQuote(run: AskRun, snippets: readonly Snippet[], reading: Reading, { quote, quoteOutcome }: Calibrated): void {
+function sendQuote(run: AskRun, snippets: readonly Snippet[], reading: Reading, { quote, quoteOutcome, rescued }: Calibrated): void {
   const shown = { answer: quoteOutcome === 'not_found' ? '' : quote, outcome: quoteOutcome };
   run.deps.onQuote?.(run.traceId, shown);
-  run.options.onQuote?.({ ...shown, sources: quoteOutcome === 'not_found' ? [] : snippets.filter((s) => reading.cited.includes(s.n)) });
+  const cited = rescued ? (reading.withheldCited ?? []) : reading.cited;
+  run.options.onQuote?.({ ...shown, sources: quoteOutcome === 'not_found' ? [] : snippets.filter((s) => cited.includes(s.n)) });
 }
 
 /** Limits of what the reader could not read: a question read by meaning, words no searched text mentions. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { FEATURE_NAMES } from './features.ts';
-import { type CandidateSet, chooseAbstainBelow, chooseAnsweredAt, fitLogistic, fitSelection, selectionAccuracy, fitScorer, type LabelledRow, outcomeCounts, rowProbability, solve, standardisation } from './fit.ts';
+import { FEATURE_NAMES, RESCUE_FEATURES } from './features.ts';
+import { type CandidateSet, chooseAbstainBelow, chooseRescueAt, fitRescue, rescueCurve, rescueRowProbability, rescueRows, chooseAnsweredAt, fitLogistic, fitSelection, selectionAccuracy, fitScorer, type LabelledRow, outcomeCounts, rowProbability, solve, standardisation } from './fit.ts';
 
 /** A deterministic stream of numbers in [0, 1). */
 function rng(seed: number) {
@@ -167,5 +167,72 @@ describe('fitSelection', () => {
 
   it('keeps the start weights, scaled, when nothing can be learnt', () => {
     expect(fitSelection([{ features: [[1, 0]], holds: [true] }], [0.5, 0.5])).toEqual([0.5, 0.5]);
+  });
+});
+
+describe('the rescue model', () => {
+  /** A not-found reading with a withheld quote: `part_best` and the scattered cause as given. */
+  const nf = (partBest: number, scattered: number, label: boolean, answerable = true): LabelledRow => ({
+    features: { part_best: partBest, nf_scattered: scattered, reader_answered: 0 },
+    label,
+    readerOutcome: 'not_found',
+    quoted: false,
+    answerable,
+    withheld: true,
+  });
+
+  it('reads only not-found readings with a withheld quote', () => {
+    const quoted: LabelledRow = { features: {}, label: true, readerOutcome: 'answered', quoted: true, answerable: true };
+    const nothing: LabelledRow = { features: {}, label: false, readerOutcome: 'not_found', quoted: false, answerable: true };
+    expect(rescueRows([quoted, nothing, nf(0.5, 0, true)])).toEqual([nf(0.5, 0, true)]);
+  });
+
+  it('learns that a withheld quote whose best part reads well holds the fact, and that a scattered one does not', () => {
+    const next = rng(11);
+    const rows = Array.from({ length: 400 }, () => {
+      const part = next();
+      const scattered = next() < 0.5 ? 1 : 0;
+      return nf(part, scattered, next() < (scattered ? 0.1 : part));
+    });
+    const model = fitRescue(rows, 1);
+    expect(model.features).toEqual([...RESCUE_FEATURES]);
+    expect(model.weights[RESCUE_FEATURES.indexOf('part_best')]).toBeGreaterThan(0);
+    expect(model.weights[RESCUE_FEATURES.indexOf('nf_scattered')]).toBeLessThan(0);
+    expect(rescueRowProbability(model, nf(0.9, 0, true))).toBeGreaterThan(rescueRowProbability(model, nf(0.9, 1, true)));
+    expect(rescueRowProbability(model, nf(0.9, 0, true))).toBeGreaterThan(rescueRowProbability(model, nf(0.1, 0, true)));
+  });
+
+  // Rows scored p: [answerable with the fact?, answerable?]
+  const scored: [number, boolean, boolean][] = [
+    [0.9, true, true],
+    [0.8, true, true],
+    [0.8, false, true],
+    [0.7, true, true],
+    [0.6, false, false],
+    [0.5, true, true],
+    [0.4, false, false],
+    [0.3, false, false],
+  ];
+  const rows = scored.map(([, label, answerable]) => nf(0, 0, label, answerable));
+  const p = scored.map(([v]) => v);
+
+  it.each([
+    // bar, with the fact, without it, unanswerable, score (an unanswerable one weighs 3)
+    [0.9, 1, 0, 0, 1],
+    [0.8, 2, 1, 0, 2],
+    [0.7, 3, 1, 0, 3],
+    [0.6, 3, 1, 1, 0],
+    [0.5, 4, 1, 1, 1],
+    [0.3, 4, 1, 3, -5],
+  ])('at bar %d rescues %d with the fact, %d without, %d unanswerable: score %d', (at, withFact, withoutFact, unanswerable, score) => {
+    expect(rescueCurve(rows, p, 3).find((pt) => pt.at === at)).toEqual({ at, withFact, withoutFact, unanswerable, score });
+  });
+
+  it('chooses the bar of the best score, and none when no bar shows enough answers with their fact', () => {
+    expect(chooseRescueAt(rescueCurve(rows, p, 3), 3)?.at).toBe(0.7);
+    expect(chooseRescueAt(rescueCurve(rows, p, 3), 5)).toBeNull();
+    // Unanswerable questions at the top: every bar costs more than it gains.
+    const worse = scored.map(([, label, answerable], i) => nf(0, 0, label, i < 2 ? false : answerable));
+    expect(chooseRescueAt(rescueCurve(worse, p, 3), 1)).toBeNull();
   });
 });

@@ -3,7 +3,7 @@
  * standardised features, and the two thresholds chosen on dev rows. Pure functions: the command
  * that collects rows is `synapsis tune --answers` (src/cli/eval/tune-answers.ts).
  */
-import { FEATURE_NAMES, FEATURE_SIGNS, featureVector } from './features.ts';
+import { FEATURE_NAMES, FEATURE_SIGNS, featureVector, RESCUE_FEATURES } from './features.ts';
 import { logit, type ReaderProfile, standardise } from './scorer.ts';
 
 export interface LabelledRow {
@@ -16,6 +16,11 @@ export interface LabelledRow {
   quoted: boolean;
   /** The question has an answer in the notes. */
   answerable: boolean;
+  /**
+   * The reader said not found but had a quote it withheld: the label then says whether the withheld
+   * quote holds the fact, and the features describe it (what the rescue model is fitted on).
+   */
+  withheld?: boolean;
 }
 
 /** Solves A x = b (A symmetric positive definite, small) by Gaussian elimination with partial pivoting. */
@@ -308,4 +313,72 @@ export function fitSelection(sets: readonly CandidateSet[], start: readonly numb
   }
   const l1 = w.reduce((s, v) => s + Math.abs(v), 0) || 1;
   return w.map((v) => Math.round(((v * norm) / l1) * 1e4) / 1e4);
+}
+
+/** The rows the rescue model reads: not-found readings with a withheld quote. */
+export const rescueRows = (rows: readonly LabelledRow[]): LabelledRow[] => rows.filter((r) => r.readerOutcome === 'not_found' && r.withheld === true);
+
+export type RescueModel = NonNullable<ReaderProfile['rescue']>;
+
+/**
+ * Fits the rescue model on not-found readings with a withheld quote: P(the withheld quote holds the
+ * asked fact) over RESCUE_FEATURES, the reading's features keeping their signs (FEATURE_SIGNS), the
+ * not-found causes free. Its bar is chosen separately (chooseRescueAt).
+ */
+export function fitRescue(rows: readonly LabelledRow[], lambda = 1): Omit<RescueModel, 'at'> {
+  const raw = rows.map((r) => featureVector(r.features, RESCUE_FEATURES));
+  const { mean, scale } = standardisation(raw);
+  const x = raw.map((v) => standardise({ mean, scale }, v));
+  const signs = RESCUE_FEATURES.map((n) => FEATURE_SIGNS[n as keyof typeof FEATURE_SIGNS] ?? 0);
+  const { weights, bias } = fitLogistic(x, rows.map((r) => r.label), lambda, 50, signs);
+  return { features: [...RESCUE_FEATURES], mean, scale, weights: weights.map((w) => round(w, 5)), bias: round(bias, 5) };
+}
+
+/** The rescue model's probability for a row. */
+export function rescueRowProbability(model: Omit<RescueModel, 'at'>, row: Pick<LabelledRow, 'features'>): number {
+  return 1 / (1 + Math.exp(-logit(model.weights, model.bias, standardise(model, featureVector(row.features, model.features)))));
+}
+
+/** One bar of the rescue curve: the not-found readings it would show as Partly answered. */
+export interface RescuePoint {
+  at: number;
+  /** Answerable questions rescued whose withheld quote holds the fact. */
+  withFact: number;
+  /** Answerable questions rescued whose withheld quote does not hold it (shown, no harm to the count of right answers). */
+  withoutFact: number;
+  /** Unanswerable questions rescued: each one an unanswerable question no longer abstained. */
+  unanswerable: number;
+  /** withFact less `weight` times unanswerable. */
+  score: number;
+}
+
+/**
+ * The rescue curve over the rows (not-found readings with a withheld quote) at each distinct
+ * probability, highest bar first; an unanswerable question rescued counts `weight` times against.
+ */
+export function rescueCurve(rows: readonly LabelledRow[], p: readonly number[], weight = 3): RescuePoint[] {
+  const bars = [...new Set(p.map((v) => round(v, 3)))].sort((a, b) => b - a);
+  return bars.map((at) => {
+    let withFact = 0;
+    let withoutFact = 0;
+    let unanswerable = 0;
+    rows.forEach((r, i) => {
+      if (round(p[i]!, 3) < at) return;
+      if (!r.answerable) unanswerable++;
+      else if (r.label) withFact++;
+      else withoutFact++;
+    });
+    return { at, withFact, withoutFact, unanswerable, score: withFact - weight * unanswerable };
+  });
+}
+
+/**
+ * The rescue bar: the one of the curve with the best score (the highest bar on a tie), when it
+ * rescues at least `minWithFact` answerable questions with the fact and the score is positive; null
+ * when no bar does (the model cannot tell the withheld quotes that hold the fact from the rest).
+ */
+export function chooseRescueAt(curve: readonly RescuePoint[], minWithFact = 3): RescuePoint | null {
+  let best: RescuePoint | null = null;
+  for (const point of curve) if (!best || point.score > best.score + 1e-9) best = point;
+  return best && best.score > 0 && best.withFact >= minWithFact ? best : null;
 }

@@ -54,5 +54,14 @@ describe('not found', () => {
     expect(r.outcome).toBe('not_found');
     expect(r.answer).toBe('');
     expect(r.withheld).toBe('File recovery keeps snapshots in the global settings folder. [1]');
+    expect(r.withheldCited).toEqual([1]);
+  });
+
+  it('records why: a count asked, none stated, is not found for the value unstated; a stated one has no cause', () => {
+    const none = readAnswer('How many snapshots does file recovery keep?', readerCandidates([snippet(1, 'File recovery keeps snapshots in the global settings folder.', 'File recovery')]), { termStats });
+    expect(none.signals.causes).toMatchObject({ nothing: 0, unknownAttribute: 0, unstated: 1 });
+    const stated = readAnswer('How many snapshots does file recovery keep?', readerCandidates([snippet(1, 'File recovery keeps 20 snapshots of each note.', 'File recovery')]), { termStats });
+    expect(stated.outcome).not.toBe('not_found');
+    expect(stated.signals.causes).toEqual({ nothing: 0, unknownAttribute: 0, scattered: 0, partLow: 0, evidenceLow: 0, unstated: 0 });
   });
 });

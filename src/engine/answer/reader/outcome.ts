@@ -95,6 +95,20 @@ export function quotedSims0(indices: readonly number[], sims: readonly (number |
   return vs.length > 0 ? Math.max(...vs) : 0;
 }
 
+/**
+ * The reasons a reading is not found, each 0 or 1 (several may hold): nothing quoted, an attribute no
+ * file names, the question's words only scattered over sentences, no part read well enough, the quote
+ * reading as no answer, and a single part whose asked bound or value the quote does not state.
+ */
+export interface NotFoundCauses {
+  nothing: number;
+  unknownAttribute: number;
+  scattered: number;
+  partLow: number;
+  evidenceLow: number;
+  unstated: number;
+}
+
 /** What the outcome is judged on: the question, its weighed words and parts, the score table, the cosines, the quoted sentences and the reader's options. */
 export interface QuoteContext {
   question: string;
@@ -116,6 +130,8 @@ export interface Judgement {
   togetherMargin: number;
   answerability: number;
   outcome: Outcome;
+  /** Why the outcome is not found (each 1 when it holds), for the scorer's second look at the withheld quote. */
+  causes: NotFoundCauses;
   /** The mean cosine of all candidates and the quoted sentences' cosines. */
   meanSim: number;
   quoteSims: number[];
@@ -189,10 +205,19 @@ export function judge(ctx: QuoteContext): Judgement {
   const answerability =
     Math.round((options.together === false ? quoteEvidence : 0.5 * quoteEvidence + 0.5 * Math.min(1, Math.max(0, 0.5 + togetherMargin))) * 1000) / 1000;
 
+  const flag = (v: boolean) => (v ? 1 : 0);
+  const causes: NotFoundCauses = {
+    nothing: flag(picked.length === 0),
+    unknownAttribute: flag(unknownAttribute),
+    scattered: flag(scattered),
+    partLow: flag(bestPart < NOT_FOUND_PART),
+    evidenceLow: flag(quoteEvidence < NOT_FOUND_BELOW),
+    unstated: flag(picked.length > 0 && parts.length === 1 && unstated(parts[0]!, 0)),
+  };
   let outcome: Outcome;
-  if (picked.length === 0 || unknownAttribute || scattered || quoteEvidence < NOT_FOUND_BELOW || bestPart < NOT_FOUND_PART || (parts.length === 1 && unstated(parts[0]!, 0))) outcome = 'not_found';
+  if (Object.values(causes).some((v) => v === 1)) outcome = 'not_found';
   // A line of code quoted for a prose question is at most partly an answer: the person reads it.
   else if (partReadings.every((p) => p.answered) && !(candidates[picked[0]!]!.code && !codeAnswers(question, parts[0]?.asked))) outcome = 'answered';
   else outcome = 'partial';
-  return { partReadings, missingTerms, heldShare, partScore, bestPart, quoteEvidence, togetherMargin, answerability, outcome, meanSim, quoteSims };
+  return { partReadings, missingTerms, heldShare, partScore, bestPart, quoteEvidence, togetherMargin, answerability, outcome, causes, meanSim, quoteSims };
 }

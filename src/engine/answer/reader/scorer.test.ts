@@ -3,8 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SELECTION, SELECTION_FEATURES } from '../reader.ts';
-import { FEATURE_NAMES, featureVector, readingFeatures } from './features.ts';
-import { answerProbability, calibratedOutcome, checkProfile, defaultReaderProfile, loadReaderProfile, type ReaderProfile } from './scorer.ts';
+import { FEATURE_NAMES, featureVector, readingFeatures, RESCUE_FEATURES } from './features.ts';
+import { answerProbability, calibratedOutcome, checkProfile, defaultReaderProfile, loadReaderProfile, type ReaderProfile, rescueProbability } from './scorer.ts';
 import type { ReadingSignals } from '../reader.ts';
 
 const signals: ReadingSignals = {
@@ -75,6 +75,49 @@ describe('the scorer', () => {
     expect(calibratedOutcome(profile(), reader, p)).toBe(expected);
   });
 
+  /** A rescue model that weighs only `part_best` and the scattered cause, with its bar. */
+  const rescue = (at: number): NonNullable<ReaderProfile['rescue']> => ({
+    features: [...RESCUE_FEATURES],
+    mean: RESCUE_FEATURES.map(() => 0),
+    scale: RESCUE_FEATURES.map(() => 1),
+    weights: RESCUE_FEATURES.map((f) => (f === 'part_best' ? 4 : f === 'nf_scattered' ? -3 : 0)),
+    bias: -2,
+    at,
+  });
+
+  it.each([
+    // reader outcome, scorer p, rescue p, profile with a rescue model at 0.6?, outcome
+    ['not_found', 0.99, 0.7, true, 'partial'],
+    ['not_found', 0.99, 0.6, true, 'partial'],
+    ['not_found', 0.99, 0.59, true, 'not_found'],
+    ['not_found', 0.99, null, true, 'not_found'],
+    ['not_found', 0.99, 0.99, false, 'not_found'],
+    ['answered', 0.9, 0.99, true, 'answered'],
+    ['answered', 0.1, 0.99, true, 'not_found'],
+    ['partial', 0.95, 0.1, true, 'partial'],
+  ] as const)('a reader outcome %s with p %d and rescue p %s (rescue model: %s) becomes %s', (reader, p, r, withRescue, expected) => {
+    const prof = profile(withRescue ? { rescue: rescue(0.6) } : {});
+    expect(calibratedOutcome(prof, reader, p, false, r)).toBe(expected);
+  });
+
+  it('scores a withheld quote by the rescue model: its best part for it, scattered words against it; null without a model', () => {
+    const nf = (partBest: number, scattered: number) => readingFeatures({ outcome: 'not_found', answerability: 0.3, signals: { ...signals, partBest, causes: { nothing: 0, unknownAttribute: 0, scattered, partLow: 0, evidenceLow: 0, unstated: 0 } } });
+    const prof = profile({ rescue: rescue(0.6) });
+    expect(rescueProbability(prof, nf(1, 0))).toBeCloseTo(1 / (1 + Math.exp(-2)), 3);
+    expect(rescueProbability(prof, nf(1, 1))).toBeCloseTo(1 / (1 + Math.exp(1)), 3);
+    expect(rescueProbability(prof, nf(0.2, 0))!).toBeLessThan(rescueProbability(prof, nf(1, 0))!);
+    expect(rescueProbability(profile(), nf(1, 0))).toBeNull();
+    expect(nf(1, 1).nf_scattered).toBe(1);
+    // A reading stored before the causes were recorded has none.
+    expect(readingFeatures({ outcome: 'not_found', answerability: 0.3, signals }).nf_scattered).toBe(0);
+  });
+
+  it('refuses a rescue model fitted on other features', () => {
+    expect(() => checkProfile(profile({ rescue: { ...rescue(0.5), features: ['part_best'] } }), 'x.json')).toThrow(/rescues not-found readings by other features/);
+    expect(() => checkProfile(profile({ rescue: { ...rescue(0.5), weights: [1] } }), 'x.json')).toThrow(/rescues not-found readings by other features/);
+    expect(checkProfile(profile({ rescue: rescue(0.5) }), 'x.json').rescue?.at).toBe(0.5);
+  });
+
   it('holds a reading with sentence vectors to its own Answered bar, when the profile has one', () => {
     const both = profile({ answered_at: 0.7, answered_at_vectors: 0.85 });
     expect(calibratedOutcome(both, 'answered', 0.8)).toBe('answered');
@@ -111,5 +154,8 @@ describe('the scorer', () => {
     const shipped = defaultReaderProfile();
     expect(shipped.abstain_below).toBeLessThanOrEqual(shipped.answered_at);
     expect(shipped.features).toEqual([...FEATURE_NAMES]);
+    // Its rescue model reads the features this version computes, and shows only what clears a bar.
+    expect(shipped.rescue?.features).toEqual([...RESCUE_FEATURES]);
+    expect(shipped.rescue!.at).toBeGreaterThan(0.5);
   });
 });

@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { createError } from '../../../shared/errors.ts';
 import defaultProfile from './answer-profile.json' with { type: 'json' };
 import { SELECTION_FEATURES } from '../reader.ts';
-import { FEATURE_NAMES, featureVector, type Features } from './features.ts';
+import { FEATURE_NAMES, featureVector, type Features, RESCUE_FEATURES } from './features.ts';
 
 export const ReaderProfileSchema = z.object({
   version: z.literal(1),
@@ -33,6 +33,22 @@ export const ReaderProfileSchema = z.object({
    * training sets' sentences that hold the asked fact; absent: the reader's hand-set weights.
    */
   selection: z.object({ features: z.array(z.string()), weights: z.array(z.number()) }).optional(),
+  /**
+   * The second look at a not-found reading that has a withheld quote: a logistic model over
+   * RESCUE_FEATURES (the reading's features and why it was not found), fitted on the training sets'
+   * not-found readings, P(the withheld quote holds the asked fact); at or above `at` (chosen on the
+   * dev sets) the withheld quote is shown as Partly answered. Absent: the reader's not found stands.
+   */
+  rescue: z
+    .object({
+      features: z.array(z.string()),
+      mean: z.array(z.number()),
+      scale: z.array(z.number()),
+      weights: z.array(z.number()),
+      bias: z.number(),
+      at: z.number().min(0).max(1),
+    })
+    .optional(),
   /** Where the numbers come from: training and dev sets, and the scores measured. */
   fitted: z.record(z.string(), z.unknown()).default({}),
 });
@@ -49,6 +65,10 @@ export function checkProfile(raw: unknown, source: string): ReaderProfile {
   }
   if (p.selection && (p.selection.features.join(',') !== SELECTION_FEATURES.join(',') || p.selection.weights.length !== SELECTION_FEATURES.length || p.selection.weights.some((w) => !Number.isFinite(w)))) {
     throw createError('E_SYN_BAD_REQUEST', `Reader profile ${source} ranks sentences by other features than this version computes: fit it again with synapsis tune --answers`);
+  }
+  const r = p.rescue;
+  if (r && (r.features.join(',') !== RESCUE_FEATURES.join(',') || r.mean.length !== r.features.length || r.scale.length !== r.features.length || r.weights.length !== r.features.length)) {
+    throw createError('E_SYN_BAD_REQUEST', `Reader profile ${source} rescues not-found readings by other features than this version computes: fit it again with synapsis tune --answers`);
   }
   if (p.answered_at_vectors !== undefined && p.abstain_below > p.answered_at_vectors) throw createError('E_SYN_BAD_REQUEST', `Reader profile ${source}: abstain_below (${p.abstain_below}) is above answered_at_vectors (${p.answered_at_vectors})`);
   if (p.abstain_below > p.answered_at) throw createError('E_SYN_BAD_REQUEST', `Reader profile ${source}: abstain_below (${p.abstain_below}) is above answered_at (${p.answered_at})`);
@@ -93,6 +113,17 @@ export function answerProbability(profile: ReaderProfile, features: Features): n
   return Math.round(p * 1000) / 1000;
 }
 
+/**
+ * The rescue model's P(the withheld quote of a not-found reading holds the asked fact), rounded to 3
+ * decimals; null when the profile has no rescue model.
+ */
+export function rescueProbability(profile: ReaderProfile, features: Features): number | null {
+  const r = profile.rescue;
+  if (!r) return null;
+  const p = sigmoid(logit(r.weights, r.bias, standardise(r, featureVector(features, r.features))));
+  return Math.round(p * 1000) / 1000;
+}
+
 export type CalibratedOutcome = 'answered' | 'partial' | 'not_found';
 
 /** The Answered bar for a reading with or without sentence vectors. */
@@ -104,10 +135,11 @@ export function answeredBar(profile: Pick<ReaderProfile, 'answered_at' | 'answer
  * The outcome a reading earns: Answered only when the reader found every part and the probability
  * clears the Answered threshold; Not in your notes when the reader found nothing or the probability
  * is below the abstention threshold; Partly answered between (the quote, and the closest passages,
- * shown for the person to read).
+ * shown for the person to read). A not-found reading whose withheld quote the rescue model scores at
+ * or above its bar (`rescue`, rescueProbability) is Partly answered, never Answered.
  */
-export function calibratedOutcome(profile: ReaderProfile, readerOutcome: CalibratedOutcome, probability: number, withVectors = false): CalibratedOutcome {
-  if (readerOutcome === 'not_found') return 'not_found';
+export function calibratedOutcome(profile: ReaderProfile, readerOutcome: CalibratedOutcome, probability: number, withVectors = false, rescue: number | null = null): CalibratedOutcome {
+  if (readerOutcome === 'not_found') return profile.rescue && rescue !== null && rescue >= profile.rescue.at ? 'partial' : 'not_found';
   if (probability < profile.abstain_below) return 'not_found';
   if (readerOutcome === 'answered' && probability >= answeredBar(profile, withVectors)) return 'answered';
   return 'partial';

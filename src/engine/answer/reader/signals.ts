@@ -10,7 +10,7 @@ export function readingSignals(ctx: QuoteContext, judgement: Judgement): Reading
   const { candidates, passages, all, allTotal, unknown, parts } = ctx.weighed;
   const { table, order } = ctx.scores;
   const { sims, withVector } = ctx.vectors;
-  const { partReadings, heldShare, partScore, bestPart, togetherMargin, meanSim, quoteSims } = judgement;
+  const { partReadings, heldShare, partScore, bestPart, togetherMargin, meanSim, quoteSims, causes } = judgement;
   // What the reading measured, for the calibrated scorer: the quote's lead, or the best candidate when nothing is quoted.
   const leadAt = picked[0] ?? order[0];
   const leadC = leadAt === undefined ? undefined : candidates[leadAt];
@@ -41,6 +41,7 @@ export function readingSignals(ctx: QuoteContext, judgement: Judgement): Reading
     simGap: round3(withVector.length >= 2 && quoteSims.length > 0 ? Math.max(...quoteSims) - meanSim : 0),
     simBest: round3(quotedSims0(picked.length > 0 ? picked : order, sims)),
     hasVectors: withVector.length >= 2 ? 1 : 0,
+    causes,
   };
 }
 

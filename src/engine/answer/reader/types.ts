@@ -1,5 +1,6 @@
 /** The answer reader's shapes: a passage's quotable units, the candidates built of them, the options, and the reading it returns (reader.ts). */
 import type { AskedType } from '../answer-type.ts';
+import type { NotFoundCauses } from './outcome.ts';
 
 export type Outcome = 'answered' | 'partial' | 'not_found';
 
@@ -140,6 +141,8 @@ export interface Reading {
   answer: string;
   /** With a not_found outcome: the sentences the reader would have quoted, each followed by " [n]". */
   withheld?: string;
+  /** The passages the withheld sentences come from (with `withheld`). */
+  withheldCited?: number[];
   cited: number[];
   /** 0..1: the evidence that the quoted text answers the question (the confidence's main input). */
   answerability: number;
@@ -233,6 +236,8 @@ export interface ReadingSignals {
   hasVectors: number;
   /** The share of readings without one of the question's heaviest words that choose the same lead (stability.ts); absent in readings stored before it was measured. */
   leadStable?: number;
+  /** Why the outcome is not found, each 0 or 1 (outcome.ts NotFoundCauses); absent in readings stored before they were recorded. */
+  causes?: NotFoundCauses;
 }
 
 export interface Weighted {
