@@ -56,15 +56,21 @@ const VAULT = {
   'notes/Standup.md': '# Standup\n\nNothing linked here.\n',
 };
 
+/** A fresh data dir with `folder` indexed into it once, the engine closed. */
+async function indexedOnce(folder: string): Promise<string> {
+  const dataDir = temp.make();
+  const engine = createEngine({ dataDir, ...noModels });
+  try {
+    await engine.index([folder]);
+  } finally {
+    await engine.dispose();
+  }
+  return dataDir;
+}
+
 describe('stored note degrees', () => {
   it('are every note’s degree in the graph after an index run, on the sample vault', async () => {
-    const dataDir = temp.make();
-    const engine = createEngine({ dataDir, ...noModels });
-    try {
-      await engine.index([SAMPLE_VAULT]);
-    } finally {
-      await engine.dispose();
-    }
+    const dataDir = await indexedOnce(SAMPLE_VAULT);
     const { stored, live } = degrees(dataDir);
     expect(Object.keys(live).length).toBeGreaterThan(40);
     expect(Object.values(live).filter((d) => d > 3).length).toBeGreaterThan(10);
@@ -118,14 +124,7 @@ describe('stored note degrees', () => {
   });
 
   it('are counted from the notes read around the touched ones, without reading them again', async () => {
-    const vault = temp.make('syn-degrees-', VAULT);
-    const dataDir = temp.make();
-    const engine = createEngine({ dataDir, ...noModels });
-    try {
-      await engine.index([vault]);
-    } finally {
-      await engine.dispose();
-    }
+    const dataDir = await indexedOnce(temp.make('syn-degrees-', VAULT));
     const before = degrees(dataDir).stored;
     const sqlite = new BetterSqlite3(path.join(dataDir, DB_FILE));
     try {
