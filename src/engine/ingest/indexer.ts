@@ -11,6 +11,7 @@ import { chunkLines, estimateTokens, type ChunkParams } from './chunk.ts';
 import { detectFileKind, looksBinary, type FileKind } from './file-types.ts';
 import { parseDocument, type ParsedDocument } from './parsers/index.ts';
 import { extractGraphFacts, GRAPH_RULES_VERSION, type FactMention, type FactRelation } from '../graph/extract.ts';
+import { createMemoryValve } from '../core/memory-valve.ts';
 import { createDegreeMemos, DEGREE_NEIGHBOURHOODS_MAX, notesAround, refreshNoteDegrees } from '../graph/degrees.ts';
 import { countNameWords } from '../graph/name-words.ts';
 import { analyzeForIndex, detectChunkLanguages } from '../search/analyzer.ts';
@@ -199,8 +200,11 @@ async function processQueue(deps: IndexerDeps, roots: readonly Root[], report: I
   const batch: (() => void)[] = [];
   let batchStarted = performance.now();
   const write = (op: () => void) => void batch.push(op);
+  // Between batches a long run collects its garbage once its heap is past a soft bound (core/memory-valve.ts).
+  const valve = createMemoryValve();
   const flush = () => {
     if (batch.length > 0) deps.store.transaction(() => batch.splice(0).forEach((op) => op()));
+    valve.check();
     batchStarted = performance.now();
   };
 
@@ -267,7 +271,12 @@ async function processQueue(deps: IndexerDeps, roots: readonly Root[], report: I
     // The notes read around the touched ones are counted from what was read (one read of each).
     const memos = createDegreeMemos();
     const stale = countAll || touched.size > DEGREE_NEIGHBOURHOODS_MAX ? 'all' : new Set([...staleDegrees, ...notesAround(deps.store.db, touched, memos)]);
-    await refreshNoteDegrees(deps.store.db, stale, () => new Promise<void>((resolve) => setImmediate(resolve)), memos);
+    const between = () =>
+      new Promise<void>((resolve) => {
+        valve.check();
+        setImmediate(resolve);
+      });
+    await refreshNoteDegrees(deps.store.db, stale, between, memos);
   }
   report.chunks_total = deps.store.chunkCount();
   report.duration_ms = Math.round(performance.now() - started);
