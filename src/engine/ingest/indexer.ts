@@ -54,6 +54,13 @@ const BATCH_MS = 250;
 /** The longest the indexer runs before it lets queries in (a yield costs microseconds). */
 const SLICE_MS = 12;
 /**
+ * Between batches a long run collects its garbage once its heap is past a soft bound
+ * (core/memory-valve.ts). One valve for the process: where what it keeps is past the bound (a
+ * loaded graph overview), the back-off holds from one run to the next, and a watcher's small runs
+ * do not each pay for a full collection.
+ */
+const valve = createMemoryValve();
+/**
  * A run that added at least this many chunks, and at least COMPACT_MIN_SHARE of the index, leaves
  * the BM25 index compacted into one b-tree: a bulk import leaves it in many segments, and an OR
  * query walks each term's doclist in every one of them. Smaller runs leave it to FTS5's automerge,
@@ -200,8 +207,6 @@ async function processQueue(deps: IndexerDeps, roots: readonly Root[], report: I
   const batch: (() => void)[] = [];
   let batchStarted = performance.now();
   const write = (op: () => void) => void batch.push(op);
-  // Between batches a long run collects its garbage once its heap is past a soft bound (core/memory-valve.ts).
-  const valve = createMemoryValve();
   const flush = () => {
     if (batch.length > 0) deps.store.transaction(() => batch.splice(0).forEach((op) => op()));
     valve.check();
