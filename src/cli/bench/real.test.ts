@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TempDirs } from '../../../test/helpers/tmp.ts';
-import { benchReal, formatReal, readQueryFile } from './real.ts';
+import { benchReal, formatReal, readQueryFile, whileIndexingRows } from './real.ts';
 
 describe('readQueryFile', () => {
   it('reads one query a line, a JSON array of strings, or an eval question set', () => {
@@ -62,6 +62,51 @@ describe('benchReal', () => {
       expect(text).toContain('6 files');
       expect(text.split('\n').filter((l) => /^\| (yes|no) \|/.test(l))).toHaveLength(2);
       expect(text).toMatch(/p95 with the graph \/ without: [\d.]+/);
+    } finally {
+      temp.cleanup();
+    }
+  }, 120_000);
+});
+
+describe('queries while indexing', () => {
+  it('are summed up with the graph and without it, failures counted apart', () => {
+    const asked = [
+      { graph: true, query: 'a', ms: 10 },
+      { graph: false, query: 'a', ms: 2 },
+      { graph: true, query: 'b', ms: 40 },
+      { graph: false, query: 'b', ms: 3, error: 'store busy' },
+      { graph: true, query: 'c', ms: 20 },
+    ];
+    expect(whileIndexingRows(asked)).toEqual([
+      { graph: 'yes', queries: 3, failed: 0, p50_ms: 20, p95_ms: 40, max_ms: 40, slowest: 'b' },
+      { graph: 'no', queries: 2, failed: 1, p50_ms: 2, p95_ms: 2, max_ms: 2, slowest: 'a' },
+    ]);
+    expect(whileIndexingRows([])).toEqual([
+      { graph: 'yes', queries: 0, failed: 0, p50_ms: null, p95_ms: null, max_ms: null, slowest: null },
+      { graph: 'no', queries: 0, failed: 0, p50_ms: null, p95_ms: null, max_ms: null, slowest: null },
+    ]);
+  });
+
+  it('are answered by the indexing process during the run and printed under the index row', () => {
+    const temp = new TempDirs();
+    try {
+      const corpus = temp.make();
+      for (let i = 0; i < 120; i++) {
+        fs.writeFileSync(path.join(corpus, `Note ${i}.md`), `# Note ${i}\n\nMaya Chen wrote about the relay and [[Note ${(i + 1) % 120}]].\n\nThe relay runs on Falcon ${i % 7}; Osprey reviewed it.\n`);
+      }
+      // A query every millisecond: some are asked before the run ends, whatever the machine's speed.
+      const r = benchReal({ corpus, queries: ['who is Maya Chen?', 'Falcon relay'], whileIndexing: true, queryEveryMs: 1 });
+      expect(r.index).toMatchObject({ files: 120, indexed: 120, failed: 0 });
+      const rows = r.index.while_indexing!.rows;
+      expect(rows.map((x) => x.graph)).toEqual(['yes', 'no']);
+      expect(rows[0]!.queries).toBeGreaterThanOrEqual(1);
+      for (const x of rows) expect(x.failed).toBe(0);
+      expect(rows[0]!.max_ms!).toBeGreaterThanOrEqual(rows[0]!.p50_ms!);
+      const text = formatReal(r);
+      expect(text).toContain('while indexing (the indexing process answering a query every 1 ms');
+      expect(text.split('\n').filter((l) => /^\| (yes|no) \| \d+ \| 0 \|/.test(l))).toHaveLength(2);
+      // Without the option there is no such row.
+      expect(formatReal({ ...r, index: { ...r.index, while_indexing: undefined } })).not.toContain('while indexing');
     } finally {
       temp.cleanup();
     }

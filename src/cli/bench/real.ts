@@ -14,6 +14,9 @@ import { fileURLToPath } from 'node:url';
 import { createError } from '../../shared/errors.ts';
 import { coldStart, type ColdStart } from './search.ts';
 
+/** How often the indexing process asks a query with `--while-indexing` (real-index.ts QUERY_EVERY_MS). */
+export const QUERY_EVERY_MS = 300;
+
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 
 export interface RealIndex {
@@ -24,6 +27,19 @@ export interface RealIndex {
   index_ms: number;
   chunks_per_s: number;
   peak_rss_mb: number;
+  /** With `--while-indexing`: the queries asked during the run, one every `every_ms` (its time then includes them). */
+  while_indexing?: { every_ms: number; rows: WhileIndexingRow[] };
+}
+
+/** Queries answered by the indexing engine while it indexes (`--while-indexing`), with the graph or without it. */
+export interface WhileIndexingRow {
+  graph: 'yes' | 'no';
+  queries: number;
+  failed: number;
+  p50_ms: number | null;
+  p95_ms: number | null;
+  max_ms: number | null;
+  slowest: string | null;
 }
 
 export interface RealRow {
@@ -72,13 +88,43 @@ export function readQueryFile(file: string): string[] {
   return queries;
 }
 
-/** Indexes `folder` into `dataDir` in a process of its own. */
-export function indexInOwnProcess(folder: string, dataDir: string): RealIndex {
-  const args = ['--import', 'tsx', path.join(REPO_ROOT, 'src', 'cli', 'bench', 'real-index.ts'), folder, dataDir];
-  const child = spawnSync(process.execPath, args, { cwd: REPO_ROOT, encoding: 'utf8', maxBuffer: 1 << 20 });
-  if (child.status !== 0) throw new Error(`indexing process failed: ${child.stderr}`);
-  const r = JSON.parse(child.stdout.trim().split('\n').pop()!) as Omit<RealIndex, 'chunks_per_s'>;
-  return { ...r, chunks_per_s: Math.round(r.chunks / Math.max(0.001, r.index_ms / 1000)) };
+interface Asked {
+  graph: boolean;
+  query: string;
+  ms: number;
+  error?: string;
+}
+
+const nearest = (sorted: readonly number[], p: number): number | null => (sorted.length === 0 ? null : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!);
+
+/** The queries asked while indexing, summed up with the graph and without it. */
+export function whileIndexingRows(asked: readonly Asked[]): WhileIndexingRow[] {
+  return [true, false].map((graph) => {
+    const mine = asked.filter((a) => a.graph === graph);
+    const ok = mine.filter((a) => a.error === undefined);
+    const ms = ok.map((a) => a.ms).sort((a, b) => a - b);
+    const round = (x: number | null) => (x === null ? null : Math.round(x * 10) / 10);
+    const slowest = ok.reduce<Asked | null>((worst, a) => (worst === null || a.ms > worst.ms ? a : worst), null);
+    return { graph: graph ? 'yes' : 'no', queries: mine.length, failed: mine.length - ok.length, p50_ms: round(nearest(ms, 50)), p95_ms: round(nearest(ms, 95)), max_ms: round(nearest(ms, 100)), slowest: slowest?.query ?? null };
+  });
+}
+
+/**
+ * Indexes `folder` into `dataDir` in a process of its own; with `queries`, that process also answers
+ * them in turn while it indexes (real-index.ts).
+ */
+export function indexInOwnProcess(folder: string, dataDir: string, queries?: readonly string[], everyMs = QUERY_EVERY_MS): RealIndex {
+  const queryFile = queries ? path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'synapsis-bench-queries-')), 'queries.json') : null;
+  if (queryFile) fs.writeFileSync(queryFile, JSON.stringify(queries));
+  try {
+    const args = ['--import', 'tsx', path.join(REPO_ROOT, 'src', 'cli', 'bench', 'real-index.ts'), folder, dataDir, ...(queryFile ? [queryFile, String(everyMs)] : [])];
+    const child = spawnSync(process.execPath, args, { cwd: REPO_ROOT, encoding: 'utf8', maxBuffer: 64 << 20 });
+    if (child.status !== 0) throw new Error(`indexing process failed: ${child.stderr}`);
+    const { asked, ...r } = JSON.parse(child.stdout.trim().split('\n').pop()!) as Omit<RealIndex, 'chunks_per_s' | 'while_indexing'> & { asked?: Asked[] };
+    return { ...r, chunks_per_s: Math.round(r.chunks / Math.max(0.001, r.index_ms / 1000)), ...(asked ? { while_indexing: { every_ms: everyMs, rows: whileIndexingRows(asked) } } : {}) };
+  } finally {
+    if (queryFile) fs.rmSync(path.dirname(queryFile), { recursive: true, force: true });
+  }
 }
 
 const row = (graph: boolean, r: ColdStart): RealRow => ({
@@ -97,7 +143,7 @@ const row = (graph: boolean, r: ColdStart): RealRow => ({
  * `reuse`: keep the work dir's index and bring it up to date (an incremental run: what it reports is
  * that run's time, not a first index's); the queries then run on the same index as before.
  */
-export function benchReal(options: { corpus: string; queries: readonly string[]; workDir?: string; reuse?: boolean; log?: (line: string) => void }): RealResult {
+export function benchReal(options: { corpus: string; queries: readonly string[]; workDir?: string; reuse?: boolean; whileIndexing?: boolean; queryEveryMs?: number; log?: (line: string) => void }): RealResult {
   const corpus = path.resolve(options.corpus);
   if (!fs.existsSync(corpus) || !fs.statSync(corpus).isDirectory()) throw createError('E_SYN_BAD_REQUEST', `--corpus: no such folder ${corpus}`);
   if (options.queries.length === 0) throw createError('E_SYN_BAD_REQUEST', 'no queries to run');
@@ -107,8 +153,8 @@ export function benchReal(options: { corpus: string; queries: readonly string[];
   // A fresh index unless told to reuse it: the index time is then the first index of the folder.
   if (!options.reuse) fs.rmSync(dataDir, { recursive: true, force: true });
   try {
-    log(`indexing ${corpus} (lexical, a process of its own${options.reuse && fs.existsSync(dataDir) ? ', the kept index brought up to date' : ''})…`);
-    const index = indexInOwnProcess(corpus, dataDir);
+    log(`indexing ${corpus} (lexical, a process of its own${options.reuse && fs.existsSync(dataDir) ? ', the kept index brought up to date' : ''}${options.whileIndexing ? ', answering the queries meanwhile' : ''})…`);
+    const index = indexInOwnProcess(corpus, dataDir, options.whileIndexing ? options.queries : undefined, options.queryEveryMs);
     log(`${index.files} files, ${index.chunks} chunks in ${(index.index_ms / 1000).toFixed(1)} s`);
     const rows: RealRow[] = [];
     for (const graph of [true, false]) {
@@ -133,5 +179,13 @@ export function formatReal(r: RealResult): string {
     '|---|---:|---:|---:|---:|---:|---:|',
     ...r.rows.map((x) => `| ${x.graph} | ${x.first_query_ms} | ${v(x.p50_ms)} | ${v(x.p95_ms)} | ${v(x.max_ms)} | ${x.graph_p50_ms === null ? '–' : `${x.graph_p50_ms} / ${v(x.graph_p95_ms)}`} | ${x.rss_mb} |`),
     `p95 with the graph / without: ${v(r.graph_p95_ratio)}; slowest with the graph: ${r.rows[0]?.slowest ?? '–'}`,
+    ...(r.index.while_indexing
+      ? [
+          `while indexing (the indexing process answering a query every ${r.index.while_indexing.every_ms} ms, with the graph and without it in turn; the index time above includes them):`,
+          '| graph | queries | failed | p50 ms | p95 ms | slowest ms | slowest query |',
+          '|---|---:|---:|---:|---:|---:|---|',
+          ...r.index.while_indexing.rows.map((x) => `| ${x.graph} | ${x.queries} | ${x.failed} | ${v(x.p50_ms)} | ${v(x.p95_ms)} | ${v(x.max_ms)} | ${x.slowest ?? '–'} |`),
+        ]
+      : []),
   ].join('\n');
 }

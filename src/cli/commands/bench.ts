@@ -110,11 +110,12 @@ export const bench: RegisteredCommand = {
       .requiredOption('--queries <file>', 'queries: one a line, or a JSON array of strings or of objects with a "question" (an eval question set); repeat to run several files in turn', collect, [])
       .option('--work-dir <dir>', 'keep the index here (indexed afresh each run); default a temporary folder, removed after')
       .option('--reuse-index', "with --work-dir: bring the kept index up to date instead of indexing afresh (the index row is then that run's)")
-      .action((cmdOpts: { corpus: string; queries: string[]; workDir?: string; reuseIndex?: boolean }, cmd: Command) => {
+      .option('--while-indexing', 'the indexing process also answers the queries in turn while it indexes, as the app does for a user searching during a first index (its time then includes them)')
+      .action((cmdOpts: { corpus: string; queries: string[]; workDir?: string; reuseIndex?: boolean; whileIndexing?: boolean }, cmd: Command) => {
         const opts = globals(cmd);
         const queries = cmdOpts.queries.flatMap((file) => readQueryFile(path.resolve(file)));
         if (cmdOpts.reuseIndex && !cmdOpts.workDir) throw createError('E_SYN_BAD_REQUEST', 'bench real --reuse-index needs --work-dir: the folder that keeps the index');
-        const r = benchReal({ corpus: cmdOpts.corpus, queries, ...(cmdOpts.workDir ? { workDir: cmdOpts.workDir } : {}), reuse: cmdOpts.reuseIndex === true, log: (line) => io.err(`${line}\n`) });
+        const r = benchReal({ corpus: cmdOpts.corpus, queries, ...(cmdOpts.workDir ? { workDir: cmdOpts.workDir } : {}), reuse: cmdOpts.reuseIndex === true, whileIndexing: cmdOpts.whileIndexing === true, log: (line) => io.err(`${line}\n`) });
         print(opts, r, formatReal(r));
       });
 

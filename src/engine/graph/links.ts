@@ -124,7 +124,10 @@ export function loadKnowledgeGraph(db: ReadConnection, visible: (sensitivity: st
   const { nameDocs, entityDocs } = countNamings(rows, entities, noteOf);
 
   // How many visible notes write a word in lower case: a name a few notes capitalise and more write in lower case is a word.
-  const lowerDocs = (word: string, _cap: number, term: () => string) => documentsWriting(db, term(), word).filter((d) => noteOf.has(d)).length;
+  const lowerDocs = (word: string) => {
+    const docs = documentsWriting(db, word);
+    return docs === null ? null : docs.filter((d) => noteOf.has(d)).length;
+  };
   const nodeOfEntity = new Map<number, string | null>();
   const entityIds = new Map<string, number[]>();
   const entityNode = (entityId: number): string | null => {

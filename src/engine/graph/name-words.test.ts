@@ -7,9 +7,13 @@ import { createEngine } from '../engine.ts';
 import { asReadConnection } from '../store/connection.ts';
 import { DB_FILE } from '../store/database.ts';
 import { visibleDocumentsWriting, visibleDocumentsWritingEach, wordGlobs } from '../store/queries/graph.ts';
+import { allowedParam, visibleSql } from '../store/visibility.ts';
 import { Store } from '../store/store.ts';
 import type { VisibilityPolicy } from '../store/visibility.ts';
+import { loadKnowledgeGraph } from './links.ts';
 import { lowerCaseForm, writtenWordsOf } from './names.ts';
+import { storedGraph } from './stored.ts';
+import { visibleTo } from '../store/visibility.ts';
 
 const temp = new TempDirs();
 afterAll(() => temp.cleanup());
@@ -29,26 +33,40 @@ const VAULT = {
   'Epsilon.md': '# Epsilon\n\nSee github.com/falcon and the /falcon/ folder, the falcon-based pipeline, FALCON.\n',
 };
 
+/**
+ * The reference the kept counts are held to: the visible indexed documents whose chunks write `word`
+ * exactly so, up to `cap`, found through the full-text index by its term and tested with the GLOBs.
+ */
+function writingInChunks(sqlite: BetterSqlite3.Database, policy: VisibilityPolicy, term: string, word: string, cap: number): number {
+  return sqlite
+    .prepare(
+      `SELECT COUNT(*) FROM (SELECT DISTINCT c.document_id FROM chunks_fts CROSS JOIN chunks c ON c.id = chunks_fts.rowid CROSS JOIN documents d ON d.id = c.document_id
+        WHERE chunks_fts MATCH @match AND ((' ' || c.text || ' ') GLOB @glob OR (' ' || c.text || ' ') GLOB @globStop) AND d.status = 'indexed' AND ${visibleSql(policy)} LIMIT @cap)`,
+    )
+    .pluck()
+    .get({ match: `"${term}"`, ...wordGlobs(word), cap, allowed: allowedParam(policy) }) as number;
+}
+
 /** Every single-word name's count of lower-case writings, per caller: as kept with the index, and as the chunks say (a copy without the kept counts). */
-function counts(dataDir: string): { kept: Record<string, number>; chunks: Record<string, number>; counted: number } {
+function counts(dataDir: string): { kept: Record<string, number | null>; chunks: Record<string, number | null>; counted: number } {
   const file = path.join(dataDir, DB_FILE);
   const copy = path.join(temp.make(), DB_FILE);
-  const read = (dbFile: string) => {
+  const read = (dbFile: string, fromChunks: boolean) => {
     const sqlite = new BetterSqlite3(dbFile, { readonly: true });
     try {
       const names = sqlite.prepare("SELECT DISTINCT name FROM entities WHERE type = 'name' ORDER BY name").pluck().all() as string[];
-      const out: Record<string, number> = {};
+      const out: Record<string, number | null> = {};
       for (const name of names) {
         const form = lowerCaseForm(name);
         if (!form) continue;
-        for (const [who, policy] of Object.entries(POLICIES)) out[`${form.word} ${who}`] = visibleDocumentsWriting(asReadConnection(sqlite), policy, form.term, form.word, 100);
+        for (const [who, policy] of Object.entries(POLICIES)) out[`${form.word} ${who}`] = fromChunks ? writingInChunks(sqlite, policy, form.term, form.word, 100) : visibleDocumentsWriting(asReadConnection(sqlite), policy, form.word, 100);
       }
       return { out, counted: sqlite.prepare('SELECT COUNT(*) FROM counted_words').pluck().get() as number };
     } finally {
       sqlite.close();
     }
   };
-  const kept = read(file);
+  const kept = read(file, false);
   const writer = new BetterSqlite3(file, { readonly: true });
   try {
     writer.prepare('VACUUM INTO ?').run(copy);
@@ -58,7 +76,7 @@ function counts(dataDir: string): { kept: Record<string, number>; chunks: Record
   const plain = new BetterSqlite3(copy);
   plain.exec('DELETE FROM counted_words; DELETE FROM lower_writings;');
   plain.close();
-  return { kept: kept.out, chunks: read(copy).out, counted: kept.counted };
+  return { kept: kept.out, chunks: read(copy, true).out, counted: kept.counted };
 }
 
 async function index(dataDir: string, vault: string): Promise<void> {
@@ -122,9 +140,10 @@ describe('lower-case writings of names kept with the index', () => {
       for (const [who, policy] of Object.entries(POLICIES)) {
         for (const cap of [1, 2, 25]) {
           const together = new Map(visibleDocumentsWritingEach(db, policy, [...counted, 'hawk'], cap).map((r) => [r.word, r.n]));
-          // A word not counted with the index is left out: its caller counts it from the chunks.
+          // A word not counted with the index is left out, and counts as none alone.
           expect(together.has('hawk')).toBe(false);
-          const alone = new Map(counted.map((w) => [w, visibleDocumentsWriting(db, policy, lowerCaseForm(w)!.term, w, cap)]));
+          expect(visibleDocumentsWriting(db, policy, 'hawk', cap)).toBeNull();
+          const alone = new Map(counted.map((w) => [w, visibleDocumentsWriting(db, policy, w, cap)]));
           expect([who, cap, together]).toEqual([who, cap, alone]);
         }
       }
@@ -170,5 +189,50 @@ describe('lower-case writings of names kept with the index', () => {
       store.dispose();
     }
     expect(counts(dataDir).kept).toEqual(byIndex);
+  }, 60_000);
+
+  it('decide which names are common words; a word not counted yet makes its name none', async () => {
+    // Falcon and Osprey: names two notes use, that fewer write in lower case. Kestrel: as many notes write "kestrel".
+    const vault = temp.make('syn-vault-', {
+      'Alpha.md': '# Alpha\n\nWe asked Falcon about the relay. Falcon said yes, and Kestrel agreed.\n',
+      'Beta.md': '# Beta\n\nThe team met Falcon and Kestrel today.\n',
+      'Gamma.md': '# Gamma\n\nA kestrel flew over the relay at noon, and a falcon.\n',
+      'Iota.md': '# Iota\n\nThe kestrel came back.\n',
+      'Eta.md': '# Eta\n\nWe called Osprey about the relay.\n',
+      'Theta.md': '# Theta\n\nThe team met Osprey again.\n',
+    });
+    const dataDir = temp.make();
+    await index(dataDir, vault);
+    const nodes = (file: string) => {
+      const sqlite = new BetterSqlite3(file, { readonly: true });
+      try {
+        const db = asReadConnection(sqlite);
+        const policy = POLICIES.everyone!;
+        const stored = storedGraph(db, policy);
+        const loaded = loadKnowledgeGraph(db, visibleTo(policy)).graph;
+        return ['entity:falcon', 'entity:kestrel', 'entity:osprey'].map((id) => [id, stored.hasNode(id), loaded.hasNode(id)]);
+      } finally {
+        sqlite.close();
+      }
+    };
+    // Counted at the end of the run: Falcon and Osprey are nodes of both readers, Kestrel a common word.
+    expect(nodes(path.join(dataDir, DB_FILE))).toEqual([
+      ['entity:falcon', true, true],
+      ['entity:kestrel', false, false],
+      ['entity:osprey', true, true],
+    ]);
+    // As while a first run is under way (nothing counted yet): neither is a node, for either reader.
+    const copy = path.join(temp.make(), DB_FILE);
+    const source = new BetterSqlite3(path.join(dataDir, DB_FILE), { readonly: true });
+    source.prepare('VACUUM INTO ?').run(copy);
+    source.close();
+    const plain = new BetterSqlite3(copy);
+    plain.exec('DELETE FROM counted_words; DELETE FROM lower_writings;');
+    plain.close();
+    expect(nodes(copy)).toEqual([
+      ['entity:falcon', false, false],
+      ['entity:kestrel', false, false],
+      ['entity:osprey', false, false],
+    ]);
   }, 60_000);
 });

@@ -7,8 +7,8 @@
  * Documents store their writings of the counted words as they are written (store.writeDocument).
  * After an index run, the words of names not counted yet (new names; every name once after the
  * migration) are counted in every indexed document: each through the full-text index when they are
- * few, else all in one pass over the chunks, a page at a time. Until a word is counted, questions
- * count it from the chunks as before.
+ * few, else all in one pass over the chunks, a page at a time. Until a word is counted, its names are
+ * taken for common words (names.ts isCommonWord): a question does not scan the chunks for it.
  */
 import type { Store } from '../store/store.ts';
 

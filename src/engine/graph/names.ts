@@ -90,13 +90,19 @@ export function writtenWordsOf(text: string, wanted: ReadonlySet<string>, into: 
 /**
  * Whether a name used by `namingDocs` visible notes is a common word of the vault: more notes write
  * it in lower case ("bold text", "the graph", "sync runs") than use it as a name, or as many ("the **Bold**
- * button", "Graph view"). `lowerDocs(word, cap, term)` counts the visible notes that write `word`
- * exactly so, up to cap; `term()` is the word's index term (lowerCaseForm's), stemmed only when the
- * count needs it. A name many notes use is a name whatever else they write.
+ * button", "Graph view"). `lowerDocs(word, cap)` counts the visible notes that write `word` exactly
+ * so, up to cap, from the counts kept with the index (graph/name-words.ts); null where the word is
+ * not counted yet. A name many notes use is a name whatever else they write.
+ *
+ * A word not counted yet is taken for a common word: its name joins nothing until the index run that
+ * wrote it counts it at its end (a run stopped first leaves that to the next one). Counting it from
+ * the chunks instead scans every chunk its index term matches, seconds per question on a big vault
+ * while a first index run is under way.
  */
-export function isCommonWord(name: string, namingDocs: number, lowerDocs: (word: string, cap: number, term: () => string) => number): boolean {
+export function isCommonWord(name: string, namingDocs: number, lowerDocs: (word: string, cap: number) => number | null): boolean {
   if (namingDocs >= NAME_DOCS_CAP) return false;
   const word = lowerCaseWord(name);
   if (word === null) return false;
-  return lowerDocs(word, namingDocs, () => stemWord(foldText(word))) >= namingDocs;
+  const n = lowerDocs(word, namingDocs);
+  return n === null || n >= namingDocs;
 }

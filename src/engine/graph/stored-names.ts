@@ -136,9 +136,9 @@ export function nameResolver(ctx: ReaderContext): NameResolver {
    * isCommonWord's count: as read ahead where it was counted up to this cap or more (the count up to
    * a smaller cap is the smaller of the two), else asked alone.
    */
-  const lowerDocs = (word: string, cap: number, term: () => string) => {
+  const lowerDocs = (word: string, cap: number) => {
     const known = lowerCounts.get(word);
-    return known !== undefined && known.cap >= cap ? Math.min(known.n, cap) : visibleDocumentsWriting(db, policy, term(), word, cap);
+    return known !== undefined && known.cap >= cap ? Math.min(known.n, cap) : visibleDocumentsWriting(db, policy, word, cap);
   };
 
   const resolve = (e: GraphEntityRow): string | null => {

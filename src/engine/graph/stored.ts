@@ -180,7 +180,10 @@ function degreeQuestions({ ctx, names, edges }: Parts): Pick<LinkGraph, 'degree'
           }
         }
       }
-      for (const id of ids) if (!out.has(id)) out.set(id, must(id).edges.size);
+      // The rest (no count kept: a note written since the last count, or a caller with its own) are read together.
+      const rest = ids.filter((id) => !out.has(id));
+      edges.readAll(rest);
+      for (const id of rest) out.set(id, must(id).edges.size);
       return out;
     },
     degreeAtMost(id, cap) {

@@ -464,33 +464,24 @@ const WRITES = `((' ' || c.text || ' ') GLOB @glob OR (' ' || c.text || ' ') GLO
 
 /**
  * How many visible documents write `word` exactly so (case-sensitive, as a whole word), counted up
- * to `cap`: from the writings kept with the index (migration 016) where the word is counted there,
- * a handful of rows; else from the chunks, whose candidates `term` (its index term) finds through
- * the full-text index. Either way only the documents this caller may see are counted.
+ * to `cap`, from the writings kept with the index (migration 016); null where the word is not
+ * counted there yet (graph/names.ts isCommonWord). Only the documents this caller may see count.
  */
-export function visibleDocumentsWriting(connection: ReadConnection, policy: VisibilityPolicy, term: string, word: string, cap: number): number {
-  const db = statements(sqliteOf(connection));
-  const kept = db
+export function visibleDocumentsWriting(connection: ReadConnection, policy: VisibilityPolicy, word: string, cap: number): number | null {
+  const kept = statements(sqliteOf(connection))
     .prepare(
       `SELECT (SELECT COUNT(*) FROM counted_words WHERE word = @word) AS counted,
               (SELECT COUNT(*) FROM (SELECT 1 FROM lower_writings w CROSS JOIN documents d ON d.id = w.document_id
                                       WHERE w.word = @word AND d.status = 'indexed' AND ${visibleSql(policy)} LIMIT @cap)) AS n`,
     )
     .get({ word, cap, allowed: allowedParam(policy) }) as { counted: number; n: number };
-  if (kept.counted > 0) return kept.n;
-  return db
-    .prepare(
-      `SELECT COUNT(*) FROM (SELECT DISTINCT c.document_id FROM chunks_fts CROSS JOIN chunks c ON c.id = chunks_fts.rowid CROSS JOIN documents d ON d.id = c.document_id
-        WHERE chunks_fts MATCH @match AND ${WRITES} AND d.status = 'indexed' AND ${visibleSql(policy)} LIMIT @cap)`,
-    )
-    .pluck()
-    .get({ match: termMatch(term), ...wordGlobs(word), cap, allowed: allowedParam(policy) }) as number;
+  return kept.counted > 0 ? kept.n : null;
 }
 
 /**
  * visibleDocumentsWriting for each of `words` where the word is counted with the index (migration
  * 016), in one statement for all of them: how many visible documents write it exactly so, up to
- * `cap`. A word not counted there is left out (the caller counts it from the chunks, one at a time).
+ * `cap`. A word not counted there is left out.
  */
 export function visibleDocumentsWritingEach(connection: ReadConnection, policy: VisibilityPolicy, words: readonly string[], cap: number): { word: string; n: number }[] {
   return statements(sqliteOf(connection))
@@ -503,27 +494,19 @@ export function visibleDocumentsWritingEach(connection: ReadConnection, policy: 
     .all({ words: JSON.stringify(words), cap, allowed: allowedParam(policy) }) as { word: string; n: number }[];
 }
 
-/** The indexed documents that write `word` exactly so (as visibleDocumentsWriting; the caller filters them). */
-export function documentsWriting(connection: ReadConnection, term: string, word: string): number[] {
+/** The indexed documents that write `word` exactly so, as kept with the index (visibleDocumentsWriting; the caller filters them); null where the word is not counted yet. */
+export function documentsWriting(connection: ReadConnection, word: string): number[] | null {
   const db = statements(sqliteOf(connection));
-  if (db.prepare('SELECT 1 FROM counted_words WHERE word = ?').get(word) !== undefined) {
-    return db
-      .prepare("SELECT w.document_id FROM lower_writings w CROSS JOIN documents d ON d.id = w.document_id WHERE w.word = ? AND d.status = 'indexed'")
-      .pluck()
-      .all(word) as number[];
-  }
+  if (db.prepare('SELECT 1 FROM counted_words WHERE word = ?').get(word) === undefined) return null;
   return db
-    .prepare(
-      `SELECT DISTINCT c.document_id FROM chunks_fts CROSS JOIN chunks c ON c.id = chunks_fts.rowid CROSS JOIN documents d ON d.id = c.document_id
-        WHERE chunks_fts MATCH @match AND ${WRITES} AND d.status = 'indexed'`,
-    )
+    .prepare("SELECT w.document_id FROM lower_writings w CROSS JOIN documents d ON d.id = w.document_id WHERE w.word = ? AND d.status = 'indexed'")
     .pluck()
-    .all({ match: termMatch(term), ...wordGlobs(word) }) as number[];
+    .all(word) as number[];
 }
 
 /**
  * Counts from the chunks, into the writings kept with the index, the indexed documents that write
- * `word` exactly so (the writer's side of visibleDocumentsWriting; `term` finds the candidates).
+ * `word` exactly so (the writer's side of visibleDocumentsWriting; `term`, the word's index term, finds the candidates).
  */
 export function storeDocumentsWriting(connection: WriteConnection, term: string, word: string): void {
   statements(sqliteOf(connection))
