@@ -11,12 +11,14 @@ export default defineConfig({
       // The engine runs in a utilityProcess (engine-process); native modules stay external (node_modules).
       rollupOptions: {
         // lexical-worker: the thread that computes the lexical list of large vaults; lexical-upgrade-worker: the
-        // thread that rebuilds an older store's word index (search/lexical-thread.ts workerEntry finds each beside engine-process.js).
+        // thread that rebuilds an older store's word index; prepare-worker: the threads that read and analyze a large index
+        // run's files (search/lexical-thread.ts workerEntry finds each beside engine-process.js).
         input: {
           index: resolve(__dirname, 'src/main/index.ts'),
           'engine-process': resolve(__dirname, 'src/main/engine-process.ts'),
           'lexical-worker': resolve(__dirname, 'src/engine/search/lexical-worker.ts'),
           'lexical-upgrade-worker': resolve(__dirname, 'src/engine/search/lexical-upgrade-worker.ts'),
+          'prepare-worker': resolve(__dirname, 'src/engine/ingest/prepare-worker.ts'),
         },
         external: ['better-sqlite3', 'node-llama-cpp', 'usearch', 'faiss-node', 'pdfjs-dist', 'chokidar', 'mammoth'],
       },

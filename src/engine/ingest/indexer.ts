@@ -1,20 +1,15 @@
-import { embeddingInput } from '../llm/embedding-input.ts';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { EventMap, FileIssue, IndexReport, Root } from '../../shared/contract.ts';
-import { isSynapsisError } from '../../shared/errors.ts';
 import type { Config } from '../core/config.ts';
 import type { EventBus } from '../core/events.ts';
 import { chunkHash, sha256, stableStringify } from '../core/hash.ts';
-import type { ChunkWrite, DocumentRow, IndexJob, Store, StoredGraph } from '../store/store.ts';
-import { chunkLines, estimateTokens, type ChunkParams } from './chunk.ts';
-import { detectFileKind, looksBinary, type FileKind } from './file-types.ts';
-import { parseDocument, type ParsedDocument } from './parsers/index.ts';
-import { extractGraphFacts, GRAPH_RULES_VERSION, type FactMention, type FactRelation } from '../graph/extract.ts';
+import type { DocumentRow, IndexJob, Store } from '../store/store.ts';
+import { detectFileKind, type FileKind } from './file-types.ts';
+import { GRAPH_RULES_VERSION } from '../graph/extract.ts';
 import { createMemoryValve } from '../core/memory-valve.ts';
 import { createDegreeMemos, DEGREE_NEIGHBOURHOODS_MAX, notesAround, refreshNoteDegrees } from '../graph/degrees.ts';
 import { countNameWords } from '../graph/name-words.ts';
-import { analyzeForIndex, detectChunkLanguages } from '../search/analyzer.ts';
 import { EXTERNAL_SYMLINK_REASON, isInside, walkRoot, type WalkEntry } from './walk.ts';
 
 /** Whether a file resolves (symlinks followed) inside its root; a file that cannot be resolved counts as inside (the read reports it). */
@@ -39,6 +34,8 @@ export interface IndexerDeps {
   compactMinChunks?: number;
   /** Folders never indexed wherever they lie (the data dir); see WalkOptions.skipDirs. */
   skipDirs?: readonly string[];
+  /** Whether a run prepares its files on threads of their own (prepare-pool.ts); default: a run of PREPARE_THREADS_MIN_FILES files or more. */
+  prepareThreads?: boolean;
 }
 
 /** What the indexer tells the progress model: the phase, its units (files) per folder, each one done. */
@@ -50,6 +47,10 @@ export interface IndexerProgress {
 }
 
 const BATCH_FILES = 40;
+/** A run of at least this many files prepares them on threads of their own (prepare-pool.ts): starting one costs tens of milliseconds. */
+const PREPARE_THREADS_MIN_FILES = 64;
+/** Files prepared ahead of the one being written, at most: more than a batch (BATCH_FILES), so the threads stay busy while one commits; a few MB of rows. */
+const PREPARE_AHEAD = 64;
 const BATCH_MS = 250;
 /** The longest the indexer runs before it lets queries in (a yield costs microseconds). */
 const SLICE_MS = 12;
@@ -73,27 +74,16 @@ const COMPACT_MIN_SHARE = 0.1;
 /** The indexer's dependencies while processing a queue: store writes go through `write`, batched. */
 interface JobDeps extends IndexerDeps {
   write(op: () => void): void;
+  /** The file prepared for writing (prepare.ts): on a thread of the run's pool, started ahead when it could be. */
+  prepared(job: IndexJob, request: PrepareRequest): Promise<Prepared>;
 }
 
 type FileOutcome = 'indexed' | 'unchanged' | 'moved' | 'removed' | 'skipped' | 'failed';
 
-/** The document meta key naming the part of a file cut at SYN_MAX_CHUNKS_PER_FILE (store/queries/documents.ts partlySearchable reads it). */
-export const UNSEARCHABLE_META = 'unsearchable';
+import { prepareFile, UNSEARCHABLE_META, type Prepared, type PrepareRequest } from './prepare.ts';
+import { PreparePool } from './prepare-pool.ts';
 
-const count = (n: number) => n.toLocaleString('en-US');
-
-/** The part of a file a cut leaves out, in words: the rest of a line by its characters, then whole lines. */
-export function unsearchablePart(lines: readonly string[], cut: { line: number; char: number }): string | null {
-  const last = lines.length;
-  if (cut.char > 1) {
-    const length = lines[cut.line - 1]?.length ?? 0;
-    const rest = `line ${cut.line} from character ${count(cut.char)} on (${count(length - cut.char + 1)} of ${count(length)} characters)`;
-    if (cut.line >= last) return `${rest} is not searchable`;
-    return `${rest} and ${cut.line + 1 === last ? `line ${last}` : `lines ${cut.line + 1}-${last}`} are not searchable`;
-  }
-  if (cut.line > last) return null;
-  return cut.line === last ? `line ${last} is not searchable` : `lines ${cut.line}-${last} are not searchable`;
-}
+export { UNSEARCHABLE_META, unsearchablePart } from './prepare.ts';
 
 function formatBytes(n: number): string {
   return n >= 1024 * 1024 ? `${(n / (1024 * 1024)).toFixed(1)} MB` : `${Math.ceil(n / 1024)} KB`;
@@ -157,6 +147,44 @@ export async function indexPaths(deps: IndexerDeps, root: Root, jobs: readonly {
   deps.store.enqueueJobs(jobs.map((j) => ({ rootId: root.id, ...j })));
   await processQueue(deps, [root], report, started);
   return report;
+}
+
+/**
+ * How a run prepares its files (prepare.ts). A run of many files prepares them on threads of their
+ * own, up to PREPARE_AHEAD files ahead of the one it writes (prepare-pool.ts); a small run (a
+ * watcher's) prepares each on this thread when it comes to it.
+ */
+function createPreparer(deps: IndexerDeps, queue: readonly IndexJob[], byId: ReadonlyMap<number, Root>, claimed: ReadonlySet<number>) {
+  const pool = (deps.prepareThreads ?? queue.length >= PREPARE_THREADS_MIN_FILES) ? new PreparePool() : null;
+  const started = new Map<number, { key: string; result: Promise<Prepared> }>();
+  const keyOf = (r: PrepareRequest) => `${r.absPath}\u0000${r.unchangedHash ?? ''}`;
+  const prepared = (job: IndexJob, request: PrepareRequest): Promise<Prepared> => {
+    const early = started.get(job.id);
+    started.delete(job.id);
+    if (early && early.key === keyOf(request)) return early.result;
+    return pool ? pool.prepare(request) : prepareFile(request);
+  };
+  /** Starts preparing the files of the jobs from `from` on, as far as they will be read: not a deletion, a move's, a file over the size cap or outside its folder. */
+  const ahead = (from: number) => {
+    if (!pool) return;
+    for (let i = from; i < Math.min(queue.length, from + PREPARE_AHEAD); i++) {
+      const job = queue[i]!;
+      if (job.kind !== 'upsert' || claimed.has(job.id) || started.has(job.id)) continue;
+      const root = byId.get(job.root_id)!;
+      const absPath = path.join(root.path, job.path);
+      let size: number;
+      try {
+        size = fs.statSync(absPath).size;
+      } catch {
+        continue;
+      }
+      if (size > deps.config.maxFileBytes || (!deps.config.followExternalSymlinks && !resolvesInside(root.path, absPath))) continue;
+      const kind = detectFileKind(job.path) ?? { type: 'text' as const, language: null };
+      const request = requestOf(deps, { absPath, relPath: job.path }, kind, deps.store.documentByPath(root.id, job.path) ?? undefined);
+      started.set(job.id, { key: keyOf(request), result: pool.prepare(request) });
+    }
+  };
+  return { prepared, ahead, dispose: async () => pool?.dispose(), pool };
 }
 
 async function processQueue(deps: IndexerDeps, roots: readonly Root[], report: IndexReport, started: number): Promise<void> {
@@ -226,36 +254,44 @@ async function processQueue(deps: IndexerDeps, roots: readonly Root[], report: I
 
   // Delete jobs taken over by a move; they were completed in the move's transaction.
   const claimed = new Set<number>();
-  let sliceStarted = performance.now();
-  for (const job of queue) {
-    if (batch.length >= BATCH_FILES || performance.now() - batchStarted > BATCH_MS) flush();
-    if (deps.shouldStop?.()) break;
-    const root = byId.get(job.root_id)!;
-    if (claimed.has(job.id)) {
-      touched.add(job.path);
+
+  const preparer = createPreparer(deps, queue, byId, claimed);
+  const { prepared } = preparer;
+  try {
+    let sliceStarted = performance.now();
+    for (const [at, job] of queue.entries()) {
+      if (batch.length >= BATCH_FILES || performance.now() - batchStarted > BATCH_MS) flush();
+      if (deps.shouldStop?.()) break;
+      const root = byId.get(job.root_id)!;
+      if (claimed.has(job.id)) {
+        touched.add(job.path);
+        done++;
+        deps.progress?.advance(root.path, done);
+        continue;
+      }
+      preparer.ahead(at);
+      const { outcome, chunks, issue } = await processJob({ ...deps, write, prepared }, root, job, pendingDeletes, claimed);
+      if (outcome === 'moved' || outcome === 'indexed' || outcome === 'removed') touched.add(job.path);
+      if (outcome === 'moved' || outcome === 'indexed') report.indexed++;
+      else if (outcome === 'unchanged') report.unchanged++;
+      else if (outcome === 'removed') report.removed++;
+      else if (outcome === 'skipped') report.skipped++;
+      else report.failed++;
+      report.chunks_added += chunks;
+      if (issue) report.issues.push(issue);
       done++;
       deps.progress?.advance(root.path, done);
-      continue;
+      progress('lexical', job.path, root.path);
+      // Yield to the event loop so queries interleave with a long indexing run.
+      if (performance.now() - sliceStarted > SLICE_MS) {
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        sliceStarted = performance.now();
+      }
     }
-    const { outcome, chunks, issue } = await processJob({ ...deps, write }, root, job, pendingDeletes, claimed);
-    if (outcome === 'moved' || outcome === 'indexed' || outcome === 'removed') touched.add(job.path);
-    if (outcome === 'moved' || outcome === 'indexed') report.indexed++;
-    else if (outcome === 'unchanged') report.unchanged++;
-    else if (outcome === 'removed') report.removed++;
-    else if (outcome === 'skipped') report.skipped++;
-    else report.failed++;
-    report.chunks_added += chunks;
-    if (issue) report.issues.push(issue);
-    done++;
-    deps.progress?.advance(root.path, done);
-    progress('lexical', job.path, root.path);
-    // Yield to the event loop so queries interleave with a long indexing run.
-    if (performance.now() - sliceStarted > SLICE_MS) {
-      await new Promise<void>((resolve) => setImmediate(resolve));
-      sliceStarted = performance.now();
-    }
+    flush();
+  } finally {
+    await preparer.dispose();
   }
-  flush();
   deps.progress?.end();
   const compactAt = deps.compactMinChunks ?? COMPACT_MIN_CHUNKS;
   if (report.chunks_added >= compactAt && report.chunks_added >= deps.store.chunkCount() * COMPACT_MIN_SHARE) {
@@ -373,23 +409,19 @@ async function indexFile(
   if (entry.size > config.maxFileBytes) {
     return skip(`file is ${formatBytes(entry.size)}, over the ${formatBytes(config.maxFileBytes)} size cap`);
   }
-  let bytes: Buffer;
-  try {
-    // Synchronous on purpose: fs.promises.readFile costs ~3 ms a file here (thread-pool hop), 70x a sync read.
-    bytes = fs.readFileSync(absPath);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') {
-      if (existing) write(() => store.deleteDocuments([existing.id], job.id));
-      else write(() => store.completeJob(job.id));
-      return { outcome: existing ? 'removed' : 'unchanged', chunks: 0 };
-    }
-    const reason = `cannot read file: ${(error as Error).message}`;
+  const prepared = await deps.prepared(job, requestOf(deps, entry, kind, existing));
+  if (prepared.status === 'gone') {
+    if (existing) write(() => store.deleteDocuments([existing.id], job.id));
+    else write(() => store.completeJob(job.id));
+    return { outcome: existing ? 'removed' : 'unchanged', chunks: 0 };
+  }
+  if (prepared.status === 'unreadable') {
+    const reason = prepared.reason;
     write(() => store.writeDocument({ ...base, contentHash: null, status: 'failed', errorCode: 'E_SYN_INDEX_FAILED', error: reason }, [], job.id));
     return { outcome: 'failed', chunks: 0, issue: { path: absPath, status: 'failed', reason, code: 'E_SYN_INDEX_FAILED' } };
   }
-  const contentHash = sha256(bytes);
-  if (existing && existing.content_hash === contentHash && existing.status === 'indexed' && !needsGraph(deps.config, existing)) {
+  const contentHash = prepared.contentHash;
+  if (prepared.status === 'unchanged' && existing) {
     write(() => {
       store.touchDocument(existing.id, entry.mtimeMs, entry.size);
       store.completeJob(job.id);
@@ -412,110 +444,55 @@ async function indexFile(
       return { outcome: 'moved', chunks: 0 };
     }
   }
-  if (kind.type !== 'pdf' && kind.type !== 'docx' && looksBinary(bytes.subarray(0, 8192))) {
-    return skip('binary content', contentHash);
-  }
-
-  try {
-    const parsed = await parseDocument({ relPath: entry.relPath, bytes, type: kind.type, language: kind.language });
-    const params: ChunkParams = { size: config.chunkSize, overlap: config.chunkOverlap, maxChunks: config.maxChunksPerFile };
-    const { chunks, truncated, cut } = chunkLines(
-      { lines: parsed.lines, from: parsed.from, hardBreaks: parsed.hardBreaks, softBreaks: parsed.softBreaks },
-      params,
-    );
-    const tags = parsed.tags;
-    // Per chunk, not per file: a note can switch language (an English summary over Russian minutes);
-    // a short chunk of a German note is German (detectChunkLanguages).
-    const languages = detectChunkLanguages(chunks.map((c) => c.text));
-    const analyzedTitle = analyzeForIndex(parsed.title, languages.doc);
-    const rows: ChunkWrite[] = chunks.map((c, ordinal) => {
-      const place = parsed.locate?.(c.startLine, c.endLine) ?? { fragment: `L${c.startLine}-L${c.endLine}`, startLine: c.startLine, endLine: c.endLine };
-      const locator = `${entry.relPath}#${place.fragment}`;
-      const section = parsed.sectionAt(c.startLine - 1);
-      return {
-        ordinal,
-        locator,
-        sectionId: section?.id ?? null,
-        heading: section?.heading ?? null,
-        startLine: place.startLine,
-        endLine: place.endLine,
-        text: c.text,
-        chunkHash: chunkHash(entry.relPath, locator, c.text, tags, deps.paramsHash),
-        textHash: sha256(c.text),
-        embedHash: sha256(embeddingInput(parsed.title, section?.heading ?? null, c.text)),
-        tags,
-        tokenCount: estimateTokens(c.text),
-        lang: languages.chunks[ordinal]!,
-        fts: { title: analyzedTitle, heading: analyzeForIndex(section?.heading ?? '', languages.chunks[ordinal]), body: analyzeForIndex(c.text, languages.chunks[ordinal]) },
-      };
-    });
-    const graph = config.graphExtract ? graphOf(entry.relPath, kind.type, parsed, chunks) : undefined;
-    const warnings = [...parsed.warnings];
-    const unsearchable = truncated && cut ? unsearchablePart(parsed.lines, cut) : null;
-    if (unsearchable) warnings.push(`only the first ${config.maxChunksPerFile} chunks were indexed: ${unsearchable} (split the file, or raise SYN_MAX_CHUNKS_PER_FILE)`);
-    write(() => store.writeDocument(
-      {
-        ...base,
-        title: parsed.title,
-        contentHash,
-        status: 'indexed',
-        sensitivity: tags.sensitivity ?? null,
-        tags,
-        meta: { ...parsed.meta, ...(warnings.length ? { warnings } : {}), ...(unsearchable ? { [UNSEARCHABLE_META]: unsearchable } : {}) },
-        error: warnings.length ? warnings.join('; ') : null,
-        graph,
-        graphVersion: config.graphExtract ? GRAPH_RULES_VERSION : 0,
-      },
-      rows,
-      job.id,
-    ));
-    // Indexed, but not all of it as written: the run reports it, so nothing is partial in silence.
-    const issue: FileIssue | undefined = warnings.length ? { path: absPath, status: 'warning', reason: warnings.join('; ') } : undefined;
-    return { outcome: 'indexed', chunks: rows.length, ...(issue ? { issue } : {}) };
-  } catch (error) {
-    const code = isSynapsisError(error) ? error.code : 'E_SYN_CHUNK_PARSE_FAILED';
-    const reason = (error as Error).message;
+  if (prepared.status === 'binary') return skip('binary content', contentHash);
+  if (prepared.status !== 'parsed') {
+    const { code, reason } = prepared.status === 'failed' ? prepared : { code: 'E_SYN_CHUNK_PARSE_FAILED', reason: 'the file was not parsed' };
     write(() => store.writeDocument({ ...base, contentHash, status: 'failed', errorCode: code, error: reason }, [], job.id));
     return { outcome: 'failed', chunks: 0, issue: { path: absPath, status: 'failed', reason, code } };
   }
+  const { doc } = prepared;
+  const warnings = [...doc.warnings];
+  if (doc.unsearchable) warnings.push(`only the first ${config.maxChunksPerFile} chunks were indexed: ${doc.unsearchable} (split the file, or raise SYN_MAX_CHUNKS_PER_FILE)`);
+  write(() =>
+    store.writeDocument(
+      {
+        ...base,
+        title: doc.title,
+        contentHash,
+        status: 'indexed',
+        sensitivity: doc.tags.sensitivity ?? null,
+        tags: doc.tags,
+        meta: { ...doc.meta, ...(warnings.length ? { warnings } : {}), ...(doc.unsearchable ? { [UNSEARCHABLE_META]: doc.unsearchable } : {}) },
+        error: warnings.length ? warnings.join('; ') : null,
+        graph: doc.graph,
+        graphVersion: config.graphExtract ? GRAPH_RULES_VERSION : 0,
+      },
+      doc.rows,
+      job.id,
+    ),
+  );
+  // Indexed, but not all of it as written: the run reports it, so nothing is partial in silence.
+  const issue: FileIssue | undefined = warnings.length ? { path: absPath, status: 'warning', reason: warnings.join('; ') } : undefined;
+  return { outcome: 'indexed', chunks: doc.rows.length, ...(issue ? { issue } : {}) };
+}
+
+/** What preparing a file needs (prepare.ts): its contents are not parsed again when its hash is the one the store holds and nothing else is due. */
+function requestOf(deps: Pick<IndexerDeps, 'config' | 'paramsHash'>, entry: Pick<WalkEntry, 'absPath' | 'relPath'>, kind: FileKind, existing: DocumentRow | undefined): PrepareRequest {
+  const { config } = deps;
+  return {
+    absPath: entry.absPath,
+    relPath: entry.relPath,
+    kind,
+    unchangedHash: existing && existing.status === 'indexed' && !needsGraph(config, existing) ? existing.content_hash : null,
+    chunk: { size: config.chunkSize, overlap: config.chunkOverlap, maxChunks: config.maxChunksPerFile },
+    graphExtract: config.graphExtract,
+    paramsHash: deps.paramsHash,
+  };
 }
 
 /** An indexed document whose graph facts come from older rules (or none) is processed again. */
 function needsGraph(config: Config, doc: DocumentRow): boolean {
   return config.graphExtract && doc.status === 'indexed' && doc.graph_version !== GRAPH_RULES_VERSION;
-}
-
-/** The document's graph facts, each placed on the chunk that holds its line and cited by locator fragment. */
-function graphOf(relPath: string, type: FileKind['type'], parsed: ParsedDocument, chunks: readonly { startLine: number; endLine: number }[]): StoredGraph {
-  // Chunks overlap: a line belongs to the first chunk that holds it; front matter to the first chunk.
-  const ordinalOf = (line: number): number | null => {
-    if (chunks.length === 0) return null;
-    let lo = 0;
-    let hi = chunks.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (chunks[mid]!.endLine < line) lo = mid + 1;
-      else hi = mid;
-    }
-    return chunks[lo]!.startLine <= line && line <= chunks[lo]!.endLine ? lo : line < chunks[0]!.startLine ? 0 : null;
-  };
-  const facts = extractGraphFacts({
-    relPath,
-    type,
-    lines: parsed.lines,
-    from: parsed.from,
-    frontmatter: (parsed.meta.frontmatter as Record<string, unknown> | undefined) ?? {},
-    chunkOf: ordinalOf,
-  });
-  // The facts are stored as they are, with their chunk (and a PDF's page locator) added.
-  const relations = facts.relations as (FactRelation & StoredGraph['relations'][number])[];
-  for (const r of relations) {
-    r.ordinal = ordinalOf(r.line);
-    if (parsed.locate) r.fragment = parsed.locate(r.line, r.endLine).fragment;
-  }
-  const mentions = facts.mentions as (FactMention & StoredGraph['mentions'][number])[];
-  for (const m of mentions) m.ordinal = ordinalOf(m.line);
-  return { relations, mentions };
 }
 
 /** Hash of the chunking parameters; part of every chunk_hash and of the index_version. */

@@ -11,7 +11,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { LexicalOptions, LexicalResult } from './lexical.ts';
 
@@ -34,7 +34,7 @@ export interface WorkerEntry {
 }
 
 /**
- * A worker's code (`name`: lexical-worker, lexical-upgrade-worker): the built file of the desktop
+ * A worker's code (`name`: lexical-worker, lexical-upgrade-worker, prepare-worker): the built file of the desktop
  * bundle (electron.vite.config.ts builds each next to engine-process.js; this module may sit there or,
  * shared by several entries, in its chunks/ folder), else the TypeScript source in `here` bundled
  * in memory by esbuild (tsx's own compiler; once per worker): Node 20 does not hand tsx's loader to
@@ -46,7 +46,15 @@ export async function workerEntry(here = path.dirname(fileURLToPath(import.meta.
   const source = path.join(here, `${name}.ts`);
   if (!fs.existsSync(source)) return null;
   const esbuild = await import('esbuild');
-  const out = await esbuild.build({ entryPoints: [source], bundle: true, platform: 'node', format: 'cjs', target: 'node20', packages: 'external', write: false, logLevel: 'silent' });
+  // Each source keeps its own import.meta.url (a CommonJS bundle has none): what a module resolves
+  // from it (tinyld's source, read by lang/ngram-detect.ts) resolves as it does on the caller's thread.
+  const sourceUrls = {
+    name: 'source-urls',
+    setup(build: { onLoad(options: { filter: RegExp }, load: (args: { path: string }) => Promise<{ contents: string; loader: 'ts' }>): void }) {
+      build.onLoad({ filter: /\.ts$/ }, async (args) => ({ contents: (await fs.promises.readFile(args.path, 'utf8')).replaceAll('import.meta.url', JSON.stringify(pathToFileURL(args.path).href)), loader: 'ts' }));
+    },
+  };
+  const out = await esbuild.build({ entryPoints: [source], bundle: true, platform: 'node', format: 'cjs', target: 'node20', packages: 'external', write: false, logLevel: 'silent', plugins: [sourceUrls] });
   const text = out.outputFiles[0]?.text;
   if (text === undefined) return null;
   // Packages (better-sqlite3, ...) stay outside the bundle and resolve from the source's folder.
