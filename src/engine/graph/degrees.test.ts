@@ -172,6 +172,15 @@ describe('stored note degrees', () => {
       // One allowed some restricted notes but not all counts from the links it sees.
       sqlite.prepare("UPDATE documents SET sensitivity = 'secret' WHERE path = 'notes/Standup.md'").run();
       expect(storedGraph(db, { allowSensitivity: ['secret'], sensitivityEnable: true }).noteDegrees([maya]).get(maya)).toBe(live);
+      // A note written since the degrees were counted (a run under way) counts the different things
+      // it states, its links not read; a caller who counts its own reads them as before.
+      sqlite.prepare("DELETE FROM note_degrees WHERE document_id = (SELECT id FROM documents WHERE path = 'people/Maya Chen.md')").run();
+      const stated = sqlite.prepare("SELECT COUNT(DISTINCT dst_id) FROM relations WHERE document_id = (SELECT id FROM documents WHERE path = 'people/Maya Chen.md')").pluck().get() as number;
+      expect(stated).toBeGreaterThan(0);
+      expect(stated).not.toBe(live);
+      const fresh = storedGraph(db, { allowSensitivity: [], sensitivityEnable: true });
+      expect(fresh.noteDegrees([maya]).get(maya)).toBe(stated);
+      expect(storedGraph(db, { allowSensitivity: ['secret'], sensitivityEnable: true }).noteDegrees([maya]).get(maya)).toBe(live);
     } finally {
       sqlite.close();
     }

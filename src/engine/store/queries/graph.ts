@@ -550,6 +550,20 @@ export function storedNoteDegrees(connection: ReadConnection, paths: readonly st
   return rows as { path: string; degree: number }[];
 }
 
+/**
+ * How many different things the indexed note at each path states (the entities and notes its
+ * relations name; at least 1): what a note written since the degrees were last counted is taken to
+ * be linked to, its own links, without reading the notes that link to it.
+ */
+export function statedCountsOf(connection: ReadConnection, paths: readonly string[]): { path: string; n: number }[] {
+  return statements(sqliteOf(connection))
+    .prepare(
+      `SELECT d.path AS path, MAX(1, (SELECT COUNT(DISTINCT r.dst_id) FROM relations r WHERE r.document_id = d.id)) AS n
+         FROM json_each(@paths) p CROSS JOIN documents d ON d.path = p.value WHERE +d.status = 'indexed' GROUP BY d.path`,
+    )
+    .all({ paths: JSON.stringify(paths) }) as { path: string; n: number }[];
+}
+
 /** Paths of indexed documents without both stored degrees, at most `limit`, by id. */
 export function notesWithoutDegree(connection: ReadConnection, limit: number): string[] {
   return statements(sqliteOf(connection))
