@@ -9,6 +9,7 @@
  */
 import type { ReadConnection } from '../store/connection.ts';
 import { entitiesByKeys, entitiesByWords, entitiesNameContaining, storedNoteDegrees, visibleEntityMentions, visibleNotesByWords, visibleNotesNameContaining, visibleRelationExists } from '../store/queries/graph.ts';
+import { storedNoteLinks } from '../store/queries/note-links.ts';
 import type { VisibilityPolicy } from '../store/visibility.ts';
 import type { Evidence, NodeAttributes } from './links.ts';
 import { normalizeName, noteLabel, wordsKey } from './names.ts';
@@ -36,6 +37,13 @@ export interface LinkGraph {
    * edges are read.
    */
   noteDegrees(ids: readonly string[]): Map<string, number>;
+  /**
+   * The links of these note nodes as the graph list weighs them (note-links.ts linksOf: far note →
+   * summed weight), kept with the index (graph/degrees.ts) for a caller whose degrees are kept
+   * (noteDegrees): the notes left out have none kept for this caller, and the caller walks their
+   * edges. A note past MAX_SOURCE_DEGREE keeps none (an empty map).
+   */
+  noteLinks(ids: readonly string[]): Map<string, Map<string, number>>;
   /** The degree when it is at most `cap`, else cap + 1; a hub's edges are not all read for it. */
   degreeAtMost(id: string, cap: number): number;
   /**
@@ -156,7 +164,7 @@ function nodeQuestions({ edges }: Parts): Pick<LinkGraph, 'hasNode' | 'attribute
 }
 
 /** Degrees: read from the edges, from the counts kept with the index, or capped. */
-function degreeQuestions({ ctx, names, edges }: Parts): Pick<LinkGraph, 'degree' | 'noteDegrees' | 'degreeAtMost' | 'pastDegree' | 'prefetchDegrees'> {
+function degreeQuestions({ ctx, names, edges }: Parts): Pick<LinkGraph, 'degree' | 'noteDegrees' | 'noteLinks' | 'degreeAtMost' | 'pastDegree' | 'prefetchDegrees'> {
   const { adjacency, degrees } = ctx.memo;
   const { must, pastCap } = edges;
   return {
@@ -181,6 +189,14 @@ function degreeQuestions({ ctx, names, edges }: Parts): Pick<LinkGraph, 'degree'
         }
       }
       for (const id of ids) if (!out.has(id)) out.set(id, must(id).edges.size);
+      return out;
+    },
+    noteLinks(ids) {
+      const out = new Map<string, Map<string, number>>();
+      const from = ids.length === 0 ? null : names.source();
+      if (from === null) return out;
+      const paths = ids.filter((id) => splitId(id)[0] === 'note').map((id) => splitId(id)[1]);
+      for (const [p, links] of storedNoteLinks(ctx.db, paths, from)) out.set(noteId(p), new Map([...links].map(([far, w]) => [noteId(far), w])));
       return out;
     },
     degreeAtMost(id, cap) {
