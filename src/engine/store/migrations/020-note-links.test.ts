@@ -17,10 +17,10 @@ describe('migration 020 (note links)', () => {
     expect(schemaVersion(db)).toBe(20);
     expect(db.prepare('SELECT degree, public_degree, links FROM note_degrees WHERE document_id = 7').get()).toEqual({ degree: 1, public_degree: 1, links: null });
     expect(db.prepare('SELECT COUNT(*) FROM note_links').pluck().get()).toBe(0);
-    db.prepare('INSERT INTO note_links (source_id, audience, far_id, weight) VALUES (7, 0, 8, 0.5), (8, 0, 7, 0.25)').run();
-    expect(() => db.prepare('INSERT INTO note_links (source_id, audience, far_id, weight) VALUES (7, 0, 8, 1)').run()).toThrow(/UNIQUE/);
+    db.prepare(`INSERT INTO note_links (source_id, audience, links) VALUES (7, 0, '["b.md",0.5]'), (8, 0, '["a.md",0.25]'), (8, 1, '[]')`).run();
+    expect(() => db.prepare(`INSERT INTO note_links (source_id, audience, links) VALUES (7, 0, '[]')`).run()).toThrow(/UNIQUE/);
     db.prepare('DELETE FROM documents WHERE id = 7').run();
-    expect(db.prepare('SELECT source_id, far_id FROM note_links').all()).toEqual([{ source_id: 8, far_id: 7 }]);
+    expect(db.prepare('SELECT source_id, audience FROM note_links').all()).toEqual([{ source_id: 8, audience: 0 }, { source_id: 8, audience: 1 }]);
     db.close();
   });
 });

@@ -19,27 +19,22 @@ export interface NoteLinksRow {
   public: ReadonlyMap<string, number> | null;
 }
 
+/** A note's links as kept: far path and weight, flattened ([path, weight, path, weight, ...]); JSON keeps every double exact. */
+const encode = (links: ReadonlyMap<string, number>) => JSON.stringify([...links].flat());
+
 /** Stores the links of the notes at these paths (every indexed document there), and marks them counted. */
 export function writeNoteLinks(connection: WriteConnection, rows: readonly NoteLinksRow[]): void {
   const db = sqliteOf(connection);
-  const fars = new Set<string>();
-  for (const r of rows) for (const m of [r.all, r.public]) if (m) for (const p of m.keys()) fars.add(p);
-  const idOf = new Map(
-    (
-      db
-        .prepare("SELECT p.value AS path, MIN(d.id) AS id FROM json_each(?) p CROSS JOIN documents d ON d.path = p.value WHERE +d.status = 'indexed' GROUP BY p.value")
-        .all(JSON.stringify([...fars])) as { path: string; id: number }[]
-    ).map((r) => [r.path, r.id]),
-  );
   const docs = db.prepare("SELECT id FROM documents WHERE path = ? AND +status = 'indexed'").pluck();
-  const put = db.prepare('INSERT OR REPLACE INTO note_links (source_id, audience, far_id, weight) VALUES (?, ?, ?, ?)');
+  const put = db.prepare('INSERT OR REPLACE INTO note_links (source_id, audience, links) VALUES (?, ?, ?)');
   const mark = db.prepare('UPDATE note_degrees SET links = ? WHERE document_id = ?');
   db.transaction(() => {
     for (const r of rows) {
+      const all = r.all.size > 0 ? encode(r.all) : null;
+      const pub = r.public && r.public.size > 0 ? encode(r.public) : null;
       for (const source of docs.all(r.path) as number[]) {
-        for (const [audience, links] of [[LINK_AUDIENCE.all, r.all], [LINK_AUDIENCE.public, r.public]] as const) {
-          if (links) for (const [far, w] of links) if (idOf.has(far)) put.run(source, audience, idOf.get(far)!, w);
-        }
+        if (all !== null) put.run(source, LINK_AUDIENCE.all, all);
+        if (pub !== null) put.run(source, LINK_AUDIENCE.public, pub);
         mark.run(r.public ? 1 : 0, source);
       }
     }
@@ -52,27 +47,22 @@ export function writeNoteLinks(connection: WriteConnection, rows: readonly NoteL
  * counted: source path → far path → summed weight. A path left out is not counted (or not visible).
  */
 export function storedNoteLinks(connection: ReadConnection, paths: readonly string[], audience: 'all' | 'public'): Map<string, Map<string, number>> {
-  const db = statements(sqliteOf(connection));
   const policy = PUBLIC_AUDIENCE;
-  const sources = db
+  const rows = statements(sqliteOf(connection))
     .prepare(
-      `SELECT d.path AS path, MIN(d.id) AS id, MAX(n.links) AS apart FROM json_each(@paths) p CROSS JOIN documents d ON d.path = p.value LEFT JOIN note_degrees n ON n.document_id = d.id
-        WHERE +d.status = 'indexed' ${audience === 'public' ? `AND ${visibleSql(policy)}` : ''} GROUP BY d.path HAVING COUNT(n.links) = COUNT(*)`,
-    )
-    .all({ paths: JSON.stringify(paths), ...(audience === 'public' ? { allowed: allowedParam(policy) } : {}) }) as { path: string; id: number; apart: number }[];
-  const out = new Map<string, Map<string, number>>();
-  if (sources.length === 0) return out;
-  const wanted = sources.map((s) => [s.id, audience === 'public' && s.apart === 1 ? LINK_AUDIENCE.public : LINK_AUDIENCE.all]);
-  const pathOf = new Map(sources.map((s) => [s.id, s.path]));
-  for (const s of sources) out.set(s.path, new Map());
-  const rows = db
-    .prepare(
-      `SELECT l.source_id, f.path, l.weight FROM json_each(@wanted) w CROSS JOIN note_links l ON l.source_id = w.value ->> 0 AND l.audience = w.value ->> 1
-         CROSS JOIN documents f ON f.id = l.far_id WHERE +f.status = 'indexed'`,
+      `WITH src AS (SELECT d.path AS path, MIN(d.id) AS id, MAX(n.links) AS apart FROM json_each(@paths) p CROSS JOIN documents d ON d.path = p.value LEFT JOIN note_degrees n ON n.document_id = d.id
+                     WHERE +d.status = 'indexed' ${audience === 'public' ? `AND ${visibleSql(policy)}` : ''} GROUP BY d.path HAVING COUNT(n.links) = COUNT(*))
+       SELECT src.path, l.links FROM src LEFT JOIN note_links l ON l.source_id = src.id AND l.audience = ${audience === 'public' ? `CASE src.apart WHEN 1 THEN ${LINK_AUDIENCE.public} ELSE ${LINK_AUDIENCE.all} END` : LINK_AUDIENCE.all}`,
     )
     .raw(true)
-    .all({ wanted: JSON.stringify(wanted) }) as [number, string, number][];
-  for (const [source, far, w] of rows) out.get(pathOf.get(source)!)!.set(far, w);
+    .all({ paths: JSON.stringify(paths), ...(audience === 'public' ? { allowed: allowedParam(policy) } : {}) }) as [string, string | null][];
+  const out = new Map<string, Map<string, number>>();
+  for (const [p, text] of rows) {
+    const links = new Map<string, number>();
+    const flat = text === null ? [] : (JSON.parse(text) as (string | number)[]);
+    for (let i = 0; i < flat.length; i += 2) links.set(flat[i] as string, flat[i + 1] as number);
+    out.set(p, links);
+  }
   return out;
 }
 
