@@ -196,7 +196,7 @@ function degreeQuestions({ ctx, names, edges }: Parts): Pick<LinkGraph, 'degree'
       const from = ids.length === 0 ? null : names.source();
       if (from === null) return out;
       const paths = ids.filter((id) => splitId(id)[0] === 'note').map((id) => splitId(id)[1]);
-      for (const [p, links] of storedNoteLinks(ctx.db, paths, from)) out.set(noteId(p), new Map([...links].map(([far, w]) => [noteId(far), w])));
+      for (const [p, links] of storedNoteLinks(ctx.db, paths, from, ctx.memo.docPaths)) out.set(noteId(p), new Map([...links].map(([far, w]) => [noteId(far), w])));
       return out;
     },
     degreeAtMost(id, cap) {

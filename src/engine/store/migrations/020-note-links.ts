@@ -7,8 +7,8 @@ import type { Migration } from './types.ts';
  *
  * - `note_links`: per source note (a document; gone with it) and audience (0: the graph of every
  *   indexed document, 1: the public graph, where it differs), its linked notes and their summed
- *   weights (graph/note-links.ts linksOf) as one JSON array [path, weight, ...]: a question reads a
- *   few notes' links whole, one row each. Written by graph/degrees.ts with the degrees; a note
+ *   weights (graph/note-links.ts linksOf) as one JSON array [document id, weight, ...]: a question
+ *   reads a few notes' links whole, one row each (a rowid table: a row is kilobytes). Written by graph/degrees.ts with the degrees; a note
  *   without links, or past MAX_SOURCE_DEGREE, has no row.
  * - `note_degrees.links`: NULL until the note's links are counted; 0 where its public links are its
  *   links in the whole graph (kept once), 1 where they are kept apart. NULL for every note here, so
@@ -24,7 +24,7 @@ export const migration020: Migration = {
         audience INTEGER NOT NULL,
         links TEXT NOT NULL,
         PRIMARY KEY (source_id, audience)
-      ) WITHOUT ROWID;
+      );
       ALTER TABLE note_degrees ADD COLUMN links INTEGER;
     `);
   },

@@ -19,19 +19,32 @@ export interface NoteLinksRow {
   public: ReadonlyMap<string, number> | null;
 }
 
-/** A note's links as kept: far path and weight, flattened ([path, weight, path, weight, ...]); JSON keeps every double exact. */
-const encode = (links: ReadonlyMap<string, number>) => JSON.stringify([...links].flat());
+/** A note's links as kept: far document id and weight, flattened ([id, weight, id, weight, ...]); JSON keeps every double exact. */
+const encode = (links: ReadonlyMap<string, number>, idOf: ReadonlyMap<string, number>) => JSON.stringify([...links].flatMap(([far, w]) => (idOf.has(far) ? [idOf.get(far)!, w] : [])));
 
-/** Stores the links of the notes at these paths (every indexed document there), and marks them counted. */
+/**
+ * Stores the links of the notes at these paths (every indexed document there), and marks them
+ * counted. A linked note is kept as the id of its first indexed document at its path: a note that is
+ * moved or deleted has its linkers counted again (graph/degrees.ts).
+ */
 export function writeNoteLinks(connection: WriteConnection, rows: readonly NoteLinksRow[]): void {
   const db = sqliteOf(connection);
+  const fars = new Set<string>();
+  for (const r of rows) for (const m of [r.all, r.public]) if (m) for (const p of m.keys()) fars.add(p);
+  const idOf = new Map(
+    (
+      db
+        .prepare("SELECT p.value AS path, MIN(d.id) AS id FROM json_each(?) p CROSS JOIN documents d ON d.path = p.value WHERE +d.status = 'indexed' GROUP BY p.value")
+        .all(JSON.stringify([...fars])) as { path: string; id: number }[]
+    ).map((r) => [r.path, r.id]),
+  );
   const docs = db.prepare("SELECT id FROM documents WHERE path = ? AND +status = 'indexed'").pluck();
   const put = db.prepare('INSERT OR REPLACE INTO note_links (source_id, audience, links) VALUES (?, ?, ?)');
   const mark = db.prepare('UPDATE note_degrees SET links = ? WHERE document_id = ?');
   db.transaction(() => {
     for (const r of rows) {
-      const all = r.all.size > 0 ? encode(r.all) : null;
-      const pub = r.public && r.public.size > 0 ? encode(r.public) : null;
+      const all = r.all.size > 0 ? encode(r.all, idOf) : null;
+      const pub = r.public && r.public.size > 0 ? encode(r.public, idOf) : null;
       for (const source of docs.all(r.path) as number[]) {
         if (all !== null) put.run(source, LINK_AUDIENCE.all, all);
         if (pub !== null) put.run(source, LINK_AUDIENCE.public, pub);
@@ -45,10 +58,13 @@ export function writeNoteLinks(connection: WriteConnection, rows: readonly NoteL
  * The kept links of the notes at these paths, in the graph of every indexed document (`all`) or of
  * what every caller may see (`public`), where every such indexed document at the path has them
  * counted: source path → far path → summed weight. A path left out is not counted (or not visible).
+ * `pathOf`: the paths of document ids read before (the caller keeps it for one state of the index);
+ * the ones missing are read and kept there.
  */
-export function storedNoteLinks(connection: ReadConnection, paths: readonly string[], audience: 'all' | 'public'): Map<string, Map<string, number>> {
+export function storedNoteLinks(connection: ReadConnection, paths: readonly string[], audience: 'all' | 'public', pathOf: Map<number, string> = new Map()): Map<string, Map<string, number>> {
+  const db = statements(sqliteOf(connection));
   const policy = PUBLIC_AUDIENCE;
-  const rows = statements(sqliteOf(connection))
+  const rows = db
     .prepare(
       `WITH src AS (SELECT d.path AS path, MIN(d.id) AS id, MAX(n.links) AS apart FROM json_each(@paths) p CROSS JOIN documents d ON d.path = p.value LEFT JOIN note_degrees n ON n.document_id = d.id
                      WHERE +d.status = 'indexed' ${audience === 'public' ? `AND ${visibleSql(policy)}` : ''} GROUP BY d.path HAVING COUNT(n.links) = COUNT(*))
@@ -56,11 +72,20 @@ export function storedNoteLinks(connection: ReadConnection, paths: readonly stri
     )
     .raw(true)
     .all({ paths: JSON.stringify(paths), ...(audience === 'public' ? { allowed: allowedParam(policy) } : {}) }) as [string, string | null][];
+  const lists = rows.map(([p, text]) => [p, text === null ? [] : (JSON.parse(text) as number[])] as const);
+  const missing = new Set<number>();
+  for (const [, flat] of lists) for (let i = 0; i < flat.length; i += 2) if (!pathOf.has(flat[i]!)) missing.add(flat[i]!);
+  if (missing.size > 0) {
+    const found = db.prepare("SELECT d.id, d.path FROM json_each(?) i CROSS JOIN documents d ON d.id = i.value WHERE +d.status = 'indexed'").raw(true).all(JSON.stringify([...missing])) as [number, string][];
+    for (const [id, p] of found) pathOf.set(id, p);
+  }
   const out = new Map<string, Map<string, number>>();
-  for (const [p, text] of rows) {
+  for (const [p, flat] of lists) {
     const links = new Map<string, number>();
-    const flat = text === null ? [] : (JSON.parse(text) as (string | number)[]);
-    for (let i = 0; i < flat.length; i += 2) links.set(flat[i] as string, flat[i + 1] as number);
+    for (let i = 0; i < flat.length; i += 2) {
+      const far = pathOf.get(flat[i]!);
+      if (far !== undefined) links.set(far, flat[i + 1]!);
+    }
     out.set(p, links);
   }
   return out;
