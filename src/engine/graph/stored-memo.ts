@@ -41,7 +41,7 @@ export interface GraphMemo {
   degrees: Map<string, number>;
   /** Which stored degrees are the caller's (null: none), once asked. */
   degreeSource: Map<'source', DegreeSource>;
-  /** Document id → path, of the notes kept links name (noteLinks). */
+  /** Document id → note id, of the notes kept links name (noteLinks). */
   docPaths: Map<number, string>;
 }
 

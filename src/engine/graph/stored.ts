@@ -41,7 +41,8 @@ export interface LinkGraph {
    * The links of these note nodes as the graph list weighs them (note-links.ts linksOf: far note →
    * summed weight), kept with the index (graph/degrees.ts) for a caller whose degrees are kept
    * (noteDegrees): the notes left out have none kept for this caller, and the caller walks their
-   * edges. A note past MAX_SOURCE_DEGREE keeps none (an empty map).
+   * edges. A note past MAX_SOURCE_DEGREE keeps none (an empty map). The stored degrees of these
+   * notes and of the notes they link to are kept for noteDegrees and pastDegree as they are read.
    */
   noteLinks(ids: readonly string[]): Map<string, Map<string, number>>;
   /** The degree when it is at most `cap`, else cap + 1; a hub's edges are not all read for it. */
@@ -192,12 +193,13 @@ function degreeQuestions({ ctx, names, edges }: Parts): Pick<LinkGraph, 'degree'
       return out;
     },
     noteLinks(ids) {
-      const out = new Map<string, Map<string, number>>();
       const from = ids.length === 0 ? null : names.source();
-      if (from === null) return out;
+      if (from === null) return new Map();
       const paths = ids.filter((id) => splitId(id)[0] === 'note').map((id) => splitId(id)[1]);
-      for (const [p, links] of storedNoteLinks(ctx.db, paths, from, ctx.memo.docPaths)) out.set(noteId(p), new Map([...links].map(([far, w]) => [noteId(far), w])));
-      return out;
+      const kept = storedNoteLinks(ctx.db, paths, from, ctx.memo.docPaths, 'note:');
+      // The degrees read with them are the stored ones noteDegrees and pastDegree would read.
+      for (const [id, d] of kept.degrees) if (!ctx.memo.degrees.has(id)) ctx.memo.degrees.set(id, d);
+      return kept.links;
     },
     degreeAtMost(id, cap) {
       const known = adjacency.get(id);

@@ -94,9 +94,9 @@ export function graphList(db: ReadConnection, g: LinkGraph, query: string, ranke
   const hub = (id: string) => g.pastDegree(id, MAX_SOURCE_DEGREE);
   // The links of notes are kept with the index for most callers (graph/degrees.ts): read for the
   // first seeds at once; the others' edges are read together, not one note at a time.
-  const first = [...new Set(ranked.map((c) => `note:${c.path}`))].slice(0, GRAPH_SEED_DOCS).filter((id) => !hub(id));
+  const first = [...new Set(ranked.map((c) => `note:${c.path}`))].slice(0, GRAPH_SEED_DOCS);
   const kept = g.noteLinks(first);
-  g.prefetch(first.filter((id) => !kept.has(id)));
+  g.prefetch(first.filter((id) => !kept.has(id) && !hub(id)));
   const seeds: string[] = [];
   for (const c of ranked) {
     const id = `note:${c.path}`;

@@ -59,25 +59,37 @@ export function writeNoteLinks(connection: WriteConnection, rows: readonly NoteL
  * what every caller may see (`public`), where every such indexed document at the path has them
  * counted: source path → far path → summed weight. A path left out is not counted (or not visible).
  * `pathOf`: the paths of document ids read before (the caller keeps it for one state of the index);
- * the ones missing are read and kept there.
+ * the ones missing are read and kept there. `degrees`: the stored degrees (storedNoteDegrees) of the
+ * sources, and of the linked notes read here whose path holds one indexed document. Every path
+ * returned, and kept in `pathOf`, is written after `prefix` (a node id: no string made per link).
  */
-export function storedNoteLinks(connection: ReadConnection, paths: readonly string[], audience: 'all' | 'public', pathOf: Map<number, string> = new Map()): Map<string, Map<string, number>> {
+export function storedNoteLinks(connection: ReadConnection, paths: readonly string[], audience: 'all' | 'public', pathOf: Map<number, string> = new Map(), prefix = ''): { links: Map<string, Map<string, number>>; degrees: Map<string, number> } {
   const db = statements(sqliteOf(connection));
   const policy = PUBLIC_AUDIENCE;
   const rows = db
     .prepare(
-      `WITH src AS (SELECT d.path AS path, MIN(d.id) AS id, MAX(n.links) AS apart FROM json_each(@paths) p CROSS JOIN documents d ON d.path = p.value LEFT JOIN note_degrees n ON n.document_id = d.id
+      `WITH src AS (SELECT d.path AS path, MIN(d.id) AS id, MAX(n.links) AS apart, MAX(n.${audience === 'public' ? 'public_degree' : 'degree'}) AS degree FROM json_each(@paths) p CROSS JOIN documents d ON d.path = p.value LEFT JOIN note_degrees n ON n.document_id = d.id
                      WHERE +d.status = 'indexed' ${audience === 'public' ? `AND ${visibleSql(policy)}` : ''} GROUP BY d.path HAVING COUNT(n.links) = COUNT(*))
-       SELECT src.path, l.links FROM src LEFT JOIN note_links l ON l.source_id = src.id AND l.audience = ${audience === 'public' ? `CASE src.apart WHEN 1 THEN ${LINK_AUDIENCE.public} ELSE ${LINK_AUDIENCE.all} END` : LINK_AUDIENCE.all}`,
+       SELECT src.path, l.links, src.degree FROM src LEFT JOIN note_links l ON l.source_id = src.id AND l.audience = ${audience === 'public' ? `CASE src.apart WHEN 1 THEN ${LINK_AUDIENCE.public} ELSE ${LINK_AUDIENCE.all} END` : LINK_AUDIENCE.all}`,
     )
     .raw(true)
-    .all({ paths: JSON.stringify(paths), ...(audience === 'public' ? { allowed: allowedParam(policy) } : {}) }) as [string, string | null][];
+    .all({ paths: JSON.stringify(paths), ...(audience === 'public' ? { allowed: allowedParam(policy) } : {}) }) as [string, string | null, number][];
+  const degrees = new Map(rows.map(([p, , degree]) => [prefix + p, degree]));
   const lists = rows.map(([p, text]) => [p, text === null ? [] : (JSON.parse(text) as number[])] as const);
   const missing = new Set<number>();
   for (const [, flat] of lists) for (let i = 0; i < flat.length; i += 2) if (!pathOf.has(flat[i]!)) missing.add(flat[i]!);
   if (missing.size > 0) {
-    const found = db.prepare("SELECT d.id, d.path FROM json_each(?) i CROSS JOIN documents d ON d.id = i.value WHERE +d.status = 'indexed'").raw(true).all(JSON.stringify([...missing])) as [number, string][];
-    for (const [id, p] of found) pathOf.set(id, p);
+    const found = db
+      .prepare(
+        `SELECT d.id, d.path, n.${audience === 'public' ? 'public_degree' : 'degree'}, (SELECT COUNT(*) FROM documents o WHERE o.path = d.path AND +o.status = 'indexed')
+           FROM json_each(?) i CROSS JOIN documents d ON d.id = i.value LEFT JOIN note_degrees n ON n.document_id = d.id WHERE +d.status = 'indexed'`,
+      )
+      .raw(true)
+      .all(JSON.stringify([...missing])) as [number, string, number | null, number][];
+    for (const [id, p, degree, docs] of found) {
+      pathOf.set(id, prefix + p);
+      if (degree !== null && docs === 1) degrees.set(prefix + p, degree);
+    }
   }
   const out = new Map<string, Map<string, number>>();
   for (const [p, flat] of lists) {
@@ -86,9 +98,9 @@ export function storedNoteLinks(connection: ReadConnection, paths: readonly stri
       const far = pathOf.get(flat[i]!);
       if (far !== undefined) links.set(far, flat[i + 1]!);
     }
-    out.set(p, links);
+    out.set(prefix + p, links);
   }
-  return out;
+  return { links: out, degrees };
 }
 
 /** Forgets the kept links of the notes at these paths (all of them with `paths` null). */
