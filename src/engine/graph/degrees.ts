@@ -21,7 +21,8 @@
  * too, counted with the degrees of the same notes in both graphs: walking a seed note's relations,
  * the things it names and the notes those join was most of a graph query on a real vault. A note's
  * links also change when a note that names the same bridge entity starts or stops naming it, so the
- * notes read around a touched note include those (notesAround). They do not depend on the far
+ * notes read around a touched note include the notes sharing each bridge entity the run changed
+ * (new, gone, or of another type, degree or set of notes: notesAround's `bridges`). They do not depend on the far
  * notes' degrees, which the graph list divides by when it reads them. The same common-word drift as
  * above applies to them, until the notes are next counted.
  */
@@ -30,7 +31,7 @@ import { hidesAnyDocument } from '../store/queries/documents.ts';
 import { forgetNoteDegrees, notesWithoutDegree, PUBLIC_AUDIENCE, writeNoteDegrees } from '../store/queries/graph.ts';
 import { forgetNoteLinks, writeNoteLinks } from '../store/queries/note-links.ts';
 import type { VisibilityPolicy } from '../store/visibility.ts';
-import { linksOf, MAX_SOURCE_DEGREE, notesSharingBridges, prefetchLinks } from './note-links.ts';
+import { bridgesOf, linksOf, MAX_SOURCE_DEGREE, prefetchLinks, type BridgeState } from './note-links.ts';
 import { createGraphMemo, storedGraph, type GraphMemo, type LinkGraph } from './stored.ts';
 
 /** The whole graph: every indexed document counts. */
@@ -58,11 +59,20 @@ export const createDegreeMemos = (): DegreeMemos => ({ all: createGraphMemo(), p
 /** Notes whose edges a degree count keeps read between its batches, at most (the same bound as the notes it reads around). */
 const KEPT_READ = DEGREE_NEIGHBOURHOODS_MAX;
 
+/** The bridge entities of the notes read around, per graph and entity (notesAround's `bridges`). */
+export type Bridges = Map<string, BridgeState>;
+
 /**
  * These notes, the notes linked to them and the notes that name a bridge entity with them (their
  * kept links go through it), as the whole graph and the public one are now (paths).
+ *
+ * `bridges.record`: the bridge entities are kept there instead, and the notes that share them left
+ * out (read before a run changes the notes). `bridges.before`: what was kept so before the run; the
+ * notes that share a bridge entity are then added only where the entity changed (it is new, gone, or
+ * linksOf would read it otherwise): an edit that leaves a note's names as they were recounts no note
+ * for them.
  */
-export function notesAround(db: ReadConnection, paths: Iterable<string>, memos: DegreeMemos = createDegreeMemos()): Set<string> {
+export function notesAround(db: ReadConnection, paths: Iterable<string>, memos: DegreeMemos = createDegreeMemos(), bridges: { record?: Bridges; before?: Bridges } = {}): Set<string> {
   const graphs = [storedGraph(db, EVERY_DOCUMENT, memos.all), ...(anyRestricted(db) ? [storedGraph(db, PUBLIC_AUDIENCE, memos.public)] : [])];
   const out = new Set<string>();
   const ids: string[] = [];
@@ -70,12 +80,26 @@ export function notesAround(db: ReadConnection, paths: Iterable<string>, memos: 
     out.add(p);
     ids.push(`note:${p}`);
   }
-  for (const g of graphs) {
-    for (const id of notesSharingBridges(g, ids)) out.add(id.slice('note:'.length));
+  const addNotes = (notes: readonly string[]) => {
+    for (const n of notes) out.add(n.slice('note:'.length));
+  };
+  const found = new Set<string>();
+  graphs.forEach((g, i) => {
+    for (const [entity, now] of bridgesOf(g, ids)) {
+      const key = `${i}\u0000${entity}`;
+      found.add(key);
+      if (bridges.record) bridges.record.set(key, now);
+      else if (bridges.before?.get(key)?.state !== now.state) addNotes([...now.notes, ...(bridges.before?.get(key)?.notes ?? [])]);
+    }
     for (const id of ids) {
       if (!g.hasNode(id)) continue;
       for (const n of g.neighbors(id)) if (n.startsWith('note:')) out.add(n.slice('note:'.length));
     }
+  });
+  // A bridge entity a touched note named before and no longer does (or that is no bridge now).
+  if (bridges.before) {
+    const touched = new Set(ids);
+    for (const [key, was] of bridges.before) if (!found.has(key) && was.notes.some((n) => touched.has(n))) addNotes(was.notes);
   }
   return out;
 }

@@ -134,16 +134,18 @@ describe('note links kept with the index', () => {
     for (let i = 0; i < 8; i++) write(fresh());
     const dataDir = temp.make();
     const engine = createEngine({ dataDir, ...noModels });
-    const ops = { add: 0, edit: 0, rename: 0, remove: 0, restrict: 0 };
+    const ops = { add: 0, edit: 0, append: 0, rename: 0, remove: 0, restrict: 0 };
     try {
       await engine.index([vault]);
       for (let step = 0; step < 30; step++) {
         const edits = 1 + Math.floor(rand() * 2);
         for (let e = 0; e < edits; e++) {
-          const op = notes.size < 4 ? 'add' : pick(['add', 'edit', 'edit', 'rename', 'remove', 'restrict'] as const);
+          const op = notes.size < 4 ? 'add' : pick(['add', 'edit', 'edit', 'append', 'rename', 'remove', 'restrict'] as const);
           ops[op]++;
           if (op === 'add') write(fresh());
           else if (op === 'edit') write(pick([...notes]));
+          // An edit that names nothing new: the notes that share its names keep their links.
+          else if (op === 'append') fs.appendFileSync(path.join(vault, pick([...notes])), 'More words about the sync.\n');
           else if (op === 'rename') {
             const from = pick([...notes]);
             const to = fresh();

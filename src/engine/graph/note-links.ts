@@ -64,19 +64,27 @@ export function prefetchLinks(g: LinkGraph, sources: readonly string[]): void {
   g.prefetchDegrees([...entities], MAX_ENTITY_DEGREE, BRIDGE_TYPES);
 }
 
+/** A bridge entity as linksOf weighs it: what it is (type, degree, notes), and its notes. */
+export interface BridgeState {
+  state: string;
+  notes: string[];
+}
+
 /**
- * The notes linked to these notes through a bridge entity (linksOf's second kind of link): whose
- * kept links change when one of these notes starts or stops naming a thing, or renames it.
+ * The bridge entities these notes name (linksOf's second kind of link), each with what linksOf reads
+ * of it: the notes that share it have their kept links changed when that changes (a note starts or
+ * stops naming it, or its type or degree changes).
  */
-export function notesSharingBridges(g: LinkGraph, notes: readonly string[]): Set<string> {
-  const out = new Set<string>();
+export function bridgesOf(g: LinkGraph, notes: readonly string[]): Map<string, BridgeState> {
+  const out = new Map<string, BridgeState>();
   const present = notes.filter((id) => g.hasNode(id));
   prefetchLinks(g, present);
   for (const id of present) {
     for (const other of g.neighbors(id)) {
-      if (g.kind(other) === 'note' || !g.typeIn(other, BRIDGE_TYPES)) continue;
+      if (out.has(other) || g.kind(other) === 'note' || !g.typeIn(other, BRIDGE_TYPES)) continue;
       if (g.degreeAtMost(other, MAX_ENTITY_DEGREE) > MAX_ENTITY_DEGREE) continue;
-      for (const note of g.neighbors(other)) if (g.kind(note) === 'note') out.add(note);
+      const linked = g.neighbors(other).filter((n) => g.kind(n) === 'note');
+      out.set(other, { state: `${g.type(other)}\u0000${g.degree(other)}\u0000${[...linked].sort().join('\u0000')}`, notes: linked });
     }
   }
   return out;
