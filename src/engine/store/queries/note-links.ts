@@ -39,13 +39,16 @@ export function writeNoteLinks(connection: WriteConnection, rows: readonly NoteL
     ).map((r) => [r.path, r.id]),
   );
   const docs = db.prepare("SELECT id FROM documents WHERE path = ? AND +status = 'indexed'").pluck();
-  const put = db.prepare('INSERT OR REPLACE INTO note_links (source_id, audience, links) VALUES (?, ?, ?)');
+  // A note counted again keeps none of its links from before (an empty list has no row).
+  const clear = db.prepare('DELETE FROM note_links WHERE source_id = ?');
+  const put = db.prepare('INSERT INTO note_links (source_id, audience, links) VALUES (?, ?, ?)');
   const mark = db.prepare('UPDATE note_degrees SET links = ? WHERE document_id = ?');
   db.transaction(() => {
     for (const r of rows) {
       const all = r.all.size > 0 ? encode(r.all, idOf) : null;
       const pub = r.public && r.public.size > 0 ? encode(r.public, idOf) : null;
       for (const source of docs.all(r.path) as number[]) {
+        clear.run(source);
         if (all !== null) put.run(source, LINK_AUDIENCE.all, all);
         if (pub !== null) put.run(source, LINK_AUDIENCE.public, pub);
         mark.run(r.public ? 1 : 0, source);
