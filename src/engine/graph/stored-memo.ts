@@ -41,10 +41,12 @@ export interface GraphMemo {
   degrees: Map<string, number>;
   /** Which stored degrees are the caller's (null: none), once asked. */
   degreeSource: Map<'source', DegreeSource>;
+  /** Document id → note id, of the notes kept links name (noteLinks). */
+  docPaths: Map<number, string>;
 }
 
 export function createGraphMemo(): GraphMemo {
-  return { entities: new Map(), resolved: new Map(), noteOfKey: new Map(), nameCounts: new Map(), lowerCounts: new Map(), adjacency: new Map(), nodeEntities: new Map(), hubs: new Map(), degrees: new Map(), degreeSource: new Map() };
+  return { entities: new Map(), resolved: new Map(), noteOfKey: new Map(), nameCounts: new Map(), lowerCounts: new Map(), adjacency: new Map(), nodeEntities: new Map(), hubs: new Map(), degrees: new Map(), degreeSource: new Map(), docPaths: new Map() };
 }
 
 /** Nodes a memo keeps at most; past that it starts again (a bound on memory, not a cache policy). */

@@ -129,7 +129,7 @@ export function nameResolver(ctx: ReaderContext): NameResolver {
     }
     // One statement per cap (a question's names are named by a handful of different counts).
     const byCap = new Map<number, string[]>();
-    for (const [word, cap] of words) byCap.set(cap, [...(byCap.get(cap) ?? []), word]);
+    for (const [word, cap] of words) (byCap.get(cap) ?? byCap.set(cap, []).get(cap)!).push(word);
     for (const [cap, list] of byCap) for (const r of visibleDocumentsWritingEach(db, policy, list, cap)) lowerCounts.set(r.word, { n: r.n, cap });
   };
   /**
@@ -175,7 +175,14 @@ export function nameResolver(ctx: ReaderContext): NameResolver {
     if (nodeKeys.size > 0) for (const e of entitiesByNodeKeys(db, [...nodeKeys])) byId.set(e.id, e);
     const found = remember([...byId.values()].sort((a, b) => a.id - b.id));
     readAhead(found);
-    for (const { id } of todo) nodeEntities.set(id, found.filter((e) => resolve(e) === id));
+    // Each entity once (not once per node: thousands of nodes are read together when degrees and
+    // links are counted), in the order found.
+    const byNode = new Map<string, GraphEntityRow[]>();
+    for (const e of found) {
+      const node = resolve(e);
+      if (node !== null) (byNode.get(node) ?? byNode.set(node, []).get(node)!).push(e);
+    }
+    for (const { id } of todo) nodeEntities.set(id, byNode.get(id) ?? []);
   };
 
   return {

@@ -9,6 +9,7 @@
  */
 import type { ReadConnection } from '../store/connection.ts';
 import { entitiesByKeys, entitiesByWords, entitiesNameContaining, statedCountsOf, storedNoteDegrees, visibleEntityMentions, visibleNotesByWords, visibleNotesNameContaining, visibleRelationExists } from '../store/queries/graph.ts';
+import { storedNoteLinks } from '../store/queries/note-links.ts';
 import type { VisibilityPolicy } from '../store/visibility.ts';
 import type { Evidence, NodeAttributes } from './links.ts';
 import { normalizeName, noteLabel, wordsKey } from './names.ts';
@@ -36,6 +37,14 @@ export interface LinkGraph {
    * edges are read.
    */
   noteDegrees(ids: readonly string[]): Map<string, number>;
+  /**
+   * The links of these note nodes as the graph list weighs them (note-links.ts linksOf: far note →
+   * summed weight), kept with the index (graph/degrees.ts) for a caller whose degrees are kept
+   * (noteDegrees): the notes left out have none kept for this caller, and the caller walks their
+   * edges. A note past MAX_SOURCE_DEGREE keeps none (an empty map). The stored degrees of these
+   * notes and of the notes they link to are kept for noteDegrees and pastDegree as they are read.
+   */
+  noteLinks(ids: readonly string[]): Map<string, Map<string, number>>;
   /** The degree when it is at most `cap`, else cap + 1; a hub's edges are not all read for it. */
   degreeAtMost(id: string, cap: number): number;
   /**
@@ -156,7 +165,7 @@ function nodeQuestions({ edges }: Parts): Pick<LinkGraph, 'hasNode' | 'attribute
 }
 
 /** Degrees: read from the edges, from the counts kept with the index, or capped. */
-function degreeQuestions({ ctx, names, edges }: Parts): Pick<LinkGraph, 'degree' | 'noteDegrees' | 'degreeAtMost' | 'pastDegree' | 'prefetchDegrees'> {
+function degreeQuestions({ ctx, names, edges }: Parts): Pick<LinkGraph, 'degree' | 'noteDegrees' | 'noteLinks' | 'degreeAtMost' | 'pastDegree' | 'prefetchDegrees'> {
   const { adjacency, degrees } = ctx.memo;
   const { must, pastCap } = edges;
   return {
@@ -193,6 +202,15 @@ function degreeQuestions({ ctx, names, edges }: Parts): Pick<LinkGraph, 'degree'
       edges.readAll(rest);
       for (const id of rest) out.set(id, must(id).edges.size);
       return out;
+    },
+    noteLinks(ids) {
+      const from = ids.length === 0 ? null : names.source();
+      if (from === null) return new Map();
+      const paths = ids.filter((id) => splitId(id)[0] === 'note').map((id) => splitId(id)[1]);
+      const kept = storedNoteLinks(ctx.db, paths, from, ctx.memo.docPaths, 'note:');
+      // The degrees read with them are the stored ones noteDegrees and pastDegree would read.
+      for (const [id, d] of kept.degrees) if (!ctx.memo.degrees.has(id)) ctx.memo.degrees.set(id, d);
+      return kept.links;
     },
     degreeAtMost(id, cap) {
       const known = adjacency.get(id);

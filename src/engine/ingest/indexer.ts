@@ -8,7 +8,7 @@ import type { DocumentRow, IndexJob, Store } from '../store/store.ts';
 import { detectFileKind, type FileKind } from './file-types.ts';
 import { GRAPH_RULES_VERSION } from '../graph/extract.ts';
 import { createMemoryValve } from '../core/memory-valve.ts';
-import { createDegreeMemos, DEGREE_NEIGHBOURHOODS_MAX, notesAround, refreshNoteDegrees } from '../graph/degrees.ts';
+import { createDegreeMemos, DEGREE_NEIGHBOURHOODS_MAX, notesAround, refreshNoteDegrees, type Bridges } from '../graph/degrees.ts';
 import { countNameWords } from '../graph/name-words.ts';
 import { EXTERNAL_SYMLINK_REASON, isInside, walkRoot, type WalkEntry } from './walk.ts';
 
@@ -245,11 +245,16 @@ async function processQueue(deps: IndexerDeps, roots: readonly Root[], report: I
   // notes linked to them before it; past DEGREE_NEIGHBOURHOODS_MAX notes, every degree is counted again.
   const countAll = queue.length > DEGREE_NEIGHBOURHOODS_MAX;
   const touched = new Set<string>();
+  // The bridge entities the notes name before the run: the notes that share one are recounted only
+  // where the run changes it (graph/degrees.ts notesAround).
+  const bridgesBefore: Bridges = new Map();
   const staleDegrees = countAll
     ? new Set<string>()
     : notesAround(
         deps.store.db,
         queue.flatMap((job) => (deps.store.documentByPath(job.root_id, job.path)?.status === 'indexed' ? [job.path] : [])),
+        undefined,
+        { record: bridgesBefore },
       );
 
   // Delete jobs taken over by a move; they were completed in the move's transaction.
@@ -311,7 +316,7 @@ async function processQueue(deps: IndexerDeps, roots: readonly Root[], report: I
     await countNameWords(deps.store, () => new Promise<void>((resolve) => setImmediate(resolve)));
     // The notes read around the touched ones are counted from what was read (one read of each).
     const memos = createDegreeMemos();
-    const stale = countAll || touched.size > DEGREE_NEIGHBOURHOODS_MAX ? 'all' : new Set([...staleDegrees, ...notesAround(deps.store.db, touched, memos)]);
+    const stale = countAll || touched.size > DEGREE_NEIGHBOURHOODS_MAX ? 'all' : new Set([...staleDegrees, ...notesAround(deps.store.db, touched, memos, { before: bridgesBefore })]);
     const between = () =>
       new Promise<void>((resolve) => {
         valve.check();

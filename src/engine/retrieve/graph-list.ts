@@ -9,6 +9,7 @@
  */
 import type { RetrievedChunk } from '../../shared/contract.ts';
 import { wordsKey } from '../graph/names.ts';
+import { BRIDGE_TYPES, linksOf, MAX_ENTITY_DEGREE, MAX_SOURCE_DEGREE } from '../graph/note-links.ts';
 import type { LinkGraph } from '../graph/stored.ts';
 import type { FtsQuery } from '../search/fts-query.ts';
 import { bestChunkOfEachNote, ftsQueryFor, loadFilteredChunks, toRetrievedChunk, type LexicalFilters } from '../search/lexical.ts';
@@ -32,27 +33,10 @@ export const GRAPH_CANDIDATES = 16;
 /** What no text match leaves of a link score, and what the best match multiplies it by (MATCH_MIN + rank share, at most 1). */
 const MATCH_MIN = 0.25;
 const MATCH_MAX = MATCH_MIN + 1;
-/** An entity linked to more notes than this joins nothing in particular (a tag on every note). */
-const MAX_ENTITY_DEGREE = 60;
-/**
- * A seed or a named node linked to more nodes than this spreads its weight over all of them: each
- * link is worth less than 1/16 of a link from a note with one, too little to choose among them (the
- * note "Obsidian" that every note of Obsidian's help names, 3,966 links). Its links are not read:
- * on a real vault, reading them cost more than the rest of the question. It stays a seed (the other
- * seeds keep their weights), and a note the question names stays a candidate.
- */
-export const MAX_SOURCE_DEGREE = 250;
+export { MAX_SOURCE_DEGREE };
 /** Entity types a question may name to start from; sections and statuses are too generic. */
 const QUERY_ENTITY_TYPES = new Set(['entity', 'person', 'project', 'organization', 'technology', 'concept', 'decision', 'date', 'module', 'symbol']);
 const MAX_NAME_WORDS = 8;
-/** Stated relations between two notes that count towards their link, at most. */
-const MAX_STRENGTH = 4;
-/**
- * Entity types that join two notes: things with a name. Sections ("## Context"), statuses, dates and
- * tags are shared by every note of a kind (all decision records) and would join them all.
- */
-const BRIDGE_TYPES = new Set(['entity', 'person', 'project', 'organization', 'technology', 'concept', 'decision']);
-
 /**
  * Nodes whose name the query contains as whole words (case and accents folded), longest names first.
  * A one-word name counts only where the query capitalises it or it holds a digit: "Kestrel" and
@@ -108,12 +92,15 @@ export interface GraphListBounds {
 export function graphList(db: ReadConnection, g: LinkGraph, query: string, ranked: readonly RetrievedChunk[], filters: LexicalFilters, bounds: GraphListBounds = {}, parsed?: FtsQuery): RetrievedChunk[] {
   /** Nodes whose links are not read (MAX_SOURCE_DEGREE), by the counts kept with the index. */
   const hub = (id: string) => g.pastDegree(id, MAX_SOURCE_DEGREE);
-  // The seeds' edges are read together, not one note at a time.
-  g.prefetch([...new Set(ranked.map((c) => `note:${c.path}`))].slice(0, GRAPH_SEED_DOCS).filter((id) => !hub(id)));
+  // The links of notes are kept with the index for most callers (graph/degrees.ts): read for the
+  // first seeds at once; the others' edges are read together, not one note at a time.
+  const first = [...new Set(ranked.map((c) => `note:${c.path}`))].slice(0, GRAPH_SEED_DOCS);
+  const kept = g.noteLinks(first);
+  g.prefetch(first.filter((id) => !kept.has(id) && !hub(id)));
   const seeds: string[] = [];
   for (const c of ranked) {
     const id = `note:${c.path}`;
-    if ((hub(id) || g.hasNode(id)) && !seeds.includes(id)) seeds.push(id);
+    if ((hub(id) || kept.has(id) || g.hasNode(id)) && !seeds.includes(id)) seeds.push(id);
     if (seeds.length >= GRAPH_SEED_DOCS) break;
   }
   const named = namedIn(g, query);
@@ -122,31 +109,16 @@ export function graphList(db: ReadConnection, g: LinkGraph, query: string, ranke
   const isNote = (id: string) => g.kind(id) === 'note';
   // A note the query names is itself a candidate, as strong as a link from the best seed.
   for (const id of named) if (isNote(id)) add(id, 1);
+  const sources = [...named.map((id) => ({ id, weight: 1 })), ...seeds.map((id, i) => ({ id, weight: 1 / (i + 1) }))].filter(({ id }) => !hub(id));
+  const more = g.noteLinks(sources.map(({ id }) => id).filter((id) => isNote(id) && !kept.has(id)));
+  for (const [id, links] of more) kept.set(id, links);
+  // The others' entities are typed, counted and (those that may join two notes) read together.
+  const live = sources.filter(({ id }) => !kept.has(id));
+  g.prefetchDegrees([...new Set(live.flatMap(({ id }) => g.neighbors(id).filter((other) => !isNote(other))))], MAX_ENTITY_DEGREE, BRIDGE_TYPES);
   /** Each link found, with its weight before the far end's degree divides it, in the order found. */
   const links: [string, number][] = [];
-  const sources = [...named.map((id) => ({ id, weight: 1 })), ...seeds.map((id, i) => ({ id, weight: 1 / (i + 1) }))].filter(({ id }) => !hub(id));
-  // The entities the sources name are typed, counted and (those that may join two notes) read together.
-  g.prefetchDegrees([...new Set(sources.flatMap(({ id }) => g.neighbors(id).filter((other) => !isNote(other))))], MAX_ENTITY_DEGREE, BRIDGE_TYPES);
   for (const { id: source, weight } of sources) {
-    // Normalised by both ends' link counts (a hub spreads its weight thin, and a hub candidate is
-    // linked to everything), so that a rare shared link says more than a common one.
-    const ds = Math.sqrt(g.degree(source));
-    for (const other of g.neighbors(source)) {
-      if (isNote(other)) {
-        // A note named several ways (front matter, a [[link]], in a sentence) is linked more strongly.
-        const strength = Math.min(MAX_STRENGTH, g.strength(source, other));
-        links.push([other, (weight * strength) / ds]);
-        continue;
-      }
-      // Two notes that name the same person, project or codename are linked through it. The type
-      // and a capped degree first: a tag on every note, or a person named in thousands, is not read whole.
-      if (!g.typeIn(other, BRIDGE_TYPES)) continue;
-      if (g.degreeAtMost(other, MAX_ENTITY_DEGREE) > MAX_ENTITY_DEGREE) continue;
-      const d = g.degree(other);
-      for (const note of g.neighbors(other)) {
-        if (note !== source && isNote(note)) links.push([note, weight / (ds * d)]);
-      }
-    }
+    for (const [far, w] of kept.get(source) ?? linksOf(g, source)) links.push([far, weight * w]);
   }
   // The far ends' degrees at once: kept with the index for most callers, so a linked note's own
   // links are not read just to be counted.

@@ -17,7 +17,8 @@ import { migration016 } from './016-lower-writings.ts';
 import { migration017 } from './017-entity-node-key.ts';
 import { migration018 } from './018-trigram-automerge.ts';
 import { migration019 } from './019-drop-chunk-embed-hash-index.ts';
+import { migration020 } from './020-note-links.ts';
 import type { Migration } from './types.ts';
 
 /** All migrations in order; a new schema change appends one numbered file here. */
-export const MIGRATIONS: readonly Migration[] = [migration001, migration002, migration003, migration004, migration005, migration006, migration007, migration008, migration009, migration010, migration011, migration012, migration013, migration014, migration015, migration016, migration017, migration018, migration019];
+export const MIGRATIONS: readonly Migration[] = [migration001, migration002, migration003, migration004, migration005, migration006, migration007, migration008, migration009, migration010, migration011, migration012, migration013, migration014, migration015, migration016, migration017, migration018, migration019, migration020];

@@ -564,12 +564,12 @@ export function statedCountsOf(connection: ReadConnection, paths: readonly strin
     .all({ paths: JSON.stringify(paths) }) as { path: string; n: number }[];
 }
 
-/** Paths of indexed documents without both stored degrees, at most `limit`, by id. */
+/** Paths of indexed documents without both stored degrees and their kept links, at most `limit`, by id. */
 export function notesWithoutDegree(connection: ReadConnection, limit: number): string[] {
   return statements(sqliteOf(connection))
     .prepare(
       `SELECT DISTINCT path FROM (SELECT d.path FROM documents d WHERE d.status = 'indexed'
-          AND NOT EXISTS (SELECT 1 FROM note_degrees n WHERE n.document_id = d.id AND n.public_degree IS NOT NULL)
+          AND NOT EXISTS (SELECT 1 FROM note_degrees n WHERE n.document_id = d.id AND n.public_degree IS NOT NULL AND n.links IS NOT NULL)
         ORDER BY d.id LIMIT @limit)`,
     )
     .pluck()
