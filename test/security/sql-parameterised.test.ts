@@ -43,6 +43,9 @@ const ALLOWED: Record<string, string> = {
   'src/engine/store/queries/threads.ts prepare SUMMARY': 'a module constant: the select list and FROM of a thread summary',
   "src/engine/store/queries/threads.ts prepare hiddenSql('d')": 'the sensitivity policy (store/visibility.ts): a fixed fragment over a literal alias; the allowed labels are bound as @allowed',
   'src/engine/store/statements.ts prepare sql': "the statement cache compiling what its callers pass: their calls are named prepare too (statements(db).prepare(...)), so this scan checks each of them like any other",
+  "src/engine/store/queries/note-links.ts prepare audience === 'public' ? 'public_degree' : 'degree'": 'one of two literal column names, chosen by the typed audience (all | public)',
+  "src/engine/store/queries/note-links.ts prepare audience === 'public' ? `AND ${visibleSql(policy)}` : ''": 'the sensitivity policy (store/visibility.ts) fragment for the public audience, or nothing; the allowed labels are bound as @allowed',
+  "src/engine/store/queries/note-links.ts prepare audience === 'public' ? `CASE src.apart WHEN 1 THEN ${LINK_AUDIENCE.public} ELSE ${LINK_AUDIENCE.all} END` : LINK_AUDIENCE.all": 'numeric module constants (the audience codes of LINK_AUDIENCE) in a fixed CASE, chosen by the typed audience',
   'src/cli/bench/compare.ts prepare K': 'benchmark constant k (a number), not a request value',
   'src/cli/bench/compare.ts exec set.dim': 'benchmark: the vector dimension of a generated data set (a number)',
 };

@@ -162,7 +162,7 @@ function createPreparer(deps: IndexerDeps, queue: readonly IndexJob[], byId: Rea
     const early = started.get(job.id);
     started.delete(job.id);
     if (early && early.key === keyOf(request)) return early.result;
-    return pool ? pool.prepare(request) : prepareFile(request);
+    return pool ? pool.submit(request) : prepareFile(request);
   };
   /** Starts preparing the files of the jobs from `from` on, as far as they will be read: not a deletion, a move's, a file over the size cap or outside its folder. */
   const ahead = (from: number) => {
@@ -181,7 +181,7 @@ function createPreparer(deps: IndexerDeps, queue: readonly IndexJob[], byId: Rea
       if (size > deps.config.maxFileBytes || (!deps.config.followExternalSymlinks && !resolvesInside(root.path, absPath))) continue;
       const kind = detectFileKind(job.path) ?? { type: 'text' as const, language: null };
       const request = requestOf(deps, { absPath, relPath: job.path }, kind, deps.store.documentByPath(root.id, job.path) ?? undefined);
-      started.set(job.id, { key: keyOf(request), result: pool.prepare(request) });
+      started.set(job.id, { key: keyOf(request), result: pool.submit(request) });
     }
   };
   return { prepared, ahead, dispose: async () => pool?.dispose(), pool };

@@ -48,7 +48,7 @@ describe('prepare pool', () => {
     const here = await Promise.all(requests.map((r) => prepareFile(r)));
     const pool = new PreparePool(2);
     try {
-      const there = await Promise.all(requests.map((r) => pool.prepare(r)));
+      const there = await Promise.all(requests.map((r) => pool.submit(r)));
       expect(pool.failure).toBeNull();
       expect(pool.counts).toEqual({ threads: requests.length, here: 0 });
       expect(there).toEqual(here);
@@ -66,13 +66,13 @@ describe('prepare pool', () => {
     const requests = requestsFor(root);
     const here = await Promise.all(requests.map((r) => prepareFile(r)));
     const missing = new PreparePool(1, async () => null);
-    expect(await Promise.all(requests.map((r) => missing.prepare(r)))).toEqual(here);
+    expect(await Promise.all(requests.map((r) => missing.submit(r)))).toEqual(here);
     expect(missing.counts).toEqual({ threads: 0, here: requests.length });
     expect(missing.failure).toMatch(/not found/);
     await missing.dispose();
     // A thread that exits as soon as it is sent a file: what it was sent is prepared here.
     const dying = new PreparePool(1, async () => ({ code: "require('node:worker_threads').parentPort.on('message', () => process.exit(3)); require('node:worker_threads').parentPort.postMessage({ ready: true });", eval: true }));
-    expect(await Promise.all(requests.map((r) => dying.prepare(r)))).toEqual(here);
+    expect(await Promise.all(requests.map((r) => dying.submit(r)))).toEqual(here);
     expect(dying.counts.here).toBe(requests.length);
     expect(dying.failure).toMatch(/exited \(code 3\)/);
     await dying.dispose();

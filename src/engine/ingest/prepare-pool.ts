@@ -50,7 +50,7 @@ export class PreparePool {
   }
 
   /** The file prepared by the next thread in turn, or here where none can. Never rejects. */
-  async prepare(request: PrepareRequest): Promise<Prepared> {
+  async submit(request: PrepareRequest): Promise<Prepared> {
     const thread = this.closed ? null : await this.threads[this.next++ % this.threads.length];
     if (thread && !thread.failed && !this.closed && (await thread.ready)) {
       const id = this.nextId++;
