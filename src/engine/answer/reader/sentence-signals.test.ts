@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isStopword, stemWord, tokenize } from '../../search/analyzer.ts';
-import { definesAsked, holdsShare, novelty, opensPassage, sentenceWords, valueNear } from './sentence-signals.ts';
+import { definesAsked, holdsShare, opensPassage, sentenceWords, valueNear } from './sentence-signals.ts';
 import { matchForm } from './text.ts';
 
 /** The question's content words as the reader matches them. */
@@ -17,21 +17,6 @@ describe("a sentence's words", () => {
     expect(values).toEqual(expect.arrayContaining([form('make'), form('monday'), form('maya')]));
     expect(values.some((v) => /\d/.test(v))).toBe(true);
     expect(words.find((w) => w.term === form('run'))!.value).toBe(false);
-  });
-});
-
-describe('novelty', () => {
-  it.each([
-    // A sentence that restates the question says nothing new; the one that answers it does.
-    ['The relay restarts.', 'When does the relay restart?', 0],
-    ['The relay restarts every night at 02:00.', 'When does the relay restart?', 4 / 6],
-    ['The Merkle tree uses a fan-out of 16.', 'merkle tree fanout', 0.6],
-  ])('%s against %s', (sentence, question, share) => {
-    expect(novelty(sentenceWords(sentence, 'en'), askedOf(question))).toBeCloseTo(share, 2);
-  });
-
-  it('is 0 for a sentence of function words only', () => {
-    expect(novelty(sentenceWords('It is what it is.', 'en'), askedOf('What is it?'))).toBe(0);
   });
 });
 

@@ -1,21 +1,18 @@
 /**
  * Signals of one candidate sentence that tell the sentence holding the asked fact from one that only
  * talks about the question's subject, each a pure function of the sentence's words and the
- * question's (selection.ts SELECTION_FEATURES: novelty, value_near, number_near, asked_noun, question_verb,
+ * question's (selection.ts SELECTION_FEATURES: value_near, number_near, asked_noun, question_verb,
  * passage_first, defines).
  *
- *   - novelty: the share of the sentence's content words the question does not hold. A sentence
- *     that restates the question ("For example, #1984 isn't a valid tag" for "why won't Obsidian
- *     accept #1984 as a tag") holds no answer; the one that does says something new.
  *   - value_near: how close a value (a number, a `code` span, a name the question does not give)
  *     stands to a question word in the sentence: "The Merkle tree uses a fan-out of 16" over
  *     "Replicas find missing operations with a Merkle tree".
- *   - passage_first: the sentence opens its passage, where a note introduces its topic.
  *   - number_near: the same with only numbers for values.
  *   - asked_noun: the share of the nouns a "what/which X" question asks for, or of the attribute it
  *     asks of its subject ("how many tiers", «какой движок»), that the sentence itself holds.
  *   - question_verb: the share of the question's verbs the sentence holds ("who *wrote*" — "was
  *     *written* by Silver").
+ *   - passage_first: the sentence opens its passage, where a note introduces its topic.
  *   - defines: the sentence defines a question word ("File recovery is a core plugin that…",
  *     «Слайды — это основной плагин…»): the topic's introduction, which answers "what is X" and
  *     little else.
@@ -49,13 +46,6 @@ export function sentenceWords(text: string, lang?: string): SentenceWord[] {
     value: /\p{N}/u.test(t.raw) || code.has(t.raw) || (i > 0 && /^\p{Lu}/u.test(t.raw)),
     digit: /\p{N}/u.test(t.raw),
   }));
-}
-
-/** The share of the sentence's content words that are not question words (0 for a sentence without content words). */
-export function novelty(words: readonly SentenceWord[], asked: (term: string) => boolean): number {
-  const content = words.filter((w) => !w.stop);
-  if (content.length === 0) return 0;
-  return content.filter((w) => !asked(w.term)).length / content.length;
 }
 
 /**

@@ -7,7 +7,7 @@ import { matchForm, phraseKey, plainText } from './text.ts';
 import { askedNouns, questionValues } from './question.ts';
 import { CONTEXT_SHARE, coverage, DEFAULT_SELECTION, holdsDerived, inSection, isMarkupFragment, MEASURED, SELECTION_FEATURES, statedPart, STEP_SECTION, W_TYPE } from './selection.ts';
 import { PART_ANSWERED } from './outcome.ts';
-import { definesAsked, holdsShare, novelty, opensPassage, sentenceWords, valueNear } from './sentence-signals.ts';
+import { definesAsked, holdsShare, opensPassage, sentenceWords, valueNear } from './sentence-signals.ts';
 import type { QuestionWeights } from './weights.ts';
 
 /** The question's cosine to each candidate (undefined without a vector), those there are, and each scaled among this question's candidates. */
@@ -38,6 +38,12 @@ export function questionVectors(candidates: readonly Candidate[], options: Reade
 export interface PartScore {
   answers: number;
   score: number;
+  /**
+   * The ranking score with the hand-set weights (DEFAULT_SELECTION): the scale the reader's share
+   * rules were set on (a runner-up within RUNNER_UP_SHARE of the lead). Fitted weights order the
+   * candidates; a weight below zero lowers every score and would make those shares stricter.
+   */
+  hand: number;
   cov: number;
   typed: boolean;
   doesTask: boolean;
@@ -98,7 +104,6 @@ export function scoreTable(question: string, weighed: QuestionWeights, vectors: 
       own,
       qPairs.size === 0 ? 0 : [...qPairs].filter((p) => pairs.has(p)).length / qPairs.size,
       Math.min(1, c.text.split(/\s+/).filter(Boolean).length / 40),
-      novelty(said, asked),
       valueNear(said, asked),
       valueNear(said, asked, true),
       holdsShare(said, nouns),
@@ -126,8 +131,12 @@ export function scoreTable(question: string, weighed: QuestionWeights, vectors: 
     const direct = statesDirectly(c, p, typed === 1, doesTask, cov);
     const f = [cov, typed, whole, rank, direct, simOf(i) * cov, p.asked.type === 'procedure' && c.steps ? 1 : 0, p.task && doesTask ? 1 : 0, simOf(i), ...shape[i]!.shapes, ...(pi === 0 ? shape[i]!.once : shape[i]!.once.map(() => 0))];
     let score = 0;
-    for (let k = 0; k < f.length; k++) score += weights[k]! * f[k]!;
-    return { answers, score, cov, typed: typed === 1, doesTask, f };
+    let hand = 0;
+    for (let k = 0; k < f.length; k++) {
+      score += weights[k]! * f[k]!;
+      hand += DEFAULT_SELECTION[k]! * f[k]!;
+    }
+    return { answers, score, hand, cov, typed: typed === 1, doesTask, f };
   };
 
   const table = candidates.map((_, i) => parts.map((p, pi) => read(i, p, pi)));
