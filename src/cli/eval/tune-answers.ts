@@ -104,7 +104,7 @@ const RESCUE_MIN_WITH_FACT = 3;
 const RESCUE_MIN_ROWS = 20;
 
 /** L2 penalties tried for the selection weights, chosen by the dev questions' right leads. */
-const SELECTION_LAMBDAS = [0.001, 0.003, 0.01, 0.1];
+const SELECTION_LAMBDAS = [0.001, 0.003, 0.01, 0.03, 0.1];
 /** Fitted selection weights replace the hand-set ones only when they pick a right lead this much more often on dev. */
 const SELECTION_MIN_GAIN = 0.01;
 
