@@ -91,8 +91,8 @@ export interface AnswerRow {
   /** Not found: whether the sentences the reader withheld held the fact. */
   withheld_correct?: boolean;
   features?: Record<string, number>;
-  /** The candidate sentences' selection features, each with whether it holds the fact (with collectCandidates). */
-  candidates?: { features: number[]; holds: boolean }[];
+  /** The candidate sentences, each with its selection features and whether it holds the fact (with collectCandidates). */
+  candidates?: { text: string; features: number[]; holds: boolean }[];
   reworded_from?: string;
 }
 
@@ -211,7 +211,7 @@ export function scoreAnswer(item: AnswerItem, envelope: AnswerEnvelope): AnswerR
     quote_correct: quoteHolds(item, envelope.reader?.quote ?? ''),
     ...(envelope.reader?.withheld ? { withheld_correct: quoteHolds(item, envelope.reader.withheld) } : {}),
     ...(envelope.reader ? { features: envelope.reader.features } : {}),
-    ...(envelope.reader?.candidates ? { candidates: envelope.reader.candidates.map((c) => ({ features: c.features, holds: quoteHolds(item, c.text) })) } : {}),
+    ...(envelope.reader?.candidates ? { candidates: envelope.reader.candidates.map((c) => ({ text: c.text, features: c.features, holds: quoteHolds(item, c.text) })) } : {}),
     ...(item.rewordedFrom ? { reworded_from: item.rewordedFrom } : {}),
   };
 }

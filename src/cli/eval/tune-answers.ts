@@ -104,7 +104,7 @@ const RESCUE_MIN_WITH_FACT = 3;
 const RESCUE_MIN_ROWS = 20;
 
 /** L2 penalties tried for the selection weights, chosen by the dev questions' right leads. */
-const SELECTION_LAMBDAS = [0.001, 0.01, 0.1];
+const SELECTION_LAMBDAS = [0.001, 0.003, 0.01, 0.03, 0.1];
 /** Fitted selection weights replace the hand-set ones only when they pick a right lead this much more often on dev. */
 const SELECTION_MIN_GAIN = 0.01;
 
@@ -172,7 +172,8 @@ async function collectAll(manifest: z.infer<typeof ManifestSchema>, base: string
 
 /**
  * The selection weights: fitted on the training sets' candidate sentences, the penalty chosen on the
- * dev sets', kept only when they pick a right lead more often on dev than the hand-set weights.
+ * dev sets', kept only when they pick a right lead more often on dev than the hand-set weights (and,
+ * once every set is asked again with them, when the dev quotes hold the fact no less often).
  */
 function chooseSelection(sets: readonly SetRows[]) {
   const of = (role: string) => sets.filter((s) => s.role === role).flatMap((s) => s.candidates ?? []);
@@ -185,8 +186,11 @@ function chooseSelection(sets: readonly SetRows[]) {
   });
   const best = tried.reduce((a, b) => (b.dev.accuracy > a.dev.accuracy ? b : a));
   const adopted = train.length > 0 && best.dev.accuracy >= hand.dev.accuracy + SELECTION_MIN_GAIN;
-  return { adopted, best, hand, tried };
+  return { adopted, best, hand, tried, quotes: undefined as { hand: number; fitted: number } | undefined };
 }
+
+/** The dev sets' answerable questions whose quote holds the asked fact. */
+const devQuotesRight = (sets: readonly SetRows[]) => sets.filter((s) => s.role === 'dev').reduce((n, s) => n + s.rows.filter((r) => r.answerable && r.quoted && r.label).length, 0);
 
 /**
  * The rescue model: fitted on the training sets' not-found readings with a withheld quote, its
@@ -257,9 +261,18 @@ export async function runTuneAnswers(options: TuneAnswersOptions): Promise<TuneA
       chosen = chooseSelection(sets);
       log(`selection: right lead on dev ${chosen.hand.dev.right}/${chosen.hand.dev.questions} hand-set, ${chosen.best.dev.right}/${chosen.best.dev.questions} fitted (lambda ${chosen.best.lambda}): ${chosen.adopted ? 'fitted kept' : 'hand-set kept'}`);
       if (chosen.adopted) {
-        sets = await collectAll(manifest, base, work, options, chosen.best.weights);
-        fs.writeFileSync(path.join(work, 'rows-selected.json'), JSON.stringify(sets));
+        const handSets = sets;
+        const selected = await collectAll(manifest, base, work, options, chosen.best.weights);
+        fs.writeFileSync(path.join(work, 'rows-selected.json'), JSON.stringify(selected));
         log(`rows saved: ${path.join(work, 'rows-selected.json')} (refit with --rows)`);
+        // A better lead does not always make a better quote: the hand-set weights' quote may hold the
+        // fact in its second sentence, and a lead that holds fewer question words may be withheld.
+        chosen.quotes = { hand: devQuotesRight(handSets), fitted: devQuotesRight(selected) };
+        log(`selection: dev quotes that hold the fact ${chosen.quotes.hand} hand-set, ${chosen.quotes.fitted} fitted`);
+        if (chosen.quotes.fitted < chosen.quotes.hand) {
+          chosen.adopted = false;
+          log('selection: the fitted weights quote the fact less often on dev: hand-set kept');
+        } else sets = selected;
       }
     }
   } finally {
@@ -310,7 +323,7 @@ export async function runTuneAnswers(options: TuneAnswersOptions): Promise<TuneA
       fitted: {
         rescue: rescue.fitted,
         selection: chosen
-          ? { kept: chosen.adopted ? 'fitted' : 'hand-set', lambda: chosen.best.lambda, hand_dev: chosen.hand.dev, fitted_dev: chosen.best.dev, hand_train: chosen.hand.train, fitted_train: chosen.best.train, tried: chosen.tried.map((t) => ({ lambda: t.lambda, dev: t.dev.accuracy, train: t.train.accuracy })) }
+          ? { kept: chosen.adopted ? 'fitted' : 'hand-set', lambda: chosen.best.lambda, hand_dev: chosen.hand.dev, fitted_dev: chosen.best.dev, hand_train: chosen.hand.train, fitted_train: chosen.best.train, ...(chosen.quotes ? { dev_quotes_right: chosen.quotes } : {}), tried: chosen.tried.map((t) => ({ lambda: t.lambda, dev: t.dev.accuracy, train: t.train.accuracy })) }
           : { kept: selection ? 'fitted (rows read with it)' : 'hand-set (rows read with it)' },
         command: 'synapsis tune --answers --sets <manifest> --out <file>',
         train: sets.filter((s) => s.role === 'train').map((s) => `${s.name} (${s.rows.length})`),

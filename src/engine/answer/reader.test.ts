@@ -849,6 +849,18 @@ describe('readAnswer: selection weights', () => {
     expect(readAnswer(q, readerCandidates(notes), { termStats: stats(), selection: [1, 2] }).answer).toBe('The relay outage lasted 47 minutes. [1]');
   });
 
+  it('quotes an equal runner-up whatever weights order the sentences: the share is judged on the hand-set scale', () => {
+    const pilots = [snippet(1, 'The relay pilot starts on 14 March 2026.', { title: 'Pilot plan' }), snippet(2, 'The relay pilot was first planned to start on 2 March 2026.', { title: 'Pilot history' })];
+    const q = 'When does the relay pilot start?';
+    const hand = readAnswer(q, readerCandidates(pilots), { termStats: stats() }).answer;
+    expect(hand).toContain('14 March 2026');
+    expect(hand).toContain('2 March 2026');
+    // A weight below zero on what both sentences share (each opens its passage) lowers both scores
+    // alike; it changes neither which one leads nor whether the other answers about as well.
+    const shifted = readAnswer(q, readerCandidates(pilots), { termStats: stats(), selection: selectionOf({ passage_first: -1 }) }).answer;
+    expect(shifted).toBe(hand);
+  });
+
   it('returns each candidate selection features only when asked', () => {
     const q = 'How long did the relay outage last?';
     expect(readAnswer(q, readerCandidates(notes), { termStats: stats() }).candidateRows).toBeUndefined();

@@ -47,6 +47,8 @@ export interface ReaderPack {
   demonstratives?: readonly string[];
   /** Alternatives: the definite article (and "that") before the asked noun. */
   articles?: readonly string[];
+  /** Alternatives: what defines the words before it ("is a", "refers to", «— это»): a sentence that introduces its topic. */
+  defining?: readonly string[];
   /** How a how-to question names its task's verb (group 1), and whether the quote must hold that verb (else it only ranks). */
   taskVerb?: { pattern: RegExp; required: boolean };
   /**

@@ -165,6 +165,15 @@ describe('fitSelection', () => {
     expect(selectionAccuracy(only, [1, 0])).toEqual({ questions: 1, right: 0, accuracy: 0 });
   });
 
+  it('keeps the start weight of a feature the training questions never vary, instead of letting it fade', () => {
+    // A third feature, equal for every candidate of every training question (as the how-to features
+    // are on SQuAD): the questions say nothing of it, so the penalty alone moves it.
+    const flat = sets(200, 3).map((s) => ({ ...s, features: s.features.map((f) => [...f, 1]) }));
+    const weights = fitSelection(flat, [0.5, 0, 0.5], 0.1);
+    expect(weights[1]).toBeGreaterThan(0);
+    expect(weights[2]).toBeGreaterThan(0.2);
+  });
+
   it('keeps the start weights, scaled, when nothing can be learnt', () => {
     expect(fitSelection([{ features: [[1, 0]], holds: [true] }], [0.5, 0.5])).toEqual([0.5, 0.5]);
   });

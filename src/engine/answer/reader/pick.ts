@@ -145,7 +145,8 @@ function openParts(ctx: PickContext, picked: number[]): void {
 function addRunnerUp(ctx: PickContext, picked: number[]): void {
   const { candidates, parts } = ctx.weighed;
   const { table, order, typedOf } = ctx.scores;
-  const total = (i: number) => table[i]!.reduce((sum, r) => sum + r.score, 0);
+  // Judged on the hand-set scale the share was set on (PartScore.hand), whatever weights ordered them.
+  const total = (i: number) => table[i]!.reduce((sum, r) => sum + r.hand, 0);
   if (picked.length === 1 && parts.length === 1 && parts[0]!.asked.type !== 'any') {
     // A line of code and the comment that describes it state one fact, not two.
     const described = (a: number, b: number) => candidates[a]!.described?.includes(candidates[b]!.text) === true;

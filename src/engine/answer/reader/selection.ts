@@ -29,10 +29,12 @@ import { packAlternation } from '../../lang/reader-packs.ts';
  * steps heading, a step that names the asked task, the cosine alone, its shape (a line of code, a
  * `key: value` or table-row fragment, a sentence that is itself a question, a sentence ending in a
  * colon), and, once per sentence, the share of the question's word weight in the sentence itself (not
- * its title or neighbours), the share of the question's adjacent word pairs it writes adjacent, and its
- * length (words / 40, at most 1).
+ * its title or neighbours), the share of the question's adjacent word pairs it writes adjacent, its
+ * length (words / 40, at most 1), how close a value (a number) stands to a question word in it, its share of the asked noun's words and
+ * of the question's verbs, whether it opens its passage, and whether it defines a question word
+ * ("File recovery is a core plugin…": sentence-signals.ts).
  */
-export const SELECTION_FEATURES = ['coverage', 'typed', 'whole', 'rank', 'direct', 'sim_coverage', 'steps_heading', 'task_verb', 'sim', 'code', 'markup', 'question', 'colon', 'own_words', 'word_pairs', 'length'] as const;
+export const SELECTION_FEATURES = ['coverage', 'typed', 'whole', 'rank', 'direct', 'sim_coverage', 'steps_heading', 'task_verb', 'sim', 'code', 'markup', 'question', 'colon', 'own_words', 'word_pairs', 'length', 'value_near', 'number_near', 'asked_noun', 'question_verb', 'passage_first', 'defines'] as const;
 /**
  * The hand-set weights the fitted ones are measured against, tuned on the sample vault's questions and
  * XQuAD-en dev: coverage 0.55, type 0.25, whole 0.1, rank 0.05, direct 0.15; the cosine (with sentence
@@ -42,7 +44,7 @@ export const SELECTION_FEATURES = ['coverage', 'typed', 'whole', 'rank', 'direct
  * разделить слайды, введите `---`…" over "Чтобы начать презентацию:"). The cosine alone and the shape
  * features weigh nothing by default.
  */
-export const DEFAULT_SELECTION: readonly number[] = [0.55, 0.25, 0.1, 0.05, 0.15, 0.3, 0.02, 0.1, 0, 0, 0, 0, 0, 0, 0, 0];
+export const DEFAULT_SELECTION: readonly number[] = [0.55, 0.25, 0.1, 0.05, 0.15, 0.3, 0.02, 0.1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
 /** A sentence that is a fragment of markup: a short `key: value` line, or a table row. */
 export const isMarkupFragment = (text: string) => (text.split(/\s+/).length <= 4 && /^[\p{L}\p{N}_.-]+:(?:\s|$)/u.test(text)) || /\s\|\s/.test(text);
 

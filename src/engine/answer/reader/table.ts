@@ -1,12 +1,13 @@
 /** The per-candidate score table: how each candidate sentence reads against each part of the question, and the candidates in order of their score. */
-import { tokenize } from '../../search/analyzer.ts';
-import { assignsUnit, describesUnit, holdsType, isUnit } from '../answer-type.ts';
+import { isStopword, tokenize } from '../../search/analyzer.ts';
+import { askedAttribute, assignsUnit, describesUnit, holdsType, isUnit, likelyVerbs } from '../answer-type.ts';
 import type { AskedType } from '../answer-type.ts';
 import type { Candidate, Part, ReaderOptions } from './types.ts';
 import { matchForm, phraseKey, plainText } from './text.ts';
-import { questionValues } from './question.ts';
+import { askedNouns, questionValues } from './question.ts';
 import { CONTEXT_SHARE, coverage, DEFAULT_SELECTION, holdsDerived, inSection, isMarkupFragment, MEASURED, SELECTION_FEATURES, statedPart, STEP_SECTION, W_TYPE } from './selection.ts';
 import { PART_ANSWERED } from './outcome.ts';
+import { definesAsked, holdsShare, opensPassage, sentenceWords, valueNear } from './sentence-signals.ts';
 import type { QuestionWeights } from './weights.ts';
 
 /** The question's cosine to each candidate (undefined without a vector), those there are, and each scaled among this question's candidates. */
@@ -37,6 +38,12 @@ export function questionVectors(candidates: readonly Candidate[], options: Reade
 export interface PartScore {
   answers: number;
   score: number;
+  /**
+   * The ranking score with the hand-set weights (DEFAULT_SELECTION): the scale the reader's share
+   * rules were set on (a runner-up within RUNNER_UP_SHARE of the lead). Fitted weights order the
+   * candidates; a weight below zero lowers every score and would make those shares stricter.
+   */
+  hand: number;
   cov: number;
   typed: boolean;
   doesTask: boolean;
@@ -80,19 +87,31 @@ export function scoreTable(question: string, weighed: QuestionWeights, vectors: 
   // The question's content words in order, as adjacent pairs: "relay outage" written together says more than both words apart.
   const qOrder = tokenize(question, lang).map((t) => matchForm(t.term)).filter((t) => all.some((a) => a.term === t && a.w > 0));
   const qPairs = new Set(qOrder.slice(1).map((t, i) => `${qOrder[i]} ${t}`));
-  const shape = candidates.map((c) => {
+  // The question's words a sentence may hold (with the words derived from them).
+  const askedTerms = new Set(all.flatMap((t) => (t.w > 0 ? [t.term, ...(t.derived ?? [])] : [])));
+  const asked = (term: string) => askedTerms.has(term);
+  const formsOf = (words: Iterable<string>) => new Set([...words].flatMap((w) => tokenize(w, lang).filter((t) => !isStopword(t.raw, lang)).map((t) => matchForm(t.term))));
+  const nouns = new Set([...askedNouns(question, lang), ...formsOf(askedAttribute(question))]);
+  const verbs = formsOf(likelyVerbs(question, lang));
+  const shape = candidates.map((c, i) => {
     const words = tokenize(c.text, lang).map((t) => matchForm(t.term));
-    const pairs = new Set(words.slice(1).map((t, i) => `${words[i]} ${t}`));
+    const said = sentenceWords(c.text, lang);
+    const pairs = new Set(words.slice(1).map((t, j) => `${words[j]} ${t}`));
     const own = allTotal > 0 ? all.reduce((s, t) => s + (c.terms.has(t.term) ? t.w : 0), 0) / allTotal : 0;
-    return {
-      code: c.code ? 1 : 0,
-      markup: isMarkupFragment(c.text) ? 1 : 0,
-      question: /[?？]\s*$/.test(c.text) ? 1 : 0,
-      colon: /[:：]\s*$/.test(c.text) ? 1 : 0,
+    // Counted once per sentence (with the first part): its own share of the question's words, adjacent
+    // pairs, length, and the signals of sentence-signals.ts.
+    const once = [
       own,
-      pairs: qPairs.size === 0 ? 0 : [...qPairs].filter((p) => pairs.has(p)).length / qPairs.size,
-      length: Math.min(1, c.text.split(/\s+/).filter(Boolean).length / 40),
-    };
+      qPairs.size === 0 ? 0 : [...qPairs].filter((p) => pairs.has(p)).length / qPairs.size,
+      Math.min(1, c.text.split(/\s+/).filter(Boolean).length / 40),
+      valueNear(said, asked),
+      valueNear(said, asked, true),
+      holdsShare(said, nouns),
+      holdsShare(said, verbs),
+      opensPassage(c.snippetIndex, candidates[i - 1]?.snippetIndex) ? 1 : 0,
+      definesAsked(c.text, asked, lang) ? 1 : 0,
+    ];
+    return { shapes: [c.code ? 1 : 0, isMarkupFragment(c.text) ? 1 : 0, /[?？]\s*$/.test(c.text) ? 1 : 0, /[:：]\s*$/.test(c.text) ? 1 : 0], once };
   });
   /** How well candidate i answers part p, 0..1, and its ranking score. */
   const read = (i: number, p: Part, pi: number) => {
@@ -110,10 +129,14 @@ export function scoreTable(question: string, weighed: QuestionWeights, vectors: 
     const rank = 1 / (1 + c.snippetIndex);
     const whole = coverage(c, all, allTotal);
     const direct = statesDirectly(c, p, typed === 1, doesTask, cov);
-    const f = [cov, typed, whole, rank, direct, simOf(i) * cov, p.asked.type === 'procedure' && c.steps ? 1 : 0, p.task && doesTask ? 1 : 0, simOf(i), shape[i]!.code, shape[i]!.markup, shape[i]!.question, shape[i]!.colon, pi === 0 ? shape[i]!.own : 0, pi === 0 ? shape[i]!.pairs : 0, pi === 0 ? shape[i]!.length : 0];
+    const f = [cov, typed, whole, rank, direct, simOf(i) * cov, p.asked.type === 'procedure' && c.steps ? 1 : 0, p.task && doesTask ? 1 : 0, simOf(i), ...shape[i]!.shapes, ...(pi === 0 ? shape[i]!.once : shape[i]!.once.map(() => 0))];
     let score = 0;
-    for (let k = 0; k < f.length; k++) score += weights[k]! * f[k]!;
-    return { answers, score, cov, typed: typed === 1, doesTask, f };
+    let hand = 0;
+    for (let k = 0; k < f.length; k++) {
+      score += weights[k]! * f[k]!;
+      hand += DEFAULT_SELECTION[k]! * f[k]!;
+    }
+    return { answers, score, hand, cov, typed: typed === 1, doesTask, f };
   };
 
   const table = candidates.map((_, i) => parts.map((p, pi) => read(i, p, pi)));

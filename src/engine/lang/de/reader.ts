@@ -16,6 +16,7 @@ export const de: ReaderPack = {
   namingWords: 'heißt heißen genannt nennt nennen bezeichnet namens'.split(' '),
   asksWhich: ['welche[rsmn]?'],
   demonstratives: 'dieser diese dieses diesen diesem'.split(' '),
+  defining: ['ist (?:ein|eine)', 'bezeichnet'],
 };
 
 // What the asked-type rules (src/engine/answer/answer-type.ts) read as German values.

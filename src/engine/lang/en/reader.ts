@@ -26,6 +26,7 @@ export const en: ReaderPack = {
   notAHead: 'is are was were do does did has have had can could will would should may might must of in on at for to from by with the a an'.split(' '),
   demonstratives: ['this', 'these', 'those', 'such'],
   articles: ['the', 'that'],
+  defining: ['is an?', 'refers? to', 'is (?:one|a kind|a type) of'],
   // "How can I *export* a note to PDF?": the quote must hold the verb.
   taskVerb: { pattern: /(?<![\p{L}])(?:how (?:do|can|could|should|would|will|must) (?:i|we|you|one)|how to)\s+([\p{L}-]+)/iu, required: true },
   // A relative clause ("the person who leads…", "the library that Nadia maintains") or a possessive ("Lukas Becker's manager").

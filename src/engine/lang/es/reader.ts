@@ -4,6 +4,7 @@ import type { ReaderPack } from '../reader-pack.ts';
 export const es: ReaderPack = {
   code: 'es',
   questionWords: 'cuándo cuando dónde donde por qué cómo cuánto cuánta cuántos cuántas quién quiénes cuál cuáles'.split(' '),
+  defining: ['es (?:un|una)', 'se refiere a'],
 };
 
 // What the asked-type rules (src/engine/answer/answer-type.ts) read as Spanish values.

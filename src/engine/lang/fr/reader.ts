@@ -4,6 +4,7 @@ import type { ReaderPack } from '../reader-pack.ts';
 export const fr: ReaderPack = {
   code: 'fr',
   questionWords: 'quand où pourquoi combien quel quelle quels quelles qui que quoi lequel laquelle'.split(' '),
+  defining: ['est (?:un|une)', 'désigne'],
 };
 
 // What the asked-type rules (src/engine/answer/answer-type.ts) read as French values.
