@@ -184,7 +184,7 @@ function createPreparer(deps: IndexerDeps, queue: readonly IndexJob[], byId: Rea
       started.set(job.id, { key: keyOf(request), result: pool.submit(request) });
     }
   };
-  return { prepared, ahead, dispose: async () => pool?.dispose(), pool };
+  return { prepared, ahead, dispose: async () => pool?.dispose() };
 }
 
 async function processQueue(deps: IndexerDeps, roots: readonly Root[], report: IndexReport, started: number): Promise<void> {

@@ -44,7 +44,8 @@ describe('prepare pool', () => {
   it('prepares each file on a thread of its own exactly as this thread does', async () => {
     const root = temp.make('syn-prep-', MIXED);
     for (const dir of ['docs']) fs.cpSync(path.join(SAMPLE_VAULT, dir), path.join(root, dir), { recursive: true });
-    const requests = [...requestsFor(root), ...fs.readdirSync(path.join(root, 'docs')).map((f) => ({ ...requestsFor(root)[0]!, absPath: path.join(root, 'docs', f), relPath: `docs/${f}`, kind: detectFileKind(f)! }))];
+    const top = requestsFor(root);
+    const requests = [...top, ...fs.readdirSync(path.join(root, 'docs')).map((f) => ({ ...top[0]!, absPath: path.join(root, 'docs', f), relPath: `docs/${f}`, kind: detectFileKind(f)! }))];
     const here = await Promise.all(requests.map((r) => prepareFile(r)));
     const pool = new PreparePool(2);
     try {
