@@ -59,6 +59,9 @@ console.log(
     graph_p95_ms: graphLat.length > 0 ? ms(percentile(graphLat, 95)) : null,
     rss_mb: Math.round(rssMb),
     rss_anon_mb: anonMb === null ? null : Math.round(anonMb),
+    // Each query after the first, in order, and its graph list's share: `bench real` pools several processes' queries.
+    latencies_ms: lat.map(ms),
+    graph_latencies_ms: graphLat.map(ms),
   }),
 );
 await engine.dispose();

@@ -74,13 +74,17 @@ export interface ColdStart {
   rss_anon_mb: number | null;
   /** The whole process, Node and tsx start included. */
   process_ms: number;
+  /** With `latencies`: each query after the first in order, and the graph list's time in those that ran it. */
+  latencies_ms?: number[];
+  graph_latencies_ms?: number[];
 }
 
 /**
  * Opening an engine on an existing index and answering `queries` in order, in a fresh process
- * (cold-start.ts); its memory afterwards. `mmapMb` sets the store's memory map (SYN_MMAP_MB).
+ * (cold-start.ts); its memory afterwards. `mmapMb` sets the store's memory map (SYN_MMAP_MB);
+ * `latencies` keeps each query's time (for pooling several processes).
  */
-export function coldStart(dataDir: string, queries: readonly string[], graph = true, mmapMb?: number): ColdStart {
+export function coldStart(dataDir: string, queries: readonly string[], graph = true, mmapMb?: number, latencies = false): ColdStart {
   const t = performance.now();
   const args = ['--import', 'tsx', path.join(REPO_ROOT, 'src', 'cli', 'bench', 'cold-start.ts'), dataDir, ...(graph ? [] : ['--no-graph'])];
   const env = { ...process.env, ...(mmapMb === undefined ? {} : { SYN_MMAP_MB: String(mmapMb) }) };
@@ -88,7 +92,8 @@ export function coldStart(dataDir: string, queries: readonly string[], graph = t
   const processMs = performance.now() - t;
   if (child.status !== 0) throw new Error(`cold-start process failed: ${child.stderr}`);
   const line = child.stdout.trim().split('\n').pop()!;
-  return { ...(JSON.parse(line) as Omit<ColdStart, 'process_ms'>), process_ms: Math.round(processMs) };
+  const { latencies_ms, graph_latencies_ms, ...summary } = JSON.parse(line) as Omit<ColdStart, 'process_ms'>;
+  return { ...summary, process_ms: Math.round(processMs), ...(latencies ? { latencies_ms: latencies_ms ?? [], graph_latencies_ms: graph_latencies_ms ?? [] } : {}) };
 }
 
 const SYLLABLES = 'ka lo mi re su ta ne vo pi da ru sel mor tin gra bel fen dor lis pra qua zen hul vik nor trem'.split(' ');

@@ -8,7 +8,7 @@ import { benchDemo } from '../bench/demo.ts';
 import { benchEmbed, embedRow } from '../bench/embed.ts';
 import { benchExtractionOverhead, benchMultiHop } from '../bench/graph.ts';
 import { benchIngest } from '../bench/ingest.ts';
-import { benchReal, formatReal, readQueryFile } from '../bench/real.ts';
+import { benchReal, formatReal, REAL_ROUNDS, REAL_ROUNDS_MAX, readQueryFile } from '../bench/real.ts';
 import { benchSearch, coldStart, generateZipfCorpus, sampleQueries } from '../bench/search.ts';
 import { benchHybrid, formatSuite, runSuite } from '../bench/suite.ts';
 import { benchUpgrade } from '../bench/upgrade.ts';
@@ -105,17 +105,18 @@ export const bench: RegisteredCommand = {
   
     bench
       .command('real')
-      .description('a real folder indexed lexically in a process of its own (time, chunks/s, peak memory), then a query file answered by a fresh process with the graph and by one without it: first query, p50, p95, slowest, resident memory')
+      .description('a real folder indexed lexically in a process of its own (time, chunks/s, peak memory), then a query file answered by fresh processes with the graph and without it, in rounds: first query, p50, p95, slowest, resident memory')
       .requiredOption('--corpus <dir>', 'the folder of notes to index')
       .requiredOption('--queries <file>', 'queries: one a line, or a JSON array of strings or of objects with a "question" (an eval question set); repeat to run several files in turn', collect, [])
       .option('--work-dir <dir>', 'keep the index here (indexed afresh each run); default a temporary folder, removed after')
       .option('--reuse-index', "with --work-dir: bring the kept index up to date instead of indexing afresh (the index row is then that run's)")
       .option('--while-indexing', 'the indexing process also answers the queries in turn while it indexes, as the app does for a user searching during a first index (its time then includes them)')
-      .action((cmdOpts: { corpus: string; queries: string[]; workDir?: string; reuseIndex?: boolean; whileIndexing?: boolean }, cmd: Command) => {
+      .option('--rounds <n>', `fresh query processes with the graph and without it, in turn (their queries pooled; at most ${REAL_ROUNDS_MAX})`, positiveInt, REAL_ROUNDS)
+      .action((cmdOpts: { corpus: string; queries: string[]; workDir?: string; reuseIndex?: boolean; whileIndexing?: boolean; rounds: number }, cmd: Command) => {
         const opts = globals(cmd);
         const queries = cmdOpts.queries.flatMap((file) => readQueryFile(path.resolve(file)));
         if (cmdOpts.reuseIndex && !cmdOpts.workDir) throw createError('E_SYN_BAD_REQUEST', 'bench real --reuse-index needs --work-dir: the folder that keeps the index');
-        const r = benchReal({ corpus: cmdOpts.corpus, queries, ...(cmdOpts.workDir ? { workDir: cmdOpts.workDir } : {}), reuse: cmdOpts.reuseIndex === true, whileIndexing: cmdOpts.whileIndexing === true, log: (line) => io.err(`${line}\n`) });
+        const r = benchReal({ corpus: cmdOpts.corpus, queries, ...(cmdOpts.workDir ? { workDir: cmdOpts.workDir } : {}), reuse: cmdOpts.reuseIndex === true, whileIndexing: cmdOpts.whileIndexing === true, rounds: cmdOpts.rounds, log: (line) => io.err(`${line}\n`) });
         print(opts, r, formatReal(r));
       });
 
