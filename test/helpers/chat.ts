@@ -41,3 +41,20 @@ export class QuotingChat implements ChatModel {
   }
   async unload() {}
 }
+
+/**
+ * A chat model for graph extraction tests: it returns `facts` (entities and relations) for a prompt
+ * that holds `when`, and nothing for any other note.
+ */
+export function extractingChat(when: string, facts: { entities: unknown[]; relations: unknown[] }): ChatModel {
+  return {
+    name: 'scripted',
+    contextSize: async () => 4096,
+    countTokens: async (text: string) => Math.ceil(text.length / 4),
+    generate: async (options: GenerateOptions): Promise<Generation> => {
+      const answer = options.user.includes(when) ? facts : { entities: [], relations: [] };
+      return { text: JSON.stringify(answer), json: answer, tokensIn: 10, tokensOut: 10, firstTokenMs: 1, tokensPerS: 100, aborted: false };
+    },
+    unload: async () => {},
+  };
+}

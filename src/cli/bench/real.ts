@@ -51,18 +51,8 @@ export interface WhileIndexingRow {
   slowest: string | null;
 }
 
-export interface RealRow {
-  graph: 'yes' | 'no';
-  first_query_ms: number;
-  p50_ms: number | null;
-  p95_ms: number | null;
-  max_ms: number | null;
-  slowest: string | null;
-  /** The graph list's own time in the same queries (`meta.timings.graph_ms`); null without the graph. */
-  graph_p50_ms: number | null;
-  graph_p95_ms: number | null;
-  rss_mb: number;
-}
+/** One side's queries (ColdStart's fields of the same names; the graph list's null without the graph). */
+export type RealRow = { graph: 'yes' | 'no' } & Pick<ColdStart, 'first_query_ms' | 'p50_ms' | 'p95_ms' | 'max_ms' | 'slowest' | 'graph_p50_ms' | 'graph_p95_ms' | 'rss_mb'>;
 
 export interface RealResult {
   corpus: string;

@@ -8,7 +8,7 @@ import { asReadConnection, asWriteConnection } from '../store/connection.ts';
 import { DB_FILE } from '../store/database.ts';
 import { PUBLIC_AUDIENCE, storedNoteDegrees } from '../store/queries/graph.ts';
 import { graphList } from '../retrieve/graph-list.ts';
-import type { ChatModel, GenerateOptions, Generation } from '../llm/chat.ts';
+import { extractingChat } from '../../../test/helpers/chat.ts';
 import { createDegreeMemos, notesAround, refreshNoteDegrees } from './degrees.ts';
 import { storedGraph } from './stored.ts';
 
@@ -273,17 +273,7 @@ describe('stored note degrees', () => {
 
   it('follow the links a chat model adds to a note', async () => {
     // The model finds the codename Kestrel in the stand-up note, which the rules found nothing in.
-    const json = { entities: [{ name: 'Kestrel', type: 'project' }], relations: [] };
-    const chat: ChatModel = {
-      name: 'scripted',
-      contextSize: async () => 4096,
-      countTokens: async (text: string) => Math.ceil(text.length / 4),
-      generate: async (options: GenerateOptions): Promise<Generation> => {
-        const answer = options.user.includes('codename kestrel') ? json : { entities: [], relations: [] };
-        return { text: JSON.stringify(answer), json: answer, tokensIn: 10, tokensOut: 10, firstTokenMs: 1, tokensPerS: 100, aborted: false };
-      },
-      unload: async () => {},
-    };
+    const chat = extractingChat('codename kestrel', { entities: [{ name: 'Kestrel', type: 'project' }], relations: [] });
     const vault = temp.make('syn-degrees-llm-', { ...VAULT, 'notes/Standup.md': '# Standup\n\nthe codename kestrel came up again.\n' });
     const dataDir = temp.make();
     const engine = createEngine({ dataDir, ...noModels, chat });

@@ -8,7 +8,7 @@ import { graphList } from '../retrieve/graph-list.ts';
 import { asReadConnection } from '../store/connection.ts';
 import { DB_FILE } from '../store/database.ts';
 import { PUBLIC_AUDIENCE } from '../store/queries/graph.ts';
-import type { ChatModel, GenerateOptions, Generation } from '../llm/chat.ts';
+import { extractingChat } from '../../../test/helpers/chat.ts';
 import type { VisibilityPolicy } from '../store/visibility.ts';
 import { linksOf, MAX_SOURCE_DEGREE } from './note-links.ts';
 import { storedGraph, type LinkGraph } from './stored.ts';
@@ -179,17 +179,7 @@ describe('note links kept with the index', () => {
   it('follow the links a chat model adds to a note', async () => {
     // The model finds the codename Kestrel in the stand-up note, which the rules found nothing in:
     // the stand-up note is then joined to the notes that name Kestrel.
-    const json = { entities: [{ name: 'Kestrel', type: 'project' }], relations: [] };
-    const chat: ChatModel = {
-      name: 'scripted',
-      contextSize: async () => 4096,
-      countTokens: async (text: string) => Math.ceil(text.length / 4),
-      generate: async (options: GenerateOptions): Promise<Generation> => {
-        const answer = options.user.includes('codename kestrel') ? json : { entities: [], relations: [] };
-        return { text: JSON.stringify(answer), json: answer, tokensIn: 10, tokensOut: 10, firstTokenMs: 1, tokensPerS: 100, aborted: false };
-      },
-      unload: async () => {},
-    };
+    const chat = extractingChat('codename kestrel', { entities: [{ name: 'Kestrel', type: 'project' }], relations: [] });
     const vault = temp.make('syn-links-llm-', {
       'notes/Plan.md': '---\nproject: Kestrel\n---\n# Plan\n\nThe sync plan.\n',
       'notes/Review.md': '---\nproject: Kestrel\n---\n# Review\n\nThe review of the sync.\n',
