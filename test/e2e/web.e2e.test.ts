@@ -98,6 +98,28 @@ describe('web mode in Chromium', () => {
     }
   });
 
+  it('a partly answered question shows its closest passages open, the asked words marked', async () => {
+    const app = await open({ indexFirst: true });
+    try {
+      const { page } = app;
+      await page.locator('#ask-input').fill('Where is Tomás based?');
+      await page.keyboard.press('Enter');
+      const closest = page.getByTestId('closest-passages');
+      await closest.waitFor({ timeout: 30_000 });
+      expect(await page.getByTestId('verdict').textContent()).toBe('Partly answered');
+      expect(await closest.locator('h3').textContent()).toBe('The 3 closest passages: the notes may say it here');
+      // Three open, each opening its lines; the question's words marked in them.
+      expect(await closest.locator(':scope > ol > li').count()).toBe(3);
+      const marks = (await closest.locator(':scope > ol mark').allTextContents()).map((m) => m.toLowerCase());
+      expect(marks).toContain('tomás');
+      await screenshot(page, '06b-closest-passages');
+      await closest.locator(':scope > ol > li button').first().click();
+      await page.getByTestId('source-preview').waitFor();
+    } finally {
+      await app.close();
+    }
+  });
+
   it('search: results as you type with highlighted matches, narrowed by type filter', async () => {
     const app = await open({ indexFirst: true });
     try {

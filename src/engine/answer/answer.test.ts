@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SAMPLE_QUESTIONS, SAMPLE_VAULT, SHARED_DIR, TempDirs } from '../../../test/helpers/tmp.ts';
+import { EXCERPT_CHARS, readable } from './ask/envelope.ts';
 import type { AnswerEnvelope } from '../../shared/contract.ts';
 import { createEngine, type Engine, type EngineOptions } from '../engine.ts';
 import type { ChatModel, GenerateOptions, Generation } from '../llm/chat.ts';
@@ -263,6 +264,29 @@ describe('answer (scripted chat model)', () => {
     expect(a.answer_mode).toBe('extractive');
     expect(a.answer).toContain('47 minutes');
     expect(a.answer).toMatch(/certificate/);
+  });
+
+  it('gives each passage an excerpt around the question\'s words, those words marked', async () => {
+    const a = await open().answer('Where is Tomás based?');
+    expect(a.snippets.length).toBeGreaterThan(2);
+    for (const s of a.snippets) {
+      // The passage's own words, the marks and the ellipses that say it goes on aside, about EXCERPT_CHARS of them.
+      const plain = s.excerpt!.replace(/[«»]/g, '').replace(/^…|…$/g, '').trim();
+      expect(plain.length).toBeLessThanOrEqual(EXCERPT_CHARS + 40);
+      expect(readable(s.text)).toContain(plain.slice(0, 40));
+      expect(plain).not.toMatch(/(^|\s)#{1,6}\s|\*\*|\[\[/);
+    }
+    const marked = a.snippets.flatMap((s) => [...s.excerpt!.matchAll(/«([^»]+)»/g)].map((m) => m[1]!.toLowerCase()));
+    expect(marked).toContain('tomás');
+    expect(new Set(marked)).toEqual(new Set(marked.filter((w) => /^(tomás|based|base)$/.test(w))));
+  });
+
+  it('shows a passage as a person reads it: no heading marks, emphasis or link syntax, list items after bullets', () => {
+    expect(readable('## History\n\n- **2025-09:** Maya writes the [[Pitch|first pitch]].\n2. [x] Ship [the relay](relay.md)\n   * nested')).toBe(
+      'History • 2025-09: Maya writes the first pitch. • Ship the relay • nested',
+    );
+    // A hash inside a line, a negative number and a bare asterisk are text.
+    expect(readable('Issue #12 costs -5 EUR * 2')).toBe('Issue #12 costs -5 EUR * 2');
   });
 
   it('shows the reader\'s quote before the chat model writes, and the draft only as a draft', async () => {

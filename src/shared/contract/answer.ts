@@ -45,6 +45,8 @@ export const AnswerSnippetSchema = NumberedLinesSchema.extend({
   heading: z.string().nullable(),
   text: z.string(),
   score: z.number(),
+  /** The passage's words around the question's, those wrapped in « » (what the Ask view shows of it); absent in answers saved before. */
+  excerpt: z.string().optional(),
 });
 export type AnswerSnippet = z.infer<typeof AnswerSnippetSchema>;
 

@@ -7,12 +7,22 @@ import { supportedShare } from '../checks.ts';
 import { citationsFor, extractCitations, narrowCitations, staleCitations } from '../citations.ts';
 import { answerConfidence, LOW_CONFIDENCE } from '../confidence.ts';
 import { sourceLines } from '../hop-search.ts';
+import { highlightSnippet } from '../../search/snippet.ts';
+import { plainText } from '../reader/text.ts';
 import type { Snippet } from '../types.ts';
 import type { Settled } from './outcome-stage.ts';
 import type { Read } from './read-stage.ts';
 import type { Packed, Retrieved } from './retrieve-stage.ts';
 import { type AskRun, ms } from './run.ts';
 import type { Synthesis } from './synthesis-stage.ts';
+
+/** How much of a passage its excerpt shows: the words around the question's. */
+export const EXCERPT_CHARS = 280;
+
+/** A passage as a person reads it: no heading marks, emphasis or link syntax; a list's items each after a bullet. */
+export function readable(text: string): string {
+  return plainText(text.replace(/^[ \t]{0,3}#{1,6}[ \t]+/gm, '').replace(/^[ \t]*(?:[-*+]|\d{1,3}[.)])[ \t]+(?:\[[ xX]\][ \t]+)?/gm, '• '));
+}
 
 /** Limits that name no failed or skipped stage: they do not lower an answer's confidence. */
 const NOT_DEGRADATIONS: ReadonlySet<LimitCode> = new Set(['no_rerank_model', 'no_chat_model', 'value_unstated', 'part_unanswered', 'terms_never_mentioned', 'described_subject']);
@@ -37,6 +47,7 @@ export function envelopeStage(run: AskRun, { retrieved, packed, read, synthesis,
   const citations = citationsOf(run, answerMode, text, snippets);
   const sentences = verdictInfo?.critic.sentences ?? [];
   const { confidence, low } = confidenceOf(run, result, read, synthesis, settled);
+  const languages = result?.meta.query_language ? [result.meta.query_language] : [];
 
   run.stage('done');
   timings.total_ms = ms(run.t0);
@@ -48,7 +59,7 @@ export function envelopeStage(run: AskRun, { retrieved, packed, read, synthesis,
     outcome,
     missing_parts: settled.missingParts,
     missing_terms: outcome === 'answered' ? [] : finalReading.missing,
-    snippets: snippets.map(({ language: _language, ...s }) => s),
+    snippets: snippets.map(({ language: _language, ...s }) => ({ ...s, excerpt: highlightSnippet(readable(s.text), searched.terms, EXCERPT_CHARS, languages) })),
     citations,
     plan: {
       mode: result?.meta.mode ?? options.mode ?? 'bm25',

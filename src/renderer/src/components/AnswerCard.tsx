@@ -246,27 +246,59 @@ export function AnswerCard({ answer }: { answer: AnswerEnvelope }) {
   );
 }
 
-/** Every passage the answer was written from, under the numbers its sources are shown with. */
+/** How many passages a partly answered question shows open: the notes may state it there. */
+export const CLOSEST_SHOWN = 3;
+
+/**
+ * Every passage the answer was written from, under the numbers its sources are shown with, each by
+ * the words around the question's (marked). A partly answered question shows the closest ones open
+ * (those its quote comes from, then the best retrieved): the passages hold the asked fact more often
+ * than the quote does.
+ */
 export function AnswerPassages({ answer }: { answer: AnswerEnvelope }) {
   const { openPreview, restrictedDocs } = useAppFields('openPreview', 'restrictedDocs');
   const { label, byLabel } = useLabels(answer);
+  const partial = answer.outcome === 'partial';
+  // The passages the quote comes from first, then the others as retrieval ranked them.
+  const ordered = byLabel(answer.snippets);
+  const item = (s: AnswerEnvelope['snippets'][number]) => (
+    <li key={s.n} data-testid="answer-passage">
+      <button type="button" className="link" onClick={() => void openPreview(s.locator)}>
+        [{label(s.n)}] {s.locator}
+      </button>
+      {restrictedDocs.includes(s.doc_id) && <span className="badge badge--restricted">restricted</span>}
+      <p className="snippet">
+        {s.excerpt !== undefined ? (
+          <Highlighted text={s.excerpt} />
+        ) : (
+          <>
+            {s.text.slice(0, 280)}
+            {s.text.length > 280 && '…'}
+          </>
+        )}
+      </p>
+    </li>
+  );
+  if (partial) {
+    const closest = ordered.slice(0, CLOSEST_SHOWN);
+    const rest = ordered.slice(CLOSEST_SHOWN);
+    return (
+      <section className="passages passages--closest" data-testid="closest-passages">
+        <h3>{closest.length === 1 ? 'The closest passage: the notes may say it here' : `The ${closest.length} closest passages: the notes may say it here`}</h3>
+        <ol>{closest.map(item)}</ol>
+        {rest.length > 0 && (
+          <details className="passages">
+            <summary>{`The other ${plural(rest.length, 'passage')} the answer was read from`}</summary>
+            <ol>{rest.map(item)}</ol>
+          </details>
+        )}
+      </section>
+    );
+  }
   return (
     <details className="passages">
       <summary>{answer.snippets.length === 1 ? 'The passage the answer was written from' : `All ${plural(answer.snippets.length, 'passage')} the answer was written from`}</summary>
-      <ol>
-        {byLabel(answer.snippets).map((s) => (
-          <li key={s.n}>
-            <button type="button" className="link" onClick={() => void openPreview(s.locator)}>
-              [{label(s.n)}] {s.locator}
-            </button>
-            {restrictedDocs.includes(s.doc_id) && <span className="badge badge--restricted">restricted</span>}
-            <p className="snippet">
-              <Highlighted text={s.text.slice(0, 280)} />
-              {s.text.length > 280 && '…'}
-            </p>
-          </li>
-        ))}
-      </ol>
+      <ol>{ordered.map(item)}</ol>
     </details>
   );
 }

@@ -84,3 +84,54 @@ describe('the Ask view decides what a limit means from its code', () => {
     expect(shown()).toEqual({ meaning: ['Your files never mention: cuase'], folded: [] });
   });
 });
+
+describe('the passages of an answer', () => {
+  const snippet = (n: number, text: string, excerpt?: string): AnswerEnvelope['snippets'][number] => ({
+    n,
+    locator: `ops/Note ${n}.md#L1-L3`,
+    path: `ops/Note ${n}.md`,
+    start_line: 1,
+    end_line: 3,
+    doc_id: `d${n}`,
+    title: `Note ${n}`,
+    heading: null,
+    text,
+    score: 1 / n,
+    ...(excerpt === undefined ? {} : { excerpt }),
+  });
+  const five = [
+    snippet(1, 'Snapshots are kept for a while.', '«Snapshots» are «kept» for a while.'),
+    snippet(2, 'Hourly snapshots are kept 30 days.', 'Hourly «snapshots» are «kept» 30 days.'),
+    snippet(3, 'Backups go to the NAS.', 'Backups go to the NAS.'),
+    snippet(4, 'The NAS is in the office.', 'The NAS is in the office.'),
+    snippet(5, 'A note from before excerpts.'),
+  ];
+
+  it('of a partly answered question: the three closest shown open, their asked words marked, the rest folded', () => {
+    // The quote comes from the fourth passage and the first: those lead, then the best others.
+    useApp.setState({ answer: { ...envelope([], 'partial'), answer: 'The NAS is in the office [4]. Snapshots are kept for a while [1].', snippets: five } });
+    render(<AskView />);
+    const closest = screen.getByTestId('closest-passages');
+    expect(within(closest).getByRole('heading').textContent).toBe('The 3 closest passages: the notes may say it here');
+    const items = within(closest).getAllByTestId('answer-passage');
+    // The three closest open, under the numbers the answer shows; the other two under a fold.
+    const open = items.filter((li) => li.closest('details') === null);
+    expect(open.map((li) => li.querySelector('button')?.textContent)).toEqual(['[1] ops/Note 4.md#L1-L3', '[2] ops/Note 1.md#L1-L3', '[3] ops/Note 2.md#L1-L3']);
+    expect([...open[2]!.querySelectorAll('mark')].map((m) => m.textContent)).toEqual(['snapshots', 'kept']);
+    const folded = closest.querySelector('details')!;
+    expect(folded.open).toBe(false);
+    expect(folded.querySelector('summary')?.textContent).toBe('The other 2 passages the answer was read from');
+    // An answer saved before passages had excerpts shows the passage's start, unmarked.
+    expect(within(folded).getAllByTestId('answer-passage')[1]!.querySelector('.snippet')?.textContent).toBe('A note from before excerpts.');
+  });
+
+  it('of an answered question: all of them folded away, each by its excerpt', () => {
+    useApp.setState({ answer: { ...envelope([], 'answered'), snippets: five.slice(0, 2) } });
+    render(<AskView />);
+    expect(screen.queryByTestId('closest-passages')).toBeNull();
+    const details = document.querySelector('details.passages') as HTMLDetailsElement;
+    expect(details.open).toBe(false);
+    expect(details.querySelector('summary')?.textContent).toBe('All 2 passages the answer was written from');
+    expect([...details.querySelectorAll('mark')].map((m) => m.textContent)).toEqual(['Snapshots', 'kept', 'snapshots', 'kept']);
+  });
+});
