@@ -13,6 +13,7 @@
  */
 import { stemWord } from '../search/analyzer.ts';
 import { boundedMemo } from './memo.ts';
+import { type AskedCue, packCue } from '../lang/reader-packs.ts';
 import * as DE from '../lang/de/reader.ts';
 import * as EN from '../lang/en/reader.ts';
 import * as ES from '../lang/es/reader.ts';
@@ -109,44 +110,43 @@ interface Rule {
   type: AnswerType;
 }
 
+/** One kind of value as every language's pack asks for it (src/engine/lang/<code>/reader.ts `asks`). */
+const cue = (name: AskedCue, flags = 'u') => new RegExp(packCue(name), flags);
+
 /**
  * "Which version…", «в какой версии…», "seit welcher Version…": a version number, the form of the
  * value named (a quote without a number states none).
  */
-const NAMES_VERSION = /\b(?:which|what) (?:\p{L}+ )?version\b|(?<![\p{L}])(?:в какой версии|какая версия|какой версии|с какой версии|начиная с какой версии|welche[rnms]? version|in welcher version|seit welcher version|ab welcher version)(?![\p{L}])/iu;
+const NAMES_VERSION = cue('version', 'iu');
 /** "Which city", «в каком городе», "in welcher Stadt": a place question that names the kind of place it asks for. */
-const NAMES_PLACE = /\bwhich (?:city|country|office|town|region)\b|(?<![\p{L}])(?:в каком (?:городе|офисе)|в какой стране|in welcher stadt|in welchem land)(?![\p{L}])/iu;
+const NAMES_PLACE = cue('namedPlace', 'iu');
 /** "What's the retention period", "the trial period": a span of time, as "how long" asks. */
-const NAMES_PERIOD = /\b(?:what|which)(?:'s| is| was| are)? (?:the |a |an |its |their |my )?(?:[\p{L}-]+ ){0,3}period\b/iu;
-
+const NAMES_PERIOD = cue('period', 'iu');
 /**
  * "What's the default stack size", "what is the maximum file size", «какой максимальный размер кучи»,
  * «какое количество»: a measure, answered by a number (not a compound: "which rate plan").
  */
-const NAMES_MEASURE = /\b(?:what|which)(?:'s| is| was| are| were)? (?:the |a |an |its |their |my |your )?(?:[\p{L}-]+ ){0,3}(?:size|length|limit|capacity|count|percentage|rate|speed|height|width|weight|depth|distance|quota|threshold)s?(?=\s*(?:$|[?,.;:!)]|(?:of|for|in|on|at|per|when|if|by|that|does|do|is|are|was|were|will|can|should|would)\b))|(?<![\p{L}])(?:какой|какая|какое|каков|какова|каково|какие|каковы)(?:\s+\p{L}+){0,2}\s+(?:размер|объ[её]м|лимит|предел|количество|число|процент|длина|ширина|высота|вес|скорость|частота|порог|квота)(?![\p{L}])/iu;
+const NAMES_MEASURE = cue('measure', 'iu');
 /** «Какая минимальная зарплата», «какова стоимость»: an amount of money. */
-const NAMES_AMOUNT = /(?<![\p{L}])(?:какой|какая|какое|каков|какова|каково|какую)(?:\s+\p{L}+){0,2}\s+(?:зарплат\p{L}*|оклад|стоимость|цена|цену|плата|плату|сумма|сумму|бюджет|гонорар|взнос)(?![\p{L}])/iu;
-
-/** "What date format", "which date field": a date question only in name, it asks for a named thing. */
-const DATE_COMPOUND = String.raw`(?! (?:formats?|fields?|pickers?|propert(?:y|ies)|ranges?|settings?|types?|strings?|columns?|syntax|templates?)\b)`;
+const NAMES_AMOUNT = cue('amount', 'iu');
 
 /** Tried in order on the lower-cased question; the first match decides. */
-const RULES: Rule[] = [
+export const RULES: Rule[] = [
   { re: NAMES_VERSION, type: 'number' },
   { re: NAMES_PERIOD, type: 'duration' },
-  { re: /\b(?:how long|how much (?:\w+ )?time|for how long|how many (?:days|weeks|months|years|hours|minutes|seconds))\b|(?<![\p{L}])(?:как долго|сколько времени|какой срок|на какой срок|в течение какого|сколько (?:дней|недель|месяцев|лет|часов|минут|секунд)|сколько (?:времени )?(?:длил\p{L}*|длит\p{L}*|длят\p{L}*|продолжа\p{L}*|продлит\p{L}*|занима\p{L}*|занял\p{L}*))(?![\p{L}])|(?<![\p{L}])(?:wie lange|wie viel zeit|für wie lange|wie viele (?:sekunden|minuten|stunden|tage|werktage|wochen|monate|jahre)|wie lang(?:e)? (?:dauert|dauern|hält|halten|braucht|brauchen))(?![\p{L}])|(?<![\p{L}])(?:combien de temps|pendant combien de temps|cuánto tiempo|durante cuánto tiempo)(?![\p{L}])|多久|多长时间|多少(?:天|年|周|个月|个小时|小时|分钟)|几(?:天|年|周|个月|个小时|小时|分钟)|何(?:日間|日以内|年間|か月|ヶ月|カ月|時間|分間)|どのくらいの期間|どれくらいの期間|いつまで|कितने समय|कितनी देर|कितने (?:दिन|सप्ताह|हफ़्ते|महीने|साल|वर्ष|घंटे|मिनट)|कब तक|นานเท่าไ(?:ร|หร่)|นานแค่ไหน|กี่(?:วัน|สัปดาห์|เดือน|ปี|ชั่วโมง|นาที)|얼마나 (?:오래|걸리|동안|보관)|몇 (?:일|주|개월|달|년|시간|분)|(?<![\p{L}\p{M}])(?:كم من الوقت|كم (?:يوما|يوم|أسبوعا|أسبوع|شهرا|شهر|سنة|عاما|ساعة|دقيقة)|إلى متى|لمدة كم|ما المدة|ما مدة)(?![\p{L}\p{M}])/u, type: 'duration' },
-  { re: /\bhow often\b|(?<![\p{L}])(?:как часто|с какой периодичностью|раз в сколько)(?![\p{L}])|(?<![\p{L}])(?:wie oft|wie häufig|in welchen abständen|in welchem abstand|in welchem rhythmus)(?![\p{L}])|(?<![\p{L}])(?:à quelle fréquence|tous les combien|con qué frecuencia|cada cuánto)(?![\p{L}])|多久一次|每隔多久|多频繁|(?:どのくらい|どれくらい)の頻度|何(?:日|時間|分)(?:ごと|おき)/u, type: 'duration' },
-  { re: /\b(?:how much (?:does|did|do|will|would|is|was|are|were)?\s*(?:[\w'-]+\s+){0,8}(?:cost|pay|paid|charge|spend|spent|earn|raise|budget|price|worth)|how much (?:money|funding|revenue|budget)|what (?:is |was )?(?:the )?(?:(?!(?:for|of|in|on|to|from|with|by|about|at)\b)[\w-]+ ){0,3}(?:price|cost|budget|salary|spend|spending|fee)s?|what (?:is|was|would be) the (?:least|most|minimum|maximum|lowest|highest) (?:[\w'-]+ ){0,4}(?:pay|paid|spend|spent|charge|charged|cost)|(?:what|the) amount of (?:money|funding|cash|capital))\b|(?<![\p{L}])(?:сколько стоит|сколько стоил\p{L}*|какова цена|какая цена|какой бюджет|какая сумма|на какую сумму)(?![\p{L}])|(?<![\p{L}])(?:wie viel (?:kostet|kosten|kostete|zahl\p{L}*|bezahl\p{L}*)|was kostet|was kosten|wie teuer|was zahl\p{L}*|welchen preis|welcher preis|wie hoch (?:ist|sind|war|waren) (?:der|die|das) (?:preis|kosten|gebühr\p{L}*|betrag))(?![\p{L}])|(?<![\p{L}])(?:combien coûte|combien coûtent|combien co[uû]te|quel est le prix|cuánto cuesta|cuánto cuestan|cuál es el precio)(?![\p{L}])|多少钱|什么价格|价格是多少|费用是多少|多少费用|花多少|いくら|値段|料金は|費用は|価格は|कितने (?:रुपये|पैसे)|क्या कीमत|कीमत क्या|ราคาเท่าไ(?:ร|หร่)|กี่บาท|얼마(?:입니까|예요|에요|인가요)|(?<![\p{L}\p{M}])(?:كم يكلف|كم تكلف|كم سعر|ما سعر|ما تكلفة|كم ثمن|ما ثمن)(?![\p{L}\p{M}])/u, type: 'money' },
+  { re: cue('duration'), type: 'duration' },
+  { re: cue('frequency'), type: 'duration' },
+  { re: cue('money'), type: 'money' },
   { re: NAMES_AMOUNT, type: 'money' },
   { re: NAMES_MEASURE, type: 'number' },
-  { re: /\b(?:how many|how much|how old|what age|what number of|what amount of|what percentage|what percent|what share|how large|how big|what size)\b|(?<![\p{L}])(?:сколько|на скольких|скольким|скольких|какое количество|какой процент|какого размера)(?![\p{L}])|(?<![\p{L}])(?:wie viele|wie viel|wieviele?|wie hoch|wie groß|wie alt|wie weit|welcher anteil|wie viel prozent|wie viele prozent|welche anzahl)(?![\p{L}])|(?<![\p{L}])(?:combien|cuántos|cuántas|cuánto|cuánta)(?![\p{L}])|多少(?!钱)|几(?![月号点])|多大|多高|多重|多远|いくつ|何(?:人|個|件|回|台|本|枚|パーセント|割)|どのくらい|どれくらい|どれだけ|कितने|कितनी|कितना|เท่าไ(?:ร|หร่)|กี่|몇|얼마나|(?<![\p{L}\p{M}])(?:كم)(?![\p{L}\p{M}])/u, type: 'number' },
-  { re: new RegExp(String.raw`\b(?:when|(?:what|which) date${DATE_COMPOUND}|what day|which day|what time|what year|which year|by when|until when|since when|what month)\b|(?<![\p{L}])(?:когда|какого числа|какая дата|в какой день|к какому сроку|до какого|с какого|в каком году|в какое время)(?![\p{L}])|(?<![\p{L}])(?:wann|an welchem (?:tag|datum)|welches datum|in welchem jahr|in welchem monat|seit wann|bis wann|ab wann|um wie viel uhr|zu welcher zeit|bis zu welchem)(?![\p{L}])|(?<![\p{L}])(?:quand|à quelle date|en quelle année|cuándo|en qué fecha|en qué año)(?![\p{L}])|什么时候|何时|哪天|哪一天|哪年|哪一年|几月|几号|几点|いつ|何年に|何月|何日に|何時|(?<![\p{L}\p{M}])कब(?![\p{L}\p{M}])|किस (?:साल|वर्ष|तारीख|दिन)|เมื่อไ(?:ร|หร่)|ปีไหน|วันไหน|언제|(?<![\p{L}\p{M}])(?:متى|في أي (?:عام|سنة|يوم|تاريخ|شهر))(?![\p{L}\p{M}])`, 'u'), type: 'date' },
-  { re: /\b(?:who|whom|whose)\b|(?<![\p{L}])(?:кто|кого|кому|кем|чей|чья|чьё|чье|чьи)(?![\p{L}])|(?<![\p{L}])(?:wer|wen|wem|wessen)(?![\p{L}])|(?<![\p{L}])(?:qui|quién|quiénes)(?![\p{L}])|谁|誰|だれ|どなた|कौन|किसने|किसका|किसकी|ใคร|누가|누구|^(?:من|مَن)(?= (?!أين|اين))|(?<![\p{L}\p{M}])(?:من هو|من هي|من الذي|من التي)(?![\p{L}\p{M}])/u, type: 'person' },
-  { re: /\b(?:why|for what reason|what (?:was|is|were|are) (?:the |its |their )?(?:root )?(?:cause|reason)s?|what caused)\b|(?<![\p{L}])(?:почему|зачем|по какой причине|из-за чего|(?:какова|какая|каковы|какие|в ч[её]м)(?:\s+[\p{L}]+){0,2}\s+причин\p{L}*)(?![\p{L}])|(?<![\p{L}])(?:warum|weshalb|wieso|weswegen|aus welchem grund|was ist der grund|was war der grund|wozu)(?![\p{L}])|(?<![\p{L}])(?:pourquoi|por qué|para qué)(?![\p{L}])|为什么|为何|为啥|怎么会|什么原因|なぜ|どうして|なんで|क्यों|ทำไม|왜|(?<![\p{L}\p{M}])(?:لماذا|لم|ما سبب|ما السبب)(?![\p{L}\p{M}])/u, type: 'reason' },
-  { re: /\b(?:where|which (?:city|country|office|place|town|region))\b|(?<![\p{L}])(?:где|куда|откуда|в каком (?:городе|офисе|месте)|в какой стране)(?![\p{L}])|(?<![\p{L}])(?:wo|wohin|woher|an welchem ort|in welcher stadt|in welchem land|in welchem ordner|an welcher stelle)(?![\p{L}])|(?<![\p{L}])(?:où|dónde|adónde)(?![\p{L}])|哪里|哪儿|在哪|何处|什么地方|どこ|कहाँ|कहां|ที่ไหน|어디|(?<![\p{L}\p{M}])(?:أين|اين|في أي مدينة|في أي بلد)(?![\p{L}\p{M}])/u, type: 'place' },
-  { re: /\b(?:how (?:do|can|could|should|would|will|must) (?:i|we|you|one)|how to|what (?:are|were) the steps|what steps|which steps)\b|(?<![\p{L}])(?:как мне|как нам|как можно|как нужно|как надо|каким образом|что нужно сделать|что делать)(?![\p{L}])|(?<![\p{L}])как (?!(?:часть|сеть|путь|власть|память|площадь|смерть|мать|дочь|ночь|речь|печь|мощь|помощь|вещь)(?![\p{L}]))\p{L}+(?:ть|ти|чь)(?:ся|сь)?(?![\p{L}])|(?<![\p{L}])(?:wie kann ich|wie können wir|wie kann man|wie mache ich|wie gehe ich vor|was muss ich tun)(?![\p{L}])|(?<![\p{L}])wie (?!(?:viele|lange|alte|große|hohe|weite)(?![\p{L}]))\p{L}+e ich(?![\p{L}])|(?<![\p{L}])(?:comment (?:puis-je|faire|peut-on)|cómo (?:puedo|se puede|hago))(?![\p{L}])|(?:^comment \p{L}+(?:er|ir|re)|(?<![\p{L}])cómo \p{L}+(?:ar|er|ir))(?![\p{L}])/u, type: 'procedure' },
-  { re: /\b(?:what (?:does|do|did) .{1,60}\bmean|what is meant by|define|what (?:is|are) (?:an? |the )?[\w-]+\??$)|(?<![\p{L}])(?:что (?:такое|означает|значит))(?![\p{L}])|(?<![\p{L}])(?:was (?:bedeutet|bedeuten|heißt|meint)|was versteht man unter|was (?:ist|sind) (?:ein|eine|der|die|das)? ?[\p{L}-]+\??$)(?![\p{L}])|(?<![\p{L}])(?:que signifie|qu'est-ce que|qué significa|qué es)(?![\p{L}])/u, type: 'definition' },
-  { re: /\b(?:which|what)\b|(?<![\p{L}])(?:какой|какая|какое|какие|каким|каком|какую|какого|который|которая|которые|что)(?![\p{L}])|(?<![\p{L}])(?:welche|welcher|welches|welchen|welchem|was|womit|wofür|woraus|worauf|wodurch|worin|wovon)(?![\p{L}])|(?<![\p{L}])(?:quel|quelle|quels|quelles|lequel|laquelle|cuál|cuáles|qué)(?![\p{L}])|什么|哪个|哪些|哪种|哪款|哪家|何|どの|どれ|なに|どんな|क्या|कौन सा|कौन सी|किस|อะไร|ไหน|무엇|무슨|어떤|어느|(?<![\p{L}\p{M}])(?:ما|ماذا|ما هو|ما هي|أي|أيّ)(?![\p{L}\p{M}])/u, type: 'entity' },
+  { re: cue('number'), type: 'number' },
+  { re: cue('date'), type: 'date' },
+  { re: cue('person'), type: 'person' },
+  { re: cue('reason'), type: 'reason' },
+  { re: cue('place'), type: 'place' },
+  { re: cue('procedure'), type: 'procedure' },
+  { re: cue('definition'), type: 'definition' },
+  { re: cue('entity'), type: 'entity' },
 ];
 
 /** The counted noun after "how many" / "сколько" (stemmed), if the question names one. */
@@ -161,7 +161,7 @@ function countedUnit(q: string): string | undefined {
 }
 
 /** "What year", «в каком году», "welches Datum": a date question that names the calendar value it asks for. */
-const NAMES_DATE = new RegExp(String.raw`\b(?:what|which) (?:year|date${DATE_COMPOUND})\b|(?<![\p{L}])(?:в каком году|какого числа|какая дата|какой датой|in welchem jahr|welches datum|an welchem datum|quelle année|en quelle année|quelle date|en qué año|qué año|qué fecha)(?![\p{L}])`, 'iu');
+const NAMES_DATE = cue('namedDate', 'iu');
 
 /**
  * A leading clause of time that is not itself asked: "when" and a subject, not an auxiliary ("When I

@@ -6,6 +6,15 @@
  * them. Entries marked "alternatives" are pieces of a regular expression (case-insensitive, Unicode),
  * the rest plain words.
  */
+/**
+ * The kinds of value a question may ask for, as the asked-type rules read them
+ * (src/engine/answer/answer-type.ts): the form of the value ("which version", "which city":
+ * namedPlace, "what year": namedDate, "the … period", "what is the size of", «какая зарплата»:
+ * amount) or the question word ("how long", "how often", "how
+ * much does … cost", "how many", "when", "who", "why", "where", "how do I", "what does … mean", "which").
+ */
+export type AskedCue = 'version' | 'namedPlace' | 'namedDate' | 'period' | 'duration' | 'frequency' | 'money' | 'amount' | 'measure' | 'number' | 'date' | 'person' | 'reason' | 'place' | 'procedure' | 'definition' | 'entity';
+
 export interface ReaderPack {
   /** The analysis language's code (analyzer.ts: 'en', 'ru', 'de', …). */
   code: string;
@@ -49,6 +58,12 @@ export interface ReaderPack {
   articles?: readonly string[];
   /** Alternatives: what defines the words before it ("is a", "refers to", «— это»): a sentence that introduces its topic. */
   defining?: readonly string[];
+  /**
+   * How a question in this language asks for each kind of value: pieces of regular expressions, each
+   * with its own word boundaries (a script without spaces has none), matched against the lower-cased
+   * question. The pieces of every pack are joined in pack order; the first match in the question decides.
+   */
+  asks?: Partial<Record<AskedCue, readonly string[]>>;
   /** How a how-to question names its task's verb (group 1), and whether the quote must hold that verb (else it only ranks). */
   taskVerb?: { pattern: RegExp; required: boolean };
   /**

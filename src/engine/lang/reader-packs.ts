@@ -11,12 +11,12 @@ import { fr } from './fr/reader.ts';
 import { hi } from './hi/reader.ts';
 import { ja } from './ja/reader.ts';
 import { ko } from './ko/reader.ts';
-import type { ReaderPack } from './reader-pack.ts';
+import type { AskedCue, ReaderPack } from './reader-pack.ts';
 import { ru } from './ru/reader.ts';
 import { th } from './th/reader.ts';
 import { zh } from './zh/reader.ts';
 
-export type { ReaderPack } from './reader-pack.ts';
+export type { AskedCue, ReaderPack } from './reader-pack.ts';
 
 export const READER_PACKS: readonly ReaderPack[] = [en, ru, de, fr, es, zh, ja, hi, th, ar, ko];
 
@@ -30,6 +30,11 @@ export function packWords(field: ListField): string[] {
 /** One field's alternatives of every pack joined into one alternation (for a regular expression). */
 export function packAlternation(field: ListField): string {
   return packWords(field).join('|');
+}
+
+/** How every pack's questions ask for one kind of value, joined into one alternation (pack order). */
+export function packCue(cue: AskedCue): string {
+  return READER_PACKS.flatMap((p) => p.asks?.[cue] ?? []).join('|');
 }
 
 /** The pack of an analysis language, if the reader has one. */

@@ -17,6 +17,27 @@ export const de: ReaderPack = {
   asksWhich: ['welche[rsmn]?'],
   demonstratives: 'dieser diese dieses diesen diesem'.split(' '),
   defining: ['ist (?:ein|eine)', 'bezeichnet'],
+  // How a question asks for each kind of value (src/engine/answer/answer-type.ts): pieces of regular
+  // expressions, each with its own word boundaries, matched against the lower-cased question.
+  asks: {
+    namedPlace: [String.raw`(?<![\p{L}])(?:in welcher stadt|in welchem land)(?![\p{L}])`],
+    namedDate: [String.raw`(?<![\p{L}])(?:in welchem jahr|welches datum|an welchem datum)(?![\p{L}])`],
+    version: [String.raw`(?<![\p{L}])(?:welche[rnms]? version|in welcher version|seit welcher version|ab welcher version)(?![\p{L}])`],
+    duration: [String.raw`(?<![\p{L}])(?:wie lange|wie viel zeit|für wie lange|wie viele (?:sekunden|minuten|stunden|tage|werktage|wochen|monate|jahre)|wie lang(?:e)? (?:dauert|dauern|hält|halten|braucht|brauchen))(?![\p{L}])`],
+    frequency: [String.raw`(?<![\p{L}])(?:wie oft|wie häufig|in welchen abständen|in welchem abstand|in welchem rhythmus)(?![\p{L}])`],
+    money: [String.raw`(?<![\p{L}])(?:wie viel (?:kostet|kosten|kostete|zahl\p{L}*|bezahl\p{L}*)|was kostet|was kosten|wie teuer|was zahl\p{L}*|welchen preis|welcher preis|wie hoch (?:ist|sind|war|waren) (?:der|die|das) (?:preis|kosten|gebühr\p{L}*|betrag))(?![\p{L}])`],
+    number: [String.raw`(?<![\p{L}])(?:wie viele|wie viel|wieviele?|wie hoch|wie groß|wie alt|wie weit|welcher anteil|wie viel prozent|wie viele prozent|welche anzahl)(?![\p{L}])`],
+    date: [String.raw`(?<![\p{L}])(?:wann|an welchem (?:tag|datum)|welches datum|in welchem jahr|in welchem monat|seit wann|bis wann|ab wann|um wie viel uhr|zu welcher zeit|bis zu welchem)(?![\p{L}])`],
+    person: [String.raw`(?<![\p{L}])(?:wer|wen|wem|wessen)(?![\p{L}])`],
+    reason: [String.raw`(?<![\p{L}])(?:warum|weshalb|wieso|weswegen|aus welchem grund|was ist der grund|was war der grund|wozu)(?![\p{L}])`],
+    place: [String.raw`(?<![\p{L}])(?:wo|wohin|woher|an welchem ort|in welcher stadt|in welchem land|in welchem ordner|an welcher stelle)(?![\p{L}])`],
+    procedure: [
+      String.raw`(?<![\p{L}])(?:wie kann ich|wie können wir|wie kann man|wie mache ich|wie gehe ich vor|was muss ich tun)(?![\p{L}])`,
+      String.raw`(?<![\p{L}])wie (?!(?:viele|lange|alte|große|hohe|weite)(?![\p{L}]))\p{L}+e ich(?![\p{L}])`,
+    ],
+    definition: [String.raw`(?<![\p{L}])(?:was (?:bedeutet|bedeuten|heißt|meint)|was versteht man unter|was (?:ist|sind) (?:ein|eine|der|die|das)? ?[\p{L}-]+\??$)(?![\p{L}])`],
+    entity: [String.raw`(?<![\p{L}])(?:welche|welcher|welches|welchen|welchem|was|womit|wofür|woraus|worauf|wodurch|worin|wovon)(?![\p{L}])`],
+  },
 };
 
 // What the asked-type rules (src/engine/answer/answer-type.ts) read as German values.

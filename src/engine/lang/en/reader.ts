@@ -1,6 +1,9 @@
 /** What the answer reader knows of English (reader-pack.ts). */
 import type { ReaderPack } from '../reader-pack.ts';
 
+/** "What date format", "which date field": a date question only in name, it asks for a named thing. */
+export const DATE_COMPOUND = String.raw`(?! (?:formats?|fields?|pickers?|propert(?:y|ies)|ranges?|settings?|types?|strings?|columns?|syntax|templates?)\b)`;
+
 export const en: ReaderPack = {
   code: 'en',
   questionWords: 'what which who whom whose when where why how does doe did do long often many much kind sort tell explain describe mean'.split(' '),
@@ -31,6 +34,26 @@ export const en: ReaderPack = {
   taskVerb: { pattern: /(?<![\p{L}])(?:how (?:do|can|could|should|would|will|must) (?:i|we|you|one)|how to)\s+([\p{L}-]+)/iu, required: true },
   // A relative clause ("the person who leads…", "the library that Nadia maintains") or a possessive ("Lukas Becker's manager").
   describesSubject: (q) => /\S\s+(?:who|whom|whose|that|which)\s/i.test(q) || /[\p{L}]'s\s/u.test(q),
+  // How a question asks for each kind of value (src/engine/answer/answer-type.ts): pieces of regular
+  // expressions, each with its own word boundaries, matched against the lower-cased question.
+  asks: {
+    namedPlace: [String.raw`\bwhich (?:city|country|office|town|region)\b`],
+    namedDate: [String.raw`\b(?:what|which) (?:year|date${DATE_COMPOUND})\b`],
+    version: [String.raw`\b(?:which|what) (?:\p{L}+ )?version\b`],
+    period: [String.raw`\b(?:what|which)(?:'s| is| was| are)? (?:the |a |an |its |their |my )?(?:[\p{L}-]+ ){0,3}period\b`],
+    duration: [String.raw`\b(?:how long|how much (?:\w+ )?time|for how long|how many (?:days|weeks|months|years|hours|minutes|seconds))\b`],
+    frequency: [String.raw`\bhow often\b`],
+    money: [String.raw`\b(?:how much (?:does|did|do|will|would|is|was|are|were)?\s*(?:[\w'-]+\s+){0,8}(?:cost|pay|paid|charge|spend|spent|earn|raise|budget|price|worth)|how much (?:money|funding|revenue|budget)|what (?:is |was )?(?:the )?(?:(?!(?:for|of|in|on|to|from|with|by|about|at)\b)[\w-]+ ){0,3}(?:price|cost|budget|salary|spend|spending|fee)s?|what (?:is|was|would be) the (?:least|most|minimum|maximum|lowest|highest) (?:[\w'-]+ ){0,4}(?:pay|paid|spend|spent|charge|charged|cost)|(?:what|the) amount of (?:money|funding|cash|capital))\b`],
+    measure: [String.raw`\b(?:what|which)(?:'s| is| was| are| were)? (?:the |a |an |its |their |my |your )?(?:[\p{L}-]+ ){0,3}(?:size|length|limit|capacity|count|percentage|rate|speed|height|width|weight|depth|distance|quota|threshold)s?(?=\s*(?:$|[?,.;:!)]|(?:of|for|in|on|at|per|when|if|by|that|does|do|is|are|was|were|will|can|should|would)\b))`],
+    number: [String.raw`\b(?:how many|how much|how old|what age|what number of|what amount of|what percentage|what percent|what share|how large|how big|what size)\b`],
+    date: [String.raw`\b(?:when|(?:what|which) date${DATE_COMPOUND}|what day|which day|what time|what year|which year|by when|until when|since when|what month)\b`],
+    person: [String.raw`\b(?:who|whom|whose)\b`],
+    reason: [String.raw`\b(?:why|for what reason|what (?:was|is|were|are) (?:the |its |their )?(?:root )?(?:cause|reason)s?|what caused)\b`],
+    place: [String.raw`\b(?:where|which (?:city|country|office|place|town|region))\b`],
+    procedure: [String.raw`\b(?:how (?:do|can|could|should|would|will|must) (?:i|we|you|one)|how to|what (?:are|were) the steps|what steps|which steps)\b`],
+    definition: [String.raw`\b(?:what (?:does|do|did) .{1,60}\bmean|what is meant by|define|what (?:is|are) (?:an? |the )?[\w-]+\??$)`],
+    entity: [String.raw`\b(?:which|what)\b`],
+  },
 };
 
 /**

@@ -5,6 +5,22 @@ export const fr: ReaderPack = {
   code: 'fr',
   questionWords: 'quand où pourquoi combien quel quelle quels quelles qui que quoi lequel laquelle'.split(' '),
   defining: ['est (?:un|une)', 'désigne'],
+  // How a question asks for each kind of value (src/engine/answer/answer-type.ts): pieces of regular
+  // expressions, each with its own word boundaries, matched against the lower-cased question.
+  asks: {
+    namedDate: [String.raw`(?<![\p{L}])(?:quelle année|en quelle année|quelle date)(?![\p{L}])`],
+    duration: [String.raw`(?<![\p{L}])(?:combien de temps|pendant combien de temps)(?![\p{L}])`],
+    frequency: [String.raw`(?<![\p{L}])(?:à quelle fréquence|tous les combien)(?![\p{L}])`],
+    money: [String.raw`(?<![\p{L}])(?:combien coûte|combien coûtent|combien co[uû]te|quel est le prix)(?![\p{L}])`],
+    number: [String.raw`(?<![\p{L}])(?:combien)(?![\p{L}])`],
+    date: [String.raw`(?<![\p{L}])(?:quand|à quelle date|en quelle année)(?![\p{L}])`],
+    person: [String.raw`(?<![\p{L}])(?:qui)(?![\p{L}])`],
+    reason: [String.raw`(?<![\p{L}])(?:pourquoi)(?![\p{L}])`],
+    place: [String.raw`(?<![\p{L}])(?:où)(?![\p{L}])`],
+    procedure: [String.raw`(?<![\p{L}])(?:comment (?:puis-je|faire|peut-on))(?![\p{L}])`, String.raw`^comment \p{L}+(?:er|ir|re)(?![\p{L}])`],
+    definition: [String.raw`(?<![\p{L}])(?:que signifie|qu'est-ce que)(?![\p{L}])`],
+    entity: [String.raw`(?<![\p{L}])(?:quel|quelle|quels|quelles|lequel|laquelle)(?![\p{L}])`],
+  },
 };
 
 // What the asked-type rules (src/engine/answer/answer-type.ts) read as French values.
