@@ -13,7 +13,7 @@
  */
 import { stemWord } from '../search/analyzer.ts';
 import { boundedMemo } from './memo.ts';
-import { type AskedCue, packCue } from '../lang/reader-packs.ts';
+import { type AskedCue, packAlternation, packCue } from '../lang/reader-packs.ts';
 import * as DE from '../lang/de/reader.ts';
 import * as EN from '../lang/en/reader.ts';
 import * as ES from '../lang/es/reader.ts';
@@ -203,6 +203,11 @@ export function askedType(question: string): AskedType {
   return { type: best.type };
 }
 
+/** Where a question's second part begins: a joining word, then an opening of its own (each language's pack). */
+const PART_SPLIT = new RegExp(`,?\\s+(?:${packAlternation('partJoiners')})\\s+(?=(?:${packAlternation('partOpeners')})(?![\\p{L}]))`, 'iu');
+const RELATIVE = new RegExp(`(?<![\\p{L}])(?:${packAlternation('relativeWords')})(?![\\p{L}])`, 'iu');
+const RELATIVE_AFTER_COMMA = new RegExp(`,\\s*(?:${packAlternation('relativeAfterComma')})\\s`, 'iu');
+
 /**
  * A question of two parts joined by "and"/"и" whose second part has its own question word
  * ("How long did it last, and what was its root cause?") or asks yes or no ("…and is it stored in the
@@ -210,8 +215,7 @@ export function askedType(question: string): AskedType {
  */
 export function questionParts(question: string): string[] {
   const q = question.replace(/\s+/g, ' ').trim();
-  const split = /,?\s+(?:and|и|а также|und|sowie)\s+(?=(?:whether|ob|(?:is|are|was|were|does|do|did|can|will|should) (?:it|they|this|that|these|those|there|he|she)|\p{L}+\s+ли|wie|wann|wo|wer|wen|wem|warum|weshalb|wieso|was|welche[rsmn]?|womit|wofür|wohin|woher|what|when|who|whom|whose|where|why|how|which|(?:on|in|at|from|for|by|to|with) (?:what|which|whom)|by when|for how|(?:in|an|auf|aus|bei|mit|nach|von|vor|zu|für|seit|bis|um|über|unter) (?:welche[rsmn]?|wem|wen|was)|(?:(?:в|во|на|с|со|до|к|по|из|о|об|от|за|для)\s+)?(?:что|чем|чего|когда|кто|кого|кому|кем|где|куда|откуда|почему|зачем|как|сколько|скольких|как(?:ой|ая|ое|ие|ую|им|ом|ого|ому|их|ими|ов|ова|ово|овы)|чей|чья|чьё|чье|чьи))(?![\p{L}]))/iu;
-  const parts = q.split(split).map((p) => p.trim()).filter((p) => /[\p{L}\p{N}]/u.test(p));
+  const parts = q.split(PART_SPLIT).map((p) => p.trim()).filter((p) => /[\p{L}\p{N}]/u.test(p));
   if (parts.length > 1) return parts;
   // "What is the largest file Sync Plus will sync, and the largest file I can upload?" asks the same of
   // two things: the second part leaves out its question word and repeats the first part's noun phrase.
@@ -231,7 +235,7 @@ export function questionParts(question: string): string[] {
 export function hasRelativeClause(question: string): boolean {
   const rest = question.replace(/\s+/g, ' ').trim().replace(/^\S+/, '');
   // German relative pronouns are its articles; after a comma they open a clause ("…das Plugin, das Anna pflegt").
-  return /,\s*(?:der|die|das|dem|den|deren|dessen|denen|welche[rsmn]?)\s/iu.test(rest) || /(?<![\p{L}])(?:that|which|who|whom|whose|where|котор\p{L}*|чей|чья|чьё|чье|чьи|где)(?![\p{L}])/iu.test(rest);
+  return RELATIVE_AFTER_COMMA.test(rest) || RELATIVE.test(rest);
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { askedType } from '../answer/answer-type.ts';
+import { askedType, hasRelativeClause, questionParts } from '../answer/answer-type.ts';
 import { READER_PACKS } from './reader-packs.ts';
 
 describe('how each language asks for a kind of value (packs\' asks)', () => {
@@ -49,5 +49,26 @@ describe('how each language asks for a kind of value (packs\' asks)', () => {
   it('names the kind of place or the calendar value in the languages that do, and the answer must then hold one', () => {
     for (const q of ['Which city is the office in?', 'В каком городе офис?', 'In welcher Stadt ist das Büro?']) expect(askedType(q), q).toEqual({ type: 'place', strict: true });
     for (const q of ['What year did it ship?', 'В каком году вышел релиз?', 'In welchem Jahr kam es heraus?', 'En quelle année est-il sorti ?', '¿En qué año salió?']) expect(askedType(q), q).toEqual({ type: 'date', strict: true });
+  });
+});
+
+describe('how each language joins a second part and opens a relative clause', () => {
+  it.each([
+    ['How long did the outage last, and what was its root cause?', ['How long did the outage last', 'what was its root cause?']],
+    ['Wie lange dauert die Probezeit und wer entscheidet darüber?', ['Wie lange dauert die Probezeit', 'wer entscheidet darüber?']],
+    ['Когда начнётся пилот, а также сколько он продлится?', ['Когда начнётся пилот', 'сколько он продлится?']],
+    // "and" inside a part joins two things of one question.
+    ['Who are Maya and Priya?', ['Who are Maya and Priya?']],
+  ])('%s', (question, parts) => {
+    expect(questionParts(question)).toEqual(parts);
+  });
+
+  it.each([
+    ['What does the library that Nadia maintains do?', true],
+    ['Что делает библиотека, которую поддерживает Надя?', true],
+    ['Was macht das Plugin, das Anna pflegt?', true],
+    ['What does the library do?', false],
+  ])('%s: a relative clause %s', (question, has) => {
+    expect(hasRelativeClause(question)).toBe(has);
   });
 });

@@ -64,6 +64,17 @@ export interface ReaderPack {
    * question. The pieces of every pack are joined in pack order; the first match in the question decides.
    */
   asks?: Partial<Record<AskedCue, readonly string[]>>;
+  /** Alternatives: the words that join a question's second part to its first ("and", «а также», "sowie"). */
+  partJoiners?: readonly string[];
+  /**
+   * Alternatives: how a question's second part opens after such a word, with a question word of its
+   * own or asking yes or no ("…and what was its root cause", "…and is it stored", «…и хранятся ли»).
+   */
+  partOpeners?: readonly string[];
+  /** Alternatives: the words that open a relative clause after a question's first word ("that", «который»). */
+  relativeWords?: readonly string[];
+  /** Alternatives: the words that open a relative clause after a comma only (German's articles: "…das Plugin, das Anna pflegt"). */
+  relativeAfterComma?: readonly string[];
   /** How a how-to question names its task's verb (group 1), and whether the quote must hold that verb (else it only ranks). */
   taskVerb?: { pattern: RegExp; required: boolean };
   /**

@@ -17,6 +17,10 @@ export const de: ReaderPack = {
   asksWhich: ['welche[rsmn]?'],
   demonstratives: 'dieser diese dieses diesen diesem'.split(' '),
   defining: ['ist (?:ein|eine)', 'bezeichnet'],
+  // How a question joins a second part to its first, and opens a relative clause (answer-type.ts).
+  partJoiners: ['und', 'sowie'],
+  partOpeners: ['ob', 'wie', 'wann', 'wo', 'wer', 'wen', 'wem', 'warum', 'weshalb', 'wieso', 'was', 'welche[rsmn]?', 'womit', 'wofür', 'wohin', 'woher', '(?:in|an|auf|aus|bei|mit|nach|von|vor|zu|für|seit|bis|um|über|unter) (?:welche[rsmn]?|wem|wen|was)'],
+  relativeAfterComma: ['der', 'die', 'das', 'dem', 'den', 'deren', 'dessen', 'denen', 'welche[rsmn]?'],
   // How a question asks for each kind of value (src/engine/answer/answer-type.ts): pieces of regular
   // expressions, each with its own word boundaries, matched against the lower-cased question.
   asks: {

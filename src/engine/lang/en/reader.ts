@@ -34,6 +34,10 @@ export const en: ReaderPack = {
   taskVerb: { pattern: /(?<![\p{L}])(?:how (?:do|can|could|should|would|will|must) (?:i|we|you|one)|how to)\s+([\p{L}-]+)/iu, required: true },
   // A relative clause ("the person who leads…", "the library that Nadia maintains") or a possessive ("Lukas Becker's manager").
   describesSubject: (q) => /\S\s+(?:who|whom|whose|that|which)\s/i.test(q) || /[\p{L}]'s\s/u.test(q),
+  // How a question joins a second part to its first, and opens a relative clause (answer-type.ts).
+  partJoiners: ['and'],
+  partOpeners: ['whether', '(?:is|are|was|were|does|do|did|can|will|should) (?:it|they|this|that|these|those|there|he|she)', 'what', 'when', 'who', 'whom', 'whose', 'where', 'why', 'how', 'which', '(?:on|in|at|from|for|by|to|with) (?:what|which|whom)', 'by when', 'for how'],
+  relativeWords: ['that', 'which', 'who', 'whom', 'whose', 'where'],
   // How a question asks for each kind of value (src/engine/answer/answer-type.ts): pieces of regular
   // expressions, each with its own word boundaries, matched against the lower-cased question.
   asks: {

@@ -31,6 +31,10 @@ export const ru: ReaderPack = {
   taskVerb: { pattern: /(?<![\p{L}])как (?:мне |нам |можно |нужно |надо )?(\p{L}+(?:ть|ти|чь)(?:ся|сь)?)(?![\p{L}])/iu, required: false },
   // «инженер, который выбрал…», «чей отчёт…» after the first word; «…, кто руководит».
   describesSubject: (q) => /(?<![\p{L}])(?:котор\p{L}*|чей|чья|чьё|чьи)(?![\p{L}])/iu.test(q.slice(q.indexOf(' ') + 1)) || /,\s*(?:кто|где|что)(?![\p{L}])/iu.test(q),
+  // How a question joins a second part to its first, and opens a relative clause (answer-type.ts).
+  partJoiners: ['и', 'а также'],
+  partOpeners: [String.raw`\p{L}+\s+ли`, String.raw`(?:(?:в|во|на|с|со|до|к|по|из|о|об|от|за|для)\s+)?(?:что|чем|чего|когда|кто|кого|кому|кем|где|куда|откуда|почему|зачем|как|сколько|скольких|как(?:ой|ая|ое|ие|ую|им|ом|ого|ому|их|ими|ов|ова|ово|овы)|чей|чья|чьё|чье|чьи)`],
+  relativeWords: [String.raw`котор\p{L}*`, 'чей', 'чья', 'чьё', 'чье', 'чьи', 'где'],
   // How a question asks for each kind of value (src/engine/answer/answer-type.ts): pieces of regular
   // expressions, each with its own word boundaries, matched against the lower-cased question.
   asks: {
