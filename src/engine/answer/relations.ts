@@ -3,8 +3,10 @@
  * decision record says "Decider: Maya Chen" or «Решение принимала: Анна», a question asks "who
  * picked" or «кто выбрал»; a person's note says "Reports to: Maya Chen", a question asks "who
  * manages"; a record says "Author: Priya Raman", a question asks "who wrote". A sentence that states
- * one of these relations holds the words a question asks it with. English and Russian.
+ * one of these relations holds the words a question asks it with. The words are each language's
+ * (its pack's `relations`, src/engine/lang/<code>/reader.ts): English and Russian so far.
  */
+import { READER_PACKS } from '../lang/reader-packs.ts';
 import { tokenize } from '../search/analyzer.ts';
 
 interface Relation {
@@ -18,26 +20,16 @@ interface Relation {
   graph: string;
 }
 
-const RELATIONS: readonly Relation[] = [
-  {
-    stated: /(?<![\p{L}])(?:decider|decided|decides|decide|decision maker|chose|chosen|choose|picked|selected|решение принимал\p{L}*|принял\p{L}* решение|решил\p{L}*|выбрал\p{L}*)(?![\p{L}])/iu,
-    label: 'decider decided decision решение принимал принимала',
-    graph: 'decided_by',
-    asked: 'decide decider choose chose chosen pick picked select selected выбрал выбрала выбрать решил решила',
-  },
-  {
-    stated: /(?<![\p{L}])(?:reports? to|reporting to|manager|manages|managed by|boss|supervisor|руководител\p{L}*|подчиняется|начальник\p{L}*)(?![\p{L}])/iu,
-    label: 'reports manager supervisor руководитель подчиняется',
-    graph: 'reports_to',
-    asked: 'manage manages manager managed report reports boss supervisor руководитель руководит начальник',
-  },
-  {
-    stated: /(?<![\p{L}])(?:author|authors|authored|wrote|written by|автор\p{L}*|написал\p{L}*)(?![\p{L}])/iu,
-    label: 'author authored written автор',
-    graph: 'authored_by',
-    asked: 'author wrote write written автор написал написала',
-  },
-];
+/** Each relation with what every language's pack says of it, in pack order. */
+const RELATIONS: readonly Relation[] = (['decided_by', 'reports_to', 'authored_by'] as const).map((graph) => {
+  const of = READER_PACKS.flatMap((p) => (p.relations?.[graph] ? [p.relations[graph]] : []));
+  return {
+    stated: new RegExp(`(?<![\\p{L}])(?:${of.flatMap((r) => r.stated).join('|')})(?![\\p{L}])`, 'iu'),
+    label: of.map((r) => r.label).join(' '),
+    graph,
+    asked: of.map((r) => r.asked).join(' '),
+  };
+});
 
 const askedTerms = RELATIONS.map((r) => [...new Set(tokenize(r.asked).map((t) => t.term))]);
 

@@ -15,6 +15,9 @@
  */
 export type AskedCue = 'version' | 'namedPlace' | 'namedDate' | 'period' | 'duration' | 'frequency' | 'money' | 'amount' | 'measure' | 'number' | 'date' | 'person' | 'reason' | 'place' | 'procedure' | 'definition' | 'entity';
 
+/** The relations a note's front matter or a field line states of a record or a person (graph/extract.ts). */
+export type RelationType = 'decided_by' | 'reports_to' | 'authored_by';
+
 export interface ReaderPack {
   /** The analysis language's code (analyzer.ts: 'en', 'ru', 'de', …). */
   code: string;
@@ -75,6 +78,13 @@ export interface ReaderPack {
   relativeWords?: readonly string[];
   /** Alternatives: the words that open a relative clause after a comma only (German's articles: "…das Plugin, das Anna pflegt"). */
   relativeAfterComma?: readonly string[];
+  /**
+   * The relations between people and records notes state by a label and questions ask by a verb
+   * (src/engine/answer/relations.ts), by the graph's relation type: `stated`, alternatives a note
+   * states it with ("decider", «решение принимал\p{L}*»); `label`, the words a note labels it
+   * with (searched for its line); `asked`, the words a question asks it with.
+   */
+  relations?: Partial<Record<RelationType, { stated: readonly string[]; label: string; asked: string }>>;
   /** How a how-to question names its task's verb (group 1), and whether the quote must hold that verb (else it only ranks). */
   taskVerb?: { pattern: RegExp; required: boolean };
   /**

@@ -38,6 +38,12 @@ export const en: ReaderPack = {
   partJoiners: ['and'],
   partOpeners: ['whether', '(?:is|are|was|were|does|do|did|can|will|should) (?:it|they|this|that|these|those|there|he|she)', 'what', 'when', 'who', 'whom', 'whose', 'where', 'why', 'how', 'which', '(?:on|in|at|from|for|by|to|with) (?:what|which|whom)', 'by when', 'for how'],
   relativeWords: ['that', 'which', 'who', 'whom', 'whose', 'where'],
+  // How notes state and questions ask the relations of people and records (src/engine/answer/relations.ts).
+  relations: {
+    decided_by: { stated: ['decider', 'decided', 'decides', 'decide', 'decision maker', 'chose', 'chosen', 'choose', 'picked', 'selected'], label: 'decider decided decision', asked: 'decide decider choose chose chosen pick picked select selected' },
+    reports_to: { stated: ['reports? to', 'reporting to', 'manager', 'manages', 'managed by', 'boss', 'supervisor'], label: 'reports manager supervisor', asked: 'manage manages manager managed report reports boss supervisor' },
+    authored_by: { stated: ['author', 'authors', 'authored', 'wrote', 'written by'], label: 'author authored written', asked: 'author wrote write written' },
+  },
   // How a question asks for each kind of value (src/engine/answer/answer-type.ts): pieces of regular
   // expressions, each with its own word boundaries, matched against the lower-cased question.
   asks: {

@@ -35,6 +35,12 @@ export const ru: ReaderPack = {
   partJoiners: ['и', 'а также'],
   partOpeners: [String.raw`\p{L}+\s+ли`, String.raw`(?:(?:в|во|на|с|со|до|к|по|из|о|об|от|за|для)\s+)?(?:что|чем|чего|когда|кто|кого|кому|кем|где|куда|откуда|почему|зачем|как|сколько|скольких|как(?:ой|ая|ое|ие|ую|им|ом|ого|ому|их|ими|ов|ова|ово|овы)|чей|чья|чьё|чье|чьи)`],
   relativeWords: [String.raw`котор\p{L}*`, 'чей', 'чья', 'чьё', 'чье', 'чьи', 'где'],
+  // How notes state and questions ask the relations of people and records (src/engine/answer/relations.ts).
+  relations: {
+    decided_by: { stated: [String.raw`решение принимал\p{L}*`, String.raw`принял\p{L}* решение`, String.raw`решил\p{L}*`, String.raw`выбрал\p{L}*`], label: 'решение принимал принимала', asked: 'выбрал выбрала выбрать решил решила' },
+    reports_to: { stated: [String.raw`руководител\p{L}*`, 'подчиняется', String.raw`начальник\p{L}*`], label: 'руководитель подчиняется', asked: 'руководитель руководит начальник' },
+    authored_by: { stated: [String.raw`автор\p{L}*`, String.raw`написал\p{L}*`], label: 'автор', asked: 'автор написал написала' },
+  },
   // How a question asks for each kind of value (src/engine/answer/answer-type.ts): pieces of regular
   // expressions, each with its own word boundaries, matched against the lower-cased question.
   asks: {
