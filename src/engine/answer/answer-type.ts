@@ -13,7 +13,7 @@
  */
 import { stemWord } from '../search/analyzer.ts';
 import { boundedMemo } from './memo.ts';
-import { type AskedCue, packAlternation, packCue } from '../lang/reader-packs.ts';
+import { type AskedCue, packAlternation, packCue, packWords, READER_PACKS } from '../lang/reader-packs.ts';
 import * as DE from '../lang/de/reader.ts';
 import * as EN from '../lang/en/reader.ts';
 import * as ES from '../lang/es/reader.ts';
@@ -149,13 +149,17 @@ export const RULES: Rule[] = [
   { re: cue('entity'), type: 'entity' },
 ];
 
+const COUNTED_AFTER = packWords('countedAfter').map((source) => new RegExp(source, 'u'));
+const NOT_COUNTED = new RegExp(`^(?:${packAlternation('notCounted')})$`);
+
 /** The counted noun after "how many" / "сколько" (stemmed), if the question names one. */
 function countedUnit(q: string): string | undefined {
-  const m = /\bhow many\s+([\p{L}-]+)/u.exec(q) ?? /(?<![\p{L}])(?:сколько|на скольких|скольких)\s+([\p{L}-]+)/u.exec(q) ?? /(?<![\p{L}])(?:wie viele|wie viel|wieviele?)\s+([\p{L}-]+)/u.exec(q);
+  let m: RegExpExecArray | null = null;
+  for (const re of COUNTED_AFTER) if ((m = re.exec(q))) break;
   if (!m) return undefined;
   const word = m[1]!;
   // "how many of the..." / "сколько раз" names nothing countable; "сколько стоит" a verb, not a unit.
-  if (/^(?:of|the|times|more|people|are|were|is|was|did|do|does|have|has|will|would|раз|же|всего|ещё|еще|mal|prozent|davon|es|gibt|gab|sind|ist|hat|haben|kann|können|darf|dürfen|muss|müssen|soll|werden|wird|mehr|noch|insgesamt|ich|man|wir|sie|du|der|die|das|den|dem)$/.test(word)) return undefined;
+  if (NOT_COUNTED.test(word)) return undefined;
   if (isRussianVerb(word)) return undefined;
   return stemWord(word);
 }
@@ -304,35 +308,21 @@ function holdsTypeOnce(sentence: string, asked: AskedType, line?: { code?: boole
  * Notes that never use a word of it cannot state it, however much of the rest they mention; verbs,
  * which notes paraphrase freely, are never part of it. Empty when the form does not show one.
  */
-const RU_MEASURE_VERBS = RU.MEASURE_VERBS;
 const RU_PREPOSITIONS = RU.PREPOSITIONS;
 const RU_PREPOSITION = new RegExp(`^(?:${RU_PREPOSITIONS})$`, 'iu');
 /** Nouns that name the form of an answer, not an attribute of the subject: "the *nickname* for …", "the *percentage* of …". */
-const FORM_NOUN = /^(?:names?|nicknames?|terms?|synonyms?|words?|titles?|percentages?|percent|numbers?|namen?|begriff\p{L}*|bezeichnung\p{L}*|prozent|anzahl|zahl|названи\p{L}*|прозвищ\p{L}*|термин\p{L}*|синоним\p{L}*|слов\p{L}*|процент\p{L}*|числ\p{L}*)$/iu;
+const FORM_NOUN = new RegExp(`^(?:${packAlternation('formNouns')})$`, 'iu');
+const ATTRIBUTE_OF: readonly RegExp[] = READER_PACKS.flatMap((p) => p.attributeOf ?? []);
+const ATTRIBUTE_NOUNS: readonly RegExp[] = READER_PACKS.flatMap((p) => p.attributeNouns ?? []);
 
 export function askedAttribute(question: string): string[] {
   const q = question.replace(/[’`]/g, "'").replace(/\s+/g, ' ').trim();
-  const patterns = [
-    /^(?:what|who|which)\s+(?:is|are|was|were)\s+(?:the\s+|a\s+|an\s+)?(?:[\p{L}\p{N}-]+(?:\s[\p{L}\p{N}-]+)?'s?\s+)?([\p{L}\p{N}\s-]+?)(?:\s+(?:of|for|at|in|on|to|from|by)\s|\?|$)/iu,
-    /^how (?:many|much) (?:[\p{L}-]+ )?of (?:the |a |an |their |our |his |her )?([\p{L}\p{N}\s-]+?)\s(?:do|does|did|is|are|was|were|can|will|would|has|have|had)\s/iu,
-    /^(?:каков|какова|каково|каковы|кто|что)\s+(?:является\s+|такое\s+)?([\p{L}\p{N}-]+(?:\s[\p{L}\p{N}-]+)?)(?:\s|\?|$)/iu,
-    // "Сколько стоит подписка…", "Сколько недель длится испытательный срок…": the subject after the verb.
-    new RegExp(`^(?:на\\s+)?(?:сколько|скольких)\\s+(?:[\\p{L}-]+\\s+)?(?:${RU_MEASURE_VERBS})\\s+([\\p{L}\\p{N}-]+(?:\\s(?!(?:${RU_PREPOSITIONS})\\s)[\\p{L}\\p{N}-]+)?)(?:\\s|\\?|$)`, 'iu'),
-    // "Какой уровень доступности…", "В какой базе данных…": the thing that "какой" asks about.
-    /^(?:(?:в|во|на|из|с|по|для|до)\s+)?как(?:ой|ая|ое|ие|ую|им|ом|ого|ому|их)\s+([\p{L}\p{N}-]+(?:\s[\p{L}\p{N}-]+)?)(?:\s|\?|$)/iu,
-  ];
-  // German names its nouns with a capital: "Was ist der Preis von …", "Wer ist die Geschäftsführerin
-  // der …", "Wie viele Wochen Elternzeit bekommen …" ask for Preis, Geschäftsführerin, Elternzeit.
-  const german = [
-    /^(?:was|wer|welche[rsmn]?|wie hoch|wie groß|wie lang)\s+(?:ist|sind|war|waren)\s+(?:der|die|das|den|dem|des|ein|eine|einer|eines)\s+((?:\p{Ll}[\p{L}-]*\s+)?\p{Lu}[\p{L}-]*)(?=\s+(?:von|für|bei|des|der|im|in|am|auf|zu|zum|zur|unter)\s|\s*\?|$)/iu,
-    /^wie viele?\s+\p{Lu}[\p{L}-]*\s+(\p{Lu}[\p{L}-]*)\s/u,
-  ];
-  for (const re of german) {
+  for (const re of ATTRIBUTE_NOUNS) {
     const m = re.exec(q.replace(/^(\p{Lu})/u, (c) => c.toLowerCase()));
     const nouns = m?.[1]?.split(/[\s-]+/).filter((w) => /^\p{Lu}/u.test(w) && !FORM_NOUN.test(w)) ?? [];
     if (nouns.length > 0) return nouns;
   }
-  for (const re of patterns) {
+  for (const re of ATTRIBUTE_OF) {
     const m = re.exec(q);
     if (!m?.[1]) continue;
     // Verbs are not the attribute: notes paraphrase them ("утвердил" for "одобрил"); nor are prepositions,

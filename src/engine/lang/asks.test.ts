@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { askedType, hasRelativeClause, questionParts } from '../answer/answer-type.ts';
+import { askedAttribute, askedType, hasRelativeClause, questionParts } from '../answer/answer-type.ts';
 import { READER_PACKS } from './reader-packs.ts';
 
 describe('how each language asks for a kind of value (packs\' asks)', () => {
@@ -70,5 +70,28 @@ describe('how each language joins a second part and opens a relative clause', ()
     ['What does the library do?', false],
   ])('%s: a relative clause %s', (question, has) => {
     expect(hasRelativeClause(question)).toBe(has);
+  });
+});
+
+describe('what a question asks of its subject and what it counts, in each language', () => {
+  it.each([
+    ["What is Aurora's per-seat price?", ['per', 'seat', 'price']],
+    ['Каков бюджет проекта?', ['бюджет', 'проекта']],
+    ['Сколько стоит подписка на Sync?', ['подписка']],
+    ['Was ist der Preis von Sync?', ['Preis']],
+    // The form of the answer is no attribute: "the nickname for …".
+    ['What is the nickname for the relay?', []],
+  ])('%s', (question, words) => {
+    expect(askedAttribute(question)).toEqual(words);
+  });
+
+  it.each([
+    ['How many retries does the client make?', 'retri'],
+    ['Сколько планшетов купили?', 'планше'],
+    ['Wie viele Mitarbeiter hat die Firma?', 'mitarbeit'],
+    ['How many of the tests fail?', undefined],
+    ['Сколько раз перезапускали сервер?', undefined],
+  ])('%s counts %s', (question, unit) => {
+    expect((askedType(question) as { unit?: string }).unit).toBe(unit);
   });
 });

@@ -85,6 +85,20 @@ export interface ReaderPack {
    * with (searched for its line); `asked`, the words a question asks it with.
    */
   relations?: Partial<Record<RelationType, { stated: readonly string[]; label: string; asked: string }>>;
+  /**
+   * What a question asks of its subject ("What is Aurora's *per-seat price*", «Каков *бюджет*
+   * проекта»): patterns tried on the question in pack order, group 1 the words (verbs, prepositions
+   * and form nouns left out).
+   */
+  attributeOf?: readonly RegExp[];
+  /** The same for a language that capitalises its nouns, tried first on the question with its first letter lowered: group 1's capitalised words. */
+  attributeNouns?: readonly RegExp[];
+  /** Alternatives: nouns that name the form of an answer, not an attribute of the subject ("the *nickname* for", "the *percentage* of"). */
+  formNouns?: readonly string[];
+  /** How a question names what it counts ("how many *retries*", «сколько *планшетов*»): patterns, group 1 the counted word. */
+  countedAfter?: readonly string[];
+  /** Words after "how many" that count nothing ("of", «раз», "mal"). */
+  notCounted?: readonly string[];
   /** How a how-to question names its task's verb (group 1), and whether the quote must hold that verb (else it only ranks). */
   taskVerb?: { pattern: RegExp; required: boolean };
   /**

@@ -21,6 +21,16 @@ export const de: ReaderPack = {
   partJoiners: ['und', 'sowie'],
   partOpeners: ['ob', 'wie', 'wann', 'wo', 'wer', 'wen', 'wem', 'warum', 'weshalb', 'wieso', 'was', 'welche[rsmn]?', 'womit', 'wofür', 'wohin', 'woher', '(?:in|an|auf|aus|bei|mit|nach|von|vor|zu|für|seit|bis|um|über|unter) (?:welche[rsmn]?|wem|wen|was)'],
   relativeAfterComma: ['der', 'die', 'das', 'dem', 'den', 'deren', 'dessen', 'denen', 'welche[rsmn]?'],
+  // What a question asks of its subject, and what it counts (answer-type.ts askedAttribute, countedUnit).
+  // German names its nouns with a capital: "Was ist der Preis von …", "Wer ist die Geschäftsführerin
+  // der …", "Wie viele Wochen Elternzeit bekommen …" ask for Preis, Geschäftsführerin, Elternzeit.
+  attributeNouns: [
+    /^(?:was|wer|welche[rsmn]?|wie hoch|wie groß|wie lang)\s+(?:ist|sind|war|waren)\s+(?:der|die|das|den|dem|des|ein|eine|einer|eines)\s+((?:\p{Ll}[\p{L}-]*\s+)?\p{Lu}[\p{L}-]*)(?=\s+(?:von|für|bei|des|der|im|in|am|auf|zu|zum|zur|unter)\s|\s*\?|$)/iu,
+    /^wie viele?\s+\p{Lu}[\p{L}-]*\s+(\p{Lu}[\p{L}-]*)\s/u,
+  ],
+  formNouns: ['namen?', String.raw`begriff\p{L}*`, String.raw`bezeichnung\p{L}*`, 'prozent', 'anzahl', 'zahl'],
+  countedAfter: [String.raw`(?<![\p{L}])(?:wie viele|wie viel|wieviele?)\s+([\p{L}-]+)`],
+  notCounted: 'mal prozent davon es gibt gab sind ist hat haben kann können darf dürfen muss müssen soll werden wird mehr noch insgesamt ich man wir sie du der die das den dem'.split(' '),
   // How a question asks for each kind of value (src/engine/answer/answer-type.ts): pieces of regular
   // expressions, each with its own word boundaries, matched against the lower-cased question.
   asks: {

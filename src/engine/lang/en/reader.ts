@@ -44,6 +44,14 @@ export const en: ReaderPack = {
     reports_to: { stated: ['reports? to', 'reporting to', 'manager', 'manages', 'managed by', 'boss', 'supervisor'], label: 'reports manager supervisor', asked: 'manage manages manager managed report reports boss supervisor' },
     authored_by: { stated: ['author', 'authors', 'authored', 'wrote', 'written by'], label: 'author authored written', asked: 'author wrote write written' },
   },
+  // What a question asks of its subject, and what it counts (answer-type.ts askedAttribute, countedUnit).
+  attributeOf: [
+    /^(?:what|who|which)\s+(?:is|are|was|were)\s+(?:the\s+|a\s+|an\s+)?(?:[\p{L}\p{N}-]+(?:\s[\p{L}\p{N}-]+)?'s?\s+)?([\p{L}\p{N}\s-]+?)(?:\s+(?:of|for|at|in|on|to|from|by)\s|\?|$)/iu,
+    /^how (?:many|much) (?:[\p{L}-]+ )?of (?:the |a |an |their |our |his |her )?([\p{L}\p{N}\s-]+?)\s(?:do|does|did|is|are|was|were|can|will|would|has|have|had)\s/iu,
+  ],
+  formNouns: ['names?', 'nicknames?', 'terms?', 'synonyms?', 'words?', 'titles?', 'percentages?', 'percent', 'numbers?'],
+  countedAfter: [String.raw`\bhow many\s+([\p{L}-]+)`],
+  notCounted: 'of the times more people are were is was did do does have has will would'.split(' '),
   // How a question asks for each kind of value (src/engine/answer/answer-type.ts): pieces of regular
   // expressions, each with its own word boundaries, matched against the lower-cased question.
   asks: {

@@ -1,6 +1,10 @@
 /** What the answer reader knows of Russian (reader-pack.ts). */
 import type { ReaderPack } from '../reader-pack.ts';
 
+/** Verbs of a measure («Сколько стоит подписка…», «Сколько недель длится…»): the subject comes after them. */
+export const MEASURE_VERBS = String.raw`сто(?:ит|ят|ил|ила|ило|или)|длит(?:ся)?|длятся|длил(?:ся|ась|ось|ись)|продолжа\p{L}*|занима\p{L}*|весит|весят`;
+export const PREPOSITIONS = 'в|во|на|для|по|с|со|у|к|от|до|из|о|об|при|за|под|над|между|через';
+
 export const ru: ReaderPack = {
   code: 'ru',
   questionWords: (
@@ -41,6 +45,17 @@ export const ru: ReaderPack = {
     reports_to: { stated: [String.raw`руководител\p{L}*`, 'подчиняется', String.raw`начальник\p{L}*`], label: 'руководитель подчиняется', asked: 'руководитель руководит начальник' },
     authored_by: { stated: [String.raw`автор\p{L}*`, String.raw`написал\p{L}*`], label: 'автор', asked: 'автор написал написала' },
   },
+  // What a question asks of its subject, and what it counts (answer-type.ts askedAttribute, countedUnit).
+  attributeOf: [
+    /^(?:каков|какова|каково|каковы|кто|что)\s+(?:является\s+|такое\s+)?([\p{L}\p{N}-]+(?:\s[\p{L}\p{N}-]+)?)(?:\s|\?|$)/iu,
+    // «Сколько стоит подписка…», «Сколько недель длится испытательный срок…»: the subject after the verb.
+    new RegExp(`^(?:на\\s+)?(?:сколько|скольких)\\s+(?:[\\p{L}-]+\\s+)?(?:${MEASURE_VERBS})\\s+([\\p{L}\\p{N}-]+(?:\\s(?!(?:${PREPOSITIONS})\\s)[\\p{L}\\p{N}-]+)?)(?:\\s|\\?|$)`, 'iu'),
+    // «Какой уровень доступности…», «В какой базе данных…»: the thing that «какой» asks about.
+    /^(?:(?:в|во|на|из|с|по|для|до)\s+)?как(?:ой|ая|ое|ие|ую|им|ом|ого|ому|их)\s+([\p{L}\p{N}-]+(?:\s[\p{L}\p{N}-]+)?)(?:\s|\?|$)/iu,
+  ],
+  formNouns: [String.raw`названи\p{L}*`, String.raw`прозвищ\p{L}*`, String.raw`термин\p{L}*`, String.raw`синоним\p{L}*`, String.raw`слов\p{L}*`, String.raw`процент\p{L}*`, String.raw`числ\p{L}*`],
+  countedAfter: [String.raw`(?<![\p{L}])(?:сколько|на скольких|скольких)\s+([\p{L}-]+)`],
+  notCounted: ['раз', 'же', 'всего', 'ещё', 'еще'],
   // How a question asks for each kind of value (src/engine/answer/answer-type.ts): pieces of regular
   // expressions, each with its own word boundaries, matched against the lower-cased question.
   asks: {
@@ -80,9 +95,6 @@ export const NUMBER_WORDS = String.raw`один|одна|одно|одного|�
 export const TIME_UNITS = String.raw`мс|миллисекунд\p{L}*|секунд\p{L}*|сек|минут\p{L}*|мин|час\p{L}*|ч|дн\p{L}*|день|сут\p{L}*|недел\p{L}*|месяц\p{L}*|мес|год\p{L}*|лет|квартал\p{L}*`;
 export const MONTHS = String.raw`январ\p{L}*|феврал\p{L}*|март\p{L}*|апрел\p{L}*|ма[йяе]|июн\p{L}*|июл\p{L}*|август\p{L}*|сентябр\p{L}*|октябр\p{L}*|ноябр\p{L}*|декабр\p{L}*`;
 export const WEEKDAYS = String.raw`понедельник\p{L}*|вторник\p{L}*|сред[аыу]|четверг\p{L}*|пятниц\p{L}*|суббот\p{L}*|воскресень\p{L}*`;
-/** Verbs of a measure («Сколько стоит подписка…», «Сколько недель длится…»): the subject comes after them. */
-export const MEASURE_VERBS = String.raw`сто(?:ит|ят|ил|ила|ило|или)|длит(?:ся)?|длятся|длил(?:ся|ась|ось|ись)|продолжа\p{L}*|занима\p{L}*|весит|весят`;
-export const PREPOSITIONS = 'в|во|на|для|по|с|со|у|к|от|до|из|о|об|при|за|под|над|между|через';
 /**
  * Verb endings (infinitive, present, past, reflexive), as they rarely end a noun: "-ет" only
  * after a vowel (делает, but бюджет, пакет), "-ут", "-ел", "-ела", "-ели" not at all (маршрут, отдел, Павел, недели), nor "-нал", "-тал", "-вила" (канал, правила).
