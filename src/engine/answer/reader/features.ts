@@ -116,9 +116,14 @@ export type RetrievalName = (typeof RETRIEVAL_NAMES)[number];
  * The rescue model's features, in order: how much of the question the withheld quote and its best
  * sentence hold, how well its parts read, how far one sentence is from holding the question
  * together, how close a passage of another note comes, what the question asks and lacks, and why it
- * was not found. The lead's shape and the asked type are left out: on the dev sets' not-found
- * readings the model with every reading feature told the withheld quotes that hold the fact from
- * the rest worse (AUROC 0.62-0.66 over the penalties tried) than this one (0.68-0.69).
+ * was not found, and four of retrieval's side (RETRIEVAL_NAMES): the rarest question word no passage
+ * holds, the notes of the first five passages, whether the quote is of the first passage's note,
+ * and how well a sentence with a value of the asked type covers the question. The lead's shape and
+ * the asked type are left out: on the dev sets' not-found readings the model with every reading
+ * feature told the withheld quotes that hold the fact from the rest worse (AUROC 0.62-0.66 over the
+ * penalties tried) than this one (0.68-0.69). The other retrieval features (the first passages'
+ * shares of the question, the gap to the fifth, the share of sentences with a typed value) are
+ * measured but left out: the fit holds each at zero, as the quote's own coverage already says it.
  */
 export const RESCUE_FEATURES: readonly string[] = [
   'answerability',
@@ -133,6 +138,10 @@ export const RESCUE_FEATURES: readonly string[] = [
   'unknown_share',
   'question_words',
   ...CAUSE_NAMES,
+  'missing_rare',
+  'top_notes',
+  'lead_first_note',
+  'typed_cover',
 ];
 
 export type Features = Record<FeatureName | CauseName | RetrievalName, number>;
