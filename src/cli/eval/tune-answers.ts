@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_SELECTION, SELECTION_FEATURES } from '../../engine/answer/reader.ts';
-import { type CandidateSet, chooseAbstainBelow, chooseAnsweredAt, chooseRescueAt, fitRescue, fitScorer, fitSelection, type LabelledRow, outcomeCounts, rescueCurve, rescueRowProbability, rescueRows, rowProbability, selectionAccuracy } from '../../engine/answer/reader/fit.ts';
+import { type CandidateSet, chooseAbstainBelow, chooseAnsweredAt, chooseRescueAt, fitRescue, fitScorer, fitSelection, kindWeights, type LabelledRow, outcomeCounts, rescueCurve, rescueRowProbability, rescueRows, rowProbability, selectionAccuracy } from '../../engine/answer/reader/fit.ts';
 import { checkProfile, type ReaderProfile } from '../../engine/answer/reader/scorer.ts';
 import { createError } from '../../shared/errors.ts';
 import { type AnswerRow, auroc, reliabilityTable, runAnswerEval } from './answers.ts';
@@ -198,8 +198,11 @@ const devQuotesRight = (sets: readonly SetRows[]) => sets.filter((s) => s.role =
  * questions shown with their fact less RESCUE_UNANSWERABLE_WEIGHT times unanswerable ones shown).
  * Null model when the training rows cannot be fitted or no bar helps on dev; the curve is kept either way.
  */
-function chooseRescue(train: readonly LabelledRow[], dev: readonly LabelledRow[], scorer: (r: LabelledRow) => number, log: (line: string) => void) {
+function chooseRescue(train: readonly LabelledRow[], trainKinds: readonly string[], dev: readonly LabelledRow[], scorer: (r: LabelledRow) => number, log: (line: string) => void) {
   const trainRows = rescueRows(train);
+  // SQuAD's rows and the vault sets' weigh alike in the fit (kindWeights).
+  const kindOf = new Map(train.map((r, i) => [r, trainKinds[i] ?? 'vault']));
+  const rowWeights = kindWeights(trainRows.map((r) => kindOf.get(r)!));
   const devRows = rescueRows(dev);
   const positives = (rows: readonly LabelledRow[]) => rows.filter((r) => r.label).length;
   const summary = {
@@ -216,7 +219,7 @@ function chooseRescue(train: readonly LabelledRow[], dev: readonly LabelledRow[]
   // How well a probability tells the withheld quotes that hold the fact from the rest (dev AUROC).
   const separation = (p: readonly number[]) => auroc(devRows.flatMap((r, i) => (r.label ? [p[i]!] : [])), devRows.flatMap((r, i) => (r.label ? [] : [p[i]!])));
   const tried = LAMBDAS.map((lambda) => {
-    const fit = fitRescue(trainRows, lambda);
+    const fit = fitRescue(trainRows, lambda, rowWeights);
     const p = devRows.map((r) => rescueRowProbability(fit, r));
     const curve = rescueCurve(devRows, p, RESCUE_UNANSWERABLE_WEIGHT);
     return { lambda, fit, p, curve, point: chooseRescueAt(curve, RESCUE_MIN_WITH_FACT), auroc: separation(p) };
@@ -305,7 +308,10 @@ export async function runTuneAnswers(options: TuneAnswersOptions): Promise<TuneA
   const pDev = best.p;
   const answeredAt = best.bar;
   const abstainBelow = chooseAbstainBelow(dev, pDev, answeredAt, ANSWERABLE_ABSTENTION_WEIGHT);
-  const rescue = chooseRescue(train, dev, (r) => rowProbability(fitted, r), log);
+  // Each training row's kind: a SQuAD-format set's (Wikipedia paragraphs) or a vault set's (notes).
+  const squadSets = new Set(manifest.train.filter((s) => s.squad).map((s) => s.name));
+  const trainKinds = sets.filter((s) => s.role === 'train').flatMap((s) => s.rows.map(() => (squadSets.has(s.name.replace(/ \+vectors$/, '')) ? 'squad' : 'vault')));
+  const rescue = chooseRescue(train, trainKinds, dev, (r) => rowProbability(fitted, r), log);
   const pTrain = train.map((r) => rowProbability(fitted, r));
   const perSet = sets.map((s) => {
     const p = s.rows.map((r) => rowProbability(fitted, r));

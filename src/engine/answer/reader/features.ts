@@ -66,7 +66,7 @@ export type FeatureName = (typeof FEATURE_NAMES)[number];
  * keeps these weights on their side (fit.ts), so a feature the training sets barely vary (nearly
  * every SQuAD lead holds a value of its type) cannot end up reversed.
  */
-export const FEATURE_SIGNS: Partial<Record<FeatureName, 1 | -1>> = {
+export const FEATURE_SIGNS: Partial<Record<FeatureName | RetrievalName, 1 | -1>> = {
   answerability: 1,
   reader_answered: 1,
   held: 1,
@@ -86,6 +86,13 @@ export const FEATURE_SIGNS: Partial<Record<FeatureName, 1 | -1>> = {
   unknown_share: -1,
   lead_question: -1,
   lead_markup: -1,
+  top_share: 1,
+  top3_share: 1,
+  rank_gap: 1,
+  missing_rare: -1,
+  lead_first_note: 1,
+  typed_cover: 1,
+  typed_share: 1,
 };
 /**
  * Why the reader said not found, each 0 or 1 (outcome.ts NotFoundCauses): read only by the rescue
@@ -95,12 +102,28 @@ export const CAUSE_NAMES = ['nf_unknown_attribute', 'nf_scattered', 'nf_part_low
 export type CauseName = (typeof CAUSE_NAMES)[number];
 
 /**
+ * Retrieval's side of answerability (retrieval-signals.ts), each a share in [0, 1] or a 0/1 flag: the
+ * question's idf the first passage and the first three hold, the first passage's share less the
+ * fifth's, the rarest question word no passage holds (its idf over the question's highest), the
+ * distinct notes of the first five passages (over five), whether the lead is of the first passage's
+ * note, the best coverage of the question by a sentence holding a value of the asked type, and the
+ * share of the first three passages' sentences that hold such a value.
+ */
+export const RETRIEVAL_NAMES = ['top_share', 'top3_share', 'rank_gap', 'missing_rare', 'top_notes', 'lead_first_note', 'typed_cover', 'typed_share'] as const;
+export type RetrievalName = (typeof RETRIEVAL_NAMES)[number];
+
+/**
  * The rescue model's features, in order: how much of the question the withheld quote and its best
  * sentence hold, how well its parts read, how far one sentence is from holding the question
  * together, how close a passage of another note comes, what the question asks and lacks, and why it
- * was not found. The lead's shape and the asked type are left out: on the dev sets' not-found
- * readings the model with every reading feature told the withheld quotes that hold the fact from
- * the rest worse (AUROC 0.62-0.66 over the penalties tried) than this one (0.68-0.69).
+ * was not found, and four of retrieval's side (RETRIEVAL_NAMES): the rarest question word no passage
+ * holds, the notes of the first five passages, whether the quote is of the first passage's note,
+ * and how well a sentence with a value of the asked type covers the question. The lead's shape and
+ * the asked type are left out: on the dev sets' not-found readings the model with every reading
+ * feature told the withheld quotes that hold the fact from the rest worse (AUROC 0.62-0.66 over the
+ * penalties tried) than this one (0.68-0.69). The other retrieval features (the first passages'
+ * shares of the question, the gap to the fifth, the share of sentences with a typed value) are
+ * measured but left out: the fit holds each at zero, as the quote's own coverage already says it.
  */
 export const RESCUE_FEATURES: readonly string[] = [
   'answerability',
@@ -115,9 +138,13 @@ export const RESCUE_FEATURES: readonly string[] = [
   'unknown_share',
   'question_words',
   ...CAUSE_NAMES,
+  'missing_rare',
+  'top_notes',
+  'lead_first_note',
+  'typed_cover',
 ];
 
-export type Features = Record<FeatureName | CauseName, number>;
+export type Features = Record<FeatureName | CauseName | RetrievalName, number>;
 
 const clip = (v: number, lo: number, hi: number) => (Number.isFinite(v) ? Math.min(hi, Math.max(lo, v)) : 0);
 
@@ -169,6 +196,21 @@ export function readingFeatures(reading: Pick<Reading, 'outcome' | 'answerabilit
     nf_part_low: s.causes?.partLow ?? 0,
     nf_evidence_low: s.causes?.evidenceLow ?? 0,
     nf_unstated: s.causes?.unstated ?? 0,
+    ...retrievalFeatures(s),
+  };
+}
+
+/** The retrieval features of a reading's signals (0 for a reading stored before they were measured). */
+function retrievalFeatures(s: ReadingSignals): Record<RetrievalName, number> {
+  return {
+    top_share: clip(s.topShare ?? 0, 0, 1),
+    top3_share: clip(s.top3Share ?? 0, 0, 1),
+    rank_gap: clip(s.rankGap ?? 0, -1, 1),
+    missing_rare: clip(s.missingRare ?? 0, 0, 1),
+    top_notes: clip(s.topNotes ?? 0, 0, 1),
+    lead_first_note: s.leadFirstNote ?? 0,
+    typed_cover: clip(s.typedCover ?? 0, 0, 1),
+    typed_share: clip(s.typedShare ?? 0, 0, 1),
   };
 }
 

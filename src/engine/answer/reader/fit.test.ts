@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FEATURE_NAMES, RESCUE_FEATURES } from './features.ts';
-import { type CandidateSet, chooseAbstainBelow, chooseRescueAt, fitRescue, rescueCurve, rescueRowProbability, rescueRows, chooseAnsweredAt, fitLogistic, fitSelection, selectionAccuracy, fitScorer, type LabelledRow, outcomeCounts, rowProbability, solve, standardisation } from './fit.ts';
+import { type CandidateSet, chooseAbstainBelow, chooseRescueAt, fitRescue, kindWeights, rescueCurve, rescueRowProbability, rescueRows, chooseAnsweredAt, fitLogistic, fitSelection, selectionAccuracy, fitScorer, type LabelledRow, outcomeCounts, rowProbability, solve, standardisation } from './fit.ts';
 
 /** A deterministic stream of numbers in [0, 1). */
 function rng(seed: number) {
@@ -56,6 +56,18 @@ describe('fitLogistic', () => {
     const plain = fitLogistic(x, y, 0.01);
     expect(free.weights[0]).toBeCloseTo(plain.weights[0]!, 6);
     expect(free.weights[1]).toBeCloseTo(plain.weights[1]!, 6);
+  });
+
+  it('fits a row of weight 2 as two copies of it', () => {
+    const { x, y } = labelled(5, 0.2);
+    const weights = x.map((_, i) => (i % 3 === 0 ? 2 : 1));
+    const doubled = fitLogistic(x, y, 1, 50, [], weights);
+    const copies = fitLogistic([...x, ...x.filter((_, i) => i % 3 === 0)], [...y, ...y.filter((_, i) => i % 3 === 0)], 1);
+    expect(doubled.weights[0]).toBeCloseTo(copies.weights[0]!, 6);
+    expect(doubled.weights[1]).toBeCloseTo(copies.weights[1]!, 6);
+    expect(doubled.bias).toBeCloseTo(copies.bias, 6);
+    // Weights of 1 are the plain fit.
+    expect(fitLogistic(x, y, 1, 50, [], x.map(() => 1))).toEqual(fitLogistic(x, y, 1));
   });
 
   it('keeps weights finite on separable data (the L2 penalty)', () => {
@@ -209,6 +221,31 @@ describe('the rescue model', () => {
     expect(model.weights[RESCUE_FEATURES.indexOf('nf_scattered')]).toBeLessThan(0);
     expect(rescueRowProbability(model, nf(0.9, 0, true))).toBeGreaterThan(rescueRowProbability(model, nf(0.9, 1, true)));
     expect(rescueRowProbability(model, nf(0.9, 0, true))).toBeGreaterThan(rescueRowProbability(model, nf(0.1, 0, true)));
+  });
+
+  it.each([
+    // kinds, weights: each kind weighs as much in total as each other, the mean weight 1
+    [['squad', 'squad', 'squad', 'vault'], [2 / 3, 2 / 3, 2 / 3, 2]],
+    [['a', 'a', 'b', 'b'], [1, 1, 1, 1]],
+    [['only', 'only'], [1, 1]],
+    [[], []],
+  ] as const)('weighs the rows of kinds %j as %j', (kinds, weights) => {
+    const w = kindWeights(kinds);
+    expect(w).toHaveLength(weights.length);
+    w.forEach((v, i) => expect(v).toBeCloseTo(weights[i]!, 9));
+  });
+
+  it('lets the rare kind of training row decide when it is weighed by kind', () => {
+    // 300 rows of one kind where part_best says nothing, 30 of another where it says everything.
+    const next = rng(5);
+    const noise = Array.from({ length: 300 }, () => nf(next(), 0, next() < 0.3));
+    const telling = Array.from({ length: 30 }, (_, i) => nf(i / 30, 0, i >= 15));
+    const rows = [...noise, ...telling];
+    const kinds = rows.map((_, i) => (i < 300 ? 'squad' : 'vault'));
+    const at = RESCUE_FEATURES.indexOf('part_best');
+    const plain = fitRescue(rows, 1).weights[at]!;
+    const weighed = fitRescue(rows, 1, kindWeights(kinds)).weights[at]!;
+    expect(weighed).toBeGreaterThan(2 * Math.max(plain, 0.05));
   });
 
   // Rows scored p: [answerable with the fact?, answerable?]

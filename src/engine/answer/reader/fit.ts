@@ -48,19 +48,21 @@ export function solve(a: number[][], b: number[]): number[] {
  * 0 per feature) keeps a weight on its side of zero: a feature known to speak for the answer never
  * ends up speaking against it because the training sets barely vary it (active-set Newton: a weight
  * held at zero stays out of the step while the gradient pushes it across; each step is halved until
- * the penalised loss falls, so clipping a weight at its bound never sends the fit astray).
+ * the penalised loss falls, so clipping a weight at its bound never sends the fit astray). `rowWeights`
+ * (default 1 each) weighs each row's loss: a row of weight 3 counts as three copies of it.
  */
-export function fitLogistic(x: readonly number[][], y: readonly boolean[], lambda = 1, iterations = 50, signs: readonly number[] = []): { weights: number[]; bias: number } {
+export function fitLogistic(x: readonly number[][], y: readonly boolean[], lambda = 1, iterations = 50, signs: readonly number[] = [], rowWeights: readonly number[] = []): { weights: number[]; bias: number } {
   const d = x[0]?.length ?? 0;
   let w = new Array<number>(d + 1).fill(0);
   const bound = (k: number) => signs[k] ?? 0;
+  const weightOf = (i: number) => rowWeights[i] ?? 1;
   const loss = (v: readonly number[]) => {
     let sum = 0;
     for (let i = 0; i < x.length; i++) {
       const z = x[i]!.reduce((acc, u, k) => acc + u * v[k]!, v[d]!);
       // log(1 + e^-z) for a true label, log(1 + e^z) for a false one, computed without overflow.
       const m = y[i] ? -z : z;
-      sum += m > 0 ? m + Math.log1p(Math.exp(-m)) : Math.log1p(Math.exp(m));
+      sum += weightOf(i) * (m > 0 ? m + Math.log1p(Math.exp(-m)) : Math.log1p(Math.exp(m)));
     }
     for (let k = 0; k < d; k++) sum += 0.5 * lambda * v[k]! ** 2;
     return sum;
@@ -73,8 +75,8 @@ export function fitLogistic(x: readonly number[][], y: readonly boolean[], lambd
       const xi = [...x[i]!, 1];
       const z = xi.reduce((s, v, k) => s + v * w[k]!, 0);
       const p = 1 / (1 + Math.exp(-z));
-      const r = p - (y[i] ? 1 : 0);
-      const s = Math.max(p * (1 - p), 1e-9);
+      const r = weightOf(i) * (p - (y[i] ? 1 : 0));
+      const s = weightOf(i) * Math.max(p * (1 - p), 1e-9);
       for (let a = 0; a <= d; a++) {
         grad[a]! += r * xi[a]!;
         const sa = s * xi[a]!;
@@ -328,13 +330,25 @@ export type RescueModel = NonNullable<ReaderProfile['rescue']>;
  * asked fact) over RESCUE_FEATURES, the reading's features keeping their signs (FEATURE_SIGNS), the
  * not-found causes free. Its bar is chosen separately (chooseRescueAt).
  */
-export function fitRescue(rows: readonly LabelledRow[], lambda = 1): Omit<RescueModel, 'at'> {
+export function fitRescue(rows: readonly LabelledRow[], lambda = 1, rowWeights: readonly number[] = []): Omit<RescueModel, 'at'> {
   const raw = rows.map((r) => featureVector(r.features, RESCUE_FEATURES));
   const { mean, scale } = standardisation(raw);
   const x = raw.map((v) => standardise({ mean, scale }, v));
   const signs = RESCUE_FEATURES.map((n) => FEATURE_SIGNS[n as keyof typeof FEATURE_SIGNS] ?? 0);
-  const { weights, bias } = fitLogistic(x, rows.map((r) => r.label), lambda, 50, signs);
+  const { weights, bias } = fitLogistic(x, rows.map((r) => r.label), lambda, 50, signs, rowWeights);
   return { features: [...RESCUE_FEATURES], mean, scale, weights: weights.map((w) => round(w, 5)), bias: round(bias, 5) };
+}
+
+/**
+ * Row weights under which each kind of row weighs as much in total as every other kind (mean weight
+ * 1): two kinds of 500 and 50 rows weigh 0.55 and 5.5 a row. The rescue model's training rows are
+ * mostly SQuAD's Wikipedia paragraphs; weighed by kind, the notes' own not-found readings count as
+ * much as SQuAD's in the fit.
+ */
+export function kindWeights(kinds: readonly string[]): number[] {
+  const counts = new Map<string, number>();
+  for (const k of kinds) counts.set(k, (counts.get(k) ?? 0) + 1);
+  return kinds.map((k) => kinds.length / (counts.size * counts.get(k)!));
 }
 
 /** The rescue model's probability for a row. */

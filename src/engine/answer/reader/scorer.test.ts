@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SELECTION, SELECTION_FEATURES } from '../reader.ts';
-import { FEATURE_NAMES, featureVector, readingFeatures, RESCUE_FEATURES } from './features.ts';
+import { FEATURE_NAMES, FEATURE_SIGNS, featureVector, readingFeatures, RESCUE_FEATURES } from './features.ts';
 import { answerProbability, calibratedOutcome, checkProfile, defaultReaderProfile, loadReaderProfile, type ReaderProfile, rescueProbability } from './scorer.ts';
 import type { ReadingSignals } from '../reader.ts';
 
@@ -157,5 +157,22 @@ describe('the scorer', () => {
     // Its rescue model reads the features this version computes, and shows only what clears a bar.
     expect(shipped.rescue?.features).toEqual([...RESCUE_FEATURES]);
     expect(shipped.rescue!.at).toBeGreaterThan(0.5);
+  });
+
+  it("ships a rescue model that reads retrieval's side the way its meaning says", () => {
+    const shipped = defaultReaderProfile();
+    const causes = { nothing: 0, unknownAttribute: 0, scattered: 1, partLow: 0, evidenceLow: 0, unstated: 0 };
+    const withheld = (over: Partial<ReadingSignals>) => readingFeatures({ outcome: 'not_found', answerability: 0.5, signals: { ...signals, partBest: 0.6, causes, ...over } });
+    // The quote is of the first passage's note and the rarest question word is in the passages:
+    // more likely the fact than the same quote of a later note with that word nowhere retrieved.
+    const found = rescueProbability(shipped, withheld({ leadFirstNote: 1, missingRare: 0, typedCover: 0.8 }))!;
+    const astray = rescueProbability(shipped, withheld({ leadFirstNote: 0, missingRare: 1, typedCover: 0.8 }))!;
+    expect(found).toBeGreaterThan(astray);
+    // Each signed feature the model reads keeps its side.
+    const r = shipped.rescue!;
+    for (const [i, name] of r.features.entries()) {
+      const sign = FEATURE_SIGNS[name as keyof typeof FEATURE_SIGNS];
+      if (sign) expect(sign * r.weights[i]!).toBeGreaterThanOrEqual(0);
+    }
   });
 });

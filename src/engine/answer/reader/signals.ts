@@ -3,11 +3,12 @@ import type { Candidate, CandidateRow, ReadingSignals } from './types.ts';
 import { coverage, isMarkupFragment, SELECTION_FEATURES } from './selection.ts';
 import { quotedSims0, round3 } from './outcome.ts';
 import type { Judgement, QuoteContext } from './outcome.ts';
+import { retrievalSignals } from './retrieval-signals.ts';
 
 /** The signals of a reading: the judgement's evidence, the lead's shape and score against the runner-up of another note, and the question's. */
 export function readingSignals(ctx: QuoteContext, judgement: Judgement): ReadingSignals {
   const { picked } = ctx;
-  const { candidates, passages, all, allTotal, unknown, parts } = ctx.weighed;
+  const { candidates, passages, all, allTotal, unknown, parts, stats } = ctx.weighed;
   const { table, order } = ctx.scores;
   const { sims, withVector } = ctx.vectors;
   const { partReadings, heldShare, partScore, bestPart, togetherMargin, meanSim, quoteSims, causes } = judgement;
@@ -17,6 +18,23 @@ export function readingSignals(ctx: QuoteContext, judgement: Judgement): Reading
   const totalOf = (i: number | undefined) => (i === undefined ? 0 : table[i]!.reduce((sum, r) => sum + r.score, 0));
   const runnerAt = order.find((i) => i !== leadAt && candidates[i]!.doc !== leadC?.doc);
   const leadTotal = totalOf(leadAt);
+  // Retrieval's side (retrieval-signals.ts): the passages in rank order, each with its note, and the question's words the vault holds.
+  const ranks = [...passages.keys()].sort((a, b) => a - b);
+  const noteOf = new Map<number, unknown>();
+  for (const c of candidates) if (!noteOf.has(c.snippetIndex)) noteOf.set(c.snippetIndex, c.doc);
+  const known = all.filter((t) => (stats.get(t.stem)?.df ?? 0) > 0).map((t) => ({ term: t.term, idf: Math.max(stats.get(t.stem)!.idf, 0.05) }));
+  const retrieval = retrievalSignals(
+    ranks.map((r) => passages.get(r)!),
+    ranks.map((r) => noteOf.get(r)),
+    known,
+    leadC?.doc,
+  );
+  // The best coverage of the first part by a sentence that holds a value of its asked type: a question whose notes never state such a value near its words has none.
+  const typedCover = table.reduce((best, row) => (row[0]!.typed ? Math.max(best, row[0]!.cov) : best), 0);
+  // The share of the first three passages' sentences that hold a value of the asked type: none, for a price the notes never state.
+  const first3 = new Set(ranks.slice(0, 3));
+  const inFirst3 = candidates.flatMap((c, i) => (first3.has(c.snippetIndex) ? [i] : []));
+  const typedShare = inFirst3.length > 0 ? inFirst3.filter((i) => table[i]![0]!.typed).length / inFirst3.length : 0;
   return {
     held: round3(heldShare),
     partMean: round3(partScore),
@@ -42,6 +60,9 @@ export function readingSignals(ctx: QuoteContext, judgement: Judgement): Reading
     simBest: round3(quotedSims0(picked.length > 0 ? picked : order, sims)),
     hasVectors: withVector.length >= 2 ? 1 : 0,
     causes,
+    ...retrieval,
+    typedCover: round3(typedCover),
+    typedShare: round3(typedShare),
   };
 }
 

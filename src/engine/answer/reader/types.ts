@@ -238,6 +238,17 @@ export interface ReadingSignals {
   leadStable?: number;
   /** Why the outcome is not found, each 0 or 1 (outcome.ts NotFoundCauses); absent in readings stored before they were recorded. */
   causes?: NotFoundCauses;
+  /** Retrieval's side of answerability (retrieval-signals.ts RetrievalSignals); absent in readings stored before they were measured. */
+  topShare?: number;
+  top3Share?: number;
+  rankGap?: number;
+  missingRare?: number;
+  topNotes?: number;
+  leadFirstNote?: number;
+  /** The best coverage of the first part by a candidate that holds a value of its asked type. */
+  typedCover?: number;
+  /** The share of the first three passages' candidates that hold a value of the first part's asked type. */
+  typedShare?: number;
 }
 
 export interface Weighted {
