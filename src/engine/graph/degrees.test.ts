@@ -9,12 +9,12 @@ import { DB_FILE } from '../store/database.ts';
 import { PUBLIC_AUDIENCE, storedNoteDegrees } from '../store/queries/graph.ts';
 import { graphList } from '../retrieve/graph-list.ts';
 import { extractingChat } from '../../../test/helpers/chat.ts';
+import { indexedOnce as indexedInto, NO_MODELS } from '../../../test/helpers/engine.ts';
 import { createDegreeMemos, notesAround, refreshNoteDegrees } from './degrees.ts';
 import { storedGraph } from './stored.ts';
 
 const temp = new TempDirs();
 afterAll(() => temp.cleanup());
-const noModels = { env: { SYN_EMBED_MODEL: '', SYN_CHAT_MODEL: '' } as NodeJS.ProcessEnv };
 
 /** Every indexed note's stored degree beside the degree its links give it now (the whole graph). */
 function degrees(dataDir: string): { stored: Record<string, number>; live: Record<string, number> } {
@@ -57,16 +57,7 @@ const VAULT = {
 };
 
 /** A fresh data dir with `folder` indexed into it once, the engine closed. */
-async function indexedOnce(folder: string): Promise<string> {
-  const dataDir = temp.make();
-  const engine = createEngine({ dataDir, ...noModels });
-  try {
-    await engine.index([folder]);
-  } finally {
-    await engine.dispose();
-  }
-  return dataDir;
-}
+const indexedOnce = (folder: string) => indexedInto(folder, temp.make());
 
 describe('stored note degrees', () => {
   it('are every note’s degree in the graph after an index run, on the sample vault', async () => {
@@ -80,7 +71,7 @@ describe('stored note degrees', () => {
   it('follow edits, deletions and renames of notes, and the notes linked to them', async () => {
     const vault = temp.make('syn-degrees-', VAULT);
     const dataDir = temp.make();
-    const engine = createEngine({ dataDir, ...noModels });
+    const engine = createEngine({ dataDir, ...NO_MODELS });
     try {
       await engine.index([vault]);
       let d = degrees(dataDir);
@@ -146,7 +137,7 @@ describe('stored note degrees', () => {
   it('are read by the graph for a caller who sees every note, the public ones for a caller who sees no restricted note', async () => {
     const vault = temp.make('syn-degrees-hidden-', { ...VAULT, 'hr/Pay.md': PAY });
     const dataDir = temp.make();
-    const engine = createEngine({ dataDir, ...noModels });
+    const engine = createEngine({ dataDir, ...NO_MODELS });
     try {
       await engine.index([vault]);
     } finally {
@@ -189,7 +180,7 @@ describe('stored note degrees', () => {
   it('keep a public degree that leaves restricted notes out, through edits, deletions, renames and sensitivity changes', async () => {
     const vault = temp.make('syn-degrees-public-', { ...VAULT, 'hr/Pay.md': PAY });
     const dataDir = temp.make();
-    const engine = createEngine({ dataDir, ...noModels });
+    const engine = createEngine({ dataDir, ...NO_MODELS });
     const maya = 'people/Maya Chen.md';
     const priya = 'people/Priya Raman.md';
     const check = () => {
@@ -246,7 +237,7 @@ describe('stored note degrees', () => {
     const restricted = Object.fromEntries(Array.from({ length: 4 }, (_, i) => [`hr/Review ${i}.md`, `---\nsensitivity: restricted\n---\n# Review ${i}\n\nSee [[Alpha]].\n`]));
     const linked = async (files: Record<string, string>, allow: string[]) => {
       const dataDir = temp.make();
-      const engine = createEngine({ dataDir, ...noModels });
+      const engine = createEngine({ dataDir, ...NO_MODELS });
       try {
         await engine.index([temp.make('syn-degrees-rank-', files)]);
       } finally {
@@ -276,7 +267,7 @@ describe('stored note degrees', () => {
     const chat = extractingChat('codename kestrel', { entities: [{ name: 'Kestrel', type: 'project' }], relations: [] });
     const vault = temp.make('syn-degrees-llm-', { ...VAULT, 'notes/Standup.md': '# Standup\n\nthe codename kestrel came up again.\n' });
     const dataDir = temp.make();
-    const engine = createEngine({ dataDir, ...noModels, chat });
+    const engine = createEngine({ dataDir, ...NO_MODELS, chat });
     try {
       await engine.index([vault]);
       const before = degrees(dataDir).live;

@@ -9,13 +9,13 @@ import { asReadConnection } from '../store/connection.ts';
 import { DB_FILE } from '../store/database.ts';
 import { PUBLIC_AUDIENCE } from '../store/queries/graph.ts';
 import { extractingChat } from '../../../test/helpers/chat.ts';
+import { indexedOnce, NO_MODELS } from '../../../test/helpers/engine.ts';
 import type { VisibilityPolicy } from '../store/visibility.ts';
 import { linksOf, MAX_SOURCE_DEGREE } from './note-links.ts';
 import { storedGraph, type LinkGraph } from './stored.ts';
 
 const temp = new TempDirs();
 afterAll(() => temp.cleanup());
-const noModels = { env: { SYN_EMBED_MODEL: '', SYN_CHAT_MODEL: '' } as NodeJS.ProcessEnv };
 
 const EVERY_DOCUMENT: VisibilityPolicy = { allowSensitivity: [], sensitivityEnable: false };
 
@@ -80,13 +80,7 @@ describe('note links kept with the index', () => {
       'hr/Secret.md': '---\nsensitivity: secret\n---\n# Secret\n\nTom Okafor and Nadia Volkova on Osprey. See [[Osprey plan]].\n',
       ...Object.fromEntries(Array.from({ length: n }, (_, i) => [`pages/p${i}.md`, `# Page ${i}\n\nGardening page ${i} about the [[Relay]]${i % 40 === 0 ? ', Kestrel and Priya Raman' : ''}.\n`])),
     });
-    const dataDir = temp.make();
-    const engine = createEngine({ dataDir, ...noModels });
-    try {
-      await engine.index([vault]);
-    } finally {
-      await engine.dispose();
-    }
+    const dataDir = await indexedOnce(vault, temp.make());
     // The relay is a hub, whose links are not kept; a person and a codename join notes.
     const all = keptAndWalked(dataDir, EVERY_DOCUMENT);
     expect(all.kept['note:Relay.md']).toEqual({});
@@ -133,7 +127,7 @@ describe('note links kept with the index', () => {
     const fresh = () => (rand() < 0.3 ? `people/${pick(PEOPLE)}.md` : `notes/n${next++}.md`);
     for (let i = 0; i < 8; i++) write(fresh());
     const dataDir = temp.make();
-    const engine = createEngine({ dataDir, ...noModels });
+    const engine = createEngine({ dataDir, ...NO_MODELS });
     const ops = { add: 0, edit: 0, append: 0, rename: 0, remove: 0, restrict: 0 };
     try {
       await engine.index([vault]);
@@ -186,7 +180,7 @@ describe('note links kept with the index', () => {
       'notes/Standup.md': '# Standup\n\nthe codename kestrel came up again.\n',
     });
     const dataDir = temp.make();
-    const engine = createEngine({ dataDir, ...noModels, chat });
+    const engine = createEngine({ dataDir, ...NO_MODELS, chat });
     try {
       await engine.index([vault]);
       expect(keptAndWalked(dataDir, EVERY_DOCUMENT).kept['note:notes/Plan.md']).not.toHaveProperty('note:notes/Standup.md');
