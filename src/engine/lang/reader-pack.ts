@@ -86,6 +86,12 @@ export interface ReaderPack {
    */
   relations?: Partial<Record<RelationType, { stated: readonly string[]; label: string; asked: string }>>;
   /**
+   * The words a question asks a field with, by the field's label as notes write it (a front matter
+   * property's key or a body's "Label:"; lower case, "_" and "-" read as spaces): "where … based"
+   * asks a `location`, "when … due" a `due` date. A field line with such a label holds those words.
+   */
+  fieldAsked?: Readonly<Record<string, string>>;
+  /**
    * What a question asks of its subject ("What is Aurora's *per-seat price*", «Каков *бюджет*
    * проекта»): patterns tried on the question in pack order, group 1 the words (verbs, prepositions
    * and form nouns left out).

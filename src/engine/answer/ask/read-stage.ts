@@ -8,7 +8,8 @@
  */
 import { limit, type RetrievalResult } from '../../../shared/contract.ts';
 import { asksAboutSubject, describedSubject } from '../described-subject.ts';
-import { bridgeHop, resolveBridge, secondHop, taskHop } from '../hop-search.ts';
+import { bridgeHop, resolveBridge, secondHop, sourceLines, taskHop } from '../hop-search.ts';
+import { asksProperty, propertySnippets } from '../properties.ts';
 import { describesSubject, type Reading, type ReaderOptions, readAnswer, readerCandidates, sentenceSimilarity } from '../reader.ts';
 import { readingFeatures, type Features } from '../reader/features.ts';
 import { answerProbability, calibratedOutcome, defaultReaderProfile, type ReaderProfile, rescueProbability } from '../reader/scorer.ts';
@@ -94,7 +95,8 @@ async function readerSetup(run: AskRun, result: RetrievalResult | null, snippets
 async function readWithHops(run: AskRun, result: RetrievalResult | null, packed: Packed, setup: ReaderSetup): Promise<{ snippets: Snippet[]; reading: Reading }> {
   const { deps, query, options, limits } = run;
   const { language, readerOptions } = setup;
-  let { snippets } = packed;
+  // The retrieved notes' front matter properties the question asks are read as field lines, each citing its own line.
+  let snippets = [...packed.snippets, ...propertySnippets(packed.snippets, (doc) => sourceLines(deps, doc), asksProperty(query, language))];
   // A question that describes its subject ("the engineer who chose WebSockets…") is answered through
   // the bridge: the description resolved to a name, the rest asked about that name. Its search starts
   // now, so that the embedder works on it while the first reading is done.

@@ -1,6 +1,7 @@
 /** The answer reader's candidates: each quotable unit of the retrieved passages with the words it holds, its neighbours', its note's and the names it is about. */
 import { isStopword } from '../../search/analyzer.ts';
 import { holdsType } from '../answer-type.ts';
+import { fieldTerms } from '../properties.ts';
 import { relationTerms } from '../relations.ts';
 import type { Snippet } from '../types.ts';
 import type { Candidate } from './types.ts';
@@ -61,10 +62,12 @@ export function readerCandidates(snippets: readonly Snippet[], lang?: string): C
       const linkedWords = pointers && pointers.length > 0 ? [...termSet(pointers.join('\n'), lang)].filter((t) => !terms.has(t)) : [];
       // "Decider: Maya Chen" answers "who picked", "Reports to:" "who manages".
       for (const t of relationTerms(text)) terms.add(matchForm(t));
+      // "location: Valencia" answers "where is she based", "due: 2026-05-01" "when is it due".
+      const asked = fieldAsked(field === true, text, terms);
       if (command) for (const t of COMMAND_TERMS) terms.add(t);
       const subject = field && snippet.title.trim() ? snippet.title.trim() : undefined;
       // A callout's title heads the callout's sentences as a heading heads its section.
-      const candidate: Candidate = { text, n: snippet.n, snippetIndex, terms, context: heading ? new Set([...context, ...termSet(heading, lang)]) : context, near: new Set(), doc, ...(code ? { code } : {}), ...(described ? { described } : {}), ...(subject ? { subject } : {}), ...(links ? { links } : {}), ...(item || field ? { item: true } : {}), ...((steps && (item || code)) || numbered ? { steps: true } : {}) };
+      const candidate: Candidate = { text, n: snippet.n, snippetIndex, terms, context: heading ? new Set([...context, ...termSet(heading, lang)]) : context, near: new Set(), doc, ...(code ? { code } : {}), ...(described ? { described } : {}), ...(subject ? { subject } : {}), ...asked, ...(links ? { links } : {}), ...(item || field ? { item: true } : {}), ...((steps && (item || code)) || numbered ? { steps: true } : {}) };
       if (linkedWords.length > 0) linkedTitleWords.set(candidate, linkedWords);
       out.push(candidate);
     }
@@ -79,6 +82,13 @@ export function readerCandidates(snippets: readonly Snippet[], lang?: string): C
   });
   nameCandidates(snippets, out, lang);
   return out;
+}
+
+/** A field line's label asked with words ("location" with "where", "based"): they are the line's terms too. */
+function fieldAsked(field: boolean, text: string, terms: Set<string>): { fieldAsks?: ReadonlySet<string> } {
+  const asks = field ? fieldTerms(text) : [];
+  for (const t of asks) terms.add(matchForm(t));
+  return asks.length > 0 ? { fieldAsks: new Set(asks) } : {};
 }
 
 /** A title names a note when it is this long at least: "Aurora" does, "Q4" or "API" do not. */

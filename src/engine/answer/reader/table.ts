@@ -83,6 +83,8 @@ export function scoreTable(question: string, weighed: QuestionWeights, vectors: 
   // For "How do I…": the sentence's title and heading name the asked task.
   const namesTask = (c: Candidate, p: Part) => p.total > 0 && p.terms.reduce((sum, t) => sum + (inSection(c, t) ? t.w : 0), 0) >= STEP_SECTION * p.total;
 
+  // Every word of each part, question words too: "where … based" asks a field labelled "location".
+  const partWords = parts.map((p) => new Set(tokenize(p.text, lang).map((t) => matchForm(t.term))));
   const weights = options.selection && options.selection.length === SELECTION_FEATURES.length ? options.selection : DEFAULT_SELECTION;
   // The question's content words in order, as adjacent pairs: "relay outage" written together says more than both words apart.
   const qOrder = tokenize(question, lang).map((t) => matchForm(t.term)).filter((t) => all.some((a) => a.term === t && a.w > 0));
@@ -120,15 +122,17 @@ export function scoreTable(question: string, weighed: QuestionWeights, vectors: 
     // for "How do I…", they are the step's own words, as a field line's are.
     // Not a step that does another task than the asked one: "Чтобы начать презентацию:" for «Как разделить слайды?».
     const doesTask = !p.task || c.terms.has(p.task.term) || holdsDerived(c, p.task) || inSection(c, p.task);
-    const cov = coverage(c, p.terms, p.total, p.asked.type === 'procedure' && (c.item || c.code) && doesTask ? 1 : CONTEXT_SHARE);
+    // A field the part asks of the note's subject ("location:" for "Where is Tomás based?") says it of its title: the title's words are its own.
+    const fieldAsked = asksField(c, p, partWords[pi]!);
+    const cov = coverage(c, p.terms, p.total, (p.asked.type === 'procedure' && (c.item || c.code) && doesTask) || fieldAsked ? 1 : CONTEXT_SHARE);
     const novel = ownValues(c, p.asked);
     const typed = p.asked.type === 'any' ? 1 : !intros.has(c.text) && holdsType(novel, p.asked, p.asked.type === 'procedure' ? { ...c, item: c.steps === true || (c.item === true && namesTask(c, p)), code: c.code === true && (c.steps === true || c.described !== undefined || namesTask(c, p)) } : c) ? 1 : 0;
     // A later part shares the first part's subject, so its own kind of value is what tells its
     // sentence apart: "…and when does it start?" is not answered by a sentence without a date.
     const answers = pi > 0 && typed === 0 ? Math.min((1 - W_TYPE) * cov, PART_ANSWERED - 0.01) : (1 - W_TYPE) * cov + W_TYPE * typed;
     const rank = 1 / (1 + c.snippetIndex);
-    const whole = coverage(c, all, allTotal);
-    const direct = statesDirectly(c, p, typed === 1, doesTask, cov);
+    const whole = coverage(c, all, allTotal, fieldAsked ? 1 : CONTEXT_SHARE);
+    const direct = statesDirectly(c, p, typed === 1, doesTask, cov) || (fieldAsked ? 1 : 0);
     const f = [cov, typed, whole, rank, direct, simOf(i) * cov, p.asked.type === 'procedure' && c.steps ? 1 : 0, p.task && doesTask ? 1 : 0, simOf(i), ...shape[i]!.shapes, ...(pi === 0 ? shape[i]!.once : shape[i]!.once.map(() => 0))];
     let score = 0;
     let hand = 0;
@@ -147,6 +151,14 @@ export function scoreTable(question: string, weighed: QuestionWeights, vectors: 
     return sb - sa || a - b;
   });
   return { table, order, typedOf, namesTask };
+}
+
+/**
+ * A field the part asks of the subject its note is about: "where … based" asks the `location` of
+ * *Tomás Herrera* when the question names him ("Where is Tomás based?"), not of any note retrieved.
+ */
+function asksField(c: Candidate, p: Part, words: ReadonlySet<string>): boolean {
+  return c.fieldAsks !== undefined && c.subject !== undefined && p.terms.some((t) => c.context.has(t.term)) && [...c.fieldAsks].some((t) => words.has(matchForm(t)));
 }
 
 /**

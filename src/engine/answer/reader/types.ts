@@ -55,6 +55,8 @@ export interface Candidate {
   described?: string;
   /** For a "Field: value" line, its note's title: the subject the field is about ("Город: Казань" in "Анна Соколова"). */
   subject?: string;
+  /** For a field line whose label a language pack knows ("location:"), the terms of the words a question asks it with ("where", "based"): the asked form. */
+  fieldAsks?: ReadonlySet<string>;
   /** An item of a list or a field line: what a sentence ending in ":" before it announces. */
   item?: boolean;
   /** A step: an item of a numbered list, or an item or command under a heading that names steps ("Steps", "Checklist", "How to apply", «Шаги», "Anleitung"). */

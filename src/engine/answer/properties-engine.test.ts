@@ -1,0 +1,35 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { SAMPLE_VAULT, TempDirs } from '../../../test/helpers/tmp.ts';
+import { NO_MODELS } from '../../../test/helpers/engine.ts';
+import { createEngine, type Engine } from '../engine.ts';
+
+const temp = new TempDirs();
+const engines: Engine[] = [];
+afterEach(async () => {
+  for (const e of engines.splice(0)) await e.dispose();
+  temp.cleanup();
+});
+
+describe('front matter properties as quotes, on the sample vault', () => {
+  it('answers where a person is based from the location property, citing its own line', async () => {
+    const engine = createEngine({ dataDir: temp.make('syn-properties-data-'), ...NO_MODELS });
+    engines.push(engine);
+    await engine.index([SAMPLE_VAULT]);
+    const lead = async (question: string) => {
+      const envelope = await engine.answer(question);
+      const n = Number(/\[(\d+)\]/.exec(envelope.answer)?.[1]);
+      return { envelope, locator: envelope.citations.find((c) => c.n === n)?.locator };
+    };
+    // The note's body never says where Tomás works: only its front matter does. A timeline line
+    // ("Tomás starts the relay in Go") reads almost as well, so the scorer is not sure: Partly answered.
+    const tomas = await lead('Where is Tomás based?');
+    expect(tomas.envelope.outcome).not.toBe('not_found');
+    expect(tomas.envelope.answer).toMatch(/^Tomás Herrera — location: Valencia \(remote\)\. \[\d+\]/);
+    // people/Tomás Herrera.md: line 1 is "---", line 8 is "location: Valencia (remote)".
+    expect(tomas.locator).toBe('people/Tomás Herrera.md#L8-L8');
+    const maya = await lead('Where is Maya Chen based?');
+    expect(maya.envelope.outcome).toBe('answered');
+    expect(maya.envelope.answer).toMatch(/^Maya Chen — location: Rotterdam\. \[\d+\]$/);
+    expect(maya.locator).toBe('people/Maya Chen.md#L8-L8');
+  });
+});
