@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { EventMap } from '../shared/contract.ts';
-import { warmLanguages, warmReader } from './answer/warm.ts';
+import { detectorWanted, warmDetector, warmLanguages, warmReader } from './answer/warm.ts';
 import type { Engine, EngineOptions } from './compose/api.ts';
 import { followerHandlers, followWrites, makeFollower } from './compose/follower.ts';
 import { libraryApi } from './compose/library.ts';
@@ -123,8 +123,12 @@ export function createEngine(options: EngineOptions = {}): Engine {
     for (const d of dense) d.index.markStale();
   });
   const handlers = readOnly ? followerHandlers(table, dataDir, follow) : table;
-  // The reader's first-use cost (compiling its expressions) is paid while the engine waits, not by the first answer.
-  const warm = setTimeout(() => warmReader(warmLanguages(store.languageCounts())), 0);
+  // The reader's and the language detector's first-use costs are paid while the engine waits, not by the first answer.
+  const warm = setTimeout(() => {
+    const counts = store.languageCounts();
+    warmReader(warmLanguages(counts));
+    if (detectorWanted(counts)) warmDetector();
+  }, 0);
   warm.unref();
   disposables.add({ dispose: () => clearTimeout(warm) });
 

@@ -4,9 +4,13 @@
  * question's language builds its tables, and a Latin-script question other than English loads the
  * language detector. Reading a made-up passage in each of the vault's main languages once, while
  * the engine waits for its first request, moves that cost off the first answer a person asks for.
+ * A vault that holds text in other languages than English and Russian gets questions in them: its
+ * language detector is loaded then too, off the first such search (150 ms of a 160 ms German search
+ * on Obsidian's help in all its languages, `bench real`).
  */
 
 import { detectLanguage } from '../lang/detect.ts';
+import { loadDetector } from '../lang/ngram-detect.ts';
 import { readAnswer, readerCandidates } from './reader.ts';
 import type { Candidate } from './reader.ts';
 import type { Snippet } from './types.ts';
@@ -26,6 +30,25 @@ export function warmLanguages(counts: readonly { lang: string; chunks: number }[
   const total = counts.reduce((n, c) => n + c.chunks, 0);
   const main = counts.filter((c) => c.lang in WARM_SAMPLES && c.chunks >= total / 10).map((c) => c.lang);
   return main.length > 0 ? main.slice(0, 3) : ['en'];
+}
+
+/**
+ * Whether questions may need the language detector: the vault holds a language other than English
+ * and Russian (which are told by their letters and words alone) in at least half a percent of its
+ * chunks, the share from which a search reads the vault as written in it (LANGUAGE_PRESENT_SHARE).
+ */
+export function detectorWanted(counts: readonly { lang: string; chunks: number }[]): boolean {
+  const total = counts.reduce((n, c) => n + c.chunks, 0);
+  return counts.some((c) => c.lang !== 'en' && c.lang !== 'ru' && c.lang !== 'und' && c.chunks >= Math.max(1, total * 0.005));
+}
+
+/** Loads the language detector once per process; never throws. */
+export function warmDetector(): void {
+  try {
+    loadDetector();
+  } catch {
+    // Loaded on first use instead.
+  }
 }
 
 /** Every sample word as rare as any other, each in one file. */

@@ -66,6 +66,16 @@ function load(): { tinyld: Tinyld; tables: Tables | null } {
   return loaded;
 }
 
+/** Loads tinyld and reads its tables now (100–300 ms, once per thread) instead of on first use. */
+export function loadDetector(): void {
+  load();
+}
+
+/** Whether tinyld is loaded on this thread. */
+export function detectorLoaded(): boolean {
+  return loaded !== null;
+}
+
 /** tinyld's module (its toISO2 and the rest). */
 export function tinyldModule(): Tinyld {
   return load().tinyld;
