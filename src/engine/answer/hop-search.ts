@@ -148,11 +148,15 @@ export async function resolveBridge(deps: AnswerDeps, d: DescribedSubject, conte
   return clauseSubject(d, passages, words);
 }
 
-/** The lines of a document as the file holds them now, or null when the file changed since it was indexed (or is gone): read once per document. */
-export function sourceLines(deps: AnswerDeps, docId: string): string[] | null {
+/**
+ * The lines of a document as the file holds them now, or null when the file changed since it was
+ * indexed (or is gone), or holds more than `maxBytes`: read once per document.
+ */
+export function sourceLines(deps: AnswerDeps, docId: string, maxBytes = Infinity): string[] | null {
   const source = deps.documentSource(docId);
   if (!source?.contentHash) return null;
   try {
+    if (Number.isFinite(maxBytes) && fs.statSync(source.absPath).size > maxBytes) return null;
     const bytes = fs.readFileSync(source.absPath);
     if (sha256(bytes) !== source.contentHash) return null;
     return bytes.toString('utf8').split(/\r?\n/);

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { SAMPLE_VAULT, TempDirs } from '../../../test/helpers/tmp.ts';
 import { NO_MODELS } from '../../../test/helpers/engine.ts';
 import { createEngine, type Engine } from '../engine.ts';
+import { PROPERTY_FILE_MAX_BYTES } from './properties.ts';
 
 const temp = new TempDirs();
 const engines: Engine[] = [];
@@ -31,5 +32,17 @@ describe('front matter properties as quotes, on the sample vault', () => {
     expect(maya.envelope.outcome).toBe('answered');
     expect(maya.envelope.answer).toMatch(/^Maya Chen — location: Rotterdam\. \[\d+\]$/);
     expect(maya.locator).toBe('people/Maya Chen.md#L8-L8');
+  });
+
+  it('reads no properties of a note too large to read again at each question, and quotes those of the others', async () => {
+    const note = (name: string, city: string, filler: string) => `---\ntitle: ${name}\nlocation: ${city}\n---\n\n# ${name}\n\n${name} joined the platform team in 2024.\n${filler}`;
+    const long = Array.from({ length: 6000 }, (_, i) => `Entry ${i}: nightly export finished without errors.`).join('\n');
+    expect(long.length).toBeGreaterThan(PROPERTY_FILE_MAX_BYTES);
+    const vault = temp.make('syn-properties-vault-', { 'Ana Silva.md': note('Ana Silva', 'Lisbon', ''), 'Ola Berg.md': note('Ola Berg', 'Oslo', long) });
+    const engine = createEngine({ dataDir: temp.make('syn-properties-data-'), ...NO_MODELS });
+    engines.push(engine);
+    await engine.index([vault]);
+    expect((await engine.answer('Where is Ana Silva based?')).answer).toContain('location: Lisbon');
+    expect((await engine.answer('Where is Ola Berg based?')).answer).not.toContain('location: Oslo');
   });
 });

@@ -11,6 +11,12 @@ import type { Snippet } from './types.ts';
 
 /** Keys that say how a note is filed or shown, or when the file was written, not a fact of its subject. */
 const NOT_A_FACT = new Set(['title', 'aliases', 'alias', 'tags', 'tag', 'cssclasses', 'cssclass', 'sensitivity', 'publish', 'permalink', 'layout', 'draft', 'id', 'uid', 'banner', 'cover', 'image', 'icon', 'created', 'updated', 'modified', 'date created', 'date modified', 'last modified', 'created at', 'updated at']);
+/**
+ * Notes up to this size are read for their properties at question time (read and hashed whole, to
+ * cite lines of the file as indexed: about a millisecond for ten notes of 20 KB); a larger file is a
+ * document, a log or an export rather than a note with properties.
+ */
+export const PROPERTY_FILE_MAX_BYTES = 256 * 1024;
 /** A value longer than this is prose or a list that lost its form: the note's body says it better. */
 const MAX_VALUE_CHARS = 80;
 /** A top-level "key: value" line; the key as Obsidian's property names are written. */

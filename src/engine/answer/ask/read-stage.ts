@@ -9,7 +9,7 @@
 import { limit, type RetrievalResult } from '../../../shared/contract.ts';
 import { asksAboutSubject, describedSubject } from '../described-subject.ts';
 import { bridgeHop, resolveBridge, secondHop, sourceLines, taskHop } from '../hop-search.ts';
-import { asksProperty, propertySnippets } from '../properties.ts';
+import { asksProperty, PROPERTY_FILE_MAX_BYTES, propertySnippets } from '../properties.ts';
 import { describesSubject, type Reading, type ReaderOptions, readAnswer, readerCandidates, sentenceSimilarity } from '../reader.ts';
 import { readingFeatures, type Features } from '../reader/features.ts';
 import { answerProbability, calibratedOutcome, defaultReaderProfile, type ReaderProfile, rescueProbability } from '../reader/scorer.ts';
@@ -96,7 +96,8 @@ async function readWithHops(run: AskRun, result: RetrievalResult | null, packed:
   const { deps, query, options, limits } = run;
   const { language, readerOptions } = setup;
   // The retrieved notes' front matter properties the question asks are read as field lines, each citing its own line.
-  let snippets = [...packed.snippets, ...propertySnippets(packed.snippets, (doc) => sourceLines(deps, doc), asksProperty(query, language))];
+  // A note past PROPERTY_FILE_MAX_BYTES is not read again for them (every question would hash it whole).
+  let snippets = [...packed.snippets, ...propertySnippets(packed.snippets, (doc) => sourceLines(deps, doc, PROPERTY_FILE_MAX_BYTES), asksProperty(query, language))];
   // A question that describes its subject ("the engineer who chose WebSockets…") is answered through
   // the bridge: the description resolved to a name, the rest asked about that name. Its search starts
   // now, so that the embedder works on it while the first reading is done.
