@@ -72,6 +72,12 @@ describe('property snippets of the retrieved notes', () => {
   it('leaves out a property whose value the note\'s retrieved text states on a field line already', () => {
     const out = propertySnippets([snippet(1, 'a', 'Tomás.md', '# Tomás\n\n**Role:** Backend Engineer')], linesOf);
     expect(out.map((s) => s.text)).toEqual(['location: Valencia (remote)']);
+    // The body says more than the property: the property adds nothing.
+    const longer = propertySnippets([snippet(1, 'a', 'Tomás.md', '**Role:** Backend Engineer, relay and on-call')], linesOf);
+    expect(longer.map((s) => s.text)).toEqual(['location: Valencia (remote)']);
+    // Another value that only starts like it is not the same.
+    const other = propertySnippets([snippet(1, 'a', 'Tomás.md', '**Role:** Backend Engineering lead')], linesOf);
+    expect(other.map((s) => s.text)).toEqual(['role: Backend Engineer', 'location: Valencia (remote)']);
     const record = { d: note('decided_by: Tomás Herrera', 'date: 2026-04-02') };
     const decided = propertySnippets([snippet(1, 'd', 'Transport.md', '**Decider:** [[Tomás Herrera]]\nWe chose WebSockets on 2026-04-02.')], (doc) => record[doc as 'd'] ?? null);
     expect(decided.map((s) => s.text)).toEqual(['date: 2026-04-02']);

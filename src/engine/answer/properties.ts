@@ -62,6 +62,18 @@ export function noteProperties(lines: readonly string[]): NoteProperty[] {
 /** A line as compared for a value it states: lower case, without emphasis or link brackets. */
 const comparable = (text: string) => text.toLowerCase().replace(/\*+|\[\[|\]\]/g, '').replace(/[ \t]+/g, ' ').trim();
 
+/**
+ * Whether a field line states the value, whole or at the head of a longer one: "role: senior
+ * software engineer, merge and conflict logic" states "senior software engineer".
+ */
+function statesValue(line: string, value: string): boolean {
+  for (let at = line.indexOf(`: ${value}`); at >= 0; at = line.indexOf(`: ${value}`, at + 1)) {
+    const next = line[at + 2 + value.length];
+    if (next === undefined || ',;.( '.includes(next)) return true;
+  }
+  return false;
+}
+
 /** A property as the reader reads it: a field line with its key as the label ("due date: 2026-05-01"). */
 export const propertyText = (p: NoteProperty) => `${p.key.replace(/[_-]+/g, ' ').trim()}: ${p.value}`;
 
@@ -84,7 +96,7 @@ export function propertySnippets(snippets: readonly Snippet[], linesOf: (docId: 
     for (const p of noteProperties(lines)) {
       if (!asked(p)) continue;
       const value = comparable(p.value);
-      if (body.some((l) => l.endsWith(`: ${value}`))) continue;
+      if (body.some((l) => statesValue(l, value))) continue;
       out.push({ n: snippets.length + out.length + 1, locator: `${s.path}#L${p.line}-L${p.line}`, path: s.path, start_line: p.line, end_line: p.line, doc_id: s.doc_id, title: s.title, heading: null, text: propertyText(p), score: s.score, language: 'markdown' });
     }
   }
