@@ -32,6 +32,9 @@ describe('front matter properties as quotes, on the sample vault', () => {
     expect(maya.envelope.outcome).toBe('answered');
     expect(maya.envelope.answer).toMatch(/^Maya Chen — location: Rotterdam\. \[\d+\]$/);
     expect(maya.locator).toBe('people/Maya Chen.md#L8-L8');
+    // "who owns the relay" describes the person asked about: it asks no `owner` (Project Aurora's is Aiko Tanaka).
+    const described = await engine.answer('Where is the engineer who owns the relay based?');
+    expect(described.answer).not.toMatch(/owner: /);
   });
 
   it('reads no properties of a note too large to read again at each question, and quotes those of the others', async () => {

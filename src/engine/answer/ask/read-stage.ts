@@ -95,13 +95,16 @@ async function readerSetup(run: AskRun, result: RetrievalResult | null, snippets
 async function readWithHops(run: AskRun, result: RetrievalResult | null, packed: Packed, setup: ReaderSetup): Promise<{ snippets: Snippet[]; reading: Reading }> {
   const { deps, query, options, limits } = run;
   const { language, readerOptions } = setup;
-  // The retrieved notes' front matter properties the question asks are read as field lines, each citing its own line.
-  // A note past PROPERTY_FILE_MAX_BYTES is not read again for them (every question would hash it whole).
-  let snippets = [...packed.snippets, ...propertySnippets(packed.snippets, (doc) => sourceLines(deps, doc, PROPERTY_FILE_MAX_BYTES), asksProperty(query, language))];
   // A question that describes its subject ("the engineer who chose WebSockets…") is answered through
   // the bridge: the description resolved to a name, the rest asked about that name. Its search starts
   // now, so that the embedder works on it while the first reading is done.
   const described = result ? describedSubject(query) : null;
+  // The retrieved notes' front matter properties the question asks are read as field lines, each citing its own line.
+  // What the question asks is outside the clause that describes its subject: "Where is the engineer who
+  // *owns* the relay based?" asks a location, not an owner. A note past PROPERTY_FILE_MAX_BYTES is not
+  // read again for them (every question would hash it whole).
+  const asking = described ? `${described.before} ${described.after}` : query;
+  let snippets = [...packed.snippets, ...propertySnippets(packed.snippets, (doc) => sourceLines(deps, doc, PROPERTY_FILE_MAX_BYTES), asksProperty(asking, language))];
   const hopContext = { ...(options.context ?? {}), ...(options.mode ? { mode: options.mode } : {}) };
   const resolving = described && asksAboutSubject(described, language) ? resolveBridge(deps, described, hopContext, readerOptions).catch(() => null) : null;
   let reading: Reading = readAnswer(query, readerCandidates(snippets, language), readerOptions);
