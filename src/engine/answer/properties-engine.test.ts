@@ -35,6 +35,14 @@ describe('front matter properties as quotes, on the sample vault', () => {
     // "who owns the relay" describes the person asked about: it asks no `owner` (Project Aurora's is Aiko Tanaka).
     const described = await engine.answer('Where is the engineer who owns the relay based?');
     expect(described.answer).not.toMatch(/owner: /);
+    // A note is asked about when the question holds half its title's words, its numbers aside: the meeting
+    // "2026-04-22 Porto offsite" is, the decision record "2026-04-02 Transport protocol" (whose heading
+    // mentions the relay) is not asked the relay's status.
+    const ended = await engine.answer('When did the Porto offsite end?');
+    expect(ended.outcome).toBe('answered');
+    expect(ended.answer).toMatch(/^end date: 2026-04-24\. \[\d+\]$/);
+    const status = await engine.answer('What is the status of the relay?');
+    expect(status.answer.startsWith('Status: accepted') && status.outcome === 'answered').toBe(false);
   });
 
   it('reads no properties of a note too large to read again at each question, and quotes those of the others', async () => {

@@ -123,7 +123,7 @@ export function scoreTable(question: string, weighed: QuestionWeights, vectors: 
     // Not a step that does another task than the asked one: "Чтобы начать презентацию:" for «Как разделить слайды?».
     const doesTask = !p.task || c.terms.has(p.task.term) || holdsDerived(c, p.task) || inSection(c, p.task);
     // A field the part asks of the note's subject ("location:" for "Where is Tomás based?") says it of its title: the title's words are its own.
-    const fieldAsked = asksField(c, p, partWords[pi]!);
+    const fieldAsked = asksField(c, p, partWords[pi]!, lang);
     const cov = coverage(c, p.terms, p.total, (p.asked.type === 'procedure' && (c.item || c.code) && doesTask) || fieldAsked ? 1 : CONTEXT_SHARE);
     const novel = ownValues(c, p.asked);
     const typed = p.asked.type === 'any' ? 1 : !intros.has(c.text) && holdsType(novel, p.asked, p.asked.type === 'procedure' ? { ...c, item: c.steps === true || (c.item === true && namesTask(c, p)), code: c.code === true && (c.steps === true || c.described !== undefined || namesTask(c, p)) } : c) ? 1 : 0;
@@ -156,9 +156,18 @@ export function scoreTable(question: string, weighed: QuestionWeights, vectors: 
 /**
  * A field the part asks of the subject its note is about: "where … based" asks the `location` of
  * *Tomás Herrera* when the question names him ("Where is Tomás based?"), not of any note retrieved.
+ * The question names the note when it holds at least half of the words of its title: "the status of
+ * the relay" does not name the decision record "2026-04-02 Transport protocol" whose heading
+ * mentions the relay, and its "Status: accepted" is read as any other line.
  */
-function asksField(c: Candidate, p: Part, words: ReadonlySet<string>): boolean {
-  return c.fieldAsks !== undefined && c.subject !== undefined && p.terms.some((t) => c.context.has(t.term)) && [...c.fieldAsks].some((t) => words.has(matchForm(t)));
+function asksField(c: Candidate, p: Part, words: ReadonlySet<string>, lang?: string): boolean {
+  return c.fieldAsks !== undefined && c.subject !== undefined && namesTitle(c.subject, words, lang) && p.terms.some((t) => c.context.has(t.term)) && [...c.fieldAsks].some((t) => words.has(matchForm(t)));
+}
+
+/** Whether the question's words hold at least half of a title's words, its numbers aside ("Tomás" of "Tomás Herrera", "Porto offsite" of "2026-04-22 Porto offsite"). */
+function namesTitle(title: string, words: ReadonlySet<string>, lang?: string): boolean {
+  const own = [...new Set(tokenize(title, lang).filter((t) => !isStopword(t.raw, lang) && !/^\p{N}+$/u.test(t.term)).map((t) => matchForm(t.term)))];
+  return own.length > 0 && own.filter((t) => words.has(t)).length * 2 >= own.length;
 }
 
 /**
