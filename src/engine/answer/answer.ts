@@ -51,6 +51,8 @@ export interface AnswerDeps {
    * relation only there. Absent: only field lines of the passages are read.
    */
   noteRelations?: (docId: string) => readonly { type: string; name: string; line: number }[];
+  /** The keys of a document's front matter with one plain value each, as indexed (answer/properties.ts reads no file without an asked one). */
+  propertyKeys?: (docId: string) => readonly string[];
   /** idf and document frequency of analyzed terms in the index, as far as a caller allowing these sensitivities may see. */
   termStats: (terms: readonly string[], allowSensitivity: readonly string[]) => Map<string, { idf: number; df: number }>;
   /**

@@ -127,4 +127,15 @@ describe('the properties a question asks', () => {
     const lines = note('role: Backend Engineer', 'location: Valencia (remote)', 'status: active');
     expect(propertySnippets([s], () => lines, asksProperty('Where is Tomás based?', 'en')).map((p) => p.text)).toEqual(['location: Valencia (remote)']);
   });
+
+  it('reads no file whose indexed front matter has no key the question asks', () => {
+    const s: Snippet = { n: 1, locator: 'T.md#L12-L14', path: 'T.md', start_line: 12, end_line: 14, doc_id: 't', title: 'T', heading: null, text: 'Text.', score: 1, language: 'markdown' };
+    const lines = note('role: Backend Engineer', 'location: Valencia (remote)');
+    const read: string[] = [];
+    const linesOf = (doc: string) => (read.push(doc), lines);
+    expect(propertySnippets([s], linesOf, asksProperty('What is the p99 latency?', 'en'), () => ['role', 'location'])).toEqual([]);
+    expect(read).toEqual([]);
+    expect(propertySnippets([s], linesOf, asksProperty('Where is Tomás based?', 'en'), () => ['role', 'location']).map((p) => p.text)).toEqual(['location: Valencia (remote)']);
+    expect(read).toEqual(['t']);
+  });
 });

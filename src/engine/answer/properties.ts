@@ -79,15 +79,23 @@ export const propertyText = (p: NoteProperty) => `${p.key.replace(/[_-]+/g, ' ')
 
 /**
  * The properties of the notes the snippets come from, as snippets numbered after them: one per
- * property the question asks (`asked`), citing its line, in the order the notes were retrieved. `linesOf` gives a note's lines as
- * indexed (null when the file changed since, or is gone: nothing is cited then).
+ * property the question asks (`asked`), citing its line, in the order the notes were retrieved.
+ * `linesOf` gives a note's lines as indexed (null when the file changed since, or is gone: nothing
+ * is cited then); `keysOf`, its front matter's keys as indexed: a note none of whose keys is asked
+ * is not read.
  */
-export function propertySnippets(snippets: readonly Snippet[], linesOf: (docId: string) => readonly string[] | null, asked: (p: NoteProperty) => boolean = () => true): Snippet[] {
+export function propertySnippets(
+  snippets: readonly Snippet[],
+  linesOf: (docId: string) => readonly string[] | null,
+  asked: (p: Pick<NoteProperty, 'key'>) => boolean = () => true,
+  keysOf?: (docId: string) => readonly string[],
+): Snippet[] {
   const out: Snippet[] = [];
   const seen = new Set<string>();
   for (const s of snippets) {
     if (seen.has(s.doc_id) || s.language !== 'markdown') continue;
     seen.add(s.doc_id);
+    if (keysOf && !keysOf(s.doc_id).some((key) => asked({ key }))) continue;
     const lines = linesOf(s.doc_id);
     if (!lines) continue;
     // A value the note's retrieved text states on a field line as well ("**Role:** Backend Engineer",
@@ -124,10 +132,10 @@ export function fieldTerms(text: string): readonly string[] {
  * `location`, "*When* is it *due*?" for `due`). Another property of a retrieved note is not read: it
  * would only stand in a quote's way.
  */
-export function asksProperty(question: string, lang?: string): (p: NoteProperty) => boolean {
+export function asksProperty(question: string, lang?: string): (p: Pick<NoteProperty, 'key'>) => boolean {
   const words = new Set(tokenize(question, lang).map((t) => t.term));
   return (p) => {
     const key = tokenize(p.key.replace(/[_-]+/g, ' '), lang).map((t) => t.term);
-    return (key.length > 0 && key.every((t) => words.has(t))) || fieldTerms(propertyText(p)).some((t) => words.has(t));
+    return (key.length > 0 && key.every((t) => words.has(t))) || fieldTerms(`${p.key}:`).some((t) => words.has(t));
   };
 }

@@ -49,6 +49,7 @@ export function createAnswerHandlers({ store, config, events, chat, retrieve, st
     },
     documentSource: (docId) => store.documentSource(docId),
     noteRelations: (docId) => store.documentRelations(docId),
+    propertyKeys: (docId) => store.documentPropertyKeys(docId),
     termStats: (terms, allowSensitivity) => termStats(store.db, terms, { allowSensitivity, sensitivityEnable: config.sensitivityEnable }),
     partlySearchable: (allowSensitivity) => partlySearchable(store.db, { allowSensitivity, sensitivityEnable: config.sensitivityEnable }),
     questionLanguage: (query) => queryLanguages(store.db, query)[0]!,

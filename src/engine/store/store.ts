@@ -299,6 +299,9 @@ export class Store implements Disposable {
   documentSource(docId: string): { absPath: string; contentHash: string | null } | null {
     return citations.documentSource(this.db, docId);
   }
+  documentPropertyKeys(docId: string): string[] {
+    return citations.documentPropertyKeys(this.db, docId);
+  }
   documentRelations(docId: string): { type: string; name: string; line: number }[] {
     return citations.documentRelations(this.db, docId);
   }

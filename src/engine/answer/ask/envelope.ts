@@ -6,7 +6,6 @@ import { type AnswerEnvelope, limit, type LimitCode, type RetrievalResult } from
 import { supportedShare } from '../checks.ts';
 import { citationsFor, extractCitations, narrowCitations, staleCitations } from '../citations.ts';
 import { answerConfidence, LOW_CONFIDENCE } from '../confidence.ts';
-import { sourceLines } from '../hop-search.ts';
 import { highlightSnippet } from '../../search/snippet.ts';
 import { plainText } from '../reader/text.ts';
 import type { Snippet } from '../types.ts';
@@ -99,7 +98,7 @@ function citationsOf(run: AskRun, answerMode: AnswerEnvelope['answer_mode'], tex
   const cited = answerMode === 'abstained' ? [] : extractCitations(text, snippets).cited;
   const linesByDoc = new Map<string, string[] | null>();
   const citations = narrowCitations(citationsFor(cited, snippets), text, (doc) => {
-    if (!linesByDoc.has(doc)) linesByDoc.set(doc, sourceLines(run.deps, doc));
+    if (!linesByDoc.has(doc)) linesByDoc.set(doc, run.lines(doc));
     return linesByDoc.get(doc)!;
   });
   const stale = staleCitations(citations, run.deps.documentSource);

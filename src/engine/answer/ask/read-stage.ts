@@ -8,7 +8,7 @@
  */
 import { limit, type RetrievalResult } from '../../../shared/contract.ts';
 import { asksAboutSubject, describedSubject } from '../described-subject.ts';
-import { bridgeHop, resolveBridge, secondHop, sourceLines, taskHop } from '../hop-search.ts';
+import { bridgeHop, resolveBridge, secondHop, taskHop } from '../hop-search.ts';
 import { asksProperty, PROPERTY_FILE_MAX_BYTES, propertySnippets } from '../properties.ts';
 import { describesSubject, type Reading, type ReaderOptions, readAnswer, readerCandidates, sentenceSimilarity } from '../reader.ts';
 import { readingFeatures, type Features } from '../reader/features.ts';
@@ -104,7 +104,8 @@ async function readWithHops(run: AskRun, result: RetrievalResult | null, packed:
   // *owns* the relay based?" asks a location, not an owner. A note past PROPERTY_FILE_MAX_BYTES is not
   // read again for them (every question would hash it whole).
   const asking = described ? `${described.before} ${described.after}` : query;
-  let snippets = [...packed.snippets, ...propertySnippets(packed.snippets, (doc) => sourceLines(deps, doc, PROPERTY_FILE_MAX_BYTES), asksProperty(asking, language))];
+  // A note is read only when its indexed front matter holds a key the question asks.
+  let snippets = [...packed.snippets, ...propertySnippets(packed.snippets, (doc) => run.lines(doc, PROPERTY_FILE_MAX_BYTES), asksProperty(asking, language), deps.propertyKeys)];
   const hopContext = { ...(options.context ?? {}), ...(options.mode ? { mode: options.mode } : {}) };
   const resolving = described && asksAboutSubject(described, language) ? resolveBridge(deps, described, hopContext, readerOptions).catch(() => null) : null;
   let reading: Reading = readAnswer(query, readerCandidates(snippets, language), readerOptions);

@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Limit } from '../../../shared/contract.ts';
 import type { AnswerDeps, AnswerOptions } from '../answer.ts';
+import { sourceLines } from '../hop-search.ts';
 
 /** The stages `onStage` reports, in order. */
 export type AskStage = Parameters<NonNullable<AnswerDeps['onStage']>>[1];
@@ -30,6 +31,8 @@ export interface AskRun {
   stage(s: AskStage): void;
   /** The caller stopped the question. */
   cancelled(): boolean;
+  /** A document's lines as indexed (hop-search.ts sourceLines), read once per question whoever asks. */
+  lines(docId: string, maxBytes?: number): string[] | null;
 }
 
 /** A new answer's run: its trace id, its start, nothing met yet. */
@@ -38,6 +41,7 @@ export function startRun(deps: AnswerDeps, query: string, options: AnswerOptions
   const startedAt = new Date().toISOString();
   const t0 = performance.now();
   const signal = options.signal;
+  const read = new Map<string, string[]>();
   return {
     deps,
     query,
@@ -51,6 +55,14 @@ export function startRun(deps: AnswerDeps, query: string, options: AnswerOptions
     tokens: { in: 0, out: 0, firstTokenMs: null, perS: 0 },
     stage: (s) => deps.onStage?.(traceId, s),
     cancelled: () => signal?.aborted === true,
+    lines(docId, maxBytes) {
+      // Only a file read whole is kept: one left unread for its size may be read by a caller without that limit.
+      const known = read.get(docId);
+      if (known) return known;
+      const lines = sourceLines(deps, docId, maxBytes);
+      if (lines) read.set(docId, lines);
+      return lines;
+    },
   };
 }
 

@@ -11,6 +11,20 @@ export function documentSource(connection: ReadConnection, docId: string): { abs
 }
 
 /**
+ * The keys of a document's front matter whose values are one plain value (text or a number), as
+ * indexed: which properties a question could be answered from, without reading the file.
+ */
+export function documentPropertyKeys(connection: ReadConnection, docId: string): string[] {
+  return sqliteOf(connection)
+    .prepare(
+      `SELECT p.key FROM documents d, json_each(d.meta_json, '$.frontmatter') p
+        WHERE d.doc_id = ? AND d.status = 'indexed' AND json_valid(d.meta_json) AND p.type IN ('text', 'integer', 'real')`,
+    )
+    .pluck()
+    .all(docId) as string[];
+}
+
+/**
  * The typed relations a document states of itself (its front matter: decided_by, reports_to,
  * authored_by, owned_by), with the name of each entity and the line that states it, in note order.
  */
