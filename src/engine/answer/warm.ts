@@ -11,6 +11,7 @@
 
 import { detectLanguage } from '../lang/detect.ts';
 import { loadDetector } from '../lang/ngram-detect.ts';
+import { LANGUAGE_PRESENT_SHARE } from '../store/queries/fts.ts';
 import { readAnswer, readerCandidates } from './reader.ts';
 import type { Candidate } from './reader.ts';
 import type { Snippet } from './types.ts';
@@ -34,12 +35,12 @@ export function warmLanguages(counts: readonly { lang: string; chunks: number }[
 
 /**
  * Whether questions may need the language detector: the vault holds a language other than English
- * and Russian (which are told by their letters and words alone) in at least half a percent of its
- * chunks, the share from which a search reads the vault as written in it (LANGUAGE_PRESENT_SHARE).
+ * and Russian (which are told by their letters and words alone) in the share of its chunks from which
+ * a search reads the vault as written in it (LANGUAGE_PRESENT_SHARE).
  */
 export function detectorWanted(counts: readonly { lang: string; chunks: number }[]): boolean {
   const total = counts.reduce((n, c) => n + c.chunks, 0);
-  return counts.some((c) => c.lang !== 'en' && c.lang !== 'ru' && c.lang !== 'und' && c.chunks >= Math.max(1, total * 0.005));
+  return counts.some((c) => c.lang !== 'en' && c.lang !== 'ru' && c.lang !== 'und' && c.chunks >= Math.max(1, total * LANGUAGE_PRESENT_SHARE));
 }
 
 /** Loads the language detector once per process; never throws. */
