@@ -10,6 +10,7 @@ import { EventBus } from './core/events.ts';
 import { sha256, stableStringify } from './core/hash.ts';
 import { DisposableStore } from './core/lifecycle.ts';
 import { createGraphCache } from './graph/cache.ts';
+import { WARM_LINK_NOTES, warmGraphLinks } from './graph/warm.ts';
 import { createHandlerTable } from './handlers/table.ts';
 import { buildManifest, type IndexManifest } from './health/manifest.ts';
 import { recoverManifest } from './health/report.ts';
@@ -25,6 +26,7 @@ import { ANALYZER_VERSION } from './search/analyzer.ts';
 import { LexicalThread } from './search/lexical-thread.ts';
 import { createDamageGuard } from './store/damage-guard.ts';
 import { lockDataDir } from './store/data-dir-lock.ts';
+import { indexedPaths } from './store/queries/documents.ts';
 import { denseSources } from './vector/dense-sources.ts';
 
 export type { Engine, EngineOptions } from './compose/api.ts';
@@ -123,16 +125,38 @@ export function createEngine(options: EngineOptions = {}): Engine {
     for (const d of dense) d.index.markStale();
   });
   const handlers = readOnly ? followerHandlers(table, dataDir, follow) : table;
-  // The reader's and the language detector's first-use costs are paid while the engine waits, not by the first answer.
+  // The reader's and the language detector's first-use costs are paid while the engine waits, not by
+  // the first answer; a long-lived engine reads a small vault's kept note links then too (graph/warm.ts).
+  let settle = () => {};
+  const warmed = new Promise<void>((resolve) => (settle = resolve));
   const warm = setTimeout(() => {
-    const counts = store.languageCounts();
-    warmReader(warmLanguages(counts));
-    if (detectorWanted(counts)) warmDetector();
+    void (async () => {
+      const counts = store.languageCounts();
+      warmReader(warmLanguages(counts));
+      if (detectorWanted(counts)) warmDetector();
+      if (options.warmGraph) {
+        const paths = indexedPaths(store.db, WARM_LINK_NOTES + 1);
+        if (paths.length <= WARM_LINK_NOTES) await warmGraphLinks(() => graphs.reader([]), paths, () => disposables.isDisposed);
+      }
+    })()
+      .catch(() => {
+        // A warm-up that fails costs the first questions their speed, nothing else.
+      })
+      .finally(settle);
   }, 0);
   warm.unref();
-  disposables.add({ dispose: () => clearTimeout(warm) });
+  disposables.add({
+    dispose: () => {
+      clearTimeout(warm);
+      settle();
+    },
+  });
 
-  const engine = libraryApi({ dataDir, modelsDir, config, indexVersion, readOnly, profile, handlers, disposables, store, events, queue, graphs, retrieval });
+  const engine = libraryApi({ dataDir, modelsDir, config, indexVersion, readOnly, profile, handlers, disposables, store, events, queue, graphs, retrieval, warmed: () => {
+    // Asked for, the warm-up holds the process open until it has run (the timer alone does not).
+    warm.ref();
+    return warmed;
+  } });
   if (readOnly) makeFollower(engine, follow);
   return engine;
 }

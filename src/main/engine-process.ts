@@ -15,7 +15,7 @@ const demo =
     : undefined;
 const engineOptions = env.SYNAPSIS_DATA_DIR ? { dataDir: env.SYNAPSIS_DATA_DIR } : {};
 const host = new EngineHost({
-  create: () => createEngine(engineOptions),
+  create: () => createEngine({ ...engineOptions, warmGraph: true }),
   // An older store's word index is rebuilt off this process's thread first: the window shows its progress.
   beforeOpen: (onProgress) => prepareEngineStore(engineOptions, onProgress),
   watch: true,

@@ -10,10 +10,11 @@
  * search of the app, the CLI and MCP uses it); with --no-graph, what the same process costs
  * without it. SYN_MMAP_MB in the environment sets the store's memory map as for the app.
  *
- * Opening includes the engine's first idle moment, as in the app (whose window shows before anyone
- * can type): the engine warms its reader, and for a vault in other languages than English and
- * Russian its language detector, then (answer/warm.ts). Asked back to back without that moment,
- * the first German question of a fresh process paid the detector's 150 ms.
+ * Opening includes the engine's idle warm-up, as in the app (whose window shows before anyone can
+ * type; Engine.warmed): the engine warms its reader, for a vault in other languages than English
+ * and Russian its language detector (answer/warm.ts), and for a vault of up to WARM_LINK_NOTES notes
+ * its kept note links (graph/warm.ts), as the app's engine does. Asked back to back without that
+ * moment, the first German question of a fresh process paid the detector's 150 ms.
  */
 import fs from 'node:fs';
 import { createEngine } from '../../engine/index.ts';
@@ -29,8 +30,8 @@ if (!dataDir || !Array.isArray(queries) || queries.length === 0 || !queries.ever
 const env: Record<string, string> = { SYN_EMBED_MODEL: '', SYN_CHAT_MODEL: '' };
 if (process.env.SYN_MMAP_MB) env.SYN_MMAP_MB = process.env.SYN_MMAP_MB;
 const t0 = performance.now();
-const engine = createEngine({ dataDir, env });
-await new Promise((resolve) => setTimeout(resolve, 0));
+const engine = createEngine({ dataDir, env, warmGraph: true });
+await engine.warmed();
 const openMs = performance.now() - t0;
 const tFirst = performance.now();
 const first = await engine.retrieve(queries[0] as string, { use_graph: useGraph }, 10);

@@ -12,6 +12,6 @@ export const mcp: RegisteredCommand = {
       .description('serve this workspace to MCP clients over stdio: tools search, answer_query, get_source, graph_neighbors; documents as resources')
       .action(async (_o: unknown, cmd: Command) => {
         const opts = globals(cmd);
-        await runMcp(() => createEngine({ ...engineOptions(opts), readOnly: true }), (text) => io.err(text));
+        await runMcp(() => createEngine({ ...engineOptions(opts), readOnly: true, warmGraph: true }), (text) => io.err(text));
       }),
 };

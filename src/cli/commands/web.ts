@@ -41,7 +41,7 @@ export const web: RegisteredCommand = {
         const opts = globals(cmd);
         const staticDir = path.resolve(cmdOpts.uiDir ?? path.join(REPO_ROOT, 'out', 'renderer'));
         const host = new EngineHost({
-          create: () => createEngine(engineOptions(opts)),
+          create: () => createEngine({ ...engineOptions(opts), warmGraph: true }),
           // An older store's word index is rebuilt off the server's thread first, its progress on stderr.
           beforeOpen: (onProgress) => {
             const line = upgradeLine(io);

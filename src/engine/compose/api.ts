@@ -53,6 +53,12 @@ export interface EngineOptions {
   /** An embedder to use instead of a GGUF embedding model (any with this shape; benchmarks use a synthetic one). */
   embedder?: EmbedderLike;
   /**
+   * A long-lived engine (the app's, the web server's, MCP's): while it waits for its first question it
+   * also reads a small vault's kept note links (graph/warm.ts). Off for one-shot commands, which would
+   * pay for it.
+   */
+  warmGraph?: boolean;
+  /**
    * Open the data dir as a reader beside its writer (search, ask, source, MCP; see follower.ts): no
    * data-dir lock, no schema or index-file writes, writer methods refused (E_SYN_BAD_REQUEST,
    * details.read_only), and each request sees what the writer committed. A data dir without a
@@ -104,6 +110,12 @@ export interface Engine extends Disposable {
   extractGraphWithModel(options?: { budget_ms?: number }): Promise<LlmGraphReport>;
   /** Rows of the stored graph (entities, relations, mentions). */
   graphStats(): { entities: number; relations: number; mentions: number };
+  /**
+   * Settles once the engine's idle warm-up has run (the reader, the language detector and, with
+   * EngineOptions.warmGraph, the kept note links): what an app's engine has done before anyone can
+   * type. Benchmarks of a session's first questions wait for it. Never rejects.
+   */
+  warmed(): Promise<void>;
   /** Central entities and communities of the whole graph. */
   graphOverview(options?: { limit?: number; allow_sensitivity?: string[] }): GraphOverview;
   /** The subgraph around an entity or a result set (note paths), with the evidence of every edge. */

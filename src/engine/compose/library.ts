@@ -40,10 +40,12 @@ export interface LibraryParts {
   queue: IndexQueue;
   graphs: GraphCache;
   retrieval: RetrievalServices;
+  /** Settles once the idle warm-up has run (Engine.warmed). */
+  warmed: () => Promise<void>;
 }
 
 export function libraryApi(parts: LibraryParts): Engine {
-  const { dataDir, modelsDir, config, indexVersion, readOnly, profile, handlers, disposables, store, events, queue, graphs, retrieval } = parts;
+  const { dataDir, modelsDir, config, indexVersion, readOnly, profile, handlers, disposables, store, events, queue, graphs, retrieval, warmed } = parts;
   const assertLive = () => {
     if (disposables.isDisposed) throw createError('E_SYN_BAD_REQUEST', 'The engine has been disposed');
   };
@@ -113,6 +115,7 @@ export function libraryApi(parts: LibraryParts): Engine {
       assertLive();
       return queue.watch(watchOptions);
     },
+    warmed,
     graphStats() {
       assertLive();
       return graphRowCounts(store.db);

@@ -43,10 +43,12 @@ export interface GraphMemo {
   degreeSource: Map<'source', DegreeSource>;
   /** Document id → note id, of the notes kept links name (noteLinks). */
   docPaths: Map<number, string>;
+  /** Note → its kept links for this caller (noteLinks): far note → summed weight. */
+  links: Map<string, ReadonlyMap<string, number>>;
 }
 
 export function createGraphMemo(): GraphMemo {
-  return { entities: new Map(), resolved: new Map(), noteOfKey: new Map(), nameCounts: new Map(), lowerCounts: new Map(), adjacency: new Map(), nodeEntities: new Map(), hubs: new Map(), degrees: new Map(), degreeSource: new Map(), docPaths: new Map() };
+  return { entities: new Map(), resolved: new Map(), noteOfKey: new Map(), nameCounts: new Map(), lowerCounts: new Map(), adjacency: new Map(), nodeEntities: new Map(), hubs: new Map(), degrees: new Map(), degreeSource: new Map(), docPaths: new Map(), links: new Map() };
 }
 
 /** Nodes a memo keeps at most; past that it starts again (a bound on memory, not a cache policy). */
@@ -54,7 +56,7 @@ export const MAX_MEMO_NODES = 20_000;
 
 /** Empties a memo grown past its bounds (MAX_MEMO_NODES). */
 export function boundMemo(memo: GraphMemo): void {
-  if (memo.adjacency.size > MAX_MEMO_NODES || memo.entities.size > MAX_MEMO_NODES * 20 || memo.hubs.size > MAX_MEMO_NODES || memo.degrees.size > MAX_MEMO_NODES * 5) {
+  if (memo.adjacency.size > MAX_MEMO_NODES || memo.entities.size > MAX_MEMO_NODES * 20 || memo.hubs.size > MAX_MEMO_NODES || memo.degrees.size > MAX_MEMO_NODES * 5 || memo.links.size > MAX_MEMO_NODES) {
     for (const map of Object.values(memo)) (map as Map<unknown, unknown>).clear();
   }
 }

@@ -44,7 +44,7 @@ export interface LinkGraph {
    * edges. A note past MAX_SOURCE_DEGREE keeps none (an empty map). The stored degrees of these
    * notes and of the notes they link to are kept for noteDegrees and pastDegree as they are read.
    */
-  noteLinks(ids: readonly string[]): Map<string, Map<string, number>>;
+  noteLinks(ids: readonly string[]): Map<string, ReadonlyMap<string, number>>;
   /** The degree when it is at most `cap`, else cap + 1; a hub's edges are not all read for it. */
   degreeAtMost(id: string, cap: number): number;
   /**
@@ -206,11 +206,22 @@ function degreeQuestions({ ctx, names, edges }: Parts): Pick<LinkGraph, 'degree'
     noteLinks(ids) {
       const from = ids.length === 0 ? null : names.source();
       if (from === null) return new Map();
-      const paths = ids.filter((id) => splitId(id)[0] === 'note').map((id) => splitId(id)[1]);
+      // Read once per note for this caller and state of the index (the memo's lifetime).
+      const out = new Map<string, ReadonlyMap<string, number>>();
+      for (const id of ids) {
+        const known = ctx.memo.links.get(id);
+        if (known) out.set(id, known);
+      }
+      const paths = ids.filter((id) => !out.has(id) && splitId(id)[0] === 'note').map((id) => splitId(id)[1]);
+      if (paths.length === 0) return out;
       const kept = storedNoteLinks(ctx.db, paths, from, ctx.memo.docPaths, 'note:');
       // The degrees read with them are the stored ones noteDegrees and pastDegree would read.
       for (const [id, d] of kept.degrees) if (!ctx.memo.degrees.has(id)) ctx.memo.degrees.set(id, d);
-      return kept.links;
+      for (const [id, links] of kept.links) {
+        ctx.memo.links.set(id, links);
+        out.set(id, links);
+      }
+      return out;
     },
     degreeAtMost(id, cap) {
       const known = adjacency.get(id);

@@ -89,7 +89,7 @@ export function demoModels(setup: DemoSetup): { embed: string | null } {
  */
 export function demoEngineOptions(setup: DemoSetup): EngineOptions {
   const { embed } = demoModels(setup);
-  return { dataDir: setup.dataDir, env: {}, config: embed ? { embedModel: embed, sentenceVectors: false } : {} };
+  return { dataDir: setup.dataDir, env: {}, config: embed ? { embedModel: embed, sentenceVectors: false } : {}, warmGraph: true };
 }
 
 const FixtureSchema = z.array(z.object({ id: z.string(), question: z.string(), kind: z.string() }).passthrough());

@@ -101,6 +101,14 @@ export interface LocatedDocument {
   sensitivity: string | null;
 }
 
+/** Paths of indexed documents, each once, the first indexed first: at most `limit`. */
+export function indexedPaths(connection: ReadConnection, limit: number): string[] {
+  return statements(sqliteOf(connection))
+    .prepare("SELECT path FROM documents WHERE status = 'indexed' GROUP BY path ORDER BY MIN(id) LIMIT @limit")
+    .pluck()
+    .all({ limit }) as string[];
+}
+
 /**
  * Indexed documents at a path relative to their root or absolute (root joined to it), in root
  * order, visible or not: readSource tells a hidden one apart only to report the denial, then
