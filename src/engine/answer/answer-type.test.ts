@@ -421,6 +421,19 @@ describe('likelyVerbs', () => {
     expect(likelyVerbs('Where does the engineer who chose WebSockets work from?').has('chose')).toBe(true);
     expect(likelyVerbs('Who is the general counsel of Lumen Labs?').has('counsel')).toBe(false);
     expect(likelyVerbs('Why did the team postpone QUIC for traffic between devices?').has('traffic')).toBe(false);
+  });
+
+  it.each([
+    ['I want to get the relay running locally', 'want', true],
+    ["What's the start date (whatever we're calling it internally)?", 'calling', true],
+    ['How much eng time got earmarked for bug bashing?', 'earmarked', true],
+    // Only the word right after the pronoun: the subject of "set up" is not a verb.
+    ['how do i set up SSO on the dashboard', 'sso', false],
+    ['how do i set up SSO on the dashboard', 'set', true],
+    ['How much eng time got earmarked for bug bashing?', 'bashing', false],
+    ['Where did you file the report?', 'report', false],
+  ])('after a subject pronoun or a passive "got": %s → %s is a verb: %s', (question, word, verb) => {
+    expect(likelyVerbs(question).has(word)).toBe(verb);
     expect(likelyVerbs('На скольких планшетах запустят пилот и когда он начнётся?').has('начнется')).toBe(true);
     expect(likelyVerbs('На скольких планшетах запустят пилот?').has('планшетах')).toBe(false);
     // Nouns with verb-like endings stay nouns.

@@ -336,6 +336,7 @@ export function askedAttribute(question: string): string[] {
 
 const AUXILIARY = EN.AUXILIARY;
 const DETERMINER = EN.DETERMINER;
+const SUBJECT = EN.SUBJECT;
 const RUSSIAN_VERB = RU.VERB_ENDING;
 
 /** A Russian word that is probably a verb form (начнётся, выбрали, руководит), judged by its ending. */
@@ -348,7 +349,7 @@ export function isRussianVerb(word: string): boolean {
  * Words of the question that are probably its verbs: notes say "deferred" where a question asks
  * "postpone", so a verb no file uses says little about whether the notes answer. English: a word
  * shortly after an auxiliary or a relative pronoun ("did the team *postpone*", "who *chose*") and
- * not right after a determiner or preposition; Russian: a verb ending (начнётся, выбрали); German
+ * not right after a determiner or preposition, or right after a subject pronoun ("I *want*"); Russian: a verb ending (начнётся, выбрали); German
  * (`lang` 'de'): a word written in lower case.
  */
 export function likelyVerbs(question: string, lang?: string): Set<string> {
@@ -364,7 +365,7 @@ export function likelyVerbs(question: string, lang?: string): Set<string> {
     }
     if (i === 0 || DETERMINER.test(w) || AUXILIARY.test(w) || DETERMINER.test(words[i - 1]!)) return;
     const before = words.slice(Math.max(0, i - 3), i);
-    if (before.some((b) => AUXILIARY.test(b))) out.add(w);
+    if (before.some((b) => AUXILIARY.test(b)) || SUBJECT.test(words[i - 1]!)) out.add(w);
   });
   return out;
 }

@@ -41,6 +41,7 @@
 import type { Candidate, ReaderOptions, Reading } from './reader/types.ts';
 import { otherScript, readByMeaning } from './reader/meaning.ts';
 import { weighQuestion } from './reader/weights.ts';
+import { withoutContractions } from './reader/question.ts';
 import { questionVectors, scoreTable } from './reader/table.ts';
 import { chooseLead, howToTask, listItems, offeredSentences, pickSentences, stepsStart } from './reader/pick.ts';
 import type { PickContext } from './reader/pick.ts';
@@ -63,7 +64,8 @@ export { togetherNeeded } from './reader/outcome.ts';
  * question, scores every candidate against its parts, picks the quote, judges the outcome and lays
  * out the quoted text with what the reading measured. Each stage is a function of answer/reader/.
  */
-export function readAnswer(question: string, given: readonly Candidate[], options: ReaderOptions): Reading {
+export function readAnswer(asked: string, given: readonly Candidate[], options: ReaderOptions): Reading {
+  const question = withoutContractions(asked, options.language);
   const maxSentences = Math.max(1, Math.floor(options.maxSentences ?? 3));
   // The question's words, weighed, and its parts (weights.ts).
   const weighed = weighQuestion(question, given, options);

@@ -172,3 +172,22 @@ export function compoundSplits(terms: readonly string[], written: Map<string, st
   }
   return out;
 }
+
+/**
+ * An English question with its contractions written out: "who's" is "who is", "we're" "we are",
+ * "I've" "I have", "you'll" "you will", "I'm" "I am". Split at the apostrophe they leave words no
+ * note holds ("re", "ve") weighing as the question's rarest, and "who's the general counsel" would
+ * not read as "who is the general counsel" (whose asked attribute no file may name). A possessive
+ * ("Kestrel's") stays: only a question word or pronoun before "'s" is read as "is". A negation
+ * ("doesn't") stays too: written out, its "not" is a function word and "why doesn't the brain clear
+ * its waste while awake?" would read as "why does it".
+ */
+export function withoutContractions(question: string, lang?: string): string {
+  if (lang !== undefined && lang !== 'en') return question;
+  return question
+    .replace(/\b(what|who|where|when|why|how|which|that|there|here|it|he|she)['’]s\b/giu, '$1 is')
+    .replace(/(\p{L})['’]re\b/giu, '$1 are')
+    .replace(/(\p{L})['’]ve\b/giu, '$1 have')
+    .replace(/(\p{L})['’]ll\b/giu, '$1 will')
+    .replace(/\b(i)['’]m\b/giu, '$1 am');
+}

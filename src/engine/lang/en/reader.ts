@@ -133,5 +133,10 @@ export const WEEKDAYS = 'monday|tuesday|wednesday|thursday|friday|saturday|sunda
 export const ORDINALS = 'first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|thirteenth|fourteenth|fifteenth|sixteenth|seventeenth|eighteenth|nineteenth|twentieth|twenty-first';
 /** A word shortly after one of these is probably a verb ("did the team *postpone*", "who *chose*"). */
 export const AUXILIARY = /^(?:do|does|did|will|would|can|could|should|shall|may|might|must|to|who|which|that|not|never)$/;
+/**
+ * The word right after one of these is probably a verb: a subject pronoun ("I *want* to…", "we*'re
+ * calling* it") or the "got" of a passive ("got *earmarked*").
+ */
+export const SUBJECT = /^(?:(?:i|we|you|they)(?:['’](?:re|ve|m|d|ll))?|got)$/;
 /** …and not one right after one of these. */
 export const DETERMINER = /^(?:the|a|an|this|that|these|those|its|their|his|her|our|your|my|of|for|in|on|at|by|with|from|per|about)$/;
