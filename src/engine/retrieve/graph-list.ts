@@ -80,6 +80,21 @@ function topLinks(score: ReadonlyMap<string, number>, n: number): [string, numbe
   return top;
 }
 
+/** A link list's far notes, their weights and the root of each far note's degree (what divides its weight), in the list's order. */
+interface ScaledLinks {
+  far: readonly string[];
+  w: readonly number[];
+  root: readonly number[];
+}
+
+/**
+ * The scaled form of each kept link list, made once per list: the graph's memo keeps a note's list
+ * (LinkGraph.noteLinks) until indexing changes the facts, and with it the degrees of its far notes.
+ * A seed of a link-rich wiki links to a thousand notes: reading their degrees and dividing again for
+ * every question took as long as ranking the candidates' chunks.
+ */
+const scaledLists = new WeakMap<ReadonlyMap<string, number>, ScaledLinks>();
+
 /** How much of the linked notes is ranked against the question (tests compare a wider ranking). */
 export interface GraphListBounds {
   /** The strongest links ranked at most (GRAPH_CANDIDATES). */
@@ -115,15 +130,24 @@ export function graphList(db: ReadConnection, g: LinkGraph, query: string, ranke
   // The others' entities are typed, counted and (those that may join two notes) read together.
   const live = sources.filter(({ id }) => !kept.has(id));
   g.prefetchDegrees([...new Set(live.flatMap(({ id }) => g.neighbors(id).filter((other) => !isNote(other))))], MAX_ENTITY_DEGREE, BRIDGE_TYPES);
-  /** Each link found, with its weight before the far end's degree divides it, in the order found. */
-  const links: [string, number][] = [];
-  for (const { id: source, weight } of sources) {
-    for (const [far, w] of kept.get(source) ?? linksOf(g, source)) links.push([far, weight * w]);
+  // Each source's links, weighed by the source and divided by the root of the far end's degree, in
+  // the order found. The far ends' degrees at once: kept with the index for most callers, so a linked
+  // note's own links are not read just to be counted; a kept list's are read once (scaledLists).
+  const lists = sources.map(({ id, weight }) => ({ weight, links: kept.get(id) ?? linksOf(g, id) }));
+  const unscaled = lists.filter(({ links }) => !scaledLists.has(links));
+  const degrees = g.noteDegrees([...new Set(unscaled.flatMap(({ links }) => [...links.keys()]))]);
+  const scaled = (links: ReadonlyMap<string, number>): ScaledLinks => {
+    const known = scaledLists.get(links);
+    if (known) return known;
+    const far = [...links.keys()];
+    const made = { far, w: [...links.values()], root: far.map((id) => Math.sqrt(Math.max(1, degrees.get(id)!))) };
+    scaledLists.set(links, made);
+    return made;
+  };
+  for (const { weight, links } of lists) {
+    const { far, w, root } = scaled(links);
+    for (let i = 0; i < far.length; i++) add(far[i]!, (weight * w[i]!) / root[i]!);
   }
-  // The far ends' degrees at once: kept with the index for most callers, so a linked note's own
-  // links are not read just to be counted.
-  const degrees = g.noteDegrees([...new Set(links.map(([id]) => id))]);
-  for (const [id, w] of links) add(id, w / Math.sqrt(Math.max(1, degrees.get(id)!)));
   // A seed is a candidate too (ranked below the top results it is not yet in them), but not by itself.
   const strongest = topLinks(score, bounds.candidates ?? GRAPH_CANDIDATES);
   const floor = bounds.floor !== false && strongest.length >= GRAPH_MAX_DOCS ? (strongest[GRAPH_MAX_DOCS - 1]![1] * MATCH_MIN) / MATCH_MAX : 0;
