@@ -45,6 +45,16 @@ describe('described subject', () => {
     expect(mainQuestion(phd, 'Priya Raman')).toBe('Which city did Priya Raman do her PhD in?');
   });
 
+  it('leaves the question its participle after a copula ("Where is … based?"), and a copula question without one its clause', () => {
+    const based = describedSubject('Where is the person who decided to use WebSockets based?')!;
+    expect(based.clause).toBe('decided to use WebSockets');
+    expect(mainQuestion(based, 'Tomás Herrera')).toBe('Where is Tomás Herrera based?');
+    expect(describedSubject('Where was the person who wrote the storage record born?')!.clause).toBe('wrote the storage record');
+    expect(describedSubject('Who is the engineer who owns the relay?')!.clause).toBe('owns the relay');
+    // A participle after a preposition or article belongs to the clause.
+    expect(describedSubject('Where is the person who works on the shared?')!.clause).toBe('works on the shared');
+  });
+
   it('reads Russian clauses: «…, который …» and «тот, кто …»', () => {
     const d = describedSubject('Где работает инженер, который выбрал NATS для шины событий?')!;
     expect(d.head).toBe('инженер');

@@ -45,6 +45,10 @@ const EN_PARTICLES = new Set('from for to in on at with about by of into over un
 const EN_DETERMINERS = new Set('the a an her his their its my our your this that these those'.split(' '));
 /** Auxiliaries that leave the main verb after the subject ("Where does the engineer who … work from?"). */
 const EN_AUX = /(?:^|\s)(?:do|does|did|can|could|will|would|should|may|might|must)\s+$/i;
+/** A copula before the subject: the question's own verb may be a participle after the clause ("Where is the engineer who owns the relay *based*?"). */
+const EN_COPULA = /(?:^|\s)(?:is|are|was|were)\s+$/i;
+/** A past participle closing such a question: based, located, born, paid, known. */
+const EN_PARTICIPLE = /^\p{Ll}{2,}(?:ed|en|wn|rn|id)$/u;
 /** Where a relative clause ends: a comma, a dash or a colon, the question's end, or "and" opening the question's next part. */
 const EN_CLAUSE_END = /\s*(?:[,;?!—–:]|\s-\s|\s+and\s+(?:who|whom|what|which|when|where|why|how)\b|$)/i;
 const RU_CLAUSE_END = /\s*(?:[,;?!—–:]|\s-\s|\s+и\s+(?:кто|что|где|когда|как|какой|какая|какое|какие|каков|какова|сколько|почему|зачем|куда|откуда|чем|кому|кого)(?![\p{L}])|$)/iu;
@@ -88,6 +92,14 @@ export function describedSubject(question: string): DescribedSubject | null {
       const at = mainVerbAt(words);
       if (at > 0) {
         clause = words.slice(0, at).join(' ');
+        end = clause.length;
+      }
+    } else if (EN_COPULA.test(q.slice(0, en.index))) {
+      // "Where is [the engineer who owns the relay] based?": the participle is the question's, not the clause's.
+      const words = clause.split(' ');
+      const last = words.length >= 3 ? words[words.length - 1]! : '';
+      if (EN_PARTICIPLE.test(last) && !EN_GLUE.has(words[words.length - 2]!.toLowerCase())) {
+        clause = words.slice(0, -1).join(' ');
         end = clause.length;
       }
     }

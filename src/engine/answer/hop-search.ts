@@ -15,6 +15,7 @@ import { type BridgeResolution, bridgeQuery, clauseRelation, clauseSubject, type
 import { matchForm, type Reading, type ReaderOptions, readAnswer, readerCandidates, sentenceSimilarity } from './reader.ts';
 import { relationLabel } from './relations.ts';
 import { fenceLanguage, snippetsFromBlocks } from './prompt.ts';
+import { asksProperty, PROPERTY_FILE_MAX_BYTES, propertySnippets } from './properties.ts';
 import type { Snippet } from './types.ts';
 import { questionParts } from './answer-type.ts';
 
@@ -220,7 +221,14 @@ export async function bridgeHop(
   for (const c of [...own, ...(main?.chunks ?? []), ...further, ...first.chunks]) if (c.locator !== evidenceAt && !ranked.some((x) => x.locator === c.locator)) ranked.push(c);
   const packed = snippetsFromBlocks(buildContext(ranked.map((c, i) => ({ ...c, score: ranked.length - i })), { budgetTokens: contextTokens, countTokens: estimateTokens }).blocks);
   const evidence: Snippet = { ...resolved.evidence.snippet, n: 1 };
-  const snippets = [evidence, ...packed.map((s, i) => ({ ...s, n: i + 2 }))];
+  const found = [evidence, ...packed.map((s, i) => ({ ...s, n: i + 2 }))];
+  // The name's own note's front matter properties the rest of the question asks ("Where is the
+  // engineer who owns the relay based?": Tomás Herrera's `location`), as on the first reading.
+  const ownDocs = new Set(own.map((c) => c.doc_id));
+  const lines = new Map<string, string[] | null>();
+  const linesOf = (doc: string) => (lines.has(doc) ? lines.get(doc)! : (lines.set(doc, sourceLines(deps, doc, PROPERTY_FILE_MAX_BYTES)), lines.get(doc)!));
+  const properties = propertySnippets(found.filter((s) => ownDocs.has(s.doc_id)), linesOf, asksProperty(rest, language), deps.propertyKeys).map((p, i) => ({ ...p, n: found.length + i + 1 }));
+  const snippets = [...found, ...properties];
   let similarity: ReaderOptions['similarity'];
   const chunkIds = ranked.flatMap((c) => (c.chunk_id === undefined ? [] : [c.chunk_id]));
   if (deps.sentenceSimilarities && chunkIds.length > 0) {

@@ -35,6 +35,11 @@ describe('front matter properties as quotes, on the sample vault', () => {
     // "who owns the relay" describes the person asked about: it asks no `owner` (Project Aurora's is Aiko Tanaka).
     const described = await engine.answer('Where is the engineer who owns the relay based?');
     expect(described.answer).not.toMatch(/owner: /);
+    // Through the bridge: the decision record names its decider, whose own note's location is read.
+    const bridged = await lead('Where is the person who decided to use WebSockets based?');
+    expect(bridged.envelope.outcome).toBe('answered');
+    expect(bridged.envelope.answer).toMatch(/^2026-04-02 Transport protocol — Decider: Tomás Herrera\. \[1\] Tomás Herrera — location: Valencia \(remote\)\. \[\d+\]$/);
+    expect(bridged.envelope.citations.map((c) => c.locator)).toContain('people/Tomás Herrera.md#L8-L8');
     // A note is asked about when the question holds half its title's words, its numbers aside: the meeting
     // "2026-04-22 Porto offsite" is, the decision record "2026-04-02 Transport protocol" (whose heading
     // mentions the relay) is not asked the relay's status.
