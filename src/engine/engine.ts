@@ -10,7 +10,7 @@ import { EventBus } from './core/events.ts';
 import { sha256, stableStringify } from './core/hash.ts';
 import { DisposableStore } from './core/lifecycle.ts';
 import { createGraphCache } from './graph/cache.ts';
-import { WARM_LINK_NOTES, warmGraphLinks } from './graph/warm.ts';
+import { linkWarmer } from './graph/warm.ts';
 import { createHandlerTable } from './handlers/table.ts';
 import { buildManifest, type IndexManifest } from './health/manifest.ts';
 import { recoverManifest } from './health/report.ts';
@@ -129,15 +129,15 @@ export function createEngine(options: EngineOptions = {}): Engine {
   // the first answer; a long-lived engine reads a small vault's kept note links then too (graph/warm.ts).
   let settle = () => {};
   const warmed = new Promise<void>((resolve) => (settle = resolve));
+  const warmLinks = options.warmGraph
+    ? linkWarmer({ paths: (limit) => indexedPaths(store.db, limit), graph: () => graphs.reader([]), generation: () => queue.generation, disposed: () => disposables.isDisposed })
+    : null;
   const warm = setTimeout(() => {
     void (async () => {
       const counts = store.languageCounts();
       warmReader(warmLanguages(counts));
       if (detectorWanted(counts)) warmDetector();
-      if (options.warmGraph) {
-        const paths = indexedPaths(store.db, WARM_LINK_NOTES + 1);
-        if (paths.length <= WARM_LINK_NOTES) await warmGraphLinks(() => graphs.reader([]), paths, () => disposables.isDisposed);
-      }
+      await warmLinks?.();
     })()
       .catch(() => {
         // A warm-up that fails costs the first questions their speed, nothing else.
@@ -145,6 +145,8 @@ export function createEngine(options: EngineOptions = {}): Engine {
       .finally(settle);
   }, 0);
   warm.unref();
+  // An index run's end starts a new memo: its links are read again once the run has settled.
+  if (warmLinks) disposables.add(events.on('syn.index.completed', () => void setTimeout(() => void warmLinks(), 0).unref()));
   disposables.add({
     dispose: () => {
       clearTimeout(warm);

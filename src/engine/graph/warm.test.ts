@@ -10,7 +10,7 @@ import { DB_FILE } from '../store/database.ts';
 import { indexedPaths } from '../store/queries/documents.ts';
 import type { VisibilityPolicy } from '../store/visibility.ts';
 import { createGraphMemo, storedGraph, type LinkGraph } from './stored.ts';
-import { warmGraphLinks, warmNoteLinks } from './warm.ts';
+import { linkWarmer, warmGraphLinks, warmNoteLinks } from './warm.ts';
 
 const temp = new TempDirs();
 afterAll(() => temp.cleanup());
@@ -79,6 +79,24 @@ describe('reading the kept note links ahead', () => {
     calls.length = 0;
     await warmGraphLinks(() => fake(false), ['a', 'b'], () => false, 2);
     expect(calls).toEqual([]);
+  });
+
+  it('reads a vault up to its limit whole, none past it, and stops when an index run moves the generation', async () => {
+    const read: string[] = [];
+    let generation = 0;
+    const graph = () => ({ hasRelations: () => true, noteLinks: (ids: readonly string[]) => (read.push(...ids), generation++, new Map()), noteDegrees: () => new Map() }) as unknown as LinkGraph;
+    const paths = (limit: number) => ['a', 'b', 'c', 'd', 'e'].slice(0, limit);
+    const steady = { paths, graph: () => ({ ...graph(), noteLinks: (ids: readonly string[]) => (read.push(...ids), new Map()) }) as unknown as LinkGraph, generation: () => generation, disposed: () => false };
+    await linkWarmer(steady, 5, 2)();
+    expect(read).toEqual(['note:a', 'note:b', 'note:c', 'note:d', 'note:e']);
+    read.length = 0;
+    await linkWarmer(steady, 4, 2)();
+    expect(read).toEqual([]);
+    // Each slice here moves the generation (as an index run beginning would): the first slice is the last.
+    await linkWarmer({ paths, graph, generation: () => generation, disposed: () => false }, 5, 2)();
+    expect(read).toEqual(['note:a', 'note:b']);
+    // A graph that fails to read costs the warm-up, never the caller.
+    await expect(linkWarmer({ ...steady, graph: () => { throw new Error('store closed'); } }, 5, 2)()).resolves.toBeUndefined();
   });
 
   it('is what a long-lived engine has done once warmed(), with the same search results', async () => {

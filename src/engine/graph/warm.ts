@@ -5,7 +5,8 @@
  * lookup (the graph's memo keeps them until an index run changes the facts). A long-lived
  * engine (the app's, the web server's, MCP's: EngineOptions.warmGraph) reads them for a vault of up
  * to WARM_LINK_NOTES notes while it waits for its first question, a slice at a time, so the first
- * questions of a session meet them read, as the later ones do.
+ * questions of a session meet them read, as the later ones do; and again after each index run, whose
+ * end starts a new memo (graph/cache.ts).
  */
 import type { LinkGraph } from './stored.ts';
 import { noteId } from './stored-memo.ts';
@@ -29,8 +30,8 @@ export function warmNoteLinks(g: LinkGraph, paths: readonly string[]): void {
 
 /**
  * Reads the kept links of the notes at `paths`, WARM_LINK_SLICE at a time with an idle turn before
- * each slice; `graph` is asked again for each (an index run in between starts a new memo), and the
- * reading stops once `stopped` says so (the engine disposed) or the graph has no relation.
+ * each slice; `graph` is asked again for each, and the reading stops once `stopped` says so (the
+ * engine disposed, an index run begun) or the graph has no relation.
  */
 export async function warmGraphLinks(graph: () => LinkGraph, paths: readonly string[], stopped: () => boolean, slice = WARM_LINK_SLICE): Promise<void> {
   for (let i = 0; i < paths.length; i += slice) {
@@ -40,4 +41,31 @@ export async function warmGraphLinks(graph: () => LinkGraph, paths: readonly str
     if (!g.hasRelations()) return;
     warmNoteLinks(g, paths.slice(i, i + slice));
   }
+}
+
+/** What a link warmer reads: the indexed paths (up to a limit), the caller's graph, the index's generation. */
+export interface LinkWarmerDeps {
+  paths: (limit: number) => string[];
+  graph: () => LinkGraph;
+  /** Moves when an index run begins or ends (a new memo then). */
+  generation: () => number;
+  disposed: () => boolean;
+}
+
+/**
+ * Reads a vault's kept links when asked (at open, after each index run), unless it holds more than
+ * WARM_LINK_NOTES notes; a reading stops when the index's generation moves (the run under way
+ * replaces the memo, and its end asks again). Settles when done or stopped; never rejects.
+ */
+export function linkWarmer(deps: LinkWarmerDeps, limit = WARM_LINK_NOTES, slice = WARM_LINK_SLICE): () => Promise<void> {
+  return async () => {
+    try {
+      const from = deps.generation();
+      const paths = deps.paths(limit + 1);
+      if (paths.length > limit) return;
+      await warmGraphLinks(deps.graph, paths, () => deps.disposed() || deps.generation() !== from, slice);
+    } catch {
+      // A warm-up that fails costs the next questions their speed, nothing else.
+    }
+  };
 }
