@@ -113,7 +113,7 @@ export interface Engine extends Disposable {
   /**
    * Settles once the engine's idle warm-up has run (the reader, the language detector and, with
    * EngineOptions.warmGraph, the kept note links): what an app's engine has done before anyone can
-   * type. Benchmarks of a session's first questions wait for it. Never rejects.
+   * type. Benchmarks of the first questions after opening wait for it. Never rejects.
    */
   warmed(): Promise<void>;
   /** Central entities and communities of the whole graph. */

@@ -5,7 +5,7 @@
  * lookup (the graph's memo keeps them until an index run changes the facts). A long-lived
  * engine (the app's, the web server's, MCP's: EngineOptions.warmGraph) reads them for a vault of up
  * to WARM_LINK_NOTES notes while it waits for its first question, a slice at a time, so the first
- * questions of a session meet them read, as the later ones do; and again after each index run, whose
+ * questions after opening meet them read, as the later ones do; and again after each index run, whose
  * end starts a new memo (graph/cache.ts).
  */
 import type { LinkGraph } from './stored.ts';
