@@ -122,7 +122,10 @@ const literalGlob = (path: string) => path.replace(/[*?[\](){}!+@\\]/g, '\\$&');
  * record when retrieval ranked its header low), else the best sentence for the clause is about a
  * person ("Maya leads the sync team"). Null when neither resolves.
  */
-export async function resolveBridge(deps: AnswerDeps, d: DescribedSubject, context: RetrieveContext, readerOptions: ReaderOptions): Promise<BridgeResolution | null> {
+/** A document's lines as indexed, read once per question (AskRun.lines over sourceLines). */
+export type LinesOf = (docId: string, maxBytes?: number) => readonly string[] | null;
+
+export async function resolveBridge(deps: AnswerDeps, d: DescribedSubject, context: RetrieveContext, readerOptions: ReaderOptions, linesOf: LinesOf): Promise<BridgeResolution | null> {
   const bridge = await search(deps, bridgeQuery(d), context, BRIDGE_K);
   if (!bridge || bridge.chunks.length === 0) return null;
   const passages = toSnippets(bridge.chunks);
@@ -138,8 +141,7 @@ export async function resolveBridge(deps: AnswerDeps, d: DescribedSubject, conte
       const more = toSnippets((scoped?.chunks ?? []).filter((c) => c.doc_id === doc && !own.some((s) => s.locator === c.locator)));
       const line = relationLine(more, relation, d.clause);
       if (line) return line;
-      let lines: string[] | null | undefined;
-      const lineOf = (n: number) => (lines === undefined ? (lines = sourceLines(deps, doc)) : lines)?.[n - 1] ?? null;
+      const lineOf = (n: number) => linesOf(doc)?.[n - 1] ?? null;
       const typed = deps.noteRelations ? typedRelation(deps.noteRelations(doc), relation, d.clause, first, lineOf) : null;
       if (typed) return typed;
     }
@@ -187,6 +189,7 @@ export async function bridgeHop(
   contextTokens: number,
   readerOptions: ReaderOptions,
   language: string,
+  linesOf: LinesOf,
 ): Promise<{ snippets: Snippet[]; reading: Reading; limit: Limit } | null> {
   const resolved = await resolving;
   if (!resolved) return null;
@@ -225,9 +228,7 @@ export async function bridgeHop(
   // The name's own note's front matter properties the rest of the question asks ("Where is the
   // engineer who owns the relay based?": Tomás Herrera's `location`), as on the first reading.
   const ownDocs = new Set(own.map((c) => c.doc_id));
-  const lines = new Map<string, string[] | null>();
-  const linesOf = (doc: string) => (lines.has(doc) ? lines.get(doc)! : (lines.set(doc, sourceLines(deps, doc, PROPERTY_FILE_MAX_BYTES)), lines.get(doc)!));
-  const properties = propertySnippets(found.filter((s) => ownDocs.has(s.doc_id)), linesOf, asksProperty(rest, language), deps.propertyKeys).map((p, i) => ({ ...p, n: found.length + i + 1 }));
+  const properties = propertySnippets(found.filter((s) => ownDocs.has(s.doc_id)), (doc) => linesOf(doc, PROPERTY_FILE_MAX_BYTES), asksProperty(rest, language), deps.propertyKeys).map((p, i) => ({ ...p, n: found.length + i + 1 }));
   const snippets = [...found, ...properties];
   let similarity: ReaderOptions['similarity'];
   const chunkIds = ranked.flatMap((c) => (c.chunk_id === undefined ? [] : [c.chunk_id]));

@@ -107,9 +107,9 @@ async function readWithHops(run: AskRun, result: RetrievalResult | null, packed:
   // A note is read only when its indexed front matter holds a key the question asks.
   let snippets = [...packed.snippets, ...propertySnippets(packed.snippets, (doc) => run.lines(doc, PROPERTY_FILE_MAX_BYTES), asksProperty(asking, language), deps.propertyKeys)];
   const hopContext = { ...(options.context ?? {}), ...(options.mode ? { mode: options.mode } : {}) };
-  const resolving = described && asksAboutSubject(described, language) ? resolveBridge(deps, described, hopContext, readerOptions).catch(() => null) : null;
+  const resolving = described && asksAboutSubject(described, language) ? resolveBridge(deps, described, hopContext, readerOptions, run.lines).catch(() => null) : null;
   let reading: Reading = readAnswer(query, readerCandidates(snippets, language), readerOptions);
-  const bridged = described && resolving ? await bridgeHop(deps, described, resolving, { chunks: result!.chunks, reading }, hopContext, run.k, packed.contextTokens, readerOptions, language) : null;
+  const bridged = described && resolving ? await bridgeHop(deps, described, resolving, { chunks: result!.chunks, reading }, hopContext, run.k, packed.contextTokens, readerOptions, language, run.lines) : null;
   if (bridged) {
     snippets = bridged.snippets;
     reading = bridged.reading;
