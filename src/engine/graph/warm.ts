@@ -12,9 +12,9 @@ import type { LinkGraph } from './stored.ts';
 import { noteId } from './stored-memo.ts';
 
 /**
- * Indexed documents up to which a vault's kept links are read while the engine waits: a wiki of
- * 1,063 notes takes about 0.1 s on 2 cores and 8 MB of heap, Obsidian's help in all its languages
- * (6,289 notes) 0.2 s and 16 MB; a docs repository of 50,000 files is left to its questions.
+ * Indexed documents up to which a vault's kept links are read while the engine waits (the time is
+ * part of `bench cold-start`'s open_ms): Obsidian's help in all its languages (6,289 notes) is read;
+ * a docs repository of 50,000 files is left to its questions, whose memo is bounded.
  */
 export const WARM_LINK_NOTES = 8_000;
 /** Notes read per idle turn: a question asked meanwhile waits for one slice at most (~20 ms). */
