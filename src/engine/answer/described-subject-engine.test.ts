@@ -29,6 +29,20 @@ describe('answers through the bridge, on an indexed vault', () => {
     expect(envelope.citations.find((c) => c.n === 1)?.locator).toBe('decisions/2026-04-02 Transport protocol.md#L16-L16');
   });
 
+  it('answers "who decided X" by the record\'s decider line where that line does not repeat X', async () => {
+    const engine = open();
+    await engine.index([SAMPLE_VAULT]);
+    // The record says "Devices talk to the Relay server over WebSockets" in one section and "Decider: Tomás Herrera" in its header.
+    const envelope = await engine.answer('Who decided to use WebSockets for the relay?');
+    expect(envelope.outcome).toBe('answered');
+    expect(envelope.answer).toMatch(/^Decider: Tomás Herrera\. \[\d+\]$/);
+    expect(envelope.citations.map((c) => c.locator)).toEqual(['decisions/2026-04-02 Transport protocol.md#L16-L16']);
+    // A word no note says stays missing: the record's line does not take it on.
+    const unknown = await engine.answer('Who decided to use Zeromq for the relay?');
+    expect(unknown.answer).not.toContain('Tomás Herrera');
+    expect(unknown.citations.map((c) => c.locator)).not.toContain('decisions/2026-04-02 Transport protocol.md#L16-L16');
+  });
+
   it('reads the decider from front matter when no line of the note says it', async () => {
     const vault = temp.make('syn-bridge-vault-', {
       'decisions/Queue choice.md': '---\ntitle: Queue choice\ndecided_by: Rosa Diaz\n---\n\n# Queue choice\n\nWe chose NATS for the event bus after a week of load tests.\n',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { asksAboutSubject, bridgeQuery, clauseRelation, clauseSubject, describedSubject, evidenceQuote, mainQuestion, notesAbout, relationLine } from './described-subject.ts';
+import { asksAboutSubject, bridgeQuery, clauseRelation, clauseSubject, describedSubject, evidenceQuote, mainQuestion, notesAbout, relationLine, relationQuestion } from './described-subject.ts';
 import type { Snippet } from './types.ts';
 
 const snippet = (n: number, path: string, title: string, text: string, start = 10): Snippet => ({
@@ -80,6 +80,27 @@ describe('described subject', () => {
   });
 });
 
+describe('a question that asks only for the person of a relation', () => {
+  it.each([
+    ['Who decided to use WebSockets for the relay?', 'decided to use WebSockets for the relay'],
+    ['who picked websockets', 'picked websockets'],
+    ['Who wrote the conflict resolution record?', 'wrote the conflict resolution record'],
+    ['Кто выбрал NATS для очереди?', 'выбрал NATS для очереди'],
+  ])('reads "%s" as the one who %s', (question, clause) => {
+    expect(relationQuestion(question)).toEqual({ phrase: question, head: '', clause, before: '', after: '' });
+  });
+
+  it.each([
+    ['Who leads the sync team?', 'a verb that asks no relation'],
+    ['Who decided to use WebSockets, and why?', 'a second part after a comma'],
+    ['Who chose SQLite and when was it decided?', 'a second part after "and when"'],
+    ['What did Maya decide about storage?', 'no "who"'],
+    ['Who decided?', 'no clause'],
+  ])('leaves "%s" alone (%s)', (question) => {
+    expect(relationQuestion(question)).toBeNull();
+  });
+});
+
 describe('resolving the bridge', () => {
   const d = describedSubject('Where does the engineer who chose NATS for the event bus work from?')!;
 
@@ -90,6 +111,14 @@ describe('resolving the bridge', () => {
     expect(r.by).toBe('relation');
     expect(r.evidence.snippet.locator).toBe('decisions/Queue choice.md#L13-L13');
     expect(evidenceQuote(r)).toBe('2026-02-10 Queue choice — Decider: Rosa Diaz.');
+  });
+
+  it('reads each field of a line that holds several ("Date: … · Decider: …"), and quotes the one that states the relation', () => {
+    const record = snippet(1, 'decisions/Monorepo.md', 'Monorepo layout', '# ADR-1\n\n**Date:** 2026-01-20 · **Decider:** [[Daniel Okafor]] · **Proposed by:** [[Aiko Tanaka]]', 5);
+    const r = relationLine([record], clauseRelation(d)!, d.clause)!;
+    expect(r.name).toBe('Daniel Okafor');
+    expect(r.evidence.text).toBe('Decider: Daniel Okafor');
+    expect(r.evidence.snippet.locator).toBe('decisions/Monorepo.md#L7-L7');
   });
 
   it('reads a value that the clause itself names as pointing back to the note the line is in', () => {

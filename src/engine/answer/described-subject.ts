@@ -120,6 +120,26 @@ export function describedSubject(question: string): DescribedSubject | null {
   return null;
 }
 
+/**
+ * A question that asks only for the person of a relation a record states ("Who decided to use
+ * WebSockets for the relay?", "Who wrote the conflict resolution record?", «Кто выбрал NATS для
+ * очереди?»): read as the described subject "the one who decided to use WebSockets for the relay"
+ * with nothing asked after it, so that the record the clause finds answers by its "Decider:" line
+ * even where that line does not repeat the clause's words. Null for a question of more parts, or
+ * whose verb asks no relation.
+ */
+export function relationQuestion(question: string): DescribedSubject | null {
+  const q = question.replace(/\s+/g, ' ').trim();
+  const m = /^(?:who|кто)\s+(.+?)\s*\?*$/iu.exec(q);
+  if (!m) return null;
+  const clause = m[1]!;
+  const russian = /[\p{Script=Cyrillic}]/u.test(clause);
+  // One part only: a comma, a dash or "and who/what…" opens another.
+  if ((russian ? RU_CLAUSE_END : EN_CLAUSE_END).exec(clause)!.index < clause.length) return null;
+  if (clause.split(' ').length < 2 || askedRelation(clause) === null) return null;
+  return { phrase: q, head: '', clause, before: '', after: '' };
+}
+
 /** What the bridge is searched with: the clause and its noun ("engineer chose WebSockets as the relay transport"). */
 export function bridgeQuery(d: DescribedSubject): string {
   return `${d.head} ${d.clause}`.trim();
@@ -151,6 +171,8 @@ export interface BridgeResolution {
 }
 
 /** A field line: its label and value ("**Decider:** [[Tomás Herrera]]", "Reports to: Maya Chen"). */
+/** What separates the fields of one line: a middle dot, a bullet or a bar between spaces. */
+const FIELD_SEPARATOR = /\s+[·•|]\s+/u;
 const FIELD_LINE = /^\s*(?:[-*+]\s+)?(?:\*\*([^*\n]{1,40}?):?\*\*:?|([\p{L}][\p{L} ]{0,30}):)\s*(.+)$/u;
 
 /** A name as written in a field's value: its links first ("[[Tomás Herrera]]"), else its capitalised words. */
@@ -201,10 +223,10 @@ export function relationLine(passages: readonly Snippet[], relation: number, cla
   for (const s of passages) {
     const lines = s.text.split('\n');
     for (let i = 0; i < lines.length; i++) {
-      const m = FIELD_LINE.exec(lines[i]!);
+      // A line may hold several fields ("**Date:** 2026-01-20 · **Decider:** [[Daniel Okafor]]"): each is read alone.
+      const m = lines[i]!.split(FIELD_SEPARATOR).map((field) => FIELD_LINE.exec(field)).find((f) => f !== null && statesRelation(f[1] ?? f[2]!, relation));
       if (!m) continue;
       const label = m[1] ?? m[2]!;
-      if (!statesRelation(label, relation)) continue;
       const names = namesInValue(m[3]!);
       const fresh = names.find((n) => !named(n, clauseWords));
       const name = fresh ?? (names.length > 0 && personTitle(s.title) && !named(s.title, clauseWords) ? s.title.trim() : null);

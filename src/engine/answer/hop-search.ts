@@ -152,6 +152,42 @@ export async function resolveBridge(deps: AnswerDeps, d: DescribedSubject, conte
 }
 
 /**
+ * Answers a question that asks only for the person of a relation ("Who decided to use WebSockets for
+ * the relay?"): the record the clause finds states it on a field line ("**Decider:** Tomás Herrera")
+ * or in its front matter, away from the words the question names the record by. That line is read
+ * beside the passages already read, holding the clause's words as its own (the record is what they
+ * describe), so that it answers only where it states a person of the asked kind. Null when no record
+ * the clause finds states the relation, or the reading does not quote the person the record names;
+ * the caller keeps whichever reading its scorer trusts more.
+ */
+export async function relationHop(
+  deps: AnswerDeps,
+  d: DescribedSubject,
+  first: { snippets: readonly Snippet[] },
+  context: RetrieveContext,
+  readerOptions: ReaderOptions,
+  language: string,
+  linesOf: LinesOf,
+): Promise<{ snippets: Snippet[]; reading: Reading; name: string } | null> {
+  const resolved = await resolveBridge(deps, d, context, readerOptions, linesOf);
+  if (!resolved || resolved.by !== 'relation') return null;
+  const at = resolved.evidence.snippet.locator;
+  const held = first.snippets.findIndex((s) => s.locator === at);
+  const snippets = held >= 0 ? [...first.snippets] : [...first.snippets, { ...resolved.evidence.snippet, n: first.snippets.length + 1 }];
+  const evidence = held >= 0 ? held : snippets.length - 1;
+  // Only the clause's words the record itself holds: a word it never says is still missing.
+  const lines = linesOf(resolved.evidence.snippet.doc_id, PROPERTY_FILE_MAX_BYTES);
+  if (!lines) return null;
+  const said = new Set(tokenize(lines.join('\n'), language).map((t) => matchForm(t.term)));
+  const clauseTerms = tokenize(d.clause, language).filter((t) => !isStopword(t.raw, language)).map((t) => matchForm(t.term)).filter((t) => said.has(t));
+  const candidates = readerCandidates(snippets, language).map((c) => (c.snippetIndex === evidence ? { ...c, terms: new Set([...c.terms, ...clauseTerms]) } : c));
+  const reading = readAnswer(d.phrase, candidates, readerOptions);
+  // The line must have been read as the answer: a reading that quotes other sentences only is the first's to give.
+  if (reading.outcome === 'not_found' || !reading.answer.toLowerCase().includes(resolved.name.toLowerCase())) return null;
+  return { snippets, reading, name: resolved.name };
+}
+
+/**
  * The lines of a document as the file holds them now, or null when the file changed since it was
  * indexed (or is gone), or holds more than `maxBytes`: read once per document.
  */

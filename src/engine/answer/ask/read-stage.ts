@@ -7,8 +7,8 @@
  * once, before any chat model writes; the chat model's answer must do at least as well.
  */
 import { limit, type RetrievalResult } from '../../../shared/contract.ts';
-import { asksAboutSubject, describedSubject } from '../described-subject.ts';
-import { bridgeHop, resolveBridge, secondHop, taskHop } from '../hop-search.ts';
+import { asksAboutSubject, describedSubject, relationQuestion } from '../described-subject.ts';
+import { bridgeHop, relationHop, resolveBridge, secondHop, taskHop } from '../hop-search.ts';
 import { asksProperty, PROPERTY_FILE_MAX_BYTES, propertySnippets } from '../properties.ts';
 import { describesSubject, type Reading, type ReaderOptions, readAnswer, readerCandidates, sentenceSimilarity } from '../reader.ts';
 import { readingFeatures, type Features } from '../reader/features.ts';
@@ -115,6 +115,16 @@ async function readWithHops(run: AskRun, result: RetrievalResult | null, packed:
     reading = bridged.reading;
     limits.push(bridged.limit);
   }
+  // "Who decided to use WebSockets for the relay?": the record the clause finds names its decider on a line of its own.
+  // A word no file mentions ("Who decided to use Zeromq…") is asked of no record: none is resolved for it.
+  const relation = !described && result && reading.unknown.length === 0 ? relationQuestion(query) : null;
+  if (relation) {
+    const hop = await relationHop(deps, relation, { snippets }, hopContext, readerOptions, language, run.lines).catch(() => null);
+    if (hop && relationReadingWins(calibrate(reading, snippets, setup.profile), calibrate(hop.reading, hop.snippets, setup.profile), hop.name)) {
+      snippets = hop.snippets;
+      reading = hop.reading;
+    }
+  }
   // A second hop: the question describes its subject ("the engineer who chose WebSockets") and the
   // best sentences name it (Tomás Herrera); that subject's own passages hold the rest of the answer.
   if (!bridged && result && reading.hops.length > 0 && describesSubject(query)) {
@@ -133,6 +143,20 @@ async function readWithHops(run: AskRun, result: RetrievalResult | null, packed:
     }
   }
   return { snippets, reading };
+}
+
+const OUTCOME_RANK: Record<Reading['outcome'], number> = { not_found: 0, partial: 1, answered: 2 };
+
+/**
+ * Whether the reading of a relation's record line ("Decider: Maya Chen") replaces the first reading
+ * of "Who chose SQLite?": it earns a better outcome, or the same one where the first does not name
+ * that person ("Decided on 2026-03-14 to use SQLite…").
+ */
+export function relationReadingWins(first: Calibrated, hop: Calibrated, name: string): boolean {
+  const gain = OUTCOME_RANK[hop.quoteOutcome] - OUTCOME_RANK[first.quoteOutcome];
+  if (gain !== 0) return gain > 0;
+  if (hop.quoteOutcome === 'not_found') return false;
+  return !first.quote.toLowerCase().includes(name.toLowerCase());
 }
 
 /**
