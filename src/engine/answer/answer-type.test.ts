@@ -103,6 +103,17 @@ describe('askedType', () => {
     expect(askedType(q).type).toBe(type);
   });
 
+  it.each([
+    ['You can create tables using vertical bars (`|`) and hyphens (`-`).', true],
+    ['You can link to a heading with the `#` sign.', true],
+    ['Press `Ctrl+P` to open the command palette.', true],
+    ['To change it, open Settings and pick a folder.', true],
+    ['You can drag any HTML content from the browser into Obsidian.', false],
+    ['Tables are a way to show data in rows.', false],
+  ])('reads "%s" as saying how to do something: %s', (sentence, says) => {
+    expect(holdsType(sentence, { type: 'procedure' })).toBe(says);
+  });
+
   it('names the counted thing of "how many" / "сколько", so the number must count it', () => {
     expect(askedType('How many retries does the SDK attempt?')).toEqual({ type: 'number', unit: 'retri', strict: true });
     // A version is a number the question names: a quote without one states none.

@@ -92,7 +92,7 @@ const ROLE = /(?<![\p{L}])(?:(?:the|an?|your|their|its|only the|each|every)\s+(?
 /** A place: a capitalised name after a preposition of place, or a field line that names one ("City: Valencia", «Город: Казань»). */
 const PLACE = /(?<![\p{L}])(?:in|at|from|near|based in|located in|в|во|из|на|im|aus|bei|nach|unter|auf der|in der|im ordner|unter)\s+(?:the\s+|dem\s+|der\s+|den\s+)?[\p{Lu}][\p{L}'’-]+|(?<![\p{L}])(?:[Cc]ity|[Tt]own|[Cc]ountry|[Oo]ffice|[Ll]ocation|[Rr]egion|[Гг]ород|[Сс]трана|[Оо]фис|[Мм]есто|[Ss]tadt|[Ll]and|[Bb]üro|[Oo]rt)\s*:\s*\p{Lu}/u;
 
-const PROCEDURE = /[:：]\s*$|→|(?<![\p{L}])(?:run|type|enter|press|execute|запустите|выполните|введите|нажмите|führe|gib|drücke)\s+`[^`]+`|(?<![\p{L}])(?:settings|preferences|einstellungen|настройки)\s*[>›»]|^(?:to|um|чтобы)\s[^,]{3,80},\s/iu;
+const PROCEDURE = /[:：]\s*$|→|(?<![\p{L}])you can\s[^.,;]{3,60}\s(?:using|with|by|via)\s|(?<![\p{L}])(?:run|type|enter|press|execute|запустите|выполните|введите|нажмите|führe|gib|drücke)\s+`[^`]+`|(?<![\p{L}])(?:settings|preferences|einstellungen|настройки)\s*[>›»]|^(?:to|um|чтобы)\s[^,]{3,80},\s/iu;
 
 const has = (re: RegExp, s: string) => re.test(s);
 const WORDS = new RegExp(`${W}+`, 'gu');

@@ -174,6 +174,17 @@ describe('readAnswer', () => {
     expect(read('How do I renew the relay TLS certificates by hand?', s.slice(0, 2)).task).toBe(2);
   });
 
+  it('answers a how-to with the sentence that says how, not with a listing of the files a tool creates', () => {
+    const s = [
+      snippet(1, ['## What gets imported', '', 'For a base named `Projects` with a `Tasks` table, the importer creates:', '', '```', 'Airtable/', '\tProjects/', '\t\tTasks.base', '\t\tTasks/', '\t\t\tWrite the proposal.md', '```'].join('\n'), { title: 'Import from Airtable' }),
+      snippet(2, ['You can create tables using vertical bars (`|`) to separate columns and hyphens (`-`) to define headers.', '', 'Here\'s an example:'].join('\n'), { title: 'Advanced formatting syntax', heading: 'Tables' }),
+    ];
+    const r = read('How do I create a table in a note?', s);
+    expect(r.answer).toBe('You can create tables using vertical bars (`|`) to separate columns and hyphens (`-`) to define headers. [2]');
+    // The listing is still what the importer creates.
+    expect(read('What does the importer create for a base with a table?', s).answer).toContain('Airtable/ [1]');
+  });
+
   it('does not answer a how-to question with the steps of another task', () => {
     const s = [snippet(1, ['To embed a PDF in a note:', '', '```md', '![[Document.pdf]]', '```'].join('\n'), { title: 'Embed files' })];
     expect(read('How do I embed a PDF in a note?', s).outcome).toBe('answered');

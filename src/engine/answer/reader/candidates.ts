@@ -49,7 +49,7 @@ export function readerCandidates(snippets: readonly Snippet[], lang?: string): C
     // A sentence too long to quote whole is often a list of clauses ("Politics: …; American political
     // leaders …; Chilean President …"): each clause is read on its own.
     const units = read.flatMap((u) => (!u.code && u.text.length > MAX_SENTENCE_CHARS && /;\s/.test(u.text) ? u.text.split(/;\s+/).map((t) => ({ ...u, text: t.trim() })) : [u]));
-    for (const { text, code, command, described, field, links, item, numbered, pointers: linked, heading, answers } of units) {
+    for (const { text, code, command, listing, described, field, links, item, numbered, pointers: linked, heading, answers } of units) {
       if (text.length > MAX_SENTENCE_CHARS || seen.has(text)) continue;
       seen.add(text);
       let doc = docs.get(snippet.doc_id);
@@ -67,7 +67,7 @@ export function readerCandidates(snippets: readonly Snippet[], lang?: string): C
       if (command) for (const t of COMMAND_TERMS) terms.add(t);
       const subject = field && snippet.title.trim() ? snippet.title.trim() : undefined;
       // A callout's title heads the callout's sentences as a heading heads its section.
-      const candidate: Candidate = { text, n: snippet.n, snippetIndex, terms, context: heading ? new Set([...context, ...termSet(heading, lang)]) : context, near: new Set(), doc, ...(code ? { code } : {}), ...(described ? { described } : {}), ...(subject ? { subject } : {}), ...asked, ...(links ? { links } : {}), ...(item || field ? { item: true } : {}), ...((steps && (item || code)) || numbered ? { steps: true } : {}) };
+      const candidate: Candidate = { text, n: snippet.n, snippetIndex, terms, context: heading ? new Set([...context, ...termSet(heading, lang)]) : context, near: new Set(), doc, ...(code ? { code } : {}), ...(listing ? { listing } : {}), ...(described ? { described } : {}), ...(subject ? { subject } : {}), ...asked, ...(links ? { links } : {}), ...(item || field ? { item: true } : {}), ...((steps && (item || code)) || numbered ? { steps: true } : {}) };
       if (linkedWords.length > 0) linkedTitleWords.set(candidate, linkedWords);
       out.push(candidate);
     }

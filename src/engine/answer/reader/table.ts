@@ -124,9 +124,9 @@ export function scoreTable(question: string, weighed: QuestionWeights, vectors: 
     const doesTask = !p.task || c.terms.has(p.task.term) || holdsDerived(c, p.task) || inSection(c, p.task);
     // A field the part asks of the note's subject ("location:" for "Where is Tomás based?") says it of its title: the title's words are its own.
     const fieldAsked = asksField(c, p, partWords[pi]!, lang);
-    const cov = coverage(c, p.terms, p.total, (p.asked.type === 'procedure' && (c.item || c.code) && doesTask) || fieldAsked ? 1 : CONTEXT_SHARE);
+    const cov = coverage(c, p.terms, p.total, (p.asked.type === 'procedure' && stepLine(c) && doesTask) || fieldAsked ? 1 : CONTEXT_SHARE);
     const novel = ownValues(c, p.asked);
-    const typed = p.asked.type === 'any' ? 1 : !intros.has(c.text) && holdsType(novel, p.asked, p.asked.type === 'procedure' ? { ...c, item: c.steps === true || (c.item === true && namesTask(c, p)), code: c.code === true && (c.steps === true || c.described !== undefined || namesTask(c, p)) } : c) ? 1 : 0;
+    const typed = p.asked.type === 'any' ? 1 : !intros.has(c.text) && holdsType(novel, p.asked, p.asked.type === 'procedure' ? { ...c, item: c.steps === true || (c.item === true && namesTask(c, p)), code: c.code === true && !c.listing && (c.steps === true || c.described !== undefined || namesTask(c, p)) } : c) ? 1 : 0;
     // A later part shares the first part's subject, so its own kind of value is what tells its
     // sentence apart: "…and when does it start?" is not answered by a sentence without a date.
     const answers = pi > 0 && typed === 0 ? Math.min((1 - W_TYPE) * cov, PART_ANSWERED - 0.01) : (1 - W_TYPE) * cov + W_TYPE * typed;
@@ -169,6 +169,9 @@ function namesTitle(title: string, words: ReadonlySet<string>, lang?: string): b
   const own = [...new Set(tokenize(title, lang).filter((t) => !isStopword(t.raw, lang) && !/^\p{N}+$/u.test(t.term)).map((t) => matchForm(t.term)))];
   return own.length > 0 && own.filter((t) => words.has(t)).length * 2 >= own.length;
 }
+
+/** A list item or a line of code other than a listing of files: what a how-to's step is written as ("How do I…" counts its section's words as its own). A listing is what a step makes, not a step. */
+const stepLine = (c: Candidate): boolean => c.item === true || (c.code === true && !c.listing);
 
 /**
  * Whether the sentence states the part's value in the asked form: the line that sets the counted

@@ -46,6 +46,8 @@ export interface Candidate {
    * named thing in itself.
    */
   code?: boolean;
+  /** A line of a code block that lists files and folders (what a program creates, a project's layout): read, not typed. */
+  listing?: boolean;
   /**
    * The text that says what this line is: the comment right above a statement ("// Сколько раз
    * повторяем отправку": `MaxPushRetries = 4`), or the sentence ending in ":" that introduces a
@@ -77,6 +79,8 @@ export interface PassageUnit {
   links?: string[];
   /** A line of a shell code block (```sh, ```bash, …): a command a person types. */
   command?: boolean;
+  /** A line of a code block that lists files and folders ("Airtable/", "Tasks.base"). */
+  listing?: boolean;
   described?: string;
   /** The text of its links that read as a title of their own (four words or more): what another note is about. */
   pointers?: string[];

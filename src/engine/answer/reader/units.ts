@@ -67,6 +67,8 @@ export function proseUnits(text: string): PassageUnit[] {
   let inFence = false;
   /** The open code block is a shell session: each line is a command. */
   let shell = false;
+  /** The open code block lists files and folders: no line of it is a command. */
+  let listing = false;
   /** The sentence ending in ":" right before the open code block, if any. */
   let intro: string | undefined;
   let header: string[] | null = null;
@@ -98,7 +100,8 @@ export function proseUnits(text: string): PassageUnit[] {
     }
     if (FENCE.test(line)) {
       inFence = !inFence;
-      shell = inFence && SHELL_FENCE.test(line.slice(3).trim());
+      listing = inFence && listsFiles(lines, i + 1);
+      shell = inFence && !listing && SHELL_FENCE.test(line.slice(3).trim());
       flush();
       const last = out.at(-1);
       intro = inFence && last && !last.code && /[:：]\s*$/.test(last.text) ? last.text : undefined;
@@ -106,7 +109,7 @@ export function proseUnits(text: string): PassageUnit[] {
     }
     if (inFence) {
       // A command or a setting in a code block answers "which command": each line on its own.
-      if (line.length >= 4 && /[\p{L}]/u.test(line) && !COMMENT.test(line)) out.push({ text: line, code: true, ...(shell ? { command: true } : {}), ...(intro ? { described: intro } : {}) });
+      if (line.length >= 4 && /[\p{L}]/u.test(line) && !COMMENT.test(line)) out.push(fenceLine(line, shell, listing, intro));
       continue;
     }
     if (TABLE_ROW.test(line)) {
@@ -155,6 +158,24 @@ export function proseUnits(text: string): PassageUnit[] {
       return { ...u, text: clean(u.text), ...(u.described ? { described: clean(u.described) } : {}), ...(links.length > 0 ? { links } : {}), ...(pointers.length > 0 ? { pointers } : {}) };
     })
     .filter((u) => /[\p{L}\p{N}]/u.test(u.text));
+}
+
+/** A line of a code block as a unit: a command in a shell block, a name in a listing, introduced by the sentence before the block. */
+function fenceLine(text: string, shell: boolean, listing: boolean, intro: string | undefined): PassageUnit {
+  return { text, code: true, ...(shell ? { command: true } : {}), ...(listing ? { listing: true } : {}), ...(intro ? { described: intro } : {}) };
+}
+
+/** A line that names a file or a folder ("Airtable/", "\t\tTasks.base", "├── Write the proposal.md"): no operator, a folder's slash or a file's extension at its end. */
+const PATH_LINE = /^[\s│├└─|`]*[^\s$=;&|<>(){}"'`\\-][^$=;&|<>(){}"'`]*(?:\/|\.[\p{L}][\p{L}\p{N}]{0,7})$/u;
+
+/**
+ * Whether the code block from line `from` lists files and folders rather than commands to type: two
+ * lines or more up to its closing fence, each a file or folder name, at least one a folder.
+ */
+export function listsFiles(lines: readonly string[], from: number): boolean {
+  const block: string[] = [];
+  for (let j = from; j < lines.length && !FENCE.test(lines[j]!.trim()); j++) if (lines[j]!.trim() !== '') block.push(lines[j]!.trimEnd());
+  return block.length >= 2 && block.every((l) => PATH_LINE.test(l)) && block.some((l) => l.endsWith('/'));
 }
 
 /** A code block whose lines are commands: a shell's info string, or none. */
