@@ -49,6 +49,13 @@ export interface Candidate {
   /** A line of a code block that lists files and folders (what a program creates, a project's layout): read, not typed. */
   listing?: boolean;
   /**
+   * The words a question asks this field line's relation by that the line does not say itself
+   * ("chose", "picked" for "Decider: Maya Chen"): among its terms only where the question asks who.
+   * A sentence that states it by a verb ("Decided on 2026-03-14 to use SQLite…") keeps them: it
+   * also says what was chosen.
+   */
+  relationWords?: ReadonlySet<string>;
+  /**
    * The text that says what this line is: the comment right above a statement ("// Сколько раз
    * повторяем отправку": `MaxPushRetries = 4`), or the sentence ending in ":" that introduces a
    * code block ("Поднимите окружение одной командой:" `make dev-stack`). Its words count as the

@@ -31,6 +31,17 @@ export interface QuestionWeights {
 }
 
 /**
+ * The candidates as a question reads them: a line that states a relation ("Decider: Maya Chen")
+ * holds the words that ask it ("chose", "picked") only for a question that asks who. "Which storage
+ * engine was chosen…" asks for a thing: the record's decider line does not say "chosen" to it.
+ */
+function withRelationWords(candidates: readonly Candidate[], question: string): readonly Candidate[] {
+  if (!candidates.some((c) => c.relationWords)) return candidates;
+  if ([question, ...questionParts(question)].some((q) => askedType(q).type === 'person')) return candidates;
+  return candidates.map((c) => (c.relationWords ? { ...c, terms: new Set([...c.terms].filter((t) => !c.relationWords!.has(t))) } : c));
+}
+
+/**
  * Weighs the question's words: rare in the vault and in few retrieved passages weighs most; a word no
  * file holds weighs as a missing subject unless it is a verb; a German compound no file holds whole is
  * read as its parts. Then splits the question into its parts, each with its asked type and words.
@@ -47,7 +58,7 @@ export function weighQuestion(question: string, given: readonly Candidate[], opt
   const split = compoundSplits(whole, written, lang, options.termStats);
   const expand = (terms: readonly string[]) => (split.size === 0 ? terms : terms.flatMap((t) => split.get(t) ?? [t]));
   const qTerms = [...new Set(expand(whole))];
-  const candidates = withAbbreviations(given, qTerms, lang);
+  const candidates = withRelationWords(withAbbreviations(given, qTerms, lang), question);
   const stats = options.termStats(qTerms);
   const known = qTerms.filter((t) => (stats.get(t)?.df ?? 0) > 0);
   // Relative to the vault's own scale: in a vault of a few files every idf is near zero.
