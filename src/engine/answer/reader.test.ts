@@ -94,6 +94,14 @@ describe('readAnswer', () => {
     expect(r.answer.startsWith('Storage decision — Decider: Maya Chen. [1]')).toBe(true);
   });
 
+  it('knows a word no file uses when a line states the relation it asks ("boss" for "Reports to:")', () => {
+    const s = [snippet(1, '**Role:** Engineer\n**Reports to:** [[Maya Chen]]', { title: 'Priya Raman', path: 'people/Priya Raman.md' })];
+    const r = read('Who is the boss of Priya Raman?', s, ['boss']);
+    expect(r.unknown).not.toContain('boss');
+    expect(r.outcome).not.toBe('not_found');
+    expect(r.answer).toContain('Reports to: Maya Chen');
+  });
+
   it('names the person of a note in full when a person is asked and the sentence says only the first name', () => {
     const s = [snippet(1, 'Анна руководит платформенной командой с 2023 года. До того Анна работала в банке.', { title: 'Анна Соколова', path: 'people/Анна Соколова.md' })];
     expect(read('Кто руководит платформенной командой?', s).answer).toBe('Анна Соколова — Анна руководит платформенной командой с 2023 года. [1]');

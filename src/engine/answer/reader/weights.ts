@@ -93,10 +93,13 @@ export function weighQuestion(question: string, given: readonly Candidate[], opt
     [...new Set(terms)].filter((t) => qTerms.includes(t)).map((t) => ({ term: matchForm(t), stem: t, raw: written.get(t) ?? t, w: weightOfWord(t), ...(derivedOf.has(matchForm(t)) ? { derived: derivedOf.get(matchForm(t))! } : {}), ...boundOf(written.get(t) ?? t) }));
   const all = weighted(qTerms);
   const allTotal = all.reduce((s, t) => s + t.w, 0);
-  const unknown = all.filter((t) => (stats.get(t.stem)?.df ?? 0) === 0).map((t) => t.raw);
+  // A word no file uses, unless a line holds it as the words its relation is asked by ("boss" for "Reports to: Maya Chen").
+  const relationHeld = new Set(candidates.flatMap((c) => (c.relationWords ? [...c.relationWords] : [])));
+  const unused = (stem: string) => (stats.get(stem)?.df ?? 0) === 0 && !relationHeld.has(matchForm(stem));
+  const unknown = all.filter((t) => unused(t.stem)).map((t) => t.raw);
   // The asked attribute ("per-seat price") holds a word no file uses: nothing can state it.
   const attribute = new Set(askedAttribute(question).flatMap((w) => expand(contentTerms(w, lang))));
-  const unknownAttribute = [...attribute].some((t) => qTerms.includes(t) && (stats.get(t)?.df ?? 0) === 0);
+  const unknownAttribute = [...attribute].some((t) => qTerms.includes(t) && unused(t));
   const parts = weighParts(question, (text) => weighted(expand(contentTerms(text, lang))), all, allTotal, options);
   return { lang, candidates, qTerms, stats, passages, all, allTotal, unknown, spelled, unknownAttribute, parts };
 }
