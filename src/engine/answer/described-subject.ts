@@ -170,9 +170,9 @@ export interface BridgeResolution {
   by: 'relation' | 'sentence';
 }
 
-/** A field line: its label and value ("**Decider:** [[Tomás Herrera]]", "Reports to: Maya Chen"). */
 /** What separates the fields of one line: a middle dot, a bullet or a bar between spaces. */
 const FIELD_SEPARATOR = /\s+[·•|]\s+/u;
+/** A field line: its label and value ("**Decider:** [[Tomás Herrera]]", "Reports to: Maya Chen"). */
 const FIELD_LINE = /^\s*(?:[-*+]\s+)?(?:\*\*([^*\n]{1,40}?):?\*\*:?|([\p{L}][\p{L} ]{0,30}):)\s*(.+)$/u;
 
 /** A name as written in a field's value: its links first ("[[Tomás Herrera]]"), else its capitalised words. */
