@@ -114,6 +114,18 @@ describe('askedType', () => {
     expect(holdsType(sentence, { type: 'procedure' })).toBe(says);
   });
 
+  it('answers a price per year, month or seat by an amount, not by "free"', () => {
+    const perYear = askedType('How much does one seat of the commercial license cost per year?');
+    expect(perYear).toEqual({ type: 'money', strict: true, rate: true });
+    expect(holdsType('Obsidian is 100% free to use and so there is no minimum seat count purchase required.', perYear)).toBe(false);
+    expect(holdsType('A commercial license costs $50 per user per year.', perYear)).toBe(true);
+    expect(askedType('Сколько стоит подписка в месяц?').rate).toBe(true);
+    // Without a rate, "free" is a price.
+    const price = askedType('How much does Obsidian cost?');
+    expect(price.rate).toBeUndefined();
+    expect(holdsType('Obsidian is free for personal use.', price)).toBe(true);
+  });
+
   it('names the counted thing of "how many" / "сколько", so the number must count it', () => {
     expect(askedType('How many retries does the SDK attempt?')).toEqual({ type: 'number', unit: 'retri', strict: true });
     // A version is a number the question names: a quote without one states none.

@@ -32,6 +32,8 @@ export interface AskedType {
    * only a quote that holds such a value answers it, however well it covers the question's words.
    */
   strict?: true;
+  /** A price per unit of time or use ("…cost per year?", «…в месяц?»): an amount answers it, "free" does not. */
+  rate?: true;
 }
 
 const W = String.raw`[\p{L}\p{N}'’-]`;
@@ -61,8 +63,13 @@ const DATE = new RegExp(
   'iu',
 );
 const RELATIVE_TIME = new RegExp(String.raw`(?<![\p{L}])(?:within|after|before|in|by|no later than|через|в течение|не позднее|спустя|innerhalb(?: von)?|binnen|nach|vor|in|bis zu|spätestens nach|ab)\s+(?:(?:den|dem|der|die)\s+)?(?:(?:ersten|nächsten|letzten)\s+)?(?:the\s+(?:first|next)\s+)?${NUMBER}\s*(?:-\s*)?(?:${TIME_UNITS})(?![\p{L}])`, 'iu');
+/** An amount of money: "$8", "€4 per month", "1 200 руб.". */
+const AMOUNT = String.raw`[$€£¥₽]\s*\d|\d[\d,.\s ]*\s*(?:[$€£¥₽]|k\b|m\b|usd|eur|gbp|rub|dollars?|euros?|pounds?|руб\p{L}*|долл\p{L}*|евро|franken|chf)(?![\p{L}])`;
+const MONEY_AMOUNT = new RegExp(AMOUNT, 'iu');
 /** A price may be none: "free of charge", "kostenlos", «бесплатно», "gratuit". */
-const MONEY = new RegExp(String.raw`(?<![\p{L}-])(?:free(?: of charge)?|at no cost|no charge|kostenlos|kostenfrei|gratis|umsonst|бесплат\p{L}*|gratuit\p{L}*|gratuitamente)(?![\p{L}-])|[$€£¥₽]\s*\d|\d[\d,.\s ]*\s*(?:[$€£¥₽]|k\b|m\b|usd|eur|gbp|rub|dollars?|euros?|pounds?|руб\p{L}*|долл\p{L}*|евро|franken|chf)(?![\p{L}])`, 'iu');
+const MONEY = new RegExp(String.raw`(?<![\p{L}-])(?:free(?: of charge)?|at no cost|no charge|kostenlos|kostenfrei|gratis|umsonst|бесплат\p{L}*|gratuit\p{L}*|gratuitamente)(?![\p{L}-])|${AMOUNT}`, 'iu');
+/** A price per unit of time or use: "per year", "a month", "per seat", «в месяц», «за место», "pro Jahr". */
+const RATE = /(?<![\p{L}])(?:(?:per|a|each|every)\s+(?:year|month|week|day|seat|user|person|member)|(?:в|за)\s+(?:год|месяц|неделю|день|место|пользователя)|pro\s+(?:jahr|monat|woche|tag|nutzer|platz))(?![\p{L}])/iu;
 const ANY_NUMBER = new RegExp(NUMBER, 'iu');
 /**
  * Chinese and Japanese write a number and its unit without a space and go on without one
@@ -203,6 +210,7 @@ export function askedType(question: string): AskedType {
     // "How many retries…" is answered by a count of retries: a sentence that counts nothing, or something else, is no answer.
     return unit ? { type: 'number', unit, strict: true } : { type: 'number' };
   }
+  if (best.type === 'money' && RATE.test(q)) return { type: 'money', strict: true, rate: true };
   if (best.type === 'money' || (best.type === 'date' && NAMES_DATE.test(q)) || (best.type === 'place' && NAMES_PLACE.test(q))) return { type: best.type, strict: true };
   return { type: best.type };
 }
@@ -250,7 +258,7 @@ export function hasRelativeClause(question: string): boolean {
 export function holdsType(sentence: string, asked: AskedType, line?: { code?: boolean; described?: string; item?: boolean }): boolean {
   // The reader asks the same of a sentence for each part, each ranking and each hop's reading: the
   // patterns are large (every language's values), so each answer is kept.
-  const key = `${asked.type}\u0000${asked.unit ?? ''}\u0000${line?.code ? 1 : 0}${line?.item ? 1 : 0}\u0000${line?.described ?? ''}\u0000${sentence}`;
+  const key = `${asked.type}${asked.rate ? '/rate' : ''}\u0000${asked.unit ?? ''}\u0000${line?.code ? 1 : 0}${line?.item ? 1 : 0}\u0000${line?.described ?? ''}\u0000${sentence}`;
   return typeMemo(key, () => holdsTypeOnce(sentence, asked, line));
 }
 
@@ -266,7 +274,7 @@ function holdsTypeOnce(sentence: string, asked: AskedType, line?: { code?: boole
       // A deadline is often relative: "within 5 working days", "через две недели".
       return has(DATE, sentence) || has(RELATIVE_TIME, sentence) || has(CJK_DATE, sentence);
     case 'money':
-      return has(MONEY, sentence) || has(CJK_MONEY, sentence);
+      return has(asked.rate ? MONEY_AMOUNT : MONEY, sentence) || has(CJK_MONEY, sentence);
     case 'number': {
       if (has(CJK, sentence) && has(CJK_NUMBER, sentence)) return true;
       if (!asked.unit) return has(ANY_NUMBER, sentence);
