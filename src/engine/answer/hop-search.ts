@@ -19,6 +19,8 @@ import { asksProperty, PROPERTY_FILE_MAX_BYTES, propertySnippets } from './prope
 import type { Snippet } from './types.ts';
 import { questionParts } from './answer-type.ts';
 
+/** The share of a relation question's clause (its words weighed by rarity) that the record it resolves to must say. */
+const RELATION_CLAUSE_SHARE = 0.6;
 /** Passages a second hop adds at most. */
 const HOP_PASSAGES = 4;
 /** Passages each second-hop search returns, before those of the subject's own note are kept. */
@@ -155,10 +157,10 @@ export async function resolveBridge(deps: AnswerDeps, d: DescribedSubject, conte
  * Answers a question that asks only for the person of a relation ("Who decided to use WebSockets for
  * the relay?"): the record the clause finds states it on a field line ("**Decider:** Tomás Herrera")
  * or in its front matter, away from the words the question names the record by. That line is read
- * beside the passages already read, holding the clause's words as its own (the record is what they
- * describe), so that it answers only where it states a person of the asked kind. Null when no record
- * the clause finds states the relation, or the reading does not quote the person the record names;
- * the caller keeps whichever reading its scorer trusts more.
+ * alone, holding the clause's words the record says as its own (the record is what they describe).
+ * Null when no record the clause finds states the relation, the record does not say most of the
+ * clause (RELATION_CLAUSE_SHARE) or every name and number in it, or the reading does not quote the
+ * person the line names; the caller decides which reading stands (relationReadingWins).
  */
 export async function relationHop(
   deps: AnswerDeps,
@@ -172,15 +174,26 @@ export async function relationHop(
   const resolved = await resolveBridge(deps, d, context, readerOptions, linesOf);
   if (!resolved || resolved.by !== 'relation') return null;
   const at = resolved.evidence.snippet.locator;
-  const held = first.snippets.findIndex((s) => s.locator === at);
-  const snippets = held >= 0 ? [...first.snippets] : [...first.snippets, { ...resolved.evidence.snippet, n: first.snippets.length + 1 }];
-  const evidence = held >= 0 ? held : snippets.length - 1;
-  // Only the clause's words the record itself holds: a word it never says is still missing.
+  const held = first.snippets.find((s) => s.locator === at);
+  const evidence = held ?? { ...resolved.evidence.snippet, n: first.snippets.length + 1 };
+  const snippets = held ? [...first.snippets] : [...first.snippets, evidence];
+  // The record must say the clause: most of its words' weight ("Who decided to move the relay to
+  // Kubernetes?" finds a record with a decider that never mentions Kubernetes: not that record).
   const lines = linesOf(resolved.evidence.snippet.doc_id, PROPERTY_FILE_MAX_BYTES);
   if (!lines) return null;
-  const said = new Set(tokenize(lines.join('\n'), language).map((t) => matchForm(t.term)));
-  const clauseTerms = tokenize(d.clause, language).filter((t) => !isStopword(t.raw, language)).map((t) => matchForm(t.term)).filter((t) => said.has(t));
-  const candidates = readerCandidates(snippets, language).map((c) => (c.snippetIndex === evidence ? { ...c, terms: new Set([...c.terms, ...clauseTerms]) } : c));
+  // The line's own words count as said: "Decider:" holds "chose", "picked".
+  const said = new Set([...tokenize(lines.join('\n'), language).map((t) => matchForm(t.term)), ...readerCandidates([evidence], language).flatMap((c) => [...c.terms])]);
+  const clause = tokenize(d.clause, language).filter((t) => !isStopword(t.raw, language));
+  const stats = readerOptions.termStats(clause.map((t) => t.term));
+  const weight = (term: string) => Math.max(stats.get(term)?.idf ?? 0, 0.05);
+  const total = clause.reduce((sum, t) => sum + weight(t.term), 0);
+  const saidWeight = clause.filter((t) => said.has(matchForm(t.term))).reduce((sum, t) => sum + weight(t.term), 0);
+  // A name or number of the clause ("Kubernetes", "2026") the record never says: the clause is about something else.
+  const named = tokenize((d.clause.match(/(?<![\p{L}\p{N}])(?:\p{Lu}|\p{N})[\p{L}\p{N}.-]*/gu) ?? []).join(' '), language).map((t) => matchForm(t.term));
+  if (total === 0 || saidWeight < RELATION_CLAUSE_SHARE * total || named.some((t) => !said.has(t))) return null;
+  // The line is read alone, holding the clause's words the record says: the question asks only for the person it names.
+  const clauseTerms = clause.map((t) => matchForm(t.term)).filter((t) => said.has(t));
+  const candidates = readerCandidates([evidence], language).map((c) => ({ ...c, terms: new Set([...c.terms, ...clauseTerms]) }));
   const reading = readAnswer(d.phrase, candidates, readerOptions);
   // The line must have been read as the answer: a reading that quotes other sentences only is the first's to give.
   if (reading.outcome === 'not_found' || !reading.answer.toLowerCase().includes(resolved.name.toLowerCase())) return null;

@@ -18,6 +18,13 @@ describe('a record\'s decider line, on the sample vault with the shipped scorer'
     const who = await engine.answer('Who decided to use WebSockets for the relay?');
     expect(who.outcome).toBe('answered');
     expect(who.answer).toMatch(/^Decider: Tomás Herrera\. \[\d+\]$/);
+    // The record's line names the person where the sentence that holds the clause names none ("We name releases…").
+    const birds = await engine.answer('Who chose to name releases after birds of prey?');
+    expect(birds.answer).toMatch(/^Date: 2026-04-16 · Decider: Aiko Tanaka\. \[\d+\]$/);
+    expect(birds.outcome).toBe('answered');
+    // A record whose decider line is found, but which never says the clause's name, is not the one asked about.
+    const other = await engine.answer('Who decided to move the relay to Kubernetes?');
+    expect(other.answer).not.toMatch(/Decider/);
     // "Decider: Maya Chen" answers "who chose", not "which engine was chosen" or "which transport was picked".
     for (const question of ['Which storage engine was chosen for data on the device?', 'Which transport was picked for the relay?']) {
       const thing = await engine.answer(question);

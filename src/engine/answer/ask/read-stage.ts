@@ -118,16 +118,19 @@ async function readWithHops(run: AskRun, result: RetrievalResult | null, packed:
   // "Who decided to use WebSockets for the relay?": the record the clause finds names its decider on a line of its own.
   // A word no file mentions ("Who decided to use Zeromq…") is asked of no record: none is resolved for it.
   const relation = !described && result && reading.unknown.length === 0 ? relationQuestion(query) : null;
+  let related = false;
   if (relation) {
     const hop = await relationHop(deps, relation, { snippets }, hopContext, readerOptions, language, run.lines).catch(() => null);
     if (hop && relationReadingWins(calibrate(reading, snippets, setup.profile), calibrate(hop.reading, hop.snippets, setup.profile), hop.name)) {
       snippets = hop.snippets;
       reading = hop.reading;
+      related = true;
     }
   }
   // A second hop: the question describes its subject ("the engineer who chose WebSockets") and the
   // best sentences name it (Tomás Herrera); that subject's own passages hold the rest of the answer.
-  if (!bridged && result && reading.hops.length > 0 && describesSubject(query)) {
+  // Not after the record's relation line answered it: a new reading of all passages would drop it.
+  if (!bridged && !related && result && reading.hops.length > 0 && describesSubject(query)) {
     const hop = await secondHop(deps, query, reading, snippets, { ...(options.context ?? {}) }, limits);
     if (hop.length > 0) {
       snippets = [...snippets, ...hop];
@@ -149,14 +152,13 @@ const OUTCOME_RANK: Record<Reading['outcome'], number> = { not_found: 0, partial
 
 /**
  * Whether the reading of a relation's record line ("Decider: Maya Chen") replaces the first reading
- * of "Who chose SQLite?": it earns a better outcome, or the same one where the first does not name
- * that person ("Decided on 2026-03-14 to use SQLite…").
+ * of "Who chose SQLite?": it reads as an answer, and the first does not name that person ("Decided
+ * on 2026-03-14 to use SQLite…" says what was chosen, not who chose it) or earns a worse outcome.
  */
 export function relationReadingWins(first: Calibrated, hop: Calibrated, name: string): boolean {
-  const gain = OUTCOME_RANK[hop.quoteOutcome] - OUTCOME_RANK[first.quoteOutcome];
-  if (gain !== 0) return gain > 0;
   if (hop.quoteOutcome === 'not_found') return false;
-  return !first.quote.toLowerCase().includes(name.toLowerCase());
+  if (!first.quote.toLowerCase().includes(name.toLowerCase())) return true;
+  return OUTCOME_RANK[hop.quoteOutcome] > OUTCOME_RANK[first.quoteOutcome];
 }
 
 /**
