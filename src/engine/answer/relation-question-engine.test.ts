@@ -22,6 +22,9 @@ describe('a record\'s decider line, on the sample vault with the shipped scorer'
     const birds = await engine.answer('Who chose to name releases after birds of prey?');
     expect(birds.answer).toMatch(/^Date: 2026-04-16 · Decider: Aiko Tanaka\. \[\d+\]$/);
     expect(birds.outcome).toBe('answered');
+    // No file says "chose": the record's label states it ("Author and decider:"), so the question is still resolved.
+    const clocks = await engine.answer('Who chose hybrid logical clocks for ordering operations?');
+    expect(clocks.answer).toMatch(/^Author and decider: Priya Raman\. \[\d+\]$/);
     // A record whose decider line is found, but which never says the clause's name, is not the one asked about.
     const other = await engine.answer('Who decided to move the relay to Kubernetes?');
     expect(other.answer).not.toMatch(/Decider/);

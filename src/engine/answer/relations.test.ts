@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { stemWord } from '../search/analyzer.ts';
-import { relationTerms } from './relations.ts';
+import { asksRelationBy, relationTerms } from './relations.ts';
 
 const has = (text: string, word: string) => relationTerms(text).includes(stemWord(word));
 
@@ -21,5 +21,18 @@ describe('relationTerms', () => {
     expect(relationTerms('The outage lasted 47 minutes.')).toEqual([]);
     // "report" alone is a document, not a line of management.
     expect(has('The cost report goes out monthly.', 'manages')).toBe(false);
+  });
+});
+
+describe('asksRelationBy', () => {
+  it.each([
+    ['chose', true],
+    ['picked', true],
+    ['boss', true],
+    ['wrote', true],
+    ['Kubernetes', false],
+    ['laptop', false],
+  ])('%s: %s', (word, asks) => {
+    expect(asksRelationBy(word)).toBe(asks);
   });
 });

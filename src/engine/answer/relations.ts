@@ -42,6 +42,12 @@ export function relationTerms(text: string): string[] {
   return out;
 }
 
+/** Whether a word of a question is one a relation is asked by ("chose", «начальник»): a field's label states it without the word. */
+export function asksRelationBy(word: string): boolean {
+  const terms = tokenize(word).map((t) => t.term);
+  return terms.length > 0 && terms.every((t) => askedTerms.some((asked) => asked.includes(t)));
+}
+
 /**
  * The relation a question's clause asks by its verb ("chose WebSockets" → the decider, "wrote the
  * record" → the author, "manages Priya" → the manager), as an index for statesRelation; null when

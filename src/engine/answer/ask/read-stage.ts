@@ -10,6 +10,7 @@ import { limit, type RetrievalResult } from '../../../shared/contract.ts';
 import { asksAboutSubject, describedSubject, relationQuestion } from '../described-subject.ts';
 import { bridgeHop, relationHop, resolveBridge, secondHop, taskHop } from '../hop-search.ts';
 import { asksProperty, PROPERTY_FILE_MAX_BYTES, propertySnippets } from '../properties.ts';
+import { asksRelationBy } from '../relations.ts';
 import { describesSubject, type Reading, type ReaderOptions, readAnswer, readerCandidates, sentenceSimilarity } from '../reader.ts';
 import { readingFeatures, type Features } from '../reader/features.ts';
 import { answerProbability, calibratedOutcome, defaultReaderProfile, type ReaderProfile, rescueProbability } from '../reader/scorer.ts';
@@ -116,8 +117,9 @@ async function readWithHops(run: AskRun, result: RetrievalResult | null, packed:
     limits.push(bridged.limit);
   }
   // "Who decided to use WebSockets for the relay?": the record the clause finds names its decider on a line of its own.
-  // A word no file mentions ("Who decided to use Zeromq…") is asked of no record: none is resolved for it.
-  const relation = !described && result && reading.unknown.length === 0 ? relationQuestion(query) : null;
+  // A word no file mentions ("Who decided to use Zeromq…") is asked of no record: none is resolved for
+  // it. The relation's own verb may be one ("chose": the record's label says "Decider").
+  const relation = !described && result && reading.unknown.every(asksRelationBy) ? relationQuestion(query) : null;
   let related = false;
   if (relation) {
     const hop = await relationHop(deps, relation, { snippets }, hopContext, readerOptions, language, run.lines).catch(() => null);
