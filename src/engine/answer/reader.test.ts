@@ -193,6 +193,14 @@ describe('readAnswer', () => {
     expect(read('What does the importer create for a base with a table?', s).answer).toContain('Airtable/ [1]');
   });
 
+  it('quotes the commands a sentence runs straight into, without a colon or a blank line', () => {
+    const s = [snippet(1, ['## Upgrade Astro', 'To upgrade Astro, we need to upgrade its integrations too', '```sh', 'npm install astro@latest', '```'].join('\n'), { title: 'Astro' })];
+    expect(read('How do I upgrade Astro to the newest version?', s).answer).toBe('To upgrade Astro, we need to upgrade its integrations too. [1]\nnpm install astro@latest [1]');
+    // After a blank line the block stands apart: the sentence does not introduce it.
+    const apart = [snippet(1, ['## Upgrade Astro', 'To upgrade Astro, we need to upgrade its integrations too', '', '```sh', 'npm install astro@latest', '```'].join('\n'), { title: 'Astro' })];
+    expect(read('How do I upgrade Astro to the newest version?', apart).answer).not.toContain('To upgrade Astro, we need to upgrade its integrations too. [1]\nnpm install');
+  });
+
   it('does not answer a how-to question with the steps of another task', () => {
     const s = [snippet(1, ['To embed a PDF in a note:', '', '```md', '![[Document.pdf]]', '```'].join('\n'), { title: 'Embed files' })];
     expect(read('How do I embed a PDF in a note?', s).outcome).toBe('answered');

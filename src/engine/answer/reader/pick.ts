@@ -226,6 +226,12 @@ export function stepsStart(ctx: PickContext, picked: number[]): boolean {
   return hasSteps;
 }
 
+/** A sentence that ends in ":", or runs straight into the commands it introduces (units.ts: `described`). */
+function introduces(candidates: readonly Candidate[], i: number): boolean {
+  const next = candidates[i + 1];
+  return /[:：]\s*$/.test(candidates[i]!.text) || (next?.command === true && next.snippetIndex === candidates[i]!.snippetIndex && next.described === candidates[i]!.text);
+}
+
 /**
  * A quoted sentence that ends in ":" announces what follows it in its passage (a list, fields): the
  * items are quoted after it, so that "hosted in the following regions:" does not end the answer.
@@ -239,7 +245,7 @@ export function listItems(ctx: PickContext, picked: number[], hasSteps: boolean)
     const i = picked[k]!;
     const steps = hasSteps && k === 0;
     if (candidates[i]!.code && !steps) continue;
-    const colon = /[:：]\s*$/.test(candidates[i]!.text);
+    const colon = introduces(candidates, i);
     const listNext = [i + 1, i + 2].some((j) => candidates[j]?.item === true && candidates[j]!.snippetIndex === candidates[i]!.snippetIndex);
     if (!steps && !colon && !(listNext && ANNOUNCES_LIST.test(candidates[i]!.text))) continue;
     const items: number[] = [];

@@ -48,6 +48,8 @@ export interface Candidate {
   code?: boolean;
   /** A line of a code block that lists files and folders (what a program creates, a project's layout): read, not typed. */
   listing?: boolean;
+  /** A line of a shell code block in a note: a command a person types. */
+  command?: boolean;
   /**
    * The words a question asks this field line's relation by that the line does not say itself
    * ("chose", "picked" for "Decider: Maya Chen"): among its terms only where the question asks who.

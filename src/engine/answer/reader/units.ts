@@ -104,7 +104,10 @@ export function proseUnits(text: string): PassageUnit[] {
       shell = inFence && !listing && SHELL_FENCE.test(line.slice(3).trim());
       flush();
       const last = out.at(-1);
-      intro = inFence && last && !last.code && /[:：]\s*$/.test(last.text) ? last.text : undefined;
+      // The sentence that introduces a block ends in a colon, or, before commands, runs straight into it
+      // with no blank line ("To upgrade Astro, we need to upgrade its integrations too" over `npm install astro@latest`).
+      const runsInto = shell && i > 0 && lines[i - 1]!.trim() !== '';
+      intro = inFence && last && !last.code && (/[:：]\s*$/.test(last.text) || runsInto) ? last.text : undefined;
       continue;
     }
     if (inFence) {
