@@ -165,7 +165,7 @@ export async function resolveBridge(deps: AnswerDeps, d: DescribedSubject, conte
 export async function relationHop(
   deps: AnswerDeps,
   d: DescribedSubject,
-  first: { snippets: readonly Snippet[] },
+  read: readonly Snippet[],
   context: RetrieveContext,
   readerOptions: ReaderOptions,
   language: string,
@@ -174,15 +174,16 @@ export async function relationHop(
   const resolved = await resolveBridge(deps, d, context, readerOptions, linesOf);
   if (!resolved || resolved.by !== 'relation') return null;
   const at = resolved.evidence.snippet.locator;
-  const held = first.snippets.find((s) => s.locator === at);
-  const evidence = held ?? { ...resolved.evidence.snippet, n: first.snippets.length + 1 };
-  const snippets = held ? [...first.snippets] : [...first.snippets, evidence];
+  const held = read.find((s) => s.locator === at);
+  const evidence = held ?? { ...resolved.evidence.snippet, n: read.length + 1 };
+  const snippets = held ? [...read] : [...read, evidence];
   // The record must say the clause: most of its words' weight ("Who decided to move the relay to
   // Kubernetes?" finds a record with a decider that never mentions Kubernetes: not that record).
   const lines = linesOf(resolved.evidence.snippet.doc_id, PROPERTY_FILE_MAX_BYTES);
   if (!lines) return null;
+  const line = readerCandidates([evidence], language);
   // The line's own words count as said: "Decider:" holds "chose", "picked".
-  const said = new Set([...tokenize(lines.join('\n'), language).map((t) => matchForm(t.term)), ...readerCandidates([evidence], language).flatMap((c) => [...c.terms])]);
+  const said = new Set([...tokenize(lines.join('\n'), language).map((t) => matchForm(t.term)), ...line.flatMap((c) => [...c.terms])]);
   const clause = tokenize(d.clause, language).filter((t) => !isStopword(t.raw, language));
   const stats = readerOptions.termStats(clause.map((t) => t.term));
   const weight = (term: string) => Math.max(stats.get(term)?.idf ?? 0, 0.05);
@@ -193,7 +194,7 @@ export async function relationHop(
   if (total === 0 || saidWeight < RELATION_CLAUSE_SHARE * total || named.some((t) => !said.has(t))) return null;
   // The line is read alone, holding the clause's words the record says: the question asks only for the person it names.
   const clauseTerms = clause.map((t) => matchForm(t.term)).filter((t) => said.has(t));
-  const candidates = readerCandidates([evidence], language).map((c) => ({ ...c, terms: new Set([...c.terms, ...clauseTerms]) }));
+  const candidates = line.map((c) => ({ ...c, terms: new Set([...c.terms, ...clauseTerms]) }));
   const reading = readAnswer(d.phrase, candidates, readerOptions);
   // The line must have been read as the answer: a reading that quotes other sentences only is the first's to give.
   if (reading.outcome === 'not_found' || !reading.answer.toLowerCase().includes(resolved.name.toLowerCase())) return null;
@@ -220,7 +221,8 @@ export function sourceLines(deps: AnswerDeps, docId: string, maxBytes = Infinity
 /** The quoted sentences of a reader's answer, each with its citation ("… [2]"). */
 const quotedPieces = (answer: string): string[] => answer.split(/(?<=\[\d+\])\s+/).filter((p) => p.trim().length > 0);
 
-const OUTCOME_RANK: Record<Reading['outcome'], number> = { not_found: 0, partial: 1, answered: 2 };
+/** The outcomes in order of how much they answer: a later reading replaces an earlier one only upwards. */
+export const OUTCOME_RANK: Record<Reading['outcome'], number> = { not_found: 0, partial: 1, answered: 2 };
 
 /**
  * Answers a question that describes its subject through the bridge: the rest of the question is

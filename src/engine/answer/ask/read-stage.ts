@@ -8,7 +8,7 @@
  */
 import { limit, type RetrievalResult } from '../../../shared/contract.ts';
 import { asksAboutSubject, describedSubject, relationQuestion } from '../described-subject.ts';
-import { bridgeHop, relationHop, resolveBridge, secondHop, taskHop } from '../hop-search.ts';
+import { bridgeHop, OUTCOME_RANK, relationHop, resolveBridge, secondHop, taskHop } from '../hop-search.ts';
 import { asksProperty, PROPERTY_FILE_MAX_BYTES, propertySnippets } from '../properties.ts';
 import { asksRelationBy } from '../relations.ts';
 import { describesSubject, type Reading, type ReaderOptions, readAnswer, readerCandidates, sentenceSimilarity } from '../reader.ts';
@@ -122,7 +122,7 @@ async function readWithHops(run: AskRun, result: RetrievalResult | null, packed:
   const relation = !described && result && reading.unknown.every(asksRelationBy) ? relationQuestion(query) : null;
   let related = false;
   if (relation) {
-    const hop = await relationHop(deps, relation, { snippets }, hopContext, readerOptions, language, run.lines).catch(() => null);
+    const hop = await relationHop(deps, relation, snippets, hopContext, readerOptions, language, run.lines).catch(() => null);
     if (hop && relationReadingWins(calibrate(reading, snippets, setup.profile), calibrate(hop.reading, hop.snippets, setup.profile), hop.name)) {
       snippets = hop.snippets;
       reading = hop.reading;
@@ -149,8 +149,6 @@ async function readWithHops(run: AskRun, result: RetrievalResult | null, packed:
   }
   return { snippets, reading };
 }
-
-const OUTCOME_RANK: Record<Reading['outcome'], number> = { not_found: 0, partial: 1, answered: 2 };
 
 /**
  * Whether the reading of a relation's record line ("Decider: Maya Chen") replaces the first reading

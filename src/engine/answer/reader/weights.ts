@@ -38,7 +38,12 @@ export interface QuestionWeights {
 function withRelationWords(candidates: readonly Candidate[], question: string): readonly Candidate[] {
   if (!candidates.some((c) => c.relationWords)) return candidates;
   if ([question, ...questionParts(question)].some((q) => askedType(q).type === 'person')) return candidates;
-  return candidates.map((c) => (c.relationWords ? { ...c, terms: new Set([...c.terms].filter((t) => !c.relationWords!.has(t))) } : c));
+  return candidates.map((c) => {
+    if (!c.relationWords) return c;
+    // Set aside whole: the line neither holds the words nor makes them known ("your files never mention").
+    const { relationWords, ...rest } = c;
+    return { ...rest, terms: new Set([...c.terms].filter((t) => !relationWords.has(t))) };
+  });
 }
 
 /**
