@@ -29,6 +29,18 @@ describe('answers through the bridge, on an indexed vault', () => {
     expect(envelope.citations.find((c) => c.n === 1)?.locator).toBe('decisions/2026-04-02 Transport protocol.md#L16-L16');
   });
 
+  it('says partly answered when a later part is answered only by a sentence about the name', async () => {
+    const engine = open();
+    await engine.index([SAMPLE_VAULT]);
+    // "which type of clock…" is asked with "Priya Raman" added; her PhD sentence holds her name and
+    // "data types", not the clock the record settled on.
+    const envelope = await engine.answer('Who is the boss of the engineer that authored the conflict resolution strategy decision, and which type of clock did that decision settle on?');
+    expect(envelope.outcome).toBe('partial');
+    expect(envelope.answer).toMatch(/^2026-02-20 Conflict resolution strategy — Author and decider: Priya Raman\. \[1\]/);
+    expect(envelope.answer).toContain('Reports to: Maya Chen');
+    expect(envelope.answer).not.toContain('PhD');
+  });
+
   it('answers "who decided X" by the record\'s decider line where that line does not repeat X', async () => {
     const engine = open();
     await engine.index([SAMPLE_VAULT]);

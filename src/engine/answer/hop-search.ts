@@ -18,6 +18,8 @@ import { fenceLanguage, snippetsFromBlocks } from './prompt.ts';
 import { asksProperty, PROPERTY_FILE_MAX_BYTES, propertySnippets } from './properties.ts';
 import type { Snippet } from './types.ts';
 import { questionParts } from './answer-type.ts';
+import { contentTerms } from './checks.ts';
+import { questionStems } from './reader/question.ts';
 
 /** The share of a relation question's clause (its words weighed by rarity) that the record it resolves to must say. */
 const RELATION_CLAUSE_SHARE = 0.6;
@@ -221,6 +223,25 @@ export function sourceLines(deps: AnswerDeps, docId: string, maxBytes = Infinity
 /** The quoted sentences of a reader's answer, each with its citation ("… [2]"). */
 const quotedPieces = (answer: string): string[] => answer.split(/(?<=\[\d+\])\s+/).filter((p) => p.trim().length > 0);
 
+/** The share of a later part's own word weight its lead must hold to answer that part. */
+const OWN_SHARE = 0.5;
+
+/**
+ * Whether a sentence's words (a field line's relation words among them: "Reports to" holds
+ * "manager") hold at least half the idf weight of the question part's own words, the resolved
+ * name's words and the question's framing aside. "Priya did her PhD… replicated data types" holds
+ * "type" of "which type of clock did that decision settle on", not "clock" or "decision".
+ */
+export function holdsOwnWords(held: ReadonlySet<string>, part: string, nameTerms: readonly string[], language: string, termStats: ReaderOptions['termStats']): boolean {
+  const framing = questionStems(language);
+  const own = [...new Set(contentTerms(part, language))].filter((t) => !framing.has(t) && !nameTerms.includes(matchForm(t)));
+  const stats = termStats(own);
+  // A word no file says cannot be held: it weighs nothing either way.
+  const weight = (t: string) => ((stats.get(t)?.df ?? 0) > 0 ? Math.max(stats.get(t)!.idf, 0.05) : 0);
+  const total = own.reduce((n, t) => n + weight(t), 0);
+  return total === 0 || own.reduce((n, t) => n + (held.has(matchForm(t)) ? weight(t) : 0), 0) >= OWN_SHARE * total;
+}
+
 /** The outcomes in order of how much they answer: a later reading replaces an earlier one only upwards. */
 export const OUTCOME_RANK: Record<Reading['outcome'], number> = { not_found: 0, partial: 1, answered: 2 };
 
@@ -311,13 +332,23 @@ export async function bridgeHop(
   // sentence that touches both parts a little does not stand for either.
   const parts = questionParts(asked);
   let quote = quotedPieces(reading.answer).filter((piece) => !piece.includes(resolved.evidence.text))[0] ?? '';
+  let outcome = reading.outcome;
   if (parts.length > 1) {
     // By the words alone: the stored cosines are the whole question's, which do not say what part a sentence answers.
     const byPart = parts.map((part, i) => readAnswer(i === 0 ? part : `${part.replace(/[?!.]+$/, '')} ${resolved.name}`, candidates, { ...words, directForms: true, maxSentences: 1 }));
-    if (byPart.every((r) => r.outcome !== 'not_found')) {
-      // Each part's lead only: the sentences a reading adds after it answer the part's own gaps.
-      quote = [...new Set(byPart.map((r) => quotedPieces(r.answer)[0]!))].join(' ');
-    }
+    // A later part is asked with the name added, and every sentence of her notes holds the name's
+    // words: a lead that holds none of the part's own words ("which type of clock did that decision
+    // settle on" — "Priya did her PhD at TU Delft…") answers the name, not the part.
+    const leadTerms = (r: Reading) => {
+      const lead = quotedPieces(r.answer)[0] ?? '';
+      return new Set(candidates.filter((c) => lead.includes(c.text)).flatMap((c) => [...c.terms]));
+    };
+    const answers = (r: Reading, i: number) => r.outcome !== 'not_found' && (i === 0 || holdsOwnWords(leadTerms(r), parts[i]!, nameTerms, language, words.termStats));
+    // Each answered part's lead only: the sentences a reading adds after it answer the part's own
+    // gaps. A part none answers leaves the answer partial.
+    const leads = byPart.flatMap((r, i) => (answers(r, i) ? [quotedPieces(r.answer)[0]!] : []));
+    if (leads.length > 0) quote = [...new Set(leads)].join(' ');
+    if (leads.length < parts.length && outcome === 'answered') outcome = 'partial';
   }
   // The chain is cited: the bridge's evidence leads, then the facts asked (without the evidence again).
   const facts = quotedPieces(quote).filter((piece) => !piece.includes(resolved.evidence.text));
@@ -325,7 +356,7 @@ export async function bridgeHop(
   const cited = [...new Set([...answer.matchAll(/\[(\d+)\](?=\s|$)/g)].map((m) => Number(m[1])))];
   return {
     snippets,
-    reading: { ...reading, answer, cited },
+    reading: { ...reading, outcome, answer, cited },
     limit: limit('described_subject', `described subject: "${d.phrase}" is ${resolved.name} (${resolved.evidence.snippet.locator}); searched "${asked}"`),
   };
 }
