@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { askedAttribute, askedType, asksLimit, assignsUnit, boundStatement, hasRelativeClause, holdsType, likelyVerbs, measureWords, questionParts } from './answer-type.ts';
+import { askedAttribute, askedType, asksLimit, assignsUnit, boundStatement, hasRelativeClause, holdsType, likelyVerbs, measureWords, questionParts, saysWhere } from './answer-type.ts';
 
 describe('askedType', () => {
   it.each([
@@ -112,6 +112,17 @@ describe('askedType', () => {
     ['Tables are a way to show data in rows.', false],
   ])('reads "%s" as saying how to do something: %s', (sentence, says) => {
     expect(holdsType(sentence, { type: 'procedure' })).toBe(says);
+  });
+
+  it.each([
+    ['The word count appears in the status bar.', true],
+    ['Tomás Herrera — location: Valencia (remote).', true],
+    ['Open Settings > Files and links and pick a folder.', true],
+    ['Снимки хранятся в папке .obsidian.', true],
+    ['Анна Соколова — Роль: руководитель платформенной команды.', false],
+    ['The platform team is led by Anna Sokolova.', false],
+  ])('reads "%s" as saying where something is: %s', (sentence, says) => {
+    expect(saysWhere(sentence)).toBe(says);
   });
 
   it('answers a price per year, month or seat by an amount, not by "free"', () => {

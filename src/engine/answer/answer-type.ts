@@ -99,6 +99,17 @@ const ROLE = /(?<![\p{L}])(?:(?:the|an?|your|their|its|only the|each|every)\s+(?
 /** A place: a capitalised name after a preposition of place, or a field line that names one ("City: Valencia", «Город: Казань»). */
 const PLACE = /(?<![\p{L}])(?:in|at|from|near|based in|located in|в|во|из|на|im|aus|bei|nach|unter|auf der|in der|im ordner|unter)\s+(?:the\s+|dem\s+|der\s+|den\s+)?[\p{Lu}][\p{L}'’-]+|(?<![\p{L}])(?:[Cc]ity|[Tt]own|[Cc]ountry|[Oo]ffice|[Ll]ocation|[Rr]egion|[Гг]ород|[Сс]трана|[Оо]фис|[Мм]есто|[Ss]tadt|[Ll]and|[Bb]üro|[Oo]rt)\s*:\s*\p{Lu}/u;
 
+/**
+ * Where something is, said in any form: a preposition of place before a word ("in the status bar",
+ * «на кухне», "im Ordner") or a path through the settings ("Settings > Files and links", "→").
+ */
+const LOCATED = /(?<![\p{L}])(?:in|at|on|under|inside|within|from|near|into|onto|below|above|beside|next to|в|во|на|из|под|над|у|около|возле|рядом с|im|am|auf|unter|bei|aus|neben)\s+[\p{L}\p{N}`"«'[]|\S\s*(?:>|›|→)\s*\S/iu;
+
+/** Whether a sentence says where something is: a place (holdsType's), or any phrase of place (LOCATED). */
+export function saysWhere(sentence: string): boolean {
+  return holdsType(sentence, { type: 'place' }) || LOCATED.test(sentence);
+}
+
 const PROCEDURE = /[:：]\s*$|→|(?<![\p{L}])you can\s[^.,;]{3,60}\s(?:using|with|by|via)\s|(?<![\p{L}])(?:run|type|enter|press|execute|запустите|выполните|введите|нажмите|führe|gib|drücke)\s+`[^`]+`|(?<![\p{L}])(?:settings|preferences|einstellungen|настройки)\s*[>›»]|^(?:to|um|чтобы)\s[^,]{3,80},\s/iu;
 
 const has = (re: RegExp, s: string) => re.test(s);

@@ -35,6 +35,15 @@ describe('readAnswer', () => {
     expect(checkAnswer(r.answer, s).verdict).toBe('APPROVE');
   });
 
+  it('answers "where" only by a quote that says where: a role line is at most partial', () => {
+    const role = [snippet(1, 'Anna Sokolova — role: head of the platform team.', { title: 'Anna Sokolova' })];
+    expect(read('Where does the head of the platform team sit?', role).outcome).not.toBe('answered');
+    const place = [snippet(1, 'Anna Sokolova — role: head of the platform team. The platform team sits in the Berlin office.', { title: 'Anna Sokolova' })];
+    const r = read('Where does the head of the platform team sit?', place);
+    expect(r.outcome).toBe('answered');
+    expect(r.answer).toContain('Berlin office');
+  });
+
   it('quotes the neighbour a lead refers to, after the lead, and no unrelated neighbour', () => {
     const s = [
       snippet(1, 'Hyperbaric medicine uses special oxygen chambers to raise the pressure. These devices treat carbon monoxide poisoning and decompression sickness. The hospital opened in 1990.'),

@@ -1,5 +1,5 @@
 /** Whether the quote answers: how fully one sentence holds the question's words together, and the bars a reading must clear to be answered, partial or not found. */
-import { asksLimit, boundSaid, hasRelativeClause, holdsType } from '../answer-type.ts';
+import { asksLimit, boundSaid, hasRelativeClause, holdsType, saysWhere } from '../answer-type.ts';
 import type { Candidate, Outcome, Part, PartReading, ReaderOptions, Weighted } from './types.ts';
 import type { Scores, Vectors } from './table.ts';
 import type { QuestionWeights } from './weights.ts';
@@ -22,8 +22,10 @@ export function codeAnswers(question: string, asked: Part['asked'] | undefined):
 /**
  * The kinds of asked value a quote must hold to answer its part clearly (otherwise the part is partly
  * answered): a date, a span of time, a number or an amount has a form to look for, and a how-to's steps
- * or instruction (holdsType's 'procedure'). Who and where do not
- * ("available to users with a Catalyst licence", "in the global settings folder" answer them).
+ * or instruction (holdsType's 'procedure'). Who does not ("available to users with a Catalyst
+ * licence" answers it). Where is said in many forms, a place name only one of them: a quote answers it
+ * by any phrase of place or settings path (saysWhere: "in the global settings folder", "Settings >
+ * Files and links"), not by a line that only names a role («Роль: руководитель платформенной команды»).
  */
 const TYPED_TYPES: ReadonlySet<string> = new Set(['date', 'duration', 'number', 'money', 'procedure']);
 
@@ -169,8 +171,8 @@ export function judge(ctx: QuoteContext): Judgement {
     // (Where the verb only ranks, a Russian infinitive, a quote without it may still answer.)
     // A part that asks for a value of a form (when, how long, how many, how much) is clearly answered
     // only by a quote that holds one: "Snapshots are taken every 5 minutes" is about how long they are
-    // kept, but does not say it. So is a how-to, by steps or an instruction.
-    const typed = !TYPED_TYPES.has(p.asked.type) || picked.some((i) => table[i]![pi]!.typed);
+    // kept, but does not say it. So is a how-to, by steps or an instruction, and a "where", by a place.
+    const typed = p.asked.type === 'place' ? picked.some((i) => saysWhere(candidates[i]!.text)) : !TYPED_TYPES.has(p.asked.type) || picked.some((i) => table[i]![pi]!.typed);
     const task = p.asked.type !== 'procedure' || !p.taskRequired || picked.some((i) => table[i]![pi]!.doesTask);
     const stated = typed && task && !unstated(p, pi);
     return { part: p.text, type: p.asked.type, score: rounded, answered: rounded >= PART_ANSWERED && stated };
