@@ -125,6 +125,18 @@ describe('askedType', () => {
     expect(saysWhere(sentence)).toBe(says);
   });
 
+  it('answers a size by a quantity in digits, not by a number word', () => {
+    const size = askedType('Какой размер сегмента партиции в Kafka по умолчанию?');
+    expect(size).toEqual({ type: 'number', size: true });
+    expect(askedType('What is the maximum file size?').size).toBe(true);
+    expect(askedType('How big can one file be?').size).toBe(true);
+    expect(askedType('How many notes are there?').size).toBeUndefined();
+    expect(holdsType('Партиция состоит из одного или нескольких файлов, которые называются сегменты.', size)).toBe(false);
+    expect(holdsType('По умолчанию размер сегмента — 1 ГБ (log.segment.bytes).', size)).toBe(true);
+    // Without a size, a number word is a number.
+    expect(holdsType('The vault holds one note.', askedType('How many notes are in the vault?'))).toBe(true);
+  });
+
   it('answers a price per year, month or seat by an amount, not by "free"', () => {
     const perYear = askedType('How much does one seat of the commercial license cost per year?');
     expect(perYear).toEqual({ type: 'money', strict: true, rate: true });

@@ -34,7 +34,12 @@ export interface AskedType {
   strict?: true;
   /** A price per unit of time or use ("…cost per year?", «…в месяц?»): an amount answers it, "free" does not. */
   rate?: true;
+  /** A size ("what size", "how big", «какой размер», "wie groß"): a quantity written in digits answers it, "one or several files" does not. */
+  size?: true;
 }
+
+/** A question that asks a size or a length: its number is a measured quantity. */
+const ASKS_SIZE = /(?<![\p{L}])(?:size|sizes|how (?:big|large|long is|heavy)|length|weight|размер\p{L}*|объ[её]м\p{L}*|длин\p{L}*|вес\p{L}*|größe|grösse|wie groß|länge|gewicht)(?![\p{L}])/iu;
 
 const W = String.raw`[\p{L}\p{N}'’-]`;
 const NUMBER_WORDS_EN = EN.NUMBER_WORDS;
@@ -219,7 +224,8 @@ export function askedType(question: string): AskedType {
   if (best.type === 'number') {
     const unit = countedUnit(q);
     // "How many retries…" is answered by a count of retries: a sentence that counts nothing, or something else, is no answer.
-    return unit ? { type: 'number', unit, strict: true } : { type: 'number' };
+    if (unit) return { type: 'number', unit, strict: true };
+    return ASKS_SIZE.test(q) ? { type: 'number', size: true } : { type: 'number' };
   }
   if (best.type === 'money' && RATE.test(q)) return { type: 'money', strict: true, rate: true };
   if (best.type === 'money' || (best.type === 'date' && NAMES_DATE.test(q)) || (best.type === 'place' && NAMES_PLACE.test(q))) return { type: best.type, strict: true };
@@ -269,7 +275,7 @@ export function hasRelativeClause(question: string): boolean {
 export function holdsType(sentence: string, asked: AskedType, line?: { code?: boolean; described?: string; item?: boolean }): boolean {
   // The reader asks the same of a sentence for each part, each ranking and each hop's reading: the
   // patterns are large (every language's values), so each answer is kept.
-  const key = `${asked.type}${asked.rate ? '/rate' : ''}\u0000${asked.unit ?? ''}\u0000${line?.code ? 1 : 0}${line?.item ? 1 : 0}\u0000${line?.described ?? ''}\u0000${sentence}`;
+  const key = `${asked.type}${asked.rate ? '/rate' : ''}${asked.size ? '/size' : ''}\u0000${asked.unit ?? ''}\u0000${line?.code ? 1 : 0}${line?.item ? 1 : 0}\u0000${line?.described ?? ''}\u0000${sentence}`;
   return typeMemo(key, () => holdsTypeOnce(sentence, asked, line));
 }
 
@@ -288,6 +294,7 @@ function holdsTypeOnce(sentence: string, asked: AskedType, line?: { code?: boole
       return has(asked.rate ? MONEY_AMOUNT : MONEY, sentence) || has(CJK_MONEY, sentence);
     case 'number': {
       if (has(CJK, sentence) && has(CJK_NUMBER, sentence)) return true;
+      if (asked.size) return /\d/.test(sentence);
       if (!asked.unit) return has(ANY_NUMBER, sentence);
       // The counted noun within a few words of a number ("5 retries", "MAX_RETRIES = 5", "1200 планшетов").
       const words = sentence.match(WORDS) ?? [];
