@@ -6,6 +6,10 @@ describe('askedType', () => {
     ['How do I run the relay locally?', 'procedure'],
     ['How can I change the default location for new notes?', 'procedure'],
     ['What are the steps to renew the certificates?', 'procedure'],
+    ['release process?', 'procedure'],
+    ["What's the process for onboarding a new engineer?", 'procedure'],
+    ['deploy checklist', 'procedure'],
+    ['What did the new process change?', 'entity'],
     ['Как мне запустить платформу локально?', 'procedure'],
     ['Wie kann ich einen Tresor teilen?', 'procedure'],
     // "how" with an infinitive (Russian, French, Spanish) or a verb of the first person (German).

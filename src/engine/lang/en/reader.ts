@@ -102,7 +102,7 @@ export const en: ReaderPack = {
     person: [String.raw`\b(?:who|whom|whose)\b`],
     reason: [String.raw`\b(?:why|for what reason|what (?:was|is|were|are) (?:the |its |their )?(?:root )?(?:cause|reason)s?|what caused)\b`],
     place: [String.raw`\b(?:where|which (?:city|country|office|place|town|region))\b`],
-    procedure: [String.raw`\b(?:how (?:do|can|could|should|would|will|must) (?:i|we|you|one)|how to|what (?:are|were) the steps|what steps|which steps)\b`],
+    procedure: [String.raw`\b(?:how (?:do|can|could|should|would|will|must) (?:i|we|you|one)|how to|what (?:are|were) the steps|what steps|which steps)\b`, String.raw`^(?:what(?:'s| is| are)? (?:the |our |my )?)?(?:[\p{L}-]+ ){0,3}(?:process|procedure|workflow|steps|checklist)(?: for [\p{L} -]{1,40})?\s*\??$`],
     definition: [String.raw`\b(?:what (?:does|do|did) .{1,60}\bmean|what is meant by|define|what (?:is|are) (?:an? |the )?[\w-]+\??$)`],
     entity: [String.raw`\b(?:which|what)\b`],
   },
