@@ -135,6 +135,9 @@ describe('askedType', () => {
     expect(askedType('What is the maximum file size?').size).toBe(true);
     expect(askedType('How big can one file be?').size).toBe(true);
     expect(askedType('How many notes are there?').size).toBeUndefined();
+    expect(askedType('Сколько весит архив хранилища?').size).toBe(true);
+    // «весь» is "all", not a weight.
+    expect(askedType('Какой процент плана выполнил весь отдел?')).toEqual({ type: 'number' });
     expect(holdsType('Партиция состоит из одного или нескольких файлов, которые называются сегменты.', size)).toBe(false);
     expect(holdsType('По умолчанию размер сегмента — 1 ГБ (log.segment.bytes).', size)).toBe(true);
     // Without a size, a number word is a number.

@@ -39,7 +39,7 @@ export interface AskedType {
 }
 
 /** A question that asks a size or a length: its number is a measured quantity. */
-const ASKS_SIZE = /(?<![\p{L}])(?:size|sizes|how (?:big|large|long is|heavy)|length|weight|размер\p{L}*|объ[её]м\p{L}*|длин\p{L}*|вес\p{L}*|größe|grösse|wie groß|länge|gewicht)(?![\p{L}])/iu;
+const ASKS_SIZE = /(?<![\p{L}])(?:size|sizes|how (?:big|large|long is|heavy)|length|weight|размер\p{L}*|объ[её]м\p{L}*|длин\p{L}*|вес(?:а|у|ом|е|ит|ят)?|größe|grösse|wie groß|länge|gewicht)(?![\p{L}])/iu;
 
 const W = String.raw`[\p{L}\p{N}'’-]`;
 const NUMBER_WORDS_EN = EN.NUMBER_WORDS;
