@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { askedAttribute, askedType, asksLimit, assignsUnit, boundStatement, hasRelativeClause, holdsType, likelyVerbs, measureWords, questionParts, saysWhere } from './answer-type.ts';
+import { askedAttribute, askedType, asksLimit, assignsUnit, boundStatement, hasRelativeClause, holdsType, likelyVerbs, measureWords, processWords, questionParts, saysWhere } from './answer-type.ts';
 
 describe('askedType', () => {
   it.each([
@@ -127,6 +127,16 @@ describe('askedType', () => {
     ['The platform team is led by Anna Sokolova.', false],
   ])('reads "%s" as saying where something is: %s', (sentence, says) => {
     expect(saysWhere(sentence)).toBe(says);
+  });
+
+  it.each([
+    ['release process?', ['process']],
+    ["What's the process for onboarding a new engineer?", ['process']],
+    ['deploy checklist', ['checklist']],
+    ['What did the new process change?', []],
+    ['process?', []],
+  ])('reads the word that makes "%s" a how-to as its framing: %j', (question, words) => {
+    expect(processWords(question)).toEqual(words);
   });
 
   it('answers a size by a quantity in digits, not by a number word', () => {

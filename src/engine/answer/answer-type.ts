@@ -503,3 +503,10 @@ const HOW_MEASURE = /(?<![\p{L}])(?:how|wie)\s+(big|large|small|soon|frequently|
 export function measureWords(question: string): string[] {
   return [...question.matchAll(HOW_MEASURE)].map((m) => m[1]!.toLowerCase());
 }
+
+/** "release *process*?", "deploy *checklist*": the noun that makes a question ask for steps frames it, as "how do I" does. */
+const PROCESS_NOUN = /^(?:what(?:'s| is| are)? (?:the |our |my )?)?(?:[\p{L}-]+ ){1,3}(process|procedure|workflow|steps|checklist)(?: for [\p{L} -]{1,40})?\s*\??$/iu;
+export function processWords(question: string): string[] {
+  const m = PROCESS_NOUN.exec(question.trim());
+  return m ? [m[1]!.toLowerCase()] : [];
+}

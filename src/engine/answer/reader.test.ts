@@ -35,6 +35,17 @@ describe('readAnswer', () => {
     expect(checkAnswer(r.answer, s).verdict).toBe('APPROVE');
   });
 
+  it('reads a question that only names a process as asking its steps, the process word aside', () => {
+    const s = [
+      snippet(1, 'Process for releasing the relay server from the monorepo.', { title: 'Cut a release' }),
+      snippet(2, '## Steps\n\n1. Make sure `main` is green.\n2. Update `CHANGELOG.md` for each component you release.\n3. Tag the release and push the tag.', { title: 'Cut a release', heading: 'Steps' }),
+    ];
+    const r = read('release process?', s);
+    expect(r.outcome).toBe('answered');
+    expect(r.answer).toMatch(/^Make sure `main` is green\./);
+    expect(r.answer).not.toContain('Process for releasing');
+  });
+
   it('answers "where" only by a quote that says where: a role line is at most partial', () => {
     const role = [snippet(1, 'Anna Sokolova — role: head of the platform team.', { title: 'Anna Sokolova' })];
     expect(read('Where does the head of the platform team sit?', role).outcome).not.toBe('answered');

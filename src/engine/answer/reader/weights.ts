@@ -1,6 +1,6 @@
 /** How much each of the question's words weighs, and the parts the question asks: the reader's first stage. */
 import { isStopword, tokenize } from '../../search/analyzer.ts';
-import { askedAttribute, askedType, asksLimit, boundSaid, boundStatement, likelyVerbs, measureWords, questionParts } from '../answer-type.ts';
+import { askedAttribute, askedType, asksLimit, boundSaid, boundStatement, likelyVerbs, measureWords, processWords, questionParts } from '../answer-type.ts';
 import { contentTerms } from '../checks.ts';
 import type { Candidate, Part, ReaderOptions, Weighted } from './types.ts';
 import { matchForm } from './text.ts';
@@ -57,7 +57,7 @@ export function weighQuestion(question: string, given: readonly Candidate[], opt
   const lang = options.language;
   for (const t of tokenize(question, lang)) if (!written.has(t.term)) written.set(t.term, t.raw);
   const qStems = questionStems(lang);
-  const measure = new Set(measureWords(question).flatMap((w) => contentTerms(w, lang)));
+  const measure = new Set([...measureWords(question), ...processWords(question)].flatMap((w) => contentTerms(w, lang)));
   const whole = [...new Set(contentTerms(question, lang))].filter((t) => !qStems.has(t) && !measure.has(t));
   // A German compound no file holds whole is read as its parts ("Bildungsrabatt": Bildung, Rabatt).
   const split = compoundSplits(whole, written, lang, options.termStats);
