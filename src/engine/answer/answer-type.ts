@@ -504,9 +504,12 @@ export function measureWords(question: string): string[] {
   return [...question.matchAll(HOW_MEASURE)].map((m) => m[1]!.toLowerCase());
 }
 
-/** "release *process*?", "deploy *checklist*": the noun that makes a question ask for steps frames it, as "how do I" does. */
-const PROCESS_NOUN = /^(?:what(?:'s| is| are)? (?:the |our |my )?)?(?:[\p{L}-]+ ){1,3}(process|procedure|workflow|steps|checklist)(?: for [\p{L} -]{1,40})?\s*\??$/iu;
+/** "release *process*?", "deploy *checklist*": the noun that makes a question ask for steps frames it, as "how do I" does (each pack's `processQuestion`). */
+const PROCESS_QUESTIONS: readonly RegExp[] = READER_PACKS.flatMap((p) => (p.processQuestion ? [new RegExp(p.processQuestion, 'iu')] : []));
 export function processWords(question: string): string[] {
-  const m = PROCESS_NOUN.exec(question.trim());
-  return m ? [m[1]!.toLowerCase()] : [];
+  const q = question.trim();
+  return PROCESS_QUESTIONS.flatMap((re) => {
+    const m = re.exec(q);
+    return m ? [m[1]!.toLowerCase()] : [];
+  });
 }

@@ -105,6 +105,11 @@ export interface ReaderPack {
   countedAfter?: readonly string[];
   /** Words after "how many" that count nothing ("of", «раз», "mal"). */
   notCounted?: readonly string[];
+  /**
+   * A question that only names a process ("release process?", "deploy checklist"): a how-to, whose
+   * process word (group 1) frames it as "how do I" does. A source of a pattern, matched whole.
+   */
+  processQuestion?: string;
   /** How a how-to question names its task's verb (group 1), and whether the quote must hold that verb (else it only ranks). */
   taskVerb?: { pattern: RegExp; required: boolean };
   /**

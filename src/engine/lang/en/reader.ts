@@ -4,6 +4,9 @@ import type { ReaderPack } from '../reader-pack.ts';
 /** "What date format", "which date field": a date question only in name, it asks for a named thing. */
 export const DATE_COMPOUND = String.raw`(?! (?:formats?|fields?|pickers?|propert(?:y|ies)|ranges?|settings?|types?|strings?|columns?|syntax|templates?)\b)`;
 
+/** "release process?", "what's the process for onboarding", "deploy checklist": group 1 the process word. */
+const PROCESS_QUESTION = String.raw`^(?:what(?:'s| is| are)? (?:the |our |my )?)?(?:[\p{L}-]+ ){1,3}(process|procedure|workflow|steps|checklist)(?: for [\p{L} -]{1,40})?\s*\??$`;
+
 export const en: ReaderPack = {
   code: 'en',
   questionWords: 'what which who whom whose when where why how does doe did do long often many much kind sort tell explain describe mean'.split(' '),
@@ -31,6 +34,7 @@ export const en: ReaderPack = {
   articles: ['the', 'that'],
   defining: ['is an?', 'refers? to', 'is (?:one|a kind|a type) of'],
   // "How can I *export* a note to PDF?": the quote must hold the verb.
+  processQuestion: PROCESS_QUESTION,
   taskVerb: { pattern: /(?<![\p{L}])(?:how (?:do|can|could|should|would|will|must) (?:i|we|you|one)|how to)\s+([\p{L}-]+)/iu, required: true },
   // A relative clause ("the person who leads…", "the library that Nadia maintains") or a possessive ("Lukas Becker's manager").
   describesSubject: (q) => /\S\s+(?:who|whom|whose|that|which)\s/i.test(q) || /[\p{L}]'s\s/u.test(q),
@@ -102,7 +106,7 @@ export const en: ReaderPack = {
     person: [String.raw`\b(?:who|whom|whose)\b`],
     reason: [String.raw`\b(?:why|for what reason|what (?:was|is|were|are) (?:the |its |their )?(?:root )?(?:cause|reason)s?|what caused)\b`],
     place: [String.raw`\b(?:where|which (?:city|country|office|place|town|region))\b`],
-    procedure: [String.raw`\b(?:how (?:do|can|could|should|would|will|must) (?:i|we|you|one)|how to|what (?:are|were) the steps|what steps|which steps)\b`, String.raw`^(?:what(?:'s| is| are)? (?:the |our |my )?)?(?:[\p{L}-]+ ){0,3}(?:process|procedure|workflow|steps|checklist)(?: for [\p{L} -]{1,40})?\s*\??$`],
+    procedure: [String.raw`\b(?:how (?:do|can|could|should|would|will|must) (?:i|we|you|one)|how to|what (?:are|were) the steps|what steps|which steps)\b`, PROCESS_QUESTION],
     definition: [String.raw`\b(?:what (?:does|do|did) .{1,60}\bmean|what is meant by|define|what (?:is|are) (?:an? |the )?[\w-]+\??$)`],
     entity: [String.raw`\b(?:which|what)\b`],
   },
