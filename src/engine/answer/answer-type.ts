@@ -8,12 +8,14 @@
  *
  * Patterns, not a model: each is a general form of the language (question words, units, dates,
  * currency signs, causal connectives), none is fitted to a particular vault. The number words, units of
- * time, months, weekdays and the words that tell a verb are each language's pack's
- * (src/engine/lang/<code>/reader.ts).
+ * time, months, weekdays, the words that tell a verb, and the words by which a sentence states a
+ * value or a bound (`values`: "every", «бесплатно», "weil", "up to") are each language's pack's
+ * (src/engine/lang/<code>/reader.ts); what is left here is their shape. Still written here: the
+ * eras of history (ERA) and the scripts without capitals.
  */
 import { stemWord } from '../search/analyzer.ts';
 import { boundedMemo } from './memo.ts';
-import { type AskedCue, packAlternation, packCue, packWords, READER_PACKS } from '../lang/reader-packs.ts';
+import { type AskedCue, packAlternation, packCue, packValues, packWords, READER_PACKS } from '../lang/reader-packs.ts';
 import * as DE from '../lang/de/reader.ts';
 import * as EN from '../lang/en/reader.ts';
 import * as ES from '../lang/es/reader.ts';
@@ -38,9 +40,6 @@ export interface AskedType {
   size?: true;
 }
 
-/** A question that asks a size or a length: its number is a measured quantity. */
-const ASKS_SIZE = /(?<![\p{L}])(?:size|sizes|how (?:big|large|long is|heavy)|length|weight|размер\p{L}*|объ[её]м\p{L}*|длин\p{L}*|вес(?:а|у|ом|е|ит|ят)?|größe|grösse|wie groß|länge|gewicht)(?![\p{L}])/iu;
-
 const W = String.raw`[\p{L}\p{N}'’-]`;
 const NUMBER_WORDS_EN = EN.NUMBER_WORDS;
 const NUMBER_WORDS_RU = RU.NUMBER_WORDS;
@@ -54,7 +53,7 @@ const MONTHS_FR_ES = `${FR.MONTHS}|${ES.MONTHS}`;
 const MONTHS_RU = RU.MONTHS;
 const WEEKDAYS = `${EN.WEEKDAYS}|${DE.WEEKDAYS}|${RU.WEEKDAYS}`;
 
-const DURATION = new RegExp(String.raw`${NUMBER}\s*(?:-\s*)?(?:${TIME_UNITS})(?![\p{L}])|(?<![\p{L}])(?:daily|weekly|monthly|yearly|annually|hourly|nightly|fortnightly|ежедневно|еженедельно|ежемесячно|ежегодно|täglich|wöchentlich|monatlich|jährlich|stündlich|nächtlich)(?![\p{L}])|(?<![\p{L}])(?:every|each|per|каждые|каждый|каждую|раз в|alle|jede[nrs]?|pro)\s+(?:${NUMBER}\s*)?(?:${TIME_UNITS})(?![\p{L}])|\*\s*time\.(?:Hour|Minute|Second)`, 'iu');
+const DURATION = new RegExp(String.raw`${NUMBER}\s*(?:-\s*)?(?:${TIME_UNITS})(?![\p{L}])|(?<![\p{L}])(?:${packValues('frequency')})(?![\p{L}])|(?<![\p{L}])(?:${packValues('every')})\s+(?:${NUMBER}\s*)?(?:${TIME_UNITS})(?![\p{L}])|\*\s*time\.(?:Hour|Minute|Second)`, 'iu');
 /**
  * Years and times history states without a four-digit modern year: a decade ("the 1950s"), a
  * century ("the mid-18th century", "nineteenth century", «XIX век», "im 19. Jahrhundert"), an era
@@ -64,17 +63,17 @@ const DURATION = new RegExp(String.raw`${NUMBER}\s*(?:-\s*)?(?:${TIME_UNITS})(?!
 const ORDINALS_EN = EN.ORDINALS;
 const ERA = String.raw`\b(?:1\d|20)\d0s\b|\b(?:\d{1,2}(?:st|nd|rd|th)|${ORDINALS_EN})[\s-]+century\b|(?<![\p{L}])(?:[IVX]{1,5}|\d{1,2})\s+(?:век\p{L}*|веке)(?![\p{L}])|\b\d{1,2}\.\s+jahrhundert\p{L}*|\b\d[\d,.]*\s?(?:BC|BCE|AD|CE|BP)\b|\b(?:AD|CE)\s?\d{1,4}\b|\b\d[\d,.]*\s+years\s+ago\b|(?:\b(?:in|since|from|until|by|circa|around)\s+|\()1[0-4]\d{2}\b|\b1[0-4]\d{2}\s?[–-]\s?1\d{3}\b`;
 const DATE = new RegExp(
-  String.raw`\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}[./]\d{1,2}[./]\d{2,4}\b|\b(?:1[5-9]|20)\d{2}\b|(?<![\p{L}])(?:${MONTHS_EN}|${MONTHS_RU}|${MONTHS_DE})(?![\p{L}])|\b\d{1,2}(?:er)?\s+(?:de\s+)?(?:${MONTHS_FR_ES})(?![\p{L}])|(?<![\p{L}])(?:${WEEKDAYS})(?![\p{L}])|\b\d{1,2}:\d{2}\b|\bQ[1-4]\b|\b(?:today|tomorrow|yesterday|next week|last week|end of (?:the )?(?:week|month|quarter|year))\b|(?<![\p{L}])(?:сегодня|завтра|вчера|heute|morgen|gestern|übermorgen)(?![\p{L}])|${ERA}`,
+  String.raw`\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}[./]\d{1,2}[./]\d{2,4}\b|\b(?:1[5-9]|20)\d{2}\b|(?<![\p{L}])(?:${MONTHS_EN}|${MONTHS_RU}|${MONTHS_DE})(?![\p{L}])|\b\d{1,2}(?:er)?\s+(?:de\s+)?(?:${MONTHS_FR_ES})(?![\p{L}])|(?<![\p{L}])(?:${WEEKDAYS})(?![\p{L}])|\b\d{1,2}:\d{2}\b|\bQ[1-4]\b|${packValues('days')}|${ERA}`,
   'iu',
 );
-const RELATIVE_TIME = new RegExp(String.raw`(?<![\p{L}])(?:within|after|before|in|by|no later than|через|в течение|не позднее|спустя|innerhalb(?: von)?|binnen|nach|vor|in|bis zu|spätestens nach|ab)\s+(?:(?:den|dem|der|die)\s+)?(?:(?:ersten|nächsten|letzten)\s+)?(?:the\s+(?:first|next)\s+)?${NUMBER}\s*(?:-\s*)?(?:${TIME_UNITS})(?![\p{L}])`, 'iu');
+const RELATIVE_TIME = new RegExp(String.raw`(?<![\p{L}])(?:${packValues('within')})${NUMBER}\s*(?:-\s*)?(?:${TIME_UNITS})(?![\p{L}])`, 'iu');
 /** An amount of money: "$8", "€4 per month", "1 200 руб.". */
-const AMOUNT = String.raw`[$€£¥₽]\s*\d|\d[\d,.\s ]*\s*(?:[$€£¥₽]|k\b|m\b|usd|eur|gbp|rub|dollars?|euros?|pounds?|руб\p{L}*|долл\p{L}*|евро|franken|chf)(?![\p{L}])`;
+const AMOUNT = String.raw`[$€£¥₽]\s*\d|\d[\d,.\s ]*\s*(?:[$€£¥₽]|${packValues('currency')})(?![\p{L}])`;
 const MONEY_AMOUNT = new RegExp(AMOUNT, 'iu');
 /** A price may be none: "free of charge", "kostenlos", «бесплатно», "gratuit". */
-const MONEY = new RegExp(String.raw`(?<![\p{L}-])(?:free(?: of charge)?|at no cost|no charge|kostenlos|kostenfrei|gratis|umsonst|бесплат\p{L}*|gratuit\p{L}*|gratuitamente)(?![\p{L}-])|${AMOUNT}`, 'iu');
+const MONEY = new RegExp(String.raw`(?<![\p{L}-])(?:${packValues('free')})(?![\p{L}-])|${AMOUNT}`, 'iu');
 /** A price per unit of time or use: "per year", "a month", "per seat", «в месяц», «за место», "pro Jahr". */
-const RATE = /(?<![\p{L}])(?:(?:per|a|each|every)\s+(?:year|month|week|day|seat|user|person|member)|(?:в|за)\s+(?:год|месяц|неделю|день|место|пользователя)|pro\s+(?:jahr|monat|woche|tag|nutzer|platz))(?![\p{L}])/iu;
+const RATE = new RegExp(String.raw`(?<![\p{L}])(?:${packValues('perUnit')})(?![\p{L}])`, 'iu');
 const ANY_NUMBER = new RegExp(NUMBER, 'iu');
 /**
  * Chinese and Japanese write a number and its unit without a space and go on without one
@@ -88,39 +87,36 @@ const CJK_MONEY = /\d[\d,.]*\s*(?:元|块|美元|欧元|人民币|円|ドル|ユ
 const CJK_NUMBER = new RegExp(String.raw`[\d０-９]|${CJK_NUMERAL}\s*(?:个|位|名|次|天|日|年|月|周|小时|分钟|秒|倍|人|台|件|项|条|种|元|块|成|つ|回|個|本|枚|割)|[%％]`, 'u');
 /** Korean, Hindi, Thai and Arabic units of time after a number ("12개월", "7 दिन", "7 วัน", "7 أيام"), and their words of cause. */
 const MORE_DURATION = /\d+\s*(?:일|주|개월|달|년|시간|분|초|दिन|सप्ताह|हफ़्ते|हफ्ते|महीन|माह|साल|वर्ष|घंटे|घंटा|मिनट|सेकंड|วัน|สัปดาห์|เดือน|ปี|ชั่วโมง|นาที|วินาที|أيام|يوما|يوم|أسابيع|أسبوع|أشهر|شهور|شهر|سنوات|سنة|أعوام|عام|ساعات|ساعة|دقائق|دقيقة)/u;
-const MORE_REASON = /때문에|왜냐하면|그래서|따라서|क्योंकि|इसलिए|के कारण|वजह से|เพราะ|เนื่องจาก|ดังนั้น|لأن|بسبب|لذلك|نتيجة/u;
-const CJK_REASON = /因为|由于|所以|因此|为了|原因|导致|因而|太[高低慢贵重难大小多少复]|ため|ので|から|理由|原因|によって|すぎ/u;
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
 /** Scripts without capital letters: their names and places cannot be told by case. */
 const CASELESS = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}\p{Script=Devanagari}\p{Script=Bengali}\p{Script=Gurmukhi}\p{Script=Gujarati}\p{Script=Tamil}\p{Script=Telugu}\p{Script=Kannada}\p{Script=Malayalam}\p{Script=Arabic}\p{Script=Hebrew}]/u;
-const REASON = new RegExp(
-  String.raw`\b(?:because|since|due to|owing to|as a result|caused by|root cause|the reason|so that|in order to|therefore|thus|hence|which is why|that is why|led to|leads to|blocks?|blocked|prevents?|prevented|fails?|failed|too (?:slow|expensive|risky|complex|hard))\b|,\s*so\b|(?<![\p{L}])(?:потому что|так как|поскольку|из-за|благодаря|поэтому|вследствие|причин\p{L}*|чтобы|так что|блокиру\p{L}*|weil|denn|wegen|parce que|à cause de|grâce à|afin de|pour que|c'est pourquoi|porque|debido a|a causa de|por eso|para que|aufgrund|auf grund|deshalb|deswegen|daher|darum|damit|sodass|so dass|um zu|grund|ursache|verhindert|verhindern|blockiert)(?![\p{L}])`,
-  'iu',
-);
+const REASON = new RegExp(packValues('reason'), 'iu');
+/** What says what a thing means ("stands for", «означает»), a dash or a colon. */
+const DEFINES = new RegExp(String.raw`${packValues('means')}|\s[—–-]\s|:\s`, 'iu');
 /** Two or more capitalised words (Latin or Cyrillic), or a wikilink: a name. */
 const PERSON = /\[\[[^\]|]+\]\]|(?<![\p{L}])[\p{Lu}][\p{Ll}'’-]+(?:\s+(?:van |von |de |da |del |der |le |la |bin |ibn )?[\p{Lu}][\p{Ll}'’-]+)+/u;
 /** Who a note names by a role rather than a name: "only the vault owner", "an administrator", «руководитель». */
-const ROLE = /(?<![\p{L}])(?:(?:the|an?|your|their|its|only the|each|every)\s+(?:[\p{L}-]+\s+)?(?:owners?|admins?|administrators?|managers?|leads?|authors?|maintainers?|editors?|moderators?)|владел\p{L}*|администратор\p{L}*|руководител\p{L}*)(?![\p{L}])/iu;
+const ROLE = new RegExp(String.raw`(?<![\p{L}])(?:${packValues('role')})(?![\p{L}])`, 'iu');
 /** A place: a capitalised name after a preposition of place, or a field line that names one ("City: Valencia", «Город: Казань»). */
-const PLACE = /(?<![\p{L}])(?:in|at|from|near|based in|located in|в|во|из|на|im|aus|bei|nach|unter|auf der|in der|im ordner|unter)\s+(?:the\s+|dem\s+|der\s+|den\s+)?[\p{Lu}][\p{L}'’-]+|(?<![\p{L}])(?:[Cc]ity|[Tt]own|[Cc]ountry|[Oo]ffice|[Ll]ocation|[Rr]egion|[Гг]ород|[Сс]трана|[Оо]фис|[Мм]есто|[Ss]tadt|[Ll]and|[Bb]üro|[Oo]rt)\s*:\s*\p{Lu}/u;
+const PLACE = new RegExp(String.raw`(?<![\p{L}])(?:${packValues('placeBefore')})\s+(?:(?:${packValues('placeArticle')})\s+)?[\p{Lu}][\p{L}'’-]+|(?<![\p{L}])(?:${packValues('placeField')})\s*:\s*\p{Lu}`, 'u');
 
 /**
  * Where something is, said in any form: a preposition of place before a word ("in the status bar",
  * «на кухне», "im Ordner") or a path through the settings ("Settings > Files and links", "→").
  */
-const LOCATED = /(?<![\p{L}])(?:in|at|on|under|inside|within|from|near|into|onto|below|above|beside|next to|в|во|на|из|под|над|у|около|возле|рядом с|im|am|auf|unter|bei|aus|neben)\s+[\p{L}\p{N}`"«'[]|\S\s*(?:>|›|→)\s*\S/iu;
+const LOCATED = new RegExp(String.raw`(?<![\p{L}])(?:${packValues('located')})\s+[\p{L}\p{N}${'`'}"«'[]|\S\s*(?:>|›|→)\s*\S`, 'iu');
 
 /** Whether a sentence says where something is: a place (holdsType's), or any phrase of place (LOCATED). */
 export function saysWhere(sentence: string): boolean {
   return holdsType(sentence, { type: 'place' }) || LOCATED.test(sentence);
 }
 
-const PROCEDURE = /[:：]\s*$|→|(?<![\p{L}])you can\s[^.,;]{3,60}\s(?:using|with|by|via)\s|(?<![\p{L}])(?:run|type|enter|press|execute|запустите|выполните|введите|нажмите|führe|gib|drücke)\s+`[^`]+`|(?<![\p{L}])(?:settings|preferences|einstellungen|настройки)\s*[>›»]|^(?:to|um|чтобы)\s[^,]{3,80},\s/iu;
+const PROCEDURE = new RegExp(String.raw`[:：]\s*$|→|${packValues('instructs')}|(?<![\p{L}])(?:${packValues('imperative')})\s+${'`'}[^${'`'}]+${'`'}|(?<![\p{L}])(?:${packValues('settings')})\s*[>›»]|^(?:${packValues('purpose')})\s[^,]{3,80},\s`, 'iu');
 
 const has = (re: RegExp, s: string) => re.test(s);
 const WORDS = new RegExp(`${W}+`, 'gu');
 const NUMBER_WORD = new RegExp(`^(?:${NUMBER_WORDS_EN}|${NUMBER_WORDS_RU}|${NUMBER_WORDS_DE})$`, 'iu');
-const ZERO_WORD = /^(?:none|no|zero|нет|ни|ноль|нуль|kein|keine|keinen|null)$/iu;
+const ZERO_WORD = new RegExp(`^(?:${packValues('zero')})$`, 'iu');
 
 /** The word, or one part of it (MAX_RETRIES, engineer-days), is the counted noun; Russian stems may differ in their ending. */
 export function isUnit(word: string, unit: string): boolean {
@@ -152,6 +148,8 @@ const NAMES_PERIOD = cue('period', 'iu');
 const NAMES_MEASURE = cue('measure', 'iu');
 /** «Какая минимальная зарплата», «какова стоимость»: an amount of money. */
 const NAMES_AMOUNT = cue('amount', 'iu');
+/** "What size", "how big", «какой вес», "wie groß": a size or a length, a measured quantity. */
+const ASKS_SIZE = cue('size', 'iu');
 
 /** Tried in order on the lower-cased question; the first match decides. */
 export const RULES: Rule[] = [
@@ -195,10 +193,7 @@ const NAMES_DATE = cue('namedDate', 'iu');
  * create a daily note," but not "When did…"), up to the comma after which another question word opens
  * the question. The match ends at that comma.
  */
-const CONDITION_CLAUSE = new RegExp(
-  `^(?:when(?!\\s+(?:did|does|do|was|were|is|are|will|would|can|could|should|has|have|had|exactly|roughly)\\b)|когда(?!\\s+(?:был|была|было|были|будет|будут)(?![\\p{L}]))|wann(?!\\s+(?:ist|sind|war|waren|wird|werden|hat|haben)(?![\\p{L}])))[^,?]{3,}?,\\s*(?=(?:and\\s+|и\\s+|und\\s+)?(?:what|which|who|whom|whose|where|why|how|что|какой|какая|какое|какие|каким|каком|какую|какого|кто|кого|где|куда|почему|зачем|как|сколько|was|welche[rsmn]?|wer|wo|warum|wie)(?![\\p{L}]))`,
-  'iu',
-);
+const CONDITION_CLAUSE = new RegExp(`^(?:${packValues('timeClause')})`, 'iu');
 
 export function askedType(question: string): AskedType {
   const q = question.toLowerCase().replace(/[’`]/g, "'").replace(/\s+/g, ' ').trim();
@@ -306,7 +301,7 @@ function holdsTypeOnce(sentence: string, asked: AskedType, line?: { code?: boole
     case 'person':
       return has(PERSON, sentence) || has(ROLE, sentence) || has(CASELESS, sentence);
     case 'reason':
-      return has(REASON, sentence) || has(CJK_REASON, sentence) || has(MORE_REASON, sentence);
+      return has(REASON, sentence);
     case 'place':
       return has(PLACE, sentence) || has(CASELESS, sentence);
     case 'entity':
@@ -316,7 +311,7 @@ function holdsTypeOnce(sentence: string, asked: AskedType, line?: { code?: boole
       // more answers with the fact, 0.6 fewer false abstentions without that test).
       return true;
     case 'definition':
-      return /\b(?:means?|stands? for|refers? to|is (?:a|an|the)|are (?:a|an|the)|indicates?)\b|\s[—–-]\s|:\s|(?<![\p{L}])(?:означает|это|значит|называется)(?![\p{L}])/iu.test(sentence);
+      return DEFINES.test(sentence);
     case 'procedure':
       // "How do I…" is answered by steps: a list item, a command, the sentence that introduces them
       // (ending in ":"), or an instruction that names where to do it ("under Settings → Files and
@@ -423,21 +418,18 @@ export function assignsUnit(line: string, unit: string): boolean {
  * Question words that ask for a bound, and how notes state one. A question asks for "the biggest
  * file I can sync" or "the oldest Android version it runs on"; the note says "files up to 5 MB",
  * "a limit of 4 GB per site", "Android 5.1 and above", "at least 8 GB". The superlative is rarely the
- * note's own word. English, Russian and German; a statement needs a number after (or, for "and
+ * note's own word. Each pack's `values` (upper, lower, atMost, atLeast, orMore, may); a statement needs a number after (or, for "and
  * above", before) its bound word, so "up to you" or «до конца» is none. The superlatives are kept as
  * alternations: the patterns that ask, say and ask a limit are built of them.
  */
-const UPPER_WORDS = String.raw`biggest|largest|maximum|maximal|highest|greatest|longest|heaviest|максимальн\p{L}*|наибольш\p{L}*|предельн\p{L}*|крупнейш\p{L}*|größte[nrms]?|grösste[nrms]?|maximal\p{L}*|höchste[nrms]?|höchstens|längste[nrms]?`;
-const LOWER_WORDS = String.raw`smallest|least|minimum|minimal|lowest|fewest|oldest|earliest|минимальн\p{L}*|наименьш\p{L}*|kleinste[nrms]?|mindest\p{L}*|minimal\p{L}*|niedrigste[nrms]?|älteste[nrms]?|früheste[nrms]?`;
+const UPPER_WORDS = packValues('upper');
+const LOWER_WORDS = packValues('lower');
 const UPPER_ASKS = new RegExp(`^(?:${UPPER_WORDS})$`, 'iu');
 const LOWER_ASKS = new RegExp(`^(?:${LOWER_WORDS})$`, 'iu');
 const BETWEEN = String.raw`\s+(?:[\p{L}\p{M}-]+\s+){0,3}?`;
-const UPPER_STATED = new RegExp(
-  String.raw`(?<![\p{L}])(?:up to|upto|at most|no more than|not more than|not to exceed|maximum|max|limit|limited to|capped at|cap of|до|не более|не больше|не свыше|максимум|максимально|лимит\p{L}*|ограничен\p{L}*|bis zu|höchstens|maximal|obergrenze|limit)(?![\p{L}])${BETWEEN}${NUMBER}`,
-  'iu',
-);
+const UPPER_STATED = new RegExp(String.raw`(?<![\p{L}])(?:${packValues('atMost')})(?![\p{L}])${BETWEEN}${NUMBER}`, 'iu');
 const LOWER_STATED = new RegExp(
-  String.raw`${NUMBER}\s*(?:[\p{L}.]+\s+)?(?:and above|or above|and up|and later|or later|and newer|or newer|and higher|or higher|or greater|or more|и выше|и новее|или новее|или выше|и более|или более|und höher|oder höher|und neuer|oder neuer|oder später|und mehr|oder mehr)(?![\p{L}])|\d\+|(?<![\p{L}])(?:at least|minimum|min|no less than|not less than|starting at|starting from|as low as|не менее|не меньше|минимум|как минимум|начиная с|mindestens|minimal|ab)(?![\p{L}])${BETWEEN}${NUMBER}`,
+  String.raw`${NUMBER}\s*(?:[\p{L}.]+\s+)?(?:${packValues('orMore')})(?![\p{L}])|\d\+|(?<![\p{L}])(?:${packValues('atLeast')})(?![\p{L}])${BETWEEN}${NUMBER}`,
   'iu',
 );
 
@@ -447,11 +439,11 @@ export function statesBound(text: string): boolean {
 }
 
 /** "How much media can one site hold?", "How many users can a workspace take?": a capacity, stated as a bound ("a limit of 4 GB"). */
-const ASKS_CAPACITY = /\bhow (?:much|many)\b.*\bcan\b/i;
-const CAPACITY_VERBS = /^(?:hold|holds|store|stores|contain|contains|fit|fits|take|takes|carry|carries|accommodate|accommodates|accept|accepts|handle|handles)$/i;
+const ASKS_CAPACITY = new RegExp(packValues('capacity'), 'iu');
+const CAPACITY_VERBS = new RegExp(`^(?:${packValues('holds')})$`, 'iu');
 
 /** "percent" and its kin, which notes write as a sign the word index does not keep: "40 %", "40%". */
-const PERCENT_WORD = /^(?:percent|percentage|per cent|prozent|prozentsatz|процент\p{L}*|pourcentage|porcentaje)$/iu;
+const PERCENT_WORD = new RegExp(`^(?:${packValues('percent')})$`, 'iu');
 const PERCENT_STATED = /\d\s?[%٪]|(?<![\p{L}\p{N}])%\d/u;
 /** A bound stated, or a superlative of the same direction ("the biggest city" for "the largest"). */
 const UPPER_SAID = new RegExp(`${UPPER_STATED.source}|(?<![\\p{L}])(?:${UPPER_WORDS})(?![\\p{L}])`, 'iu');
@@ -462,10 +454,7 @@ const LOWER_SAID = new RegExp(`${LOWER_STATED.source}|(?<![\\p{L}])(?:${LOWER_WO
  * can email", «максимальный размер вложения можно отправить», "die größte Datei, die ich hochladen
  * kann"). Not one about the world ("the largest city", "the longest time a certificate is good for").
  */
-const ASKS_LIMIT = new RegExp(
-  String.raw`(?<![\p{L}])(?:${UPPER_WORDS}|${LOWER_WORDS})(?![\p{L}]).{0,60}?(?<![\p{L}])(?:(?:i|you|we|one)\s+(?:can|could|may|am allowed to|are allowed to)|можно|могу|можем|может|разрешено|(?:kann|darf|können|dürfen)\s+(?:ich|man|wir)|(?:ich|man|wir)\s+(?:\p{L}+\s+)?(?:kann|darf|können|dürfen))(?![\p{L}])`,
-  'iu',
-);
+const ASKS_LIMIT = new RegExp(String.raw`(?<![\p{L}])(?:${UPPER_WORDS}|${LOWER_WORDS})(?![\p{L}]).{0,60}?(?<![\p{L}])(?:${packValues('may')})(?![\p{L}])`, 'iu');
 export function asksLimit(question: string): boolean {
   return ASKS_LIMIT.test(question);
 }
@@ -499,9 +488,10 @@ export function boundStatement(word: string, question?: string): RegExp | undefi
  * holds: "How *big* a discount can a student get?" is answered by "40% off", "how *expensive*" by a
  * price. Not those an answer repeats with its value: "39 years *old*", "300 m *tall*", "5 km *far*".
  */
-const HOW_MEASURE = /(?<![\p{L}])(?:how|wie)\s+(big|large|small|soon|frequently|expensive|cheap|groß|gross|klein|teuer)(?![\p{L}])/giu;
+const HOW_MEASURE = new RegExp(String.raw`(?<![\p{L}])(?:${packValues('howMeasure')})(?![\p{L}])`, 'giu');
 export function measureWords(question: string): string[] {
-  return [...question.matchAll(HOW_MEASURE)].map((m) => m[1]!.toLowerCase());
+  // Each pack's piece has one group: the adjective of whichever piece matched.
+  return [...question.matchAll(HOW_MEASURE)].map((m) => m.slice(1).find((g) => g !== undefined)!.toLowerCase());
 }
 
 /** "release *process*?", "deploy *checklist*": the noun that makes a question ask for steps frames it, as "how do I" does (each pack's `processQuestion`). */

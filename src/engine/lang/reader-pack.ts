@@ -10,10 +10,79 @@
  * The kinds of value a question may ask for, as the asked-type rules read them
  * (src/engine/answer/answer-type.ts): the form of the value ("which version", "which city":
  * namedPlace, "what year": namedDate, "the … period", "what is the size of", «какая зарплата»:
- * amount) or the question word ("how long", "how often", "how
+ * amount; "what size", «какой вес», "wie groß": size) or the question word ("how long", "how often", "how
  * much does … cost", "how many", "when", "who", "why", "where", "how do I", "what does … mean", "which").
  */
-export type AskedCue = 'version' | 'namedPlace' | 'namedDate' | 'period' | 'duration' | 'frequency' | 'money' | 'amount' | 'measure' | 'number' | 'date' | 'person' | 'reason' | 'place' | 'procedure' | 'definition' | 'entity';
+export type AskedCue = 'version' | 'size' | 'namedPlace' | 'namedDate' | 'period' | 'duration' | 'frequency' | 'money' | 'amount' | 'measure' | 'number' | 'date' | 'person' | 'reason' | 'place' | 'procedure' | 'definition' | 'entity';
+
+/**
+ * How this language's sentences state a value, and its questions name a measure or a bound, as the
+ * asked-type rules read them (src/engine/answer/answer-type.ts). Each entry is a list of alternatives
+ * of a regular expression (case-insensitive, Unicode, unless said otherwise), joined over the packs in
+ * pack order and put between the rule's own word boundaries; a "piece" brings its own.
+ */
+export interface ValueWords {
+  /** Adverbs of frequency: "daily", «ежедневно», "täglich". */
+  frequency?: readonly string[];
+  /** Before a unit of time: "every (2) weeks", «каждые», "alle". */
+  every?: readonly string[];
+  /** Pieces: what stands before a span of time from now, the spaces and articles after it included: "within (the first) 5 days", «через», "innerhalb von (den ersten)". */
+  within?: readonly string[];
+  /** Pieces: a day named relative to today: "tomorrow", «завтра», "übermorgen". */
+  days?: readonly string[];
+  /** After an amount: currency words and codes ("usd", "dollars", «руб…», "chf"). */
+  currency?: readonly string[];
+  /** What costs nothing: "free of charge", «бесплатно», "kostenlos". */
+  free?: readonly string[];
+  /** A price's unit: "per month", «в месяц», "pro Monat". */
+  perUnit?: readonly string[];
+  /** Pieces: a reason stated: "because", «потому что», "weil", "因为". */
+  reason?: readonly string[];
+  /** A person named by a role: "the vault owner", «руководитель». */
+  role?: readonly string[];
+  /** Before a capitalised place name (case-sensitive): "based in", «в», "im". */
+  placeBefore?: readonly string[];
+  /** An article between such a word and the name (case-sensitive): "the", "dem". */
+  placeArticle?: readonly string[];
+  /** The label of a line that names a place (case-sensitive, so both cases of its first letter): "[Cc]ity", «[Гг]ород». */
+  placeField?: readonly string[];
+  /** Prepositions of place before any word: "under", «под», "neben". */
+  located?: readonly string[];
+  /** Pieces: an instruction in a sentence's own words: "you can … using …". */
+  instructs?: readonly string[];
+  /** Imperatives before a `command`: "run", «запустите», "führe". */
+  imperative?: readonly string[];
+  /** The settings a path through them opens with: "Settings >", «Настройки >». */
+  settings?: readonly string[];
+  /** What opens the purpose clause an instruction starts with: "To …, …", «Чтобы …, …». */
+  purpose?: readonly string[];
+  /** Words that count none: "no", «ни», "kein". */
+  zero?: readonly string[];
+  /** Pieces: what says what a thing means: "stands for", «означает». */
+  means?: readonly string[];
+  /** Superlatives that ask an upper bound: "largest", «максимальн…», "höchste". */
+  upper?: readonly string[];
+  /** Superlatives that ask a lower bound: "oldest", «минимальн…», "älteste". */
+  lower?: readonly string[];
+  /** An upper bound stated before its number: "up to", «не более», "bis zu". */
+  atMost?: readonly string[];
+  /** A lower bound stated before its number: "at least", «не менее», "mindestens". */
+  atLeast?: readonly string[];
+  /** A lower bound stated after its number: "or later", «и выше», "oder höher". */
+  orMore?: readonly string[];
+  /** That someone may do a thing: "I can", «можно», "kann ich". */
+  may?: readonly string[];
+  /** Words for "percent", which notes write as a sign. */
+  percent?: readonly string[];
+  /** Pieces, each with one group, the adjective: "how (big)", "wie (teuer)" name the measure asked, not a word of the answer. */
+  howMeasure?: readonly string[];
+  /** Pieces, tried at the question's start: a leading clause of time that is not itself asked, up to the comma after which the question opens ("When I create a daily note, which…"). */
+  timeClause?: readonly string[];
+  /** Pieces: a question that asks a capacity ("how much … can"). */
+  capacity?: readonly string[];
+  /** The verbs of such a question: "hold", "store". */
+  holds?: readonly string[];
+}
 
 /** The relations a note's front matter or a field line states of a record or a person (graph/extract.ts). */
 export type RelationType = 'decided_by' | 'reports_to' | 'authored_by';
@@ -112,6 +181,8 @@ export interface ReaderPack {
   processQuestion?: string;
   /** How a how-to question names its task's verb (group 1), and whether the quote must hold that verb (else it only ranks). */
   taskVerb?: { pattern: RegExp; required: boolean };
+  /** How its sentences state values and its questions name measures and bounds (answer-type.ts). */
+  values?: ValueWords;
   /**
    * The question names its subject by a description rather than a name (a relative clause, a
    * possessive): its answer may take a second hop. `question` has its apostrophes made plain.

@@ -11,12 +11,12 @@ import { fr } from './fr/reader.ts';
 import { hi } from './hi/reader.ts';
 import { ja } from './ja/reader.ts';
 import { ko } from './ko/reader.ts';
-import type { AskedCue, ReaderPack } from './reader-pack.ts';
+import type { AskedCue, ReaderPack, ValueWords } from './reader-pack.ts';
 import { ru } from './ru/reader.ts';
 import { th } from './th/reader.ts';
 import { zh } from './zh/reader.ts';
 
-export type { AskedCue, ReaderPack } from './reader-pack.ts';
+export type { AskedCue, ReaderPack, ValueWords } from './reader-pack.ts';
 
 export const READER_PACKS: readonly ReaderPack[] = [en, ru, de, fr, es, zh, ja, hi, th, ar, ko];
 
@@ -35,6 +35,11 @@ export function packAlternation(field: ListField): string {
 /** How every pack's questions ask for one kind of value, joined into one alternation (pack order). */
 export function packCue(cue: AskedCue): string {
   return READER_PACKS.flatMap((p) => p.asks?.[cue] ?? []).join('|');
+}
+
+/** How every pack states one kind of value (`values`), joined into one alternation (pack order). */
+export function packValues(name: keyof ValueWords): string {
+  return READER_PACKS.flatMap((p) => p.values?.[name] ?? []).join('|');
 }
 
 /** The pack of an analysis language, if the reader has one. */

@@ -16,4 +16,6 @@ export const ar: ReaderPack = {
     place: [String.raw`(?<![\p{L}\p{M}])(?:أين|اين|في أي مدينة|في أي بلد)(?![\p{L}\p{M}])`],
     entity: [String.raw`(?<![\p{L}\p{M}])(?:ما|ماذا|ما هو|ما هي|أي|أيّ)(?![\p{L}\p{M}])`],
   },
+  // How Arabic sentences give a reason (answer-type.ts).
+  values: { reason: [`لأن|بسبب|لذلك|نتيجة`] },
 };

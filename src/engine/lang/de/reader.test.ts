@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { holdsType } from '../../answer/answer-type.ts';
+import { askedType, asksLimit, holdsType, measureWords, statesBound } from '../../answer/answer-type.ts';
 import { STEPS_HEADING } from '../../answer/reader/candidates.ts';
 import { askedNouns, namingForms, POINTING, questionStems } from '../../answer/reader/question.ts';
 import { ANNOUNCES_LIST } from '../../answer/reader/render.ts';
@@ -33,7 +33,22 @@ describe('the German reader pack', () => {
     ['Am Freitag.', 'date', true],
     ['Im Oktober.', 'date', true],
     ['Es sind zwölf Kuriere.', 'number', true],
+    // The pack's `values`: how a sentence states a value.
+    ['Die Sicherung läuft täglich.', 'duration', true],
+    ['Antwort innerhalb von 5 Tagen.', 'date', true],
+    ['Der Zugang ist kostenlos.', 'money', true],
+    ['Wir wechselten, weil es zu langsam war.', 'reason', true],
+    ['Sie arbeitet im Büro in der Altstadt.', 'place', true],
+    ['Um es zu ändern, öffne die Einstellungen.', 'procedure', true],
   ] as const)('%s holds a value of type %s: %s', (sentence, type, holds) => {
     expect(holdsType(sentence, { type })).toBe(holds);
+  });
+
+  it('reads its bounds, sizes and measures from the pack', () => {
+    expect(askedType('Wie groß ist die Datei?')).toEqual({ type: 'number', size: true });
+    expect(statesBound('höchstens 3 Geräte')).toBe(true);
+    expect(asksLimit('Was ist die größte Datei, die ich hochladen kann?')).toBe(true);
+    expect(holdsType('Es kostet 5 € pro Monat.', { type: 'money', rate: true })).toBe(true);
+    expect(measureWords('Wie teuer ist das?')).toEqual(['teuer']);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { holdsType, likelyVerbs } from '../../answer/answer-type.ts';
+import { askedType, asksLimit, boundStatement, holdsType, likelyVerbs, measureWords, saysWhere, statesBound } from '../../answer/answer-type.ts';
 import { leansOnPrevious, STEPS_HEADING } from '../../answer/reader/candidates.ts';
 import { askedNouns, describesSubject, directForm, namingForms, questionStems, taskVerb } from '../../answer/reader/question.ts';
 import { ANNOUNCES_LIST } from '../../answer/reader/render.ts';
@@ -66,8 +66,34 @@ describe('the English reader pack', () => {
     ['Every Monday at noon.', 'date', true],
     ['The pilot has twelve couriers.', 'number', true],
     ['The pilot starts soon.', 'date', false],
+    // The pack's `values`: how a sentence states a value.
+    ['Backups run nightly.', 'duration', true],
+    ['Reply within the first 5 days.', 'date', true],
+    ['It is due tomorrow.', 'date', true],
+    ['Sync is free of charge.', 'money', true],
+    ['It costs 8 dollars.', 'money', true],
+    ['We moved because the relay was too slow.', 'reason', true],
+    ['Only the vault owner can invite people.', 'person', true],
+    ['She works from Valencia.', 'place', true],
+    ['Run `make relay-dev` to start it.', 'procedure', true],
+    ['To change it, open the settings.', 'procedure', true],
+    ['"sinc" stands for sine cardinal.', 'definition', true],
+    ['We talked about the relay.', 'reason', false],
   ] as const)('%s holds a value of type %s: %s', (sentence, type, holds) => {
     expect(holdsType(sentence, { type })).toBe(holds);
+  });
+
+  it('reads its bounds, sizes, measures and places from the pack', () => {
+    expect(holdsType('Plans cost $8 per month.', { type: 'money', rate: true })).toBe(true);
+    expect(askedType('What is the maximum size of an attachment?')).toEqual({ type: 'number', size: true });
+    expect(['up to 5 MB', 'at least 25 licenses', 'Android 5.1 and above'].map(statesBound)).toEqual([true, true, true]);
+    expect(asksLimit('What is the largest file I can upload?')).toBe(true);
+    expect(boundStatement('hold', 'How much media can one site hold?')?.test('a limit of 4 GB per site')).toBe(true);
+    expect(boundStatement('percent')?.test('40 %')).toBe(true);
+    expect(measureWords('How big a discount can a student get?')).toEqual(['big']);
+    expect(saysWhere('It is under the status bar.')).toBe(true);
+    expect(holdsType('None of the devices', { type: 'number', unit: 'devic' })).toBe(true);
+    expect(askedType('When I create a daily note, which template does it use?').type).toBe('entity');
   });
 
   it('tells the verbs of a question by its words', () => {

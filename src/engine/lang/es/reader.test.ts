@@ -28,4 +28,13 @@ describe('the Spanish reader pack', () => {
   ] as const)('%s holds a value of type %s: %s', (sentence, type, holds) => {
     expect(holdsType(sentence, { type })).toBe(holds);
   });
+  // The pack's `values`: how a sentence gives a reason or says it costs nothing.
+  it.each([
+    ["Cambiamos porque era lento.", 'reason', true],
+    ["Se ofrece gratuitamente.", 'money', true],
+    ["Cambiamos.", 'reason', false],
+  ] as const)('%s states a value of type %s: %s', (sentence, type, holds) => {
+    expect(holdsType(sentence, { type })).toBe(holds);
+  });
+
 });

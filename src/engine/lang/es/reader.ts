@@ -21,6 +21,12 @@ export const es: ReaderPack = {
     definition: [String.raw`(?<![\p{L}])(?:qué significa|qué es)(?![\p{L}])`],
     entity: [String.raw`(?<![\p{L}])(?:cuál|cuáles|qué)(?![\p{L}])`],
   },
+  // How Spanish sentences state values (answer-type.ts).
+  values: {
+    free: ['gratuitamente'],
+    reason: [String.raw`(?<![\p{L}])(?:porque|debido a|a causa de|por eso|para que)(?![\p{L}])`],
+    percent: ['porcentaje'],
+  },
 };
 
 // What the asked-type rules (src/engine/answer/answer-type.ts) read as Spanish values.

@@ -21,6 +21,12 @@ export const fr: ReaderPack = {
     definition: [String.raw`(?<![\p{L}])(?:que signifie|qu'est-ce que)(?![\p{L}])`],
     entity: [String.raw`(?<![\p{L}])(?:quel|quelle|quels|quelles|lequel|laquelle)(?![\p{L}])`],
   },
+  // How French sentences state values (answer-type.ts).
+  values: {
+    free: [String.raw`gratuit\p{L}*`],
+    reason: [String.raw`(?<![\p{L}])(?:parce que|à cause de|grâce à|afin de|pour que|c'est pourquoi)(?![\p{L}])`],
+    percent: ['pourcentage'],
+  },
 };
 
 // What the asked-type rules (src/engine/answer/answer-type.ts) read as French values.

@@ -16,4 +16,6 @@ export const hi: ReaderPack = {
     place: [String.raw`कहाँ`, String.raw`कहां`],
     entity: [String.raw`क्या`, String.raw`कौन सा`, String.raw`कौन सी`, String.raw`किस`],
   },
+  // How Hindi sentences give a reason (answer-type.ts).
+  values: { reason: [`क्योंकि|इसलिए|के कारण|वजह से`] },
 };

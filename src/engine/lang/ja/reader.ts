@@ -18,4 +18,6 @@ export const ja: ReaderPack = {
     place: [String.raw`どこ`],
     entity: [String.raw`何`, String.raw`どの`, String.raw`どれ`, String.raw`なに`, String.raw`どんな`],
   },
+  // How Japanese sentences give a reason (answer-type.ts).
+  values: { reason: [`ため|ので|から|理由|原因|によって|すぎ`] },
 };

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { holdsType } from '../../answer/answer-type.ts';
 import { questionStems } from '../../answer/reader/question.ts';
 import { tokenize } from '../../search/analyzer.ts';
 import { ko } from './reader.ts';
@@ -19,4 +20,12 @@ describe('the Korean reader pack', () => {
   it('has no empty word', () => {
     expect(ko.questionWords.filter((w) => w.trim() === '')).toEqual([]);
   });
+  // The pack's `values`: how a sentence gives a reason.
+  it.each([
+    ["동기화가 느리기 때문에 바꿨습니다.", 'reason', true],
+    ["바꿨습니다.", 'reason', false],
+  ] as const)('%s states a value of type %s: %s', (sentence, type, holds) => {
+    expect(holdsType(sentence, { type })).toBe(holds);
+  });
+
 });

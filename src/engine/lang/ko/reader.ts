@@ -16,4 +16,6 @@ export const ko: ReaderPack = {
     place: [String.raw`어디`],
     entity: [String.raw`무엇`, String.raw`무슨`, String.raw`어떤`, String.raw`어느`],
   },
+  // How Korean sentences give a reason (answer-type.ts).
+  values: { reason: [`때문에|왜냐하면|그래서|따라서`] },
 };

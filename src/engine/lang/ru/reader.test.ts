@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { askedAttribute, holdsType, likelyVerbs } from '../../answer/answer-type.ts';
+import { askedAttribute, askedType, asksLimit, holdsType, likelyVerbs, saysWhere, statesBound } from '../../answer/answer-type.ts';
 import { leansOnPrevious, STEPS_HEADING } from '../../answer/reader/candidates.ts';
 import { askedNouns, describesSubject, namingForms, questionStems, taskVerb } from '../../answer/reader/question.ts';
 import { ANNOUNCES_LIST } from '../../answer/reader/render.ts';
@@ -62,8 +62,25 @@ describe('the Russian reader pack', () => {
     ['Ревью назначено на 3 марта.', 'date', true],
     ['В пилоте двадцать курьеров.', 'number', true],
     ['Пилот скоро начнётся.', 'date', false],
+    // The pack's `values`: how a sentence states a value.
+    ['Бэкап делается ежедневно.', 'duration', true],
+    ['Ответ придёт через 5 дней.', 'date', true],
+    ['Доступ бесплатный.', 'money', true],
+    ['Стоит 1 200 рублей.', 'money', true],
+    ['Перенесли, потому что релей тормозил.', 'reason', true],
+    ['Решение принимает руководитель команды.', 'person', true],
+    ['Город: Казань', 'place', true],
+    ['Чтобы включить, откройте настройки.', 'procedure', true],
+    ['Синк — это синхронизация.', 'definition', true],
   ] as const)('%s holds a value of type %s: %s', (sentence, type, holds) => {
     expect(holdsType(sentence, { type })).toBe(holds);
+  });
+
+  it('reads its bounds, sizes and places from the pack', () => {
+    expect(askedType('Какой вес у посылки?')).toEqual({ type: 'number', size: true });
+    expect(statesBound('не более 5 файлов')).toBe(true);
+    expect(asksLimit('Какой максимальный размер файла можно загрузить?')).toBe(true);
+    expect(saysWhere('Лежит на кухне.')).toBe(true);
   });
 
   it('tells the verbs of a question by its words', () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { holdsType } from '../../answer/answer-type.ts';
 import { questionStems } from '../../answer/reader/question.ts';
 import { tokenize } from '../../search/analyzer.ts';
 import { th } from './reader.ts';
@@ -19,4 +20,12 @@ describe('the Thai reader pack', () => {
   it('has no empty word', () => {
     expect(th.questionWords.filter((w) => w.trim() === '')).toEqual([]);
   });
+  // The pack's `values`: how a sentence gives a reason.
+  it.each([
+    ["เราเปลี่ยนเพราะซิงค์ช้า", 'reason', true],
+    ["เราเปลี่ยน", 'reason', false],
+  ] as const)('%s states a value of type %s: %s', (sentence, type, holds) => {
+    expect(holdsType(sentence, { type })).toBe(holds);
+  });
+
 });

@@ -16,4 +16,6 @@ export const th: ReaderPack = {
     place: [String.raw`ที่ไหน`],
     entity: [String.raw`อะไร`, String.raw`ไหน`],
   },
+  // How Thai sentences give a reason (answer-type.ts).
+  values: { reason: [`เพราะ|เนื่องจาก|ดังนั้น`] },
 };

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { holdsType } from '../../answer/answer-type.ts';
 import { questionStems } from '../../answer/reader/question.ts';
 import { tokenize } from '../../search/analyzer.ts';
 import { zh } from './reader.ts';
@@ -19,4 +20,12 @@ describe('the Chinese reader pack', () => {
   it('has no empty word', () => {
     expect(zh.questionWords.filter((w) => w.trim() === '')).toEqual([]);
   });
+  // The pack's `values`: how a sentence gives a reason.
+  it.each([
+    ["因为同步太慢，我们换了。", 'reason', true],
+    ["我们换了。", 'reason', false],
+  ] as const)('%s states a value of type %s: %s', (sentence, type, holds) => {
+    expect(holdsType(sentence, { type })).toBe(holds);
+  });
+
 });

@@ -28,4 +28,6 @@ export const zh: ReaderPack = {
     place: [String.raw`哪里`, String.raw`哪儿`, String.raw`在哪`, String.raw`何处`, String.raw`什么地方`],
     entity: [String.raw`什么`, String.raw`哪个`, String.raw`哪些`, String.raw`哪种`, String.raw`哪款`, String.raw`哪家`],
   },
+  // How Chinese sentences give a reason (answer-type.ts).
+  values: { reason: [String.raw`因为|由于|所以|因此|为了|原因|导致|因而|太[高低慢贵重难大小多少复]`] },
 };
