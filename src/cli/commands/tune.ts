@@ -59,8 +59,11 @@ export const tune: RegisteredCommand = {
             ...(opts.modelsDir ? { modelsDir: opts.modelsDir } : {}),
             log: (line) => io.err(`${line}\n`),
           });
-          const dev = report.profile.fitted.dev_counts as { precision: number | null; fullyCorrect: number; answerableAbstained: number; unanswerableAbstained: number };
-          print(opts, report, `saved ${report.file}\nAnswered at p >= ${report.profile.answered_at}${report.profile.answered_at_vectors !== undefined ? ` (with sentence vectors: ${report.profile.answered_at_vectors})` : ""}, not in your notes below ${report.profile.abstain_below}\ndev: Answered right ${dev.precision === null ? 'n/a' : `${(dev.precision * 100).toFixed(1)}%`}, fact shown ${(dev.fullyCorrect * 100).toFixed(1)}%, answerable abstained ${(dev.answerableAbstained * 100).toFixed(1)}%, unanswerable abstained ${(dev.unanswerableAbstained * 100).toFixed(1)}%`);
+          type Counts = { answered: number; precision: number | null; fullyCorrect: number; answerableAbstained: number; unanswerableAbstained: number };
+          const dev = report.profile.fitted.dev_counts as Counts;
+          const cal = report.profile.fitted.calibration_counts as Counts | undefined;
+          const calibration = cal ? `\ncalibration (the Answered bars): ${cal.answered} Answered, right ${cal.precision === null ? 'n/a' : `${(cal.precision * 100).toFixed(1)}%`}` : '';
+          print(opts, report, `saved ${report.file}\nAnswered at p >= ${report.profile.answered_at}${report.profile.answered_at_vectors !== undefined ? ` (with sentence vectors: ${report.profile.answered_at_vectors})` : ""}, not in your notes below ${report.profile.abstain_below}\ndev: Answered right ${dev.precision === null ? 'n/a' : `${(dev.precision * 100).toFixed(1)}%`}, fact shown ${(dev.fullyCorrect * 100).toFixed(1)}%, answerable abstained ${(dev.answerableAbstained * 100).toFixed(1)}%, unanswerable abstained ${(dev.unanswerableAbstained * 100).toFixed(1)}%${calibration}`);
           return;
         }
         if (cmdOpts.dataset.length === 0 || !cmdOpts.name) throw createError('E_SYN_BAD_REQUEST', 'synapsis tune needs --dataset <dir> and --name <name> (or --answers with --sets and --out)');

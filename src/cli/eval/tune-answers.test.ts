@@ -86,6 +86,37 @@ describe('synapsis tune --answers', () => {
     }
   });
 
+  it('chooses the Answered bar on the calibration sets when the manifest names them, the rest on dev', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'syn-tune-answers-'));
+    dirs.push(dir);
+    const manifest = path.join(dir, 'sets.json');
+    fs.writeFileSync(manifest, JSON.stringify({ train: [{ name: 't', vault: 'v', questions: 'q.json' }], dev: [{ name: 'd', vault: 'v', questions: 'r.json' }], calibration: [{ name: 'c', vault: 'w', questions: 's.json' }] }));
+    // On the calibration set a quote must hold more of the question to be right than on the others:
+    // to be right 9 times in 10 there, Answered must ask for more.
+    const unseen = rows(300, 5).map((r) => ({ ...r, label: r.features.held! > 0.7 }));
+    const saved = path.join(dir, 'rows.json');
+    fs.writeFileSync(saved, JSON.stringify([{ name: 't', role: 'train', rows: rows(400, 1) }, { name: 'd', role: 'dev', rows: rows(200, 2) }, { name: 'c', role: 'calibration', rows: unseen }]));
+    const onDev = path.join(dir, 'dev-only.json');
+    fs.writeFileSync(path.join(dir, 'sets-dev.json'), JSON.stringify({ train: [{ name: 't', vault: 'v', questions: 'q.json' }], dev: [{ name: 'd', vault: 'v', questions: 'r.json' }] }));
+    fs.writeFileSync(path.join(dir, 'rows-dev.json'), JSON.stringify([{ name: 't', role: 'train', rows: rows(400, 1) }, { name: 'd', role: 'dev', rows: rows(200, 2) }]));
+    await runTuneAnswers({ manifest: path.join(dir, 'sets-dev.json'), out: onDev, rows: path.join(dir, 'rows-dev.json'), workDir: path.join(dir, 'work') });
+    const out = path.join(dir, 'profile.json');
+    const report = await runTuneAnswers({ manifest, out, rows: saved, workDir: path.join(dir, 'work') });
+    const profile = loadReaderProfile(out);
+    expect(profile.fitted.answered_bars_from).toEqual({ lexical: 'calibration' });
+    expect(loadReaderProfile(onDev).fitted.answered_bars_from).toEqual({ lexical: 'dev' });
+    expect(profile.answered_at).toBeGreaterThan(loadReaderProfile(onDev).answered_at);
+    const cal = profile.fitted.calibration_counts as { precision: number; answered: number };
+    expect(cal.answered).toBeGreaterThanOrEqual(20);
+    expect(cal.precision).toBeGreaterThanOrEqual(0.9);
+    expect(report.sets.map((s) => s.role)).toEqual(['train', 'dev', 'calibration']);
+    // A calibration set the reader answers fewer than 20 questions of cannot choose a bar: dev does.
+    fs.writeFileSync(saved, JSON.stringify([{ name: 't', role: 'train', rows: rows(400, 1) }, { name: 'd', role: 'dev', rows: rows(200, 2) }, { name: 'c', role: 'calibration', rows: unseen.slice(0, 19) }]));
+    await runTuneAnswers({ manifest, out, rows: saved, workDir: path.join(dir, 'work') });
+    expect(loadReaderProfile(out).fitted.answered_bars_from).toEqual({ lexical: 'dev' });
+    expect(loadReaderProfile(out).answered_at).toBe(loadReaderProfile(onDev).answered_at);
+  });
+
   it('asks the sets marked with vectors twice, lexically and with the embedding model, each pass its own rows', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'syn-tune-answers-'));
     dirs.push(dir);

@@ -2,15 +2,16 @@
  * `synapsis tune --answers`: fits the answer reader's scorer. A manifest names training and dev
  * question sets (vaults with question files, or SQuAD-format files turned into vaults); each set is
  * indexed and asked with the reader uncalibrated, each quote labelled by whether it holds the asked
- * fact; the weights are fitted on the training rows, the Answered and abstention thresholds chosen on
- * the dev rows, and the profile written with the numbers it was chosen by.
+ * fact; the weights are fitted on the training rows, the penalty and the abstention threshold chosen
+ * on the dev rows, the Answered thresholds on the calibration rows when the manifest names such sets
+ * (else on the dev rows), and the profile written with the numbers it was chosen by.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_SELECTION, SELECTION_FEATURES } from '../../engine/answer/reader.ts';
-import { type CandidateSet, chooseAbstainBelow, chooseAnsweredAt, chooseRescueAt, fitRescue, fitScorer, fitSelection, kindWeights, type LabelledRow, outcomeCounts, rescueCurve, rescueRowProbability, rescueRows, rowProbability, selectionAccuracy } from '../../engine/answer/reader/fit.ts';
+import { type CandidateSet, chooseAbstainBelow, chooseAnsweredAt, chooseRescueAt, fitRescue, fitScorer, fitSelection, kindWeights, type LabelledRow, logLoss, outcomeCounts, rescueCurve, rescueRowProbability, rescueRows, rowProbability, selectionAccuracy } from '../../engine/answer/reader/fit.ts';
 import { checkProfile, type ReaderProfile } from '../../engine/answer/reader/scorer.ts';
 import { createError } from '../../shared/errors.ts';
 import { type AnswerRow, auroc, reliabilityTable, runAnswerEval } from './answers.ts';
@@ -34,7 +35,14 @@ const SetSchema = z
   })
   .strict()
   .refine((s) => (s.squad ? !s.vault && !s.questions : Boolean(s.vault && s.questions)), { message: 'a set is either {vault, questions} or {squad}' });
-const ManifestSchema = z.object({ train: z.array(SetSchema).min(1), dev: z.array(SetSchema).min(1) }).strict();
+/**
+ * train: the weights are fitted on these. dev: the penalties, the abstention and rescue bars, and (without
+ * calibration sets) the Answered bars are chosen on these. calibration: sets whose misses nobody reads
+ * (unlike dev sets, whose misses shape the reader's rules, so the reader does better on them than on
+ * notes it has never seen): when given, the Answered bars are chosen on them.
+ */
+const ManifestSchema = z.object({ train: z.array(SetSchema).min(1), dev: z.array(SetSchema).min(1), calibration: z.array(SetSchema).optional() }).strict();
+type Role = 'train' | 'dev' | 'calibration';
 type SetSpec = z.infer<typeof SetSchema>;
 
 export interface TuneAnswersOptions {
@@ -53,7 +61,7 @@ export interface TuneAnswersOptions {
 
 export interface SetRows {
   name: string;
-  role: 'train' | 'dev';
+  role: Role;
   rows: LabelledRow[];
   /** Each question's candidate sentences with their selection features (what the selection weights are fitted on). */
   candidates?: CandidateSet[];
@@ -91,8 +99,12 @@ const MIN_ANSWERED = 20;
  * person to read. (The reader alone already abstains on about a quarter of the answerable dev questions.)
  */
 const ANSWERABLE_ABSTENTION_WEIGHT = 3;
-/** L2 penalties tried; the one chosen is written in the profile. */
-const LAMBDAS = [0.3, 1, 3, 10, 30];
+/**
+ * L2 penalties tried; the one whose probabilities score best on the dev rows (the lowest mean log
+ * loss over the quoted readings: every dev reading counts, not just the few at the Answered bar) is
+ * written in the profile.
+ */
+const LAMBDAS = [0.3, 1, 3, 10, 30, 100, 300, 1000];
 /**
  * The rescue bar weighs an unanswerable question shown as Partly answered this many times an
  * answerable one shown with its fact: it costs the abstention that question deserved.
@@ -156,10 +168,10 @@ async function collect(spec: SetSpec, base: string, work: string, options: TuneA
 async function collectAll(manifest: z.infer<typeof ManifestSchema>, base: string, work: string, options: TuneAnswersOptions, selection: number[] | undefined): Promise<SetRows[]> {
   const log = options.log ?? (() => {});
   const models = options.embedModels ?? [];
-  const marked = [...manifest.train, ...manifest.dev].some((s) => s.vectors);
+  const marked = [...manifest.train, ...manifest.dev, ...(manifest.calibration ?? [])].some((s) => s.vectors);
   const sets: SetRows[] = [];
-  for (const role of ['train', 'dev'] as const) {
-    for (const spec of manifest[role]) {
+  for (const role of ['train', 'dev', 'calibration'] as const) {
+    for (const spec of manifest[role] ?? []) {
       const passes: { name: string; models: readonly string[] }[] = marked ? [{ name: spec.name, models: [] }, ...(spec.vectors && models.length > 0 ? [{ name: `${spec.name} +vectors`, models }] : [])] : [{ name: spec.name, models }];
       for (const pass of passes) {
         log(`${role} set ${pass.name}: asking${selection ? ' with the fitted selection' : ''}`);
@@ -284,26 +296,32 @@ export async function runTuneAnswers(options: TuneAnswersOptions): Promise<TuneA
   const selection = sets.find((s) => s.selection)?.selection;
   const train = sets.filter((s) => s.role === 'train').flatMap((s) => s.rows);
   const dev = sets.filter((s) => s.role === 'dev').flatMap((s) => s.rows);
+  const calibration = sets.filter((s) => s.role === 'calibration').flatMap((s) => s.rows);
   if (train.filter((r) => r.quoted).length < 20) throw createError('E_SYN_BAD_REQUEST', 'Fewer than 20 training questions got a quote: give more training sets');
-  // The penalty is chosen on the dev rows too: the one under which most answers reach the precision target.
+  // The penalty is chosen on the dev rows too: by the log loss of its probabilities there. (The number
+  // of answers that reach the precision target moves by a handful between penalties, by which rows
+  // happen to sit at the bar: too few to choose by.)
   const target = options.target ?? DEFAULT_TARGET;
   // The Answered bar is chosen within each kind of reading: without sentence vectors, and (when the
-  // dev sets were read with them too) with them.
+  // dev sets were read with them too) with them; on the calibration sets' readings of that kind when
+  // the reader answers at least MIN_ANSWERED of them (too few cannot choose a bar), else on the dev sets'.
   const withVectors = (r: LabelledRow) => r.features.has_vectors === 1;
   const vectorRows = dev.some(withVectors);
+  const barSource = (keep: (r: LabelledRow) => boolean) => (calibration.filter((r) => keep(r) && r.readerOutcome === 'answered').length >= MIN_ANSWERED ? 'calibration' : 'dev');
   const tried = LAMBDAS.map((lambda) => {
     const fit = fitScorer(train, lambda);
     const p = dev.map((r) => rowProbability(fit, r));
     const barWithin = (keep: (r: LabelledRow) => boolean) => {
-      const idx = dev.flatMap((r, i) => (keep(r) ? [i] : []));
-      return chooseAnsweredAt(idx.map((i) => dev[i]!), idx.map((i) => p[i]!), target, MIN_ANSWERED);
+      const from = barSource(keep) === 'calibration' ? calibration : dev;
+      const rows = from.filter(keep);
+      return chooseAnsweredAt(rows, rows.map((r) => rowProbability(fit, r)), target, MIN_ANSWERED);
     };
     const at = barWithin((r) => !withVectors(r));
     const atVectors = vectorRows ? barWithin(withVectors) : undefined;
     const bar = (r: LabelledRow) => (atVectors !== undefined && withVectors(r) ? atVectors : at);
-    return { lambda, fit, p, at, atVectors, bar, answered: outcomeCounts(dev, p, bar, 0).answered };
+    return { lambda, fit, p, at, atVectors, bar, answered: outcomeCounts(dev, p, bar, 0).answered, logLoss: logLoss(dev, p) };
   });
-  const best = tried.reduce((a, b) => (b.answered > a.answered ? b : a));
+  const best = tried.reduce((a, b) => (b.logLoss < a.logLoss ? b : a));
   const fitted = best.fit;
   const pDev = best.p;
   const answeredAt = best.bar;
@@ -334,8 +352,16 @@ export async function runTuneAnswers(options: TuneAnswersOptions): Promise<TuneA
         command: 'synapsis tune --answers --sets <manifest> --out <file>',
         train: sets.filter((s) => s.role === 'train').map((s) => `${s.name} (${s.rows.length})`),
         dev: sets.filter((s) => s.role === 'dev').map((s) => `${s.name} (${s.rows.length})`),
+        ...(calibration.length > 0
+          ? {
+              calibration: sets.filter((s) => s.role === 'calibration').map((s) => `${s.name} (${s.rows.length})`),
+              calibration_counts: outcomeCounts(calibration, calibration.map((r) => rowProbability(fitted, r)), answeredAt, abstainBelow),
+            }
+          : {}),
+        answered_bars_from: { lexical: barSource((r) => !withVectors(r)), ...(vectorRows ? { vectors: barSource(withVectors) } : {}) },
         target_precision: target,
         lambda: best.lambda,
+        dev_log_loss_by_lambda: Object.fromEntries(tried.map((t) => [t.lambda, t.logLoss])),
         answered_by_lambda: Object.fromEntries(tried.map((t) => [t.lambda, t.answered])),
         train_counts: outcomeCounts(train, pTrain, answeredAt, abstainBelow),
         dev_counts: outcomeCounts(dev, pDev, answeredAt, abstainBelow),

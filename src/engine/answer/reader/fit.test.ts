@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FEATURE_NAMES, RESCUE_FEATURES } from './features.ts';
-import { type CandidateSet, chooseAbstainBelow, chooseRescueAt, fitRescue, kindWeights, rescueCurve, rescueRowProbability, rescueRows, chooseAnsweredAt, fitLogistic, fitSelection, selectionAccuracy, fitScorer, type LabelledRow, outcomeCounts, rowProbability, solve, standardisation } from './fit.ts';
+import { type CandidateSet, chooseAbstainBelow, chooseRescueAt, fitRescue, kindWeights, rescueCurve, rescueRowProbability, rescueRows, chooseAnsweredAt, fitLogistic, fitSelection, selectionAccuracy, fitScorer, type LabelledRow, logLoss, outcomeCounts, rowProbability, solve, standardisation } from './fit.ts';
 
 /** A deterministic stream of numbers in [0, 1). */
 function rng(seed: number) {
@@ -104,6 +104,18 @@ describe('fitScorer and the thresholds', () => {
     const biggest = fitted.weights.reduce((best, w, i) => (Math.abs(w) > Math.abs(fitted.weights[best]!) ? i : best), 0);
     expect(biggest).toBe(held);
     expect(rowProbability(fitted, { features: { held: 0.95 } })).toBeGreaterThan(rowProbability(fitted, { features: { held: 0.1 } }));
+  });
+
+  it('scores probabilities by their log loss over the quoted rows: the fitted ones beat a constant and a coin flip', () => {
+    const dev = rows(1000, 2);
+    const p = dev.map((r) => rowProbability(fitted, r));
+    const share = dev.filter((r) => r.quoted && r.label).length / dev.filter((r) => r.quoted).length;
+    expect(logLoss(dev, p)).toBeLessThan(logLoss(dev, dev.map(() => share)));
+    expect(logLoss(dev, dev.map(() => 0.5))).toBeCloseTo(Math.log(2), 3);
+    // A certain miss costs a bounded amount; rows without a quote do not count.
+    const miss: LabelledRow = { features: {}, label: false, answerable: true, quoted: true, readerOutcome: 'answered' };
+    expect(logLoss([miss], [1])).toBeCloseTo(-Math.log(1e-6), 3);
+    expect(logLoss([{ ...miss, quoted: false }], [1])).toBe(0);
   });
 
   it('chooses the lowest Answered threshold that reaches the precision target on dev rows', () => {

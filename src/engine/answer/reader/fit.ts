@@ -137,6 +137,23 @@ export function rowProbability(profile: Pick<ReaderProfile, 'mean' | 'scale' | '
   return 1 / (1 + Math.exp(-logit(profile.weights, profile.bias, standardise(profile, featureVector(row.features)))));
 }
 
+/**
+ * The mean log loss of probabilities p over the rows the reader quoted something for (the rows the
+ * scorer speaks for): how well they predict whether each quote states the asked fact; lower is better.
+ * A probability is kept within [1e-6, 1 - 1e-6], so that one confident miss costs a bounded amount.
+ */
+export function logLoss(rows: readonly LabelledRow[], p: readonly number[]): number {
+  let sum = 0;
+  let n = 0;
+  rows.forEach((r, i) => {
+    if (!r.quoted) return;
+    const q = Math.min(1 - 1e-6, Math.max(1e-6, p[i]!));
+    sum -= Math.log(r.label ? q : 1 - q);
+    n++;
+  });
+  return n === 0 ? 0 : round(sum / n, 4);
+}
+
 /** Fits weights on the rows the reader quoted something for. */
 export function fitScorer(rows: readonly LabelledRow[], lambda = 1): Pick<ReaderProfile, 'features' | 'mean' | 'scale' | 'weights' | 'bias'> {
   const quoted = rows.filter((r) => r.quoted);
