@@ -1,6 +1,6 @@
 /**
  * The question sets `synapsis tune --answers` fits on and chooses by (test/fixtures/answer-sets.json),
- * and the two test sets kept out of it: every file named is there and reads as questions, each
+ * and the five test sets kept out of it: every file named is there and reads as questions, each
  * answerable question names its sources and facts, and no question is in two roles. The vaults they
  * are asked over are rebuilt as docs/answers.md says; the measurement is `synapsis eval --answers`.
  */
@@ -10,15 +10,20 @@ import { describe, expect, it } from 'vitest';
 import { readFixture } from '../src/cli/eval/answers.ts';
 
 const FIXTURES = path.join(import.meta.dirname, 'fixtures');
-const manifest = JSON.parse(fs.readFileSync(path.join(FIXTURES, 'answer-sets.json'), 'utf8')) as Record<'train' | 'dev', { name: string; questions?: string; squad?: string }[]>;
+type AnswerSet = { name: string; questions?: string; squad?: string };
+const manifest = JSON.parse(fs.readFileSync(path.join(FIXTURES, 'answer-sets.json'), 'utf8')) as Record<'train' | 'dev', AnswerSet[]> & { calibration?: AnswerSet[] };
+const ALL_SETS = [...manifest.train, ...manifest.dev, ...(manifest.calibration ?? [])];
 const TEST_SETS = [
   { file: 'knowledge-wiki.questions.json', questions: 60, unanswerable: 12 },
   { file: 'openbox-ru.questions.json', questions: 40, unanswerable: 8 },
+  { file: 'til.questions.json', questions: 40, unanswerable: 10 },
+  { file: 'simonw-til.questions.json', questions: 80, unanswerable: 20 },
+  { file: 'obsidian-hub.questions.json', questions: 80, unanswerable: 20 },
 ];
 
 describe('the answer question sets', () => {
   it('names each set once, and every questions file of the manifest reads as questions with sources and facts', () => {
-    const sets = [...manifest.train, ...manifest.dev];
+    const sets = ALL_SETS;
     expect(new Set(sets.map((s) => s.name)).size).toBe(sets.length);
     for (const s of sets.filter((x) => x.questions)) {
       const items = readFixture(path.join(FIXTURES, s.questions!));
@@ -27,8 +32,8 @@ describe('the answer question sets', () => {
     }
   });
 
-  it.each(TEST_SETS)('keeps the test set $file out of training and dev, whole', ({ file, questions, unanswerable }) => {
-    const named = [...manifest.train, ...manifest.dev].map((s) => s.questions);
+  it.each(TEST_SETS)('keeps the test set $file out of training, dev and calibration, whole', ({ file, questions, unanswerable }) => {
+    const named = ALL_SETS.map((s) => s.questions);
     expect(named).not.toContain(file);
     const items = readFixture(path.join(FIXTURES, file));
     expect(items).toHaveLength(questions);
@@ -36,8 +41,8 @@ describe('the answer question sets', () => {
     expect(items.filter((q) => q.facts.length === 0)).toHaveLength(unanswerable);
   });
 
-  it('asks no test question in a training or dev set', () => {
-    const asked = new Set([...manifest.train, ...manifest.dev].filter((s) => s.questions).flatMap((s) => readFixture(path.join(FIXTURES, s.questions!)).map((q) => q.question.toLowerCase())));
+  it('asks no test question in a training, dev or calibration set', () => {
+    const asked = new Set(ALL_SETS.filter((s) => s.questions).flatMap((s) => readFixture(path.join(FIXTURES, s.questions!)).map((q) => q.question.toLowerCase())));
     for (const { file } of TEST_SETS) for (const q of readFixture(path.join(FIXTURES, file))) expect(asked.has(q.question.toLowerCase()), q.question).toBe(false);
   });
 });
