@@ -26,6 +26,7 @@ interface EvalOptions {
   questions?: string;
   unanswerable: boolean;
   details?: boolean;
+  candidates?: boolean;
   originals?: string;
   readerProfile?: string;
 }
@@ -48,6 +49,7 @@ export const evaluate: RegisteredCommand = {
       .addOption(option('--questions <file>', 'with --answers: questions in the sample fixture\'s format (question, kind, sources, answer_contains)'))
       .addOption(option('--no-unanswerable', 'with --answers on a BEIR set: skip the variant that leaves each gold passage out'))
       .addOption(option('--details', 'with --answers --json: each question\'s answer and scores too'))
+      .addOption(option('--candidates', 'with --answers: also how often the reader\'s candidate sentences hold the fact, and how often its quote does'))
       .addOption(option('--originals <file>', 'with --answers: the original wording of --questions\' reworded questions ("reworded_from"): asked too, and the share answered alike reported'))
       .addOption(option('--reader-profile <file>', 'with --answers: the answer reader\'s scorer, a profile from synapsis tune --answers, or "none" for the reader uncalibrated'))
       .addOption(option('--split <name>', 'qrels split to evaluate', undefined, 'test'))
@@ -76,6 +78,7 @@ export const evaluate: RegisteredCommand = {
             ...(opts.modelsDir ? { modelsDir: opts.modelsDir } : {}),
             unanswerable: cmdOpts.unanswerable,
             details: cmdOpts.details === true,
+            collectCandidates: cmdOpts.candidates === true,
             ...(cmdOpts.originals ? { originals: cmdOpts.originals } : {}),
             ...(cmdOpts.readerProfile ? { readerProfile: cmdOpts.readerProfile } : {}),
             log,
@@ -84,7 +87,7 @@ export const evaluate: RegisteredCommand = {
           return;
         }
         if (!cmdOpts.dataset) throw createError('E_SYN_BAD_REQUEST', 'synapsis eval needs --dataset <dir> (or --answers with --vault and --questions)');
-        const { embedModel, profile, rerankTop, answers: _a, vault: _v, questions: _q, unanswerable: _u, details: _d, originals: _o, readerProfile: _r, ...rest } = cmdOpts;
+        const { embedModel, profile, rerankTop, answers: _a, vault: _v, questions: _q, unanswerable: _u, details: _d, candidates: _c, originals: _o, readerProfile: _r, ...rest } = cmdOpts;
         // A profile name is one saved by synapsis tune in this workspace (the eval's own data dir is throwaway).
         const report = await runEval({
           ...rest,
@@ -113,6 +116,7 @@ export function formatAnswerReport(r: AnswerEvalReport): string {
     ['abstained on unanswerable', pct(r.abstained_unanswerable)],
     ['false abstentions on answerable', pct(r.false_abstentions)],
     ['  of them, the withheld quote held the fact', pct(r.withheld_fact)],
+    ...(r.fact_in_candidates === undefined ? [] : ([['fact among the reader\'s candidate sentences', pct(r.fact_in_candidates)], ['  the quote holds it (before calibration)', pct(r.quote_holds_fact ?? 0)]] as [string, string][])),
     ['partly answered (of answers)', pct(r.partial)],
     ...(r.restricted_leaked === null ? [] : [['restricted answers leaked', String(r.restricted_leaked)] as [string, string]]),
     ['median answer length', `${r.median_words} words`],

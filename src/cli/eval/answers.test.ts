@@ -40,6 +40,18 @@ describe('synapsis eval --answers', () => {
     expect(report).toMatchObject({ questions: 4, answerable: 2, unanswerable: 2, fully_correct: 1, fact_in_first_sentence: 1, source_cited: 1, false_abstentions: 0, abstained_unanswerable: 1 });
     expect(report.rows.find((x: { id: string }) => x.id === 'q1').answer).toContain('47 minutes');
     expect(report.confidence_auroc).toBe(1);
+    expect(report.fact_in_candidates).toBeUndefined();
+  });
+
+  it('with --candidates, says how often the reader had a sentence with the fact to choose, and chose it', async () => {
+    const r = await cli(['eval', '--answers', '--dataset', tinyQa(), '--no-unanswerable', '--candidates', '--json']);
+    expect(r.code).toBe(0);
+    const report = JSON.parse(r.out);
+    expect(report).toMatchObject({ answerable: 2, fact_in_candidates: 1, quote_holds_fact: 1 });
+    // Its candidates are counted, not listed, without --details.
+    expect(report.rows).toBeUndefined();
+    const table = await cli(['eval', '--answers', '--dataset', tinyQa(), '--no-unanswerable', '--candidates']);
+    expect(table.out).toMatch(/\| fact among the reader's candidate sentences \| 100\.0% \|\n\| {3}the quote holds it \(before calibration\) \| 100\.0% \|/);
   });
 
   it('scores the sample vault\'s fixture: facts stated, unanswerable questions abstained, the restricted one not leaked', async () => {

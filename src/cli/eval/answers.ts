@@ -149,6 +149,12 @@ export interface AnswerEvalReport {
   false_abstentions: number;
   /** Answerable questions answered "not in your notes" although the sentences the reader withheld held the fact. */
   withheld_fact: number;
+  /**
+   * With collectCandidates: answerable questions one of whose candidate sentences (what the reader
+   * chooses its quote from) holds the fact, and those whose quote (before calibration) holds it.
+   */
+  fact_in_candidates?: number;
+  quote_holds_fact?: number;
   /** Answered questions marked partial. */
   partial: number;
   /** Restricted questions whose answer leaked without --allow (fixture only). */
@@ -256,6 +262,7 @@ export function summarize(set: string, rows: readonly AnswerRow[], meta: { embed
     abstained_unanswerable: share(unanswerable, (r) => r.outcome === 'not_found'),
     false_abstentions: share(open, (r) => r.outcome === 'not_found'),
     withheld_fact: share(open, (r) => r.outcome === 'not_found' && r.withheld_correct === true),
+    ...(open.some((r) => r.candidates !== undefined) ? { fact_in_candidates: share(open, (r) => r.candidates?.some((c) => c.holds) === true), quote_holds_fact: share(open, (r) => r.quote_correct) } : {}),
     partial: share(answered, (r) => r.outcome === 'partial'),
     restricted_leaked: restricted.length === 0 ? null : restricted.filter((r) => r.fact_recall > 0).length,
     median_words: percentile(answered.map((r) => r.words), 50) || 0,
