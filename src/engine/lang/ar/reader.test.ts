@@ -22,8 +22,8 @@ describe('the Arabic reader pack', () => {
   });
   // The pack's `values`: how a sentence gives a reason.
   it.each([
-    ["غيرنا لأن المزامنة بطيئة", 'reason', true],
-    ["غيرنا", 'reason', false],
+    ['غيرنا لأن المزامنة بطيئة', 'reason', true],
+    ['غيرنا', 'reason', false],
   ] as const)('%s states a value of type %s: %s', (sentence, type, holds) => {
     expect(holdsType(sentence, { type })).toBe(holds);
   });

@@ -22,8 +22,8 @@ describe('the Hindi reader pack', () => {
   });
   // The pack's `values`: how a sentence gives a reason.
   it.each([
-    ["सिंक धीमा था इसलिए हमने बदला।", 'reason', true],
-    ["हमने बदला।", 'reason', false],
+    ['सिंक धीमा था इसलिए हमने बदला।', 'reason', true],
+    ['हमने बदला।', 'reason', false],
   ] as const)('%s states a value of type %s: %s', (sentence, type, holds) => {
     expect(holdsType(sentence, { type })).toBe(holds);
   });

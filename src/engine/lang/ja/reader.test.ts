@@ -22,8 +22,8 @@ describe('the Japanese reader pack', () => {
   });
   // The pack's `values`: how a sentence gives a reason.
   it.each([
-    ["同期が遅いため、変更しました。", 'reason', true],
-    ["変更しました。", 'reason', false],
+    ['同期が遅いため、変更しました。', 'reason', true],
+    ['変更しました。', 'reason', false],
   ] as const)('%s states a value of type %s: %s', (sentence, type, holds) => {
     expect(holdsType(sentence, { type })).toBe(holds);
   });

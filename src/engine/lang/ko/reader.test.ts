@@ -22,8 +22,8 @@ describe('the Korean reader pack', () => {
   });
   // The pack's `values`: how a sentence gives a reason.
   it.each([
-    ["동기화가 느리기 때문에 바꿨습니다.", 'reason', true],
-    ["바꿨습니다.", 'reason', false],
+    ['동기화가 느리기 때문에 바꿨습니다.', 'reason', true],
+    ['바꿨습니다.', 'reason', false],
   ] as const)('%s states a value of type %s: %s', (sentence, type, holds) => {
     expect(holdsType(sentence, { type })).toBe(holds);
   });

@@ -22,8 +22,8 @@ describe('the Thai reader pack', () => {
   });
   // The pack's `values`: how a sentence gives a reason.
   it.each([
-    ["เราเปลี่ยนเพราะซิงค์ช้า", 'reason', true],
-    ["เราเปลี่ยน", 'reason', false],
+    ['เราเปลี่ยนเพราะซิงค์ช้า', 'reason', true],
+    ['เราเปลี่ยน', 'reason', false],
   ] as const)('%s states a value of type %s: %s', (sentence, type, holds) => {
     expect(holdsType(sentence, { type })).toBe(holds);
   });

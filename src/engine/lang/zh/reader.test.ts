@@ -22,8 +22,8 @@ describe('the Chinese reader pack', () => {
   });
   // The pack's `values`: how a sentence gives a reason.
   it.each([
-    ["因为同步太慢，我们换了。", 'reason', true],
-    ["我们换了。", 'reason', false],
+    ['因为同步太慢，我们换了。', 'reason', true],
+    ['我们换了。', 'reason', false],
   ] as const)('%s states a value of type %s: %s', (sentence, type, holds) => {
     expect(holdsType(sentence, { type })).toBe(holds);
   });
