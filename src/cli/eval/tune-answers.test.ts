@@ -6,6 +6,7 @@ import { FEATURE_NAMES } from '../../engine/answer/reader/features.ts';
 import { loadReaderProfile } from '../../engine/answer/reader/scorer.ts';
 import type { LabelledRow } from '../../engine/answer/reader/fit.ts';
 import { runTuneAnswers } from './tune-answers.ts';
+import { cli } from '../../../test/helpers/cli.ts';
 import { SHARED_DIR } from '../../../test/helpers/tmp.ts';
 
 const dirs: string[] = [];
@@ -115,6 +116,14 @@ describe('synapsis tune --answers', () => {
     await runTuneAnswers({ manifest, out, rows: saved, workDir: path.join(dir, 'work') });
     expect(loadReaderProfile(out).fitted.answered_bars_from).toEqual({ lexical: 'dev' });
     expect(loadReaderProfile(out).answered_at).toBe(loadReaderProfile(onDev).answered_at);
+    // The command says what the bars give on the calibration sets.
+    fs.writeFileSync(saved, JSON.stringify([{ name: 't', role: 'train', rows: rows(400, 1) }, { name: 'd', role: 'dev', rows: rows(200, 2) }, { name: 'c', role: 'calibration', rows: unseen }]));
+    const printed = await cli(['tune', '--answers', '--sets', manifest, '--rows', saved, '--out', out, '--work-dir', path.join(dir, 'work')]);
+    expect(printed.code).toBe(0);
+    const line = /^calibration \(the Answered bars\): (\d+) Answered, right (\d+\.\d)%$/m.exec(printed.out);
+    expect(line).not.toBeNull();
+    expect(Number(line![1])).toBe(cal.answered);
+    expect(Number(line![2])).toBeGreaterThanOrEqual(90);
   });
 
   it('asks the sets marked with vectors twice, lexically and with the embedding model, each pass its own rows', async () => {

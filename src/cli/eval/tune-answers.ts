@@ -298,29 +298,31 @@ export async function runTuneAnswers(options: TuneAnswersOptions): Promise<TuneA
   const dev = sets.filter((s) => s.role === 'dev').flatMap((s) => s.rows);
   const calibration = sets.filter((s) => s.role === 'calibration').flatMap((s) => s.rows);
   if (train.filter((r) => r.quoted).length < 20) throw createError('E_SYN_BAD_REQUEST', 'Fewer than 20 training questions got a quote: give more training sets');
-  // The penalty is chosen on the dev rows too: by the log loss of its probabilities there. (The number
-  // of answers that reach the precision target moves by a handful between penalties, by which rows
-  // happen to sit at the bar: too few to choose by.)
   const target = options.target ?? DEFAULT_TARGET;
   // The Answered bar is chosen within each kind of reading: without sentence vectors, and (when the
   // dev sets were read with them too) with them; on the calibration sets' readings of that kind when
   // the reader answers at least MIN_ANSWERED of them (too few cannot choose a bar), else on the dev sets'.
   const withVectors = (r: LabelledRow) => r.features.has_vectors === 1;
   const vectorRows = dev.some(withVectors);
-  const barSource = (keep: (r: LabelledRow) => boolean) => (calibration.filter((r) => keep(r) && r.readerOutcome === 'answered').length >= MIN_ANSWERED ? 'calibration' : 'dev');
+  const barRows = (keep: (r: LabelledRow) => boolean) => {
+    const unseen = calibration.filter(keep);
+    const from = unseen.filter((r) => r.readerOutcome === 'answered').length >= MIN_ANSWERED ? ('calibration' as const) : ('dev' as const);
+    return { from, rows: from === 'calibration' ? unseen : dev.filter(keep) };
+  };
+  const lexicalBar = barRows((r) => !withVectors(r));
+  const vectorBar = vectorRows ? barRows(withVectors) : undefined;
   const tried = LAMBDAS.map((lambda) => {
     const fit = fitScorer(train, lambda);
     const p = dev.map((r) => rowProbability(fit, r));
-    const barWithin = (keep: (r: LabelledRow) => boolean) => {
-      const from = barSource(keep) === 'calibration' ? calibration : dev;
-      const rows = from.filter(keep);
-      return chooseAnsweredAt(rows, rows.map((r) => rowProbability(fit, r)), target, MIN_ANSWERED);
-    };
-    const at = barWithin((r) => !withVectors(r));
-    const atVectors = vectorRows ? barWithin(withVectors) : undefined;
+    const barOn = ({ rows }: { rows: LabelledRow[] }) => chooseAnsweredAt(rows, rows.map((r) => rowProbability(fit, r)), target, MIN_ANSWERED);
+    const at = barOn(lexicalBar);
+    const atVectors = vectorBar ? barOn(vectorBar) : undefined;
     const bar = (r: LabelledRow) => (atVectors !== undefined && withVectors(r) ? atVectors : at);
     return { lambda, fit, p, at, atVectors, bar, answered: outcomeCounts(dev, p, bar, 0).answered, logLoss: logLoss(dev, p) };
   });
+  // The penalty is chosen on the dev rows too: by the log loss of its probabilities there. (The number
+  // of answers that reach the precision target moves by a handful between penalties, by which rows
+  // happen to sit at the bar: too few to choose by.)
   const best = tried.reduce((a, b) => (b.logLoss < a.logLoss ? b : a));
   const fitted = best.fit;
   const pDev = best.p;
@@ -358,7 +360,7 @@ export async function runTuneAnswers(options: TuneAnswersOptions): Promise<TuneA
               calibration_counts: outcomeCounts(calibration, calibration.map((r) => rowProbability(fitted, r)), answeredAt, abstainBelow),
             }
           : {}),
-        answered_bars_from: { lexical: barSource((r) => !withVectors(r)), ...(vectorRows ? { vectors: barSource(withVectors) } : {}) },
+        answered_bars_from: { lexical: lexicalBar.from, ...(vectorBar ? { vectors: vectorBar.from } : {}) },
         target_precision: target,
         lambda: best.lambda,
         dev_log_loss_by_lambda: Object.fromEntries(tried.map((t) => [t.lambda, t.logLoss])),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { askedAttribute, askedType, hasRelativeClause, questionParts } from '../answer/answer-type.ts';
-import { READER_PACKS } from './reader-packs.ts';
+import { alternation, READER_PACKS } from './reader-packs.ts';
 
 describe('how each language asks for a kind of value (packs\' asks)', () => {
   it('every piece is a regular expression of its own', () => {
@@ -9,6 +9,17 @@ describe('how each language asks for a kind of value (packs\' asks)', () => {
         for (const piece of pieces) expect(() => new RegExp(piece, 'u'), `${pack.code} ${cue}: ${piece}`).not.toThrow();
       }
     }
+  });
+
+  it('every value piece is a regular expression of its own, and no kind joins into an empty alternative', () => {
+    for (const pack of READER_PACKS) {
+      for (const [kind, pieces] of Object.entries(pack.values ?? {})) {
+        for (const piece of pieces) expect(() => new RegExp(piece, 'u'), `${pack.code} ${kind}: ${piece}`).not.toThrow();
+      }
+    }
+    // A kind no pack states matches nothing (an empty alternative would match every sentence).
+    expect(new RegExp(`(?:${alternation([])})`, 'u').test('any sentence at all')).toBe(false);
+    expect(new RegExp(`^(?:${alternation(['a', 'b'])})$`, 'u').test('b')).toBe(true);
   });
 
   // One question of each kind a language's pack reads, and the type it asks for.

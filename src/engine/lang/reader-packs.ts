@@ -27,19 +27,28 @@ export function packWords(field: ListField): string[] {
   return READER_PACKS.flatMap((p) => p[field] ?? []);
 }
 
+/**
+ * Pieces of a regular expression joined into one alternation. None at all is "(?!)", which matches
+ * nothing: an empty alternative would match everywhere, so a kind no pack states would make every
+ * sentence state it.
+ */
+export function alternation(pieces: readonly string[]): string {
+  return pieces.length > 0 ? pieces.join('|') : '(?!)';
+}
+
 /** One field's alternatives of every pack joined into one alternation (for a regular expression). */
 export function packAlternation(field: ListField): string {
-  return packWords(field).join('|');
+  return alternation(packWords(field));
 }
 
 /** How every pack's questions ask for one kind of value, joined into one alternation (pack order). */
 export function packCue(cue: AskedCue): string {
-  return READER_PACKS.flatMap((p) => p.asks?.[cue] ?? []).join('|');
+  return alternation(READER_PACKS.flatMap((p) => p.asks?.[cue] ?? []));
 }
 
 /** How every pack states one kind of value (`values`), joined into one alternation (pack order). */
 export function packValues(name: keyof ValueWords): string {
-  return READER_PACKS.flatMap((p) => p.values?.[name] ?? []).join('|');
+  return alternation(READER_PACKS.flatMap((p) => p.values?.[name] ?? []));
 }
 
 /** The pack of an analysis language, if the reader has one. */
