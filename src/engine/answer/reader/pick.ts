@@ -306,8 +306,12 @@ export function offeredSentences(ctx: PickContext, vectors: Vectors, picked: rea
   const similarity = quotedSims.length > 0 ? Math.round(Math.max(...quotedSims) * 1000) / 1000 : null;
   const closest = order.slice(0, 3).filter((i) => table[i]!.some((r) => r.cov > 0)).map((i) => ({ text: candidates[i]!.text, n: candidates[i]!.n }));
   // The best sentences after the quote's, wherever they are: on the training and dev sets the second
-  // and third best hold the fact more often than the best sentence of another passage.
-  const runnersUp = order.filter((i) => !picked.includes(i) && !candidates[i]!.code && !isMarkupFragment(candidates[i]!.text) && table[i]!.some((r) => r.cov > 0)).slice(0, 3).map((i) => ({ text: candidates[i]!.text, n: candidates[i]!.n }));
+  // and third best hold the fact more often than the best sentence of another passage. Each says one
+  // of the question's words itself: a sentence that only shares its note's title or neighbours with
+  // the question ("Some intro." under "Launch") is offered as reading, not beside an answer.
+  const asked = new Set(ctx.weighed.all.map((w) => w.term));
+  const saysAsked = (c: Candidate) => tokenize(c.text, ctx.weighed.lang).some((t) => asked.has(matchForm(t.term)));
+  const runnersUp = order.filter((i) => !picked.includes(i) && !candidates[i]!.code && !isMarkupFragment(candidates[i]!.text) && table[i]!.some((r) => r.cov > 0) && saysAsked(candidates[i]!)).slice(0, 3).map((i) => ({ text: candidates[i]!.text, n: candidates[i]!.n }));
   const passageBest: Offered[] = [];
   for (const i of order) {
     if (passageBest.length >= 3) break;
