@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_SELECTION, SELECTION_FEATURES } from '../../engine/answer/reader.ts';
-import { type CandidateSet, chooseAbstainBelow, chooseAnsweredAt, chooseRescueAt, fitRescue, fitScorer, fitSelection, kindWeights, type LabelledRow, logLoss, outcomeCounts, rescueCurve, rescueRowProbability, rescueRows, rowProbability, selectionAccuracy } from '../../engine/answer/reader/fit.ts';
+import { type CandidateSet, chooseAbstainBelow, chooseAnsweredAt, chooseRescueAt, fitRecalibration, fitRescue, fitScorer, fitSelection, kindWeights, type LabelledRow, logLoss, outcomeCounts, rescueCurve, rescueRowProbability, rescueRows, rowProbability, recalibrated, selectionAccuracy } from '../../engine/answer/reader/fit.ts';
 import { checkProfile, type ReaderProfile } from '../../engine/answer/reader/scorer.ts';
 import { createError } from '../../shared/errors.ts';
 import { type AnswerRow, auroc, reliabilityTable, runAnswerEval } from './answers.ts';
@@ -311,22 +311,33 @@ export async function runTuneAnswers(options: TuneAnswersOptions): Promise<TuneA
   };
   const lexicalBar = barRows((r) => !withVectors(r));
   const vectorBar = vectorRows ? barRows(withVectors) : undefined;
-  const tried = LAMBDAS.map((lambda) => {
-    const fit = fitScorer(train, lambda);
-    const p = dev.map((r) => rowProbability(fit, r));
+  const barsFor = (fit: Parameters<typeof rowProbability>[0]) => {
     const barOn = ({ rows }: { rows: LabelledRow[] }) => chooseAnsweredAt(rows, rows.map((r) => rowProbability(fit, r)), target, MIN_ANSWERED);
     const at = barOn(lexicalBar);
     const atVectors = vectorBar ? barOn(vectorBar) : undefined;
     const bar = (r: LabelledRow) => (atVectors !== undefined && withVectors(r) ? atVectors : at);
-    return { lambda, fit, p, at, atVectors, bar, answered: outcomeCounts(dev, p, bar, 0).answered, logLoss: logLoss(dev, p) };
+    return { at, atVectors, bar };
+  };
+  const tried = LAMBDAS.map((lambda) => {
+    const fit = fitScorer(train, lambda);
+    const p = dev.map((r) => rowProbability(fit, r));
+    const { bar } = barsFor(fit);
+    return { lambda, fit, p, answered: outcomeCounts(dev, p, bar, 0).answered, logLoss: logLoss(dev, p) };
   });
   // The penalty is chosen on the dev rows too: by the log loss of its probabilities there. (The number
   // of answers that reach the precision target moves by a handful between penalties, by which rows
   // happen to sit at the bar: too few to choose by.)
   const best = tried.reduce((a, b) => (b.logLoss < a.logLoss ? b : a));
-  const fitted = best.fit;
-  const pDev = best.p;
-  const answeredAt = best.bar;
+  // On notes nobody tuned on, a quote is right less often than the training and dev rows say: the
+  // calibration sets' readings rescale the logit (Platt scaling, order kept), so the confidence shown
+  // is how often such a quote states the fact on unseen notes, and the bars are chosen on that scale.
+  const pCalibrationBefore = calibration.map((r) => rowProbability(best.fit, r));
+  const recalibration = calibration.length > 0 ? fitRecalibration(calibration, pCalibrationBefore) : null;
+  const fitted = recalibration ? recalibrated(best.fit, recalibration) : best.fit;
+  if (calibration.length > 0) log(recalibration ? `recalibration on the calibration sets: logit x ${recalibration.a} ${recalibration.b < 0 ? '-' : '+'} ${Math.abs(recalibration.b)}` : 'recalibration: the calibration sets cannot tell (too few quotes, or all right or all wrong): none');
+  const pDev = recalibration ? dev.map((r) => rowProbability(fitted, r)) : best.p;
+  const { at: answeredAtLexical, atVectors: answeredAtVectors, bar: answeredAt } = barsFor(fitted);
+  const pCalibration = calibration.map((r) => rowProbability(fitted, r));
   const abstainBelow = chooseAbstainBelow(dev, pDev, answeredAt, ANSWERABLE_ABSTENTION_WEIGHT);
   // Each training row's kind: a SQuAD-format set's (Wikipedia paragraphs) or a vault set's (notes).
   const squadSets = new Set(manifest.train.filter((s) => s.squad).map((s) => s.name));
@@ -341,8 +352,8 @@ export async function runTuneAnswers(options: TuneAnswersOptions): Promise<TuneA
     {
       version: 1,
       ...fitted,
-      answered_at: best.at,
-      ...(best.atVectors !== undefined ? { answered_at_vectors: best.atVectors } : {}),
+      answered_at: answeredAtLexical,
+      ...(answeredAtVectors !== undefined ? { answered_at_vectors: answeredAtVectors } : {}),
       abstain_below: abstainBelow,
       ...(selection ? { selection: { features: [...SELECTION_FEATURES], weights: selection } } : {}),
       ...(rescue.model ? { rescue: rescue.model } : {}),
@@ -357,7 +368,11 @@ export async function runTuneAnswers(options: TuneAnswersOptions): Promise<TuneA
         ...(calibration.length > 0
           ? {
               calibration: sets.filter((s) => s.role === 'calibration').map((s) => `${s.name} (${s.rows.length})`),
-              calibration_counts: outcomeCounts(calibration, calibration.map((r) => rowProbability(fitted, r)), answeredAt, abstainBelow),
+              calibration_counts: outcomeCounts(calibration, pCalibration, answeredAt, abstainBelow),
+              recalibration: recalibration
+                ? { ...recalibration, log_loss_before: logLoss(calibration, pCalibrationBefore), log_loss_after: logLoss(calibration, pCalibration) }
+                : null,
+              calibration_reliability: reliabilityTable(calibration.flatMap((r, i) => (r.quoted ? [{ p: pCalibration[i]!, correct: r.label }] : []))),
             }
           : {}),
         answered_bars_from: { lexical: lexicalBar.from, ...(vectorBar ? { vectors: vectorBar.from } : {}) },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FEATURE_NAMES, RESCUE_FEATURES } from './features.ts';
-import { type CandidateSet, chooseAbstainBelow, chooseRescueAt, fitRescue, kindWeights, rescueCurve, rescueRowProbability, rescueRows, chooseAnsweredAt, fitLogistic, fitSelection, selectionAccuracy, fitScorer, type LabelledRow, logLoss, outcomeCounts, rowProbability, solve, standardisation } from './fit.ts';
+import { type CandidateSet, chooseAbstainBelow, chooseRescueAt, fitRescue, kindWeights, rescueCurve, rescueRowProbability, rescueRows, chooseAnsweredAt, fitLogistic, fitSelection, selectionAccuracy, fitScorer, fitRecalibration, type LabelledRow, logLoss, outcomeCounts, recalibrated, rowProbability, solve, standardisation } from './fit.ts';
 
 /** A deterministic stream of numbers in [0, 1). */
 function rng(seed: number) {
@@ -147,6 +147,43 @@ describe('fitScorer and the thresholds', () => {
     for (const t of [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6]) expect(j(below)).toBeGreaterThanOrEqual(j(t) - 1e-9);
     // Weighing answerable abstentions more moves the threshold down (or keeps it).
     expect(chooseAbstainBelow(dev, p, at, 3)).toBeLessThanOrEqual(below);
+  });
+});
+
+describe('fitRecalibration', () => {
+  // A scorer that is over-confident on unseen notes: where it says p, a quote is right with the
+  // probability of the logit halved and shifted down by one.
+  const next = rng(11);
+  const logitOf = (p: number) => Math.log(p / (1 - p));
+  const p = Array.from({ length: 4000 }, () => 0.02 + 0.96 * next());
+  const rowsOf = (ps: readonly number[]): LabelledRow[] => ps.map((v) => ({ features: {}, label: next() < 1 / (1 + Math.exp(-(0.5 * logitOf(v) - 1))), answerable: true, quoted: true, readerOutcome: 'answered' }));
+  const unseen = rowsOf(p);
+
+  it('finds the slope and shift of the logit that the unseen rows say, and the probabilities it gives predict them better', () => {
+    const r = fitRecalibration(unseen, p)!;
+    expect(r.a).toBeCloseTo(0.5, 1);
+    expect(r.b).toBeCloseTo(-1, 1);
+    const after = p.map((v) => 1 / (1 + Math.exp(-(r.a * logitOf(v) + r.b))));
+    expect(logLoss(unseen, after)).toBeLessThan(logLoss(unseen, p));
+  });
+
+  it('folds into the scorer: the same order of probabilities, each one recalibrated', () => {
+    const fit = fitScorer(rows(600, 1));
+    const r = { a: 0.6, b: -0.8 };
+    const scaled = recalibrated(fit, r);
+    const dev = rows(300, 2);
+    const before = dev.map((x) => rowProbability(fit, x));
+    const after = dev.map((x) => rowProbability(scaled, x));
+    for (let i = 0; i < dev.length; i++) {
+      expect(after[i]!).toBeCloseTo(1 / (1 + Math.exp(-(r.a * logitOf(before[i]!) + r.b))), 3);
+      if (i > 0 && Math.abs(before[i]! - before[i - 1]!) > 1e-3) expect(Math.sign(after[i]! - after[i - 1]!)).toBe(Math.sign(before[i]! - before[i - 1]!));
+    }
+  });
+
+  it('says nothing from too few quoted rows, or rows that are all right or all wrong', () => {
+    expect(fitRecalibration(unseen.slice(0, 39), p.slice(0, 39))).toBeNull();
+    expect(fitRecalibration(unseen.map((r) => ({ ...r, quoted: false })), p)).toBeNull();
+    expect(fitRecalibration(unseen.map((r) => ({ ...r, label: true })), p)).toBeNull();
   });
 });
 

@@ -164,6 +164,40 @@ export function fitScorer(rows: readonly LabelledRow[], lambda = 1): Pick<Reader
   return { features: [...FEATURE_NAMES], mean, scale, weights: weights.map((w) => round(w, 5)), bias: round(bias, 5) };
 }
 
+/** A recalibration of the scorer's logit z: P = 1 / (1 + e^-(a z + b)), a > 0. */
+export interface Recalibration {
+  a: number;
+  b: number;
+}
+
+/**
+ * Platt scaling: the slope and shift of the logit that best predict, over rows the scorer was not
+ * fitted on, whether each quote states the asked fact (the quoted rows of `rows`, scored p). A slope
+ * below 1 says the scorer is over-confident there. Null when the rows cannot tell (fewer than
+ * `minRows` quoted, or every quote right or every one wrong). The slope is kept positive, so the
+ * order of the probabilities, and so every ranking by them, is unchanged.
+ */
+export function fitRecalibration(rows: readonly LabelledRow[], p: readonly number[], minRows = 40): Recalibration | null {
+  const kept = rows.flatMap((r, i) => (r.quoted ? [{ z: Math.log(Math.min(1 - 1e-6, Math.max(1e-6, p[i]!)) / (1 - Math.min(1 - 1e-6, Math.max(1e-6, p[i]!)))), label: r.label }] : []));
+  const right = kept.filter((k) => k.label).length;
+  if (kept.length < minRows || right === 0 || right === kept.length) return null;
+  // A light penalty on the slope only keeps a near-separable handful of rows from a runaway slope.
+  const { weights, bias } = fitLogistic(
+    kept.map((k) => [k.z]),
+    kept.map((k) => k.label),
+    0.01,
+    100,
+    [1],
+  );
+  if (!(weights[0]! > 0)) return null;
+  return { a: round(weights[0]!, 5), b: round(bias, 5) };
+}
+
+/** A scorer whose logits are recalibrated: weights and bias scaled by a, bias shifted by b (same features, same order). */
+export function recalibrated<T extends Pick<ReaderProfile, 'weights' | 'bias'>>(fit: T, { a, b }: Recalibration): T {
+  return { ...fit, weights: fit.weights.map((w) => round(w * a, 5)), bias: round(fit.bias * a + b, 5) };
+}
+
 export interface OutcomeCounts {
   answered: number;
   answeredRight: number;
