@@ -50,7 +50,8 @@ describe('README library examples', () => {
     const r = runExample(examples[1]!, 2);
     expect(r.status).toBe(0);
     expect(r.stdout).toContain('12 engineer-days');
-    expect(r.stdout).toMatch(/^extractive APPROVE \d\.\d\d$/m);
+    // A quote the shipped scorer is not sure of is Partly answered, so its verdict is REVISE, never APPROVE.
+    expect(r.stdout).toMatch(/^extractive REVISE \d\.\d\d$/m);
     expect(r.stdout).toMatch(/^\[\d+\] meetings\/2026-04-22 Porto offsite\.md:\d+-\d+$/m);
     expect(r.stdout).toMatch(/^Maya Chen links to \d+ notes, people and tags$/m);
     expect(r.stdout).toMatch(/^E_SYN_NOT_FOUND$/m);

@@ -42,7 +42,8 @@ describe('web mode in Chromium', () => {
     try {
       const { page } = app;
       await page.keyboard.press('Control+k');
-      // A question the reader's scorer is sure of (p 0.87 on the sample vault): the badge reads Answered.
+      // The shipped scorer's Answered bars come from notes nobody tuned on, where no bar is right 9 times
+      // in 10 (docs/answers.md): even a right quote reads Partly answered, with its probability.
       await page.locator('#ask-input').fill('How long did the March relay outage last?');
       await page.keyboard.press('Enter');
       const streaming = page.getByTestId('answer-streaming');
@@ -51,7 +52,7 @@ describe('web mode in Chromium', () => {
       await streaming.getByTestId('answer-writing').waitFor({ timeout: 20_000 });
       expect(await streaming.getByTestId('answer-draft').count()).toBe(0);
       await page.getByTestId('answer').waitFor({ timeout: 30_000 });
-      await expect.poll(() => page.getByTestId('verdict').textContent()).toBe('Answered');
+      await expect.poll(() => page.getByTestId('verdict').textContent()).toBe('Partly answered');
       await screenshot(page, '04-answer');
       const chip = page.getByTestId('answer').locator('.answer__text button.cite-chip').first();
       await chip.click();

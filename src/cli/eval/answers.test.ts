@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { SAMPLE_QUESTIONS, SAMPLE_VAULT } from '../main.ts';
 import { REPO_ROOT } from '../resources.ts';
+import { defaultReaderProfile } from '../../engine/answer/reader/scorer.ts';
 import os from 'node:os';
 import { type AnswerRow, auroc, readFixture, reliabilityTable, rewordedAgreement } from './answers.ts';
 
@@ -65,9 +66,13 @@ describe('synapsis eval --answers', () => {
     // The floor this reader reaches without models (docs/answers.md): every answerable question but
     // at most one, multi-hop questions through their bridge included; a regression shows here.
     expect(report.fully_correct).toBeGreaterThanOrEqual(0.956);
-    // The badge: answers badged Answered, how many state the fact, and the confidence against what was observed.
-    expect(report.answered).toBeGreaterThan(10);
-    expect(report.answered_precision).toBeGreaterThanOrEqual(0.9);
+    // The badge: the shipped profile's Answered bars are chosen on the calibration sets (notes nobody
+    // tuned on), where no bar is right 9 times in 10 (docs/answers.md): nothing is badged Answered.
+    expect(defaultReaderProfile().answered_at).toBe(1);
+    expect(report.answered).toBe(0);
+    expect(report.answered_precision).toBeNull();
+    // The probability still ranks the quotes: the right ones above the wrong ones.
+    expect(report.confidence_auroc).toBeGreaterThan(0.7);
     expect(report.reliability.length).toBeGreaterThan(0);
     for (const b of report.reliability) {
       expect(b.predicted).toBeGreaterThanOrEqual(b.from);
@@ -80,7 +85,7 @@ describe('synapsis eval --answers', () => {
     const table = await cli(['eval', '--answers', '--vault', SAMPLE_VAULT, '--questions', SAMPLE_QUESTIONS]);
     expect(table.out).toMatch(/\| abstained on unanswerable \| 100\.0% \|/);
     expect(table.out).toMatch(/\| kind \| questions \| fully correct \| abstained \|/);
-    expect(table.out).toMatch(/\| badged Answered, of them right \| \d+, \d+\.\d% \|/);
+    expect(table.out).toMatch(/\| badged Answered, of them right \| 0, n\/a \|/);
     expect(table.out).toMatch(/\| confidence \| answers \| predicted \| observed \|/);
   });
 
@@ -112,7 +117,7 @@ describe('synapsis eval --answers', () => {
     expect(refund.answer).toContain('备份文件保存 30 天');
     // Words, not characters: the answer's length is counted by the word breaker.
     expect(refund.words).toBeGreaterThan(5);
-    expect(refund.words).toBeLessThan(40);
+    expect(refund.words).toBeLessThan(refund.answer.length / 2);
   });
 
   it('answers from the given vault only when its work dir was used with another one', async () => {

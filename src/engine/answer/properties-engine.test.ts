@@ -29,25 +29,26 @@ describe('front matter properties as quotes, on the sample vault', () => {
     // people/Tomás Herrera.md: line 1 is "---", line 8 is "location: Valencia (remote)".
     expect(tomas.locator).toBe('people/Tomás Herrera.md#L8-L8');
     const maya = await lead('Where is Maya Chen based?');
-    expect(maya.envelope.outcome).toBe('answered');
-    expect(maya.envelope.answer).toMatch(/^Maya Chen — location: Rotterdam\. \[\d+\]$/);
+    // The reader's own reading: it quotes the line as a whole answer (the badge is the calibrated scorer's).
+    expect(maya.envelope.reader?.outcome).toBe('answered');
+    expect(maya.envelope.reader?.quote).toMatch(/^Maya Chen — location: Rotterdam\. \[\d+\]$/);
     expect(maya.locator).toBe('people/Maya Chen.md#L8-L8');
     // "who owns the relay" describes the person asked about: it asks no `owner` (Project Aurora's is Aiko Tanaka).
     const described = await engine.answer('Where is the engineer who owns the relay based?');
     expect(described.answer).not.toMatch(/owner: /);
     // Through the bridge: the decision record names its decider, whose own note's location is read.
     const bridged = await lead('Where is the person who decided to use WebSockets based?');
-    expect(bridged.envelope.outcome).toBe('answered');
-    expect(bridged.envelope.answer).toMatch(/^2026-04-02 Transport protocol — Decider: Tomás Herrera\. \[1\] Tomás Herrera — location: Valencia \(remote\)\. \[\d+\]$/);
+    expect(bridged.envelope.reader?.outcome).toBe('answered');
+    expect(bridged.envelope.reader?.quote).toMatch(/^2026-04-02 Transport protocol — Decider: Tomás Herrera\. \[1\] Tomás Herrera — location: Valencia \(remote\)\. \[\d+\]$/);
     expect(bridged.envelope.citations.map((c) => c.locator)).toContain('people/Tomás Herrera.md#L8-L8');
     // A note is asked about when the question holds half its title's words, its numbers aside: the meeting
     // "2026-04-22 Porto offsite" is, the decision record "2026-04-02 Transport protocol" (whose heading
     // mentions the relay) is not asked the relay's status.
     const ended = await engine.answer('When did the Porto offsite end?');
-    expect(ended.outcome).toBe('answered');
-    expect(ended.answer).toMatch(/^end date: 2026-04-24\. \[\d+\]$/);
+    expect(ended.reader?.outcome).toBe('answered');
+    expect(ended.reader?.quote).toMatch(/^end date: 2026-04-24\. \[\d+\]$/);
     const status = await engine.answer('What is the status of the relay?');
-    expect(status.answer.startsWith('Status: accepted') && status.outcome === 'answered').toBe(false);
+    expect(status.answer.startsWith('Status: accepted') && status.reader?.outcome === 'answered').toBe(false);
   });
 
   it('reads no properties of a note too large to read again at each question, and quotes those of the others', async () => {

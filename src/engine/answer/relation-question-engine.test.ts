@@ -16,15 +16,17 @@ describe('a record\'s decider line, on the sample vault with the shipped scorer'
     engines.push(engine);
     await engine.index([SAMPLE_VAULT]);
     const who = await engine.answer('Who decided to use WebSockets for the relay?');
-    expect(who.outcome).toBe('answered');
-    expect(who.answer).toMatch(/^Decider: Tomás Herrera\. \[\d+\]$/);
+    // The reader's quote; the badge is the calibrated scorer's (docs/answers.md).
+    expect(who.reader?.outcome).toBe('answered');
+    expect(who.reader?.quote).toMatch(/^Decider: Tomás Herrera\. \[\d+\]$/);
+    expect(who.answer.startsWith(who.reader!.quote)).toBe(true);
     // The record's line names the person where the sentence that holds the clause names none ("We name releases…").
     const birds = await engine.answer('Who chose to name releases after birds of prey?');
-    expect(birds.answer).toMatch(/^Date: 2026-04-16 · Decider: Aiko Tanaka\. \[\d+\]$/);
-    expect(birds.outcome).toBe('answered');
+    expect(birds.reader?.quote).toMatch(/^Date: 2026-04-16 · Decider: Aiko Tanaka\. \[\d+\]$/);
+    expect(birds.reader?.outcome).toBe('answered');
     // No file says "chose": the record's label states it ("Author and decider:"), so the question is still resolved.
     const clocks = await engine.answer('Who chose hybrid logical clocks for ordering operations?');
-    expect(clocks.answer).toMatch(/^Author and decider: Priya Raman\. \[\d+\]$/);
+    expect(clocks.reader?.quote).toMatch(/^Author and decider: Priya Raman\. \[\d+\]$/);
     // A record whose decider line is found, but which never says the clause's name, is not the one asked about.
     const other = await engine.answer('Who decided to move the relay to Kubernetes?');
     expect(other.answer).not.toMatch(/Decider/);

@@ -175,7 +175,8 @@ describe('sentence vectors in the answer reader', () => {
     expect((await vectors.health()).models.embedders[0]!.sentences).toEqual({ vectors: 3, pending: 0 });
     const withVectors = await vectors.answer(QUESTION);
 
-    expect(withVectors.outcome).toBe('answered');
+    expect(withVectors.reader?.outcome).toBe('answered');
+    expect(withVectors.outcome).not.toBe('not_found');
     expect(withVectors.answer).toMatch(/^The Orion review does happen on 3 March\./);
     // Without stored sentence vectors the words tie and the note's order decides.
     expect(withWords.answer).toMatch(/^The Orion review happens on 9 April/);
