@@ -72,7 +72,7 @@ describe('synapsis CLI', () => {
     // The shipped scorer badges nothing Answered (its bars come from notes nobody tuned on: docs/answers.md):
     // the quote stands as a partial answer, with the closest passage beside it.
     expect(human.out).toMatch(/^Partly answered \(not clearly stated\)$/m);
-    expect(human.out).toMatch(/^Beta notes mention the launch too\. \[2\]$/m);
+    expect(human.out).toMatch(/^The launch date is 2026-05-01\. \[1\]\nOther sentences of your notes close to the question:\n {2}Beta notes mention the launch too\. \[2\]$/m);
     expect(human.out).toMatch(/quoted .*verdict REVISE/);
     const json = await cli(['ask', 'What is the launch date?', '--data-dir', dataDir, '--json']);
     const envelope = JSON.parse(json.out);

@@ -33,4 +33,12 @@ describe('formatAnswer', () => {
     expect(text).not.toContain('not found: How long');
     expect(text).toContain('note: not found in your notes: a sentence that clearly says how long');
   });
+
+  it('sets the closest sentences after an unsure quote apart from it, and prints any other answer as it is', () => {
+    const answer = 'Snapshots are saved every 5 minutes. [1]\nRetention is 30 days. [2]';
+    const reader = { probability: 0.41, outcome: 'answered', quote: 'Snapshots are saved every 5 minutes. [1]', features: {} } as AnswerEnvelope['reader'];
+    expect(formatAnswer(envelope({ answer, reader }))).toMatch(/^Snapshots are saved every 5 minutes\. \[1\]\nOther sentences of your notes close to the question:\n {2}Retention is 30 days\. \[2\]\n\n/);
+    expect(formatAnswer(envelope({ answer, reader, outcome: 'answered' }))).toMatch(/^Snapshots are saved every 5 minutes\. \[1\]\nRetention is 30 days\. \[2\]\n\n/);
+    expect(formatAnswer(envelope({ answer, reader: null }))).not.toContain('Other sentences');
+  });
 });

@@ -1,4 +1,5 @@
 /** Text a person reads for the reports more than one command prints (index runs, answers). */
+import { quoteAndClosest } from '../shared/answer-view.ts';
 import type { AnswerEnvelope, IndexReport } from '../shared/contract.ts';
 import { terminalLine } from '../shared/terminal-safe.ts';
 
@@ -15,7 +16,9 @@ export function formatIndexReport(r: IndexReport): string {
 }
 
 export function formatAnswer(a: AnswerEnvelope): string {
-  const lines = [a.answer, ''];
+  // An unsure quote: the sentences shown after it are set apart, as the app shows them.
+  const split = quoteAndClosest(a);
+  const lines = split ? [split.quote, 'Other sentences of your notes close to the question:', ...split.closest.map((l) => `  ${l}`), ''] : [a.answer, ''];
   if (a.citations.length > 0) {
     lines.push('Sources:');
     for (const c of a.citations) lines.push(`  [${c.n}] ${terminalLine(c.path)}:${c.start_line}-${c.end_line}${c.stale ? '  (changed since indexing)' : ''}`);

@@ -2,6 +2,7 @@
  * How an answer reads to a person, the same in the app and in what it copies or exports: the
  * numbers its sources are shown under, and its outcome in words.
  */
+import type { AnswerEnvelope } from './contract/answer.ts';
 import type { Limit, LimitCode } from './contract/limits.ts';
 
 /**
@@ -53,3 +54,15 @@ const MEANING: ReadonlySet<LimitCode> = new Set([
  * answered question, a word no file uses is a paraphrase the reader got past: it folds away with the rest.
  */
 export const changesMeaning = (limit: Limit, outcome: string): boolean => MEANING.has(limit.code) && !(outcome === 'answered' && limit.code === 'terms_never_mentioned');
+
+/**
+ * An unsure quote and the closest sentences shown after it (the engine's withClosest,
+ * answer/partial.ts): the reader's quote, and each further line on its own, for the app and the CLI
+ * to set apart from the quote; null when the answer is no such quote.
+ */
+export function quoteAndClosest(answer: Pick<AnswerEnvelope, 'answer' | 'answer_mode' | 'outcome' | 'reader'>): { quote: string; closest: string[] } | null {
+  const quote = answer.reader?.quote;
+  if (answer.answer_mode !== 'extractive' || answer.outcome !== 'partial' || !quote || !answer.answer.startsWith(quote)) return null;
+  const closest = answer.answer.slice(quote.length).split('\n').map((l) => l.trim()).filter(Boolean);
+  return closest.length > 0 ? { quote, closest } : null;
+}

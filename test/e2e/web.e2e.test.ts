@@ -121,6 +121,26 @@ describe('web mode in Chromium', () => {
     }
   });
 
+  it('without a chat model: an unsure quote reads as the answer, the closest sentences listed apart under it', async () => {
+    const app = await open({ indexFirst: true, noChat: true });
+    try {
+      const { page } = app;
+      await page.locator('#ask-input').fill('Where is Maya Chen based?');
+      await page.keyboard.press('Enter');
+      await page.getByTestId('answer').waitFor({ timeout: 30_000 });
+      expect(await page.getByTestId('verdict').textContent()).toBe('Partly answered');
+      expect(await page.getByTestId('answer').locator('.answer__text').textContent()).toMatch(/^Maya Chen — location: Rotterdam\.\s*1$/);
+      const closest = page.getByTestId('answer-closest');
+      expect(await closest.locator('p').textContent()).toBe('Other sentences of your notes close to the question:');
+      const lines = await closest.locator('li').allTextContents();
+      expect(lines.length).toBeGreaterThan(0);
+      for (const line of lines) expect(line).toMatch(/Maya/);
+      await screenshot(page, '04b-answer-without-chat-model');
+    } finally {
+      await app.close();
+    }
+  });
+
   it('search: results as you type with highlighted matches, narrowed by type filter', async () => {
     const app = await open({ indexFirst: true });
     try {

@@ -3,7 +3,7 @@
  * answer with its verdict, the limits that change what it means, its sources, what was limited and
  * its actions, and the passages it was written from.
  */
-import { changesMeaning, outcomeLabel } from '../../../shared/answer-view.ts';
+import { changesMeaning, outcomeLabel, quoteAndClosest } from '../../../shared/answer-view.ts';
 import type { AnswerEnvelope } from '../../../shared/contract.ts';
 import type { Asking } from '../slices/ask.ts';
 import { useAppFields } from '../store.ts';
@@ -147,23 +147,46 @@ function Abstention({ answer }: { answer: AnswerEnvelope }) {
   );
 }
 
-/** The answer's text, each [n] a link to its source. */
+/** The answer's text, each [n] a link to its source; an unsure quote's closest sentences set apart under it. */
 function AnswerText({ answer }: { answer: AnswerEnvelope }) {
   const { openPreview, showGraph } = useAppFields('openPreview', 'showGraph');
   const { label } = useLabels(answer);
+  const cited = (text: string) => (
+    <CitedText
+      text={text}
+      known={(n) => answer.snippets.some((s) => s.n === n)}
+      label={label}
+      onLink={(name) => void showGraph(name)}
+      onCite={(n) => {
+        const s = answer.snippets.find((x) => x.n === n);
+        if (s) void openPreview(s.locator);
+      }}
+    />
+  );
+  const split = quoteAndClosest(answer);
+  if (!split) {
+    return (
+      <p className="answer__text" dir="auto">
+        {cited(answer.answer)}
+      </p>
+    );
+  }
   return (
-    <p className="answer__text" dir="auto">
-      <CitedText
-        text={answer.answer}
-        known={(n) => answer.snippets.some((s) => s.n === n)}
-        label={label}
-        onLink={(name) => void showGraph(name)}
-        onCite={(n) => {
-          const s = answer.snippets.find((x) => x.n === n);
-          if (s) void openPreview(s.locator);
-        }}
-      />
-    </p>
+    <>
+      <p className="answer__text" dir="auto">
+        {cited(split.quote)}
+      </p>
+      <div className="answer__closest" data-testid="answer-closest">
+        <p className="muted small">Other sentences of your notes close to the question:</p>
+        <ul>
+          {split.closest.map((line, i) => (
+            <li key={i} dir="auto">
+              {cited(line)}
+            </li>
+          ))}
+        </ul>
+      </div>
+    </>
   );
 }
 

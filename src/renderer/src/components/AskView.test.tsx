@@ -135,3 +135,39 @@ describe('the passages of an answer', () => {
     expect([...details.querySelectorAll('mark')].map((m) => m.textContent)).toEqual(['Snapshots', 'kept', 'snapshots', 'kept']);
   });
 });
+
+describe('an unsure quote and the closest sentences after it', () => {
+  const reader = (quote: string) => ({ probability: 0.5, outcome: 'answered' as const, quote, features: {} });
+  const two = {
+    ...envelope([]),
+    answer: 'Snapshots are kept for 30 days. [1]\nBackups run nightly. [2]',
+    snippets: [
+      { n: 1, locator: 'ops/Backups.md#L1-L3', path: 'ops/Backups.md', start_line: 1, end_line: 3, doc_id: 'd1', title: 'Backups', heading: null, text: 'Snapshots are kept for 30 days.', score: 1 },
+      { n: 2, locator: 'ops/Jobs.md#L4-L4', path: 'ops/Jobs.md', start_line: 4, end_line: 4, doc_id: 'd2', title: 'Jobs', heading: null, text: 'Backups run nightly.', score: 0.5 },
+    ],
+  } as AnswerEnvelope;
+
+  it('shows the quote as the answer and each closest sentence on its own line, apart from it', () => {
+    useApp.setState({ answer: { ...two, reader: reader('Snapshots are kept for 30 days. [1]') } as AnswerEnvelope });
+    render(<AskView />);
+    const card = screen.getByTestId('answer');
+    expect(card.querySelector('.answer__text')?.textContent).toMatch(/^Snapshots are kept for 30 days\.\s*1$/);
+    const closest = within(screen.getByTestId('answer-closest')).getAllByRole('listitem');
+    expect(closest.map((li) => li.textContent?.replace(/\s+/g, ' ').trim())).toEqual(['Backups run nightly. 2']);
+  });
+
+  it('keeps one text when the answer is not a quote with sentences after it', () => {
+    for (const answer of [
+      { ...two, reader: reader('Snapshots are kept for 30 days. [1]'), outcome: 'answered' },
+      { ...two, reader: null },
+      { ...two, reader: reader('Something else. [3]') },
+      { ...two, reader: reader(two.answer) },
+    ] as AnswerEnvelope[]) {
+      useApp.setState({ answer });
+      render(<AskView />);
+      expect(screen.queryByTestId('answer-closest')).toBeNull();
+      expect(screen.getByTestId('answer').querySelector('.answer__text')?.textContent).toContain('Backups run nightly.');
+      cleanup();
+    }
+  });
+});
