@@ -86,6 +86,19 @@ export const evaluate: RegisteredCommand = {
           print(opts, report, formatAnswerReport(report));
           return;
         }
+        // Options that only answer evaluation reads are named, not silently dropped from a retrieval run.
+        const answersOnly = (
+          [
+            ['--vault', cmdOpts.vault],
+            ['--questions', cmdOpts.questions],
+            ['--details', cmdOpts.details],
+            ['--candidates', cmdOpts.candidates],
+            ['--originals', cmdOpts.originals],
+            ['--reader-profile', cmdOpts.readerProfile],
+            ['--no-unanswerable', cmdOpts.unanswerable === false],
+          ] as const
+        ).flatMap(([name, given]) => (given ? [name] : []));
+        if (answersOnly.length > 0) throw createError('E_SYN_BAD_REQUEST', `${answersOnly.join(', ')} ${answersOnly.length > 1 ? 'go' : 'goes'} with --answers only: add --answers to measure answers, or leave ${answersOnly.length > 1 ? 'them' : 'it'} out to measure retrieval`);
         if (!cmdOpts.dataset) throw createError('E_SYN_BAD_REQUEST', 'synapsis eval needs --dataset <dir> (or --answers with --vault and --questions)');
         const { embedModel, profile, rerankTop, answers: _a, vault: _v, questions: _q, unanswerable: _u, details: _d, candidates: _c, originals: _o, readerProfile: _r, ...rest } = cmdOpts;
         // A profile name is one saved by synapsis tune in this workspace (the eval's own data dir is throwaway).

@@ -52,6 +52,13 @@ describe('synapsis eval', () => {
     expect(missing.code).toBe(2);
     expect(missing.err).toMatch(/E_SYN_BAD_REQUEST.*not a folder/);
     expect((await cli(['eval', '--dataset', tinyBeir(), '--mode', 'telepathy'])).code).toBe(2);
+    // An option of answer evaluation without --answers is named, not dropped from a retrieval run.
+    const stray = await cli(['eval', '--dataset', tinyBeir(), '--candidates']);
+    expect(stray.code).toBe(2);
+    expect(stray.err).toMatch(/E_SYN_BAD_REQUEST.*--candidates goes with --answers only/);
+    const strays = await cli(['eval', '--vault', '/tmp', '--questions', 'q.json', '--no-unanswerable']);
+    expect(strays.code).toBe(2);
+    expect(strays.err).toMatch(/--vault, --questions, --no-unanswerable go with --answers only/);
   });
 
   it('a copied work dir keeps its corpus only: the old folder\'s documents are dropped, not ranked beside their copies', async () => {
