@@ -51,6 +51,12 @@ describe('thread markdown', () => {
     expect(refused).toContain('_Not in your notes_');
   });
 
+  it('lists an unsure quote\'s closest sentences under it, as the app does', () => {
+    const answer = envelope({ answer: 'SQLite was chosen [1].\nMaya approved it [2].', outcome: 'partial', verdict: 'REVISE', confidence: 0.5, reader: { probability: 0.5, outcome: 'answered', quote: 'SQLite was chosen [1].', features: {} } as AnswerEnvelope['reader'] });
+    const md = turnMarkdown({ question: 'q', searched_as: null, answer, hidden: false, restricted: false });
+    expect(md).toContain('SQLite was chosen [1].\n\nOther sentences of your notes close to the question:\n\n- Maya approved it [2].\n\n**Sources**');
+  });
+
   it('keeps the steps of a how-to answer on lines of their own', () => {
     const md = turnMarkdown({ question: 'How do I run it?', searched_as: 'run', answer: envelope({ answer: 'Start the relay: [1]\nmake relay-dev [1]', citations: [] }), hidden: false, restricted: false });
     expect(md).toContain('Start the relay: [1]  \nmake relay-dev [1]');

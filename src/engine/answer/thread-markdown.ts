@@ -3,7 +3,7 @@
  * whole thread). Each answer keeps its [n] citations, listed under it with the file and lines they
  * open; an answer held back (restricted notes not allowed) says so instead of showing it.
  */
-import { citationNumbers, outcomeLabel, relabelCitations } from '../../shared/answer-view.ts';
+import { citationNumbers, outcomeLabel, quoteAndClosest, relabelCitations } from '../../shared/answer-view.ts';
 import type { AnswerEnvelope, ThreadTurn } from '../../shared/contract.ts';
 
 const lines = (c: { path: string; start_line: number; end_line: number }) => (c.start_line === c.end_line ? `${c.path}:${c.start_line}` : `${c.path}:${c.start_line}–${c.end_line}`);
@@ -37,7 +37,12 @@ function answerMarkdown(a: AnswerEnvelope): string[] {
   const numbers = citationNumbers(a.answer, a.snippets.map((s) => s.n));
   const label = (n: number) => numbers.get(n) ?? n;
   const outcome = [outcomeLabel(a.verdict, a.outcome), ...(a.answer_mode !== 'abstained' ? [`${Math.round(a.confidence * 100)}% confidence`] : []), ...(a.cancelled ? ['stopped'] : [])].join(' · ');
-  const out: string[] = [`_${outcome}_`, '', inertText(relabelCitations(a.answer.trim(), numbers)).replace(/\n/g, '  \n')];
+  const text = (t: string) => inertText(relabelCitations(t.trim(), numbers));
+  // An unsure quote's closest sentences are listed under it, as the app shows them.
+  const split = quoteAndClosest(a);
+  const out: string[] = split
+    ? [`_${outcome}_`, '', text(split.quote).replace(/\n/g, '  \n'), '', 'Other sentences of your notes close to the question:', '', ...split.closest.map((l) => `- ${text(l)}`)]
+    : [`_${outcome}_`, '', text(a.answer).replace(/\n/g, '  \n')];
   if (a.answer_mode === 'abstained') {
     if (a.searched.closest.length > 0) {
       out.push('', 'Closest passages (not an answer):', '');
