@@ -178,7 +178,11 @@ export interface Recalibration {
  * order of the probabilities, and so every ranking by them, is unchanged.
  */
 export function fitRecalibration(rows: readonly LabelledRow[], p: readonly number[], minRows = 40): Recalibration | null {
-  const kept = rows.flatMap((r, i) => (r.quoted ? [{ z: Math.log(Math.min(1 - 1e-6, Math.max(1e-6, p[i]!)) / (1 - Math.min(1 - 1e-6, Math.max(1e-6, p[i]!)))), label: r.label }] : []));
+  const logitOf = (v: number) => {
+    const q = Math.min(1 - 1e-6, Math.max(1e-6, v));
+    return Math.log(q / (1 - q));
+  };
+  const kept = rows.flatMap((r, i) => (r.quoted ? [{ z: logitOf(p[i]!), label: r.label }] : []));
   const right = kept.filter((k) => k.label).length;
   if (kept.length < minRows || right === 0 || right === kept.length) return null;
   // A light penalty on the slope only keeps a near-separable handful of rows from a runaway slope.
