@@ -3,12 +3,13 @@
  * answer with its verdict, the limits that change what it means, its sources, what was limited and
  * its actions, and the passages it was written from.
  */
-import { changesMeaning, outcomeLabel, quoteAndClosest } from '../../../shared/answer-view.ts';
+import { changesMeaning, outcomeLabel } from '../../../shared/answer-view.ts';
 import type { AnswerEnvelope } from '../../../shared/contract.ts';
 import type { Asking } from '../slices/ask.ts';
 import { useAppFields } from '../store.ts';
+import { AnswerBody } from './AnswerBody.tsx';
 import { SearchedAs } from './ThreadPanel.tsx';
-import { citationNumbers, CitedText, formatMs, Highlighted, LongText, plural } from './text.tsx';
+import { citationNumbers, formatMs, Highlighted, LongText, plural } from './text.tsx';
 
 const STAGE_LABEL: Record<string, string> = {
   retrieve: 'Searching your notes…',
@@ -147,47 +148,10 @@ function Abstention({ answer }: { answer: AnswerEnvelope }) {
   );
 }
 
-/** The answer's text, each [n] a link to its source; an unsure quote's closest sentences set apart under it. */
+/** The answer's text in the Ask view. */
 function AnswerText({ answer }: { answer: AnswerEnvelope }) {
-  const { openPreview, showGraph } = useAppFields('openPreview', 'showGraph');
   const { label } = useLabels(answer);
-  const cited = (text: string) => (
-    <CitedText
-      text={text}
-      known={(n) => answer.snippets.some((s) => s.n === n)}
-      label={label}
-      onLink={(name) => void showGraph(name)}
-      onCite={(n) => {
-        const s = answer.snippets.find((x) => x.n === n);
-        if (s) void openPreview(s.locator);
-      }}
-    />
-  );
-  const split = quoteAndClosest(answer);
-  if (!split) {
-    return (
-      <p className="answer__text" dir="auto">
-        {cited(answer.answer)}
-      </p>
-    );
-  }
-  return (
-    <>
-      <p className="answer__text" dir="auto">
-        {cited(split.quote)}
-      </p>
-      <div className="answer__closest" data-testid="answer-closest">
-        <p className="muted small">Other sentences of your notes close to the question:</p>
-        <ul>
-          {split.closest.map((line, i) => (
-            <li key={i} dir="auto">
-              {cited(line)}
-            </li>
-          ))}
-        </ul>
-      </div>
-    </>
-  );
+  return <AnswerBody answer={answer} label={label} />;
 }
 
 /** The sources the answer cites, each opening its exact lines. */

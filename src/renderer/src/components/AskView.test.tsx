@@ -1,9 +1,10 @@
 // @vitest-environment happy-dom
 import { cleanup, render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { AnswerEnvelope, Limit } from '../../../shared/contract.ts';
+import type { AnswerEnvelope, Limit, ThreadTurn } from '../../../shared/contract.ts';
 import { useApp } from '../store.ts';
 import { AskView } from './AskView.tsx';
+import { TurnCard } from './ThreadPanel.tsx';
 
 const initial = useApp.getState();
 afterEach(() => {
@@ -154,6 +155,14 @@ describe('an unsure quote and the closest sentences after it', () => {
     expect(card.querySelector('.answer__text')?.textContent).toMatch(/^Snapshots are kept for 30 days\.\s*1$/);
     const closest = within(screen.getByTestId('answer-closest')).getAllByRole('listitem');
     expect(closest.map((li) => li.textContent?.replace(/\s+/g, ' ').trim())).toEqual(['Backups run nightly. 2']);
+  });
+
+  it('shows an earlier turn of a conversation the same way', () => {
+    const turn = { id: 1, ordinal: 1, question: 'How long are snapshots kept?', searched_as: null, carried: [], asked_at: '2026-11-30T00:00:00Z', answer: { ...two, reader: reader('Snapshots are kept for 30 days. [1]') }, hidden: false, restricted: false } as unknown as ThreadTurn;
+    render(<TurnCard turn={turn} />);
+    const card = screen.getByTestId('thread-turn');
+    expect(card.querySelector('.answer__text')?.textContent).toMatch(/^Snapshots are kept for 30 days\.\s*1$/);
+    expect(within(card).getByTestId('answer-closest').querySelectorAll('li')).toHaveLength(1);
   });
 
   it('keeps one text when the answer is not a quote with sentences after it', () => {

@@ -7,7 +7,8 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import type { ThreadTurn } from '../../../shared/contract.ts';
 import { useApp, useAppFields } from '../store.ts';
-import { citationNumbers, CitedText, LongText } from './text.tsx';
+import { AnswerBody } from './AnswerBody.tsx';
+import { citationNumbers, LongText } from './text.tsx';
 
 const when = (iso: string) => {
   const d = new Date(iso);
@@ -204,7 +205,7 @@ export function SearchedAs({ searchedAs, carried }: { searchedAs: string | null;
 
 /** An earlier turn of the open thread: its question, what it was searched as, the answer and its sources. */
 export function TurnCard({ turn }: { turn: ThreadTurn }) {
-  const { openPreview, showGraph, copyTurn, ask } = useAppFields('openPreview', 'showGraph', 'copyTurn', 'ask');
+  const { openPreview, copyTurn, ask } = useAppFields('openPreview', 'copyTurn', 'ask');
   const busy = useApp((s) => s.asking !== null);
   if (turn.interrupted && !turn.hidden) {
     // Saved when asked, never finished (a reload, a closed window, Stop): the reader's quote, and Resume.
@@ -260,18 +261,7 @@ export function TurnCard({ turn }: { turn: ThreadTurn }) {
       ) : (
         <>
           {turn.restricted && <span className="badge badge--restricted">Uses restricted notes</span>}
-          <p className="answer__text">
-            <CitedText
-              text={a.answer}
-              known={(n) => a.snippets.some((s) => s.n === n)}
-              label={label}
-              onLink={(name) => void showGraph(name)}
-              onCite={(n) => {
-                const s = a.snippets.find((x) => x.n === n);
-                if (s) void openPreview(s.locator);
-              }}
-            />
-          </p>
+          <AnswerBody answer={a} label={label} />
           {a.citations.length > 0 && (
             <ol className="sources sources--compact" aria-label="Sources">
               {[...a.citations]
