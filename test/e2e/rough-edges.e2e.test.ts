@@ -169,7 +169,8 @@ describe('rough edges in web mode', () => {
     await demo.page.getByTestId('tour-q08').click();
     const answer = demo.page.getByTestId('answer');
     await answer.waitFor({ timeout: 60_000 });
-    const chips = (await answer.locator('.answer__text button.cite-chip').allTextContents()).map(Number);
+    // The quote's chips, then those of the closest sentences listed under an unsure quote, in reading order.
+    const chips = (await answer.locator('.answer__text button.cite-chip, .answer__closest button.cite-chip').allTextContents()).map(Number);
     expect(chips.length).toBeGreaterThan(1);
     // Each new source is the next number: 1, 2, … (a repeat may come back to an earlier one).
     const firstSeen = chips.filter((n, i) => chips.indexOf(n) === i);

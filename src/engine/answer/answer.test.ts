@@ -449,6 +449,19 @@ describe('answer without a chat model', () => {
       expect(a.confidence).toBe(0.5);
     });
 
+    it('shows an unsure quote with its closest sentences when the chat model\'s answer fails the checks, as without a chat model', async () => {
+      const invented = (u: string) => `The outage cost two million dollars in licence fees [${snippetWith(u, '47 minutes')}].`;
+      const a = await open({ chat: new ScriptedChat([invented, invented]), config: { readerProfile: profileFile(0, 0.8, 0.2) } }).answer(Q);
+      expect(a.answer_mode).toBe('extractive');
+      expect(a.outcome).toBe('partial');
+      expect(a.limits.map((l) => l.code)).toEqual(expect.arrayContaining(['critic_rejected', 'unsure_quote']));
+      const lines = a.answer.split('\n');
+      expect(lines[0]).toContain('47 minutes');
+      expect(a.answer.startsWith(a.reader!.quote)).toBe(true);
+      expect(lines.length).toBeGreaterThan(1);
+      expect(a.answer).not.toContain('million');
+    });
+
     it('answers "not in your notes" below the abstention threshold, with the closest sentences to read', async () => {
       const a = await open({ config: { readerProfile: profileFile(-2, 0.8, 0.2) } }).answer(Q);
       expect(a.outcome).toBe('not_found');

@@ -150,7 +150,9 @@ function chooseAnswer(d: Drafting, drafted: Drafted, read: Read, readModelAnswer
       : answeredParts(readModelAnswer(drafted.text)) < answeredParts(reading) ? ['chat_answer_less', 'answers less of the question than the quoted sentences'] : null;
     if (why) {
       run.limits.push(limit(why[0], `the chat model's answer ${why[1]}: the quoted answer is shown instead`));
-      return { ...drafted, answerMode: 'extractive', text: reading.answer, verdictInfo: { critic: checkAnswer(reading.answer, d.snippets), decidedBy: 'deterministic' } };
+      // The quote as it is shown without a chat model: an unsure one with the closest sentences after it.
+      const text = unsure ? withClosest(quote, reading.runnersUp ?? reading.passageBest, d.snippets) : reading.answer;
+      return { ...drafted, answerMode: 'extractive', text, verdictInfo: { critic: checkAnswer(text, d.snippets), decidedBy: 'deterministic' } };
     }
   } else if (drafted.answerMode !== 'generative' && !run.cancelled() && quoteOutcome !== 'not_found') {
     const text = unsure ? withClosest(quote, reading.runnersUp ?? reading.passageBest, d.snippets) : reading.answer;
