@@ -41,4 +41,11 @@ describe('formatAnswer', () => {
     expect(formatAnswer(envelope({ answer, reader, outcome: 'answered' }))).toMatch(/^Snapshots are saved every 5 minutes\. \[1\]\nRetention is 30 days\. \[2\]\n\n/);
     expect(formatAnswer(envelope({ answer, reader: null }))).not.toContain('Other sentences');
   });
+
+  it('says what an abstention searched for as the question was asked, its stems only as what they matched as', () => {
+    const text = formatAnswer(envelope({ answer: 'Not found in your files.', answer_mode: 'abstained', outcome: 'not_found', searched: { query: 'what does sinc stand for', terms: ['doe', 'sinc', 'stand'], results: 8, top: [], closest: [] } as unknown as AnswerEnvelope['searched'] }));
+    expect(text).toContain('Searched for: "what does sinc stand for" (matched as: doe sinc stand; 8 passages)');
+    const none = formatAnswer(envelope({ answer: 'Not found in your files.', answer_mode: 'abstained', outcome: 'not_found', searched: { query: 'zzz', terms: [], results: 0, top: [], closest: [] } as unknown as AnswerEnvelope['searched'] }));
+    expect(none).toContain('Searched for: "zzz" (0 passages)');
+  });
 });

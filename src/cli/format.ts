@@ -24,7 +24,9 @@ export function formatAnswer(a: AnswerEnvelope): string {
     for (const c of a.citations) lines.push(`  [${c.n}] ${terminalLine(c.path)}:${c.start_line}-${c.end_line}${c.stale ? '  (changed since indexing)' : ''}`);
   }
   if (a.answer_mode === 'abstained') {
-    lines.push(`Searched for: ${a.searched.terms.join(' ') || a.query} (${a.searched.results} passages)`);
+    // The question as asked; the index's stems of its words ("does" is "doe") only as what they matched as, as the app shows them.
+    const matched = a.searched.terms.length > 0 ? `matched as: ${a.searched.terms.join(' ')}; ` : '';
+    lines.push(`Searched for: "${terminalLine(a.searched.query || a.query)}" (${matched}${a.searched.results} passages)`);
     if (a.searched.closest.length > 0) {
       lines.push('Closest sentences in your files (not an answer):');
       for (const c of a.searched.closest) lines.push(`  "${c.text}" (${terminalLine(c.locator)})`);
