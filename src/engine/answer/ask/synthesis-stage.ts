@@ -144,19 +144,21 @@ function chooseAnswer(d: Drafting, drafted: Drafted, read: Read, readModelAnswer
   const { run } = d;
   const { reading, quote, quoteOutcome, unsure } = read;
   const answeredParts = (r: Reading) => (r.outcome === 'not_found' ? 0 : r.parts.filter((p) => p.answered).length);
+  // The quote as the answer, the same with or without a chat model: an unsure one with the closest sentences after it.
+  const quoted = (): Drafted => {
+    const text = unsure ? withClosest(quote, reading.runnersUp ?? reading.passageBest, d.snippets) : reading.answer;
+    return { ...drafted, answerMode: 'extractive', text, verdictInfo: { critic: checkAnswer(text, d.snippets), decidedBy: 'deterministic' } };
+  };
   if (drafted.answerMode === 'generative' && !run.cancelled() && reading.outcome !== 'not_found') {
     const why: [LimitCode, string] | null = drafted.verdictInfo?.critic.verdict !== 'APPROVE' ? ['critic_rejected', 'did not pass the source checks']
       : d.generationCut ? ['chat_answer_cut', 'was cut short']
       : answeredParts(readModelAnswer(drafted.text)) < answeredParts(reading) ? ['chat_answer_less', 'answers less of the question than the quoted sentences'] : null;
     if (why) {
       run.limits.push(limit(why[0], `the chat model's answer ${why[1]}: the quoted answer is shown instead`));
-      // The quote as it is shown without a chat model: an unsure one with the closest sentences after it.
-      const text = unsure ? withClosest(quote, reading.runnersUp ?? reading.passageBest, d.snippets) : reading.answer;
-      return { ...drafted, answerMode: 'extractive', text, verdictInfo: { critic: checkAnswer(text, d.snippets), decidedBy: 'deterministic' } };
+      return quoted();
     }
   } else if (drafted.answerMode !== 'generative' && !run.cancelled() && quoteOutcome !== 'not_found') {
-    const text = unsure ? withClosest(quote, reading.runnersUp ?? reading.passageBest, d.snippets) : reading.answer;
-    return { ...drafted, answerMode: 'extractive', text, verdictInfo: { critic: checkAnswer(text, d.snippets), decidedBy: 'deterministic' } };
+    return quoted();
   }
   return drafted;
 }

@@ -309,8 +309,7 @@ export function offeredSentences(ctx: PickContext, vectors: Vectors, picked: rea
   // and third best hold the fact more often than the best sentence of another passage. Each says one
   // of the question's words itself: a sentence that only shares its note's title or neighbours with
   // the question ("Some intro." under "Launch") is offered as reading, not beside an answer.
-  const asked = new Set(ctx.weighed.all.map((w) => w.term));
-  const saysAsked = (c: Candidate) => tokenize(c.text, ctx.weighed.lang).some((t) => asked.has(matchForm(t.term)));
+  const saysAsked = (c: Candidate) => ctx.weighed.all.some((t) => c.terms.has(t.term));
   const runnersUp = order.filter((i) => !picked.includes(i) && !candidates[i]!.code && !isMarkupFragment(candidates[i]!.text) && table[i]!.some((r) => r.cov > 0) && saysAsked(candidates[i]!)).slice(0, 3).map((i) => ({ text: candidates[i]!.text, n: candidates[i]!.n }));
   const passageBest: Offered[] = [];
   for (const i of order) {
