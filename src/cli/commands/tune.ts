@@ -62,7 +62,10 @@ export const tune: RegisteredCommand = {
           type Counts = { answered: number; precision: number | null; fullyCorrect: number; answerableAbstained: number; unanswerableAbstained: number };
           const dev = report.profile.fitted.dev_counts as Counts;
           const cal = report.profile.fitted.calibration_counts as Counts | undefined;
-          const calibration = cal ? `\ncalibration (the Answered bars): ${cal.answered} Answered, right ${cal.precision === null ? 'n/a' : `${(cal.precision * 100).toFixed(1)}%`}` : '';
+          // What the surest answered readings of the calibration sets give, whether or not a bar was found.
+          const surest = (report.profile.fitted.calibration_surest as { lexical: { answers: number; right: number }[] } | undefined)?.lexical ?? [];
+          const top = surest.map((s) => `the ${s.answers} surest ${((s.right / s.answers) * 100).toFixed(0)}%`).join(', ');
+          const calibration = cal ? `\ncalibration (the Answered bars): ${cal.answered} Answered, right ${cal.precision === null ? 'n/a' : `${(cal.precision * 100).toFixed(1)}%`}${top ? `\ncalibration, of the answers it could badge: ${top} right` : ''}` : '';
           print(opts, report, `saved ${report.file}\nAnswered at p >= ${report.profile.answered_at}${report.profile.answered_at_vectors !== undefined ? ` (with sentence vectors: ${report.profile.answered_at_vectors})` : ""}, not in your notes below ${report.profile.abstain_below}\ndev: Answered right ${dev.precision === null ? 'n/a' : `${(dev.precision * 100).toFixed(1)}%`}, fact shown ${(dev.fullyCorrect * 100).toFixed(1)}%, answerable abstained ${(dev.answerableAbstained * 100).toFixed(1)}%, unanswerable abstained ${(dev.unanswerableAbstained * 100).toFixed(1)}%${calibration}`);
           return;
         }

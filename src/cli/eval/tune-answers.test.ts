@@ -132,6 +132,10 @@ describe('synapsis tune --answers', () => {
     expect(line).not.toBeNull();
     expect(Number(line![1])).toBe(cal.answered);
     expect(Number(line![2])).toBeGreaterThanOrEqual(90);
+    // And how the surest answers it could badge fare there, whether or not a bar was found.
+    const surest = profile.fitted.calibration_surest as { lexical: { answers: number; right: number }[] };
+    expect(surest.lexical.map((s) => s.answers)).toEqual([20, 40]);
+    expect(printed.out).toMatch(new RegExp(`^calibration, of the answers it could badge: the 20 surest ${Math.round((surest.lexical[0]!.right / 20) * 100)}%, the 40 surest \\d+% right$`, 'm'));
   });
 
   it('asks the sets marked with vectors twice, lexically and with the embedding model, each pass its own rows', async () => {

@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_SELECTION, SELECTION_FEATURES } from '../../engine/answer/reader.ts';
-import { type CandidateSet, chooseAbstainBelow, chooseAnsweredAt, chooseRescueAt, fitRecalibration, fitRescue, fitScorer, fitSelection, kindWeights, type LabelledRow, logLoss, outcomeCounts, rescueCurve, rescueRowProbability, rescueRows, rowProbability, recalibrated, selectionAccuracy } from '../../engine/answer/reader/fit.ts';
+import { type CandidateSet, chooseAbstainBelow, chooseAnsweredAt, chooseRescueAt, fitRecalibration, fitRescue, fitScorer, fitSelection, kindWeights, type LabelledRow, logLoss, outcomeCounts, rescueCurve, rescueRowProbability, rescueRows, rowProbability, recalibrated, selectionAccuracy, surestRight } from '../../engine/answer/reader/fit.ts';
 import { checkProfile, type ReaderProfile } from '../../engine/answer/reader/scorer.ts';
 import { createError } from '../../shared/errors.ts';
 import { type AnswerRow, auroc, reliabilityTable, runAnswerEval } from './answers.ts';
@@ -99,6 +99,8 @@ const MIN_ANSWERED = 20;
  * person to read. (The reader alone already abstains on about a quarter of the answerable dev questions.)
  */
 const ANSWERABLE_ABSTENTION_WEIGHT = 3;
+/** How many of the most probable answered readings the profile reports the right share of (`*_surest`). */
+const SUREST = [20, 40];
 /**
  * L2 penalties tried; the one whose probabilities score best on the dev rows (the lowest mean log
  * loss over the quoted readings: every dev reading counts, not just the few at the Answered bar) is
@@ -253,6 +255,19 @@ function chooseRescue(train: readonly LabelledRow[], trainKinds: readonly string
   return { model: { ...best.fit, at: best.point.at }, fitted: { ...fitted, kept: true, at: best.point.at, chosen: { with_fact: best.point.withFact, without_fact: best.point.withoutFact, unanswerable: best.point.unanswerable } } };
 }
 
+/**
+ * How the readings the reader answered fare at the top of the probability, per kind of reading (with
+ * sentence vectors or not): what the Answered bars had to choose from. A bar of 1 says no height
+ * reached the target; this says how far off it was.
+ */
+function surestByKind(rows: readonly LabelledRow[], p: readonly number[], vectorKind: boolean) {
+  const kind = (vectors: boolean) => {
+    const idx = rows.flatMap((r, i) => ((r.features.has_vectors === 1) === vectors ? [i] : []));
+    return SUREST.flatMap((n) => surestRight(idx.map((i) => rows[i]!), idx.map((i) => p[i]!), n) ?? []);
+  };
+  return { lexical: kind(false), ...(vectorKind ? { vectors: kind(true) } : {}) };
+}
+
 export async function runTuneAnswers(options: TuneAnswersOptions): Promise<TuneAnswersReport> {
   const log = options.log ?? (() => {});
   const manifest = readManifest(options.manifest);
@@ -338,6 +353,7 @@ export async function runTuneAnswers(options: TuneAnswersOptions): Promise<TuneA
   const pDev = recalibration ? dev.map((r) => rowProbability(fitted, r)) : best.p;
   const { at: answeredAtLexical, atVectors: answeredAtVectors, bar: answeredAt } = barsFor(fitted);
   const pCalibration = calibration.map((r) => rowProbability(fitted, r));
+  const surest = (rows: readonly LabelledRow[], p: readonly number[]) => surestByKind(rows, p, vectorRows);
   const abstainBelow = chooseAbstainBelow(dev, pDev, answeredAt, ANSWERABLE_ABSTENTION_WEIGHT);
   // Each training row's kind: a SQuAD-format set's (Wikipedia paragraphs) or a vault set's (notes).
   const squadSets = new Set(manifest.train.filter((s) => s.squad).map((s) => s.name));
@@ -373,6 +389,7 @@ export async function runTuneAnswers(options: TuneAnswersOptions): Promise<TuneA
                 ? { ...recalibration, log_loss_before: logLoss(calibration, pCalibrationBefore), log_loss_after: logLoss(calibration, pCalibration) }
                 : null,
               calibration_reliability: reliabilityTable(calibration.flatMap((r, i) => (r.quoted ? [{ p: pCalibration[i]!, correct: r.label }] : []))),
+              calibration_surest: surest(calibration, pCalibration),
             }
           : {}),
         answered_bars_from: { lexical: lexicalBar.from, ...(vectorBar ? { vectors: vectorBar.from } : {}) },
@@ -382,6 +399,7 @@ export async function runTuneAnswers(options: TuneAnswersOptions): Promise<TuneA
         answered_by_lambda: Object.fromEntries(tried.map((t) => [t.lambda, t.answered])),
         train_counts: outcomeCounts(train, pTrain, answeredAt, abstainBelow),
         dev_counts: outcomeCounts(dev, pDev, answeredAt, abstainBelow),
+        dev_surest: surest(dev, pDev),
         dev_reliability: reliabilityTable(dev.flatMap((r, i) => (r.quoted ? [{ p: pDev[i]!, correct: r.label }] : []))),
         per_set: perSet,
       },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FEATURE_NAMES, RESCUE_FEATURES } from './features.ts';
-import { type CandidateSet, chooseAbstainBelow, chooseRescueAt, fitRescue, kindWeights, rescueCurve, rescueRowProbability, rescueRows, chooseAnsweredAt, fitLogistic, fitSelection, selectionAccuracy, fitScorer, fitRecalibration, type LabelledRow, logLoss, outcomeCounts, recalibrated, rowProbability, solve, standardisation } from './fit.ts';
+import { type CandidateSet, chooseAbstainBelow, chooseRescueAt, fitRescue, kindWeights, rescueCurve, rescueRowProbability, rescueRows, chooseAnsweredAt, fitLogistic, fitSelection, selectionAccuracy, fitScorer, fitRecalibration, type LabelledRow, logLoss, outcomeCounts, recalibrated, rowProbability, solve, standardisation, surestRight } from './fit.ts';
 
 /** A deterministic stream of numbers in [0, 1). */
 function rng(seed: number) {
@@ -184,6 +184,17 @@ describe('fitRecalibration', () => {
     expect(fitRecalibration(unseen.slice(0, 39), p.slice(0, 39))).toBeNull();
     expect(fitRecalibration(unseen.map((r) => ({ ...r, quoted: false })), p)).toBeNull();
     expect(fitRecalibration(unseen.map((r) => ({ ...r, label: true })), p)).toBeNull();
+  });
+});
+
+describe('surestRight', () => {
+  const row = (label: boolean, readerOutcome: LabelledRow['readerOutcome'] = 'answered'): LabelledRow => ({ features: {}, label, answerable: true, quoted: true, readerOutcome });
+  it('counts the right ones among the n most probable rows the reader answered, the others left out', () => {
+    const rows = [row(true), row(false), row(true), row(true, 'partial'), row(false)];
+    const p = [0.9, 0.8, 0.7, 0.99, 0.1];
+    expect(surestRight(rows, p, 2)).toEqual({ answers: 2, right: 1 });
+    expect(surestRight(rows, p, 3)).toEqual({ answers: 3, right: 2 });
+    expect(surestRight(rows, p, 5)).toBeNull();
   });
 });
 

@@ -269,6 +269,18 @@ export function chooseAnsweredAt(rows: readonly LabelledRow[], p: readonly numbe
 }
 
 /**
+ * Of the rows the reader itself answered (those a bar can badge Answered), the `n` with the highest
+ * probability: how many of them state the asked fact. Null when there are fewer than `n`. What a bar
+ * at that height would give, whether or not one is chosen.
+ */
+export function surestRight(rows: readonly LabelledRow[], p: readonly number[], n: number): { answers: number; right: number } | null {
+  const answered = rows.flatMap((r, i) => (r.readerOutcome === 'answered' ? [{ p: p[i]!, label: r.label }] : []));
+  if (answered.length < n) return null;
+  const surest = answered.sort((a, b) => b.p - a.p).slice(0, n);
+  return { answers: n, right: surest.filter((x) => x.label).length };
+}
+
+/**
  * The abstention threshold: the probability below `answeredAt` that best tells the two kinds of
  * question apart, the share of unanswerable ones abstained minus `weight` times the share of
  * answerable ones abstained (Youden's J at weight 1), the lowest such threshold on a tie.
