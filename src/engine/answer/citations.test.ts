@@ -224,6 +224,11 @@ describe('splitSentences', () => {
       'Это было в 2026 г. в марте.',
     ]);
     expect(splitSentences('Настройка ёмкости завершена! Что дальше? Ничего.')).toEqual(['Настройка ёмкости завершена!', 'Что дальше?', 'Ничего.']);
+    // The language a term is borrowed from: the term is the end of the sentence, not a sentence of its own.
+    expect(splitSentences('Основной алгоритм называется "алгоритм пометок" (от англ. "mark-and-sweep"). Он простой.')).toEqual([
+      'Основной алгоритм называется "алгоритм пометок" (от англ. "mark-and-sweep").',
+      'Он простой.',
+    ]);
   });
 
   it('ends a sentence after closing quotes and continues it before a lower-case word', () => {

@@ -142,6 +142,8 @@ export function citationsFor(cited: readonly number[], snippets: readonly Snippe
 const ABBREVIATIONS = new Set([
   'approx', 'cf', 'dr', 'eg', 'esp', 'al', 'fig', 'figs', 'ie', 'incl', 'jr', 'mr', 'mrs', 'ms', 'prof', 'sr', 'st', 'vs', 'viz', 'eq', 'ca',
   'др', 'см', 'стр', 'напр', 'тыс', 'млн', 'млрд', 'руб', 'ул', 'им', 'рис', 'табл', 'гг', 'вв', 'пр', 'ср', 'проф', 'акад', 'т.е', 'т.к', 'т.д', 'т.п', 'т.н',
+  // Languages a term is borrowed from: «(от англ. "mark-and-sweep")», "(lat. …)", «букв.» (literally).
+  'англ', 'нем', 'франц', 'фр', 'лат', 'греч', 'итал', 'исп', 'яп', 'кит', 'букв', 'сокр', 'engl', 'lat', 'franz', 'griech', 'wörtl',
   'bzw', 'usw', 'nr', 'vgl', 'ggf', 'inkl', 'evtl', 'zzgl', 'abs', 'bspw', 'sog', 'u.a', 'z.b', 'd.h', 'mio', 'mrd', 'tsd',
 ]);
 /** A German date writes its day as an ordinal: "am 3. März 2026" is one sentence. */

@@ -844,6 +844,35 @@ describe('passage sentences', () => {
     expect(proseUnits(text).map((u) => u.heading)).toEqual([undefined, 'Sync regions', 'Sync regions', undefined, 'Warning', 'Warning']);
   });
 
+  it('reads an indented code block as code introduced by the sentence before it, but not a list item\'s indented paragraph', () => {
+    const text = [
+      'This command allows anyone to download from the bucket:',
+      '',
+      '    gsutil iam ch allUsers:objectViewer gs://bucket',
+      '',
+      '    gsutil ls gs://bucket',
+      '',
+      'The site now works.',
+      '',
+      '- A list item:',
+      '',
+      '    its second paragraph, indented.',
+    ].join('\n');
+    const units = proseUnits(text);
+    expect(units.map((u) => [u.text, u.code === true, u.described])).toEqual([
+      ['This command allows anyone to download from the bucket:', false, undefined],
+      ['gsutil iam ch allUsers:objectViewer gs://bucket', true, 'This command allows anyone to download from the bucket:'],
+      ['gsutil ls gs://bucket', true, 'This command allows anyone to download from the bucket:'],
+      ['The site now works.', false, undefined],
+      ['A list item:', false, undefined],
+      ['its second paragraph, indented.', false, undefined],
+    ]);
+    // HTML tags in prose are markup: the words between them are the sentence; inline code keeps them.
+    expect(proseSentences('<button class="mod-cta"><a href="https://forum.example/t/1">Vote now</a></button> before the `<div>` closes.')).toEqual(['Vote now before the `<div>` closes.']);
+    // A wrapped line of a paragraph is not code, however it is indented.
+    expect(proseUnits('A paragraph that wraps\n    onto an indented line.').map((u) => u.code === true)).toEqual([false]);
+  });
+
   it('reads a callout\'s title as the heading of its sentences, and leads with the sentence that answers alone', () => {
     const s = [
       snippet(1, 'Canvas lets you lay out notes.\n\n> [!note] The .canvas file extension\n> Obsidian stores your canvas data as `.canvas` files using JSON Canvas.', { title: 'Canvas' }),

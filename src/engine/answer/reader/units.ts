@@ -79,8 +79,30 @@ export function proseUnits(text: string): PassageUnit[] {
   /** A question alone on its line in bold ("**Can I get a refund?**"), as FAQs write them: the heading of the paragraph that answers it. */
   let asked = '';
   const callout = (): { heading?: string; answers?: string } => (quoted && calloutTitle ? { heading: calloutTitle } : asked ? { answers: asked } : {});
+  /** The open block is indented code (four spaces or a tab, after a blank line, outside a list). */
+  let indented = false;
+  /** The last line with text, outside code, was a list item or went on one: an indented line after it goes on the item. */
+  let inList = false;
   for (; i < lines.length; i++) {
-    let line = lines[i]!.trim();
+    const raw = lines[i]!;
+    let line = raw.trim();
+    if (!inFence && line !== '' && INDENTED.test(raw) && !inList && (indented || i === 0 || lines[i - 1]!.trim() === '')) {
+      // An indented code block ("    gsutil iam ch allUsers:objectViewer gs://…" under "This command
+      // allows anyone to download from the bucket:"): its lines are code, introduced as a fence's are.
+      if (!indented) {
+        flush();
+        const last = out.at(-1);
+        intro = last && !last.code && /[:：]\s*$/.test(last.text) ? last.text : undefined;
+        indented = true;
+      }
+      if (line.length >= 4 && /[\p{L}]/u.test(line) && !COMMENT.test(line)) out.push(fenceLine(line, true, false, intro));
+      continue;
+    }
+    if (line !== '') {
+      if (indented) intro = undefined;
+      indented = false;
+      if (!inFence) inList = LIST_ITEM.test(line) || (inList && /^\s/.test(raw));
+    }
     // An Obsidian block ID ("… in size to your Publish site. ^publish-media-limit", or alone on the
     // line after a list or table) names the block for links: nothing a person reads as the sentence.
     if (!inFence) line = line.replace(BLOCK_ID, '');
@@ -158,10 +180,21 @@ export function proseUnits(text: string): PassageUnit[] {
     .map((u) => {
       const links = [...u.text.matchAll(/\[\[([^\]|#]+)/g)].map((m) => m[1]!.trim()).filter(Boolean);
       const pointers = [...u.text.matchAll(LINK)].map((m) => plainText(m[0])).filter((t) => t.split(/\s+/).length >= POINTER_WORDS);
-      return { ...u, text: clean(u.text), ...(u.described ? { described: clean(u.described) } : {}), ...(links.length > 0 ? { links } : {}), ...(pointers.length > 0 ? { pointers } : {}) };
+      return { ...u, text: clean(u.code ? u.text : withoutTags(u.text)), ...(u.described ? { described: clean(withoutTags(u.described)) } : {}), ...(links.length > 0 ? { links } : {}), ...(pointers.length > 0 ? { pointers } : {}) };
     })
     .filter((u) => /[\p{L}\p{N}]/u.test(u.text));
 }
+
+/** An HTML element's tag written in a note's prose (`<button class="mod-cta"><a href="…">Vote now</a></button>`): markup, not words. */
+const HTML_TAG = /<\/?(?:a|abbr|audio|b|blockquote|br|button|center|cite|code|del|details|div|em|figcaption|figure|font|h[1-6]|hr|i|iframe|img|input|ins|kbd|label|li|mark|ol|p|pre|q|s|section|small|source|span|strong|sub|summary|sup|table|tbody|td|th|thead|tr|u|ul|video)(?:\s[^<>]*)?\/?>/gi;
+/** Prose without its HTML tags (the text between them stays); inline code (`<div>`) is left as written. */
+export const withoutTags = (text: string) =>
+  text.includes('<')
+    ? text
+        .split(/(`[^`]*`)/)
+        .map((part, k) => (k % 2 === 1 ? part : part.replace(HTML_TAG, ' ')))
+        .join('')
+    : text;
 
 /** A line of a code block as a unit: a command in a shell block, a name in a listing, introduced by the sentence before the block. */
 function fenceLine(text: string, shell: boolean, listing: boolean, intro: string | undefined): PassageUnit {
@@ -184,6 +217,9 @@ export function listsFiles(lines: readonly string[], from: number): boolean {
 /** A code block whose lines are commands: a shell's info string, or none. */
 const SHELL_FENCE = /^(?:sh|bash|zsh|fish|shell|console|shell-session|powershell|ps1?|pwsh|cmd|bat)?$/i;
 
+
+/** A line of an indented code block: four spaces or a tab before it. */
+const INDENTED = /^(?: {4}|\t)/;
 
 const COMMENT = /^(?:\/\/+|#+(?!include|define|!)|\/\*+|\*+\/?|--|;+|%)\s?/;
 
