@@ -1,7 +1,8 @@
 /**
  * The question sets `synapsis tune --answers` fits on and chooses by (test/fixtures/answer-sets.json),
- * and the five test sets kept out of it (the calibration sets' misses are not read either, but they
- * choose the Answered bars and recalibrate the probabilities, so they are not test sets): every file
+ * and the five test sets kept out of it (its `test` role, which only `synapsis eval --answers --sets`
+ * reads; the calibration sets' misses are not read either, but they choose the Answered bars and
+ * recalibrate the probabilities, so they are not test sets): every file
  * named is there and reads as questions, each answerable question names its sources and facts, and
  * no question is in two roles. The vaults they
  * are asked over are rebuilt as docs/answers.md says; the measurement is `synapsis eval --answers`.
@@ -13,7 +14,7 @@ import { readFixture } from '../src/cli/eval/answers.ts';
 
 const FIXTURES = path.join(import.meta.dirname, 'fixtures');
 type AnswerSet = { name: string; questions?: string; squad?: string };
-const manifest = JSON.parse(fs.readFileSync(path.join(FIXTURES, 'answer-sets.json'), 'utf8')) as Record<'train' | 'dev', AnswerSet[]> & { calibration?: AnswerSet[] };
+const manifest = JSON.parse(fs.readFileSync(path.join(FIXTURES, 'answer-sets.json'), 'utf8')) as Record<'train' | 'dev', AnswerSet[]> & { calibration?: AnswerSet[]; test?: AnswerSet[] };
 const ALL_SETS = [...manifest.train, ...manifest.dev, ...(manifest.calibration ?? [])];
 const TEST_SETS = [
   { file: 'knowledge-wiki.questions.json', questions: 60, unanswerable: 12 },
@@ -41,6 +42,10 @@ describe('the answer question sets', () => {
     expect(items).toHaveLength(questions);
     expect(new Set(items.map((q) => q.id)).size).toBe(questions);
     expect(items.filter((q) => q.facts.length === 0)).toHaveLength(unanswerable);
+  });
+
+  it('lists the five test sets in the manifest\'s test role (what eval --sets asks; tune never reads it), and nothing else there', () => {
+    expect((manifest.test ?? []).map((s) => s.questions).sort()).toEqual(TEST_SETS.map((t) => t.file).sort());
   });
 
   it('asks no test question in a training, dev or calibration set', () => {

@@ -4,6 +4,7 @@ import { resolveDataDir } from '../../engine/core/paths.ts';
 import { loadProfile } from '../../engine/retrieve/profile.ts';
 import { createError } from '../../shared/errors.ts';
 import { option, positiveInt, repeatable, type RegisteredCommand } from '../command.ts';
+import { type AnswerSetsReport, MANIFEST_ROLES, type ManifestRole, runAnswerSets } from '../eval/answer-sets.ts';
 import { type AnswerEvalReport, runAnswerEval } from '../eval/answers.ts';
 import { EVAL_MODES, runEval, type EvalMode } from '../eval/run.ts';
 import { metricTable } from '../format.ts';
@@ -29,6 +30,8 @@ interface EvalOptions {
   candidates?: boolean;
   originals?: string;
   readerProfile?: string;
+  sets?: string;
+  role?: ManifestRole;
 }
 
 /** Builds its own throwaway workspaces from a dataset (eval/ may use engine internals). */
@@ -38,6 +41,7 @@ export const evaluate: RegisteredCommand = {
     'synapsis eval --dataset ../shared/data/scifact',
     'synapsis eval --dataset ../shared/data/scifact --mode hybrid --embed-model all-MiniLM-L6-v2.Q8_0.gguf --json',
     'synapsis eval --dataset ../shared/data/scifact --mode hybrid --embed-model all-MiniLM-L6-v2.Q8_0.gguf --embed-model multilingual-e5-small.Q4_0.gguf --profile my-fit --work-dir /tmp/sf',
+    'synapsis eval --answers --sets test/fixtures/answer-sets.json --role test --work-dir /tmp/answer-sets',
   ],
   register: (parent, { io, globals, print }) =>
     parent
@@ -47,6 +51,8 @@ export const evaluate: RegisteredCommand = {
       .addOption(option('--answers', 'answer quality instead of retrieval: fact recall, fully correct, fact in the first sentence, abstention on unanswerable questions, answer length and time'))
       .addOption(option('--vault <dir>', 'with --answers: a folder of notes to ask (with --questions)'))
       .addOption(option('--questions <file>', 'with --answers: questions in the sample fixture\'s format (question, kind, sources, answer_contains)'))
+      .addOption(option('--sets <file>', 'with --answers: an answer sets manifest (train, dev, calibration, test); asks every vault set of --role and reports each and all pooled'))
+      .addOption(new Option('--role <role>', 'with --sets: which sets of the manifest to ask').choices([...MANIFEST_ROLES]))
       .addOption(option('--no-unanswerable', 'with --answers on a BEIR set: skip the variant that leaves each gold passage out'))
       .addOption(option('--details', 'with --answers --json: each question\'s answer and scores too'))
       .addOption(option('--candidates', 'with --answers: also how often the reader\'s candidate sentences hold the fact, and how often its quote does'))
@@ -66,6 +72,26 @@ export const evaluate: RegisteredCommand = {
       .action(async (cmdOpts: EvalOptions, cmd: Command) => {
         const opts = globals(cmd);
         const log = (line: string) => io.err(`${line}\n`);
+        if (cmdOpts.answers && (cmdOpts.sets || cmdOpts.role)) {
+          if (!cmdOpts.sets || !cmdOpts.role) throw createError('E_SYN_BAD_REQUEST', '--sets <manifest> and --role <train|dev|calibration|test> go together');
+          const given = ([['--dataset', cmdOpts.dataset], ['--vault', cmdOpts.vault], ['--questions', cmdOpts.questions], ['--originals', cmdOpts.originals]] as const).flatMap(([name, v]) => (v ? [name] : []));
+          if (given.length > 0) throw createError('E_SYN_BAD_REQUEST', `--sets names its own vaults and questions: leave out ${given.join(', ')}`);
+          const report = await runAnswerSets({
+            manifest: cmdOpts.sets,
+            role: cmdOpts.role,
+            embedModels: cmdOpts.embedModel,
+            ...(cmdOpts.chatModel ? { chatModel: cmdOpts.chatModel } : {}),
+            ...(cmdOpts.limit ? { limit: cmdOpts.limit } : {}),
+            ...(cmdOpts.workDir ? { workDir: cmdOpts.workDir } : {}),
+            ...(opts.modelsDir ? { modelsDir: opts.modelsDir } : {}),
+            details: cmdOpts.details === true,
+            collectCandidates: cmdOpts.candidates === true,
+            ...(cmdOpts.readerProfile ? { readerProfile: cmdOpts.readerProfile } : {}),
+            log,
+          });
+          print(opts, report, formatAnswerSets(report));
+          return;
+        }
         if (cmdOpts.answers) {
           const report = await runAnswerEval({
             ...(cmdOpts.dataset ? { dataset: cmdOpts.dataset, split: cmdOpts.split } : {}),
@@ -95,12 +121,14 @@ export const evaluate: RegisteredCommand = {
             ['--candidates', cmdOpts.candidates],
             ['--originals', cmdOpts.originals],
             ['--reader-profile', cmdOpts.readerProfile],
+            ['--sets', cmdOpts.sets],
+            ['--role', cmdOpts.role],
             ['--no-unanswerable', cmdOpts.unanswerable === false],
           ] as const
         ).flatMap(([name, given]) => (given ? [name] : []));
         if (answersOnly.length > 0) throw createError('E_SYN_BAD_REQUEST', `${answersOnly.join(', ')} ${answersOnly.length > 1 ? 'go' : 'goes'} with --answers only: add --answers to measure answers, or leave ${answersOnly.length > 1 ? 'them' : 'it'} out to measure retrieval`);
         if (!cmdOpts.dataset) throw createError('E_SYN_BAD_REQUEST', 'synapsis eval needs --dataset <dir> (or --answers with --vault and --questions)');
-        const { embedModel, profile, rerankTop, answers: _a, vault: _v, questions: _q, unanswerable: _u, details: _d, candidates: _c, originals: _o, readerProfile: _r, ...rest } = cmdOpts;
+        const { embedModel, profile, rerankTop, answers: _a, vault: _v, questions: _q, unanswerable: _u, details: _d, candidates: _c, originals: _o, readerProfile: _r, sets: _s, role: _ro, ...rest } = cmdOpts;
         // A profile name is one saved by synapsis tune in this workspace (the eval's own data dir is throwaway).
         const report = await runEval({
           ...rest,
@@ -142,4 +170,22 @@ export function formatAnswerReport(r: AnswerEvalReport): string {
   const buckets = r.reliability.map((b) => `| ${b.from.toFixed(1)}–${b.to.toFixed(1)} | ${b.answers} | ${pct(b.predicted)} | ${pct(b.observed)} |`).join('\n');
   const kinds = r.by_kind.map((k) => `| ${k.kind} | ${k.questions} | ${pct(k.fully_correct)} | ${pct(k.abstained)} |`).join('\n');
   return `| metric | value |\n|---|---|\n${rows.map(([a, b]) => `| ${a} | ${b} |`).join('\n')}\n\n| kind | questions | fully correct | abstained |\n|---|---:|---:|---:|\n${kinds}${buckets ? `\n\n| confidence | answers | predicted | observed |\n|---|---:|---:|---:|\n${buckets}` : ''}`;
+}
+
+/**
+ * The sets of one role, a row each, then all of them pooled: fully correct, Answered and how many of
+ * those were right, unanswerable and answerable questions abstained, median words; the pooled
+ * reliability table after.
+ */
+export function formatAnswerSets(r: AnswerSetsReport): string {
+  const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+  const line = (s: AnswerEvalReport, name: string) => {
+    const right = s.answered_precision === null ? 0 : Math.round(s.answered * s.answered_precision);
+    return `| ${name} | ${s.questions} | ${pct(s.fully_correct)} | ${s.answered === 0 ? '0' : `${s.answered}: ${right} right`} | ${pct(s.abstained_unanswerable)} | ${pct(s.false_abstentions)} | ${s.median_words} |`;
+  };
+  const head = `| ${r.role} set | questions | fully correct | Answered | unanswerable abstained | answerable abstained | median words |\n|---|---:|---:|---:|---:|---:|---:|`;
+  const rows = [...r.sets.map((s) => line(s, s.set)), line(r.pooled, `**pooled** (${r.sets.length} sets)`)].join('\n');
+  const buckets = r.pooled.reliability.map((b) => `| ${b.from.toFixed(1)}–${b.to.toFixed(1)} | ${b.answers} | ${pct(b.predicted)} | ${pct(b.observed)} |`).join('\n');
+  const skipped = r.skipped.length > 0 ? `\n\nnot asked (SQuAD-format, for synapsis tune --answers): ${r.skipped.join(', ')}` : '';
+  return `${head}\n${rows}${buckets ? `\n\npooled reliability\n\n| confidence | answers | predicted | observed |\n|---|---:|---:|---:|\n${buckets}` : ''}${skipped}`;
 }

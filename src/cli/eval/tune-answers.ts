@@ -9,41 +9,15 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { z } from 'zod';
 import { DEFAULT_SELECTION, SELECTION_FEATURES } from '../../engine/answer/reader.ts';
 import { type CandidateSet, chooseAbstainBelow, chooseAnsweredAt, chooseRescueAt, fitRecalibration, fitRescue, fitScorer, fitSelection, kindWeights, type LabelledRow, logLoss, outcomeCounts, rescueCurve, rescueRowProbability, rescueRows, rowProbability, recalibrated, selectionAccuracy, surestRight } from '../../engine/answer/reader/fit.ts';
 import { checkProfile, type ReaderProfile } from '../../engine/answer/reader/scorer.ts';
 import { createError } from '../../shared/errors.ts';
 import { type AnswerRow, auroc, reliabilityTable, runAnswerEval } from './answers.ts';
+import { type AnswerManifest, readManifest, type SetSpec } from './answer-sets.ts';
 import { squadToVault } from './squad.ts';
 
-const SetSchema = z
-  .object({
-    name: z.string().min(1),
-    /** A folder of notes and its question file (fixture format). */
-    vault: z.string().optional(),
-    questions: z.string().optional(),
-    /** Or a SQuAD-format JSON file. */
-    squad: z.string().optional(),
-    articles: z.number().int().positive().optional(),
-    questions_per_article: z.number().int().positive().optional(),
-    /**
-     * Also ask this set with the --embed-model models (hybrid retrieval and sentence vectors): its rows
-     * join the same role as "<name> +vectors", so one profile serves vaults with and without an embedder.
-     */
-    vectors: z.boolean().optional(),
-  })
-  .strict()
-  .refine((s) => (s.squad ? !s.vault && !s.questions : Boolean(s.vault && s.questions)), { message: 'a set is either {vault, questions} or {squad}' });
-/**
- * train: the weights are fitted on these. dev: the penalties, the abstention and rescue bars, and (without
- * calibration sets) the Answered bars are chosen on these. calibration: sets whose misses nobody reads
- * (unlike dev sets, whose misses shape the reader's rules, so the reader does better on them than on
- * notes it has never seen): when given, the Answered bars are chosen on them.
- */
-const ManifestSchema = z.object({ train: z.array(SetSchema).min(1), dev: z.array(SetSchema).min(1), calibration: z.array(SetSchema).optional() }).strict();
 type Role = 'train' | 'dev' | 'calibration';
-type SetSpec = z.infer<typeof SetSchema>;
 
 export interface TuneAnswersOptions {
   manifest: string;
@@ -75,17 +49,6 @@ export interface TuneAnswersReport {
   sets: { name: string; role: string; questions: number; quoted: number; quote_right: number }[];
 }
 
-function readManifest(file: string): z.infer<typeof ManifestSchema> {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(fs.readFileSync(file, 'utf8'));
-  } catch (error) {
-    throw createError('E_SYN_BAD_REQUEST', `Cannot read the answer sets manifest ${file}: ${(error as Error).message}`);
-  }
-  const parsed = ManifestSchema.safeParse(raw);
-  if (!parsed.success) throw createError('E_SYN_BAD_REQUEST', `Answer sets manifest ${file}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
-  return parsed.data;
-}
 
 /**
  * The precision of Answered the thresholds aim at on the dev rows, over at least MIN_ANSWERED answers
@@ -167,7 +130,7 @@ async function collect(spec: SetSpec, base: string, work: string, options: TuneA
  * manifest marks sets with `vectors`, every set is asked lexically and the marked ones again with the
  * embedding models; when it marks none, every set is asked with the embedding models given.
  */
-async function collectAll(manifest: z.infer<typeof ManifestSchema>, base: string, work: string, options: TuneAnswersOptions, selection: number[] | undefined): Promise<SetRows[]> {
+async function collectAll(manifest: AnswerManifest, base: string, work: string, options: TuneAnswersOptions, selection: number[] | undefined): Promise<SetRows[]> {
   const log = options.log ?? (() => {});
   const models = options.embedModels ?? [];
   const marked = [...manifest.train, ...manifest.dev, ...(manifest.calibration ?? [])].some((s) => s.vectors);
