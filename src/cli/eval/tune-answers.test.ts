@@ -87,6 +87,31 @@ describe('synapsis tune --answers', () => {
     }
   });
 
+  it('chooses the rescue bar on the calibration sets\' not-found readings when they hold enough with the fact', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'syn-tune-answers-'));
+    dirs.push(dir);
+    const manifest = path.join(dir, 'sets.json');
+    fs.writeFileSync(manifest, JSON.stringify({ train: [{ name: 't', vault: 'v', questions: 'q.json' }], dev: [{ name: 'd', vault: 'v', questions: 'r.json' }], calibration: [{ name: 'c', vault: 'w', questions: 's.json' }] }));
+    // On the unseen notes an unanswerable question's withheld quote reads as well as a right one on dev
+    // (its best part 0.7–0.85): a bar from dev would show them; only a quote reading above 0.85 holds the fact.
+    const unseen: LabelledRow[] = Array.from({ length: 90 }, (_, i) => {
+      const answerable = i % 3 !== 0;
+      const part = answerable ? (i % 2 === 0 ? 0.86 + (i % 7) * 0.02 : 0.2 + (i % 5) * 0.05) : 0.7 + (i % 4) * 0.05;
+      return { features: { part_best: part, nf_scattered: 1 }, label: answerable && part > 0.85, readerOutcome: 'not_found' as const, answerable, quoted: false, withheld: true };
+    });
+    const saved = path.join(dir, 'rows.json');
+    fs.writeFileSync(saved, JSON.stringify([{ name: 't', role: 'train', rows: [...rows(400, 1), ...withheld(300, 4, true)] }, { name: 'd', role: 'dev', rows: [...rows(200, 2), ...withheld(150, 5, true)] }, { name: 'c', role: 'calibration', rows: [...rows(120, 6), ...unseen] }]));
+    const lines: string[] = [];
+    await runTuneAnswers({ manifest, out: path.join(dir, 'p.json'), rows: saved, workDir: path.join(dir, 'work'), log: (l) => lines.push(l) });
+    const profile = loadReaderProfile(path.join(dir, 'p.json'));
+    const fitted = profile.fitted.rescue as { bar_from: string; at: number; chosen: { with_fact: number; unanswerable: number } };
+    expect(fitted.bar_from).toBe('calibration');
+    expect(fitted.chosen.with_fact).toBeGreaterThanOrEqual(3);
+    expect(fitted.chosen.unanswerable).toBe(0);
+    expect(profile.rescue?.at).toBe(fitted.at);
+    expect(lines.some((l) => /^rescue: bar .*\(calibration; 90 calibration rows\)$/.test(l))).toBe(true);
+  });
+
   it('chooses the Answered bar on the calibration sets when the manifest names them, the rest on dev', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'syn-tune-answers-'));
     dirs.push(dir);

@@ -171,11 +171,13 @@ const devQuotesRight = (sets: readonly SetRows[]) => sets.filter((s) => s.role =
 
 /**
  * The rescue model: fitted on the training sets' not-found readings with a withheld quote, its
- * penalty and bar chosen on the dev sets' (the bar with the best score of the curve: answerable
- * questions shown with their fact less RESCUE_UNANSWERABLE_WEIGHT times unanswerable ones shown).
- * Null model when the training rows cannot be fitted or no bar helps on dev; the curve is kept either way.
+ * penalty chosen on the dev sets' (the best score of the curve: answerable questions shown with
+ * their fact less RESCUE_UNANSWERABLE_WEIGHT times unanswerable ones shown) and its bar the same
+ * way on the calibration sets' readings (on dev's when they hold fewer than RESCUE_MIN_WITH_FACT
+ * withheld quotes with the fact). Null model when the training rows cannot be fitted or no bar
+ * helps on dev; the dev curve is kept either way.
  */
-function chooseRescue(train: readonly LabelledRow[], trainKinds: readonly string[], dev: readonly LabelledRow[], scorer: (r: LabelledRow) => number, log: (line: string) => void) {
+function chooseRescue(train: readonly LabelledRow[], trainKinds: readonly string[], dev: readonly LabelledRow[], calibration: readonly LabelledRow[], scorer: (r: LabelledRow) => number, log: (line: string) => void) {
   const trainRows = rescueRows(train);
   // SQuAD's rows and the vault sets' weigh alike in the fit (kindWeights).
   const kindOf = new Map(train.map((r, i) => [r, trainKinds[i] ?? 'vault']));
@@ -214,8 +216,14 @@ function chooseRescue(train: readonly LabelledRow[], trainKinds: readonly string
     log(`rescue: no bar shows more answerable questions with their fact than ${RESCUE_UNANSWERABLE_WEIGHT}x the unanswerable ones it shows: not kept`);
     return { model: null, fitted: { ...fitted, kept: false, reason: 'no bar helps on dev' } };
   }
-  log(`rescue: bar ${best.point.at}: ${best.point.withFact} answerable with the fact, ${best.point.withoutFact} without, ${best.point.unanswerable} unanswerable shown as Partly answered (dev)`);
-  return { model: { ...best.fit, at: best.point.at }, fitted: { ...fitted, kept: true, at: best.point.at, chosen: { with_fact: best.point.withFact, without_fact: best.point.withoutFact, unanswerable: best.point.unanswerable } } };
+  // The bar a person sees the effect of is chosen on notes nobody tuned on, as the Answered bars are:
+  // on the calibration sets' not-found readings when they hold enough with the fact, else on dev's.
+  const unseen = rescueRows(calibration);
+  const unseenPoint = unseen.filter((r) => r.label).length >= RESCUE_MIN_WITH_FACT ? chooseRescueAt(rescueCurve(unseen, unseen.map((r) => rescueRowProbability(best.fit, r)), RESCUE_UNANSWERABLE_WEIGHT), RESCUE_MIN_WITH_FACT) : null;
+  const point = unseenPoint ?? best.point;
+  const from = unseenPoint ? 'calibration' : 'dev';
+  log(`rescue: bar ${point.at}: ${point.withFact} answerable with the fact, ${point.withoutFact} without, ${point.unanswerable} unanswerable shown as Partly answered (${from}; ${unseen.length} calibration rows)`);
+  return { model: { ...best.fit, at: point.at }, fitted: { ...fitted, kept: true, at: point.at, bar_from: from, calibration_rows: unseen.length, chosen: { with_fact: point.withFact, without_fact: point.withoutFact, unanswerable: point.unanswerable } } };
 }
 
 /**
@@ -321,7 +329,7 @@ export async function runTuneAnswers(options: TuneAnswersOptions): Promise<TuneA
   // Each training row's kind: a SQuAD-format set's (Wikipedia paragraphs) or a vault set's (notes).
   const squadSets = new Set(manifest.train.filter((s) => s.squad).map((s) => s.name));
   const trainKinds = sets.filter((s) => s.role === 'train').flatMap((s) => s.rows.map(() => (squadSets.has(s.name.replace(/ \+vectors$/, '')) ? 'squad' : 'vault')));
-  const rescue = chooseRescue(train, trainKinds, dev, (r) => rowProbability(fitted, r), log);
+  const rescue = chooseRescue(train, trainKinds, dev, calibration, (r) => rowProbability(fitted, r), log);
   const pTrain = train.map((r) => rowProbability(fitted, r));
   const perSet = sets.map((s) => {
     const p = s.rows.map((r) => rowProbability(fitted, r));
