@@ -49,7 +49,6 @@ export interface TuneAnswersReport {
   sets: { name: string; role: string; questions: number; quoted: number; quote_right: number }[];
 }
 
-
 /**
  * The precision of Answered the thresholds aim at on the dev rows, over at least MIN_ANSWERED answers
  * (fewer would make the bar a matter of one or two questions).
