@@ -72,23 +72,23 @@ export const evaluate: RegisteredCommand = {
       .action(async (cmdOpts: EvalOptions, cmd: Command) => {
         const opts = globals(cmd);
         const log = (line: string) => io.err(`${line}\n`);
+        // What every answer evaluation reads, one set or a manifest's sets.
+        const answerOptions = {
+          embedModels: cmdOpts.embedModel,
+          ...(cmdOpts.chatModel ? { chatModel: cmdOpts.chatModel } : {}),
+          ...(cmdOpts.limit ? { limit: cmdOpts.limit } : {}),
+          ...(cmdOpts.workDir ? { workDir: cmdOpts.workDir } : {}),
+          ...(opts.modelsDir ? { modelsDir: opts.modelsDir } : {}),
+          details: cmdOpts.details === true,
+          collectCandidates: cmdOpts.candidates === true,
+          ...(cmdOpts.readerProfile ? { readerProfile: cmdOpts.readerProfile } : {}),
+          log,
+        };
         if (cmdOpts.answers && (cmdOpts.sets || cmdOpts.role)) {
           if (!cmdOpts.sets || !cmdOpts.role) throw createError('E_SYN_BAD_REQUEST', '--sets <manifest> and --role <train|dev|calibration|test> go together');
           const given = ([['--dataset', cmdOpts.dataset], ['--vault', cmdOpts.vault], ['--questions', cmdOpts.questions], ['--originals', cmdOpts.originals]] as const).flatMap(([name, v]) => (v ? [name] : []));
           if (given.length > 0) throw createError('E_SYN_BAD_REQUEST', `--sets names its own vaults and questions: leave out ${given.join(', ')}`);
-          const report = await runAnswerSets({
-            manifest: cmdOpts.sets,
-            role: cmdOpts.role,
-            embedModels: cmdOpts.embedModel,
-            ...(cmdOpts.chatModel ? { chatModel: cmdOpts.chatModel } : {}),
-            ...(cmdOpts.limit ? { limit: cmdOpts.limit } : {}),
-            ...(cmdOpts.workDir ? { workDir: cmdOpts.workDir } : {}),
-            ...(opts.modelsDir ? { modelsDir: opts.modelsDir } : {}),
-            details: cmdOpts.details === true,
-            collectCandidates: cmdOpts.candidates === true,
-            ...(cmdOpts.readerProfile ? { readerProfile: cmdOpts.readerProfile } : {}),
-            log,
-          });
+          const report = await runAnswerSets({ ...answerOptions, manifest: cmdOpts.sets, role: cmdOpts.role });
           print(opts, report, formatAnswerSets(report));
           return;
         }
@@ -97,17 +97,9 @@ export const evaluate: RegisteredCommand = {
             ...(cmdOpts.dataset ? { dataset: cmdOpts.dataset, split: cmdOpts.split } : {}),
             ...(cmdOpts.vault ? { vault: cmdOpts.vault } : {}),
             ...(cmdOpts.questions ? { questions: cmdOpts.questions } : {}),
-            embedModels: cmdOpts.embedModel,
-            ...(cmdOpts.chatModel ? { chatModel: cmdOpts.chatModel } : {}),
-            ...(cmdOpts.limit ? { limit: cmdOpts.limit } : {}),
-            ...(cmdOpts.workDir ? { workDir: cmdOpts.workDir } : {}),
-            ...(opts.modelsDir ? { modelsDir: opts.modelsDir } : {}),
+            ...answerOptions,
             unanswerable: cmdOpts.unanswerable,
-            details: cmdOpts.details === true,
-            collectCandidates: cmdOpts.candidates === true,
             ...(cmdOpts.originals ? { originals: cmdOpts.originals } : {}),
-            ...(cmdOpts.readerProfile ? { readerProfile: cmdOpts.readerProfile } : {}),
-            log,
           });
           print(opts, report, formatAnswerReport(report));
           return;
@@ -145,7 +137,6 @@ export const evaluate: RegisteredCommand = {
 
 /** The answer-quality report as a table a person reads, one row per kind after it. */
 export function formatAnswerReport(r: AnswerEvalReport): string {
-  const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
   const rows: [string, string][] = [
     ['set', r.set],
     ['models', `embeddings ${r.embed_models.join(', ') || 'none'}; chat ${r.chat_model ?? 'none (answer reader)'}`],
@@ -167,9 +158,16 @@ export function formatAnswerReport(r: AnswerEvalReport): string {
     ...(r.reworded_agreement === undefined ? [] : [['reworded answered like the original', pct(r.reworded_agreement)] as [string, string]]),
     ...(r.originals ? [['original wording: fully correct / Answered right', `${pct(r.originals.fully_correct)} / ${r.originals.answered_precision === null ? 'n/a' : pct(r.originals.answered_precision)}`] as [string, string]] : []),
   ];
-  const buckets = r.reliability.map((b) => `| ${b.from.toFixed(1)}–${b.to.toFixed(1)} | ${b.answers} | ${pct(b.predicted)} | ${pct(b.observed)} |`).join('\n');
   const kinds = r.by_kind.map((k) => `| ${k.kind} | ${k.questions} | ${pct(k.fully_correct)} | ${pct(k.abstained)} |`).join('\n');
-  return `| metric | value |\n|---|---|\n${rows.map(([a, b]) => `| ${a} | ${b} |`).join('\n')}\n\n| kind | questions | fully correct | abstained |\n|---|---:|---:|---:|\n${kinds}${buckets ? `\n\n| confidence | answers | predicted | observed |\n|---|---:|---:|---:|\n${buckets}` : ''}`;
+  return `| metric | value |\n|---|---|\n${rows.map(([a, b]) => `| ${a} | ${b} |`).join('\n')}\n\n| kind | questions | fully correct | abstained |\n|---|---:|---:|---:|\n${kinds}${reliabilityTable(r.reliability, '\n\n')}`;
+}
+
+const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+
+/** The reliability buckets as a table (after `before`), or nothing when no answer was scored. */
+function reliabilityTable(buckets: AnswerEvalReport['reliability'], before: string): string {
+  if (buckets.length === 0) return '';
+  return `${before}| confidence | answers | predicted | observed |\n|---|---:|---:|---:|\n${buckets.map((b) => `| ${b.from.toFixed(1)}–${b.to.toFixed(1)} | ${b.answers} | ${pct(b.predicted)} | ${pct(b.observed)} |`).join('\n')}`;
 }
 
 /**
@@ -178,14 +176,12 @@ export function formatAnswerReport(r: AnswerEvalReport): string {
  * reliability table after.
  */
 export function formatAnswerSets(r: AnswerSetsReport): string {
-  const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
   const line = (s: AnswerEvalReport, name: string) => {
     const right = s.answered_precision === null ? 0 : Math.round(s.answered * s.answered_precision);
     return `| ${name} | ${s.questions} | ${pct(s.fully_correct)} | ${s.answered === 0 ? '0' : `${s.answered}: ${right} right`} | ${pct(s.abstained_unanswerable)} | ${pct(s.false_abstentions)} | ${s.median_words} |`;
   };
   const head = `| ${r.role} set | questions | fully correct | Answered | unanswerable abstained | answerable abstained | median words |\n|---|---:|---:|---:|---:|---:|---:|`;
   const rows = [...r.sets.map((s) => line(s, s.set)), line(r.pooled, `**pooled** (${r.sets.length} sets)`)].join('\n');
-  const buckets = r.pooled.reliability.map((b) => `| ${b.from.toFixed(1)}–${b.to.toFixed(1)} | ${b.answers} | ${pct(b.predicted)} | ${pct(b.observed)} |`).join('\n');
   const skipped = r.skipped.length > 0 ? `\n\nnot asked (SQuAD-format, for synapsis tune --answers): ${r.skipped.join(', ')}` : '';
-  return `${head}\n${rows}${buckets ? `\n\npooled reliability\n\n| confidence | answers | predicted | observed |\n|---|---:|---:|---:|\n${buckets}` : ''}${skipped}`;
+  return `${head}\n${rows}${reliabilityTable(r.pooled.reliability, '\n\npooled reliability\n\n')}${skipped}`;
 }

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { TempDirs } from '../../../test/helpers/tmp.ts';
 import { cli } from '../../../test/helpers/cli.ts';
+import { formatAnswerReport, formatAnswerSets } from '../commands/eval.ts';
 import { readManifest, runAnswerSets } from './answer-sets.ts';
 
 const temp = new TempDirs();
@@ -50,6 +51,13 @@ describe('synapsis eval --answers --sets', () => {
     // No rows unless asked for; each set kept its own work dir.
     expect(report.sets.every((s) => s.rows === undefined) && report.pooled.rows === undefined).toBe(true);
     expect(fs.readdirSync(work).sort()).toEqual(['outage', 'tea']);
+    // The pooled reliability table is printed after the rows, each bucket a line; a set's own report has its own.
+    expect(report.pooled.reliability.length).toBeGreaterThan(0);
+    const printed = formatAnswerSets(report);
+    expect(printed).toContain('pooled reliability\n\n| confidence | answers | predicted | observed |');
+    for (const b of report.pooled.reliability) expect(printed).toContain(`| ${b.from.toFixed(1)}–${b.to.toFixed(1)} | ${b.answers} |`);
+    const own = report.sets.find((s) => s.reliability.length > 0)!;
+    expect(formatAnswerReport(own)).toContain('\n\n| confidence | answers | predicted | observed |\n|---|---:|---:|---:|\n|');
   });
 
   it('prints a row per set and the pooled row, and names what is wrong with its arguments', async () => {

@@ -86,16 +86,16 @@ export function proseUnits(text: string): PassageUnit[] {
   for (; i < lines.length; i++) {
     const raw = lines[i]!;
     let line = raw.trim();
-    if (!inFence && line !== '' && INDENTED.test(raw) && !inList && (indented || i === 0 || lines[i - 1]!.trim() === '')) {
+    if (!inFence && !inList && indentedCodeLine(lines, i, indented)) {
       // An indented code block ("    gsutil iam ch allUsers:objectViewer gs://…" under "This command
       // allows anyone to download from the bucket:"): its lines are code, introduced as a fence's are.
       if (!indented) {
         flush();
         const last = out.at(-1);
-        intro = last && !last.code && /[:：]\s*$/.test(last.text) ? last.text : undefined;
+        intro = last && !last.code && endsInColon(last.text) ? last.text : undefined;
         indented = true;
       }
-      if (line.length >= 4 && /[\p{L}]/u.test(line) && !COMMENT.test(line)) out.push(fenceLine(line, true, false, intro));
+      if (readsAsCode(line)) out.push(fenceLine(line, true, false, intro));
       continue;
     }
     if (line !== '') {
@@ -129,12 +129,12 @@ export function proseUnits(text: string): PassageUnit[] {
       // The sentence that introduces a block ends in a colon, or, before commands, runs straight into it
       // with no blank line ("To upgrade Astro, we need to upgrade its integrations too" over `npm install astro@latest`).
       const runsInto = shell && i > 0 && lines[i - 1]!.trim() !== '';
-      intro = inFence && last && !last.code && (/[:：]\s*$/.test(last.text) || runsInto) ? last.text : undefined;
+      intro = inFence && last && !last.code && (endsInColon(last.text) || runsInto) ? last.text : undefined;
       continue;
     }
     if (inFence) {
       // A command or a setting in a code block answers "which command": each line on its own.
-      if (line.length >= 4 && /[\p{L}]/u.test(line) && !COMMENT.test(line)) out.push(fenceLine(line, shell, listing, intro));
+      if (readsAsCode(line)) out.push(fenceLine(line, shell, listing, intro));
       continue;
     }
     if (TABLE_ROW.test(line)) {
@@ -220,8 +220,19 @@ const SHELL_FENCE = /^(?:sh|bash|zsh|fish|shell|console|shell-session|powershell
 
 /** A line of an indented code block: four spaces or a tab before it. */
 const INDENTED = /^(?: {4}|\t)/;
+/**
+ * Whether line i is a line of an indented code block: indented by INDENTED, not blank, and after a
+ * blank line or another line of the block (`continuing`). A wrapped paragraph line is not; whether a
+ * list goes on (its items' paragraphs are indented too) the caller knows.
+ */
+const indentedCodeLine = (lines: readonly string[], i: number, continuing: boolean): boolean =>
+  INDENTED.test(lines[i]!) && lines[i]!.trim() !== '' && (continuing || i === 0 || lines[i - 1]!.trim() === '');
+/** A sentence that announces what follows it ("…download from the bucket:"). */
+const endsInColon = (text: string): boolean => /[:：]\s*$/.test(text);
 
 const COMMENT = /^(?:\/\/+|#+(?!include|define|!)|\/\*+|\*+\/?|--|;+|%)\s?/;
+/** A line of a code block worth quoting on its own: four characters or more, a letter, not a comment. */
+const readsAsCode = (line: string): boolean => line.length >= 4 && /[\p{L}]/u.test(line) && !COMMENT.test(line);
 
 /**
  * A code file's candidate sentences: a run of comment lines read as one sentence (its markers
