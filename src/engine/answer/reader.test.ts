@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { tokenize } from '../search/analyzer.ts';
 import { checkAnswer } from './checks.ts';
 import { askedNouns, codeSentences, DEFAULT_SELECTION, derivedWords, leansOnPrevious, matchForm, misspelling, plainText, proseSentences, proseUnits, readAnswer, readerCandidates, SELECTION_FEATURES, sentenceSimilarity, togetherNeeded } from './reader.ts';
+import { startsInFence, withoutComments } from './reader/units.ts';
 import type { Snippet } from './types.ts';
 
 const snippet = (n: number, text: string, extra: Partial<Snippet> = {}): Snippet => ({
@@ -871,6 +872,59 @@ describe('passage sentences', () => {
     expect(proseSentences('<button class="mod-cta"><a href="https://forum.example/t/1">Vote now</a></button> before the `<div>` closes.')).toEqual(['Vote now before the `<div>` closes.']);
     // A wrapped line of a paragraph is not code, however it is indented.
     expect(proseUnits('A paragraph that wraps\n    onto an indented line.').map((u) => u.code === true)).toEqual([false]);
+  });
+
+  it('reads a passage cut inside a code block as code up to the fence that closes it', () => {
+    const cut = ['   6: panic::main', 'note: run with `RUST_BACKTRACE=full` for a verbose backtrace.', '```', '', 'That is a lot of output!', 'The exact output', 'may differ.'].join('\n');
+    expect(proseUnits(cut).map((u) => [u.text, u.code === true])).toEqual([
+      ['6: panic::main', true],
+      ['note: run with `RUST_BACKTRACE=full` for a verbose backtrace.', true],
+      ['That is a lot of output!', false],
+      ['The exact output may differ.', false],
+    ]);
+    // Fences that name their language open blocks: they say where the passage starts.
+    expect(startsInFence(['a line of code', '```', 'Prose.', '```rust', 'let x = 5;', '```'], 0)).toBe(true);
+    expect(startsInFence(['Prose:', '```rust', 'let x = 5;', '```', 'More prose.', '```'], 0)).toBe(false);
+    // A bare fence at the end of a passage opens a block the next passage holds.
+    expect(startsInFence(['Prose.', '', 'Run this:', '```'], 0)).toBe(false);
+    expect(startsInFence(['Prose.', '', '```', 'npm ls react', '```'], 0)).toBe(false);
+  });
+
+  it('reads past HTML comments, link definitions and template directives, and past a caption to the sentence that introduces a block', () => {
+    const text = [
+      'Traits are listed in [Appendix C][app-c]<!-- ignore --> below.',
+      '',
+      '<!-- manual-regeneration',
+      'cd listings/ch14',
+      'cargo build',
+      '-->',
+      '',
+      'Here are the default values for the `dev` and `release` profiles:',
+      '',
+      '<span class="filename">Filename: Cargo.toml</span>',
+      '',
+      '```toml',
+      '{{#include ../listings/ch14/Cargo.toml}}',
+      'opt-level = 0',
+      '```',
+      '',
+      '[app-c]: appendix-03-derivable-traits.md',
+      '[dbg]: ../std/macro.dbg.html "dbg!"',
+    ].join('\n');
+    const intro = 'Here are the default values for the `dev` and `release` profiles:';
+    expect(proseUnits(text).map((u) => [u.text, u.code === true, u.described])).toEqual([
+      ['Traits are listed in [Appendix C][app-c] below.', false, undefined],
+      [intro, false, undefined],
+      ['Filename: Cargo.toml', false, undefined],
+      ['opt-level = 0', true, intro],
+    ]);
+    // A template's own code is code: only a site generator's directives are left out.
+    expect(proseUnits('Format it:\n\n```jinja\n{{ "{:,}".format(row_count) }}\n```').map((u) => [u.text, u.code === true])).toEqual([
+      ['Format it:', false],
+      ['{{ "{:,}".format(row_count) }}', true],
+    ]);
+    expect(withoutComments('a <!-- b --> c <!-- d', false)).toEqual({ text: 'a  c ', open: true });
+    expect(withoutComments('still --> after', true)).toEqual({ text: ' after', open: false });
   });
 
   it('reads a callout\'s title as the heading of its sentences, and leads with the sentence that answers alone', () => {

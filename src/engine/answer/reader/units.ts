@@ -23,7 +23,7 @@ export const BLOCK_ID = /(?:^|\s+)\^[\p{L}\p{N}-]+$/u;
  * of 40 such prefixes took 11 s, so a note holding one stalled every answer that quoted it.
  */
 const NOISE_LINE =
-  /^(?:#|[-*_=]{3,}\s*$|<[^>]*>\s*$|<!--)|^(?:(?:tags?|links?|see also|related|aliases)\s*:)?(?:[\s,;|·•-]|\[\[[^\]]*\]\]|!?\[[^\]]*\]\([^)]*\)|(?=(<?https?:\/\/\S+))\1|#[\p{L}\p{N}_/-]+)+$/iu;
+  /^(?:#|[-*_=]{3,}\s*$|<[^>]*>\s*$|<!--|\[[^\]^][^\]]*\]:\s+\S+(?:\s+(?:"[^"]*"|'[^']*'|\([^)]*\)))?\s*$|\{\{.*\}\}\s*$|\{%.*%\}\s*$)|^(?:(?:tags?|links?|see also|related|aliases)\s*:)?(?:[\s,;|·•-]|\[\[[^\]]*\]\]|!?\[[^\]]*\]\([^)]*\)|(?=(<?https?:\/\/\S+))\1|#[\p{L}\p{N}_/-]+)+$/iu;
 
 /** A wikilink or a Markdown link, as written. */
 const LINK = /!?\[\[[^\]]+\]\]|!?\[[^\]]*\]\([^)]*\)/g;
@@ -64,7 +64,10 @@ export function proseUnits(text: string): PassageUnit[] {
     if (current.length > 0) asked = '';
     current = [];
   };
-  let inFence = false;
+  // A passage cut from the middle of a long code block starts inside it: its first fence closes.
+  let inFence = startsInFence(lines, i);
+  /** Inside an HTML comment that spans lines (`<!-- manual-regeneration …`): nothing a person reads. */
+  let inComment = false;
   /** The open code block is a shell session: each line is a command. */
   let shell = false;
   /** The open code block lists files and folders: no line of it is a command. */
@@ -84,7 +87,14 @@ export function proseUnits(text: string): PassageUnit[] {
   /** The last line with text, outside code, was a list item or went on one: an indented line after it goes on the item. */
   let inList = false;
   for (; i < lines.length; i++) {
-    const raw = lines[i]!;
+    let raw = lines[i]!;
+    if (!inFence && (inComment || raw.includes('<!--'))) {
+      const read = withoutComments(raw, inComment);
+      inComment = read.open;
+      // A line that was all comment is no line at all: the paragraph around it goes on.
+      if (read.text.trim() === '' && raw.trim() !== '') continue;
+      raw = read.text;
+    }
     let line = raw.trim();
     if (!inFence && !inList && indentedCodeLine(lines, i, indented)) {
       // An indented code block ("    gsutil iam ch allUsers:objectViewer gs://…" under "This command
@@ -129,7 +139,10 @@ export function proseUnits(text: string): PassageUnit[] {
       // The sentence that introduces a block ends in a colon, or, before commands, runs straight into it
       // with no blank line ("To upgrade Astro, we need to upgrade its integrations too" over `npm install astro@latest`).
       const runsInto = shell && i > 0 && lines[i - 1]!.trim() !== '';
-      intro = inFence && last && !last.code && (endsInColon(last.text) || runsInto) ? last.text : undefined;
+      // A caption between the sentence and its block ("…for the `dev` and `release` profiles:", then
+      // "Filename: Cargo.toml") names the file; the sentence before it still introduces the code.
+      const lead = last && !last.code && isCaption(last.text) && i > 0 && lines[i - 1]!.trim() === '' ? out.at(-2) : last;
+      intro = inFence && lead && !lead.code && (endsInColon(lead.text) || (lead === last && runsInto)) ? lead.text : undefined;
       continue;
     }
     if (inFence) {
@@ -196,6 +209,53 @@ export const withoutTags = (text: string) =>
         .join('')
     : text;
 
+/**
+ * Whether a passage starts inside a code block (a chunk cut from the middle of a long one): its first
+ * fence then closes a block. An opening fence usually names its language (```console) and a closing
+ * one never does, so the fences with an info string vote for where they stand; with none, a bare first
+ * fence right after a line of text and before a blank line closes a block, when the fences are odd.
+ */
+export function startsInFence(lines: readonly string[], from: number): boolean {
+  const fences: number[] = [];
+  for (let j = from; j < lines.length; j++) if (FENCE.test(lines[j]!.trim())) fences.push(j);
+  if (fences.length === 0) return false;
+  let opensFirst = 0;
+  let closesFirst = 0;
+  fences.forEach((j, k) => {
+    if (/^(?:```|~~~)\s*[^\s`~]/.test(lines[j]!.trim())) (k % 2 === 0 ? opensFirst++ : closesFirst++);
+  });
+  if (opensFirst !== closesFirst) return closesFirst > opensFirst;
+  const first = fences[0]!;
+  return fences.length % 2 === 1 && opensFirst === 0 && first > from && lines[first - 1]!.trim() !== '' && (lines[first + 1] ?? '').trim() === '' && first + 1 < lines.length;
+}
+
+/** A line's text without its HTML comments, and whether a comment is still open at its end. */
+export function withoutComments(line: string, open: boolean): { text: string; open: boolean } {
+  let text = '';
+  let rest = line;
+  let inside = open;
+  for (;;) {
+    if (inside) {
+      const end = rest.indexOf('-->');
+      if (end < 0) return { text, open: true };
+      rest = rest.slice(end + 3);
+      inside = false;
+    } else {
+      const start = rest.indexOf('<!--');
+      if (start < 0) return { text: text + rest, open: false };
+      text += rest.slice(0, start);
+      rest = rest.slice(start + 4);
+      inside = true;
+    }
+  }
+}
+
+/** A short line without a sentence's end between a sentence and its code block: the file's name ("Filename: src/main.rs"). */
+const isCaption = (text: string): boolean => {
+  const plain = withoutTags(text).trim();
+  return plain.length > 0 && plain.length <= 60 && !/[.!?:：]$/.test(plain);
+};
+
 /** A line of a code block as a unit: a command in a shell block, a name in a listing, introduced by the sentence before the block. */
 function fenceLine(text: string, shell: boolean, listing: boolean, intro: string | undefined): PassageUnit {
   return { text, code: true, ...(shell ? { command: true } : {}), ...(listing ? { listing: true } : {}), ...(intro ? { described: intro } : {}) };
@@ -232,7 +292,12 @@ const endsInColon = (text: string): boolean => /[:：]\s*$/.test(text);
 
 const COMMENT = /^(?:\/\/+|#+(?!include|define|!)|\/\*+|\*+\/?|--|;+|%)\s?/;
 /** A line of a code block worth quoting on its own: four characters or more, a letter, not a comment. */
-const readsAsCode = (line: string): boolean => line.length >= 4 && /[\p{L}]/u.test(line) && !COMMENT.test(line);
+const readsAsCode = (line: string): boolean => line.length >= 4 && /[\p{L}]/u.test(line) && !COMMENT.test(line) && !TEMPLATE.test(line);
+/**
+ * A directive standing for text a site generator inserts (`{{#include listing.rs}}`, `{{< figure >}}`,
+ * `{{% note %}}`): nothing to quote. A template's own code (`{{ "{:,}".format(row_count) }}`) is code.
+ */
+const TEMPLATE = /^\{\{[#<%].*\}\}$/;
 
 /**
  * A code file's candidate sentences: a run of comment lines read as one sentence (its markers
