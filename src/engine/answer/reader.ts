@@ -96,6 +96,13 @@ export function readAnswer(asked: string, given: readonly Candidate[], options: 
   const signals = { ...readingSignals(quote, judgement), leadStable: outcome === 'not_found' ? 1 : leadStability(question, weighed, vectors, options, lead.lead, maxSentences) };
   const answer = quotedText(quote, listed, hopped);
   const rows = candidateRows(quote);
+  if (outcome === 'not_found' && vectors.withVector.length >= 2 && otherScript(question, candidates.filter((c) => !c.code), 1)) {
+    // Prose mostly in another script than the question, with more of the question's script than a
+    // note naming products holds: the words found were not enough, and the meaning may be (an English
+    // question over Russian notes that write "Quick switcher", "Ctrl+O" and "Windows").
+    const meant = readByMeaning(candidates, vectors.sims);
+    if (meant) return meant;
+  }
   if (outcome === 'not_found') {
     // No sentence is quoted, so the words the best candidate lacks would name words the passages hold.
     const anywhere = new Set(candidates.flatMap((c) => [...c.terms, ...c.context]));

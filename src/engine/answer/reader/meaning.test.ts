@@ -51,4 +51,25 @@ describe('reading by meaning', () => {
     expect(same.byMeaning).toBeUndefined();
     expect(same.answer).toMatch(/^To restore a deleted note/);
   });
+
+  it('reads by meaning a question the words left unanswered when most of the prose is in another script, though it names the notes\' English words', () => {
+    const russian = [
+      snippet(1, 'Чтобы открыть Quick switcher в Obsidian Desktop, нажмите Ctrl+O в Windows или Cmd+O в macOS. Быстрый переключатель ищет по названиям.', 'Быстрый переключатель'),
+      snippet(2, 'Command palette открывается сочетанием Ctrl+P. Недавние команды сверху.', 'Палитра команд'),
+    ];
+    const near = (text: string) => (/Ctrl\+O/.test(text) ? 0.88 : /Ctrl\+P/.test(text) ? 0.8 : 0.7);
+    const question = 'At how many items does the Quick switcher switch to a simpler algorithm?';
+    // Two Latin letters to three Cyrillic: more than product names alone, so not read by meaning first.
+    expect(otherScript(question, readerCandidates(russian))).toBe(false);
+    const r = readAnswer(question, readerCandidates(russian), { termStats: stats, similarity: near });
+    expect(r.byMeaning).toBe(true);
+    expect(r.outcome).toBe('partial');
+    expect(r.answer).toBe('Чтобы открыть Quick switcher в Obsidian Desktop, нажмите Ctrl+O в Windows или Cmd+O в macOS. [1] Command palette открывается сочетанием Ctrl+P. [2]');
+    // Without vectors the words decide: not in your notes.
+    expect(readAnswer(question, readerCandidates(russian), { termStats: stats }).outcome).toBe('not_found');
+    // Where the words answer, they are read.
+    const byWords = readAnswer('Which hotkey brings up the Quick switcher on Windows?', readerCandidates(russian), { termStats: stats, similarity: near });
+    expect(byWords.byMeaning).toBeUndefined();
+    expect(byWords.answer).toMatch(/^Чтобы открыть Quick switcher/);
+  });
 });

@@ -40,14 +40,15 @@ export function scriptOf(text: string): Script | null {
  * Whether the question is written in another script than the passages (most of their letters, with
  * fewer than 3 in 10 of the question's script: Russian notes name English products and code freely),
  * ignoring what the question quotes or names in the passages' own script ("Как открыть Obsidian?").
+ * `share` is that bound: 1 asks only whether most of the passages' letters are in another script.
  */
-export function otherScript(question: string, candidates: readonly Pick<Candidate, 'text'>[]): boolean {
+export function otherScript(question: string, candidates: readonly Pick<Candidate, 'text'>[], share = 0.3): boolean {
   const q = scriptOf(question);
   const counts = new Map<Script, number>();
   for (const c of candidates) scriptCounts(c.text, counts);
   let notes: Script | null = null;
   for (const [s, n] of counts) if (notes === null || n > counts.get(notes)!) notes = s;
-  return q !== null && notes !== null && q !== notes && (counts.get(q) ?? 0) < 0.3 * (counts.get(notes) ?? 0);
+  return q !== null && notes !== null && q !== notes && (counts.get(q) ?? 0) < share * (counts.get(notes) ?? 0);
 }
 
 /** Sentences shown in a reading by meaning: the closest one and the closest of another passage. */
