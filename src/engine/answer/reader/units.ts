@@ -87,14 +87,11 @@ export function proseUnits(text: string): PassageUnit[] {
   /** The last line with text, outside code, was a list item or went on one: an indented line after it goes on the item. */
   let inList = false;
   for (; i < lines.length; i++) {
-    let raw = lines[i]!;
-    if (!inFence && (inComment || raw.includes('<!--'))) {
-      const read = withoutComments(raw, inComment);
-      inComment = read.open;
-      // A line that was all comment is no line at all: the paragraph around it goes on.
-      if (read.text.trim() === '' && raw.trim() !== '') continue;
-      raw = read.text;
-    }
+    const read = inFence ? { text: lines[i]!, open: false } : withoutComments(lines[i]!, inComment);
+    inComment = read.open;
+    const raw = read.text;
+    // A line that was all comment is no line at all: the paragraph around it goes on.
+    if (raw.trim() === '' && lines[i]!.trim() !== '') continue;
     let line = raw.trim();
     if (!inFence && !inList && indentedCodeLine(lines, i, indented)) {
       // An indented code block ("    gsutil iam ch allUsers:objectViewer gs://…" under "This command
@@ -135,14 +132,7 @@ export function proseUnits(text: string): PassageUnit[] {
       listing = inFence && listsFiles(lines, i + 1);
       shell = inFence && !listing && SHELL_FENCE.test(line.slice(3).trim());
       flush();
-      const last = out.at(-1);
-      // The sentence that introduces a block ends in a colon, or, before commands, runs straight into it
-      // with no blank line ("To upgrade Astro, we need to upgrade its integrations too" over `npm install astro@latest`).
-      const runsInto = shell && i > 0 && lines[i - 1]!.trim() !== '';
-      // A caption between the sentence and its block ("…for the `dev` and `release` profiles:", then
-      // "Filename: Cargo.toml") names the file; the sentence before it still introduces the code.
-      const lead = last && !last.code && isCaption(last.text) && i > 0 && lines[i - 1]!.trim() === '' ? out.at(-2) : last;
-      intro = inFence && lead && !lead.code && (endsInColon(lead.text) || (lead === last && runsInto)) ? lead.text : undefined;
+      intro = inFence ? blockIntro(out, lines, i, shell) : undefined;
       continue;
     }
     if (inFence) {
@@ -219,11 +209,9 @@ export function startsInFence(lines: readonly string[], from: number): boolean {
   const fences: number[] = [];
   for (let j = from; j < lines.length; j++) if (FENCE.test(lines[j]!.trim())) fences.push(j);
   if (fences.length === 0) return false;
-  let opensFirst = 0;
-  let closesFirst = 0;
-  fences.forEach((j, k) => {
-    if (/^(?:```|~~~)\s*[^\s`~]/.test(lines[j]!.trim())) (k % 2 === 0 ? opensFirst++ : closesFirst++);
-  });
+  const named = fences.map((j, k) => ({ k, named: /^(?:```|~~~)\s*[^\s`~]/.test(lines[j]!.trim()) })).filter((f) => f.named);
+  const opensFirst = named.filter((f) => f.k % 2 === 0).length;
+  const closesFirst = named.length - opensFirst;
   if (opensFirst !== closesFirst) return closesFirst > opensFirst;
   const first = fences[0]!;
   return fences.length % 2 === 1 && opensFirst === 0 && first > from && lines[first - 1]!.trim() !== '' && (lines[first + 1] ?? '').trim() === '' && first + 1 < lines.length;
@@ -248,6 +236,20 @@ export function withoutComments(line: string, open: boolean): { text: string; op
       inside = true;
     }
   }
+}
+
+/**
+ * The sentence that introduces the code block opening at line i: the last unit, when it ends in a
+ * colon or, before commands, runs straight into the block with no blank line ("To upgrade Astro, we
+ * need to upgrade its integrations too" over `npm install astro@latest`). A caption between the
+ * sentence and its block ("…for the `dev` and `release` profiles:", then "Filename: Cargo.toml")
+ * names the file; the sentence before it still introduces the code.
+ */
+function blockIntro(out: readonly PassageUnit[], lines: readonly string[], i: number, shell: boolean): string | undefined {
+  const last = out.at(-1);
+  const runsInto = shell && i > 0 && lines[i - 1]!.trim() !== '';
+  const lead = last && !last.code && isCaption(last.text) && i > 0 && lines[i - 1]!.trim() === '' ? out.at(-2) : last;
+  return lead && !lead.code && (endsInColon(lead.text) || (lead === last && runsInto)) ? lead.text : undefined;
 }
 
 /** A short line without a sentence's end between a sentence and its code block: the file's name ("Filename: src/main.rs"). */
