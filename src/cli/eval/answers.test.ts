@@ -91,13 +91,16 @@ describe('synapsis eval --answers', () => {
 
   it('scores the Russian dev set: facts stated in Russian, unanswerable questions abstained', async () => {
     const vault = path.join(REPO_ROOT, 'test', 'fixtures', 'ru-vault');
-    const r = await cli(['eval', '--answers', '--vault', vault, '--questions', `${vault}.questions.json`, '--json']);
+    const r = await cli(['eval', '--answers', '--vault', vault, '--questions', `${vault}.questions.json`, '--json', '--details']);
     expect(r.code).toBe(0);
     const report = JSON.parse(r.out);
     expect(report.questions).toBe(25);
     expect(report.unanswerable).toBe(4);
-    // The floor this reader reaches without models (docs/answers.md); a regression shows here.
-    expect(report.abstained_unanswerable).toBe(1);
+    // The floor this reader reaches without models (docs/answers.md); a regression shows here. The
+    // rescue model may show one withheld quote ("Кто главный бухгалтер…", a word no note uses), never
+    // as Answered.
+    expect(report.abstained_unanswerable).toBeGreaterThanOrEqual(0.75);
+    for (const row of report.rows.filter((x: { answerable: boolean }) => !x.answerable)) expect(row.outcome, row.question).not.toBe('answered');
     expect(report.fully_correct).toBeGreaterThanOrEqual(0.9);
     expect(report.false_abstentions).toBeLessThanOrEqual(0.1);
   });
