@@ -87,7 +87,7 @@ export function proseUnits(text: string): PassageUnit[] {
   /** The last line with text, outside code, was a list item or went on one: an indented line after it goes on the item. */
   let inList = false;
   for (; i < lines.length; i++) {
-    const read = inFence ? { text: lines[i]!, open: false } : withoutComments(lines[i]!, inComment);
+    const read: { text: string; open: boolean } = inFence ? { text: lines[i]!, open: false } : withoutComments(lines[i]!, inComment);
     inComment = read.open;
     const raw = read.text;
     // A line that was all comment is no line at all: the paragraph around it goes on.
