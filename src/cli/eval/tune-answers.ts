@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { DEFAULT_SELECTION, SELECTION_FEATURES } from '../../engine/answer/reader.ts';
-import { type CandidateSet, chooseAbstainBelow, chooseAnsweredAt, chooseRescueAt, fitRecalibration, fitRescue, fitScorer, fitSelection, kindWeights, type LabelledRow, logLoss, outcomeCounts, rescueCurve, rescueRowProbability, rescueRows, rowProbability, recalibrated, selectionAccuracy, surestRight } from '../../engine/answer/reader/fit.ts';
+import { type CandidateSet, chooseAbstainBelow, chooseAnsweredAtAll, chooseRescueAt, fitRecalibration, fitRescue, fitScorer, fitSelection, kindWeights, type LabelledRow, logLoss, outcomeCounts, rescueCurve, rescueRowProbability, rescueRows, rowProbability, recalibrated, selectionAccuracy, surestRight } from '../../engine/answer/reader/fit.ts';
 import { checkProfile, type ReaderProfile } from '../../engine/answer/reader/scorer.ts';
 import { createError } from '../../shared/errors.ts';
 import { type AnswerRow, auroc, reliabilityTable, runAnswerEval } from './answers.ts';
@@ -285,19 +285,21 @@ export async function runTuneAnswers(options: TuneAnswersOptions): Promise<TuneA
   if (train.filter((r) => r.quoted).length < 20) throw createError('E_SYN_BAD_REQUEST', 'Fewer than 20 training questions got a quote: give more training sets');
   const target = options.target ?? DEFAULT_TARGET;
   // The Answered bar is chosen within each kind of reading: without sentence vectors, and (when the
-  // dev sets were read with them too) with them; on the calibration sets' readings of that kind when
-  // the reader answers at least MIN_ANSWERED of them (too few cannot choose a bar), else on the dev sets'.
+  // dev sets were read with them too) with them; on the calibration sets' readings of that kind and the
+  // dev sets' at once when the reader answers at least MIN_ANSWERED of the calibration ones (the bar
+  // must hold on both: one the few calibration readings allow can still be wrong more often on dev),
+  // else on the dev sets' alone.
   const withVectors = (r: LabelledRow) => r.features.has_vectors === 1;
   const vectorRows = dev.some(withVectors);
   const barRows = (keep: (r: LabelledRow) => boolean) => {
     const unseen = calibration.filter(keep);
-    const from = unseen.filter((r) => r.readerOutcome === 'answered').length >= MIN_ANSWERED ? ('calibration' as const) : ('dev' as const);
-    return { from, rows: from === 'calibration' ? unseen : dev.filter(keep) };
+    const from = unseen.filter((r) => r.readerOutcome === 'answered').length >= MIN_ANSWERED ? ('calibration and dev' as const) : ('dev' as const);
+    return { from, groups: from === 'dev' ? [dev.filter(keep)] : [unseen, dev.filter(keep)] };
   };
   const lexicalBar = barRows((r) => !withVectors(r));
   const vectorBar = vectorRows ? barRows(withVectors) : undefined;
   const barsFor = (fit: Parameters<typeof rowProbability>[0]) => {
-    const barOn = ({ rows }: { rows: LabelledRow[] }) => chooseAnsweredAt(rows, rows.map((r) => rowProbability(fit, r)), target, MIN_ANSWERED);
+    const barOn = ({ groups }: { groups: LabelledRow[][] }) => chooseAnsweredAtAll(groups.map((rows) => ({ rows, p: rows.map((r) => rowProbability(fit, r)) })), target, MIN_ANSWERED);
     const at = barOn(lexicalBar);
     const atVectors = vectorBar ? barOn(vectorBar) : undefined;
     const bar = (r: LabelledRow) => (atVectors !== undefined && withVectors(r) ? atVectors : at);

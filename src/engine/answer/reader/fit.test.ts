@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FEATURE_NAMES, RESCUE_FEATURES } from './features.ts';
-import { type CandidateSet, chooseAbstainBelow, chooseRescueAt, fitRescue, kindWeights, rescueCurve, rescueRowProbability, rescueRows, chooseAnsweredAt, fitLogistic, fitSelection, selectionAccuracy, fitScorer, fitRecalibration, type LabelledRow, logLoss, outcomeCounts, recalibrated, rowProbability, solve, standardisation, surestRight } from './fit.ts';
+import { type CandidateSet, chooseAbstainBelow, chooseRescueAt, fitRescue, kindWeights, rescueCurve, rescueRowProbability, rescueRows, chooseAnsweredAt, chooseAnsweredAtAll, fitLogistic, fitSelection, selectionAccuracy, fitScorer, fitRecalibration, type LabelledRow, logLoss, outcomeCounts, recalibrated, rowProbability, solve, standardisation, surestRight } from './fit.ts';
 
 /** A deterministic stream of numbers in [0, 1). */
 function rng(seed: number) {
@@ -129,6 +129,25 @@ describe('fitScorer and the thresholds', () => {
     const below = outcomeCounts(dev, p, at - 0.01, 0);
     expect(below.precision!).toBeLessThan(0.9 + 0.02);
     expect(chooseAnsweredAt(dev, p, 1.01)).toBe(1);
+  });
+
+  it('takes an Answered threshold only where every group of readings reaches the target at once', () => {
+    const row = (p: number, label: boolean) => ({ row: { features: {}, label, answerable: true, quoted: true, readerOutcome: 'answered' as const }, p });
+    // Calibration: right from 0.6 up. Dev: from 0.6 to 0.8 half are wrong, from 0.8 up all are right.
+    // Calibration alone allows a low bar (0.37: 35 right, 3 wrong above it); dev does not.
+    const calibration = [...Array.from({ length: 35 }, (_, i) => row(0.6 + i * 0.01, true)), ...Array.from({ length: 10 }, (_, i) => row(0.3 + i * 0.01, false))];
+    const dev = [...Array.from({ length: 20 }, (_, i) => row(0.6 + i * 0.01, i % 2 === 0)), ...Array.from({ length: 12 }, (_, i) => row(0.8 + i * 0.01, true))];
+    const group = (g: typeof calibration) => ({ rows: g.map((x) => x.row), p: g.map((x) => x.p) });
+    expect(chooseAnsweredAtAll([group(calibration)], 0.9, 10)).toBeCloseTo(0.37, 3);
+    const both = chooseAnsweredAtAll([group(calibration), group(dev)], 0.9, 10);
+    expect(both).toBeGreaterThan(0.7);
+    for (const g of [calibration, dev]) {
+      const above = g.filter((x) => x.p >= both);
+      expect(above.length).toBeGreaterThanOrEqual(10);
+      expect(above.filter((x) => x.row.label).length / above.length).toBeGreaterThanOrEqual(0.9);
+    }
+    // A group that never reaches the target leaves no bar.
+    expect(chooseAnsweredAtAll([group(calibration), group(dev.map((x) => ({ ...x, row: { ...x.row, label: false } })))], 0.9, 10)).toBe(1);
   });
 
   it('abstains where the unanswerable questions are told best from the answerable ones', () => {

@@ -253,8 +253,17 @@ export function outcomeCounts(rows: readonly LabelledRow[], p: readonly number[]
  * at least `target` of the time (at least `minAnswers` of them; 1 when no threshold reaches it).
  */
 export function chooseAnsweredAt(rows: readonly LabelledRow[], p: readonly number[], target = 0.9, minAnswers = 10): number {
-  const candidates = [...new Set(rows.flatMap((r, i) => (r.readerOutcome === 'answered' ? [round(p[i]!, 3)] : [])))].sort((a, b) => a - b);
-  for (const t of candidates) {
+  return chooseAnsweredAtAll([{ rows, p }], target, minAnswers);
+}
+
+/**
+ * The lowest probability from which the answers badged Answered are right at least `target` of the
+ * time in every group of readings at once (at least `minAnswers` answers in each): a bar the
+ * calibration readings alone allow may still be wrong more often on dev, and then it is not taken.
+ */
+export function chooseAnsweredAtAll(groups: readonly { rows: readonly LabelledRow[]; p: readonly number[] }[], target = 0.9, minAnswers = 10): number {
+  const candidates = [...new Set(groups.flatMap(({ rows, p }) => rows.flatMap((r, i) => (r.readerOutcome === 'answered' ? [round(p[i]!, 3)] : []))))].sort((a, b) => a - b);
+  const holds = (t: number, { rows, p }: (typeof groups)[number]) => {
     let n = 0;
     let right = 0;
     rows.forEach((r, i) => {
@@ -263,8 +272,9 @@ export function chooseAnsweredAt(rows: readonly LabelledRow[], p: readonly numbe
         if (r.label) right++;
       }
     });
-    if (n >= minAnswers && right / n >= target) return t;
-  }
+    return n >= minAnswers && right / n >= target;
+  };
+  for (const t of candidates) if (groups.every((g) => holds(t, g))) return t;
   return 1;
 }
 
