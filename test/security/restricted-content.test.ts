@@ -150,17 +150,26 @@ describe('restricted content stays out of every engine surface', () => {
   it('answers a question about a word only the restricted note holds as if no file held it', async () => {
     // "your files never mention X" is computed over what the caller may see: otherwise its absence
     // would tell that a restricted note mentions X.
+    // Asked of an engine without the stand-in embedder: it hashes each word to buckets of its own, so
+    // two words no file holds ("zanzibarquill", "flibbertigibbet") get other sentence cosines, other
+    // confidences and, across the Answered bar, other outcomes. Read by words alone, the two questions
+    // differ only in whether a hidden note holds the word.
+    const lexical = createEngine({ dataDir: temp.make('syn-restricted-lexical-'), env: {}, chat, config: { graphLlm: false } });
+    expect(await lexical.index([vault])).toMatchObject({ indexed: 4, failed: 0 });
     const answerFor = async (word: string, allow: string[] = []) => {
-      const envelope = await engine.answer(`What does ${word} mean for the offsite?`, { context: { allow_sensitivity: allow } });
-      return { never: envelope.limits.find((l) => l.code === 'terms_never_mentioned')?.detail ?? '', missing: envelope.missing_terms };
+      const envelope = await lexical.answer(`What does ${word} mean for the offsite?`, { context: { allow_sensitivity: allow } });
+      return { never: envelope.limits.find((l) => l.code === 'terms_never_mentioned')?.detail ?? '', missing: envelope.missing_terms, outcome: envelope.outcome, confidence: envelope.confidence };
     };
     const absent = await answerFor('flibbertigibbet');
     const hidden = await answerFor('quetzalcanary');
     expect(absent.never).toContain('flibbertigibbet');
     expect(hidden.never).toBe(absent.never.replace('flibbertigibbet', 'quetzalcanary'));
     expect(hidden.missing).toEqual(absent.missing.map((t) => t.replace('flibbertigibbet', 'quetzalcanary')));
+    expect(hidden.outcome).toBe(absent.outcome);
+    expect(hidden.confidence).toBe(absent.confidence);
     // Allowed, the word is known again.
     expect((await answerFor('quetzalcanary', ['restricted'])).never).not.toContain('quetzalcanary');
+    await lexical.dispose();
   });
 
   it('keeps the passages of an allowed question out of traces read without the same allowance', async () => {
