@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { defaultReaderProfile } from '../src/engine/answer/reader/scorer.ts';
 import { TempDirs } from './helpers/tmp.ts';
 
 const repo = path.resolve(import.meta.dirname, '..');
@@ -50,8 +51,12 @@ describe('README library examples', () => {
     const r = runExample(examples[1]!, 2);
     expect(r.status).toBe(0);
     expect(r.stdout).toContain('12 engineer-days');
-    // A quote the shipped scorer is not sure of is Partly answered, so its verdict is REVISE, never APPROVE.
-    expect(r.stdout).toMatch(/^extractive REVISE \d\.\d\d$/m);
+    // The quote states the agreed budget, and the shipped scorer is sure of it: at or above the
+    // profile's Answered bar it is Answered, and its verdict APPROVE; below the bar it would be REVISE.
+    const verdict = /^extractive (APPROVE|REVISE) (\d\.\d\d)$/m.exec(r.stdout);
+    expect(verdict).not.toBeNull();
+    expect(verdict![1]).toBe(Number(verdict![2]) >= defaultReaderProfile().answered_at ? 'APPROVE' : 'REVISE');
+    expect(verdict![1]).toBe('APPROVE');
     expect(r.stdout).toMatch(/^\[\d+\] meetings\/2026-04-22 Porto offsite\.md:\d+-\d+$/m);
     expect(r.stdout).toMatch(/^Maya Chen links to \d+ notes, people and tags$/m);
     expect(r.stdout).toMatch(/^E_SYN_NOT_FOUND$/m);

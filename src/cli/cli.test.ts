@@ -69,11 +69,12 @@ describe('synapsis CLI', () => {
     expect(human.out).toMatch(/The launch date is 2026-05-01\. \[1\]/);
     // The citation names the lines of the quoted sentence, not its whole passage (lines 1-3).
     expect(human.out).toMatch(/\[1\] a\.md:3-3/);
-    // The shipped scorer badges nothing Answered (its bars come from notes nobody tuned on: docs/answers.md):
-    // the quote stands as a partial answer, with the closest passage beside it.
-    expect(human.out).toMatch(/^Partly answered \(not clearly stated\)$/m);
-    expect(human.out).toMatch(/^The launch date is 2026-05-01\. \[1\]\nOther sentences of your notes close to the question:\n {2}Beta notes mention the launch too\. \[2\]$/m);
-    expect(human.out).toMatch(/quoted .*verdict REVISE/);
+    // The quote states the asked date and the shipped scorer is sure of it (at or above its Answered
+    // bar, docs/answers.md): Answered, the quote alone, approved by the deterministic checks.
+    expect(human.out).toMatch(/^Answered$/m);
+    expect(human.out).toMatch(/^The launch date is 2026-05-01\. \[1\]\n\nSources:$/m);
+    expect(human.out).not.toMatch(/Other sentences of your notes close to the question/);
+    expect(human.out).toMatch(/quoted .*verdict APPROVE/);
     const json = await cli(['ask', 'What is the launch date?', '--data-dir', dataDir, '--json']);
     const envelope = JSON.parse(json.out);
     expect(envelope.answer_mode).toBe('extractive');
@@ -82,7 +83,7 @@ describe('synapsis CLI', () => {
     expect(traces).toHaveLength(2);
     expect(traces[0].trace_id).toBe(envelope.trace_id);
     const metrics = await cli(['health', '--metrics', '--data-dir', dataDir]);
-    expect(metrics.out).toContain('synapsis_answers_total{answer_mode="extractive",verdict="REVISE"} 2');
+    expect(metrics.out).toContain('synapsis_answers_total{answer_mode="extractive",verdict="APPROVE"} 2');
     expect((await cli(['ask', '', '--data-dir', dataDir])).code).toBe(2);
   });
 

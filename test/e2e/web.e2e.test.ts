@@ -42,8 +42,8 @@ describe('web mode in Chromium', () => {
     try {
       const { page } = app;
       await page.keyboard.press('Control+k');
-      // The shipped scorer's Answered bars come from notes nobody tuned on, where no bar is right 9 times
-      // in 10 (docs/answers.md): even a right quote reads Partly answered, with its probability.
+      // The quote states the outage's length and the shipped scorer is sure of it (at or above its
+      // Answered bar, docs/answers.md): Answered.
       await page.locator('#ask-input').fill('How long did the March relay outage last?');
       await page.keyboard.press('Enter');
       const streaming = page.getByTestId('answer-streaming');
@@ -52,7 +52,7 @@ describe('web mode in Chromium', () => {
       await streaming.getByTestId('answer-writing').waitFor({ timeout: 20_000 });
       expect(await streaming.getByTestId('answer-draft').count()).toBe(0);
       await page.getByTestId('answer').waitFor({ timeout: 30_000 });
-      await expect.poll(() => page.getByTestId('verdict').textContent()).toBe('Partly answered');
+      await expect.poll(() => page.getByTestId('verdict').textContent()).toBe('Answered');
       await screenshot(page, '04-answer');
       const chip = page.getByTestId('answer').locator('.answer__text button.cite-chip').first();
       await chip.click();
@@ -121,20 +121,28 @@ describe('web mode in Chromium', () => {
     }
   });
 
-  it('without a chat model: an unsure quote reads as the answer, the closest sentences listed apart under it', async () => {
+  it('without a chat model: a sure quote is Answered alone; an unsure one reads as the answer, the closest sentences listed apart under it', async () => {
     const app = await open({ indexFirst: true, noChat: true });
     try {
       const { page } = app;
+      // At or above the shipped profile's Answered bar: the quote alone, no closest sentences.
       await page.locator('#ask-input').fill('Where is Maya Chen based?');
       await page.keyboard.press('Enter');
       await page.getByTestId('answer').waitFor({ timeout: 30_000 });
-      expect(await page.getByTestId('verdict').textContent()).toBe('Partly answered');
+      await expect.poll(() => page.getByTestId('verdict').textContent()).toBe('Answered');
       expect(await page.getByTestId('answer').locator('.answer__text').textContent()).toMatch(/^Maya Chen — location: Rotterdam\.\s*1$/);
-      const closest = page.getByTestId('answer-closest');
+      expect(await page.getByTestId('answer-closest').count()).toBe(0);
+      // Below it: Partly answered, the sentences closest to the question listed under the quote.
+      await page.locator('#ask-input').fill('Where is Tomás based?');
+      await page.keyboard.press('Enter');
+      await expect.poll(() => page.getByTestId('verdict').last().textContent(), { timeout: 30_000 }).toBe('Partly answered');
+      const answer = page.getByTestId('answer').last();
+      expect(await answer.locator('.answer__text').textContent()).toMatch(/^Tomás Herrera — location: Valencia \(remote\)\./);
+      const closest = answer.getByTestId('answer-closest');
       expect(await closest.locator('p').textContent()).toBe('Other sentences of your notes close to the question:');
       const lines = await closest.locator('li').allTextContents();
       expect(lines.length).toBeGreaterThan(0);
-      for (const line of lines) expect(line).toMatch(/Maya/);
+      for (const line of lines) expect(line).toMatch(/Tomás/);
       await screenshot(page, '04b-answer-without-chat-model');
     } finally {
       await app.close();
