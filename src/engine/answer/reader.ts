@@ -73,10 +73,10 @@ export function readAnswer(asked: string, given: readonly Candidate[], options: 
   // The question's cosines to the candidates (table.ts). A question in another script than its notes
   // shares no word with them: read by meaning, if vectors can (meaning.ts).
   const vectors = questionVectors(candidates, options);
-  if (vectors.withVector.length >= 2 && otherScript(question, candidates)) {
-    const meant = readByMeaning(candidates, vectors.sims);
-    if (meant) return meant;
-  }
+  /** The reading by meaning, when vectors can read and the passages are in another script than the question (by `share`, meaning.ts). */
+  const byMeaning = (scripted: readonly Candidate[], share?: number) => (vectors.withVector.length >= 2 && otherScript(question, scripted, share) ? readByMeaning(candidates, vectors.sims) : null);
+  const meant = byMeaning(candidates);
+  if (meant) return meant;
   // Every candidate against every part, best first (table.ts).
   const scores = scoreTable(question, weighed, vectors, options);
   // The quote: the lead and what completes it, steps from their start, announced items (pick.ts).
@@ -89,6 +89,11 @@ export function readAnswer(asked: string, given: readonly Candidate[], options: 
   const quote: QuoteContext = { question, weighed, scores, vectors, picked, options };
   const judgement = judge(quote);
   const { partReadings, missingTerms, answerability, outcome } = judgement;
+  // Prose mostly in another script than the question, with more of the question's script than a note
+  // naming products holds: the words found were not enough, and the meaning may be (an English
+  // question over Russian notes that write "Quick switcher", "Ctrl+O" and "Windows").
+  const meantInstead = outcome === 'not_found' ? byMeaning(candidates.filter((c) => !c.code), 1) : null;
+  if (meantInstead) return meantInstead;
   const hops = namesToFollow(question, weighed, scores, picked);
   const { similarity, closest, runnersUp, passageBest } = offeredSentences(pick, vectors, picked);
   // What the reading measured (signals.ts) and the quoted text (render.ts).
@@ -96,13 +101,6 @@ export function readAnswer(asked: string, given: readonly Candidate[], options: 
   const signals = { ...readingSignals(quote, judgement), leadStable: outcome === 'not_found' ? 1 : leadStability(question, weighed, vectors, options, lead.lead, maxSentences) };
   const answer = quotedText(quote, listed, hopped);
   const rows = candidateRows(quote);
-  if (outcome === 'not_found' && vectors.withVector.length >= 2 && otherScript(question, candidates.filter((c) => !c.code), 1)) {
-    // Prose mostly in another script than the question, with more of the question's script than a
-    // note naming products holds: the words found were not enough, and the meaning may be (an English
-    // question over Russian notes that write "Quick switcher", "Ctrl+O" and "Windows").
-    const meant = readByMeaning(candidates, vectors.sims);
-    if (meant) return meant;
-  }
   if (outcome === 'not_found') {
     // No sentence is quoted, so the words the best candidate lacks would name words the passages hold.
     const anywhere = new Set(candidates.flatMap((c) => [...c.terms, ...c.context]));
