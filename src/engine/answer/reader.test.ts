@@ -652,6 +652,12 @@ describe('readAnswer', () => {
     expect(readAnswer('怎么在本地启动全部依赖？', readerCandidates(zh), { termStats: stats() }).answer).toBe('在项目根目录运行下面的命令即可启动全部依赖： [1]\nmake dev-up [1]');
   });
 
+  it('quotes what a sentence ending in ":" announces when it is neither a list nor code: a component block\'s command', () => {
+    const text = 'Several copies of the package cause the warning.\n\nIf you manage packages with Node, check the copies from the project folder:\n\n<TerminalBlock>\n\nnpm ls react\n\n</TerminalBlock>\n\nIf you see more than one, fix your dependency tree.';
+    const r = read('How do I check whether the project has several copies of the react package?', [snippet(1, text, { title: 'Invalid hook call' })]);
+    expect(r.answer).toContain('check the copies from the project folder: [1]\nnpm ls react');
+  });
+
   it('reads the title a link points at as near the sentence, not as its own words', () => {
     const s = [
       snippet(1, 'If you are unsure of your region, check out [[Security#Where are the Sync servers hosted|Where are the Sync servers hosted and which company runs them?]] for guidance.', { title: 'Set up Sync' }),
@@ -872,6 +878,16 @@ describe('passage sentences', () => {
     expect(proseSentences('<button class="mod-cta"><a href="https://forum.example/t/1">Vote now</a></button> before the `<div>` closes.')).toEqual(['Vote now before the `<div>` closes.']);
     // A wrapped line of a paragraph is not code, however it is indented.
     expect(proseUnits('A paragraph that wraps\n    onto an indented line.').map((u) => u.code === true)).toEqual([false]);
+  });
+
+  it('reads "% command" in a shell session as the command after zsh\'s prompt, and "%" elsewhere as a comment', () => {
+    const session = proseUnits('Running this command creates one for me:\n\n    % ./node_modules/.bin/tsc --init\n\nNext step: write a file.');
+    expect(session.map((u) => [u.text, u.code === true, u.described])).toEqual([
+      ['Running this command creates one for me:', false, undefined],
+      ['% ./node_modules/.bin/tsc --init', true, 'Running this command creates one for me:'],
+      ['Next step: write a file.', false, undefined],
+    ]);
+    expect(proseUnits('The model:\n\n```matlab\n% fit the curve first\ny = polyfit(x, data, 2);\n```').filter((u) => u.code).map((u) => u.text)).toEqual(['y = polyfit(x, data, 2);']);
   });
 
   it('reads a passage cut inside a code block as code up to the fence that closes it', () => {

@@ -7,7 +7,7 @@ import { askedNouns, describesSubject } from './question.ts';
 import { NAME_WORD } from './candidates.ts';
 import { CONTEXT_SHARE, coverage, HOP_LEADS, isMarkupFragment, MULTI_HOP_GAIN, NOTE_LINK_SHARE, opensWithLeadWord, pointsAt, referredNeighbour, RUNNER_UP_SHARE, W_HOP } from './selection.ts';
 import { PART_ANSWERED } from './outcome.ts';
-import { ANNOUNCES_LIST, MAX_LISTED, MAX_STEPS } from './render.ts';
+import { ANNOUNCES_LIST, FOLLOWS_WORDS, MAX_LISTED, MAX_STEPS } from './render.ts';
 import type { Scores, Vectors } from './table.ts';
 import type { QuestionWeights } from './weights.ts';
 
@@ -262,6 +262,11 @@ export function listItems(ctx: PickContext, picked: number[], hasSteps: boolean)
       items.push(j);
       if (steps && c.item) introducing.add(c.text);
     }
+    // A colon announces what follows it even when that is neither an item nor a code line (a command
+    // in a component block, `<TerminalBlock>npm ls react</TerminalBlock>`; a line of prose): the quote
+    // never ends on the bare colon when its passage goes on.
+    const next = candidates[i + 1];
+    if (items.length === 0 && !steps && /[:：]\s*$/.test(candidates[i]!.text) && next && next.snippetIndex === candidates[i]!.snippetIndex && !picked.slice(0, k + 1).includes(i + 1) && next.text.split(/\s+/).length <= FOLLOWS_WORDS) items.push(i + 1);
     for (const j of items) {
       const at = picked.indexOf(j);
       if (at > k) picked.splice(at, 1);

@@ -7,6 +7,8 @@ import type { QuoteContext } from './outcome.ts';
 export const MAX_LISTED = 6;
 /** The most steps and lines of their commands quoted for a "How do I…" question. */
 export const MAX_STEPS = 12;
+/** The longest line quoted as what a sentence ending in ":" announces, when that is neither a list nor code (in words). */
+export const FOLLOWS_WORDS = 40;
 
 /** A sentence that ends by announcing what follows it without a colon: "…using the following methods.", "…as follows.", «…следующими способами.», "…wie folgt." */
 export const ANNOUNCES_LIST = new RegExp(`(?:(?<![\\p{L}])(?:${packAlternation('listAnnouncers')})(?:\\s+[\\p{L}-]+){0,2}|(?<![\\p{L}])(?:${packAlternation('listEndings')}))\\s*[.!]?\\s*$`, 'iu');

@@ -102,7 +102,7 @@ export function proseUnits(text: string): PassageUnit[] {
         intro = last && !last.code && endsInColon(last.text) ? last.text : undefined;
         indented = true;
       }
-      if (readsAsCode(line)) out.push(fenceLine(line, true, false, intro));
+      if (readsAsCode(line, true)) out.push(fenceLine(line, true, false, intro));
       continue;
     }
     if (line !== '') {
@@ -137,7 +137,7 @@ export function proseUnits(text: string): PassageUnit[] {
     }
     if (inFence) {
       // A command or a setting in a code block answers "which command": each line on its own.
-      if (readsAsCode(line)) out.push(fenceLine(line, shell, listing, intro));
+      if (readsAsCode(line, shell)) out.push(fenceLine(line, shell, listing, intro));
       continue;
     }
     if (TABLE_ROW.test(line)) {
@@ -293,8 +293,11 @@ const indentedCodeLine = (lines: readonly string[], i: number, continuing: boole
 const endsInColon = (text: string): boolean => /[:：]\s*$/.test(text);
 
 const COMMENT = /^(?:\/\/+|#+(?!include|define|!)|\/\*+|\*+\/?|--|;+|%)\s?/;
+/** zsh's prompt before a command in a shell session ("% ./node_modules/.bin/tsc --init"): the line is the command, not a comment. */
+const ZSH_PROMPT = /^%\s+[\p{L}.~/]/u;
 /** A line of a code block worth quoting on its own: four characters or more, a letter, not a comment. */
-const readsAsCode = (line: string): boolean => line.length >= 4 && /[\p{L}]/u.test(line) && !COMMENT.test(line) && !TEMPLATE.test(line);
+const readsAsCode = (line: string, shell = false): boolean =>
+  line.length >= 4 && /[\p{L}]/u.test(line) && (!COMMENT.test(line) || (shell && ZSH_PROMPT.test(line))) && !TEMPLATE.test(line);
 /**
  * A directive standing for text a site generator inserts (`{{#include listing.rs}}`, `{{< figure >}}`,
  * `{{% note %}}`): nothing to quote. A template's own code (`{{ "{:,}".format(row_count) }}`) is code.
