@@ -655,7 +655,7 @@ describe('readAnswer', () => {
   it('quotes what a sentence ending in ":" announces when it is neither a list nor code: a component block\'s command', () => {
     const text = 'Several copies of the package cause the warning.\n\nIf you manage packages with Node, check the copies from the project folder:\n\n<TerminalBlock>\n\nnpm ls react\n\n</TerminalBlock>\n\nIf you see more than one, fix your dependency tree.';
     const r = read('How do I check whether the project has several copies of the react package?', [snippet(1, text, { title: 'Invalid hook call' })]);
-    expect(r.answer).toContain('check the copies from the project folder: [1]\nnpm ls react');
+    expect(r.answer).toContain('check the copies from the project folder: [1]\nnpm ls react [1]');
   });
 
   it('reads the title a link points at as near the sentence, not as its own words', () => {

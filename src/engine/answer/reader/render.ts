@@ -37,8 +37,10 @@ export function quotedText(ctx: QuoteContext, listed: ReadonlySet<number>, hoppe
     const about = listed.has(i) ? undefined : (c.subject ?? (hopped.has(i) || byFirstName ? c.title : undefined));
     const subject = about && about.split(/\s+/).length <= 4 && !/\d/.test(about) && !c.text.toLowerCase().includes(about.toLowerCase()) ? about : null;
     const s = subject ? `${subject} — ${c.text}` : c.text;
-    // A line of code is quoted as written: "make dev-up." would not run. Thai and Lao end a sentence without a stop.
-    return `${c.code || endsSentence(s) || /[{;,(:：]$/.test(s) ? s : `${s}.`} [${candidates[i]!.n}]`;
+    // A line of code is quoted as written: "make dev-up." would not run; so is the line a colon
+    // announces when it is no list item ("npm ls react" in a component block). Thai and Lao end a sentence without a stop.
+    const asWritten = c.code || (listed.has(i) && !c.item);
+    return `${asWritten || endsSentence(s) || /[{;,(:：]$/.test(s) ? s : `${s}.`} [${candidates[i]!.n}]`;
   });
   // The items of a list and the lines of a command go on lines of their own: steps read as steps.
   const answer = quoted.map((q, k) => (k === 0 ? q : `${listed.has(picked[k]!) || candidates[picked[k]!]!.code ? '\n' : ' '}${q}`)).join('');
