@@ -1,6 +1,6 @@
 /**
  * The question sets `synapsis tune --answers` fits on and chooses by (test/fixtures/answer-sets.json),
- * and the five test sets kept out of it (its `test` role, which only `synapsis eval --answers --sets`
+ * and the test sets kept out of it (its `test` role, which only `synapsis eval --answers --sets`
  * reads; the calibration sets' misses are not read either, but they choose the Answered bars and
  * recalibrate the probabilities, so they are not test sets): every file
  * named is there and reads as questions, each answerable question names its sources and facts, and
@@ -22,6 +22,9 @@ const TEST_SETS = [
   { file: 'til.questions.json', questions: 40, unanswerable: 10 },
   { file: 'sg-handbook.questions.json', questions: 40, unanswerable: 10 },
   { file: 'vue-docs-ru.questions.json', questions: 40, unanswerable: 10 },
+  { file: 'foam-docs.questions.json', questions: 40, unanswerable: 10 },
+  { file: 'dendron-notes.questions.json', questions: 40, unanswerable: 10 },
+  { file: 'laravel-ru.questions.json', questions: 40, unanswerable: 10 },
 ];
 
 describe('the answer question sets', () => {
@@ -44,7 +47,7 @@ describe('the answer question sets', () => {
     expect(items.filter((q) => q.facts.length === 0)).toHaveLength(unanswerable);
   });
 
-  it('lists the five test sets in the manifest\'s test role (what eval --sets asks; tune never reads it), and nothing else there', () => {
+  it('lists the test sets in the manifest\'s test role (what eval --sets asks; tune never reads it), and nothing else there', () => {
     expect((manifest.test ?? []).map((s) => s.questions).sort()).toEqual(TEST_SETS.map((t) => t.file).sort());
   });
 
