@@ -423,6 +423,14 @@ describe('answer without a chat model', () => {
     /** The reader says not found, but has a quote it withholds (the rescue model's second look). */
     const WITHHELD_Q = 'What is Aurora\'s per-seat price for customers?';
 
+    it('names why a sure quote is not badged when the profile has no Answered bar for its kind of reading', async () => {
+      // Probability 0.88 (sigmoid 2), but no bar for readings without sentence vectors (answered_at 1):
+      // the note says so, rather than calling an 88% quote unsure without a reason.
+      const a = await open({ config: { readerProfile: profileFile(2, 1, 0.2) } }).answer(Q);
+      expect(a.outcome).toBe('partial');
+      expect(a.limits).toContainEqual({ code: 'unsure_quote', detail: expect.stringMatching(/not sure the quote states how long \(88%; no quote is badged Answered\)/) });
+    });
+
     it('badges Answered when the probability clears the Answered threshold, and shows that probability as the confidence', async () => {
       const a = await open({ config: { readerProfile: profileFile(2, 0.8, 0.2) } }).answer(Q);
       expect(a.outcome).toBe('answered');
@@ -437,7 +445,7 @@ describe('answer without a chat model', () => {
       expect(a.outcome).toBe('partial');
       expect(a.verdict).not.toBe('APPROVE');
       expect(a.missing_parts).toEqual([Q]);
-      expect(a.limits).toContainEqual({ code: 'unsure_quote', detail: expect.stringMatching(/not sure the quote states how long \(50%\): the closest passages are quoted/) });
+      expect(a.limits).toContainEqual({ code: 'unsure_quote', detail: expect.stringMatching(/not sure the quote states how long \(50%; Answered from 80%\): the closest passages are quoted/) });
       const lines = a.answer.split('\n');
       expect(lines[0]).toContain('47 minutes');
       expect(lines.length).toBeGreaterThan(1);
@@ -493,7 +501,7 @@ describe('answer without a chat model', () => {
         for (const c of a.citations) expect(a.snippets.map((s) => s.n)).toContain(c.n);
         expect(a.reader?.probability).toBeCloseTo(0.881, 3);
         expect(a.confidence).toBe(a.reader!.probability);
-        expect(a.limits).toContainEqual({ code: 'unsure_quote', detail: expect.stringMatching(/\(88%\)/) });
+        expect(a.limits).toContainEqual({ code: 'unsure_quote', detail: expect.stringMatching(/\(88%; Answered from \d+%\)/) });
       } else {
         expect(a.answer_mode).toBe('abstained');
         expect(a.citations).toEqual([]);

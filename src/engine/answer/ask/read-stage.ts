@@ -13,7 +13,7 @@ import { asksProperty, PROPERTY_FILE_MAX_BYTES, propertySnippets } from '../prop
 import { asksRelationBy } from '../relations.ts';
 import { describesSubject, type Reading, type ReaderOptions, readAnswer, readerCandidates, sentenceSimilarity } from '../reader.ts';
 import { readingFeatures, type Features } from '../reader/features.ts';
-import { answerProbability, calibratedOutcome, defaultReaderProfile, type ReaderProfile, rescueProbability } from '../reader/scorer.ts';
+import { answerProbability, answeredBar, calibratedOutcome, defaultReaderProfile, type ReaderProfile, rescueProbability } from '../reader/scorer.ts';
 import type { Snippet } from '../types.ts';
 import type { Packed } from './retrieve-stage.ts';
 import { type AskRun, ms } from './run.ts';
@@ -44,6 +44,12 @@ export interface Calibrated {
   unsure: boolean;
   /** The reader said not found, and the rescue model shows its withheld quote as a partial answer. */
   rescued: boolean;
+  /**
+   * The probability from which this kind of reading (with or without sentence vectors) is Answered;
+   * 1 when the profile has no such bar; null without a profile. `vectorsBar`: the bar with vectors.
+   */
+  bar: number | null;
+  vectorsBar: number | null;
 }
 
 export interface Read extends Calibrated {
@@ -178,7 +184,9 @@ export function calibrate(reading: Reading, snippets: readonly Snippet[], profil
   const probability = rescued ? rescue : scored;
   const quote = rescued ? (reading.withheld ?? '') : reading.outcome === 'not_found' ? '' : reading.answer;
   const unsure = quoteOutcome === 'partial' && reading.outcome !== 'partial';
-  return { features, probability, quote, quoteOutcome, unsure, rescued };
+  const bar = profile ? answeredBar(profile, reading.signals.hasVectors === 1) : null;
+  const vectorsBar = profile ? answeredBar(profile, true) : null;
+  return { features, probability, quote, quoteOutcome, unsure, rescued, bar, vectorsBar };
 }
 
 /** The quote as soon as it is read: to every window (`deps.onQuote`) and to this question's caller, with the passages it quotes. */
