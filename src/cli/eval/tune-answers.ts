@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { DEFAULT_SELECTION, SELECTION_FEATURES } from '../../engine/answer/reader.ts';
-import { type CandidateSet, chooseAbstainBelow, chooseAnsweredAtAll, chooseRescueAt, fitRecalibration, fitRescue, fitScorer, fitSelection, kindWeights, type LabelledRow, logLoss, outcomeCounts, rescueCurve, rescueRowProbability, rescueRows, rowProbability, recalibrated, selectionAccuracy, surestRight } from '../../engine/answer/reader/fit.ts';
+import { type CandidateSet, chooseAbstainBelow, chooseAnsweredAtPooled, chooseRescueAt, fitRecalibration, fitRescue, fitScorer, fitSelection, kindWeights, type LabelledRow, logLoss, outcomeCounts, rescueCurve, rescueRowProbability, rescueRows, rowProbability, recalibrated, selectionAccuracy, surestRight } from '../../engine/answer/reader/fit.ts';
 import { checkProfile, type ReaderProfile } from '../../engine/answer/reader/scorer.ts';
 import { createError } from '../../shared/errors.ts';
 import { type AnswerRow, auroc, reliabilityTable, runAnswerEval } from './answers.ts';
@@ -286,9 +286,9 @@ export async function runTuneAnswers(options: TuneAnswersOptions): Promise<TuneA
   const target = options.target ?? DEFAULT_TARGET;
   // The Answered bar is chosen within each kind of reading: without sentence vectors, and (when the
   // dev sets were read with them too) with them; on the calibration sets' readings of that kind and the
-  // dev sets' at once when the reader answers at least MIN_ANSWERED of the calibration ones (the bar
-  // must hold on both: one the few calibration readings allow can still be wrong more often on dev),
-  // else on the dev sets' alone.
+  // dev sets' pooled when the reader answers at least MIN_ANSWERED of the calibration ones, else on
+  // the dev sets' alone. Above it the answers must be right at least `target` of the time and their
+  // recalibrated probabilities must say so too (chooseAnsweredAtPooled).
   const withVectors = (r: LabelledRow) => r.features.has_vectors === 1;
   const vectorRows = dev.some(withVectors);
   const barRows = (keep: (r: LabelledRow) => boolean) => {
@@ -299,7 +299,7 @@ export async function runTuneAnswers(options: TuneAnswersOptions): Promise<TuneA
   const lexicalBar = barRows((r) => !withVectors(r));
   const vectorBar = vectorRows ? barRows(withVectors) : undefined;
   const barsFor = (fit: Parameters<typeof rowProbability>[0]) => {
-    const barOn = ({ groups }: { groups: LabelledRow[][] }) => chooseAnsweredAtAll(groups.map((rows) => ({ rows, p: rows.map((r) => rowProbability(fit, r)) })), target, MIN_ANSWERED);
+    const barOn = ({ groups }: { groups: LabelledRow[][] }) => chooseAnsweredAtPooled(groups.map((rows) => ({ rows, p: rows.map((r) => rowProbability(fit, r)) })), target, MIN_ANSWERED);
     const at = barOn(lexicalBar);
     const atVectors = vectorBar ? barOn(vectorBar) : undefined;
     const bar = (r: LabelledRow) => (atVectors !== undefined && withVectors(r) ? atVectors : at);

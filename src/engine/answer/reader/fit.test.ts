@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FEATURE_NAMES, RESCUE_FEATURES } from './features.ts';
-import { type CandidateSet, chooseAbstainBelow, chooseRescueAt, fitRescue, kindWeights, rescueCurve, rescueRowProbability, rescueRows, chooseAnsweredAt, chooseAnsweredAtAll, fitLogistic, fitSelection, selectionAccuracy, fitScorer, fitRecalibration, type LabelledRow, logLoss, outcomeCounts, recalibrated, rowProbability, solve, standardisation, surestRight } from './fit.ts';
+import { type CandidateSet, chooseAbstainBelow, chooseRescueAt, fitRescue, kindWeights, rescueCurve, rescueRowProbability, rescueRows, chooseAnsweredAt, chooseAnsweredAtPooled, fitLogistic, fitSelection, selectionAccuracy, fitScorer, fitRecalibration, type LabelledRow, logLoss, outcomeCounts, recalibrated, rowProbability, solve, standardisation, surestRight } from './fit.ts';
 
 /** A deterministic stream of numbers in [0, 1). */
 function rng(seed: number) {
@@ -131,23 +131,27 @@ describe('fitScorer and the thresholds', () => {
     expect(chooseAnsweredAt(dev, p, 1.01)).toBe(1);
   });
 
-  it('takes an Answered threshold only where every group of readings reaches the target at once', () => {
+  it('takes an Answered threshold where the pooled answers above it are right, and expected to be right, at the target', () => {
     const row = (p: number, label: boolean) => ({ row: { features: {}, label, answerable: true, quoted: true, readerOutcome: 'answered' as const }, p });
-    // Calibration: right from 0.6 up. Dev: from 0.6 to 0.8 half are wrong, from 0.8 up all are right.
-    // Calibration alone allows a low bar (0.37: 35 right, 3 wrong above it); dev does not.
-    const calibration = [...Array.from({ length: 35 }, (_, i) => row(0.6 + i * 0.01, true)), ...Array.from({ length: 10 }, (_, i) => row(0.3 + i * 0.01, false))];
-    const dev = [...Array.from({ length: 20 }, (_, i) => row(0.6 + i * 0.01, i % 2 === 0)), ...Array.from({ length: 12 }, (_, i) => row(0.8 + i * 0.01, true))];
-    const group = (g: typeof calibration) => ({ rows: g.map((x) => x.row), p: g.map((x) => x.p) });
-    expect(chooseAnsweredAtAll([group(calibration)], 0.9, 10)).toBeCloseTo(0.37, 3);
-    const both = chooseAnsweredAtAll([group(calibration), group(dev)], 0.9, 10);
-    expect(both).toBeGreaterThan(0.7);
-    for (const g of [calibration, dev]) {
-      const above = g.filter((x) => x.p >= both);
-      expect(above.length).toBeGreaterThanOrEqual(10);
-      expect(above.filter((x) => x.row.label).length / above.length).toBeGreaterThanOrEqual(0.9);
-    }
-    // A group that never reaches the target leaves no bar.
-    expect(chooseAnsweredAtAll([group(calibration), group(dev.map((x) => ({ ...x, row: { ...x.row, label: false } })))], 0.9, 10)).toBe(1);
+    const group = (g: ReturnType<typeof row>[]) => ({ rows: g.map((x) => x.row), p: g.map((x) => x.p) });
+    // 30 answers from 0.703 to 0.993, all right: counting alone would badge them all, but their mean
+    // probability (0.848) says such answers are right about 85% of the time; the bar rises until the
+    // mean above it reaches 0.9 (0.803 up: 0.898; 0.813 up: 0.903).
+    const sure = Array.from({ length: 30 }, (_, i) => row(0.703 + i * 0.01, true));
+    const at = chooseAnsweredAtPooled([group(sure)], 0.9, 10);
+    expect(at).toBeCloseTo(0.813, 3);
+    const above = sure.filter((x) => x.p >= at);
+    expect(above.reduce((sum, x) => sum + x.p, 0) / above.length).toBeGreaterThanOrEqual(0.9);
+    // Two groups are pooled: 12 calibration answers and 12 dev answers from 0.88 up are too few alone
+    // (at least 20), enough together; a wrong one among them still leaves 23 of 24 right.
+    const calibration = Array.from({ length: 12 }, (_, i) => row(0.88 + i * 0.01, i !== 5));
+    const dev = Array.from({ length: 12 }, (_, i) => row(0.885 + i * 0.01, true));
+    expect(chooseAnsweredAtPooled([group(calibration)], 0.9, 20)).toBe(1);
+    expect(chooseAnsweredAtPooled([group(calibration), group(dev)], 0.9, 20)).toBeCloseTo(0.88, 3);
+    // Answers that are wrong too often leave no bar, however sure they look.
+    expect(chooseAnsweredAtPooled([group(sure.map((x, i) => ({ ...x, row: { ...x.row, label: i % 3 === 0 } })))], 0.9, 10)).toBe(1);
+    // Every answer counted clears the bar: it is rounded down to three places.
+    expect(chooseAnsweredAtPooled([group(Array.from({ length: 10 }, () => row(0.9996, true)))], 0.9, 10)).toBe(0.999);
   });
 
   it('abstains where the unanswerable questions are told best from the answerable ones', () => {
