@@ -34,6 +34,12 @@ describe('formatAnswer', () => {
     expect(text).toContain('note: not found in your notes: a sentence that clearly says how long');
   });
 
+  it('says a quote the scorer is not sure enough of is not sure enough for Answered, not that it is unclear', () => {
+    const text = formatAnswer(envelope({ missing_parts: ['How long are snapshots kept?'], limits: [{ code: 'unsure_quote', detail: 'not sure the quote states how long (62%; Answered from 83%): the closest passages are quoted' }] }));
+    expect(text).toContain('Partly answered (not sure enough for Answered)');
+    expect(text).not.toContain('not clearly stated');
+  });
+
   it('sets the closest sentences after an unsure quote apart from it, and prints any other answer as it is', () => {
     const answer = 'Snapshots are saved every 5 minutes. [1]\nRetention is 30 days. [2]';
     const reader = { probability: 0.41, outcome: 'answered', quote: 'Snapshots are saved every 5 minutes. [1]', features: {} } as AnswerEnvelope['reader'];

@@ -35,9 +35,11 @@ export function formatAnswer(a: AnswerEnvelope): string {
     }
   }
   const kind = a.answer_mode === 'extractive' ? 'quoted (the sentences of your files that answer)' : a.answer_mode;
-  // A question of one part that the quote only comes close to: its note line says what is not clearly stated.
+  // A question of one part that the quote only comes close to: its note line says what is not clearly
+  // stated; one whose quote the scorer is not sure enough of says that instead.
   const whole = a.missing_parts.length === 1 && a.missing_parts[0]!.trim() === a.query.trim();
-  const open = whole ? 'not clearly stated' : `not found: ${a.missing_parts.join('; ') || a.missing_terms.join(', ')}`;
+  const unsure = a.limits.some((l) => l.code === 'unsure_quote');
+  const open = whole ? (unsure ? 'not sure enough for Answered' : 'not clearly stated') : `not found: ${a.missing_parts.join('; ') || a.missing_terms.join(', ')}`;
   const outcome = a.outcome === 'answered' ? 'Answered' : a.outcome === 'partial' ? `Partly answered (${open})` : 'Not in your notes';
   lines.push(a.cancelled ? 'Stopped' : outcome);
   lines.push(`${kind}; verdict ${a.verdict ?? 'none'} (${a.critic.decided_by}${a.critic.retried ? ', revised once' : ''}); confidence ${a.confidence.toFixed(2)}${a.low_confidence ? ' LOW' : ''}`);
