@@ -55,7 +55,7 @@ export interface App {
 export async function openApp(
   browser: Browser,
   temp: TempDirs,
-  options: { indexFirst?: boolean; chatDelayMs?: number; noChat?: boolean; embedder?: EmbedderLike; env?: Record<string, string>; vault?: string; files?: Record<string, string | Uint8Array>; viewport?: { width: number; height: number } } = {},
+  options: { indexFirst?: boolean; chatDelayMs?: number; noChat?: boolean; embedder?: EmbedderLike; readerProfile?: string; env?: Record<string, string>; vault?: string; files?: Record<string, string | Uint8Array>; viewport?: { width: number; height: number } } = {},
 ): Promise<App> {
   const vault = temp.make('e2e-vault-');
   // A copy of the sample vault, or of `vault`, with `files` added.
@@ -66,7 +66,7 @@ export async function openApp(
   const editorLog = path.join(tools, 'opened.json');
   const editor = path.join(tools, 'editor.mjs');
   fs.writeFileSync(editor, `import fs from 'node:fs';\nfs.writeFileSync(${JSON.stringify(editorLog)}, JSON.stringify(process.argv.slice(2)));\n`);
-  const host = new EngineHost({ create: () => createEngine({ dataDir, env: {}, ...(options.noChat ? {} : { chat: new QuotingChat(options.chatDelayMs ?? 15) }), ...(options.embedder ? { embedder: options.embedder } : {}) }), watch: true });
+  const host = new EngineHost({ create: () => createEngine({ dataDir, env: {}, ...(options.noChat ? {} : { chat: new QuotingChat(options.chatDelayMs ?? 15) }), ...(options.embedder ? { embedder: options.embedder } : {}), ...(options.readerProfile ? { config: { readerProfile: options.readerProfile } } : {}) }), watch: true });
   if (options.indexFirst) await (await host.engine()).index([vault]);
   const server = await startWebServer({ host, staticDir: UI_DIR, port: 0, version: 'e2e', env: { SYNAPSIS_EDITOR: `${process.execPath} ${editor} --goto {file}:{line}`, ...options.env } });
   const context = await browser.newContext({ viewport: options.viewport ?? { width: 1280, height: 800 } });

@@ -1,10 +1,24 @@
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { HashedEmbedder } from '../../src/cli/bench/hashed-embedder.ts';
 import { screenshot, webSuite } from './harness.ts';
 
 /** After each spec, every request its pages made went to the server that served them (webSuite checks). */
 const { browser: chromiumBrowser, open } = webSuite();
+
+/**
+ * The shipped profile's weights with an Answered bar for readings without sentence vectors (the
+ * shipped one has none there, docs/answers.md): 0.75, between the sample vault's sure quotes (the
+ * outage's length 0.81, Maya's city 0.83) and its unsure one (Tomás's city 0.65).
+ */
+function profileWithLexicalBar(): string {
+  const shipped = JSON.parse(fs.readFileSync(new URL('../../src/engine/answer/reader/answer-profile.json', import.meta.url), 'utf8')) as Record<string, unknown>;
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'e2e-profile-')), 'profile.json');
+  fs.writeFileSync(file, JSON.stringify({ ...shipped, answered_at: 0.75 }));
+  return file;
+}
 
 describe('web mode in Chromium', () => {
   it('first run: onboarding adds a folder, shows the hardware, continues lexical-only, and indexing completes with progress', async () => {
@@ -38,12 +52,12 @@ describe('web mode in Chromium', () => {
   });
 
   it('ask: the answer streams, citation chips open the cited lines highlighted, and "open in editor" opens the file at its line', async () => {
-    const app = await open({ indexFirst: true, chatDelayMs: 40 });
+    const readerProfile = profileWithLexicalBar();
+    const app = await open({ indexFirst: true, chatDelayMs: 40, readerProfile });
     try {
       const { page } = app;
       await page.keyboard.press('Control+k');
-      // The quote states the outage's length and the shipped scorer is sure of it (at or above its
-      // Answered bar, docs/answers.md): Answered.
+      // The quote states the outage's length and the scorer is sure of it (at or above the Answered bar): Answered.
       await page.locator('#ask-input').fill('How long did the March relay outage last?');
       await page.keyboard.press('Enter');
       const streaming = page.getByTestId('answer-streaming');
@@ -77,6 +91,7 @@ describe('web mode in Chromium', () => {
       await expect.poll(() => preview.count()).toBe(0);
     } finally {
       await app.close();
+      fs.rmSync(path.dirname(readerProfile), { recursive: true, force: true });
     }
   });
 
@@ -122,10 +137,11 @@ describe('web mode in Chromium', () => {
   });
 
   it('without a chat model: a sure quote is Answered alone; an unsure one reads as the answer, the closest sentences listed apart under it', async () => {
-    const app = await open({ indexFirst: true, noChat: true });
+    const readerProfile = profileWithLexicalBar();
+    const app = await open({ indexFirst: true, noChat: true, readerProfile });
     try {
       const { page } = app;
-      // At or above the shipped profile's Answered bar: the quote alone, no closest sentences.
+      // At or above the Answered bar: the quote alone, no closest sentences.
       await page.locator('#ask-input').fill('Where is Maya Chen based?');
       await page.keyboard.press('Enter');
       await page.getByTestId('answer').waitFor({ timeout: 30_000 });
@@ -146,6 +162,7 @@ describe('web mode in Chromium', () => {
       await screenshot(page, '04b-answer-without-chat-model');
     } finally {
       await app.close();
+      fs.rmSync(path.dirname(readerProfile), { recursive: true, force: true });
     }
   });
 

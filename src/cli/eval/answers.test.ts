@@ -66,12 +66,19 @@ describe('synapsis eval --answers', () => {
     // The floor this reader reaches without models (docs/answers.md): every answerable question but
     // at most one, multi-hop questions through their bridge included; a regression shows here.
     expect(report.fully_correct).toBeGreaterThanOrEqual(0.956);
-    // The badge: the shipped profile's Answered bars are chosen where Answered is right 9 times in 10 on
-    // the calibration sets (notes nobody tuned on) and on dev at once (docs/answers.md); on the sample
-    // vault's own questions every badged answer states the fact.
-    expect(defaultReaderProfile().answered_at).toBeLessThan(1);
-    expect(report.answered).toBeGreaterThan(0);
-    expect(report.answered_precision).toBe(1);
+    // The badge: the shipped profile's Answered bars are chosen where the answers above them are right,
+    // and expected to be right, 9 times in 10 on the calibration and dev sets pooled (docs/answers.md).
+    // Readings with sentence vectors have one; without them (as here) the surest answers fall short,
+    // and no bar means nothing badged. With a bar, every badged answer here states the fact.
+    const profile = defaultReaderProfile();
+    expect(profile.answered_at_vectors).toBeLessThan(1);
+    if (profile.answered_at < 1) {
+      expect(report.answered).toBeGreaterThan(0);
+      expect(report.answered_precision).toBe(1);
+    } else {
+      expect(report.answered).toBe(0);
+      expect(report.answered_precision).toBeNull();
+    }
     // The probability still ranks the quotes: the right ones above the wrong ones.
     expect(report.confidence_auroc).toBeGreaterThan(0.7);
     expect(report.reliability.length).toBeGreaterThan(0);
@@ -86,7 +93,7 @@ describe('synapsis eval --answers', () => {
     const table = await cli(['eval', '--answers', '--vault', SAMPLE_VAULT, '--questions', SAMPLE_QUESTIONS]);
     expect(table.out).toMatch(/\| abstained on unanswerable \| 100\.0% \|/);
     expect(table.out).toMatch(/\| kind \| questions \| fully correct \| abstained \|/);
-    expect(table.out).toMatch(/\| badged Answered, of them right \| 12, 100\.0% \|/);
+    expect(table.out).toContain(`| badged Answered, of them right | ${report.answered}, ${report.answered_precision === null ? 'n/a' : '100.0%'} |`);
     expect(table.out).toMatch(/\| confidence \| answers \| predicted \| observed \|/);
   });
 

@@ -56,6 +56,7 @@ export const FEATURE_NAMES = [
   'sim_best',
   'sim_gap',
   'lead_stable',
+  'lead_unnamed',
 ] as const;
 export type FeatureName = (typeof FEATURE_NAMES)[number];
 
@@ -86,6 +87,7 @@ export const FEATURE_SIGNS: Partial<Record<FeatureName | RetrievalName, 1 | -1>>
   unknown_share: -1,
   lead_question: -1,
   lead_markup: -1,
+  lead_unnamed: -1,
   top_share: 1,
   top3_share: 1,
   rank_gap: 1,
@@ -191,6 +193,7 @@ export function readingFeatures(reading: Pick<Reading, 'outcome' | 'answerabilit
     sim_best: s.hasVectors ? clip(s.simBest, -1, 1) : 0,
     sim_gap: s.hasVectors ? clip(s.simGap, -1, 1) : 0,
     lead_stable: clip(s.leadStable ?? 1, 0, 1),
+    lead_unnamed: s.leadUnnamed ?? 0,
     nf_unknown_attribute: s.causes?.unknownAttribute ?? 0,
     nf_scattered: s.causes?.scattered ?? 0,
     nf_part_low: s.causes?.partLow ?? 0,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isStopword, stemWord, tokenize } from '../../search/analyzer.ts';
-import { definesAsked, holdsShare, opensPassage, sentenceWords, valueNear } from './sentence-signals.ts';
+import { definesAsked, holdsShare, namesNewTerm, opensPassage, sentenceWords, valueNear } from './sentence-signals.ts';
 import { matchForm } from './text.ts';
 
 /** The question's content words as the reader matches them. */
@@ -42,6 +42,27 @@ describe('a value near a question word', () => {
 
   it('ignores a value the question states itself', () => {
     expect(valueNear(sentenceWords('Error AUR-1102 is common.', 'en'), askedOf('What is AUR-1102?'))).toBe(0);
+  });
+});
+
+describe('a sentence that names something the question does not', () => {
+  const termsOf = (question: string, lang = 'en') => tokenize(question, lang).filter((t) => !isStopword(t.raw, lang)).map((t) => matchForm(t.term));
+  it.each([
+    ['Which literalinclude option makes Sphinx begin the code just after a marker?', 'I solved this with the Sphinx literalinclude directive.', false],
+    ['Which literalinclude option makes Sphinx begin the code just after a marker?', 'Use the `start-after` option of literalinclude.', true],
+    ['what did I grant before my postgres role could see the tables', 'I wanted to grant a PostgreSQL user read-only access to the tables.', false],
+    ['who do principal programmers report to', 'All Principals report directly to our CTO.', true],
+    ['Which database did Maya choose?', 'Maya chose SQLite for the device store.', true],
+    ['Which plugin sorts my notes with AI?', 'Automatically organize notes using AI.', false],
+    ['Какой формат использует Obsidian для холстов?', 'Obsidian сохраняет холсты в открытом формате JSON Canvas.', true],
+    ['Какой формат использует Obsidian для холстов?', 'Obsidian сохраняет холсты в файлах.', false],
+  ])('%s — %s', (question, sentence, named) => {
+    const lang = /[а-я]/i.test(question) ? 'ru' : 'en';
+    expect(namesNewTerm(sentence, sentenceWords(sentence, lang), termsOf(question, lang))).toBe(named);
+  });
+
+  it('cannot tell in a script without capitals', () => {
+    expect(namesNewTerm('消息队列使用 NATS JetStream。', sentenceWords('消息队列使用 NATS JetStream。', 'zh'), [])).toBeUndefined();
   });
 });
 

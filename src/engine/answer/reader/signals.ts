@@ -4,11 +4,12 @@ import { coverage, isMarkupFragment, SELECTION_FEATURES } from './selection.ts';
 import { quotedSims0, round3 } from './outcome.ts';
 import type { Judgement, QuoteContext } from './outcome.ts';
 import { retrievalSignals } from './retrieval-signals.ts';
+import { namesNewTerm, sentenceWords } from './sentence-signals.ts';
 
 /** The signals of a reading: the judgement's evidence, the lead's shape and score against the runner-up of another note, and the question's. */
 export function readingSignals(ctx: QuoteContext, judgement: Judgement): ReadingSignals {
   const { picked } = ctx;
-  const { candidates, passages, all, allTotal, unknown, parts, stats } = ctx.weighed;
+  const { candidates, passages, all, allTotal, unknown, parts, stats, lang } = ctx.weighed;
   const { table, order } = ctx.scores;
   const { sims, withVector } = ctx.vectors;
   const { partReadings, heldShare, partScore, bestPart, togetherMargin, meanSim, quoteSims, causes } = judgement;
@@ -35,6 +36,11 @@ export function readingSignals(ctx: QuoteContext, judgement: Judgement): Reading
   const first3 = new Set(ranks.slice(0, 3));
   const inFirst3 = candidates.flatMap((c, i) => (first3.has(c.snippetIndex) ? [i] : []));
   const typedShare = inFirst3.length > 0 ? inFirst3.filter((i) => table[i]![0]!.typed).length / inFirst3.length : 0;
+  // A question that asks for a name ("which option", "who") answered by a lead that names nothing the
+  // question does not: the sentence restates what was asked ("I solved this with the Sphinx
+  // literalinclude directive" for "which literalinclude option…").
+  const asksName = NAME_TYPES.has(parts[0]?.asked.type ?? 'any');
+  const leadUnnamed = asksName && leadC ? namesNewTerm(leadC.text, sentenceWords(leadC.text, lang), all.map((t) => t.term)) === false : false;
   return {
     held: round3(heldShare),
     partMean: round3(partScore),
@@ -63,8 +69,12 @@ export function readingSignals(ctx: QuoteContext, judgement: Judgement): Reading
     ...retrieval,
     typedCover: round3(typedCover),
     typedShare: round3(typedShare),
+    leadUnnamed: leadUnnamed ? 1 : 0,
   };
 }
+
+/** The asked types answered by a name: a person, a place, a thing ("which option"). */
+const NAME_TYPES = new Set(['person', 'place', 'entity']);
 
 /** The shape of the lead sentence: a line of code, a list item or step, a field line, ending in a colon or a question mark, a markup fragment, its length in words. */
 function leadShape(leadC: Candidate | undefined) {

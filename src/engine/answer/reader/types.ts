@@ -264,6 +264,8 @@ export interface ReadingSignals {
   typedCover?: number;
   /** The share of the first three passages' candidates that hold a value of the first part's asked type. */
   typedShare?: number;
+  /** A name is asked and the lead names nothing the question does not (sentence-signals.ts namesNewTerm); absent in readings stored before it was measured. */
+  leadUnnamed?: number;
 }
 
 export interface Weighted {
