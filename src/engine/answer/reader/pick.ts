@@ -226,6 +226,16 @@ export function stepsStart(ctx: PickContext, picked: number[]): boolean {
   return hasSteps;
 }
 
+/**
+ * A colon announces what follows it even when that is neither an item nor a code line (a command in
+ * a component block, `<TerminalBlock>npm ls react</TerminalBlock>`; a line of prose): the next unit
+ * of the same passage, when it is short and not quoted already, so the quote never ends on a bare colon.
+ */
+function followsColon(candidates: readonly Candidate[], i: number, quoted: readonly number[]): boolean {
+  const next = candidates[i + 1];
+  return /[:：]\s*$/.test(candidates[i]!.text) && next !== undefined && next.snippetIndex === candidates[i]!.snippetIndex && !quoted.includes(i + 1) && next.text.split(/\s+/).length <= FOLLOWS_WORDS;
+}
+
 /** A sentence that ends in ":", or runs straight into the commands it introduces (units.ts: `described`). */
 function introduces(candidates: readonly Candidate[], i: number): boolean {
   const next = candidates[i + 1];
@@ -262,11 +272,7 @@ export function listItems(ctx: PickContext, picked: number[], hasSteps: boolean)
       items.push(j);
       if (steps && c.item) introducing.add(c.text);
     }
-    // A colon announces what follows it even when that is neither an item nor a code line (a command
-    // in a component block, `<TerminalBlock>npm ls react</TerminalBlock>`; a line of prose): the quote
-    // never ends on the bare colon when its passage goes on.
-    const next = candidates[i + 1];
-    if (items.length === 0 && !steps && /[:：]\s*$/.test(candidates[i]!.text) && next && next.snippetIndex === candidates[i]!.snippetIndex && !picked.slice(0, k + 1).includes(i + 1) && next.text.split(/\s+/).length <= FOLLOWS_WORDS) items.push(i + 1);
+    if (items.length === 0 && !steps && followsColon(candidates, i, picked.slice(0, k + 1))) items.push(i + 1);
     for (const j of items) {
       const at = picked.indexOf(j);
       if (at > k) picked.splice(at, 1);
