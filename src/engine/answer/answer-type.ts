@@ -89,7 +89,8 @@ const CJK_NUMBER = new RegExp(String.raw`[\d０-９]|${CJK_NUMERAL}\s*(?:个|位
 const MORE_DURATION = /\d+\s*(?:일|주|개월|달|년|시간|분|초|दिन|सप्ताह|हफ़्ते|हफ्ते|महीन|माह|साल|वर्ष|घंटे|घंटा|मिनट|सेकंड|วัน|สัปดาห์|เดือน|ปี|ชั่วโมง|นาที|วินาที|أيام|يوما|يوم|أسابيع|أسبوع|أشهر|شهور|شهر|سنوات|سنة|أعوام|عام|ساعات|ساعة|دقائق|دقيقة)/u;
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
 /** Scripts without capital letters: their names and places cannot be told by case. */
-const CASELESS = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}\p{Script=Devanagari}\p{Script=Bengali}\p{Script=Gurmukhi}\p{Script=Gujarati}\p{Script=Tamil}\p{Script=Telugu}\p{Script=Kannada}\p{Script=Malayalam}\p{Script=Arabic}\p{Script=Hebrew}]/u;
+/** Scripts without capitals: a name there reads like any other word. */
+export const CASELESS = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}\p{Script=Devanagari}\p{Script=Bengali}\p{Script=Gurmukhi}\p{Script=Gujarati}\p{Script=Tamil}\p{Script=Telugu}\p{Script=Kannada}\p{Script=Malayalam}\p{Script=Arabic}\p{Script=Hebrew}]/u;
 const REASON = new RegExp(packValues('reason'), 'iu');
 /** What says what a thing means ("stands for", «означает»), a dash or a colon. */
 const DEFINES = new RegExp(String.raw`${packValues('means')}|\s[—–-]\s|:\s`, 'iu');

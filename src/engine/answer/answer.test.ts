@@ -429,6 +429,12 @@ describe('answer without a chat model', () => {
       const a = await open({ config: { readerProfile: profileFile(2, 1, 0.2) } }).answer(Q);
       expect(a.outcome).toBe('partial');
       expect(a.limits).toContainEqual({ code: 'unsure_quote', detail: expect.stringMatching(/not sure the quote states how long \(88%; no quote is badged Answered\)/) });
+      // With a bar only for readings with sentence vectors, the note names what is missing here.
+      const file = profileFile(2, 1, 0.2);
+      fs.writeFileSync(file, JSON.stringify({ ...JSON.parse(fs.readFileSync(file, 'utf8')), answered_at_vectors: 0.8 }));
+      const b = await open({ config: { readerProfile: file } }).answer(Q);
+      expect(b.outcome).toBe('partial');
+      expect(b.limits).toContainEqual({ code: 'unsure_quote', detail: expect.stringMatching(/\(88%; without sentence vectors no quote is badged Answered\)/) });
     });
 
     it('badges Answered when the probability clears the Answered threshold, and shows that probability as the confidence', async () => {

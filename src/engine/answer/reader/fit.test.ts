@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FEATURE_NAMES, RESCUE_FEATURES } from './features.ts';
-import { type CandidateSet, chooseAbstainBelow, chooseRescueAt, fitRescue, kindWeights, rescueCurve, rescueRowProbability, rescueRows, chooseAnsweredAt, chooseAnsweredAtPooled, fitLogistic, fitSelection, selectionAccuracy, fitScorer, fitRecalibration, type LabelledRow, logLoss, outcomeCounts, recalibrated, rowProbability, solve, standardisation, surestRight } from './fit.ts';
+import { type CandidateSet, chooseAbstainBelow, chooseRescueAt, fitRescue, kindWeights, rescueCurve, rescueRowProbability, rescueRows, chooseAnsweredAtPooled, fitLogistic, fitSelection, selectionAccuracy, fitScorer, fitRecalibration, type LabelledRow, logLoss, outcomeCounts, recalibrated, rowProbability, solve, standardisation, surestRight } from './fit.ts';
 
 /** A deterministic stream of numbers in [0, 1). */
 function rng(seed: number) {
@@ -121,14 +121,14 @@ describe('fitScorer and the thresholds', () => {
   it('chooses the lowest Answered threshold that reaches the precision target on dev rows', () => {
     const dev = rows(1000, 2);
     const p = dev.map((r) => rowProbability(fitted, r));
-    const at = chooseAnsweredAt(dev, p, 0.9);
+    const at = chooseAnsweredAtPooled([{ rows: dev, p }], 0.9);
     const counts = outcomeCounts(dev, p, at, 0);
     expect(counts.precision).not.toBeNull();
     expect(counts.precision!).toBeGreaterThanOrEqual(0.9);
     // Just below the threshold the target is missed: it is the lowest one that holds.
     const below = outcomeCounts(dev, p, at - 0.01, 0);
     expect(below.precision!).toBeLessThan(0.9 + 0.02);
-    expect(chooseAnsweredAt(dev, p, 1.01)).toBe(1);
+    expect(chooseAnsweredAtPooled([{ rows: dev, p }], 1.01)).toBe(1);
   });
 
   it('takes an Answered threshold where the pooled answers above it are right, and expected to be right, at the target', () => {
@@ -157,7 +157,7 @@ describe('fitScorer and the thresholds', () => {
   it('abstains where the unanswerable questions are told best from the answerable ones', () => {
     const dev = [...rows(500, 3), ...rows(200, 4, false).map((r) => ({ ...r, features: { ...r.features, held: r.features.held! * 0.3 } }))];
     const p = dev.map((r) => rowProbability(fitted, r));
-    const at = chooseAnsweredAt(dev, p, 0.9);
+    const at = chooseAnsweredAtPooled([{ rows: dev, p }], 0.9);
     const below = chooseAbstainBelow(dev, p, at);
     const j = (t: number) => {
       const c = outcomeCounts(dev, p, at, t);

@@ -249,21 +249,12 @@ export function outcomeCounts(rows: readonly LabelledRow[], p: readonly number[]
 }
 
 /**
- * The Answered threshold: the lowest probability from which the answers badged Answered are right
- * at least `target` of the time (at least `minAnswers` of them; 1 when no threshold reaches it).
- */
-export function chooseAnsweredAt(rows: readonly LabelledRow[], p: readonly number[], target = 0.9, minAnswers = 10): number {
-  return chooseAnsweredAtPooled([{ rows, p }], target, minAnswers);
-}
-
-/**
  * The lowest probability from which the answers badged Answered, over every group of readings
  * pooled (the calibration sets' and the dev sets'), are right at least `target` of the time, and are
  * expected to be: the mean probability of those answers reaches `target` too (at least `minAnswers`
  * answers). Counting alone picks, among many bars, one where a few dozen answers happen to look
  * good; the recalibrated probabilities of all of them say how often such answers are right on notes
- * nobody tuned on. (A bar the counts allowed at 88-91% on ~25 calibration answers gave 82-85% on the
- * test sets, where the mean probability above it said 84%.)
+ * nobody tuned on. 1 when no bar reaches the target.
  */
 export function chooseAnsweredAtPooled(groups: readonly { rows: readonly LabelledRow[]; p: readonly number[] }[], target = 0.9, minAnswers = 10): number {
   const answered = groups.flatMap(({ rows, p }) => rows.flatMap((r, i) => (r.readerOutcome === 'answered' ? [{ p: p[i]!, label: r.label }] : [])));

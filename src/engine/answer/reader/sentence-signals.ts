@@ -19,6 +19,7 @@
  */
 import { isStopword, tokenize } from '../../search/analyzer.ts';
 import { packAlternation } from '../../lang/reader-packs.ts';
+import { CASELESS } from '../answer-type.ts';
 import { matchForm } from './text.ts';
 
 /** One word of a sentence: its matched form, whether it is a function word, and whether it reads as a value. */
@@ -84,10 +85,6 @@ export function definesAsked(text: string, asked: (term: string) => boolean, lan
   return tokenize(m[1]!, lang).some((t) => !isStopword(t.raw, lang) && asked(matchForm(t.term)));
 }
 
-/** The share of `wanted` (matched forms) the sentence's own words hold (0 when nothing is wanted). */
-/** Scripts without capitals (a name reads like any word there) and with them. */
-const CASELESS_SCRIPT = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}\p{Script=Devanagari}\p{Script=Bengali}\p{Script=Arabic}\p{Script=Hebrew}]/u;
-
 /**
  * Whether the sentence names something the question does not: a value (a number, a `code` span's
  * word, a capitalised word after the first) that is no question word, nor a longer or shorter form of
@@ -96,11 +93,12 @@ const CASELESS_SCRIPT = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p
  * for a sentence in a script without capitals, where names cannot be told from words.
  */
 export function namesNewTerm(text: string, words: readonly SentenceWord[], asked: readonly string[]): boolean | undefined {
-  if (CASELESS_SCRIPT.test(text)) return undefined;
+  if (CASELESS.test(text)) return undefined;
   const inQuestion = (term: string) => asked.some((a) => a === term || (a.length >= 5 && term.length >= 5 && (a.startsWith(term) || term.startsWith(a))));
   return words.some((w) => w.value && !w.stop && !inQuestion(w.term));
 }
 
+/** The share of `wanted` (matched forms) the sentence's own words hold (0 when nothing is wanted). */
 export function holdsShare(words: readonly SentenceWord[], wanted: ReadonlySet<string>): number {
   if (wanted.size === 0) return 0;
   const own = new Set(words.map((w) => w.term));
