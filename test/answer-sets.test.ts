@@ -25,6 +25,8 @@ const TEST_SETS = [
   { file: 'foam-docs.questions.json', questions: 40, unanswerable: 10 },
   { file: 'dendron-notes.questions.json', questions: 40, unanswerable: 10 },
   { file: 'laravel-ru.questions.json', questions: 40, unanswerable: 10 },
+  { file: 'jekyll-docs.questions.json', questions: 40, unanswerable: 10 },
+  { file: 'starship-ru.questions.json', questions: 40, unanswerable: 10 },
 ];
 
 describe('the answer question sets', () => {
