@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { askedAttribute, askedType, asksLimit, assignsUnit, boundStatement, hasRelativeClause, holdsType, likelyVerbs, measureWords, processWords, questionParts, saysWhere } from './answer-type.ts';
+import { askedAttribute, askedType, asksLimit, assignsUnit, boundStatement, hasRelativeClause, holdsType, likelyVerbs, measureWords, processWords, questionParts, saysWhere, valuesStated } from './answer-type.ts';
 
 describe('askedType', () => {
   it.each([
@@ -410,6 +410,15 @@ describe('Hindi, Thai and Arabic', () => {
 });
 
 describe('questionParts', () => {
+  it('splits the same asked of two things after the same preposition, never a comparison', () => {
+    expect(questionParts('What are the default opt-level values for the dev profile and for the release profile?')).toEqual(['What are the default opt-level values for the dev profile', 'What are the default opt-level values for the release profile?']);
+    expect(questionParts('Какой уровень оптимизации для dev и для release?')).toEqual(['Какой уровень оптимизации для dev', 'Какой уровень оптимизации для release?']);
+    expect(questionParts('Where is the config stored on Windows and on macOS?')).toEqual(['Where is the config stored on Windows', 'Where is the config stored on macOS?']);
+    expect(questionParts('What is the difference between a note in the vault and in a canvas?')).toEqual(['What is the difference between a note in the vault and in a canvas?']);
+    expect(questionParts('Чем отличается заметка в хранилище и в холсте?')).toEqual(['Чем отличается заметка в хранилище и в холсте?']);
+    expect(questionParts('Which ticket tracked the tests and the builds?')).toEqual(['Which ticket tracked the tests and the builds?']);
+  });
+
   it('splits a question of two asks, each with its own question word', () => {
     expect(questionParts('How long did the outage last, and what was its root cause?')).toEqual(['How long did the outage last', 'what was its root cause?']);
     expect(questionParts('На скольких планшетах запустят пилот и когда он начнётся?')).toEqual(['На скольких планшетах запустят пилот', 'когда он начнётся?']);
@@ -573,5 +582,19 @@ describe('assignsUnit', () => {
     expect(assignsUnit('  "maxRetries": 3,', 'retri')).toBe(true);
     expect(assignsUnit('for (let attempt = 0; attempt <= MAX_RETRIES; attempt++) {', 'retri')).toBe(false);
     expect(assignsUnit('if (retries == 5) return;', 'retri')).toBe(false);
+  });
+});
+
+describe('valuesStated', () => {
+  it.each([
+    ['In between each cycle, we spend two weeks cooling down.', 'duration', 1],
+    ['Cycles last six weeks, then two weeks of cooldown.', 'duration', 2],
+    ['Снимки хранятся 30 дней, а версии — один год.', 'duration', 2],
+    ['Standard costs $4 per month and Plus $8 per month.', 'money', 2],
+    ['opt-level = 3', 'number', 1],
+    ['Maya chose SQLite.', 'person', undefined],
+    ['No number here.', 'number', 0],
+  ] as const)('%s (%s): %s', (sentence, type, count) => {
+    expect(valuesStated(sentence, type)).toBe(count);
   });
 });

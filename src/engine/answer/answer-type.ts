@@ -230,6 +230,9 @@ export function askedType(question: string): AskedType {
 
 /** Where a question's second part begins: a joining word, then an opening of its own (each language's pack). */
 const PART_SPLIT = new RegExp(`,?\\s+(?:${packAlternation('partJoiners')})\\s+(?=(?:${packAlternation('partOpeners')})(?![\\p{L}]))`, 'iu');
+/** A preposition's phrase, then a joining word and the same preposition again: "…for the dev profile and for the release profile". */
+const PARALLEL = new RegExp(`^(.*?(?<![\\p{L}]))(${packAlternation('partPrepositions')})\\s+(.+?),?\\s+(?:${packAlternation('partJoiners')})\\s+\\2\\s+(.+)$`, 'iu');
+const COMPARES = new RegExp(`(?<![\\p{L}])(?:${packAlternation('compareWords')})(?![\\p{L}])`, 'iu');
 const RELATIVE = new RegExp(`(?<![\\p{L}])(?:${packAlternation('relativeWords')})(?![\\p{L}])`, 'iu');
 const RELATIVE_AFTER_COMMA = new RegExp(`,\\s*(?:${packAlternation('relativeAfterComma')})\\s`, 'iu');
 
@@ -248,6 +251,13 @@ export function questionParts(question: string): string[] {
   if (head) {
     const again = new RegExp(`,?\\s+and\\s+(the\\s+${head[2]!}(?![\\p{L}-]).*)$`, 'iu').exec(q);
     if (again && again.index >= head[0].length) return [q.slice(0, again.index).trim(), `${head[1]} ${again[1]!.trim()}`];
+  }
+  // "What are the default opt-level values for the dev profile and for the release profile?" asks the
+  // same of two things, each after the same preposition: the second part is the first with its own thing.
+  const parallel = PARALLEL.exec(q);
+  if (parallel && !COMPARES.test(q) && /[\p{L}\p{N}]/u.test(parallel[3]!) && /[\p{L}\p{N}]/u.test(parallel[4]!)) {
+    const [, before, prep, , second] = parallel;
+    return [`${before}${prep} ${parallel[3]!.trim()}`.trim(), `${before}${prep} ${second!.trim()}`.trim()];
   }
   return [q];
 }
@@ -321,6 +331,40 @@ function holdsTypeOnce(sentence: string, asked: AskedType, line?: { code?: boole
     case 'any':
       return true;
   }
+}
+
+/** The forms of value a question part can ask for, each read by the patterns holdsType uses. */
+const VALUE_FORMS: Partial<Record<AnswerType, readonly RegExp[]>> = {
+  duration: [DURATION, CJK_DURATION, MORE_DURATION],
+  date: [DATE, RELATIVE_TIME, CJK_DATE],
+  money: [MONEY, CJK_MONEY],
+  number: [ANY_NUMBER, CJK_NUMBER],
+};
+const globalForms = new Map<RegExp, RegExp>();
+
+/**
+ * How many values of the asked form the sentence states ("two weeks" one, "six weeks … two weeks"
+ * two); undefined for a type without a form (who, what, how). Overlapping readings of one value
+ * count once; a date written in parts ("September 30, 2021") may count twice, never too few.
+ */
+export function valuesStated(sentence: string, type: AnswerType): number | undefined {
+  const forms = VALUE_FORMS[type];
+  if (!forms) return undefined;
+  const spans: [number, number][] = [];
+  for (const re of forms) {
+    let g = globalForms.get(re);
+    if (!g) globalForms.set(re, (g = new RegExp(re.source, `${re.flags}g`)));
+    for (const m of sentence.matchAll(g)) if (m[0].length > 0) spans.push([m.index, m.index + m[0].length]);
+  }
+  spans.sort((a, b) => a[0] - b[0] || b[1] - a[1]);
+  let count = 0;
+  let end = -1;
+  for (const [from, to] of spans) {
+    if (from < end) continue;
+    count++;
+    end = to;
+  }
+  return count;
 }
 
 /**

@@ -143,6 +143,13 @@ export interface ReaderPack {
    * own or asking yes or no ("…and what was its root cause", "…and is it stored", «…и хранятся ли»).
    */
   partOpeners?: readonly string[];
+  /**
+   * Alternatives: prepositions that, repeated after a joining word, ask the same of a second thing
+   * ("…for the dev profile and for the release profile", «…для dev и для release»).
+   */
+  partPrepositions?: readonly string[];
+  /** Alternatives: words of a comparison ("difference between", «чем отличается»): it asks of its two things together, never as two parts. */
+  compareWords?: readonly string[];
   /** Alternatives: the words that open a relative clause after a question's first word ("that", «который»). */
   relativeWords?: readonly string[];
   /** Alternatives: the words that open a relative clause after a comma only (German's articles: "…das Plugin, das Anna pflegt"). */

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { readAnswer, readerCandidates } from '../reader.ts';
 import type { Snippet } from '../types.ts';
-import { codeAnswers } from './outcome.ts';
+import { codeAnswers, onePerValue } from './outcome.ts';
+import type { PartReading } from './types.ts';
 
 const snippet = (n: number, text: string, title = `Note ${n}`): Snippet => ({ n, locator: `n${n}.md#L1-L5`, path: `n${n}.md`, start_line: 1, end_line: 5, doc_id: `d${n}`, title, heading: null, text, score: 0.5 });
 const termStats = (terms: readonly string[]) => new Map(terms.map((t) => [t, { idf: 2, df: 3 }]));
@@ -63,5 +64,40 @@ describe('not found', () => {
     const stated = readAnswer('How many snapshots does file recovery keep?', readerCandidates([snippet(1, 'File recovery keeps 20 snapshots of each note.', 'File recovery')]), { termStats });
     expect(stated.outcome).not.toBe('not_found');
     expect(stated.signals.causes).toEqual({ nothing: 0, unknownAttribute: 0, scattered: 0, partLow: 0, evidenceLow: 0, unstated: 0 });
+  });
+});
+
+describe('parts that ask a value of the same form', () => {
+  const read = (q: string, text: string) => readAnswer(q, readerCandidates([snippet(1, text, 'Work cycles')]), { termStats });
+
+  it('need a value each: one span of time answers one of two how-long parts', () => {
+    const one = read('How long is a work cycle, and how long is the cooldown between cycles?', 'In between each work cycle, we spend two weeks cooling down.');
+    expect(one.parts.filter((p) => p.answered)).toHaveLength(1);
+    expect(one.outcome).not.toBe('answered');
+    const both = read('How long is a work cycle, and how long is the cooldown between cycles?', 'A work cycle lasts six weeks, and the cooldown between cycles lasts two weeks.');
+    expect(both.parts.filter((p) => p.answered)).toHaveLength(2);
+    expect(both.outcome).toBe('answered');
+  });
+
+  it('leaves parts of different forms alone', () => {
+    const r = read('How long is a work cycle, and who plans it?', 'A work cycle lasts six weeks and is planned by Maya Chen.');
+    expect(r.parts.every((p) => p.answered)).toBe(true);
+  });
+});
+
+describe('onePerValue', () => {
+  const part = (type: PartReading['type'], score: number) => ({ part: 'p', type, score, answered: true });
+
+  it.each([
+    ['one duration for two duration parts', [part('duration', 0.8), part('duration', 0.9)], ['we spend two weeks cooling down'], [false, true]],
+    ['two durations for two duration parts', [part('duration', 0.8), part('duration', 0.9)], ['six weeks of work, then two weeks off'], [true, true]],
+    ['one number over two quoted sentences each', [part('number', 0.7), part('number', 0.6)], ['opt-level = 0', 'opt-level = 3'], [true, true]],
+    ['one number for two number parts', [part('number', 0.7), part('number', 0.6)], ['opt-level = 3'], [true, false]],
+    ['parts of other forms', [part('entity', 0.7), part('person', 0.6)], ['Maya chose SQLite'], [true, true]],
+    ['one duration and one date part', [part('duration', 0.7), part('date', 0.6)], ['two weeks from March 3'], [true, true]],
+  ] as const)('%s', (_name, readings, quoted, answered) => {
+    const rs = readings.map((r) => ({ ...r }));
+    onePerValue(rs, quoted);
+    expect(rs.map((r) => r.answered)).toEqual(answered);
   });
 });

@@ -1,5 +1,5 @@
 /** Whether the quote answers: how fully one sentence holds the question's words together, and the bars a reading must clear to be answered, partial or not found. */
-import { asksLimit, boundSaid, hasRelativeClause, holdsType, saysWhere } from '../answer-type.ts';
+import { asksLimit, boundSaid, hasRelativeClause, holdsType, saysWhere, valuesStated } from '../answer-type.ts';
 import type { Candidate, Outcome, Part, PartReading, ReaderOptions, Weighted } from './types.ts';
 import type { Scores, Vectors } from './table.ts';
 import type { QuestionWeights } from './weights.ts';
@@ -140,6 +140,27 @@ export interface Judgement {
 }
 
 /**
+ * Parts that ask a value of the same form ("How long is a work cycle, and how long is the cooldown?")
+ * are answered by as many such values: a quote stating one ("we spend two weeks cooling down")
+ * answers the part it reads best, and the others stay unanswered.
+ */
+export function onePerValue(readings: PartReading[], quoted: readonly string[]): void {
+  const byType = new Map<string, number[]>();
+  readings.forEach((r, i) => {
+    if (r.answered) byType.set(r.type, [...(byType.get(r.type) ?? []), i]);
+  });
+  for (const [type, at] of byType) {
+    if (at.length < 2) continue;
+    const counts = quoted.map((text) => valuesStated(text, type as PartReading['type']));
+    if (counts.some((c) => c === undefined)) continue;
+    const values = counts.reduce<number>((sum, c) => sum + c!, 0);
+    if (values >= at.length) continue;
+    const order = [...at].sort((a, b) => readings[b]!.score - readings[a]!.score);
+    for (const i of order.slice(Math.max(1, values))) readings[i] = { ...readings[i]!, answered: false };
+  }
+}
+
+/**
  * Judges whether the quote answers: each part by its best quoted sentence (and a stated bound or
  * value where the part asks one), the question's words the quote holds, and whether one sentence of
  * the notes holds the question together; `answered`, `partial` or `not_found`.
@@ -177,6 +198,7 @@ export function judge(ctx: QuoteContext): Judgement {
     const stated = typed && task && !unstated(p, pi);
     return { part: p.text, type: p.asked.type, score: rounded, answered: rounded >= PART_ANSWERED && stated };
   });
+  onePerValue(partReadings, picked.map((i) => candidates[i]!.text));
   // What the quoted sentences and their notes' titles hold of the question's words.
   const held = new Set<string>();
   for (const i of picked) for (const t of [...candidates[i]!.terms, ...candidates[i]!.context]) held.add(t);

@@ -19,6 +19,8 @@ export const de: ReaderPack = {
   defining: ['ist (?:ein|eine)', 'bezeichnet'],
   // How a question joins a second part to its first, and opens a relative clause (answer-type.ts).
   partJoiners: ['und', 'sowie'],
+  compareWords: ['zwischen', 'unterschied\\p{L}*', 'vergleich\\p{L}*'],
+  partPrepositions: ['für', 'in', 'im', 'auf', 'bei', 'unter', 'mit'],
   partOpeners: ['ob', 'wie', 'wann', 'wo', 'wer', 'wen', 'wem', 'warum', 'weshalb', 'wieso', 'was', 'welche[rsmn]?', 'womit', 'wofür', 'wohin', 'woher', '(?:in|an|auf|aus|bei|mit|nach|von|vor|zu|für|seit|bis|um|über|unter) (?:welche[rsmn]?|wem|wen|was)'],
   relativeAfterComma: ['der', 'die', 'das', 'dem', 'den', 'deren', 'dessen', 'denen', 'welche[rsmn]?'],
   // What a question asks of its subject, and what it counts (answer-type.ts askedAttribute, countedUnit).

@@ -40,6 +40,8 @@ export const en: ReaderPack = {
   describesSubject: (q) => /\S\s+(?:who|whom|whose|that|which)\s/i.test(q) || /[\p{L}]'s\s/u.test(q),
   // How a question joins a second part to its first, and opens a relative clause (answer-type.ts).
   partJoiners: ['and'],
+  compareWords: ['between', 'differ\\p{L}*', 'compar\\p{L}*', 'versus', 'vs'],
+  partPrepositions: ['for', 'in', 'on', 'of', 'with', 'from', 'at', 'under', 'during', 'inside'],
   partOpeners: ['whether', '(?:is|are|was|were|does|do|did|can|will|should) (?:it|they|this|that|these|those|there|he|she)', 'what', 'when', 'who', 'whom', 'whose', 'where', 'why', 'how', 'which', '(?:on|in|at|from|for|by|to|with) (?:what|which|whom)', 'by when', 'for how'],
   relativeWords: ['that', 'which', 'who', 'whom', 'whose', 'where'],
   // How notes state and questions ask the relations of people and records (src/engine/answer/relations.ts).

@@ -37,6 +37,8 @@ export const ru: ReaderPack = {
   describesSubject: (q) => /(?<![\p{L}])(?:котор\p{L}*|чей|чья|чьё|чьи)(?![\p{L}])/iu.test(q.slice(q.indexOf(' ') + 1)) || /,\s*(?:кто|где|что)(?![\p{L}])/iu.test(q),
   // How a question joins a second part to its first, and opens a relative clause (answer-type.ts).
   partJoiners: ['и', 'а также'],
+  compareWords: ['между', 'разниц\\p{L}*', 'отлича\\p{L}*', 'сравн\\p{L}*'],
+  partPrepositions: ['для', 'в', 'во', 'на', 'при', 'у', 'из', 'по'],
   partOpeners: [String.raw`\p{L}+\s+ли`, String.raw`(?:(?:в|во|на|с|со|до|к|по|из|о|об|от|за|для)\s+)?(?:что|чем|чего|когда|кто|кого|кому|кем|где|куда|откуда|почему|зачем|как|сколько|скольких|как(?:ой|ая|ое|ие|ую|им|ом|ого|ому|их|ими|ов|ова|ово|овы)|чей|чья|чьё|чье|чьи)`],
   relativeWords: [String.raw`котор\p{L}*`, 'чей', 'чья', 'чьё', 'чье', 'чьи', 'где'],
   // How notes state and questions ask the relations of people and records (src/engine/answer/relations.ts).
