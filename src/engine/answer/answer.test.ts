@@ -463,6 +463,19 @@ describe('answer without a chat model', () => {
       expect(a.confidence).toBe(0.5);
     });
 
+    it('shows a quote that leaves a part open with the closest sentences after it, however sure the scorer is', async () => {
+      const q = 'How long did the March relay outage last, and when was it fixed?';
+      const a = await open({ config: { readerProfile: profileFile(2, 0.8, 0.2) } }).answer(q);
+      expect(a.reader?.outcome).toBe('partial');
+      expect(a.outcome).toBe('partial');
+      expect(a.limits.map((l) => l.code)).toContain('part_unanswered');
+      const lines = a.answer.split('\n');
+      expect(lines[0]).toContain('47 minutes');
+      expect(lines.length).toBeGreaterThan(1);
+      expect(lines.length).toBeLessThanOrEqual(3);
+      expect(lines.every((l) => /\[\d+\]$/.test(l))).toBe(true);
+    });
+
     it('shows an unsure quote with its closest sentences when the chat model\'s answer fails the checks, as without a chat model', async () => {
       const invented = (u: string) => `The outage cost two million dollars in licence fees [${snippetWith(u, '47 minutes')}].`;
       const a = await open({ chat: new ScriptedChat([invented, invented]), config: { readerProfile: profileFile(0, 0.8, 0.2) } }).answer(Q);

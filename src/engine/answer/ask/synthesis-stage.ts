@@ -144,9 +144,10 @@ function chooseAnswer(d: Drafting, drafted: Drafted, read: Read, readModelAnswer
   const { run } = d;
   const { reading, quote, quoteOutcome, unsure } = read;
   const answeredParts = (r: Reading) => (r.outcome === 'not_found' ? 0 : r.parts.filter((p) => p.answered).length);
-  // The quote as the answer, the same with or without a chat model: an unsure one with the closest sentences after it.
+  // The quote as the answer, the same with or without a chat model: a partial one (the scorer unsure
+  // of it, or a part or value it does not state) with the closest sentences after it.
   const quoted = (): Drafted => {
-    const text = unsure ? withClosest(quote, reading.runnersUp ?? reading.passageBest, d.snippets) : reading.answer;
+    const text = unsure || (quoteOutcome === 'partial' && reading.outcome === 'partial') ? withClosest(quote, reading.runnersUp ?? reading.passageBest, d.snippets) : reading.answer;
     return { ...drafted, answerMode: 'extractive', text, verdictInfo: { critic: checkAnswer(text, d.snippets), decidedBy: 'deterministic' } };
   };
   if (drafted.answerMode === 'generative' && !run.cancelled() && reading.outcome !== 'not_found') {
