@@ -95,7 +95,8 @@ export function readAnswer(asked: string, given: readonly Candidate[], options: 
   const meantInstead = outcome === 'not_found' ? byMeaning(candidates.filter((c) => !c.code), 1) : null;
   if (meantInstead) return meantInstead;
   const hops = namesToFollow(question, weighed, scores, picked);
-  const { similarity, closest, runnersUp, passageBest } = offeredSentences(pick, vectors, picked);
+  const open = partReadings.flatMap((p, i) => (p.answered ? [] : [i]));
+  const { similarity, closest, runnersUp, passageBest } = offeredSentences(pick, vectors, picked, open);
   // What the reading measured (signals.ts) and the quoted text (render.ts).
   // How steady the lead is matters only to a quote the scorer weighs: not for "not found".
   const signals = { ...readingSignals(quote, judgement), leadStable: outcome === 'not_found' ? 1 : leadStability(question, weighed, vectors, options, lead.lead, maxSentences) };

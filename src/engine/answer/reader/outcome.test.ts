@@ -101,3 +101,17 @@ describe('onePerValue', () => {
     expect(rs.map((r) => r.answered)).toEqual(answered);
   });
 });
+
+describe('the sentences offered after a quote that leaves a part open', () => {
+  it('come first when they read best for the open part', () => {
+    const notes = [
+      snippet(1, 'The March outage lasted 47 minutes. The March outage review covered the outage timeline of the outage.', 'Outage'),
+      snippet(2, 'The fix was shipped by the relay team after the review.', 'Fix'),
+      snippet(3, 'A second fix was shipped later.', 'Later'),
+    ];
+    const r = readAnswer('How long did the March outage last, and when was the fix shipped?', readerCandidates(notes), { termStats });
+    expect(r.parts.map((p) => p.answered)).toEqual([true, false]);
+    expect(r.answer).toContain('The fix was shipped by the relay team');
+    expect(r.runnersUp?.[0]?.text).toBe('A second fix was shipped later.');
+  });
+});

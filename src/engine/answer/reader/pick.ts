@@ -309,7 +309,7 @@ export interface Offered {
  * when nothing is quoted), the three best sentences that hold a question word, the best after the
  * quote's, and the best of each of three passages.
  */
-export function offeredSentences(ctx: PickContext, vectors: Vectors, picked: readonly number[]): { similarity: number | null; closest: Offered[]; runnersUp: Offered[]; passageBest: Offered[] } {
+export function offeredSentences(ctx: PickContext, vectors: Vectors, picked: readonly number[], open: readonly number[] = []): { similarity: number | null; closest: Offered[]; runnersUp: Offered[]; passageBest: Offered[] } {
   const { candidates } = ctx.weighed;
   const { table, order } = ctx.scores;
   const { sims } = vectors;
@@ -321,7 +321,12 @@ export function offeredSentences(ctx: PickContext, vectors: Vectors, picked: rea
   // of the question's words itself: a sentence that only shares its note's title or neighbours with
   // the question ("Some intro." under "Launch") is offered as reading, not beside an answer.
   const saysAsked = (c: Candidate) => ctx.weighed.all.some((t) => c.terms.has(t.term));
-  const runnersUp = order.filter((i) => !picked.includes(i) && !candidates[i]!.code && !isMarkupFragment(candidates[i]!.text) && table[i]!.some((r) => r.cov > 0) && saysAsked(candidates[i]!)).slice(0, 3).map((i) => ({ text: candidates[i]!.text, n: candidates[i]!.n }));
+  const offered = order.filter((i) => !picked.includes(i) && !candidates[i]!.code && !isMarkupFragment(candidates[i]!.text) && table[i]!.some((r) => r.cov > 0) && saysAsked(candidates[i]!));
+  // A part the quote leaves open ("…, and when was it fixed?") is what the person still looks for:
+  // the sentences that read best for it come first (the sort keeps the order among equals).
+  const forOpen = (i: number) => Math.max(...open.map((pi) => table[i]![pi]?.answers ?? 0));
+  const ranked = open.length > 0 && ctx.weighed.parts.length > 1 ? [...offered].sort((a, b) => forOpen(b) - forOpen(a)) : offered;
+  const runnersUp = ranked.slice(0, 3).map((i) => ({ text: candidates[i]!.text, n: candidates[i]!.n }));
   const passageBest: Offered[] = [];
   for (const i of order) {
     if (passageBest.length >= 3) break;
