@@ -592,6 +592,8 @@ describe('valuesStated', () => {
     ['Снимки хранятся 30 дней, а версии — один год.', 'duration', 2],
     ['Standard costs $4 per month and Plus $8 per month.', 'money', 2],
     ['opt-level = 3', 'number', 1],
+    ['40% of users are on Windows.', 'number', 1],
+    ['服务每天发送 120 条消息，费用 0.035 元。', 'number', 2],
     ['Maya chose SQLite.', 'person', undefined],
     ['No number here.', 'number', 0],
   ] as const)('%s (%s): %s', (sentence, type, count) => {

@@ -274,6 +274,46 @@ export function hasRelativeClause(question: string): boolean {
 }
 
 /**
+ * The patterns that read a value of each form: holdsType asks whether a sentence holds one,
+ * valuesStated how many it states. A price per unit of time asks for an amount (MONEY_AMOUNT, not
+ * "free"), and Chinese or Japanese numerals count only in text of those scripts (their pattern
+ * reads each digit and a bare "%" as a value of its own).
+ */
+const VALUE_FORMS = {
+  duration: [DURATION, CJK_DURATION, MORE_DURATION],
+  date: [DATE, RELATIVE_TIME, CJK_DATE],
+  money: [MONEY, CJK_MONEY],
+  number: [ANY_NUMBER],
+} as const satisfies Partial<Record<AnswerType, readonly RegExp[]>>;
+const globalForms = new Map<RegExp, RegExp>();
+
+/**
+ * How many values of the asked form the sentence states ("two weeks" one, "six weeks … two weeks"
+ * two); undefined for a type without a form (who, what, how). Overlapping readings of one value
+ * count once; a date written in parts ("September 30, 2021") or a number with a Chinese numeral
+ * ("120 万") may count twice, never too few.
+ */
+export function valuesStated(sentence: string, type: AnswerType): number | undefined {
+  if (!(type in VALUE_FORMS)) return undefined;
+  const forms: readonly RegExp[] = type === 'number' && has(CJK, sentence) ? [...VALUE_FORMS.number, CJK_NUMBER] : VALUE_FORMS[type as keyof typeof VALUE_FORMS];
+  const spans: [number, number][] = [];
+  for (const re of forms) {
+    let g = globalForms.get(re);
+    if (!g) globalForms.set(re, (g = new RegExp(re.source, `${re.flags}g`)));
+    for (const m of sentence.matchAll(g)) if (m[0].length > 0) spans.push([m.index, m.index + m[0].length]);
+  }
+  spans.sort((a, b) => a[0] - b[0] || b[1] - a[1]);
+  let count = 0;
+  let end = -1;
+  for (const [from, to] of spans) {
+    if (from < end) continue;
+    count++;
+    end = to;
+  }
+  return count;
+}
+
+/**
  * Does the sentence hold a value of the asked type? `unit`: the counted noun should be near a number.
  * `line`: what the reader knows of a line of code — it is a command or setting (a named thing), and
  * the comment or sentence that introduces it may name what its number counts.
@@ -292,10 +332,10 @@ function holdsTypeOnce(sentence: string, asked: AskedType, line?: { code?: boole
   if (line?.described && asked.type === 'number' && asked.unit && describesUnit(line.described, sentence, asked.unit)) return true;
   switch (asked.type) {
     case 'duration':
-      return has(DURATION, sentence) || has(CJK_DURATION, sentence) || has(MORE_DURATION, sentence);
+      return VALUE_FORMS.duration.some((re) => has(re, sentence));
     case 'date':
       // A deadline is often relative: "within 5 working days", "через две недели".
-      return has(DATE, sentence) || has(RELATIVE_TIME, sentence) || has(CJK_DATE, sentence);
+      return VALUE_FORMS.date.some((re) => has(re, sentence));
     case 'money':
       return has(asked.rate ? MONEY_AMOUNT : MONEY, sentence) || has(CJK_MONEY, sentence);
     case 'number': {
@@ -331,40 +371,6 @@ function holdsTypeOnce(sentence: string, asked: AskedType, line?: { code?: boole
     case 'any':
       return true;
   }
-}
-
-/** The forms of value a question part can ask for, each read by the patterns holdsType uses. */
-const VALUE_FORMS: Partial<Record<AnswerType, readonly RegExp[]>> = {
-  duration: [DURATION, CJK_DURATION, MORE_DURATION],
-  date: [DATE, RELATIVE_TIME, CJK_DATE],
-  money: [MONEY, CJK_MONEY],
-  number: [ANY_NUMBER, CJK_NUMBER],
-};
-const globalForms = new Map<RegExp, RegExp>();
-
-/**
- * How many values of the asked form the sentence states ("two weeks" one, "six weeks … two weeks"
- * two); undefined for a type without a form (who, what, how). Overlapping readings of one value
- * count once; a date written in parts ("September 30, 2021") may count twice, never too few.
- */
-export function valuesStated(sentence: string, type: AnswerType): number | undefined {
-  const forms = VALUE_FORMS[type];
-  if (!forms) return undefined;
-  const spans: [number, number][] = [];
-  for (const re of forms) {
-    let g = globalForms.get(re);
-    if (!g) globalForms.set(re, (g = new RegExp(re.source, `${re.flags}g`)));
-    for (const m of sentence.matchAll(g)) if (m[0].length > 0) spans.push([m.index, m.index + m[0].length]);
-  }
-  spans.sort((a, b) => a[0] - b[0] || b[1] - a[1]);
-  let count = 0;
-  let end = -1;
-  for (const [from, to] of spans) {
-    if (from < end) continue;
-    count++;
-    end = to;
-  }
-  return count;
 }
 
 /**

@@ -138,16 +138,16 @@ async function judgeAndRevise(d: Drafting, draft: string): Promise<Drafted> {
 /**
  * The chat model's answer stands only when it passed the checks, was not cut short, and answers as
  * many parts of the question as the reader's quote; otherwise the quote is the answer (with the
- * closest passages when the scorer is unsure of it).
+ * closest passages when it is only a partial answer).
  */
 function chooseAnswer(d: Drafting, drafted: Drafted, read: Read, readModelAnswer: (answer: string) => Reading): Drafted {
   const { run } = d;
-  const { reading, quote, quoteOutcome, unsure } = read;
+  const { reading, quote, quoteOutcome } = read;
   const answeredParts = (r: Reading) => (r.outcome === 'not_found' ? 0 : r.parts.filter((p) => p.answered).length);
   // The quote as the answer, the same with or without a chat model: a partial one (the scorer unsure
-  // of it, or a part or value it does not state) with the closest sentences after it.
+  // of it, a part or value it does not state, a withheld quote shown) with the closest sentences after it.
   const quoted = (): Drafted => {
-    const text = unsure || (quoteOutcome === 'partial' && reading.outcome === 'partial') ? withClosest(quote, reading.runnersUp ?? reading.passageBest, d.snippets) : reading.answer;
+    const text = quoteOutcome === 'partial' ? withClosest(quote, reading.runnersUp ?? reading.passageBest, d.snippets) : reading.answer;
     return { ...drafted, answerMode: 'extractive', text, verdictInfo: { critic: checkAnswer(text, d.snippets), decidedBy: 'deterministic' } };
   };
   if (drafted.answerMode === 'generative' && !run.cancelled() && reading.outcome !== 'not_found') {

@@ -145,13 +145,13 @@ export interface Judgement {
  * answers the part it reads best, and the others stay unanswered.
  */
 export function onePerValue(readings: PartReading[], quoted: readonly string[]): void {
-  const byType = new Map<string, number[]>();
+  const byType = new Map<PartReading['type'], number[]>();
   readings.forEach((r, i) => {
     if (r.answered) byType.set(r.type, [...(byType.get(r.type) ?? []), i]);
   });
   for (const [type, at] of byType) {
     if (at.length < 2) continue;
-    const counts = quoted.map((text) => valuesStated(text, type as PartReading['type']));
+    const counts = quoted.map((text) => valuesStated(text, type));
     if (counts.some((c) => c === undefined)) continue;
     const values = counts.reduce<number>((sum, c) => sum + c!, 0);
     if (values >= at.length) continue;
