@@ -11,12 +11,13 @@ const { browser: chromiumBrowser, open } = webSuite();
 /**
  * The shipped profile's weights with an Answered bar for readings without sentence vectors (the
  * shipped one has none there, docs/answers.md): 0.7, between the sample vault's sure quotes (the
- * outage's length 0.77, Maya's city 0.78) and its unsure one (Tomás's city 0.58).
+ * outage's length 0.77, Maya's city 0.78) and its unsure one (Tomás's city 0.58); the abstention
+ * threshold no higher than it.
  */
 function profileWithLexicalBar(): string {
-  const shipped = JSON.parse(fs.readFileSync(new URL('../../src/engine/answer/reader/answer-profile.json', import.meta.url), 'utf8')) as Record<string, unknown>;
+  const shipped = JSON.parse(fs.readFileSync(new URL('../../src/engine/answer/reader/answer-profile.json', import.meta.url), 'utf8')) as { abstain_below: number };
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'e2e-profile-')), 'profile.json');
-  fs.writeFileSync(file, JSON.stringify({ ...shipped, answered_at: 0.7 }));
+  fs.writeFileSync(file, JSON.stringify({ ...shipped, answered_at: 0.7, abstain_below: Math.min(shipped.abstain_below, 0.7) }));
   return file;
 }
 

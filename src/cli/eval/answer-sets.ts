@@ -30,11 +30,11 @@ const SetSchema = z
   .strict()
   .refine((s) => (s.squad ? !s.vault && !s.questions : Boolean(s.vault && s.questions)), { message: 'a set is either {vault, questions} or {squad}' });
 /**
- * train: the weights are fitted on these. dev: the penalties and the abstention bar are chosen on these,
- * and (without calibration sets) the Answered and rescue bars. calibration: sets whose misses nobody
- * reads (unlike dev sets, whose misses shape the reader's rules, so the reader does better on them than
- * on notes it has never seen): when given, the probability is recalibrated and the Answered and rescue
- * bars are chosen on them. test: sets kept out of
+ * train: the weights are fitted on these. dev: the penalties, the abstention threshold and the
+ * answerable model's bar are chosen on these, and (without calibration sets) the Answered bars.
+ * calibration: sets whose misses nobody reads (unlike dev sets, whose misses shape the reader's rules,
+ * so the reader does better on them than on notes it has never seen): when given, the probability is
+ * recalibrated and the Answered bars are chosen on them and dev pooled. test: sets kept out of
  * every choice; `synapsis tune` never reads them, `synapsis eval --answers --sets` measures them.
  */
 const ManifestSchema = z.object({ train: z.array(SetSchema).min(1), dev: z.array(SetSchema).min(1), calibration: z.array(SetSchema).optional(), test: z.array(SetSchema).optional() }).strict();

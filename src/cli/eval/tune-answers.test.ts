@@ -59,57 +59,47 @@ describe('synapsis tune --answers', () => {
     });
   }
 
-  it.each([
-    ['keeps a rescue model whose bar shows answerable questions with their fact and no unanswerable one', true],
-    ['keeps no rescue model when no bar helps on dev, and says so', false],
-  ])('%s', async (_, separable) => {
+  it('fits an answerable model that tells answerable questions from the rest, its bar chosen with the abstention threshold on dev', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'syn-tune-answers-'));
+    dirs.push(dir);
+    const manifest = path.join(dir, 'sets.json');
+    fs.writeFileSync(manifest, JSON.stringify({ train: [{ name: 't', vault: 'v', questions: 'q.json' }], dev: [{ name: 'd', vault: 'v', questions: 'r.json' }], calibration: [{ name: 'c', vault: 'w', questions: 's.json' }] }));
+    const saved = path.join(dir, 'rows.json');
+    // One answered quote in ten is labelled against its `held`: the Answered bar is then a real height, not the least probability.
+    const noisy = (n: number, seed: number) => rows(n, seed).map((r, i) => (i % 10 === 0 ? { ...r, label: !r.label } : r));
+    fs.writeFileSync(saved, JSON.stringify([{ name: 't', role: 'train', rows: [...noisy(400, 1), ...withheld(300, 4, true)] }, { name: 'd', role: 'dev', rows: [...noisy(200, 2), ...withheld(150, 5, true)] }, { name: 'c', role: 'calibration', rows: [...noisy(120, 6), ...withheld(90, 7, true).map((r) => ({ ...r, label: false }))] }]));
+    const lines: string[] = [];
+    await runTuneAnswers({ manifest, out: path.join(dir, 'p.json'), rows: saved, workDir: path.join(dir, 'work'), log: (l) => lines.push(l) });
+    const profile = loadReaderProfile(path.join(dir, 'p.json'));
+    const fitted = profile.fitted.answerable as { kept: boolean; at: number; abstain_below: number; dev: { answerable_abstained: number; unanswerable_abstained: number; fully_correct: number }; dev_scorer_alone: { answerable_abstained: number; unanswerable_abstained: number; fully_correct: number }; calibration: unknown };
+    expect(fitted.kept).toBe(true);
+    expect(profile.answerable?.weights[profile.answerable.features.indexOf('part_best')]).toBeGreaterThan(0);
+    expect(profile.answerable?.at).toBe(fitted.at);
+    expect(profile.abstain_below).toBe(fitted.abstain_below);
+    // The withheld quotes of answerable questions that read well are shown, the unanswerable ones' held
+    // back: the bars score better than the scorer's threshold alone.
+    const j = (c: { answerable_abstained: number; unanswerable_abstained: number; fully_correct: number }) => c.unanswerable_abstained - c.answerable_abstained + c.fully_correct;
+    expect(fitted.dev.unanswerable_abstained).toBeGreaterThan(0.9);
+    expect(fitted.dev.answerable_abstained).toBeLessThan(fitted.dev_scorer_alone.answerable_abstained - 0.1);
+    expect(j(fitted.dev)).toBeGreaterThan(j(fitted.dev_scorer_alone) + 0.05);
+    expect(fitted.calibration).toBeDefined();
+    expect(lines.some((l) => /^answerable: a quote is shown from p [\d.]+ or when the notes answer from [\d.]+: dev /.test(l))).toBe(true);
+    expect(lines.some((l) => l.startsWith('answerable: calibration '))).toBe(true);
+  });
+
+  it('fits no answerable model when the training rows hold answerable questions only, and says so', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'syn-tune-answers-'));
     dirs.push(dir);
     const manifest = path.join(dir, 'sets.json');
     fs.writeFileSync(manifest, JSON.stringify({ train: [{ name: 't', vault: 'v', questions: 'q.json' }], dev: [{ name: 'd', vault: 'v', questions: 'r.json' }] }));
     const saved = path.join(dir, 'rows.json');
-    fs.writeFileSync(saved, JSON.stringify([{ name: 't', role: 'train', rows: [...rows(400, 1), ...withheld(300, 4, separable)] }, { name: 'd', role: 'dev', rows: [...rows(200, 2), ...withheld(150, 5, separable)] }]));
+    fs.writeFileSync(saved, JSON.stringify([{ name: 't', role: 'train', rows: rows(400, 1) }, { name: 'd', role: 'dev', rows: [...rows(200, 2), ...withheld(150, 5, true)] }]));
     const lines: string[] = [];
     await runTuneAnswers({ manifest, out: path.join(dir, 'p.json'), rows: saved, workDir: path.join(dir, 'work'), log: (l) => lines.push(l) });
     const profile = loadReaderProfile(path.join(dir, 'p.json'));
-    const fitted = profile.fitted.rescue as { kept: boolean; dev_curve: unknown[]; chosen?: { with_fact: number; unanswerable: number } };
-    expect(fitted.dev_curve.length).toBeGreaterThan(0);
-    expect(lines.some((l) => l.startsWith('rescue dev curve'))).toBe(true);
-    if (separable) {
-      expect(profile.rescue?.weights[profile.rescue.features.indexOf('part_best')]).toBeGreaterThan(0);
-      expect(fitted.kept).toBe(true);
-      expect(fitted.chosen!.with_fact).toBeGreaterThanOrEqual(3);
-      expect(fitted.chosen!.unanswerable).toBe(0);
-    } else {
-      expect(profile.rescue).toBeUndefined();
-      expect(fitted.kept).toBe(false);
-      expect(lines.some((l) => /not kept/.test(l))).toBe(true);
-    }
-  });
-
-  it('chooses the rescue bar on the calibration sets\' not-found readings when they hold enough with the fact', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'syn-tune-answers-'));
-    dirs.push(dir);
-    const manifest = path.join(dir, 'sets.json');
-    fs.writeFileSync(manifest, JSON.stringify({ train: [{ name: 't', vault: 'v', questions: 'q.json' }], dev: [{ name: 'd', vault: 'v', questions: 'r.json' }], calibration: [{ name: 'c', vault: 'w', questions: 's.json' }] }));
-    // On the unseen notes an unanswerable question's withheld quote reads as well as a right one on dev
-    // (its best part 0.7–0.85): a bar from dev would show them; only a quote reading above 0.85 holds the fact.
-    const unseen: LabelledRow[] = Array.from({ length: 90 }, (_, i) => {
-      const answerable = i % 3 !== 0;
-      const part = answerable ? (i % 2 === 0 ? 0.86 + (i % 7) * 0.02 : 0.2 + (i % 5) * 0.05) : 0.7 + (i % 4) * 0.05;
-      return { features: { part_best: part, nf_scattered: 1 }, label: answerable && part > 0.85, readerOutcome: 'not_found' as const, answerable, quoted: false, withheld: true };
-    });
-    const saved = path.join(dir, 'rows.json');
-    fs.writeFileSync(saved, JSON.stringify([{ name: 't', role: 'train', rows: [...rows(400, 1), ...withheld(300, 4, true)] }, { name: 'd', role: 'dev', rows: [...rows(200, 2), ...withheld(150, 5, true)] }, { name: 'c', role: 'calibration', rows: [...rows(120, 6), ...unseen] }]));
-    const lines: string[] = [];
-    await runTuneAnswers({ manifest, out: path.join(dir, 'p.json'), rows: saved, workDir: path.join(dir, 'work'), log: (l) => lines.push(l) });
-    const profile = loadReaderProfile(path.join(dir, 'p.json'));
-    const fitted = profile.fitted.rescue as { bar_from: string; at: number; chosen: { with_fact: number; unanswerable: number } };
-    expect(fitted.bar_from).toBe('calibration');
-    expect(fitted.chosen.with_fact).toBeGreaterThanOrEqual(3);
-    expect(fitted.chosen.unanswerable).toBe(0);
-    expect(profile.rescue?.at).toBe(fitted.at);
-    expect(lines.some((l) => /^rescue: bar .*\(calibration; 90 calibration rows\)$/.test(l))).toBe(true);
+    expect(profile.answerable).toBeUndefined();
+    expect((profile.fitted.answerable as { kept: boolean }).kept).toBe(false);
+    expect(lines.some((l) => /^answerable: not fitted \(400 training rows, 0 unanswerable/.test(l))).toBe(true);
   });
 
   it('chooses the Answered bar on the calibration sets and dev at once when the manifest names them, the rest on dev', async () => {

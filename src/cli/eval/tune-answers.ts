@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { DEFAULT_SELECTION, SELECTION_FEATURES } from '../../engine/answer/reader.ts';
-import { type CandidateSet, chooseAbstainBelow, chooseAnsweredAtPooled, chooseRescueAt, fitRecalibration, fitRescue, fitScorer, fitSelection, kindWeights, type LabelledRow, logLoss, outcomeCounts, rescueCurve, rescueRowProbability, rescueRows, rowProbability, recalibrated, selectionAccuracy, surestRight } from '../../engine/answer/reader/fit.ts';
+import { type AnswerableSide, answerableLogLoss, answerableRowProbability, answerableRows, type CandidateSet, chooseAnsweredAtPooled, chooseShowBars, fitAnswerable, fitRecalibration, fitScorer, fitSelection, kindWeights, type LabelledRow, logLoss, outcomeCounts, rowProbability, recalibrated, selectionAccuracy, showScore, surestRight } from '../../engine/answer/reader/fit.ts';
 import { checkProfile, type ReaderProfile } from '../../engine/answer/reader/scorer.ts';
 import { createError } from '../../shared/errors.ts';
 import { type AnswerRow, auroc, reliabilityTable, runAnswerEval } from './answers.ts';
@@ -55,12 +55,6 @@ export interface TuneAnswersReport {
  */
 const DEFAULT_TARGET = 0.9;
 const MIN_ANSWERED = 20;
-/**
- * An answerable question abstained costs three times an unanswerable one not abstained: "not in your
- * notes" for what the notes say hides it, while a doubtful quote is shown as Partly answered, for the
- * person to read. (The reader alone already abstains on about a quarter of the answerable dev questions.)
- */
-const ANSWERABLE_ABSTENTION_WEIGHT = 3;
 /** How many of the most probable answered readings the profile reports the right share of (`*_surest`). */
 const SUREST = [20, 40];
 /**
@@ -69,15 +63,8 @@ const SUREST = [20, 40];
  * written in the profile.
  */
 const LAMBDAS = [0.3, 1, 3, 10, 30, 100, 300, 1000];
-/**
- * The rescue bar weighs an unanswerable question shown as Partly answered this many times an
- * answerable one shown with its fact: it costs the abstention that question deserved.
- */
-const RESCUE_UNANSWERABLE_WEIGHT = 3;
-/** A rescue bar must show at least this many answerable dev questions with their fact, or there is no rescue. */
-const RESCUE_MIN_WITH_FACT = 3;
-/** Fewer training rows than this (not-found readings with a withheld quote), or rows of one label only: no rescue model is fitted. */
-const RESCUE_MIN_ROWS = 20;
+/** Fewer training rows than this (readings with a quote or a withheld one), or questions of one kind only: no answerable model is fitted. */
+const ANSWERABLE_MIN_ROWS = 20;
 
 /** L2 penalties tried for the selection weights, chosen by the dev questions' right leads. */
 const SELECTION_LAMBDAS = [0.001, 0.003, 0.01, 0.03, 0.1];
@@ -86,7 +73,7 @@ const SELECTION_MIN_GAIN = 0.01;
 
 /**
  * A row of the reader's own reading: its quote labelled by whether it holds the asked fact, and a
- * not-found reading's withheld quote the same way (the rescue model's rows).
+ * not-found reading's withheld quote the same way.
  */
 const toLabelled = (r: AnswerRow): LabelledRow | null => {
   if (!r.features || !r.reader_outcome) return null;
@@ -169,60 +156,62 @@ function chooseSelection(sets: readonly SetRows[]) {
 const devQuotesRight = (sets: readonly SetRows[]) => sets.filter((s) => s.role === 'dev').reduce((n, s) => n + s.rows.filter((r) => r.answerable && r.quoted && r.label).length, 0);
 
 /**
- * The rescue model: fitted on the training sets' not-found readings with a withheld quote, its
- * penalty chosen on the dev sets' (the best score of the curve: answerable questions shown with
- * their fact less RESCUE_UNANSWERABLE_WEIGHT times unanswerable ones shown) and its bar the same
- * way on the calibration sets' readings (on dev's when they hold fewer than RESCUE_MIN_WITH_FACT
- * withheld quotes with the fact). Null model when the training rows cannot be fitted or no bar
- * helps on dev; the dev curve is kept either way.
+ * The answerable model (P(the notes answer the question at all)): fitted on the training sets'
+ * readings with a quote or a withheld one, SQuAD's and the vaults' weighing alike (kindWeights), its
+ * bar chosen together with the abstention threshold on the dev sets' questions (chooseShowBars) and
+ * its penalty the one whose bars score best there. The calibration sets' counts are
+ * reported beside what the scorer alone made of them. Null model when the training rows cannot be
+ * fitted: the abstention threshold is then chosen alone the same way.
  */
-function chooseRescue(train: readonly LabelledRow[], trainKinds: readonly string[], dev: readonly LabelledRow[], calibration: readonly LabelledRow[], scorer: (r: LabelledRow) => number, log: (line: string) => void) {
-  const trainRows = rescueRows(train);
-  // SQuAD's rows and the vault sets' weigh alike in the fit (kindWeights).
+function chooseAnswerable(train: readonly LabelledRow[], trainKinds: readonly string[], dev: readonly LabelledRow[], calibration: readonly LabelledRow[], scorer: (r: LabelledRow) => number, answeredAt: Parameters<typeof outcomeCounts>[2], log: (line: string) => void) {
+  const trainRows = answerableRows(train);
   const kindOf = new Map(train.map((r, i) => [r, trainKinds[i] ?? 'vault']));
   const rowWeights = kindWeights(trainRows.map((r) => kindOf.get(r)!));
-  const devRows = rescueRows(dev);
-  const positives = (rows: readonly LabelledRow[]) => rows.filter((r) => r.label).length;
-  const summary = {
-    train_rows: trainRows.length,
-    train_with_fact: positives(trainRows),
-    dev_rows: devRows.length,
-    dev_with_fact: positives(devRows),
-    dev_unanswerable: devRows.filter((r) => !r.answerable).length,
-  };
-  if (trainRows.length < RESCUE_MIN_ROWS || summary.train_with_fact === 0 || summary.train_with_fact === trainRows.length || devRows.length === 0) {
-    log(`rescue: not fitted (${trainRows.length} training rows, ${summary.train_with_fact} with the fact; ${devRows.length} dev rows)`);
-    return { model: null, fitted: { ...summary, kept: false, reason: 'too few rows to fit' } };
+  const devRows = answerableRows(dev);
+  const pDev = dev.map(scorer);
+  const pCalibration = calibration.map(scorer);
+  const counted = (c: ReturnType<typeof outcomeCounts>) => ({ answerable_abstained: c.answerableAbstained, unanswerable_abstained: c.unanswerableAbstained, fully_correct: c.fullyCorrect });
+  const alone = chooseShowBars(dev, pDev, null, answeredAt);
+  const summary = { train_rows: trainRows.length, train_unanswerable: trainRows.filter((r) => !r.answerable).length, dev_rows: devRows.length, dev_unanswerable: devRows.filter((r) => !r.answerable).length };
+  const unanswerable = summary.train_unanswerable;
+  if (trainRows.length < ANSWERABLE_MIN_ROWS || unanswerable === 0 || unanswerable === trainRows.length || devRows.length === 0) {
+    log(`answerable: not fitted (${trainRows.length} training rows, ${unanswerable} unanswerable; ${devRows.length} dev rows): abstention threshold ${alone.abstainBelow}`);
+    return { model: null, abstainBelow: alone.abstainBelow, side: (): AnswerableSide | undefined => undefined, fitted: { ...summary, kept: false, reason: 'too few rows to fit' } };
   }
-  // How well a probability tells the withheld quotes that hold the fact from the rest (dev AUROC).
-  const separation = (p: readonly number[]) => auroc(devRows.flatMap((r, i) => (r.label ? [p[i]!] : [])), devRows.flatMap((r, i) => (r.label ? [] : [p[i]!])));
+  // The model's probability is never shown, only compared with its bar: the penalty is the one whose
+  // bars score best on the dev questions (showScore), the lower log loss on a tie.
   const tried = LAMBDAS.map((lambda) => {
-    const fit = fitRescue(trainRows, lambda, rowWeights);
-    const p = devRows.map((r) => rescueRowProbability(fit, r));
-    const curve = rescueCurve(devRows, p, RESCUE_UNANSWERABLE_WEIGHT);
-    return { lambda, fit, p, curve, point: chooseRescueAt(curve, RESCUE_MIN_WITH_FACT), auroc: separation(p) };
+    const fit = fitAnswerable(trainRows, lambda, rowWeights);
+    const bars = chooseShowBars(dev, pDev, dev.map((r) => answerableRowProbability(fit, r)), answeredAt);
+    return { lambda, fit, bars, logLoss: answerableLogLoss(devRows, devRows.map((r) => answerableRowProbability(fit, r))) };
   });
-  const best = tried.reduce((a, b) => ((b.point?.score ?? -Infinity) > (a.point?.score ?? -Infinity) ? b : a));
-  const scorerAuroc = separation(devRows.map(scorer));
-  log(`rescue: ${trainRows.length} training rows (${summary.train_with_fact} with the fact), ${devRows.length} dev rows (${summary.dev_with_fact} with the fact, ${summary.dev_unanswerable} unanswerable)`);
-  log(`rescue: dev AUROC ${best.auroc?.toFixed(3) ?? 'n/a'} (lambda ${best.lambda}); the scorer's probability: ${scorerAuroc?.toFixed(3) ?? 'n/a'}`);
-  log('rescue dev curve: bar  with fact  without fact  unanswerable  score');
-  const shown = best.curve.filter((pt, i) => i % Math.max(1, Math.ceil(best.curve.length / 25)) === 0 || pt === best.point);
-  for (const pt of shown) log(`  ${pt.at.toFixed(3)}  ${String(pt.withFact).padStart(4)}  ${String(pt.withoutFact).padStart(4)}  ${String(pt.unanswerable).padStart(4)}  ${String(pt.score).padStart(4)}${pt === best.point ? '  <- chosen' : ''}`);
-  const curve = best.curve.map((pt) => ({ at: pt.at, with_fact: pt.withFact, without_fact: pt.withoutFact, unanswerable: pt.unanswerable }));
-  const fitted = { ...summary, lambda: best.lambda, dev_auroc: best.auroc, scorer_dev_auroc: scorerAuroc, unanswerable_weight: RESCUE_UNANSWERABLE_WEIGHT, dev_curve: curve };
-  if (!best.point) {
-    log(`rescue: no bar shows more answerable questions with their fact than ${RESCUE_UNANSWERABLE_WEIGHT}x the unanswerable ones it shows: not kept`);
-    return { model: null, fitted: { ...fitted, kept: false, reason: 'no bar helps on dev' } };
-  }
-  // The bar a person sees the effect of is chosen on notes nobody tuned on, as the Answered bars are:
-  // on the calibration sets' not-found readings when they hold enough with the fact, else on dev's.
-  const unseen = rescueRows(calibration);
-  const unseenPoint = unseen.filter((r) => r.label).length >= RESCUE_MIN_WITH_FACT ? chooseRescueAt(rescueCurve(unseen, unseen.map((r) => rescueRowProbability(best.fit, r)), RESCUE_UNANSWERABLE_WEIGHT), RESCUE_MIN_WITH_FACT) : null;
-  const point = unseenPoint ?? best.point;
-  const from = unseenPoint ? 'calibration' : 'dev';
-  log(`rescue: bar ${point.at}: ${point.withFact} answerable with the fact, ${point.withoutFact} without, ${point.unanswerable} unanswerable shown as Partly answered (${from}; ${unseen.length} calibration rows)`);
-  return { model: { ...best.fit, at: point.at }, fitted: { ...fitted, kept: true, at: point.at, bar_from: from, calibration_rows: unseen.length, chosen: { with_fact: point.withFact, without_fact: point.withoutFact, unanswerable: point.unanswerable } } };
+  const gain = (b: (typeof tried)[number], a: (typeof tried)[number]) => showScore(b.bars.counts) - showScore(a.bars.counts);
+  const best = tried.reduce((a, b) => (gain(b, a) > 1e-9 || (Math.abs(gain(b, a)) <= 1e-9 && b.logLoss < a.logLoss) ? b : a));
+  const pa = (rows: readonly LabelledRow[]) => rows.map((r) => answerableRowProbability(best.fit, r));
+  const separation = auroc(devRows.flatMap((r) => (r.answerable ? [answerableRowProbability(best.fit, r)] : [])), devRows.flatMap((r) => (r.answerable ? [] : [answerableRowProbability(best.fit, r)])));
+  const bars = best.bars;
+  const side = (rows: readonly LabelledRow[]): AnswerableSide => ({ p: pa(rows), at: bars.at });
+  const calibrationWith = calibration.length > 0 ? outcomeCounts(calibration, pCalibration, answeredAt, bars.abstainBelow, side(calibration)) : null;
+  const calibrationAlone = calibration.length > 0 ? outcomeCounts(calibration, pCalibration, answeredAt, alone.abstainBelow) : null;
+  const line = (c: ReturnType<typeof outcomeCounts>) => `answerable abstained ${(100 * c.answerableAbstained).toFixed(1)}%, unanswerable abstained ${(100 * c.unanswerableAbstained).toFixed(1)}%, fact shown ${(100 * c.fullyCorrect).toFixed(1)}%`;
+  log(`answerable: ${trainRows.length} training rows (${unanswerable} unanswerable), ${devRows.length} dev rows (${summary.dev_unanswerable} unanswerable); dev AUROC ${separation?.toFixed(3) ?? 'n/a'} (lambda ${best.lambda})`);
+  log(`answerable: a quote is shown from p ${bars.abstainBelow} or when the notes answer from ${bars.at}: dev ${line(bars.counts)}`);
+  log(`answerable: the scorer alone (abstention threshold ${alone.abstainBelow}): dev ${line(alone.counts)}`);
+  if (calibrationWith && calibrationAlone) log(`answerable: calibration ${line(calibrationWith)}; the scorer alone: ${line(calibrationAlone)}`);
+  const fitted = {
+    ...summary,
+    kept: true,
+    lambda: best.lambda,
+    dev_log_loss_by_lambda: Object.fromEntries(tried.map((t) => [t.lambda, t.logLoss])),
+    dev_score_by_lambda: Object.fromEntries(tried.map((t) => [t.lambda, Math.round(showScore(t.bars.counts) * 1e4) / 1e4])),
+    dev_auroc: separation,
+    at: bars.at,
+    abstain_below: bars.abstainBelow,
+    dev: counted(bars.counts),
+    dev_scorer_alone: { abstain_below: alone.abstainBelow, ...counted(alone.counts) },
+    ...(calibrationWith && calibrationAlone ? { calibration: counted(calibrationWith), calibration_scorer_alone: counted(calibrationAlone) } : {}),
+  };
+  return { model: { ...best.fit, at: bars.at }, abstainBelow: bars.abstainBelow, side, fitted };
 }
 
 /**
@@ -326,15 +315,16 @@ export async function runTuneAnswers(options: TuneAnswersOptions): Promise<TuneA
   const { at: answeredAtLexical, atVectors: answeredAtVectors, bar: answeredAt } = barsFor(fitted);
   const pCalibration = calibration.map((r) => rowProbability(fitted, r));
   const surest = (rows: readonly LabelledRow[], p: readonly number[]) => surestByKind(rows, p, vectorRows);
-  const abstainBelow = chooseAbstainBelow(dev, pDev, answeredAt, ANSWERABLE_ABSTENTION_WEIGHT);
   // Each training row's kind: a SQuAD-format set's (Wikipedia paragraphs) or a vault set's (notes).
   const squadSets = new Set(manifest.train.filter((s) => s.squad).map((s) => s.name));
   const trainKinds = sets.filter((s) => s.role === 'train').flatMap((s) => s.rows.map(() => (squadSets.has(s.name.replace(/ \+vectors$/, '')) ? 'squad' : 'vault')));
-  const rescue = chooseRescue(train, trainKinds, dev, calibration, (r) => rowProbability(fitted, r), log);
+  const answerable = chooseAnswerable(train, trainKinds, dev, calibration, (r) => rowProbability(fitted, r), answeredAt, log);
+  const abstainBelow = answerable.abstainBelow;
+  const counts = (rows: readonly LabelledRow[], p: readonly number[]) => outcomeCounts(rows, p, answeredAt, abstainBelow, answerable.side(rows));
   const pTrain = train.map((r) => rowProbability(fitted, r));
   const perSet = sets.map((s) => {
     const p = s.rows.map((r) => rowProbability(fitted, r));
-    return { name: s.name, role: s.role, ...outcomeCounts(s.rows, p, answeredAt, abstainBelow), uncalibrated: outcomeCounts(s.rows, s.rows.map(() => 1), 0, 0) };
+    return { name: s.name, role: s.role, ...counts(s.rows, p), uncalibrated: outcomeCounts(s.rows, s.rows.map(() => 1), 0, 0) };
   });
   const profile = checkProfile(
     {
@@ -344,9 +334,9 @@ export async function runTuneAnswers(options: TuneAnswersOptions): Promise<TuneA
       ...(answeredAtVectors !== undefined ? { answered_at_vectors: answeredAtVectors } : {}),
       abstain_below: abstainBelow,
       ...(selection ? { selection: { features: [...SELECTION_FEATURES], weights: selection } } : {}),
-      ...(rescue.model ? { rescue: rescue.model } : {}),
+      ...(answerable.model ? { answerable: answerable.model } : {}),
       fitted: {
-        rescue: rescue.fitted,
+        answerable: answerable.fitted,
         selection: chosen
           ? { kept: chosen.adopted ? 'fitted' : 'hand-set', lambda: chosen.best.lambda, hand_dev: chosen.hand.dev, fitted_dev: chosen.best.dev, hand_train: chosen.hand.train, fitted_train: chosen.best.train, ...(chosen.quotes ? { dev_quotes_right: chosen.quotes } : {}), tried: chosen.tried.map((t) => ({ lambda: t.lambda, dev: t.dev.accuracy, train: t.train.accuracy })) }
           : { kept: selection ? 'fitted (rows read with it)' : 'hand-set (rows read with it)' },
@@ -356,7 +346,7 @@ export async function runTuneAnswers(options: TuneAnswersOptions): Promise<TuneA
         ...(calibration.length > 0
           ? {
               calibration: sets.filter((s) => s.role === 'calibration').map((s) => `${s.name} (${s.rows.length})`),
-              calibration_counts: outcomeCounts(calibration, pCalibration, answeredAt, abstainBelow),
+              calibration_counts: counts(calibration, pCalibration),
               recalibration: recalibration
                 ? { ...recalibration, log_loss_before: logLoss(calibration, pCalibrationBefore), log_loss_after: logLoss(calibration, pCalibration) }
                 : null,
@@ -369,8 +359,8 @@ export async function runTuneAnswers(options: TuneAnswersOptions): Promise<TuneA
         lambda: best.lambda,
         dev_log_loss_by_lambda: Object.fromEntries(tried.map((t) => [t.lambda, t.logLoss])),
         answered_by_lambda: Object.fromEntries(tried.map((t) => [t.lambda, t.answered])),
-        train_counts: outcomeCounts(train, pTrain, answeredAt, abstainBelow),
-        dev_counts: outcomeCounts(dev, pDev, answeredAt, abstainBelow),
+        train_counts: counts(train, pTrain),
+        dev_counts: counts(dev, pDev),
         dev_surest: surest(dev, pDev),
         dev_reliability: reliabilityTable(dev.flatMap((r, i) => (r.quoted ? [{ p: pDev[i]!, correct: r.label }] : []))),
         per_set: perSet,

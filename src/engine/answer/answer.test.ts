@@ -6,7 +6,7 @@ import { EXCERPT_CHARS, readable } from './ask/envelope.ts';
 import type { AnswerEnvelope } from '../../shared/contract.ts';
 import { createEngine, type Engine, type EngineOptions } from '../engine.ts';
 import type { ChatModel, GenerateOptions, Generation } from '../llm/chat.ts';
-import { FEATURE_NAMES, RESCUE_FEATURES } from './reader/features.ts';
+import { ANSWERABLE_FEATURES, FEATURE_NAMES } from './reader/features.ts';
 
 const temp = new TempDirs();
 let dataDir: string;
@@ -412,15 +412,15 @@ describe('answer without a chat model', () => {
 
   describe('the fitted scorer decides the badge', () => {
     /** A profile that gives every quote probability sigmoid(bias), with these thresholds. */
-    const profileFile = (bias: number, answeredAt: number, abstainBelow: number, rescue?: { bias: number; at: number }) => {
+    const profileFile = (bias: number, answeredAt: number, abstainBelow: number, answerable?: { bias: number; at: number }) => {
       const file = path.join(temp.make('syn-reader-profile-'), 'profile.json');
-      // A rescue model that gives every withheld quote probability sigmoid(rescue.bias).
-      const rescueModel = rescue ? { rescue: { features: [...RESCUE_FEATURES], mean: RESCUE_FEATURES.map(() => 0), scale: RESCUE_FEATURES.map(() => 1), weights: RESCUE_FEATURES.map(() => 0), bias: rescue.bias, at: rescue.at } } : {};
-      fs.writeFileSync(file, JSON.stringify({ version: 1, features: [...FEATURE_NAMES], mean: FEATURE_NAMES.map(() => 0), scale: FEATURE_NAMES.map(() => 1), weights: FEATURE_NAMES.map(() => 0), bias, answered_at: answeredAt, abstain_below: abstainBelow, ...rescueModel }));
+      // An answerable model that gives every question probability sigmoid(answerable.bias).
+      const answerableModel = answerable ? { answerable: { features: [...ANSWERABLE_FEATURES], mean: ANSWERABLE_FEATURES.map(() => 0), scale: ANSWERABLE_FEATURES.map(() => 1), weights: ANSWERABLE_FEATURES.map(() => 0), bias: answerable.bias, at: answerable.at } } : {};
+      fs.writeFileSync(file, JSON.stringify({ version: 1, features: [...FEATURE_NAMES], mean: FEATURE_NAMES.map(() => 0), scale: FEATURE_NAMES.map(() => 1), weights: FEATURE_NAMES.map(() => 0), bias, answered_at: answeredAt, abstain_below: abstainBelow, ...answerableModel }));
       return file;
     };
     const Q = 'How long did the March relay outage last?';
-    /** The reader says not found, but has a quote it withholds (the rescue model's second look). */
+    /** The reader says not found, but has a quote it withholds (shown when the answerable model says the notes answer). */
     const WITHHELD_Q = 'What is Aurora\'s per-seat price for customers?';
 
     it('names why a sure quote is not badged when the profile has no Answered bar for its kind of reading', async () => {
@@ -504,28 +504,40 @@ describe('answer without a chat model', () => {
     });
 
     it.each([
-      ['rescue model above its bar', { bias: 2, at: 0.6 }, 'partial'],
-      ['rescue model below its bar', { bias: 0, at: 0.6 }, 'not_found'],
-      ['profile without a rescue model', undefined, 'not_found'],
-    ] as const)('with a %s, a "not found" reading with a withheld quote is %s', async (_, rescue, expected) => {
-      const a = await open({ config: { readerProfile: profileFile(5, 0.1, 0, rescue) } }).answer(WITHHELD_Q);
+      ['answerable model above its bar', { bias: 2, at: 0.6 }, 'partial'],
+      ['answerable model below its bar', { bias: 0, at: 0.6 }, 'not_found'],
+      ['profile without an answerable model', undefined, 'not_found'],
+    ] as const)('with an %s, a "not found" reading with a withheld quote is %s', async (_, answerable, expected) => {
+      // The quote itself reads as unlikely (12%, below the abstention threshold of 50%).
+      const a = await open({ config: { readerProfile: profileFile(-2, 0.9, 0.5, answerable) } }).answer(WITHHELD_Q);
       expect(a.reader?.outcome).toBe('not_found');
       expect(a.reader?.withheld).toMatch(/\[\d+\]/);
       expect(a.outcome).toBe(expected);
+      expect(a.reader?.probability).toBeCloseTo(0.119, 3);
+      if (answerable) expect(a.reader?.answerable).toBeCloseTo(answerable.bias === 2 ? 0.881 : 0.5, 3);
+      else expect(a.reader?.answerable).toBeUndefined();
       if (expected === 'partial') {
-        // Shown as a partial answer, never Answered: the withheld quote first, cited, the rescue probability as its confidence.
+        // Shown as a partial answer, never Answered: the withheld quote first, cited, its own probability as the confidence.
         expect(a.answer_mode).toBe('extractive');
         expect(a.answer.split('\n')[0]).toBe(a.reader!.withheld!.split('\n')[0]);
         expect(a.citations.length).toBeGreaterThan(0);
         for (const c of a.citations) expect(a.snippets.map((s) => s.n)).toContain(c.n);
-        expect(a.reader?.probability).toBeCloseTo(0.881, 3);
         expect(a.confidence).toBe(a.reader!.probability);
-        expect(a.limits).toContainEqual({ code: 'unsure_quote', detail: expect.stringMatching(/\(88%; Answered from \d+%\)/) });
+        expect(a.limits).toContainEqual({ code: 'unsure_quote', detail: expect.stringMatching(/\(12%; Answered from 90%\)/) });
       } else {
         expect(a.answer_mode).toBe('abstained');
         expect(a.citations).toEqual([]);
-        expect(a.reader?.probability).toBeCloseTo(0.993, 3);
       }
+    });
+
+    it.each([
+      ['says the notes answer', { bias: 2, at: 0.6 }, 'partial'],
+      ['says they do not', { bias: -2, at: 0.6 }, 'not_found'],
+    ] as const)('shows a quote below the abstention threshold as Partly answered only when the answerable model %s', async (_, answerable, expected) => {
+      const a = await open({ config: { readerProfile: profileFile(-2, 0.9, 0.5, answerable) } }).answer(Q);
+      expect(a.reader?.outcome).not.toBe('not_found');
+      expect(a.outcome).toBe(expected);
+      expect(a.answer_mode).toBe(expected === 'partial' ? 'extractive' : 'abstained');
     });
 
     it('names a reader profile it cannot use', () => {

@@ -120,6 +120,8 @@ export const AnswerEnvelopeSchema = z.object({
       quote: z.string(),
       /** With a not_found outcome: the sentences the reader would have quoted, withheld (what `synapsis eval --answers` checks the abstentions by). */
       withheld: z.string().optional(),
+      /** The probability that the notes answer the question at all (the profile's answerable model), when it has one: what decides Not in your notes. */
+      answerable: z.number().min(0).max(1).optional(),
       features: z.record(z.string(), z.number()),
       /**
        * Every candidate sentence's selection features (answer/reader.ts SELECTION_FEATURES), only when

@@ -40,7 +40,7 @@ export function envelopeStage(run: AskRun, { retrieved, packed, read, synthesis,
   const { deps, query, options, limits, timings, k } = run;
   const { settings } = deps;
   const { result, searched } = retrieved;
-  const { reading, features, probability, quote } = read;
+  const { reading, features, probability, quote, answerable } = read;
   const { snippets, verdictInfo } = synthesis;
   const { isCancelled, answerMode, text, verdict, outcome, finalReading } = settled;
   const citations = citationsOf(run, answerMode, text, snippets);
@@ -84,7 +84,7 @@ export function envelopeStage(run: AskRun, { retrieved, packed, read, synthesis,
     timings,
     tokens: { in: run.tokens.in, out: run.tokens.out, first_token_ms: run.tokens.firstTokenMs, per_s: run.tokens.perS },
     thread: null,
-    reader: features ? { probability: probability ?? reading.answerability, outcome: reading.outcome, quote, ...(reading.outcome === 'not_found' && reading.withheld ? { withheld: reading.withheld } : {}), features, ...(reading.candidateRows ? { candidates: reading.candidateRows.map((c) => ({ text: c.text, rank: c.snippetIndex, features: c.features })) } : {}) } : null,
+    reader: features ? { probability: probability ?? reading.answerability, outcome: reading.outcome, quote, ...(reading.outcome === 'not_found' && reading.withheld ? { withheld: reading.withheld } : {}), ...(answerable !== null ? { answerable } : {}), features, ...(reading.candidateRows ? { candidates: reading.candidateRows.map((c) => ({ text: c.text, rank: c.snippetIndex, features: c.features })) } : {}) } : null,
   };
   saveTrace(run, result, envelope);
   return envelope;

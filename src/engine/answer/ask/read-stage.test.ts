@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type Calibrated, relationReadingWins } from './read-stage.ts';
 
-const reading = (quoteOutcome: Calibrated['quoteOutcome'], quote: string, probability: number): Calibrated => ({ features: null, probability, quote, quoteOutcome, unsure: false, rescued: false, bar: 0.8, vectorsBar: 0.8 });
+const reading = (quoteOutcome: Calibrated['quoteOutcome'], quote: string, probability: number): Calibrated => ({ features: null, probability, quote, quoteOutcome, unsure: false, rescued: false, bar: 0.8, vectorsBar: 0.8, answerable: null });
 
 describe('the reading of a relation\'s record line against the first reading', () => {
   it.each([

@@ -13,7 +13,7 @@ import { asksProperty, PROPERTY_FILE_MAX_BYTES, propertySnippets } from '../prop
 import { asksRelationBy } from '../relations.ts';
 import { describesSubject, type Reading, type ReaderOptions, readAnswer, readerCandidates, sentenceSimilarity } from '../reader.ts';
 import { readingFeatures, type Features } from '../reader/features.ts';
-import { answerProbability, answeredBar, calibratedOutcome, defaultReaderProfile, type ReaderProfile, rescueProbability } from '../reader/scorer.ts';
+import { answerableProbability, answerProbability, answeredBar, calibratedOutcome, defaultReaderProfile, type ReaderProfile } from '../reader/scorer.ts';
 import type { Snippet } from '../types.ts';
 import type { Packed } from './retrieve-stage.ts';
 import { type AskRun, ms } from './run.ts';
@@ -42,8 +42,10 @@ export interface Calibrated {
   quoteOutcome: Reading['outcome'];
   /** The scorer is not sure enough to say Answered: the quote stands as a partial answer, with the closest passages. */
   unsure: boolean;
-  /** The reader said not found, and the rescue model shows its withheld quote as a partial answer. */
+  /** The reader said not found, and its withheld quote is shown as a partial answer (the notes most likely answer: the profile's answerable model). */
   rescued: boolean;
+  /** The answerable model's probability that the notes answer the question at all (null without the model, features or words to read). */
+  answerable: number | null;
   /**
    * The probability from which this kind of reading (with or without sentence vectors) is Answered;
    * 1 when the profile has no such bar; null without a profile. `vectorsBar`: the bar with vectors.
@@ -169,24 +171,25 @@ export function relationReadingWins(first: Calibrated, hop: Calibrated, name: st
 
 /**
  * The fitted scorer: the probability that the quote states the asked fact, and the outcome it earns.
- * A not-found reading's withheld quote gets a second look (the profile's rescue model): scored at or
- * above its bar it is shown as Partly answered, with the rescue probability as its confidence.
+ * Whether the notes answer at all (the profile's answerable model) decides between a doubtful quote
+ * shown as Partly answered and Not in your notes; a not-found reading's withheld quote is weighed the
+ * same way, and shown as Partly answered when the notes most likely answer.
  */
 export function calibrate(reading: Reading, snippets: readonly Snippet[], profile: ReaderProfile | null): Calibrated {
   const features: Features | null = snippets.length > 0 ? readingFeatures(reading) : null;
-  const rescue = features && profile && reading.outcome === 'not_found' && reading.withheld && !reading.byMeaning ? rescueProbability(profile, features) : null;
   const scored = features && profile ? answerProbability(profile, features) : null;
-  // A reading by meaning (a question in another script than its notes) has no words to score: it stays partial.
-  const quoteOutcome: Reading['outcome'] = reading.byMeaning ? 'partial' : scored !== null && profile ? calibratedOutcome(profile, reading.outcome, scored, reading.signals.hasVectors === 1, rescue) : reading.outcome;
-  // Otherwise the reader's own "not found" stands: without the rescue model, showing every quote it
-  // withholds costs far more abstentions on unanswerable questions than it gains answers (docs/answers.md).
-  const rescued = rescue !== null && reading.outcome === 'not_found' && quoteOutcome === 'partial';
-  const probability = rescued ? rescue : scored;
+  const answerable = features && profile && !reading.byMeaning ? answerableProbability(profile, features) : null;
+  // A reading by meaning (a question in another script than its notes) has no words to score: it stays
+  // partial. A not-found reading with no quote to withhold stays not found.
+  const nothing = reading.outcome === 'not_found' && !reading.withheld;
+  const quoteOutcome: Reading['outcome'] = reading.byMeaning ? 'partial' : nothing ? 'not_found' : scored !== null && profile ? calibratedOutcome(profile, reading.outcome, scored, reading.signals.hasVectors === 1, answerable) : reading.outcome;
+  const rescued = reading.outcome === 'not_found' && quoteOutcome === 'partial';
+  const probability = scored;
   const quote = rescued ? (reading.withheld ?? '') : reading.outcome === 'not_found' ? '' : reading.answer;
   const unsure = quoteOutcome === 'partial' && reading.outcome !== 'partial';
   const bar = profile ? answeredBar(profile, reading.signals.hasVectors === 1) : null;
   const vectorsBar = profile ? answeredBar(profile, true) : null;
-  return { features, probability, quote, quoteOutcome, unsure, rescued, bar, vectorsBar };
+  return { features, probability, quote, quoteOutcome, unsure, rescued, bar, vectorsBar, answerable };
 }
 
 /** The quote as soon as it is read: to every window (`deps.onQuote`) and to this question's caller, with the passages it quotes. */

@@ -97,8 +97,8 @@ export const FEATURE_SIGNS: Partial<Record<FeatureName | RetrievalName, 1 | -1>>
   typed_share: 1,
 };
 /**
- * Why the reader said not found, each 0 or 1 (outcome.ts NotFoundCauses): read only by the rescue
- * model, the second look at a not-found reading's withheld quote (scorer.ts rescueProbability).
+ * Why the reader said not found, each 0 or 1 (outcome.ts NotFoundCauses): read only by the answerable
+ * model, which decides whether the notes answer at all (scorer.ts answerableProbability).
  */
 export const CAUSE_NAMES = ['nf_unknown_attribute', 'nf_scattered', 'nf_part_low', 'nf_evidence_low', 'nf_unstated'] as const;
 export type CauseName = (typeof CAUSE_NAMES)[number];
@@ -115,19 +115,18 @@ export const RETRIEVAL_NAMES = ['top_share', 'top3_share', 'rank_gap', 'missing_
 export type RetrievalName = (typeof RETRIEVAL_NAMES)[number];
 
 /**
- * The rescue model's features, in order: how much of the question the withheld quote and its best
- * sentence hold, how well its parts read, how far one sentence is from holding the question
- * together, how close a passage of another note comes, what the question asks and lacks, and why it
- * was not found, and four of retrieval's side (RETRIEVAL_NAMES): the rarest question word no passage
- * holds, the notes of the first five passages, whether the quote is of the first passage's note,
- * and how well a sentence with a value of the asked type covers the question. The lead's shape and
- * the asked type are left out: on the dev sets' not-found readings the model with every reading
- * feature told the withheld quotes that hold the fact from the rest worse (AUROC 0.62-0.66 over the
- * penalties tried) than this one (0.68-0.69). The other retrieval features (the first passages'
- * shares of the question, the gap to the fifth, the share of sentences with a typed value) are
- * measured but left out: the fit holds each at zero, as the quote's own coverage already says it.
+ * The answerable model's features, in order (scorer.ts answerableProbability: P(the notes answer the
+ * question at all), which decides Not in your notes): how much of the question the quote (or the
+ * quote the reader withheld) and its best sentence hold, how well its parts read, how far one
+ * sentence is from holding the question together, how close a passage of another note comes, what
+ * the question asks and lacks, whether the reader itself said not found and why, retrieval's side
+ * (RETRIEVAL_NAMES: how much of the question the first passages hold, the rarest question word no
+ * passage holds, the notes of the first five passages, whether the quote is of the first passage's
+ * note, sentences holding a value of the asked type) and the sentence vectors' cosines. The lead's
+ * shape and the asked type are left out: they say whether this quote is the answer, not whether the
+ * notes hold one.
  */
-export const RESCUE_FEATURES: readonly string[] = [
+export const ANSWERABLE_FEATURES: readonly string[] = [
   'answerability',
   'held',
   'part_best',
@@ -139,14 +138,17 @@ export const RESCUE_FEATURES: readonly string[] = [
   'strict',
   'unknown_share',
   'question_words',
+  'reader_not_found',
   ...CAUSE_NAMES,
-  'missing_rare',
-  'top_notes',
-  'lead_first_note',
-  'typed_cover',
+  ...RETRIEVAL_NAMES,
+  'has_vectors',
+  'sim_best',
+  'sim_gap',
 ];
 
-export type Features = Record<FeatureName | CauseName | RetrievalName, number>;
+/** The reader's own outcome as a feature: 1 when it said not found (read by the answerable model only). */
+export type OutcomeName = 'reader_not_found';
+export type Features = Record<FeatureName | CauseName | RetrievalName | OutcomeName, number>;
 
 const clip = (v: number, lo: number, hi: number) => (Number.isFinite(v) ? Math.min(hi, Math.max(lo, v)) : 0);
 
@@ -161,6 +163,7 @@ export function readingFeatures(reading: Pick<Reading, 'outcome' | 'answerabilit
   return {
     answerability: clip(reading.answerability, 0, 1),
     reader_answered: reading.outcome === 'answered' ? 1 : 0,
+    reader_not_found: reading.outcome === 'not_found' ? 1 : 0,
     held: clip(s.held, 0, 1),
     part_mean: clip(s.partMean, 0, 1),
     part_min: clip(s.partMin, 0, 1),
@@ -217,7 +220,7 @@ function retrievalFeatures(s: ReadingSignals): Record<RetrievalName, number> {
   };
 }
 
-/** The features as a vector in FEATURE_NAMES order (or another list of names: the rescue model's). */
+/** The features as a vector in FEATURE_NAMES order (or another list of names: the answerable model's). */
 export function featureVector(f: Partial<Record<string, number>>, names: readonly string[] = FEATURE_NAMES): number[] {
   return names.map((n) => {
     const v = f[n];

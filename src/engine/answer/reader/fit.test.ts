@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { FEATURE_NAMES, RESCUE_FEATURES } from './features.ts';
-import { type CandidateSet, chooseAbstainBelow, chooseRescueAt, fitRescue, kindWeights, rescueCurve, rescueRowProbability, rescueRows, chooseAnsweredAtPooled, fitLogistic, fitSelection, selectionAccuracy, fitScorer, fitRecalibration, type LabelledRow, logLoss, outcomeCounts, recalibrated, rowProbability, solve, standardisation, surestRight } from './fit.ts';
+import { FEATURE_NAMES, ANSWERABLE_FEATURES } from './features.ts';
+import { answerableRowProbability, answerableRows, type CandidateSet, chooseShowBars, fitAnswerable, kindWeights, showScore, chooseAnsweredAtPooled, fitLogistic, fitSelection, selectionAccuracy, fitScorer, fitRecalibration, type LabelledRow, logLoss, outcomeCounts, recalibrated, rowProbability, solve, standardisation, surestRight } from './fit.ts';
 
 /** A deterministic stream of numbers in [0, 1). */
 function rng(seed: number) {
@@ -158,18 +158,14 @@ describe('fitScorer and the thresholds', () => {
     const dev = [...rows(500, 3), ...rows(200, 4, false).map((r) => ({ ...r, features: { ...r.features, held: r.features.held! * 0.3 } }))];
     const p = dev.map((r) => rowProbability(fitted, r));
     const at = chooseAnsweredAtPooled([{ rows: dev, p }], 0.9);
-    const below = chooseAbstainBelow(dev, p, at);
-    const j = (t: number) => {
-      const c = outcomeCounts(dev, p, at, t);
-      return c.unanswerableAbstained - c.answerableAbstained;
-    };
+    // Without an answerable model only the abstention threshold decides.
+    const { abstainBelow: below } = chooseShowBars(dev, p, null, at);
+    const j = (t: number) => showScore(outcomeCounts(dev, p, at, t));
     expect(below).toBeGreaterThan(0);
     expect(below).toBeLessThanOrEqual(at);
     expect(outcomeCounts(dev, p, at, below).unanswerableAbstained).toBeGreaterThan(outcomeCounts(dev, p, at, 0).unanswerableAbstained);
-    // No other threshold tells them apart better.
+    // No other threshold scores better: unanswerable abstained, less answerable abstained, plus facts shown.
     for (const t of [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6]) expect(j(below)).toBeGreaterThanOrEqual(j(t) - 1e-9);
-    // Weighing answerable abstentions more moves the threshold down (or keeps it).
-    expect(chooseAbstainBelow(dev, p, at, 3)).toBeLessThanOrEqual(below);
   });
 });
 
@@ -274,36 +270,40 @@ describe('fitSelection', () => {
   });
 });
 
-describe('the rescue model', () => {
-  /** A not-found reading with a withheld quote: `part_best` and the scattered cause as given. */
-  const nf = (partBest: number, scattered: number, label: boolean, answerable = true): LabelledRow => ({
-    features: { part_best: partBest, nf_scattered: scattered, reader_answered: 0 },
+describe('the answerable model', () => {
+  /** A reading: `part_best` and the scattered cause as given; the reader's outcome not found (a withheld quote) unless said. */
+  const read = (partBest: number, scattered: number, label: boolean, answerable = true, outcome: LabelledRow['readerOutcome'] = 'not_found'): LabelledRow => ({
+    features: { part_best: partBest, nf_scattered: scattered, reader_answered: outcome === 'answered' ? 1 : 0 },
     label,
-    readerOutcome: 'not_found',
-    quoted: false,
+    readerOutcome: outcome,
+    quoted: outcome !== 'not_found',
     answerable,
-    withheld: true,
+    ...(outcome === 'not_found' ? { withheld: true } : {}),
   });
 
-  it('reads only not-found readings with a withheld quote', () => {
-    const quoted: LabelledRow = { features: {}, label: true, readerOutcome: 'answered', quoted: true, answerable: true };
+  it('reads the readings with a quote, shown or withheld', () => {
+    const quoted = read(0.5, 0, true, true, 'answered');
     const nothing: LabelledRow = { features: {}, label: false, readerOutcome: 'not_found', quoted: false, answerable: true };
-    expect(rescueRows([quoted, nothing, nf(0.5, 0, true)])).toEqual([nf(0.5, 0, true)]);
+    expect(answerableRows([quoted, nothing, read(0.5, 0, true)])).toEqual([quoted, read(0.5, 0, true)]);
   });
 
-  it('learns that a withheld quote whose best part reads well holds the fact, and that a scattered one does not', () => {
+  it("learns that a question whose best part reads well is answered in the notes, and that one with scattered words or the reader's not found is less likely", () => {
     const next = rng(11);
-    const rows = Array.from({ length: 400 }, () => {
+    const rows = Array.from({ length: 600 }, () => {
       const part = next();
       const scattered = next() < 0.5 ? 1 : 0;
-      return nf(part, scattered, next() < (scattered ? 0.1 : part));
+      const found = next() < 0.5;
+      return read(part, scattered, false, next() < (scattered ? 0.1 : part) * (found ? 1 : 0.5), found ? 'answered' : 'not_found');
     });
-    const model = fitRescue(rows, 1);
-    expect(model.features).toEqual([...RESCUE_FEATURES]);
-    expect(model.weights[RESCUE_FEATURES.indexOf('part_best')]).toBeGreaterThan(0);
-    expect(model.weights[RESCUE_FEATURES.indexOf('nf_scattered')]).toBeLessThan(0);
-    expect(rescueRowProbability(model, nf(0.9, 0, true))).toBeGreaterThan(rescueRowProbability(model, nf(0.9, 1, true)));
-    expect(rescueRowProbability(model, nf(0.9, 0, true))).toBeGreaterThan(rescueRowProbability(model, nf(0.1, 0, true)));
+    const model = fitAnswerable(rows, 1);
+    expect(model.features).toEqual([...ANSWERABLE_FEATURES]);
+    expect(model.weights[ANSWERABLE_FEATURES.indexOf('part_best')]).toBeGreaterThan(0);
+    expect(model.weights[ANSWERABLE_FEATURES.indexOf('nf_scattered')]).toBeLessThan(0);
+    // The reader's own not found is derived from its outcome for rows stored without the feature.
+    expect(model.weights[ANSWERABLE_FEATURES.indexOf('reader_not_found')]).toBeLessThan(0);
+    expect(answerableRowProbability(model, read(0.9, 0, true))).toBeGreaterThan(answerableRowProbability(model, read(0.9, 1, true)));
+    expect(answerableRowProbability(model, read(0.9, 0, true))).toBeGreaterThan(answerableRowProbability(model, read(0.1, 0, true)));
+    expect(answerableRowProbability(model, read(0.9, 0, true, true, 'answered'))).toBeGreaterThan(answerableRowProbability(model, read(0.9, 0, true)));
   });
 
   it.each([
@@ -321,47 +321,54 @@ describe('the rescue model', () => {
   it('lets the rare kind of training row decide when it is weighed by kind', () => {
     // 300 rows of one kind where part_best says nothing, 30 of another where it says everything.
     const next = rng(5);
-    const noise = Array.from({ length: 300 }, () => nf(next(), 0, next() < 0.3));
-    const telling = Array.from({ length: 30 }, (_, i) => nf(i / 30, 0, i >= 15));
+    const noise = Array.from({ length: 300 }, () => read(next(), 0, false, next() < 0.3));
+    const telling = Array.from({ length: 30 }, (_, i) => read(i / 30, 0, false, i >= 15));
     const rows = [...noise, ...telling];
     const kinds = rows.map((_, i) => (i < 300 ? 'squad' : 'vault'));
-    const at = RESCUE_FEATURES.indexOf('part_best');
-    const plain = fitRescue(rows, 1).weights[at]!;
-    const weighed = fitRescue(rows, 1, kindWeights(kinds)).weights[at]!;
+    const at = ANSWERABLE_FEATURES.indexOf('part_best');
+    const plain = fitAnswerable(rows, 1).weights[at]!;
+    const weighed = fitAnswerable(rows, 1, kindWeights(kinds)).weights[at]!;
     expect(weighed).toBeGreaterThan(2 * Math.max(plain, 0.05));
   });
 
-  // Rows scored p: [answerable with the fact?, answerable?]
-  const scored: [number, boolean, boolean][] = [
-    [0.9, true, true],
-    [0.8, true, true],
-    [0.8, false, true],
-    [0.7, true, true],
-    [0.6, false, false],
-    [0.5, true, true],
-    [0.4, false, false],
-    [0.3, false, false],
+  // Questions: [scorer p, answerable p, reader outcome, the quote holds the fact?, answerable?]
+  const scored: [number, number, LabelledRow['readerOutcome'], boolean, boolean][] = [
+    [0.9, 0.9, 'answered', true, true],
+    [0.8, 0.3, 'answered', true, true],
+    [0.2, 0.8, 'partial', false, true],
+    [0.2, 0.7, 'not_found', true, true],
+    [0.1, 0.6, 'not_found', false, true],
+    [0.3, 0.5, 'answered', false, false],
+    [0.1, 0.2, 'not_found', false, false],
+    [0.6, 0.1, 'answered', false, false],
   ];
-  const rows = scored.map(([, label, answerable]) => nf(0, 0, label, answerable));
+  const rows = scored.map(([, , outcome, label, answerable]) => read(0, 0, label, answerable, outcome));
   const p = scored.map(([v]) => v);
+  const pa = scored.map(([, v]) => v);
 
   it.each([
-    // bar, with the fact, without it, unanswerable, score (an unanswerable one weighs 3)
-    [0.9, 1, 0, 0, 1],
-    [0.8, 2, 1, 0, 2],
-    [0.7, 3, 1, 0, 3],
-    [0.6, 3, 1, 1, 0],
-    [0.5, 4, 1, 1, 1],
-    [0.3, 4, 1, 3, -5],
-  ])('at bar %d rescues %d with the fact, %d without, %d unanswerable: score %d', (at, withFact, withoutFact, unanswerable, score) => {
-    expect(rescueCurve(rows, p, 3).find((pt) => pt.at === at)).toEqual({ at, withFact, withoutFact, unanswerable, score });
+    // abstention threshold, answerable bar: answerable abstained, unanswerable abstained, fact shown (shares)
+    [0, 1, 0, 0, 0.6],
+    [0.7, 1, 0.6, 1, 0.4],
+    [0.7, 0.6, 0, 1, 0.6],
+    [0.7, 0.65, 0.2, 1, 0.6],
+    [0.5, 0.5, 0, 0.3333, 0.6],
+  ])('with the abstention threshold %d and the answerable bar %d: answerable abstained %d, unanswerable %d, fact shown %d', (below, at, aa, ua, fc) => {
+    const c = outcomeCounts(rows, p, 0.85, below, { p: pa, at });
+    expect([c.answerableAbstained, c.unanswerableAbstained, c.fullyCorrect]).toEqual([aa, ua, fc]);
+    // Answered needs the reader's answer above the Answered bar, whatever the answerable model says.
+    expect(c.answered).toBe(1);
   });
 
-  it('chooses the bar of the best score, and none when no bar shows enough answers with their fact', () => {
-    expect(chooseRescueAt(rescueCurve(rows, p, 3), 3)?.at).toBe(0.7);
-    expect(chooseRescueAt(rescueCurve(rows, p, 3), 5)).toBeNull();
-    // Unanswerable questions at the top: every bar costs more than it gains.
-    const worse = scored.map(([, label, answerable], i) => nf(0, 0, label, i < 2 ? false : answerable));
-    expect(chooseRescueAt(rescueCurve(worse, p, 3), 1)).toBeNull();
+  it('chooses the two bars together for the best score: unanswerable abstained, less answerable abstained, plus facts shown', () => {
+    const bars = chooseShowBars(rows, p, pa, 0.85);
+    expect(bars.counts.answerableAbstained).toBe(0);
+    expect(bars.counts.unanswerableAbstained).toBe(1);
+    expect(bars.abstainBelow).toBeGreaterThan(0.6);
+    expect(bars.abstainBelow).toBeLessThanOrEqual(0.8);
+    expect(bars.at).toBeGreaterThan(0.5);
+    expect(bars.at).toBeLessThanOrEqual(0.6);
+    // The abstention threshold stays at or below the Answered bar.
+    expect(chooseShowBars(rows, p, pa, 0.5).abstainBelow).toBeLessThanOrEqual(0.5);
   });
 });

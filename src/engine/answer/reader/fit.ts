@@ -3,7 +3,7 @@
  * standardised features, and the two thresholds chosen on dev rows. Pure functions: the command
  * that collects rows is `synapsis tune --answers` (src/cli/eval/tune-answers.ts).
  */
-import { FEATURE_NAMES, FEATURE_SIGNS, featureVector, RESCUE_FEATURES } from './features.ts';
+import { ANSWERABLE_FEATURES, FEATURE_NAMES, FEATURE_SIGNS, featureVector } from './features.ts';
 import { logit, type ReaderProfile, standardise } from './scorer.ts';
 
 export interface LabelledRow {
@@ -18,7 +18,7 @@ export interface LabelledRow {
   answerable: boolean;
   /**
    * The reader said not found but had a quote it withheld: the label then says whether the withheld
-   * quote holds the fact, and the features describe it (what the rescue model is fitted on).
+   * quote holds the fact, and the features describe it (the answerable model reads these rows too).
    */
   withheld?: boolean;
 }
@@ -217,8 +217,24 @@ export interface OutcomeCounts {
 export type AnsweredBar = number | ((row: LabelledRow) => number);
 const barOf = (bar: AnsweredBar, row: LabelledRow) => (typeof bar === 'number' ? bar : bar(row));
 
-/** What the thresholds would make of rows scored with probabilities p. */
-export function outcomeCounts(rows: readonly LabelledRow[], p: readonly number[], answeredAt: AnsweredBar, abstainBelow: number): OutcomeCounts {
+/**
+ * The answerable model's side of the outcome: each row's P(the notes answer), and its bar. Without
+ * it a quote below the abstention threshold is not found, and so is every reader's not found.
+ */
+export interface AnswerableSide {
+  p: readonly number[];
+  at: number;
+}
+
+/** Whether a row's quote (or withheld quote) is shown, under the thresholds (scorer.ts calibratedOutcome). */
+export function rowShown(r: LabelledRow, p: number, abstainBelow: number, answerable?: { p: number; at: number }): boolean {
+  if (!answerable) return r.quoted && p >= abstainBelow;
+  if (!r.quoted && !r.withheld) return false;
+  return p >= abstainBelow || answerable.p >= answerable.at;
+}
+
+/** What the thresholds would make of rows scored with probabilities p (and the answerable model's, when given). */
+export function outcomeCounts(rows: readonly LabelledRow[], p: readonly number[], answeredAt: AnsweredBar, abstainBelow: number, answerableSide?: AnswerableSide): OutcomeCounts {
   let answered = 0;
   let right = 0;
   let ansAbs = 0;
@@ -227,8 +243,8 @@ export function outcomeCounts(rows: readonly LabelledRow[], p: readonly number[]
   const answerable = rows.filter((r) => r.answerable).length;
   const unanswerable = rows.length - answerable;
   rows.forEach((r, i) => {
-    const abstained = !r.quoted || p[i]! < abstainBelow;
-    const isAnswered = !abstained && r.readerOutcome === 'answered' && p[i]! >= barOf(answeredAt, r);
+    const abstained = !rowShown(r, p[i]!, abstainBelow, answerableSide ? { p: answerableSide.p[i]!, at: answerableSide.at } : undefined);
+    const isAnswered = !abstained && r.quoted && r.readerOutcome === 'answered' && p[i]! >= barOf(answeredAt, r);
     if (isAnswered) {
       answered++;
       if (r.label) right++;
@@ -287,30 +303,6 @@ export function surestRight(rows: readonly LabelledRow[], p: readonly number[], 
   if (answered.length < n) return null;
   const surest = answered.sort((a, b) => b.p - a.p).slice(0, n);
   return { answers: n, right: surest.filter((x) => x.label).length };
-}
-
-/**
- * The abstention threshold: the probability below `answeredAt` that best tells the two kinds of
- * question apart, the share of unanswerable ones abstained minus `weight` times the share of
- * answerable ones abstained (Youden's J at weight 1), the lowest such threshold on a tie.
- */
-export function chooseAbstainBelow(rows: readonly LabelledRow[], p: readonly number[], answeredAt: AnsweredBar, weight = 1): number {
-  const score = (t: number) => {
-    const c = outcomeCounts(rows, p, answeredAt, t);
-    return c.unanswerableAbstained - weight * c.answerableAbstained;
-  };
-  let best = 0;
-  let bestScore = score(0);
-  const lowest = Math.min(...rows.map((r) => barOf(answeredAt, r)), 1);
-  const candidates = [...new Set(p.map((v) => round(v, 3)))].filter((t) => t > 0 && t <= lowest).sort((a, b) => a - b);
-  for (const t of candidates) {
-    const s = score(t);
-    if (s > bestScore + 1e-9) {
-      best = t;
-      bestScore = s;
-    }
-  }
-  return best;
 }
 
 /** One question's candidate sentences: their selection features and whether each holds the asked fact. */
@@ -396,30 +388,34 @@ export function fitSelection(sets: readonly CandidateSet[], start: readonly numb
   return w.map((v) => Math.round(((v * norm) / l1) * 1e4) / 1e4);
 }
 
-/** The rows the rescue model reads: not-found readings with a withheld quote. */
-export const rescueRows = (rows: readonly LabelledRow[]): LabelledRow[] => rows.filter((r) => r.readerOutcome === 'not_found' && r.withheld === true);
+/** The rows the answerable model reads: readings with a quote, shown or withheld. */
+export const answerableRows = (rows: readonly LabelledRow[]): LabelledRow[] => rows.filter((r) => r.quoted || r.withheld === true);
 
-export type RescueModel = NonNullable<ReaderProfile['rescue']>;
+export type AnswerableModel = NonNullable<ReaderProfile['answerable']>;
+
+/** A row's answerable features: its reading's, with the reader's own not found (derived for rows collected before it was a feature). */
+const answerableVector = (row: Pick<LabelledRow, 'features' | 'readerOutcome'>): number[] =>
+  featureVector({ ...row.features, reader_not_found: row.features.reader_not_found ?? (row.readerOutcome === 'not_found' ? 1 : 0) }, ANSWERABLE_FEATURES);
 
 /**
- * Fits the rescue model on not-found readings with a withheld quote: P(the withheld quote holds the
- * asked fact) over RESCUE_FEATURES, the reading's features keeping their signs (FEATURE_SIGNS), the
- * not-found causes free. Its bar is chosen separately (chooseRescueAt).
+ * Fits the answerable model: P(the question has an answer in the notes) over ANSWERABLE_FEATURES,
+ * on the rows of readings with a quote or a withheld quote, each label the question's (answerable or
+ * not) whatever its quote holds. No sign is imposed: a feature may say the quote is wrong and the
+ * notes right. Its bar is chosen with the abstention threshold (chooseShowBars).
  */
-export function fitRescue(rows: readonly LabelledRow[], lambda = 1, rowWeights: readonly number[] = []): Omit<RescueModel, 'at'> {
-  const raw = rows.map((r) => featureVector(r.features, RESCUE_FEATURES));
+export function fitAnswerable(rows: readonly LabelledRow[], lambda = 1, rowWeights: readonly number[] = []): Omit<AnswerableModel, 'at'> {
+  const raw = rows.map(answerableVector);
   const { mean, scale } = standardisation(raw);
   const x = raw.map((v) => standardise({ mean, scale }, v));
-  const signs = RESCUE_FEATURES.map((n) => FEATURE_SIGNS[n as keyof typeof FEATURE_SIGNS] ?? 0);
-  const { weights, bias } = fitLogistic(x, rows.map((r) => r.label), lambda, 50, signs, rowWeights);
-  return { features: [...RESCUE_FEATURES], mean, scale, weights: weights.map((w) => round(w, 5)), bias: round(bias, 5) };
+  const { weights, bias } = fitLogistic(x, rows.map((r) => r.answerable), lambda, 50, [], rowWeights);
+  return { features: [...ANSWERABLE_FEATURES], mean, scale, weights: weights.map((w) => round(w, 5)), bias: round(bias, 5) };
 }
 
 /**
  * Row weights under which each kind of row weighs as much in total as every other kind (mean weight
- * 1): two kinds of 500 and 50 rows weigh 0.55 and 5.5 a row. The rescue model's training rows are
- * mostly SQuAD's Wikipedia paragraphs; weighed by kind, the notes' own not-found readings count as
- * much as SQuAD's in the fit.
+ * 1): two kinds of 500 and 50 rows weigh 0.55 and 5.5 a row. The answerable model's training rows are
+ * mostly SQuAD's Wikipedia paragraphs; weighed by kind, the notes' own readings count as much as
+ * SQuAD's in the fit.
  */
 export function kindWeights(kinds: readonly string[]): number[] {
   const counts = new Map<string, number>();
@@ -427,51 +423,51 @@ export function kindWeights(kinds: readonly string[]): number[] {
   return kinds.map((k) => kinds.length / (counts.size * counts.get(k)!));
 }
 
-/** The rescue model's probability for a row. */
-export function rescueRowProbability(model: Omit<RescueModel, 'at'>, row: Pick<LabelledRow, 'features'>): number {
-  return 1 / (1 + Math.exp(-logit(model.weights, model.bias, standardise(model, featureVector(row.features, model.features)))));
+/** The answerable model's probability for a row. */
+export function answerableRowProbability(model: Omit<AnswerableModel, 'at'>, row: Pick<LabelledRow, 'features' | 'readerOutcome'>): number {
+  return 1 / (1 + Math.exp(-logit(model.weights, model.bias, standardise(model, answerableVector(row)))));
 }
 
-/** One bar of the rescue curve: the not-found readings it would show as Partly answered. */
-export interface RescuePoint {
+/** The mean log loss of the answerable model's probabilities against the questions' answerability. */
+export function answerableLogLoss(rows: readonly LabelledRow[], p: readonly number[]): number {
+  return logLoss(rows.map((r) => ({ ...r, label: r.answerable, quoted: true })), p);
+}
+
+/** The two bars that decide Not in your notes, and what they make of the rows they were chosen on. */
+export interface ShowBars {
+  abstainBelow: number;
   at: number;
-  /** Answerable questions rescued whose withheld quote holds the fact. */
-  withFact: number;
-  /** Answerable questions rescued whose withheld quote does not hold it (shown, no harm to the count of right answers). */
-  withoutFact: number;
-  /** Unanswerable questions rescued: each one an unanswerable question no longer abstained. */
-  unanswerable: number;
-  /** withFact less `weight` times unanswerable. */
-  score: number;
+  counts: OutcomeCounts;
 }
 
 /**
- * The rescue curve over the rows (not-found readings with a withheld quote) at each distinct
- * probability, highest bar first; an unanswerable question rescued counts `weight` times against.
+ * What a pair of bars is chosen by: the share of unanswerable questions abstained, less the share of
+ * answerable ones abstained, plus the share shown with their fact. The three are the targets the bars
+ * move, each a share, weighed alike: an answerable question shown with its fact counts twice (not
+ * abstained, and right), one shown without it once.
  */
-export function rescueCurve(rows: readonly LabelledRow[], p: readonly number[], weight = 3): RescuePoint[] {
-  const bars = [...new Set(p.map((v) => round(v, 3)))].sort((a, b) => b - a);
-  return bars.map((at) => {
-    let withFact = 0;
-    let withoutFact = 0;
-    let unanswerable = 0;
-    rows.forEach((r, i) => {
-      if (round(p[i]!, 3) < at) return;
-      if (!r.answerable) unanswerable++;
-      else if (r.label) withFact++;
-      else withoutFact++;
-    });
-    return { at, withFact, withoutFact, unanswerable, score: withFact - weight * unanswerable };
-  });
-}
+export const showScore = (c: Pick<OutcomeCounts, 'unanswerableAbstained' | 'answerableAbstained' | 'fullyCorrect'>): number => c.unanswerableAbstained - c.answerableAbstained + c.fullyCorrect;
 
 /**
- * The rescue bar: the one of the curve with the best score (the highest bar on a tie), when it
- * rescues at least `minWithFact` answerable questions with the fact and the score is positive; null
- * when no bar does (the model cannot tell the withheld quotes that hold the fact from the rest).
+ * The abstention threshold and the answerable model's bar, chosen together on the rows (every
+ * question, each with its scorer probability and answerable probability) for the best showScore: a
+ * quote is shown when it clears either. Without an answerable model (null) the abstention threshold
+ * is chosen alone. The lowest bars on a tie; the abstention threshold stays at or below the lowest
+ * Answered bar. Both are tried in steps of 0.01.
  */
-export function chooseRescueAt(curve: readonly RescuePoint[], minWithFact = 3): RescuePoint | null {
-  let best: RescuePoint | null = null;
-  for (const point of curve) if (!best || point.score > best.score + 1e-9) best = point;
-  return best && best.score > 0 && best.withFact >= minWithFact ? best : null;
+export function chooseShowBars(rows: readonly LabelledRow[], p: readonly number[], pAnswerable: readonly number[] | null, answeredAt: AnsweredBar): ShowBars {
+  const lowest = Math.min(...rows.map((r) => barOf(answeredAt, r)), 1);
+  let best: ShowBars | null = null;
+  let bestScore = -Infinity;
+  for (let s = 0; s <= 100 && s / 100 <= lowest + 1e-9; s++) {
+    for (let t = pAnswerable ? 0 : 100; t <= 100; t++) {
+      const counts = outcomeCounts(rows, p, answeredAt, s / 100, pAnswerable ? { p: pAnswerable, at: t / 100 } : undefined);
+      const score = showScore(counts);
+      if (score > bestScore + 1e-9) {
+        bestScore = score;
+        best = { abstainBelow: s / 100, at: t / 100, counts };
+      }
+    }
+  }
+  return best!;
 }

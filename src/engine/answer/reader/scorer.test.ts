@@ -3,8 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SELECTION, SELECTION_FEATURES } from '../reader.ts';
-import { FEATURE_NAMES, FEATURE_SIGNS, featureVector, readingFeatures, RESCUE_FEATURES } from './features.ts';
-import { answerProbability, calibratedOutcome, checkProfile, defaultReaderProfile, loadReaderProfile, type ReaderProfile, rescueProbability } from './scorer.ts';
+import { ANSWERABLE_FEATURES, FEATURE_NAMES, featureVector, readingFeatures } from './features.ts';
+import { answerableProbability, answerProbability, calibratedOutcome, checkProfile, defaultReaderProfile, loadReaderProfile, type ReaderProfile } from './scorer.ts';
 import type { ReadingSignals } from '../reader.ts';
 
 const signals: ReadingSignals = {
@@ -75,47 +75,54 @@ describe('the scorer', () => {
     expect(calibratedOutcome(profile(), reader, p)).toBe(expected);
   });
 
-  /** A rescue model that weighs only `part_best` and the scattered cause, with its bar. */
-  const rescue = (at: number): NonNullable<ReaderProfile['rescue']> => ({
-    features: [...RESCUE_FEATURES],
-    mean: RESCUE_FEATURES.map(() => 0),
-    scale: RESCUE_FEATURES.map(() => 1),
-    weights: RESCUE_FEATURES.map((f) => (f === 'part_best' ? 4 : f === 'nf_scattered' ? -3 : 0)),
+  /** An answerable model that weighs only `part_best`, the reader's own not found and the scattered cause, with its bar. */
+  const answerable = (at: number): NonNullable<ReaderProfile['answerable']> => ({
+    features: [...ANSWERABLE_FEATURES],
+    mean: ANSWERABLE_FEATURES.map(() => 0),
+    scale: ANSWERABLE_FEATURES.map(() => 1),
+    weights: ANSWERABLE_FEATURES.map((f) => (f === 'part_best' ? 4 : f === 'nf_scattered' ? -3 : f === 'reader_not_found' ? -1 : 0)),
     bias: -2,
     at,
   });
 
   it.each([
-    // reader outcome, scorer p, rescue p, profile with a rescue model at 0.6?, outcome
-    ['not_found', 0.99, 0.7, true, 'partial'],
-    ['not_found', 0.99, 0.6, true, 'partial'],
-    ['not_found', 0.99, 0.59, true, 'not_found'],
-    ['not_found', 0.99, null, true, 'not_found'],
+    // reader outcome, scorer p, answerable p, profile with an answerable model at 0.6?, outcome
+    ['not_found', 0.1, 0.7, true, 'partial'],
+    ['not_found', 0.1, 0.6, true, 'partial'],
+    ['not_found', 0.1, 0.59, true, 'not_found'],
+    ['not_found', 0.1, null, true, 'not_found'],
+    ['not_found', 0.35, 0.1, true, 'partial'],
     ['not_found', 0.99, 0.99, false, 'not_found'],
-    ['answered', 0.9, 0.99, true, 'answered'],
-    ['answered', 0.1, 0.99, true, 'not_found'],
+    ['answered', 0.9, 0.1, true, 'answered'],
+    ['answered', 0.1, 0.99, true, 'partial'],
+    ['answered', 0.1, 0.59, true, 'not_found'],
+    ['answered', 0.1, 0.99, false, 'not_found'],
     ['partial', 0.95, 0.1, true, 'partial'],
-  ] as const)('a reader outcome %s with p %d and rescue p %s (rescue model: %s) becomes %s', (reader, p, r, withRescue, expected) => {
-    const prof = profile(withRescue ? { rescue: rescue(0.6) } : {});
-    expect(calibratedOutcome(prof, reader, p, false, r)).toBe(expected);
+    ['partial', 0.2, 0.7, true, 'partial'],
+  ] as const)('a reader outcome %s with p %d and answerable p %s (answerable model: %s) becomes %s', (reader, p, a, withModel, expected) => {
+    const prof = profile(withModel ? { answerable: answerable(0.6) } : {});
+    expect(calibratedOutcome(prof, reader, p, false, a)).toBe(expected);
   });
 
-  it('scores a withheld quote by the rescue model: its best part for it, scattered words against it; null without a model', () => {
-    const nf = (partBest: number, scattered: number) => readingFeatures({ outcome: 'not_found', answerability: 0.3, signals: { ...signals, partBest, causes: { nothing: 0, unknownAttribute: 0, scattered, partLow: 0, evidenceLow: 0, unstated: 0 } } });
-    const prof = profile({ rescue: rescue(0.6) });
-    expect(rescueProbability(prof, nf(1, 0))).toBeCloseTo(1 / (1 + Math.exp(-2)), 3);
-    expect(rescueProbability(prof, nf(1, 1))).toBeCloseTo(1 / (1 + Math.exp(1)), 3);
-    expect(rescueProbability(prof, nf(0.2, 0))!).toBeLessThan(rescueProbability(prof, nf(1, 0))!);
-    expect(rescueProbability(profile(), nf(1, 0))).toBeNull();
-    expect(nf(1, 1).nf_scattered).toBe(1);
+  it("tells by the answerable model whether the notes answer: its best part for it, the reader's not found and scattered words against it; null without a model", () => {
+    const read = (outcome: 'answered' | 'not_found', partBest: number, scattered: number) => readingFeatures({ outcome, answerability: 0.3, signals: { ...signals, partBest, causes: { nothing: 0, unknownAttribute: 0, scattered, partLow: 0, evidenceLow: 0, unstated: 0 } } });
+    const prof = profile({ answerable: answerable(0.6) });
+    expect(answerableProbability(prof, read('answered', 1, 0))).toBeCloseTo(1 / (1 + Math.exp(-2)), 3);
+    expect(answerableProbability(prof, read('not_found', 1, 0))).toBeCloseTo(1 / (1 + Math.exp(-1)), 3);
+    expect(answerableProbability(prof, read('not_found', 1, 1))).toBeCloseTo(1 / (1 + Math.exp(2)), 3);
+    expect(answerableProbability(prof, read('answered', 0.2, 0))!).toBeLessThan(answerableProbability(prof, read('answered', 1, 0))!);
+    expect(answerableProbability(profile(), read('answered', 1, 0))).toBeNull();
+    expect(read('not_found', 1, 1).nf_scattered).toBe(1);
+    expect(read('not_found', 1, 1).reader_not_found).toBe(1);
+    expect(read('answered', 1, 1).reader_not_found).toBe(0);
     // A reading stored before the causes were recorded has none.
     expect(readingFeatures({ outcome: 'not_found', answerability: 0.3, signals }).nf_scattered).toBe(0);
   });
 
-  it('refuses a rescue model fitted on other features', () => {
-    expect(() => checkProfile(profile({ rescue: { ...rescue(0.5), features: ['part_best'] } }), 'x.json')).toThrow(/rescues not-found readings by other features/);
-    expect(() => checkProfile(profile({ rescue: { ...rescue(0.5), weights: [1] } }), 'x.json')).toThrow(/rescues not-found readings by other features/);
-    expect(checkProfile(profile({ rescue: rescue(0.5) }), 'x.json').rescue?.at).toBe(0.5);
+  it('refuses an answerable model fitted on other features', () => {
+    expect(() => checkProfile(profile({ answerable: { ...answerable(0.5), features: ['part_best'] } }), 'x.json')).toThrow(/tells answerable questions by other features/);
+    expect(() => checkProfile(profile({ answerable: { ...answerable(0.5), weights: [1] } }), 'x.json')).toThrow(/tells answerable questions by other features/);
+    expect(checkProfile(profile({ answerable: answerable(0.5) }), 'x.json').answerable?.at).toBe(0.5);
   });
 
   it('holds a reading with sentence vectors to its own Answered bar, when the profile has one', () => {
@@ -154,27 +161,25 @@ describe('the scorer', () => {
     const shipped = defaultReaderProfile();
     expect(shipped.abstain_below).toBeLessThanOrEqual(shipped.answered_at);
     expect(shipped.features).toEqual([...FEATURE_NAMES]);
-    // Its rescue model reads the features this version computes, and shows only what clears a bar.
-    expect(shipped.rescue?.features).toEqual([...RESCUE_FEATURES]);
-    // Its bar is the one the fit chose on the dev curve, and it holds something back.
-    expect(shipped.rescue!.at).toBeGreaterThan(0);
-    expect(shipped.rescue!.at).toBe((shipped.fitted.rescue as { at: number }).at);
+    // Its answerable model reads the features this version computes; its bar and the abstention
+    // threshold are the ones the fit chose on the dev sets, and each holds something back.
+    expect(shipped.answerable?.features).toEqual([...ANSWERABLE_FEATURES]);
+    const fitted = shipped.fitted.answerable as { at: number; abstain_below: number };
+    expect(shipped.answerable!.at).toBe(fitted.at);
+    expect(shipped.abstain_below).toBe(fitted.abstain_below);
+    expect(shipped.answerable!.at).toBeGreaterThan(0);
+    expect(shipped.abstain_below).toBeGreaterThan(0);
   });
 
-  it("ships a rescue model that reads retrieval's side the way its meaning says", () => {
+  it("ships an answerable model that reads the reader's and retrieval's sides the way their meaning says", () => {
     const shipped = defaultReaderProfile();
-    const causes = { nothing: 0, unknownAttribute: 0, scattered: 1, partLow: 0, evidenceLow: 0, unstated: 0 };
-    const withheld = (over: Partial<ReadingSignals>) => readingFeatures({ outcome: 'not_found', answerability: 0.5, signals: { ...signals, partBest: 0.6, causes, ...over } });
-    // The quote is of the first passage's note and the rarest question word is in the passages:
-    // more likely the fact than the same quote of a later note with that word nowhere retrieved.
-    const found = rescueProbability(shipped, withheld({ leadFirstNote: 1, missingRare: 0, typedCover: 0.8 }))!;
-    const astray = rescueProbability(shipped, withheld({ leadFirstNote: 0, missingRare: 1, typedCover: 0.8 }))!;
-    expect(found).toBeGreaterThan(astray);
-    // Each signed feature the model reads keeps its side.
-    const r = shipped.rescue!;
-    for (const [i, name] of r.features.entries()) {
-      const sign = FEATURE_SIGNS[name as keyof typeof FEATURE_SIGNS];
-      if (sign) expect(sign * r.weights[i]!).toBeGreaterThanOrEqual(0);
-    }
+    const none = { nothing: 0, unknownAttribute: 0, scattered: 0, partLow: 0, evidenceLow: 0, unstated: 0 };
+    const read = (outcome: 'answered' | 'not_found', over: Partial<ReadingSignals>) => answerableProbability(shipped, readingFeatures({ outcome, answerability: 0.5, signals: { ...signals, partBest: 0.6, causes: none, ...over } }))!;
+    // A question whose best part reads well is more likely answered in the notes than one read poorly.
+    expect(read('answered', { partBest: 0.9 })).toBeGreaterThan(read('answered', { partBest: 0.3 }));
+    // The reader's own not found, with the question's words scattered over sentences, speaks against it.
+    expect(read('answered', {})).toBeGreaterThan(read('not_found', { causes: { ...none, scattered: 1 } }));
+    // A sentence holding a value of the asked type that covers the question speaks for it.
+    expect(read('answered', { typedCover: 0.9 })).toBeGreaterThan(read('answered', { typedCover: 0.1 }));
   });
 });

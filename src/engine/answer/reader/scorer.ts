@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { createError } from '../../../shared/errors.ts';
 import defaultProfile from './answer-profile.json' with { type: 'json' };
 import { SELECTION_FEATURES } from '../reader.ts';
-import { FEATURE_NAMES, featureVector, type Features, RESCUE_FEATURES } from './features.ts';
+import { ANSWERABLE_FEATURES, FEATURE_NAMES, featureVector, type Features } from './features.ts';
 
 export const ReaderProfileSchema = z.object({
   version: z.literal(1),
@@ -26,7 +26,10 @@ export const ReaderProfileSchema = z.object({
    * the Answered bar is chosen for >= 90% precision within each.
    */
   answered_at_vectors: z.number().min(0).max(1).optional(),
-  /** Below: Not in your notes (the quote is most likely no answer). */
+  /**
+   * Below: Not in your notes, unless the answerable model says the notes answer (its `at`): a quote
+   * this probable is shown, whatever the answerable model says.
+   */
   abstain_below: z.number().min(0).max(1),
   /**
    * The weights that rank the candidate sentences (answer/reader.ts SELECTION_FEATURES), fitted on the
@@ -34,12 +37,14 @@ export const ReaderProfileSchema = z.object({
    */
   selection: z.object({ features: z.array(z.string()), weights: z.array(z.number()) }).optional(),
   /**
-   * The second look at a not-found reading that has a withheld quote: a logistic model over
-   * RESCUE_FEATURES (the reading's features and why it was not found), fitted on the training sets'
-   * not-found readings, P(the withheld quote holds the asked fact); at or above `at` (chosen on the
-   * dev sets) the withheld quote is shown as Partly answered. Absent: the reader's not found stands.
+   * Whether the notes answer the question at all: a logistic model over ANSWERABLE_FEATURES (the
+   * reading's features, the reader's own not found and why, retrieval's side), fitted on the training
+   * sets' readings, P(the question has an answer in the notes). At or above `at` the quote (or, when
+   * the reader said not found, the quote it withheld) is shown, as Partly answered unless it earns
+   * Answered; below it and below abstain_below: Not in your notes. Both bars are chosen together on
+   * the dev sets. Absent: a quote below abstain_below is not found, and so is the reader's not found.
    */
-  rescue: z
+  answerable: z
     .object({
       features: z.array(z.string()),
       mean: z.array(z.number()),
@@ -66,9 +71,9 @@ export function checkProfile(raw: unknown, source: string): ReaderProfile {
   if (p.selection && (p.selection.features.join(',') !== SELECTION_FEATURES.join(',') || p.selection.weights.length !== SELECTION_FEATURES.length || p.selection.weights.some((w) => !Number.isFinite(w)))) {
     throw createError('E_SYN_BAD_REQUEST', `Reader profile ${source} ranks sentences by other features than this version computes: fit it again with synapsis tune --answers`);
   }
-  const r = p.rescue;
-  if (r && (r.features.join(',') !== RESCUE_FEATURES.join(',') || r.mean.length !== r.features.length || r.scale.length !== r.features.length || r.weights.length !== r.features.length)) {
-    throw createError('E_SYN_BAD_REQUEST', `Reader profile ${source} rescues not-found readings by other features than this version computes: fit it again with synapsis tune --answers`);
+  const m = p.answerable;
+  if (m && (m.features.join(',') !== ANSWERABLE_FEATURES.join(',') || m.mean.length !== m.features.length || m.scale.length !== m.features.length || m.weights.length !== m.features.length)) {
+    throw createError('E_SYN_BAD_REQUEST', `Reader profile ${source} tells answerable questions by other features than this version computes: fit it again with synapsis tune --answers`);
   }
   if (p.answered_at_vectors !== undefined && p.abstain_below > p.answered_at_vectors) throw createError('E_SYN_BAD_REQUEST', `Reader profile ${source}: abstain_below (${p.abstain_below}) is above answered_at_vectors (${p.answered_at_vectors})`);
   if (p.abstain_below > p.answered_at) throw createError('E_SYN_BAD_REQUEST', `Reader profile ${source}: abstain_below (${p.abstain_below}) is above answered_at (${p.answered_at})`);
@@ -114,13 +119,13 @@ export function answerProbability(profile: ReaderProfile, features: Features): n
 }
 
 /**
- * The rescue model's P(the withheld quote of a not-found reading holds the asked fact), rounded to 3
- * decimals; null when the profile has no rescue model.
+ * The answerable model's P(the notes answer the question at all), rounded to 3 decimals; null when
+ * the profile has no answerable model.
  */
-export function rescueProbability(profile: ReaderProfile, features: Features): number | null {
-  const r = profile.rescue;
-  if (!r) return null;
-  const p = sigmoid(logit(r.weights, r.bias, standardise(r, featureVector(features, r.features))));
+export function answerableProbability(profile: ReaderProfile, features: Features): number | null {
+  const m = profile.answerable;
+  if (!m) return null;
+  const p = sigmoid(logit(m.weights, m.bias, standardise(m, featureVector(features, m.features))));
   return Math.round(p * 1000) / 1000;
 }
 
@@ -132,15 +137,17 @@ export function answeredBar(profile: Pick<ReaderProfile, 'answered_at' | 'answer
 }
 
 /**
- * The outcome a reading earns: Answered only when the reader found every part and the probability
- * clears the Answered threshold; Not in your notes when the reader found nothing or the probability
- * is below the abstention threshold; Partly answered between (the quote, and the closest passages,
- * shown for the person to read). A not-found reading whose withheld quote the rescue model scores at
- * or above its bar (`rescue`, rescueProbability) is Partly answered, never Answered.
+ * The outcome a reading earns. Answered only when the reader found every part and the probability
+ * clears the Answered bar. Otherwise the quote is shown as Partly answered (the quote, and the
+ * closest passages, for the person to read) when it is probable enough (abstain_below) or the notes
+ * most likely answer the question (the answerable model at or above its bar); else Not in your notes.
+ * The reader's own not found is weighed the same way, its withheld quote in place of a quote (never
+ * Answered); without an answerable model it stands.
  */
-export function calibratedOutcome(profile: ReaderProfile, readerOutcome: CalibratedOutcome, probability: number, withVectors = false, rescue: number | null = null): CalibratedOutcome {
-  if (readerOutcome === 'not_found') return profile.rescue && rescue !== null && rescue >= profile.rescue.at ? 'partial' : 'not_found';
-  if (probability < profile.abstain_below) return 'not_found';
+export function calibratedOutcome(profile: ReaderProfile, readerOutcome: CalibratedOutcome, probability: number, withVectors = false, answerable: number | null = null): CalibratedOutcome {
+  const answers = profile.answerable !== undefined && answerable !== null && answerable >= profile.answerable.at;
+  if (readerOutcome === 'not_found') return profile.answerable && (answers || probability >= profile.abstain_below) ? 'partial' : 'not_found';
+  if (probability < profile.abstain_below && !answers) return 'not_found';
   if (readerOutcome === 'answered' && probability >= answeredBar(profile, withVectors)) return 'answered';
   return 'partial';
 }
