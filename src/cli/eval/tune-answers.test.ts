@@ -4,7 +4,8 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FEATURE_NAMES } from '../../engine/answer/reader/features.ts';
 import { loadReaderProfile } from '../../engine/answer/reader/scorer.ts';
-import { type LabelledRow, outcomeCounts, rowProbability } from '../../engine/answer/reader/fit.ts';
+import { type CandidateSet, type LabelledRow, outcomeCounts, rowProbability } from '../../engine/answer/reader/fit.ts';
+import { DEFAULT_SELECTION, SELECTION_FEATURES } from '../../engine/answer/reader/selection.ts';
 import { runTuneAnswers } from './tune-answers.ts';
 import { cli } from '../../../test/helpers/cli.ts';
 import { SHARED_DIR } from '../../../test/helpers/tmp.ts';
@@ -100,6 +101,34 @@ describe('synapsis tune --answers', () => {
     expect(profile.answerable).toBeUndefined();
     expect((profile.fitted.answerable as { kept: boolean }).kept).toBe(false);
     expect(lines.some((l) => /^answerable: not fitted \(400 training rows, 0 unanswerable/.test(l))).toBe(true);
+  });
+
+  it('keeps the hand-set selection weights for rows it is given, and asks nothing again', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'syn-tune-answers-'));
+    dirs.push(dir);
+    const manifest = path.join(dir, 'sets.json');
+    // The vaults named do not exist: asking any set again would fail.
+    fs.writeFileSync(manifest, JSON.stringify({ train: [{ name: 't', vault: 'v', questions: 'q.json' }], dev: [{ name: 'd', vault: 'v', questions: 'r.json' }] }));
+    // Questions whose right sentence is told by the feature the hand-set weights weigh least, while a
+    // wrong one covers more of the question: fitted weights lead with the right one more often.
+    const quiet = DEFAULT_SELECTION.reduce((k, w, i) => (Math.abs(w) < Math.abs(DEFAULT_SELECTION[k]!) ? i : k), 1);
+    const candidates = (n: number): CandidateSet[] =>
+      Array.from({ length: n }, (_, q) => {
+        const c = 0.4 + (q % 7) * 0.03;
+        const sentence = (coverage: number, signal: number) => SELECTION_FEATURES.map((_, i) => (i === 0 ? coverage : i === quiet ? signal : 0));
+        return { features: [sentence(c, 1), sentence(c + 0.1, 0), sentence(c - 0.2, 0)], holds: [true, false, false] };
+      });
+    const saved = path.join(dir, 'rows.json');
+    fs.writeFileSync(saved, JSON.stringify([{ name: 't', role: 'train', rows: rows(400, 1), candidates: candidates(200) }, { name: 'd', role: 'dev', rows: rows(200, 2), candidates: candidates(100) }]));
+    const lines: string[] = [];
+    await runTuneAnswers({ manifest, out: path.join(dir, 'p.json'), rows: saved, workDir: path.join(dir, 'work'), log: (l) => lines.push(l) });
+    const profile = loadReaderProfile(path.join(dir, 'p.json'));
+    const selection = profile.fitted.selection as { kept: string; fitted_dev: { right: number }; hand_dev: { right: number } };
+    expect(selection.fitted_dev.right).toBeGreaterThan(selection.hand_dev.right);
+    expect(selection.kept).toBe('hand-set');
+    expect(profile.selection).toBeUndefined();
+    expect(lines.some((l) => /the rows given were read with the hand-set weights, kept/.test(l))).toBe(true);
+    expect(lines.some((l) => / set .*: asking/.test(l))).toBe(false);
   });
 
   it('chooses the Answered bar on the calibration sets and dev at once when the manifest names them, the rest on dev', async () => {

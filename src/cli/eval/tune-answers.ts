@@ -248,7 +248,12 @@ export async function runTuneAnswers(options: TuneAnswersOptions): Promise<TuneA
     // the quotes the shipped reader will make.
     if (!sets.some((s) => s.selection)) {
       chosen = chooseSelection(sets);
-      log(`selection: right lead on dev ${chosen.hand.dev.right}/${chosen.hand.dev.questions} hand-set, ${chosen.best.dev.right}/${chosen.best.dev.questions} fitted (lambda ${chosen.best.lambda}): ${chosen.adopted ? 'fitted kept' : 'hand-set kept'}`);
+      // Reused rows are not asked again (that is what --rows is for): the scorer is fitted on the
+      // quotes they hold, read with the hand-set weights; a run without --rows tries the fitted ones.
+      if (chosen.adopted && options.rows) {
+        chosen.adopted = false;
+        log(`selection: right lead on dev ${chosen.hand.dev.right}/${chosen.hand.dev.questions} hand-set, ${chosen.best.dev.right}/${chosen.best.dev.questions} fitted (lambda ${chosen.best.lambda}): the rows given were read with the hand-set weights, kept (asking again with the fitted ones needs a run without --rows)`);
+      } else log(`selection: right lead on dev ${chosen.hand.dev.right}/${chosen.hand.dev.questions} hand-set, ${chosen.best.dev.right}/${chosen.best.dev.questions} fitted (lambda ${chosen.best.lambda}): ${chosen.adopted ? 'fitted kept' : 'hand-set kept'}`);
       if (chosen.adopted) {
         const handSets = sets;
         const selected = await collectAll(manifest, base, work, options, chosen.best.weights);
