@@ -60,6 +60,19 @@ export { DEFAULT_SELECTION, isMarkupFragment, SELECTION_FEATURES } from './reade
 export { togetherNeeded } from './reader/outcome.ts';
 
 /**
+ * The reading by meaning of a question whose passages are mostly prose in another script than it
+ * (an English question over Russian notes that write "Obsidian Publish"): what a word-by-word
+ * reading judged not found, by the reader or by the fitted scorer, is read again by meaning. Null
+ * without sentence vectors or when the passages are in the question's script.
+ */
+export function readByMeaningInstead(asked: string, given: readonly Candidate[], options: ReaderOptions): Reading | null {
+  const question = withoutContractions(asked, options.language);
+  const { candidates } = weighQuestion(question, given, options);
+  const vectors = questionVectors(candidates, options);
+  return vectors.withVector.length >= 2 && otherScript(question, candidates.filter((c) => !c.code), 1) ? readByMeaning(candidates, vectors.sims) : null;
+}
+
+/**
  * Reads the answer to `question` from the candidate sentences of its retrieved passages: weighs the
  * question, scores every candidate against its parts, picks the quote, judges the outcome and lays
  * out the quoted text with what the reading measured. Each stage is a function of answer/reader/.

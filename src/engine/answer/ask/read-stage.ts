@@ -11,7 +11,7 @@ import { asksAboutSubject, describedSubject, relationQuestion } from '../describ
 import { bridgeHop, OUTCOME_RANK, relationHop, resolveBridge, secondHop, taskHop } from '../hop-search.ts';
 import { asksProperty, PROPERTY_FILE_MAX_BYTES, propertySnippets } from '../properties.ts';
 import { asksRelationBy } from '../relations.ts';
-import { describesSubject, type Reading, type ReaderOptions, readAnswer, readerCandidates, sentenceSimilarity } from '../reader.ts';
+import { describesSubject, type Reading, type ReaderOptions, readAnswer, readByMeaningInstead, readerCandidates, sentenceSimilarity } from '../reader.ts';
 import { readingFeatures, type Features } from '../reader/features.ts';
 import { answerableProbability, answerProbability, answeredBar, calibratedOutcome, defaultReaderProfile, type ReaderProfile } from '../reader/scorer.ts';
 import type { Snippet } from '../types.ts';
@@ -66,8 +66,18 @@ export interface Read extends Calibrated {
 export async function readStage(run: AskRun, result: RetrievalResult | null, packed: Packed): Promise<Read> {
   const tread = performance.now();
   const setup = await readerSetup(run, result, packed.snippets);
-  const { snippets, reading } = await readWithHops(run, result, packed, setup);
-  const calibrated = calibrate(reading, snippets, setup.profile);
+  const { snippets, reading: read } = await readWithHops(run, result, packed, setup);
+  let reading = read;
+  let calibrated = calibrate(reading, snippets, setup.profile);
+  // Words of another script's notes judged not found by the scorer: read by meaning, as the reader
+  // itself does when it finds nothing (reader.ts readByMeaningInstead).
+  if (calibrated.quoteOutcome === 'not_found' && reading.outcome !== 'not_found' && snippets.length > 0) {
+    const meant = readByMeaningInstead(run.query, readerCandidates(snippets, setup.language), setup.readerOptions);
+    if (meant) {
+      reading = meant;
+      calibrated = calibrate(reading, snippets, setup.profile);
+    }
+  }
   run.timings.read_ms = ms(tread);
   if (snippets.length > 0) sendQuote(run, snippets, reading, calibrated);
   unreadLimits(run, reading);
