@@ -109,6 +109,9 @@ describe('synapsis eval --answers', () => {
     // as Answered.
     expect(report.abstained_unanswerable).toBeGreaterThanOrEqual(0.75);
     for (const row of report.rows.filter((x: { answerable: boolean }) => !x.answerable)) expect(row.outcome, row.question).not.toBe('answered');
+    // Each row says how sure the answerable model was that the notes answer (what decided Not in your notes).
+    for (const row of report.rows.filter((x: { features?: unknown }) => x.features)) expect(row.answerable_probability, row.question).toBeGreaterThanOrEqual(0);
+    expect(report.rows.filter((x: { answerable_probability?: number }) => x.answerable_probability !== undefined && x.answerable_probability <= 1).length).toBeGreaterThan(20);
     expect(report.fully_correct).toBeGreaterThanOrEqual(0.9);
     expect(report.false_abstentions).toBeLessThanOrEqual(0.1);
   });

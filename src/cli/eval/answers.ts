@@ -85,6 +85,8 @@ export interface AnswerRow {
   /** The reader's own outcome before calibration, and the fitted probability that its quote states the fact. */
   reader_outcome: AnswerEnvelope['outcome'] | null;
   probability: number | null;
+  /** The answerable model's probability that the notes answer at all (what decides Not in your notes), when the profile has one. */
+  answerable_probability?: number;
   /** The reader had a quote, and whether it held the fact (the scorer's training label). */
   quoted: boolean;
   quote_correct: boolean;
@@ -213,6 +215,7 @@ export function scoreAnswer(item: AnswerItem, envelope: AnswerEnvelope): AnswerR
     ms: envelope.timings.total_ms ?? 0,
     reader_outcome: envelope.reader?.outcome ?? null,
     probability: envelope.reader?.probability ?? null,
+    ...(envelope.reader?.answerable !== undefined ? { answerable_probability: envelope.reader.answerable } : {}),
     quoted: Boolean(envelope.reader?.quote),
     quote_correct: quoteHolds(item, envelope.reader?.quote ?? ''),
     ...(envelope.reader?.withheld ? { withheld_correct: quoteHolds(item, envelope.reader.withheld) } : {}),
