@@ -72,10 +72,18 @@ describe.each(BACKENDS)('VectorIndex: $name', ({ make, exact }) => {
 
   it('finds a stored vector first, with cosine similarity 1', () => {
     const index = filled();
-    const hits = index.search(vectors[42]!, 3);
-    expect(hits[0]!.id).toBe(ids[42]);
-    expect(hits[0]!.score).toBeCloseTo(1, 4);
-    expect(hits[1]!.score).toBeLessThanOrEqual(hits[0]!.score);
+    // An exact index always does; an HNSW graph built on two threads nearly always (a fresh clone's
+    // CI once saw one stored vector of its own query ranked below another): counted over 20 of them.
+    let first = 0;
+    for (const at of Array.from({ length: 20 }, (_, i) => i * 29 + 3)) {
+      const hits = index.search(vectors[at]!, 3);
+      expect(hits[1]!.score).toBeLessThanOrEqual(hits[0]!.score);
+      if (hits[0]!.id === ids[at]) {
+        first++;
+        expect(hits[0]!.score).toBeCloseTo(1, 4);
+      }
+    }
+    expect(first / 20).toBeGreaterThanOrEqual(exact ? 1 : 0.9);
     expect(index.stats()).toMatchObject({ count: ids.length, dimension: dim });
   });
 
