@@ -69,6 +69,11 @@ export interface AnswerDeps {
    * sentence vectors; null or absent otherwise): a signal of the reader's, free at question time.
    */
   sentenceSimilarities?: (query: string, chunkIds: readonly number[]) => Promise<readonly { text: string; score: number }[] | null>;
+  /**
+   * Sentences of the indexed notes still waiting for their vectors (embedded in the background after
+   * indexing): why a reading had none, said in its note. Absent: no sentence vectors are made.
+   */
+  sentencesPending?: () => number;
   onStage?: (traceId: string, stage: 'retrieve' | 'context' | 'synthesize' | 'critic' | 'revise' | 'done') => void;
   /** The reader's quote, as soon as it is read (before any chat model writes). */
   onQuote?: (traceId: string, quote: { answer: string; outcome: Reading['outcome'] }) => void;

@@ -24,14 +24,17 @@ export interface AnswerServices {
   retrieve: AnswerDeps['retrieve'];
   /** The question's cosine to stored sentence vectors (an embedding model with sentence vectors). */
   sentenceSimilarities?: AnswerDeps['sentenceSimilarities'];
+  /** Sentences still waiting for their vectors. */
+  sentencesPending?: AnswerDeps['sentencesPending'];
   /** When this engine started: chat speeds are measured again on each start. */
   startedAt: string;
 }
 
-export function createAnswerHandlers({ store, config, events, chat, retrieve, startedAt, sentenceSimilarities }: AnswerServices) {
+export function createAnswerHandlers({ store, config, events, chat, retrieve, startedAt, sentenceSimilarities, sentencesPending }: AnswerServices) {
   const deps: AnswerDeps = {
     retrieve,
     ...(sentenceSimilarities ? { sentenceSimilarities } : {}),
+    ...(sentencesPending ? { sentencesPending } : {}),
     chat,
     // "none": the reader's own outcome (what training reads); a file: a profile fitted elsewhere; absent: the shipped one.
     ...(config.readerProfile === 'none' ? { readerProfile: null } : config.readerProfile ? { readerProfile: loadReaderProfile(config.readerProfile) } : {}),
