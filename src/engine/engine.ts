@@ -97,8 +97,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
       retrieve: (q, ctx, k) => engine.retrieve(q, ctx, k),
       startedAt: engineStartedAt,
       ...(dense[0] ? { sentenceSimilarities: (q: string, ids: readonly number[]) => dense[0]!.index.sentenceSimilarities(q, ids) } : {}),
-      // As health counts them: sentences of chunks not split yet wait too (about one per chunk).
-      ...(dense[0] ? { sentencesPending: () => (dense[0]!.index.sentences ? store.countPendingEmbeddings(dense[0]!.index.modelId, 'sentence') + store.countUnsplitChunks() : 0) } : {}),
+      ...(dense[0] ? { sentencesPending: (ids: readonly number[]) => (dense[0]!.index.sentences ? store.sentencesWaiting(dense[0]!.index.modelId, ids) : 0) } : {}),
     },
     source: retrieval,
     graph: { store, graphs, queue },

@@ -227,6 +227,37 @@ function surestByKind(rows: readonly LabelledRow[], p: readonly number[], vector
   return { lexical: kind(false), ...(vectorKind ? { vectors: kind(true) } : {}) };
 }
 
+/**
+ * Rows read with the hand-set selection weights fit them; when the fitted ones lead right more often,
+ * every set is asked again with them (not for rows given with --rows: those are reused as they are),
+ * and they are kept when their quotes hold the fact no less often on dev. The scorer is then fitted
+ * on the quotes the shipped reader will make.
+ */
+async function settleSelection(sets: SetRows[], manifest: AnswerManifest, base: string, work: string, options: TuneAnswersOptions, log: (line: string) => void): Promise<{ sets: SetRows[]; chosen: ReturnType<typeof chooseSelection> }> {
+  const chosen = chooseSelection(sets);
+  const lead = `selection: right lead on dev ${chosen.hand.dev.right}/${chosen.hand.dev.questions} hand-set, ${chosen.best.dev.right}/${chosen.best.dev.questions} fitted (lambda ${chosen.best.lambda})`;
+  if (chosen.adopted && options.rows) {
+    chosen.adopted = false;
+    log(`${lead}: the rows given were read with the hand-set weights, kept (asking again with the fitted ones needs a run without --rows)`);
+    return { sets, chosen };
+  }
+  log(`${lead}: ${chosen.adopted ? 'fitted kept' : 'hand-set kept'}`);
+  if (!chosen.adopted) return { sets, chosen };
+  const selected = await collectAll(manifest, base, work, options, chosen.best.weights);
+  fs.writeFileSync(path.join(work, 'rows-selected.json'), JSON.stringify(selected));
+  log(`rows saved: ${path.join(work, 'rows-selected.json')} (refit with --rows)`);
+  // A better lead does not always make a better quote: the hand-set weights' quote may hold the
+  // fact in its second sentence, and a lead that holds fewer question words may be withheld.
+  chosen.quotes = { hand: devQuotesRight(sets), fitted: devQuotesRight(selected) };
+  log(`selection: dev quotes that hold the fact ${chosen.quotes.hand} hand-set, ${chosen.quotes.fitted} fitted`);
+  if (chosen.quotes.fitted < chosen.quotes.hand) {
+    chosen.adopted = false;
+    log('selection: the fitted weights quote the fact less often on dev: hand-set kept');
+    return { sets, chosen };
+  }
+  return { sets: selected, chosen };
+}
+
 export async function runTuneAnswers(options: TuneAnswersOptions): Promise<TuneAnswersReport> {
   const log = options.log ?? (() => {});
   const manifest = readManifest(options.manifest);
@@ -243,32 +274,7 @@ export async function runTuneAnswers(options: TuneAnswersOptions): Promise<TuneA
       fs.writeFileSync(path.join(work, 'rows.json'), JSON.stringify(sets));
       log(`rows saved: ${path.join(work, 'rows.json')} (refit with --rows)`);
     }
-    // Rows read with fitted selection weights keep them; rows read with the hand-set ones fit them,
-    // and when the fitted ones are kept every set is asked again with them: the scorer is fitted on
-    // the quotes the shipped reader will make.
-    if (!sets.some((s) => s.selection)) {
-      chosen = chooseSelection(sets);
-      // Reused rows are not asked again (that is what --rows is for): the scorer is fitted on the
-      // quotes they hold, read with the hand-set weights; a run without --rows tries the fitted ones.
-      if (chosen.adopted && options.rows) {
-        chosen.adopted = false;
-        log(`selection: right lead on dev ${chosen.hand.dev.right}/${chosen.hand.dev.questions} hand-set, ${chosen.best.dev.right}/${chosen.best.dev.questions} fitted (lambda ${chosen.best.lambda}): the rows given were read with the hand-set weights, kept (asking again with the fitted ones needs a run without --rows)`);
-      } else log(`selection: right lead on dev ${chosen.hand.dev.right}/${chosen.hand.dev.questions} hand-set, ${chosen.best.dev.right}/${chosen.best.dev.questions} fitted (lambda ${chosen.best.lambda}): ${chosen.adopted ? 'fitted kept' : 'hand-set kept'}`);
-      if (chosen.adopted) {
-        const handSets = sets;
-        const selected = await collectAll(manifest, base, work, options, chosen.best.weights);
-        fs.writeFileSync(path.join(work, 'rows-selected.json'), JSON.stringify(selected));
-        log(`rows saved: ${path.join(work, 'rows-selected.json')} (refit with --rows)`);
-        // A better lead does not always make a better quote: the hand-set weights' quote may hold the
-        // fact in its second sentence, and a lead that holds fewer question words may be withheld.
-        chosen.quotes = { hand: devQuotesRight(handSets), fitted: devQuotesRight(selected) };
-        log(`selection: dev quotes that hold the fact ${chosen.quotes.hand} hand-set, ${chosen.quotes.fitted} fitted`);
-        if (chosen.quotes.fitted < chosen.quotes.hand) {
-          chosen.adopted = false;
-          log('selection: the fitted weights quote the fact less often on dev: hand-set kept');
-        } else sets = selected;
-      }
-    }
+    if (!sets.some((s) => s.selection)) ({ sets, chosen } = await settleSelection(sets, manifest, base, work, options, log));
   } finally {
     if (!options.workDir) fs.rmSync(work, { recursive: true, force: true });
   }

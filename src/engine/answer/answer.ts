@@ -70,10 +70,11 @@ export interface AnswerDeps {
    */
   sentenceSimilarities?: (query: string, chunkIds: readonly number[]) => Promise<readonly { text: string; score: number }[] | null>;
   /**
-   * Sentences of the indexed notes still waiting for their vectors (embedded in the background after
-   * indexing): why a reading had none, said in its note. Absent: no sentence vectors are made.
+   * How many sentences of these retrieved chunks still wait for their vectors (embedded in the
+   * background after indexing): why a reading had none, said in its note. Only the passages this
+   * question may read are counted. Absent: no sentence vectors are made.
    */
-  sentencesPending?: () => number;
+  sentencesPending?: (chunkIds: readonly number[]) => number;
   onStage?: (traceId: string, stage: 'retrieve' | 'context' | 'synthesize' | 'critic' | 'revise' | 'done') => void;
   /** The reader's quote, as soon as it is read (before any chat model writes). */
   onQuote?: (traceId: string, quote: { answer: string; outcome: Reading['outcome'] }) => void;

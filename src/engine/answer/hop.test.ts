@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { RetrievalResult, RetrievedChunk } from '../../shared/contract.ts';
+import type { RetrievedChunk } from '../../shared/contract.ts';
+import { answerDeps, retrievalResult } from '../../../test/helpers/answer-deps.ts';
 import { type AnswerDeps, answerQuestion } from './answer.ts';
 
 let nextId = 1;
@@ -19,34 +20,18 @@ const chunk = (path: string, title: string, text: string): RetrievedChunk => ({
   tags: {},
 });
 
-const result = (query: string, chunks: RetrievedChunk[]): RetrievalResult => ({
-  query,
-  chunks,
-  latency_ms: 1,
-  index_version: 'test',
-  used_docs: [],
-  used_sections: [],
-  meta: { mode: 'bm25', retrieval_mode: 'hybrid_only', terms: [], candidates: chunks.length, filtered: 0, trigram_used: false, pruned: false, hybrid_used: false, dense_models: [], graph_used: false, rerank_used: false, timings: {}, limits: [] },
-});
 
 /**
  * A search over a small vault: the decision record matches the question's words, the subject's own
  * note only a search that names the subject (a second hop).
  */
 function deps(record: RetrievedChunk, subject: RetrievedChunk, subjectName: string, searched: string[]): AnswerDeps {
-  return {
-    retrieve: async (query) => {
-      searched.push(query);
-      return result(query, query.includes(subjectName) ? [subject, record] : [record]);
-    },
-    chat: null,
-    settings: { systemPrompt: '', answerK: 8, contextTokens: 4096, synthTokens: 512, retrievalTimeoutMs: 5000, synthTimeoutMs: 5000, criticTimeoutMs: 5000, rerankTopN: 50 },
-    documentSource: () => null,
-    termStats: (terms) => new Map(terms.map((t) => [t, { idf: 2, df: 3 }])),
-    saveTrace: () => {},
-    // The reader's own outcome: what these tests read is how the hop finds the quote (the scorer has tests of its own).
-    readerProfile: null,
+  const retrieve: AnswerDeps['retrieve'] = async (query) => {
+    searched.push(query);
+    return retrievalResult(query, query.includes(subjectName) ? [subject, record] : [record]);
   };
+  // The reader's own outcome: what these tests read is how the hop finds the quote (the scorer has tests of its own).
+  return answerDeps(retrieve, { readerProfile: null });
 }
 
 describe('second hop', () => {
@@ -76,8 +61,8 @@ describe('second hop', () => {
       retrieve: async (query, context) => {
         searched.push({ query, globs: [...(context.include_globs ?? [])] });
         // Only a search inside the record reaches its header; a search that names her, her note.
-        if (context.include_globs?.includes('decisions/Queue choice.md')) return result(query, [body, header]);
-        return result(query, query.includes('Rosa Diaz') ? [rosa, body] : [body]);
+        if (context.include_globs?.includes('decisions/Queue choice.md')) return retrievalResult(query, [body, header]);
+        return retrievalResult(query, query.includes('Rosa Diaz') ? [rosa, body] : [body]);
       },
     };
     const envelope = await answerQuestion(d, 'Where does the engineer who chose NATS for the event bus work from, and who is their manager?');

@@ -42,7 +42,7 @@ import type { Candidate, ReaderOptions, Reading } from './reader/types.ts';
 import { otherScript, readByMeaning } from './reader/meaning.ts';
 import { weighQuestion } from './reader/weights.ts';
 import { withoutContractions } from './reader/question.ts';
-import { questionVectors, scoreTable } from './reader/table.ts';
+import { questionVectors, scoreTable, type Vectors } from './reader/table.ts';
 import { chooseLead, howToTask, listItems, offeredSentences, pickSentences, stepsStart } from './reader/pick.ts';
 import type { PickContext } from './reader/pick.ts';
 import { namesToFollow } from './reader/hops.ts';
@@ -68,8 +68,12 @@ export { togetherNeeded } from './reader/outcome.ts';
 export function readByMeaningInstead(asked: string, given: readonly Candidate[], options: ReaderOptions): Reading | null {
   const question = withoutContractions(asked, options.language);
   const { candidates } = weighQuestion(question, given, options);
-  const vectors = questionVectors(candidates, options);
-  return vectors.withVector.length >= 2 && otherScript(question, candidates.filter((c) => !c.code), 1) ? readByMeaning(candidates, vectors.sims) : null;
+  return meaningReading(question, candidates, questionVectors(candidates, options), candidates.filter((c) => !c.code), 1);
+}
+
+/** The reading by meaning of the candidates, when two or more have vectors and `scripted` is mostly in another script than the question (by `share`, meaning.ts otherScript). */
+function meaningReading(question: string, candidates: readonly Candidate[], vectors: Vectors, scripted: readonly Candidate[], share?: number): Reading | null {
+  return vectors.withVector.length >= 2 && otherScript(question, scripted, share) ? readByMeaning(candidates, vectors.sims) : null;
 }
 
 /**
@@ -87,7 +91,7 @@ export function readAnswer(asked: string, given: readonly Candidate[], options: 
   // shares no word with them: read by meaning, if vectors can (meaning.ts).
   const vectors = questionVectors(candidates, options);
   /** The reading by meaning, when vectors can read and the passages are in another script than the question (by `share`, meaning.ts). */
-  const byMeaning = (scripted: readonly Candidate[], share?: number) => (vectors.withVector.length >= 2 && otherScript(question, scripted, share) ? readByMeaning(candidates, vectors.sims) : null);
+  const byMeaning = (scripted: readonly Candidate[], share?: number) => meaningReading(question, candidates, vectors, scripted, share);
   const meant = byMeaning(candidates);
   if (meant) return meant;
   // Every candidate against every part, best first (table.ts).

@@ -157,10 +157,17 @@ describe('store: sentence spans and their vectors', () => {
       const chunkId = sqliteOf(store.db).prepare('SELECT id FROM chunks ORDER BY id').pluck().get() as number;
       expect(store.sentenceChunks([sid!, 999])).toEqual(new Map([[sid!, chunkId]]));
       expect(store.sentencesOfChunks([chunkId]).length).toBe(2);
+      // Of these chunks, the sentences still waiting for a vector: "one" (two has its own); "solo" has none to make.
+      const solo = sqliteOf(store.db).prepare("SELECT id FROM chunks WHERE text = 'solo'").pluck().get() as number;
+      expect(store.sentencesWaiting('m', [chunkId, solo])).toBe(1);
+      expect(store.sentencesWaiting('other-model', [chunkId])).toBe(2);
       // Re-indexing the document replaces its chunks: their sentences go, the new chunks wait to be split.
       doc('a.md', 'markdown', ['three. four']);
       expect(sqliteOf(store.db).prepare('SELECT COUNT(*) FROM chunk_sentences').pluck().get()).toBe(0);
       expect(store.countUnsplitChunks()).toBe(1);
+      // A chunk not split yet counts as one sentence waiting.
+      const fresh = sqliteOf(store.db).prepare('SELECT id FROM chunks WHERE sentences IS NULL').pluck().get() as number;
+      expect(store.sentencesWaiting('m', [fresh])).toBe(1);
     } finally {
       store.dispose();
     }

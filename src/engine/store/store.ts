@@ -293,6 +293,9 @@ export class Store implements Disposable {
   sentencesOfChunks(chunkIds: readonly number[]): number[] {
     return sentences.sentencesOfChunks(this.db, chunkIds);
   }
+  sentencesWaiting(modelId: string, chunkIds: readonly number[]): number {
+    return sentences.sentencesWaiting(this.db, modelId, chunkIds);
+  }
 
   // Answers (queries/citations.ts, queries/traces.ts) ---------------------------------------------
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { RetrievalResult, RetrievedChunk } from '../../../shared/contract.ts';
+import type { RetrievedChunk } from '../../../shared/contract.ts';
+import { answerDeps, retrievalResult } from '../../../../test/helpers/answer-deps.ts';
 import { type AnswerDeps, answerQuestion } from '../answer.ts';
 import { FEATURE_NAMES } from '../reader/features.ts';
 import type { ReaderProfile } from '../reader/scorer.ts';
@@ -20,30 +21,12 @@ const chunk: RetrievedChunk = {
   tags: {},
 };
 
-const result = (query: string): RetrievalResult => ({
-  query,
-  chunks: [chunk],
-  latency_ms: 1,
-  index_version: 'test',
-  used_docs: [],
-  used_sections: [],
-  meta: { mode: 'bm25', retrieval_mode: 'hybrid_only', terms: [], candidates: 1, filtered: 0, trigram_used: false, pruned: false, hybrid_used: false, dense_models: [], graph_used: false, rerank_used: false, timings: {}, limits: [] },
-});
 
 /** Every quote at sigmoid(2) = 88%, Answered only with sentence vectors (from 80%). */
 const profile: ReaderProfile = { version: 1, features: [...FEATURE_NAMES], mean: FEATURE_NAMES.map(() => 0), scale: FEATURE_NAMES.map(() => 1), weights: FEATURE_NAMES.map(() => 0), bias: 2, answered_at: 1, answered_at_vectors: 0.8, abstain_below: 0.2, fitted: {} };
 
 function deps(pending?: number): AnswerDeps {
-  return {
-    retrieve: async (query) => result(query),
-    chat: null,
-    settings: { systemPrompt: '', answerK: 8, contextTokens: 4096, synthTokens: 512, retrievalTimeoutMs: 5000, synthTimeoutMs: 5000, criticTimeoutMs: 5000, rerankTopN: 50 },
-    documentSource: () => null,
-    termStats: (terms) => new Map(terms.map((t) => [t, { idf: 2, df: 3 }])),
-    saveTrace: () => {},
-    readerProfile: profile,
-    ...(pending !== undefined ? { sentencesPending: () => pending } : {}),
-  };
+  return answerDeps(async (query) => retrievalResult(query, [chunk]), { readerProfile: profile, ...(pending !== undefined ? { sentencesPending: () => pending } : {}) });
 }
 
 describe('the note of a quote read without sentence vectors', () => {

@@ -87,7 +87,7 @@ function closestQuoted(reading: Reading, snippets: readonly Snippet[]): AnswerEn
 function openParts(run: AskRun, read: Read, outcome: AnswerEnvelope['outcome'], answerMode: AnswerEnvelope['answer_mode'], finalReading: Reading): string[] {
   const unsureHere = outcome === 'partial' && answerMode === 'extractive' && read.unsure;
   const missingParts = outcome === 'partial' ? (unsureHere ? [run.query] : finalReading.parts.filter((p) => !p.answered).map((p) => p.part)) : [];
-  const missingLimit = outcome === 'partial' ? (unsureHere ? limit('unsure_quote', `not sure the quote states ${ASKED_VALUE[finalReading.parts[0]?.type ?? 'any']} (${percent(read.probability ?? 0)}${barNote(read, run.deps.sentencesPending)}): the closest passages are quoted`) : missingPartsLimit(finalReading.parts)) : null;
+  const missingLimit = outcome === 'partial' ? (unsureHere ? limit('unsure_quote', `not sure the quote states ${ASKED_VALUE[finalReading.parts[0]?.type ?? 'any']} (${percent(read.probability ?? 0)}${barNote(read)}): the closest passages are quoted`) : missingPartsLimit(finalReading.parts)) : null;
   if (missingLimit) run.limits.push(missingLimit);
   return missingParts;
 }
@@ -98,13 +98,13 @@ const percent = (p: number) => `${Math.round(p * 100)}%`;
  * Where the Answered badge starts, beside an unsure quote's probability: "62%; Answered from 83%".
  * A profile may have no bar for a kind of reading (its answers never right 9 times in 10 where it was
  * chosen): a quote at 93% is still not badged, and the note says why, and, where an embedding model
- * is still making the notes' sentence vectors (`pending`), that they are on their way.
+ * is still making the sentence vectors of the passages read (`sentencesWaiting`), that they are on their way.
  */
-function barNote(read: Pick<Read, 'bar' | 'vectorsBar'>, pending?: () => number): string {
+function barNote(read: Pick<Read, 'bar' | 'vectorsBar' | 'sentencesWaiting'>): string {
   if (read.bar === null) return '';
   if (read.bar < 1) return `; Answered from ${percent(read.bar)}`;
   if (read.vectorsBar !== null && read.vectorsBar < 1) {
-    const waiting = pending?.() ?? 0;
+    const waiting = read.sentencesWaiting;
     return `; without sentence vectors no quote is badged Answered${waiting > 0 ? `, and ${waiting.toLocaleString('en-US')} sentences of your notes are still waiting for theirs` : ''}`;
   }
   return '; no quote is badged Answered';

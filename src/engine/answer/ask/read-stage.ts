@@ -28,6 +28,8 @@ interface ReaderSetup {
   readerOptions: ReaderOptions;
   /** Null: the reader's own outcome, uncalibrated. */
   profile: ReaderProfile | null;
+  /** Sentences of the retrieved passages still waiting for their vectors, when the reading has none. */
+  sentencesWaiting: number;
 }
 
 /** The quote and what the scorer makes of it. */
@@ -60,6 +62,8 @@ export interface Read extends Calibrated {
   reading: Reading;
   language: string;
   visibleTermStats: TermStats;
+  /** Sentences of the retrieved passages still waiting for their vectors, when the reading has none (the unsure note says so). */
+  sentencesWaiting: number;
 }
 
 /** Reads the question's answer in its snippets (and those its hops add), scores the quote and sends it. */
@@ -81,7 +85,7 @@ export async function readStage(run: AskRun, result: RetrievalResult | null, pac
   run.timings.read_ms = ms(tread);
   if (snippets.length > 0) sendQuote(run, snippets, reading, calibrated);
   unreadLimits(run, reading);
-  return { ...calibrated, snippets, reading, language: setup.language, visibleTermStats: setup.visibleTermStats };
+  return { ...calibrated, snippets, reading, language: setup.language, visibleTermStats: setup.visibleTermStats, sentencesWaiting: setup.sentencesWaiting };
 }
 
 /**
@@ -107,7 +111,9 @@ async function readerSetup(run: AskRun, result: RetrievalResult | null, snippets
   // The fitted scorer's profile: its selection weights rank the sentences, its weights score the quote.
   const profile = deps.readerProfile === undefined ? defaultReaderProfile() : deps.readerProfile;
   const readerOptions: ReaderOptions = { termStats: visibleTermStats, language, ...(similarity ? { similarity } : {}), ...(deps.readerSelection ? { selection: deps.readerSelection } : profile?.selection ? { selection: profile.selection.weights } : {}), ...(deps.collectCandidates ? { collectCandidates: true } : {}) };
-  return { language, visibleTermStats, readerOptions, profile };
+  // No cosine for these passages where sentence vectors are made: how many of their sentences still wait (the note says so).
+  const sentencesWaiting = !similarity && deps.sentencesPending && chunkIds.length > 0 ? deps.sentencesPending(chunkIds) : 0;
+  return { language, visibleTermStats, readerOptions, profile, sentencesWaiting };
 }
 
 /** The reading of the snippets, after the bridge, a second hop or a task hop added passages to them. */
@@ -187,14 +193,13 @@ export function relationReadingWins(first: Calibrated, hop: Calibrated, name: st
  */
 export function calibrate(reading: Reading, snippets: readonly Snippet[], profile: ReaderProfile | null): Calibrated {
   const features: Features | null = snippets.length > 0 ? readingFeatures(reading) : null;
-  const scored = features && profile ? answerProbability(profile, features) : null;
+  const probability = features && profile ? answerProbability(profile, features) : null;
   const answerable = features && profile && !reading.byMeaning ? answerableProbability(profile, features) : null;
   // A reading by meaning (a question in another script than its notes) has no words to score: it stays
   // partial. A not-found reading with no quote to withhold stays not found.
   const nothing = reading.outcome === 'not_found' && !reading.withheld;
-  const quoteOutcome: Reading['outcome'] = reading.byMeaning ? 'partial' : nothing ? 'not_found' : scored !== null && profile ? calibratedOutcome(profile, reading.outcome, scored, reading.signals.hasVectors === 1, answerable) : reading.outcome;
+  const quoteOutcome: Reading['outcome'] = reading.byMeaning ? 'partial' : nothing ? 'not_found' : probability !== null && profile ? calibratedOutcome(profile, reading.outcome, probability, reading.signals.hasVectors === 1, answerable) : reading.outcome;
   const rescued = reading.outcome === 'not_found' && quoteOutcome === 'partial';
-  const probability = scored;
   const quote = rescued ? (reading.withheld ?? '') : reading.outcome === 'not_found' ? '' : reading.answer;
   const unsure = quoteOutcome === 'partial' && reading.outcome !== 'partial';
   const bar = profile ? answeredBar(profile, reading.signals.hasVectors === 1) : null;

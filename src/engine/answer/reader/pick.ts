@@ -324,8 +324,8 @@ export function offeredSentences(ctx: PickContext, vectors: Vectors, picked: rea
   const offered = order.filter((i) => !picked.includes(i) && !candidates[i]!.code && !isMarkupFragment(candidates[i]!.text) && table[i]!.some((r) => r.cov > 0) && saysAsked(candidates[i]!));
   // A part the quote leaves open ("…, and when was it fixed?") is what the person still looks for:
   // the sentences that read best for it come first (the sort keeps the order among equals).
-  const forOpen = new Map(offered.map((i) => [i, Math.max(...open.map((pi) => table[i]![pi]?.answers ?? 0))]));
-  const ranked = open.length > 0 && ctx.weighed.parts.length > 1 ? [...offered].sort((a, b) => forOpen.get(b)! - forOpen.get(a)!) : offered;
+  const forOpen = (i: number) => Math.max(...open.map((pi) => table[i]![pi]?.answers ?? 0));
+  const ranked = open.length > 0 && ctx.weighed.parts.length > 1 ? offered.map((i) => ({ i, read: forOpen(i) })).sort((a, b) => b.read - a.read).map((x) => x.i) : offered;
   const runnersUp = ranked.slice(0, 3).map((i) => ({ text: candidates[i]!.text, n: candidates[i]!.n }));
   const passageBest: Offered[] = [];
   for (const i of order) {

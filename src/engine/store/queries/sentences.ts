@@ -71,6 +71,20 @@ export function sentenceTexts(connection: ReadConnection, chunkIds: readonly num
 }
 
 /** Sentence ids of the given chunks. */
+/**
+ * How many sentences of the given chunks still wait for a vector of the model: one for each chunk not
+ * split yet (about one sentence until it is), and each split sentence without its vector.
+ */
+export function sentencesWaiting(connection: ReadConnection, modelId: string, chunkIds: readonly number[]): number {
+  const ids = JSON.stringify(chunkIds);
+  const unsplit = sqliteOf(connection).prepare('SELECT COUNT(*) FROM json_each(?) j CROSS JOIN chunks c ON c.id = j.value WHERE c.sentences IS NULL').pluck().get(ids) as number;
+  const unembedded = sqliteOf(connection)
+    .prepare('SELECT COUNT(*) FROM json_each(?) j CROSS JOIN chunk_sentences s ON s.chunk_id = j.value WHERE s.embed_hash IS NOT NULL AND NOT EXISTS (SELECT 1 FROM embeddings e WHERE e.model_id = ? AND e.text_hash = s.embed_hash)')
+    .pluck()
+    .get(ids, modelId) as number;
+  return unsplit + unembedded;
+}
+
 export function sentencesOfChunks(connection: ReadConnection, chunkIds: readonly number[]): number[] {
   return sqliteOf(connection)
     .prepare('SELECT s.id FROM json_each(?) j CROSS JOIN chunk_sentences s ON s.chunk_id = j.value')
