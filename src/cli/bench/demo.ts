@@ -11,7 +11,9 @@ import { EngineHost, type DemoSetup } from '../../engine/index.ts';
 
 export interface DemoBenchResult {
   models: string[];
-  /** Fresh demo dir to index complete (first start). */
+  /** Fresh demo dir until the tour is ready: words indexed and passages embedded (the sentences follow). */
+  first_ready_s: number;
+  /** Fresh demo dir to index complete, sentence vectors included (first start). */
   first_start_s: number;
   /** Open + incremental check + first answer, per later start (median of `starts`). */
   later_start_s: number;
@@ -26,11 +28,16 @@ const noUserWorkspace = (): never => {
   throw new Error('bench demo opens only the demo workspace');
 };
 
-async function ready(host: EngineHost): Promise<void> {
+/** The demo's open starts an incremental index run; waits until it completed, or with `tour`, until its banner says the tour is ready (the sentence phase). */
+async function ready(host: EngineHost, tour = false): Promise<void> {
   const engine = await host.engine();
-  // The demo's open starts an incremental index run; wait until it completed.
   await new Promise<void>((resolve) => {
-    const check = () => (engine.indexStatus().running || engine.indexStatus().pending_jobs > 0 ? setTimeout(check, 20) : resolve());
+    const check = () => {
+      const status = engine.indexStatus();
+      const busy = status.running || status.pending_jobs > 0;
+      if (!busy || (tour && status.progress.phase === 'sentences')) resolve();
+      else setTimeout(check, 20);
+    };
     setTimeout(check, 20);
   });
 }
@@ -43,10 +50,12 @@ export async function benchDemo(setup: Omit<DemoSetup, 'dataDir'> & { dataDir?: 
   try {
     let t = performance.now();
     let host = new EngineHost({ create: noUserWorkspace, demo: full, startInDemo: true });
+    await ready(host, true);
+    const firstReady = (performance.now() - t) / 1000;
     await ready(host);
     const first = (performance.now() - t) / 1000;
     await host.dispose();
-    log(`first start (index${tour.models.length ? ' + embed' : ''}): ${first.toFixed(2)} s`);
+    log(`first start: tour ready after ${firstReady.toFixed(2)} s, index${tour.models.length ? ' + embed (passages, then sentences)' : ''} complete after ${first.toFixed(2)} s`);
     const later: number[] = [];
     const searches: number[] = [];
     for (let i = 0; i < starts; i++) {
@@ -63,7 +72,7 @@ export async function benchDemo(setup: Omit<DemoSetup, 'dataDir'> & { dataDir?: 
     }
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
     const round = (x: number) => Math.round(x * 100) / 100;
-    return { models: tour.models, first_start_s: round(first), later_start_s: round(median(later)), later_starts_s: later.map(round), later_first_search_s: round(median(searches)), target_s: 10 };
+    return { models: tour.models, first_ready_s: round(firstReady), first_start_s: round(first), later_start_s: round(median(later)), later_starts_s: later.map(round), later_first_search_s: round(median(searches)), target_s: 10 };
   } finally {
     if (!setup.dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
   }

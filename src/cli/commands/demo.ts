@@ -78,7 +78,8 @@ function indent(text: string): string {
 
 /**
  * The engine of `synapsis demo`: the web demo's (demoEngineOptions: the multilingual embedder first,
- * one vector per passage, none of the user's SYN_* overrides), in a data dir of its own. The shared
+ * sentence vectors as in a user's workspace, none of the user's SYN_* overrides), in a data dir of
+ * its own; it answers once the sentences are embedded, so its quotes can be badged Answered. The shared
  * chat model (SmolLM2-135M) is too small to write good answers: answers are extractive unless
  * --chat-model names one, and the critic's checks judge either way.
  */
@@ -90,6 +91,6 @@ export function cliDemoEngineOptions(cmdOpts: Pick<DemoOptions, 'vault' | 'quest
   return {
     ...base,
     dataDir,
-    config: { ...(embedModel ? { embedModel, sentenceVectors: false } : {}), ...(chatModel ? { chatModel, synthTokens: 160, contextTokens: 1200 } : {}) },
+    config: { ...(embedModel ? { embedModel } : {}), ...(chatModel ? { chatModel, synthTokens: 160, contextTokens: 1200 } : {}) },
   };
 }

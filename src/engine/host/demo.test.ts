@@ -82,10 +82,10 @@ describe('the demo workspace', () => {
 });
 
 describe('demo engine options', () => {
-  it('uses the first demo embedder present, with one vector per passage (ready without a sentence stage)', () => {
+  it('uses the first demo embedder present and leaves sentence vectors on (without them nothing is badged Answered)', () => {
     const models = temp.make('syn-demo-models-', { 'multilingual-e5-small.Q4_0.gguf': 'x' });
     const options = demoEngineOptions({ vault: '/v', questionsFile: '/q', tourFile: '/t', dataDir: '/d', modelsDir: models });
-    expect(options.config).toEqual({ embedModel: path.join(models, 'multilingual-e5-small.Q4_0.gguf'), sentenceVectors: false });
+    expect(options.config).toEqual({ embedModel: path.join(models, 'multilingual-e5-small.Q4_0.gguf') });
     expect(demoEngineOptions({ vault: '/v', questionsFile: '/q', tourFile: '/t', dataDir: '/d' }).config).toEqual({});
   });
 });

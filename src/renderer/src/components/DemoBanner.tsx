@@ -6,12 +6,15 @@ export function DemoBanner() {
   const { demo, status, resetDemo, exitDemo } = useAppFields('demo', 'status', 'resetDemo', 'exitDemo');
   if (!demo?.active) return null;
   const live = status?.progress && status.progress.phase !== 'done' ? status.progress : null;
+  // The tour is ready once passages are embedded: sentence vectors follow while it is used (questions
+  // pause them), and until they are in, no quote is badged Answered.
+  const sentences = status?.running && live?.phase === 'sentences' ? live : null;
   return (
     <div className="demo-banner" role="status" data-testid="demo-banner">
       <div>
         <strong>Demo</strong> — the notes, decisions and code of a fictional company (Lumen Labs). Your own folders are not touched.
         {demo.models.length > 0 ? <span className="muted"> Models: {demo.models.join(', ')}.</span> : <span className="muted"> No models found: search is lexical, answers quote the sources.</span>}
-        {status?.running && (
+        {status?.running && !sentences && (
           <div className="demo-banner__progress" data-testid="demo-progress">
             <div className="progress__bar" role="progressbar" aria-label="Preparing the demo" aria-valuenow={live && live.total ? Math.round((live.done / live.total) * 100) : 0}>
               <span style={{ width: `${live && live.total ? Math.round((live.done / live.total) * 100) : 5}%` }} />
@@ -19,6 +22,11 @@ export function DemoBanner() {
             <span className="small muted">
               Preparing the demo{live ? `: ${progressText(live)}` : '…'}
             </span>
+          </div>
+        )}
+        {sentences && (
+          <div className="small muted" data-testid="demo-sentences">
+            The tour is ready; its answers can be badged Answered once the sentences they quote are embedded ({progressText(sentences)}).
           </div>
         )}
       </div>
