@@ -25,8 +25,10 @@ const chunk: RetrievedChunk = {
 /** Every quote at sigmoid(2) = 88%, Answered only with sentence vectors (from 80%). */
 const profile: ReaderProfile = { version: 1, features: [...FEATURE_NAMES], mean: FEATURE_NAMES.map(() => 0), scale: FEATURE_NAMES.map(() => 1), weights: FEATURE_NAMES.map(() => 0), bias: 2, answered_at: 1, answered_at_vectors: 0.8, abstain_below: 0.2, fitted: {} };
 
-function deps(pending?: number): AnswerDeps {
-  return answerDeps(async (query) => retrievalResult(query, [chunk]), { readerProfile: profile, ...(pending !== undefined ? { sentencesPending: () => pending } : {}) });
+function deps(pending?: number, vectors = false): AnswerDeps {
+  // With vectors, the passage's one sentence has one: a single sentence with a cosine gives the reading no spread to compare by.
+  const similarities = vectors ? { sentenceSimilarities: async () => [{ chunk_id: 1, text: chunk.text, score: 0.82 }] } : {};
+  return answerDeps(async (query) => retrievalResult(query, [chunk]), { readerProfile: profile, ...(pending !== undefined ? { sentencesPending: () => pending } : {}), ...similarities });
 }
 
 describe('the note of a quote read without sentence vectors', () => {
@@ -39,5 +41,12 @@ describe('the note of a quote read without sentence vectors', () => {
     expect(a.outcome).toBe('partial');
     const unsure = a.limits.find((l) => l.code === 'unsure_quote');
     expect(unsure?.detail).toContain(note);
+  });
+
+  it('with sentence vectors for the passages but too few for the sentences read, says that, not that vectors are missing', async () => {
+    const a = await answerQuestion(deps(0, true), 'How long did the March relay outage last?');
+    expect(a.outcome).toBe('partial');
+    const unsure = a.limits.find((l) => l.code === 'unsure_quote');
+    expect(unsure?.detail).toContain('(88%; too few of the sentences read have vectors to compare them by, and without them no quote is badged Answered)');
   });
 });

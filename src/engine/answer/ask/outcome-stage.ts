@@ -98,12 +98,14 @@ const percent = (p: number) => `${Math.round(p * 100)}%`;
  * Where the Answered badge starts, beside an unsure quote's probability: "62%; Answered from 83%".
  * A profile may have no bar for a kind of reading (its answers never right 9 times in 10 where it was
  * chosen): a quote at 93% is still not badged, and the note says why, and, where an embedding model
- * is still making the sentence vectors of the passages read (`sentencesWaiting`), that they are on their way.
+ * is still making the sentence vectors of the passages read (`sentencesWaiting`), that they are on their way;
+ * where the passages have them but too few of the sentences read do (`sentenceVectors`), that this is why.
  */
-function barNote(read: Pick<Read, 'bar' | 'vectorsBar' | 'sentencesWaiting'>): string {
+function barNote(read: Pick<Read, 'bar' | 'vectorsBar' | 'sentencesWaiting' | 'sentenceVectors'>): string {
   if (read.bar === null) return '';
   if (read.bar < 1) return `; Answered from ${percent(read.bar)}`;
   if (read.vectorsBar !== null && read.vectorsBar < 1) {
+    if (read.sentenceVectors) return '; too few of the sentences read have vectors to compare them by, and without them no quote is badged Answered';
     const waiting = read.sentencesWaiting;
     return `; without sentence vectors no quote is badged Answered${waiting > 0 ? `, and ${waiting.toLocaleString('en-US')} sentences of your notes are still waiting for theirs` : ''}`;
   }

@@ -30,6 +30,8 @@ interface ReaderSetup {
   profile: ReaderProfile | null;
   /** Sentences of the retrieved passages still waiting for their vectors, when the reading has none. */
   sentencesWaiting: number;
+  /** The retrieved passages have sentence vectors: the question's cosine to them is known. */
+  sentenceVectors: boolean;
 }
 
 /** The quote and what the scorer makes of it. */
@@ -64,6 +66,11 @@ export interface Read extends Calibrated {
   visibleTermStats: TermStats;
   /** Sentences of the retrieved passages still waiting for their vectors, when the reading has none (the unsure note says so). */
   sentencesWaiting: number;
+  /**
+   * The retrieved passages have sentence vectors, though the reading may still be one without them:
+   * fewer than two of the sentences it read have one (a record's line read alone, lines of code).
+   */
+  sentenceVectors: boolean;
 }
 
 /** Reads the question's answer in its snippets (and those its hops add), scores the quote and sends it. */
@@ -85,7 +92,7 @@ export async function readStage(run: AskRun, result: RetrievalResult | null, pac
   run.timings.read_ms = ms(tread);
   if (snippets.length > 0) sendQuote(run, snippets, reading, calibrated);
   unreadLimits(run, reading);
-  return { ...calibrated, snippets, reading, language: setup.language, visibleTermStats: setup.visibleTermStats, sentencesWaiting: setup.sentencesWaiting };
+  return { ...calibrated, snippets, reading, language: setup.language, visibleTermStats: setup.visibleTermStats, sentencesWaiting: setup.sentencesWaiting, sentenceVectors: setup.sentenceVectors };
 }
 
 /**
@@ -113,7 +120,7 @@ async function readerSetup(run: AskRun, result: RetrievalResult | null, snippets
   const readerOptions: ReaderOptions = { termStats: visibleTermStats, language, ...(similarity ? { similarity } : {}), ...(deps.readerSelection ? { selection: deps.readerSelection } : profile?.selection ? { selection: profile.selection.weights } : {}), ...(deps.collectCandidates ? { collectCandidates: true } : {}) };
   // No cosine for these passages where sentence vectors are made: how many of their sentences still wait (the note says so).
   const sentencesWaiting = !similarity && deps.sentencesPending && chunkIds.length > 0 ? deps.sentencesPending(chunkIds) : 0;
-  return { language, visibleTermStats, readerOptions, profile, sentencesWaiting };
+  return { language, visibleTermStats, readerOptions, profile, sentencesWaiting, sentenceVectors: similarity !== undefined };
 }
 
 /** The reading of the snippets, after the bridge, a second hop or a task hop added passages to them. */
