@@ -22,10 +22,11 @@ describe('front matter properties as quotes, on the sample vault', () => {
       return { envelope, locator: envelope.citations.find((c) => c.n === n)?.locator };
     };
     // The note's body never says where Tomás works: only its front matter does. A timeline line
-    // ("Tomás starts the relay in Go") reads almost as well, so the scorer is not sure: Partly answered.
+    // ("Tomás starts the relay in Go") reads almost as well, but the location field is what "where …
+    // based" asks: it is quoted alone.
     const tomas = await lead('Where is Tomás based?');
     expect(tomas.envelope.outcome).not.toBe('not_found');
-    expect(tomas.envelope.answer).toMatch(/^Tomás Herrera — location: Valencia \(remote\)\. \[\d+\]/);
+    expect(tomas.envelope.reader?.quote).toMatch(/^Tomás Herrera — location: Valencia \(remote\)\. \[\d+\]$/);
     // people/Tomás Herrera.md: line 1 is "---", line 8 is "location: Valencia (remote)".
     expect(tomas.locator).toBe('people/Tomás Herrera.md#L8-L8');
     const maya = await lead('Where is Maya Chen based?');

@@ -386,6 +386,14 @@ describe('readAnswer', () => {
     expect(read('Где приложение курьера пишет трек?', ru).answer).toBe('Во время смены приложение пишет трек курьера. [1] Трек хранится в базе ClickHouse. [1]');
   });
 
+  it('does not quote the next row of a table with its lead: it opens with the column label, about another record', () => {
+    const table = ['| Code | Meaning | Raised by |', '|---|---|---|', '| AUR-1102 | Schema version mismatch between client and relay | Relay |', '| AUR-1207 | Clock skew too large | SDK |'].join('\n');
+    // The code is the question's rarest word, as in a real vault of many codes.
+    const rare = (terms: readonly string[]) => new Map(terms.map((t) => [t, { idf: /1102/.test(t) ? 6 : 1, df: /1102/.test(t) ? 1 : 30 }]));
+    const r = readAnswer('What does the error code AUR-1102 mean?', readerCandidates([snippet(1, table, { title: 'Error codes' })]), { termStats: rare });
+    expect(r.answer).toBe('Code: AUR-1102; Meaning: Schema version mismatch between client and relay; Raised by: Relay. [1]');
+  });
+
   it('quotes the sentence after the lead that points back at a question word of the lead ("these drugs")', () => {
     const s = [snippet(1, 'Anti-inflammatory drugs are often used to control inflammation. Glucocorticoids are the most powerful of these drugs. Side effects vary.')];
     const r = read('What is the most powerful class of anti-inflammatory drugs used to control inflammation?', s);
@@ -509,6 +517,14 @@ describe('readAnswer', () => {
     const r = read('What did the lighting company of Tesla produce?', s);
     expect(r.answer).toContain('Tesla founded a lighting company');
     expect(r.answer).toContain('The lighting company installed arc lamps that Tesla designed. [1]');
+  });
+
+  it('quotes no runner-up about another record than the one the question names by its code', () => {
+    const s = [snippet(1, 'Tesla founded a lighting company with two partners in 1886. The lighting company installed arc lamps that Tesla designed.')];
+    // The same question about a record named by a code the runner-up does not hold: the lead alone.
+    const named = [snippet(1, 'The lighting company LC-1886 installed 40 arc lamps in the old town square.'), snippet(2, 'The lighting company LC-1890 installed 25 arc lamps in the old town square.')];
+    expect(read('How many arc lamps did the lighting company LC-1886 install in the old town square?', named).answer).toBe('The lighting company LC-1886 installed 40 arc lamps in the old town square. [1]');
+    expect(read('What did the lighting company of Tesla produce?', s).answer).toContain('The lighting company installed arc lamps that Tesla designed. [1]');
   });
 
   it('follows a name from one note to another: the sentence that answers, and the one that says what it is about', () => {

@@ -49,7 +49,7 @@ export function readerCandidates(snippets: readonly Snippet[], lang?: string): C
     // A sentence too long to quote whole is often a list of clauses ("Politics: …; American political
     // leaders …; Chilean President …"): each clause is read on its own.
     const units = read.flatMap((u) => (!u.code && u.text.length > MAX_SENTENCE_CHARS && /;\s/.test(u.text) ? u.text.split(/;\s+/).map((t) => ({ ...u, text: t.trim() })) : [u]));
-    for (const { text, code, command, listing, described, field, links, item, numbered, pointers: linked, heading, answers } of units) {
+    for (const { text, code, command, listing, described, field, row, links, item, numbered, pointers: linked, heading, answers } of units) {
       if (text.length > MAX_SENTENCE_CHARS || seen.has(text)) continue;
       seen.add(text);
       let doc = docs.get(snippet.doc_id);
@@ -68,7 +68,7 @@ export function readerCandidates(snippets: readonly Snippet[], lang?: string): C
       if (command) for (const t of COMMAND_TERMS) terms.add(t);
       const subject = field && snippet.title.trim() ? snippet.title.trim() : undefined;
       // A callout's title heads the callout's sentences as a heading heads its section.
-      const candidate: Candidate = { text, n: snippet.n, snippetIndex, terms, context: heading ? new Set([...context, ...termSet(heading, lang)]) : context, near: new Set(), doc, ...lineShape(code, listing, command, field && relationWords.length > 0 ? relationWords : undefined), ...(described ? { described } : {}), ...(subject ? { subject } : {}), ...asked, ...(links ? { links } : {}), ...(item || field ? { item: true } : {}), ...((steps && (item || code)) || numbered ? { steps: true } : {}) };
+      const candidate: Candidate = { text, n: snippet.n, snippetIndex, terms, context: heading ? new Set([...context, ...termSet(heading, lang)]) : context, near: new Set(), doc, ...lineShape(code, listing, command, field && relationWords.length > 0 ? relationWords : undefined, row), ...(described ? { described } : {}), ...(subject ? { subject } : {}), ...asked, ...(links ? { links } : {}), ...(item || field ? { item: true } : {}), ...((steps && (item || code)) || numbered ? { steps: true } : {}) };
       if (linkedWords.length > 0) linkedTitleWords.set(candidate, linkedWords);
       out.push(candidate);
     }
@@ -95,9 +95,9 @@ function fieldAsked(field: boolean, text: string, terms: Set<string>): { fieldAs
 /** A title names a note when it is this long at least: "Aurora" does, "Q4" or "API" do not. */
 const MIN_LINK_TITLE = 5;
 
-/** What a line is beside its words: code, a command of a shell block, a listing of files, a field whose relation a question asks by words the line does not say. */
-function lineShape(code: boolean | undefined, listing: boolean | undefined, command: boolean | undefined, relationWords: readonly string[] | undefined): Pick<Candidate, 'code' | 'listing' | 'command' | 'relationWords'> {
-  return { ...(code ? { code } : {}), ...(command ? { command } : {}), ...(listing ? { listing } : {}), ...(relationWords ? { relationWords: new Set(relationWords) } : {}) };
+/** What a line is beside its words: code, a command of a shell block, a listing of files, a field whose relation a question asks by words the line does not say, a table row. */
+function lineShape(code: boolean | undefined, listing: boolean | undefined, command: boolean | undefined, relationWords: readonly string[] | undefined, row: boolean | undefined): Pick<Candidate, 'code' | 'listing' | 'command' | 'relationWords' | 'row'> {
+  return { ...(code ? { code } : {}), ...(command ? { command } : {}), ...(listing ? { listing } : {}), ...(relationWords ? { relationWords: new Set(relationWords) } : {}), ...(row ? { row } : {}) };
 }
 
 /** A capitalised word of mixed case ("Kestrel", "Tomás", "Северный"); not an acronym (TLS) or a code. */

@@ -140,18 +140,29 @@ function openParts(ctx: PickContext, picked: number[]): void {
 
 /**
  * A single question that two sentences answer about equally well: the runner-up holds a value of the
- * asked kind too, and the reader cannot tell which one the question means, so both are quoted.
+ * asked kind too, and the reader cannot tell which one the question means, so both are quoted. It can
+ * when the question names what it asks about by a code or a name ("MR-401", "Kestrel") that the lead
+ * holds and the runner-up does not: that is another record ("Code: MR-400; …" beside "Code: MR-401; …");
+ * and when the lead is a field whose label the question asks by.
  */
 function addRunnerUp(ctx: PickContext, picked: number[]): void {
-  const { candidates, parts } = ctx.weighed;
+  const { candidates, parts, all, lang } = ctx.weighed;
   const { table, order, typedOf } = ctx.scores;
+  const named = new Set((ctx.question.slice(1).match(NAME_WORD) ?? []).flatMap((w) => contentTerms(w, lang).map(matchForm)));
+  const naming = all.filter((t) => t.w > 0 && (/\p{N}/u.test(t.term) || named.has(t.term)));
+  const holds = (c: Candidate, term: string) => c.terms.has(term) || c.context.has(term);
+  const otherRecord = (i: number) => naming.some((t) => holds(candidates[picked[0]!]!, t.term) && !holds(candidates[i]!, t.term));
+  // A lead that is a field whose label the question asks by ("location: Valencia" for "Where is Tomás
+  // based?") states the asked attribute itself: nothing is left to tell apart.
+  const asked = candidates[picked[0] ?? -1]?.fieldAsks;
+  if (asked && tokenize(ctx.question, lang).some((t) => asked.has(t.term))) return;
   // Judged on the hand-set scale the share was set on (PartScore.hand), whatever weights ordered them.
   const total = (i: number) => table[i]!.reduce((sum, r) => sum + r.hand, 0);
   if (picked.length === 1 && parts.length === 1 && parts[0]!.asked.type !== 'any') {
     // A line of code and the comment that describes it state one fact, not two.
     const described = (a: number, b: number) => candidates[a]!.described?.includes(candidates[b]!.text) === true;
     const runnerUp = order.find((i) => !picked.includes(i) && !described(i, picked[0]!) && !described(picked[0]!, i));
-    if (runnerUp !== undefined && total(runnerUp) >= RUNNER_UP_SHARE * total(picked[0]!) && table[runnerUp]![0]!.answers >= PART_ANSWERED && typedOf(runnerUp) && table[runnerUp]![0]!.doesTask) picked.push(runnerUp);
+    if (runnerUp !== undefined && !otherRecord(runnerUp) && total(runnerUp) >= RUNNER_UP_SHARE * total(picked[0]!) && table[runnerUp]![0]!.answers >= PART_ANSWERED && typedOf(runnerUp) && table[runnerUp]![0]!.doesTask) picked.push(runnerUp);
   }
 }
 

@@ -152,7 +152,8 @@ export function withAbbreviations(candidates: readonly Candidate[], qTerms: read
  */
 export function referredNeighbour(candidates: readonly Candidate[], lead: number, asks: (i: number) => boolean, goesOn: (i: number) => boolean, pointsAtAsked: (text: string) => boolean): number | undefined {
   const c = candidates[lead]!;
-  const same = (i: number) => i >= 0 && i < candidates.length && candidates[i]!.snippetIndex === c.snippetIndex && !candidates[i]!.code && !c.code;
+  // Two rows of one table are records side by side: the next row opens with the lead's column label, not on its subject.
+  const same = (i: number) => i >= 0 && i < candidates.length && candidates[i]!.snippetIndex === c.snippetIndex && !candidates[i]!.code && !c.code && !(c.row && candidates[i]!.row);
   const refers = (t: string) => PRONOUN_START.test(t) || ANAPHOR_START.test(t);
   if (same(lead - 1) && (refers(c.text) || pointsAtAsked(c.text))) return lead - 1;
   if (same(lead + 1) && (refers(candidates[lead + 1]!.text) || goesOn(lead + 1)) && asks(lead + 1)) return lead + 1;

@@ -72,6 +72,8 @@ export interface Candidate {
   item?: boolean;
   /** A step: an item of a numbered list, or an item or command under a heading that names steps ("Steps", "Checklist", "How to apply", «Шаги», "Anleitung"). */
   steps?: boolean;
+  /** A row of a table, read with its header: the rows of one table are records side by side. */
+  row?: boolean;
 }
 
 /** A quotable piece of a passage: a sentence or a line of code, and what introduces it. */
@@ -83,6 +85,8 @@ export interface PassageUnit {
   numbered?: boolean;
   /** A "Field: value" line: it states something of its note's subject. */
   field?: boolean;
+  /** A row of a table, read with its header ("Code: AUR-1102; Meaning: …"). */
+  row?: boolean;
   code?: boolean;
   /** The notes its [[wikilinks]] name. */
   links?: string[];

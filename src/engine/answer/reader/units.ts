@@ -150,7 +150,7 @@ export function proseUnits(text: string): PassageUnit[] {
         continue;
       }
       const fields = row.map((c, j) => (c && header![j] ? `${header![j]}: ${c}` : c)).filter(Boolean);
-      if (fields.length > 0) out.push({ text: fields.join('; ') });
+      if (fields.length > 0) out.push({ text: fields.join('; '), row: true });
       continue;
     }
     header = null;
