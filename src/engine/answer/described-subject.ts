@@ -168,6 +168,8 @@ export interface BridgeResolution {
   evidence: { text: string; snippet: Snippet };
   /** How it was found: a field of the record the clause points to, or the person its best sentence is about. */
   by: 'relation' | 'sentence';
+  /** The indexed chunk the evidence line is in, when a search returned it (its sentence vectors say how close the line is to the question). */
+  chunkId?: number;
 }
 
 /** What separates the fields of one line: a middle dot, a bullet or a bar between spaces. */

@@ -12,7 +12,7 @@ import { buildContext, estimateTokens } from '../retrieve/context.ts';
 import { isStopword, tokenize } from '../search/analyzer.ts';
 import type { AnswerDeps } from './answer.ts';
 import { type BridgeResolution, bridgeQuery, clauseRelation, clauseSubject, type DescribedSubject, evidenceQuote, mainQuestion, notesAbout, relationLine, typedRelation } from './described-subject.ts';
-import { matchForm, type Reading, type ReaderOptions, readAnswer, readerCandidates, sentenceSimilarity } from './reader.ts';
+import { type Candidate, matchForm, type Reading, type ReaderOptions, readAnswer, readerCandidates, sentenceSimilarity } from './reader.ts';
 import { relationLabel } from './relations.ts';
 import { fenceLanguage, snippetsFromBlocks } from './prompt.ts';
 import { asksProperty, PROPERTY_FILE_MAX_BYTES, propertySnippets } from './properties.ts';
@@ -126,6 +126,13 @@ const literalGlob = (path: string) => path.replace(/[*?[\](){}!+@\\]/g, '\\$&');
  * record when retrieval ranked its header low), else the best sentence for the clause is about a
  * person ("Maya leads the sync team"). Null when neither resolves.
  */
+/** The resolution with the chunk its evidence line is in, among the chunks a search returned. */
+function inChunk(found: BridgeResolution, chunks: RetrievalResult['chunks']): BridgeResolution {
+  const at = found.evidence.snippet;
+  const chunk = chunks.find((c) => c.doc_id === at.doc_id && c.start_line <= at.start_line && at.end_line <= c.end_line && c.chunk_id !== undefined);
+  return chunk ? { ...found, chunkId: chunk.chunk_id } : found;
+}
+
 /** A document's lines as indexed, read once per question (AskRun.lines over sourceLines). */
 export type LinesOf = (docId: string, maxBytes?: number) => readonly string[] | null;
 
@@ -139,12 +146,12 @@ export async function resolveBridge(deps: AnswerDeps, d: DescribedSubject, conte
     for (const doc of notes) {
       const own = passages.filter((s) => s.doc_id === doc);
       const found = relationLine(own, relation, d.clause);
-      if (found) return found;
+      if (found) return inChunk(found, bridge.chunks);
       const first = own[0]!;
       const scoped = await search(deps, `${first.title} ${relationLabel(relation)}`, { ...context, mode: 'bm25', enable_rerank: false, include_globs: [literalGlob(first.path)] }, BRIDGE_K);
       const more = toSnippets((scoped?.chunks ?? []).filter((c) => c.doc_id === doc && !own.some((s) => s.locator === c.locator)));
       const line = relationLine(more, relation, d.clause);
-      if (line) return line;
+      if (line) return inChunk(line, scoped?.chunks ?? []);
       const lineOf = (n: number) => linesOf(doc)?.[n - 1] ?? null;
       const typed = deps.noteRelations ? typedRelation(deps.noteRelations(doc), relation, d.clause, first, lineOf) : null;
       if (typed) return typed;
@@ -200,7 +207,26 @@ export async function relationHop(
   const reading = readAnswer(d.phrase, candidates, readerOptions);
   // The line must have been read as the answer: a reading that quotes other sentences only is the first's to give.
   if (reading.outcome === 'not_found' || !reading.answer.toLowerCase().includes(resolved.name.toLowerCase())) return null;
-  return { snippets, reading, name: resolved.name };
+  return { snippets, reading: await withLineCosine(deps, d.phrase, reading, candidates, resolved.chunkId, readerOptions), name: resolved.name };
+}
+
+/**
+ * The line read alone has no other sentence to compare its cosine with, so its reading would count
+ * as one without sentence vectors (and, with the shipped profile, never be badged Answered). Where
+ * the question's passages have sentence vectors (`readerOptions.similarity`) and the record's chunk
+ * has them too, the reading carries the question's cosine to the line's sentence, with no gap over
+ * others: there are none.
+ */
+async function withLineCosine(deps: AnswerDeps, question: string, reading: Reading, candidates: readonly Candidate[], chunkId: number | undefined, readerOptions: ReaderOptions): Promise<Reading> {
+  if (chunkId === undefined || !readerOptions.similarity || !deps.sentenceSimilarities || reading.signals.hasVectors === 1) return reading;
+  const scores = await deps.sentenceSimilarities(question, [chunkId]).catch(() => null);
+  const cosine = scores && scores.length > 0 ? sentenceSimilarity(scores) : null;
+  const sims = candidates.flatMap((c) => {
+    const v = cosine?.(c.text);
+    return v === undefined ? [] : [v];
+  });
+  if (sims.length === 0) return reading;
+  return { ...reading, signals: { ...reading.signals, hasVectors: 1, simBest: Math.round(Math.max(...sims) * 1000) / 1000, simGap: 0 } };
 }
 
 /**

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { HashedEmbedder } from '../../cli/bench/hashed-embedder.ts';
 import { SAMPLE_VAULT, TempDirs } from '../../../test/helpers/tmp.ts';
 import { NO_MODELS } from '../../../test/helpers/engine.ts';
 import { createEngine, type Engine } from '../engine.ts';
@@ -37,4 +38,17 @@ describe('a record\'s decider line, on the sample vault with the shipped scorer'
       expect(thing.outcome, question).not.toBe('answered');
     }
   });
+
+  it('with sentence vectors, reads the decider line with its cosine: a reading with vectors, whose bar is the one with them', async () => {
+    const engine = createEngine({ dataDir: temp.make('syn-relation-vectors-'), env: {}, embedder: new HashedEmbedder(256) });
+    engines.push(engine);
+    await engine.index([SAMPLE_VAULT]);
+    const who = await engine.answer('Who chose to name releases after birds of prey?');
+    expect(who.reader?.quote).toMatch(/^Date: 2026-04-16 · Decider: Aiko Tanaka\. \[\d+\]$/);
+    // Read alone, the line has no other sentence to compare with: it carries its own sentence's cosine, no gap.
+    expect(who.reader?.features.has_vectors).toBe(1);
+    expect(who.reader?.features.sim_best).not.toBe(0);
+    expect(who.reader?.features.sim_gap).toBe(0);
+    expect(who.limits.map((l) => l.detail).join(' ')).not.toMatch(/too few of the sentences read have vectors/);
+  }, 60_000);
 });

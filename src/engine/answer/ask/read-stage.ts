@@ -68,7 +68,7 @@ export interface Read extends Calibrated {
   sentencesWaiting: number;
   /**
    * The retrieved passages have sentence vectors, though the reading may still be one without them:
-   * fewer than two of the sentences it read have one (a record's line read alone, lines of code).
+   * fewer than two of the sentences it read have one (lines of code; a record's line whose sentence has no vector yet).
    */
   sentenceVectors: boolean;
 }
