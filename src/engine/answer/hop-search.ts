@@ -119,13 +119,9 @@ const toSnippets = (chunks: RetrievalResult['chunks']): Snippet[] =>
 /** A path as a glob that matches it alone (picomatch escapes). */
 const literalGlob = (path: string) => path.replace(/[*?[\](){}!+@\\]/g, '\\$&');
 
-/**
- * Resolves a described subject ("the engineer who chose WebSockets as the relay transport") to a
- * name: the clause is searched alone; the record its best passages are in states the asked relation
- * on a field line ("Decider: Tomás Herrera", read from the record's passages, or from a search in that
- * record when retrieval ranked its header low), else the best sentence for the clause is about a
- * person ("Maya leads the sync team"). Null when neither resolves.
- */
+/** A document's lines as indexed, read once per question (AskRun.lines over sourceLines). */
+export type LinesOf = (docId: string, maxBytes?: number) => readonly string[] | null;
+
 /** The resolution with the chunk its evidence line is in, among the chunks a search returned. */
 function inChunk(found: BridgeResolution, chunks: RetrievalResult['chunks']): BridgeResolution {
   const at = found.evidence.snippet;
@@ -133,9 +129,13 @@ function inChunk(found: BridgeResolution, chunks: RetrievalResult['chunks']): Br
   return chunk ? { ...found, chunkId: chunk.chunk_id } : found;
 }
 
-/** A document's lines as indexed, read once per question (AskRun.lines over sourceLines). */
-export type LinesOf = (docId: string, maxBytes?: number) => readonly string[] | null;
-
+/**
+ * Resolves a described subject ("the engineer who chose WebSockets as the relay transport") to a
+ * name: the clause is searched alone; the record its best passages are in states the asked relation
+ * on a field line ("Decider: Tomás Herrera", read from the record's passages, or from a search in that
+ * record when retrieval ranked its header low), else the best sentence for the clause is about a
+ * person ("Maya leads the sync team"). Null when neither resolves.
+ */
 export async function resolveBridge(deps: AnswerDeps, d: DescribedSubject, context: RetrieveContext, readerOptions: ReaderOptions, linesOf: LinesOf): Promise<BridgeResolution | null> {
   const bridge = await search(deps, bridgeQuery(d), context, BRIDGE_K);
   if (!bridge || bridge.chunks.length === 0) return null;

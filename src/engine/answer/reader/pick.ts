@@ -57,7 +57,7 @@ export function chooseLead(ctx: PickContext): Lead {
   };
   // The names the question gives its subject ("Павел Ким", "Lukas Becker") are what the lead must be about itself:
   // a companion about another subject cannot lend them.
-  const named = new Set((question.slice(1).match(NAME_WORD) ?? []).flatMap((w) => contentTerms(w, lang).map(matchForm)));
+  const named = questionNames(question, lang);
   const companions = new Map<number, { b: number; gain: number }>();
   if (allTotal > 0) {
     for (const a of order.slice(0, HOP_LEADS)) {
@@ -138,6 +138,11 @@ function openParts(ctx: PickContext, picked: number[]): void {
   });
 }
 
+/** The terms of the names a question says past its first word ("Tomás", "Kestrel"). */
+function questionNames(question: string, lang: string | undefined): Set<string> {
+  return new Set((question.slice(1).match(NAME_WORD) ?? []).flatMap((w) => contentTerms(w, lang).map(matchForm)));
+}
+
 /**
  * A single question that two sentences answer about equally well: the runner-up holds a value of the
  * asked kind too, and the reader cannot tell which one the question means, so both are quoted. It can
@@ -148,7 +153,7 @@ function openParts(ctx: PickContext, picked: number[]): void {
 function addRunnerUp(ctx: PickContext, picked: number[]): void {
   const { candidates, parts, all, lang } = ctx.weighed;
   const { table, order, typedOf } = ctx.scores;
-  const named = new Set((ctx.question.slice(1).match(NAME_WORD) ?? []).flatMap((w) => contentTerms(w, lang).map(matchForm)));
+  const named = questionNames(ctx.question, lang);
   const naming = all.filter((t) => t.w > 0 && (/\p{N}/u.test(t.term) || named.has(t.term)));
   const holds = (c: Candidate, term: string) => c.terms.has(term) || c.context.has(term);
   const otherRecord = (i: number) => naming.some((t) => holds(candidates[picked[0]!]!, t.term) && !holds(candidates[i]!, t.term));
