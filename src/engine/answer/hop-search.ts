@@ -215,16 +215,20 @@ export async function relationHop(
  * as one without sentence vectors (and, with the shipped profile, never be badged Answered). Where
  * the question's passages have sentence vectors (`readerOptions.similarity`) and the record's chunk
  * has them too, the reading carries the question's cosine to the line's sentence, with no gap over
- * others: there are none.
+ * others: there are none. The record's chunk is asked only when the first search did not bring it.
  */
 async function withLineCosine(deps: AnswerDeps, question: string, reading: Reading, candidates: readonly Candidate[], chunkId: number | undefined, readerOptions: ReaderOptions): Promise<Reading> {
-  if (chunkId === undefined || !readerOptions.similarity || !deps.sentenceSimilarities || reading.signals.hasVectors === 1) return reading;
-  const scores = await deps.sentenceSimilarities(question, [chunkId]).catch(() => null);
-  const cosine = scores && scores.length > 0 ? sentenceSimilarity(scores) : null;
-  const sims = candidates.flatMap((c) => {
-    const v = cosine?.(c.text);
+  const known = readerOptions.similarity;
+  if (!known || reading.signals.hasVectors === 1) return reading;
+  const cosinesOf = (cosine: (text: string) => number | undefined) => candidates.flatMap((c) => {
+    const v = cosine(c.text);
     return v === undefined ? [] : [v];
   });
+  let sims = cosinesOf(known);
+  if (sims.length === 0 && chunkId !== undefined && deps.sentenceSimilarities) {
+    const scores = await deps.sentenceSimilarities(question, [chunkId]).catch(() => null);
+    if (scores && scores.length > 0) sims = cosinesOf(sentenceSimilarity(scores));
+  }
   if (sims.length === 0) return reading;
   return { ...reading, signals: { ...reading.signals, hasVectors: 1, simBest: Math.round(Math.max(...sims) * 1000) / 1000, simGap: 0 } };
 }

@@ -84,8 +84,8 @@ export function demoModels(setup: DemoSetup): { embed: string | null } {
 /**
  * Engine options of the demo: its own data dir, no environment overrides from the user's setup.
  * Sentence vectors stay on, as in a user's workspace: without them no quote is badged Answered. The
- * tour is ready once the ~250 passages are embedded; the ~1,000 sentences follow (about 35 s on two
- * cores), paused while a question is answered, and the banner says how far they are.
+ * tour is ready once the ~250 passages are embedded; the ~1,000 sentences follow (`synapsis bench
+ * demo` times both), paused while a question is answered, and the banner says how far they are.
  */
 export function demoEngineOptions(setup: DemoSetup): EngineOptions {
   const { embed } = demoModels(setup);

@@ -153,22 +153,22 @@ function questionNames(question: string, lang: string | undefined): Set<string> 
 function addRunnerUp(ctx: PickContext, picked: number[]): void {
   const { candidates, parts, all, lang } = ctx.weighed;
   const { table, order, typedOf } = ctx.scores;
-  const named = questionNames(ctx.question, lang);
-  const naming = all.filter((t) => t.w > 0 && (/\p{N}/u.test(t.term) || named.has(t.term)));
-  const holds = (c: Candidate, term: string) => c.terms.has(term) || c.context.has(term);
-  const otherRecord = (i: number) => naming.some((t) => holds(candidates[picked[0]!]!, t.term) && !holds(candidates[i]!, t.term));
+  if (picked.length !== 1 || parts.length !== 1 || parts[0]!.asked.type === 'any') return;
+  const lead = candidates[picked[0]!]!;
   // A lead that is a field whose label the question asks by ("location: Valencia" for "Where is Tomás
   // based?") states the asked attribute itself: nothing is left to tell apart.
-  const asked = candidates[picked[0] ?? -1]?.fieldAsks;
+  const asked = lead.fieldAsks;
   if (asked && tokenize(ctx.question, lang).some((t) => asked.has(t.term))) return;
+  // A line of code and the comment that describes it state one fact, not two.
+  const described = (a: number, b: number) => candidates[a]!.described?.includes(candidates[b]!.text) === true;
+  const runnerUp = order.find((i) => !picked.includes(i) && !described(i, picked[0]!) && !described(picked[0]!, i));
+  if (runnerUp === undefined) return;
+  const named = questionNames(ctx.question, lang);
+  const holds = (c: Candidate, term: string) => c.terms.has(term) || c.context.has(term);
+  const otherRecord = all.some((t) => t.w > 0 && (/\p{N}/u.test(t.term) || named.has(t.term)) && holds(lead, t.term) && !holds(candidates[runnerUp]!, t.term));
   // Judged on the hand-set scale the share was set on (PartScore.hand), whatever weights ordered them.
   const total = (i: number) => table[i]!.reduce((sum, r) => sum + r.hand, 0);
-  if (picked.length === 1 && parts.length === 1 && parts[0]!.asked.type !== 'any') {
-    // A line of code and the comment that describes it state one fact, not two.
-    const described = (a: number, b: number) => candidates[a]!.described?.includes(candidates[b]!.text) === true;
-    const runnerUp = order.find((i) => !picked.includes(i) && !described(i, picked[0]!) && !described(picked[0]!, i));
-    if (runnerUp !== undefined && !otherRecord(runnerUp) && total(runnerUp) >= RUNNER_UP_SHARE * total(picked[0]!) && table[runnerUp]![0]!.answers >= PART_ANSWERED && typedOf(runnerUp) && table[runnerUp]![0]!.doesTask) picked.push(runnerUp);
-  }
+  if (!otherRecord && total(runnerUp) >= RUNNER_UP_SHARE * total(picked[0]!) && table[runnerUp]![0]!.answers >= PART_ANSWERED && typedOf(runnerUp) && table[runnerUp]![0]!.doesTask) picked.push(runnerUp);
 }
 
 /**

@@ -70,7 +70,6 @@ export function sentenceTexts(connection: ReadConnection, chunkIds: readonly num
   return rows.map((r) => ({ id: r.id, chunk_id: r.chunk_id, text: r.text.slice(r.start, r.end) }));
 }
 
-/** Sentence ids of the given chunks. */
 /**
  * How many sentences of the given chunks still wait for a vector of the model: one for each chunk not
  * split yet (about one sentence until it is), and each split sentence without its vector.
@@ -85,6 +84,7 @@ export function sentencesWaiting(connection: ReadConnection, modelId: string, ch
   return unsplit + unembedded;
 }
 
+/** Sentence ids of the given chunks. */
 export function sentencesOfChunks(connection: ReadConnection, chunkIds: readonly number[]): number[] {
   return sqliteOf(connection)
     .prepare('SELECT s.id FROM json_each(?) j CROSS JOIN chunk_sentences s ON s.chunk_id = j.value')
