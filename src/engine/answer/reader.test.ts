@@ -1023,6 +1023,18 @@ describe('readAnswer: selection weights', () => {
     expect(shifted).toBe(hand);
   });
 
+  it('with sentence vectors, lets the cosine alone lead with a sentence that says the fact in other words', () => {
+    const attachments = [snippet(1, 'New attachments can be pasted into a note or dragged onto it. You can change the default location under Settings, Files and links.', { title: 'Attachments' })];
+    const cosines: Record<string, number> = { 'New attachments can be pasted into a note or dragged onto it.': 0.8, 'You can change the default location under Settings, Files and links.': 0.9 };
+    const q = 'Where do new attachments get saved?';
+    const lead = (r: ReturnType<typeof readAnswer>) => (r.answer || r.withheld || '').split(' [1]')[0];
+    const similarity = (text: string) => cosines[text];
+    expect(lead(readAnswer(q, readerCandidates(attachments), { termStats: stats(), similarity }))).toBe('You can change the default location under Settings, Files and links.');
+    // Without that weight the sentence holding more of the question's words leads, as it does without vectors.
+    expect(lead(readAnswer(q, readerCandidates(attachments), { termStats: stats(), similarity, selection: selectionOf({ sim: 0 }) }))).toBe('New attachments can be pasted into a note or dragged onto it.');
+    expect(lead(readAnswer(q, readerCandidates(attachments), { termStats: stats() }))).toBe('New attachments can be pasted into a note or dragged onto it.');
+  });
+
   it('returns each candidate selection features only when asked', () => {
     const q = 'How long did the relay outage last?';
     expect(readAnswer(q, readerCandidates(notes), { termStats: stats() }).candidateRows).toBeUndefined();

@@ -5,7 +5,7 @@ import type { AskedType } from '../answer-type.ts';
 import type { Candidate, Part, ReaderOptions } from './types.ts';
 import { matchForm, phraseKey, plainText } from './text.ts';
 import { askedNouns, questionValues } from './question.ts';
-import { CONTEXT_SHARE, coverage, DEFAULT_SELECTION, holdsDerived, inSection, isMarkupFragment, MEASURED, SELECTION_FEATURES, statedPart, STEP_SECTION, W_TYPE } from './selection.ts';
+import { CONTEXT_SHARE, coverage, DEFAULT_SELECTION, SHARE_SCALE, holdsDerived, inSection, isMarkupFragment, MEASURED, SELECTION_FEATURES, statedPart, STEP_SECTION, W_TYPE } from './selection.ts';
 import { PART_ANSWERED } from './outcome.ts';
 import { definesAsked, holdsShare, opensPassage, sentenceWords, valueNear } from './sentence-signals.ts';
 import type { QuestionWeights } from './weights.ts';
@@ -39,8 +39,8 @@ export interface PartScore {
   answers: number;
   score: number;
   /**
-   * The ranking score with the hand-set weights (DEFAULT_SELECTION): the scale the reader's share
-   * rules were set on (a runner-up within RUNNER_UP_SHARE of the lead). Fitted weights order the
+   * The score on the scale the reader's share rules were set on (SHARE_SCALE: the hand-set weights
+   * without the cosine alone; a runner-up within RUNNER_UP_SHARE of the lead). Fitted weights order the
    * candidates; a weight below zero lowers every score and would make those shares stricter.
    */
   hand: number;
@@ -138,7 +138,7 @@ export function scoreTable(question: string, weighed: QuestionWeights, vectors: 
     let hand = 0;
     for (let k = 0; k < f.length; k++) {
       score += weights[k]! * f[k]!;
-      hand += DEFAULT_SELECTION[k]! * f[k]!;
+      hand += SHARE_SCALE[k]! * f[k]!;
     }
     return { answers, score, hand, cov, typed: typed === 1, doesTask, f };
   };
