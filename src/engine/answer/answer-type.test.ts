@@ -32,6 +32,10 @@ describe('askedType', () => {
     ['When two devices edit the same note, which algorithm merges them?', 'entity'],
     ['When the relay went down, how long did the outage last?', 'duration'],
     ['Когда две копии расходятся, какой алгоритм используется?', 'entity'],
+    // The question word after the clause may follow its preposition: "on which line", «в какой папке», "mit welchem Befehl".
+    ['When I tick off a repeating task, on which line does the next occurrence go?', 'entity'],
+    ['Когда я удаляю заметку, в какой папке она оказывается?', 'entity'],
+    ['Wann ich eine Notiz lösche, mit welchem Befehl stelle ich sie wieder her?', 'entity'],
     ['When did the relay go down?', 'date'],
     ['when, roughly, did we launch', 'date'],
     ['Когда была встреча?', 'date'],

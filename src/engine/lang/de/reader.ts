@@ -81,7 +81,7 @@ export const de: ReaderPack = {
     may: [String.raw`(?:kann|darf|können|dürfen)\s+(?:ich|man|wir)`, String.raw`(?:ich|man|wir)\s+(?:\p{L}+\s+)?(?:kann|darf|können|dürfen)`],
     percent: ['prozent', 'prozentsatz'],
     howMeasure: [String.raw`wie\s+(groß|gross|klein|teuer)`],
-    timeClause: [String.raw`wann(?!\s+(?:ist|sind|war|waren|wird|werden|hat|haben)(?![\p{L}]))[^,?]{3,}?,\s*(?=(?:und\s+)?(?:was|welche[rsmn]?|wer|wo|warum|wie)(?![\p{L}]))`],
+    timeClause: [String.raw`wann(?!\s+(?:ist|sind|war|waren|wird|werden|hat|haben)(?![\p{L}]))[^,?]{3,}?,\s*(?=(?:und\s+)?(?:(?:in|an|auf|mit|von|zu|bei|nach|für|aus|über|unter)\s+)?(?:was|welche[rsmn]?|wer|wo|warum|wie)(?![\p{L}]))`],
   },
 };
 

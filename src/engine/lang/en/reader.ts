@@ -150,8 +150,8 @@ export const en: ReaderPack = {
     may: [String.raw`(?:i|you|we|one)\s+(?:can|could|may|am allowed to|are allowed to)`],
     percent: ['percent', 'percentage', 'per cent'],
     howMeasure: [String.raw`how\s+(big|large|small|soon|frequently|expensive|cheap)`],
-    // "When I create a daily note, which…" — not "When did…".
-    timeClause: [String.raw`when(?!\s+(?:did|does|do|was|were|is|are|will|would|can|could|should|has|have|had|exactly|roughly)\b)[^,?]{3,}?,\s*(?=(?:and\s+)?(?:what|which|who|whom|whose|where|why|how)(?![\p{L}]))`],
+    // "When I create a daily note, which…" or "…, on which line…" — not "When did…".
+    timeClause: [String.raw`when(?!\s+(?:did|does|do|was|were|is|are|will|would|can|could|should|has|have|had|exactly|roughly)\b)[^,?]{3,}?,\s*(?=(?:and\s+)?(?:(?:on|in|at|to|from|for|with|by|of|into|onto|under|after|before|until)\s+)?(?:what|which|who|whom|whose|where|why|how)(?![\p{L}]))`],
     capacity: [String.raw`\bhow (?:much|many)\b.*\bcan\b`],
     holds: ['hold', 'holds', 'store', 'stores', 'contain', 'contains', 'fit', 'fits', 'take', 'takes', 'carry', 'carries', 'accommodate', 'accommodates', 'accept', 'accepts', 'handle', 'handles'],
   },
