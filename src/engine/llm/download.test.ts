@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { serveModels } from '../../../test/helpers/model-server.ts';
 import { SHARED_DIR, TempDirs } from '../../../test/helpers/tmp.ts';
 import { activeCatalog, catalogModel, downloadUri, isCatalogFile, machineThroughput, MODEL_CATALOG, recommendedModels, type CatalogModel } from './catalog.ts';
-import { checkDiskSpace, describeDownloadError, httpUrlOf, pullModel, type PullProgress } from './download.ts';
+import { checkDiskSpace, describeDownloadError, httpUrlOf, pullModel, trimProgressTail, type PullProgress } from './download.ts';
 
 const temp = new TempDirs();
 afterAll(() => temp.cleanup());
@@ -255,5 +255,37 @@ describe('activeCatalog', () => {
     expect(activeCatalog({ SYNAPSIS_MODEL_CATALOG: file }).map((m) => m.variant_of)).toEqual([undefined, 'test-model']);
     fs.writeFileSync(file, '{not json');
     expect(() => activeCatalog({ SYNAPSIS_MODEL_CATALOG: file })).toThrow(/cannot be read as JSON/);
+  });
+});
+
+describe('trimProgressTail', () => {
+  const model = Buffer.concat([Buffer.from('GGUF'), crypto.randomBytes(4096)]);
+  const withTail = (tail: Buffer | string) => {
+    const file = path.join(temp.make('syn-tail-'), 'model.gguf');
+    fs.writeFileSync(file, Buffer.concat([model, Buffer.from(tail)]));
+    return file;
+  };
+
+  it('trims the progress record a late save wrote past a whole download, back to the size the server named', () => {
+    const file = withTail('{"part":0,"chunks":[1,1,1],"chunkSize":5242880,"size":4100,"url":"x"}');
+    expect(trimProgressTail(file, model.length)).toBe(true);
+    expect(fs.readFileSync(file).equals(model)).toBe(true);
+    // Two saves over each other leave the end of the longer one after the shorter: still text from "{".
+    const overlapped = withTail('{"part":0,"chunks":[1]}1,1],"size":4100}');
+    expect(trimProgressTail(overlapped, model.length)).toBe(true);
+    expect(fs.statSync(overlapped).size).toBe(model.length);
+  });
+
+  it('leaves any other file as it is: the right size, no size named, or bytes that are no progress record', () => {
+    const whole = withTail('');
+    expect(trimProgressTail(whole, model.length)).toBe(false);
+    const unnamed = withTail('{"part":0}');
+    expect(trimProgressTail(unnamed, 0)).toBe(false);
+    expect(fs.statSync(unnamed).size).toBe(model.length + 10);
+    const binary = withTail(Buffer.from([0x7b, 0x00, 0x01, 0x02]));
+    expect(trimProgressTail(binary, model.length)).toBe(false);
+    const other = withTail('more model bytes');
+    expect(trimProgressTail(other, model.length)).toBe(false);
+    expect(fs.statSync(other).size).toBe(model.length + 16);
   });
 });

@@ -309,4 +309,28 @@ async function download(model: CatalogModel, uri: string, staged: string, option
   if (!fs.existsSync(staged) || fs.existsSync(`${staged}.ipull`)) {
     throw createError('E_SYN_MODEL_UNAVAILABLE', `Download of ${model.file} stopped before the end; run the pull again to resume it`);
   }
+  trimProgressTail(staged, downloader.totalSize);
+}
+
+/**
+ * ipull keeps its progress as JSON after the file's bytes while it downloads and trims it off at the
+ * end, but a save still in flight then can land after the trim (a loaded two-core machine: 91 bytes of
+ * JSON past a whole model, which then failed its size check). A file longer than the size the server
+ * named, whose extra bytes are such text, is trimmed back to that size; the checks that follow
+ * still decide whether it is the catalog's file. Anything else past the end is left for them to refuse.
+ */
+export function trimProgressTail(file: string, size: number): boolean {
+  const actual = fs.statSync(file).size;
+  if (!(size > 0) || actual <= size || actual - size > 1024 * 1024) return false;
+  const fd = fs.openSync(file, 'r+');
+  try {
+    const tail = Buffer.alloc(actual - size);
+    fs.readSync(fd, tail, 0, tail.length, size);
+    // A record, or two saves over each other (a shorter one over a longer one leaves its end): text from "{".
+    if (tail[0] !== 0x7b || tail.includes(0)) return false;
+    fs.ftruncateSync(fd, size);
+    return true;
+  } finally {
+    fs.closeSync(fd);
+  }
 }
