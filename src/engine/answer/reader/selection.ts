@@ -49,6 +49,12 @@ export const SELECTION_FEATURES = ['coverage', 'typed', 'whole', 'rank', 'direct
  * abstained on more unanswerable questions). The shape features weigh nothing by default.
  */
 export const DEFAULT_SELECTION: readonly number[] = [0.55, 0.25, 0.1, 0.05, 0.15, 0.3, 0.02, 0.1, 0.15, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+/**
+ * The scale the reader's share rules were set on (a runner-up within RUNNER_UP_SHARE of the lead): the
+ * hand-set weights without the cosine alone, which orders the sentences but would lift an on-topic
+ * runner-up ("Harvard was founded in 1636…" beside "The Charles River flows past the campus").
+ */
+export const SHARE_SCALE: readonly number[] = DEFAULT_SELECTION.map((w, k) => (SELECTION_FEATURES[k] === 'sim' ? 0 : w));
 /** A sentence that is a fragment of markup: a short `key: value` line, or a table row. */
 export const isMarkupFragment = (text: string) => (text.split(/\s+/).length <= 4 && /^[\p{L}\p{N}_.-]+:(?:\s|$)/u.test(text)) || /\s\|\s/.test(text);
 
@@ -184,9 +190,3 @@ export function opensWithLeadWord(next: Candidate, lead: Candidate, asked: reado
   const w = first && matchForm(first.term);
   return w !== undefined && lead.terms.has(w) && asked.some((t) => t.w > 0 && t.term === w);
 }
-/**
- * The scale the reader's share rules were set on (a runner-up within RUNNER_UP_SHARE of the lead): the
- * hand-set weights without the cosine alone, which orders the sentences but would lift an on-topic
- * runner-up ("Harvard was founded in 1636…" beside "The Charles River flows past the campus").
- */
-export const SHARE_SCALE: readonly number[] = DEFAULT_SELECTION.map((w, k) => (SELECTION_FEATURES[k] === 'sim' ? 0 : w));

@@ -5,7 +5,7 @@ import type { AskedType } from '../answer-type.ts';
 import type { Candidate, Part, ReaderOptions } from './types.ts';
 import { matchForm, phraseKey, plainText } from './text.ts';
 import { askedNouns, questionValues } from './question.ts';
-import { CONTEXT_SHARE, coverage, DEFAULT_SELECTION, SHARE_SCALE, holdsDerived, inSection, isMarkupFragment, MEASURED, SELECTION_FEATURES, statedPart, STEP_SECTION, W_TYPE } from './selection.ts';
+import { CONTEXT_SHARE, coverage, DEFAULT_SELECTION, holdsDerived, inSection, isMarkupFragment, MEASURED, SELECTION_FEATURES, SHARE_SCALE, statedPart, STEP_SECTION, W_TYPE } from './selection.ts';
 import { PART_ANSWERED } from './outcome.ts';
 import { definesAsked, holdsShare, opensPassage, sentenceWords, valueNear } from './sentence-signals.ts';
 import type { QuestionWeights } from './weights.ts';
