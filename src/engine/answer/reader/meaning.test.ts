@@ -24,6 +24,19 @@ describe('scriptOf and otherScript', () => {
     expect(otherScript('Как открыть Obsidian?', russian)).toBe(false);
     expect(otherScript('How do I restore a deleted note?', english)).toBe(false);
   });
+
+  it('counts neither inline code nor the records of a translation table as the notes\' prose', () => {
+    const russian = [
+      { text: 'Переменная: `{{time}}`; Описание: Текущее время. Формат по умолчанию: `HH:mm`.' },
+      { text: 'Для `{{date}}` и `{{time}}` можно изменить `format` с помощью `YYYY-MM-DD HH:mm:ss`.' },
+      { text: '[heading.plugins/Template variables] original=Template variables translation=Переменные шаблонов' },
+      { text: 'original=Set your template folder translation=Установка папки шаблонов' },
+    ];
+    expect(otherScript('default format of the {{time}} variable in templates?', russian, 1)).toBe(true);
+    // Counted whole, the code and the records' English outweigh the Russian prose.
+    const letters = (re: RegExp) => russian.reduce((n, c) => n + (c.text.match(re)?.length ?? 0), 0);
+    expect(letters(/\p{Script=Latin}/gu)).toBeGreaterThan(letters(/\p{Script=Cyrillic}/gu));
+  });
 });
 
 describe('reading by meaning', () => {
@@ -71,5 +84,18 @@ describe('reading by meaning', () => {
     const byWords = readAnswer('Which hotkey brings up the Quick switcher on Windows?', readerCandidates(russian), { termStats: stats, similarity: near });
     expect(byWords.byMeaning).toBeUndefined();
     expect(byWords.answer).toMatch(/^Чтобы открыть Quick switcher/);
+  });
+
+  it('never quotes a record of a translation table, however close its English is to the question', () => {
+    const russian = [
+      snippet(1, 'Автодополнение переключается на упрощённый алгоритм, когда в хранилище 10 000 элементов. Быстрый переключатель ищет по названиям заметок.', 'Быстрый переключатель'),
+      snippet(2, '[heading.plugins/Open Quick switcher]\noriginal=Open Quick switcher\ntranslation=Открытие быстрого перехода\n\n[heading.plugins/Quick switcher settings]\noriginal=Quick switcher settings\ntranslation=Настройки быстрого перехода', 'headings'),
+      snippet(3, 'Палитра команд открывается сочетанием клавиш и показывает недавние команды сверху списка.', 'Палитра команд'),
+    ];
+    const near = (text: string) => (/original=/.test(text) ? 0.93 : /10 000/.test(text) ? 0.88 : /Палитра/.test(text) ? 0.8 : 0.7);
+    const r = readAnswer('At how many items does the Quick switcher autocomplete switch to a simpler algorithm?', readerCandidates(russian), { termStats: stats, similarity: near });
+    expect(r.byMeaning).toBe(true);
+    expect(r.answer).not.toMatch(/original=/);
+    expect(r.answer).toMatch(/^Автодополнение переключается на упрощённый алгоритм, когда в хранилище 10 000 элементов\. \[1\]/);
   });
 });

@@ -6,6 +6,7 @@
  * the question.
  */
 import type { Candidate, Reading, ReadingSignals } from '../reader.ts';
+import { isMarkupFragment } from './selection.ts';
 
 export type Script = 'latin' | 'cyrillic' | 'greek' | 'cjk' | 'arabic' | 'hebrew' | 'other';
 
@@ -18,9 +19,9 @@ const SCRIPTS: readonly [Script, RegExp][] = [
   ['hebrew', /\p{Script=Hebrew}/u],
 ];
 
-/** Letters counted per script. */
+/** Letters counted per script, outside inline code spans and links (`{{time}}`, `HH:mm`, URLs name things, they do not say them). */
 function scriptCounts(text: string, counts = new Map<Script, number>()): Map<Script, number> {
-  for (const ch of text) {
+  for (const ch of text.replace(/`[^`]*`|\b(?:https?|file):\/\/\S+/g, ' ')) {
     if (!/\p{L}/u.test(ch)) continue;
     const script = SCRIPTS.find(([, re]) => re.test(ch))?.[0] ?? 'other';
     counts.set(script, (counts.get(script) ?? 0) + 1);
@@ -40,12 +41,14 @@ export function scriptOf(text: string): Script | null {
  * Whether the question is written in another script than the passages (most of their letters, with
  * fewer than 3 in 10 of the question's script: Russian notes name English products and code freely),
  * ignoring what the question quotes or names in the passages' own script ("Как открыть Obsidian?").
+ * Records of settings and translation files (`original=Templates translation=Шаблоны`) are not the
+ * notes' prose and are not counted.
  * `share` is that bound: 1 asks only whether most of the passages' letters are in another script.
  */
 export function otherScript(question: string, candidates: readonly Pick<Candidate, 'text'>[], share = 0.3): boolean {
   const q = scriptOf(question);
   const counts = new Map<Script, number>();
-  for (const c of candidates) scriptCounts(c.text, counts);
+  for (const c of candidates) if (!isMarkupFragment(c.text)) scriptCounts(c.text, counts);
   let notes: Script | null = null;
   for (const [s, n] of counts) if (notes === null || n > counts.get(notes)!) notes = s;
   return q !== null && notes !== null && q !== notes && (counts.get(q) ?? 0) < share * (counts.get(notes) ?? 0);
@@ -63,7 +66,7 @@ const MEANING_QUOTES = 2;
 export function readByMeaning(candidates: readonly Candidate[], sims: readonly (number | undefined)[]): Reading | null {
   const scored = candidates.flatMap((c, i) => {
     const v = sims[i];
-    return v === undefined || c.code || /[?？]\s*$/.test(c.text) || c.text.split(/\s+/).length < 4 ? [] : [{ c, i, v }];
+    return v === undefined || c.code || isMarkupFragment(c.text) || /[?？]\s*$/.test(c.text) || c.text.split(/\s+/).length < 4 ? [] : [{ c, i, v }];
   });
   if (scored.length < 2) return null;
   scored.sort((a, b) => b.v - a.v || a.i - b.i);

@@ -55,8 +55,14 @@ export const DEFAULT_SELECTION: readonly number[] = [0.55, 0.25, 0.1, 0.05, 0.15
  * runner-up ("Harvard was founded in 1636…" beside "The Charles River flows past the campus").
  */
 export const SHARE_SCALE: readonly number[] = DEFAULT_SELECTION.map((w, k) => (SELECTION_FEATURES[k] === 'sim' ? 0 : w));
-/** A sentence that is a fragment of markup: a short `key: value` line, or a table row. */
-export const isMarkupFragment = (text: string) => (text.split(/\s+/).length <= 4 && /^[\p{L}\p{N}_.-]+:(?:\s|$)/u.test(text)) || /\s\|\s/.test(text);
+/**
+ * A record of a settings or translation file, not prose: a line that opens (after an optional
+ * `[section]`) with `key=value`, as INI, .properties and .env files and translation tables write
+ * ("[heading.sync/Encryption] original=Encryption translation=Шифрование").
+ */
+const RECORD_LINE = /^(?:\[[^\]\s]+(?:[^\]]*)\]\s*)?[\p{L}_][\p{L}\p{N}_.-]*=(?!=)/u;
+/** A sentence that is a fragment of markup: a short `key: value` line, a table row, or a `key=value` record. */
+export const isMarkupFragment = (text: string) => (text.split(/\s+/).length <= 4 && /^[\p{L}\p{N}_.-]+:(?:\s|$)/u.test(text)) || /\s\|\s/.test(text) || RECORD_LINE.test(text);
 
 /** The words of that sentence before count this much in it. */
 export const ANTECEDENT_SHARE = 0.75;
