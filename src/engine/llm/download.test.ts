@@ -144,6 +144,12 @@ describe('pullModel', () => {
       const pulled = await pullModel(entry('stories.gguf', STORIES), { modelsDir, mirror: server.url });
       expect(pulled).toMatchObject({ path: path.join(modelsDir, 'stories.gguf'), pinned: true, reused: false });
       expect(server.requests).toEqual([]);
+      // One that still carries the progress record a late save wrote after ipull's trim is trimmed, then checked.
+      fs.writeFileSync(path.join(modelsDir, '.downloads', 'stories.gguf'), Buffer.concat([STORIES, Buffer.from('{"part":0,"chunks":[2,2],"chunkSize":5242880,"parallelStreams":3}')]));
+      fs.rmSync(pulled.path);
+      expect(await pullModel(entry('stories.gguf', STORIES), { modelsDir, mirror: server.url })).toMatchObject({ sha256: sha(STORIES), reused: false });
+      expect(fs.statSync(pulled.path).size).toBe(STORIES.length);
+      expect(server.requests).toEqual([]);
     } finally {
       await server.close();
     }

@@ -252,6 +252,8 @@ export async function pullModel(model: CatalogModel, options: PullOptions): Prom
   // Whole: the downloader renames <file>.ipull to <file> at the end (a stop just after that leaves it here).
   const finished = () => fs.existsSync(staged) && !fs.existsSync(`${staged}.ipull`);
   if (!finished()) await download(model, uri, staged, options);
+  // A download stopped just after ipull renamed it may still carry the late progress record (trimProgressTail).
+  else if (model.size_exact) trimProgressTail(staged, model.size_bytes);
   let checked: { sha256: string; pinned: boolean };
   try {
     checked = await checkFile(model, staged);
