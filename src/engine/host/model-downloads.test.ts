@@ -82,14 +82,17 @@ describe('models/download (the host downloads, the engine registers)', () => {
   });
 
   it('cancels on request, keeps what arrived, and the next download resumes instead of starting over', async () => {
-    // Larger than the downloader's 5 MB pieces, sent slowly enough to cancel in the middle.
-    const big = Buffer.concat([STORIES, Buffer.alloc(12 * 1024 * 1024 - STORIES.length)]);
-    // 2 MB/s per connection: the downloader's few parallel connections take seconds, a wide window to cancel in.
+    // Five of the downloader's 5 MB pieces (the last one 2 MB), sent slowly enough to cancel in the middle.
+    const big = Buffer.concat([STORIES, Buffer.alloc(22 * 1024 * 1024 - STORIES.length)]);
+    // 2 MB/s per connection over its three connections: the first three pieces are whole and saved at
+    // 15 MB (2.5 s), the rest arrives at 4 MB/s until 22 MB (5 s). Cancelled at 17 MB, half a second after
+    // the save and two before the end: only whole pieces are kept, so a cancel as a piece completes would
+    // keep nothing and the next download would start over.
     const server = await serve({ 'big.gguf': big }, { bytesPerSecond: 2 * 1024 * 1024 });
     const { client, dataDir, events } = connect([entry('big', 'big.gguf', big)], { SYNAPSIS_MODEL_MIRROR: server.url });
     let cancelled: Promise<unknown> | null = null;
     client.on('models/download', (e) => {
-      if (!cancelled && e.state === 'downloading' && e.downloaded_bytes >= 6 * 1024 * 1024) cancelled = client.call('models/cancelDownload', {});
+      if (!cancelled && e.state === 'downloading' && e.downloaded_bytes >= 17 * 1024 * 1024) cancelled = client.call('models/cancelDownload', {});
     });
     await expect(client.call('models/download', { ids: ['big'] })).rejects.toThrow(/cancelled: what arrived is kept, and downloading again resumes it/);
     expect(await cancelled).toEqual({ cancelled: true });
