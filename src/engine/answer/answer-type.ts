@@ -196,7 +196,17 @@ const NAMES_DATE = cue('namedDate', 'iu');
  */
 const CONDITION_CLAUSE = new RegExp(`^(?:${packValues('timeClause')})`, 'iu');
 
+/**
+ * What kind of value the question asks for. Each question is typed again for every reading of it
+ * (its hops, each part, whether a relation line reads for it): the answer is kept, frozen.
+ */
 export function askedType(question: string): AskedType {
+  return askedMemo(question, () => Object.freeze(askedTypeOnce(question)));
+}
+
+const askedMemo = boundedMemo<AskedType>(2_000);
+
+function askedTypeOnce(question: string): AskedType {
   const q = question.toLowerCase().replace(/[’`]/g, "'").replace(/\s+/g, ' ').trim();
   // The question word that comes first decides: "Where does the engineer who chose X work?" asks
   // for a place, the later "who" only names the engineer. At the same place, the earlier rule wins.

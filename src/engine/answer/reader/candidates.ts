@@ -4,8 +4,9 @@ import { holdsType } from '../answer-type.ts';
 import { fieldTerms } from '../properties.ts';
 import { relationTerms } from '../relations.ts';
 import type { Snippet } from '../types.ts';
-import type { Candidate } from './types.ts';
+import type { Candidate, PassageUnit } from './types.ts';
 import { matchForm, nameKey, phraseKey, plainText, termSet } from './text.ts';
+import { boundedMemo } from '../memo.ts';
 import { codeUnits, proseUnits } from './units.ts';
 import { QUESTION_WORDS } from './question.ts';
 import { packAlternation, packWords } from '../../lang/reader-packs.ts';
@@ -35,6 +36,10 @@ const MAX_SENTENCE_CHARS = 600;
 /** The words a line of a shell block answers to besides its own: it is a command ("which make command", «какой командой»). */
 const COMMAND_TERMS = packWords('commandWords');
 
+/** A passage's units, kept by its text: each hop's reading reads the passages already read again. */
+const unitMemo = boundedMemo<readonly PassageUnit[]>(2_000);
+const unitsOf = (text: string, prose: boolean): readonly PassageUnit[] => unitMemo(`${prose ? 'p' : 'c'}\u0000${text}`, () => (prose ? proseUnits(text) : codeUnits(text)));
+
 /** Every candidate sentence of the snippets, in snippet order, each once. */
 export function readerCandidates(snippets: readonly Snippet[], lang?: string): Candidate[] {
   const out: Candidate[] = [];
@@ -45,7 +50,7 @@ export function readerCandidates(snippets: readonly Snippet[], lang?: string): C
   snippets.forEach((snippet, snippetIndex) => {
     const context = termSet(`${snippet.title}\n${snippet.heading ?? ''}`, lang);
     const steps = STEPS_HEADING.test(snippet.heading ?? '');
-    const read = PROSE_LANGUAGES.has(snippet.language) ? proseUnits(snippet.text) : codeUnits(snippet.text);
+    const read = unitsOf(snippet.text, PROSE_LANGUAGES.has(snippet.language));
     // A sentence too long to quote whole is often a list of clauses ("Politics: …; American political
     // leaders …; Chilean President …"): each clause is read on its own.
     const units = read.flatMap((u) => (!u.code && u.text.length > MAX_SENTENCE_CHARS && /;\s/.test(u.text) ? u.text.split(/;\s+/).map((t) => ({ ...u, text: t.trim() })) : [u]));

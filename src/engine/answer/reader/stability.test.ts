@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { readAnswer, readerCandidates } from '../reader.ts';
 import type { Snippet } from '../types.ts';
 import { leaveOut } from './stability.ts';
+import { questionVectors, scoreTable } from './table.ts';
 import { weighQuestion } from './weights.ts';
 
 const snippet = (n: number, text: string, title = `Note ${n}`): Snippet => ({ n, locator: `n${n}.md#L1-L5`, path: `n${n}.md`, start_line: 1, end_line: 5, doc_id: `d${n}`, title, heading: null, text, score: 0.5 });
@@ -35,5 +36,29 @@ describe("the lead's stability", () => {
     for (const p of out.parts) expect(p.total).toBeCloseTo(p.terms.reduce((s, t) => s + t.w, 0), 9);
     // The reading it was made from is untouched.
     expect(w.all.find((t) => t.term === heavy.term)!.w).toBe(heavy.w);
+  });
+
+  it('scores each reading with a word left out as a table made afresh would', () => {
+    // The table keeps what no weight changes for the readings of one question (the same vectors):
+    // a reading with a word left out must score as one that kept nothing.
+    const notes = [snippet(1, 'The relay pilot starts on 14 March 2026 in Valencia. It costs $400 a month.', 'Relay pilot'), snippet(2, 'The sync pilot starts in May. The relay team meets weekly.', 'Sync')];
+    const question = 'When does the relay pilot start, and how much does it cost?';
+    const candidates = readerCandidates(notes);
+    const options = { termStats, similarity: (text: string) => (/14 March/.test(text) ? 0.9 : 0.6) };
+    const w = weighQuestion(question, candidates, options);
+    const vectors = questionVectors(w.candidates, options);
+    const read = (q: string, weighed: typeof w, v: typeof vectors) => {
+      const { table, order } = scoreTable(q, weighed, v, options);
+      return { table, order };
+    };
+    const first = read(question, w, vectors);
+    for (const t of w.all.filter((x) => x.w > 0)) {
+      const out = leaveOut(w, t.term);
+      expect(read(question, out, vectors)).toEqual(read(question, out, questionVectors(w.candidates, options)));
+    }
+    expect(read(question, w, vectors)).toEqual(first);
+    // Another question over the same candidates and vectors is read afresh.
+    const other = weighQuestion('Where does the relay team meet, and what does the sync pilot cost?', candidates, options);
+    expect(read('Where does the relay team meet, and what does the sync pilot cost?', other, vectors)).toEqual(read('Where does the relay team meet, and what does the sync pilot cost?', other, questionVectors(other.candidates, options)));
   });
 });

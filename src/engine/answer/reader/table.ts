@@ -7,7 +7,7 @@ import { matchForm, phraseKey, plainText } from './text.ts';
 import { askedNouns, questionValues } from './question.ts';
 import { CONTEXT_SHARE, coverage, DEFAULT_SELECTION, holdsDerived, inSection, isMarkupFragment, MEASURED, SELECTION_FEATURES, SHARE_SCALE, statedPart, STEP_SECTION, W_TYPE } from './selection.ts';
 import { PART_ANSWERED } from './outcome.ts';
-import { definesAsked, holdsShare, opensPassage, sentenceWords, valueNear } from './sentence-signals.ts';
+import { definesAsked, holdsShare, opensPassage, type SentenceWord, sentenceWords, valueNear } from './sentence-signals.ts';
 import type { QuestionWeights } from './weights.ts';
 
 /** The question's cosine to each candidate (undefined without a vector), those there are, and each scaled among this question's candidates. */
@@ -60,6 +60,46 @@ export interface Scores {
   namesTask: (c: Candidate, p: Part) => boolean;
 }
 
+/**
+ * What the score table reads of a question and its candidates that no word's weight changes: each
+ * candidate's words, its words as sentence-signals.ts reads them and its shape, the question's asked
+ * nouns and verbs, and whether a candidate holds a value of a part's asked type (not for a how-to,
+ * whose steps depend on the words weighed). One reading scores the table up to seven times
+ * (stability.ts leaves out each heavy word in turn), so it is read once per reading: kept with the
+ * reading's vectors, for the same question and candidates.
+ */
+interface Unweighted {
+  question: string;
+  candidates: readonly Candidate[];
+  words: string[][];
+  said: SentenceWord[][];
+  shapes: number[][];
+  nouns: Set<string>;
+  verbs: Set<string>;
+  /** Per part, per candidate: 1 or 0 once read. */
+  typed: (number | undefined)[][];
+}
+const UNWEIGHTED = new WeakMap<Vectors, Unweighted>();
+
+function unweighted(question: string, weighed: QuestionWeights, vectors: Vectors): Unweighted {
+  const { lang, candidates, parts } = weighed;
+  const kept = UNWEIGHTED.get(vectors);
+  if (kept && kept.question === question && kept.candidates === candidates && kept.typed.length === parts.length) return kept;
+  const formsOf = (words: Iterable<string>) => new Set([...words].flatMap((w) => tokenize(w, lang).filter((t) => !isStopword(t.raw, lang)).map((t) => matchForm(t.term))));
+  const made: Unweighted = {
+    question,
+    candidates,
+    words: candidates.map((c) => tokenize(c.text, lang).map((t) => matchForm(t.term))),
+    said: candidates.map((c) => sentenceWords(c.text, lang)),
+    shapes: candidates.map((c) => [c.code ? 1 : 0, isMarkupFragment(c.text) ? 1 : 0, /[?？]\s*$/.test(c.text) ? 1 : 0, /[:：]\s*$/.test(c.text) ? 1 : 0]),
+    nouns: new Set([...askedNouns(question, lang), ...formsOf(askedAttribute(question))]),
+    verbs: formsOf(likelyVerbs(question, lang)),
+    typed: parts.map(() => []),
+  };
+  UNWEIGHTED.set(vectors, made);
+  return made;
+}
+
 /** Scores every candidate against every part of the question with the selection weights, and orders the candidates by their total. */
 export function scoreTable(question: string, weighed: QuestionWeights, vectors: Vectors, options: ReaderOptions): Scores {
   const { lang, candidates, all, allTotal, parts } = weighed;
@@ -92,12 +132,11 @@ export function scoreTable(question: string, weighed: QuestionWeights, vectors: 
   // The question's words a sentence may hold (with the words derived from them).
   const askedTerms = new Set(all.flatMap((t) => (t.w > 0 ? [t.term, ...(t.derived ?? [])] : [])));
   const asked = (term: string) => askedTerms.has(term);
-  const formsOf = (words: Iterable<string>) => new Set([...words].flatMap((w) => tokenize(w, lang).filter((t) => !isStopword(t.raw, lang)).map((t) => matchForm(t.term))));
-  const nouns = new Set([...askedNouns(question, lang), ...formsOf(askedAttribute(question))]);
-  const verbs = formsOf(likelyVerbs(question, lang));
+  const fixed = unweighted(question, weighed, vectors);
+  const { nouns, verbs } = fixed;
   const shape = candidates.map((c, i) => {
-    const words = tokenize(c.text, lang).map((t) => matchForm(t.term));
-    const said = sentenceWords(c.text, lang);
+    const words = fixed.words[i]!;
+    const said = fixed.said[i]!;
     const pairs = new Set(words.slice(1).map((t, j) => `${words[j]} ${t}`));
     const own = allTotal > 0 ? all.reduce((s, t) => s + (c.terms.has(t.term) ? t.w : 0), 0) / allTotal : 0;
     // Counted once per sentence (with the first part): its own share of the question's words, adjacent
@@ -113,7 +152,7 @@ export function scoreTable(question: string, weighed: QuestionWeights, vectors: 
       opensPassage(c.snippetIndex, candidates[i - 1]?.snippetIndex) ? 1 : 0,
       definesAsked(c.text, asked, lang) ? 1 : 0,
     ];
-    return { shapes: [c.code ? 1 : 0, isMarkupFragment(c.text) ? 1 : 0, /[?？]\s*$/.test(c.text) ? 1 : 0, /[:：]\s*$/.test(c.text) ? 1 : 0], once };
+    return { shapes: fixed.shapes[i]!, once };
   });
   /** How well candidate i answers part p, 0..1, and its ranking score. */
   const read = (i: number, p: Part, pi: number) => {
@@ -125,8 +164,15 @@ export function scoreTable(question: string, weighed: QuestionWeights, vectors: 
     // A field the part asks of the note's subject ("location:" for "Where is Tomás based?") says it of its title: the title's words are its own.
     const fieldAsked = asksField(c, p, partWords[pi]!, lang);
     const cov = coverage(c, p.terms, p.total, (p.asked.type === 'procedure' && stepLine(c) && doesTask) || fieldAsked ? 1 : CONTEXT_SHARE);
-    const novel = ownValues(c, p.asked);
-    const typed = p.asked.type === 'any' ? 1 : !intros.has(c.text) && holdsType(novel, p.asked, p.asked.type === 'procedure' ? { ...c, item: c.steps === true || (c.item === true && namesTask(c, p)), code: c.code === true && !c.listing && (c.steps === true || c.described !== undefined || namesTask(c, p)) } : c) ? 1 : 0;
+    const typedOnce = () => (!intros.has(c.text) && holdsType(ownValues(c, p.asked), p.asked, c) ? 1 : 0);
+    const typed =
+      p.asked.type === 'any'
+        ? 1
+        : p.asked.type === 'procedure'
+          ? !intros.has(c.text) && holdsType(ownValues(c, p.asked), p.asked, { ...c, item: c.steps === true || (c.item === true && namesTask(c, p)), code: c.code === true && !c.listing && (c.steps === true || c.described !== undefined || namesTask(c, p)) })
+            ? 1
+            : 0
+          : (fixed.typed[pi]![i] ??= typedOnce());
     // A later part shares the first part's subject, so its own kind of value is what tells its
     // sentence apart: "…and when does it start?" is not answered by a sentence without a date.
     const answers = pi > 0 && typed === 0 ? Math.min((1 - W_TYPE) * cov, PART_ANSWERED - 0.01) : (1 - W_TYPE) * cov + W_TYPE * typed;
