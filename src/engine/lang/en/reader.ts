@@ -102,19 +102,23 @@ export const en: ReaderPack = {
     size: [String.raw`(?<![\p{L}])(?:size|sizes|how (?:big|large|long is|heavy)|length|weight)(?![\p{L}])`],
     period: [String.raw`\b(?:what|which)(?:'s| is| was| are)? (?:the |a |an |its |their |my )?(?:[\p{L}-]+ ){0,3}period\b`],
     duration: [String.raw`\b(?:how long|how much (?:\w+ )?time|for how long|how many (?:days|weeks|months|years|hours|minutes|seconds))\b`],
-    frequency: [String.raw`\bhow often\b`],
+    frequency: [String.raw`\b(?:how often|how frequently|how regularly|(?:at|in|on) what (?:interval|intervals|frequency|cadence)|what (?:is |was )?(?:the )?(?:interval|frequency|cadence))\b`],
     money: [String.raw`\b(?:how much (?:does|did|do|will|would|is|was|are|were)?\s*(?:[\w'-]+\s+){0,8}(?:cost|pay|paid|charge|spend|spent|earn|raise|budget|price|worth)|how much (?:money|funding|revenue|budget)|what (?:is |was )?(?:the )?(?:(?!(?:for|of|in|on|to|from|with|by|about|at)\b)[\w-]+ ){0,3}(?:price|cost|budget|salary|spend|spending|fee)s?|what (?:is|was|would be) the (?:least|most|minimum|maximum|lowest|highest) (?:[\w'-]+ ){0,4}(?:pay|paid|spend|spent|charge|charged|cost)|(?:what|the) amount of (?:money|funding|cash|capital))\b`],
     measure: [String.raw`\b(?:what|which)(?:'s| is| was| are| were)? (?:the |a |an |its |their |my |your )?(?:[\p{L}-]+ ){0,3}(?:size|length|limit|capacity|count|percentage|rate|speed|height|width|weight|depth|distance|quota|threshold)s?(?=\s*(?:$|[?,.;:!)]|(?:of|for|in|on|at|per|when|if|by|that|does|do|is|are|was|were|will|can|should|would)\b))`],
     number: [String.raw`\b(?:how many|how much|how old|what age|what number of|what amount of|what percentage|what percent|what share|how large|how big|what size)\b`],
     date: [
-      String.raw`\b(?:when|(?:what|which) date${DATE_COMPOUND}|what day|which day|what time|what year|which year|by when|until when|since when|what month)\b`,
+      String.raw`\b(?:when|(?:what|which) date${DATE_COMPOUND}|what day|which day|what time|what year|which year|by when|how soon|until when|since when|what month)\b`,
       // "What is the launch date?", "What's the deadline for the audit?": the noun names a day as "when" asks it.
       String.raw`\b(?:what|which)(?:'s| is| was| are| were| will be)? (?:the |a |an |its |their |my |your |our )?(?:[\p{L}-]+ ){0,3}(?:date|deadline|due day|day)s?(?=\s*(?:$|[?,.;:!)]|(?:of|for|in|on|at|when|if|by|that|does|do|is|are|was|were|will|can|should|would)\b))`,
     ],
     person: [String.raw`\b(?:who|whom|whose)\b`],
     reason: [String.raw`\b(?:why|for what reason|what (?:was|is|were|are) (?:the |its |their )?(?:root )?(?:cause|reason)s?|what caused)\b`],
     place: [String.raw`\b(?:where|which (?:city|country|office|place|town|region))\b`],
-    procedure: [String.raw`\b(?:how (?:do|can|could|should|would|will|must) (?:i|we|you|one)|how to|what (?:are|were) the steps|what steps|which steps)\b`, PROCESS_QUESTION],
+    // Asked without "how do I" too: "steps to run the relay", "walk me through…", "what do I need to do", "what's the way to…".
+    procedure: [
+      String.raw`\b(?:how (?:do|can|could|should|would|will|must) (?:i|we|you|one)|how (?:i|we) (?:can|should|could|would|need to|have to)|how to|what (?:are|were) the steps|what steps|which steps|steps? (?:to|for)|walk (?:me|us) through|step[- ]by[- ]step|what (?:do|should|must) (?:i|we) (?:need to |have to )?do|what(?:'s| is) the (?:best |right |easiest |quickest )?way to)\b`,
+      PROCESS_QUESTION,
+    ],
     definition: [String.raw`\b(?:what (?:does|do|did) .{1,60}\bmean|what is meant by|define|what (?:is|are) (?:an? |the )?[\w-]+\??$)`],
     entity: [String.raw`\b(?:which|what)\b`],
   },
