@@ -97,6 +97,12 @@ export interface ReaderPack {
    * language only ("else", "will"; «нужно»).
    */
   functionWords?: readonly string[];
+  /**
+   * Phrases that open a question as a person asks it, before what is asked ("remind me, …", "I forgot
+   * which…", «Напомни, …»): left out of the question the reader reads, so that their words are not
+   * words "your files never mention". Matched whole at the start only: "…send a reminder" is asked.
+   */
+  framing?: readonly string[];
   /** The words (stems) a line of a shell code block answers to besides its own: it is a command. */
   commandWords?: readonly string[];
   /**

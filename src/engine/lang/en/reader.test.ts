@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { askedType, asksLimit, boundStatement, holdsType, likelyVerbs, measureWords, saysWhere, statesBound } from '../../answer/answer-type.ts';
 import { leansOnPrevious, STEPS_HEADING } from '../../answer/reader/candidates.ts';
-import { askedNouns, describesSubject, directForm, namingForms, questionStems, taskVerb } from '../../answer/reader/question.ts';
+import { askedNouns, describesSubject, directForm, namingForms, questionStems, taskVerb, withoutFraming } from '../../answer/reader/question.ts';
 import { ANNOUNCES_LIST } from '../../answer/reader/render.ts';
 import { statedPart } from '../../answer/reader/selection.ts';
 import { matchForm } from '../../answer/reader/text.ts';
@@ -17,6 +17,17 @@ describe('the English reader pack', () => {
     ['How long does the pilot last?', ['how', 'long', 'does']],
   ])('%s is framed by %j', (question, words) => {
     expect(framing(question)).toEqual(words);
+  });
+
+  it.each([
+    ['Remind me, who authored the first version of the help vault?', 'who authored the first version of the help vault?'],
+    ['I forgot which issue we filed for the flaky tests', 'which issue we filed for the flaky tests'],
+    ['can you remind me how long the relay was down', 'how long the relay was down'],
+    // Only a phrase that opens the question frames it: the reminder is what this one asks about.
+    ['Can Dendron send me a reminder when a task is due?', 'Can Dendron send me a reminder when a task is due?'],
+    ['Remind me', 'Remind me'],
+  ])('%s is read as %j', (question, read) => {
+    expect(withoutFraming(question, 'en')).toBe(read);
   });
 
   it.each([

@@ -17,6 +17,7 @@ export const en: ReaderPack = {
    * else?"), nor on "will" ("…the largest file Sync Plus will sync"). "own" stays a content word: "on their own" is what some questions ask.
    */
   functionWords: 'its itself she hers herself ours ourselves yours yourself yourselves myself theirs themselves else somewhere anywhere everywhere nowhere someone somebody anyone anybody everyone everybody something anything everything just will'.split(' '),
+  framing: [String.raw`(?:can you |could you |please )?remind me`, String.raw`i (?:forgot|forget|can't remember|cannot remember|don't remember|do not remember)`, String.raw`(?:can|could) you tell me`, 'quick question'],
   commandWords: ['command'],
   codeAsked: ['commands?', 'settings?', 'options?', 'flags?', 'switch(?:es)?', '(?:keyboard )?shortcuts?', 'hotkeys?', 'keys?', 'syntax', 'cli', 'terminal', 'propert(?:y|ies)', 'parameters?', 'arguments?', 'variables?', 'config(?:uration)?s?', 'functions?', 'formulas?', 'code', 'scripts?', 'quer(?:y|ies)', 'fields?', 'snippets?', 'regex(?:es)?', 'expressions?', 'plugins? id'],
   stepsHeadings: ['steps?', 'checklist', 'how to', 'instructions?', 'procedure', 'setup', 'set up', 'installation', 'install', 'getting started'],

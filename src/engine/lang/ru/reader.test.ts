@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { askedAttribute, askedType, asksLimit, holdsType, likelyVerbs, saysWhere, statesBound } from '../../answer/answer-type.ts';
 import { leansOnPrevious, STEPS_HEADING } from '../../answer/reader/candidates.ts';
-import { askedNouns, describesSubject, namingForms, questionStems, taskVerb } from '../../answer/reader/question.ts';
+import { askedNouns, describesSubject, namingForms, questionStems, taskVerb, withoutFraming } from '../../answer/reader/question.ts';
 import { ANNOUNCES_LIST } from '../../answer/reader/render.ts';
 import { ANAPHOR_START, statedPart } from '../../answer/reader/selection.ts';
 import { matchForm } from '../../answer/reader/text.ts';
@@ -17,6 +17,16 @@ describe('the Russian reader pack', () => {
     ['Какой инженер выбрал базу?', ['какой']],
   ])('%s is framed by %j', (question, words) => {
     expect(framing(question)).toEqual(words);
+  });
+
+  it.each([
+    ['Напомни, какой длительности был сбой?', 'какой длительности был сбой?'],
+    ['Забыл, в какой день передаётся смена?', 'в какой день передаётся смена?'],
+    ['не помню макс размер файла для publish', 'макс размер файла для publish'],
+    ['Подскажите, как включить 2FA?', 'как включить 2FA?'],
+    ['Когда напомнит календарь о встрече?', 'Когда напомнит календарь о встрече?'],
+  ])('%s is read as %j', (question, read) => {
+    expect(withoutFraming(question, 'ru')).toBe(read);
   });
 
   it('names the task of a how-to by its infinitive, which only ranks', () => {
