@@ -173,6 +173,14 @@ export function compoundSplits(terms: readonly string[], written: Map<string, st
   return out;
 }
 
+/** The question without a phrase that only frames it ("Remind me, …", «Напомни, …»: each pack's `framing`), when something is left. */
+export function withoutFraming(question: string, lang = 'en'): string {
+  const phrases = readerPack(lang)?.framing;
+  if (!phrases || phrases.length === 0) return question;
+  const rest = question.replace(new RegExp(`^\\s*(?:${phrases.join('|')})(?:\\s*[,:;—–-]\\s*|\\s+)`, 'iu'), '');
+  return /\p{L}/u.test(rest) ? rest : question;
+}
+
 /**
  * An English question with its contractions written out: "who's" is "who is", "we're" "we are",
  * "I've" "I have", "you'll" "you will", "I'm" "I am". Split at the apostrophe they leave words no
@@ -182,14 +190,6 @@ export function compoundSplits(terms: readonly string[], written: Map<string, st
  * ("doesn't") stays too: written out, its "not" is a function word and "why doesn't the brain clear
  * its waste while awake?" would read as "why does it".
  */
-/** The question without a phrase that only frames it ("Remind me, …", «Напомни, …»: each pack's `framing`), when something is left. */
-export function withoutFraming(question: string, lang = 'en'): string {
-  const phrases = readerPack(lang)?.framing;
-  if (!phrases || phrases.length === 0) return question;
-  const rest = question.replace(new RegExp(`^\\s*(?:${phrases.join('|')})(?:\\s*[,:;—–-]\\s*|\\s+)`, 'iu'), '');
-  return /\p{L}/u.test(rest) ? rest : question;
-}
-
 export function withoutContractions(question: string, lang?: string): string {
   if (lang !== undefined && lang !== 'en') return question;
   return question
