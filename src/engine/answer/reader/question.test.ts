@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { askedAttribute } from '../answer-type.ts';
+import { readAnswer, readerCandidates } from '../reader.ts';
+import type { Snippet } from '../types.ts';
 import { withoutContractions } from './question.ts';
 
 describe('withoutContractions', () => {
@@ -25,5 +27,21 @@ describe('withoutContractions', () => {
   it('lets the asked attribute of "who\'s the …" be read', () => {
     expect(askedAttribute("who's lumen labs' general counsel")).toEqual([]);
     expect(askedAttribute(withoutContractions("who's lumen labs' general counsel"))).toEqual(['general', 'counsel']);
+  });
+});
+
+describe('a question that opens with a phrase that only frames it', () => {
+  const snippet = (n: number, text: string, title: string): Snippet => ({ n, locator: `n${n}.md#L1-L5`, path: `n${n}.md`, start_line: 1, end_line: 5, doc_id: `d${n}`, title, heading: null, text, score: 0.5 });
+  // No note holds "remind" or «напомни»: read as asked, they would be words "your files never mention".
+  const termStats = (terms: readonly string[]) => new Map(terms.map((t) => [t, /^(?:remind|напомн)/.test(t) ? { idf: 0, df: 0 } : { idf: 2, df: 3 }]));
+
+  it.each([
+    ['en', 'Remind me, when does the relay pilot start?', 'The relay pilot starts on 14 March 2026 in Valencia.', 'Relay pilot'],
+    ['ru', 'Напомни, когда стартует пилот релея?', 'Пилот релея стартует 14 марта 2026 года в Валенсии.', 'Пилот релея'],
+  ])('is read without it (%s)', (language, question, fact, title) => {
+    const r = readAnswer(question, readerCandidates([snippet(1, fact, title), snippet(2, 'Themes change how notes look. Темы меняют вид заметок.', 'Themes')], language), { termStats, language });
+    expect(r.unknown).toEqual([]);
+    expect(r.outcome).not.toBe('not_found');
+    expect(r.answer.startsWith(fact)).toBe(true);
   });
 });

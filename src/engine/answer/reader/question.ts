@@ -175,10 +175,20 @@ export function compoundSplits(terms: readonly string[], written: Map<string, st
 
 /** The question without a phrase that only frames it ("Remind me, …", «Напомни, …»: each pack's `framing`), when something is left. */
 export function withoutFraming(question: string, lang = 'en'): string {
-  const phrases = readerPack(lang)?.framing;
-  if (!phrases || phrases.length === 0) return question;
-  const rest = question.replace(new RegExp(`^\\s*(?:${phrases.join('|')})(?:\\s*[,:;—–-]\\s*|\\s+)`, 'iu'), '');
+  const framing = framingOf(lang);
+  if (!framing) return question;
+  const rest = question.replace(framing, '');
   return /\p{L}/u.test(rest) ? rest : question;
+}
+
+/** Each language's framing phrases as one pattern anchored at the question's start (null: none), made once. */
+const framingPatterns = new Map<string, RegExp | null>();
+function framingOf(lang: string): RegExp | null {
+  if (!framingPatterns.has(lang)) {
+    const phrases = readerPack(lang)?.framing ?? [];
+    framingPatterns.set(lang, phrases.length > 0 ? new RegExp(`^\\s*(?:${phrases.join('|')})(?:\\s*[,:;—–-]\\s*|\\s+)`, 'iu') : null);
+  }
+  return framingPatterns.get(lang)!;
 }
 
 /**

@@ -164,15 +164,14 @@ export function scoreTable(question: string, weighed: QuestionWeights, vectors: 
     // A field the part asks of the note's subject ("location:" for "Where is Tomás based?") says it of its title: the title's words are its own.
     const fieldAsked = asksField(c, p, partWords[pi]!, lang);
     const cov = coverage(c, p.terms, p.total, (p.asked.type === 'procedure' && stepLine(c) && doesTask) || fieldAsked ? 1 : CONTEXT_SHARE);
-    const typedOnce = () => (!intros.has(c.text) && holdsType(ownValues(c, p.asked), p.asked, c) ? 1 : 0);
+    const holds = (line: Candidate) => (!intros.has(c.text) && holdsType(ownValues(c, p.asked), p.asked, line) ? 1 : 0);
+    // A how-to's step depends on the words weighed (namesTask): read each time; any other type once per reading.
     const typed =
       p.asked.type === 'any'
         ? 1
         : p.asked.type === 'procedure'
-          ? !intros.has(c.text) && holdsType(ownValues(c, p.asked), p.asked, { ...c, item: c.steps === true || (c.item === true && namesTask(c, p)), code: c.code === true && !c.listing && (c.steps === true || c.described !== undefined || namesTask(c, p)) })
-            ? 1
-            : 0
-          : (fixed.typed[pi]![i] ??= typedOnce());
+          ? holds({ ...c, item: c.steps === true || (c.item === true && namesTask(c, p)), code: c.code === true && !c.listing && (c.steps === true || c.described !== undefined || namesTask(c, p)) })
+          : (fixed.typed[pi]![i] ??= holds(c));
     // A later part shares the first part's subject, so its own kind of value is what tells its
     // sentence apart: "…and when does it start?" is not answered by a sentence without a date.
     const answers = pi > 0 && typed === 0 ? Math.min((1 - W_TYPE) * cov, PART_ANSWERED - 0.01) : (1 - W_TYPE) * cov + W_TYPE * typed;
