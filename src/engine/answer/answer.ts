@@ -21,7 +21,7 @@ import type { ReaderProfile } from './reader/scorer.ts';
 import type { Snippet } from './types.ts';
 import { envelopeStage } from './ask/envelope.ts';
 import { outcomeStage } from './ask/outcome-stage.ts';
-import { readStage } from './ask/read-stage.ts';
+import { readStage, startBridge } from './ask/read-stage.ts';
 import { packStage, retrieveStage } from './ask/retrieve-stage.ts';
 import { startRun } from './ask/run.ts';
 import { synthesisStage } from './ask/synthesis-stage.ts';
@@ -113,10 +113,12 @@ export interface AnswerOptions {
  */
 export async function answerQuestion(deps: AnswerDeps, query: string, options: AnswerOptions = {}): Promise<AnswerEnvelope> {
   const run = startRun(deps, query, options);
+  // A question that describes its subject is searched for that subject beside its own search.
+  const bridging = startBridge(run);
   const retrieved = await retrieveStage(run);
   const packed = await packStage(run, retrieved.result);
   // The reader's answer comes first: it is there at once, and a chat model's answer must do at least as well.
-  const read = await readStage(run, retrieved.result, packed);
+  const read = await readStage(run, retrieved.result, packed, bridging);
   const synthesis = await synthesisStage(run, read);
   const settled = outcomeStage(run, read, synthesis, retrieved.searched);
   return envelopeStage(run, { retrieved, packed, read, synthesis, settled });

@@ -277,7 +277,7 @@ export function clauseSubject(d: DescribedSubject, passages: readonly Snippet[],
   const russian = /[\p{Script=Cyrillic}]/u.test(d.clause);
   const asked = russian ? `Кто ${d.clause}?` : `Who ${d.clause}?`;
   const candidates = readerCandidates(passages, options.language);
-  const reading = readAnswer(asked, candidates, { ...options, maxSentences: 1 });
+  const reading = readAnswer(asked, candidates, { ...options, maxSentences: 1, quoteOnly: true });
   if (reading.outcome !== 'answered' || reading.cited.length === 0) return null;
   const lead = reading.closest[0];
   if (!lead) return null;

@@ -95,7 +95,7 @@ function hopSnippets(chunks: RetrievalResult['chunks'], snippets: readonly Snipp
 export async function taskHop(deps: AnswerDeps, query: string, n: number, snippets: readonly Snippet[], context: RetrieveContext, limits: Limit[]): Promise<Snippet[]> {
   const note = snippets.find((s) => s.n === n);
   if (!note) return [];
-  const searched = await search(deps, query, { ...context, mode: 'bm25', enable_rerank: false, include_globs: [literalGlob(note.path)] }, HOP_SEARCH_K);
+  const searched = await search(deps, query, inNote(context, note.path), HOP_SEARCH_K);
   if (!searched) return [];
   const unread = notRead(snippets);
   const chunks = searched.chunks.filter((c) => c.doc_id === note.doc_id && unread(c)).slice(0, HOP_PASSAGES);
@@ -118,6 +118,11 @@ const toSnippets = (chunks: RetrievalResult['chunks']): Snippet[] =>
   chunks.map((c, i) => ({ n: i + 1, locator: c.locator, path: c.path, start_line: c.start_line, end_line: c.end_line, doc_id: c.doc_id, title: c.title, heading: c.heading, text: c.text, score: c.score, language: fenceLanguage(c.path) }));
 /** A path as a glob that matches it alone (picomatch escapes). */
 const literalGlob = (path: string) => path.replace(/[*?[\](){}!+@\\]/g, '\\$&');
+/**
+ * A lexical search within one note: the notes linked to it (the graph list) are outside the glob,
+ * so the graph is not asked for them.
+ */
+const inNote = (context: RetrieveContext, path: string): RetrieveContext => ({ ...context, mode: 'bm25', enable_rerank: false, use_graph: false, include_globs: [literalGlob(path)] });
 
 /** A document's lines as indexed, read once per question (AskRun.lines over sourceLines). */
 export type LinesOf = (docId: string, maxBytes?: number) => readonly string[] | null;
@@ -148,7 +153,7 @@ export async function resolveBridge(deps: AnswerDeps, d: DescribedSubject, conte
       const found = relationLine(own, relation, d.clause);
       if (found) return inChunk(found, bridge.chunks);
       const first = own[0]!;
-      const scoped = await search(deps, `${first.title} ${relationLabel(relation)}`, { ...context, mode: 'bm25', enable_rerank: false, include_globs: [literalGlob(first.path)] }, BRIDGE_K);
+      const scoped = await search(deps, `${first.title} ${relationLabel(relation)}`, inNote(context, first.path), BRIDGE_K);
       const more = toSnippets((scoped?.chunks ?? []).filter((c) => c.doc_id === doc && !own.some((s) => s.locator === c.locator)));
       const line = relationLine(more, relation, d.clause);
       if (line) return inChunk(line, scoped?.chunks ?? []);
@@ -275,34 +280,58 @@ export function holdsOwnWords(held: ReadonlySet<string>, part: string, nameTerms
 /** The outcomes in order of how much they answer: a later reading replaces an earlier one only upwards. */
 export const OUTCOME_RANK: Record<Reading['outcome'], number> = { not_found: 0, partial: 1, answered: 2 };
 
+/** The bridge's searches: the name the description resolves to, then the question asked about that name. */
+export interface BridgeSearch {
+  resolved: BridgeResolution;
+  /** The question with the name in place of the description. */
+  asked: string;
+  /** The question's words outside the description ("Where does … work from, and who is their manager"). */
+  rest: string;
+  /** The search of the question about the name. */
+  main: RetrievalResult | null;
+  /** The lexical search of the name with the rest of the question: the name's own note. */
+  ownSearch: RetrievalResult | null;
+}
+
 /**
- * Answers a question that describes its subject through the bridge: the rest of the question is
- * asked about the resolved name (searched as the question with the name in place of the description,
- * and in the name's own note), and the answer quotes the bridge's evidence first, then the facts
- * asked. Null when the bridge does not resolve, or when the question reads no better about the name.
+ * Resolves a described subject (resolveBridge) and searches the rest of the question about the name
+ * as soon as it resolves: the question with the name in place of the description, and the name's
+ * own note. Null when the bridge does not resolve.
  */
-export async function bridgeHop(
-  deps: AnswerDeps,
-  d: DescribedSubject,
-  resolving: Promise<BridgeResolution | null>,
-  first: { chunks: RetrievalResult['chunks']; reading: Reading },
-  context: RetrieveContext,
-  k: number,
-  contextTokens: number,
-  readerOptions: ReaderOptions,
-  language: string,
-  linesOf: LinesOf,
-): Promise<{ snippets: Snippet[]; reading: Reading; limit: Limit } | null> {
-  const resolved = await resolving;
+export async function searchBridge(deps: AnswerDeps, d: DescribedSubject, context: RetrieveContext, readerOptions: ReaderOptions, linesOf: LinesOf, k: number): Promise<BridgeSearch | null> {
+  const resolved = await resolveBridge(deps, d, context, readerOptions, linesOf);
   if (!resolved) return null;
   const asked = mainQuestion(d, resolved.name);
-  const nameKey = resolved.name.toLowerCase();
   const rest = `${d.before} ${d.after}`.replace(/[?!.,;]/g, ' ');
   // The name's own note is searched while the question about the name waits for its vector.
   const [main, ownSearch] = await Promise.all([
     search(deps, asked, context, k),
     search(deps, `${resolved.name} ${rest}`, { ...context, mode: 'bm25', enable_rerank: false }, HOP_SEARCH_K),
   ]);
+  return { resolved, asked, rest, main, ownSearch };
+}
+
+/**
+ * Answers a question that describes its subject through the bridge: the rest of the question is
+ * asked about the resolved name (searchBridge: searched as the question with the name in place of
+ * the description, and in the name's own note), and the answer quotes the bridge's evidence first,
+ * then the facts asked. Null when the bridge does not resolve, or when the question reads no better about the name.
+ */
+export async function bridgeHop(
+  deps: AnswerDeps,
+  d: DescribedSubject,
+  searching: Promise<BridgeSearch | null>,
+  first: { chunks: RetrievalResult['chunks']; reading: Reading },
+  context: RetrieveContext,
+  contextTokens: number,
+  readerOptions: ReaderOptions,
+  language: string,
+  linesOf: LinesOf,
+): Promise<{ snippets: Snippet[]; reading: Reading; limit: Limit } | null> {
+  const searched = await searching;
+  if (!searched) return null;
+  const { resolved, asked, rest, main, ownSearch } = searched;
+  const nameKey = resolved.name.toLowerCase();
   const own = (ownSearch?.chunks ?? []).filter((c) => c.title.toLowerCase() === nameKey || c.title.toLowerCase().includes(nameKey)).slice(0, BRIDGE_OWN);
   // The notes the question about the name finds first (the record "Decider: Maya Chen" heads) are
   // read further: the fact asked is often in another of their passages than the one that names her.
@@ -317,7 +346,7 @@ export async function bridgeHop(
   for (const doc of records) {
     const path = paths.get(doc)!;
     // The record the question is built on is read as far as the search finds the question's words in it.
-    const scoped = await search(deps, asked, { ...context, mode: 'bm25', enable_rerank: false, include_globs: [literalGlob(path)] }, doc === resolved.evidence.snippet.doc_id ? BRIDGE_K : BRIDGE_RECORD_K);
+    const scoped = await search(deps, asked, inNote(context, path), doc === resolved.evidence.snippet.doc_id ? BRIDGE_K : BRIDGE_RECORD_K);
     further.push(...(scoped?.chunks ?? []).filter((c) => c.doc_id === doc));
   }
   // The name's own note first, then what the question about the name finds, then the first search's passages.
@@ -365,7 +394,7 @@ export async function bridgeHop(
   let outcome = reading.outcome;
   if (parts.length > 1) {
     // By the words alone: the stored cosines are the whole question's, which do not say what part a sentence answers.
-    const byPart = parts.map((part, i) => readAnswer(i === 0 ? part : `${part.replace(/[?!.]+$/, '')} ${resolved.name}`, candidates, { ...words, directForms: true, maxSentences: 1 }));
+    const byPart = parts.map((part, i) => readAnswer(i === 0 ? part : `${part.replace(/[?!.]+$/, '')} ${resolved.name}`, candidates, { ...words, directForms: true, maxSentences: 1, quoteOnly: true }));
     // A later part is asked with the name added, and every sentence of her notes holds the name's
     // words: a lead that holds none of the part's own words ("which type of clock did that decision
     // settle on" — "Priya did her PhD at TU Delft…") answers the name, not the part.

@@ -73,6 +73,47 @@ describe('second hop', () => {
     expect(envelope.answer).toContain('Reports to: Maya Chen');
   });
 
+  it('searches the described subject beside the question itself, not after it', async () => {
+    const record = chunk('decisions/2026-02-10 Queue choice.md', '2026-02-10 Queue choice', '**Decider:** [[Rosa Diaz]]\n\nWe chose NATS for the event bus.');
+    const rosa = chunk('people/Rosa Diaz.md', 'Rosa Diaz', '**Role:** Backend engineer\n\nRosa works remotely from Lisbon.');
+    const question = 'Where does the engineer who chose NATS for the event bus work from?';
+    let clauseSearched: () => void = () => {};
+    const clause = new Promise<void>((resolve) => (clauseSearched = resolve));
+    const base = deps(record, rosa, 'Rosa Diaz', []);
+    const d: AnswerDeps = {
+      ...base,
+      retrieve: async (query, context, k) => {
+        if (query === 'engineer chose NATS for the event bus') clauseSearched();
+        // The question's own search returns only once the clause is being searched: a bridge that
+        // waited for it would never start.
+        if (query === question) await clause;
+        return base.retrieve(query, context, k);
+      },
+    };
+    const envelope = await answerQuestion(d, question);
+    expect(envelope.answer).toMatch(/^2026-02-10 Queue choice — Decider: Rosa Diaz\. \[1\] .*Lisbon/);
+  });
+
+  it('asks no graph for the notes linked to a note it searches within', async () => {
+    const contexts: { globs: string[]; graph: boolean | undefined }[] = [];
+    const body = chunk('decisions/Queue choice.md', 'Queue choice', '## Decision\n\nWe chose NATS for the event bus.');
+    const rosa = chunk('people/Rosa Diaz.md', 'Rosa Diaz', '**Role:** Backend engineer\n\nRosa works remotely from Lisbon.');
+    const base = deps(body, rosa, 'Rosa Diaz', []);
+    const d: AnswerDeps = {
+      ...base,
+      retrieve: async (query, context, k) => {
+        contexts.push({ globs: [...(context.include_globs ?? [])], graph: context.use_graph });
+        return base.retrieve(query, context, k);
+      },
+    };
+    await answerQuestion(d, 'Where does the engineer who chose NATS for the event bus work from?');
+    const within = contexts.filter((c) => c.globs.length > 0);
+    expect(within.length).toBeGreaterThan(0);
+    expect(within.every((c) => c.graph === false)).toBe(true);
+    // A search of the whole vault may follow the links.
+    expect(contexts.filter((c) => c.globs.length === 0).every((c) => c.graph === undefined)).toBe(true);
+  });
+
   it('keeps the second hop when the description does not resolve to a person', async () => {
     const searched: string[] = [];
     // No line states who decided, and the sentence that answers the clause names nobody.

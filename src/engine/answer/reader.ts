@@ -115,8 +115,8 @@ export function readAnswer(asked: string, given: readonly Candidate[], options: 
   const open = partReadings.flatMap((p, i) => (p.answered ? [] : [i]));
   const { similarity, closest, runnersUp, passageBest } = offeredSentences(pick, vectors, picked, open);
   // What the reading measured (signals.ts) and the quoted text (render.ts).
-  // How steady the lead is matters only to a quote the scorer weighs: not for "not found".
-  const signals = { ...readingSignals(quote, judgement), leadStable: outcome === 'not_found' ? 1 : leadStability(question, weighed, vectors, options, lead.lead, maxSentences) };
+  // How steady the lead is matters only to a quote the scorer weighs: not for "not found", nor where only the quote is wanted.
+  const signals = { ...readingSignals(quote, judgement), leadStable: outcome === 'not_found' || options.quoteOnly ? 1 : leadStability(question, weighed, vectors, options, lead.lead, maxSentences) };
   const answer = quotedText(quote, listed, hopped);
   const rows = candidateRows(quote);
   if (outcome === 'not_found') {

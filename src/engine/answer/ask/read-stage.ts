@@ -8,7 +8,7 @@
  */
 import { limit, type RetrievalResult } from '../../../shared/contract.ts';
 import { asksAboutSubject, describedSubject, relationQuestion } from '../described-subject.ts';
-import { bridgeHop, OUTCOME_RANK, relationHop, resolveBridge, secondHop, taskHop } from '../hop-search.ts';
+import { bridgeHop, type BridgeSearch, OUTCOME_RANK, relationHop, searchBridge, secondHop, taskHop } from '../hop-search.ts';
 import { asksProperty, PROPERTY_FILE_MAX_BYTES, propertySnippets } from '../properties.ts';
 import { asksRelationBy } from '../relations.ts';
 import { describesSubject, type Reading, type ReaderOptions, readAnswer, readByMeaningInstead, readerCandidates, sentenceSimilarity } from '../reader.ts';
@@ -73,11 +73,27 @@ export interface Read extends Calibrated {
   sentenceVectors: boolean;
 }
 
+/**
+ * The bridge's searches for a question that describes its subject ("the engineer who chose
+ * WebSockets…"), run beside the question's own search and first reading: they need only the
+ * question, and their queries' vectors are made on the embedder's other context meanwhile. Null for
+ * a question that names its subject.
+ */
+export type Bridging = Promise<BridgeSearch | null> | null;
+
+/** Starts the bridge's searches (hop-search.ts searchBridge) of a question that describes its subject and asks about it. */
+export function startBridge(run: AskRun): Bridging {
+  const described = describedSubject(run.query);
+  if (!described) return null;
+  const { language, readerOptions } = wordReading(run);
+  return asksAboutSubject(described, language) ? searchBridge(run.deps, described, hopContext(run), readerOptions, run.lines, run.k).catch(() => null) : null;
+}
+
 /** Reads the question's answer in its snippets (and those its hops add), scores the quote and sends it. */
-export async function readStage(run: AskRun, result: RetrievalResult | null, packed: Packed): Promise<Read> {
+export async function readStage(run: AskRun, result: RetrievalResult | null, packed: Packed, bridging: Bridging = null): Promise<Read> {
   const tread = performance.now();
   const setup = await readerSetup(run, result, packed.snippets);
-  const { snippets, reading: read } = await readWithHops(run, result, packed, setup);
+  const { snippets, reading: read } = await readWithHops(run, result, packed, setup, bridging);
   let reading = read;
   let calibrated = calibrate(reading, snippets, setup.profile);
   // Words of another script's notes judged not found by the scorer: read by meaning, as the reader
@@ -101,8 +117,7 @@ export async function readStage(run: AskRun, result: RetrievalResult | null, pac
  * sentence vectors when there are some, its language, and the fitted scorer's selection weights.
  */
 async function readerSetup(run: AskRun, result: RetrievalResult | null, snippets: readonly Snippet[]): Promise<ReaderSetup> {
-  const { deps, query, options } = run;
-  const visibleTermStats: TermStats = (terms) => deps.termStats(terms, options.context?.allow_sensitivity ?? []);
+  const { deps, query } = run;
   let sentenceScores: readonly { text: string; score: number }[] | null = null;
   const chunkIds = result?.chunks.flatMap((c) => (c.chunk_id === undefined ? [] : [c.chunk_id])) ?? [];
   if (deps.sentenceSimilarities && snippets.length > 0 && chunkIds.length > 0) {
@@ -114,22 +129,34 @@ async function readerSetup(run: AskRun, result: RetrievalResult | null, snippets
     }
   }
   const similarity = sentenceScores && sentenceScores.length > 0 ? sentenceSimilarity(sentenceScores) : undefined;
-  const language = deps.questionLanguage?.(query) ?? 'en';
-  // The fitted scorer's profile: its selection weights rank the sentences, its weights score the quote.
-  const profile = deps.readerProfile === undefined ? defaultReaderProfile() : deps.readerProfile;
-  const readerOptions: ReaderOptions = { termStats: visibleTermStats, language, ...(similarity ? { similarity } : {}), ...(deps.readerSelection ? { selection: deps.readerSelection } : profile?.selection ? { selection: profile.selection.weights } : {}), ...(deps.collectCandidates ? { collectCandidates: true } : {}) };
+  const { language, visibleTermStats, profile, readerOptions: words } = wordReading(run);
+  const readerOptions: ReaderOptions = { ...words, ...(similarity ? { similarity } : {}) };
   // No cosine for these passages where sentence vectors are made: how many of their sentences still wait (the note says so).
   const sentencesWaiting = !similarity && deps.sentencesPending && chunkIds.length > 0 ? deps.sentencesPending(chunkIds) : 0;
   return { language, visibleTermStats, readerOptions, profile, sentencesWaiting, sentenceVectors: similarity !== undefined };
 }
 
+/** The reader's options without the question's cosines (they wait for the passages), its language and the fitted scorer's profile. */
+function wordReading(run: AskRun): Pick<ReaderSetup, 'language' | 'visibleTermStats' | 'profile' | 'readerOptions'> {
+  const { deps, query, options } = run;
+  const visibleTermStats: TermStats = (terms) => deps.termStats(terms, options.context?.allow_sensitivity ?? []);
+  const language = deps.questionLanguage?.(query) ?? 'en';
+  // The fitted scorer's profile: its selection weights rank the sentences, its weights score the quote.
+  const profile = deps.readerProfile === undefined ? defaultReaderProfile() : deps.readerProfile;
+  const readerOptions: ReaderOptions = { termStats: visibleTermStats, language, ...(deps.readerSelection ? { selection: deps.readerSelection } : profile?.selection ? { selection: profile.selection.weights } : {}), ...(deps.collectCandidates ? { collectCandidates: true } : {}) };
+  return { language, visibleTermStats, profile, readerOptions };
+}
+
+/** What a hop searches within: the caller's context and the question's search mode. */
+const hopContext = (run: AskRun) => ({ ...(run.options.context ?? {}), ...(run.options.mode ? { mode: run.options.mode } : {}) });
+
 /** The reading of the snippets, after the bridge, a second hop or a task hop added passages to them. */
-async function readWithHops(run: AskRun, result: RetrievalResult | null, packed: Packed, setup: ReaderSetup): Promise<{ snippets: Snippet[]; reading: Reading }> {
+async function readWithHops(run: AskRun, result: RetrievalResult | null, packed: Packed, setup: ReaderSetup, bridging: Bridging): Promise<{ snippets: Snippet[]; reading: Reading }> {
   const { deps, query, options, limits } = run;
   const { language, readerOptions } = setup;
   // A question that describes its subject ("the engineer who chose WebSockets…") is answered through
-  // the bridge: the description resolved to a name, the rest asked about that name. Its search starts
-  // now, so that the embedder works on it while the first reading is done.
+  // the bridge: the description resolved to a name (its search started with the question's own,
+  // startBridge), the rest asked about that name.
   const described = result ? describedSubject(query) : null;
   // The retrieved notes' front matter properties the question asks are read as field lines, each citing its own line.
   // What the question asks is outside the clause that describes its subject: "Where is the engineer who
@@ -138,10 +165,9 @@ async function readWithHops(run: AskRun, result: RetrievalResult | null, packed:
   const asking = described ? `${described.before} ${described.after}` : query;
   // A note is read only when its indexed front matter holds a key the question asks.
   let snippets = [...packed.snippets, ...propertySnippets(packed.snippets, (doc) => run.lines(doc, PROPERTY_FILE_MAX_BYTES), asksProperty(asking, language), deps.propertyKeys)];
-  const hopContext = { ...(options.context ?? {}), ...(options.mode ? { mode: options.mode } : {}) };
-  const resolving = described && asksAboutSubject(described, language) ? resolveBridge(deps, described, hopContext, readerOptions, run.lines).catch(() => null) : null;
+  const context = hopContext(run);
   let reading: Reading = readAnswer(query, readerCandidates(snippets, language), readerOptions);
-  const bridged = described && resolving ? await bridgeHop(deps, described, resolving, { chunks: result!.chunks, reading }, hopContext, run.k, packed.contextTokens, readerOptions, language, run.lines) : null;
+  const bridged = described && bridging ? await bridgeHop(deps, described, bridging, { chunks: result!.chunks, reading }, context, packed.contextTokens, readerOptions, language, run.lines) : null;
   if (bridged) {
     snippets = bridged.snippets;
     reading = bridged.reading;
@@ -153,7 +179,7 @@ async function readWithHops(run: AskRun, result: RetrievalResult | null, packed:
   const relation = !described && result && reading.unknown.every(asksRelationBy) ? relationQuestion(query) : null;
   let related = false;
   if (relation) {
-    const hop = await relationHop(deps, relation, snippets, hopContext, readerOptions, language, run.lines).catch(() => null);
+    const hop = await relationHop(deps, relation, snippets, context, readerOptions, language, run.lines).catch(() => null);
     if (hop && relationReadingWins(calibrate(reading, snippets, setup.profile), calibrate(hop.reading, hop.snippets, setup.profile), hop.name)) {
       snippets = hop.snippets;
       reading = hop.reading;

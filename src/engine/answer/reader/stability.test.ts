@@ -26,6 +26,17 @@ describe("the lead's stability", () => {
     expect(clear.signals.leadStable).toBe(1);
   });
 
+  it('is not measured where only the quote is wanted, which stays the same', () => {
+    const notes = [snippet(1, 'The sync team is based in Berlin.'), snippet(2, 'The relay uses WebSockets. The relay team meets in Room 4.')];
+    const full = readAnswer('Where is the relay team based?', readerCandidates(notes), { termStats });
+    const quoted = readAnswer('Where is the relay team based?', readerCandidates(notes), { termStats, quoteOnly: true });
+    expect(full.signals.leadStable).toBe(0.5);
+    expect(quoted.signals.leadStable).toBe(1);
+    expect(quoted.answer).toBe(full.answer);
+    expect(quoted.outcome).toBe(full.outcome);
+    expect(quoted.closest).toEqual(full.closest);
+  });
+
   it('leaves a word out with every total kept consistent', () => {
     const candidates = readerCandidates([snippet(1, 'The relay pilot starts in March.')]);
     const w = weighQuestion('When does the relay pilot start?', candidates, { termStats });

@@ -136,6 +136,12 @@ export interface ReaderOptions {
   selection?: readonly number[];
   /** Return each candidate's selection features with the reading (what `synapsis tune --answers` fits on). */
   collectCandidates?: boolean;
+  /**
+   * Only the quote and its outcome are wanted, not what the fitted scorer weighs: the lead's
+   * stability (stability.ts, up to seven more scorings) is not measured and reads 1. For a reading
+   * whose signals nobody scores (the bridge's reading of each part, the clause's subject).
+   */
+  quoteOnly?: boolean;
 }
 
 /** One candidate's selection features (summed over the question's parts) and its text, for fitting. */
