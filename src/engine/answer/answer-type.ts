@@ -151,6 +151,10 @@ const NAMES_MEASURE = cue('measure', 'iu');
 const NAMES_AMOUNT = cue('amount', 'iu');
 /** "What size", "how big", «какой вес», "wie groß": a size or a length, a measured quantity. */
 const ASKS_SIZE = cue('size', 'iu');
+/** "…, in minutes?", «в секундах»: the unit of time the value is asked in, as a number. */
+const IN_TIME_UNITS = cue('inTimeUnits', 'iu');
+/** "…, in megabytes?", «в байтах»: the unit of a measured quantity the value is asked in. */
+const IN_UNITS = cue('inUnits', 'iu');
 
 /** Tried in order on the lower-cased question; the first match decides. */
 export const RULES: Rule[] = [
@@ -224,6 +228,12 @@ function askedTypeOnce(question: string): AskedType {
       const opens = m.index === 0 || /(?:^|[—–,;:(]|\s-)\s*$/u.test(q.slice(0, m.index));
       if (!best || (opens && !best.opens) || (opens === best.opens && m.index < best.at)) best = { at: m.index, type: rule.type, opens };
     }
+  }
+  // "What is the session lifetime by default, in minutes?": a question of which thing, or none, that
+  // names the unit its value is in asks for a number (the unit is the question's: "timeout: 30").
+  if (!best || best.type === 'entity') {
+    if (IN_TIME_UNITS.test(q)) return { type: 'number' };
+    if (IN_UNITS.test(q)) return { type: 'number', size: true };
   }
   if (!best) return { type: 'any' };
   if (best.type === 'number' && NAMES_VERSION.test(q)) return { type: 'number', strict: true };

@@ -12,8 +12,10 @@
  * namedPlace, "what year": namedDate, "the … period", "what is the size of", «какая зарплата»:
  * amount; "what size", «какой вес», "wie groß": size) or the question word ("how long", "how often", "how
  * much does … cost", "how many", "when", "who", "why", "where", "how do I", "what does … mean", "which").
+ * `inTimeUnits` and `inUnits` name the unit the value is asked in ("…, in minutes?", «в байтах»): a
+ * question that opens with "what"/«какой», or with no question word, is then asked for a number.
  */
-export type AskedCue = 'version' | 'size' | 'namedPlace' | 'namedDate' | 'period' | 'duration' | 'frequency' | 'money' | 'amount' | 'measure' | 'number' | 'date' | 'person' | 'reason' | 'place' | 'procedure' | 'definition' | 'entity';
+export type AskedCue = 'version' | 'size' | 'namedPlace' | 'namedDate' | 'period' | 'duration' | 'frequency' | 'money' | 'amount' | 'measure' | 'number' | 'date' | 'person' | 'reason' | 'place' | 'procedure' | 'definition' | 'entity' | 'inTimeUnits' | 'inUnits';
 
 /**
  * How this language's sentences state a value, and its questions name a measure or a bound, as the

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { askedAttribute } from '../answer-type.ts';
 import { readAnswer, readerCandidates } from '../reader.ts';
 import type { Snippet } from '../types.ts';
-import { withoutContractions } from './question.ts';
+import { withoutContractions, withQuestionWordsSpelled } from './question.ts';
 
 describe('withoutContractions', () => {
   it.each([
@@ -27,6 +27,32 @@ describe('withoutContractions', () => {
   it('lets the asked attribute of "who\'s the …" be read', () => {
     expect(askedAttribute("who's lumen labs' general counsel")).toEqual([]);
     expect(askedAttribute(withoutContractions("who's lumen labs' general counsel"))).toEqual(['general', 'counsel']);
+  });
+});
+
+describe('a misspelled question word', () => {
+  // The vault holds «почем» and «котором» as words of their own; no other word of these questions.
+  const stats = (terms: readonly string[]) => new Map(terms.map((t) => [t, { idf: 1, df: /^(?:поч|котор)/.test(t) ? 3 : 0 }]));
+  it.each([
+    ['сколко дней на возврат денег', 'ru', 'сколько дней на возврат денег'],
+    ['Сколко стоит подписка?', 'ru', 'Сколько стоит подписка?'],
+    ['Wehre is Tomás based?', 'en', 'Where is Tomás based?'],
+    ['waht is the port', 'en', 'what is the port'],
+    // Words of their own, held by the vault, or too short to tell.
+    ['почем нынче подписка', 'ru', 'почем нынче подписка'],
+    ['в котором часу встреча', 'ru', 'в котором часу встреча'],
+    ['Whose note is the whole plan in?', 'en', 'Whose note is the whole plan in?'],
+  ])('%s (%s) reads as %s', (question, lang, read) => {
+    expect(withQuestionWordsSpelled(question, lang, stats)).toBe(read);
+  });
+
+  it('is read with the asked kind of value and not as a word the files never mention', () => {
+    const notes = [{ n: 1, locator: 'r.md#L1-L2', path: 'r.md', start_line: 1, end_line: 2, doc_id: 'r', title: 'Возврат', heading: null, text: 'Возврат денег возможен в течение 14 дней после покупки.', score: 1 }];
+    const termStats = (terms: readonly string[]) => new Map(terms.map((t) => [t, { idf: 2, df: /^сколк/.test(t) ? 0 : 3 }]));
+    const r = readAnswer('сколко дней на возврат денег', readerCandidates(notes, 'ru'), { termStats, language: 'ru' });
+    expect(r.unknown).toEqual([]);
+    expect(r.parts[0]!.type).toBe('duration');
+    expect(r.answer).toContain('14 дней');
   });
 });
 

@@ -181,6 +181,35 @@ export function withoutFraming(question: string, lang = 'en'): string {
   return /\p{L}/u.test(rest) ? rest : question;
 }
 
+/**
+ * The question with a misspelled question word written as the language's pack has it («сколко дней» →
+ * «сколько дней», "waht is" → "what is"; misspelling's bounds: two letters swapped, from six letters
+ * one slip), where no file holds the word as written («почем», «котором» are words of their own). Read
+ * as written, such a word is one "your files never mention", and the question asks for no kind of value.
+ */
+export function withQuestionWordsSpelled(question: string, lang: string | undefined, termStats: ReaderOptions['termStats']): string {
+  const words = readerPack(lang ?? 'en')?.questionWords ?? [];
+  if (words.length === 0) return question;
+  const known = new Set(words);
+  const meant = new Map<string, string>();
+  for (const [word] of question.matchAll(/\p{L}+/gu)) {
+    const lower = word.toLowerCase();
+    if (lower.length < 4 || known.has(lower) || meant.has(lower) || isStopword(lower, lang)) continue;
+    const w = words.find((q) => misspelling(lower, q));
+    if (w !== undefined) meant.set(lower, w);
+  }
+  if (meant.size === 0) return question;
+  const stems = new Map([...meant.keys()].map((w) => [w, tokenize(w, lang)[0]?.term ?? w] as const));
+  const stats = termStats([...stems.values()]);
+  for (const [w, stem] of stems) if ((stats.get(stem)?.df ?? 0) > 0) meant.delete(w);
+  return meant.size === 0
+    ? question
+    : question.replace(/\p{L}+/gu, (word) => {
+        const w = meant.get(word.toLowerCase());
+        return w === undefined ? word : word[0] === word[0]!.toLowerCase() ? w : w[0]!.toUpperCase() + w.slice(1);
+      });
+}
+
 /** Each language's framing phrases as one pattern anchored at the question's start (null: none), made once. */
 const framingPatterns = new Map<string, RegExp | null>();
 function framingOf(lang: string): RegExp | null {

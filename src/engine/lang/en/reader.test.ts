@@ -107,6 +107,19 @@ describe('the English reader pack', () => {
     expect(askedType('When I create a daily note, which template does it use?').type).toBe('entity');
   });
 
+  it.each([
+    ['What was the duration of the relay outage?', { type: 'duration' }],
+    ['Of what duration was the outage?', { type: 'duration' }],
+    ['What is the session timeout, in minutes?', { type: 'number' }],
+    ['What is the maximum value of Max-Age in seconds?', { type: 'number' }],
+    ["What's the largest PDF, in megabytes, that I can annotate?", { type: 'number', size: true }],
+    ['cache threshold in ms for memoization', { type: 'number' }],
+    // The unit names a thing, not the value's unit: "days view".
+    ['Which plugin runs in days view?', { type: 'entity' }],
+  ] as const)('%s asks for %j', (question, type) => {
+    expect(askedType(question)).toEqual(type);
+  });
+
   it('tells the verbs of a question by its words', () => {
     expect([...likelyVerbs('When did the team postpone the launch?')]).toEqual(['postpone']);
   });

@@ -101,7 +101,7 @@ export const en: ReaderPack = {
     version: [String.raw`\b(?:which|what) (?:\p{L}+ )?version\b`],
     // "What size", "how big", "length": a size, answered by a quantity in digits.
     size: [String.raw`(?<![\p{L}])(?:size|sizes|how (?:big|large|long is|heavy)|length|weight)(?![\p{L}])`],
-    period: [String.raw`\b(?:what|which)(?:'s| is| was| are)? (?:the |a |an |its |their |my )?(?:[\p{L}-]+ ){0,3}period\b`],
+    period: [String.raw`\b(?:what|which)(?:'s| is| was| are)? (?:the |a |an |its |their |my )?(?:[\p{L}-]+ ){0,3}(?:period|duration)\b`, String.raw`\bof what (?:duration|length of time)\b`],
     duration: [String.raw`\b(?:how long|how much (?:\w+ )?time|for how long|how many (?:days|weeks|months|years|hours|minutes|seconds))\b`],
     frequency: [String.raw`\b(?:how often|how frequently|how regularly|(?:at|in|on) what (?:interval|intervals|frequency|cadence)|what (?:is |was )?(?:the )?(?:interval|frequency|cadence))\b`],
     money: [String.raw`\b(?:how much (?:does|did|do|will|would|is|was|are|were)?\s*(?:[\w'-]+\s+){0,8}(?:cost|pay|paid|charge|spend|spent|earn|raise|budget|price|worth)|how much (?:money|funding|revenue|budget)|what (?:is |was )?(?:the )?(?:(?!(?:for|of|in|on|to|from|with|by|about|at)\b)[\w-]+ ){0,3}(?:price|cost|budget|salary|spend|spending|fee)s?|what (?:is|was|would be) the (?:least|most|minimum|maximum|lowest|highest) (?:[\w'-]+ ){0,4}(?:pay|paid|spend|spent|charge|charged|cost)|(?:what|the) amount of (?:money|funding|cash|capital))\b`],
@@ -122,6 +122,8 @@ export const en: ReaderPack = {
     ],
     definition: [String.raw`\b(?:what (?:does|do|did) .{1,60}\bmean|what is meant by|define|what (?:is|are) (?:an? |the )?[\w-]+\??$)`],
     entity: [String.raw`\b(?:which|what)\b`],
+    inTimeUnits: [String.raw`\bin (?:milliseconds|ms|seconds|secs?|minutes|mins|hours|days|weeks|months|years)(?=\s*(?:$|[?,.;:!)—–]|(?:for|of|that|which|per|to|by|before|after|and|or|is|are|was|were|does|do|did|can|will|should|would|when|if)\b))`],
+    inUnits: [String.raw`\bin (?:bytes|kilobytes|megabytes|gigabytes|terabytes|kb|mb|gb|tb|kib|mib|gib|pixels|px|percent|characters|chars|words|lines|rows|items)(?=\s*(?:$|[?,.;:!)—–]|(?:for|of|that|which|per|to|by|before|after|and|or|is|are|was|were|does|do|did|can|will|should|would|when|if)\b))`],
   },
   // How English sentences state values, and its questions name measures and bounds (answer-type.ts).
   values: {

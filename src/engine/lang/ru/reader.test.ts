@@ -93,6 +93,20 @@ describe('the Russian reader pack', () => {
     expect(saysWhere('Лежит на кухне.')).toBe(true);
   });
 
+  it.each([
+    ['Какой длительности был мартовский сбой?', { type: 'duration' }],
+    ['Какова продолжительность пилота?', { type: 'duration' }],
+    ['Какое время жизни сессии по умолчанию?', { type: 'duration' }],
+    ['Какой таймаут у запроса в секундах?', { type: 'number' }],
+    ['Какое время жизни сессии, в минутах?', { type: 'duration' }],
+    ['Какое ограничение на вложение в мегабайтах?', { type: 'number', size: true }],
+    ['порог в миллисекундах для мемоизации', { type: 'number' }],
+    // The unit names a thing, not the value's unit: «в днях недели».
+    ['Какие задачи стоят в днях недели?', { type: 'entity' }],
+  ] as const)('%s asks for %j', (question, type) => {
+    expect(askedType(question)).toEqual(type);
+  });
+
   it('tells the verbs of a question by its words', () => {
     expect([...likelyVerbs('Когда начнётся пилот?')]).toEqual(['начнется']);
     expect(askedAttribute('Сколько стоит подписка?')).toEqual(['подписка']);
