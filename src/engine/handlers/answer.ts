@@ -7,7 +7,8 @@ import { DEFAULT_SYSTEM_PROMPT } from '../answer/prompt.ts';
 import type { Config } from '../core/config.ts';
 import type { EventBus } from '../core/events.ts';
 import type { ChatModel } from '../llm/chat.ts';
-import { queryLanguages, termStats } from '../search/lexical.ts';
+import { readerLanguage, termStats } from '../search/lexical.ts';
+import { readerPack } from '../lang/reader-packs.ts';
 import { stripCitationMarkers } from '../answer/citations.ts';
 import { loadReaderProfile } from '../answer/reader/scorer.ts';
 import { partlySearchable } from '../store/queries/documents.ts';
@@ -55,7 +56,7 @@ export function createAnswerHandlers({ store, config, events, chat, retrieve, st
     propertyKeys: (docId) => store.documentPropertyKeys(docId),
     termStats: (terms, allowSensitivity) => termStats(store.db, terms, { allowSensitivity, sensitivityEnable: config.sensitivityEnable }),
     partlySearchable: (allowSensitivity) => partlySearchable(store.db, { allowSensitivity, sensitivityEnable: config.sensitivityEnable }),
-    questionLanguage: (query) => queryLanguages(store.db, query)[0]!,
+    questionLanguage: (query) => readerLanguage(store.db, query, (lang) => readerPack(lang) !== undefined),
     saveTrace: (trace) => store.insertTrace(trace),
     onStage: (trace_id, stage) => events.emit('answer/stage', { trace_id, stage }),
     onQuote: (trace_id, quote) => events.emit('answer/quote', { trace_id, ...quote }),

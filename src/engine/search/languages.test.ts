@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TempDirs } from '../../../test/helpers/tmp.ts';
 import { createEngine, type Engine } from '../engine.ts';
 import { isStopword } from './analyzer.ts';
-import { queryLanguages } from './lexical.ts';
+import { queryLanguages, readerLanguage } from './lexical.ts';
+import { readerPack } from '../lang/reader-packs.ts';
 import { expansionTerms } from './prf.ts';
 import { openReadConnection, sqliteOf } from '../store/connection.ts';
 import { DB_FILE } from '../store/database.ts';
@@ -89,6 +90,21 @@ describe('a German vault', () => {
     expect(queryLanguages(db, 'How long does the relay server keep deleted files?')).toEqual(['en']);
     expect(queryLanguages(db, 'Wie lange bleiben gelöschte Dateien im Papierkorb?')).toEqual(['de']);
     sqliteOf(db).close();
+  });
+
+  it("reads a Russian question with Russian's reader pack though it is searched with English's analysis", () => {
+    const db = openReadConnection(path.join(dataDir, DB_FILE));
+    const hasPack = (lang: string) => readerPack(lang) !== undefined;
+    try {
+      expect(queryLanguages(db, 'Напомни, когда начнётся тестовая фаза?')[0]).toBe('en');
+      expect(readerLanguage(db, 'Напомни, когда начнётся тестовая фаза?', hasPack)).toBe('ru');
+      expect(readerLanguage(db, 'Wie lange bleiben gelöschte Dateien im Papierkorb?', hasPack)).toBe('de');
+      expect(readerLanguage(db, 'How long does the relay server keep deleted files?', hasPack)).toBe('en');
+      // Without a pack for it, the language it is searched in.
+      expect(readerLanguage(db, 'Напомни, когда начнётся тестовая фаза?', () => false)).toBe('en');
+    } finally {
+      sqliteOf(db).close();
+    }
   });
 
   it('never expands a German query with German function words', async () => {

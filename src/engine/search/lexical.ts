@@ -115,6 +115,18 @@ export function queryLanguages(db: ReadConnection, query: string): string[] {
   return out.length > 0 ? out : ['en'];
 }
 
+/**
+ * The language the answer reader reads a question in: the first it is searched in (queryLanguages),
+ * or the question's own where detection is sure of it and the search reads it with another's
+ * analysis. A Russian question is searched with English's (which stems Cyrillic as Russian), but
+ * its reader pack is Russian's: its framing («Напомни, …»), function words («нужно») and question words.
+ */
+export function readerLanguage(db: ReadConnection, query: string, hasPack: (lang: string) => boolean): string {
+  const searched = queryLanguages(db, query)[0]!;
+  const own = detectLanguage(query);
+  return own.confidence >= SURE_LANGUAGE && own.lang !== searched && analysisLanguage(own.lang) === searched && hasPack(own.lang) ? own.lang : searched;
+}
+
 /** Of `langs`, the one whose own function words (not English or Russian ones) the text holds most of, when more than English ones. */
 function leaningLanguage(text: string, langs: readonly string[]): string | null {
   const words = text.toLowerCase().match(/\p{L}+/gu) ?? [];
