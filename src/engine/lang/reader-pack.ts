@@ -203,4 +203,10 @@ export interface ReaderPack {
    * possessive): its answer may take a second hop. `question` has its apostrophes made plain.
    */
   describesSubject?: (question: string) => boolean;
+  /**
+   * A word of this language's script in Latin letters, for the words its speakers borrow and write
+   * in their own letters («кафку», «батча», «пуш» for Kafka, batch, push): a question word no file
+   * holds is read as the passages' Latin word it spells so (question.ts borrowedWord).
+   */
+  toLatin?: (word: string) => string;
 }

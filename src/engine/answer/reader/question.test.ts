@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { askedAttribute } from '../answer-type.ts';
 import { readAnswer, readerCandidates } from '../reader.ts';
 import type { Snippet } from '../types.ts';
-import { withoutContractions, withQuestionWordsSpelled } from './question.ts';
+import { borrowedWord, withoutContractions, withQuestionWordsSpelled } from './question.ts';
 
 describe('withoutContractions', () => {
   it.each([
@@ -53,6 +53,37 @@ describe('a misspelled question word', () => {
     expect(r.unknown).toEqual([]);
     expect(r.parts[0]!.type).toBe('duration');
     expect(r.answer).toContain('14 дней');
+  });
+});
+
+describe('a word borrowed from English and written in Cyrillic', () => {
+  it.each([
+    ['kafk', 'kafka', true],
+    ['kafku', 'kafka', false],
+    ['batch', 'batch', true],
+    ['batcha', 'batch', true],
+    ['sms', 'sms', true],
+    ['doker', 'docker', true],
+    ['obsidiana', 'obsidian', true],
+    // Too short to tell, or another word.
+    ['ma', 'map', false],
+    ['kot', 'kotlin', false],
+    ['pusk', 'push', false],
+  ])('%s is %s: %s', (latin, word, borrowed) => {
+    expect(borrowedWord(latin, word)).toBe(borrowed);
+  });
+
+  it('is read as the word the notes write, and held as fully as it', () => {
+    const text = 'Kafka отклонили, потому что её эксплуатация слишком тяжела для команды из трёх человек.';
+    const notes = [{ n: 1, locator: 'd.md#L1-L2', path: 'd.md', start_line: 1, end_line: 2, doc_id: 'd', title: 'Выбор очереди', heading: 'Почему не Kafka', text, score: 1 }];
+    const held = new Set(['kafka', 'отклон', 'эксплуатац', 'тяжел', 'команд', 'выбор', 'очеред']);
+    const termStats = (terms: readonly string[]) => new Map(terms.map((t) => [t, { idf: 2, df: held.has(t) ? 3 : 0 }]));
+    const r = readAnswer('почему отказались от кафки', readerCandidates(notes, 'ru'), { termStats, language: 'ru' });
+    expect(r.spelled).toEqual({ кафки: 'Kafka' });
+    expect(r.outcome).toBe('answered');
+    expect(r.answer).toContain('Kafka отклонили');
+    // Read with English's pack, the word stays one no file holds.
+    expect(readAnswer('почему отказались от кафки', readerCandidates(notes, 'ru'), { termStats, language: 'en' }).spelled).toBeUndefined();
   });
 });
 

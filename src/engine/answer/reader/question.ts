@@ -127,6 +127,19 @@ export function misspelling(typed: string, word: string): boolean {
 }
 
 /**
+ * A question word spelled in Latin letters (a pack's toLatin: «кафку» kafku, «батч» batch) and a
+ * passage's Latin word it borrows: the same, or one of them the other with up to two letters more
+ * (an ending: "kafk" of «кафку» and "kafka"), or misspelled by the sound ("doker", "docker"). Three
+ * letters at least.
+ */
+export function borrowedWord(latin: string, word: string): boolean {
+  if (latin.length < 3 || word.length < 3 || !/^[a-z]+$/.test(word)) return false;
+  if (latin === word) return true;
+  const [short, long] = latin.length <= word.length ? [latin, word] : [word, latin];
+  return (long.startsWith(short) && long.length - short.length <= 2 && short.length >= (short === word ? 4 : 3)) || misspelling(latin, word);
+}
+
+/**
  * The question names its subject by a description rather than a name: a relative clause ("the
  * person who leads…", "the library that Nadia maintains", «инженер, который выбрал…») or a
  * possessive ("Lukas Becker's manager"). Its answer may take a second hop.

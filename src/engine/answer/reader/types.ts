@@ -287,6 +287,8 @@ export interface Weighted {
   w: number;
   /** The candidates' words derived from it or it from them (derivedWords), or that it misspells, when there are any. */
   derived?: ReadonlySet<string>;
+  /** The passages' form of a word no file holds that it misspells or borrows ("recovry": recovery, «кафку»: kafka): held as the word itself. */
+  spelledAs?: string;
   /** For a word that asks for a bound ("biggest"), how a sentence states one ("up to 5 MB"): it holds the word as a derived word. */
   bound?: RegExp;
 }

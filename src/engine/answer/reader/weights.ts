@@ -4,7 +4,8 @@ import { askedAttribute, askedType, asksLimit, boundSaid, boundStatement, likely
 import { contentTerms } from '../checks.ts';
 import type { Candidate, Part, ReaderOptions, Weighted } from './types.ts';
 import { matchForm } from './text.ts';
-import { compoundSplits, derivedWords, directForm, misspelling, NAMING_WORDS, namingForms, questionStems, taskVerb } from './question.ts';
+import { readerPack } from '../../lang/reader-packs.ts';
+import { borrowedWord, compoundSplits, derivedWords, directForm, misspelling, NAMING_WORDS, namingForms, questionStems, taskVerb } from './question.ts';
 import { INHERITED_CAP, INHERITED_SHARE, LOCAL_SPECIFICITY, UNKNOWN_WEIGHT_SHARE, withAbbreviations } from './selection.ts';
 
 type TermStats = ReturnType<ReaderOptions['termStats']>;
@@ -85,7 +86,7 @@ export function weighQuestion(question: string, given: readonly Candidate[], opt
     const base = s && s.df > 0 ? Math.max(s.idf, 0.05) : verbs.has(t) ? 0 : maxIdf * UNKNOWN_WEIGHT_SHARE;
     return base * (1 - LOCAL_SPECIFICITY * localShare(t));
   };
-  const { derivedOf, spelled } = derivedForms(qTerms, written, candidates, stats, lang);
+  const { derivedOf, spelled, spelledAs } = derivedForms(qTerms, written, candidates, stats, lang);
   const boundOf = (word: string) => {
     const bound = boundStatement(word, question);
     return bound ? { bound } : {};
@@ -95,7 +96,7 @@ export function weighQuestion(question: string, given: readonly Candidate[], opt
   const limit = asksLimit(question);
   const weightOfWord = (t: string) => (limit && boundSaid(written.get(t) ?? t) ? Math.max(weightOf(t), maxIdf) : weightOf(t));
   const weighted = (terms: readonly string[]): Weighted[] =>
-    [...new Set(terms)].filter((t) => qTerms.includes(t)).map((t) => ({ term: matchForm(t), stem: t, raw: written.get(t) ?? t, w: weightOfWord(t), ...(derivedOf.has(matchForm(t)) ? { derived: derivedOf.get(matchForm(t))! } : {}), ...boundOf(written.get(t) ?? t) }));
+    [...new Set(terms)].filter((t) => qTerms.includes(t)).map((t) => ({ term: matchForm(t), stem: t, raw: written.get(t) ?? t, w: weightOfWord(t), ...(derivedOf.has(matchForm(t)) ? { derived: derivedOf.get(matchForm(t))! } : {}), ...(spelledAs.has(matchForm(t)) ? { spelledAs: spelledAs.get(matchForm(t))! } : {}), ...boundOf(written.get(t) ?? t) }));
   const all = weighted(qTerms);
   const allTotal = all.reduce((s, t) => s + t.w, 0);
   // A word no file uses, unless a line holds it as the words its relation is asked by ("boss" for "Reports to: Maya Chen").
@@ -131,6 +132,8 @@ function derivedForms(qTerms: readonly string[], written: ReadonlyMap<string, st
     if (found.length > 0) derivedOf.set(form, new Set([...(derivedOf.get(form) ?? []), ...found]));
   }
   const spelled: Record<string, string> = {};
+  /** Each misspelled or borrowed word's form as the passages write it: the same word, held as fully as the word itself. */
+  const spelledAs = new Map<string, string>();
   const typos = qTerms.filter((t) => (stats.get(t)?.df ?? 0) === 0 && /^\p{L}+$/u.test(written.get(t) ?? t));
   if (typos.length > 0) {
     // The passages' words (lower case), each as first written, with its matched form and how often it occurs.
@@ -141,18 +144,23 @@ function derivedForms(qTerms: readonly string[], written: ReadonlyMap<string, st
       if (entry) entry.count++;
       else if (!isStopword(tok.raw, lang)) seen.set(w, { as: tok.raw, form: matchForm(tok.term), count: 1 });
     }
+    // A word of the question's script its speakers borrow from English, in their letters: «кафку» for Kafka.
+    const toLatin = readerPack(lang ?? 'en')?.toLatin;
     for (const t of typos) {
       const typed = (written.get(t) ?? t).toLowerCase();
+      const latin = toLatin && /\P{Script=Latin}/u.test(typed) ? [toLatin(typed), toLatin(matchForm(t))] : null;
+      const borrowed = (entry: [string, { form: string }]) => latin !== null && (borrowedWord(latin[0]!, entry[0]) || borrowedWord(latin[1]!, entry[1].form));
       let best: [string, { as: string; form: string; count: number }] | undefined;
       // As written, or (an inflected language ends its words otherwise) as stems: «курьров», «курьерах».
-      for (const entry of seen) if ((misspelling(typed, entry[0]) || misspelling(matchForm(t), entry[1].form)) && (!best || entry[1].count > best[1].count)) best = entry;
+      for (const entry of seen) if ((misspelling(typed, entry[0]) || misspelling(matchForm(t), entry[1].form) || borrowed(entry)) && (!best || entry[1].count > best[1].count)) best = entry;
       if (!best) continue;
       spelled[written.get(t) ?? t] = best[1].as;
       const form = matchForm(t);
       derivedOf.set(form, new Set([...(derivedOf.get(form) ?? []), best[1].form]));
+      spelledAs.set(form, best[1].form);
     }
   }
-  return { derivedOf, spelled };
+  return { derivedOf, spelled, spelledAs };
 }
 
 /** The question's parts ("…, and when does it start?"), each with its asked type, its words and those it inherits from the first. */

@@ -36,6 +36,8 @@ export const ru: ReaderPack = {
   taskVerb: { pattern: /(?<![\p{L}])как (?:мне |нам |можно |нужно |надо )?(\p{L}+(?:ть|ти|чь)(?:ся|сь)?)(?![\p{L}])/iu, required: false },
   // «инженер, который выбрал…», «чей отчёт…» after the first word; «…, кто руководит».
   describesSubject: (q) => /(?<![\p{L}])(?:котор\p{L}*|чей|чья|чьё|чьи)(?![\p{L}])/iu.test(q.slice(q.indexOf(' ') + 1)) || /,\s*(?:кто|где|что)(?![\p{L}])/iu.test(q),
+  // «кафку» kafku, «батч» batch, «джира» jira, «докер» doker.
+  toLatin: (word) => [...word.toLowerCase().replace(/дж/g, 'j')].map((ch) => LATIN[ch] ?? ch).join(''),
   // How a question joins a second part to its first, and opens a relative clause (answer-type.ts).
   partJoiners: ['и', 'а также'],
   compareWords: ['между', 'разниц\\p{L}*', 'отлича\\p{L}*', 'сравн\\p{L}*'],
@@ -132,6 +134,12 @@ export const ru: ReaderPack = {
     // «Когда заметка удалена, где…» — not «Когда был…».
     timeClause: [String.raw`когда(?!\s+(?:был|была|было|были|будет|будут)(?![\p{L}]))[^,?]{3,}?,\s*(?=(?:и\s+)?(?:(?:в|во|на|с|со|из|к|ко|по|до|от|о|об|за|под|при|для)\s+)?(?:что|какой|какая|какое|какие|каким|каком|какую|какого|кто|кого|где|куда|почему|зачем|как|сколько)(?![\p{L}]))`],
   },
+};
+
+/** Each Cyrillic letter as the Latin letters a borrowed word is spelled with. */
+const LATIN: Readonly<Record<string, string>> = {
+  а: 'a', б: 'b', в: 'v', г: 'g', д: 'd', е: 'e', ё: 'e', ж: 'zh', з: 'z', и: 'i', й: 'y', к: 'k', л: 'l', м: 'm', н: 'n', о: 'o', п: 'p',
+  р: 'r', с: 's', т: 't', у: 'u', ф: 'f', х: 'h', ц: 'ts', ч: 'ch', ш: 'sh', щ: 'sch', ъ: '', ы: 'y', ь: '', э: 'e', ю: 'yu', я: 'ya',
 };
 
 /**
