@@ -110,6 +110,8 @@ describe('the English reader pack', () => {
   it.each([
     ['What was the duration of the relay outage?', { type: 'duration' }],
     ['Of what duration was the outage?', { type: 'duration' }],
+    ['how far back does version history go on sync plus', { type: 'duration' }],
+    ['How far in advance must I renew the certificate?', { type: 'duration' }],
     ['What is the session timeout, in minutes?', { type: 'number' }],
     ['What is the maximum value of Max-Age in seconds?', { type: 'number' }],
     ["What's the largest PDF, in megabytes, that I can annotate?", { type: 'number', size: true }],
