@@ -41,7 +41,7 @@
 import type { Candidate, ReaderOptions, Reading } from './reader/types.ts';
 import { otherScript, readByMeaning } from './reader/meaning.ts';
 import { weighQuestion } from './reader/weights.ts';
-import { withoutContractions, withoutFraming, withQuestionWordsSpelled } from './reader/question.ts';
+import { readerQuestion } from './reader/question.ts';
 import { questionVectors, scoreTable, type Vectors } from './reader/table.ts';
 import { chooseLead, howToTask, listItems, offeredSentences, pickSentences, stepsStart } from './reader/pick.ts';
 import type { PickContext } from './reader/pick.ts';
@@ -66,7 +66,7 @@ export { togetherNeeded } from './reader/outcome.ts';
  * without sentence vectors or when the passages are in the question's script.
  */
 export function readByMeaningInstead(asked: string, given: readonly Candidate[], options: ReaderOptions): Reading | null {
-  const question = withoutFraming(withQuestionWordsSpelled(withoutContractions(asked, options.language), options.language, options.termStats), options.language);
+  const question = readerQuestion(asked, options);
   const { candidates } = weighQuestion(question, given, options);
   return meaningReading(question, candidates, questionVectors(candidates, options), candidates.filter((c) => !c.code), 1);
 }
@@ -82,7 +82,7 @@ function meaningReading(question: string, candidates: readonly Candidate[], vect
  * out the quoted text with what the reading measured. Each stage is a function of answer/reader/.
  */
 export function readAnswer(asked: string, given: readonly Candidate[], options: ReaderOptions): Reading {
-  const question = withoutFraming(withQuestionWordsSpelled(withoutContractions(asked, options.language), options.language, options.termStats), options.language);
+  const question = readerQuestion(asked, options);
   const maxSentences = Math.max(1, Math.floor(options.maxSentences ?? 3));
   // The question's words, weighed, and its parts (weights.ts).
   const weighed = weighQuestion(question, given, options);

@@ -101,16 +101,17 @@ export function termStats(db: ReadConnection, terms: readonly string[], visibili
  * text: English alone while no chunk is written in another analyzed language (an English or Russian
  * vault reads every query as it always did). Otherwise the question's own language when detection
  * is sure of it; when it is not (two words, names, a lean), English and every analyzed language of
- * the vault, whose stems are then OR-ed. The first language is the one the question is read in
- * (the answer reader's): when detection is unsure, the vault's language whose function words the
- * question holds more of than English ones ("Wann beginnt die Testphase?": wann, die), else its lean.
+ * the vault, whose stems are then OR-ed. The first is the one the question is stemmed in (and, but for
+ * readerLanguage's exception, read in): when detection is unsure, the vault's language whose function
+ * words the question holds more of than English ones ("Wann beginnt die Testphase?": wann, die), else its lean.
+ * `detected`: the question's language where the caller detected it already (else detected here, only when needed).
  */
-export function queryLanguages(db: ReadConnection, query: string): string[] {
+export function queryLanguages(db: ReadConnection, query: string, detected?: ReturnType<typeof detectLanguage>): string[] {
   const present = languagesPresent(db, ANALYZED_LANGUAGES);
   if (present.length === 0) return ['en'];
-  const detected = detectLanguage(query);
-  const own = analysisLanguage(detected.lang);
-  const langs = detected.confidence >= SURE_LANGUAGE ? [own] : [leaningLanguage(query, present) ?? own, 'en', ...present];
+  const { lang, confidence } = detected ?? detectLanguage(query);
+  const own = analysisLanguage(lang);
+  const langs = confidence >= SURE_LANGUAGE ? [own] : [leaningLanguage(query, present) ?? own, 'en', ...present];
   const out = [...new Set(langs)].filter((l) => l === 'en' || present.includes(l));
   return out.length > 0 ? out : ['en'];
 }
@@ -122,8 +123,8 @@ export function queryLanguages(db: ReadConnection, query: string): string[] {
  * its reader pack is Russian's: its framing («Напомни, …»), function words («нужно») and question words.
  */
 export function readerLanguage(db: ReadConnection, query: string, hasPack: (lang: string) => boolean): string {
-  const searched = queryLanguages(db, query)[0]!;
   const own = detectLanguage(query);
+  const searched = queryLanguages(db, query, own)[0]!;
   return own.confidence >= SURE_LANGUAGE && own.lang !== searched && analysisLanguage(own.lang) === searched && hasPack(own.lang) ? own.lang : searched;
 }
 

@@ -136,8 +136,20 @@ async function readerSetup(run: AskRun, result: RetrievalResult | null, snippets
   return { language, visibleTermStats, readerOptions, profile, sentencesWaiting, sentenceVectors: similarity !== undefined };
 }
 
-/** The reader's options without the question's cosines (they wait for the passages), its language and the fitted scorer's profile. */
-function wordReading(run: AskRun): Pick<ReaderSetup, 'language' | 'visibleTermStats' | 'profile' | 'readerOptions'> {
+type WordReading = Pick<ReaderSetup, 'language' | 'visibleTermStats' | 'profile' | 'readerOptions'>;
+const wordReadings = new WeakMap<AskRun, WordReading>();
+
+/**
+ * The reader's options without the question's cosines (they wait for the passages), its language and
+ * the fitted scorer's profile: made once per question (the bridge asks for them before the reader).
+ */
+function wordReading(run: AskRun): WordReading {
+  let known = wordReadings.get(run);
+  if (!known) wordReadings.set(run, (known = wordReadingOnce(run)));
+  return known;
+}
+
+function wordReadingOnce(run: AskRun): WordReading {
   const { deps, query, options } = run;
   const visibleTermStats: TermStats = (terms) => deps.termStats(terms, options.context?.allow_sensitivity ?? []);
   const language = deps.questionLanguage?.(query) ?? 'en';

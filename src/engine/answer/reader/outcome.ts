@@ -4,7 +4,7 @@ import type { Candidate, Outcome, Part, PartReading, ReaderOptions, Weighted } f
 import type { Scores, Vectors } from './table.ts';
 import type { QuestionWeights } from './weights.ts';
 import { DERIVED_TOGETHER } from './question.ts';
-import { ANTECEDENT_SHARE, CONTEXT_SHARE, holdsDerived } from './selection.ts';
+import { ANTECEDENT_SHARE, CONTEXT_SHARE, holdsDerived, holdsWord } from './selection.ts';
 import { packAlternation } from '../../lang/reader-packs.ts';
 
 /** The question asks for a command, setting or piece of syntax (each language's pack: codeAsked). */
@@ -73,7 +73,7 @@ export function heldInSentence(c: Candidate, terms: readonly Weighted[], total: 
   let got = 0;
   // A field line ("Date: 2026-03-14") states something of its note's subject: the title is part of what it says.
   const title = c.subject ? 1 : CONTEXT_SHARE;
-  for (const t of terms) got += c.terms.has(t.term) || (t.spelledAs !== undefined && c.terms.has(t.spelledAs)) ? t.w : holdsDerived(c, t) ? t.w * DERIVED_TOGETHER : c.antecedent?.has(t.term) ? t.w * ANTECEDENT_SHARE : c.context.has(t.term) ? t.w * title : c.near.has(t.term) ? t.w * TOGETHER_NEAR_SHARE : 0;
+  for (const t of terms) got += holdsWord(c.terms, t) ? t.w : holdsDerived(c, t) ? t.w * DERIVED_TOGETHER : c.antecedent?.has(t.term) ? t.w * ANTECEDENT_SHARE : c.context.has(t.term) ? t.w * title : c.near.has(t.term) ? t.w * TOGETHER_NEAR_SHARE : 0;
   return got / total;
 }
 
@@ -202,7 +202,7 @@ export function judge(ctx: QuoteContext): Judgement {
   // What the quoted sentences and their notes' titles hold of the question's words.
   const held = new Set<string>();
   for (const i of picked) for (const t of [...candidates[i]!.terms, ...candidates[i]!.context]) held.add(t);
-  const missingTerms = all.filter((t) => !held.has(t.term) && !(t.spelledAs !== undefined && held.has(t.spelledAs))).sort((a, b) => b.w - a.w);
+  const missingTerms = all.filter((t) => !holdsWord(held, t)).sort((a, b) => b.w - a.w);
   const heldShare = allTotal > 0 ? 1 - missingTerms.reduce((s, t) => s + t.w, 0) / allTotal : 1;
   const partScore = partReadings.length > 0 ? partReadings.reduce((s, p) => s + p.score, 0) / partReadings.length : 0;
   const bestPart = partReadings.length > 0 ? Math.max(...partReadings.map((p) => p.score)) : 0;

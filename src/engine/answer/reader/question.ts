@@ -186,6 +186,14 @@ export function compoundSplits(terms: readonly string[], written: Map<string, st
   return out;
 }
 
+/**
+ * The question as the reader reads it: contractions written out, a misspelled question word as the
+ * pack writes it, a phrase that only frames the question left out.
+ */
+export function readerQuestion(asked: string, options: Pick<ReaderOptions, 'language' | 'termStats'>): string {
+  return withoutFraming(withQuestionWordsSpelled(withoutContractions(asked, options.language), options.language, options.termStats), options.language);
+}
+
 /** The question without a phrase that only frames it ("Remind me, …", «Напомни, …»: each pack's `framing`), when something is left. */
 export function withoutFraming(question: string, lang = 'en'): string {
   const framing = framingOf(lang);

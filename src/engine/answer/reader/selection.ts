@@ -124,6 +124,11 @@ export function holdsDerived(c: Candidate, t: Weighted): boolean {
   return false;
 }
 
+/** Do these words hold the question's word itself, or as the passages spell a word it misspells or borrows (`spelledAs`)? */
+export function holdsWord(words: ReadonlySet<string>, t: Weighted): boolean {
+  return words.has(t.term) || (t.spelledAs !== undefined && words.has(t.spelledAs));
+}
+
 /** Does the sentence's note title or heading hold the question's word, or a word derived from it? */
 export function inSection(c: Candidate, t: Weighted): boolean {
   if (c.context.has(t.term)) return true;

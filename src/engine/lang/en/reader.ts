@@ -4,6 +4,9 @@ import type { ReaderPack } from '../reader-pack.ts';
 /** "What date format", "which date field": a date question only in name, it asks for a named thing. */
 export const DATE_COMPOUND = String.raw`(?! (?:formats?|fields?|pickers?|propert(?:y|ies)|ranges?|settings?|types?|strings?|columns?|syntax|templates?)\b)`;
 
+/** After a unit the value is asked in ("…, in minutes?", "in MB for a page"): the clause ends, or goes on with a function word, not a noun ("in days view"). */
+const UNIT_END = String.raw`(?=\s*(?:$|[?,.;:!)—–]|(?:for|of|that|which|per|to|by|before|after|and|or|is|are|was|were|does|do|did|can|will|should|would|when|if)\b))`;
+
 /** "release process?", "what's the process for onboarding", "deploy checklist": group 1 the process word. */
 const PROCESS_QUESTION = String.raw`^(?:what(?:'s| is| are)? (?:the |our |my )?)?(?:[\p{L}-]+ ){1,3}(process|procedure|workflow|steps|checklist)(?: for [\p{L} -]{1,40})?\s*\??$`;
 
@@ -122,8 +125,8 @@ export const en: ReaderPack = {
     ],
     definition: [String.raw`\b(?:what (?:does|do|did) .{1,60}\bmean|what is meant by|define|what (?:is|are) (?:an? |the )?[\w-]+\??$)`],
     entity: [String.raw`\b(?:which|what)\b`],
-    inTimeUnits: [String.raw`\bin (?:milliseconds|ms|seconds|secs?|minutes|mins|hours|days|weeks|months|years)(?=\s*(?:$|[?,.;:!)—–]|(?:for|of|that|which|per|to|by|before|after|and|or|is|are|was|were|does|do|did|can|will|should|would|when|if)\b))`],
-    inUnits: [String.raw`\bin (?:bytes|kilobytes|megabytes|gigabytes|terabytes|kb|mb|gb|tb|kib|mib|gib|pixels|px|percent|characters|chars|words|lines|rows|items)(?=\s*(?:$|[?,.;:!)—–]|(?:for|of|that|which|per|to|by|before|after|and|or|is|are|was|were|does|do|did|can|will|should|would|when|if)\b))`],
+    inTimeUnits: [String.raw`\bin (?:milliseconds|ms|seconds|secs?|minutes|mins|hours|days|weeks|months|years)${UNIT_END}`],
+    inUnits: [String.raw`\bin (?:bytes|kilobytes|megabytes|gigabytes|terabytes|kb|mb|gb|tb|kib|mib|gib|pixels|px|percent|characters|chars|words|lines|rows|items)${UNIT_END}`],
   },
   // How English sentences state values, and its questions name measures and bounds (answer-type.ts).
   values: {
