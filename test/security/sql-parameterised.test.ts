@@ -15,6 +15,8 @@ const ALLOWED: Record<string, string> = {
   'src/engine/store/fts-totals.ts prepare table': "FTS5 table name, typed FtsTable ('chunks_fts' | 'chunks_tri'); every caller passes a literal (checked below)",
   'src/engine/store/queries/fts.ts prepare vocabTable': "fts5vocab table name; every caller passes a literal ('temp.chunks_vocab')",
   'src/engine/store/queries/fts.ts prepare weights': "the numeric module constants BM25_WEIGHTS (column weights), joined; in phraseStats PHRASE_TABLES' fixed text of them (or nothing, for chunks_tri)",
+  'src/engine/store/queries/fts.ts prepare amongRows(hits, ids.length)': "amongRows returns one of two literals ('rowid' or '+rowid'), chosen by two counts",
+  'src/engine/store/queries/fts.ts prepare amongRows(hits, hidden.length)': "amongRows returns one of two literals ('rowid' or '+rowid'), chosen by two counts",
   'src/engine/store/queries/fts.ts prepare where': "filterSql's fixed WHERE fragments; the allowed sensitivities are bound as @allowed, path/type/tag filters run in the syn_filter function over column values",
   'src/engine/store/queries/fts.ts prepare hiddenClause': 'a literal: the check that leaves out hidden chunks (their ids bound as @hidden), or nothing when none is hidden',
   'src/engine/store/queries/fts.ts prepare CHUNK_ROW_SELECT': 'a module constant: the column list of a result row',

@@ -8,6 +8,7 @@ import { createEngine } from '../engine.ts';
 import { documentFrequencies, ftsTokens, idf, readVarint, rowLengths, tableStats, termScore } from './bm25.ts';
 import { searchLexical, type LexicalOptions } from './lexical.ts';
 import { asReadConnection } from '../store/connection.ts';
+import { phraseStats } from '../store/queries/fts.ts';
 
 describe('BM25 as FTS5 computes it', () => {
   it('reads SQLite varints', () => {
@@ -93,6 +94,37 @@ describe('document frequencies', () => {
       a.close();
       b.close();
       fs.rmSync(path.dirname(file), { recursive: true, force: true });
+    }
+  });
+});
+
+describe('one phrase ranked for chosen rows (phraseStats)', () => {
+  it('gives each listed row its bm25 rank and the hidden rows\' hits, however few or many rows are listed', () => {
+    const db = new BetterSqlite3(':memory:');
+    try {
+      db.exec("CREATE VIRTUAL TABLE chunks_fts USING fts5(title, heading, body, tokenize = 'unicode61')");
+      const ins = db.prepare('INSERT INTO chunks_fts (rowid, title, heading, body) VALUES (?, ?, ?, ?)');
+      for (let i = 1; i <= 60; i++) ins.run(i, i % 7 === 0 ? 'relay' : 'note', '', `relay ${'word '.repeat(i % 5)}${i % 3 === 0 ? 'relay' : ''}`);
+      const direct = (ids: number[]) =>
+        new Map((db.prepare('SELECT rowid AS id, bm25(chunks_fts, 2, 1.5, 1) AS rank FROM chunks_fts WHERE chunks_fts MATCH ?').all('"relay"') as { id: number; rank: number }[]).filter((r) => ids.includes(r.id)).map((r) => [r.id, r.rank]));
+      const conn = asReadConnection(db);
+      // Three rows listed: the phrase is looked up per row; forty: its 60 matches are read once.
+      for (const ids of [[3, 14, 59], Array.from({ length: 40 }, (_, i) => i + 2), [1, 2, 999]]) {
+        const got = phraseStats(conn, 'chunks_fts', '"relay"', ids, [7, 21, 22]);
+        expect(got.ranks).toEqual(direct(ids));
+        expect(got.hits).toBe(60);
+        expect(got.hiddenHits).toBe(3);
+      }
+      const many = Array.from({ length: 50 }, (_, i) => i + 1);
+      expect(phraseStats(conn, 'chunks_fts', '"relay"', [5], many).hiddenHits).toBe(50);
+      expect(phraseStats(conn, 'chunks_fts', '"okapi"', [5], many)).toEqual({ ranks: new Map(), hits: 0, hiddenHits: 0 });
+      // The counts are remembered until the store changes.
+      ins.run(61, 'okapi', '', 'relay');
+      expect(phraseStats(conn, 'chunks_fts', '"okapi"', [61], many).hits).toBe(1);
+      expect(phraseStats(conn, 'chunks_fts', '"relay"', [61], [61]).hits).toBe(61);
+      expect(phraseStats(conn, 'chunks_fts', '"relay"', [61], [61]).hiddenHits).toBe(1);
+    } finally {
+      db.close();
     }
   });
 });

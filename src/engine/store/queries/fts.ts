@@ -98,6 +98,16 @@ function dfCache(db: Database, vocabTable: string): Map<string, number> {
   return cache;
 }
 
+/** A count from one of dfCache's maps, computed and kept when missing (the map emptied past DF_CACHE_MAX). */
+function remembered(cache: Map<string, number>, key: string, count: () => number): number {
+  const known = cache.get(key);
+  if (known !== undefined) return known;
+  const n = count();
+  if (cache.size >= DF_CACHE_MAX) cache.clear();
+  cache.set(key, n);
+  return n;
+}
+
 const vocabReady = new WeakSet<Database>();
 
 /** The connection's fts5vocab table over chunks_fts (temp.chunks_vocab), created on first use. */
@@ -209,6 +219,17 @@ export function languagesPresent(connection: ReadConnection, langs: readonly str
   }
 }
 
+/**
+ * How a phrase's matches are narrowed to a list of rows: `rowid IN (…)` makes FTS5 look the phrase up
+ * once per listed row (about 5–10 µs each), `+rowid IN (…)` reads its matches once and SQLite keeps the
+ * listed ones (about 1–3 µs a match). The phrase's hits (its count) decide which costs less; the rows
+ * and ranks are the same either way.
+ */
+function amongRows(hits: number, listed: number): string {
+  return hits <= SCAN_PER_LISTED_ROW * listed ? '+rowid' : 'rowid';
+}
+const SCAN_PER_LISTED_ROW = 4;
+
 /** The store's FTS5 tables a phrase can be scored in, with the bm25() column weights each is ranked with. */
 const PHRASE_TABLES = { chunks_fts: `, ${BM25_WEIGHTS.title}, ${BM25_WEIGHTS.heading}, ${BM25_WEIGHTS.body}`, chunks_tri: '' } as const;
 
@@ -218,16 +239,22 @@ const PHRASE_TABLES = { chunks_fts: `, ${BM25_WEIGHTS.title}, ${BM25_WEIGHTS.hea
  * it, how many rows hold it, and how many of those are among `hidden`.
  */
 export function phraseStats(connection: ReadConnection, table: keyof typeof PHRASE_TABLES, phrase: string, ids: readonly number[], hidden: readonly number[]): { ranks: Map<number, number>; hits: number; hiddenHits: number } {
-  const sql = statements(sqliteOf(connection));
+  const sqlite = sqliteOf(connection);
+  const sql = statements(sqlite);
   const weights = PHRASE_TABLES[table];
+  // The counts walk the phrase's whole doclist; a question's searches (its hops, its parts, the
+  // graph's list) ask them of the same phrases again, so they are remembered until the store changes.
+  const hits = remembered(dfCache(sqlite, `#phrase hits ${table}`), phrase, () => sql.prepare(`SELECT count(*) FROM ${table} WHERE ${table} MATCH @phrase`).pluck().get({ phrase }) as number);
   const rows =
-    ids.length === 0
+    ids.length === 0 || hits === 0
       ? []
       : (sql
-          .prepare(`SELECT rowid AS id, bm25(${table}${weights}) AS rank FROM ${table} WHERE ${table} MATCH @phrase AND rowid IN (SELECT value FROM json_each(@ids))`)
+          .prepare(`SELECT rowid AS id, bm25(${table}${weights}) AS rank FROM ${table} WHERE ${table} MATCH @phrase AND ${amongRows(hits, ids.length)} IN (SELECT value FROM json_each(@ids))`)
           .all({ phrase, ids: JSON.stringify(ids) }) as { id: number; rank: number }[]);
-  const hits = sql.prepare(`SELECT count(*) FROM ${table} WHERE ${table} MATCH @phrase`).pluck().get({ phrase }) as number;
-  const hiddenHits =
-    hidden.length === 0 ? 0 : (sql.prepare(`SELECT count(*) FROM ${table} WHERE ${table} MATCH @phrase AND rowid IN (SELECT value FROM json_each(@hidden))`).pluck().get({ phrase, hidden: JSON.stringify(hidden) }) as number);
+  let hiddenHits = 0;
+  if (hidden.length > 0 && hits > 0) {
+    const hiddenJson = JSON.stringify(hidden);
+    hiddenHits = remembered(dfCache(sqlite, `#phrase hits ${table} among ${hiddenJson}`), phrase, () => sql.prepare(`SELECT count(*) FROM ${table} WHERE ${table} MATCH @phrase AND ${amongRows(hits, hidden.length)} IN (SELECT value FROM json_each(@hidden))`).pluck().get({ phrase, hidden: hiddenJson }) as number);
+  }
   return { ranks: new Map(rows.map((r) => [r.id, r.rank])), hits, hiddenHits };
 }
