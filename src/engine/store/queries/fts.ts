@@ -86,6 +86,11 @@ const dfCaches = new WeakMap<Database, { version: string; tables: Map<string, Ma
 
 /** The remembered document frequencies of one vocab table, emptied whenever the store has changed since. */
 function dfCache(db: Database, vocabTable: string): Map<string, number> {
+  return storeCaches(db)(vocabTable);
+}
+
+/** The remembered counts of the store, each map by its name: the store's version is read once for all of them. */
+function storeCaches(db: Database): (name: string) => Map<string, number> {
   const v = statements(db).prepare('SELECT total_changes() AS t, (SELECT data_version FROM pragma_data_version) AS d').get() as { t: number; d: number };
   const version = `${v.t}:${v.d}`;
   let entry = dfCaches.get(db);
@@ -93,12 +98,15 @@ function dfCache(db: Database, vocabTable: string): Map<string, number> {
     entry = { version, tables: new Map() };
     dfCaches.set(db, entry);
   }
-  let cache = entry.tables.get(vocabTable);
-  if (!cache) entry.tables.set(vocabTable, (cache = new Map()));
-  return cache;
+  const { tables } = entry;
+  return (name) => {
+    let cache = tables.get(name);
+    if (!cache) tables.set(name, (cache = new Map()));
+    return cache;
+  };
 }
 
-/** A count from one of dfCache's maps, computed and kept when missing (the map emptied past DF_CACHE_MAX). */
+/** A count from one of storeCaches' maps, computed and kept when missing (the map emptied past DF_CACHE_MAX). */
 function remembered(cache: Map<string, number>, key: string, count: () => number): number {
   const known = cache.get(key);
   if (known !== undefined) return known;
@@ -221,9 +229,9 @@ export function languagesPresent(connection: ReadConnection, langs: readonly str
 
 /**
  * How a phrase's matches are narrowed to a list of rows: `rowid IN (…)` makes FTS5 look the phrase up
- * once per listed row (about 5–10 µs each), `+rowid IN (…)` reads its matches once and SQLite keeps the
- * listed ones (about 1–3 µs a match). The phrase's hits (its count) decide which costs less; the rows
- * and ranks are the same either way.
+ * once per listed row, `+rowid IN (…)` reads its matches once and SQLite keeps the listed ones, which
+ * costs less while the matches are few beside the rows (a lookup costs several times a match read).
+ * The phrase's hits (its count) decide; the rows and ranks are the same either way.
  */
 function amongRows(hits: number, listed: number): string {
   return hits <= SCAN_PER_LISTED_ROW * listed ? '+rowid' : 'rowid';
@@ -244,7 +252,8 @@ export function phraseStats(connection: ReadConnection, table: keyof typeof PHRA
   const weights = PHRASE_TABLES[table];
   // The counts walk the phrase's whole doclist; a question's searches (its hops, its parts, the
   // graph's list) ask them of the same phrases again, so they are remembered until the store changes.
-  const hits = remembered(dfCache(sqlite, `#phrase hits ${table}`), phrase, () => sql.prepare(`SELECT count(*) FROM ${table} WHERE ${table} MATCH @phrase`).pluck().get({ phrase }) as number);
+  const caches = storeCaches(sqlite);
+  const hits = remembered(caches(`#phrase hits ${table}`), phrase, () => sql.prepare(`SELECT count(*) FROM ${table} WHERE ${table} MATCH @phrase`).pluck().get({ phrase }) as number);
   const rows =
     ids.length === 0 || hits === 0
       ? []
@@ -254,7 +263,7 @@ export function phraseStats(connection: ReadConnection, table: keyof typeof PHRA
   let hiddenHits = 0;
   if (hidden.length > 0 && hits > 0) {
     const hiddenJson = JSON.stringify(hidden);
-    hiddenHits = remembered(dfCache(sqlite, `#phrase hits ${table} among ${hiddenJson}`), phrase, () => sql.prepare(`SELECT count(*) FROM ${table} WHERE ${table} MATCH @phrase AND ${amongRows(hits, hidden.length)} IN (SELECT value FROM json_each(@hidden))`).pluck().get({ phrase, hidden: hiddenJson }) as number);
+    hiddenHits = remembered(caches(`#phrase hits ${table} among ${hiddenJson}`), phrase, () => sql.prepare(`SELECT count(*) FROM ${table} WHERE ${table} MATCH @phrase AND ${amongRows(hits, hidden.length)} IN (SELECT value FROM json_each(@hidden))`).pluck().get({ phrase, hidden: hiddenJson }) as number);
   }
   return { ranks: new Map(rows.map((r) => [r.id, r.rank])), hits, hiddenHits };
 }
